@@ -1,0 +1,3 @@
+"""cardsim: Monte Carlo strategy analysis for tabletop card games."""
+
+__version__ = "0.1.0"

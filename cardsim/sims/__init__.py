@@ -1,0 +1,1 @@
+"""Game simulators: one sub-package per game, plus `core` for what they share."""

@@ -1,0 +1,1 @@
+"""What every simulator shares: the simulator declaration, seeds, runner and store."""

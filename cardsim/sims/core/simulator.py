@@ -1,0 +1,66 @@
+"""The small surface through which a game plugs into the runner.
+
+A game declares one :class:`Simulator` (OpenSpiel-style: a named game with its facts) in
+``cardsim/sims/<game>/simulator.py`` as the module attribute ``SIMULATOR``. The runner knows
+nothing else about the game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from cardsim.errors import UserError
+
+RunBatch = Callable[[Any, np.random.Generator, int], pl.DataFrame]
+
+
+@dataclass(frozen=True)
+class Simulator:
+    """A game as the runner sees it.
+
+    Attributes:
+        name: the CLI and store name ("gang", "thegame", "cashnguns", "bang").
+        config_type: a frozen dataclass whose fields are plain JSON values (str, int, float,
+            bool, or tuples of them); its ``__post_init__`` validates and raises
+            :class:`cardsim.errors.UserError` with a one-line message.
+        run_batch: ``run_batch(config, rng, n)`` plays ``n`` independent episodes with the numpy
+            Generator ``rng`` and returns a polars DataFrame with exactly ``n`` rows, one per
+            episode, deterministic given the generator's state.
+        headline: name of the boolean column whose proportion the runner's precision stop uses.
+        policies: registered player models/strategies, name -> one-line description.
+    """
+
+    name: str
+    config_type: type
+    run_batch: RunBatch
+    headline: str
+    policies: Mapping[str, str]
+
+    def make_config(self, **fields: Any) -> Any:
+        """Build a validated config from keyword fields (lists become tuples)."""
+        known = {f.name for f in dataclasses.fields(self.config_type)}
+        unknown = sorted(set(fields) - known)
+        if unknown:
+            raise UserError(f"{self.name}: unknown config field(s): {', '.join(unknown)}")
+        cleaned = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+        return self.config_type(**cleaned)
+
+
+def config_to_dict(config: Any) -> dict[str, Any]:
+    """A config as plain JSON-ready data (tuples become lists)."""
+    return json_ready(dataclasses.asdict(config))
+
+
+def json_ready(value: Any) -> Any:
+    """Recursively turn tuples into lists so a value round-trips through JSON unchanged."""
+    if isinstance(value, dict):
+        return {k: json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(v) for v in value]
+    return value
