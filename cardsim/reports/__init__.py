@@ -1,0 +1,1 @@
+"""Rendering: plots, the self-contained HTML report and the PDF report."""
