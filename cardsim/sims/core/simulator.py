@@ -34,6 +34,8 @@ class Simulator:
             episode, deterministic given the generator's state.
         headline: name of the boolean column whose proportion the runner's precision stop uses.
         policies: registered player models/strategies, name -> one-line description.
+        chunk_size: episodes per chunk by default (a chunk should take roughly 0.1-2 s), so that
+            progress, resuming and the precision stop have a fine enough grain.
     """
 
     name: str
@@ -41,6 +43,7 @@ class Simulator:
     run_batch: RunBatch
     headline: str
     policies: Mapping[str, str]
+    chunk_size: int = 1000
 
     def make_config(self, **fields: Any) -> Any:
         """Build a validated config from keyword fields (lists become tuples)."""

@@ -1,0 +1,1 @@
+"""Turning episode rows into tables, intervals, payoff matrices and recommendations."""

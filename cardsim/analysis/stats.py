@@ -1,0 +1,90 @@
+"""Intervals and summary tables: every probability shown carries n and a 95% Wilson interval."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+Z95 = 1.959963984540054
+"""The two-sided 95% standard normal quantile."""
+
+
+def wilson_interval(successes, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a binomial proportion (numpy-vectorised).
+
+    ``(p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)``; n = 0 gives (0, 1).
+    """
+    k = np.asarray(successes, dtype=np.float64)
+    total = np.asarray(n, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = k / total
+        denom = 1.0 + z * z / total
+        centre = (p + z * z / (2 * total)) / denom
+        half = z * np.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denom
+    lo = np.where(total > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
+    hi = np.where(total > 0, np.clip(centre + half, 0.0, 1.0), 1.0)
+    return lo, hi
+
+
+def wilson_half_width(successes, n, z: float = Z95) -> np.ndarray:
+    """Half the width of the Wilson interval (the precision the runner's stop rule targets)."""
+    lo, hi = wilson_interval(successes, n, z)
+    return (hi - lo) / 2
+
+
+def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
+    """Mean with a 95% normal-approximation interval ``mean ± z·s/√n`` (s with ddof=1).
+
+    Returns (mean, lo, hi); with fewer than two values the interval is (nan, nan).
+    """
+    data = np.asarray(values, dtype=np.float64)
+    if data.size == 0:
+        return float("nan"), float("nan"), float("nan")
+    mean = float(data.mean())
+    if data.size < 2:
+        return mean, float("nan"), float("nan")
+    half = z * float(data.std(ddof=1)) / np.sqrt(data.size)
+    return mean, mean - half, mean + half
+
+
+def proportion_table(frame: pl.DataFrame, by: Sequence[str], column: str) -> pl.DataFrame:
+    """Per group: n, successes, proportion p and its 95% Wilson interval (lo, hi).
+
+    Groups keep their order of first appearance.
+    """
+    keys = list(by)
+    grouped = (
+        frame.group_by(keys, maintain_order=True).agg(
+            pl.len().alias("n"), pl.col(column).cast(pl.Int64).sum().alias("successes")
+        )
+        if keys
+        else frame.select(pl.len().alias("n"), pl.col(column).cast(pl.Int64).sum().alias("successes"))
+    )
+    n = grouped["n"].to_numpy()
+    successes = grouped["successes"].to_numpy()
+    lo, hi = wilson_interval(successes, n)
+    return grouped.with_columns(
+        (pl.col("successes") / pl.col("n")).alias("p"), pl.Series("lo", lo), pl.Series("hi", hi)
+    )
+
+
+def mean_table(frame: pl.DataFrame, by: Sequence[str], column: str) -> pl.DataFrame:
+    """Per group: n, mean of ``column`` and its 95% normal-approximation interval (lo, hi)."""
+    keys = list(by)
+    value = pl.col(column).cast(pl.Float64)
+    aggregations = [
+        pl.len().alias("n"),
+        value.mean().alias("mean"),
+        value.std(ddof=1).alias("_sd"),
+    ]
+    grouped = (
+        frame.group_by(keys, maintain_order=True).agg(aggregations)
+        if keys
+        else frame.select(aggregations)
+    )
+    half = Z95 * pl.col("_sd") / pl.col("n").cast(pl.Float64).sqrt()
+    return grouped.with_columns(
+        (pl.col("mean") - half).alias("lo"), (pl.col("mean") + half).alias("hi")
+    ).drop("_sd")

@@ -1,0 +1,308 @@
+"""The report as a PDF, drawn with matplotlib only (PdfPages: no browser, no LaTeX).
+
+Layout happens in two passes: :func:`layout` flows the report's blocks onto A4 pages (a title
+page, a contents page, then each section from a fresh page; at most one plot per page, tables
+split with their header repeated), and :func:`write_pdf` draws those pages. Knowing every page
+first lets the contents page give page numbers. Metadata is fixed (no creation date), so the
+same report always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import matplotlib
+from matplotlib.backends.backend_agg import RendererAgg
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+from matplotlib.patches import Rectangle
+
+from cardsim.reports.content import Block, Bullets, Paragraph, Plot, Report, Table
+from cardsim.reports.style import OKABE_ITO, RC_PARAMS
+
+PAGE_W, PAGE_H = 8.27, 11.69  # A4, inches
+MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 0.8, 0.85, 0.9
+CONTENT_W = PAGE_W - 2 * MARGIN_X
+CONTENT_BOTTOM = PAGE_H - MARGIN_BOTTOM
+MAX_PLOT_H = 5.2
+INK, MUTED, BAND, ACCENT = "#1a1a1a", "#555555", "#eef1f4", OKABE_ITO[0]
+FAMILY = "DejaVu Sans"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of text placed at (x, y) inches from the page's top-left (y is the top)."""
+
+    text: str
+    x: float
+    size: float
+    weight: str = "normal"
+    color: str = INK
+    style: str = "normal"
+    align: str = "left"
+
+
+@dataclass(frozen=True)
+class Item:
+    """Something of fixed height in the flow: text lines on one row (over a shaded band of
+    width ``band`` inches when positive), or a plot."""
+
+    height: float
+    lines: tuple[Line, ...] = ()
+    band: float = 0.0
+    plot: Plot | None = None
+    keep_with_next: bool = False
+    table_row: bool = False
+
+
+@dataclass
+class Page:
+    """A laid-out page: items with their top y (inches), at most one plot."""
+
+    header: str
+    placed: list[tuple[float, Item]] = field(default_factory=list)
+    figure: Figure | None = None
+
+    def has_plot(self) -> bool:
+        return any(item.plot is not None for _, item in self.placed)
+
+
+@lru_cache(maxsize=1)
+def _renderer() -> RendererAgg:
+    return RendererAgg(10, 10, 72)  # at 72 dpi one pixel is one point
+
+
+def text_width(text: str, size: float, weight: str = "normal", style: str = "normal") -> float:
+    """Width of ``text`` in inches when drawn in the report font."""
+    prop = FontProperties(family=FAMILY, size=size, weight=weight, style=style)
+    width, _, _ = _renderer().get_text_width_height_descent(text, prop, ismath=False)
+    return width / 72.0
+
+
+def wrap(text: str, width: float, size: float, weight: str = "normal", style: str = "normal") -> list[str]:
+    """Greedy word wrap of ``text`` to ``width`` inches (measured, not estimated)."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        current = ""
+        for word in paragraph.split():
+            trial = f"{current} {word}" if current else word
+            if current and text_width(trial, size, weight, style) > width:
+                lines.append(current)
+                current = word
+            else:
+                current = trial
+        lines.append(current)
+    return lines
+
+
+def _text_items(
+    text: str, *, size: float, x: float = MARGIN_X, weight: str = "normal", style: str = "normal",
+    color: str = INK, first_prefix: str = "", gap_after: float = 0.0,
+) -> list[Item]:
+    indent = text_width(first_prefix, size) if first_prefix else 0.0
+    rows = wrap(text, CONTENT_W - (x - MARGIN_X) - indent, size, weight, style)
+    step = size * 1.45 / 72.0
+    items = []
+    for i, row in enumerate(rows):
+        lines = [Line(row, x + indent, size, weight, color, style)]
+        if i == 0 and first_prefix:
+            lines.insert(0, Line(first_prefix, x, size, weight, color))
+        height = step + (gap_after if i == len(rows) - 1 else 0.0)
+        items.append(Item(height=height, lines=tuple(lines)))
+    return items
+
+
+def _table_items(table: Table) -> list[Item]:
+    size = 8.0
+    pad = 0.14
+    widths = []
+    for _ in range(3):  # shrink the font until the table fits the page width
+        widths = [
+            max([text_width(c, size, "bold")] + [text_width(r[i], size) for r in table.rows]) + pad
+            for i, c in enumerate(table.columns)
+        ]
+        if sum(widths) <= CONTENT_W:
+            break
+        size -= 0.75
+    numeric = [bool(table.sort_keys) and all(isinstance(k[i], float) for k in table.sort_keys)
+               for i in range(len(table.columns))]
+    lefts = [MARGIN_X + sum(widths[:i]) for i in range(len(widths))]
+    row_h = size * 1.6 / 72.0
+
+    def row_item(cells: tuple[str, ...], *, header: bool, shade: bool) -> Item:
+        lines = []
+        for i, cell in enumerate(cells):
+            if numeric[i]:
+                lines.append(Line(cell, lefts[i] + widths[i] - pad / 2, size,
+                                  "bold" if header else "normal", align="right"))
+            else:
+                lines.append(Line(cell, lefts[i] + pad / 2, size, "bold" if header else "normal"))
+        return Item(height=row_h, lines=tuple(lines), band=sum(widths) if shade else 0.0,
+                    keep_with_next=header,
+                    table_row=not header)
+
+    items = [Item(i.height, i.lines, keep_with_next=True)
+             for i in _text_items(table.title, size=9.5, weight="bold")]
+    header = row_item(table.columns, header=True, shade=True)
+    items.append(header)
+    items += [row_item(row, header=False, shade=False) for row in table.rows]
+    if table.note and table.rows:  # the note stays on the page of the last row
+        last = items[-1]
+        items[-1] = Item(last.height, last.lines, keep_with_next=True, table_row=True)
+    if table.note:
+        items += _text_items(table.note, size=7.5, style="italic", color=MUTED)
+    last = items[-1]
+    items[-1] = Item(last.height + 0.16, last.lines, last.band, table_row=last.table_row)
+    return items, header
+
+
+def block_items(block: Block) -> tuple[list[Item], Item | None]:
+    """A block as flow items, plus the header row to repeat when a table breaks across pages."""
+    if isinstance(block, Paragraph):
+        return _text_items(block.text, size=9.5, gap_after=0.1), None
+    if isinstance(block, Bullets):
+        items: list[Item] = []
+        if block.heading:
+            items += [Item(i.height + 0.04, i.lines, keep_with_next=True)
+                      for i in _text_items(block.heading, size=10.5, weight="bold")]
+        for text in block.items:
+            items += _text_items(text, size=9, x=MARGIN_X + 0.1, first_prefix="\u2022 ", gap_after=0.03)
+        items[-1] = Item(items[-1].height + 0.1, items[-1].lines)
+        return items, None
+    if isinstance(block, Table):
+        items, header = _table_items(block)
+        return items, header
+    if isinstance(block, Plot):
+        caption = _text_items(block.caption, size=8.5, style="italic", color=MUTED, gap_after=0.15)
+        return [Item(height=0.0, plot=block, keep_with_next=True)] + caption, None
+    raise TypeError(f"unknown block type {type(block).__name__}")
+
+
+def _plot_height(fig: Figure) -> float:
+    width, height = fig.get_size_inches()
+    return min(MAX_PLOT_H, CONTENT_W * height / width)
+
+
+def layout(report: Report) -> list[Page]:
+    """Flow the report onto pages: title page, contents page, then one run per section."""
+    pages: list[Page] = []
+    title = Page(header="")
+    y = 2.6
+    for item in _text_items(report.title, size=24, weight="bold", gap_after=0.15):
+        title.placed.append((y, item))
+        y += item.height
+    for item in _text_items(report.subtitle, size=12, color=MUTED, gap_after=0.35):
+        title.placed.append((y, item))
+        y += item.height
+    pages.append(title)
+    page = title
+    for block in report.front_matter:
+        page, y = _flow(pages, page, y, block)
+    contents_at = len(pages)
+    pages.append(Page(header="Contents"))  # filled in once section pages are known
+    starts: list[tuple[str, int]] = []
+    for section in report.sections:
+        page = Page(header=section.title)
+        pages.append(page)
+        starts.append((section.title, len(pages)))
+        y = MARGIN_TOP
+        for item in _text_items(section.title, size=17, weight="bold", color=ACCENT, gap_after=0.2):
+            page.placed.append((y, item))
+            y += item.height
+        for block in section.blocks:
+            page, y = _flow(pages, page, y, block)
+    contents = pages[contents_at]
+    y = MARGIN_TOP
+    for item in _text_items("Contents", size=17, weight="bold", color=ACCENT, gap_after=0.25):
+        contents.placed.append((y, item))
+        y += item.height
+    for number, (name, page_no) in enumerate(starts, start=1):
+        row = Item(height=0.3, lines=(
+            Line(f"{number}.  {name}", MARGIN_X, 11),
+            Line(str(page_no), PAGE_W - MARGIN_X, 11, align="right"),
+        ))
+        contents.placed.append((y, row))
+        y += row.height
+    return pages
+
+
+def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, float]:
+    items, repeat_header = block_items(block)
+    i = 0
+    while i < len(items):
+        item = items[i]
+        height = item.height
+        figure = item.plot.make() if item.plot is not None else None
+        if figure is not None:
+            height = _plot_height(figure) + 0.1
+        # keep a run of keep_with_next items together with the item that follows them
+        run_h, j = height, i
+        while items[j].keep_with_next and j + 1 < len(items):
+            j += 1
+            run_h += items[j].height
+        crowded = item.plot is not None and page.has_plot()
+        if (y + run_h > CONTENT_BOTTOM or crowded) and page.placed and y > MARGIN_TOP + 0.6:
+            page = Page(header=page.header)
+            pages.append(page)
+            y = MARGIN_TOP
+            if repeat_header is not None and item.table_row:
+                page.placed.append((y, repeat_header))
+                y += repeat_header.height
+        if figure is not None:
+            page.figure = figure
+            page.placed.append((y, Item(height=height, plot=item.plot)))
+        else:
+            page.placed.append((y, item))
+        y += height
+        i += 1
+    return page, y
+
+
+def _draw_page(page: Page, number: int, total: int, footer: str) -> Figure:
+    with matplotlib.rc_context(RC_PARAMS):
+        fig = page.figure if page.figure is not None else Figure()
+        fig.set_size_inches(PAGE_W, PAGE_H)
+        for top, item in page.placed:
+            if item.plot is not None:
+                height = item.height - 0.1
+                rect = (MARGIN_X / PAGE_W, 1 - (top + height) / PAGE_H, CONTENT_W / PAGE_W, height / PAGE_H)
+                fig.set_layout_engine(ConstrainedLayoutEngine(rect=rect))
+            if item.band:
+                fig.add_artist(Rectangle(
+                    (MARGIN_X / PAGE_W, 1 - (top + item.height) / PAGE_H), item.band / PAGE_W,
+                    item.height / PAGE_H, transform=fig.transFigure, facecolor=BAND, edgecolor="none",
+                    zorder=-1))
+            for line in item.lines:
+                fig.text(line.x / PAGE_W, 1 - (top + 0.02) / PAGE_H, line.text, fontsize=line.size,
+                         fontweight=line.weight, fontstyle=line.style, color=line.color,
+                         ha=line.align, va="top", family=FAMILY, parse_math=False)
+        if page.header:
+            fig.text(MARGIN_X / PAGE_W, 1 - 0.45 / PAGE_H, page.header, fontsize=8, color=MUTED,
+                     va="top", family=FAMILY, parse_math=False)
+        fig.text(0.5, 0.45 / PAGE_H, f"{footer}  \u00b7  page {number} of {total}", fontsize=8,
+                 color=MUTED, ha="center", va="bottom", family=FAMILY, parse_math=False)
+    return fig
+
+
+def write_pdf(report: Report, path: Path) -> int:
+    """Draw the report into ``path`` (parents created); returns the number of pages written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pages = layout(report)
+    metadata = {
+        "Title": report.title,
+        "Author": "cardsim",
+        "Subject": report.subtitle,
+        "Creator": f"cardsim {report.metadata.get('version', '')}".strip(),
+        "Producer": "cardsim (matplotlib PdfPages)",
+        "CreationDate": None,
+        "ModDate": None,
+    }
+    footer = report.metadata.get("footer", report.title)
+    with matplotlib.rc_context(RC_PARAMS), PdfPages(path, metadata=metadata) as pdf:
+        for number, page in enumerate(pages, start=1):
+            pdf.savefig(_draw_page(page, number, len(pages), footer))
+    return len(pages)

@@ -1,0 +1,376 @@
+"""The game-agnostic runner: chunks, seeds, parallel backends, the store and the precision stop.
+
+``n`` episodes are cut into chunks of a fixed size; chunk ``i`` is always played with the
+generator of ``SeedSequence(seed).spawn(...)[i]`` (see :mod:`cardsim.sims.core.seeds`), and the
+episode table is the concatenation of chunks 0, 1, 2... cut to ``n`` rows. Every chunk is full
+size, so extending a run to a larger ``n`` only adds chunks and never changes the first rows.
+Hence the table is bit-identical for any worker count, completion order or backend.
+"""
+
+from __future__ import annotations
+
+import math
+import platform
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from cardsim import __version__
+from cardsim.analysis.stats import Z95, wilson_half_width
+from cardsim.errors import Interrupted, UserError
+from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
+from cardsim.sims.core.simulator import Simulator, config_to_dict
+from cardsim.sims.core.store import StoredRun, open_run
+
+BACKENDS = ("joblib", "dask")
+DEFAULT_MAX_N = 1_000_000
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a run produced: the episode table, the manifest, the stop rule and the folder."""
+
+    episodes: pl.DataFrame
+    manifest: dict[str, Any]
+    stop_rule: str
+    path: Path | None
+
+
+def play_chunk(
+    simulator: Simulator, config: Any, seed: int, index: int, size: int
+) -> tuple[int, pl.DataFrame]:
+    """Play chunk ``index``: ``size`` episodes from that chunk's own generator (runs in workers)."""
+    frame = simulator.run_batch(config, chunk_generator(seed, index), size)
+    if frame.height != size:
+        raise RuntimeError(f"{simulator.name}.run_batch returned {frame.height} rows, not {size}")
+    return index, frame
+
+
+ChunkExecutor = Callable[[list[int]], Iterator[tuple[int, pl.DataFrame]]]
+
+
+def _sequential(simulator: Simulator, config: Any, seed: int, size: int) -> ChunkExecutor:
+    def execute(indices: list[int]) -> Iterator[tuple[int, pl.DataFrame]]:
+        for index in indices:
+            yield play_chunk(simulator, config, seed, index, size)
+
+    return execute
+
+
+def _joblib(simulator: Simulator, config: Any, seed: int, size: int, jobs: int) -> ChunkExecutor:
+    from joblib import Parallel, delayed
+
+    def execute(indices: list[int]) -> Iterator[tuple[int, pl.DataFrame]]:
+        parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
+        yield from parallel(
+            delayed(play_chunk)(simulator, config, seed, index, size) for index in indices
+        )
+
+    return execute
+
+
+def _dask(simulator: Simulator, config: Any, seed: int, size: int, scheduler: str | None):
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:
+        raise UserError(
+            "the dask backend needs the optional extra: pip install 'cardsim[distributed]'"
+        ) from None
+    if not scheduler:
+        raise UserError("the dask backend needs --scheduler tcp://host:port")
+    try:
+        client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise UserError(f"cannot reach dask scheduler {scheduler}: {exc}") from None
+
+    def execute(indices: list[int]) -> Iterator[tuple[int, pl.DataFrame]]:
+        futures = client.map(
+            play_chunk,
+            [simulator] * len(indices),
+            [config] * len(indices),
+            [seed] * len(indices),
+            indices,
+            [size] * len(indices),
+            pure=False,
+        )
+        for future in as_completed(futures):
+            yield future.result()
+
+    return execute, client
+
+
+def _check_options(
+    n: int, jobs: int, backend: str, precision: float | None, max_n: int | None, size: int
+) -> None:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise UserError(f"n must be a positive whole number, got {n!r}")
+    if jobs < 1:
+        raise UserError(f"jobs must be at least 1, got {jobs}")
+    if backend not in BACKENDS:
+        raise UserError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
+    if precision is not None and not 0 < precision < 0.5:
+        raise UserError(f"precision must be between 0 and 0.5, got {precision}")
+    if max_n is not None and max_n < n:
+        raise UserError(f"max-n ({max_n}) must be at least n ({n})")
+    if size < 1:
+        raise UserError(f"chunk size must be at least 1, got {size}")
+
+
+class _Progress:
+    """A rich progress bar with ETA on stderr, shown only on a terminal and when asked for."""
+
+    def __init__(self, enabled: bool, label: str) -> None:
+        self._bar = None
+        if enabled:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            console = Console(stderr=True)
+            if console.is_terminal:
+                self._bar = Progress(
+                    TextColumn("[bold]{task.description}"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("chunks"),
+                    TimeElapsedColumn(),
+                    TextColumn("ETA"),
+                    TimeRemainingColumn(),
+                    console=console,
+                    transient=True,
+                )
+                self._bar.start()
+        self._label = label
+        self._task = None
+
+    def wave(self, total: int) -> None:
+        if self._bar is not None:
+            if self._task is not None:
+                self._bar.remove_task(self._task)
+            self._task = self._bar.add_task(self._label, total=total)
+
+    def advance(self) -> None:
+        if self._bar is not None and self._task is not None:
+            self._bar.advance(self._task)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+class _Chunks:
+    """The chunks of one run: what is in memory, what is stored, and how to compute the rest."""
+
+    def __init__(
+        self,
+        execute: ChunkExecutor,
+        stored: StoredRun | None,
+        progress: _Progress,
+        on_chunk: Callable[[int], None] | None,
+    ) -> None:
+        self.frames: dict[int, pl.DataFrame] = {}
+        self.execute = execute
+        self.stored = stored
+        self.on_disk = set(stored.chunk_indices()) if stored else set()
+        self.progress = progress
+        self.on_chunk = on_chunk
+        self.computed = 0
+
+    def ensure(self, count: int) -> None:
+        """Make chunks 0..count-1 available: read stored ones, compute the missing ones."""
+        missing = [i for i in range(count) if i not in self.frames and i not in self.on_disk]
+        for index in range(count):
+            if index not in self.frames and index in self.on_disk:
+                self.frames[index] = self.stored.read_chunk(index)
+        if not missing:
+            return
+        self.progress.wave(len(missing))
+        for index, frame in self.execute(missing):
+            self.frames[index] = frame
+            if self.stored is not None:
+                self.stored.write_chunk(index, frame)
+                self.on_disk.add(index)
+            self.computed += 1
+            self.progress.advance()
+            if self.on_chunk is not None:
+                self.on_chunk(index)
+
+    def table(self, count: int, rows: int) -> pl.DataFrame:
+        return pl.concat([self.frames[i] for i in range(count)], how="vertical").head(rows)
+
+
+def _precision_stop(
+    chunks: _Chunks,
+    headline: str,
+    size: int,
+    min_chunks: int,
+    max_chunks: int,
+    precision: float,
+    batch: int,
+) -> tuple[int, str]:
+    """Add chunks in order until the headline's Wilson half-width is below ``precision``.
+
+    Chunk prefixes are checked in order (1, 2, 3... chunks), so the stopping point depends only on
+    the chunks' contents, never on how many were computed in parallel ahead of it.
+    """
+    successes = 0
+    checked = 0
+    count = min_chunks
+    while True:
+        chunks.ensure(count)
+        while checked < count:
+            successes += int(chunks.frames[checked][headline].sum())
+            checked += 1
+            if checked < min_chunks:
+                continue
+            rows = checked * size
+            half = float(wilson_half_width(successes, rows))
+            if half < precision:
+                return checked, (
+                    f"precision reached: 95% Wilson half-width {half:.4f} < {precision} "
+                    f"for '{headline}' after n={rows:,}"
+                )
+        if count >= max_chunks:
+            rows = max_chunks * size
+            half = float(wilson_half_width(successes, rows))
+            return max_chunks, (
+                f"max-n reached: n={rows:,} with 95% Wilson half-width {half:.4f} "
+                f"(target {precision}) for '{headline}'"
+            )
+        p = max(successes / (count * size), 1.0 / (count * size))
+        needed_rows = Z95 * Z95 * p * (1 - p) / (precision * precision)
+        needed = math.ceil(needed_rows * 1.05 / size)
+        count = min(max_chunks, max(count + batch, needed))
+
+
+def run(
+    simulator: Simulator,
+    config: Any,
+    *,
+    n: int,
+    seed: int = 0,
+    jobs: int = 1,
+    backend: str = "joblib",
+    scheduler: str | None = None,
+    store: Path | None = None,
+    precision: float | None = None,
+    max_n: int | None = None,
+    chunk_size: int | None = None,
+    progress: bool = False,
+    on_chunk: Callable[[int], None] | None = None,
+) -> RunResult:
+    """Play ``n`` episodes of ``simulator`` under ``config`` (or until ``precision``).
+
+    With ``precision``, ``n`` is the minimum and chunks are added until the 95% Wilson half-width
+    of the headline proportion is below it, or ``max_n`` (default 1,000,000) is reached. With a
+    ``store`` folder, finished chunks are saved as they arrive and reused by the next call with
+    the same game, config, seed and chunk size; Ctrl-C keeps them and raises
+    :class:`cardsim.errors.Interrupted`.
+    """
+    seed = validate_root_seed(seed)
+    size = chunk_size or simulator.chunk_size
+    _check_options(n, jobs, backend, precision, max_n, size)
+    if not isinstance(config, simulator.config_type):
+        raise TypeError(f"config must be a {simulator.config_type.__name__}")
+    config_data = config_to_dict(config)
+    identity = {
+        "game": simulator.name,
+        "config": config_data,
+        "seed": seed,
+        "chunk_size": size,
+        "version": __version__,
+    }
+    stored = None
+    if store is not None:
+        stored = open_run(
+            Path(store),
+            simulator.name,
+            identity,
+            {
+                "game": simulator.name,
+                "config": config_data,
+                "seed": seed,
+                "chunk_size": size,
+                "version": __version__,
+                "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "platform": platform.platform(),
+                "python": sys.version.split()[0],
+                "elapsed_seconds": 0.0,
+            },
+        )
+
+    client = None
+    if backend == "dask":
+        execute, client = _dask(simulator, config, seed, size, scheduler)
+    elif jobs == 1:
+        execute = _sequential(simulator, config, seed, size)
+    else:
+        execute = _joblib(simulator, config, seed, size, jobs)
+
+    bar = _Progress(progress, f"{simulator.name}")
+    chunks = _Chunks(execute, stored, bar, on_chunk)
+    started = time.perf_counter()
+    min_chunks = math.ceil(n / size)
+    try:
+        if precision is None:
+            chunks.ensure(min_chunks)
+            count, rows = min_chunks, n
+            stop_rule = f"fixed n={n:,}"
+        else:
+            limit = max_n if max_n is not None else max(DEFAULT_MAX_N, n)
+            count, stop_rule = _precision_stop(
+                chunks,
+                simulator.headline,
+                size,
+                min_chunks,
+                math.ceil(limit / size),
+                precision,
+                batch=max(jobs, 1),
+            )
+            rows = min(count * size, limit)
+    except KeyboardInterrupt:
+        kept = len(chunks.on_disk)
+        where = f" in {stored.path}" if stored else ""
+        raise Interrupted(
+            f"interrupted: {kept} finished chunk(s) kept{where}; run the same command to resume"
+        ) from None
+    finally:
+        bar.close()
+        elapsed = time.perf_counter() - started
+        if stored is not None:
+            stored.manifest["elapsed_seconds"] = round(
+                stored.manifest.get("elapsed_seconds", 0.0) + elapsed, 3
+            )
+            stored.manifest["chunks_done"] = len(chunks.on_disk)
+            stored.manifest["n_available"] = len(chunks.on_disk) * size
+            stored.save_manifest()
+        if client is not None:
+            client.close()
+
+    episodes = chunks.table(count, rows)
+    manifest = dict(stored.manifest) if stored else {"identity": identity, **identity}
+    manifest.update({"n": episodes.height, "stop_rule": stop_rule, "chunks_used": count})
+    if stored is not None:
+        stored.manifest.update({"n": episodes.height, "stop_rule": stop_rule})
+        stored.save_manifest()
+    return RunResult(episodes, manifest, stop_rule, stored.path if stored else None)
+
+
+def load_episodes(stored: StoredRun) -> pl.DataFrame:
+    """The episode table a stored run last reported (its first ``n`` rows, in chunk order)."""
+    size = stored.manifest["chunk_size"]
+    n = stored.manifest.get("n", 0)
+    frames = [stored.read_chunk(i) for i in range(math.ceil(n / size))]
+    return pl.concat(frames, how="vertical").head(n) if frames else pl.DataFrame()

@@ -1,0 +1,76 @@
+"""Intervals and summary tables against hand-computed values and scipy."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from cardsim.analysis.stats import (
+    mean_interval,
+    mean_table,
+    proportion_table,
+    wilson_half_width,
+    wilson_interval,
+)
+
+
+def test_wilson_by_hand():
+    # 8 successes out of 10: centre (0.8 + z²/20)/(1 + z²/10), half z·sqrt(0.016 + z²/400)/(1 + z²/10)
+    z = 1.959963984540054
+    denom = 1 + z * z / 10
+    centre = (0.8 + z * z / 20) / denom
+    half = z * math.sqrt(0.8 * 0.2 / 10 + z * z / 400) / denom
+    lo, hi = wilson_interval(8, 10)
+    assert lo == pytest.approx(centre - half, abs=1e-12)
+    assert hi == pytest.approx(centre + half, abs=1e-12)
+    assert float(lo) == pytest.approx(0.4901625, abs=1e-6)
+
+
+@pytest.mark.parametrize("k, n", [(0, 10), (10, 10), (3, 7), (500, 1000), (1, 100_000)])
+def test_wilson_matches_scipy(k, n):
+    stats = pytest.importorskip("scipy.stats")
+    expected = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    lo, hi = wilson_interval(k, n)
+    assert float(lo) == pytest.approx(expected.low, abs=1e-9)
+    assert float(hi) == pytest.approx(expected.high, abs=1e-9)
+
+
+def test_wilson_is_vectorised_and_half_width_shrinks():
+    lo, hi = wilson_interval(np.array([5, 50, 500]), np.array([10, 100, 1000]))
+    widths = hi - lo
+    assert widths[0] > widths[1] > widths[2]
+    assert wilson_half_width(500, 1000) == pytest.approx(widths[2] / 2)
+
+
+def test_mean_interval_by_hand():
+    values = [1.0, 2.0, 3.0, 4.0]
+    mean, lo, hi = mean_interval(values)
+    half = 1.959963984540054 * np.std(values, ddof=1) / 2
+    assert (mean, lo, hi) == pytest.approx((2.5, 2.5 - half, 2.5 + half))
+    single = mean_interval([3.0])
+    assert single[0] == 3.0 and math.isnan(single[1])
+
+
+def test_proportion_table_groups_in_order():
+    frame = pl.DataFrame({"players": [4, 3, 4, 3, 4], "won": [True, False, False, False, True]})
+    table = proportion_table(frame, ["players"], "won")
+    assert table["players"].to_list() == [4, 3]
+    assert table["n"].to_list() == [3, 2]
+    assert table["successes"].to_list() == [2, 0]
+    assert table["p"].to_list() == pytest.approx([2 / 3, 0.0])
+    lo, hi = wilson_interval(2, 3)
+    assert table["lo"][0] == pytest.approx(float(lo)) and table["hi"][0] == pytest.approx(float(hi))
+
+
+def test_mean_table_matches_mean_interval():
+    frame = pl.DataFrame({"g": ["a", "a", "a", "b", "b"], "x": [1, 2, 6, 4, 4]})
+    table = mean_table(frame, ["g"], "x")
+    mean, lo, hi = mean_interval([1, 2, 6])
+    row = table.row(0, named=True)
+    assert row["n"] == 3
+    assert row["mean"] == pytest.approx(mean)
+    assert row["lo"] == pytest.approx(lo) and row["hi"] == pytest.approx(hi)
+    assert table.row(1, named=True)["lo"] == pytest.approx(4.0)
