@@ -41,7 +41,7 @@ KIND_NAMES: tuple[str, ...] = (
 )  # fmt: skip
 
 #: Reach of each weapon kind (index = kind - FIRST_WEAPON); no weapon means the Colt .45, reach 1.
-WEAPON_REACH: tuple[int, ...] = (1, 2, 3, 4, 5)
+WEAPON_REACH = np.array([1, 2, 3, 4, 5], dtype=np.int64)
 COLT_REACH = 1
 
 #: The published base deck as (kind, "rank+suit" codes): 80 cards.

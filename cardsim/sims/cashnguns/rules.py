@@ -149,3 +149,23 @@ def final_winners(
         ):
             winners[seat] = True
     return winners
+
+
+@njit(cache=True)
+def wounds_after(wounds: int, wounds_taken: int) -> int:
+    """Wound markers after a round; the third wound eliminates, so markers stop at three.
+
+    Seed, "Bị thương và loại trừ người chơi": a player takes one marker per hit, can be hit
+    several times in one round, and is out of the game with three markers.
+    """
+    return min(LETHAL_WOUNDS, wounds + wounds_taken)
+
+
+@njit(cache=True)
+def shares_loot(alive: bool, lying: bool, down: bool) -> bool:
+    """Whether a player takes part in the phase-7 split: alive, did not lie down, not wounded.
+
+    Seed, phase 7: only players whose character still stands (did not give up in phase 4 and
+    was not wounded in phases 5-6) share the loot.
+    """
+    return alive and not lying and not down

@@ -1,0 +1,261 @@
+"""Cash'n Guns meta-game: profile payoffs, payoff matrices, a symmetric equilibrium, best responses.
+
+The meta-game: each of ``players`` players picks a strategy from a list; a player's payoff is
+its win probability (or mean score) over simulated games. Because every seat is shuffled and
+strategies are anonymous, the game is symmetric: a player's payoff depends on its strategy and
+on the multiset of strategies of the others. :func:`profile_payoffs` simulates every multiset
+of strategies at the table (every "profile"); from it come the focal-vs-others matrix
+(:func:`payoff_matrix`), the payoff of each strategy against a mixed population
+(:func:`expected_payoffs`), a symmetric mixed Nash equilibrium found by replicator dynamics
+with its regret (:func:`symmetric_equilibrium`) and best responses (:func:`best_responses`).
+
+All profiles use the same root seed, so they are played on the same deals and random draws
+(common random numbers), which makes strategy comparisons sharper.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from cardsim.analysis.stats import Z95, wilson_interval
+from cardsim.errors import UserError
+from cardsim.sims.cashnguns.config import CashNGunsConfig
+from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
+from cardsim.sims.cashnguns.simulator import SIMULATOR
+from cardsim.sims.core.runner import run
+
+METRICS = ("win", "score")
+
+
+def table_profiles(strategy_count: int, players: int) -> list[tuple[int, ...]]:
+    """Every multiset of ``players`` strategy indices, sorted (combinations with repetition)."""
+    return list(itertools.combinations_with_replacement(range(strategy_count), players))
+
+
+def profile_payoffs(
+    strategies: Sequence[str],
+    players: int,
+    *,
+    n: int,
+    seed: int = 0,
+    shame_value: int = DEFAULT_SHAME_DOLLARS,
+    store: Path | None = None,
+    jobs: int = 1,
+    on_profile: Callable[[int, int], None] | None = None,
+) -> pl.DataFrame:
+    """Simulate every profile ``n`` games and pool each strategy's seats.
+
+    Returns one row per (profile, strategy in it): ``profile`` (strategy names joined by
+    ``+``), ``strategy``, ``count`` (its seats), ``games``, ``n`` (seat observations =
+    count x games), ``wins``, ``p_win`` with its 95% Wilson interval ``win_lo``/``win_hi``,
+    ``mean_score`` with its 95% interval ``score_lo``/``score_hi`` (dollars). Seats of one
+    strategy in the same game are pooled; their outcomes are negatively correlated (mostly one
+    winner per game), so the pooled interval is conservative.
+    """
+    if len(set(strategies)) != len(strategies) or not strategies:
+        raise UserError("payoff: give distinct strategies")
+    profiles = table_profiles(len(strategies), players)
+    chunk = min(n, SIMULATOR.chunk_size)
+    rows: dict[str, list] = {key: [] for key in
+                             ("profile", "strategy", "count", "games", "n", "wins", "score_sum", "score_sq")}
+    for done, profile in enumerate(profiles):
+        specs = tuple(strategies[i] for i in profile)
+        config = CashNGunsConfig(players=players, strategies=specs, shame_value=shame_value)
+        episodes = run(SIMULATOR, config, n=n, seed=seed, store=store, jobs=jobs, chunk_size=chunk).episodes
+        wins = episodes.select([f"win_{slot}" for slot in range(players)]).to_numpy()
+        scores = episodes.select([f"score_{slot}" for slot in range(players)]).to_numpy().astype(np.float64)
+        for index in sorted(set(profile)):
+            slots = [slot for slot, s in enumerate(profile) if s == index]
+            rows["profile"].append("+".join(specs))
+            rows["strategy"].append(strategies[index])
+            rows["count"].append(len(slots))
+            rows["games"].append(n)
+            rows["n"].append(n * len(slots))
+            rows["wins"].append(int(wins[:, slots].sum()))
+            rows["score_sum"].append(float(scores[:, slots].sum()))
+            rows["score_sq"].append(float((scores[:, slots] ** 2).sum()))
+        if on_profile is not None:
+            on_profile(done + 1, len(profiles))
+    frame = pl.DataFrame(rows)
+    obs = frame["n"].to_numpy().astype(np.float64)
+    lo, hi = wilson_interval(frame["wins"].to_numpy(), obs)
+    mean = frame["score_sum"].to_numpy() / obs
+    variance = np.maximum(frame["score_sq"].to_numpy() / obs - mean**2, 0.0) * obs / np.maximum(obs - 1, 1)
+    half = Z95 * np.sqrt(variance / obs)
+    return frame.with_columns(
+        (pl.col("wins") / pl.col("n")).alias("p_win"),
+        pl.Series("win_lo", lo),
+        pl.Series("win_hi", hi),
+        pl.Series("mean_score", mean),
+        pl.Series("score_lo", mean - half),
+        pl.Series("score_hi", mean + half),
+    ).drop("score_sum", "score_sq")
+
+
+def payoff_matrix(profiles: pl.DataFrame, strategies: Sequence[str], players: int) -> pl.DataFrame:
+    """Focal strategy A against (players - 1) opponents all playing B, for every pair.
+
+    One row per (focal, others) with ``n``, ``wins``, ``p_win`` (95% Wilson interval) and
+    ``mean_score`` (95% interval). On the diagonal the n seats of the one-strategy table are
+    pooled.
+    """
+    rows = []
+    for focal in strategies:
+        for others in strategies:
+            specs = sorted([strategies.index(focal)] + [strategies.index(others)] * (players - 1))
+            name = "+".join(strategies[i] for i in specs)
+            row = profiles.filter((pl.col("profile") == name) & (pl.col("strategy") == focal))
+            if row.height != 1:
+                raise UserError(f"payoff: profile {name} missing from the profile table")
+            rows.append(row.with_columns(pl.lit(focal).alias("focal"), pl.lit(others).alias("others")))
+    return pl.concat(rows).select(
+        "focal", "others", "n", "wins", "p_win", "win_lo", "win_hi", "mean_score", "score_lo", "score_hi"
+    )
+
+
+@dataclass(frozen=True)
+class SymmetricGame:
+    """Payoffs of the symmetric meta-game.
+
+    Attributes:
+        strategies: strategy names, index order.
+        players: table size.
+        others: (m, K) counts of each strategy among the other players, one row per multiset.
+        payoff: (K, m) payoff of a player using strategy s when the others are ``others[j]``.
+        coefficients: multinomial coefficients (players-1)! / prod(others!) of each row.
+    """
+
+    strategies: tuple[str, ...]
+    players: int
+    others: np.ndarray
+    payoff: np.ndarray
+    coefficients: np.ndarray
+
+
+def symmetric_game(profiles: pl.DataFrame, strategies: Sequence[str], players: int, metric: str = "win") -> SymmetricGame:
+    """The symmetric game from a profile table (``metric`` 'win': p_win, 'score': mean score)."""
+    if metric not in METRICS:
+        raise UserError(f"metric must be one of: {', '.join(METRICS)}")
+    column = "p_win" if metric == "win" else "mean_score"
+    count = len(strategies)
+    multisets = table_profiles(count, players - 1)
+    others = np.zeros((len(multisets), count), np.int64)
+    for row, multiset in enumerate(multisets):
+        for index in multiset:
+            others[row, index] += 1
+    lookup = {tuple(row): j for j, row in enumerate(others.tolist())}
+    payoff = np.full((count, len(multisets)), np.nan)
+    position = {name: i for i, name in enumerate(strategies)}
+    for profile, strategy, value in profiles.select("profile", "strategy", column).iter_rows():
+        counts = np.zeros(count, np.int64)
+        for name in profile.split("+"):
+            counts[position[name]] += 1
+        s = position[strategy]
+        counts[s] -= 1
+        payoff[s, lookup[tuple(counts.tolist())]] = value
+    if np.isnan(payoff).any():
+        raise UserError("payoff: the profile table does not cover every profile")
+    factorial = np.array([math.factorial(k) for k in range(players)], np.float64)
+    coefficients = math.factorial(players - 1) / factorial[others].prod(axis=1)
+    return SymmetricGame(tuple(strategies), players, others, payoff, coefficients)
+
+
+def expected_payoffs(game: SymmetricGame, mix: np.ndarray) -> np.ndarray:
+    """Payoff of each pure strategy when every other player draws a strategy from ``mix``."""
+    log_mix = np.log(np.maximum(mix, 1e-300))  # a zero share with a positive count gives ~0
+    probabilities = game.coefficients * np.exp(game.others @ log_mix)
+    return game.payoff @ probabilities
+
+
+@dataclass(frozen=True)
+class Equilibrium:
+    """A symmetric mixed strategy profile and how far it is from a Nash equilibrium.
+
+    Attributes:
+        mix: probability of each strategy.
+        payoffs: payoff of each pure strategy against the mix.
+        value: the mix's own payoff (mix . payoffs).
+        regret: the most any single strategy gains against it (0 at an exact equilibrium).
+        best_deviation: the strategy attaining that gain.
+    """
+
+    mix: np.ndarray
+    payoffs: np.ndarray
+    value: float
+    regret: float
+    best_deviation: str
+
+
+def evaluate_mix(game: SymmetricGame, mix: np.ndarray) -> Equilibrium:
+    """Payoffs, value and regret of a symmetric mix."""
+    payoffs = expected_payoffs(game, mix)
+    value = float(mix @ payoffs)
+    best = int(np.argmax(payoffs))
+    return Equilibrium(mix, payoffs, value, float(payoffs[best] - value), game.strategies[best])
+
+
+def replicator(game: SymmetricGame, start: np.ndarray, iterations: int = 2_000) -> np.ndarray:
+    """Discrete replicator dynamics x <- x * f / (x . f) with payoffs shifted to be positive."""
+    low, high = float(game.payoff.min()), float(game.payoff.max())
+    scale = high - low if high > low else 1.0
+    mix = start / start.sum()
+    for _ in range(iterations):
+        fitness = (expected_payoffs(game, mix) - low) / scale + 0.05
+        mix = mix * fitness
+        mix /= mix.sum()
+    return mix
+
+
+def symmetric_equilibrium(game: SymmetricGame, *, starts: int = 4, iterations: int = 2_000, seed: int = 0) -> Equilibrium:
+    """A symmetric mixed equilibrium: replicator dynamics from the uniform mix, from near each
+    pure strategy and from random mixes; also every pure strategy; the lowest regret wins.
+    Tiny shares (< 1e-6) are dropped and the mix renormalised before reporting."""
+    count = len(game.strategies)
+    rng = np.random.default_rng(seed)
+    candidates = [np.eye(count)[s] for s in range(count)]
+    starting = [np.full(count, 1.0 / count)]
+    starting += [np.full(count, 0.2 / count) + 0.8 * np.eye(count)[s] for s in range(count)]
+    starting += [rng.dirichlet(np.ones(count)) for _ in range(starts)]
+    for start in starting:
+        mix = replicator(game, start, iterations)
+        mix = np.where(mix < 1e-6, 0.0, mix)
+        candidates.append(mix / mix.sum())
+    evaluated = [evaluate_mix(game, mix) for mix in candidates]
+    return min(evaluated, key=lambda e: e.regret)
+
+
+def best_responses(matrix: pl.DataFrame, metric: str = "win") -> pl.DataFrame:
+    """For each strategy B played by all others: the focal strategy with the highest payoff,
+    its payoff with interval, and B's own payoff against itself (what deviating gains)."""
+    column, lo, hi = ("p_win", "win_lo", "win_hi") if metric == "win" else ("mean_score", "score_lo", "score_hi")
+    rows = []
+    for others in matrix["others"].unique(maintain_order=True):
+        block = matrix.filter(pl.col("others") == others)
+        best = block.sort(column, descending=True).row(0, named=True)
+        itself = block.filter(pl.col("focal") == others).row(0, named=True)
+        rows.append({
+            "others": others,
+            "best_response": best["focal"],
+            "payoff": best[column],
+            "lo": best[lo],
+            "hi": best[hi],
+            "payoff_of_others": itself[column],
+            "gain": best[column] - itself[column],
+        })
+    return pl.DataFrame(rows)
+
+
+def equilibrium_table(equilibrium: Equilibrium, game: SymmetricGame) -> pl.DataFrame:
+    """The equilibrium as rows: strategy, its share in the mix, its payoff against the mix."""
+    return pl.DataFrame({
+        "strategy": list(game.strategies),
+        "share": equilibrium.mix,
+        "payoff_vs_mix": equilibrium.payoffs,
+    }).sort("share", descending=True)

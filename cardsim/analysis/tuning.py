@@ -1,0 +1,173 @@
+"""Difficulty tuning: which configuration of a game gives a group a target win rate.
+
+A tuner runs each candidate configuration (a mode, a permanent challenge, a variant knob...)
+through the runner, estimates its win rate with a 95% Wilson interval, and ranks candidates by
+their distance to the target. Candidates whose intervals overlap the best one's cannot be told
+apart at this n and are flagged as such. The easy/medium/hard ladder picks the candidate closest
+to the target (medium), one closest to halfway between the target and 1 among the clearly
+easier ones (easy), and one closest to half the target among the clearly harder ones (hard).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from cardsim.analysis.stats import proportion_table
+from cardsim.errors import UserError
+from cardsim.sims.core.runner import run
+from cardsim.sims.core.simulator import Simulator
+
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One configuration to try: a readable label and the config fields it sets."""
+
+    label: str
+    config: dict[str, Any]
+
+
+def check_target(target: float) -> float:
+    """A target win rate strictly between 0 and 1 (else a one-line user error)."""
+    if not 0.0 < target < 1.0:
+        raise UserError(f"target must be a win rate between 0 and 1 (e.g. 0.5), got {target}")
+    return float(target)
+
+
+def level_aims(target: float) -> dict[str, float]:
+    """Win rate aimed at by each ladder level: easy halfway to 1, medium the target, hard half."""
+    return {"easy": target + (1.0 - target) / 2.0, "medium": target, "hard": target / 2.0}
+
+
+def candidate_table(frames: Sequence[tuple[str, pl.DataFrame]], column: str) -> pl.DataFrame:
+    """Per candidate label: n, successes, p and 95% Wilson interval of boolean ``column``."""
+    stacked = pl.concat(
+        [frame.select(pl.lit(label).alias("label"), pl.col(column)) for label, frame in frames],
+        how="vertical",
+    )
+    return proportion_table(stacked, ["label"], column)
+
+
+def rank_candidates(table: pl.DataFrame, target: float) -> pl.DataFrame:
+    """Candidates sorted by |p - target| (ties by label), with the rank and two flags.
+
+    ``covers_target``: the 95% interval contains the target. ``tied_with_best``: the interval
+    overlaps the closest candidate's, so this n cannot tell them apart.
+    """
+    ranked = (
+        table.with_columns((pl.col("p") - target).abs().alias("distance"))
+        .sort(["distance", "label"])
+        .with_columns(
+            pl.int_range(1, pl.len() + 1).alias("rank"),
+            ((pl.col("lo") <= target) & (pl.col("hi") >= target)).alias("covers_target"),
+        )
+    )
+    if ranked.height == 0:
+        return ranked.with_columns(pl.lit(False).alias("tied_with_best"))
+    best_lo, best_hi = ranked["lo"][0], ranked["hi"][0]
+    return ranked.with_columns(
+        ((pl.col("lo") <= best_hi) & (pl.col("hi") >= best_lo)).alias("tied_with_best")
+    )
+
+
+def _closest(table: pl.DataFrame, aim: float) -> dict[str, Any] | None:
+    if table.height == 0:
+        return None
+    return (
+        table.with_columns((pl.col("p") - aim).abs().alias("_d")).sort(["_d", "label"]).row(0, named=True)
+    )
+
+
+def ladder(table: pl.DataFrame, target: float) -> pl.DataFrame:
+    """The easy/medium/hard ladder: one row per level that has a candidate.
+
+    Medium is the candidate closest to the target. Easy is the one closest to its aim among
+    candidates clearly easier than medium (interval entirely above medium's), falling back to
+    any candidate with a higher estimate; hard likewise below. A level with no candidate on its
+    side is left out.
+    """
+    aims = level_aims(target)
+    medium = _closest(table, target)
+    rows: list[dict[str, Any]] = []
+    if medium is None:
+        return pl.DataFrame(schema={"level": pl.String, "aim": pl.Float64, "label": pl.String,
+                                    "n": pl.UInt32, "p": pl.Float64, "lo": pl.Float64, "hi": pl.Float64})
+    sides: dict[str, tuple[pl.Expr, pl.Expr]] = {
+        "easy": (pl.col("lo") > medium["hi"], pl.col("p") > medium["p"]),
+        "hard": (pl.col("hi") < medium["lo"], pl.col("p") < medium["p"]),
+    }
+    for level in LEVELS:
+        if level == "medium":
+            pick = medium
+        else:
+            clear, loose = sides[level]
+            pick = _closest(table.filter(clear), aims[level]) or _closest(table.filter(loose), aims[level])
+        if pick is not None:
+            rows.append({"level": level, "aim": aims[level], "label": pick["label"], "n": pick["n"],
+                         "p": pick["p"], "lo": pick["lo"], "hi": pick["hi"]})
+    return pl.DataFrame(rows).with_columns(pl.col("n").cast(pl.UInt32))
+
+
+def evaluate_candidates(
+    simulator: Simulator,
+    candidates: Sequence[Candidate],
+    column: str,
+    *,
+    seed: int,
+    jobs: int,
+    store: Path | None,
+    precision: float | None,
+    max_n: int,
+    progress: bool = False,
+    on_done: Callable[[str, int], None] | None = None,
+) -> pl.DataFrame:
+    """Run every candidate through the runner (and the store) and tabulate ``column``.
+
+    With ``precision`` each run stops once the headline's 95% half-width is below it (or at
+    ``max_n``); without, each plays exactly ``max_n`` episodes.
+    """
+    frames: list[tuple[str, pl.DataFrame]] = []
+    size = min(simulator.chunk_size, max_n)
+    for candidate in candidates:
+        config = simulator.make_config(**candidate.config)
+        if precision is None:
+            result = run(simulator, config, n=max_n, seed=seed, jobs=jobs, store=store,
+                         chunk_size=size, progress=progress)
+        else:
+            result = run(simulator, config, n=size, seed=seed, jobs=jobs, store=store,
+                         precision=precision, max_n=max_n, chunk_size=size, progress=progress)
+        frames.append((candidate.label, result.episodes))
+        if on_done is not None:
+            on_done(candidate.label, result.episodes.height)
+    return candidate_table(frames, column)
+
+
+def thegame_candidates(players: int) -> list[Candidate]:
+    """The Game's variant knobs (seed 001): cards a turn must play (1, 2 = rules, 3), hand size
+    (rules size for the player count, one less, one more, within 1-8) and the backwards trick
+    (on = rules, off). Combinations where the minimum exceeds the hand are left out."""
+    from cardsim.sims.thegame.rules import MAX_HAND, rules_hand_size
+
+    rules_hand = int(rules_hand_size(players))
+    hands = [h for h in (rules_hand - 1, rules_hand, rules_hand + 1) if 1 <= h <= MAX_HAND]
+    candidates = []
+    for min_cards in (1, 2, 3):
+        for hand in hands:
+            if min_cards > hand:
+                continue
+            for trick in (True, False):
+                hand_text = f"hand {hand}" + (" (rules)" if hand == rules_hand else "")
+                label = f"min {min_cards}{' (rules)' if min_cards == 2 else ''}, {hand_text}, " \
+                        f"trick {'on' if trick else 'off'}"
+                candidates.append(Candidate(label, {
+                    "min_cards": min_cards,
+                    "hand_size": None if hand == rules_hand else hand,
+                    "backwards_trick": trick,
+                }))
+    return candidates

@@ -1,0 +1,124 @@
+"""`cardsim bang`: role/team and character win rates and game length for 4-7 players."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import polars as pl
+import typer
+
+from cardsim.commands.common import (
+    BackendOpt,
+    JobsOpt,
+    JsonOpt,
+    MaxNOpt,
+    NoStoreOpt,
+    PrecisionOpt,
+    QuietOpt,
+    SchedulerOpt,
+    SeedOpt,
+    StoreOpt,
+    execute,
+    parse_range,
+    show_table,
+)
+from cardsim.errors import UserError
+
+app = typer.Typer(help="Bang!: role and character win rates for 4-7 players.", no_args_is_help=True)
+
+BotsOpt = Annotated[
+    str,
+    typer.Option(
+        "--bots",
+        help="Bot per role: one bot for all (role, random) or role=bot pairs, e.g. "
+        "sheriff=role,outlaw=random (unnamed roles keep 'role').",
+    ),
+]
+
+
+def _interval(frame: pl.DataFrame) -> pl.DataFrame:
+    """Readable rate columns: p rounded and its 95% interval as one string."""
+    return frame.with_columns(
+        pl.col("p").round(4),
+        pl.format("[{}, {}]", pl.col("lo").round(4), pl.col("hi").round(4)).alias("95% CI"),
+    ).drop("lo", "hi")
+
+
+@app.command("bots")
+def bots_command(as_json: JsonOpt = False) -> None:
+    """List the bots that can be seated per role.
+
+    Example: cardsim bang bots
+    """
+    from cardsim.sims.bang.cards import BOT_DESCRIPTIONS
+
+    rows = [{"bot": name, "plays": text} for name, text in BOT_DESCRIPTIONS.items()]
+    show_table(pl.DataFrame(rows), title="Bang! bots (--bots sheriff=role,outlaw=random)",
+               as_json=as_json)
+
+
+@app.command("run")
+def run_command(
+    players: Annotated[str, typer.Option("--players", help="4-7, one count or a range.")] = "4-7",
+    bots: BotsOpt = "role",
+    n: Annotated[int, typer.Option("--n", help="Games per player count.")] = 50_000,
+    max_turns: Annotated[
+        int, typer.Option("--max-turns", help="Turn cap; a capped game is won by nobody.")
+    ] = 1000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    backend: BackendOpt = "joblib",
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
+    precision: PrecisionOpt = None,
+    max_n: MaxNOpt = None,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Write side win rate by player count (.svg/.png).")
+    ] = None,
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Win rate per side and role with 95% intervals, per character, mean game length in turns.
+
+    Example: cardsim bang run --players 4-7 --n 50000 --bots sheriff=role,outlaw=random
+    """
+    from cardsim.analysis.bang import (
+        character_win_table,
+        length_table,
+        role_win_table,
+        side_win_table,
+    )
+    from cardsim.sims.bang.simulator import BangConfig, parse_bots
+
+    counts = parse_range(players)
+    if any(c < 4 or c > 7 for c in counts):
+        raise UserError(f"bang: players must be 4-7, got {players!r}")
+    bot_fields = parse_bots(bots)
+    frames = []
+    for count in counts:
+        config = BangConfig(players=count, max_turns=max_turns, **bot_fields)
+        result = execute("bang", config, n=n, seed=seed, jobs=jobs, backend=backend,
+                         scheduler=scheduler, store=store, precision=precision, max_n=max_n,
+                         quiet=quiet, no_store=no_store)
+        frames.append(result.episodes)
+    episodes = pl.concat(frames)
+    label = ", ".join(f"{k.removesuffix('_bot')}={v}" for k, v in bot_fields.items()) or "role"
+    sides = side_win_table(episodes)
+    show_table(_interval(sides), title=f"Bang!: games won per side ({label} bots)",
+               as_json=as_json)
+    show_table(_interval(role_win_table(episodes)), title="win rate per role (seats)",
+               as_json=as_json)
+    characters = character_win_table(episodes).with_columns(pl.col("survived").round(4))
+    show_table(_interval(characters), title="win rate per character (all counts, seats)",
+               as_json=as_json)
+    lengths = length_table(episodes).with_columns(pl.col("mean", "lo", "hi").round(2))
+    show_table(lengths, title="game length in player turns (mean, 95% CI)", as_json=as_json)
+    if plot is not None:
+        from cardsim.reports.plots.bang import side_win_plot
+        from cardsim.reports.style import save_figure
+
+        save_figure(side_win_plot(sides, bots=label), plot)
+        if not quiet:
+            typer.echo(f"plot -> {plot}", err=True)

@@ -1,0 +1,272 @@
+"""`cardsim cashnguns`: strategies, a table run, the meta-game payoff matrix and the stage game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import polars as pl
+import typer
+
+from cardsim.analysis.stats import wilson_interval
+from cardsim.commands.common import (
+    BackendOpt,
+    JobsOpt,
+    JsonOpt,
+    MaxNOpt,
+    NoStoreOpt,
+    PrecisionOpt,
+    QuietOpt,
+    SchedulerOpt,
+    SeedOpt,
+    StoreOpt,
+    execute,
+    parse_range,
+    show_table,
+)
+from cardsim.errors import UserError
+from cardsim.sims.cashnguns.config import CashNGunsConfig
+from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, HAND_COUNTS
+from cardsim.sims.cashnguns.strategies import (
+    BULLET_POLICIES,
+    LIE_POLICIES,
+    NAMED_STRATEGIES,
+    TARGET_POLICIES,
+)
+
+app = typer.Typer(
+    help="Cash'n Guns: payoff matrices of strategies and their equilibria.", no_args_is_help=True
+)
+
+StrategyOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--strategy", "-s",
+        help="Strategy spec, repeatable: NAME or NAME:key=value,... (see 'cardsim cashnguns strategies').",
+    ),
+]
+ShameOpt = Annotated[
+    int, typer.Option("--shame", help="Dollars per shame marker in the final score (seed reading: -5000).")
+]
+
+
+@app.command("strategies")
+def strategies_command(as_json: JsonOpt = False) -> None:
+    """List the named strategies and the policies a custom strategy can combine.
+
+    Example: cardsim cashnguns strategies
+    """
+    rows = []
+    for name, (description, strategy) in NAMED_STRATEGIES.items():
+        rows.append({"strategy": name, "bullet": strategy.bullet, "target": strategy.target,
+                     "lie": strategy.lie, "description": description})
+    show_table(pl.DataFrame(rows), title="named strategies (override any field: NAME:key=value,...)", as_json=as_json)
+    policies = [
+        {"part": part, "policy": name, "meaning": meaning}
+        for part, table in (("bullet", BULLET_POLICIES), ("target", TARGET_POLICIES), ("lie", LIE_POLICIES))
+        for name, (_, meaning) in table.items()
+    ]
+    policies.append({"part": "params", "policy": "pot, guns, lie_p, hit, wound",
+                     "meaning": "defaults pot=50000, guns=2, lie_p=0.5, hit=0.375, wound=10000"})
+    show_table(pl.DataFrame(policies), title="policies (custom:bullet=...,target=...,lie=...)", as_json=as_json)
+
+
+def per_slot_table(config: CashNGunsConfig, episodes: pl.DataFrame) -> pl.DataFrame:
+    """Per player slot: strategy, win probability (Wilson 95%), mean score (95%), survival."""
+    n = episodes.height
+    rows = []
+    for slot, spec in enumerate(config.slot_specs()):
+        wins = int(episodes[f"win_{slot}"].sum())
+        lo, hi = wilson_interval(wins, n)
+        score = episodes[f"score_{slot}"].cast(pl.Float64)
+        half = 1.959963984540054 * float(score.std() or 0.0) / np.sqrt(n)
+        rows.append({
+            "slot": slot, "strategy": spec, "n": n, "wins": wins, "p_win": wins / n,
+            "lo": float(lo), "hi": float(hi), "mean_score": float(score.mean()),
+            "score_lo": float(score.mean()) - half, "score_hi": float(score.mean()) + half,
+            "survived": float(episodes[f"alive_{slot}"].mean()),
+            "wounds": float(episodes[f"wounds_{slot}"].cast(pl.Float64).mean()),
+            "shame": float(episodes[f"shame_{slot}"].cast(pl.Float64).mean()),
+        })
+    return pl.DataFrame(rows)
+
+
+@app.command("run")
+def run_command(
+    players: Annotated[int, typer.Option("--players", help="4-6 players.")] = 5,
+    strategy: StrategyOpt = None,
+    shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
+    n: Annotated[int, typer.Option("--n", help="Games to play (minimum when --precision is set).")] = 20_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    backend: BackendOpt = "joblib",
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
+    precision: PrecisionOpt = None,
+    max_n: MaxNOpt = None,
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a table of strategies: one -s for all, two for focal vs others, or one per player.
+
+    Example: cardsim cashnguns run --players 5 -s shark -s stubborn --n 20000
+    """
+    specs = tuple(strategy or ("calculator", "stubborn"))
+    config = CashNGunsConfig(players=players, strategies=specs, shame_value=shame)
+    result = execute("cashnguns", config, n=n, seed=seed, jobs=jobs, backend=backend,
+                     scheduler=scheduler, store=store, precision=precision, max_n=max_n,
+                     quiet=quiet, no_store=no_store)
+    table = per_slot_table(config, result.episodes)
+    if not as_json:
+        table = table.select(
+            "slot", "strategy", "n", "p_win",
+            pl.format("[{}, {}]", pl.col("lo").round(4), pl.col("hi").round(4)).alias("95% CI"),
+            pl.col("mean_score").round(0).cast(pl.Int64).alias("score $"),
+            pl.format("±{}", (pl.col("score_hi") - pl.col("mean_score")).round(0).cast(pl.Int64)).alias("95%"),
+            "survived", "wounds", "shame",
+        )
+    show_table(table, title=f"Cash'n Guns, {players} players (slot 0 = focal)", as_json=as_json)
+
+
+def _matrix_grid(matrix: pl.DataFrame, metric: str) -> pl.DataFrame:
+    """The matrix as a grid of 'value [lo, hi]' strings: rows focal, columns others."""
+    column, lo, hi = ("p_win", "win_lo", "win_hi") if metric == "win" else ("mean_score", "score_lo", "score_hi")
+    names = matrix["focal"].unique(maintain_order=True).to_list()
+    grid: dict[str, list[str]] = {"focal \\ others": names}
+    for others in names:
+        cells = []
+        for focal in names:
+            row = matrix.filter((pl.col("focal") == focal) & (pl.col("others") == others)).row(0, named=True)
+            if metric == "win":
+                cells.append(f"{row[column]:.3f} [{row[lo]:.3f},{row[hi]:.3f}]")
+            else:
+                cells.append(f"{row[column]:,.0f} [{row[lo]:,.0f},{row[hi]:,.0f}]")
+        grid[others] = cells
+    return pl.DataFrame(grid)
+
+
+@app.command("payoff")
+def payoff_command(
+    players: Annotated[str, typer.Option("--players", help="4, 5, 6 or a range such as 4-6.")] = "5",
+    strategy: StrategyOpt = None,
+    n: Annotated[int, typer.Option("--n", help="Games per table profile.")] = 300,
+    metric: Annotated[str, typer.Option("--metric", help="Payoff: win (probability) or score (mean $).")] = "win",
+    shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
+    seed: SeedOpt = 0,
+    store: Annotated[Path | None, typer.Option("--store", help="Keep every profile run in this folder.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Write the heatmap here (.svg/.png); the equilibrium bars go next to it.")] = None,
+    profiles_csv: Annotated[Path | None, typer.Option("--profiles-csv", help="Write every profile's payoffs here (one CSV per player count).")] = None,
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Meta-game: focal-vs-others payoff matrix, symmetric mixed equilibrium with its regret,
+    best responses. Every table profile of the strategies is simulated --n games.
+
+    Example: cardsim cashnguns payoff --players 5 --n 300 --plot cng.svg
+    """
+    from cardsim.analysis.cashnguns import (
+        METRICS,
+        best_responses,
+        equilibrium_table,
+        payoff_matrix,
+        profile_payoffs,
+        symmetric_equilibrium,
+        symmetric_game,
+    )
+
+    if metric not in METRICS:
+        raise UserError(f"--metric must be one of: {', '.join(METRICS)}")
+    names = list(strategy or NAMED_STRATEGIES)
+    output: dict[str, object] = {}
+    for count in parse_range(players):
+        CashNGunsConfig(players=count, strategies=tuple(names[:1]), shame_value=shame)
+        profiles = _with_progress(
+            lambda report, count=count: profile_payoffs(
+                names, count, n=n, seed=seed, shame_value=shame, store=store, on_profile=report),
+            f"cashnguns {count}p profiles", quiet)
+        matrix = payoff_matrix(profiles, names, count)
+        game = symmetric_game(profiles, names, count, metric)
+        equilibrium = symmetric_equilibrium(game, seed=seed)
+        mix = equilibrium_table(equilibrium, game)
+        responses = best_responses(matrix, metric)
+        headline = (f"{count} players, metric {metric}, n={n:,} games per profile, "
+                    f"{profiles['profile'].n_unique():,} profiles: equilibrium value "
+                    f"{equilibrium.value:.4g}, regret {equilibrium.regret:.3g} "
+                    f"(best deviation: {equilibrium.best_deviation})")
+        if as_json:
+            output[str(count)] = {"summary": headline, "matrix": matrix.to_dicts(),
+                                  "equilibrium": mix.to_dicts(), "regret": equilibrium.regret,
+                                  "best_responses": responses.to_dicts()}
+        else:
+            show_table(_matrix_grid(matrix, metric),
+                       title=f"{count} players: payoff of focal (row) vs all others (column), 95% CI")
+            show_table(mix, title="symmetric equilibrium mix")
+            typer.echo(headline)
+            show_table(responses, title="best response to each strategy played by all others")
+        if profiles_csv is not None:
+            target = profiles_csv.with_name(f"{profiles_csv.stem}_{count}p.csv")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            profiles.write_csv(target)
+        if plot is not None:
+            _save_plots(plot, count, matrix, mix, equilibrium.regret, metric, quiet)
+    if as_json:
+        typer.echo(json.dumps(output, default=float))
+
+
+def _with_progress(work, label: str, quiet: bool):
+    """Run ``work(report)`` with a rich progress bar on stderr unless quiet or not a terminal."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    console = Console(stderr=True)
+    if quiet or not console.is_terminal:
+        return work(None)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(label, total=None)
+        return work(lambda done, total: progress.update(task, completed=done, total=total))
+
+
+def _save_plots(plot: Path, players: int, matrix: pl.DataFrame, mix: pl.DataFrame, regret: float,
+                metric: str, quiet: bool) -> None:
+    from cardsim.reports.plots.cashnguns import equilibrium_bars, payoff_heatmap
+    from cardsim.reports.style import save_figure
+
+    if plot.suffix not in (".svg", ".png"):
+        raise UserError(f"--plot must end in .svg or .png, got {plot.name}")
+    stem = plot.with_name(f"{plot.stem}_{players}p")
+    heat = save_figure(payoff_heatmap(matrix, players=players, metric=metric), stem.with_suffix(plot.suffix))
+    bars = save_figure(equilibrium_bars(mix, players=players, regret=regret, metric=metric),
+                       stem.with_name(stem.name + "_equilibrium").with_suffix(plot.suffix))
+    if not quiet:
+        typer.echo(f"wrote {heat} and {bars}", err=True)
+
+
+@app.command("stage")
+def stage_command(
+    players: Annotated[int, typer.Option("--players", help="4-6 players.")] = 5,
+    guns: Annotated[int, typer.Option("--guns", help="Guns aimed at the focal player.")] = 2,
+    loot: Annotated[str, typer.Option("--loot", help="Notes on the table, e.g. 20k,10k,10k,5k,5k.")] = "20k,10k,10k,5k,5k",
+    shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
+    wound_cost: Annotated[int, typer.Option("--wound-cost", help="Dollars a wound costs in 'value'.")] = 10_000,
+    opponent_hand: Annotated[str, typer.Option("--opponent-hand", help="Click,Bang,BBB counts opponents draw from.")] = "5,2,1",
+    as_json: JsonOpt = False,
+) -> None:
+    """Exact one-round payoffs (bullet x stand/lie down) of a player aimed at by k guns.
+
+    Example: cardsim cashnguns stage --players 5 --guns 2 --loot 20k,10k,10k,5k,5k
+    """
+    from cardsim.sims.cashnguns.stage import parse_loot, stage_game
+
+    try:
+        hand = tuple(int(x) for x in opponent_hand.split(","))
+    except ValueError:
+        raise UserError(f"--opponent-hand: three counts like 5,2,1, got {opponent_hand!r}") from None
+    if len(hand) != 3 or any(h < 0 or h > full for h, full in zip(hand, HAND_COUNTS)):
+        raise UserError(f"--opponent-hand: three counts within 5,2,1, got {opponent_hand!r}")
+    table = stage_game(players, guns, parse_loot(loot), shame_value=shame, wound_cost=wound_cost,
+                       opponent_hand=hand)
+    show_table(table, title=(f"stage game (exact): {players} players, {guns} guns on you, loot {loot}, "
+                             f"opponents' cards {opponent_hand}"), as_json=as_json)

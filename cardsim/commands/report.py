@@ -1,0 +1,68 @@
+"""`cardsim report`: run (or reuse) the default experiment suite and write the HTML and PDF report.
+
+Signature registered by cli.py as ``app.command("report")(report_command)``::
+
+    report_command(game: list[str] = all landed, quick: bool = False, out: Path = reports,
+                   seed: int = 0, jobs: int | None = all cores, store: Path | None = results,
+                   quiet: bool = False) -> None
+
+Writes ``<out>/cardsim-report.html`` and ``<out>/cardsim-report.pdf``.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cardsim.commands.common import JobsOpt, QuietOpt, SeedOpt, StoreOpt, default_jobs, resolve_store
+from cardsim.errors import UserError
+from cardsim.reports.build import ALL_GAMES, write_report
+from cardsim.reports.suite import PROFILES
+from cardsim.reports.suite import Outcome
+
+
+def report_command(
+    game: Annotated[
+        list[str] | None,
+        typer.Option("--game", help="Limit to these games (repeatable): gang, thegame, cashnguns, bang."),
+    ] = None,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Small samples (under 2 minutes, wide intervals).")
+    ] = False,
+    out: Annotated[Path, typer.Option("--out", help="Folder for the report files.")] = Path("reports"),
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    store: StoreOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Write reports/cardsim-report.html and .pdf from the default experiment suite.
+
+    Runs each landed game's experiments (reusing stored chunks), then renders one self-contained
+    HTML file and one PDF. Same store and seed: byte-identical files.
+
+    Example: cardsim report --quick --game gang
+    """
+    games = list(game) if game else list(ALL_GAMES)
+    unknown = [g for g in games if g not in ALL_GAMES]
+    if unknown:
+        raise UserError(f"unknown game {', '.join(unknown)}; choose from: {', '.join(ALL_GAMES)}")
+    profile = PROFILES["quick" if quick else "default"]
+    started = time.perf_counter()
+
+    def note(outcome: Outcome) -> None:
+        if not quiet:
+            typer.echo(f"  {outcome.experiment.key}: n={outcome.n:,} ({outcome.stop_rule.split(':')[0]})",
+                       err=True)
+
+    written = write_report(
+        list(dict.fromkeys(games)), profile=profile, seed=seed, jobs=default_jobs(jobs),
+        store=resolve_store(store), out_dir=out, progress=not quiet, on_done=note,
+    )
+    if not quiet:
+        for line in written.skipped:
+            typer.echo(f"note: {line}", err=True)
+        typer.echo(f"done in {time.perf_counter() - started:.0f} s", err=True)
+    typer.echo(f"{written.html}\n{written.pdf} ({written.pdf_pages} pages)")

@@ -1,0 +1,142 @@
+"""`cardsim tune gang|thegame`: configurations closest to a target win rate, and a difficulty ladder.
+
+Sub-app registered by cli.py as ``cardsim tune``::
+
+    cardsim tune gang --players 4 --model history --target 0.5
+        [--top 8] [--precision 0.02] [--max-n 4000] [--seed 0] [--jobs N] [--store DIR] [--json]
+    cardsim tune thegame --players 3 --strategy signals --target 0.3  (same run options)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import polars as pl
+import typer
+
+from cardsim.analysis.tuning import (
+    Candidate,
+    check_target,
+    evaluate_candidates,
+    ladder,
+    rank_candidates,
+    thegame_candidates,
+)
+from cardsim.commands.common import (
+    JobsOpt,
+    JsonOpt,
+    QuietOpt,
+    SeedOpt,
+    StoreOpt,
+    default_jobs,
+    resolve_store,
+    show_table,
+)
+from cardsim.errors import UserError
+from cardsim.sims.core.simulator import Simulator
+from cardsim.sims.registry import get_simulator
+
+app = typer.Typer(
+    help="Difficulty tuning: configurations closest to a target win rate, plus an easy/medium/hard ladder.",
+    no_args_is_help=True,
+)
+
+TargetOpt = Annotated[float, typer.Option("--target", help="Win rate to aim at, between 0 and 1.")]
+TopOpt = Annotated[int, typer.Option("--top", help="How many closest configurations to list.")]
+TunePrecisionOpt = Annotated[
+    float, typer.Option("--precision", help="Stop each candidate at this 95% Wilson half-width.")
+]
+TuneMaxNOpt = Annotated[int, typer.Option("--max-n", help="Episodes at most per candidate.")]
+
+
+def _print_results(
+    ranked: pl.DataFrame, steps: pl.DataFrame, *, top: int, who: str, target: float, as_json: bool
+) -> None:
+    shown = ranked.head(top).select(
+        "rank", pl.col("label").alias("configuration"), "n", "p", "lo", "hi",
+        "covers_target", "tied_with_best",
+    )
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"target": target, "who": who, "closest": shown.to_dicts(),
+                               "ladder": steps.to_dicts()}))
+        return
+    show_table(shown, title=f"closest to {target:.0%} for {who} (95% Wilson intervals lo-hi)")
+    show_table(steps.select("level", pl.col("aim"), pl.col("label").alias("configuration"),
+                            "n", "p", "lo", "hi"), title="difficulty ladder")
+    best = ranked.row(0, named=True)
+    typer.echo(
+        f"For {who} aiming at a {target:.0%} win rate, play: {best['label']} "
+        f"({best['p']:.1%}, 95% interval {best['lo']:.1%}-{best['hi']:.1%}, n={best['n']:,})."
+    )
+    tied = int(ranked["tied_with_best"].sum()) - 1
+    if tied > 0:
+        typer.echo(f"{tied} other configuration(s) cannot be told apart from it at this n "
+                   "(overlapping intervals); lower --precision to separate them.")
+
+
+def landed_simulator(game: str) -> Simulator:
+    """The game's simulator, or a one-line error while it has not landed."""
+    try:
+        return get_simulator(game)
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith(f"cardsim.sims.{game}"):
+            raise UserError(f"'cardsim tune {game}' needs the {game} simulator, which is not available yet") from None
+        raise
+
+
+def tune_and_print(
+    game: str, candidates: list[Candidate], column: str, *, who: str, target: float, top: int,
+    precision: float, max_n: int, seed: int, jobs: int | None, store: Path | None, quiet: bool,
+    as_json: bool,
+) -> None:
+    """Evaluate candidates through the runner and print the closest ones and the ladder."""
+    target = check_target(target)
+    if top < 1:
+        raise UserError(f"--top must be at least 1, got {top}")
+    if not 0 < precision < 0.5:
+        raise UserError(f"--precision must be between 0 and 0.5, got {precision}")
+    if max_n < 1:
+        raise UserError(f"--max-n must be at least 1, got {max_n}")
+    simulator = landed_simulator(game)
+
+    def note(label: str, n: int) -> None:
+        if not quiet and not as_json:
+            typer.echo(f"  {label}: n={n:,}", err=True)
+
+    table = evaluate_candidates(
+        simulator, candidates, column, seed=seed, jobs=default_jobs(jobs), store=resolve_store(store),
+        precision=precision, max_n=max_n, progress=not quiet and not as_json, on_done=note,
+    )
+    ranked = rank_candidates(table, target)
+    _print_results(ranked, ladder(table, target), top=top, who=who, target=target, as_json=as_json)
+
+
+@app.command("thegame")
+def tune_thegame(
+    players: Annotated[int, typer.Option("--players", help="Players, 1-5.")] = 3,
+    strategy: Annotated[str, typer.Option("--strategy", help="Strategy name (cardsim thegame strategies).")] = "signals",
+    target: TargetOpt = 0.3,
+    top: TopOpt = 8,
+    precision: TunePrecisionOpt = 0.02,
+    max_n: TuneMaxNOpt = 4_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    store: StoreOpt = None,
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """The Game: minimum cards per turn, hand size and backwards trick closest to a target win rate.
+
+    Example: cardsim tune thegame --players 3 --strategy signals --target 0.3
+    """
+    simulator = landed_simulator("thegame")
+    base = {"players": players, "strategy": strategy}
+    simulator.make_config(**base)  # validates players and strategy before any run
+    candidates = [Candidate(c.label, {**base, **c.config}) for c in thegame_candidates(players)]
+    tune_and_print("thegame", candidates, simulator.headline,
+                   who=f"{players} player(s) using the '{strategy}' strategy", target=target, top=top,
+                   precision=precision, max_n=max_n, seed=seed, jobs=jobs, store=store, quiet=quiet,
+                   as_json=as_json)

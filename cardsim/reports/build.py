@@ -1,0 +1,130 @@
+"""Assemble the report: run each landed game's suite, build its chapter, write HTML and PDF."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import cardsim
+from cardsim.reports.content import Bullets, Paragraph, Report, Section
+from cardsim.reports.html import write_html
+from cardsim.reports.pdf import write_pdf
+from cardsim.reports.sections import GAME_TITLES, SECTION_MODULES, section_module
+from cardsim.reports.sections.common import models_block, reproducibility_blocks, rules_blocks
+from cardsim.reports.suite import Outcome, Outcomes, Profile, run_experiments
+from cardsim.sims.core.simulator import Simulator
+from cardsim.sims.registry import get_simulator
+
+HTML_NAME = "cardsim-report.html"
+PDF_NAME = "cardsim-report.pdf"
+
+INTRO = (
+    "cardsim plays many thousands of simulated games to answer strategy questions about four "
+    "tabletop card games. Every probability below is an estimate from simulated games and is "
+    "shown with the number of games n and a 95% Wilson score interval: the true value lies in "
+    "that interval for 95% of such experiments. Results depend on how the simulated players "
+    "play, so every number names its player model."
+)
+
+
+@dataclass(frozen=True)
+class WrittenReport:
+    """The files written and what they contain."""
+
+    html: Path
+    pdf: Path
+    pdf_pages: int
+    games: tuple[str, ...]
+    skipped: tuple[str, ...]
+
+
+def game_section(
+    game: str, module: ModuleType, simulator: Simulator, *, profile: Profile, seed: int, jobs: int, store: Path | None,
+    progress: bool = False, on_done: Callable[[Outcome], None] | None = None,
+) -> tuple[Section, Outcomes]:
+    """Run one game's experiments and build its chapter."""
+    experiments = module.plan(profile)
+    outcomes = run_experiments(simulator, experiments, seed=seed, jobs=jobs, store=store,
+                               progress=progress, on_done=on_done)
+    blocks = (
+        Paragraph(module.QUESTION),
+        *rules_blocks(game, module.TITLE),
+        models_block(module.models(profile)),
+        *module.results(outcomes, profile),
+        *module.recommendations(outcomes, profile),
+        *reproducibility_blocks(outcomes, profile, game, module.RERUN),
+    )
+    return Section(key=game, title=module.TITLE, blocks=tuple(blocks)), outcomes
+
+
+def build_report(
+    games: Sequence[str], *, profile: Profile, seed: int, jobs: int, store: Path | None,
+    progress: bool = False, on_done: Callable[[Outcome], None] | None = None,
+    plugins: dict[str, tuple[ModuleType, Simulator]] | None = None,
+) -> tuple[Report, tuple[str, ...]]:
+    """The report over ``games`` (landed ones; the others are noted); returns it and the skips.
+
+    ``plugins`` maps a game name to its section builder and simulator, replacing the registry
+    (tests use it to plug in a toy game).
+    """
+    sections: list[Section] = []
+    notes: list[str] = []
+    included: list[str] = []
+    for game in games:
+        if plugins is not None and game in plugins:
+            module, simulator = plugins[game]
+        else:
+            module, note = section_module(game)
+            if module is None:
+                notes.append(note)
+                continue
+            simulator = get_simulator(game)
+        section, _ = game_section(game, module, simulator, profile=profile, seed=seed, jobs=jobs, store=store,
+                                  progress=progress, on_done=on_done)
+        sections.append(section)
+        included.append(game)
+    names = ", ".join(GAME_TITLES.get(g, g) for g in included) or "no game"
+    front = [
+        Paragraph(INTRO),
+        Paragraph(profile.describe()),
+        Bullets(
+            (f"Games in this report: {names}.",
+             f"Root seed {seed}; cardsim {cardsim.__version__}. The same results store and seed "
+             "give byte-identical HTML and PDF files.",
+             *notes),
+            heading="About this report",
+        ),
+    ]
+    if profile.name == "quick":
+        front.insert(0, Paragraph("QUICK REPORT: small samples, so the 95% intervals are wide. "
+                                  "Run 'cardsim report' without --quick for the full precision."))
+    subtitle = "Monte Carlo strategy analysis" + (" \u2014 quick run, wide intervals" if profile.name == "quick" else "")
+    report = Report(
+        title="cardsim report",
+        subtitle=subtitle,
+        front_matter=tuple(front),
+        sections=tuple(sections),
+        metadata={"version": cardsim.__version__,
+                  "footer": f"cardsim {cardsim.__version__} report, seed {seed}, profile {profile.name}"},
+    )
+    return report, tuple(notes)
+
+
+def write_report(
+    games: Sequence[str], *, profile: Profile, seed: int, jobs: int, store: Path | None, out_dir: Path,
+    progress: bool = False, on_done: Callable[[Outcome], None] | None = None,
+    plugins: dict[str, tuple[ModuleType, Simulator]] | None = None,
+) -> WrittenReport:
+    """Build the report and write ``out_dir/cardsim-report.html`` and ``.pdf``."""
+    report, skipped = build_report(games, profile=profile, seed=seed, jobs=jobs, store=store,
+                                   progress=progress, on_done=on_done, plugins=plugins)
+    html = write_html(report, out_dir / HTML_NAME)
+    pdf = out_dir / PDF_NAME
+    pages = write_pdf(report, pdf)
+    return WrittenReport(html=html, pdf=pdf, pdf_pages=pages,
+                         games=tuple(s.key for s in report.sections), skipped=skipped)
+
+
+ALL_GAMES: tuple[str, ...] = tuple(SECTION_MODULES)

@@ -1,0 +1,1 @@
+"""Figures per game (``<game>.py``, owned by each game) and shared chart shapes (``common.py``)."""

@@ -1,0 +1,175 @@
+"""Cash'n Guns chapter: the focal-vs-table payoff matrix, the symmetric equilibrium, best responses.
+
+Every table profile (multiset of strategies) of a fixed strategy list is one experiment of fixed
+size; the analysis (:mod:`cardsim.analysis.cashnguns`) turns the pooled seats into the payoff
+matrix, the symmetric mixed equilibrium and best responses. The runs are the same as
+``cardsim cashnguns payoff`` with the same strategies, n and seed, so each reuses the other's store.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from cardsim.analysis.cashnguns import (
+    best_responses,
+    equilibrium_table,
+    payoff_matrix,
+    symmetric_equilibrium,
+    symmetric_game,
+    table_profiles,
+)
+from cardsim.analysis.stats import Z95, wilson_interval
+from cardsim.reports.content import (
+    Block,
+    Paragraph,
+    Plot,
+    interval_text,
+    percent,
+    table_from_frame,
+    text_column,
+)
+from cardsim.reports.plots.cashnguns import equilibrium_bars, payoff_heatmap
+from cardsim.reports.suite import Experiment, Outcomes, Profile
+from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
+
+GAME = "cashnguns"
+TITLE = "Cash'n Guns"
+QUESTION = (
+    "Which way of playing Cash'n Guns wins most often, against which tables, and what mix of "
+    "strategies would a table of self-interested players settle on? For every table of named "
+    "strategies we simulate whole games (8 rounds, seed rules), then read off a player's win "
+    "probability when the other players all use one strategy (the payoff matrix), the best reply "
+    "to each such table, and a symmetric mixed equilibrium: a mix no single strategy can beat, "
+    "with its regret (how much the best deviation would gain; zero at an exact equilibrium)."
+)
+RERUN = "cardsim cashnguns payoff --players 5 --n 2000 -s random -s stubborn -s coward -s patient -s hunter -s calculator -s vulture"
+
+STRATEGIES: dict[str, tuple[str, ...]] = {
+    "default": ("random", "stubborn", "coward", "patient", "hunter", "calculator", "vulture"),
+    "quick": ("random", "stubborn", "coward", "calculator"),
+}
+PLAYERS: dict[str, tuple[int, ...]] = {"default": (4, 5, 6), "quick": (5,)}
+GAMES_PER_PROFILE: dict[str, int] = {"default": 2_000, "quick": 200}
+
+
+def _setup(profile: Profile) -> tuple[tuple[str, ...], tuple[int, ...], int]:
+    return (STRATEGIES[profile.name], PLAYERS[profile.name],
+            min(GAMES_PER_PROFILE[profile.name], profile.max_n))
+
+
+def plan(profile: Profile) -> list[Experiment]:
+    """One fixed-size experiment per table profile and player count."""
+    names, counts, games = _setup(profile)
+    experiments = []
+    for players in counts:
+        for indices in table_profiles(len(names), players):
+            specs = tuple(names[i] for i in indices)
+            experiments.append(Experiment(
+                key=f"{players}p:{'+'.join(specs)}",
+                config={"players": players, "strategies": specs},
+                labels={"players": players, "profile": "+".join(specs)},
+                precision=None, max_n=games,
+            ))
+    return experiments
+
+
+def models(profile: Profile) -> list[tuple[str, str]]:
+    return [(name, NAMED_STRATEGIES[name][0]) for name in STRATEGIES[profile.name]]
+
+
+def profile_table(outcomes: Outcomes, players: int) -> pl.DataFrame:
+    """Pooled seats per (profile, strategy) at ``players``, in the columns of
+    :func:`cardsim.analysis.cashnguns.profile_payoffs`, built from the stored episodes."""
+    rows: dict[str, list] = {k: [] for k in ("profile", "strategy", "count", "games", "n", "wins",
+                                             "score_sum", "score_sq")}
+    for outcome in outcomes.select(lambda e: e.labels["players"] == players):
+        specs = outcome.experiment.config["strategies"]
+        episodes = outcome.episodes
+        wins = episodes.select([f"win_{s}" for s in range(players)]).to_numpy()
+        scores = episodes.select([f"score_{s}" for s in range(players)]).to_numpy().astype(np.float64)
+        for name in dict.fromkeys(specs):
+            slots = [slot for slot, s in enumerate(specs) if s == name]
+            rows["profile"].append("+".join(specs))
+            rows["strategy"].append(name)
+            rows["count"].append(len(slots))
+            rows["games"].append(episodes.height)
+            rows["n"].append(episodes.height * len(slots))
+            rows["wins"].append(int(wins[:, slots].sum()))
+            rows["score_sum"].append(float(scores[:, slots].sum()))
+            rows["score_sq"].append(float((scores[:, slots] ** 2).sum()))
+    frame = pl.DataFrame(rows)
+    obs = frame["n"].to_numpy().astype(np.float64)
+    lo, hi = wilson_interval(frame["wins"].to_numpy(), obs)
+    mean = frame["score_sum"].to_numpy() / obs
+    variance = np.maximum(frame["score_sq"].to_numpy() / obs - mean**2, 0.0) * obs / np.maximum(obs - 1, 1)
+    half = Z95 * np.sqrt(variance / obs)
+    return frame.with_columns(
+        (pl.col("wins") / pl.col("n")).alias("p_win"), pl.Series("win_lo", lo), pl.Series("win_hi", hi),
+        pl.Series("mean_score", mean), pl.Series("score_lo", mean - half), pl.Series("score_hi", mean + half),
+    ).drop("score_sum", "score_sq")
+
+
+def _analyse(outcomes: Outcomes, profile: Profile, players: int):
+    names, _, _ = _setup(profile)
+    profiles = profile_table(outcomes, players)
+    matrix = payoff_matrix(profiles, list(names), players)
+    game = symmetric_game(profiles, list(names), players, "win")
+    equilibrium = symmetric_equilibrium(game, seed=outcomes.seed)
+    return matrix, game, equilibrium
+
+
+def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
+    _, counts, games = _setup(profile)
+    blocks: list[Block] = [Paragraph(
+        f"Each table profile was played {games:,} times with the root seed (common random numbers "
+        "across profiles). A cell's n counts the focal seats observed; seats of one strategy in the "
+        "same game are pooled, which makes the intervals conservative. With n players a fair share "
+        "of wins is 1/n, less the games nobody survives.")]
+    for players in counts:
+        matrix, game, equilibrium = _analyse(outcomes, profile, players)
+        mix = equilibrium_table(equilibrium, game)
+        blocks.append(Plot(f"cashnguns-heatmap-{players}",
+                           f"{players} players: win probability of the focal player's strategy (rows) "
+                           "when every other player uses the column's strategy, with 95% intervals.",
+                           lambda m=matrix, p=players: payoff_heatmap(m, players=p, metric="win")))
+        shown = mix.filter(pl.col("share") > 0)
+        blocks.append(table_from_frame(
+            shown, title=f"{players} players: symmetric equilibrium mix (win probability payoff)",
+            columns=[text_column("strategy", "strategy"),
+                     ("share of the mix", "share", lambda r: percent(r["share"]), lambda r: float(r["share"])),
+                     ("win rate vs the mix", "payoff_vs_mix", lambda r: percent(r["payoff_vs_mix"]),
+                      lambda r: float(r["payoff_vs_mix"]))],
+            note=(f"Equilibrium value {percent(equilibrium.value)}; regret {100 * equilibrium.regret:.2f} "
+                  f"points (best deviation: {equilibrium.best_deviation}). Strategies with no share are "
+                  "left out; shares are point estimates from the matrix above."),
+        ))
+        blocks.append(Plot(f"cashnguns-mix-{players}",
+                           f"{players} players: share of each strategy in the symmetric equilibrium mix.",
+                           lambda t=mix, p=players, r=equilibrium.regret: equilibrium_bars(t, players=p, regret=r)))
+    return tuple(blocks)
+
+
+def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
+    _, counts, _ = _setup(profile)
+    blocks: list[Block] = []
+    lines = []
+    for players in counts:
+        matrix, game, equilibrium = _analyse(outcomes, profile, players)
+        responses = best_responses(matrix, "win")
+        n_by_cell = {(r["focal"], r["others"]): r["n"] for r in matrix.iter_rows(named=True)}
+        responses = responses.with_columns(
+            pl.Series("n", [n_by_cell[(b, o)] for b, o in zip(responses["best_response"], responses["others"])]))
+        blocks.append(table_from_frame(
+            responses, title=f"Recommended reply to each table, {players} players (best response)",
+            columns=[text_column("others all play", "others"), text_column("play", "best_response"),
+                     ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
+                     ("win rate", "payoff", lambda r: percent(r["payoff"]), lambda r: float(r["payoff"])),
+                     ("95% interval", "lo", lambda r: interval_text(r["lo"], r["hi"]), lambda r: float(r["lo"])),
+                     ("gain vs copying", "gain", lambda r: f"{100 * r['gain']:+.1f} pts", lambda r: float(r["gain"]))],
+            note="Gain: the reply's win rate minus the table strategy's own win rate at that table.",
+        ))
+        top = equilibrium_table(equilibrium, game).row(0, named=True)
+        lines.append(f"With {players} players, a table of self-interested players settles on a mix led by "
+                     f"'{top['strategy']}' ({percent(top['share'])} of the mix).")
+    return (Paragraph(" ".join(lines)), *blocks)

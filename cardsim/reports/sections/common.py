@@ -1,0 +1,232 @@
+"""What every game's chapter shares: rules readings from ``seeds/``, tables, reproducibility."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+import cardsim
+from cardsim.analysis.stats import proportion_table
+from cardsim.reports.content import (
+    Block,
+    Bullets,
+    Table,
+    interval_text,
+    percent,
+    proportion_columns,
+    table_from_frame,
+    text_column,
+)
+from cardsim.reports.suite import Outcome, Outcomes, Profile
+
+READING_WORDS = ("reading", "silent", "disagree", "ambigu", "interpret", "choice", "chosen")
+
+
+def repo_root() -> Path:
+    """The checkout that holds the ``cardsim`` package and the ``seeds/`` digests."""
+    return Path(cardsim.__file__).resolve().parents[1]
+
+
+def digest_path(game: str, root: Path | None = None) -> Path | None:
+    """The rules digest of ``game`` in ``seeds/``: the ``.md`` file whose name, letters only,
+    contains the game's name (``cash_n_guns.md`` for cashnguns, ``the_game.md`` for thegame)."""
+    folder = (root or repo_root()) / "seeds"
+    if not folder.is_dir():
+        return None
+    matches = [p for p in sorted(folder.glob("*.md")) if game in re.sub(r"[^a-z]", "", p.stem.lower())]
+    return min(matches, key=lambda p: (len(p.stem), p.name)) if matches else None
+
+
+def _plain(text: str) -> str:
+    """Markdown inline markup removed: backticks, emphasis, links kept as their text."""
+    text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
+    text = text.replace("`", "").replace("**", "").replace("__", "")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@dataclass(frozen=True)
+class DigestFacts:
+    """What the report quotes from a rules digest: where it is, its version and its readings."""
+
+    path: str
+    sha256: str
+    version: str
+    readings: tuple[str, ...]
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _is_empty_reading(text: str) -> bool:
+    return _plain(text).strip(" -—–.") == ""
+
+
+def digest_facts(text: str, path: str) -> DigestFacts:
+    """The version line and every reading a digest records.
+
+    Readings are (a) the list items under a heading that speaks of readings, silent or
+    disagreeing sources, and (b) every table row with a non-empty "Reading" column, given as
+    "rule: reading". A line naming a "version" gives the rules version.
+    """
+    version = ""
+    readings: list[str] = []
+    in_reading_section = False
+    header: list[str] | None = None
+    current: list[str] = []
+
+    def flush() -> None:
+        if current and in_reading_section:
+            item = _plain(" ".join(current))
+            if item not in readings:
+                readings.append(item)
+        current.clear()
+
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        stripped = line.strip()
+        if not version and re.search(r"\bversion\b", stripped, re.I):
+            version = _plain(stripped.lstrip("-*> ").strip())
+        if stripped.startswith("#"):
+            flush()
+            heading = stripped.lstrip("#").strip().lower()
+            in_reading_section = any(word in heading for word in READING_WORDS)
+            header = None
+            continue
+        if stripped.startswith("|"):
+            flush()
+            cells = _cells(stripped)
+            if header is None:
+                header = [c.lower() for c in cells]
+            elif not all(set(c) <= set(":- ") for c in cells):
+                reading_col = next((i for i, h in enumerate(header) if "reading" in h), None)
+                if reading_col is not None and (reading_col >= len(cells) or _is_empty_reading(cells[reading_col])):
+                    reading_col = None
+                # a row where one source overrides another counts too (its source cell says so)
+                override_col = next((i for i, c in enumerate(cells) if "over seed" in c.lower()), None)
+                parts = [cells[i] for i in dict.fromkeys((override_col, reading_col)) if i is not None]
+                if parts:
+                    rule_col = next((i for i, h in enumerate(header) if h.startswith(("rule", "card"))), 0)
+                    rule = _plain(cells[rule_col]) if rule_col not in (reading_col, override_col) else ""
+                    text = "; ".join(_plain(part) for part in parts)
+                    item = f"{rule} \u2014 {text}" if rule else text
+                    if item not in readings:
+                        readings.append(item)
+            continue
+        header = None
+        item = re.match(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$", line)
+        if item:
+            flush()
+            current.append(item.group(1))
+        elif stripped and current and (line.startswith("  ") or line.startswith("\t")):
+            current.append(stripped)
+        else:
+            flush()
+    flush()
+    sha = hashlib.sha256(text.encode()).hexdigest()[:12]
+    return DigestFacts(path=path, sha256=sha, version=version, readings=tuple(readings))
+
+
+def rules_blocks(game: str, title: str, root: Path | None = None) -> tuple[Block, ...]:
+    """The chapter's rules block: digest file, version, and every reading it records."""
+    path = digest_path(game, root)
+    if path is None:
+        return (Bullets((f"No rules digest seeds/{game}.md was found, so the readings chosen "
+                         f"for {title} cannot be listed here.",), heading="Rules version and readings"),)
+    facts = digest_facts(path.read_text(encoding="utf-8"), f"seeds/{path.name}")
+    head = f"Rules digest {facts.path} (content hash {facts.sha256})"
+    head += f"; {facts.version}" if facts.version else "."
+    items = [head]
+    if facts.readings:
+        items += list(facts.readings)
+    else:
+        items.append("The digest records no reading where the sources were silent or disagreed.")
+    return (Bullets(tuple(items), heading="Rules version and readings chosen"),)
+
+
+def models_block(models: Sequence[tuple[str, str]]) -> Bullets:
+    """The player models/strategies compared, one line each."""
+    return Bullets(tuple(f"{name}: {text}" for name, text in models), heading="Player models compared")
+
+
+def proportion_block(
+    frame: pl.DataFrame, by: Sequence[str], column: str, *, title: str, label: str = "win rate",
+    headers: dict[str, str] | None = None, note: str = "",
+) -> Table:
+    """A proportion per group as a table: the group columns, n, the rate and its 95% interval."""
+    table = proportion_table(frame, list(by), column).sort(list(by))
+    names = headers or {}
+    columns = [text_column(names.get(c, c), c) for c in by] + proportion_columns(label)
+    return table_from_frame(table, title=title, columns=columns,
+                            note=note or "95% Wilson score intervals; n = episodes played.")
+
+
+def reproducibility_blocks(outcomes: Outcomes, profile: Profile, game: str, rerun: str) -> tuple[Block, ...]:
+    """The reproducibility box and the table of every run behind the chapter."""
+    all_runs = list(outcomes.by_key.values())
+    total = sum(o.n for o in all_runs)
+    stops = [o.stop_rule.split(":")[0].split(" ")[0] for o in all_runs]
+    stop_text = (
+        f"{stops.count('precision')} run(s) stopped when the headline's 95% Wilson half-width fell "
+        f"below the target, {stops.count('max-n')} at their episode bound before reaching it, "
+        f"{stops.count('fixed')} played a fixed n (chunks are always played and used in order)."
+    )
+    quick = " --quick" if profile.name == "quick" else ""
+    items = (
+        f"Root seed {outcomes.seed}; cardsim version {cardsim.__version__}; profile '{profile.name}'.",
+        f"{len(all_runs)} runs, {total:,} episodes in all (n per run from "
+        f"{min((o.n for o in all_runs), default=0):,} to {max((o.n for o in all_runs), default=0):,}).",
+        f"Stopping rule: {stop_text}",
+        f"Re-run this chapter: cardsim report --game {game} --seed {outcomes.seed}{quick} "
+        f"(stored chunks in the results folder are reused; same store and seed give identical files).",
+        f"Re-run one experiment by hand: {rerun}",
+    )
+    return (Bullets(items, heading="Reproducibility"), runs_table(all_runs))
+
+
+MAX_RUN_ROWS = 40
+
+
+def runs_table(runs: Sequence[Outcome]) -> Table:
+    """One row per run (its stored folder name), or, for a large suite, one row per value of the
+    first label (how many runs, their n and how they stopped)."""
+    if len(runs) <= MAX_RUN_ROWS:
+        rows, keys = [], []
+        for o in runs:
+            labels = ", ".join(f"{k}={v}" for k, v in o.experiment.labels.items())
+            rule = o.stop_rule.split(":")[0]
+            rows.append((labels, f"{o.n:,}", rule, o.run_id))
+            keys.append((labels, float(o.n), rule, o.run_id))
+        return Table(
+            title="Runs behind this chapter",
+            columns=("experiment", "n", "stopped by", "stored run"),
+            rows=tuple(rows), sort_keys=tuple(keys),
+            note="Each stored run is a folder of that name in the results store ('cardsim runs show NAME').",
+        )
+    first = next(iter(runs[0].experiment.labels), "")
+    groups: dict[str, list[Outcome]] = {}
+    for o in runs:
+        groups.setdefault(f"{first}={o.experiment.labels.get(first, '')}", []).append(o)
+    rows, keys = [], []
+    for name, members in groups.items():
+        rules = sorted({o.stop_rule.split(":")[0] for o in members})
+        n_low, n_high = min(o.n for o in members), max(o.n for o in members)
+        n_text = f"{n_low:,}" if n_low == n_high else f"{n_low:,}-{n_high:,}"
+        rows.append((name, f"{len(members):,}", n_text, "; ".join(rules)))
+        keys.append((name, float(len(members)), float(n_low), "; ".join(rules)))
+    return Table(
+        title="Runs behind this chapter (grouped)",
+        columns=("group", "runs", "n per run", "stopped by"),
+        rows=tuple(rows), sort_keys=tuple(keys),
+        note=f"{len(runs):,} runs, each a folder in the results store (list them with 'cardsim runs list').",
+    )
+
+
+def estimate_text(p: float, lo: float, hi: float, n: int) -> str:
+    """'45.2% (95% interval 44.1-46.3%, n=10,000)'."""
+    return f"{percent(p)} (95% interval {interval_text(lo, hi)}, n={n:,})"

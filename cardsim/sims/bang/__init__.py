@@ -1,0 +1,1 @@
+"""Bang! (base game): rules kernel, bots, simulator."""

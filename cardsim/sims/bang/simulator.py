@@ -1,0 +1,128 @@
+"""Bang! as the runner sees it: a frozen config, ``run_batch`` and ``SIMULATOR``.
+
+One row per game: ``players``, ``winner`` (0 sheriff side, 1 outlaws, 2 renegade, 3 none: the
+turn cap was hit), ``turns`` (player turns taken), headline ``sheriff_won``, and per seat
+(seat 0 is the Sheriff, seats clockwise = turn order; -1 for unused seats) ``role_i``,
+``char_i`` (character index in ``cards.CHARACTER_NAMES``), ``alive_i`` and ``life_i`` at the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from cardsim.errors import UserError
+from cardsim.sims.bang import engine
+from cardsim.sims.bang.cards import (
+    BOT_DESCRIPTIONS,
+    BOT_NAMES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROLE_NAMES,
+    SIDE_LAW,
+)
+from cardsim.sims.core.simulator import Simulator
+
+DEFAULT_MAX_TURNS = 1000
+INVARIANT_MESSAGES: dict[int, str] = {
+    1: "cards not all accounted for",
+    2: "draw/discard piles disagree with card zones",
+    3: "cards in play inconsistent",
+    4: "life out of range or a dead player holds cards",
+    5: "winner inconsistent with who is alive",
+    6: "hand counts out of step with the cards",
+}
+
+
+@dataclass(frozen=True)
+class BangConfig:
+    """One Bang! table: player count (4-7), the bot seated for each role, and a turn cap
+    after which the game is recorded as won by nobody."""
+
+    players: int = 7
+    sheriff_bot: str = "role"
+    deputy_bot: str = "role"
+    outlaw_bot: str = "role"
+    renegade_bot: str = "role"
+    max_turns: int = DEFAULT_MAX_TURNS
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise UserError(
+                f"bang: players must be {MIN_PLAYERS}-{MAX_PLAYERS} (roles exist only for "
+                f"those counts), got {self.players!r}"
+            )
+        for role in ROLE_NAMES:
+            bot = getattr(self, f"{role}_bot")
+            if bot not in BOT_NAMES:
+                raise UserError(
+                    f"bang: unknown bot {bot!r} for {role}; choose from: {', '.join(BOT_NAMES)}"
+                )
+        if not isinstance(self.max_turns, int) or not 10 <= self.max_turns <= 30000:
+            raise UserError(f"bang: max_turns must be 10-30000, got {self.max_turns!r}")
+
+    def bots_by_role(self) -> np.ndarray:
+        """Bot code per role index (sheriff, deputy, outlaw, renegade)."""
+        return np.array(
+            [BOT_NAMES.index(getattr(self, f"{role}_bot")) for role in ROLE_NAMES],
+            dtype=np.int64,
+        )
+
+
+def parse_bots(text: str) -> dict[str, str]:
+    """``"sheriff=role,outlaw=random"`` -> config fields; ``"random"`` seats it everywhere."""
+    text = text.strip()
+    if text in BOT_NAMES:
+        return {f"{role}_bot": text for role in ROLE_NAMES}
+    fields: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        role, sep, bot = (x.strip() for x in part.partition("="))
+        if not sep or role not in ROLE_NAMES:
+            raise UserError(
+                f"bang: --bots expects role=bot pairs with roles {', '.join(ROLE_NAMES)}; "
+                f"got {part!r}"
+            )
+        if bot not in BOT_NAMES:
+            raise UserError(f"bang: unknown bot {bot!r}; choose from: {', '.join(BOT_NAMES)}")
+        fields[f"{role}_bot"] = bot
+    return fields
+
+
+def play_arrays(config: BangConfig, rng: np.random.Generator, n: int, *, strict: bool = False):
+    """Run the kernel; raises RuntimeError if any game broke an invariant."""
+    result = engine.play_games(
+        n, config.players, config.bots_by_role(), config.max_turns, rng, strict
+    )
+    errors = result[-1]
+    if n and errors.max() > 0:
+        code = int(errors.max())
+        raise RuntimeError(f"bang: invariant broken in a game: {INVARIANT_MESSAGES[code]}")
+    return result
+
+
+def run_batch(config: BangConfig, rng: np.random.Generator, n: int) -> pl.DataFrame:
+    """Play ``n`` games; one compact row per game (see the module docstring)."""
+    winner, turns, roles, chars, alive, life, _ = play_arrays(config, rng, n)
+    columns: dict[str, object] = {
+        "players": np.full(n, config.players, dtype=np.int8),
+        "winner": winner,
+        "turns": turns,
+        "sheriff_won": winner == SIDE_LAW,
+    }
+    for seat in range(engine.MAX_SEATS):
+        columns[f"role_{seat}"] = roles[:, seat]
+        columns[f"char_{seat}"] = chars[:, seat]
+        columns[f"alive_{seat}"] = alive[:, seat]
+        columns[f"life_{seat}"] = life[:, seat]
+    return pl.DataFrame(columns)
+
+
+SIMULATOR = Simulator(
+    name="bang",
+    config_type=BangConfig,
+    run_batch=run_batch,
+    headline="sheriff_won",
+    policies=BOT_DESCRIPTIONS,
+)

@@ -1,0 +1,203 @@
+"""The compiled batch kernel: many full games of Cash'n Guns, one per 64-bit seed.
+
+The game loop follows the seed's seven phases (``seeds/cash_n_guns.md``) and calls the pure
+rule functions of :mod:`rules` and the decision functions of :mod:`strategies`. The random
+stream of each game (:mod:`rng`) is consumed in a fixed order that the plain-Python reference
+(:mod:`reference`) repeats exactly: seat shuffle, loot deck shuffle, then per round the
+bullet, target and lie-down draws of every living seat in seat order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim.sims.cashnguns.rng import next_uniform
+from cardsim.sims.cashnguns.rules import (
+    DECK_NOTE_COUNTS,
+    HAND_COUNTS,
+    LETHAL_WOUNDS,
+    NOTE_UNITS,
+    NOTES_PER_ROUND,
+    ROUNDS,
+    final_winners,
+    resolve_shots,
+    shares_loot,
+    split_share,
+    wounds_after,
+)
+from cardsim.sims.cashnguns.strategies import choose_bullet, choose_lie_down, choose_target
+
+DECK_SIZE = sum(DECK_NOTE_COUNTS)
+
+
+@njit(cache=True)
+def _shuffled(values: np.ndarray, state: np.ndarray) -> np.ndarray:
+    """Fisher-Yates shuffle of a copy of ``values`` with the game's stream."""
+    out = values.copy()
+    for i in range(out.shape[0] - 1, 0, -1):
+        j = int(next_uniform(state) * (i + 1))
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+@njit(cache=True)
+def play_batch(
+    seeds: np.ndarray,
+    bullet_policy: np.ndarray,
+    target_policy: np.ndarray,
+    lie_policy: np.ndarray,
+    params: np.ndarray,
+    shame_units: float,
+) -> tuple[np.ndarray, ...]:
+    """Play one full game per seed with the strategy of each player slot.
+
+    Args:
+        seeds: uint64 seed of each game.
+        bullet_policy, target_policy, lie_policy: policy ids per player slot.
+        params: float parameters per player slot (``strategies.PARAM_*`` columns).
+        shame_units: value of one shame marker in $5,000 units (negative = penalty).
+
+    Returns:
+        Per game and slot: ``money`` (units), ``wounds``, ``shame``, ``alive``, ``winner``,
+        ``shots`` (Bang!/Bang!Bang!Bang! that fired), ``cards_used`` (n, slots, 3); per game:
+        ``rounds`` played, loot ``drawn``, ``paid`` and ``left`` on the table (units).
+    """
+    n = seeds.shape[0]
+    players = bullet_policy.shape[0]
+    money = np.zeros((n, players), np.int32)
+    wounds_out = np.zeros((n, players), np.int8)
+    shame_out = np.zeros((n, players), np.int8)
+    alive_out = np.zeros((n, players), np.bool_)
+    winner_out = np.zeros((n, players), np.bool_)
+    shots_out = np.zeros((n, players), np.int8)
+    cards_used = np.zeros((n, players, 3), np.int8)
+    rounds_out = np.zeros(n, np.int8)
+    drawn_out = np.zeros(n, np.int32)
+    paid_out = np.zeros(n, np.int32)
+    left_out = np.zeros(n, np.int32)
+
+    deck_template = np.empty(DECK_SIZE, np.int64)
+    position = 0
+    for kind in range(3):
+        for _ in range(DECK_NOTE_COUNTS[kind]):
+            deck_template[position] = kind
+            position += 1
+    slots = np.arange(players)
+    note_units = np.array(NOTE_UNITS, np.int64)
+    hand_template = np.array(HAND_COUNTS, np.int64)
+
+    state = np.zeros(1, np.uint64)
+    for game in range(n):
+        state[0] = seeds[game]
+        slot_of_seat = _shuffled(slots, state)
+        deck = _shuffled(deck_template, state)
+        alive = np.ones(players, np.bool_)
+        wounds = np.zeros(players, np.int64)
+        shame = np.zeros(players, np.int64)
+        cash = np.zeros(players, np.int64)
+        shots = np.zeros(players, np.int64)
+        hands = np.empty((players, 3), np.int64)
+        for seat in range(players):
+            hands[seat] = hand_template
+        last_targets = np.full(players, -1, np.int64)
+        bullets = np.zeros(players, np.int64)
+        targets = np.zeros(players, np.int64)
+        lying = np.zeros(players, np.bool_)
+        table = np.zeros(3, np.int64)
+        drawn = 0
+        paid = 0
+        rounds = 0
+        for round_index in range(ROUNDS):
+            rounds += 1
+            # Phase 1: five new notes join what was left unsplit.
+            for k in range(NOTES_PER_ROUND):
+                kind = deck[round_index * NOTES_PER_ROUND + k]
+                table[kind] += 1
+                drawn += note_units[kind]
+            pot = table[0] + 2 * table[1] + 4 * table[2]
+            players_alive = 0
+            for seat in range(players):
+                players_alive += alive[seat]
+            # Phase 2: secret bullet choice (every played card is used up).
+            for seat in range(players):
+                if alive[seat]:
+                    slot = slot_of_seat[seat]
+                    card = choose_bullet(
+                        bullet_policy[slot], hands[seat], pot, params[slot], next_uniform(state)
+                    )
+                    bullets[seat] = card
+                    hands[seat, card] -= 1
+            # Phase 3: everyone aims at a living opponent.
+            for seat in range(players):
+                if alive[seat]:
+                    slot = slot_of_seat[seat]
+                    targets[seat] = choose_target(
+                        target_policy[slot], seat, alive, cash, wounds, last_targets,
+                        next_uniform(state),
+                    )
+            # Phase 4: knowing the aims, each player may lie down (shame, out of the split).
+            for seat in range(players):
+                lying[seat] = False
+                if alive[seat]:
+                    guns = 0
+                    for other in range(players):
+                        if alive[other] and targets[other] == seat:
+                            guns += 1
+                    slot = slot_of_seat[seat]
+                    lying[seat] = choose_lie_down(
+                        lie_policy[slot], guns, pot, players_alive, wounds[seat], cash[seat],
+                        shame_units, params[slot], next_uniform(state),
+                    )
+            # Phases 5-6: Bang!Bang!Bang! first, then the Bangs of those still standing.
+            wounds_taken, down, fired = resolve_shots(targets, bullets, lying, alive)
+            sharers = 0
+            for seat in range(players):
+                if alive[seat]:
+                    shame[seat] += lying[seat]
+                    shots[seat] += fired[seat]
+                    wounds[seat] = wounds_after(wounds[seat], wounds_taken[seat])
+                    last_targets[seat] = -1 if lying[seat] else targets[seat]
+                    sharers += shares_loot(alive[seat], lying[seat], down[seat])
+                else:
+                    last_targets[seat] = -1
+            # Phase 7: the standing, unwounded players split without change.
+            share, fives, tens, twenties = split_share(table[0], table[1], table[2], sharers)
+            for seat in range(players):
+                if shares_loot(alive[seat], lying[seat], down[seat]):
+                    cash[seat] += share
+            paid += share * sharers
+            table[0] -= fives
+            table[1] -= tens
+            table[2] -= twenties
+            # Three wounds eliminate; the game ends with one survivor or none.
+            survivors = 0
+            for seat in range(players):
+                if wounds[seat] >= LETHAL_WOUNDS:
+                    alive[seat] = False
+                survivors += alive[seat]
+            if survivors <= 1:
+                break
+        if survivors > 1:
+            score = cash * 0.0
+            for seat in range(players):
+                score[seat] = cash[seat] + shame_units * shame[seat]
+            winners = final_winners(alive, score, shame, wounds)
+        else:
+            winners = alive.copy()
+        for seat in range(players):
+            slot = slot_of_seat[seat]
+            money[game, slot] = cash[seat]
+            wounds_out[game, slot] = wounds[seat]
+            shame_out[game, slot] = shame[seat]
+            alive_out[game, slot] = alive[seat]
+            winner_out[game, slot] = winners[seat]
+            shots_out[game, slot] = shots[seat]
+            for card in range(3):
+                cards_used[game, slot, card] = HAND_COUNTS[card] - hands[seat, card]
+        rounds_out[game] = rounds
+        drawn_out[game] = drawn
+        paid_out[game] = paid
+        left_out[game] = table[0] + 2 * table[1] + 4 * table[2]
+    return (money, wounds_out, shame_out, alive_out, winner_out, shots_out, cards_used,
+            rounds_out, drawn_out, paid_out, left_out)

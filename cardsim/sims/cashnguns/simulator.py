@@ -1,0 +1,76 @@
+"""Cash'n Guns as the runner sees it: config, batch of full games, one row per game."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from cardsim.sims.cashnguns.config import CashNGunsConfig
+from cardsim.sims.cashnguns.kernel import play_batch
+from cardsim.sims.cashnguns.rules import UNIT_DOLLARS
+from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
+from cardsim.sims.core.simulator import Simulator
+
+
+def kernel_inputs(config: CashNGunsConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
+    """The kernel's per-slot policy ids, parameter rows and the shame value in units."""
+    strategies = config.slot_strategies()
+    ids = np.array([s.policy_ids() for s in strategies], np.int64)
+    params = np.array([s.param_row() for s in strategies], np.float64)
+    return (
+        np.ascontiguousarray(ids[:, 0]),
+        np.ascontiguousarray(ids[:, 1]),
+        np.ascontiguousarray(ids[:, 2]),
+        params,
+        config.shame_value / UNIT_DOLLARS,
+    )
+
+
+def play_games(config: CashNGunsConfig, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Raw kernel output for one game per uint64 seed (see :func:`kernel.play_batch`)."""
+    return play_batch(np.asarray(seeds, np.uint64), *kernel_inputs(config))
+
+
+def episodes_frame(config: CashNGunsConfig, seeds: np.ndarray, raw: tuple[np.ndarray, ...]) -> pl.DataFrame:
+    """One compact row per game: its seed (replays the deal and every choice), game totals
+    and, per player slot ``p``: money, wounds, shame, alive, win, shots fired and score.
+
+    ``score_p`` is money plus shame markers times ``shame_value`` for a survivor and 0 for an
+    eliminated player (seed: only survivors count their money). ``win`` is slot 0's win.
+    """
+    money, wounds, shame, alive, winner, shots, _cards, rounds, drawn, paid, left = raw
+    columns: dict[str, pl.Series] = {
+        "game_seed": pl.Series(seeds, dtype=pl.UInt64),
+        "win": pl.Series(winner[:, 0]),
+        "winners": pl.Series(winner.sum(axis=1).astype(np.int8)),
+        "rounds": pl.Series(rounds),
+        "loot_drawn": pl.Series(drawn * UNIT_DOLLARS),
+        "loot_paid": pl.Series(paid * UNIT_DOLLARS),
+        "loot_left": pl.Series(left * UNIT_DOLLARS),
+    }
+    score = np.where(alive, money.astype(np.int64) * UNIT_DOLLARS + shame.astype(np.int64) * config.shame_value, 0)
+    for slot in range(config.players):
+        columns[f"money_{slot}"] = pl.Series(money[:, slot] * UNIT_DOLLARS)
+        columns[f"wounds_{slot}"] = pl.Series(wounds[:, slot])
+        columns[f"shame_{slot}"] = pl.Series(shame[:, slot])
+        columns[f"alive_{slot}"] = pl.Series(alive[:, slot])
+        columns[f"win_{slot}"] = pl.Series(winner[:, slot])
+        columns[f"shots_{slot}"] = pl.Series(shots[:, slot])
+        columns[f"score_{slot}"] = pl.Series(score[:, slot].astype(np.int32))
+    return pl.DataFrame(columns)
+
+
+def run_batch(config: CashNGunsConfig, rng: np.random.Generator, n: int) -> pl.DataFrame:
+    """Play ``n`` games; each game's seed comes from ``rng`` (the only randomness)."""
+    seeds = rng.integers(0, np.iinfo(np.int64).max, size=n, dtype=np.int64).astype(np.uint64)
+    return episodes_frame(config, seeds, play_games(config, seeds))
+
+
+SIMULATOR = Simulator(
+    name="cashnguns",
+    config_type=CashNGunsConfig,
+    run_batch=run_batch,
+    headline="win",
+    policies={name: description for name, (description, _) in NAMED_STRATEGIES.items()},
+    chunk_size=20_000,
+)

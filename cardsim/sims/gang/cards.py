@@ -1,0 +1,262 @@
+"""The 10 challenge and 10 specialist cards: names, numbers and their rules as small units.
+
+Every rule below cites its card in seed 000 (sections "THẺ THỬ THÁCH" and "THẺ CHUYÊN GIA") and
+is checked by a fixed-card scenario test in ``tests/gang/test_cards.py``. The heist kernel
+(:mod:`cardsim.sims.gang.engine`) calls these functions; a card is active in a heist when its
+bit is set in the heist's challenge mask or its number is the heist's specialist.
+
+Decisions the rules leave to the group (who uses a specialist, when, which value to ask) are
+part of the player model and documented in ``seeds/the_gang.md`` ("Card decisions").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim.errors import UserError
+from cardsim.sims.gang.hands import ACE_RANK, JACK_RANK, SUITLESS_JACK, category_of_score
+
+CHALLENGES: dict[str, int] = {
+    "quick-access": 1,
+    "noise-sensors": 2,
+    "motion-detector": 3,
+    "retina-scan": 4,
+    "hasty-getaway": 5,
+    "ventilation-shaft": 6,
+    "laser-tripwires": 7,
+    "blackout": 8,
+    "fingerprint-scan": 9,
+    "security-cameras": 10,
+}
+SPECIALISTS: dict[str, int] = {
+    "informant": 1,
+    "getaway-driver": 2,
+    "investor": 3,
+    "mastermind": 4,
+    "hacker": 5,
+    "coordinator": 6,
+    "jack": 7,
+    "math-whiz": 8,
+    "con-artist": 9,
+    "muscle": 10,
+}
+CHALLENGE_NAMES: dict[int, str] = {v: k for k, v in CHALLENGES.items()}
+SPECIALIST_NAMES: dict[int, str] = {v: k for k, v in SPECIALISTS.items()}
+
+CARD_SUMMARIES: dict[str, str] = {
+    "quick-access": "no white chips: deal pockets and go straight to the flop round",
+    "noise-sensors": "the 1-star chips of rounds 1-3 cannot change hands once taken",
+    "motion-detector": "a J/Q/K on the flop: the white 1-star holder redraws their pocket",
+    "retina-scan": "the others must name a value the top red holder holds",
+    "hasty-getaway": "no orange chips: turn card then straight to the river round",
+    "ventilation-shaft": "the top chips of rounds 1-3 cannot change hands once taken",
+    "laser-tripwires": "no J/Q/K on the flop: the top white holder redraws their pocket",
+    "blackout": "earlier rounds' chips are discarded at the start of each round",
+    "fingerprint-scan": "the others must name the top red holder's hand ranking",
+    "security-cameras": "three pocket cards each; best five of all eight cards",
+    "informant": "one player secretly shows one pocket card to another",
+    "getaway-driver": "one player announces their current hand ranking",
+    "investor": "after the deal everyone announces how many J/Q/K they hold",
+    "mastermind": "one player announces how many cards of a chosen value they hold",
+    "hacker": "one player draws a card, then discards one pocket card",
+    "coordinator": "after the deal everyone passes one pocket card to the left",
+    "jack": "one player adds the suitless Jack, then discards one pocket card",
+    "math-whiz": "after the deal everyone announces their pocket sum (J/Q/K=10, A=11)",
+    "con-artist": "after the deal all pockets are gathered, shuffled and redealt",
+    "muscle": "its holder beats every hand of the same ranking at the showdown",
+}
+
+
+def challenge_mask(names: tuple[str, ...]) -> int:
+    """Bit mask (bit k = challenge number k) of challenge names; unknown names are a UserError."""
+    mask = 0
+    for name in names:
+        if name not in CHALLENGES:
+            raise UserError(f"unknown challenge {name!r}; choose from: {', '.join(CHALLENGES)}")
+        mask |= 1 << CHALLENGES[name]
+    return mask
+
+
+@njit(cache=True, inline="always")
+def has_challenge(mask: int, number: int) -> bool:
+    """Is challenge ``number`` (1..10) active in the heist's challenge mask?"""
+    return (mask >> number) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def card_rank(card: int) -> int:
+    """Rank 0..12 of a card code (the suitless Jack is a Jack)."""
+    return JACK_RANK if card == SUITLESS_JACK else card >> 2
+
+
+# ---------------------------------------------------------------- challenges
+
+
+@njit(cache=True)
+def round_has_chips(mask: int, round_index: int) -> bool:
+    """Quick Access (1) removes the white round (0); Hasty Getaway (5) the orange round (2)."""
+    if round_index == 0 and has_challenge(mask, 1):
+        return False
+    if round_index == 2 and has_challenge(mask, 5):
+        return False
+    return True
+
+
+@njit(cache=True)
+def locked_chips(mask: int, round_index: int, players: int) -> tuple[int, int]:
+    """Chips that lock on first take this round: (bottom star or 0, top star or 0).
+
+    Noise Sensors (2): the 1-star chips of rounds 1-3; Ventilation Shaft (6): the highest chips
+    of rounds 1-3. The red round never locks.
+    """
+    if round_index > 2:
+        return 0, 0
+    bottom = 1 if has_challenge(mask, 2) else 0
+    top = players if has_challenge(mask, 6) else 0
+    return bottom, top
+
+
+@njit(cache=True)
+def flop_has_face_card(flop: np.ndarray) -> bool:
+    """Is at least one of the three flop cards a J, Q or K?"""
+    for card in flop[:3]:
+        rank = card_rank(card)
+        if rank == 9 or rank == 10 or rank == 11:
+            return True
+    return False
+
+
+@njit(cache=True)
+def redraw_star(mask: int, flop: np.ndarray, players: int) -> int:
+    """White chip whose holder must redraw after the flop, or 0.
+
+    Motion Detector (3): a J/Q/K on the flop -> the white 1-star holder. Laser Tripwires (7):
+    no J/Q/K on the flop -> the top white holder. If both are active only one can trigger.
+    """
+    face = flop_has_face_card(flop)
+    if has_challenge(mask, 3) and face:
+        return 1
+    if has_challenge(mask, 7) and not face:
+        return players
+    return 0
+
+
+@njit(cache=True)
+def blackout_hides_history(mask: int) -> bool:
+    """Blackout (8): earlier rounds' chips are gone from the table at the start of each round."""
+    return has_challenge(mask, 8)
+
+
+@njit(cache=True)
+def pocket_size(mask: int) -> int:
+    """Security Cameras (10): three pocket cards instead of two."""
+    return 3 if has_challenge(mask, 10) else 2
+
+
+@njit(cache=True)
+def retina_scan_passes(pocket: np.ndarray, named_rank: int) -> bool:
+    """Retina Scan (4): does the top red holder hold at least one card of the named value?"""
+    for card in pocket:
+        if card >= 0 and card_rank(card) == named_rank:
+            return True
+    return False
+
+
+@njit(cache=True)
+def fingerprint_scan_passes(final_score: int, named_category: int) -> bool:
+    """Fingerprint Scan (9): is the top red holder's hand ranking (0..9) the named one?"""
+    return category_of_score(final_score) == named_category
+
+
+# ---------------------------------------------------------------- specialists
+
+
+@njit(cache=True)
+def investor_face_count(pocket: np.ndarray) -> int:
+    """Investor (3): number of J, Q, K among the pocket cards (the suitless Jack is a J)."""
+    count = 0
+    for card in pocket:
+        if card >= 0:
+            rank = card_rank(card)
+            if rank == 9 or rank == 10 or rank == 11:
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def math_whiz_total(pocket: np.ndarray) -> int:
+    """Math Whiz (8): pocket sum with 2..10 at face value, J/Q/K = 10 and A = 11."""
+    total = 0
+    for card in pocket:
+        if card >= 0:
+            rank = card_rank(card)
+            if rank == ACE_RANK:
+                total += 11
+            elif rank >= 8:
+                total += 10
+            else:
+                total += rank + 2
+    return total
+
+
+@njit(cache=True)
+def mastermind_count(pocket: np.ndarray, asked_rank: int) -> int:
+    """Mastermind (4): how many pocket cards have the asked value."""
+    count = 0
+    for card in pocket:
+        if card >= 0 and card_rank(card) == asked_rank:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def getaway_driver_category(score: int) -> int:
+    """Getaway Driver (2): the announced ranking (0..9) of the current best hand, no details."""
+    return category_of_score(score)
+
+
+@njit(cache=True)
+def coordinator_pass(pockets: np.ndarray, players: int, passed: np.ndarray) -> None:
+    """Coordinator (6): everyone passes ``passed[p]`` (a pocket slot) to the player on the left.
+
+    Player ``p``'s left neighbour is ``(p + 1) % players``; the passed card lands in the slot the
+    receiver gave away, so every pocket keeps its size. ``passed`` is overwritten with the card
+    codes that moved (what each passer knows about their neighbour).
+    """
+    moving = np.empty(players, dtype=np.int64)
+    for p in range(players):
+        moving[p] = pockets[p, passed[p]]
+    for p in range(players):
+        receiver = (p + 1) % players
+        pockets[receiver, passed[receiver]] = moving[p]
+    for p in range(players):
+        passed[p] = moving[p]
+
+
+@njit(cache=True)
+def con_artist_redeal(pockets: np.ndarray, players: int, size: int, order: np.ndarray) -> None:
+    """Con Artist (9): gather the dealt pockets and redeal them in the shuffled ``order``."""
+    pool = np.empty(players * size, dtype=np.int64)
+    for p in range(players):
+        for s in range(size):
+            pool[p * size + s] = pockets[p, s]
+    for k in range(players * size):
+        pockets[k // size, k % size] = pool[order[k]]
+
+
+@njit(cache=True)
+def swap_in_card(pocket: np.ndarray, size: int, new_card: int, drop_slot: int) -> int:
+    """Hacker (5) / Jack (7): add ``new_card`` then discard slot ``drop_slot`` (``size`` = the
+    new card itself, which is then simply not kept). Returns the discarded card."""
+    if drop_slot == size:
+        return new_card
+    dropped = pocket[drop_slot]
+    pocket[drop_slot] = new_card
+    return dropped
+
+
+@njit(cache=True)
+def muscle_score(score: int) -> int:
+    """Muscle (10): the holder beats every other hand of the same ranking (but no other)."""
+    return score | (1 << 26)

@@ -1,0 +1,778 @@
+"""The heist kernel: deal, four chip rounds under a player model, cards' hooks, showdown.
+
+One heist (seed 000, "Quy trình vụ cướp"): every player gets pocket cards; rounds 1-4
+(pre-flop, flop, turn, river) show 0, 3, 4, 5 community cards and hand out the white, yellow,
+orange and red chips 1..n; at the showdown the hands are revealed in ascending red-chip order
+and the heist succeeds when no revealed hand is weaker than the one before
+(:func:`showdown_in_order`, true ties allowed in either order).
+
+All randomness of a heist comes from its shuffled deck and its seed (numba's generator seeded
+per heist), both drawn from the run's numpy Generator by :func:`play_batch`, so results are
+reproducible and independent of chunking. Card hooks (see :mod:`cardsim.sims.gang.cards`) run at
+fixed points of the round loop: after the deal (Investor, Math Whiz, Coordinator, Con Artist),
+at the start of a round (Motion Detector / Laser Tripwires redraws at the flop; the group's
+specialists at their use round), while allocating chips (locks, Blackout) and at the showdown
+(Muscle, Retina Scan, Fingerprint Scan). Information a card reveals reaches the bayes model as
+filters over the holdings it considers.
+
+Work sharing: each round the board's masks are built once and every possible opponent holding
+(all 1,326 pairs, or 1,000 sampled triples under Security Cameras) is scored once; every
+player's percentile is then a count over that shared list.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim.sims.gang.cards import (
+    blackout_hides_history,
+    con_artist_redeal,
+    coordinator_pass,
+    getaway_driver_category,
+    has_challenge,
+    investor_face_count,
+    locked_chips,
+    mastermind_count,
+    math_whiz_total,
+    muscle_score,
+    pocket_size,
+    redraw_star,
+    retina_scan_passes,
+    round_has_chips,
+    swap_in_card,
+    fingerprint_scan_passes,
+    card_rank,
+)
+from cardsim.sims.gang.hands import (
+    SUITLESS_JACK,
+    POPCOUNT,
+    add_card,
+    category_of_score,
+    score_masks,
+    score_ranks,
+)
+from cardsim.sims.gang.models import BAYES, HISTORY, PERCENTILE, RANDOM
+from cardsim.sims.gang.preflop import EQUITY, class_index
+
+MAX_PLAYERS = 6
+MAX_POCKET = 3
+N_PAIRS = 1326
+N_TRIPLES = 1000
+BOARD_SIZES = (0, 3, 4, 5)
+EQUITY_SCALE = 10_000
+
+
+def _pair_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All 1,326 two-card holdings, their card bit masks and their pre-flop table values."""
+    pairs = np.array([(a, b) for a in range(52) for b in range(a + 1, 52)], dtype=np.int64)
+    masks = (np.int64(1) << pairs[:, 0]) | (np.int64(1) << pairs[:, 1])
+    preflop = np.array(
+        [round(EQUITY[class_index(int(a), int(b))] * EQUITY_SCALE) for a, b in pairs], dtype=np.int64
+    )
+    return pairs, masks, preflop
+
+
+PAIRS, PAIR_MASKS, PAIR_PREFLOP = _pair_tables()
+PAIR_CLASS = np.array([13 * min(a >> 2, b >> 2) + max(a >> 2, b >> 2) for a, b in PAIRS], dtype=np.int64)
+EQUITY_Q = np.round(EQUITY * EQUITY_SCALE).astype(np.int64)
+
+
+@njit(cache=True)
+def preflop_value(pocket: np.ndarray, size: int) -> int:
+    """Pre-flop rating of a pocket: table value of its best two-card class (2 or 3 cards)."""
+    best = 0
+    for a in range(size):
+        for b in range(a + 1, size):
+            value = EQUITY_Q[class_index(pocket[a], pocket[b])]
+            if value > best:
+                best = value
+    return best
+
+
+@njit(cache=True)
+def hand_score(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
+    """Score of the best five of the pocket plus the ``shown`` first community cards."""
+    suits = np.zeros(4, dtype=np.int64)
+    m1 = m2 = m3 = m4 = m5 = 0
+    for k in range(shown):
+        m1, m2, m3, m4, m5 = add_card(m1, m2, m3, m4, m5, suits, board[k])
+    for k in range(size):
+        m1, m2, m3, m4, m5 = add_card(m1, m2, m3, m4, m5, suits, pocket[k])
+    return score_masks(m1, m2, m3, m4, m5, suits)
+
+
+@njit(cache=True)
+def strength(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
+    """What a player rates in a round: the pre-flop table value, later the current best hand."""
+    if shown == 0:
+        return preflop_value(pocket, size)
+    return hand_score(pocket, size, board, shown)
+
+
+@njit(cache=True)
+def showdown_in_order(final_scores: np.ndarray, red_chips: np.ndarray, players: int) -> bool:
+    """Showdown (seed 000, "Màn so bài"): reveal in ascending red-chip order; success iff every
+    revealed hand is at least as strong as the previous one (so true ties pass either way, but
+    tied players must still sit correctly against everyone else)."""
+    order = np.argsort(red_chips[:players])
+    for k in range(1, players):
+        if final_scores[order[k]] < final_scores[order[k - 1]]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def random_order_success(final_scores: np.ndarray, players: int) -> float:
+    """Exact chance that a uniformly random red-chip order passes the showdown for this deal:
+    the number of orders consistent with the true ranking (product of tie-group sizes
+    factorial) over players factorial."""
+    sorted_scores = np.sort(final_scores[:players])
+    ways = 1.0
+    run = 1
+    for k in range(1, players + 1):
+        if k < players and sorted_scores[k] == sorted_scores[k - 1]:
+            run += 1
+        else:
+            for f in range(2, run + 1):
+                ways *= f
+            run = 1
+    total = 1.0
+    for f in range(2, players + 1):
+        total *= f
+    return ways / total
+
+
+@njit(cache=True)
+def chips_from_keys(keys: np.ndarray, players: int, out: np.ndarray) -> None:
+    """Settled allocation: the player with the k-th smallest claim key holds the (k+1)-star chip.
+
+    This is where the chip dance ends when players may take chips from the middle or from each
+    other (seed 000, round rules): every higher claim ends above every lower one, and the key's
+    tie-breaking part is the model's contest rule.
+    """
+    order = np.argsort(keys[:players])
+    for k in range(players):
+        out[order[k]] = k + 1
+
+
+@njit(cache=True)
+def holder_of(chips: np.ndarray, before_round: int, star: int, players: int, fallback: int) -> int:
+    """Who holds ``star`` in the latest chip round before ``before_round`` (or seat ``fallback``)."""
+    for t in range(before_round - 1, -1, -1):
+        for p in range(players):
+            if chips[t, p] == star:
+                return p
+    return fallback
+
+
+@njit(cache=True)
+def best_drop_slot(pocket: np.ndarray, size: int, new_card: int, board: np.ndarray, shown: int) -> int:
+    """Which card to discard after adding ``new_card`` (slot ``size`` = the new card itself):
+    the choice that leaves the strongest current hand (the user sees their cards and the board)."""
+    trial = np.empty(MAX_POCKET + 1, dtype=np.int64)
+    best_slot = size
+    best_value = strength(pocket, size, board, shown)
+    for slot in range(size):
+        for k in range(size):
+            trial[k] = pocket[k]
+        trial[slot] = new_card
+        value = strength(trial, size, board, shown)
+        if value > best_value:
+            best_value = value
+            best_slot = slot
+    return best_slot
+
+
+@njit(cache=True)
+def sample_triples(out_cards: np.ndarray, out_masks: np.ndarray, count: int) -> None:
+    """``count`` uniformly random three-card holdings (Security Cameras hypotheses)."""
+    for h in range(count):
+        a = np.random.randint(0, 52)
+        b = a
+        while b == a:
+            b = np.random.randint(0, 52)
+        c = a
+        while c == a or c == b:
+            c = np.random.randint(0, 52)
+        out_cards[h, 0] = a
+        out_cards[h, 1] = b
+        out_cards[h, 2] = c
+        out_masks[h] = (np.int64(1) << a) | (np.int64(1) << b) | (np.int64(1) << c)
+
+
+@njit(cache=True)
+def score_holdings(
+    cards: np.ndarray, masks: np.ndarray, count: int, size: int, board: np.ndarray, shown: int,
+    valid: np.ndarray, scores: np.ndarray,
+) -> int:
+    """Score every holding not colliding with the shown board (shared per board); returns how
+    many are valid. Pre-flop the score is the starting-hand table value.
+
+    Two-card holdings that cannot make a flush share their score with every holding of the same
+    two ranks, so only the 91 rank classes are evaluated; holdings with enough cards of the
+    board's majority suit are evaluated in full.
+    """
+    board_mask = np.int64(0)
+    for k in range(shown):
+        board_mask |= np.int64(1) << board[k]
+    suits0 = np.zeros(4, dtype=np.int64)
+    b1 = b2 = b3 = b4 = b5 = 0
+    for k in range(shown):
+        b1, b2, b3, b4, b5 = add_card(b1, b2, b3, b4, b5, suits0, board[k])
+    flush_suit = -1
+    need = 99
+    for s in range(4):
+        on_board = POPCOUNT[suits0[s]]
+        if on_board + size >= 5:
+            flush_suit = s
+            need = 5 - on_board
+    class_scores = np.zeros(169, dtype=np.int64)
+    if size == 2 and shown > 0:
+        for ra in range(13):
+            for rb in range(ra, 13):
+                m1, m2, m3, m4, m5 = b1, b2, b3, b4, b5
+                m1, m2, m3, m4, m5 = _add_rank(m1, m2, m3, m4, m5, ra)
+                m1, m2, m3, m4, m5 = _add_rank(m1, m2, m3, m4, m5, rb)
+                class_scores[ra * 13 + rb] = score_ranks(m1, m2, m3, m4, m5)
+    suits = np.zeros(4, dtype=np.int64)
+    n_valid = 0
+    for h in range(count):
+        if masks[h] & board_mask:
+            valid[h] = False
+            continue
+        valid[h] = True
+        n_valid += 1
+        if shown == 0:
+            if size == 2:
+                scores[h] = PAIR_PREFLOP[h]
+            else:
+                scores[h] = preflop_value(cards[h], size)
+            continue
+        if size == 2:
+            in_suit = 0
+            if flush_suit >= 0:
+                for k in range(2):
+                    if cards[h, k] & 3 == flush_suit:
+                        in_suit += 1
+            if flush_suit < 0 or in_suit < need:
+                scores[h] = class_scores[PAIR_CLASS[h]]
+                continue
+        for s in range(4):
+            suits[s] = suits0[s]
+        m1, m2, m3, m4, m5 = b1, b2, b3, b4, b5
+        for k in range(size):
+            m1, m2, m3, m4, m5 = add_card(m1, m2, m3, m4, m5, suits, cards[h, k])
+        scores[h] = score_masks(m1, m2, m3, m4, m5, suits)
+    return n_valid
+
+
+@njit(cache=True, inline="always")
+def _add_rank(m1: int, m2: int, m3: int, m4: int, m5: int, rank: int):
+    """Add one card of ``rank`` to the multiplicity masks, ignoring its suit."""
+    bit = 1 << rank
+    if m4 & bit:
+        m5 |= bit
+    elif m3 & bit:
+        m4 |= bit
+    elif m2 & bit:
+        m3 |= bit
+    elif m1 & bit:
+        m2 |= bit
+    else:
+        m1 |= bit
+    return m1, m2, m3, m4, m5
+
+
+@njit(cache=True)
+def sort_valid(scores: np.ndarray, valid: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the valid holdings sorted by score, and their sorted scores."""
+    n_valid = 0
+    for h in range(count):
+        if valid[h]:
+            n_valid += 1
+    index = np.empty(n_valid, dtype=np.int64)
+    k = 0
+    for h in range(count):
+        if valid[h]:
+            index[k] = h
+            k += 1
+    packed = np.empty(n_valid, dtype=np.int64)
+    for k in range(n_valid):
+        packed[k] = (scores[index[k]] << 12) | index[k]
+    packed.sort()
+    values = np.empty(n_valid, dtype=np.int64)
+    for k in range(n_valid):
+        index[k] = packed[k] & 4095
+        values[k] = packed[k] >> 12
+    return index, values
+
+
+@njit(cache=True)
+def holding_percentiles(index: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:
+    """Percentile of each valid holding among all valid holdings (ties count one half)."""
+    n_valid = values.shape[0]
+    k = 0
+    while k < n_valid:
+        end = k
+        while end + 1 < n_valid and values[end + 1] == values[k]:
+            end += 1
+        pct = (k + 0.5 * (end + 1 - k)) / n_valid
+        for m in range(k, end + 1):
+            out[index[m]] = pct
+        k = end + 1
+
+
+@njit(cache=True)
+def play_heist(
+    deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
+    levels: int, use_round: int, likelihood: np.ndarray,
+    pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
+    pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray, work_masks: np.ndarray,
+) -> tuple[bool, bool, int, int, int, int, float]:
+    """Play one heist; fills ``pockets``, ``board``, ``chips``, ``finals`` in place.
+
+    ``use_round`` (1 = flop or 3 = river) is when the group plays a specialist that is used
+    "at any time". Returns (order correct, scan passed, redrawn-player bit mask, specialist
+    user or -1, specialist detail or -1 (shown card / announced value / discarded slot),
+    scan guess or -1, exact random-order success).
+    """
+    np.random.seed(seed)
+    size = pocket_size(challenges)
+    bands = levels * players
+    pockets[:, :] = -1
+    chips[:, :] = 0
+    for p in range(players):
+        for s in range(size):
+            pockets[p, s] = deck[p * size + s]
+    for k in range(5):
+        board[k] = deck[players * size + k]
+    draw = players * size + 5
+
+    # Holdings the percentile and bayes models reason about.
+    if size == 2:
+        count = N_PAIRS
+        hold_cards = pair_cards
+        hold_masks = pair_masks
+    else:
+        count = N_TRIPLES
+        sample_triples(work_cards, work_masks, count)
+        hold_cards = work_cards
+        hold_masks = work_masks
+
+    valid = np.zeros(count, dtype=np.bool_)
+    hscores = np.zeros(count, dtype=np.int64)
+    hpct = np.zeros(count)
+    hband = np.zeros((4, count), dtype=np.int64)
+    public_ok = np.ones((players, count), dtype=np.bool_)
+    known_card = np.full((players, players), -1, dtype=np.int64)
+    evidence_from = np.zeros(players, dtype=np.int64)
+    redrawn = 0
+    user = -1
+    detail = -1
+    guess = -1
+    muscle_seat = -1
+
+    own = np.zeros(players, dtype=np.int64)
+    own_masks = np.zeros(players, dtype=np.int64)
+    keys = np.zeros(players)
+    bands_claimed = np.zeros(players, dtype=np.int64)
+    ratings = np.zeros(players)
+    beliefs = np.zeros(players)
+    weights = np.zeros((players, count))
+    row = np.zeros(players, dtype=np.int64)
+
+    # Specialists that act right after the deal (seed 000, "THẺ CHUYÊN GIA" 3, 6, 8, 9).
+    if specialist == 9:
+        order = np.random.permutation(players * size)
+        con_artist_redeal(pockets, players, size, order)
+    if specialist == 6:
+        passed = np.zeros(players, dtype=np.int64)
+        for p in range(players):  # pass the lowest-ranked pocket card, keep the best
+            low = 0
+            for s in range(1, size):
+                if card_rank(pockets[p, s]) < card_rank(pockets[p, low]):
+                    low = s
+            passed[p] = low
+        coordinator_pass(pockets, players, passed)
+        for p in range(players):
+            known_card[p, (p + 1) % players] = passed[p]
+    if specialist == 3 or specialist == 8:
+        for p in range(players):
+            said = investor_face_count(pockets[p]) if specialist == 3 else math_whiz_total(pockets[p])
+            for h in range(count):
+                heard = investor_face_count(hold_cards[h]) if specialist == 3 else math_whiz_total(hold_cards[h])
+                public_ok[p, h] = heard == said
+
+    for r in range(4):
+        shown = BOARD_SIZES[r]
+        if r == 1 and round_has_chips(challenges, 0):
+            star = redraw_star(challenges, board, players)
+            if star > 0:
+                p = holder_of(chips, 1, star, players, 0)
+                for s in range(size):
+                    pockets[p, s] = deck[draw]
+                    draw += 1
+                redrawn |= 1 << p
+                evidence_from[p] = 1
+                public_ok[p, :] = True
+        if r == use_round and (specialist == 1 or specialist == 2 or specialist == 4
+                               or specialist == 5 or specialist == 7 or specialist == 10):
+            middle = (players + 1) // 2
+            if specialist == 1:  # Informant: chip middle+1 shows their highest card to chip middle
+                shower = holder_of(chips, r, middle + 1, players, 1)
+                viewer = holder_of(chips, r, middle, players, 0)
+                if shower == viewer:
+                    viewer = (shower + 1) % players
+                best = 0
+                for s in range(1, size):
+                    if card_rank(pockets[shower, s]) > card_rank(pockets[shower, best]):
+                        best = s
+                known_card[viewer, shower] = pockets[shower, best]
+                user = shower
+                detail = pockets[shower, best]
+            elif specialist == 2 or specialist == 4:  # announcements by the middle chip holder
+                user = holder_of(chips, r, middle, players, 0)
+                asked = 0  # Mastermind asks about the highest value on the board
+                for k in range(shown):
+                    asked = max(asked, card_rank(board[k]))
+                if specialist == 2:
+                    said = getaway_driver_category(hand_score(pockets[user], size, board, shown))
+                else:
+                    said = mastermind_count(pockets[user], asked)
+                detail = said
+                for h in range(count):
+                    if specialist == 2:
+                        heard = getaway_driver_category(hand_score(hold_cards[h], size, board, shown))
+                    else:
+                        heard = mastermind_count(hold_cards[h], asked)
+                    public_ok[user, h] = public_ok[user, h] and heard == said
+            elif specialist == 5 or specialist == 7:  # Hacker / Jack: the 1-star holder improves
+                user = holder_of(chips, r, 1, players, 0)
+                if specialist == 5:
+                    new_card = deck[draw]
+                    draw += 1
+                else:
+                    new_card = SUITLESS_JACK
+                slot = best_drop_slot(pockets[user], size, new_card, board, shown)
+                swap_in_card(pockets[user], size, new_card, slot)
+                detail = slot
+                evidence_from[user] = r
+                public_ok[user, :] = True
+            else:  # Muscle: the holder of the latest top chip takes it
+                user = holder_of(chips, r, players, players, 0)
+                muscle_seat = user
+
+        if not round_has_chips(challenges, r):
+            continue
+
+        for p in range(players):
+            own[p] = strength(pockets[p], size, board, shown)
+            if p == muscle_seat and shown > 0:
+                own[p] = muscle_score(own[p])
+            m = np.int64(0)
+            for s in range(size):
+                if pockets[p, s] != SUITLESS_JACK:
+                    m |= np.int64(1) << pockets[p, s]
+            own_masks[p] = m
+
+        if model == RANDOM:
+            for p in range(players):
+                keys[p] = np.random.random()
+        else:
+            score_holdings(hold_cards, hold_masks, count, size, board, shown, valid, hscores)
+            for p in range(players):
+                less = 0
+                equal = 0
+                total = 0
+                for h in range(count):
+                    if valid[h] and (hold_masks[h] & own_masks[p]) == 0:
+                        total += 1
+                        if hscores[h] < own[p]:
+                            less += 1
+                        elif hscores[h] == own[p]:
+                            equal += 1
+                ratings[p] = (less + 0.5 * equal) / max(total, 1)
+            if model == BAYES or (r == 3 and (has_challenge(challenges, 4) or has_challenge(challenges, 9))):
+                index, values = sort_valid(hscores, valid, count)
+                holding_percentiles(index, values, hpct)
+                for h in range(count):
+                    hband[r, h] = min(int(hpct[h] * bands), bands - 1)
+            if model == BAYES:
+                _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
+                            public_ok, weights)
+                bayes_claims(index, values, weights, own, players, bands, known_card,
+                             hold_masks, muscle_seat if shown > 0 else -1, ratings, beliefs)
+            for p in range(players):
+                band = min(int(ratings[p] * bands), bands - 1)
+                bands_claimed[p] = band
+                u = np.random.random()
+                if model == PERCENTILE:
+                    keys[p] = band + u
+                elif model == HISTORY:
+                    key = float(band)
+                    hidden = blackout_hides_history(challenges)
+                    for t in range(r - 1, -1, -1):
+                        key = key * 8.0 + (0.0 if hidden else chips[t, p])
+                    keys[p] = key * 8.0 + u
+                else:
+                    keys[p] = band + 0.999 * (beliefs[p] + 1e-6 * u)
+            bottom, top = locked_chips(challenges, r, players)
+            if bottom > 0:
+                _lock(keys, bands_claimed, players, levels, 0, -1e300)
+            if top > 0:
+                _lock(keys, bands_claimed, players, levels, players - 1, 1e300)
+        chips_from_keys(keys, players, row)
+        for p in range(players):
+            chips[r, p] = row[p]
+
+    for p in range(players):
+        finals[p] = hand_score(pockets[p], size, board, 5)
+        if p == muscle_seat:
+            finals[p] = muscle_score(finals[p])
+    order_ok = showdown_in_order(finals, chips[3], players)
+    scan_ok = True
+    if has_challenge(challenges, 4) or has_challenge(challenges, 9):
+        top_seat = holder_of(chips, 4, players, players, 0)
+        if model == BAYES:
+            _posteriors(chips, 4, players, count, valid, hband, likelihood, evidence_from,
+                        public_ok, weights)
+            for h in range(count):
+                weights[0, h] = weights[top_seat, h]
+        else:
+            board_mask = np.int64(0)
+            for k in range(5):
+                board_mask |= np.int64(1) << board[k]
+            for h in range(count):
+                if hold_masks[h] & board_mask:
+                    weights[0, h] = 0.0
+                elif model == RANDOM:
+                    weights[0, h] = 1.0
+                else:
+                    weights[0, h] = likelihood[players - 1, hband[3, h]]
+        if has_challenge(challenges, 4):
+            guess = _retina_guess(hold_cards, count, size, weights[0])
+            scan_ok = retina_scan_passes(pockets[top_seat], guess)
+        if has_challenge(challenges, 9):
+            named = _fingerprint_guess(hold_cards, count, size, board, weights[0])
+            scan_ok = scan_ok and fingerprint_scan_passes(finals[top_seat], named)
+            guess = named if guess < 0 else guess * 16 + named
+    return order_ok, scan_ok, redrawn, user, detail, guess, random_order_success(finals, players)
+
+
+@njit(cache=True)
+def bayes_claims(
+    index: np.ndarray, values: np.ndarray, weights: np.ndarray, own: np.ndarray,
+    players: int, bands: int, known_card: np.ndarray, masks: np.ndarray, muscle_seat: int,
+    ratings: np.ndarray, beliefs: np.ndarray,
+) -> None:
+    """The bayes model's claims and contest beliefs for one round.
+
+    ``index``/``values`` are the valid holdings sorted by score; ``weights[j]`` is the public
+    posterior over player j's holding. A hand of score s has team rank F(s) = sum over all
+    players j of P(S_j < s) (ties one half), the expected number of team members publicly
+    believed weaker; player i claims F(own_i) / n (with a private posterior where i has seen
+    one of j's cards). F is the same increasing function for everyone, so claims never invert
+    two known hands. Contest beliefs: the public posterior mean of the claimant's F / n among
+    the holdings that would make the same claim.
+    """
+    n_valid = values.shape[0]
+    cum = np.zeros((players, n_valid + 1))
+    for j in range(players):
+        for k in range(n_valid):
+            cum[j, k + 1] = cum[j, k] + weights[j, index[k]]
+
+    for i in range(players):
+        total = 0.0
+        for j in range(players):
+            target = own[i]
+            if j == muscle_seat and j != i:
+                target = (own[i] >> 27) << 27  # the Muscle holder beats every same-ranking hand
+            lo = np.searchsorted(values, target, side="left")
+            hi = np.searchsorted(values, target, side="right")
+            if known_card[i, j] >= 0:
+                below = 0.0
+                mass = 0.0
+                for k in range(n_valid):
+                    h = index[k]
+                    if (masks[h] >> known_card[i, j]) & 1:
+                        w = weights[j, h]
+                        mass += w
+                        if k < lo:
+                            below += w
+                        elif k < hi:
+                            below += 0.5 * w
+                total += below / mass if mass > 0.0 else 0.5
+            else:
+                mass = cum[j, n_valid]
+                below = cum[j, lo] + 0.5 * (cum[j, hi] - cum[j, lo])
+                total += below / mass if mass > 0.0 else 0.5
+        ratings[i] = total / players
+
+    team_rank = np.zeros(n_valid)
+    k = 0
+    while k < n_valid:
+        end = k
+        while end + 1 < n_valid and values[end + 1] == values[k]:
+            end += 1
+        f = 0.0
+        for j in range(players):
+            mass = cum[j, n_valid]
+            if mass > 0.0:
+                f += (cum[j, k] + 0.5 * (cum[j, end + 1] - cum[j, k])) / mass
+            else:
+                f += 0.5
+        for m in range(k, end + 1):
+            team_rank[m] = f / players
+        k = end + 1
+    team_band = np.empty(n_valid, dtype=np.int64)
+    for k in range(n_valid):
+        team_band[k] = min(int(team_rank[k] * bands), bands - 1)
+    for j in range(players):
+        claimed = min(int(ratings[j] * bands), bands - 1)
+        acc = 0.0
+        mass = 0.0
+        for k in range(n_valid):
+            if team_band[k] == claimed:
+                w = weights[j, index[k]]
+                acc += w * team_rank[k]
+                mass += w
+        beliefs[j] = acc / mass if mass > 0.0 else ratings[j]
+
+
+@njit(cache=True)
+def _lock(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int, chip_index: int,
+          winner_key: float) -> None:
+    """A locked chip stays with whoever took it first: among the players whose claim maps to
+    that chip, a uniformly random one keeps it regardless of the contest rule."""
+    claimants = 0
+    for p in range(players):
+        if bands_claimed[p] // levels == chip_index:
+            claimants += 1
+    if claimants < 2:
+        return
+    pick = np.random.randint(0, claimants)
+    for p in range(players):
+        if bands_claimed[p] // levels == chip_index:
+            if pick == 0:
+                keys[p] = winner_key
+                return
+            pick -= 1
+
+
+@njit(cache=True)
+def _posteriors(chips: np.ndarray, r: int, players: int, count: int, valid: np.ndarray,
+                hband: np.ndarray, likelihood: np.ndarray, evidence_from: np.ndarray,
+                public_ok: np.ndarray, weights: np.ndarray) -> None:
+    """Public posterior weight of every holding for every player: each earlier chip since the
+    player's last redraw is evidence (likelihood of that chip given the holding's percentile
+    band then), times the public announcements' filters."""
+    for j in range(players):
+        for h in range(count):
+            weights[j, h] = 1.0 if valid[h] and public_ok[j, h] else 0.0
+        for t in range(evidence_from[j], r):
+            chip = chips[t, j]
+            if chip > 0:
+                row = likelihood[chip - 1]
+                band_row = hband[t]
+                for h in range(count):
+                    weights[j, h] *= row[band_row[h]]
+
+
+@njit(cache=True)
+def _retina_guess(cards: np.ndarray, count: int, size: int, weights: np.ndarray) -> int:
+    """The value most likely held (at least once) under the posterior ``weights``."""
+    mass = np.zeros(13)
+    for h in range(count):
+        w = weights[h]
+        if w == 0.0:
+            continue
+        seen = 0
+        for k in range(size):
+            rank = card_rank(cards[h, k])
+            if not (seen >> rank) & 1:
+                mass[rank] += w
+                seen |= 1 << rank
+    return int(np.argmax(mass))
+
+
+@njit(cache=True)
+def _fingerprint_guess(cards: np.ndarray, count: int, size: int, board: np.ndarray,
+                       weights: np.ndarray) -> int:
+    """The hand ranking (0..9) with the most posterior mass on the final board."""
+    mass = np.zeros(10)
+    for h in range(count):
+        w = weights[h]
+        if w == 0.0:
+            continue
+        mass[category_of_score(hand_score(cards[h], size, board, 5))] += w
+    return int(np.argmax(mass))
+
+
+@njit(cache=True)
+def play_batch_kernel(
+    decks: np.ndarray, seeds: np.ndarray, challenges: np.ndarray, specialists: np.ndarray,
+    players: int, model: int, levels: int, use_round: int, likelihood: np.ndarray,
+    out_pockets: np.ndarray, out_board: np.ndarray, out_chips: np.ndarray, out_finals: np.ndarray,
+    out_flags: np.ndarray, out_random_p: np.ndarray, pair_cards: np.ndarray, pair_masks: np.ndarray,
+) -> None:
+    """Play ``len(seeds)`` heists; out_flags columns: order ok, scan ok, redrawn mask,
+    specialist user, specialist detail, scan guess."""
+    work_cards = np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64)
+    work_masks = np.zeros(N_TRIPLES, dtype=np.int64)
+    pockets = np.zeros((players, MAX_POCKET), dtype=np.int64)
+    board = np.zeros(5, dtype=np.int64)
+    chips = np.zeros((4, players), dtype=np.int64)
+    finals = np.zeros(players, dtype=np.int64)
+    deck = np.zeros(52, dtype=np.int64)
+    for i in range(seeds.shape[0]):
+        for k in range(52):
+            deck[k] = decks[i, k]
+        order_ok, scan_ok, redrawn, user, detail, guess, p_random = play_heist(
+            deck, seeds[i], challenges[i], specialists[i], players, model, levels, use_round,
+            likelihood, pockets, board, chips, finals, pair_cards, pair_masks, work_cards,
+            work_masks,
+        )
+        out_pockets[i, :players, :] = pockets
+        out_board[i, :] = board
+        out_chips[i, :, :players] = chips
+        out_finals[i, :players] = finals
+        out_flags[i, 0] = order_ok
+        out_flags[i, 1] = scan_ok
+        out_flags[i, 2] = redrawn
+        out_flags[i, 3] = user
+        out_flags[i, 4] = detail
+        out_flags[i, 5] = guess
+        out_random_p[i] = p_random
+
+
+def play_batch(
+    rng: np.random.Generator, players: int, model: int, levels: int, challenges: np.ndarray,
+    specialists: np.ndarray, use_round: int = 3, decks: np.ndarray | None = None,
+) -> dict[str, np.ndarray]:
+    """Play one heist per entry of ``challenges``/``specialists`` (challenge bit masks and
+    specialist numbers, 0 = none); decks and per-heist seeds come from ``rng`` unless fixed
+    ``decks`` (rows of 52 card codes) are given. Returns the raw per-heist arrays."""
+    from cardsim.sims.gang.models import chip_likelihood
+
+    n = len(challenges)
+    if decks is None:
+        decks = rng.permuted(np.tile(np.arange(52, dtype=np.int8), (n, 1)), axis=1)
+    seeds = rng.integers(0, 2**32 - 1, size=n, dtype=np.int64)
+    likelihood = chip_likelihood(players, levels * players)
+    out = {
+        "pockets": np.full((n, MAX_PLAYERS, MAX_POCKET), -1, dtype=np.int64),
+        "board": np.zeros((n, 5), dtype=np.int64),
+        "chips": np.zeros((n, 4, MAX_PLAYERS), dtype=np.int64),
+        "finals": np.zeros((n, MAX_PLAYERS), dtype=np.int64),
+        "flags": np.zeros((n, 6), dtype=np.int64),
+        "random_p": np.zeros(n),
+    }
+    play_batch_kernel(
+        np.ascontiguousarray(decks, dtype=np.int64), seeds,
+        np.asarray(challenges, dtype=np.int64), np.asarray(specialists, dtype=np.int64),
+        players, model, levels, use_round, likelihood,
+        out["pockets"], out["board"], out["chips"], out["finals"], out["flags"], out["random_p"],
+        PAIRS.copy(), PAIR_MASKS.copy(),
+    )
+    return out

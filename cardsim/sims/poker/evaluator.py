@@ -1,0 +1,280 @@
+"""The fast evaluator: best five-card hand of 5..8 cards as one comparable integer score.
+
+Scores are dense (0..N_SCORES-1, see :mod:`.tables`): higher is better, and two hands have the
+same score iff their best five cards have the same ranks (a true tie, seed 000 "HÒA ĐÚNG").
+
+``score_hand`` is an ``@njit`` function other numba kernels can call; ``evaluate`` is the batch
+entry point for numpy arrays. The lookup tables are module constants that numba freezes into the
+compiled code (``table_checksum`` lets the tests prove a cached compilation matches them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim.errors import UserError
+from cardsim.sims.poker.tables import (
+    FLUSH_PROBE_ADD,
+    FLUSH_PROBE_MASK,
+    HASH_MULT_BUCKET,
+    HASH_MULT_SLOT,
+    MAX_CARDS,
+    MIN_CARDS,
+    SUIT_FIELD_BITS,
+    build_tables,
+)
+
+_TABLES = build_tables()
+CARD_KEY: np.ndarray = _TABLES["card_key"]
+PATTERN_KEYS: np.ndarray = _TABLES["pattern_keys"]
+FLUSH_SCORE: np.ndarray = _TABLES["flush_score"]
+RANK_TABLE: np.ndarray = _TABLES["rank_table"]
+TABLE_OFFSET: np.ndarray = _TABLES["table_offset"]
+TABLE_BITS: np.ndarray = _TABLES["table_bits"]
+DISPLACEMENT: np.ndarray = _TABLES["displacement"]
+DISP_OFFSET: np.ndarray = _TABLES["disp_offset"]
+BUCKET_BITS: np.ndarray = _TABLES["bucket_bits"]
+N_SCORES = len(PATTERN_KEYS)
+
+_SUIT_SHIFT = np.uint64(SUIT_FIELD_BITS)
+_SUIT_FIELD = np.uint64((1 << SUIT_FIELD_BITS) - 1)
+_PROBE_ADD = np.uint64(FLUSH_PROBE_ADD)
+_PROBE_MASK = np.uint64(FLUSH_PROBE_MASK)
+
+
+@njit(cache=True, inline="always")
+def _rank_score(rank_key: np.uint64, n_cards: int) -> int:
+    """Score of the best suit-blind hand of a rank-multiset key (perfect-hash lookup)."""
+    bucket = (rank_key * HASH_MULT_BUCKET) >> np.uint64(64 - BUCKET_BITS[n_cards])
+    base = (rank_key * HASH_MULT_SLOT) >> np.uint64(64 - TABLE_BITS[n_cards])
+    slot = base ^ np.uint64(DISPLACEMENT[DISP_OFFSET[n_cards] + bucket])
+    return np.int32(RANK_TABLE[TABLE_OFFSET[n_cards] + slot])
+
+
+@njit(cache=True, inline="always")
+def _flush_suit(suit_sum: np.uint64) -> int:
+    """The suit holding five or more cards, or -1 (at most one can, with 8 cards or fewer)."""
+    probe = (suit_sum + _PROBE_ADD) & _PROBE_MASK
+    if probe == 0:
+        return -1
+    if probe & np.uint64(0x8):
+        return 0
+    if probe & np.uint64(0x80):
+        return 1
+    if probe & np.uint64(0x800):
+        return 2
+    return 3
+
+
+@njit(cache=True, inline="always")
+def _suit_mask(cards: np.ndarray, suit: int) -> int:
+    """13-bit mask of the ranks of ``cards`` in ``suit`` (the suitless Jack is in none)."""
+    mask = 0
+    for i in range(cards.shape[0]):
+        card = np.uint8(cards[i])
+        if card < 52 and (card & 3) == suit:
+            mask |= 1 << (card >> 2)
+    return mask
+
+
+@njit(cache=True)
+def score_hand(cards: np.ndarray) -> np.int32:
+    """Score of the best five-card hand among 5..8 card codes (int8/int64 1-d array).
+
+    Callable from other numba kernels. Cards must be distinct codes 0..52 (52 = suitless Jack);
+    this is not checked here (use :func:`evaluate` for checked input).
+    """
+    n_cards = cards.shape[0]
+    total = np.uint64(0)
+    for i in range(n_cards):
+        total += CARD_KEY[np.uint8(cards[i])]
+    score = _rank_score(total >> _SUIT_SHIFT, n_cards)
+    suit = _flush_suit(total & _SUIT_FIELD)
+    if suit >= 0:
+        flush = np.int32(FLUSH_SCORE[_suit_mask(cards, suit)])
+        if flush > score:
+            score = flush
+    return np.int32(score)
+
+
+@njit(cache=True, inline="always")
+def hand_key(cards: np.ndarray) -> np.uint64:
+    """Sum of the card keys of ``cards`` (a partial hand, e.g. a board), for score_extended."""
+    total = np.uint64(0)
+    for i in range(cards.shape[0]):
+        total += CARD_KEY[np.uint8(cards[i])]
+    return total
+
+
+@njit(cache=True, inline="always")
+def suit_masks_into(cards: np.ndarray, masks: np.ndarray) -> None:
+    """Write the 13-bit rank mask of each suit of ``cards`` into ``masks`` (4 ints)."""
+    for suit in range(4):
+        masks[suit] = 0
+    for i in range(cards.shape[0]):
+        card = np.uint8(cards[i])
+        if card < 52:
+            masks[card & 3] |= 1 << (card >> 2)
+
+
+@njit(cache=True)
+def score_extended(base_key: np.uint64, base_masks: np.ndarray, n_base: int,
+                   extra: np.ndarray) -> np.int32:
+    """Score of a partial hand (its :func:`hand_key`, suit masks and size) plus ``extra`` cards.
+
+    Shared-board kernels compute the board's key and masks once, then add each holding's two or
+    three cards here: the same result as :func:`score_hand` on the concatenated cards.
+    """
+    total = base_key
+    for i in range(extra.shape[0]):
+        total += CARD_KEY[np.uint8(extra[i])]
+    score = _rank_score(total >> _SUIT_SHIFT, n_base + extra.shape[0])
+    suit = _flush_suit(total & _SUIT_FIELD)
+    if suit >= 0:
+        flush = np.int32(FLUSH_SCORE[base_masks[suit] | _suit_mask(extra, suit)])
+        if flush > score:
+            score = flush
+    return np.int32(score)
+
+
+@njit(cache=True)
+def _evaluate_rows(cards: np.ndarray, out: np.ndarray) -> None:
+    """score_hand of every row of a (N, k) uint8 card matrix into ``out``.
+
+    Unsigned card codes let numba index the key table without a negative-index fix-up, which
+    roughly triples the throughput compared with int8 input.
+    """
+    n_cards = cards.shape[1]
+    bucket_shift = np.uint64(64 - BUCKET_BITS[n_cards])
+    slot_shift = np.uint64(64 - TABLE_BITS[n_cards])
+    disp_base = DISP_OFFSET[n_cards]
+    table_base = TABLE_OFFSET[n_cards]
+    for row in range(cards.shape[0]):
+        total = np.uint64(0)
+        for i in range(n_cards):
+            total += CARD_KEY[cards[row, i]]
+        rank_key = total >> _SUIT_SHIFT
+        bucket = (rank_key * HASH_MULT_BUCKET) >> bucket_shift
+        slot = ((rank_key * HASH_MULT_SLOT) >> slot_shift) ^ np.uint64(
+            DISPLACEMENT[disp_base + bucket]
+        )
+        score = np.int32(RANK_TABLE[table_base + slot])
+        suit = _flush_suit(total & _SUIT_FIELD)
+        if suit >= 0:
+            flush = np.int32(FLUSH_SCORE[_suit_mask(cards[row], suit)])
+            if flush > score:
+                score = flush
+        out[row] = score
+
+
+def check_cards(cards: np.ndarray) -> np.ndarray:
+    """Validate a (..., k) card array for :func:`evaluate`; return it as C-contiguous (N, k) int8.
+
+    Raises :class:`UserError` for k outside 5..8, codes outside 0..52 or a repeated card in a row.
+    """
+    array = np.asarray(cards)
+    if array.ndim == 0:
+        raise UserError("cards must be an array of card codes, not a single number")
+    k = array.shape[-1]
+    if not MIN_CARDS <= k <= MAX_CARDS:
+        raise UserError(f"a hand needs {MIN_CARDS} to {MAX_CARDS} cards, got {k}")
+    if array.size and (array.min() < 0 or array.max() > 52):
+        raise UserError("card codes must be 0..52 (52 is the suitless Jack)")
+    rows = array.reshape(-1, k).astype(np.int8)
+    ordered = np.sort(rows, axis=1)
+    if (ordered[:, 1:] == ordered[:, :-1]).any():
+        raise UserError("a hand contains the same card twice")
+    return np.ascontiguousarray(rows)
+
+
+def evaluate(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
+    """Scores (int32) of the best five-card hands of a (..., k) card array, k in 5..8.
+
+    The result has the leading shape; a 1-d array of k cards gives a 0-d result. Accepts the suitless Jack (52). ``check=False``
+    skips validation for trusted int8 C-contiguous input (the benchmark path).
+    """
+    if check:
+        shape = np.shape(cards)[:-1]
+        rows = check_cards(cards)
+    else:
+        shape = cards.shape[:-1]
+        rows = np.ascontiguousarray(cards, dtype=np.int8).reshape(-1, cards.shape[-1])
+    out = np.empty(rows.shape[0], dtype=np.int32)
+    _evaluate_rows(rows.view(np.uint8), out)
+    return out.reshape(shape)
+
+
+@njit(cache=True)
+def score_histogram(n_cards: int) -> np.ndarray:
+    """How many of the C(52, n_cards) hands have each score (exhaustive enumeration).
+
+    Walks the combinations in lexicographic order like an odometer, keeping the key sums of every
+    prefix so that moving to the next hand re-adds only the cards that changed (one addition for
+    most hands). Returns int64 counts indexed by score.
+    """
+    histogram = np.zeros(N_SCORES, dtype=np.int64)
+    bucket_shift = np.uint64(64 - BUCKET_BITS[n_cards])
+    slot_shift = np.uint64(64 - TABLE_BITS[n_cards])
+    disp_base = DISP_OFFSET[n_cards]
+    table_base = TABLE_OFFSET[n_cards]
+    hand = np.arange(n_cards).astype(np.uint8)
+    prefix = np.zeros(n_cards + 1, dtype=np.uint64)
+    for i in range(n_cards):
+        prefix[i + 1] = prefix[i] + CARD_KEY[hand[i]]
+    last = n_cards - 1
+    while True:
+        total = prefix[n_cards]
+        rank_key = total >> _SUIT_SHIFT
+        bucket = (rank_key * HASH_MULT_BUCKET) >> bucket_shift
+        slot = ((rank_key * HASH_MULT_SLOT) >> slot_shift) ^ np.uint64(
+            DISPLACEMENT[disp_base + bucket]
+        )
+        score = np.int32(RANK_TABLE[table_base + slot])
+        suit = _flush_suit(total & _SUIT_FIELD)
+        if suit >= 0:
+            flush = np.int32(FLUSH_SCORE[_suit_mask(hand, suit)])
+            if flush > score:
+                score = flush
+        histogram[score] += 1
+        if hand[last] < 51:
+            hand[last] += 1
+            prefix[n_cards] = prefix[last] + CARD_KEY[hand[last]]
+            continue
+        position = last - 1
+        while position >= 0 and hand[position] == 51 - (last - position):
+            position -= 1
+        if position < 0:
+            break
+        hand[position] += 1
+        prefix[position + 1] = prefix[position] + CARD_KEY[hand[position]]
+        for j in range(position + 1, n_cards):
+            hand[j] = hand[j - 1] + 1
+            prefix[j + 1] = prefix[j] + CARD_KEY[hand[j]]
+    return histogram
+
+
+@njit(cache=True)
+def table_checksum() -> int:
+    """A checksum of the tables as compiled into the kernels (detects a stale numba cache)."""
+    total = 0
+    for i in range(RANK_TABLE.shape[0]):
+        total = (total * 31 + RANK_TABLE[i]) % 1_000_000_007
+    for i in range(FLUSH_SCORE.shape[0]):
+        total = (total * 31 + FLUSH_SCORE[i]) % 1_000_000_007
+    for i in range(DISPLACEMENT.shape[0]):
+        total = (total * 31 + DISPLACEMENT[i]) % 1_000_000_007
+    for i in range(CARD_KEY.shape[0]):
+        total = (total * 31 + CARD_KEY[i] % np.uint64(1_000_000_007)) % 1_000_000_007
+    return total
+
+
+def expected_table_checksum() -> int:
+    """The same checksum computed in Python from the freshly built tables."""
+    total = 0
+    for array in (RANK_TABLE, FLUSH_SCORE, DISPLACEMENT):
+        for value in array.tolist():
+            total = (total * 31 + value) % 1_000_000_007
+    for value in CARD_KEY.tolist():
+        total = (total * 31 + value % 1_000_000_007) % 1_000_000_007
+    return total

@@ -1,0 +1,903 @@
+"""Batch kernel: many independent games of The Game, each played sequentially in numba.
+
+State of one game (plain arrays, reused across the games of a batch):
+``deck`` (98 cards, drawn from ``draw_pos`` on), ``hands[player, slot]`` with ``counts[player]``
+cards packed at the front, ``piles[4]`` (tops; 0 and 1 ascend, 2 and 3 descend) and
+``below[x]`` = number of cards still unplayed (in hands or the draw pile) with value <= x, so a
+play's *effective gap* (unplayed cards it makes unreachable on that pile) is two lookups.
+
+All randomness of a game (the shuffle, random strategy choices, rollout samples) comes from one
+splitmix64 stream seeded by the game's ``deal_seed``, which the simulator draws from the numpy
+Generator; :func:`deal_deck` regenerates the deal of any stored episode.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from cardsim.sims.thegame.rules import (
+    BACKWARDS_STEP,
+    DECK_SIZE,
+    HIGHEST_CARD,
+    LOWEST_CARD,
+    MAX_HAND,
+    MAX_PLAYERS,
+    N_PILES,
+    can_play,
+    is_backwards_trick,
+    refill_count,
+    required_plays,
+    start_top,
+)
+
+# Strategy ids (names in config.STRATEGIES).
+RANDOM, GREEDY, PLANNER, SIGNALS, SEARCH, OMNISCIENT = 0, 1, 2, 3, 4, 5
+
+# Indices into the float64 parameter vector of the heuristic strategies.
+P_REACH_EARLY = 0  # extra cards are played while their cost <= this (draw pile above LATE_DRAW)
+P_REACH_LATE = 1  # ... and <= this once the draw pile is at or below LATE_DRAW
+P_LATE_DRAW = 2  # draw-pile size at or below which the late reach applies
+P_PAIR_PENALTY = 3  # cost added for playing the near card of a 10-apart pair without the far one
+P_TRICK_BONUS = 4  # extra value of a backwards trick beyond the cards it reopens
+P_SIGNAL_THRESHOLD = 5  # a teammate reserves a pile when holding a card of cost <= this
+P_SIGNAL_PENALTY = 6  # cost added to a non-free play on a pile a teammate reserved
+P_SEARCH_CANDIDATES = 7  # search/omniscient: candidate turns scored by rollouts
+P_SEARCH_ROLLOUTS = 8  # search: sampled deals per candidate
+N_PARAMS = 9
+
+INF = 1.0e18
+MAX_TURN = 2 * MAX_HAND  # longest sequence one turn can record (a full hand)
+
+# Episode statistics per game, columns of the stats array the kernel returns.
+S_CARDS_LEFT = 0
+S_IN_HANDS = 1
+S_DRAW_LEFT = 2
+S_TURNS = 3
+S_FIRST_PLAYER = 4
+S_EXTRA_PLAYS = 5
+S_TRICKS = 6
+N_STATS = 7  # columns of the per-game output
+S_LOG_LEN = 7  # live stats only: entries written to the optional play log
+STATS_LEN = 8  # a stats vector longer than this carries a play log (see trace_game)
+LOG_TURN_END = -1  # pile value of the log entry closing a turn
+
+
+# ---------------------------------------------------------------------------------------------
+# Random numbers: splitmix64, one stream per game.
+
+
+@njit(cache=True)
+def next_u64(state: np.ndarray) -> np.uint64:
+    """Advance the splitmix64 state (a one-element uint64 array) and return 64 random bits."""
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def random_below(state: np.ndarray, k: int) -> int:
+    """A uniform integer in [0, k) (modulo bias below 1e-17 for k <= 98)."""
+    return int(next_u64(state) % np.uint64(k))
+
+
+@njit(cache=True)
+def shuffle_prefix(values: np.ndarray, length: int, state: np.ndarray) -> None:
+    """Fisher-Yates shuffle of ``values[:length]`` in place."""
+    for i in range(length - 1, 0, -1):
+        j = random_below(state, i + 1)
+        tmp = values[i]
+        values[i] = values[j]
+        values[j] = tmp
+
+
+@njit(cache=True)
+def deal_deck(deal_seed: int) -> np.ndarray:
+    """The shuffled 98-card deck of the game with this seed (cards 2-99, each once)."""
+    state = np.empty(1, np.uint64)
+    state[0] = np.uint64(deal_seed)
+    deck = np.empty(DECK_SIZE, np.int64)
+    fill_and_shuffle(deck, state)
+    return deck
+
+
+@njit(cache=True)
+def fill_and_shuffle(deck: np.ndarray, state: np.ndarray) -> None:
+    """Write cards 2..99 into ``deck`` and shuffle them with the game's stream."""
+    for i in range(DECK_SIZE):
+        deck[i] = LOWEST_CARD + i
+    shuffle_prefix(deck, DECK_SIZE, state)
+
+
+# ---------------------------------------------------------------------------------------------
+# State updates.
+
+
+@njit(cache=True)
+def reset_below(below: np.ndarray) -> None:
+    """Every card 2..99 unplayed: below[x] = number of cards 2..x."""
+    for x in range(below.shape[0]):
+        below[x] = min(max(x - 1, 0), DECK_SIZE)
+
+
+@njit(cache=True)
+def apply_play(hands: np.ndarray, counts: np.ndarray, player: int, slot: int, pile: int,
+               piles: np.ndarray, below: np.ndarray) -> int:
+    """Move the card in ``hands[player, slot]`` onto ``pile``; returns the card.
+
+    The hand stays packed (the last card fills the hole) and ``below`` forgets the card.
+    """
+    card = hands[player, slot]
+    last = counts[player] - 1
+    hands[player, slot] = hands[player, last]
+    hands[player, last] = 0
+    counts[player] = last
+    piles[pile] = card
+    for x in range(card, below.shape[0]):
+        below[x] -= 1
+    return card
+
+
+@njit(cache=True)
+def find_slot(hands: np.ndarray, counts: np.ndarray, player: int, card: int) -> int:
+    """Slot of ``card`` in the player's hand, -1 if absent."""
+    for s in range(counts[player]):
+        if hands[player, s] == card:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def refill(hands: np.ndarray, counts: np.ndarray, player: int, hand_size: int,
+           deck: np.ndarray, draw_pos: int) -> int:
+    """Draw back up to ``hand_size`` (or what the draw pile holds); returns the new draw_pos."""
+    k = refill_count(counts[player], hand_size, DECK_SIZE - draw_pos)
+    for _ in range(k):
+        hands[player, counts[player]] = deck[draw_pos]
+        counts[player] += 1
+        draw_pos += 1
+    return draw_pos
+
+
+# ---------------------------------------------------------------------------------------------
+# Costs of single plays.
+
+
+@njit(cache=True)
+def raw_gap(card: int, pile: int, top: int) -> float:
+    """Greedy's cost: distance moved on the pile; a backwards trick counts -10."""
+    if is_backwards_trick(card, pile, top):
+        return -float(BACKWARDS_STEP)
+    if pile < 2:
+        return float(card - top)
+    return float(top - card)
+
+
+@njit(cache=True)
+def effective_gap(card: int, pile: int, top: int, below: np.ndarray, trick_bonus: float) -> float:
+    """Planner's cost: unplayed cards the play makes unreachable on this pile; a backwards
+    trick scores minus the unplayed cards it reopens, minus ``trick_bonus``."""
+    if pile < 2:
+        if card > top:
+            return float(below[card - 1] - below[top])
+        return -float(below[top - 1] - below[card]) - trick_bonus
+    if card < top:
+        return float(below[top - 1] - below[card])
+    return -float(below[card - 1] - below[top]) - trick_bonus
+
+
+@njit(cache=True)
+def far_partner(card: int, pile: int) -> int:
+    """The card that would later make ``card`` a backwards trick on this pile's direction
+    (card + 10 on ascending piles, card - 10 on descending ones)."""
+    if pile < 2:
+        return card + BACKWARDS_STEP
+    return card - BACKWARDS_STEP
+
+
+# ---------------------------------------------------------------------------------------------
+# Scratch buffers: allocated once per batch so no turn allocates.
+
+MAX_CANDIDATES = 16
+SLOT_TABLE = 128  # slot_of[card] for cards up to 99 + 10 (far partners)
+
+Scratch = namedtuple(
+    "Scratch",
+    [
+        "used", "work_piles", "seq_slot", "seq_pile", "seq_kind", "saved_top", "pos", "acc",
+        "slot_of", "pile_penalty", "no_penalty", "cand_cost", "cand_cards", "cand_piles",
+        "legal_slot", "legal_pile", "turn_cards", "turn_piles",
+        "search_cards", "search_piles", "search_score", "unseen",
+        "r_deck", "r_hands", "r_counts", "r_piles", "r_below", "r_stats",
+        "s_deck", "s_hands", "s_counts",
+    ],
+)
+
+
+@njit(cache=True)
+def new_scratch() -> Scratch:
+    """Fresh scratch buffers for one batch."""
+    return Scratch(
+        np.zeros(MAX_HAND, np.bool_),
+        np.zeros(N_PILES, np.int64),
+        np.zeros(MAX_TURN, np.int64),
+        np.zeros(MAX_TURN, np.int64),
+        np.zeros(MAX_TURN, np.int64),
+        np.zeros(MAX_TURN, np.int64),
+        np.zeros(MAX_TURN + 1, np.int64),
+        np.zeros(MAX_TURN + 1),
+        np.full(SLOT_TABLE, -1, np.int64),
+        np.zeros(N_PILES),
+        np.zeros(N_PILES),
+        np.zeros(MAX_CANDIDATES),
+        np.zeros((MAX_CANDIDATES, MAX_TURN), np.int64),
+        np.zeros((MAX_CANDIDATES, MAX_TURN), np.int64),
+        np.zeros(MAX_HAND * N_PILES, np.int64),
+        np.zeros(MAX_HAND * N_PILES, np.int64),
+        np.zeros(MAX_TURN, np.int64),
+        np.zeros(MAX_TURN, np.int64),
+        np.zeros((MAX_CANDIDATES, MAX_TURN), np.int64),
+        np.zeros((MAX_CANDIDATES, MAX_TURN), np.int64),
+        np.zeros(2 * MAX_CANDIDATES),
+        np.zeros(DECK_SIZE, np.int64),
+        np.zeros(DECK_SIZE, np.int64),
+        np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
+        np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros(N_PILES, np.int64),
+        np.zeros(HIGHEST_CARD + 2, np.int64),
+        np.zeros(STATS_LEN, np.int64),
+        np.zeros(DECK_SIZE, np.int64),
+        np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
+        np.zeros(MAX_PLAYERS, np.int64),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Turn search: the cheapest legal sequences of exactly `required` plays.
+
+
+@njit(cache=True)
+def keep_candidate(sc, keep, n_cand, total, hand, required) -> int:
+    """Insert the sequence in sc.seq_* (cost ``total``) into the sorted top-``keep`` list."""
+    if n_cand == keep and total >= sc.cand_cost[keep - 1]:
+        return n_cand
+    k = n_cand if n_cand < keep else keep - 1
+    while k > 0 and sc.cand_cost[k - 1] > total:
+        sc.cand_cost[k] = sc.cand_cost[k - 1]
+        for d in range(required):
+            sc.cand_cards[k, d] = sc.cand_cards[k - 1, d]
+            sc.cand_piles[k, d] = sc.cand_piles[k - 1, d]
+        k -= 1
+    sc.cand_cost[k] = total
+    for d in range(required):
+        sc.cand_cards[k, d] = hand[sc.seq_slot[d]]
+        sc.cand_piles[k, d] = sc.seq_pile[d]
+    return n_cand + 1 if n_cand < keep else keep
+
+
+@njit(cache=True)
+def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, params,
+                   pile_penalty, sc, keep) -> int:
+    """The ``keep`` cheapest legal sequences of exactly ``required`` plays, cheapest first, in
+    sc.cand_cards / sc.cand_piles / sc.cand_cost; returns how many exist (0: none is legal).
+
+    Iterative depth-first search over (pile, slot) moves with piles in non-decreasing order:
+    plays on different piles commute, so every reachable outcome is visited once. Costs are raw
+    gaps (``effective`` False) or effective gaps plus reservation penalties and, at the leaf, the
+    pair penalty for each normal play whose far partner stays in hand.
+    """
+    if required > hcount:
+        return 0
+    used = sc.used
+    work = sc.work_piles
+    for s in range(MAX_HAND):
+        used[s] = False
+    for p in range(N_PILES):
+        work[p] = piles[p]
+    slot_of = sc.slot_of
+    for s in range(hcount):
+        slot_of[hand[s]] = s
+    pair_penalty = params[P_PAIR_PENALTY] if effective else 0.0
+    trick_bonus = params[P_TRICK_BONUS]
+    n_cand = 0
+    limit = N_PILES * MAX_HAND
+    depth = 0
+    sc.pos[0] = 0
+    sc.acc[0] = 0.0
+    while depth >= 0:
+        first_pile = sc.seq_pile[depth - 1] if depth > 0 else 0
+        code = max(sc.pos[depth], first_pile * MAX_HAND)
+        found = False
+        pile = 0
+        s = 0
+        top = 0
+        while code < limit:
+            pile = code // MAX_HAND
+            s = code - pile * MAX_HAND
+            code += 1
+            if s >= hcount:
+                code = (pile + 1) * MAX_HAND
+                continue
+            top = work[pile]
+            # Two same-direction piles showing the same top are interchangeable.
+            if pile == 1 and first_pile == 0 and work[0] == top:
+                code = 2 * MAX_HAND
+                continue
+            if pile == 3 and first_pile <= 2 and work[2] == top:
+                code = limit
+                continue
+            if used[s]:
+                continue
+            if can_play(hand[s], pile, top, trick_ok):
+                found = True
+                break
+        sc.pos[depth] = code
+        if not found:
+            depth -= 1
+            if depth >= 0:
+                work[sc.seq_pile[depth]] = sc.saved_top[depth]
+                used[sc.seq_slot[depth]] = False
+            continue
+        card = hand[s]
+        trick = is_backwards_trick(card, pile, top)
+        if effective:
+            cost = effective_gap(card, pile, top, below, trick_bonus)
+            if cost > 0.0:
+                cost += pile_penalty[pile]
+        else:
+            cost = raw_gap(card, pile, top)
+        sc.seq_kind[depth] = 0 if trick else 1
+        sc.saved_top[depth] = top
+        sc.seq_slot[depth] = s
+        sc.seq_pile[depth] = pile
+        total = sc.acc[depth] + cost
+        if depth + 1 == required:
+            used[s] = True
+            if pair_penalty != 0.0:
+                for d in range(required):
+                    if sc.seq_kind[d] == 1:
+                        partner = far_partner(hand[sc.seq_slot[d]], sc.seq_pile[d])
+                        if 0 <= partner < SLOT_TABLE:
+                            ps = slot_of[partner]
+                            if ps >= 0 and not used[ps]:
+                                total += pair_penalty
+            used[s] = False
+            n_cand = keep_candidate(sc, keep, n_cand, total, hand, required)
+        else:
+            used[s] = True
+            work[pile] = card
+            sc.acc[depth + 1] = total
+            depth += 1
+            sc.pos[depth] = 0
+    for s in range(hcount):
+        slot_of[hand[s]] = -1
+    return n_cand
+
+
+# ---------------------------------------------------------------------------------------------
+# Strategies. Each turn function plays on the live state and returns the number of cards played
+# (fewer than `required` means the player could not play the minimum: the game ends).
+
+
+@njit(cache=True)
+def record(stats, player, card, pile) -> None:
+    """Append (player, card, pile) to the play log carried after the stats, if there is one."""
+    at = STATS_LEN + 3 * stats[S_LOG_LEN]
+    if at + 3 <= stats.shape[0]:
+        stats[at] = player
+        stats[at + 1] = card
+        stats[at + 2] = pile
+        stats[S_LOG_LEN] += 1
+
+
+@njit(cache=True)
+def play_card(hands, counts, player, slot, pile, piles, below, stats) -> None:
+    """Play one card of the live game: count tricks, log it, apply it."""
+    card = hands[player, slot]
+    if is_backwards_trick(card, pile, piles[pile]):
+        stats[S_TRICKS] += 1
+    record(stats, player, card, pile)
+    apply_play(hands, counts, player, slot, pile, piles, below)
+
+
+@njit(cache=True)
+def play_sequence(hands, counts, player, piles, below, cards, pile_of, length, stats) -> None:
+    """Apply a chosen sequence of plays (cards by value) to the live state."""
+    for d in range(length):
+        play_card(hands, counts, player, find_slot(hands, counts, player, cards[d]), pile_of[d],
+                  piles, below, stats)
+
+
+@njit(cache=True)
+def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick,
+                      sc) -> bool:
+    """Choose ``required`` plays one at a time into sc.turn_*, without touching the state: the
+    legal play of smallest raw gap (greedy; ties to the lower slot, then pile) or a uniformly
+    random legal play. False when this order gets stuck."""
+    hcount = counts[player]
+    used = sc.used
+    work = sc.work_piles
+    for s in range(MAX_HAND):
+        used[s] = False
+    for p in range(N_PILES):
+        work[p] = piles[p]
+    for d in range(required):
+        n_legal = 0
+        best = INF
+        best_slot = -1
+        best_pile = -1
+        for s in range(hcount):
+            if used[s]:
+                continue
+            card = hands[player, s]
+            for pile in range(N_PILES):
+                if not can_play(card, pile, work[pile], trick_ok):
+                    continue
+                if random_pick:
+                    sc.legal_slot[n_legal] = s
+                    sc.legal_pile[n_legal] = pile
+                    n_legal += 1
+                else:
+                    gap = raw_gap(card, pile, work[pile])
+                    if gap < best:
+                        best = gap
+                        best_slot = s
+                        best_pile = pile
+        if random_pick:
+            if n_legal == 0:
+                return False
+            k = random_below(rng, n_legal)
+            best_slot = sc.legal_slot[k]
+            best_pile = sc.legal_pile[k]
+        elif best_slot < 0:
+            return False
+        used[best_slot] = True
+        sc.turn_cards[d] = hands[player, best_slot]
+        sc.turn_piles[d] = best_pile
+        work[best_pile] = hands[player, best_slot]
+    return True
+
+
+@njit(cache=True)
+def turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, random_pick,
+                params, sc, stats) -> int:
+    """random / greedy: exactly the minimum count, chosen one card at a time; when that order
+    gets stuck although some order works, the cheapest feasible sequence (raw gaps) is played."""
+    if sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick, sc):
+        play_sequence(hands, counts, player, piles, below, sc.turn_cards, sc.turn_piles,
+                      required, stats)
+        return required
+    if best_sequences(hands[player], counts[player], piles, below, required, trick_ok, False,
+                      params, sc.no_penalty, sc, 1) == 0:
+        return 0
+    play_sequence(hands, counts, player, piles, below, sc.cand_cards[0], sc.cand_piles[0],
+                  required, stats)
+    return required
+
+
+@njit(cache=True)
+def extra_play_cost(hands, counts, player, slot, pile, piles, below, trick_ok, params,
+                    pile_penalty, slot_of) -> float:
+    """Cost of one optional extra play: its effective gap (+ reservation penalty), plus the
+    (negative) cost of a backwards trick it sets up with a card still in hand, or the pair
+    penalty when it spends the near card of a 10-apart pair."""
+    card = hands[player, slot]
+    top = piles[pile]
+    cost = effective_gap(card, pile, top, below, params[P_TRICK_BONUS])
+    if cost > 0.0:
+        cost += pile_penalty[pile]
+    if is_backwards_trick(card, pile, top):
+        return cost
+    partner = far_partner(card, pile)
+    back = 2 * card - partner  # the card 10 the other way: a trick right after this play
+    if trick_ok and 0 <= back < SLOT_TABLE and slot_of[back] >= 0:
+        cost += effective_gap(back, pile, card, below, params[P_TRICK_BONUS])
+    elif 0 <= partner < SLOT_TABLE and slot_of[partner] >= 0:
+        cost += params[P_PAIR_PENALTY]
+    return cost
+
+
+@njit(cache=True)
+def play_extras(hands, counts, player, piles, below, trick_ok, reach, params, pile_penalty,
+                sc, stats) -> int:
+    """Keep playing the cheapest optional card while its cost is within ``reach``."""
+    played = 0
+    slot_of = sc.slot_of
+    while counts[player] > 0:
+        for s in range(counts[player]):
+            slot_of[hands[player, s]] = s
+        best = INF
+        best_slot = -1
+        best_pile = -1
+        for s in range(counts[player]):
+            card = hands[player, s]
+            for pile in range(N_PILES):
+                if not can_play(card, pile, piles[pile], trick_ok):
+                    continue
+                cost = extra_play_cost(hands, counts, player, s, pile, piles, below, trick_ok,
+                                       params, pile_penalty, slot_of)
+                if cost < best:
+                    best = cost
+                    best_slot = s
+                    best_pile = pile
+        for s in range(counts[player]):
+            slot_of[hands[player, s]] = -1
+        if best_slot < 0 or best > reach:
+            break
+        play_card(hands, counts, player, best_slot, best_pile, piles, below, stats)
+        played += 1
+    return played
+
+
+@njit(cache=True)
+def reservations(hands, counts, player, players, piles, below, trick_ok, params,
+                 out_penalty) -> None:
+    """The seed's allowed talk ("I have something good for pile N"): a pile is reserved when a
+    teammate holds a card whose effective gap there is <= the signal threshold (a backwards
+    trick included). Fills the penalty the current player adds to non-free plays on it."""
+    for pile in range(N_PILES):
+        out_penalty[pile] = 0.0
+    threshold = params[P_SIGNAL_THRESHOLD]
+    for q in range(players):
+        if q == player:
+            continue
+        for s in range(counts[q]):
+            card = hands[q, s]
+            for pile in range(N_PILES):
+                if out_penalty[pile] > 0.0:
+                    continue
+                top = piles[pile]
+                if not can_play(card, pile, top, trick_ok):
+                    continue
+                if effective_gap(card, pile, top, below, params[P_TRICK_BONUS]) <= threshold:
+                    out_penalty[pile] = params[P_SIGNAL_PENALTY]
+
+
+@njit(cache=True)
+def extras_reach(draw_left, params) -> float:
+    """The phase-dependent reach: early while the draw pile is above P_LATE_DRAW, late after."""
+    if draw_left <= params[P_LATE_DRAW]:
+        return params[P_REACH_LATE]
+    return params[P_REACH_EARLY]
+
+
+@njit(cache=True)
+def turn_planner(hands, counts, player, players, piles, below, required, draw_left, trick_ok,
+                 signals, params, sc, stats) -> int:
+    """planner / signals: cheapest mandatory sequence by effective gap, then extras."""
+    if signals and players > 1:
+        reservations(hands, counts, player, players, piles, below, trick_ok, params,
+                     sc.pile_penalty)
+    else:
+        sc.pile_penalty[:] = 0.0
+    if best_sequences(hands[player], counts[player], piles, below, required, trick_ok, True,
+                      params, sc.pile_penalty, sc, 1) == 0:
+        return 0
+    play_sequence(hands, counts, player, piles, below, sc.cand_cards[0], sc.cand_piles[0],
+                  required, stats)
+    extra = play_extras(hands, counts, player, piles, below, trick_ok,
+                        extras_reach(draw_left, params), params, sc.pile_penalty, sc, stats)
+    stats[S_EXTRA_PLAYS] += extra
+    return required + extra
+
+
+@njit(cache=True)
+def choose_first_player(hands, counts, players, piles, below, min_cards, trick_ok, params,
+                        sc) -> int:
+    """Allowed talk before the first turn ("I have a good start"): the player whose cheapest
+    opening sequence costs least starts (ties: lowest seat)."""
+    best = INF
+    first = 0
+    for q in range(players):
+        if best_sequences(hands[q], counts[q], piles, below, min_cards, trick_ok, True, params,
+                          sc.no_penalty, sc, 1) > 0 and sc.cand_cost[0] < best:
+            best = sc.cand_cost[0]
+            first = q
+    return first
+
+
+@njit(cache=True)
+def take_heuristic_turn(strategy, hands, counts, player, players, piles, below, required,
+                        draw_left, trick_ok, rng, params, sc, stats) -> int:
+    """One turn of random / greedy / planner / signals; returns the number of cards played."""
+    if strategy == RANDOM:
+        return turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, True,
+                           params, sc, stats)
+    if strategy == GREEDY:
+        return turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, False,
+                           params, sc, stats)
+    return turn_planner(hands, counts, player, players, piles, below, required, draw_left,
+                        trick_ok, strategy != PLANNER, params, sc, stats)
+
+
+# ---------------------------------------------------------------------------------------------
+# Game loop.
+
+
+@njit(cache=True)
+def next_to_move(counts, player, players) -> int:
+    """The seat that moves next starting from ``player``: a player with an empty hand after the
+    draw pile is gone is skipped; -1 when every card has been played (win)."""
+    for _ in range(players):
+        if counts[player] > 0:
+            return player
+        player = (player + 1) % players
+    return -1  # hands are refilled while the draw pile lasts, so this means all 98 are down
+
+
+@njit(cache=True)
+def play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
+             trick_ok, piles, below, rng, params, sc, stats) -> int:
+    """Play a heuristic strategy from the given state to the end of the game; returns the draw
+    position. Turns, extra plays and tricks accumulate in ``stats``."""
+    player = first
+    while True:
+        player = next_to_move(counts, player, players)
+        if player < 0:
+            break
+        draw_left = DECK_SIZE - draw_pos
+        required = required_plays(draw_left, min_cards)
+        played = take_heuristic_turn(strategy, hands, counts, player, players, piles, below,
+                                     required, draw_left, trick_ok, rng, params, sc, stats)
+        if played < required:
+            break  # the player to move cannot play the minimum: the game ends
+        stats[S_TURNS] += 1
+        record(stats, player, 0, LOG_TURN_END)
+        draw_pos = refill(hands, counts, player, hand_size, deck, draw_pos)
+        player = (player + 1) % players
+    return draw_pos
+
+
+@njit(cache=True)
+def cards_left(counts, players, draw_pos) -> int:
+    """Every unplayed card: in hands plus in the draw pile."""
+    total = DECK_SIZE - draw_pos
+    for q in range(players):
+        total += counts[q]
+    return total
+
+
+# ---------------------------------------------------------------------------------------------
+# search / omniscient: candidate turns scored by rollouts.
+
+
+@njit(cache=True)
+def sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc) -> None:
+    """A determinisation from the mover's legal information: the unplayed cards it does not
+    hold, shuffled and dealt into teammates' hands (their known sizes) and the draw pile, into
+    sc.s_hands / sc.s_counts / sc.s_deck (the draw pile occupies s_deck[draw_pos:])."""
+    n_unseen = 0
+    for card in range(LOWEST_CARD, HIGHEST_CARD + 1):
+        if below[card] - below[card - 1] == 1 and find_slot(hands, counts, player, card) < 0:
+            sc.unseen[n_unseen] = card
+            n_unseen += 1
+    shuffle_prefix(sc.unseen, n_unseen, rng)
+    k = 0
+    for q in range(players):
+        sc.s_counts[q] = counts[q]
+        for s in range(counts[q]):
+            if q == player:
+                sc.s_hands[q, s] = hands[q, s]
+            else:
+                sc.s_hands[q, s] = sc.unseen[k]
+                k += 1
+    for i in range(draw_pos, DECK_SIZE):
+        sc.s_deck[i] = sc.unseen[k]
+        k += 1
+
+
+@njit(cache=True)
+def copy_true_hidden(hands, counts, players, deck, draw_pos, sc) -> None:
+    """The omniscient 'determinisation': the real hands and draw order."""
+    for q in range(players):
+        sc.s_counts[q] = counts[q]
+        for s in range(counts[q]):
+            sc.s_hands[q, s] = hands[q, s]
+    for i in range(draw_pos, DECK_SIZE):
+        sc.s_deck[i] = deck[i]
+
+
+@njit(cache=True)
+def rollout(variant, n_variants_with_extras, player, players, draw_pos, hand_size, min_cards,
+            required, trick_ok, piles, below, rng, params, sc) -> int:
+    """Play candidate ``variant`` on a copy of the sampled state, then the signals strategy to
+    the end; returns the cards left. Variants below ``n_variants_with_extras`` are candidate
+    k = variant followed by the planner's extras; the last one is candidate 0 without extras."""
+    for q in range(players):
+        sc.r_counts[q] = sc.s_counts[q]
+        for s in range(sc.s_counts[q]):
+            sc.r_hands[q, s] = sc.s_hands[q, s]
+    for i in range(draw_pos, DECK_SIZE):
+        sc.r_deck[i] = sc.s_deck[i]
+    for p in range(N_PILES):
+        sc.r_piles[p] = piles[p]
+    for x in range(below.shape[0]):
+        sc.r_below[x] = below[x]
+    sc.r_stats[:] = 0
+    k = variant if variant < n_variants_with_extras else 0
+    play_sequence(sc.r_hands, sc.r_counts, player, sc.r_piles, sc.r_below, sc.search_cards[k],
+                  sc.search_piles[k], required, sc.r_stats)
+    if variant < n_variants_with_extras:
+        reservations(sc.r_hands, sc.r_counts, player, players, sc.r_piles, sc.r_below, trick_ok,
+                     params, sc.pile_penalty)
+        if players == 1:
+            sc.pile_penalty[:] = 0.0
+        play_extras(sc.r_hands, sc.r_counts, player, sc.r_piles, sc.r_below, trick_ok,
+                    extras_reach(DECK_SIZE - draw_pos, params), params, sc.pile_penalty, sc,
+                    sc.r_stats)
+    pos = refill(sc.r_hands, sc.r_counts, player, hand_size, sc.r_deck, draw_pos)
+    pos = play_out(SIGNALS, sc.r_deck, pos, sc.r_hands, sc.r_counts, (player + 1) % players,
+                   players, hand_size, min_cards, trick_ok, sc.r_piles, sc.r_below, rng, params,
+                   sc, sc.r_stats)
+    return cards_left(sc.r_counts, players, pos)
+
+
+@njit(cache=True)
+def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand_size,
+                min_cards, piles, below, required, trick_ok, rng, params, sc, stats) -> int:
+    """search / omniscient: the signals planner's cheapest mandatory sequences (up to
+    P_SEARCH_CANDIDATES, each followed by the planner's extras, plus the cheapest without
+    extras) are each scored by the mean cards left of rollouts with the signals strategy over
+    P_SEARCH_ROLLOUTS determinisations (search: sampled from the unseen cards; omniscient: the
+    true hands and draw order, one rollout). The lowest mean wins; ties keep the planner's
+    choice."""
+    if players > 1:
+        reservations(hands, counts, player, players, piles, below, trick_ok, params,
+                     sc.pile_penalty)
+    else:
+        sc.pile_penalty[:] = 0.0
+    keep = min(int(params[P_SEARCH_CANDIDATES]), MAX_CANDIDATES)
+    n_cand = best_sequences(hands[player], counts[player], piles, below, required, trick_ok,
+                            True, params, sc.pile_penalty, sc, keep)
+    if n_cand == 0:
+        return 0
+    for k in range(n_cand):
+        for d in range(required):
+            sc.search_cards[k, d] = sc.cand_cards[k, d]
+            sc.search_piles[k, d] = sc.cand_piles[k, d]
+    n_variants = n_cand + 1
+    n_rollouts = 1 if omniscient else int(params[P_SEARCH_ROLLOUTS])
+    for v in range(n_variants):
+        sc.search_score[v] = 0.0
+    for _ in range(n_rollouts):
+        if omniscient:
+            copy_true_hidden(hands, counts, players, deck, draw_pos, sc)
+        else:
+            sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc)
+        for v in range(n_variants):
+            sc.search_score[v] += rollout(v, n_cand, player, players, draw_pos, hand_size,
+                                          min_cards, required, trick_ok, piles, below, rng,
+                                          params, sc)
+    best_v = 0
+    for v in range(1, n_variants):
+        if sc.search_score[v] < sc.search_score[best_v]:
+            best_v = v
+    k = best_v if best_v < n_cand else 0
+    play_sequence(hands, counts, player, piles, below, sc.search_cards[k], sc.search_piles[k],
+                  required, stats)
+    if best_v == n_cand:
+        return required
+    if players > 1:
+        reservations(hands, counts, player, players, piles, below, trick_ok, params,
+                     sc.pile_penalty)
+    else:
+        sc.pile_penalty[:] = 0.0
+    extra = play_extras(hands, counts, player, piles, below, trick_ok,
+                        extras_reach(DECK_SIZE - draw_pos, params), params, sc.pile_penalty, sc,
+                        stats)
+    stats[S_EXTRA_PLAYS] += extra
+    return required + extra
+
+
+@njit(cache=True)
+def play_out_search(omniscient, deck, draw_pos, hands, counts, first, players, hand_size,
+                    min_cards, trick_ok, piles, below, rng, params, sc, stats) -> int:
+    """The game loop of :func:`play_out` with search / omniscient turns."""
+    player = first
+    while True:
+        player = next_to_move(counts, player, players)
+        if player < 0:
+            break
+        draw_left = DECK_SIZE - draw_pos
+        required = required_plays(draw_left, min_cards)
+        played = turn_search(omniscient, hands, counts, player, players, deck, draw_pos,
+                             hand_size, min_cards, piles, below, required, trick_ok, rng,
+                             params, sc, stats)
+        if played < required:
+            break
+        stats[S_TURNS] += 1
+        record(stats, player, 0, LOG_TURN_END)
+        draw_pos = refill(hands, counts, player, hand_size, deck, draw_pos)
+        player = (player + 1) % players
+    return draw_pos
+
+
+@njit(cache=True)
+def setup_game(deal_seed, players, hand_size, deck, hands, counts, piles, below, rng) -> int:
+    """Shuffle, deal ``hand_size`` cards to each player and lay the four foundations;
+    returns the draw position."""
+    rng[0] = np.uint64(deal_seed)
+    fill_and_shuffle(deck, rng)
+    for pile in range(N_PILES):
+        piles[pile] = start_top(pile)
+    reset_below(below)
+    hands[:, :] = 0
+    draw_pos = 0
+    for q in range(MAX_PLAYERS):
+        counts[q] = 0
+    for q in range(players):
+        draw_pos = refill(hands, counts, q, hand_size, deck, draw_pos)
+    return draw_pos
+
+
+@njit(cache=True)
+def play_one(deal_seed, players, hand_size, min_cards, trick_ok, strategy, params, deck, hands,
+             counts, piles, below, rng, sc, stats, out_row) -> None:
+    """Play the game of one seed; fills ``out_row`` (N_STATS episode statistics)."""
+    draw_pos = setup_game(deal_seed, players, hand_size, deck, hands, counts, piles, below, rng)
+    stats[:STATS_LEN] = 0
+    first = 0
+    if strategy >= SIGNALS and players > 1:
+        first = choose_first_player(hands, counts, players, piles, below, min_cards, trick_ok,
+                                    params, sc)
+    if strategy >= SEARCH:
+        draw_pos = play_out_search(strategy == OMNISCIENT, deck, draw_pos, hands, counts, first,
+                                   players, hand_size, min_cards, trick_ok, piles, below, rng,
+                                   params, sc, stats)
+    else:
+        draw_pos = play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
+                            min_cards, trick_ok, piles, below, rng, params, sc, stats)
+    in_hands = 0
+    for q in range(players):
+        in_hands += counts[q]
+    out_row[S_CARDS_LEFT] = in_hands + DECK_SIZE - draw_pos
+    out_row[S_IN_HANDS] = in_hands
+    out_row[S_DRAW_LEFT] = DECK_SIZE - draw_pos
+    out_row[S_TURNS] = stats[S_TURNS]
+    out_row[S_FIRST_PLAYER] = first
+    out_row[S_EXTRA_PLAYS] = stats[S_EXTRA_PLAYS]
+    out_row[S_TRICKS] = stats[S_TRICKS]
+
+
+@njit(cache=True)
+def play_games(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params):
+    """Play one game per seed; returns an int16 array [n, N_STATS] of episode statistics."""
+    n = deal_seeds.shape[0]
+    out = np.zeros((n, N_STATS), np.int16)
+    deck = np.empty(DECK_SIZE, np.int64)
+    hands = np.zeros((MAX_PLAYERS, MAX_HAND), np.int64)
+    counts = np.zeros(MAX_PLAYERS, np.int64)
+    piles = np.empty(N_PILES, np.int64)
+    below = np.empty(HIGHEST_CARD + 2, np.int64)
+    rng = np.empty(1, np.uint64)
+    stats = np.zeros(STATS_LEN, np.int64)
+    sc = new_scratch()
+    for g in range(n):
+        play_one(deal_seeds[g], players, hand_size, min_cards, trick_ok, strategy, params, deck,
+                 hands, counts, piles, below, rng, sc, stats, out[g])
+    return out
+
+
+@njit(cache=True)
+def trace_game(deal_seed, players, hand_size, min_cards, trick_ok, strategy, params):
+    """One game with its full play log: (episode statistics [N_STATS], log [k, 3]) where each
+    log row is (player, card, pile) and a row (player, 0, LOG_TURN_END) closes a turn."""
+    out = np.zeros(N_STATS, np.int16)
+    deck = np.empty(DECK_SIZE, np.int64)
+    hands = np.zeros((MAX_PLAYERS, MAX_HAND), np.int64)
+    counts = np.zeros(MAX_PLAYERS, np.int64)
+    piles = np.empty(N_PILES, np.int64)
+    below = np.empty(HIGHEST_CARD + 2, np.int64)
+    rng = np.empty(1, np.uint64)
+    capacity = 3 * (DECK_SIZE + 2 * DECK_SIZE)  # every card plus a turn marker per turn
+    stats = np.zeros(STATS_LEN + capacity, np.int64)
+    sc = new_scratch()
+    play_one(deal_seed, players, hand_size, min_cards, trick_ok, strategy, params, deck, hands,
+             counts, piles, below, rng, sc, stats, out)
+    n_log = stats[S_LOG_LEN]
+    log = stats[STATS_LEN:STATS_LEN + 3 * n_log].copy().reshape((n_log, 3))
+    return out, log

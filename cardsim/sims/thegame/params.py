@@ -1,0 +1,48 @@
+"""Tuned parameters of the heuristic strategies, per player count.
+
+Values come from the tuning runs described in ``seeds/the_game.md`` (section "Strategy
+parameters"); they are inputs of the player model, not results. Index names are the ``P_*``
+constants of :mod:`cardsim.sims.thegame.kernel`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.sims.thegame.kernel import (
+    N_PARAMS,
+    P_LATE_DRAW,
+    P_PAIR_PENALTY,
+    P_REACH_EARLY,
+    P_REACH_LATE,
+    P_SEARCH_CANDIDATES,
+    P_SEARCH_ROLLOUTS,
+    P_SIGNAL_PENALTY,
+    P_SIGNAL_THRESHOLD,
+    P_TRICK_BONUS,
+)
+
+BASE: dict[int, float] = {
+    P_REACH_EARLY: 0.0,
+    P_REACH_LATE: 0.0,
+    P_LATE_DRAW: 0.0,
+    P_PAIR_PENALTY: 2.0,
+    P_TRICK_BONUS: 0.5,
+    P_SIGNAL_THRESHOLD: 1.0,
+    P_SIGNAL_PENALTY: 3.0,
+    P_SEARCH_CANDIDATES: 3.0,
+    P_SEARCH_ROLLOUTS: 4.0,
+}
+
+# Per player count: overrides of BASE found by tuning.
+BY_PLAYERS: dict[int, dict[int, float]] = {1: {}, 2: {}, 3: {}, 4: {}, 5: {}}
+
+
+def strategy_params(players: int) -> np.ndarray:
+    """The float64 parameter vector the kernel's heuristic strategies use at this player count."""
+    values = dict(BASE)
+    values.update(BY_PLAYERS.get(players, {}))
+    params = np.zeros(N_PARAMS)
+    for index, value in values.items():
+        params[index] = value
+    return params

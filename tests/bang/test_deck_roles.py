@@ -1,0 +1,97 @@
+"""The 80-card deck, the 16 characters and the roles per player count."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from cardsim.errors import UserError
+from cardsim.sims.bang import cards as C
+from cardsim.sims.bang import engine as E
+from cardsim.sims.bang.simulator import BangConfig
+
+
+def test_deck_has_80_cards_with_published_counts() -> None:
+    counts = Counter(int(k) for k in C.CARD_KIND)
+    assert C.N_CARDS == 80
+    assert dict(counts) == C.KIND_COUNTS
+    assert sum(C.KIND_COUNTS.values()) == 80
+    brown = sum(n for k, n in C.KIND_COUNTS.items() if k < C.FIRST_BLUE)
+    assert (brown, 80 - brown) == (63, 17)
+
+
+def test_deck_suits_and_ranks_match_published_cards() -> None:
+    def codes(kind: int) -> list[tuple[int, int]]:
+        return sorted(
+            (int(C.CARD_RANK[c]), int(C.CARD_SUIT[c]))
+            for c in range(C.N_CARDS)
+            if C.CARD_KIND[c] == kind
+        )
+
+    assert codes(C.DYNAMITE) == [(2, C.HEARTS)]
+    assert codes(C.BARREL) == [(12, C.SPADES), (13, C.SPADES)]
+    assert codes(C.VOLCANIC) == [(10, C.SPADES), (10, C.CLUBS)]
+    assert codes(C.BEER) == [(r, C.HEARTS) for r in range(6, 12)]
+    diamonds_bang = [c for c in codes(C.BANG) if c[1] == C.DIAMONDS]
+    assert len(diamonds_bang) == 13
+    # the well-known draw! odds follow from the suits: 20 hearts, 10 spades 2-9
+    hearts = int((C.CARD_SUIT == C.HEARTS).sum())
+    boom = int(((C.CARD_SUIT == C.SPADES) & (C.CARD_RANK >= 2) & (C.CARD_RANK <= 9)).sum())
+    assert (hearts, boom) == (20, 10)
+
+
+def test_sixteen_characters_with_published_life() -> None:
+    assert len(C.CHARACTER_NAMES) == C.N_CHARACTERS == 16
+    three_life = {C.CHARACTER_NAMES[i] for i in range(16) if C.CHARACTER_LIFE[i] == 3}
+    assert three_life == {"El Gringo", "Paul Regret"}
+    assert int(C.CHARACTER_LIFE.sum()) == 62
+
+
+@pytest.mark.parametrize(
+    ("players", "expected"),
+    [
+        (4, {"sheriff": 1, "renegade": 1, "outlaw": 2}),
+        (5, {"sheriff": 1, "renegade": 1, "outlaw": 2, "deputy": 1}),
+        (6, {"sheriff": 1, "renegade": 1, "outlaw": 3, "deputy": 1}),
+        (7, {"sheriff": 1, "renegade": 1, "outlaw": 3, "deputy": 2}),
+    ],
+)
+def test_roles_per_player_count(players: int, expected: dict[str, int]) -> None:
+    dealt = Counter(C.ROLE_NAMES[r] for r in C.roles_for(players))
+    assert dict(dealt) == expected
+    rng = np.random.default_rng(players)
+    roles = E.deal_roles(players, rng)
+    assert roles[0] == C.SHERIFF
+    assert Counter(C.ROLE_NAMES[r] for r in roles) == dealt
+
+
+def test_sheriff_has_one_more_life_and_is_public() -> None:
+    s = E.blank_state(
+        np.array([0, 3, 2, 2]), np.array([C.EL_GRINGO, 0, 1, C.PAUL_REGRET]),
+        np.array([1, 1, 1, 1]), 1000,
+    )  # fmt: skip
+    assert list(s.max_life[:4]) == [4, 4, 4, 3]
+    assert list(s.revealed[:4]) == [1, 0, 0, 0]
+
+
+def test_setup_deals_as_many_cards_as_life() -> None:
+    rng = np.random.default_rng(1)
+    s = E.setup_game(7, np.array([1, 1, 1, 1]), 1000, rng)
+    hands = [E.hand_count(s, p) for p in range(7)]
+    assert hands == [int(s.life[p]) for p in range(7)]
+    assert s.g[E.G_DECK_N] == 80 - sum(hands)
+    assert len(set(int(c) for c in s.char[:7])) == 7
+    assert E.invariant_error(s) == 0
+
+
+@pytest.mark.parametrize("players", [3, 8, 0])
+def test_config_rejects_player_counts_outside_4_to_7(players: int) -> None:
+    with pytest.raises(UserError, match="players must be 4-7"):
+        BangConfig(players=players)
+
+
+def test_config_rejects_unknown_bot() -> None:
+    with pytest.raises(UserError, match="unknown bot"):
+        BangConfig(outlaw_bot="genius")

@@ -1,0 +1,94 @@
+"""Meta-game analysis: profile payoffs, the matrix, the symmetric equilibrium, best responses."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from cardsim.analysis.cashnguns import (
+    best_responses,
+    evaluate_mix,
+    expected_payoffs,
+    payoff_matrix,
+    profile_payoffs,
+    symmetric_equilibrium,
+    symmetric_game,
+    table_profiles,
+)
+from cardsim.errors import UserError
+
+
+def synthetic_profiles(payoff, strategies=("a", "b"), players=4) -> pl.DataFrame:
+    """A profile table whose payoffs come from payoff(strategy, others_counts)."""
+    rows = []
+    for profile in table_profiles(len(strategies), players):
+        counts = np.bincount(profile, minlength=len(strategies))
+        for s in sorted(set(profile)):
+            others = counts.copy()
+            others[s] -= 1
+            rows.append({"profile": "+".join(strategies[i] for i in profile), "strategy": strategies[s],
+                         "p_win": payoff(s, others), "mean_score": 0.0})
+    return pl.DataFrame(rows)
+
+
+def test_table_profiles_count():
+    assert len(table_profiles(11, 5)) == 3003  # C(15, 5)
+    assert table_profiles(2, 2) == [(0, 0), (0, 1), (1, 1)]
+
+
+def test_equilibrium_of_a_game_with_a_known_mixed_equilibrium():
+    """u(a | k others play a) = 1 - k/3, u(b) = 1/2: against a mix with share p of a,
+    E[u(a)] = 1 - p, so the symmetric equilibrium is p = 1/2 exactly."""
+    profiles = synthetic_profiles(lambda s, others: 1 - others[0] / 3 if s == 0 else 0.5)
+    game = symmetric_game(profiles, ["a", "b"], 4)
+    assert expected_payoffs(game, np.array([0.5, 0.5])) == pytest.approx([0.5, 0.5])
+    equilibrium = symmetric_equilibrium(game)
+    assert equilibrium.mix == pytest.approx([0.5, 0.5], abs=1e-3)
+    assert equilibrium.regret < 1e-4
+    assert evaluate_mix(game, np.array([1.0, 0.0])).regret == pytest.approx(0.5)
+
+
+def test_equilibrium_finds_a_dominant_strategy():
+    profiles = synthetic_profiles(lambda s, others: 0.6 - 0.05 * others[1] if s == 1 else 0.3,
+                                  strategies=("a", "b"), players=5)
+    equilibrium = symmetric_equilibrium(symmetric_game(profiles, ["a", "b"], 5))
+    assert equilibrium.mix == pytest.approx([0.0, 1.0])
+    assert equilibrium.regret == 0.0
+
+
+def test_expected_payoffs_against_a_pure_population():
+    profiles = synthetic_profiles(lambda s, others: 0.1 * s + 0.01 * others[1], strategies=("a", "b", "c"))
+    game = symmetric_game(profiles, ["a", "b", "c"], 4)
+    assert expected_payoffs(game, np.array([0.0, 1.0, 0.0])) == pytest.approx([0.03, 0.13, 0.23])
+
+
+def test_missing_profiles_are_an_error():
+    profiles = synthetic_profiles(lambda s, others: 0.5).head(3)
+    with pytest.raises(UserError, match="does not cover"):
+        symmetric_game(profiles, ["a", "b"], 4)
+
+
+def test_profile_payoffs_matrix_and_best_responses_from_simulation():
+    strategies = ["stubborn", "coward"]
+    profiles = profile_payoffs(strategies, 4, n=400, seed=1)
+    assert profiles.height == 1 + 2 + 2 + 2 + 1
+    assert (profiles["n"] == profiles["count"] * 400).all()
+    assert ((profiles["win_lo"] <= profiles["p_win"]) & (profiles["p_win"] <= profiles["win_hi"])).all()
+    wins_per_profile = profiles.group_by("profile").agg(pl.col("wins").sum())["wins"]
+    assert (wins_per_profile >= 0.8 * 400).all()  # nearly every game has a winner
+    matrix = payoff_matrix(profiles, strategies, 4)
+    assert matrix.height == 4
+    cell = matrix.filter((pl.col("focal") == "coward") & (pl.col("others") == "stubborn"))
+    assert cell["n"].item() == 400
+    responses = best_responses(matrix)
+    assert responses["others"].to_list() == strategies
+    for row in responses.iter_rows(named=True):
+        block = matrix.filter(pl.col("others") == row["others"])
+        assert row["payoff"] == block["p_win"].max()
+        assert row["gain"] >= 0
+
+
+def test_profile_payoffs_are_reproducible():
+    first = profile_payoffs(["trigger", "hunter"], 4, n=200, seed=3)
+    assert first.equals(profile_payoffs(["trigger", "hunter"], 4, n=200, seed=3))

@@ -1,0 +1,89 @@
+"""`cardsim cashnguns ...`: every command runs, prints what it says, and fails in one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from cardsim.commands.cashnguns import app
+from cardsim.errors import UserError
+from cardsim.sims.cashnguns.stage import stage_game
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_strategies_lists_every_named_strategy():
+    result = invoke("strategies", "--json")
+    first = json.loads(result.stdout.splitlines()[0])
+    assert len(first["rows"]) >= 8
+    assert {"random", "stubborn", "coward", "calculator"} <= {row["strategy"] for row in first["rows"]}
+
+
+def test_run_focal_vs_others_reports_intervals(tmp_path):
+    result = invoke("run", "--players", "4", "-s", "shark:pot=30000", "-s", "stubborn",
+                    "--n", "1000", "--seed", "2", "--jobs", "1", "--store", str(tmp_path), "-q", "--json")
+    rows = json.loads(result.stdout)["rows"]
+    assert [row["strategy"] for row in rows] == ["shark:pot=30000"] + ["stubborn"] * 3
+    for row in rows:
+        assert row["n"] == 1000 and row["lo"] <= row["p_win"] <= row["hi"]
+    again = invoke("run", "--players", "4", "-s", "shark:pot=30000", "-s", "stubborn",
+                   "--n", "1000", "--seed", "2", "--jobs", "1", "--store", str(tmp_path), "-q", "--json")
+    assert json.loads(again.stdout)["rows"] == rows
+
+
+def test_stage_prints_the_exact_matrix():
+    result = invoke("stage", "--players", "5", "--guns", "3", "--loot", "20k,10k,5k", "--json")
+    rows = json.loads(result.stdout)["rows"]
+    assert rows == stage_game(5, 3, (1, 1, 1)).to_dicts()
+
+
+def test_payoff_prints_matrix_equilibrium_and_writes_plots(tmp_path):
+    plot = tmp_path / "cng.svg"
+    result = invoke("payoff", "--players", "4", "-s", "stubborn", "-s", "coward", "--n", "200",
+                    "--plot", str(plot), "--profiles-csv", str(tmp_path / "profiles.csv"), "-q", "--json")
+    data = json.loads(result.stdout)["4"]
+    assert len(data["matrix"]) == 4
+    assert sum(row["share"] for row in data["equilibrium"]) == pytest.approx(1.0)
+    assert data["regret"] >= 0
+    assert (tmp_path / "cng_4p.svg").read_text().startswith("<?xml")
+    assert (tmp_path / "cng_4p_equilibrium.svg").exists()
+    profiles = pl.read_csv(tmp_path / "profiles_4p.csv")
+    assert profiles.height == 8 and set(profiles["strategy"]) == {"stubborn", "coward"}
+    text = invoke("payoff", "--players", "4", "-s", "stubborn", "-s", "coward", "--n", "200", "-q")
+    assert "symmetric equilibrium" in text.stdout and "regret" in text.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["run", "--players", "7", "--no-store"], "players must be 4-6"),
+        (["run", "-s", "shark:pot=x", "--no-store"], "bad value"),
+        (["payoff", "--metric", "money"], "--metric must be"),
+        (["stage", "--loot", "15k"], "notes are"),
+        (["stage", "--guns", "9"], "guns must be"),
+        (["stage", "--opponent-hand", "5,2"], "three counts"),
+    ],
+)
+def test_bad_input_raises_a_user_error(args, message):
+    result = runner.invoke(app, args)
+    assert isinstance(result.exception, UserError)
+    assert message in str(result.exception)
+
+
+def test_bad_input_is_one_line_and_exit_2_from_the_console():
+    result = subprocess.run([sys.executable, "-m", "cardsim.cli", "cashnguns", "run", "--players", "7"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "players must be 4-6" in lines[0], result.stderr

@@ -1,0 +1,100 @@
+"""Rendering pieces: inline SVG hygiene, rules digest readings, PDF layout and pagination."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from cardsim.reports.content import Bullets, Paragraph, Plot, Report, Section, Table
+from cardsim.reports.html import inline_svg, render_html
+from cardsim.reports.pdf import CONTENT_W, layout, text_width, wrap
+from cardsim.reports.sections.common import digest_facts, digest_path
+from cardsim.reports.style import new_figure, svg_text
+
+
+def small_figure():
+    fig, ax = new_figure()
+    ax.plot([0, 1], [0, 1], label="line")
+    ax.legend()
+    return fig
+
+
+def test_inline_svg_drops_urls_and_prefixes_ids():
+    svg = inline_svg(svg_text(small_figure()), "x1")
+    assert "http" not in svg and "xmlns" not in svg and "<metadata" not in svg
+    ids = [part.split('"')[0] for part in svg.split('id="')[1:]]
+    assert ids and all(i.startswith("x1-") for i in ids)
+    assert 'href="#x1-' in svg or "url(#x1-" in svg
+    assert svg.startswith("<svg") and 'viewBox="' in svg and ' width="' not in svg.split(">")[0]
+
+
+def test_html_escapes_text_and_marks_numeric_columns():
+    table = Table("t <b>", ("name", "n"), (("<i>x</i>", "1,000"),), (("<i>x</i>", 1000.0),))
+    page = render_html(Report("T", "S", (), (Section("s", "S & S", (Paragraph("a < b"), table)),)))
+    assert "a &lt; b" in page and "<i>x</i>" not in page and "S &amp; S" in page
+    assert '<td class="num" data-key="1000.0">1,000</td>' in page
+
+
+def test_digest_readings_are_found():
+    text = """# The Game rules digest
+Rules version: seed 001 as of 2026-11.
+
+## Turn
+| # | Rule (our words) | Source | Reading chosen | Test |
+|---|---|---|---|---|
+| T1 | Each turn plays at least two cards. | 001 | \u2014 | `test_min_two` |
+| T2 | The game ends when nobody can play. | 001 | Checked before each turn. | `test_end` |
+| T3 | Reach is up to the range. | seed says more **[published over seed]** | | `test_reach` |
+
+- A plain list item outside any reading section.
+
+## Readings where the seed is silent
+- Hand size with one player is 8.
+  It continues here.
+- Talk: only "I have something for pile N".
+"""
+    facts = digest_facts(text, "seeds/thegame.md")
+    assert facts.version == "Rules version: seed 001 as of 2026-11."
+    assert facts.readings == (
+        "The game ends when nobody can play. \u2014 Checked before each turn.",
+        "Reach is up to the range. \u2014 seed says more [published over seed]",
+        "Hand size with one player is 8. It continues here.",
+        'Talk: only "I have something for pile N".',
+    )
+
+
+def test_digest_path_matches_by_letters(tmp_path):
+    (tmp_path / "seeds").mkdir()
+    (tmp_path / "seeds" / "cash_n_guns.md").write_text("x")
+    (tmp_path / "seeds" / "the_game.md").write_text("x")
+    assert digest_path("cashnguns", tmp_path).name == "cash_n_guns.md"
+    assert digest_path("thegame", tmp_path).name == "the_game.md"
+    assert digest_path("bang", tmp_path) is None
+
+
+def test_wrap_fits_the_width():
+    text = "word " * 300
+    lines = wrap(text, CONTENT_W, 9.5)
+    assert len(lines) > 5
+    assert all(text_width(line, 9.5) <= CONTENT_W for line in lines)
+    assert " ".join(lines).split() == text.split()
+
+
+def test_long_table_breaks_with_repeated_header_and_plots_get_own_page():
+    rows = tuple((f"r{i}", f"{i}") for i in range(150))
+    keys = tuple((f"r{i}", float(i)) for i in range(150))
+    table = Table("long", ("row", "value"), rows, keys, note="note")
+    plots = tuple(Plot(f"p{i}", "c", small_figure) for i in range(2))
+    report = Report("T", "S", (), (Section("s", "S", (Paragraph("intro"), table, Bullets(("a",)), *plots)),))
+    pages = layout(report)
+    texts = [[line.text for _, item in page.placed for line in item.lines] for page in pages]
+    table_pages = [t for t in texts if any(x.startswith("r1") for x in t)]
+    assert len(table_pages) >= 2
+    assert all(t.count("row") == 1 for t in table_pages)  # the header on every page of the table
+    body = [x for t in texts for x in t if x.startswith("r") and x[1:].isdigit()]
+    assert body == [f"r{i}" for i in range(150)]
+    assert sum(page.has_plot() for page in pages) == 2
+    assert all(sum(item.plot is not None for _, item in page.placed) <= 1 for page in pages)
+    assert pages[1].header == "Contents"
+    contents = [line.text for _, item in pages[1].placed for line in item.lines]
+    assert "1.  S" in contents and "3" in contents  # section S starts on page 3
+    assert pl.Series(body).n_unique() == 150

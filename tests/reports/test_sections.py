@@ -1,0 +1,63 @@
+"""Every landed game's chapter on a tiny suite: it has the required parts, and its figures and
+tables equal what the stored episodes give when read back from the store."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardsim.reports.build import game_section
+from cardsim.reports.content import Bullets, Plot, Table
+from cardsim.reports.html import render_html
+from cardsim.reports.content import Report
+from cardsim.reports.sections import SECTION_MODULES, section_module
+from cardsim.reports.style import svg_text
+from cardsim.reports.suite import Outcome, Outcomes, Profile
+from cardsim.sims.core.runner import load_episodes
+from cardsim.sims.core.store import load_run
+from cardsim.sims.registry import get_simulator
+
+# one small chunk per experiment: checks the plumbing, not the numbers
+TINY = Profile("quick", precision=0.45, max_n=40, tune_precision=0.45, tune_max_n=20)
+
+
+@pytest.fixture(scope="module", params=sorted(SECTION_MODULES))
+def chapter(request, tmp_path_factory):
+    game = request.param
+    module, note = section_module(game)
+    if module is None:
+        pytest.skip(note)
+    store = tmp_path_factory.mktemp(f"store-{game}")
+    section, outcomes = game_section(game, module, get_simulator(game), profile=TINY, seed=11,
+                                     jobs=1, store=store)
+    return game, module, section, outcomes, store
+
+
+def test_chapter_has_required_parts(chapter):
+    game, module, section, outcomes, _ = chapter
+    headings = [b.heading for b in section.blocks if isinstance(b, Bullets)]
+    assert "Rules version and readings chosen" in headings
+    assert "Player models compared" in headings
+    assert "Reproducibility" in headings
+    tables = [b for b in section.blocks if isinstance(b, Table)]
+    assert any("95% interval" in t.columns and "n" in t.columns for t in tables)
+    assert any(isinstance(b, Plot) for b in section.blocks)
+    assert any("recommend" in t.title.lower() for t in tables)
+    page = render_html(Report("t", "s", (), (section,)))
+    assert section.title in page
+
+
+def test_chapter_figures_equal_the_store(chapter):
+    game, module, section, outcomes, store = chapter
+    reread = Outcomes(game=game, seed=outcomes.seed)
+    for key, outcome in outcomes.by_key.items():
+        episodes = load_episodes(load_run(store / outcome.run_id))
+        assert episodes.equals(outcome.episodes), key
+        reread.by_key[key] = Outcome(outcome.experiment, episodes, outcome.stop_rule, outcome.run_id)
+    again = [*module.results(reread, TINY), *module.recommendations(reread, TINY)]
+    first = [b for b in section.blocks if isinstance(b, (Plot, Table))]
+    rebuilt = [b for b in again if isinstance(b, (Plot, Table))]
+    assert [b for b in first if isinstance(b, Table)][: len([b for b in rebuilt if isinstance(b, Table)])] \
+        == [b for b in rebuilt if isinstance(b, Table)]
+    plots_first = [svg_text(b.make()) for b in first if isinstance(b, Plot)]
+    plots_again = [svg_text(b.make()) for b in rebuilt if isinstance(b, Plot)]
+    assert plots_first == plots_again and plots_first

@@ -1,0 +1,70 @@
+"""Difficulty tuning: ranking by distance to the target, the ladder, and candidate runs."""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+import pytest
+
+from cardsim.analysis.stats import wilson_interval
+from cardsim.analysis.tuning import (
+    Candidate,
+    check_target,
+    evaluate_candidates,
+    ladder,
+    level_aims,
+    rank_candidates,
+)
+from cardsim.errors import UserError
+from cardsim.sims.core.coin import SIMULATOR as COIN
+
+
+def table(rows: list[tuple[str, int, int]]) -> pl.DataFrame:
+    """A candidate table (label, n, successes, p, lo, hi) from counts."""
+    labels, n, k = zip(*rows)
+    lo, hi = wilson_interval(list(k), list(n))
+    return pl.DataFrame({"label": labels, "n": n, "successes": k}).with_columns(
+        (pl.col("successes") / pl.col("n")).alias("p"), pl.Series("lo", lo), pl.Series("hi", hi))
+
+
+def test_rank_orders_by_distance_and_flags_ties():
+    ranked = rank_candidates(table([("a", 1000, 900), ("b", 1000, 480), ("c", 1000, 540), ("d", 1000, 100)]), 0.5)
+    assert ranked["label"].to_list() == ["b", "c", "a", "d"]
+    assert ranked["rank"].to_list() == [1, 2, 3, 4]
+    assert ranked["covers_target"].to_list() == [True, False, False, False]
+    # b (48%) and c (54%) intervals at n=1000 overlap; a and d are far away
+    assert ranked["tied_with_best"].to_list() == [True, True, False, False]
+
+
+def test_ladder_picks_clearly_easier_and_harder():
+    steps = ladder(table([("easy", 2000, 1500), ("mid", 2000, 1000), ("near", 2000, 1040),
+                          ("hard", 2000, 500), ("harder", 2000, 100)]), 0.5)
+    assert steps["level"].to_list() == ["easy", "medium", "hard"]
+    assert steps["label"].to_list() == ["easy", "mid", "hard"]
+    assert steps["aim"].to_list() == pytest.approx([0.75, 0.5, 0.25])
+
+
+def test_ladder_leaves_out_a_missing_side():
+    steps = ladder(table([("only", 500, 250), ("harder", 500, 100)]), 0.5)
+    assert steps["level"].to_list() == ["medium", "hard"]
+
+
+def test_level_aims_and_target_check():
+    assert level_aims(0.3) == pytest.approx({"easy": 0.65, "medium": 0.3, "hard": 0.15})
+    with pytest.raises(UserError, match="target"):
+        check_target(1.2)
+
+
+def test_evaluate_candidates_matches_exact_coin_probabilities():
+    candidates = [Candidate(f"p{p}", {"p_heads": p}) for p in (0.25, 0.5, 0.7)]
+    result = evaluate_candidates(COIN, candidates, "heads", seed=3, jobs=1, store=None,
+                                 precision=None, max_n=4000)
+    assert result["label"].to_list() == ["p0.25", "p0.5", "p0.7"]
+    for row, exact in zip(result.iter_rows(named=True), (0.25, 0.5, 0.7)):
+        assert row["n"] == 4000
+        # 4.5 standard errors: a correct simulator fails this about once in 150,000 runs
+        assert abs(row["p"] - exact) < 4.5 * math.sqrt(exact * (1 - exact) / row["n"])
+        assert row["lo"] <= row["p"] <= row["hi"]
+    best = rank_candidates(result, 0.45).row(0, named=True)
+    assert best["label"] == "p0.5"
