@@ -130,6 +130,8 @@ class SymmetricGame:
         others: (m, K) counts of each strategy among the other players, one row per multiset.
         payoff: (K, m) payoff of a player using strategy s when the others are ``others[j]``.
         coefficients: multinomial coefficients (players-1)! / prod(others!) of each row.
+        variance: (K, m) sampling variance of each payoff estimate, from its 95% interval
+            (half-width / 1.96, squared).
     """
 
     strategies: tuple[str, ...]
@@ -137,13 +139,14 @@ class SymmetricGame:
     others: np.ndarray
     payoff: np.ndarray
     coefficients: np.ndarray
+    variance: np.ndarray
 
 
 def symmetric_game(profiles: pl.DataFrame, strategies: Sequence[str], players: int, metric: str = "win") -> SymmetricGame:
     """The symmetric game from a profile table (``metric`` 'win': p_win, 'score': mean score)."""
     if metric not in METRICS:
         raise UserError(f"metric must be one of: {', '.join(METRICS)}")
-    column = "p_win" if metric == "win" else "mean_score"
+    column, lo, hi = ("p_win", "win_lo", "win_hi") if metric == "win" else ("mean_score", "score_lo", "score_hi")
     count = len(strategies)
     multisets = table_profiles(count, players - 1)
     others = np.zeros((len(multisets), count), np.int64)
@@ -152,26 +155,40 @@ def symmetric_game(profiles: pl.DataFrame, strategies: Sequence[str], players: i
             others[row, index] += 1
     lookup = {tuple(row): j for j, row in enumerate(others.tolist())}
     payoff = np.full((count, len(multisets)), np.nan)
+    variance = np.full((count, len(multisets)), np.nan)
     position = {name: i for i, name in enumerate(strategies)}
-    for profile, strategy, value in profiles.select("profile", "strategy", column).iter_rows():
+    for profile, strategy, value, low, high in profiles.select("profile", "strategy", column, lo, hi).iter_rows():
         counts = np.zeros(count, np.int64)
         for name in profile.split("+"):
             counts[position[name]] += 1
         s = position[strategy]
         counts[s] -= 1
         payoff[s, lookup[tuple(counts.tolist())]] = value
+        variance[s, lookup[tuple(counts.tolist())]] = ((high - low) / (2 * Z95)) ** 2
     if np.isnan(payoff).any():
         raise UserError("payoff: the profile table does not cover every profile")
     factorial = np.array([math.factorial(k) for k in range(players)], np.float64)
     coefficients = math.factorial(players - 1) / factorial[others].prod(axis=1)
-    return SymmetricGame(tuple(strategies), players, others, payoff, coefficients)
+    return SymmetricGame(tuple(strategies), players, others, payoff, coefficients, variance)
+
+
+def others_probabilities(game: SymmetricGame, mix: np.ndarray) -> np.ndarray:
+    """Probability of each multiset of the others' strategies when each draws from ``mix``."""
+    log_mix = np.log(np.maximum(mix, 1e-300))  # a zero share with a positive count gives ~0
+    return game.coefficients * np.exp(game.others @ log_mix)
 
 
 def expected_payoffs(game: SymmetricGame, mix: np.ndarray) -> np.ndarray:
     """Payoff of each pure strategy when every other player draws a strategy from ``mix``."""
-    log_mix = np.log(np.maximum(mix, 1e-300))  # a zero share with a positive count gives ~0
-    probabilities = game.coefficients * np.exp(game.others @ log_mix)
-    return game.payoff @ probabilities
+    return game.payoff @ others_probabilities(game, mix)
+
+
+def payoff_half_widths(game: SymmetricGame, mix: np.ndarray) -> np.ndarray:
+    """95% half-width of each strategy's estimated payoff against ``mix``, treating profiles as
+    independent (variance = sum of probability^2 x variance of each profile payoff). Profiles
+    share their random draws (common random numbers), so this band is an approximation."""
+    probabilities = others_probabilities(game, mix)
+    return Z95 * np.sqrt(game.variance @ probabilities**2)
 
 
 @dataclass(frozen=True)
@@ -253,9 +270,13 @@ def best_responses(matrix: pl.DataFrame, metric: str = "win") -> pl.DataFrame:
 
 
 def equilibrium_table(equilibrium: Equilibrium, game: SymmetricGame) -> pl.DataFrame:
-    """The equilibrium as rows: strategy, its share in the mix, its payoff against the mix."""
+    """The equilibrium as rows: strategy, its share in the mix, its payoff against the mix with
+    a 95% interval (``lo``, ``hi``), best share first then best payoff."""
+    half = payoff_half_widths(game, equilibrium.mix)
     return pl.DataFrame({
         "strategy": list(game.strategies),
         "share": equilibrium.mix,
         "payoff_vs_mix": equilibrium.payoffs,
-    }).sort("share", descending=True)
+        "lo": equilibrium.payoffs - half,
+        "hi": equilibrium.payoffs + half,
+    }).sort(["share", "payoff_vs_mix"], descending=True)

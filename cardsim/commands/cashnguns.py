@@ -201,8 +201,10 @@ def payoff_command(
                                   "equilibrium": mix.to_dicts(), "regret": equilibrium.regret,
                                   "best_responses": responses.to_dicts()}
         else:
-            show_table(_matrix_grid(matrix, metric),
-                       title=f"{count} players: payoff of focal (row) vs all others (column), 95% CI")
+            for shown in (metric,) + tuple(m for m in METRICS if m != metric):
+                what = "win probability" if shown == "win" else "mean score ($)"
+                show_table(_matrix_grid(matrix, shown),
+                           title=f"{count} players: {what} of focal (row) vs all others (column), 95% CI")
             show_table(mix, title="symmetric equilibrium mix")
             typer.echo(headline)
             show_table(responses, title="best response to each strategy played by all others")

@@ -54,7 +54,7 @@ def game_section(
         models_block(module.models(profile)),
         *module.results(outcomes, profile),
         *module.recommendations(outcomes, profile),
-        *reproducibility_blocks(outcomes, profile, game, module.RERUN),
+        *reproducibility_blocks(outcomes, profile, game, module.rerun(profile)),
     )
     return Section(key=game, title=module.TITLE, blocks=tuple(blocks)), outcomes
 

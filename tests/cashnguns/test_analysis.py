@@ -8,8 +8,10 @@ import pytest
 
 from cardsim.analysis.cashnguns import (
     best_responses,
+    equilibrium_table,
     evaluate_mix,
     expected_payoffs,
+    payoff_half_widths,
     payoff_matrix,
     profile_payoffs,
     symmetric_equilibrium,
@@ -28,7 +30,9 @@ def synthetic_profiles(payoff, strategies=("a", "b"), players=4) -> pl.DataFrame
             others = counts.copy()
             others[s] -= 1
             rows.append({"profile": "+".join(strategies[i] for i in profile), "strategy": strategies[s],
-                         "p_win": payoff(s, others), "mean_score": 0.0})
+                         "p_win": payoff(s, others), "win_lo": payoff(s, others) - 0.02,
+                         "win_hi": payoff(s, others) + 0.02, "mean_score": 0.0, "score_lo": 0.0,
+                         "score_hi": 0.0})
     return pl.DataFrame(rows)
 
 
@@ -47,6 +51,10 @@ def test_equilibrium_of_a_game_with_a_known_mixed_equilibrium():
     assert equilibrium.mix == pytest.approx([0.5, 0.5], abs=1e-3)
     assert equilibrium.regret < 1e-4
     assert evaluate_mix(game, np.array([1.0, 0.0])).regret == pytest.approx(0.5)
+    table = equilibrium_table(equilibrium, game)
+    # each profile payoff has half-width 0.02; against the pure mix b only one profile counts
+    assert payoff_half_widths(game, np.array([0.0, 1.0])) == pytest.approx([0.02, 0.02])
+    assert (table["hi"] - table["payoff_vs_mix"] < 0.02).all()
 
 
 def test_equilibrium_finds_a_dominant_strategy():

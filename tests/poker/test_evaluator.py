@@ -9,11 +9,16 @@ from cardsim.sims.poker import category_of_score, deal, evaluate, score_hand
 from cardsim.sims.poker.evaluator import expected_table_checksum, table_checksum
 from cardsim.sims.poker.rules import best_pattern_of_cards
 from cardsim.sims.poker.evaluator import PATTERN_KEYS
+from cardsim.sims.poker.tables import build_tables, load_tables
 
 
 def test_compiled_tables_match_freshly_built_tables() -> None:
     """A stale numba cache would freeze old tables into the kernels; this catches it."""
     assert table_checksum() == expected_table_checksum()
+    fresh = build_tables()
+    loaded = load_tables()
+    assert fresh.keys() == loaded.keys()
+    assert all(np.array_equal(fresh[name], loaded[name]) for name in fresh)
 
 
 @njit

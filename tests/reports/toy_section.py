@@ -15,8 +15,11 @@ from cardsim.reports.suite import Experiment, Outcomes, Profile
 GAME = "coin"
 TITLE = "Coin (toy chapter)"
 QUESTION = "How often does a biased coin land heads?"
-RERUN = "python -c 'from cardsim.sims.core.coin import SIMULATOR'"
 BIASES = (0.2, 0.5, 0.8)
+
+
+def rerun(profile: Profile) -> str:
+    return "python -c 'from cardsim.sims.core.coin import SIMULATOR'"
 
 
 def plan(profile: Profile) -> list[Experiment]:

@@ -41,7 +41,7 @@ class Table:
         self.below = below_for(unplayed)
         self.stats = np.zeros(kernel.STATS_LEN, np.int64)
         self.rng = np.ones(1, np.uint64)
-        self.sc = kernel.new_scratch()
+        self.W, self.F, self.C = kernel.new_work()
 
     def hand(self, player: int) -> list[int]:
         return sorted(int(c) for c in self.hands[player, : self.counts[player]])
@@ -53,7 +53,7 @@ class Table:
         self.draw_pos = kernel.play_out(strategy, self.deck, self.draw_pos, self.hands,
                                         self.counts, first, self.players, hand_size, min_cards,
                                         trick_ok, self.piles, self.below, self.rng, params,
-                                        self.sc, self.stats)
+                                        self.W, self.F, self.C, self.stats)
         return int(kernel.cards_left(self.counts, self.players, self.draw_pos))
 
 

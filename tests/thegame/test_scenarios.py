@@ -16,9 +16,9 @@ def cheapest(table: Table, required: int, effective: bool = True, keep: int = 1)
     """The kernel's cheapest sequences of player 0: list of [(card, pile), ...]."""
     n = kernel.best_sequences(table.hands[0], table.counts[0], table.piles, table.below,
                               required, True, effective, strategy_params(1), NO_PENALTY,
-                              table.sc, keep)
+                              table.W, table.F, table.C, keep)
     return [
-        [(int(table.sc.cand_cards[k, d]), int(table.sc.cand_piles[k, d])) for d in range(required)]
+        [(int(table.C[0, k, d]), int(table.C[1, k, d])) for d in range(required)]
         for k in range(n)
     ]
 
@@ -52,8 +52,8 @@ def test_same_top_piles_are_not_searched_twice() -> None:
 def test_greedy_takes_the_trick_first_then_the_smallest_gap() -> None:
     table = Table([[33, 20, 31]], [30, 99, 2, 2], draw=[70])
     assert kernel.sequential_choice(table.hands, table.counts, 0, table.piles, 2, True,
-                                    table.rng, False, table.sc)
-    assert [(int(table.sc.turn_cards[d]), int(table.sc.turn_piles[d])) for d in range(2)] == [
+                                    table.rng, False, table.W, table.F, table.C)
+    assert [(int(table.W[kernel.R_TURN_CARDS, d]), int(table.W[kernel.R_TURN_PILES, d])) for d in range(2)] == [
         (20, 0),
         (31, 0),
     ]
@@ -62,8 +62,8 @@ def test_greedy_takes_the_trick_first_then_the_smallest_gap() -> None:
 def test_greedy_picks_smallest_gap_over_all_piles() -> None:
     table = Table([[80, 40, 35]], [30, 30, 90, 90], draw=[70])
     assert kernel.sequential_choice(table.hands, table.counts, 0, table.piles, 2, True,
-                                    table.rng, False, table.sc)
-    assert [int(c) for c in table.sc.turn_cards[:2]] == [35, 40]
+                                    table.rng, False, table.W, table.F, table.C)
+    assert [int(c) for c in table.W[kernel.R_TURN_CARDS, :2]] == [35, 40]
 
 
 def test_random_falls_back_to_a_feasible_order_when_its_pick_blocks() -> None:
@@ -72,7 +72,7 @@ def test_random_falls_back_to_a_feasible_order_when_its_pick_blocks() -> None:
         table = Table([[58, 70]], [55, 99, 2, 2], draw=[80])
         table.rng[0] = np.uint64(seed)
         played = kernel.turn_simple(table.hands, table.counts, 0, table.piles, table.below, 2,
-                                    True, table.rng, True, strategy_params(1), table.sc,
+                                    True, table.rng, True, strategy_params(1), table.W, table.F, table.C,
                                     table.stats)
         assert played == 2
         assert table.piles.tolist() == [70, 99, 2, 2]
@@ -121,7 +121,7 @@ def test_effective_gap_skips_only_unplayed_cards() -> None:
 def test_pair_penalty_keeps_the_near_card_and_rewards_the_set_up() -> None:
     params = strategy_params(1)
     table = Table([[22, 32]], [20, 99, 2, 2], draw=[50])
-    slot_of = table.sc.slot_of
+    slot_of = table.W[kernel.R_SLOT_OF]
     for s, card in enumerate([22, 32]):
         slot_of[card] = s
     near = kernel.extra_play_cost(table.hands, table.counts, 0, 0, 0, table.piles, table.below,
@@ -152,4 +152,4 @@ def test_team_lets_the_best_opening_start() -> None:
     params = strategy_params(3)
     table = Table([[50, 60, 70], [2, 3, 99], [40, 45, 55]], [1, 1, 100, 100], draw=[80])
     assert kernel.choose_first_player(table.hands, table.counts, 3, table.piles, table.below, 2,
-                                      True, params, table.sc) == 1
+                                      True, params, table.W, table.F, table.C) == 1

@@ -10,7 +10,7 @@ A section builder module defines:
 - ``results(outcomes, profile) -> tuple[Block, ...]``: headline tables (n and 95% intervals) and
   plots;
 - ``recommendations(outcomes, profile) -> tuple[Block, ...]``: what a group should play;
-- ``RERUN``: the ``cardsim`` command that re-runs one headline experiment by hand.
+- ``rerun(profile) -> str``: the ``cardsim`` command that re-runs one headline experiment by hand.
 
 The framework (:mod:`cardsim.reports.build`) adds the rules version and readings from
 ``seeds/``, and the reproducibility box. A game whose simulator or builder has not landed is

@@ -43,7 +43,6 @@ QUESTION = (
     "to each such table, and a symmetric mixed equilibrium: a mix no single strategy can beat, "
     "with its regret (how much the best deviation would gain; zero at an exact equilibrium)."
 )
-RERUN = "cardsim cashnguns payoff --players 5 --n 2000 -s random -s stubborn -s coward -s patient -s hunter -s calculator -s vulture"
 
 STRATEGIES: dict[str, tuple[str, ...]] = {
     "default": ("random", "stubborn", "coward", "patient", "hunter", "calculator", "vulture"),
@@ -56,6 +55,13 @@ GAMES_PER_PROFILE: dict[str, int] = {"default": 2_000, "quick": 200}
 def _setup(profile: Profile) -> tuple[tuple[str, ...], tuple[int, ...], int]:
     return (STRATEGIES[profile.name], PLAYERS[profile.name],
             min(GAMES_PER_PROFILE[profile.name], profile.max_n))
+
+
+def rerun(profile: Profile) -> str:
+    """The command that replays (or reuses) one player count's profiles by hand."""
+    names, counts, games = _setup(profile)
+    flags = " ".join(f"-s {name}" for name in names)
+    return f"cardsim cashnguns payoff --players {counts[-1]} --n {games} {flags} --store results"
 
 
 def plan(profile: Profile) -> list[Experiment]:

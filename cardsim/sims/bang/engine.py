@@ -68,8 +68,8 @@ class State(NamedTuple):
     table: np.ndarray  # int64[7, 22] card in play per seat and kind, -1 if none
     suspect: np.ndarray  # float64[7] public evidence of hostility to the Sheriff
     revealed: np.ndarray  # int64[7] 1 once the seat's role is public
-    hand: np.ndarray  # int64[7, 23] cards of each kind in hand; column N_KINDS = hand size
     acts: np.ndarray  # int64[MAX_ACTIONS, 3] scratch buffer for legal actions
+    hand: np.ndarray  # int64[7, 23] cards of each kind in hand; column N_KINDS = hand size
 
 
 # ---------------------------------------------------------------- state construction

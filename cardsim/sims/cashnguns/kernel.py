@@ -32,13 +32,11 @@ DECK_SIZE = sum(DECK_NOTE_COUNTS)
 
 
 @njit(cache=True)
-def _shuffled(values: np.ndarray, state: np.ndarray) -> np.ndarray:
-    """Fisher-Yates shuffle of a copy of ``values`` with the game's stream."""
-    out = values.copy()
-    for i in range(out.shape[0] - 1, 0, -1):
+def _shuffle(values: np.ndarray, state: np.ndarray) -> None:
+    """Fisher-Yates shuffle of ``values`` in place with the game's stream."""
+    for i in range(values.shape[0] - 1, 0, -1):
         j = int(next_uniform(state) * (i + 1))
-        out[i], out[j] = out[j], out[i]
-    return out
+        values[i], values[j] = values[j], values[i]
 
 
 @njit(cache=True)
@@ -83,28 +81,41 @@ def play_batch(
         for _ in range(DECK_NOTE_COUNTS[kind]):
             deck_template[position] = kind
             position += 1
-    slots = np.arange(players)
     note_units = np.array(NOTE_UNITS, np.int64)
-    hand_template = np.array(HAND_COUNTS, np.int64)
+    # Per-game state, allocated once and reset at the start of every game.
+    slot_of_seat = np.empty(players, np.int64)
+    deck = np.empty(DECK_SIZE, np.int64)
+    alive = np.empty(players, np.bool_)
+    wounds = np.empty(players, np.int64)
+    shame = np.empty(players, np.int64)
+    cash = np.empty(players, np.int64)
+    shots = np.empty(players, np.int64)
+    hands = np.empty((players, 3), np.int64)
+    last_targets = np.empty(players, np.int64)
+    bullets = np.zeros(players, np.int64)
+    targets = np.zeros(players, np.int64)
+    lying = np.zeros(players, np.bool_)
+    table = np.empty(3, np.int64)
+    score = np.empty(players, np.float64)
 
     state = np.zeros(1, np.uint64)
     for game in range(n):
         state[0] = seeds[game]
-        slot_of_seat = _shuffled(slots, state)
-        deck = _shuffled(deck_template, state)
-        alive = np.ones(players, np.bool_)
-        wounds = np.zeros(players, np.int64)
-        shame = np.zeros(players, np.int64)
-        cash = np.zeros(players, np.int64)
-        shots = np.zeros(players, np.int64)
-        hands = np.empty((players, 3), np.int64)
         for seat in range(players):
-            hands[seat] = hand_template
-        last_targets = np.full(players, -1, np.int64)
-        bullets = np.zeros(players, np.int64)
-        targets = np.zeros(players, np.int64)
-        lying = np.zeros(players, np.bool_)
-        table = np.zeros(3, np.int64)
+            slot_of_seat[seat] = seat
+        _shuffle(slot_of_seat, state)
+        deck[:] = deck_template
+        _shuffle(deck, state)
+        alive[:] = True
+        wounds[:] = 0
+        shame[:] = 0
+        cash[:] = 0
+        shots[:] = 0
+        for seat in range(players):
+            for card in range(3):
+                hands[seat, card] = HAND_COUNTS[card]
+        last_targets[:] = -1
+        table[:] = 0
         drawn = 0
         paid = 0
         rounds = 0
@@ -179,7 +190,6 @@ def play_batch(
             if survivors <= 1:
                 break
         if survivors > 1:
-            score = cash * 0.0
             for seat in range(players):
                 score[seat] = cash[seat] + shame_units * shame[seat]
             winners = final_winners(alive, score, shame, wounds)

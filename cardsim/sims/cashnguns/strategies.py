@@ -141,6 +141,8 @@ NAMED_STRATEGIES: dict[str, tuple[str, Strategy]] = {
               Strategy("bigpot", "leader", "threshold")),
     "bully": ("Bangs for big loot, aimed at the richest; never lies down",
               Strategy("bigpot", "leader", "never")),
+    "sniper": ("plays the Clicks first, then fires at the richest; never lies down",
+               Strategy("late", "leader", "never")),
 }
 
 
@@ -223,40 +225,39 @@ def choose_target(
     last_targets: np.ndarray,
     u: float,
 ) -> int:
-    """The living opponent a player aims at (phase 3); ties are broken uniformly with ``u``."""
+    """The living opponent a player aims at (phase 3); ties are broken uniformly with ``u``.
+
+    ``leader``: the richest; ``weakest``: the most wounded; ``retaliate``: those who aimed at
+    me last round (everyone if nobody did); ``random``: every living opponent.
+    """
     players = alive.shape[0]
-    candidate = np.zeros(players, np.bool_)
+    ranked = policy == TARGET_LEADER or policy == TARGET_WEAKEST
+    best = -1
+    retaliate = False
     for seat in range(players):
-        candidate[seat] = alive[seat] and seat != me
-    if policy == TARGET_LEADER or policy == TARGET_WEAKEST:
-        best = -1
-        for seat in range(players):
-            if candidate[seat]:
-                value = money[seat] if policy == TARGET_LEADER else wounds[seat]
-                if value > best:
-                    best = value
-        for seat in range(players):
-            if candidate[seat]:
-                value = money[seat] if policy == TARGET_LEADER else wounds[seat]
-                candidate[seat] = value == best
-    elif policy == TARGET_RETALIATE:
-        shooters = 0
-        for seat in range(players):
-            if candidate[seat] and last_targets[seat] == me:
-                shooters += 1
-        if shooters > 0:
-            for seat in range(players):
-                candidate[seat] = candidate[seat] and last_targets[seat] == me
+        if alive[seat] and seat != me:
+            value = money[seat] if policy == TARGET_LEADER else wounds[seat]
+            if ranked and value > best:
+                best = value
+            if policy == TARGET_RETALIATE and last_targets[seat] == me:
+                retaliate = True
     count = 0
-    for seat in range(players):
-        if candidate[seat]:
-            count += 1
-    pick = int(u * count)
-    for seat in range(players):
-        if candidate[seat]:
-            if pick == 0:
+    pick = -1
+    for sweep in range(2):  # first count the candidates, then walk to the chosen one
+        for seat in range(players):
+            if not alive[seat] or seat == me:
+                continue
+            if ranked and (money[seat] if policy == TARGET_LEADER else wounds[seat]) != best:
+                continue
+            if retaliate and last_targets[seat] != me:
+                continue
+            if sweep == 0:
+                count += 1
+            elif pick == 0:
                 return seat
-            pick -= 1
+            else:
+                pick -= 1
+        pick = int(u * count)
     return -1
 
 

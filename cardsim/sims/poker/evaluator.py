@@ -22,10 +22,10 @@ from cardsim.sims.poker.tables import (
     MAX_CARDS,
     MIN_CARDS,
     SUIT_FIELD_BITS,
-    build_tables,
+    load_tables,
 )
 
-_TABLES = build_tables()
+_TABLES = load_tables()
 CARD_KEY: np.ndarray = _TABLES["card_key"]
 PATTERN_KEYS: np.ndarray = _TABLES["pattern_keys"]
 FLUSH_SCORE: np.ndarray = _TABLES["flush_score"]
@@ -207,50 +207,65 @@ def evaluate(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
 
 @njit(cache=True)
 def score_histogram(n_cards: int) -> np.ndarray:
-    """How many of the C(52, n_cards) hands have each score (exhaustive enumeration).
+    """How many of the C(52, n_cards) hands have each score (exhaustive enumeration, k = 5..8).
 
-    Walks the combinations in lexicographic order like an odometer, keeping the key sums of every
-    prefix so that moving to the next hand re-adds only the cards that changed (one addition for
-    most hands). Returns int64 counts indexed by score.
+    Every hand is visited. The first k - 1 cards advance like an odometer in lexicographic order,
+    keeping the key sum of each prefix so only changed cards are re-added; the last card runs in
+    an inner loop where the suit-blind lookup is done once per rank (the four cards of a rank
+    share it) and only the suit counter and flush check are per card. Returns int64 counts
+    indexed by score.
     """
     histogram = np.zeros(N_SCORES, dtype=np.int64)
     bucket_shift = np.uint64(64 - BUCKET_BITS[n_cards])
     slot_shift = np.uint64(64 - TABLE_BITS[n_cards])
     disp_base = DISP_OFFSET[n_cards]
     table_base = TABLE_OFFSET[n_cards]
-    hand = np.arange(n_cards).astype(np.uint8)
-    prefix = np.zeros(n_cards + 1, dtype=np.uint64)
-    for i in range(n_cards):
-        prefix[i + 1] = prefix[i] + CARD_KEY[hand[i]]
-    last = n_cards - 1
+    n_prefix = n_cards - 1
+    prefix_cards = np.arange(n_prefix).astype(np.uint8)
+    prefix_key = np.zeros(n_prefix + 1, dtype=np.uint64)
+    for i in range(n_prefix):
+        prefix_key[i + 1] = prefix_key[i] + CARD_KEY[prefix_cards[i]]
+    prefix_masks = np.zeros(4, dtype=np.int64)
+    last_prefix = n_prefix - 1
+    highest_prefix_card = 51 - 1  # the prefix's last card leaves room for one more card
     while True:
-        total = prefix[n_cards]
-        rank_key = total >> _SUIT_SHIFT
-        bucket = (rank_key * HASH_MULT_BUCKET) >> bucket_shift
-        slot = ((rank_key * HASH_MULT_SLOT) >> slot_shift) ^ np.uint64(
-            DISPLACEMENT[disp_base + bucket]
-        )
-        score = np.int32(RANK_TABLE[table_base + slot])
-        suit = _flush_suit(total & _SUIT_FIELD)
-        if suit >= 0:
-            flush = np.int32(FLUSH_SCORE[_suit_mask(hand, suit)])
-            if flush > score:
-                score = flush
-        histogram[score] += 1
-        if hand[last] < 51:
-            hand[last] += 1
-            prefix[n_cards] = prefix[last] + CARD_KEY[hand[last]]
-            continue
-        position = last - 1
-        while position >= 0 and hand[position] == 51 - (last - position):
+        total_prefix = prefix_key[n_prefix]
+        suit_masks_into(prefix_cards, prefix_masks)
+        cached_rank = -1
+        cached_score = np.int32(0)
+        for card in range(prefix_cards[last_prefix] + 1, 52):
+            total = total_prefix + CARD_KEY[card]
+            rank = card >> 2
+            if rank != cached_rank:
+                cached_rank = rank
+                rank_key = total >> _SUIT_SHIFT
+                bucket = (rank_key * HASH_MULT_BUCKET) >> bucket_shift
+                slot = ((rank_key * HASH_MULT_SLOT) >> slot_shift) ^ np.uint64(
+                    DISPLACEMENT[disp_base + bucket]
+                )
+                cached_score = np.int32(RANK_TABLE[table_base + slot])
+            score = cached_score
+            suit = _flush_suit(total & _SUIT_FIELD)
+            if suit >= 0:
+                mask = prefix_masks[suit]
+                if (card & 3) == suit:
+                    mask |= 1 << rank
+                flush = np.int32(FLUSH_SCORE[mask])
+                if flush > score:
+                    score = flush
+            histogram[score] += 1
+        position = last_prefix
+        while position >= 0 and prefix_cards[position] == highest_prefix_card - (
+            last_prefix - position
+        ):
             position -= 1
         if position < 0:
             break
-        hand[position] += 1
-        prefix[position + 1] = prefix[position] + CARD_KEY[hand[position]]
-        for j in range(position + 1, n_cards):
-            hand[j] = hand[j - 1] + 1
-            prefix[j + 1] = prefix[j] + CARD_KEY[hand[j]]
+        prefix_cards[position] += 1
+        prefix_key[position + 1] = prefix_key[position] + CARD_KEY[prefix_cards[position]]
+        for j in range(position + 1, n_prefix):
+            prefix_cards[j] = prefix_cards[j - 1] + 1
+            prefix_key[j + 1] = prefix_key[j] + CARD_KEY[prefix_cards[j]]
     return histogram
 
 

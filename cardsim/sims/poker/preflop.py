@@ -29,7 +29,7 @@ from cardsim.sims.poker.cards import JACK_RANK, N_RANKS, RANK_CHARS, SUITLESS_JA
 from cardsim.sims.poker.strength import equity
 
 N_CLASSES = 169
-DEFAULT_SAMPLES = 200_000
+DEFAULT_SAMPLES = 1_000_000
 DEFAULT_SEED = 169
 TABLE_PATH = Path(__file__).parent / "data" / "preflop_169.csv"
 

@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from cardsim.errors import UserError
-from cardsim.sims.poker.cards import DECK_SIZE, SUITLESS_JACK
+from cardsim.sims.poker.cards import DECK_SIZE, SUITLESS_JACK, uniform_below
 from cardsim.sims.poker.evaluator import hand_key, score_extended, score_hand, suit_masks_into
 
 BOARD_SIZE = 5
@@ -333,7 +333,7 @@ def _sampled(
         share = 0.0
         for _ in range(n_samples):
             for i in range(n_draw):
-                j = i + rng.integers(0, n_deck - i)
+                j = i + uniform_below(rng, n_deck - i)
                 deck[i], deck[j] = deck[j], deck[i]
             for j in range(n_missing):
                 hand[pocket_size + n_known + j] = deck[j]

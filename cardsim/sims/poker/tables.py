@@ -25,7 +25,9 @@ Flush table
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -159,6 +161,39 @@ def _dense_scores(keys: np.ndarray, all_keys: np.ndarray) -> np.ndarray:
     if not np.array_equal(all_keys[index], keys):
         raise RuntimeError("pattern missing from the score list")
     return index
+
+
+def _source_digest() -> str:
+    """Hash of the sources the tables are derived from (this module and the rules)."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for name in ("tables.py", "rules.py", "cards.py"):
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def load_tables() -> dict[str, np.ndarray]:
+    """The tables, from a cache file keyed by the source hash, else built (and cached if possible).
+
+    The cache sits in this package's ``__pycache__`` like numba's own caches; any change to the
+    rules or table code changes the key, so a stale table is never loaded.
+    """
+    cache = Path(__file__).parent / "__pycache__" / f"poker_tables_{_source_digest()}.npz"
+    if cache.exists():
+        try:
+            with np.load(cache) as stored:
+                return {name: stored[name] for name in stored.files}
+        except (OSError, ValueError):
+            pass  # unreadable cache: rebuild below
+    tables = build_tables()
+    try:
+        cache.parent.mkdir(exist_ok=True)
+        partial = cache.with_suffix(f".{np.random.SeedSequence().entropy % 10**9}.tmp.npz")
+        np.savez(partial, **tables)
+        partial.replace(cache)
+    except OSError:
+        pass  # read-only install: build at every import instead
+    return tables
 
 
 def build_tables() -> dict[str, np.ndarray]:

@@ -46,7 +46,10 @@ P_SIGNAL_THRESHOLD = 5  # a teammate reserves a pile when holding a card of cost
 P_SIGNAL_PENALTY = 6  # cost added to a non-free play on a pile a teammate reserved
 P_SEARCH_CANDIDATES = 7  # search/omniscient: candidate turns scored by rollouts
 P_SEARCH_ROLLOUTS = 8  # search: sampled deals per candidate
-N_PARAMS = 9
+P_W_ONE = 9  # extra weight of a skipped card left with a single other pile to go on
+P_W_DEAD = 10  # extra weight of a skipped card left with no pile at all
+P_W_HAND = 11  # extra weight of a skipped card the player holds
+N_PARAMS = 12
 
 INF = 1.0e18
 MAX_TURN = 2 * MAX_HAND  # longest sequence one turn can record (a full hand)
@@ -191,6 +194,41 @@ def effective_gap(card: int, pile: int, top: int, below: np.ndarray, trick_bonus
 
 
 @njit(cache=True)
+def weighted_gap(card: int, pile: int, top: int, piles: np.ndarray, below: np.ndarray,
+                 slot_of: np.ndarray, params: np.ndarray) -> float:
+    """Planner's cost: :func:`effective_gap` with each unplayed card it skips (or, for a trick,
+    reopens) weighted by how badly it needs this pile: +P_W_ONE if only one other pile could
+    still take it, +P_W_DEAD if none could, +P_W_HAND if the player holds it."""
+    w_one = params[P_W_ONE]
+    w_dead = params[P_W_DEAD]
+    w_hand = params[P_W_HAND]
+    if w_one == 0.0 and w_dead == 0.0 and w_hand == 0.0:
+        return effective_gap(card, pile, top, below, params[P_TRICK_BONUS])
+    trick = is_backwards_trick(card, pile, top)
+    low = min(card, top) + 1
+    high = max(card, top) - 1
+    total = 0.0
+    for x in range(low, high + 1):
+        if below[x] == below[x - 1]:
+            continue  # already on a pile
+        options = 0
+        for q in range(N_PILES):
+            if q != pile and ((q < 2 and x > piles[q]) or (q >= 2 and x < piles[q])):
+                options += 1
+        weight = 1.0
+        if options == 0:
+            weight += w_dead
+        elif options == 1:
+            weight += w_one
+        if slot_of[x] >= 0:
+            weight += w_hand
+        total += weight
+    if trick:
+        return -total - params[P_TRICK_BONUS]
+    return total
+
+
+@njit(cache=True)
 def far_partner(card: int, pile: int) -> int:
     """The card that would later make ``card`` a backwards trick on this pile's direction
     (card + 10 on ascending piles, card - 10 on descending ones)."""
@@ -200,17 +238,41 @@ def far_partner(card: int, pile: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# Scratch buffers: allocated once per batch so no turn allocates.
+# Scratch buffers, allocated once per batch so no turn allocates. Hot functions take three
+# arrays (W: int64 rows, F: float64 rows, C: candidate sequences) rather than many small ones:
+# every array argument costs a reference-count round trip per call.
 
 MAX_CANDIDATES = 16
-SLOT_TABLE = 128  # slot_of[card] for cards up to 99 + 10 (far partners)
+SLOT_TABLE = 128  # W[R_SLOT_OF, card]: hand slot of a card (-1 if not held), cards up to 109
 
-Scratch = namedtuple(
-    "Scratch",
+R_USED = 0  # per hand slot: already chosen in the sequence being built
+R_WORK = 1  # pile tops while a sequence is being built
+R_SEQ_SLOT = 2  # the sequence being built: hand slot, pile, kind (1 normal play, 0 trick)
+R_SEQ_PILE = 3
+R_SEQ_KIND = 4
+R_SAVED_TOP = 5  # pile top before each play of the sequence (to undo it)
+R_POS = 6  # per depth: next (pile, slot) code to try
+R_LEGAL_SLOT = 7  # random strategy: the legal plays of this step
+R_LEGAL_PILE = 8
+R_TURN_CARDS = 9  # sequential choice of random / greedy
+R_TURN_PILES = 10
+R_SLOT_OF = 11
+R_SINGLE_PARTNER = 12  # per (slot * 4 + pile): slot of the far partner of a normal play, or -1
+N_WORK_ROWS = 13
+
+F_ACC = 0  # per depth: cost of the sequence so far
+F_PENALTY = 1  # per pile: reservation penalty of the current player
+F_NO_PENALTY = 2  # all zeros
+F_CAND_COST = 3  # cost of each kept candidate sequence, cheapest first
+F_SINGLE = 4  # per (slot * 4 + pile): cost of that single play now (INF if illegal)
+F_SINGLE_PAIR = 5  # per (slot * 4 + pile): pair penalty it incurs if its partner stays in hand
+F_PILE_MIN = 6  # per pile: cheapest single play on it now
+N_FLOAT_ROWS = 7
+FLOAT_WIDTH = 32
+
+Rollout = namedtuple(
+    "Rollout",
     [
-        "used", "work_piles", "seq_slot", "seq_pile", "seq_kind", "saved_top", "pos", "acc",
-        "slot_of", "pile_penalty", "no_penalty", "cand_cost", "cand_cards", "cand_piles",
-        "legal_slot", "legal_pile", "turn_cards", "turn_piles",
         "search_cards", "search_piles", "search_score", "unseen",
         "r_deck", "r_hands", "r_counts", "r_piles", "r_below", "r_stats",
         "s_deck", "s_hands", "s_counts",
@@ -219,27 +281,19 @@ Scratch = namedtuple(
 
 
 @njit(cache=True)
-def new_scratch() -> Scratch:
-    """Fresh scratch buffers for one batch."""
-    return Scratch(
-        np.zeros(MAX_HAND, np.bool_),
-        np.zeros(N_PILES, np.int64),
-        np.zeros(MAX_TURN, np.int64),
-        np.zeros(MAX_TURN, np.int64),
-        np.zeros(MAX_TURN, np.int64),
-        np.zeros(MAX_TURN, np.int64),
-        np.zeros(MAX_TURN + 1, np.int64),
-        np.zeros(MAX_TURN + 1),
-        np.full(SLOT_TABLE, -1, np.int64),
-        np.zeros(N_PILES),
-        np.zeros(N_PILES),
-        np.zeros(MAX_CANDIDATES),
-        np.zeros((MAX_CANDIDATES, MAX_TURN), np.int64),
-        np.zeros((MAX_CANDIDATES, MAX_TURN), np.int64),
-        np.zeros(MAX_HAND * N_PILES, np.int64),
-        np.zeros(MAX_HAND * N_PILES, np.int64),
-        np.zeros(MAX_TURN, np.int64),
-        np.zeros(MAX_TURN, np.int64),
+def new_work():
+    """Fresh (W, F, C) scratch arrays for one batch."""
+    work = np.zeros((N_WORK_ROWS, SLOT_TABLE), np.int64)
+    work[R_SLOT_OF, :] = -1
+    floats = np.zeros((N_FLOAT_ROWS, FLOAT_WIDTH))
+    candidates = np.zeros((2, MAX_CANDIDATES, MAX_TURN), np.int64)
+    return work, floats, candidates
+
+
+@njit(cache=True)
+def new_rollout() -> Rollout:
+    """Fresh buffers of the search strategies (candidates, sampled and rolled-out states)."""
+    return Rollout(
         np.zeros((MAX_CANDIDATES, MAX_TURN), np.int64),
         np.zeros((MAX_CANDIDATES, MAX_TURN), np.int64),
         np.zeros(2 * MAX_CANDIDATES),
@@ -261,29 +315,136 @@ def new_scratch() -> Scratch:
 
 
 @njit(cache=True)
-def keep_candidate(sc, keep, n_cand, total, hand, required) -> int:
-    """Insert the sequence in sc.seq_* (cost ``total``) into the sorted top-``keep`` list."""
-    if n_cand == keep and total >= sc.cand_cost[keep - 1]:
+def keep_candidate(W, F, C, keep, n_cand, total, hand, required) -> int:
+    """Insert the sequence in the W[R_SEQ_*] rows (cost ``total``) into the sorted top-``keep`` list."""
+    if n_cand == keep and total >= F[F_CAND_COST, keep - 1]:
         return n_cand
     k = n_cand if n_cand < keep else keep - 1
-    while k > 0 and sc.cand_cost[k - 1] > total:
-        sc.cand_cost[k] = sc.cand_cost[k - 1]
+    while k > 0 and F[F_CAND_COST, k - 1] > total:
+        F[F_CAND_COST, k] = F[F_CAND_COST, k - 1]
         for d in range(required):
-            sc.cand_cards[k, d] = sc.cand_cards[k - 1, d]
-            sc.cand_piles[k, d] = sc.cand_piles[k - 1, d]
+            C[0, k, d] = C[0, k - 1, d]
+            C[1, k, d] = C[1, k - 1, d]
         k -= 1
-    sc.cand_cost[k] = total
+    F[F_CAND_COST, k] = total
     for d in range(required):
-        sc.cand_cards[k, d] = hand[sc.seq_slot[d]]
-        sc.cand_piles[k, d] = sc.seq_pile[d]
+        C[0, k, d] = hand[W[R_SEQ_SLOT, d]]
+        C[1, k, d] = W[R_SEQ_PILE, d]
     return n_cand + 1 if n_cand < keep else keep
 
 
 @njit(cache=True)
+def record_pair(W, F, C, keep, n_cand, total, hand, s1, p1, s2, p2) -> int:
+    """Offer the two-play sequence (s1 on p1, then s2 on p2) to the candidate list."""
+    W[R_SEQ_SLOT, 0] = s1
+    W[R_SEQ_PILE, 0] = p1
+    W[R_SEQ_SLOT, 1] = s2
+    W[R_SEQ_PILE, 1] = p2
+    return keep_candidate(W, F, C, keep, n_cand, total, hand, 2)
+
+
+@njit(cache=True)
+def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F, C,
+               keep) -> int:
+    """:func:`best_sequences` for the common case of two effective-gap plays, enumerating the
+    same canonical sequences with single-play costs computed once: plays on two different piles
+    add up, only a second play on the same pile needs a new cost. With ``keep`` = 1 a first
+    play is skipped when even the cheapest possible second play cannot beat the best found."""
+    pair_penalty = params[P_PAIR_PENALTY]
+    slot_of = W[R_SLOT_OF]
+    for s in range(hcount):
+        slot_of[hand[s]] = s
+    for pile in range(N_PILES):
+        F[F_PILE_MIN, pile] = INF
+        top = piles[pile]
+        for s in range(hcount):
+            code = s * N_PILES + pile
+            F[F_SINGLE, code] = INF
+            W[R_SINGLE_PARTNER, code] = -1
+            F[F_SINGLE_PAIR, code] = 0.0
+            card = hand[s]
+            if not can_play(card, pile, top, trick_ok):
+                continue
+            cost = weighted_gap(card, pile, top, piles, below, slot_of, params)
+            if cost > 0.0:
+                cost += pile_penalty[pile]
+            F[F_SINGLE, code] = cost
+            if cost < F[F_PILE_MIN, pile]:
+                F[F_PILE_MIN, pile] = cost
+            if pair_penalty != 0.0 and not is_backwards_trick(card, pile, top):
+                partner = far_partner(card, pile)
+                if 0 <= partner < SLOT_TABLE and slot_of[partner] >= 0:
+                    W[R_SINGLE_PARTNER, code] = slot_of[partner]
+                    F[F_SINGLE_PAIR, code] = pair_penalty
+    n_cand = 0
+    for p1 in range(N_PILES):
+        if p1 == 1 and piles[0] == piles[1]:
+            continue
+        if p1 == 3 and piles[2] == piles[3]:
+            continue
+        other_min = INF
+        for p2 in range(p1 + 1, N_PILES):
+            if F[F_PILE_MIN, p2] < other_min:
+                other_min = F[F_PILE_MIN, p2]
+        for s1 in range(hcount):
+            code1 = s1 * N_PILES + p1
+            c1 = F[F_SINGLE, code1]
+            if c1 >= INF:
+                continue
+            card1 = hand[s1]
+            partner1 = W[R_SINGLE_PARTNER, code1]
+            back = 2 * card1 - far_partner(card1, p1)  # trick onto card1 right after it
+            if keep == 1 and n_cand == 1:
+                same_min = 0.0
+                if trick_ok and 0 <= back < SLOT_TABLE and slot_of[back] >= 0:
+                    same_min = -INF
+                if c1 + min(same_min, other_min) >= F[F_CAND_COST, 0]:
+                    continue
+            for s2 in range(hcount):
+                if s2 == s1:
+                    continue
+                card2 = hand[s2]
+                if not can_play(card2, p1, card1, trick_ok):
+                    continue
+                c2 = weighted_gap(card2, p1, card1, piles, below, slot_of, params)
+                if c2 > 0.0:
+                    c2 += pile_penalty[p1]
+                total = c1 + c2
+                if partner1 >= 0 and partner1 != s2:
+                    total += F[F_SINGLE_PAIR, code1]
+                if pair_penalty != 0.0 and not is_backwards_trick(card2, p1, card1):
+                    partner2 = far_partner(card2, p1)
+                    if 0 <= partner2 < SLOT_TABLE and slot_of[partner2] >= 0 \
+                            and slot_of[partner2] != s1:
+                        total += pair_penalty
+                n_cand = record_pair(W, F, C, keep, n_cand, total, hand, s1, p1, s2, p1)
+            for p2 in range(p1 + 1, N_PILES):
+                if p2 == 3 and p1 < 2 and piles[2] == piles[3]:
+                    continue
+                for s2 in range(hcount):
+                    if s2 == s1:
+                        continue
+                    code2 = s2 * N_PILES + p2
+                    c2 = F[F_SINGLE, code2]
+                    if c2 >= INF:
+                        continue
+                    total = c1 + c2
+                    if partner1 >= 0 and partner1 != s2:
+                        total += F[F_SINGLE_PAIR, code1]
+                    partner2 = W[R_SINGLE_PARTNER, code2]
+                    if partner2 >= 0 and partner2 != s1:
+                        total += F[F_SINGLE_PAIR, code2]
+                    n_cand = record_pair(W, F, C, keep, n_cand, total, hand, s1, p1, s2, p2)
+    for s in range(hcount):
+        slot_of[hand[s]] = -1
+    return n_cand
+
+
+@njit(cache=True)
 def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, params,
-                   pile_penalty, sc, keep) -> int:
+                   pile_penalty, W, F, C, keep) -> int:
     """The ``keep`` cheapest legal sequences of exactly ``required`` plays, cheapest first, in
-    sc.cand_cards / sc.cand_piles / sc.cand_cost; returns how many exist (0: none is legal).
+    C[0] / C[1] / F[F_CAND_COST]; returns how many exist (0: none is legal).
 
     Iterative depth-first search over (pile, slot) moves with piles in non-decreasing order:
     plays on different piles commute, so every reachable outcome is visited once. Costs are raw
@@ -292,25 +453,27 @@ def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, pa
     """
     if required > hcount:
         return 0
-    used = sc.used
-    work = sc.work_piles
+    if effective and required == 2:
+        return best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F, C,
+                          keep)
+    used = W[R_USED]
+    work = W[R_WORK]
     for s in range(MAX_HAND):
         used[s] = False
     for p in range(N_PILES):
         work[p] = piles[p]
-    slot_of = sc.slot_of
+    slot_of = W[R_SLOT_OF]
     for s in range(hcount):
         slot_of[hand[s]] = s
     pair_penalty = params[P_PAIR_PENALTY] if effective else 0.0
-    trick_bonus = params[P_TRICK_BONUS]
     n_cand = 0
     limit = N_PILES * MAX_HAND
     depth = 0
-    sc.pos[0] = 0
-    sc.acc[0] = 0.0
+    W[R_POS, 0] = 0
+    F[F_ACC, 0] = 0.0
     while depth >= 0:
-        first_pile = sc.seq_pile[depth - 1] if depth > 0 else 0
-        code = max(sc.pos[depth], first_pile * MAX_HAND)
+        first_pile = W[R_SEQ_PILE, depth - 1] if depth > 0 else 0
+        code = max(W[R_POS, depth], first_pile * MAX_HAND)
         found = False
         pile = 0
         s = 0
@@ -335,44 +498,44 @@ def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, pa
             if can_play(hand[s], pile, top, trick_ok):
                 found = True
                 break
-        sc.pos[depth] = code
+        W[R_POS, depth] = code
         if not found:
             depth -= 1
             if depth >= 0:
-                work[sc.seq_pile[depth]] = sc.saved_top[depth]
-                used[sc.seq_slot[depth]] = False
+                work[W[R_SEQ_PILE, depth]] = W[R_SAVED_TOP, depth]
+                used[W[R_SEQ_SLOT, depth]] = False
             continue
         card = hand[s]
         trick = is_backwards_trick(card, pile, top)
         if effective:
-            cost = effective_gap(card, pile, top, below, trick_bonus)
+            cost = weighted_gap(card, pile, top, work, below, slot_of, params)
             if cost > 0.0:
                 cost += pile_penalty[pile]
         else:
             cost = raw_gap(card, pile, top)
-        sc.seq_kind[depth] = 0 if trick else 1
-        sc.saved_top[depth] = top
-        sc.seq_slot[depth] = s
-        sc.seq_pile[depth] = pile
-        total = sc.acc[depth] + cost
+        W[R_SEQ_KIND, depth] = 0 if trick else 1
+        W[R_SAVED_TOP, depth] = top
+        W[R_SEQ_SLOT, depth] = s
+        W[R_SEQ_PILE, depth] = pile
+        total = F[F_ACC, depth] + cost
         if depth + 1 == required:
             used[s] = True
             if pair_penalty != 0.0:
                 for d in range(required):
-                    if sc.seq_kind[d] == 1:
-                        partner = far_partner(hand[sc.seq_slot[d]], sc.seq_pile[d])
+                    if W[R_SEQ_KIND, d] == 1:
+                        partner = far_partner(hand[W[R_SEQ_SLOT, d]], W[R_SEQ_PILE, d])
                         if 0 <= partner < SLOT_TABLE:
                             ps = slot_of[partner]
                             if ps >= 0 and not used[ps]:
                                 total += pair_penalty
             used[s] = False
-            n_cand = keep_candidate(sc, keep, n_cand, total, hand, required)
+            n_cand = keep_candidate(W, F, C, keep, n_cand, total, hand, required)
         else:
             used[s] = True
             work[pile] = card
-            sc.acc[depth + 1] = total
+            F[F_ACC, depth + 1] = total
             depth += 1
-            sc.pos[depth] = 0
+            W[R_POS, depth] = 0
     for s in range(hcount):
         slot_of[hand[s]] = -1
     return n_cand
@@ -414,13 +577,13 @@ def play_sequence(hands, counts, player, piles, below, cards, pile_of, length, s
 
 @njit(cache=True)
 def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick,
-                      sc) -> bool:
-    """Choose ``required`` plays one at a time into sc.turn_*, without touching the state: the
+                      W, F, C) -> bool:
+    """Choose ``required`` plays one at a time into W[R_TURN_CARDS] / W[R_TURN_PILES], without touching the state: the
     legal play of smallest raw gap (greedy; ties to the lower slot, then pile) or a uniformly
     random legal play. False when this order gets stuck."""
     hcount = counts[player]
-    used = sc.used
-    work = sc.work_piles
+    used = W[R_USED]
+    work = W[R_WORK]
     for s in range(MAX_HAND):
         used[s] = False
     for p in range(N_PILES):
@@ -438,8 +601,8 @@ def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, ran
                 if not can_play(card, pile, work[pile], trick_ok):
                     continue
                 if random_pick:
-                    sc.legal_slot[n_legal] = s
-                    sc.legal_pile[n_legal] = pile
+                    W[R_LEGAL_SLOT, n_legal] = s
+                    W[R_LEGAL_PILE, n_legal] = pile
                     n_legal += 1
                 else:
                     gap = raw_gap(card, pile, work[pile])
@@ -451,30 +614,30 @@ def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, ran
             if n_legal == 0:
                 return False
             k = random_below(rng, n_legal)
-            best_slot = sc.legal_slot[k]
-            best_pile = sc.legal_pile[k]
+            best_slot = W[R_LEGAL_SLOT, k]
+            best_pile = W[R_LEGAL_PILE, k]
         elif best_slot < 0:
             return False
         used[best_slot] = True
-        sc.turn_cards[d] = hands[player, best_slot]
-        sc.turn_piles[d] = best_pile
+        W[R_TURN_CARDS, d] = hands[player, best_slot]
+        W[R_TURN_PILES, d] = best_pile
         work[best_pile] = hands[player, best_slot]
     return True
 
 
 @njit(cache=True)
 def turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, random_pick,
-                params, sc, stats) -> int:
+                params, W, F, C, stats) -> int:
     """random / greedy: exactly the minimum count, chosen one card at a time; when that order
     gets stuck although some order works, the cheapest feasible sequence (raw gaps) is played."""
-    if sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick, sc):
-        play_sequence(hands, counts, player, piles, below, sc.turn_cards, sc.turn_piles,
+    if sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick, W, F, C):
+        play_sequence(hands, counts, player, piles, below, W[R_TURN_CARDS], W[R_TURN_PILES],
                       required, stats)
         return required
     if best_sequences(hands[player], counts[player], piles, below, required, trick_ok, False,
-                      params, sc.no_penalty, sc, 1) == 0:
+                      params, F[F_NO_PENALTY], W, F, C, 1) == 0:
         return 0
-    play_sequence(hands, counts, player, piles, below, sc.cand_cards[0], sc.cand_piles[0],
+    play_sequence(hands, counts, player, piles, below, C[0, 0], C[1, 0],
                   required, stats)
     return required
 
@@ -487,7 +650,7 @@ def extra_play_cost(hands, counts, player, slot, pile, piles, below, trick_ok, p
     penalty when it spends the near card of a 10-apart pair."""
     card = hands[player, slot]
     top = piles[pile]
-    cost = effective_gap(card, pile, top, below, params[P_TRICK_BONUS])
+    cost = weighted_gap(card, pile, top, piles, below, slot_of, params)
     if cost > 0.0:
         cost += pile_penalty[pile]
     if is_backwards_trick(card, pile, top):
@@ -495,7 +658,7 @@ def extra_play_cost(hands, counts, player, slot, pile, piles, below, trick_ok, p
     partner = far_partner(card, pile)
     back = 2 * card - partner  # the card 10 the other way: a trick right after this play
     if trick_ok and 0 <= back < SLOT_TABLE and slot_of[back] >= 0:
-        cost += effective_gap(back, pile, card, below, params[P_TRICK_BONUS])
+        cost += weighted_gap(back, pile, card, piles, below, slot_of, params)
     elif 0 <= partner < SLOT_TABLE and slot_of[partner] >= 0:
         cost += params[P_PAIR_PENALTY]
     return cost
@@ -503,10 +666,10 @@ def extra_play_cost(hands, counts, player, slot, pile, piles, below, trick_ok, p
 
 @njit(cache=True)
 def play_extras(hands, counts, player, piles, below, trick_ok, reach, params, pile_penalty,
-                sc, stats) -> int:
+                W, F, C, stats) -> int:
     """Keep playing the cheapest optional card while its cost is within ``reach``."""
     played = 0
-    slot_of = sc.slot_of
+    slot_of = W[R_SLOT_OF]
     while counts[player] > 0:
         for s in range(counts[player]):
             slot_of[hands[player, s]] = s
@@ -567,51 +730,51 @@ def extras_reach(draw_left, params) -> float:
 
 @njit(cache=True)
 def turn_planner(hands, counts, player, players, piles, below, required, draw_left, trick_ok,
-                 signals, params, sc, stats) -> int:
+                 signals, params, W, F, C, stats) -> int:
     """planner / signals: cheapest mandatory sequence by effective gap, then extras."""
     if signals and players > 1:
         reservations(hands, counts, player, players, piles, below, trick_ok, params,
-                     sc.pile_penalty)
+                     F[F_PENALTY])
     else:
-        sc.pile_penalty[:] = 0.0
+        F[F_PENALTY, :] = 0.0
     if best_sequences(hands[player], counts[player], piles, below, required, trick_ok, True,
-                      params, sc.pile_penalty, sc, 1) == 0:
+                      params, F[F_PENALTY], W, F, C, 1) == 0:
         return 0
-    play_sequence(hands, counts, player, piles, below, sc.cand_cards[0], sc.cand_piles[0],
+    play_sequence(hands, counts, player, piles, below, C[0, 0], C[1, 0],
                   required, stats)
     extra = play_extras(hands, counts, player, piles, below, trick_ok,
-                        extras_reach(draw_left, params), params, sc.pile_penalty, sc, stats)
+                        extras_reach(draw_left, params), params, F[F_PENALTY], W, F, C, stats)
     stats[S_EXTRA_PLAYS] += extra
     return required + extra
 
 
 @njit(cache=True)
 def choose_first_player(hands, counts, players, piles, below, min_cards, trick_ok, params,
-                        sc) -> int:
+                        W, F, C) -> int:
     """Allowed talk before the first turn ("I have a good start"): the player whose cheapest
     opening sequence costs least starts (ties: lowest seat)."""
     best = INF
     first = 0
     for q in range(players):
         if best_sequences(hands[q], counts[q], piles, below, min_cards, trick_ok, True, params,
-                          sc.no_penalty, sc, 1) > 0 and sc.cand_cost[0] < best:
-            best = sc.cand_cost[0]
+                          F[F_NO_PENALTY], W, F, C, 1) > 0 and F[F_CAND_COST, 0] < best:
+            best = F[F_CAND_COST, 0]
             first = q
     return first
 
 
 @njit(cache=True)
 def take_heuristic_turn(strategy, hands, counts, player, players, piles, below, required,
-                        draw_left, trick_ok, rng, params, sc, stats) -> int:
+                        draw_left, trick_ok, rng, params, W, F, C, stats) -> int:
     """One turn of random / greedy / planner / signals; returns the number of cards played."""
     if strategy == RANDOM:
         return turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, True,
-                           params, sc, stats)
+                           params, W, F, C, stats)
     if strategy == GREEDY:
         return turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, False,
-                           params, sc, stats)
+                           params, W, F, C, stats)
     return turn_planner(hands, counts, player, players, piles, below, required, draw_left,
-                        trick_ok, strategy != PLANNER, params, sc, stats)
+                        trick_ok, strategy != PLANNER, params, W, F, C, stats)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -631,7 +794,7 @@ def next_to_move(counts, player, players) -> int:
 
 @njit(cache=True)
 def play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
-             trick_ok, piles, below, rng, params, sc, stats) -> int:
+             trick_ok, piles, below, rng, params, W, F, C, stats) -> int:
     """Play a heuristic strategy from the given state to the end of the game; returns the draw
     position. Turns, extra plays and tricks accumulate in ``stats``."""
     player = first
@@ -642,7 +805,7 @@ def play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
         draw_left = DECK_SIZE - draw_pos
         required = required_plays(draw_left, min_cards)
         played = take_heuristic_turn(strategy, hands, counts, player, players, piles, below,
-                                     required, draw_left, trick_ok, rng, params, sc, stats)
+                                     required, draw_left, trick_ok, rng, params, W, F, C, stats)
         if played < required:
             break  # the player to move cannot play the minimum: the game ends
         stats[S_TURNS] += 1
@@ -703,7 +866,7 @@ def copy_true_hidden(hands, counts, players, deck, draw_pos, sc) -> None:
 
 @njit(cache=True)
 def rollout(variant, n_variants_with_extras, player, players, draw_pos, hand_size, min_cards,
-            required, trick_ok, piles, below, rng, params, sc) -> int:
+            required, trick_ok, piles, below, rng, params, W, F, C, sc) -> int:
     """Play candidate ``variant`` on a copy of the sampled state, then the signals strategy to
     the end; returns the cards left. Variants below ``n_variants_with_extras`` are candidate
     k = variant followed by the planner's extras; the last one is candidate 0 without extras."""
@@ -723,22 +886,22 @@ def rollout(variant, n_variants_with_extras, player, players, draw_pos, hand_siz
                   sc.search_piles[k], required, sc.r_stats)
     if variant < n_variants_with_extras:
         reservations(sc.r_hands, sc.r_counts, player, players, sc.r_piles, sc.r_below, trick_ok,
-                     params, sc.pile_penalty)
+                     params, F[F_PENALTY])
         if players == 1:
-            sc.pile_penalty[:] = 0.0
+            F[F_PENALTY, :] = 0.0
         play_extras(sc.r_hands, sc.r_counts, player, sc.r_piles, sc.r_below, trick_ok,
-                    extras_reach(DECK_SIZE - draw_pos, params), params, sc.pile_penalty, sc,
+                    extras_reach(DECK_SIZE - draw_pos, params), params, F[F_PENALTY], W, F, C,
                     sc.r_stats)
     pos = refill(sc.r_hands, sc.r_counts, player, hand_size, sc.r_deck, draw_pos)
     pos = play_out(SIGNALS, sc.r_deck, pos, sc.r_hands, sc.r_counts, (player + 1) % players,
                    players, hand_size, min_cards, trick_ok, sc.r_piles, sc.r_below, rng, params,
-                   sc, sc.r_stats)
+                   W, F, C, sc.r_stats)
     return cards_left(sc.r_counts, players, pos)
 
 
 @njit(cache=True)
 def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand_size,
-                min_cards, piles, below, required, trick_ok, rng, params, sc, stats) -> int:
+                min_cards, piles, below, required, trick_ok, rng, params, W, F, C, sc, stats) -> int:
     """search / omniscient: the signals planner's cheapest mandatory sequences (up to
     P_SEARCH_CANDIDATES, each followed by the planner's extras, plus the cheapest without
     extras) are each scored by the mean cards left of rollouts with the signals strategy over
@@ -747,18 +910,18 @@ def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand
     choice."""
     if players > 1:
         reservations(hands, counts, player, players, piles, below, trick_ok, params,
-                     sc.pile_penalty)
+                     F[F_PENALTY])
     else:
-        sc.pile_penalty[:] = 0.0
+        F[F_PENALTY, :] = 0.0
     keep = min(int(params[P_SEARCH_CANDIDATES]), MAX_CANDIDATES)
     n_cand = best_sequences(hands[player], counts[player], piles, below, required, trick_ok,
-                            True, params, sc.pile_penalty, sc, keep)
+                            True, params, F[F_PENALTY], W, F, C, keep)
     if n_cand == 0:
         return 0
     for k in range(n_cand):
         for d in range(required):
-            sc.search_cards[k, d] = sc.cand_cards[k, d]
-            sc.search_piles[k, d] = sc.cand_piles[k, d]
+            sc.search_cards[k, d] = C[0, k, d]
+            sc.search_piles[k, d] = C[1, k, d]
     n_variants = n_cand + 1
     n_rollouts = 1 if omniscient else int(params[P_SEARCH_ROLLOUTS])
     for v in range(n_variants):
@@ -771,7 +934,7 @@ def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand
         for v in range(n_variants):
             sc.search_score[v] += rollout(v, n_cand, player, players, draw_pos, hand_size,
                                           min_cards, required, trick_ok, piles, below, rng,
-                                          params, sc)
+                                          params, W, F, C, sc)
     best_v = 0
     for v in range(1, n_variants):
         if sc.search_score[v] < sc.search_score[best_v]:
@@ -783,11 +946,11 @@ def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand
         return required
     if players > 1:
         reservations(hands, counts, player, players, piles, below, trick_ok, params,
-                     sc.pile_penalty)
+                     F[F_PENALTY])
     else:
-        sc.pile_penalty[:] = 0.0
+        F[F_PENALTY, :] = 0.0
     extra = play_extras(hands, counts, player, piles, below, trick_ok,
-                        extras_reach(DECK_SIZE - draw_pos, params), params, sc.pile_penalty, sc,
+                        extras_reach(DECK_SIZE - draw_pos, params), params, F[F_PENALTY], W, F, C,
                         stats)
     stats[S_EXTRA_PLAYS] += extra
     return required + extra
@@ -795,7 +958,7 @@ def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand
 
 @njit(cache=True)
 def play_out_search(omniscient, deck, draw_pos, hands, counts, first, players, hand_size,
-                    min_cards, trick_ok, piles, below, rng, params, sc, stats) -> int:
+                    min_cards, trick_ok, piles, below, rng, params, W, F, C, sc, stats) -> int:
     """The game loop of :func:`play_out` with search / omniscient turns."""
     player = first
     while True:
@@ -806,7 +969,7 @@ def play_out_search(omniscient, deck, draw_pos, hands, counts, first, players, h
         required = required_plays(draw_left, min_cards)
         played = turn_search(omniscient, hands, counts, player, players, deck, draw_pos,
                              hand_size, min_cards, piles, below, required, trick_ok, rng,
-                             params, sc, stats)
+                             params, W, F, C, sc, stats)
         if played < required:
             break
         stats[S_TURNS] += 1
@@ -836,21 +999,21 @@ def setup_game(deal_seed, players, hand_size, deck, hands, counts, piles, below,
 
 @njit(cache=True)
 def play_one(deal_seed, players, hand_size, min_cards, trick_ok, strategy, params, deck, hands,
-             counts, piles, below, rng, sc, stats, out_row) -> None:
+             counts, piles, below, rng, W, F, C, sc, stats, out_row) -> None:
     """Play the game of one seed; fills ``out_row`` (N_STATS episode statistics)."""
     draw_pos = setup_game(deal_seed, players, hand_size, deck, hands, counts, piles, below, rng)
     stats[:STATS_LEN] = 0
     first = 0
     if strategy >= SIGNALS and players > 1:
         first = choose_first_player(hands, counts, players, piles, below, min_cards, trick_ok,
-                                    params, sc)
+                                    params, W, F, C)
     if strategy >= SEARCH:
         draw_pos = play_out_search(strategy == OMNISCIENT, deck, draw_pos, hands, counts, first,
                                    players, hand_size, min_cards, trick_ok, piles, below, rng,
-                                   params, sc, stats)
+                                   params, W, F, C, sc, stats)
     else:
         draw_pos = play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
-                            min_cards, trick_ok, piles, below, rng, params, sc, stats)
+                            min_cards, trick_ok, piles, below, rng, params, W, F, C, stats)
     in_hands = 0
     for q in range(players):
         in_hands += counts[q]
@@ -875,10 +1038,11 @@ def play_games(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, pa
     below = np.empty(HIGHEST_CARD + 2, np.int64)
     rng = np.empty(1, np.uint64)
     stats = np.zeros(STATS_LEN, np.int64)
-    sc = new_scratch()
+    W, F, C = new_work()
+    sc = new_rollout()
     for g in range(n):
         play_one(deal_seeds[g], players, hand_size, min_cards, trick_ok, strategy, params, deck,
-                 hands, counts, piles, below, rng, sc, stats, out[g])
+                 hands, counts, piles, below, rng, W, F, C, sc, stats, out[g])
     return out
 
 
@@ -895,9 +1059,10 @@ def trace_game(deal_seed, players, hand_size, min_cards, trick_ok, strategy, par
     rng = np.empty(1, np.uint64)
     capacity = 3 * (DECK_SIZE + 2 * DECK_SIZE)  # every card plus a turn marker per turn
     stats = np.zeros(STATS_LEN + capacity, np.int64)
-    sc = new_scratch()
+    W, F, C = new_work()
+    sc = new_rollout()
     play_one(deal_seed, players, hand_size, min_cards, trick_ok, strategy, params, deck, hands,
-             counts, piles, below, rng, sc, stats, out)
+             counts, piles, below, rng, W, F, C, sc, stats, out)
     n_log = stats[S_LOG_LEN]
     log = stats[STATS_LEN:STATS_LEN + 3 * n_log].copy().reshape((n_log, 3))
     return out, log

@@ -1,0 +1,120 @@
+"""The Gang summary tables from episode rows: heist success, game wins, the best-of-five check
+and per-card effects, every probability with n and a 95% interval."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from cardsim.analysis.stats import mean_table, proportion_table, wilson_interval
+
+HEIST_GROUP = ("players", "model", "levels")
+GAME_GROUP = ("players", "model", "levels", "mode")
+
+
+def heist_summary(episodes: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl.DataFrame:
+    """Per group: n, heist success p with its Wilson interval, the share with the red chips in
+    a correct order (before any scan), and the mean exact random-order value of the deals."""
+    keys = list(by)
+    success = proportion_table(episodes, keys, "success").rename(
+        {"p": "success", "lo": "success_lo", "hi": "success_hi"}
+    )
+    order = proportion_table(episodes, keys, "order_ok").select(
+        *keys, pl.col("p").alias("order_ok")
+    )
+    random_value = episodes.group_by(keys, maintain_order=True).agg(
+        pl.col("random_order_p").mean().alias("random_exact")
+    )
+    return success.join(order, on=keys, maintain_order="left").join(
+        random_value, on=keys, maintain_order="left"
+    )
+
+
+def game_summary(games: pl.DataFrame, by: Sequence[str] = GAME_GROUP) -> pl.DataFrame:
+    """Per group: n, game win rate with its Wilson interval and mean heists per game with its
+    95% interval."""
+    keys = list(by)
+    wins = proportion_table(games, keys, "success").rename(
+        {"p": "win", "lo": "win_lo", "hi": "win_hi"}
+    )
+    heists = mean_table(games, keys, "heists").select(
+        *keys, pl.col("mean").alias("heists"), pl.col("lo").alias("heists_lo"),
+        pl.col("hi").alias("heists_hi"),
+    )
+    return wins.join(heists, on=keys, maintain_order="left")
+
+
+def final_counts(games: pl.DataFrame, by: Sequence[str] = GAME_GROUP) -> pl.DataFrame:
+    """Per group and final (vaults, alarms): n and share of games with its Wilson interval."""
+    keys = list(by)
+    counted = games.group_by([*keys, "vaults", "alarms"]).agg(pl.len().alias("games"))
+    totals = games.group_by(keys).agg(pl.len().alias("n"))
+    table = counted.join(totals, on=keys).sort([*keys, "vaults", "alarms"])
+    lo, hi = wilson_interval(table["games"].to_numpy(), table["n"].to_numpy())
+    return table.with_columns(
+        (pl.col("games") / pl.col("n")).alias("share"), pl.Series("lo", lo), pl.Series("hi", hi)
+    )
+
+
+def best_of_five(p: float | np.ndarray) -> float | np.ndarray:
+    """Basic game win probability from the per-heist success p: three vaults before three
+    alarms, p^3 (1 + 3q + 6q^2) with q = 1 - p (the game lasts 3 to 5 heists)."""
+    q = 1.0 - np.asarray(p, dtype=np.float64)
+    p = np.asarray(p, dtype=np.float64)
+    return p**3 * (1 + 3 * q + 6 * q * q)
+
+
+def formula_check(heists: pl.DataFrame, games: pl.DataFrame,
+                  by: Sequence[str] = HEIST_GROUP) -> pl.DataFrame:
+    """Basic-mode game win rate against p^3 (1 + 3q + 6q^2) of the same model's heist p; the
+    predicted interval maps the heist Wilson interval through the (increasing) formula, and
+    ``agrees`` says whether it overlaps the game interval."""
+    keys = list(by)
+    h = heist_summary(heists, keys).select(*keys, "success", "success_lo", "success_hi")
+    g = game_summary(games, keys).select(*keys, pl.col("n").alias("games"), "win", "win_lo",
+                                         "win_hi")
+    table = h.join(g, on=keys, maintain_order="left")
+    return table.with_columns(
+        pl.Series("predicted", best_of_five(table["success"].to_numpy())),
+        pl.Series("predicted_lo", best_of_five(table["success_lo"].to_numpy())),
+        pl.Series("predicted_hi", best_of_five(table["success_hi"].to_numpy())),
+    ).with_columns(
+        ((pl.col("predicted_lo") <= pl.col("win_hi")) & (pl.col("win_lo") <= pl.col("predicted_hi")))
+        .alias("agrees")
+    )
+
+
+def difference_interval(k1, n1, k2, n2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Difference p1 - p2 of two proportions with Newcombe's hybrid score 95% interval (built
+    from the two Wilson intervals)."""
+    k1, n1, k2, n2 = (np.asarray(v, dtype=np.float64) for v in (k1, n1, k2, n2))
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson_interval(k1, n1)
+    l2, u2 = wilson_interval(k2, n2)
+    d = p1 - p2
+    lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return d, lo, hi
+
+
+def card_effects(episodes: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl.DataFrame:
+    """Per group and card (column ``card``; "none" is the baseline): heist success with its
+    Wilson interval and the difference against no card with its Newcombe interval, hardest
+    card first."""
+    keys = list(by)
+    table = proportion_table(episodes, [*keys, "kind", "card"], "success")
+    base = table.filter(pl.col("card") == "none").select(
+        *keys, pl.col("n").alias("base_n"), pl.col("successes").alias("base_successes"),
+        pl.col("p").alias("base_p"),
+    )
+    table = table.join(base, on=keys, how="left", maintain_order="left")
+    d, lo, hi = difference_interval(table["successes"], table["n"], table["base_successes"],
+                                    table["base_n"])
+    return (
+        table.with_columns(pl.Series("difference", d), pl.Series("difference_lo", lo),
+                           pl.Series("difference_hi", hi))
+        .drop("base_n", "base_successes")
+        .sort([*keys, "p"])
+    )

@@ -1,0 +1,317 @@
+"""`cardsim gang`: heist success, game win rates, card effects and the player-model ladder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import polars as pl
+import typer
+
+from cardsim.commands.common import (
+    BackendOpt,
+    JobsOpt,
+    JsonOpt,
+    MaxNOpt,
+    NoStoreOpt,
+    NOpt,
+    PrecisionOpt,
+    QuietOpt,
+    SchedulerOpt,
+    SeedOpt,
+    StoreOpt,
+    execute,
+    parse_choice,
+    parse_range,
+    show_table,
+)
+from cardsim.errors import UserError
+
+app = typer.Typer(
+    help="The Gang: heist success and game win rates per player model, mode and card.",
+    no_args_is_help=True,
+)
+
+PlayersOpt = Annotated[str, typer.Option("--players", help="Player counts: 4, 3-6 or 3,5.")]
+ModelOpt = Annotated[
+    str, typer.Option("--model", help="Player models (comma separated) or 'all'; see `models`.")
+]
+LevelsOpt = Annotated[
+    str, typer.Option("--levels", help="Strength bands per chip: 1, 1,4,16 or 1-8.")
+]
+ChallengeOpt = Annotated[
+    str, typer.Option("--challenge", help="Challenge cards active on every heist (comma separated).")
+]
+SpecialistOpt = Annotated[
+    str, typer.Option("--specialist", help="Specialist card active on every heist.")
+]
+RoundOpt = Annotated[
+    str, typer.Option("--specialist-round", help="When the group plays a specialist: river or flop.")
+]
+ModeOpt = Annotated[
+    str, typer.Option("--mode", help="basic, advanced, pro(fessional), master, or a list / all.")
+]
+DeckOrderOpt = Annotated[
+    str, typer.Option("--deck-order", help="Card piles shuffled (default) or numbered 1-10.")
+]
+PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Folder to write SVG plots into.")]
+
+
+def _interval_pct(value: str, lo: str, hi: str) -> pl.Expr:
+    """'72.15 (71.95-72.35)': a rate (or difference) and its 95% interval in percent."""
+    return pl.format(
+        "{} ({}-{})",
+        (pl.col(value) * 100).round(2),
+        (pl.col(lo) * 100).round(2),
+        (pl.col(hi) * 100).round(2),
+    )
+
+
+def _pct(column: str) -> pl.Expr:
+    """:func:`_interval_pct` for a column with ``_lo`` / ``_hi`` companions."""
+    return _interval_pct(column, f"{column}_lo", f"{column}_hi")
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def _modes(text: str) -> list[str]:
+    aliases = {"pro": "professional"}
+    picked = [aliases.get(m, m) for m in _names(text)] if text != "all" else ["all"]
+    return parse_choice(",".join(picked), ["basic", "advanced", "professional", "master"],
+                        name="mode")
+
+
+def _run(config, n, seed, jobs, backend, scheduler, store, no_store, precision, max_n, quiet):
+    return execute("gang", config, n=n, seed=seed, jobs=jobs, backend=backend,
+                   scheduler=scheduler, store=store, precision=precision, max_n=max_n,
+                   quiet=quiet, no_store=no_store).episodes
+
+
+@app.command("heist")
+def heist_command(
+    players: PlayersOpt = "4",
+    model: ModelOpt = "history",
+    levels: LevelsOpt = "1",
+    challenge: ChallengeOpt = "",
+    specialist: SpecialistOpt = "",
+    specialist_round: RoundOpt = "river",
+    n: NOpt = 100_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    backend: BackendOpt = "joblib",
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
+    precision: PrecisionOpt = None,
+    max_n: MaxNOpt = None,
+    plot: PlotOpt = None,
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Per-heist success with its 95% Wilson interval per players x model x levels.
+
+    Example: cardsim gang heist --players 4 --model history --n 200000
+    """
+    from cardsim.analysis.gang import heist_summary
+    from cardsim.sims.gang.models import MODEL_IDS
+    from cardsim.sims.gang.simulator import SIMULATOR
+
+    frames = []
+    for count in parse_range(players):
+        for name in parse_choice(model, list(MODEL_IDS), name="model"):
+            for level in parse_range(levels, name="levels"):
+                config = SIMULATOR.make_config(
+                    players=count, model=name, levels=level, challenges=_names(challenge),
+                    specialist=specialist, specialist_round=specialist_round,
+                )
+                frames.append(_run(config, n, seed, jobs, backend, scheduler, store, no_store,
+                                   precision, max_n, quiet))
+    summary = heist_summary(pl.concat(frames, how="vertical"))
+    if as_json:
+        show_table(summary, title="gang heist success", as_json=True)
+    else:
+        cards = ", ".join(_names(challenge) + _names(specialist)) or "no cards"
+        show_table(
+            summary.select(
+                "players", "model", "levels", "n", _pct("success").alias("success % (95% CI)"),
+                (pl.col("order_ok") * 100).round(2).alias("order ok %"),
+                (pl.col("random_exact") * 100).round(3).alias("random exact %"),
+            ),
+            title=f"The Gang: heist success ({cards}); random exact = tied orders / n! of the "
+            "same deals",
+        )
+    if plot is not None:
+        from cardsim.reports.plots.gang import levels_curve_plot, success_by_players_plot
+        from cardsim.reports.style import save_figure
+
+        if summary["players"].n_unique() > 1:
+            first_level = summary["levels"].min()
+            save_figure(success_by_players_plot(summary.filter(pl.col("levels") == first_level)),
+                        plot / "gang_success_by_players.svg")
+        if summary["levels"].n_unique() > 1:
+            save_figure(levels_curve_plot(summary), plot / "gang_levels_curve.svg")
+
+
+@app.command("game")
+def game_command(
+    mode: ModeOpt = "basic",
+    players: PlayersOpt = "4",
+    model: ModelOpt = "history",
+    levels: LevelsOpt = "1",
+    deck_order: DeckOrderOpt = "shuffled",
+    challenge: ChallengeOpt = "",
+    specialist_round: RoundOpt = "river",
+    n: NOpt = 20_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    backend: BackendOpt = "joblib",
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
+    precision: PrecisionOpt = None,
+    max_n: MaxNOpt = None,
+    plot: PlotOpt = None,
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Game win rate, mean heists and the final vault/alarm counts per mode x players x model.
+    --challenge makes a card permanent (basic: on every heist; pro: the permanent challenge).
+
+    Example: cardsim gang game --mode basic,advanced,pro,master --players 4 --n 20000
+    """
+    from cardsim.analysis.gang import final_counts, game_summary
+    from cardsim.sims.gang.models import MODEL_IDS
+    from cardsim.sims.gang.simulator import SIMULATOR
+
+    frames = []
+    for name_mode in _modes(mode):
+        for count in parse_range(players):
+            for name in parse_choice(model, list(MODEL_IDS), name="model"):
+                for level in parse_range(levels, name="levels"):
+                    config = SIMULATOR.make_config(
+                        players=count, model=name, levels=level, unit="game", mode=name_mode,
+                        deck_order=deck_order, challenges=_names(challenge),
+                        specialist_round=specialist_round,
+                    )
+                    frames.append(_run(config, n, seed, jobs, backend, scheduler, store,
+                                       no_store, precision, max_n, quiet))
+    games = pl.concat(frames, how="vertical")
+    summary = game_summary(games)
+    finals = final_counts(games)
+    if as_json:
+        show_table(summary, title="gang game win rate", as_json=True)
+        show_table(finals, title="gang final vaults and alarms", as_json=True)
+    else:
+        show_table(
+            summary.select("mode", "players", "model", "levels", "n",
+                           _pct("win").alias("win % (95% CI)"),
+                           pl.format("{} ({}-{})", pl.col("heists").round(3),
+                                     pl.col("heists_lo").round(3), pl.col("heists_hi").round(3))
+                           .alias("heists per game")),
+            title="The Gang: game win rate (3 vaults before 3 alarms; 2 alarms in master)",
+        )
+        show_table(
+            finals.select("mode", "players", "model", "levels", "vaults", "alarms", "games",
+                          _interval_pct("share", "lo", "hi").alias("share % (95% CI)")),
+            title="The Gang: final vault and alarm counts",
+        )
+    if plot is not None:
+        from cardsim.reports.plots.gang import game_win_plot
+        from cardsim.reports.style import save_figure
+
+        save_figure(game_win_plot(summary), plot / "gang_game_win_by_mode.svg")
+
+
+@app.command("cards")
+def cards_command(
+    players: PlayersOpt = "4",
+    model: ModelOpt = "bayes",
+    levels: LevelsOpt = "1",
+    kind: Annotated[str, typer.Option("--kind", help="challenges, specialists or all.")] = "all",
+    specialist_round: RoundOpt = "river",
+    n: NOpt = 20_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    backend: BackendOpt = "joblib",
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
+    plot: PlotOpt = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the effect table as parquet.")] = None,
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """For every single card: heist success and its difference against no card, each with a
+    95% interval, hardest first. All cards share the seed, so they see the same deals.
+
+    Example: cardsim gang cards --players 4 --model bayes --n 20000
+    """
+    from cardsim.analysis.gang import card_effects
+    from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS
+    from cardsim.sims.gang.models import MODEL_IDS
+    from cardsim.sims.gang.simulator import SIMULATOR
+
+    if kind not in ("challenges", "specialists", "all"):
+        raise UserError(f"--kind must be challenges, specialists or all (got {kind!r})")
+    chosen: list[tuple[str, str]] = [("none", "none")]
+    if kind in ("challenges", "all"):
+        chosen += [("challenge", c) for c in CHALLENGES]
+    if kind in ("specialists", "all"):
+        chosen += [("specialist", s) for s in SPECIALISTS]
+    frames = []
+    for count in parse_range(players):
+        for name in parse_choice(model, list(MODEL_IDS), name="model"):
+            for level in parse_range(levels, name="levels"):
+                for card_kind, card in chosen:
+                    config = SIMULATOR.make_config(
+                        players=count, model=name, levels=level,
+                        challenges=(card,) if card_kind == "challenge" else (),
+                        specialist=card if card_kind == "specialist" else "",
+                        specialist_round=specialist_round,
+                    )
+                    episodes = _run(config, n, seed, jobs, backend, scheduler, store, no_store,
+                                    None, None, quiet)
+                    frames.append(
+                        episodes.select("players", "model", "levels", "success").with_columns(
+                            pl.lit(card_kind).alias("kind"), pl.lit(card).alias("card"))
+                    )
+    effects = card_effects(pl.concat(frames, how="vertical"))
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        effects.with_columns(pl.lit(specialist_round).alias("specialist_round")).write_parquet(out)
+    if as_json:
+        show_table(effects, title="gang card effects", as_json=True)
+    else:
+        show_table(
+            effects.select(
+                "players", "model", "levels", "kind", "card", "n",
+                _interval_pct("p", "lo", "hi").alias("success % (95% CI)"),
+                _interval_pct("difference", "difference_lo", "difference_hi")
+                .alias("vs none, points"),
+            ),
+            title="The Gang: heist success per card, hardest first (difference: Newcombe 95% CI)",
+        )
+    if plot is not None:
+        from cardsim.reports.plots.gang import card_effects_plot
+        from cardsim.reports.style import save_figure
+
+        for (count, name, level), group in effects.group_by(
+            ["players", "model", "levels"], maintain_order=True
+        ):
+            save_figure(card_effects_plot(group),
+                        plot / f"gang_card_effects_{count}p_{name}_l{level}.svg")
+
+
+@app.command("models")
+def models_command(as_json: JsonOpt = False) -> None:
+    """List the player-model ladder, weakest first.
+
+    Example: cardsim gang models
+    """
+    from cardsim.sims.gang.models import MODEL_DESCRIPTIONS
+
+    rows = [{"model": name, "how it plays": text} for name, text in MODEL_DESCRIPTIONS.items()]
+    show_table(pl.DataFrame(rows), title="The Gang player models (--model NAME,... or all)",
+               as_json=as_json)

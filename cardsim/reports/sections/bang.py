@@ -1,0 +1,129 @@
+"""Bang! chapter: side and role win rates by player count, characters, game length."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from cardsim.analysis.bang import character_win_table, length_table, role_win_table, side_win_table
+from cardsim.reports.content import (
+    Block,
+    Paragraph,
+    Plot,
+    interval_text,
+    percent,
+    proportion_columns,
+    table_from_frame,
+    text_column,
+)
+from cardsim.reports.plots.bang import side_win_plot
+from cardsim.reports.plots.common import interval_bars
+from cardsim.reports.suite import Experiment, Outcomes, Profile
+from cardsim.sims.bang.simulator import BOT_DESCRIPTIONS
+
+GAME = "bang"
+TITLE = "Bang!"
+QUESTION = (
+    "How often does each side win Bang! (the Sheriff with the Deputies, the Outlaws, the "
+    "Renegade) at 4 to 7 players, and which characters help most? Every seat is played by the "
+    "same bot: 'role' plays toward its role's goal and infers hidden roles only from what "
+    "happened at the table; 'random' is the baseline. Roles and characters are dealt at random."
+)
+PLAYERS: tuple[int, ...] = (4, 5, 6, 7)
+BOTS: dict[str, tuple[str, ...]] = {"default": ("role", "random"), "quick": ("role",)}
+
+
+def rerun(profile: Profile) -> str:
+    return f"cardsim bang run --players 4-7 --n {profile.max_n} --seed 0"
+
+
+def plan(profile: Profile) -> list[Experiment]:
+    """One experiment per player count and bot (the same bot in every seat)."""
+    return [
+        profile.experiment(
+            f"{players}p-{bot}",
+            {"players": players, **{f"{role}_bot": bot for role in ("sheriff", "deputy", "outlaw", "renegade")}},
+            {"players": players, "bots": bot},
+        )
+        for bot in BOTS[profile.name]
+        for players in PLAYERS
+    ]
+
+
+def models(profile: Profile) -> list[tuple[str, str]]:
+    return [(bot, BOT_DESCRIPTIONS[bot]) for bot in BOTS[profile.name]]
+
+
+def _episodes(outcomes: Outcomes, bot: str) -> pl.DataFrame:
+    return pl.concat([o.episodes for o in outcomes.select(lambda e: e.labels["bots"] == bot)],
+                     how="vertical_relaxed")
+
+
+def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
+    blocks: list[Block] = []
+    for bot in BOTS[profile.name]:
+        episodes = _episodes(outcomes, bot)
+        sides = side_win_table(episodes).filter((pl.col("side") != "none") | (pl.col("successes") > 0))
+        blocks.append(table_from_frame(
+            sides, title=f"Win rate by side and player count ({bot} bots)",
+            columns=[text_column("players", "players"), text_column("side", "side")] + proportion_columns(),
+            note="Side 'sheriff' is the Sheriff with the Deputies; 95% Wilson intervals; n = games.",
+        ))
+        blocks.append(Plot(f"bang-sides-{bot}", f"Win rate of each side by player count, {bot} bots, "
+                           "with 95% intervals.", lambda t=sides, b=bot: side_win_plot(t, bots=b)))
+    role_bot = BOTS[profile.name][0]
+    episodes = _episodes(outcomes, role_bot)
+    roles = role_win_table(episodes)
+    blocks.append(table_from_frame(
+        roles, title=f"Win rate per seat by role ({role_bot} bots)",
+        columns=[text_column("players", "players"), text_column("role", "role")] + proportion_columns(),
+        note="n counts seats: a 7-player game has two Deputy and three Outlaw seats, pooled.",
+    ))
+    characters = character_win_table(episodes)
+    blocks.append(Plot(
+        "bang-characters", f"Win rate of each character over all roles and player counts ({role_bot} bots), "
+        "with 95% intervals; the dashed line is the rate over all seats.",
+        lambda t=characters, r=float(roles["successes"].sum() / roles["n"].sum()): interval_bars(
+            t, label="character", title=f"Bang!: win rate by character ({role_bot} bots)", reference=r,
+            reference_label="all seats")))
+    lengths = length_table(episodes)
+    blocks.append(table_from_frame(
+        lengths, title=f"Game length in player turns ({role_bot} bots)",
+        columns=[text_column("players", "players"),
+                 ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
+                 ("mean turns", "mean", lambda r: f"{r['mean']:.1f}", lambda r: float(r["mean"])),
+                 ("95% interval", "lo", lambda r: f"{r['lo']:.1f}\u2013{r['hi']:.1f}", lambda r: float(r["lo"]))],
+        note="Normal-approximation 95% interval of the mean.",
+    ))
+    return tuple(blocks)
+
+
+def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
+    role_bot = BOTS[profile.name][0]
+    episodes = _episodes(outcomes, role_bot)
+    sides = side_win_table(episodes).filter(pl.col("side") != "none")
+    rows = []
+    for players in PLAYERS:
+        part = sides.filter(pl.col("players") == players).sort("p", descending=True)
+        if part.height == 0:
+            continue
+        best, worst = part.row(0, named=True), part.row(part.height - 1, named=True)
+        rows.append({"players": players, "favoured": best["side"], "n": best["n"], "p": best["p"],
+                     "lo": best["lo"], "hi": best["hi"], "underdog": worst["side"],
+                     "underdog_text": f"{percent(worst['p'])} ({interval_text(worst['lo'], worst['hi'])})"})
+    table = pl.DataFrame(rows)
+    characters = character_win_table(episodes)
+    top = characters.head(3)
+    picks = ", ".join(f"{r['character']} {percent(r['p'])} ({interval_text(r['lo'], r['hi'])}, n={r['n']:,})"
+                      for r in top.iter_rows(named=True))
+    return (
+        table_from_frame(
+            table, title=f"Recommended reading of the balance per player count ({role_bot} bots)",
+            columns=[text_column("players", "players"), text_column("favoured side", "favoured")]
+            + proportion_columns()
+            + [("underdog side: win rate (95% interval)", "underdog",
+                lambda r: f"{r['underdog']}: {r['underdog_text']}", lambda r: str(r["underdog"]))],
+            note="For a group that wants even games: the favoured side is the one to handicap.",
+        ),
+        Paragraph(f"Strongest characters with {role_bot} bots (all roles and counts pooled): {picks}. "
+                  "Characters whose intervals overlap cannot be ranked against each other at this n."),
+    )

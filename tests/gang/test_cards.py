@@ -1,0 +1,296 @@
+"""One fixed-card scenario per challenge and specialist card (seed 000, "THẺ THỬ THÁCH",
+"THẺ CHUYÊN GIA"); each fails if the card's rule is removed (digest: "Cards")."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.sims.gang import cards as C
+from cardsim.sims.gang.engine import bayes_claims, hand_score
+from cardsim.sims.gang.hands import MUSCLE_BIT, describe
+from cardsim.sims.gang.models import BAYES, HISTORY, RANDOM
+
+from .conftest import card, cards, fixed_deck, play_fixed
+
+WEAK_PAIR_OF_PLAYERS = ["2c 3d", "4c 6d", "Ac Ad", "Kc Kd"]  # players 0 and 1 both claim chip 1
+FACE_FLOP = "Qs 9h 8c Tc 7s"
+BLANK_FLOP = "9s 8h 5c Tc 7s"
+
+
+def bit(name: str) -> int:
+    return 1 << C.CHALLENGES[name]
+
+
+def chips_of(out: dict, round_index: int) -> np.ndarray:
+    return out["chips"][:, round_index, :4]
+
+
+def holder(chips_row: np.ndarray, star: int) -> int:
+    return int(np.flatnonzero(chips_row == star)[0])
+
+
+def _weak_contest(challenges: int) -> tuple[np.ndarray, np.ndarray]:
+    """History model, 200 repeats: who holds white 1 and who holds yellow 1."""
+    out = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY,
+                     challenges=challenges, repeats=200)
+    white = np.array([holder(r, 1) for r in chips_of(out, 0)])
+    yellow = np.array([holder(r, 1) for r in chips_of(out, 1)])
+    return white, yellow
+
+
+def test_history_contest_baseline() -> None:
+    """Without cards the two weak players' flop contest goes to the white 1-star holder, and
+    the white contest itself was random (both holders occur)."""
+    white, yellow = _weak_contest(0)
+    assert set(white) == {0, 1}
+    assert (white == yellow).all()
+
+
+def test_quick_access_has_no_white_round() -> None:
+    """Challenge 1: no white chips; the other rounds hand out every chip."""
+    out = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY,
+                     challenges=bit("quick-access"), repeats=5)
+    assert (chips_of(out, 0) == 0).all()
+    for r in (1, 2, 3):
+        assert (np.sort(chips_of(out, r), axis=1) == [1, 2, 3, 4]).all()
+
+
+def test_noise_sensors_lock_the_one_star_chip() -> None:
+    """Challenge 2: the yellow 1-star chip stays with whoever took it first, so the history
+    contest no longer decides it."""
+    white, yellow = _weak_contest(bit("noise-sensors"))
+    assert (white != yellow).any()
+    assert C.locked_chips(bit("noise-sensors"), 1, 4) == (1, 0)
+    assert C.locked_chips(bit("noise-sensors"), 3, 4) == (0, 0)
+
+
+def test_ventilation_shaft_locks_the_top_chip() -> None:
+    """Challenge 6: the same for the top chip (two tied pocket aces contest it)."""
+    pockets = ["2c 3d", "4c 6d", "Ac Ad", "Ah As"]
+    outs = {}
+    for name, mask in (("plain", 0), ("vent", bit("ventilation-shaft"))):
+        out = play_fixed(fixed_deck(pockets, FACE_FLOP), 4, HISTORY, challenges=mask, repeats=200)
+        white = np.array([holder(r, 4) for r in chips_of(out, 0)])
+        yellow = np.array([holder(r, 4) for r in chips_of(out, 1)])
+        outs[name] = (white, yellow)
+    assert (outs["plain"][0] == outs["plain"][1]).all()
+    assert (outs["vent"][0] != outs["vent"][1]).any()
+    assert C.locked_chips(bit("ventilation-shaft"), 2, 4) == (0, 4)
+
+
+def test_blackout_hides_the_chip_history() -> None:
+    """Challenge 8: with the white chips discarded, the history contest is random again."""
+    white, yellow = _weak_contest(bit("blackout"))
+    assert (white != yellow).any()
+
+
+def test_motion_detector_redraws_the_white_one_star_holder() -> None:
+    """Challenge 3: a Q on the flop sends the white 1-star holder's pocket away; they take the
+    next two cards of the deck."""
+    deck = fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP, "5h 5s")
+    out = play_fixed(deck, 4, HISTORY, challenges=bit("motion-detector"), repeats=20)
+    for i in range(20):
+        loser = holder(out["chips"][i, 0, :4], 1)
+        assert out["flags"][i, 2] == 1 << loser
+        assert sorted(out["pockets"][i, loser, :2]) == sorted(cards("5h 5s"))
+    blank = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, BLANK_FLOP), 4, HISTORY,
+                       challenges=bit("motion-detector"), repeats=5)
+    assert (blank["flags"][:, 2] == 0).all()
+
+
+def test_laser_tripwires_redraws_the_top_white_holder() -> None:
+    """Challenge 7: no J/Q/K on the flop: the top white holder redraws."""
+    deck = fixed_deck(WEAK_PAIR_OF_PLAYERS, BLANK_FLOP, "5h 5s")
+    out = play_fixed(deck, 4, HISTORY, challenges=bit("laser-tripwires"), repeats=20)
+    for i in range(20):
+        top = holder(out["chips"][i, 0, :4], 4)
+        assert out["flags"][i, 2] == 1 << top
+        assert sorted(out["pockets"][i, top, :2]) == sorted(cards("5h 5s"))
+    face = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY,
+                      challenges=bit("laser-tripwires"), repeats=5)
+    assert (face["flags"][:, 2] == 0).all()
+    assert C.redraw_star(bit("laser-tripwires") | bit("motion-detector"), cards("Qs 2c 3d"), 4) == 1
+
+
+def test_hasty_getaway_has_no_orange_round() -> None:
+    """Challenge 5: no orange chips."""
+    out = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY,
+                     challenges=bit("hasty-getaway"), repeats=5)
+    assert (chips_of(out, 2) == 0).all()
+    assert (np.sort(chips_of(out, 3), axis=1) == [1, 2, 3, 4]).all()
+
+
+def test_retina_scan_needs_a_held_value() -> None:
+    """Challenge 4: the random model names the value most often held under a uniform belief
+    (a deuce on this board). Nobody holds a deuce: the scan always fails; everyone holds one:
+    it always passes."""
+    none = play_fixed(fixed_deck(["3c 4d", "5c 6d", "Ac Ad", "Kc Kd"], FACE_FLOP), 4, RANDOM,
+                      challenges=bit("retina-scan"), repeats=30)
+    assert (none["flags"][:, 1] == 0).all() and (none["flags"][:, 5] == 0).all()
+    every = play_fixed(fixed_deck(["2c 4d", "2d 6d", "2h Ad", "2s Kd"], FACE_FLOP), 4, RANDOM,
+                       challenges=bit("retina-scan"), repeats=30)
+    assert (every["flags"][:, 1] == 1).all()
+    assert C.retina_scan_passes(cards("Kd 2s"), 0) and not C.retina_scan_passes(cards("Kd 3s"), 0)
+
+
+def test_fingerprint_scan_needs_the_right_ranking() -> None:
+    """Challenge 9: on a board of three deuces the likeliest ranking is three of a kind;
+    pocket pairs (full houses) fail the scan, unpaired pockets pass it."""
+    board = "2c 2d 2h 7s 9c"
+    full = play_fixed(fixed_deck(["3c 3d", "5c 5d", "Ac Ad", "Kc Kd"], board), 4, RANDOM,
+                      challenges=bit("fingerprint-scan"), repeats=30)
+    assert (full["flags"][:, 5] == 3).all() and (full["flags"][:, 1] == 0).all()
+    trips = play_fixed(fixed_deck(["3c 4d", "5c 6d", "Ac Kd", "Qc Jd"], board), 4, RANDOM,
+                       challenges=bit("fingerprint-scan"), repeats=30)
+    assert (trips["flags"][:, 1] == 1).all()
+
+
+def test_security_cameras_three_pocket_cards_best_five_of_eight() -> None:
+    """Challenge 10: three pocket cards; Ac Kc Qc with Jc Tc on the board is a royal flush."""
+    deck = fixed_deck(["Ac Kc Qc", "2d 3d 4h", "5d 6d 7h", "8d 9d Th"], "Jc Tc 2s 3s 4s")
+    out = play_fixed(deck, 4, HISTORY, challenges=bit("security-cameras"))
+    assert (out["pockets"][0, :4, 2] >= 0).all()
+    assert describe(out["finals"][0, 0]) == "royal flush"
+    assert C.pocket_size(0) == 2
+
+
+# ------------------------------------------------------------------ specialists
+
+
+def test_informant_shows_the_highest_card_and_the_viewer_uses_it() -> None:
+    """Specialist 1: chip (middle+1) holder shows their highest pocket card; in the bayes
+    model the viewer's belief about the shower changes."""
+    deck = fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP)
+    out = play_fixed(deck, 4, BAYES, specialist=C.SPECIALISTS["informant"], repeats=5)
+    for i in range(5):
+        shower = out["flags"][i, 3]
+        shown = out["flags"][i, 4]
+        pocket = out["pockets"][i, shower, :2]
+        assert shown in pocket and C.card_rank(shown) == max(C.card_rank(c) for c in pocket)
+    # unit: a known card restricts the viewer's posterior of the shower
+    from cardsim.sims.gang.engine import PAIR_MASKS, PAIRS
+    count = len(PAIRS)
+    scores = np.arange(count, dtype=np.int64)
+    index = np.arange(count, dtype=np.int64)
+    weights = np.ones((2, count))
+    own = np.array([600, 700], dtype=np.int64)
+    ratings, beliefs = np.zeros(2), np.zeros(2)
+    known = np.full((2, 2), -1, dtype=np.int64)
+    bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings, beliefs)
+    before = ratings.copy()
+    known[0, 1] = 51  # player 0 has seen player 1's ace of spades
+    bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings, beliefs)
+    assert ratings[0] != before[0] and ratings[1] == before[1]
+
+
+def test_getaway_driver_announces_the_current_ranking() -> None:
+    """Specialist 2: the middle chip holder announces their hand ranking at the river."""
+    deck = fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP)
+    out = play_fixed(deck, 4, BAYES, specialist=C.SPECIALISTS["getaway-driver"], repeats=5)
+    for i in range(5):
+        user = out["flags"][i, 3]
+        assert out["flags"][i, 4] == out["finals"][i, user] >> 27
+
+
+def _information_changes_bayes(specialist: int) -> bool:
+    """Does the card's announcement change any bayes chip over 150 random deals?"""
+    from cardsim.sims.gang.engine import play_batch
+    n = 150
+    runs = [
+        play_batch(np.random.default_rng(3), 4, BAYES, 1, np.zeros(n, dtype=np.int64),
+                   np.full(n, spec, dtype=np.int64))
+        for spec in (0, specialist)
+    ]
+    assert (runs[0]["board"] == runs[1]["board"]).all()
+    return bool((runs[0]["chips"] != runs[1]["chips"]).any())
+
+
+def test_investor_counts_faces_and_informs_bayes() -> None:
+    """Specialist 3: everyone announces their J/Q/K count after the deal."""
+    assert C.investor_face_count(cards("Kc Jd")) == 2
+    assert C.investor_face_count(cards("Qc 3d")) == 1
+    assert C.investor_face_count(cards("Ac Td")) == 0
+    assert _information_changes_bayes(C.SPECIALISTS["investor"])
+
+
+def test_math_whiz_sums_and_informs_bayes() -> None:
+    """Specialist 8: 2..10 at face value, J/Q/K = 10, A = 11 (rulebook: 10+7 = 17, Q+3 = 13,
+    A+10 = 21)."""
+    assert C.math_whiz_total(cards("Tc 7d")) == 17
+    assert C.math_whiz_total(cards("Qc 3d")) == 13
+    assert C.math_whiz_total(cards("Ac Td")) == 21
+    assert _information_changes_bayes(C.SPECIALISTS["math-whiz"])
+
+
+def test_mastermind_counts_a_value_and_informs_bayes() -> None:
+    """Specialist 4: how many cards of the asked value (rulebook: 9, 3 asked about nines: 1)."""
+    assert C.mastermind_count(cards("9c 3d"), 7) == 1
+    assert C.mastermind_count(cards("9c 9d"), 7) == 2
+    assert _information_changes_bayes(C.SPECIALISTS["mastermind"])
+    assert _information_changes_bayes(C.SPECIALISTS["getaway-driver"])
+
+
+def test_hacker_draws_then_keeps_the_best_pocket() -> None:
+    """Specialist 5: the 1-star holder draws the next card and discards one; here the drawn
+    five of hearts makes a straight, so it is kept."""
+    deck = fixed_deck(["2c 3d", "4c 6d", "Ac Ad", "Kc Kd"], "Qs 9h 8c 7d 4s", "5h")
+    out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["hacker"], repeats=10)
+    for i in range(10):
+        user = out["flags"][i, 3]
+        assert user == holder(out["chips"][i, 2, :4], 1)
+        before = hand_score(deck[2 * user: 2 * user + 2].copy(), 2, deck[8:13].copy(), 5)
+        assert out["finals"][i, user] >= before
+        assert set(out["pockets"][i, user, :2]) <= set(deck[2 * user: 2 * user + 2]) | {card("5h")}
+    assert (out["pockets"][:, :, :2] == card("5h")).any()
+
+
+def test_coordinator_passes_one_card_left() -> None:
+    """Specialist 6: everyone passes their lowest card to the player on their left."""
+    pockets = np.array([cards("2c Ad"), cards("Kc 3d"), cards("9h 8s")])
+    passed = np.array([0, 1, 1])
+    C.coordinator_pass(pockets, 3, passed)
+    assert sorted(pockets[1]) == sorted(cards("Kc 2c"))
+    assert sorted(pockets[2]) == sorted(cards("9h 3d"))
+    assert sorted(pockets[0]) == sorted(cards("8s Ad"))
+    out = play_fixed(fixed_deck(["2c Ad", "Kc 3d", "9d 8s", "Qc Jd"], FACE_FLOP), 4, HISTORY,
+                     specialist=C.SPECIALISTS["coordinator"])
+    assert card("2c") in out["pockets"][0, 1, :2] and card("8s") in out["pockets"][0, 3, :2]
+
+
+def test_jack_joins_the_weakest_hand() -> None:
+    """Specialist 7: the 1-star holder adds the suitless Jack and drops a card; with two Jacks
+    on the board it makes three of a kind, so it is kept."""
+    deck = fixed_deck(["2c 3d", "5c 6d", "Ac Ad", "Kc Kd"], "Jh Js 9c 8d 4h")
+    out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["jack"], repeats=10)
+    for i in range(10):
+        user = out["flags"][i, 3]
+        assert 52 in out["pockets"][i, user, :2]
+        assert describe(out["finals"][i, user]) == "three of a kind"
+
+
+def test_con_artist_redeals_the_same_cards() -> None:
+    """Specialist 9: the dealt pockets are gathered, shuffled and redealt (same cards)."""
+    pockets = np.array([cards("2c Ad"), cards("Kc 3d")])
+    C.con_artist_redeal(pockets, 2, 2, np.array([3, 2, 1, 0]))
+    assert list(pockets.ravel()) == list(cards("3d Kc Ad 2c"))
+    deck = fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP)
+    out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["con-artist"], repeats=10)
+    dealt = sorted(deck[:8])
+    moved = False
+    for i in range(10):
+        assert sorted(out["pockets"][i, :4, :2].ravel()) == dealt
+        moved |= not (out["pockets"][i, :4, :2].ravel() == deck[:8]).all()
+    assert moved
+
+
+def test_muscle_goes_to_the_top_holder() -> None:
+    """Specialist 10: the latest top-chip holder takes the Muscle; their final score carries
+    the Muscle bit (showdown effect tested in test_showdown)."""
+    out = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY,
+                     specialist=C.SPECIALISTS["muscle"], repeats=5)
+    for i in range(5):
+        user = out["flags"][i, 3]
+        assert user == holder(out["chips"][i, 2, :4], 4)
+        assert out["finals"][i, user] & MUSCLE_BIT
+        others = [p for p in range(4) if p != user]
+        assert not any(out["finals"][i, p] & MUSCLE_BIT for p in others)

@@ -1,0 +1,81 @@
+"""`cardsim gang ...`: commands run end to end, print intervals, and fail with one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from cardsim.cli import app
+from cardsim.errors import UserError
+
+
+def cardsim(*args: str, tmp_path) -> subprocess.CompletedProcess | object:
+    """Run ``cardsim gang ARGS`` in-process (exit code and stdout like the console script)."""
+    env = {"CARDSIM_STORE": str(tmp_path / "store")}
+    return CliRunner().invoke(app, ["gang", *args], env=env)
+
+
+def test_bad_player_count_is_one_line_from_the_console_script(tmp_path) -> None:
+    env = dict(os.environ, CARDSIM_STORE=str(tmp_path / "store"))
+    result = subprocess.run([sys.executable, "-m", "cardsim.cli", "gang", "heist", "--players",
+                             "7", "--n", "10"], capture_output=True, text=True, env=env)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "players must be 3 to 6" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["heist", "--players", "2", "--n", "10"], "players must be 3 to 6"),
+        (["heist", "--model", "oracle", "--n", "10"], "unknown model"),
+        (["heist", "--challenge", "lasers", "--n", "10"], "unknown challenge"),
+        (["game", "--mode", "expert", "--n", "10"], "unknown mode"),
+        (["cards", "--kind", "jokers", "--n", "10"], "--kind must be"),
+    ],
+)
+def test_bad_input_is_a_user_error(args, message, tmp_path) -> None:
+    result = cardsim(*args, tmp_path=tmp_path)
+    assert isinstance(result.exception, UserError) and message in str(result.exception)
+
+
+def test_heist_prints_success_with_interval(tmp_path) -> None:
+    result = cardsim("heist", "--players", "3", "--model", "history", "--n", "500", "--jobs",
+                     "1", "--json", "-q", tmp_path=tmp_path)
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["rows"]
+    assert rows[0]["n"] == 500 and rows[0]["success_lo"] < rows[0]["success"] < rows[0]["success_hi"]
+
+
+def test_game_prints_win_rate_and_final_counts(tmp_path) -> None:
+    result = cardsim("game", "--mode", "master", "--n", "200", "--jobs", "1", "--json", "-q",
+                     tmp_path=tmp_path)
+    assert result.exit_code == 0, result.output
+    summary, finals = (json.loads(line) for line in result.stdout.strip().splitlines())
+    assert summary["rows"][0]["mode"] == "master"
+    assert sum(row["games"] for row in finals["rows"]) == 200
+    assert all(row["alarms"] <= 2 for row in finals["rows"])
+
+
+def test_cards_writes_effect_table_and_plot(tmp_path) -> None:
+    out = tmp_path / "effects.parquet"
+    result = cardsim("cards", "--kind", "challenges", "--model", "history", "--n", "200",
+                     "--jobs", "1", "--no-store", "-q", "--out", str(out), "--plot",
+                     str(tmp_path / "plots"), tmp_path=tmp_path)
+    assert result.exit_code == 0, result.output
+    effects = pl.read_parquet(out)
+    assert set(effects["card"]) >= {"none", "blackout", "security-cameras"}
+    assert (effects.filter(pl.col("card") == "none")["difference"] == 0).all()
+    assert list((tmp_path / "plots").glob("gang_card_effects_*.svg"))
+
+
+def test_models_lists_the_ladder(tmp_path) -> None:
+    result = cardsim("models", "--json", tmp_path=tmp_path)
+    names = [row["model"] for row in json.loads(result.stdout)["rows"]]
+    assert names == ["random", "percentile", "history", "bayes"]

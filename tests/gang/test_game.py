@@ -1,0 +1,106 @@
+"""Games (seed 000, "KẾT THÚC TRÒ CHƠI" and the three modes; digest: "Games and modes")."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardsim.analysis.stats import wilson_interval
+from cardsim.sims.core.runner import run
+from cardsim.sims.gang.cards import CHALLENGES
+from cardsim.sims.gang.game import (
+    GameState,
+    cards_for_next_heist,
+    new_game,
+    record_outcome,
+)
+from cardsim.sims.gang.simulator import SIMULATOR
+
+
+def test_three_vaults_win_three_alarms_lose() -> None:
+    """A game ends at the third vault (win) or the third alarm (loss); two in Master Thief."""
+    state = GameState(challenge_pile=[], specialist_pile=[])
+    for outcome in (True, False, True, False, True):
+        record_outcome(state, "basic", outcome)
+    assert state.finished(3) and state.vaults == 3 and state.outcomes == "SFSFS"
+    state = GameState(challenge_pile=[], specialist_pile=[])
+    record_outcome(state, "master", False)
+    assert not state.finished(2)
+    record_outcome(state, "master", False)
+    assert state.finished(2)
+
+
+def test_advanced_success_draws_challenge_failure_draws_specialist() -> None:
+    """Advanced: after a success the top challenge, after a failure the top specialist, active
+    for one heist, then to the bottom of its pile."""
+    config = SIMULATOR.make_config(unit="game", mode="advanced", deck_order="numbered")
+    state = new_game(config, np.random.default_rng(0))
+    assert cards_for_next_heist(state, "advanced", 0) == (0, 0)  # first heist plain
+    record_outcome(state, "advanced", True)
+    assert cards_for_next_heist(state, "advanced", 1) == (1 << 1, 0)  # challenge 1
+    record_outcome(state, "advanced", False)
+    assert state.challenge_pile[-1] == 1
+    assert cards_for_next_heist(state, "advanced", 2) == (0, 1)  # specialist 1
+    record_outcome(state, "advanced", True)
+    assert state.specialist_pile[-1] == 1
+    assert cards_for_next_heist(state, "advanced", 3) == (1 << 2, 0)
+
+
+def test_professional_has_a_permanent_challenge_without_quick_access() -> None:
+    """Professional: Quick Access leaves the pile; one random challenge is active all game,
+    on top of the Advanced card."""
+    config = SIMULATOR.make_config(unit="game", mode="professional")
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        state = new_game(config, rng)
+        assert CHALLENGES["quick-access"] not in state.challenge_pile + state.permanent
+        assert len(state.permanent) == 1 and state.permanent[0] not in state.challenge_pile
+    fixed = SIMULATOR.make_config(unit="game", mode="professional", challenges=("blackout",))
+    state = new_game(fixed, rng)
+    mask, _ = cards_for_next_heist(state, "professional", 0)
+    assert mask == 1 << CHALLENGES["blackout"]
+    record_outcome(state, "professional", True)
+    mask, _ = cards_for_next_heist(state, "professional", 1)
+    assert bin(mask).count("1") == 2
+
+
+def test_master_thief_rotates_two_challenges() -> None:
+    """Master Thief: two challenges each heist; before every later heist the lowest-numbered
+    leaves and the next one is revealed; no specialists."""
+    config = SIMULATOR.make_config(unit="game", mode="master", deck_order="numbered")
+    state = new_game(config, np.random.default_rng(0))
+    assert cards_for_next_heist(state, "master", 0) == ((1 << 2) | (1 << 3), 0)
+    record_outcome(state, "master", False)
+    assert cards_for_next_heist(state, "master", 1) == ((1 << 3) | (1 << 4), 0)
+    record_outcome(state, "master", True)
+    assert cards_for_next_heist(state, "master", 2) == ((1 << 4) | (1 << 5), 0)
+
+
+def test_game_rows_are_consistent() -> None:
+    """Vaults + alarms = heists = length of the outcome string; the winner has 3 vaults."""
+    config = SIMULATOR.make_config(unit="game", mode="advanced", model="history")
+    games = run(SIMULATOR, config, n=300, seed=2).episodes
+    assert (games["vaults"] + games["alarms"] == games["heists"]).all()
+    assert (games["outcomes"].str.len_chars() == games["heists"].cast(int)).all()
+    assert (games.filter(games["success"])["vaults"] == 3).all()
+
+
+def basic_game_win_probability(p: float) -> float:
+    """Best of five: P(3 vaults before 3 alarms) = p^3 (1 + 3q + 6q^2), q = 1 - p."""
+    q = 1.0 - p
+    return p**3 * (1 + 3 * q + 6 * q * q)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("model", ["percentile", "history"])
+def test_basic_game_win_rate_matches_heist_rate(model: str) -> None:
+    """Basic games: the win rate equals p^3 (1 + 3q + 6q^2) of the same model's per-heist p,
+    within the combined 95% intervals."""
+    heists = run(SIMULATOR, SIMULATOR.make_config(model=model), n=60_000, seed=3).episodes
+    games = run(SIMULATOR, SIMULATOR.make_config(model=model, unit="game"), n=30_000,
+                seed=4).episodes
+    k, n = int(heists["success"].sum()), heists.height
+    lo, hi = wilson_interval(k, n)
+    predicted = (basic_game_win_probability(float(lo)), basic_game_win_probability(float(hi)))
+    g_lo, g_hi = wilson_interval(int(games["success"].sum()), games.height)
+    assert g_lo <= predicted[1] and predicted[0] <= g_hi
