@@ -1,7 +1,9 @@
 """The `cardsim` command line: parses, then delegates to `cardsim.commands.*`.
 
-Every user error (``UserError``, a bad option) ends as one line on stderr and exit code 2;
-Ctrl-C during a run keeps the finished chunks and exits 130.
+Only the sub-command named on the command line is imported (a game's numba kernels and the
+report's matplotlib cost seconds to import), so `cardsim runs list` starts fast. Every user error
+(``UserError``, a bad option) ends as one line on stderr and exit code 2; Ctrl-C during a run
+keeps the finished chunks and exits 130.
 """
 
 from __future__ import annotations
@@ -14,6 +16,15 @@ import typer
 from cardsim import __version__
 from cardsim.errors import Interrupted, UserError
 
+SUB_APPS: dict[str, str] = {
+    "gang": "The Gang: heist success and game win rates per player model, mode and card.",
+    "thegame": "The Game: win rates and cards left per player count and strategy.",
+    "cashnguns": "Cash'n Guns: payoff matrices of strategies and their equilibria.",
+    "bang": "Bang!: role and character win rates for 4-7 players.",
+    "runs": "List and inspect stored runs.",
+    "tune": "Difficulty tuning: configurations closest to a target win rate.",
+}
+REPORT_HELP = "Write reports/cardsim-report.html and .pdf from the default experiment suite."
 
 
 def _click_exception_types() -> tuple[type[Exception], ...]:
@@ -29,50 +40,12 @@ def _click_exception_types() -> tuple[type[Exception], ...]:
 
 CLICK_ERRORS = _click_exception_types()
 
-app = typer.Typer(
-    name="cardsim",
-    help="Monte Carlo strategy analysis for The Gang, The Game, Cash'n Guns and Bang!",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
 
-GAME_APPS = {
-    "gang": "The Gang: heist success and game win rates per player model, mode and card.",
-    "thegame": "The Game: win rates and cards left per player count and strategy.",
-    "cashnguns": "Cash'n Guns: payoff matrices of strategies and their equilibria.",
-    "bang": "Bang!: role and character win rates for 4-7 players.",
-    "runs": "List and inspect stored runs.",
-    "tune": "Difficulty tuning: configurations closest to a target win rate.",
-}
+def _stub(help_text: str) -> typer.Typer:
+    """A help-only entry for a sub-command that is not the one being run."""
+    return typer.Typer(help=help_text)
 
 
-def _not_yet(name: str, help_text: str) -> typer.Typer:
-    placeholder = typer.Typer(help=f"{help_text} (not yet available)")
-
-    @placeholder.callback(invoke_without_command=True)
-    def unavailable() -> None:
-        raise UserError(f"'cardsim {name}' is not yet available")
-
-    return placeholder
-
-
-def _sub_app(name: str, help_text: str) -> typer.Typer:
-    module_name = f"cardsim.commands.{name}"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-        return _not_yet(name, help_text)
-    return module.app
-
-
-for _name, _help in GAME_APPS.items():
-    app.add_typer(_sub_app(_name, _help), name=_name, help=_help)
-
-
-@app.command("bench")
 def bench(
     target: str = typer.Argument(..., help="poker, gang, thegame, cashnguns or bang."),
     quick: bool = typer.Option(False, "--quick", help="Shorter measurements (rougher figures)."),
@@ -87,39 +60,52 @@ def bench(
     bench_command(target, quick, as_json)
 
 
-def _register_report() -> None:
-    module_name = "cardsim.commands.report"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-
-        def report_unavailable() -> None:
-            """Write the HTML and PDF report (not yet available).
-
-            Example: cardsim report
-            """
-            raise UserError("'cardsim report' is not yet available")
-
-        app.command("report")(report_unavailable)
-        return
-    app.command("report")(module.report_command)
-
-
-_register_report()
-
-
-@app.command("version")
 def version() -> None:
     """Print the package version."""
     typer.echo(__version__)
 
 
+def _listed_only() -> None:
+    """Never runs: stands in the command list for a sub-command that was not imported."""
+
+
+def build_app(wanted: str | None = None) -> typer.Typer:
+    """The typer app; only the sub-command ``wanted`` is imported (None: every one)."""
+    app = typer.Typer(
+        name="cardsim",
+        help="Monte Carlo strategy analysis for The Gang, The Game, Cash'n Guns and Bang!",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        add_completion=False,
+    )
+    for name, help_text in SUB_APPS.items():
+        if wanted in (None, name):
+            sub_app = importlib.import_module(f"cardsim.commands.{name}").app
+        else:
+            sub_app = _stub(help_text)
+        app.add_typer(sub_app, name=name, help=help_text)
+    if wanted in (None, "report"):
+        app.command("report", help=None)(importlib.import_module("cardsim.commands.report").report_command)
+    else:
+        app.command("report", help=REPORT_HELP)(_listed_only)
+    app.command("bench")(bench)
+    app.command("version")(version)
+    return app
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``cardsim.cli.app``: the full app with every sub-command (for tests and typer's runner)."""
+    if name == "app":
+        return build_app()
+    raise AttributeError(name)
+
+
 def main() -> None:
     """Console-script entry point: turns every user error into one line and an exit code."""
+    words = [word for word in sys.argv[1:] if not word.startswith("-")]
+    wanted = words[0] if words and words[0] in (*SUB_APPS, "report") else ""
     try:
-        code = app(standalone_mode=False)
+        code = build_app(wanted)(standalone_mode=False)
     except UserError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)

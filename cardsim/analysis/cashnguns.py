@@ -132,6 +132,7 @@ class SymmetricGame:
         coefficients: multinomial coefficients (players-1)! / prod(others!) of each row.
         variance: (K, m) sampling variance of each payoff estimate, from its 95% interval
             (half-width / 1.96, squared).
+        metric: 'win' (payoffs are probabilities) or 'score' (mean dollars).
     """
 
     strategies: tuple[str, ...]
@@ -140,6 +141,7 @@ class SymmetricGame:
     payoff: np.ndarray
     coefficients: np.ndarray
     variance: np.ndarray
+    metric: str
 
 
 def symmetric_game(profiles: pl.DataFrame, strategies: Sequence[str], players: int, metric: str = "win") -> SymmetricGame:
@@ -169,7 +171,7 @@ def symmetric_game(profiles: pl.DataFrame, strategies: Sequence[str], players: i
         raise UserError("payoff: the profile table does not cover every profile")
     factorial = np.array([math.factorial(k) for k in range(players)], np.float64)
     coefficients = math.factorial(players - 1) / factorial[others].prod(axis=1)
-    return SymmetricGame(tuple(strategies), players, others, payoff, coefficients, variance)
+    return SymmetricGame(tuple(strategies), players, others, payoff, coefficients, variance, metric)
 
 
 def others_probabilities(game: SymmetricGame, mix: np.ndarray) -> np.ndarray:
@@ -215,7 +217,8 @@ def evaluate_mix(game: SymmetricGame, mix: np.ndarray) -> Equilibrium:
     payoffs = expected_payoffs(game, mix)
     value = float(mix @ payoffs)
     best = int(np.argmax(payoffs))
-    return Equilibrium(mix, payoffs, value, float(payoffs[best] - value), game.strategies[best])
+    regret = max(0.0, float(payoffs[best] - value))  # >= 0 up to rounding
+    return Equilibrium(mix, payoffs, value, regret, game.strategies[best])
 
 
 def replicator(game: SymmetricGame, start: np.ndarray, iterations: int = 2_000) -> np.ndarray:
@@ -273,10 +276,13 @@ def equilibrium_table(equilibrium: Equilibrium, game: SymmetricGame) -> pl.DataF
     """The equilibrium as rows: strategy, its share in the mix, its payoff against the mix with
     a 95% interval (``lo``, ``hi``), best share first then best payoff."""
     half = payoff_half_widths(game, equilibrium.mix)
+    lo, hi = equilibrium.payoffs - half, equilibrium.payoffs + half
+    if game.metric == "win":
+        lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
     return pl.DataFrame({
         "strategy": list(game.strategies),
         "share": equilibrium.mix,
         "payoff_vs_mix": equilibrium.payoffs,
-        "lo": equilibrium.payoffs - half,
-        "hi": equilibrium.payoffs + half,
+        "lo": lo,
+        "hi": hi,
     }).sort(["share", "payoff_vs_mix"], descending=True)

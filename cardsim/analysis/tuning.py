@@ -171,3 +171,23 @@ def thegame_candidates(players: int) -> list[Candidate]:
                     "backwards_trick": trick,
                 }))
     return candidates
+
+
+def gang_candidates() -> list[Candidate]:
+    """The Gang's game configurations (seed 000, modes): Basic, Advanced, Professional with each
+    permanent challenge (Quick Access is removed from that mode's pile, so it is not offered),
+    and Master Thief."""
+    from cardsim.sims.gang.cards import CHALLENGES
+
+    candidates = [
+        Candidate("Basic", {"unit": "game", "mode": "basic"}),
+        Candidate("Advanced", {"unit": "game", "mode": "advanced"}),
+    ]
+    for name in CHALLENGES:
+        if name == "quick-access":
+            continue
+        title = name.replace("-", " ").title()
+        candidates.append(Candidate(f"Professional + {title}",
+                                    {"unit": "game", "mode": "professional", "challenges": (name,)}))
+    candidates.append(Candidate("Master Thief", {"unit": "game", "mode": "master"}))
+    return candidates

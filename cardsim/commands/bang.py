@@ -37,8 +37,10 @@ BotsOpt = Annotated[
 ]
 
 
-def _interval(frame: pl.DataFrame) -> pl.DataFrame:
-    """Readable rate columns: p rounded and its 95% interval as one string."""
+def _interval(frame: pl.DataFrame, as_json: bool) -> pl.DataFrame:
+    """Readable rate columns: p rounded and its 95% interval as one string (JSON: unchanged)."""
+    if as_json:
+        return frame
     return frame.with_columns(
         pl.col("p").round(4),
         pl.format("[{}, {}]", pl.col("lo").round(4), pl.col("hi").round(4)).alias("95% CI"),
@@ -106,12 +108,12 @@ def run_command(
     episodes = pl.concat(frames)
     label = ", ".join(f"{k.removesuffix('_bot')}={v}" for k, v in bot_fields.items()) or "role"
     sides = side_win_table(episodes)
-    show_table(_interval(sides), title=f"Bang!: games won per side ({label} bots)",
+    show_table(_interval(sides, as_json), title=f"Bang!: games won per side ({label} bots)",
                as_json=as_json)
-    show_table(_interval(role_win_table(episodes)), title="win rate per role (seats)",
+    show_table(_interval(role_win_table(episodes), as_json), title="win rate per role (seats)",
                as_json=as_json)
     characters = character_win_table(episodes).with_columns(pl.col("survived").round(4))
-    show_table(_interval(characters), title="win rate per character (all counts, seats)",
+    show_table(_interval(characters, as_json), title="win rate per character (all counts, seats)",
                as_json=as_json)
     lengths = length_table(episodes).with_columns(pl.col("mean", "lo", "hi").round(2))
     show_table(lengths, title="game length in player turns (mean, 95% CI)", as_json=as_json)

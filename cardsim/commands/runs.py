@@ -35,6 +35,9 @@ def list_command(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
         }
         for run in list_runs(folder)
     ]
+    if not rows and not as_json:
+        typer.echo(f"no runs in {folder}")
+        return
     frame = pl.DataFrame(rows) if rows else pl.DataFrame({"id": [], "game": []})
     show_table(frame, title=f"runs in {folder}", as_json=as_json)
 

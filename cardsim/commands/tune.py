@@ -19,6 +19,7 @@ from cardsim.analysis.tuning import (
     Candidate,
     check_target,
     evaluate_candidates,
+    gang_candidates,
     ladder,
     rank_candidates,
     thegame_candidates,
@@ -34,6 +35,7 @@ from cardsim.commands.common import (
     show_table,
 )
 from cardsim.errors import UserError
+from cardsim.reports.suite import DEFAULT
 from cardsim.sims.core.simulator import Simulator
 from cardsim.sims.registry import get_simulator
 
@@ -114,14 +116,44 @@ def tune_and_print(
     _print_results(ranked, ladder(table, target), top=top, who=who, target=target, as_json=as_json)
 
 
+@app.command("gang")
+def tune_gang(
+    players: Annotated[int, typer.Option("--players", help="Players, 3-6.")] = 4,
+    model: Annotated[str, typer.Option("--model", help="Player model: random, percentile, history or bayes.")] = "history",
+    levels: Annotated[int, typer.Option("--levels", help="Strength bands per chip the model can express.")] = 1,
+    target: TargetOpt = 0.5,
+    top: TopOpt = 8,
+    precision: TunePrecisionOpt = DEFAULT.tune_precision,
+    max_n: TuneMaxNOpt = DEFAULT.tune_max_n,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    store: StoreOpt = None,
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """The Gang: mode and card configurations (Basic, Advanced, Professional with each permanent
+    challenge, Master Thief) whose game win rate is closest to a target.
+
+    Example: cardsim tune gang --players 4 --model history --target 0.5
+    """
+    simulator = landed_simulator("gang")
+    base = {"players": players, "model": model, "levels": levels}
+    simulator.make_config(**base)  # validates players, model and levels before any run
+    candidates = [Candidate(c.label, {**base, **c.config}) for c in gang_candidates()]
+    tune_and_print("gang", candidates, simulator.headline,
+                   who=f"{players} players playing like the '{model}' model", target=target, top=top,
+                   precision=precision, max_n=max_n, seed=seed, jobs=jobs, store=store, quiet=quiet,
+                   as_json=as_json)
+
+
 @app.command("thegame")
 def tune_thegame(
     players: Annotated[int, typer.Option("--players", help="Players, 1-5.")] = 3,
     strategy: Annotated[str, typer.Option("--strategy", help="Strategy name (cardsim thegame strategies).")] = "signals",
     target: TargetOpt = 0.3,
     top: TopOpt = 8,
-    precision: TunePrecisionOpt = 0.02,
-    max_n: TuneMaxNOpt = 4_000,
+    precision: TunePrecisionOpt = DEFAULT.tune_precision,
+    max_n: TuneMaxNOpt = DEFAULT.tune_max_n,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     store: StoreOpt = None,

@@ -64,7 +64,7 @@ class Profile:
         )
 
 
-DEFAULT = Profile("default", precision=0.01, max_n=20_000, tune_precision=0.02, tune_max_n=4_000)
+DEFAULT = Profile("default", precision=0.01, max_n=20_000, tune_precision=0.02, tune_max_n=2_500)
 QUICK = Profile("quick", precision=0.05, max_n=1_000, tune_precision=0.08, tune_max_n=300)
 PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, QUICK)}
 
@@ -102,8 +102,10 @@ class Outcome:
         return self.episodes.height
 
     def labelled(self) -> pl.DataFrame:
-        """The episodes with the experiment's labels as constant columns in front."""
-        columns = [pl.lit(v).alias(k) for k, v in self.experiment.labels.items()]
+        """The episodes with the experiment's labels as constant columns in front (a label the
+        episodes already carry as a column is left to the episodes)."""
+        columns = [pl.lit(v).alias(k) for k, v in self.experiment.labels.items()
+                   if k not in self.episodes.columns]
         return self.episodes.select(columns + [pl.all()]) if columns else self.episodes
 
 

@@ -1,6 +1,6 @@
 """Fixed-card scenario builder for the Bang! rule tests.
 
-A scenario is a :class:`cardsim.sims.bang.engine.State` made by ``engine.blank_state``: everyone
+A scenario is a :class:`cardsim.sims.bang.engine.StateView` of ``engine.blank_state``: everyone
 at full life, nothing dealt, all 80 cards in the draw pile. Helpers move named cards into hands,
 into play, or onto the top of the draw pile so every rule can be checked with known cards.
 """
@@ -17,19 +17,19 @@ def table(
     chars: list[int],
     roles: list[int] | None = None,
     bots: list[int] | None = None,
-) -> E.State:
+) -> E.StateView:
     """A table of len(chars) players; roles default to the dealt set with the Sheriff at 0."""
     n = len(chars)
     if roles is None:
         roles = [int(r) for r in C.ROLES_BY_PLAYERS[n - 4, :n]]
     if bots is None:
         bots = [C.BOT_ROLE] * n
-    return E.blank_state(
+    return E.StateView(E.blank_state(
         np.array(roles, dtype=np.int64),
         np.array(chars, dtype=np.int64),
         np.array(bots, dtype=np.int64),
         1000,
-    )
+    ))
 
 
 def card(kind: int, code: str | None = None, *, skip: int = 0) -> int:
@@ -48,7 +48,7 @@ def card(kind: int, code: str | None = None, *, skip: int = 0) -> int:
     raise KeyError((kind, code, skip))
 
 
-def _rebuild_deck(s: E.State, top: list[int]) -> None:
+def _rebuild_deck(s: E.StateView, top: list[int]) -> None:
     """Draw pile = cards still in the DECK zone, with ``top`` drawn first in the order given."""
     rest = [int(c) for c in s.deck[: s.g[E.G_DECK_N]] if s.zone[c] == E.Z_DECK and c not in top]
     order = rest + list(reversed(top))
@@ -58,48 +58,48 @@ def _rebuild_deck(s: E.State, top: list[int]) -> None:
     s.g[E.G_DECK_N] = len(order)
 
 
-def give(s: E.State, seat: int, *ids: int) -> None:
+def give(s: E.StateView, seat: int, *ids: int) -> None:
     """Put the given cards into seat's hand (taken from the draw pile)."""
     for c in ids:
         assert s.zone[c] == E.Z_DECK, "scenario card already used"
-        E.move(s, c, E.Z_HAND, seat)
+        E.move(s.state, c, E.Z_HAND, seat)
     _rebuild_deck(s, [])
 
 
-def equip(s: E.State, seat: int, *ids: int) -> None:
+def equip(s: E.StateView, seat: int, *ids: int) -> None:
     """Put the given cards in play in front of seat."""
     for c in ids:
         assert s.zone[c] == E.Z_DECK, "scenario card already used"
-        E.move(s, c, E.Z_TABLE, seat)
+        E.move(s.state, c, E.Z_TABLE, seat)
     _rebuild_deck(s, [])
 
 
-def stack(s: E.State, *ids: int) -> None:
+def stack(s: E.StateView, *ids: int) -> None:
     """Put the given cards on top of the draw pile: ids[0] is drawn first."""
     _rebuild_deck(s, list(ids))
 
 
-def discard_pile(s: E.State, *ids: int) -> None:
+def discard_pile(s: E.StateView, *ids: int) -> None:
     """Put the given cards on the discard pile, ids[-1] on top."""
     for c in ids:
         assert s.zone[c] == E.Z_DECK
-        E.move(s, c, E.Z_DISCARD, -1)
+        E.move(s.state, c, E.Z_DISCARD, -1)
         s.discard[s.g[E.G_DISCARD_N]] = c
         s.g[E.G_DISCARD_N] += 1
     _rebuild_deck(s, [])
 
 
-def hand(s: E.State, seat: int) -> list[int]:
+def hand(s: E.StateView, seat: int) -> list[int]:
     """Card ids in seat's hand."""
     return [c for c in range(C.N_CARDS) if s.zone[c] == E.Z_HAND and s.holder[c] == seat]
 
 
-def hand_kinds(s: E.State, seat: int) -> list[int]:
+def hand_kinds(s: E.StateView, seat: int) -> list[int]:
     """Sorted kinds of the cards in seat's hand."""
     return sorted(int(C.CARD_KIND[c]) for c in hand(s, seat))
 
 
-def top_discard(s: E.State) -> int:
+def top_discard(s: E.StateView) -> int:
     """The card on top of the discard pile."""
     return int(s.discard[s.g[E.G_DISCARD_N] - 1])
 

@@ -68,22 +68,22 @@ def test_roles_per_player_count(players: int, expected: dict[str, int]) -> None:
 
 
 def test_sheriff_has_one_more_life_and_is_public() -> None:
-    s = E.blank_state(
+    s = E.StateView(E.blank_state(
         np.array([0, 3, 2, 2]), np.array([C.EL_GRINGO, 0, 1, C.PAUL_REGRET]),
         np.array([1, 1, 1, 1]), 1000,
-    )  # fmt: skip
+    ))  # fmt: skip
     assert list(s.max_life[:4]) == [4, 4, 4, 3]
     assert list(s.revealed[:4]) == [1, 0, 0, 0]
 
 
 def test_setup_deals_as_many_cards_as_life() -> None:
     rng = np.random.default_rng(1)
-    s = E.setup_game(7, np.array([1, 1, 1, 1]), 1000, rng)
-    hands = [E.hand_count(s, p) for p in range(7)]
+    s = E.StateView(E.setup_game(7, np.array([1, 1, 1, 1]), 1000, rng))
+    hands = [E.hand_count(s.state, p) for p in range(7)]
     assert hands == [int(s.life[p]) for p in range(7)]
     assert s.g[E.G_DECK_N] == 80 - sum(hands)
     assert len(set(int(c) for c in s.char[:7])) == 7
-    assert E.invariant_error(s) == 0
+    assert E.invariant_error(s.state) == 0
 
 
 @pytest.mark.parametrize("players", [3, 8, 0])

@@ -21,7 +21,7 @@ PLAIN = C.VULTURE_SAM  # only acts on eliminations; use PLAIN2 when nobody must 
 PLAIN2 = C.KIT_CARLSON  # only acts in his draw phase
 
 
-def plain_table(n: int = 4, **kwargs) -> E.State:
+def plain_table(n: int = 4, **kwargs) -> E.StateView:
     return table([PLAIN2] * n, **kwargs)
 
 
@@ -33,8 +33,8 @@ def test_turn_draws_two_then_discards_to_life() -> None:
     s.life[0] = 2
     give(s, 0, card(C.MISSED, "10C"), card(C.MISSED, "JC"))
     stack(s, card(C.MISSED, "QC"), card(C.MISSED, "KC"))
-    E.take_turn(s, rng(), 0)
-    assert E.hand_count(s, 0) == 2  # drew 2 (4 Missed!, not playable), hand limit = life 2
+    E.take_turn(s.state, rng(), 0)
+    assert E.hand_count(s.state, 0) == 2  # drew 2 (4 Missed!, not playable), hand limit = life 2
     assert s.g[E.G_DISCARD_N] == 2
 
 
@@ -44,7 +44,7 @@ def test_dynamite_is_checked_before_jail() -> None:
     equip(s, 1, dynamite, jail)
     first, second = club(), heart()  # club: Dynamite passes; heart: out of Jail
     stack(s, first, second)
-    E.take_turn(s, rng(), 1)
+    E.take_turn(s.state, rng(), 1)
     assert s.table[2, C.DYNAMITE] == dynamite  # passed to the left
     assert s.table[1, C.JAIL] == -1
     assert list(s.discard[:3]) == [first, second, jail]
@@ -55,7 +55,7 @@ def test_dynamite_explodes_on_spades_two_to_nine() -> None:
     s = plain_table()
     equip(s, 2, card(C.DYNAMITE))
     stack(s, spade_low())
-    E.take_turn(s, rng(), 2)
+    E.take_turn(s.state, rng(), 2)
     assert s.life[2] == 1
     assert s.table[2, C.DYNAMITE] == -1 and s.table[3, C.DYNAMITE] == -1
     assert C.CARD_KIND[s.discard[1]] == C.DYNAMITE
@@ -66,7 +66,7 @@ def test_dynamite_passes_on_ace_of_spades_and_other_suits() -> None:
         s = plain_table()
         equip(s, 3, card(C.DYNAMITE))
         stack(s, flip)
-        E.resolve_dynamite(s, rng(), 3)
+        E.resolve_dynamite(s.state, rng(), 3)
         assert s.table[0, C.DYNAMITE] >= 0 and s.life[3] == 4
 
 
@@ -75,33 +75,33 @@ def test_dynamite_kill_gives_no_reward() -> None:
     s.life[2] = 2
     equip(s, 2, card(C.DYNAMITE))
     stack(s, spade_low())
-    E.take_turn(s, rng(), 2)
+    E.take_turn(s.state, rng(), 2)
     assert s.alive[2] == 0
-    assert sum(E.hand_count(s, p) for p in range(5)) == 0
+    assert sum(E.hand_count(s.state, p) for p in range(5)) == 0
 
 
 def test_jail_heart_escapes_and_plays() -> None:
     s = plain_table()
     equip(s, 2, card(C.JAIL, "JS"))
     stack(s, heart(), club(), card(C.BANG, "3C"))
-    E.take_turn(s, rng(), 2)
+    E.take_turn(s.state, rng(), 2)
     assert s.table[2, C.JAIL] == -1
-    assert E.hand_count(s, 2) == 2  # drew after escaping (the BANG!s may not reach a target)
+    assert E.hand_count(s.state, 2) == 2  # drew after escaping (the BANG!s may not reach a target)
 
 
 def test_jail_other_suit_skips_the_turn() -> None:
     s = plain_table()
     equip(s, 2, card(C.JAIL, "JS"))
     stack(s, club())
-    E.take_turn(s, rng(), 2)
+    E.take_turn(s.state, rng(), 2)
     assert s.table[2, C.JAIL] == -1
-    assert E.hand_count(s, 2) == 0
+    assert E.hand_count(s.state, 2) == 0
 
 
 def test_jail_cannot_target_the_sheriff() -> None:
     s = plain_table()
     give(s, 1, card(C.JAIL, "JS"))
-    n = E.legal_actions(s, 1)
+    n = E.legal_actions(s.state, 1)
     targets = {int(s.acts[i, 1]) for i in range(n)}
     assert targets == {2, 3}
 
@@ -111,33 +111,33 @@ def test_jail_cannot_target_the_sheriff() -> None:
 
 def test_distance_counts_living_players_only() -> None:
     s = table([PLAIN2] * 7)
-    assert [E.distance(s, 0, t) for t in range(1, 7)] == [1, 2, 3, 3, 2, 1]
+    assert [E.distance(s.state, 0, t) for t in range(1, 7)] == [1, 2, 3, 3, 2, 1]
     s.alive[1] = s.alive[2] = 0
-    assert [E.distance(s, 0, t) for t in range(3, 7)] == [1, 2, 2, 1]
+    assert [E.distance(s.state, 0, t) for t in range(3, 7)] == [1, 2, 2, 1]
 
 
 def test_mustang_and_scope_change_distance() -> None:
     s = table([PLAIN2] * 7)
     equip(s, 3, card(C.MUSTANG, "8H"))
-    assert E.distance(s, 0, 3) == 4 and E.distance(s, 3, 0) == 3
+    assert E.distance(s.state, 0, 3) == 4 and E.distance(s.state, 3, 0) == 3
     equip(s, 0, card(C.SCOPE))
-    assert E.distance(s, 0, 3) == 3 and E.distance(s, 0, 1) == 1  # never below 1
+    assert E.distance(s.state, 0, 3) == 3 and E.distance(s.state, 0, 1) == 1  # never below 1
 
 
 def test_weapon_reaches_up_to_its_range() -> None:
     s = table([PLAIN2] * 7)
     give(s, 0, card(C.BANG, "AS"))
-    assert E.weapon_reach(s, 0) == 1
+    assert E.weapon_reach(s.state, 0) == 1
     equip(s, 0, card(C.SCHOFIELD, "JC"))
-    n = E.legal_actions(s, 0)
+    n = E.legal_actions(s.state, 0)
     assert {int(s.acts[i, 1]) for i in range(n)} == {1, 2, 5, 6}  # distance 2 is in reach
 
 
 def test_one_bang_per_turn() -> None:
     s = table([PLAIN2] * 4)
     give(s, 0, card(C.BANG, "AS"), card(C.BANG, "QH"))
-    E.apply_action(s, rng(), 0, card(C.BANG, "AS"), 1, -1)
-    n = E.legal_actions(s, 0)
+    E.apply_action(s.state, rng(), 0, card(C.BANG, "AS"), 1, -1)
+    n = E.legal_actions(s.state, 0)
     assert all(C.CARD_KIND[s.acts[i, 0]] != C.BANG for i in range(n))
 
 
@@ -145,10 +145,10 @@ def test_volcanic_allows_any_number_of_bangs() -> None:
     s = table([PLAIN2] * 4)
     give(s, 0, card(C.BANG, "AS"), card(C.BANG, "QH"))
     equip(s, 0, card(C.VOLCANIC, "10S"))
-    E.apply_action(s, rng(), 0, card(C.BANG, "AS"), 1, -1)
-    n = E.legal_actions(s, 0)
+    E.apply_action(s.state, rng(), 0, card(C.BANG, "AS"), 1, -1)
+    n = E.legal_actions(s.state, 0)
     assert any(C.CARD_KIND[s.acts[i, 0]] == C.BANG for i in range(n))
-    assert E.weapon_reach(s, 0) == 1
+    assert E.weapon_reach(s.state, 0) == 1
 
 
 def test_new_weapon_replaces_the_old_one() -> None:
@@ -156,17 +156,17 @@ def test_new_weapon_replaces_the_old_one() -> None:
     old, new = card(C.SCHOFIELD, "JC"), card(C.WINCHESTER)
     equip(s, 0, old)
     give(s, 0, new)
-    E.apply_action(s, rng(), 0, new, -1, -1)
+    E.apply_action(s.state, rng(), 0, new, -1, -1)
     assert s.table[0, C.WINCHESTER] == new and s.table[0, C.SCHOFIELD] == -1
     assert top_discard(s) == old
-    assert E.weapon_reach(s, 0) == 5
+    assert E.weapon_reach(s.state, 0) == 5
 
 
 def test_no_two_cards_of_one_name_in_play() -> None:
     s = plain_table()
     equip(s, 0, card(C.BARREL, "QS"), card(C.SCHOFIELD, "JC"))
     give(s, 0, card(C.BARREL, "KS"), card(C.SCHOFIELD, "QC"), card(C.MUSTANG, "8H"))
-    n = E.legal_actions(s, 0)
+    n = E.legal_actions(s.state, 0)
     assert {int(C.CARD_KIND[s.acts[i, 0]]) for i in range(n)} == {C.MUSTANG}
 
 
@@ -176,13 +176,13 @@ def test_no_two_cards_of_one_name_in_play() -> None:
 def test_bang_is_cancelled_by_missed() -> None:
     s = plain_table()
     give(s, 1, card(C.MISSED, "10C"))
-    E.play_bang(s, rng(), 0, card(C.BANG, "AS"), 1)
-    assert s.life[1] == 4 and E.hand_count(s, 1) == 0
+    E.play_bang(s.state, rng(), 0, card(C.BANG, "AS"), 1)
+    assert s.life[1] == 4 and E.hand_count(s.state, 1) == 0
 
 
 def test_bang_without_missed_costs_one_life() -> None:
     s = plain_table()
-    E.play_bang(s, rng(), 0, card(C.BANG, "AS"), 1)
+    E.play_bang(s.state, rng(), 0, card(C.BANG, "AS"), 1)
     assert s.life[1] == 3
     assert s.g[E.G_BANGS] == 1
 
@@ -191,27 +191,27 @@ def test_barrel_heart_dodges_other_suit_does_not() -> None:
     s = plain_table()
     equip(s, 1, card(C.BARREL, "QS"))
     stack(s, heart(), club())
-    E.play_bang(s, rng(), 0, card(C.BANG, "AS"), 1)
+    E.play_bang(s.state, rng(), 0, card(C.BANG, "AS"), 1)
     assert s.life[1] == 4
-    E.play_bang(s, rng(), 0, card(C.BANG, "QH"), 1)
+    E.play_bang(s.state, rng(), 0, card(C.BANG, "QH"), 1)
     assert s.life[1] == 3
 
 
 def test_beer_heals_one_never_above_max() -> None:
     s = plain_table()
     s.life[1] = 2
-    E.play_beer(s, 1, card(C.BEER, "6H"))
+    E.play_beer(s.state, 1, card(C.BEER, "6H"))
     assert s.life[1] == 3
     s.life[1] = 4
     give(s, 1, card(C.BEER, "7H"))
-    assert E.legal_actions(s, 1) == 0  # no use at full life
+    assert E.legal_actions(s.state, 1) == 0  # no use at full life
 
 
 def test_beer_has_no_effect_with_two_players_left() -> None:
     s = plain_table()
     s.alive[2] = s.alive[3] = 0
     s.life[1] = 2
-    E.play_beer(s, 1, card(C.BEER, "6H"))
+    E.play_beer(s.state, 1, card(C.BEER, "6H"))
     assert s.life[1] == 2
 
 
@@ -219,8 +219,8 @@ def test_beer_saves_from_death_out_of_turn() -> None:
     s = plain_table()
     s.life[2] = 1
     give(s, 2, card(C.BEER, "6H"))
-    E.play_bang(s, rng(), 0, card(C.BANG, "AS"), 2)
-    assert s.alive[2] == 1 and s.life[2] == 1 and E.hand_count(s, 2) == 0
+    E.play_bang(s.state, rng(), 0, card(C.BANG, "AS"), 2)
+    assert s.alive[2] == 1 and s.life[2] == 1 and E.hand_count(s.state, 2) == 0
 
 
 def test_beer_cannot_save_with_two_players_left() -> None:
@@ -229,7 +229,7 @@ def test_beer_cannot_save_with_two_players_left() -> None:
     s.alive[3] = 0
     s.life[1] = 1
     give(s, 1, card(C.BEER, "6H"))
-    E.play_bang(s, rng(), 0, card(C.BANG, "AS"), 1)
+    E.play_bang(s.state, rng(), 0, card(C.BANG, "AS"), 1)
     assert s.alive[1] == 0
 
 
@@ -240,9 +240,9 @@ def test_panic_takes_a_card_at_distance_one_only() -> None:
     barrel = card(C.BARREL, "QS")
     equip(s, 1, barrel)
     give(s, 2, card(C.MISSED, "10C"))
-    n = E.legal_actions(s, 0)
+    n = E.legal_actions(s.state, 0)
     assert {int(s.acts[i, 1]) for i in range(n)} == {1}  # seat 2 is at distance 2
-    E.play_panic(s, rng(), 0, panic, 1, barrel)
+    E.play_panic(s.state, rng(), 0, panic, 1, barrel)
     assert hand(s, 0) == [barrel] and s.table[1, C.BARREL] == -1
 
 
@@ -250,7 +250,7 @@ def test_panic_blind_hand_card() -> None:
     s = plain_table()
     missed = card(C.MISSED, "10C")
     give(s, 1, missed)
-    E.play_panic(s, rng(), 0, card(C.PANIC, "JH"), 1, -1)
+    E.play_panic(s.state, rng(), 0, card(C.PANIC, "JH"), 1, -1)
     assert hand(s, 0) == [missed]
 
 
@@ -260,9 +260,9 @@ def test_cat_balou_any_distance_discards() -> None:
     give(s, 0, cat)
     mustang = card(C.MUSTANG, "8H")
     equip(s, 3, mustang)
-    n = E.legal_actions(s, 0)
+    n = E.legal_actions(s.state, 0)
     assert {int(s.acts[i, 1]) for i in range(n)} == {3}  # only seat 3 has a card
-    E.play_cat_balou(s, rng(), 0, cat, 3, mustang)
+    E.play_cat_balou(s.state, rng(), 0, cat, 3, mustang)
     assert top_discard(s) == mustang and s.table[3, C.MUSTANG] == -1
 
 
@@ -270,12 +270,12 @@ def test_duel_alternates_and_first_without_bang_loses() -> None:
     s = plain_table()
     give(s, 0, card(C.BANG, "AS"))
     give(s, 2, card(C.BANG, "QH"), card(C.BANG, "KH"))
-    E.play_duel(s, rng(), 0, card(C.DUEL, "QD"), 2)
+    E.play_duel(s.state, rng(), 0, card(C.DUEL, "QD"), 2)
     # 2 discards, 0 discards, 2 discards, 0 has none -> 0 loses
     assert s.life[0] == 4 and s.life[2] == 4
-    assert E.hand_count(s, 0) == 0 and E.hand_count(s, 2) == 0
+    assert E.hand_count(s.state, 0) == 0 and E.hand_count(s.state, 2) == 0
     s2 = plain_table()
-    E.play_duel(s2, rng(), 0, card(C.DUEL, "QD"), 2)
+    E.play_duel(s2.state, rng(), 0, card(C.DUEL, "QD"), 2)
     assert s2.life[2] == 3 and s2.g[E.G_BANGS] == 0
 
 
@@ -284,7 +284,7 @@ def test_general_store_reveals_one_per_player_each_takes_one() -> None:
     shown = [card(C.BEER, "6H"), card(C.MISSED, "10C"), card(C.DYNAMITE), card(C.BANG, "2C")]
     stack(s, *shown)
     s.alive[3] = 0
-    E.play_general_store(s, rng(), 1, card(C.GENERAL_STORE, "9C"))
+    E.play_general_store(s.state, rng(), 1, card(C.GENERAL_STORE, "9C"))
     # 3 living players: 3 cards shown; seat 1 picks first (Missed! worth most), then 2, then 0
     assert hand(s, 1) == [shown[1]]
     assert hand(s, 2) == [shown[0]]
@@ -295,7 +295,7 @@ def test_general_store_reveals_one_per_player_each_takes_one() -> None:
 def test_gatling_shoots_everyone_else() -> None:
     s = plain_table()
     give(s, 2, card(C.MISSED, "10C"))
-    E.play_gatling(s, rng(), 1, card(C.GATLING))
+    E.play_gatling(s.state, rng(), 1, card(C.GATLING))
     assert list(s.life[:4]) == [4, 4, 4, 3]
     assert s.g[E.G_BANGS] == 0
 
@@ -304,9 +304,9 @@ def test_indians_discard_bang_or_lose_life() -> None:
     s = plain_table()
     give(s, 0, card(C.BANG, "AS"))
     give(s, 2, card(C.MISSED, "10C"))
-    E.play_indians(s, rng(), 1, card(C.INDIANS, "KD"))
+    E.play_indians(s.state, rng(), 1, card(C.INDIANS, "KD"))
     assert list(s.life[:4]) == [5, 4, 3, 3]
-    assert E.hand_count(s, 0) == 0 and E.hand_count(s, 2) == 1
+    assert E.hand_count(s.state, 0) == 0 and E.hand_count(s.state, 2) == 1
 
 
 def test_saloon_heals_every_living_player() -> None:
@@ -314,23 +314,23 @@ def test_saloon_heals_every_living_player() -> None:
     s.life[:4] = [5, 1, 4, 2]
     s.alive[3] = 0
     s.life[3] = 0
-    E.play_saloon(s, card(C.SALOON))
+    E.play_saloon(s.state, card(C.SALOON))
     assert list(s.life[:4]) == [5, 2, 4, 0]
 
 
 def test_stagecoach_draws_two_wells_fargo_three() -> None:
     s = plain_table()
-    E.play_stagecoach(s, rng(), 1, card(C.STAGECOACH, "9S"))
-    assert E.hand_count(s, 1) == 2
-    E.play_wells_fargo(s, rng(), 1, card(C.WELLS_FARGO))
-    assert E.hand_count(s, 1) == 5
+    E.play_stagecoach(s.state, rng(), 1, card(C.STAGECOACH, "9S"))
+    assert E.hand_count(s.state, 1) == 2
+    E.play_wells_fargo(s.state, rng(), 1, card(C.WELLS_FARGO))
+    assert E.hand_count(s.state, 1) == 5
 
 
 def test_jail_goes_in_front_of_the_target() -> None:
     s = plain_table()
     jail = card(C.JAIL, "JS")
     give(s, 1, jail)
-    E.apply_action(s, rng(), 1, jail, 3, -1)
+    E.apply_action(s.state, rng(), 1, jail, 3, -1)
     assert s.table[3, C.JAIL] == jail and s.holder[jail] == 3
 
 
@@ -338,7 +338,7 @@ def test_dynamite_goes_in_front_of_its_player() -> None:
     s = plain_table()
     dyn = card(C.DYNAMITE)
     give(s, 2, dyn)
-    E.apply_action(s, rng(), 2, dyn, -1, -1)
+    E.apply_action(s.state, rng(), 2, dyn, -1, -1)
     assert s.table[2, C.DYNAMITE] == dyn
 
 
@@ -348,8 +348,8 @@ def test_dynamite_goes_in_front_of_its_player() -> None:
 def test_killing_an_outlaw_draws_three_even_for_an_outlaw() -> None:
     s = table([PLAIN2] * 5)
     s.life[3] = 1
-    E.play_bang(s, rng(), 2, card(C.BANG, "AS"), 3)  # outlaw kills outlaw
-    assert s.alive[3] == 0 and E.hand_count(s, 2) == 3
+    E.play_bang(s.state, rng(), 2, card(C.BANG, "AS"), 3)  # outlaw kills outlaw
+    assert s.alive[3] == 0 and E.hand_count(s.state, 2) == 3
     assert s.revealed[3] == 1
 
 
@@ -358,17 +358,17 @@ def test_sheriff_killing_a_deputy_discards_all_his_cards() -> None:
     s.life[4] = 1
     give(s, 0, card(C.MISSED, "10C"), card(C.BEER, "6H"))
     equip(s, 0, card(C.BARREL, "QS"))
-    E.play_bang(s, rng(), 0, card(C.BANG, "AS"), 4)
+    E.play_bang(s.state, rng(), 0, card(C.BANG, "AS"), 4)
     assert s.alive[4] == 0
-    assert E.hand_count(s, 0) == 0 and E.table_count(s, 0) == 0
+    assert E.hand_count(s.state, 0) == 0 and E.table_count(s.state, 0) == 0
 
 
 def test_deputy_killed_by_other_player_no_penalty() -> None:
     s = table([PLAIN2] * 5)
     s.life[4] = 1
     give(s, 0, card(C.MISSED, "10C"))
-    E.play_bang(s, rng(), 3, card(C.BANG, "AS"), 4)
-    assert s.alive[4] == 0 and E.hand_count(s, 0) == 1 and E.hand_count(s, 3) == 0
+    E.play_bang(s.state, rng(), 3, card(C.BANG, "AS"), 4)
+    assert s.alive[4] == 0 and E.hand_count(s.state, 0) == 1 and E.hand_count(s.state, 3) == 0
 
 
 def test_eliminated_player_discards_hand_and_play() -> None:
@@ -376,17 +376,17 @@ def test_eliminated_player_discards_hand_and_play() -> None:
     s.life[1] = 1
     give(s, 1, card(C.MISSED, "10C"))
     equip(s, 1, card(C.MUSTANG, "8H"))
-    E.lose_life(s, rng(), 1, 1, 0)
+    E.lose_life(s.state, rng(), 1, 1, 0)
     assert s.alive[1] == 0 and s.g[E.G_DISCARD_N] == 2
 
 
 # ------------------------------------------------------------------------- end of the game
 
 
-def _kill(s: E.State, *seats: int) -> None:
+def _kill(s: E.StateView, *seats: int) -> None:
     for p in seats:
         s.life[p] = 1
-        E.lose_life(s, rng(), p, 1, -1)
+        E.lose_life(s.state, rng(), p, 1, -1)
 
 
 def test_sheriff_dead_outlaws_win_even_if_dead() -> None:
@@ -423,14 +423,14 @@ def test_game_over_stops_rewards() -> None:
     s = plain_table()
     _kill(s, 1, 2)
     s.life[3] = 1
-    E.play_bang(s, rng(), 0, card(C.BANG, "AS"), 3)
-    assert s.g[E.G_WINNER] == C.SIDE_LAW and E.hand_count(s, 0) == 0
+    E.play_bang(s.state, rng(), 0, card(C.BANG, "AS"), 3)
+    assert s.g[E.G_WINNER] == C.SIDE_LAW and E.hand_count(s.state, 0) == 0
 
 
 def test_turn_cap_gives_no_winner() -> None:
-    s = E.setup_game(4, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(3))
+    s = E.StateView(E.setup_game(4, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(3)))
     s.g[E.G_MAX_TURNS] = 2
-    assert E.play_game(s, np.random.default_rng(4), True) == 0
+    assert E.play_game(s.state, np.random.default_rng(4), True) == 0
     assert s.g[E.G_WINNER] in (C.SIDE_NONE, C.SIDE_LAW, C.SIDE_OUTLAWS, C.SIDE_RENEGADE)
     if s.g[E.G_WINNER] == C.SIDE_NONE:
         assert s.g[E.G_TURNS] == 2
@@ -445,6 +445,6 @@ def test_empty_draw_pile_is_rebuilt_from_discards() -> None:
     give(s, 3, *ids[:78])
     discard_pile(s, ids[78])
     assert s.g[E.G_DECK_N] == 1
-    E.draw_to_hand(s, rng(), 1, 2)
-    assert E.hand_count(s, 1) == 2 and s.g[E.G_DECK_N] == 0 and s.g[E.G_RESHUFFLES] == 1
+    E.draw_to_hand(s.state, rng(), 1, 2)
+    assert E.hand_count(s.state, 1) == 2 and s.g[E.G_DECK_N] == 0 and s.g[E.G_RESHUFFLES] == 1
     assert hand_kinds(s, 1) == sorted(int(C.CARD_KIND[c]) for c in ids[78:])

@@ -101,7 +101,7 @@ def test_draw_check_odds_match_exact_values(character: int, purpose: int, exact:
     for _ in range(n):
         s = table([character, C.KIT_CARLSON, C.KIT_CARLSON, C.KIT_CARLSON])
         E.shuffle_prefix(s.deck, 80, generator)
-        good += bool(E.draw_check(s, generator, 0, purpose))
+        good += bool(E.draw_check(s.state, generator, 0, purpose))
     assert abs(good / n - exact) < _tolerance(exact, n)
 
 
@@ -109,40 +109,40 @@ def test_scenario_turn_by_role_bot_shoots_the_sheriff_as_outlaw() -> None:
     s = table([C.KIT_CARLSON] * 4)  # seat 3 is an Outlaw next to the Sheriff (seat 0)
     give(s, 3, card(C.BANG, "AS"))
     stack(s, card(C.MISSED, "10C"), card(C.MISSED, "JC"), card(C.MISSED, "QC"))
-    E.take_turn(s, rng(), 3)
+    E.take_turn(s.state, rng(), 3)
     assert s.life[0] == 4 and s.suspect[3] > 0
 
 
 def test_role_bot_deputy_never_targets_the_sheriff() -> None:
     s = table([C.KIT_CARLSON] * 7)  # seats 5, 6 Deputies; 6 sits next to the Sheriff
     give(s, 6, card(C.BANG, "AS"), card(C.DUEL, "QD"), card(C.JAIL, "JS"))
-    assert E.role_bot_action(s, rng(), 6) == E.NO_ACTION  # no evidence against anyone yet
+    assert E.role_bot_action(s.state, rng(), 6) == E.NO_ACTION  # no evidence against anyone yet
     s.suspect[1] = 2.0  # seat 1 shot at the Sheriff earlier
-    c, t, _ = E.role_bot_action(s, rng(), 6)
+    c, t, _ = E.role_bot_action(s.state, rng(), 6)
     assert t == 1 and C.CARD_KIND[c] == C.JAIL
 
 
 def test_role_bot_lone_deputy_knows_everyone_else_is_a_foe() -> None:
     s = table([C.KIT_CARLSON] * 5)  # 5 players: one Deputy (seat 4), the rest are foes
     give(s, 4, card(C.BANG, "AS"))
-    c, t, _ = E.role_bot_action(s, rng(), 4)
+    c, t, _ = E.role_bot_action(s.state, rng(), 4)
     assert t == 3 and C.CARD_KIND[c] == C.BANG  # seat 3 is the only foe in reach
 
 
 def test_invariant_check_catches_broken_states() -> None:
-    s = E.setup_game(5, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(2))
-    assert E.invariant_error(s) == 0
-    E.move(s, int(s.deck[0]), E.Z_LIMBO, -1)  # a card lost from the draw pile
-    assert E.invariant_error(s) == 1
-    s = E.setup_game(5, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(2))
+    s = E.StateView(E.setup_game(5, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(2)))
+    assert E.invariant_error(s.state) == 0
+    E.move(s.state, int(s.deck[0]), E.Z_LIMBO, -1)  # a card lost from the draw pile
+    assert E.invariant_error(s.state) == 1
+    s = E.StateView(E.setup_game(5, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(2)))
     s.life[2] = s.max_life[2] + 1
-    assert E.invariant_error(s) == 4
-    s = E.setup_game(5, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(2))
+    assert E.invariant_error(s.state) == 4
+    s = E.StateView(E.setup_game(5, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(2)))
     s.hand[1, C.BANG] += 1
-    assert E.invariant_error(s) == 6
-    s = E.setup_game(5, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(2))
+    assert E.invariant_error(s.state) == 6
+    s = E.StateView(E.setup_game(5, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(2)))
     s.g[E.G_WINNER] = C.SIDE_LAW
-    assert E.invariant_error(s) == 5
+    assert E.invariant_error(s.state) == 5
 
 
 def test_interpreted_reference_plays_identical_games() -> None:

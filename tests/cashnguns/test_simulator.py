@@ -162,3 +162,16 @@ def test_kernel_matches_reference_on_random_custom_tables():
             assert raw[4][game].tolist() == expected["winner"]
             assert raw[6][game].tolist() == expected["cards_used"]
             assert [int(raw[i][game]) for i in range(7, 11)] == expected["game"]
+
+
+def test_a_table_where_everyone_always_lies_down():
+    """Everybody lies down every round: no gun ever fires, nobody shares, every player ends
+    with 8 shame markers and no money, all 40 notes stay on the table, and all tie as winners."""
+    config = CashNGunsConfig(players=5, strategies=("random:lie_p=1",))
+    frame = run_batch(config, np.random.default_rng(0), 200)
+    for slot in range(5):
+        assert (frame[f"shame_{slot}"] == 8).all() and (frame[f"money_{slot}"] == 0).all()
+        assert (frame[f"wounds_{slot}"] == 0).all() and (frame[f"shots_{slot}"] == 0).all()
+        assert frame[f"win_{slot}"].all() and (frame[f"score_{slot}"] == -40_000).all()
+    assert (frame["loot_left"] == 425_000).all() and (frame["loot_paid"] == 0).all()
+    assert (frame["winners"] == 5).all()

@@ -63,10 +63,11 @@ def test_foreign_file_in_store_is_named(tmp_path):
 
 
 def test_every_command_help_shows_an_example():
-    from cardsim.cli import app
     import typer.main
 
-    command = typer.main.get_command(app)
+    from cardsim.cli import build_app
+
+    command = typer.main.get_command(build_app())
     missing = []
 
     def walk(group, path):

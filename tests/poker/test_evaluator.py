@@ -5,7 +5,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cardsim.sims.poker import category_of_score, deal, evaluate, score_hand
+from cardsim.sims.poker import (
+    SUITLESS_JACK,
+    category_of_score,
+    deal,
+    evaluate,
+    hand_key,
+    score_extended,
+    score_hand,
+    suit_masks_into,
+)
 from cardsim.sims.poker.evaluator import expected_table_checksum, table_checksum
 from cardsim.sims.poker.rules import best_pattern_of_cards
 from cardsim.sims.poker.evaluator import PATTERN_KEYS
@@ -62,3 +71,23 @@ def test_unchecked_path_and_other_integer_types_give_the_same_scores() -> None:
     assert np.array_equal(evaluate(rows.astype(np.int64)), checked)
     assert np.array_equal(evaluate(rows.reshape(10, 100, 7)).ravel(), checked)
     assert all(int(score_hand(r.astype(np.int64))) == c for r, c in zip(rows[:20], checked[:20]))
+
+
+@njit
+def _extended_scores(boards: np.ndarray, extras: np.ndarray) -> np.ndarray:
+    """score_extended of each (board, extra cards) row, via the board's key and suit masks."""
+    out = np.empty(boards.shape[0], dtype=np.int32)
+    masks = np.zeros(4, dtype=np.int64)
+    for row in range(boards.shape[0]):
+        suit_masks_into(boards[row], masks)
+        out[row] = score_extended(hand_key(boards[row]), masks, boards.shape[1], extras[row])
+    return out
+
+
+def test_score_extended_equals_scoring_the_whole_hand() -> None:
+    rng = np.random.default_rng(6)
+    for board_size, extra_size in [(5, 2), (5, 3), (3, 2), (4, 3), (3, 5)]:
+        cards = deal(rng, 3000, board_size + extra_size)
+        cards[::5, -1] = SUITLESS_JACK  # some hands hold the suitless Jack
+        boards, extras = cards[:, :board_size], cards[:, board_size:]
+        assert np.array_equal(_extended_scores(boards, extras), evaluate(cards))

@@ -30,7 +30,8 @@ def interval_lines(
     fig, ax = new_figure(6.4, 3.8)
     groups = [None] if series is None else list(series_order or table[series].unique(maintain_order=True))
     count = max(1, len(groups))
-    xs_all = sorted(table[x].unique().to_list())
+    values = table[x].unique(maintain_order=True).to_list()
+    xs_all = sorted(values) if table.schema[x].is_numeric() else values  # text: first appearance
     positions = {value: i for i, value in enumerate(xs_all)}
     width = 0.25 if count > 1 else 0.0
     for index, group in enumerate(groups):

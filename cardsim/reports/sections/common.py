@@ -137,7 +137,7 @@ def rules_blocks(game: str, title: str, root: Path | None = None) -> tuple[Block
     path = digest_path(game, root)
     if path is None:
         return (Bullets((f"No rules digest seeds/{game}.md was found, so the readings chosen "
-                         f"for {title} cannot be listed here.",), heading="Rules version and readings"),)
+                         f"for {title} cannot be listed here.",), heading="Rules version and readings chosen"),)
     facts = digest_facts(path.read_text(encoding="utf-8"), f"seeds/{path.name}")
     head = f"Rules digest {facts.path} (content hash {facts.sha256})"
     head += f"; {facts.version}" if facts.version else "."

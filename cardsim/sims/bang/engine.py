@@ -1,6 +1,7 @@
 """Bang! rules and bots as numba kernels over a small state of arrays.
 
-Every rule is a small ``@njit(cache=True)`` function over :class:`State`; the docstring of each
+Every rule is a small ``@njit(cache=True)`` function over the flat state array ``s`` (field
+offsets below; :class:`StateView` names them for tests); the docstring of each
 names its source: ``seed 003`` is ``../shared/seeds/003_b860e9a67841a34d.txt``, ``published``
 the dV Giochi base-game rules and cards (see ``seeds/bang.md`` for the readings chosen).
 All randomness comes from the numpy Generator passed in (numba supports ``Generator`` objects).
@@ -10,8 +11,6 @@ the file that holds a function, so splitting callers and callees across files ri
 """
 
 from __future__ import annotations
-
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -28,16 +27,35 @@ from cardsim.sims.bang.cards import (
 )  # fmt: skip
 
 MAX_SEATS = 7
-MAX_ACTIONS = 4096
+MAX_ACTIONS = 1024  # far above any reachable count of legal plays
 MAX_ACTIONS_PER_TURN = 300  # safety valve: no legal sequence of plays comes near it
 
 # card zones
 Z_DECK, Z_DISCARD, Z_HAND, Z_TABLE, Z_LIMBO = 0, 1, 2, 3, 4
 
-# indices into State.g (game scalars)
+# The whole game state is ONE flat int64 array (cheap to pass between kernels: one array
+# instead of many). Offsets of its fields:
 G_PLAYERS, G_DECK_N, G_DISCARD_N, G_TURNS, G_CURRENT, G_BANGS = 0, 1, 2, 3, 4, 5
 G_WINNER, G_SUZY, G_VULTURE, G_RESHUFFLES, G_MAX_TURNS = 6, 7, 8, 9, 10
-G_SIZE = 11
+G_SIZE = 11  # game scalars at s[0:G_SIZE]
+ROLE = G_SIZE  # s[ROLE + p]: role per seat (-1: seat unused)
+CHAR = ROLE + MAX_SEATS  # character per seat
+LIFE = CHAR + MAX_SEATS  # current life points
+MAX_LIFE = LIFE + MAX_SEATS  # printed life (+1 for the Sheriff)
+ALIVE = MAX_LIFE + MAX_SEATS  # 1 while in the game
+BOT = ALIVE + MAX_SEATS  # bot kind per seat
+REVEALED = BOT + MAX_SEATS  # 1 once the seat's role is public
+SUSPECT = REVEALED + MAX_SEATS  # public evidence of hostility to the Sheriff (role bot)
+ZONE = SUSPECT + MAX_SEATS  # s[ZONE + c]: Z_* zone of card c
+HOLDER = ZONE + N_CARDS  # seat holding card c (hand/in play), -1 otherwise
+DECK = HOLDER + N_CARDS  # draw pile, top at s[DECK + s[G_DECK_N] - 1]
+DISCARD = DECK + N_CARDS  # discard pile, top at s[DISCARD + s[G_DISCARD_N] - 1]
+TABLE = DISCARD + N_CARDS  # s[TABLE + p * N_KINDS + k]: card of kind k in play before p, or -1
+HAND_WIDTH = N_KINDS + 1
+HAND = TABLE + MAX_SEATS * N_KINDS  # s[HAND + p * HAND_WIDTH + k]: cards of kind k in p's
+#                                     hand; k = N_KINDS: hand size
+ACTS = HAND + MAX_SEATS * HAND_WIDTH  # s[ACTS + i * 3 + 0..2]: legal action i (scratch)
+STATE_SIZE = ACTS + MAX_ACTIONS * 3
 
 # draw! purposes
 CHECK_DYNAMITE, CHECK_JAIL, CHECK_BARREL = 0, 1, 2
@@ -51,25 +69,27 @@ NO_ACTION = (-1, -1, -1)
 SID_ABILITY = -2  # pseudo card id of Sid Ketchum's "discard two, regain one" action
 
 
-class State(NamedTuple):
-    """One game as arrays (numba-friendly). Card ids 0..79 index the card arrays of ``cards``."""
+class StateView:
+    """Named numpy views into a flat state array (for tests and inspection, not kernels)."""
 
-    g: np.ndarray  # int64[G_SIZE] game scalars (G_* indices)
-    role: np.ndarray  # int64[7] role per seat (-1: seat unused)
-    char: np.ndarray  # int64[7] character per seat
-    life: np.ndarray  # int64[7] current life points
-    max_life: np.ndarray  # int64[7] printed life (+1 for the Sheriff)
-    alive: np.ndarray  # int64[7] 1 while in the game
-    bot: np.ndarray  # int64[7] bot kind per seat
-    zone: np.ndarray  # int64[80] Z_* zone of each card
-    holder: np.ndarray  # int64[80] seat holding the card (hand/table), -1 otherwise
-    deck: np.ndarray  # int64[80] draw pile, top at deck[g[G_DECK_N]-1]
-    discard: np.ndarray  # int64[80] discard pile, top at discard[g[G_DISCARD_N]-1]
-    table: np.ndarray  # int64[7, 22] card in play per seat and kind, -1 if none
-    suspect: np.ndarray  # float64[7] public evidence of hostility to the Sheriff
-    revealed: np.ndarray  # int64[7] 1 once the seat's role is public
-    acts: np.ndarray  # int64[MAX_ACTIONS, 3] scratch buffer for legal actions
-    hand: np.ndarray  # int64[7, 23] cards of each kind in hand; column N_KINDS = hand size
+    def __init__(self, state: np.ndarray) -> None:
+        self.state = state
+        self.g = state[:G_SIZE]
+        self.role = state[ROLE : ROLE + MAX_SEATS]
+        self.char = state[CHAR : CHAR + MAX_SEATS]
+        self.life = state[LIFE : LIFE + MAX_SEATS]
+        self.max_life = state[MAX_LIFE : MAX_LIFE + MAX_SEATS]
+        self.alive = state[ALIVE : ALIVE + MAX_SEATS]
+        self.bot = state[BOT : BOT + MAX_SEATS]
+        self.revealed = state[REVEALED : REVEALED + MAX_SEATS]
+        self.suspect = state[SUSPECT : SUSPECT + MAX_SEATS]
+        self.zone = state[ZONE : ZONE + N_CARDS]
+        self.holder = state[HOLDER : HOLDER + N_CARDS]
+        self.deck = state[DECK : DECK + N_CARDS]
+        self.discard = state[DISCARD : DISCARD + N_CARDS]
+        self.table = state[TABLE:HAND].reshape(MAX_SEATS, N_KINDS)
+        self.hand = state[HAND:ACTS].reshape(MAX_SEATS, HAND_WIDTH)
+        self.acts = state[ACTS:].reshape(MAX_ACTIONS, 3)
 
 
 # ---------------------------------------------------------------- state construction
@@ -80,41 +100,34 @@ def blank_state(roles, chars, bots, max_turns):
     """A table with the given roles/characters/bots per seat, full life, all 80 cards in the
     draw pile in id order (top = card 79), nobody dealt. Used by setup and by scenario tests."""
     n = roles.shape[0]
-    g = np.zeros(G_SIZE, np.int64)
-    g[G_PLAYERS] = n
-    g[G_WINNER] = -1
-    g[G_SUZY] = -1
-    g[G_VULTURE] = -1
-    g[G_MAX_TURNS] = max_turns
-    role = np.full(MAX_SEATS, -1, np.int64)
-    char = np.full(MAX_SEATS, -1, np.int64)
-    life = np.zeros(MAX_SEATS, np.int64)
-    max_life = np.zeros(MAX_SEATS, np.int64)
-    alive = np.zeros(MAX_SEATS, np.int64)
-    bot = np.zeros(MAX_SEATS, np.int64)
-    revealed = np.zeros(MAX_SEATS, np.int64)
+    s = np.zeros(STATE_SIZE, np.int64)
+    s[G_PLAYERS] = n
+    s[G_WINNER] = -1
+    s[G_SUZY] = -1
+    s[G_VULTURE] = -1
+    s[G_MAX_TURNS] = max_turns
+    for p in range(MAX_SEATS):
+        s[ROLE + p] = -1
+        s[CHAR + p] = -1
     for p in range(n):
-        role[p] = roles[p]
-        char[p] = chars[p]
-        bot[p] = bots[p]
-        max_life[p] = CHARACTER_LIFE[chars[p]] + (1 if roles[p] == SHERIFF else 0)
-        life[p] = max_life[p]
-        alive[p] = 1
-        revealed[p] = 1 if roles[p] == SHERIFF else 0
+        s[ROLE + p] = roles[p]
+        s[CHAR + p] = chars[p]
+        s[BOT + p] = bots[p]
+        s[MAX_LIFE + p] = CHARACTER_LIFE[chars[p]] + (1 if roles[p] == SHERIFF else 0)
+        s[LIFE + p] = s[MAX_LIFE + p]
+        s[ALIVE + p] = 1
+        s[REVEALED + p] = 1 if roles[p] == SHERIFF else 0
         if chars[p] == SUZY_LAFAYETTE:
-            g[G_SUZY] = p
+            s[G_SUZY] = p
         if chars[p] == VULTURE_SAM:
-            g[G_VULTURE] = p
-    zone = np.full(N_CARDS, Z_DECK, np.int64)
-    holder = np.full(N_CARDS, -1, np.int64)
-    deck = np.arange(N_CARDS).astype(np.int64)
-    g[G_DECK_N] = N_CARDS
-    return State(
-        g, role, char, life, max_life, alive, bot, zone, holder, deck,
-        np.zeros(N_CARDS, np.int64), np.full((MAX_SEATS, N_KINDS), -1, np.int64),
-        np.zeros(MAX_SEATS, np.float64), revealed, np.zeros((MAX_ACTIONS, 3), np.int64),
-        np.zeros((MAX_SEATS, N_KINDS + 1), np.int64),
-    )  # fmt: skip
+            s[G_VULTURE] = p
+    for c in range(N_CARDS):
+        s[ZONE + c] = Z_DECK
+        s[HOLDER + c] = -1
+        s[DECK + c] = c
+    s[TABLE:HAND] = -1
+    s[G_DECK_N] = N_CARDS
+    return s
 
 
 @njit(cache=True)
@@ -148,9 +161,9 @@ def setup_game(n_players, bots_by_role, max_turns, rng):
     for p in range(n_players):
         bots[p] = bots_by_role[roles[p]]
     s = blank_state(roles, chars, bots, max_turns)
-    shuffle_prefix(s.deck, N_CARDS, rng)
+    shuffle_prefix(s[DECK : DECK + N_CARDS], N_CARDS, rng)
     for p in range(n_players):
-        draw_to_hand(s, rng, p, s.life[p])
+        draw_to_hand(s, rng, p, s[LIFE + p])
     return s
 
 
@@ -161,39 +174,39 @@ def setup_game(n_players, bots_by_role, max_turns, rng):
 def move(s, c, zone, p):
     """The one place a card changes zone: keeps the in-play slots and hand counts in step."""
     k = CARD_KIND[c]
-    if s.zone[c] == Z_HAND:
-        s.hand[s.holder[c], k] -= 1
-        s.hand[s.holder[c], N_KINDS] -= 1
-    elif s.zone[c] == Z_TABLE:
-        s.table[s.holder[c], k] = -1
-    s.zone[c] = zone
-    s.holder[c] = p
+    if s[ZONE + c] == Z_HAND:
+        s[HAND + (s[HOLDER + c]) * HAND_WIDTH + k] -= 1
+        s[HAND + (s[HOLDER + c]) * HAND_WIDTH + N_KINDS] -= 1
+    elif s[ZONE + c] == Z_TABLE:
+        s[TABLE + (s[HOLDER + c]) * N_KINDS + k] = -1
+    s[ZONE + c] = zone
+    s[HOLDER + c] = p
     if zone == Z_HAND:
-        s.hand[p, k] += 1
-        s.hand[p, N_KINDS] += 1
+        s[HAND + p * HAND_WIDTH + k] += 1
+        s[HAND + p * HAND_WIDTH + N_KINDS] += 1
     elif zone == Z_TABLE:
-        s.table[p, k] = c
+        s[TABLE + p * N_KINDS + k] = c
 
 
 @njit(cache=True)
 def hand_count(s, p):
     """Number of cards in seat p's hand."""
-    return s.hand[p, N_KINDS]
+    return s[HAND + p * HAND_WIDTH + N_KINDS]
 
 
 @njit(cache=True)
 def count_in_hand(s, p, kind):
     """Number of cards of ``kind`` in p's hand."""
-    return s.hand[p, kind]
+    return s[HAND + p * HAND_WIDTH + kind]
 
 
 @njit(cache=True)
 def find_in_hand(s, p, kind):
     """Some card of ``kind`` in p's hand, -1 if none."""
-    if s.hand[p, kind] == 0:
+    if s[HAND + p * HAND_WIDTH + kind] == 0:
         return -1
     for c in range(N_CARDS):
-        if s.zone[c] == Z_HAND and s.holder[c] == p and CARD_KIND[c] == kind:
+        if s[ZONE + c] == Z_HAND and s[HOLDER + c] == p and CARD_KIND[c] == kind:
             return c
     return -1
 
@@ -206,7 +219,7 @@ def random_hand_card(s, rng, p):
         return -1
     k = rng.integers(0, n)
     for c in range(N_CARDS):
-        if s.zone[c] == Z_HAND and s.holder[c] == p:
+        if s[ZONE + c] == Z_HAND and s[HOLDER + c] == p:
             if k == 0:
                 return c
             k -= 1
@@ -218,7 +231,7 @@ def table_count(s, p):
     """Number of cards in play in front of p."""
     n = 0
     for k in range(N_KINDS):
-        if s.table[p, k] >= 0:
+        if s[TABLE + p * N_KINDS + k] >= 0:
             n += 1
     return n
 
@@ -233,8 +246,8 @@ def to_hand(s, c, p):
 def to_discard(s, c):
     """Put card c face up on the discard pile (leaving the table slot it may have held)."""
     move(s, c, Z_DISCARD, -1)
-    s.discard[s.g[G_DISCARD_N]] = c
-    s.g[G_DISCARD_N] += 1
+    s[DISCARD + (s[G_DISCARD_N])] = c
+    s[G_DISCARD_N] += 1
 
 
 @njit(cache=True)
@@ -247,34 +260,34 @@ def to_table(s, c, p):
 def to_deck_top(s, c):
     """Put card c back on top of the draw pile (Kit Carlson's returned card)."""
     move(s, c, Z_DECK, -1)
-    s.deck[s.g[G_DECK_N]] = c
-    s.g[G_DECK_N] += 1
+    s[DECK + (s[G_DECK_N])] = c
+    s[G_DECK_N] += 1
 
 
 @njit(cache=True)
 def reshuffle(s, rng):
     """Seed 003 draw phase: an empty draw pile is rebuilt by shuffling the discard pile."""
-    n = s.g[G_DISCARD_N]
+    n = s[G_DISCARD_N]
     for i in range(n):
-        c = s.discard[i]
-        s.deck[i] = c
-        s.zone[c] = Z_DECK
-    s.g[G_DECK_N] = n
-    s.g[G_DISCARD_N] = 0
-    shuffle_prefix(s.deck, n, rng)
-    s.g[G_RESHUFFLES] += 1
+        c = s[DISCARD + i]
+        s[DECK + i] = c
+        s[ZONE + c] = Z_DECK
+    s[G_DECK_N] = n
+    s[G_DISCARD_N] = 0
+    shuffle_prefix(s[DECK : DECK + N_CARDS], n, rng)
+    s[G_RESHUFFLES] += 1
 
 
 @njit(cache=True)
 def pop_deck(s, rng):
     """Take the top card of the draw pile into limbo (reshuffling if empty); -1 if no card
     exists anywhere outside hands and play."""
-    if s.g[G_DECK_N] == 0:
+    if s[G_DECK_N] == 0:
         reshuffle(s, rng)
-        if s.g[G_DECK_N] == 0:
+        if s[G_DECK_N] == 0:
             return -1
-    s.g[G_DECK_N] -= 1
-    c = s.deck[s.g[G_DECK_N]]
+    s[G_DECK_N] -= 1
+    c = s[DECK + (s[G_DECK_N])]
     move(s, c, Z_LIMBO, -1)
     return c
 
@@ -292,8 +305,8 @@ def draw_to_hand(s, rng, p, k):
 @njit(cache=True)
 def suzy_refill(s, rng):
     """Suzy Lafayette (published): as soon as she has no cards in hand, she draws one."""
-    q = s.g[G_SUZY]
-    if q >= 0 and s.alive[q] == 1 and s.g[G_WINNER] < 0 and hand_count(s, q) == 0:
+    q = s[G_SUZY]
+    if q >= 0 and s[ALIVE + q] == 1 and s[G_WINNER] < 0 and hand_count(s, q) == 0:
         draw_to_hand(s, rng, q, 1)
 
 
@@ -304,17 +317,17 @@ def suzy_refill(s, rng):
 def alive_count(s):
     """Number of players still in the game."""
     n = 0
-    for p in range(s.g[G_PLAYERS]):
-        n += s.alive[p]
+    for p in range(s[G_PLAYERS]):
+        n += s[ALIVE + p]
     return n
 
 
 @njit(cache=True)
 def next_alive(s, p):
     """The next living player clockwise (to p's left) after p; p itself if alone."""
-    n = s.g[G_PLAYERS]
+    n = s[G_PLAYERS]
     q = (p + 1) % n
-    while q != p and s.alive[q] == 0:
+    while q != p and s[ALIVE + q] == 0:
         q = (q + 1) % n
     return q
 
@@ -322,12 +335,12 @@ def next_alive(s, p):
 @njit(cache=True)
 def seat_distance(s, a, b):
     """Seat distance a->b counting living players only, the shorter way round (seed 003)."""
-    n = s.g[G_PLAYERS]
+    n = s[G_PLAYERS]
     clockwise = 0
     q = a
     while q != b:
         q = (q + 1) % n
-        if s.alive[q] == 1:
+        if s[ALIVE + q] == 1:
             clockwise += 1
     return min(clockwise, alive_count(s) - clockwise)
 
@@ -337,13 +350,13 @@ def distance(s, a, b):
     """Distance a sees b at: seat distance, +1 for b's Mustang, +1 if b is Paul Regret, -1 for
     a's Scope, -1 if a is Rose Doolan (seed 003 range; published cards and characters)."""
     d = seat_distance(s, a, b)
-    if s.table[b, MUSTANG] >= 0:
+    if s[TABLE + b * N_KINDS + MUSTANG] >= 0:
         d += 1
-    if s.char[b] == PAUL_REGRET:
+    if s[CHAR + b] == PAUL_REGRET:
         d += 1
-    if s.table[a, SCOPE] >= 0:
+    if s[TABLE + a * N_KINDS + SCOPE] >= 0:
         d -= 1
-    if s.char[a] == ROSE_DOOLAN:
+    if s[CHAR + a] == ROSE_DOOLAN:
         d -= 1
     return max(d, 1)
 
@@ -352,7 +365,7 @@ def distance(s, a, b):
 def weapon_reach(s, p):
     """Reach of p's weapon in play; the Colt .45 (reach 1) without one (published)."""
     for k in range(FIRST_WEAPON, N_KINDS):
-        if s.table[p, k] >= 0:
+        if s[TABLE + p * N_KINDS + k] >= 0:
             return WEAPON_REACH[k - FIRST_WEAPON]
     return COLT_REACH
 
@@ -361,13 +374,13 @@ def weapon_reach(s, p):
 def can_shoot(s, p, t):
     """p may aim a BANG! at t: t is another living player at distance <= p's reach
     (published 'up to the reach', not the seed's 'strictly more')."""
-    return t != p and s.alive[t] == 1 and distance(s, p, t) <= weapon_reach(s, p)
+    return t != p and s[ALIVE + t] == 1 and distance(s, p, t) <= weapon_reach(s, p)
 
 
 @njit(cache=True)
 def may_bang_again(s, p):
     """One BANG! per turn unless p has a Volcanic in play or is Willy the Kid (published)."""
-    return s.g[G_BANGS] == 0 or s.table[p, VOLCANIC] >= 0 or s.char[p] == WILLY_THE_KID
+    return s[G_BANGS] == 0 or s[TABLE + p * N_KINDS + VOLCANIC] >= 0 or s[CHAR + p] == WILLY_THE_KID
 
 
 # ---------------------------------------------------------------- draw! checks
@@ -386,7 +399,7 @@ def check_succeeds(purpose, c):
 def draw_check(s, rng, p, purpose):
     """p 'draw!'s: flip the top card and discard it; Lucky Duke flips two and keeps the better.
     True when the outcome is good for p (no explosion / escape / dodge)."""
-    flips = 2 if s.char[p] == LUCKY_DUKE else 1
+    flips = 2 if s[CHAR + p] == LUCKY_DUKE else 1
     good = False
     for _ in range(flips):
         c = pop_deck(s, rng)
@@ -405,14 +418,14 @@ def record_attack(s, attacker, target):
     """Public evidence for the role bot: attacking the (known) Sheriff marks an outlaw-like
     player; attacking someone who looks outlaw-like looks lawful, and vice versa. The Sheriff's
     own attacks say nothing (his role is public)."""
-    if s.role[attacker] == SHERIFF or attacker == target:
+    if s[ROLE + attacker] == SHERIFF or attacker == target:
         return
-    if s.role[target] == SHERIFF:
-        s.suspect[attacker] += 2.0
-    elif s.suspect[target] > 0.0:
-        s.suspect[attacker] -= 1.0
-    elif s.suspect[target] < 0.0:
-        s.suspect[attacker] += 1.0
+    if s[ROLE + target] == SHERIFF:
+        s[SUSPECT + attacker] += 2
+    elif s[SUSPECT + target] > 0:
+        s[SUSPECT + attacker] -= 1
+    elif s[SUSPECT + target] < 0:
+        s[SUSPECT + attacker] += 1
 
 
 # ---------------------------------------------------------------- life, death and the end
@@ -422,33 +435,33 @@ def record_attack(s, attacker, target):
 def check_end(s):
     """End conditions (seed 003): Sheriff dead -> the Renegade wins if he is the only one
     alive, otherwise the Outlaws; all Outlaws and the Renegade dead -> Sheriff and Deputies."""
-    n = s.g[G_PLAYERS]
+    n = s[G_PLAYERS]
     sheriff_alive = False
     foes_alive = 0
     living = 0
     last = -1
     for p in range(n):
-        if s.alive[p] == 1:
+        if s[ALIVE + p] == 1:
             living += 1
             last = p
-            if s.role[p] == SHERIFF:
+            if s[ROLE + p] == SHERIFF:
                 sheriff_alive = True
-            elif s.role[p] == OUTLAW or s.role[p] == RENEGADE:
+            elif s[ROLE + p] == OUTLAW or s[ROLE + p] == RENEGADE:
                 foes_alive += 1
     if not sheriff_alive:
-        if living == 1 and s.role[last] == RENEGADE:
-            s.g[G_WINNER] = SIDE_RENEGADE
+        if living == 1 and s[ROLE + last] == RENEGADE:
+            s[G_WINNER] = SIDE_RENEGADE
         else:
-            s.g[G_WINNER] = SIDE_OUTLAWS
+            s[G_WINNER] = SIDE_OUTLAWS
     elif foes_alive == 0:
-        s.g[G_WINNER] = SIDE_LAW
+        s[G_WINNER] = SIDE_LAW
 
 
 @njit(cache=True)
 def discard_everything(s, p):
     """Discard all cards in p's hand and in play in front of p."""
     for c in range(N_CARDS):
-        if s.holder[c] == p and (s.zone[c] == Z_HAND or s.zone[c] == Z_TABLE):
+        if s[HOLDER + c] == p and (s[ZONE + c] == Z_HAND or s[ZONE + c] == Z_TABLE):
             to_discard(s, c)
 
 
@@ -457,23 +470,23 @@ def eliminate(s, rng, victim, killer):
     """Seed 003 elimination: the role is revealed and the cards leave play (to Vulture Sam's
     hand if he is alive, published); then, if the game goes on, killing an Outlaw earns 3 cards
     and a Sheriff who kills a Deputy discards all his cards. killer -1: no player (Dynamite)."""
-    s.alive[victim] = 0
-    s.life[victim] = 0
-    s.revealed[victim] = 1
-    heir = s.g[G_VULTURE]
-    if heir >= 0 and heir != victim and s.alive[heir] == 1:
+    s[ALIVE + victim] = 0
+    s[LIFE + victim] = 0
+    s[REVEALED + victim] = 1
+    heir = s[G_VULTURE]
+    if heir >= 0 and heir != victim and s[ALIVE + heir] == 1:
         for c in range(N_CARDS):
-            if s.holder[c] == victim and (s.zone[c] == Z_HAND or s.zone[c] == Z_TABLE):
+            if s[HOLDER + c] == victim and (s[ZONE + c] == Z_HAND or s[ZONE + c] == Z_TABLE):
                 to_hand(s, c, heir)
     else:
         discard_everything(s, victim)
     check_end(s)
-    if s.g[G_WINNER] >= 0:
+    if s[G_WINNER] >= 0:
         return
-    if killer >= 0 and killer != victim and s.alive[killer] == 1:
-        if s.role[victim] == OUTLAW:
+    if killer >= 0 and killer != victim and s[ALIVE + killer] == 1:
+        if s[ROLE + victim] == OUTLAW:
             draw_to_hand(s, rng, killer, 3)
-        elif s.role[victim] == DEPUTY and s.role[killer] == SHERIFF:
+        elif s[ROLE + victim] == DEPUTY and s[ROLE + killer] == SHERIFF:
             discard_everything(s, killer)
     suzy_refill(s, rng)
 
@@ -483,7 +496,7 @@ def choose_two_to_discard(s, rng, p):
     """Sid Ketchum's two cards: the two least worth (role bot) or two random ones."""
     first = -1
     second = -1
-    if s.bot[p] == BOT_RANDOM:
+    if s[BOT + p] == BOT_RANDOM:
         first = random_hand_card(s, rng, p)
         second = random_hand_card(s, rng, p)
         while second == first:
@@ -492,7 +505,7 @@ def choose_two_to_discard(s, rng, p):
     worst1 = 1e9
     worst2 = 1e9
     for c in range(N_CARDS):
-        if s.zone[c] == Z_HAND and s.holder[c] == p:
+        if s[ZONE + c] == Z_HAND and s[HOLDER + c] == p:
             w = card_worth(s, p, c)
             if w < worst1:
                 second, worst2 = first, worst1
@@ -508,25 +521,25 @@ def sid_heal(s, rng, p):
     a, b = choose_two_to_discard(s, rng, p)
     to_discard(s, a)
     to_discard(s, b)
-    s.life[p] = min(s.life[p] + 1, s.max_life[p])
+    s[LIFE + p] = min(s[LIFE + p] + 1, s[MAX_LIFE + p])
 
 
 @njit(cache=True)
 def save_from_death(s, rng, p):
     """At 0 life or less p plays Beers out of turn (only while more than two players are
     alive, published) and Sid Ketchum discards pairs, each regaining one life, until alive."""
-    while s.life[p] <= 0:
+    while s[LIFE + p] <= 0:
         if alive_count(s) > 2:
             b = find_in_hand(s, p, BEER)
             if b >= 0:
                 to_discard(s, b)
-                s.life[p] += 1
+                s[LIFE + p] += 1
                 continue
-        if s.char[p] == SID_KETCHUM and hand_count(s, p) >= 2:
+        if s[CHAR + p] == SID_KETCHUM and hand_count(s, p) >= 2:
             a, b2 = choose_two_to_discard(s, rng, p)
             to_discard(s, a)
             to_discard(s, b2)
-            s.life[p] += 1
+            s[LIFE + p] += 1
             continue
         return
 
@@ -537,17 +550,17 @@ def lose_life(s, rng, victim, amount, source):
     Below 1 the victim may be saved, else is eliminated. Survivors' abilities (published):
     Bart Cassidy draws one card per point lost; El Gringo takes one random card from the
     source's hand per point lost (not for Dynamite)."""
-    if s.alive[victim] == 0 or amount <= 0:
+    if s[ALIVE + victim] == 0 or amount <= 0:
         return
-    s.life[victim] -= amount
-    if s.life[victim] <= 0:
+    s[LIFE + victim] -= amount
+    if s[LIFE + victim] <= 0:
         save_from_death(s, rng, victim)
-        if s.life[victim] <= 0:
+        if s[LIFE + victim] <= 0:
             eliminate(s, rng, victim, source)
             return
-    if s.char[victim] == BART_CASSIDY:
+    if s[CHAR + victim] == BART_CASSIDY:
         draw_to_hand(s, rng, victim, amount)
-    if s.char[victim] == EL_GRINGO and source >= 0 and source != victim:
+    if s[CHAR + victim] == EL_GRINGO and source >= 0 and source != victim:
         for _ in range(amount):
             c = random_hand_card(s, rng, source)
             if c < 0:
@@ -563,7 +576,7 @@ def lose_life(s, rng, victim, amount, source):
 def dodge_card(s, p):
     """A card p can play as Missed!: a Missed!, or a BANG! for Calamity Janet (published)."""
     c = find_in_hand(s, p, MISSED)
-    if c < 0 and s.char[p] == CALAMITY_JANET:
+    if c < 0 and s[CHAR + p] == CALAMITY_JANET:
         c = find_in_hand(s, p, BANG)
     return c
 
@@ -572,7 +585,7 @@ def dodge_card(s, p):
 def bang_card(s, p):
     """A card p can discard as a BANG! (Duel, Indians!): a BANG!, or a Missed! for Calamity."""
     c = find_in_hand(s, p, BANG)
-    if c < 0 and s.char[p] == CALAMITY_JANET:
+    if c < 0 and s[CHAR + p] == CALAMITY_JANET:
         c = find_in_hand(s, p, MISSED)
     return c
 
@@ -581,7 +594,7 @@ def bang_card(s, p):
 def dodges_in_hand(s, p):
     """How many shots p can cancel from hand."""
     n = count_in_hand(s, p, MISSED)
-    if s.char[p] == CALAMITY_JANET:
+    if s[CHAR + p] == CALAMITY_JANET:
         n += count_in_hand(s, p, BANG)
     return n
 
@@ -592,9 +605,9 @@ def resolve_shot(s, rng, shooter, target, needed):
     BANG!). Barrel and Jourdonnais each give one draw! (a heart counts as one Missed!), then
     Missed! cards are played if enough are held; otherwise target loses one life point."""
     draws = 0
-    if s.table[target, BARREL] >= 0:
+    if s[TABLE + target * N_KINDS + BARREL] >= 0:
         draws += 1
-    if s.char[target] == JOURDONNAIS:
+    if s[CHAR + target] == JOURDONNAIS:
         draws += 1
     for _ in range(draws):
         if needed == 0:
@@ -618,9 +631,9 @@ def play_bang(s, rng, p, c, t):
     """BANG!: t (in reach) must cancel with Missed! or lose one life; counts as p's BANG! for
     the turn even when Calamity Janet plays a Missed! as BANG! (published)."""
     to_discard(s, c)
-    s.g[G_BANGS] += 1
+    s[G_BANGS] += 1
     record_attack(s, p, t)
-    resolve_shot(s, rng, p, t, 2 if s.char[p] == SLAB_THE_KILLER else 1)
+    resolve_shot(s, rng, p, t, 2 if s[CHAR + p] == SLAB_THE_KILLER else 1)
 
 
 @njit(cache=True)
@@ -628,7 +641,7 @@ def play_beer(s, p, c):
     """Beer: regain one life point, never above the maximum; no effect with two players left."""
     to_discard(s, c)
     if alive_count(s) > 2:
-        s.life[p] = min(s.life[p] + 1, s.max_life[p])
+        s[LIFE + p] = min(s[LIFE + p] + 1, s[MAX_LIFE + p])
 
 
 @njit(cache=True)
@@ -708,7 +721,7 @@ def play_gatling(s, rng, p, c):
     not a BANG! for the turn limit."""
     to_discard(s, c)
     t = next_alive(s, p)
-    while t != p and s.g[G_WINNER] < 0:
+    while t != p and s[G_WINNER] < 0:
         nxt = next_alive(s, t)
         resolve_shot(s, rng, p, t, 1)
         t = nxt
@@ -719,7 +732,7 @@ def play_indians(s, rng, p, c):
     """Indians!: every other player discards a BANG! (Calamity: or Missed!) or loses one life."""
     to_discard(s, c)
     t = next_alive(s, p)
-    while t != p and s.g[G_WINNER] < 0:
+    while t != p and s[G_WINNER] < 0:
         nxt = next_alive(s, t)
         b = bang_card(s, t)
         if b >= 0:
@@ -734,9 +747,9 @@ def play_indians(s, rng, p, c):
 def play_saloon(s, c):
     """Saloon: every living player regains one life point (not above the maximum)."""
     to_discard(s, c)
-    for q in range(s.g[G_PLAYERS]):
-        if s.alive[q] == 1:
-            s.life[q] = min(s.life[q] + 1, s.max_life[q])
+    for q in range(s[G_PLAYERS]):
+        if s[ALIVE + q] == 1:
+            s[LIFE + q] = min(s[LIFE + q] + 1, s[MAX_LIFE + q])
 
 
 @njit(cache=True)
@@ -760,8 +773,8 @@ def play_equipment(s, p, c):
     k = CARD_KIND[c]
     if k >= FIRST_WEAPON:
         for w in range(FIRST_WEAPON, N_KINDS):
-            if s.table[p, w] >= 0:
-                to_discard(s, s.table[p, w])
+            if s[TABLE + p * N_KINDS + w] >= 0:
+                to_discard(s, s[TABLE + p * N_KINDS + w])
     to_table(s, c, p)
 
 
@@ -776,7 +789,7 @@ def play_jail(s, p, c, t):
 def effective_kind(s, p, c):
     """The kind c is played as in p's own turn: Calamity Janet's Missed! plays as a BANG!."""
     k = CARD_KIND[c]
-    if k == MISSED and s.char[p] == CALAMITY_JANET:
+    if k == MISSED and s[CHAR + p] == CALAMITY_JANET:
         return BANG
     return k
 
@@ -824,9 +837,9 @@ def apply_action(s, rng, p, c, t, which):
 def push_action(s, n, c, t, which):
     """Append one action to the scratch buffer."""
     if n < MAX_ACTIONS:
-        s.acts[n, 0] = c
-        s.acts[n, 1] = t
-        s.acts[n, 2] = which
+        s[ACTS + n * 3 + 0] = c
+        s[ACTS + n * 3 + 1] = t
+        s[ACTS + n * 3 + 2] = which
         return n + 1
     return n
 
@@ -837,22 +850,22 @@ def push_take_options(s, n, c, t):
     if hand_count(s, t) > 0:
         n = push_action(s, n, c, t, -1)
     for k in range(N_KINDS):
-        if s.table[t, k] >= 0:
-            n = push_action(s, n, c, t, s.table[t, k])
+        if s[TABLE + t * N_KINDS + k] >= 0:
+            n = push_action(s, n, c, t, s[TABLE + t * N_KINDS + k])
     return n
 
 
 @njit(cache=True)
 def legal_actions(s, p):
-    """All legal plays for p in its play phase into s.acts; returns their number.
+    """All legal plays for p in its play phase into the ACTS block; returns their number.
     Missed! is not playable in one's own turn (except by Calamity Janet as BANG!); a Beer that
     cannot have an effect is not offered; blue cards follow 'no two of a name in front of a
     player'; Jail never targets the Sheriff."""
     n = 0
-    players = s.g[G_PLAYERS]
+    players = s[G_PLAYERS]
     living = alive_count(s)
     for c in range(N_CARDS):
-        if s.zone[c] != Z_HAND or s.holder[c] != p:
+        if s[ZONE + c] != Z_HAND or s[HOLDER + c] != p:
             continue
         k = effective_kind(s, p, c)
         if k == BANG:
@@ -863,26 +876,26 @@ def legal_actions(s, p):
         elif k == MISSED:
             continue
         elif k == BEER:
-            if s.life[p] < s.max_life[p] and living > 2:
+            if s[LIFE + p] < s[MAX_LIFE + p] and living > 2:
                 n = push_action(s, n, c, -1, -1)
         elif k == PANIC or k == CAT_BALOU:
             for t in range(players):
-                if t != p and s.alive[t] == 1 and (k == CAT_BALOU or distance(s, p, t) <= 1):
+                if t != p and s[ALIVE + t] == 1 and (k == CAT_BALOU or distance(s, p, t) <= 1):
                     n = push_take_options(s, n, c, t)
         elif k == DUEL:
             for t in range(players):
-                if t != p and s.alive[t] == 1:
+                if t != p and s[ALIVE + t] == 1:
                     n = push_action(s, n, c, t, -1)
         elif k == JAIL:
             for t in range(players):
-                if t != p and s.alive[t] == 1 and s.role[t] != SHERIFF and s.table[t, JAIL] < 0:
+                if t != p and s[ALIVE + t] == 1 and s[ROLE + t] != SHERIFF and s[TABLE + t * N_KINDS + JAIL] < 0:
                     n = push_action(s, n, c, t, -1)
         elif k >= FIRST_BLUE:
-            if s.table[p, k] < 0:
+            if s[TABLE + p * N_KINDS + k] < 0:
                 n = push_action(s, n, c, -1, -1)
         else:
             n = push_action(s, n, c, -1, -1)
-    if s.char[p] == SID_KETCHUM and s.life[p] < s.max_life[p] and hand_count(s, p) >= 2:
+    if s[CHAR + p] == SID_KETCHUM and s[LIFE + p] < s[MAX_LIFE + p] and hand_count(s, p) >= 2:
         n = push_action(s, n, SID_ABILITY, -1, -1)
     return n
 
@@ -894,8 +907,8 @@ def legal_actions(s, p):
 def hidden_foes_alive(s):
     """Living Outlaws + Renegade: public (role counts are known, the dead are revealed)."""
     n = 0
-    for q in range(s.g[G_PLAYERS]):
-        if s.alive[q] == 1 and (s.role[q] == OUTLAW or s.role[q] == RENEGADE):
+    for q in range(s[G_PLAYERS]):
+        if s[ALIVE + q] == 1 and (s[ROLE + q] == OUTLAW or s[ROLE + q] == RENEGADE):
             n += 1
     return n
 
@@ -904,8 +917,8 @@ def hidden_foes_alive(s):
 def outlaws_alive(s):
     """Living Outlaws (public for the same reason)."""
     n = 0
-    for q in range(s.g[G_PLAYERS]):
-        if s.alive[q] == 1 and s.role[q] == OUTLAW:
+    for q in range(s[G_PLAYERS]):
+        if s[ALIVE + q] == 1 and s[ROLE + q] == OUTLAW:
             n += 1
     return n
 
@@ -914,33 +927,33 @@ def outlaws_alive(s):
 def hostility(s, p, t):
     """How much role-bot p wants to hurt t (> 0: worth attacking). Uses only p's own role,
     the public Sheriff, public role counts and the public ``suspect`` evidence."""
-    if t == p or s.alive[t] == 0:
+    if t == p or s[ALIVE + t] == 0:
         return -1e9
-    r = s.role[p]
-    t_sheriff = s.role[t] == SHERIFF
+    r = s[ROLE + p]
+    t_sheriff = s[ROLE + t] == SHERIFF
     others_hidden = alive_count(s) - 1 - (0 if r == SHERIFF else 1)  # unknown roles but mine
-    lean = 0.05 * (s.max_life[t] - s.life[t])  # finish off the wounded
+    lean = 0.05 * (s[MAX_LIFE + t] - s[LIFE + t])  # finish off the wounded
     if r == SHERIFF:
         if hidden_foes_alive(s) == others_hidden:
-            return 1.0 + s.suspect[t] + lean
-        return s.suspect[t] + 0.5 + lean
+            return 1.0 + s[SUSPECT + t] + lean
+        return s[SUSPECT + t] + 0.5 + lean
     if r == DEPUTY:
         if t_sheriff:
             return -1e9
         if hidden_foes_alive(s) == others_hidden:
-            return 1.0 + s.suspect[t] + lean
-        return s.suspect[t] + lean
+            return 1.0 + s[SUSPECT + t] + lean
+        return s[SUSPECT + t] + lean
     if r == OUTLAW:
         if t_sheriff:
             return 10.0 + lean
         if outlaws_alive(s) == 1:
-            return 1.0 - s.suspect[t] + lean
-        return -s.suspect[t] + lean
+            return 1.0 - s[SUSPECT + t] + lean
+        return -s[SUSPECT + t] + lean
     # Renegade: helps the law while Outlaws live, then clears the Deputies, the Sheriff last.
     if outlaws_alive(s) > 0:
         if t_sheriff:
             return -1e9
-        return s.suspect[t] + lean
+        return s[SUSPECT + t] + lean
     if t_sheriff:
         return 1.0 if alive_count(s) == 2 else -1e9
     return 2.0 + lean
@@ -951,12 +964,12 @@ def card_worth(s, p, c):
     """Role bot's worth of card c for p (what to keep, pick and throw away)."""
     k = CARD_KIND[c]
     if k >= FIRST_WEAPON:
-        if s.table[p, k] >= 0 or WEAPON_REACH[k - FIRST_WEAPON] <= weapon_reach(s, p):
+        if s[TABLE + p * N_KINDS + k] >= 0 or WEAPON_REACH[k - FIRST_WEAPON] <= weapon_reach(s, p):
             return 1.0
         return KIND_WORTH[k]
-    if k >= FIRST_BLUE and k != JAIL and k != DYNAMITE and s.table[p, k] >= 0:
+    if k >= FIRST_BLUE and k != JAIL and k != DYNAMITE and s[TABLE + p * N_KINDS + k] >= 0:
         return 0.5
-    if k == BEER and s.life[p] == s.max_life[p]:
+    if k == BEER and s[LIFE + p] == s[MAX_LIFE + p]:
         return 5.0
     return KIND_WORTH[k]
 
@@ -967,14 +980,14 @@ def best_target(s, p, kind):
     -1 if nobody is worth it."""
     best = -1
     best_score = 0.0
-    for t in range(s.g[G_PLAYERS]):
-        if t == p or s.alive[t] == 0:
+    for t in range(s[G_PLAYERS]):
+        if t == p or s[ALIVE + t] == 0:
             continue
         if kind == BANG and not can_shoot(s, p, t):
             continue
         if kind == PANIC and distance(s, p, t) > 1:
             continue
-        if kind == JAIL and (s.role[t] == SHERIFF or s.table[t, JAIL] >= 0):
+        if kind == JAIL and (s[ROLE + t] == SHERIFF or s[TABLE + t * N_KINDS + JAIL] >= 0):
             continue
         if (kind == PANIC or kind == CAT_BALOU) and hand_count(s, t) + table_count(s, t) == 0:
             continue
@@ -992,7 +1005,7 @@ def pick_card_to_take(s, rng, p, t):
     best = -1
     best_worth = 0.0
     for k in range(N_KINDS):
-        c = s.table[t, k]
+        c = s[TABLE + t * N_KINDS + k]
         if c >= 0 and k != JAIL and k != DYNAMITE and KIND_WORTH[k] > best_worth:
             best = c
             best_worth = KIND_WORTH[k]
@@ -1006,9 +1019,9 @@ def pick_card_to_take(s, rng, p, t):
 @njit(cache=True)
 def sheriff_life(s):
     """The Sheriff's current life (public)."""
-    for q in range(s.g[G_PLAYERS]):
-        if s.role[q] == SHERIFF:
-            return s.life[q]
+    for q in range(s[G_PLAYERS]):
+        if s[ROLE + q] == SHERIFF:
+            return s[LIFE + q]
     return 0
 
 
@@ -1018,7 +1031,7 @@ def role_bot_action(s, rng, p):
     Order: heal, draw, equip, Jail, Panic!/Cat Balou, Duel, Gatling/Indians!, BANG!,
     Dynamite, Saloon, Sid's ability on spare cards."""
     living = alive_count(s)
-    if s.life[p] < s.max_life[p] and living > 2:
+    if s[LIFE + p] < s[MAX_LIFE + p] and living > 2:
         c = find_in_hand(s, p, BEER)
         if c >= 0:
             return c, -1, -1
@@ -1027,7 +1040,7 @@ def role_bot_action(s, rng, p):
         if c >= 0:
             return c, -1, -1
     for k in (BARREL, MUSTANG, SCOPE):
-        if s.table[p, k] < 0:
+        if s[TABLE + p * N_KINDS + k] < 0:
             c = find_in_hand(s, p, k)
             if c >= 0:
                 return c, -1, -1
@@ -1035,14 +1048,14 @@ def role_bot_action(s, rng, p):
     best_reach = weapon_reach(s, p)
     for k in (SCHOFIELD, REMINGTON, CARABINE, WINCHESTER):
         reach = WEAPON_REACH[k - FIRST_WEAPON]
-        if reach > best_reach and s.table[p, k] < 0:
+        if reach > best_reach and s[TABLE + p * N_KINDS + k] < 0:
             c = find_in_hand(s, p, k)
             if c >= 0:
                 best_weapon = c
                 best_reach = reach
     if best_weapon >= 0:
         return best_weapon, -1, -1
-    if s.table[p, VOLCANIC] < 0 and weapon_reach(s, p) == 1 and s.char[p] != WILLY_THE_KID:
+    if s[TABLE + p * N_KINDS + VOLCANIC] < 0 and weapon_reach(s, p) == 1 and s[CHAR + p] != WILLY_THE_KID:
         c = find_in_hand(s, p, VOLCANIC)
         if c >= 0 and count_in_hand(s, p, BANG) >= 2:
             return c, -1, -1
@@ -1064,7 +1077,7 @@ def role_bot_action(s, rng, p):
         t = best_target(s, p, DUEL)
         if t >= 0:
             return c, t, -1
-    r = s.role[p]
+    r = s[ROLE + p]
     reckless = r == SHERIFF or r == OUTLAW or sheriff_life(s) >= 2 or living == 2
     if reckless:
         for k in (GATLING, INDIANS):
@@ -1073,21 +1086,21 @@ def role_bot_action(s, rng, p):
                 return c, -1, -1
     if may_bang_again(s, p):
         c = find_in_hand(s, p, BANG)
-        if c < 0 and s.char[p] == CALAMITY_JANET:
+        if c < 0 and s[CHAR + p] == CALAMITY_JANET:
             c = find_in_hand(s, p, MISSED)
         if c >= 0:
             t = best_target(s, p, BANG)
             if t >= 0:
                 return c, t, -1
-    if s.table[p, DYNAMITE] < 0:
+    if s[TABLE + p * N_KINDS + DYNAMITE] < 0:
         c = find_in_hand(s, p, DYNAMITE)
         if c >= 0:
             return c, -1, -1
-    if s.life[p] < s.max_life[p]:
+    if s[LIFE + p] < s[MAX_LIFE + p]:
         c = find_in_hand(s, p, SALOON)
         if c >= 0:
             return c, -1, -1
-        if s.char[p] == SID_KETCHUM and hand_count(s, p) >= 2 + s.life[p]:
+        if s[CHAR + p] == SID_KETCHUM and hand_count(s, p) >= 2 + s[LIFE + p]:
             return SID_ABILITY, -1, -1
     return NO_ACTION
 
@@ -1096,19 +1109,19 @@ def role_bot_action(s, rng, p):
 def choose_action(s, rng, p):
     """p's next play: uniformly random among legal plays plus 'stop' (random bot), or the
     role bot's choice."""
-    if s.bot[p] == BOT_RANDOM:
+    if s[BOT + p] == BOT_RANDOM:
         n = legal_actions(s, p)
         i = rng.integers(0, n + 1)
         if i == n:
             return NO_ACTION
-        return s.acts[i, 0], s.acts[i, 1], s.acts[i, 2]
+        return s[ACTS + i * 3 + 0], s[ACTS + i * 3 + 1], s[ACTS + i * 3 + 2]
     return role_bot_action(s, rng, p)
 
 
 @njit(cache=True)
 def choose_store_card(s, rng, p, shown, remaining):
     """General Store pick: random (random bot) or the card worth most (role bot)."""
-    if s.bot[p] == BOT_RANDOM:
+    if s[BOT + p] == BOT_RANDOM:
         return rng.integers(0, remaining)
     best = 0
     for i in range(1, remaining):
@@ -1120,12 +1133,12 @@ def choose_store_card(s, rng, p, shown, remaining):
 @njit(cache=True)
 def choose_discard(s, rng, p):
     """End-of-turn discard: random (random bot) or the card worth least (role bot)."""
-    if s.bot[p] == BOT_RANDOM:
+    if s[BOT + p] == BOT_RANDOM:
         return random_hand_card(s, rng, p)
     worst = -1
     worst_worth = 1e9
     for c in range(N_CARDS):
-        if s.zone[c] == Z_HAND and s.holder[c] == p:
+        if s[ZONE + c] == Z_HAND and s[HOLDER + c] == p:
             w = card_worth(s, p, c)
             if w < worst_worth:
                 worst = c
@@ -1142,8 +1155,8 @@ def draw_phase(s, rng, p):
     his second card and draws again on a heart or diamond; Jesse Jones may take his first card
     at random from another player's hand; Kit Carlson looks at three, keeps two and puts one
     back on top; Pedro Ramirez may take his first card from the top of the discard pile."""
-    ch = s.char[p]
-    random_bot = s.bot[p] == BOT_RANDOM
+    ch = s[CHAR + p]
+    random_bot = s[BOT + p] == BOT_RANDOM
     if ch == BLACK_JACK:
         draw_to_hand(s, rng, p, 1)
         c = pop_deck(s, rng)
@@ -1155,19 +1168,19 @@ def draw_phase(s, rng, p):
         source = -1
         if random_bot:
             n_options = 1
-            for q in range(s.g[G_PLAYERS]):
-                if q != p and s.alive[q] == 1 and hand_count(s, q) > 0:
+            for q in range(s[G_PLAYERS]):
+                if q != p and s[ALIVE + q] == 1 and hand_count(s, q) > 0:
                     n_options += 1
             pick = rng.integers(0, n_options)
-            for q in range(s.g[G_PLAYERS]):
-                if q != p and s.alive[q] == 1 and hand_count(s, q) > 0:
+            for q in range(s[G_PLAYERS]):
+                if q != p and s[ALIVE + q] == 1 and hand_count(s, q) > 0:
                     pick -= 1
                     if pick == 0:
                         source = q
         else:
             best = 0.0
-            for q in range(s.g[G_PLAYERS]):
-                if q != p and s.alive[q] == 1 and hand_count(s, q) > 0:
+            for q in range(s[G_PLAYERS]):
+                if q != p and s[ALIVE + q] == 1 and hand_count(s, q) > 0:
                     score = hostility(s, p, q) + 0.01 * hand_count(s, q)
                     if score > best:
                         best = score
@@ -1203,15 +1216,15 @@ def draw_phase(s, rng, p):
                 to_hand(s, seen[i], p)
     elif ch == PEDRO_RAMIREZ:
         take_discard = False
-        if s.g[G_DISCARD_N] > 0:
-            top = s.discard[s.g[G_DISCARD_N] - 1]
+        if s[G_DISCARD_N] > 0:
+            top = s[DISCARD + (s[G_DISCARD_N] - 1)]
             if random_bot:
                 take_discard = rng.random() < 0.5
             else:
                 take_discard = card_worth(s, p, top) >= 6.0
         if take_discard:
-            s.g[G_DISCARD_N] -= 1
-            to_hand(s, s.discard[s.g[G_DISCARD_N]], p)
+            s[G_DISCARD_N] -= 1
+            to_hand(s, s[DISCARD + (s[G_DISCARD_N])], p)
         else:
             draw_to_hand(s, rng, p, 1)
         draw_to_hand(s, rng, p, 1)
@@ -1223,10 +1236,10 @@ def draw_phase(s, rng, p):
 def resolve_dynamite(s, rng, p):
     """Dynamite draw! at the start of p's turn: on spades 2-9 it explodes (3 life points, no
     player responsible) and is discarded, otherwise it passes to the player on p's left."""
-    c = s.table[p, DYNAMITE]
+    c = s[TABLE + p * N_KINDS + DYNAMITE]
     if draw_check(s, rng, p, CHECK_DYNAMITE):
         q = next_alive(s, p)
-        if q != p and s.table[q, DYNAMITE] < 0:
+        if q != p and s[TABLE + q * N_KINDS + DYNAMITE] < 0:
             to_table(s, c, q)
     else:
         to_discard(s, c)
@@ -1237,7 +1250,7 @@ def resolve_dynamite(s, rng, p):
 def resolve_jail(s, rng, p):
     """Jail draw!: a heart frees p for this turn; either way Jail is discarded. True if p
     plays the turn."""
-    c = s.table[p, JAIL]
+    c = s[TABLE + p * N_KINDS + JAIL]
     free = draw_check(s, rng, p, CHECK_JAIL)
     to_discard(s, c)
     return free
@@ -1247,28 +1260,28 @@ def resolve_jail(s, rng, p):
 def take_turn(s, rng, p):
     """One turn (seed 003): draw! checks (Dynamite first, then Jail), draw, play any number of
     cards, then discard down to the hand limit (= current life)."""
-    s.g[G_TURNS] += 1
-    s.g[G_CURRENT] = p
-    s.g[G_BANGS] = 0
-    if s.table[p, DYNAMITE] >= 0:
+    s[G_TURNS] += 1
+    s[G_CURRENT] = p
+    s[G_BANGS] = 0
+    if s[TABLE + p * N_KINDS + DYNAMITE] >= 0:
         resolve_dynamite(s, rng, p)
-        if s.alive[p] == 0 or s.g[G_WINNER] >= 0:
+        if s[ALIVE + p] == 0 or s[G_WINNER] >= 0:
             return
-    if s.table[p, JAIL] >= 0:
+    if s[TABLE + p * N_KINDS + JAIL] >= 0:
         if not resolve_jail(s, rng, p):
             return
     draw_phase(s, rng, p)
     suzy_refill(s, rng)
     for _ in range(MAX_ACTIONS_PER_TURN):
-        if s.alive[p] == 0 or s.g[G_WINNER] >= 0:
+        if s[ALIVE + p] == 0 or s[G_WINNER] >= 0:
             return
         c, t, which = choose_action(s, rng, p)
         if c == -1:
             break
         apply_action(s, rng, p, c, t, which)
-    if s.alive[p] == 0 or s.g[G_WINNER] >= 0:
+    if s[ALIVE + p] == 0 or s[G_WINNER] >= 0:
         return
-    while hand_count(s, p) > s.life[p]:
+    while hand_count(s, p) > s[LIFE + p]:
         to_discard(s, choose_discard(s, rng, p))
     suzy_refill(s, rng)
 
@@ -1284,52 +1297,52 @@ def invariant_error(s):
     6 hand counts out of step with the cards."""
     counts = np.zeros(5, np.int64)
     for c in range(N_CARDS):
-        counts[s.zone[c]] += 1
+        counts[s[ZONE + c]] += 1
     if counts[Z_LIMBO] != 0 or counts[0] + counts[1] + counts[2] + counts[3] != N_CARDS:
         return 1
-    if counts[Z_DECK] != s.g[G_DECK_N] or counts[Z_DISCARD] != s.g[G_DISCARD_N]:
+    if counts[Z_DECK] != s[G_DECK_N] or counts[Z_DISCARD] != s[G_DISCARD_N]:
         return 2
-    for i in range(s.g[G_DECK_N]):
-        if s.zone[s.deck[i]] != Z_DECK:
+    for i in range(s[G_DECK_N]):
+        if s[ZONE + (s[DECK + i])] != Z_DECK:
             return 2
-    for i in range(s.g[G_DISCARD_N]):
-        if s.zone[s.discard[i]] != Z_DISCARD:
+    for i in range(s[G_DISCARD_N]):
+        if s[ZONE + (s[DISCARD + i])] != Z_DISCARD:
             return 2
-    kinds_in_hand = np.zeros((MAX_SEATS, N_KINDS + 1), np.int64)
+    kinds_in_hand = np.zeros(MAX_SEATS * HAND_WIDTH, np.int64)
     for c in range(N_CARDS):
-        if s.zone[c] == Z_TABLE and s.table[s.holder[c], CARD_KIND[c]] != c:
+        if s[ZONE + c] == Z_TABLE and s[TABLE + (s[HOLDER + c]) * N_KINDS + (CARD_KIND[c])] != c:
             return 3
-        if s.zone[c] == Z_HAND:
-            kinds_in_hand[s.holder[c], CARD_KIND[c]] += 1
-            kinds_in_hand[s.holder[c], N_KINDS] += 1
-    if not np.array_equal(kinds_in_hand, s.hand):
+        if s[ZONE + c] == Z_HAND:
+            kinds_in_hand[s[HOLDER + c] * HAND_WIDTH + CARD_KIND[c]] += 1
+            kinds_in_hand[s[HOLDER + c] * HAND_WIDTH + N_KINDS] += 1
+    if not np.array_equal(kinds_in_hand, s[HAND:ACTS]):
         return 6
     n_weapons = 0
-    for p in range(s.g[G_PLAYERS]):
+    for p in range(s[G_PLAYERS]):
         n_weapons = 0
         for k in range(N_KINDS):
-            c = s.table[p, k]
-            if c >= 0 and (s.zone[c] != Z_TABLE or s.holder[c] != p or CARD_KIND[c] != k):
+            c = s[TABLE + p * N_KINDS + k]
+            if c >= 0 and (s[ZONE + c] != Z_TABLE or s[HOLDER + c] != p or CARD_KIND[c] != k):
                 return 3
             if c >= 0 and k >= FIRST_WEAPON:
                 n_weapons += 1
-        if n_weapons > 1 or (s.table[p, JAIL] >= 0 and s.role[p] == SHERIFF):
+        if n_weapons > 1 or (s[TABLE + p * N_KINDS + JAIL] >= 0 and s[ROLE + p] == SHERIFF):
             return 3
-        if s.life[p] > s.max_life[p]:
+        if s[LIFE + p] > s[MAX_LIFE + p]:
             return 4
-        if s.alive[p] == 1 and s.life[p] < 1:
+        if s[ALIVE + p] == 1 and s[LIFE + p] < 1:
             return 4
-        if s.alive[p] == 0 and hand_count(s, p) + table_count(s, p) > 0:
+        if s[ALIVE + p] == 0 and hand_count(s, p) + table_count(s, p) > 0:
             return 4
-    w = s.g[G_WINNER]
+    w = s[G_WINNER]
     if w >= 0:
-        probe = s.g[G_WINNER]
-        s.g[G_WINNER] = -1
+        probe = s[G_WINNER]
+        s[G_WINNER] = -1
         check_end(s)
-        expected = s.g[G_WINNER]
-        s.g[G_WINNER] = probe
+        expected = s[G_WINNER]
+        s[G_WINNER] = probe
         if w == SIDE_NONE:
-            if expected >= 0 or s.g[G_TURNS] < s.g[G_MAX_TURNS]:
+            if expected >= 0 or s[G_TURNS] < s[G_MAX_TURNS]:
                 return 5
         elif expected != w:
             return 5
@@ -1341,20 +1354,20 @@ def play_game(s, rng, check_every_turn):
     """Play turns clockwise from the Sheriff until a side wins or the turn cap is hit
     (winner 'none'). Returns the first invariant error code seen (0 if none)."""
     p = 0
-    for q in range(s.g[G_PLAYERS]):
-        if s.role[q] == SHERIFF:
+    for q in range(s[G_PLAYERS]):
+        if s[ROLE + q] == SHERIFF:
             p = q
-    while s.g[G_WINNER] < 0:
-        if s.g[G_TURNS] >= s.g[G_MAX_TURNS]:
-            s.g[G_WINNER] = SIDE_NONE
+    while s[G_WINNER] < 0:
+        if s[G_TURNS] >= s[G_MAX_TURNS]:
+            s[G_WINNER] = SIDE_NONE
             break
-        if s.alive[p] == 1:
+        if s[ALIVE + p] == 1:
             take_turn(s, rng, p)
             if check_every_turn:
                 err = invariant_error(s)
                 if err != 0:
                     return err
-        p = (p + 1) % s.g[G_PLAYERS]
+        p = (p + 1) % s[G_PLAYERS]
     return invariant_error(s)
 
 
@@ -1371,12 +1384,12 @@ def play_games(n_games, n_players, bots_by_role, max_turns, rng, check_every_tur
     for i in range(n_games):
         s = setup_game(n_players, bots_by_role, max_turns, rng)
         errors[i] = play_game(s, rng, check_every_turn)
-        winner[i] = s.g[G_WINNER]
-        turns[i] = s.g[G_TURNS]
+        winner[i] = s[G_WINNER]
+        turns[i] = s[G_TURNS]
         for p in range(n_players):
-            roles[i, p] = s.role[p]
-            chars[i, p] = s.char[p]
-            alive[i, p] = s.alive[p]
-            life[i, p] = s.life[p]
+            roles[i, p] = s[ROLE + p]
+            chars[i, p] = s[CHAR + p]
+            alive[i, p] = s[ALIVE + p]
+            life[i, p] = s[LIFE + p]
     return winner, turns, roles, chars, alive, life, errors
 

@@ -284,6 +284,66 @@ def _add_rank(m1: int, m2: int, m3: int, m4: int, m5: int, rank: int):
     return m1, m2, m3, m4, m5
 
 
+def _card_pairs() -> np.ndarray:
+    """For each card, the indices of the 51 two-card holdings that contain it."""
+    table = np.zeros((52, 51), dtype=np.int64)
+    filled = np.zeros(52, dtype=np.int64)
+    for index, (a, b) in enumerate(PAIRS):
+        table[a, filled[a]] = index
+        filled[a] += 1
+        table[b, filled[b]] = index
+        filled[b] += 1
+    return table
+
+
+CARD_PAIRS = _card_pairs()
+NO_HOLDING = np.int64(1) << 40  # score of a holding that collides with the board: never counted
+
+
+@njit(cache=True)
+def pair_percentiles(scores: np.ndarray, valid: np.ndarray, own: np.ndarray, pockets: np.ndarray,
+                     players: int, pair_cards: np.ndarray, ratings: np.ndarray) -> None:
+    """Every player's percentile among the two-card holdings they could face (valid holdings
+    without their own cards; ties one half), shared per board: one branch-free pass counts
+    against all holdings, then the at most 101 holdings that use a player's own cards are
+    taken back out."""
+    count = scores.shape[0]
+    masked = np.empty(count, dtype=np.int64)
+    n_valid = 0
+    for h in range(count):
+        masked[h] = scores[h] if valid[h] else NO_HOLDING
+        n_valid += valid[h]
+    for p in range(players):
+        target = own[p]
+        less = 0
+        equal = 0
+        for h in range(count):
+            value = masked[h]
+            less += value < target
+            equal += value == target
+        total = n_valid
+        first = pockets[p, 0]
+        second = pockets[p, 1]
+        for c in (first, second):
+            if c < 0 or c >= 52:  # the suitless Jack is in no holding
+                continue
+            for k in range(51):
+                h = CARD_PAIRS[c, k]
+                if not valid[h]:
+                    continue
+                if c == second and first < 52 and _pair_has(pair_cards, h, first):
+                    continue  # the holding of both own cards was already taken out
+                total -= 1
+                less -= masked[h] < target
+                equal -= masked[h] == target
+        ratings[p] = (less + 0.5 * equal) / max(total, 1)
+
+
+@njit(cache=True, inline="always")
+def _pair_has(pair_cards: np.ndarray, h: int, card: int) -> bool:
+    return pair_cards[h, 0] == card or pair_cards[h, 1] == card
+
+
 @njit(cache=True)
 def sort_valid(scores: np.ndarray, valid: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     """Indices of the valid holdings sorted by score, and their sorted scores."""
@@ -481,18 +541,21 @@ def play_heist(
                 keys[p] = np.random.random()
         else:
             score_holdings(hold_cards, hold_masks, count, size, board, shown, valid, hscores)
-            for p in range(players):
-                less = 0
-                equal = 0
-                total = 0
-                for h in range(count):
-                    if valid[h] and (hold_masks[h] & own_masks[p]) == 0:
-                        total += 1
-                        if hscores[h] < own[p]:
-                            less += 1
-                        elif hscores[h] == own[p]:
-                            equal += 1
-                ratings[p] = (less + 0.5 * equal) / max(total, 1)
+            if size == 2:
+                pair_percentiles(hscores, valid, own, pockets, players, pair_cards, ratings)
+            else:
+                for p in range(players):
+                    less = 0
+                    equal = 0
+                    total = 0
+                    for h in range(count):
+                        if valid[h] and (hold_masks[h] & own_masks[p]) == 0:
+                            total += 1
+                            if hscores[h] < own[p]:
+                                less += 1
+                            elif hscores[h] == own[p]:
+                                equal += 1
+                    ratings[p] = (less + 0.5 * equal) / max(total, 1)
             if model == BAYES or (r == 3 and (has_challenge(challenges, 4) or has_challenge(challenges, 9))):
                 index, values = sort_valid(hscores, valid, count)
                 holding_percentiles(index, values, hpct)

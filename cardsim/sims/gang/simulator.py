@@ -107,5 +107,5 @@ SIMULATOR = Simulator(
     run_batch=run_batch,
     headline="success",
     policies=MODEL_DESCRIPTIONS,
-    chunk_size=5000,
+    chunk_size=1000,
 )

@@ -46,8 +46,10 @@ from cardsim.sims.poker.strength import (
     Percentiles,
     board_holding_scores,
     combinations_of_positions,
+    count_below_tied,
     equity,
     hand_percentiles,
+    holding_index,
 )
 
 __all__ = [
@@ -62,6 +64,7 @@ __all__ = [
     "category_of",
     "category_of_score",
     "combinations_of_positions",
+    "count_below_tied",
     "deal",
     "describe",
     "equity",
@@ -70,6 +73,7 @@ __all__ = [
     "format_cards",
     "hand_key",
     "hand_percentiles",
+    "holding_index",
     "muscle_beats",
     "muscle_beats_batch",
     "muscle_showdown_keys",

@@ -104,6 +104,54 @@ def board_holding_scores(board: np.ndarray, combos: np.ndarray) -> tuple[np.ndar
 
 
 @njit(cache=True)
+def holding_index(n_unseen: int, pocket_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Everything a shared-board kernel needs about the holdings of ``n_unseen`` cards.
+
+    Returns (combos, starts, members): the holdings as position combos (see
+    :func:`combinations_of_positions`) and, for each position, the indices of the holdings that
+    contain it (``members[starts[p]:starts[p + 1]]``). Build once per (board size, pocket size).
+    """
+    combos = combinations_of_positions(n_unseen, pocket_size)
+    starts, members = _holdings_touching(combos, n_unseen)
+    return combos, starts, members
+
+
+@njit(cache=True)
+def count_below_tied(
+    scores: np.ndarray, combos: np.ndarray, starts: np.ndarray, members: np.ndarray,
+    own_positions: np.ndarray, n_own: int, own_score: int,
+) -> tuple[int, int]:
+    """How many holdings that avoid the player's own cards score below / equal ``own_score``.
+
+    ``scores`` are a board's holding scores (:func:`board_holding_scores`); ``own_positions[:n_own]``
+    are the positions of the player's real pocket cards among the board's unseen cards. One pass
+    over all scores, then the holdings using an own card are taken back out (each once).
+    """
+    n_below = 0
+    n_tied = 0
+    for h in range(scores.shape[0]):
+        n_below += scores[h] < own_score
+        n_tied += scores[h] == own_score
+    pocket_size = combos.shape[1]
+    for a in range(n_own):
+        position = own_positions[a]
+        for m in range(starts[position], starts[position + 1]):
+            h = members[m]
+            counted_before = False
+            for b in range(a):
+                for j in range(pocket_size):
+                    if combos[h, j] == own_positions[b]:
+                        counted_before = True
+            if counted_before:
+                continue
+            if scores[h] < own_score:
+                n_below -= 1
+            elif scores[h] == own_score:
+                n_tied -= 1
+    return n_below, n_tied
+
+
+@njit(cache=True)
 def _percentile_kernel(
     boards: np.ndarray,
     pockets: np.ndarray,
@@ -135,27 +183,9 @@ def _percentile_kernel(
                 if card < DECK_SIZE:
                     own_positions[n_own] = position_of[card]
                     n_own += 1
-            own = score_hand(hand)
-            n_below = 0
-            n_tied = 0
-            for h in range(scores.shape[0]):
-                n_below += scores[h] < own
-                n_tied += scores[h] == own
-            for a in range(n_own):
-                position = own_positions[a]
-                for m in range(starts[position], starts[position + 1]):
-                    h = members[m]
-                    counted_before = False
-                    for b in range(a):
-                        for j in range(pocket_size):
-                            if combos[h, j] == own_positions[b]:
-                                counted_before = True
-                    if counted_before:
-                        continue
-                    if scores[h] < own:
-                        n_below -= 1
-                    elif scores[h] == own:
-                        n_tied -= 1
+            n_below, n_tied = count_below_tied(
+                scores, combos, starts, members, own_positions, n_own, score_hand(hand)
+            )
             available = n_unseen - n_own
             count = 1
             for i in range(pocket_size):
@@ -224,8 +254,7 @@ def hand_percentiles(boards: np.ndarray, pockets: np.ndarray) -> Percentiles:
         raise UserError("board plus pocket must make 5 to 8 cards")
     if (boards == SUITLESS_JACK).any():
         raise UserError("the suitless Jack cannot be on the board")
-    combos = combinations_of_positions(DECK_SIZE - boards.shape[1], pocket_size)
-    starts, members = _holdings_touching(combos, DECK_SIZE - boards.shape[1])
+    combos, starts, members = holding_index(DECK_SIZE - boards.shape[1], pocket_size)
     shape = pockets.shape[:2]
     below = np.empty(shape, dtype=np.int64)
     tied = np.empty(shape, dtype=np.int64)

@@ -1,0 +1,199 @@
+"""The Gang chapter: heist success by players x model, the levels curve, card effects, game win
+rates per mode, and the difficulty recommendation per player count."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from cardsim.analysis.gang import card_effects, game_summary, heist_summary
+from cardsim.analysis.tuning import candidate_table, gang_candidates, ladder, rank_candidates
+from cardsim.reports.content import (
+    Block,
+    Paragraph,
+    Plot,
+    interval_text,
+    percent,
+    table_from_frame,
+    text_column,
+)
+from cardsim.reports.plots.gang import (
+    card_effects_plot,
+    game_win_plot,
+    levels_curve_plot,
+    success_by_players_plot,
+)
+from cardsim.reports.plots.common import interval_bars
+from cardsim.reports.suite import Experiment, Outcomes, Profile
+from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS
+from cardsim.sims.gang.models import MODEL_DESCRIPTIONS
+
+GAME = "gang"
+TITLE = "The Gang"
+QUESTION = (
+    "How often does a crew pull off a heist in The Gang, and win a whole game, depending on how "
+    "many play, how well they read each other's chips, and which mode and cards are in play? "
+    "Players may not talk about their cards, so every number depends on the player model: what "
+    "each player knows and how chip claims and contests are settled. The models form a ladder "
+    "from random chips to Bayesian reading of every visible chip. We also tune difficulty: which "
+    "mode and card set gives a group a chosen win rate."
+)
+PLAYERS: tuple[int, ...] = (3, 4, 5, 6)
+FOCUS_PLAYERS = 4
+TUNE_MODEL = "history"
+TARGET = 0.5
+LEVELS: dict[str, tuple[int, ...]] = {"default": (1, 2, 4, 8, 16), "quick": (1, 4, 16)}
+LEVEL_MODELS: dict[str, tuple[str, ...]] = {"default": ("percentile", "history", "bayes"),
+                                            "quick": ("percentile", "history")}
+CARD_MODELS: dict[str, tuple[str, ...]] = {"default": ("history", "bayes"), "quick": ("history",)}
+GAME_MODELS: dict[str, tuple[str, ...]] = {"default": ("percentile", "history", "bayes"), "quick": ("history",)}
+MODES: tuple[str, ...] = ("basic", "advanced", "professional", "master")
+BAYES_SCALE = 0.25  # bayes plays about five times slower: a smaller episode bound per run
+
+
+def rerun(profile: Profile) -> str:
+    return f"cardsim gang heist --players {FOCUS_PLAYERS} --model history --n {profile.max_n}"
+
+
+def _scale(model: str) -> float:
+    return BAYES_SCALE if model == "bayes" else 1.0
+
+
+def plan(profile: Profile) -> list[Experiment]:
+    """Heists by players x model; levels; every card at 4 players; games per mode; tuning."""
+    ex = profile.experiment
+    base = {"part": "", "players": 0, "model": "", "levels": 1, "kind": "", "card": "", "mode": "", "candidate": ""}
+    plans: list[Experiment] = []
+    for model in MODEL_DESCRIPTIONS:
+        for players in PLAYERS:
+            plans.append(ex(f"heist-{players}p-{model}", {"players": players, "model": model},
+                            {**base, "part": "players", "players": players, "model": model},
+                            scale=_scale(model)))
+    for model in LEVEL_MODELS[profile.name]:
+        for levels in LEVELS[profile.name]:
+            plans.append(ex(f"levels-{model}-{levels}", {"players": FOCUS_PLAYERS, "model": model, "levels": levels},
+                            {**base, "part": "levels", "players": FOCUS_PLAYERS, "model": model, "levels": levels},
+                            scale=_scale(model)))
+    for model in CARD_MODELS[profile.name]:
+        cards = [("none", "none", {})] + [("challenge", c, {"challenges": (c,)}) for c in CHALLENGES] + [
+            ("specialist", s, {"specialist": s}) for s in SPECIALISTS]
+        for kind, card, fields in cards:
+            plans.append(ex(f"card-{model}-{card}", {"players": FOCUS_PLAYERS, "model": model, **fields},
+                            {**base, "part": "cards", "players": FOCUS_PLAYERS, "model": model, "kind": kind,
+                             "card": card},
+                            tuning=model == "bayes"))
+    for model in GAME_MODELS[profile.name]:
+        for mode in MODES:
+            plans.append(ex(f"game-{mode}-{model}", {"players": FOCUS_PLAYERS, "model": model, "unit": "game",
+                                                       "mode": mode},
+                            {**base, "part": "modes", "players": FOCUS_PLAYERS, "model": model, "mode": mode},
+                            scale=_scale(model)))
+    for players in PLAYERS:
+        for candidate in gang_candidates():
+            plans.append(ex(f"tune-{players}p-{candidate.label}",
+                            {"players": players, "model": TUNE_MODEL, **candidate.config},
+                            {**base, "part": "tune", "players": players, "model": TUNE_MODEL,
+                             "candidate": candidate.label}, tuning=True))
+    return plans
+
+
+def models(profile: Profile) -> list[tuple[str, str]]:
+    return [(name, text) for name, text in MODEL_DESCRIPTIONS.items()] + [
+        ("levels", "a knob on percentile/history/bayes: claims distinguish levels x n strength bands, "
+                   "standing for finer table conventions (levels = 1 is the plain game)")]
+
+
+def _part(outcomes: Outcomes, part: str) -> pl.DataFrame:
+    return outcomes.combined(lambda e: e.labels["part"] == part)
+
+
+def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
+    blocks: list[Block] = []
+    heists = heist_summary(_part(outcomes, "players")).sort(["players", "model"])
+    blocks.append(table_from_frame(
+        heists, title="Heist success by players and model (basic heist, levels = 1)",
+        columns=[text_column("players", "players"), text_column("model", "model"),
+                 ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
+                 ("success", "success", lambda r: percent(r["success"]), lambda r: float(r["success"])),
+                 ("95% interval", "success_lo", lambda r: interval_text(r["success_lo"], r["success_hi"]),
+                  lambda r: float(r["success_lo"])),
+                 ("random order, exact", "random_exact", lambda r: percent(r["random_exact"]),
+                  lambda r: float(r["random_exact"]))],
+        note="Random order, exact: the mean over these deals of the share of chip orders that would "
+             "have been correct (what random chips achieve), computed exactly per deal.",
+    ))
+    blocks.append(Plot("gang-players-model", "Heist success by number of players, one line per "
+                       "player model, with 95% intervals.", lambda t=heists: success_by_players_plot(t)))
+    levels = heist_summary(_part(outcomes, "levels")).sort(["model", "levels"])
+    blocks.append(Plot("gang-levels", f"Heist success at {FOCUS_PLAYERS} players as claims can express "
+                       "more strength bands per chip (levels); large levels approach perfect sorting.",
+                       lambda t=levels: levels_curve_plot(t)))
+    for model in CARD_MODELS[profile.name]:
+        cards = _part(outcomes, "cards").filter(pl.col("model") == model)
+        effects = card_effects(cards)
+        blocks.append(Plot(f"gang-cards-{model}", f"Change in heist success caused by each card alone "
+                           f"({FOCUS_PLAYERS} players, {model} model), with Newcombe 95% intervals; "
+                           "specialists highlighted.", lambda t=effects: card_effects_plot(t)))
+    modes = game_summary(_part(outcomes, "modes"))
+    blocks.append(table_from_frame(
+        modes.sort(["model", "mode"]), title=f"Game win rate per mode ({FOCUS_PLAYERS} players)",
+        columns=[text_column("model", "model"), text_column("mode", "mode"),
+                 ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
+                 ("win rate", "win", lambda r: percent(r["win"]), lambda r: float(r["win"])),
+                 ("95% interval", "win_lo", lambda r: interval_text(r["win_lo"], r["win_hi"]),
+                  lambda r: float(r["win_lo"])),
+                 ("heists per game", "heists", lambda r: f"{r['heists']:.2f}", lambda r: float(r["heists"]))],
+        note="A game is won with three vaults before three alarms (two in Master Thief).",
+    ))
+    blocks.append(Plot("gang-modes", "Game win rate per mode, one line per model, with 95% intervals.",
+                       lambda t=modes: game_win_plot(t)))
+    return tuple(blocks)
+
+
+def tuning_tables(outcomes: Outcomes) -> dict[int, pl.DataFrame]:
+    """Per player count: the candidate table (label, n, successes, p, lo, hi) of the tuning runs."""
+    tables = {}
+    for players in PLAYERS:
+        runs = outcomes.select(lambda e: e.labels["part"] == "tune" and e.labels["players"] == players)
+        tables[players] = candidate_table([(o.experiment.labels["candidate"], o.episodes) for o in runs], "success")
+    return tables
+
+
+def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
+    tables = tuning_tables(outcomes)
+    rows = []
+    for players, table in tables.items():
+        steps = {r["level"]: r for r in ladder(table, TARGET).iter_rows(named=True)}
+        best = steps["medium"]
+
+        def cell(level: str) -> str:
+            step = steps.get(level)
+            return f"{step['label']} {percent(step['p'])}" if step else "-"
+
+        rows.append({"players": players, "play": best["label"], "n": best["n"], "p": best["p"],
+                     "lo": best["lo"], "hi": best["hi"], "easier": cell("easy"), "harder": cell("hard")})
+    table = pl.DataFrame(rows)
+    focus = table.filter(pl.col("players") == FOCUS_PLAYERS).row(0, named=True)
+    sentence = (f"For {FOCUS_PLAYERS} experienced players (the '{TUNE_MODEL}' model) aiming at a "
+                f"{percent(TARGET, 0)} win rate, play {focus['play']}: {percent(focus['p'])} "
+                f"(95% interval {interval_text(focus['lo'], focus['hi'])}, n={focus['n']:,} games).")
+    ranked = rank_candidates(tables[FOCUS_PLAYERS], TARGET)
+    return (
+        Paragraph(sentence),
+        table_from_frame(
+            table, title=f"Recommended configuration per player count for a {percent(TARGET, 0)} win rate "
+                         f"('{TUNE_MODEL}' model)",
+            columns=[text_column("players", "players"), text_column("play", "play"),
+                     ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
+                     ("win rate", "p", lambda r: percent(r["p"]), lambda r: float(r["p"])),
+                     ("95% interval", "lo", lambda r: interval_text(r["lo"], r["hi"]), lambda r: float(r["lo"])),
+                     text_column("easier (aim 75%)", "easier"), text_column("harder (aim 25%)", "harder")],
+            note="Easier/harder: the easy and hard rungs of the ladder (closest to 75% and 25% among "
+                 "configurations clearly easier or harder than the recommendation). Candidates: Basic, "
+                 "Advanced, Professional with each permanent challenge, Master Thief.",
+        ),
+        Plot("gang-tuning", f"Game win rate of every candidate configuration at {FOCUS_PLAYERS} players "
+             f"('{TUNE_MODEL}' model), with 95% intervals; dashed: the {percent(TARGET, 0)} target.",
+             lambda t=ranked.sort("p", descending=True): interval_bars(
+                 t, label="label", title=f"The Gang, {FOCUS_PLAYERS} players: game win rate per configuration",
+                 xlabel="game win rate", reference=TARGET, reference_label="target")),
+    )

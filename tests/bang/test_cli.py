@@ -1,0 +1,57 @@
+"""`cardsim bang ...`: commands run, print rates with intervals, and fail in one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from cardsim.commands.bang import app
+
+runner = CliRunner()
+
+
+def test_bots_lists_random_and_role() -> None:
+    result = runner.invoke(app, ["bots", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["rows"]
+    assert {row["bot"] for row in rows} == {"random", "role"}
+
+
+def test_run_prints_sides_roles_characters_and_length(tmp_path) -> None:
+    plot = tmp_path / "sides.svg"
+    args = ["run", "--players", "4-5", "--n", "300", "--bots", "sheriff=role,outlaw=random",
+            "--jobs", "1", "--no-store", "-q", "--json", "--plot", str(plot)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    sides, roles, characters, lengths = (json.loads(line) for line in result.stdout.splitlines())
+    assert len(sides["rows"]) == 8  # 2 player counts x 4 sides
+    for counts in (4, 5):
+        rows = [r for r in sides["rows"] if r["players"] == counts]
+        assert sum(r["successes"] for r in rows) == 300
+        assert all(r["lo"] <= r["p"] <= r["hi"] and r["n"] == 300 for r in rows)
+    deputies = [r for r in roles["rows"] if r["role"] == "deputy"]
+    assert [r["players"] for r in deputies] == [5]
+    assert sum(r["n"] for r in characters["rows"]) == 300 * (4 + 5)
+    assert [r["players"] for r in lengths["rows"]] == [4, 5]
+    assert plot.read_text().startswith("<?xml") or "<svg" in plot.read_text()[:500]
+
+
+def test_bad_player_count_is_one_line_exit_2() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cardsim.cli", "bang", "run", "--players", "3-5", "--n", "10"],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "4-7" in done.stderr
+
+
+def test_bad_bot_is_one_line_exit_2() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cardsim.cli", "bang", "run", "--bots", "outlaw=genius", "--n", "10"],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "genius" in done.stderr
