@@ -44,6 +44,7 @@ class Line:
     color: str = INK
     style: str = "normal"
     align: str = "left"
+    dy: float = 0.0  # extra drop below the item's top, for the second line of a wrapped cell
 
 
 @dataclass(frozen=True)
@@ -116,40 +117,58 @@ def _text_items(
     return items
 
 
-def _table_items(table: Table) -> list[Item]:
-    size = 8.0
+def _column_widths(table: Table, size: float, pad: float) -> list[float]:
+    return [
+        max([text_width(c, size, "bold")] + [text_width(r[i], size) for r in table.rows]) + pad
+        for i, c in enumerate(table.columns)
+    ]
+
+
+def _table_items(table: Table) -> tuple[list[Item], Item]:
+    """A table as flow items (title, header, one item per row, note) and its header item.
+
+    The font shrinks from 8 to 7 points to fit the page width; if the table is still too wide,
+    the widest text columns get narrower and their cells wrap onto several lines.
+    """
     pad = 0.14
-    widths = []
-    for _ in range(3):  # shrink the font until the table fits the page width
-        widths = [
-            max([text_width(c, size, "bold")] + [text_width(r[i], size) for r in table.rows]) + pad
-            for i, c in enumerate(table.columns)
-        ]
-        if sum(widths) <= CONTENT_W:
-            break
-        size -= 0.75
+    size = 8.0
+    widths = _column_widths(table, size, pad)
+    while sum(widths) > CONTENT_W and size > 7.0:
+        size -= 0.5
+        widths = _column_widths(table, size, pad)
     numeric = [bool(table.sort_keys) and all(isinstance(k[i], float) for k in table.sort_keys)
                for i in range(len(table.columns))]
+    floor = 0.9  # inches: a wrapped column never gets narrower than this
+    while sum(widths) > CONTENT_W:
+        candidates = [i for i in range(len(widths)) if not numeric[i] and widths[i] > floor]
+        if not candidates:
+            break
+        widest = max(candidates, key=lambda i: widths[i])
+        widths[widest] = max(floor, widths[widest] - (sum(widths) - CONTENT_W))
     lefts = [MARGIN_X + sum(widths[:i]) for i in range(len(widths))]
-    row_h = size * 1.6 / 72.0
+    line_h = size * 1.35 / 72.0
+    row_pad = size * 0.3 / 72.0
 
-    def row_item(cells: tuple[str, ...], *, header: bool, shade: bool) -> Item:
-        lines = []
+    def row_item(cells: tuple[str, ...], *, header: bool) -> Item:
+        weight = "bold" if header else "normal"
+        lines: list[Line] = []
+        depth = 1
         for i, cell in enumerate(cells):
             if numeric[i]:
-                lines.append(Line(cell, lefts[i] + widths[i] - pad / 2, size,
-                                  "bold" if header else "normal", align="right"))
-            else:
-                lines.append(Line(cell, lefts[i] + pad / 2, size, "bold" if header else "normal"))
-        return Item(height=row_h, lines=tuple(lines), band=sum(widths) if shade else 0.0,
-                    keep_with_next=header,
-                    table_row=not header)
+                lines.append(Line(cell, lefts[i] + widths[i] - pad / 2, size, weight, align="right", dy=row_pad))
+                continue
+            parts = wrap(cell, widths[i] - pad, size, weight) if text_width(cell, size, weight) > widths[i] - pad else [cell]
+            depth = max(depth, len(parts))
+            lines += [Line(part, lefts[i] + pad / 2, size, weight, dy=row_pad + k * line_h)
+                      for k, part in enumerate(parts)]
+        return Item(height=depth * line_h + 2 * row_pad, lines=tuple(lines),
+                    band=sum(widths) if header else 0.0, keep_with_next=header, table_row=not header)
 
     items = [Item(i.height, i.lines, keep_with_next=True)
              for i in _text_items(table.title, size=9.5, weight="bold")]
-    header = row_item(table.columns, header=True, shade=True)
+    header = row_item(table.columns, header=True)
     items.append(header)
-    items += [row_item(row, header=False, shade=False) for row in table.rows]
+    items += [row_item(row, header=False) for row in table.rows]
     if table.note and table.rows:  # the note stays on the page of the last row
         last = items[-1]
         items[-1] = Item(last.height, last.lines, keep_with_next=True, table_row=True)
@@ -277,7 +296,7 @@ def _draw_page(page: Page, number: int, total: int, footer: str) -> Figure:
                     item.height / PAGE_H, transform=fig.transFigure, facecolor=BAND, edgecolor="none",
                     zorder=-1))
             for line in item.lines:
-                fig.text(line.x / PAGE_W, 1 - (top + 0.02) / PAGE_H, line.text, fontsize=line.size,
+                fig.text(line.x / PAGE_W, 1 - (top + 0.02 + line.dy) / PAGE_H, line.text, fontsize=line.size,
                          fontweight=line.weight, fontstyle=line.style, color=line.color,
                          ha=line.align, va="top", family=FAMILY, parse_math=False)
         if page.header:

@@ -79,6 +79,8 @@ class Experiment:
         labels: descriptive values added as columns to the episodes (e.g. players, model).
         precision: target headline half-width (None: play exactly ``max_n`` episodes).
         max_n: episode bound.
+        chunk_size: episodes per chunk (None: the simulator's, capped at ``max_n``); slow
+            strategies use small chunks so that several cores share one run.
     """
 
     key: str
@@ -86,6 +88,7 @@ class Experiment:
     labels: dict[str, Any]
     precision: float | None
     max_n: int
+    chunk_size: int | None = None
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,7 @@ def run_experiments(
         if experiment.key in outcomes.by_key:
             raise ValueError(f"{game}: duplicate experiment key {experiment.key!r}")
         config = simulator.make_config(**experiment.config)
-        size = min(simulator.chunk_size, experiment.max_n)
+        size = min(experiment.chunk_size or simulator.chunk_size, experiment.max_n)
         if experiment.precision is None:
             result = run(simulator, config, n=experiment.max_n, seed=seed, jobs=jobs, store=store,
                          chunk_size=size, progress=progress)

@@ -28,7 +28,8 @@ def _episodes() -> pl.DataFrame:
             row[f"alive_{seat}"] = 1 if seat < 4 and seat != 0 else 0
             row[f"life_{seat}"] = 1 if seat < 4 else 0
         rows.append(row)
-    return pl.DataFrame(rows).with_columns(pl.col("^(role|char|alive|life)_.*$", "winner").cast(pl.Int8))
+    columns = pl.col("^(role|char|alive|life)_.*$", "winner")
+    return pl.DataFrame(rows).with_columns(columns.cast(pl.Int8))
 
 
 def test_side_win_table_counts_and_intervals() -> None:

@@ -95,3 +95,18 @@ def test_config_rejects_player_counts_outside_4_to_7(players: int) -> None:
 def test_config_rejects_unknown_bot() -> None:
     with pytest.raises(UserError, match="unknown bot"):
         BangConfig(outlaw_bot="genius")
+
+
+def test_roles_and_characters_are_dealt_uniformly() -> None:
+    """Exact values: with 4 players a non-Sheriff seat is an Outlaw with probability 2/3;
+    any given character is in a 7-player game with probability 7/16 (tolerance: 5 SE)."""
+    rng = np.random.default_rng(12)
+    n = 3000
+    outlaw_at_seat_1 = 0
+    slab_in_game = 0
+    for _ in range(n):
+        outlaw_at_seat_1 += int(E.deal_roles(4, rng)[1] == C.OUTLAW)
+        s = E.StateView(E.setup_game(7, np.array([1, 1, 1, 1]), 1000, rng))
+        slab_in_game += int(C.SLAB_THE_KILLER in s.char[:7])
+    for count, exact in ((outlaw_at_seat_1, 2 / 3), (slab_in_game, 7 / 16)):
+        assert abs(count / n - exact) < 5 * np.sqrt(exact * (1 - exact) / n)

@@ -155,3 +155,13 @@ def test_interpreted_reference_plays_identical_games() -> None:
         slow_rows = slow.play_games(6, 5, bots, 1000, np.random.default_rng(8), True)
         for a, b in zip(fast_rows, slow_rows, strict=True):
             assert np.array_equal(a, b)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [4, 5, 6, 7])
+def test_invariants_hold_in_many_games(players: int) -> None:
+    """Long run: 20,000 games per bot kind, invariants checked after every turn."""
+    for bot in ("random", "role"):
+        config = BangConfig(players=players, **parse_bots(bot))
+        errors = play_arrays(config, np.random.default_rng(100 + players), 20_000, strict=True)[-1]
+        assert errors.max() == 0

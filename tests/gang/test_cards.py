@@ -6,7 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.sims.gang import cards as C
-from cardsim.sims.gang.engine import bayes_claims, hand_score
+from cardsim.sims.gang.engine import (
+    bayes_claims,
+    hand_score,
+    key_card_slot,
+    settle_private_contests,
+)
 from cardsim.sims.gang.hands import MUSCLE_BIT, describe
 from cardsim.sims.gang.models import BAYES, HISTORY, RANDOM
 
@@ -158,15 +163,18 @@ def test_security_cameras_three_pocket_cards_best_five_of_eight() -> None:
 
 
 def test_informant_shows_the_highest_card_and_the_viewer_uses_it() -> None:
-    """Specialist 1: chip (middle+1) holder shows their highest pocket card; in the bayes
-    model the viewer's belief about the shower changes."""
+    """Specialist 1: chip (middle+1) holder shows the pocket card their hand depends on most;
+    in the bayes model the viewer's belief about the shower changes."""
     deck = fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP)
     out = play_fixed(deck, 4, BAYES, specialist=C.SPECIALISTS["informant"], repeats=5)
     for i in range(5):
         shower = out["flags"][i, 3]
         shown = out["flags"][i, 4]
         pocket = out["pockets"][i, shower, :2]
-        assert shown in pocket and C.card_rank(shown) == max(C.card_rank(c) for c in pocket)
+        assert shown in pocket
+    # the key card: the seven that makes trips, not the higher ace kicker
+    assert key_card_slot(cards("Ah 7c"), 2, cards("7d 7s 2c 3h 9d"), 5) == 1
+    assert key_card_slot(cards("Ah 7c"), 2, cards("Kd Qs 2c 3h 9d"), 5) == 0
     # unit: a known card restricts the viewer's posterior of the shower
     from cardsim.sims.gang.engine import PAIR_MASKS, PAIRS
     count = len(PAIRS)
@@ -174,13 +182,20 @@ def test_informant_shows_the_highest_card_and_the_viewer_uses_it() -> None:
     index = np.arange(count, dtype=np.int64)
     weights = np.ones((2, count))
     own = np.array([600, 700], dtype=np.int64)
-    ratings, beliefs = np.zeros(2), np.zeros(2)
+    ratings, beliefs, private = np.zeros(2), np.zeros(2), np.full((2, 2), 0.5)
     known = np.full((2, 2), -1, dtype=np.int64)
-    bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings, beliefs)
+    bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings,
+                 beliefs, private)
     before = ratings.copy()
     known[0, 1] = 51  # player 0 has seen player 1's ace of spades
-    bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings, beliefs)
+    bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings,
+                 beliefs, private)
     assert ratings[0] != before[0] and ratings[1] == before[1]
+    assert private[0, 1] < 0.5  # an ace makes the shower likely the stronger
+    # the viewer settles an equal claim with the shower on that private belief
+    keys = np.array([1.9, 1.1])
+    settle_private_contests(keys, np.array([1, 1]), known, private, 2, 1)
+    assert keys[0] < keys[1]
 
 
 def test_getaway_driver_announces_the_current_ranking() -> None:

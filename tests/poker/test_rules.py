@@ -219,3 +219,14 @@ def test_evaluate_batches_rows_and_rejects_bad_hands() -> None:
         evaluate(np.array([1, 2, 3, 4, 4]))
     with pytest.raises(UserError):
         evaluate(np.array([1, 2, 3, 4, 60]))
+
+
+def test_every_score_has_its_own_description() -> None:
+    """Descriptions name everything that breaks ties, so 7,463 scores give 7,463 texts."""
+    from cardsim.sims.poker import N_SCORES
+
+    texts = [describe(s) for s in range(N_SCORES)]
+    assert len(set(texts)) == N_SCORES
+    assert texts[0] == "high card, seven, five, four, three, two kickers"
+    with pytest.raises(ValueError):
+        describe(N_SCORES)

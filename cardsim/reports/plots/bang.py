@@ -14,7 +14,11 @@ def side_win_plot(table: pl.DataFrame, *, bots: str = "role") -> Figure:
     """Win rate of each side (Sheriff + Deputies, Outlaws, Renegade; games hitting the turn cap
     as 'none' when there are any) by player count; ``table`` is
     :func:`cardsim.analysis.bang.side_win_table` output."""
-    shown = table.filter((pl.col("side") != "none") | (pl.col("successes") > 0))
+    shown = table.filter((pl.col("side") != "none") | (pl.col("successes") > 0)).with_columns(
+        # float rounding can put a Wilson bound a hair past p at 0% or 100%: whiskers >= 0
+        pl.min_horizontal("lo", "p").alias("lo"),
+        pl.max_horizontal("hi", "p").alias("hi"),
+    )
     n_min = int(shown.group_by("players").agg(pl.col("n").first())["n"].min())
     return interval_lines(
         shown,

@@ -34,7 +34,8 @@ def payoff_heatmap(matrix: pl.DataFrame, *, players: int, metric: str = "win") -
     ax.set_ylabel("focal player's strategy")
     n = int(matrix.filter(pl.col("focal") != pl.col("others"))["n"].min() or matrix["n"].min())
     what = "win probability" if metric == "win" else "mean score ($)"
-    ax.set_title(f"Cash'n Guns, {players} players: focal {what}\n(n={n:,} per cell, 95% intervals)")
+    ax.set_title(f"Cash'n Guns, {players} players: focal {what}\n"
+                 f"(n={n:,} per cell, diagonal pools all seats; 95% intervals)")
     middle = np.nanmean(values)
     for i in range(size):
         for j in range(size):

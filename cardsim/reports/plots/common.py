@@ -18,7 +18,8 @@ from cardsim.reports.style import OKABE_ITO, new_figure, series_style
 
 def _whiskers(table: pl.DataFrame, y: str, lo: str, hi: str) -> np.ndarray:
     values = table[y].to_numpy().astype(float)
-    return np.vstack([values - table[lo].to_numpy(), table[hi].to_numpy() - values])
+    # at p = 0 or 1 a Wilson bound can sit a rounding error past p: never a negative whisker
+    return np.maximum(0.0, np.vstack([values - table[lo].to_numpy(), table[hi].to_numpy() - values]))
 
 
 def interval_lines(
@@ -38,9 +39,9 @@ def interval_lines(
         part = table if group is None else table.filter(pl.col(series) == group)
         if part.height == 0:
             continue
-        part = part.sort(x)
+        part = part.with_columns(pl.Series("_pos", [positions[v] for v in part[x].to_list()])).sort("_pos")
         offset = (index - (count - 1) / 2) * width / max(1, count - 1) if count > 1 else 0.0
-        xs = np.array([positions[v] for v in part[x].to_list()], dtype=float) + offset
+        xs = part["_pos"].to_numpy().astype(float) + offset
         style = series_style(index)
         ax.errorbar(xs, part[y].to_numpy(), yerr=_whiskers(part, y, lo, hi), capsize=3,
                     label=None if group is None else str(group), markersize=5, linewidth=1.4, **style)

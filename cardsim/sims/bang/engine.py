@@ -380,7 +380,8 @@ def can_shoot(s, p, t):
 @njit(cache=True)
 def may_bang_again(s, p):
     """One BANG! per turn unless p has a Volcanic in play or is Willy the Kid (published)."""
-    return s[G_BANGS] == 0 or s[TABLE + p * N_KINDS + VOLCANIC] >= 0 or s[CHAR + p] == WILLY_THE_KID
+    volcanic = s[TABLE + p * N_KINDS + VOLCANIC] >= 0
+    return s[G_BANGS] == 0 or volcanic or s[CHAR + p] == WILLY_THE_KID
 
 
 # ---------------------------------------------------------------- draw! checks
@@ -888,7 +889,8 @@ def legal_actions(s, p):
                     n = push_action(s, n, c, t, -1)
         elif k == JAIL:
             for t in range(players):
-                if t != p and s[ALIVE + t] == 1 and s[ROLE + t] != SHERIFF and s[TABLE + t * N_KINDS + JAIL] < 0:
+                free = s[TABLE + t * N_KINDS + JAIL] < 0
+                if t != p and s[ALIVE + t] == 1 and s[ROLE + t] != SHERIFF and free:
                     n = push_action(s, n, c, t, -1)
         elif k >= FIRST_BLUE:
             if s[TABLE + p * N_KINDS + k] < 0:
@@ -1028,8 +1030,8 @@ def sheriff_life(s):
 @njit(cache=True)
 def role_bot_action(s, rng, p):
     """Role bot's next play as (card, target, which); (-1, -1, -1) ends the play phase.
-    Order: heal, draw, equip, Jail, Panic!/Cat Balou, Duel, Gatling/Indians!, BANG!,
-    Dynamite, Saloon, Sid's ability on spare cards."""
+    Order: heal, draw, equip, Jail, Panic!/Cat Balou, Duel (only holding a BANG! or against
+    an empty hand), Gatling/Indians!, BANG!, Dynamite, Saloon, Sid's ability on spare cards."""
     living = alive_count(s)
     if s[LIFE + p] < s[MAX_LIFE + p] and living > 2:
         c = find_in_hand(s, p, BEER)
@@ -1055,7 +1057,8 @@ def role_bot_action(s, rng, p):
                 best_reach = reach
     if best_weapon >= 0:
         return best_weapon, -1, -1
-    if s[TABLE + p * N_KINDS + VOLCANIC] < 0 and weapon_reach(s, p) == 1 and s[CHAR + p] != WILLY_THE_KID:
+    no_gun = s[TABLE + p * N_KINDS + VOLCANIC] < 0 and weapon_reach(s, p) == 1
+    if no_gun and s[CHAR + p] != WILLY_THE_KID:
         c = find_in_hand(s, p, VOLCANIC)
         if c >= 0 and count_in_hand(s, p, BANG) >= 2:
             return c, -1, -1
@@ -1075,7 +1078,7 @@ def role_bot_action(s, rng, p):
     c = find_in_hand(s, p, DUEL)
     if c >= 0:
         t = best_target(s, p, DUEL)
-        if t >= 0:
+        if t >= 0 and (bang_card(s, p) >= 0 or hand_count(s, t) == 0):  # a Duel it can win
             return c, t, -1
     r = s[ROLE + p]
     reckless = r == SHERIFF or r == OUTLAW or sheriff_life(s) >= 2 or living == 2

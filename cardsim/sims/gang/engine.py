@@ -185,6 +185,30 @@ def best_drop_slot(pocket: np.ndarray, size: int, new_card: int, board: np.ndarr
 
 
 @njit(cache=True)
+def key_card_slot(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
+    """The pocket card the hand depends on most: without it the rest is weakest (ties: the
+    higher card). This is the card an Informant shows."""
+    rest = np.empty(MAX_POCKET, dtype=np.int64)
+    best_slot = 0
+    best_loss = np.int64(1) << 62
+    for slot in range(size):
+        k = 0
+        for s in range(size):
+            if s != slot:
+                rest[k] = pocket[s]
+                k += 1
+        if shown > 0:
+            remaining = hand_score(rest, size - 1, board, shown)
+        else:
+            remaining = card_rank(rest[0])
+        if remaining < best_loss or (remaining == best_loss
+                                     and card_rank(pocket[slot]) > card_rank(pocket[best_slot])):
+            best_loss = remaining
+            best_slot = slot
+    return best_slot
+
+
+@njit(cache=True)
 def sample_triples(out_cards: np.ndarray, out_masks: np.ndarray, count: int) -> None:
     """``count`` uniformly random three-card holdings (Security Cameras hypotheses)."""
     for h in range(count):
@@ -440,6 +464,7 @@ def play_heist(
     ratings = np.zeros(players)
     beliefs = np.zeros(players)
     weights = np.zeros((players, count))
+    private_win = np.full((players, players), 0.5)
     row = np.zeros(players, dtype=np.int64)
 
     # Specialists that act right after the deal (seed 000, "THẺ CHUYÊN GIA" 3, 6, 8, 9).
@@ -479,15 +504,12 @@ def play_heist(
         if r == use_round and (specialist == 1 or specialist == 2 or specialist == 4
                                or specialist == 5 or specialist == 7 or specialist == 10):
             middle = (players + 1) // 2
-            if specialist == 1:  # Informant: chip middle+1 shows their highest card to chip middle
+            if specialist == 1:  # Informant: chip middle+1 shows their key card to chip middle
                 shower = holder_of(chips, r, middle + 1, players, 1)
                 viewer = holder_of(chips, r, middle, players, 0)
                 if shower == viewer:
                     viewer = (shower + 1) % players
-                best = 0
-                for s in range(1, size):
-                    if card_rank(pockets[shower, s]) > card_rank(pockets[shower, best]):
-                        best = s
+                best = key_card_slot(pockets[shower], size, board, shown)
                 known_card[viewer, shower] = pockets[shower, best]
                 user = shower
                 detail = pockets[shower, best]
@@ -565,7 +587,8 @@ def play_heist(
                 _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
                             public_ok, weights)
                 bayes_claims(index, values, weights, own, players, bands, known_card,
-                             hold_masks, muscle_seat if shown > 0 else -1, ratings, beliefs)
+                             hold_masks, muscle_seat if shown > 0 else -1, ratings, beliefs,
+                             private_win)
             for p in range(players):
                 band = min(int(ratings[p] * bands), bands - 1)
                 bands_claimed[p] = band
@@ -580,6 +603,9 @@ def play_heist(
                     keys[p] = key * 8.0 + u
                 else:
                     keys[p] = band + 0.999 * (beliefs[p] + 1e-6 * u)
+            if model == BAYES:
+                settle_private_contests(keys, bands_claimed, known_card, private_win, players,
+                                        levels)
             bottom, top = locked_chips(challenges, r, players)
             if bottom > 0:
                 _lock(keys, bands_claimed, players, levels, 0, -1e300)
@@ -627,7 +653,7 @@ def play_heist(
 def bayes_claims(
     index: np.ndarray, values: np.ndarray, weights: np.ndarray, own: np.ndarray,
     players: int, bands: int, known_card: np.ndarray, masks: np.ndarray, muscle_seat: int,
-    ratings: np.ndarray, beliefs: np.ndarray,
+    ratings: np.ndarray, beliefs: np.ndarray, private_win: np.ndarray,
 ) -> None:
     """The bayes model's claims and contest beliefs for one round.
 
@@ -666,6 +692,7 @@ def bayes_claims(
                         elif k < hi:
                             below += 0.5 * w
                 total += below / mass if mass > 0.0 else 0.5
+                private_win[i, j] = below / mass if mass > 0.0 else 0.5
             else:
                 mass = cum[j, n_valid]
                 below = cum[j, lo] + 0.5 * (cum[j, hi] - cum[j, lo])
@@ -701,6 +728,22 @@ def bayes_claims(
                 acc += w * team_rank[k]
                 mass += w
         beliefs[j] = acc / mass if mass > 0.0 else ratings[j]
+
+
+@njit(cache=True)
+def settle_private_contests(keys: np.ndarray, bands_claimed: np.ndarray, known_card: np.ndarray,
+                            private_win: np.ndarray, players: int, levels: int) -> None:
+    """A player who has seen one of a rival's cards (Informant, Coordinator) settles their
+    order with that rival in the chip dance when their claims are equal or on adjacent chips:
+    they take the higher of the two chips when they privately believe they are the stronger,
+    and leave it otherwise (taking a chip from another player is allowed)."""
+    for i in range(players):
+        for j in range(players):
+            if known_card[i, j] < 0 or abs(bands_claimed[i] - bands_claimed[j]) > levels:
+                continue
+            i_above = private_win[i, j] > 0.5
+            if i_above != (keys[i] > keys[j]):
+                keys[i], keys[j] = keys[j], keys[i]
 
 
 @njit(cache=True)

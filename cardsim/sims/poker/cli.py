@@ -88,7 +88,7 @@ def equity_command(
         "opponents": opponents,
         "method": result.method,
         "n": n,
-        "win": float(result.wins[0]) / n,
+        "win": float(result.win_rate[0]),
         "tie": float(result.ties[0]) / n,
         "equity": share,
         "lo": lo,

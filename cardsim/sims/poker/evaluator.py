@@ -5,7 +5,9 @@ same score iff their best five cards have the same ranks (a true tie, seed 000 "
 
 ``score_hand`` is an ``@njit`` function other numba kernels can call; ``evaluate`` is the batch
 entry point for numpy arrays. The lookup tables are module constants that numba freezes into the
-compiled code (``table_checksum`` lets the tests prove a cached compilation matches them).
+compiled code. Numba's cache only watches each function's own source file, so after editing
+``rules.py`` or ``tables.py`` delete ``cardsim/sims/poker/__pycache__`` (a stale cache makes
+``tests/poker/test_evaluator.py::test_fast_path_matches_rule_functions_on_random_hands`` fail).
 """
 
 from __future__ import annotations
@@ -181,11 +183,24 @@ def check_cards(cards: np.ndarray) -> np.ndarray:
         raise UserError(f"a hand needs {MIN_CARDS} to {MAX_CARDS} cards, got {k}")
     if array.size and (array.min() < 0 or array.max() > 52):
         raise UserError("card codes must be 0..52 (52 is the suitless Jack)")
-    rows = array.reshape(-1, k).astype(np.int8)
-    ordered = np.sort(rows, axis=1)
-    if (ordered[:, 1:] == ordered[:, :-1]).any():
-        raise UserError("a hand contains the same card twice")
-    return np.ascontiguousarray(rows)
+    rows = np.ascontiguousarray(array.reshape(-1, k), dtype=np.int8)
+    repeated = _first_row_with_repeat(rows.view(np.uint8))
+    if repeated >= 0:
+        raise UserError(f"hand {repeated} contains the same card twice")
+    return rows
+
+
+@njit(cache=True)
+def _first_row_with_repeat(cards: np.ndarray) -> int:
+    """Index of the first row holding a card code twice, or -1 (a 53-bit seen-mask per row)."""
+    for row in range(cards.shape[0]):
+        seen = np.uint64(0)
+        for i in range(cards.shape[1]):
+            bit = np.uint64(1) << np.uint64(cards[row, i])
+            if seen & bit:
+                return row
+            seen |= bit
+    return -1
 
 
 def evaluate(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
@@ -267,29 +282,3 @@ def score_histogram(n_cards: int) -> np.ndarray:
             prefix_cards[j] = prefix_cards[j - 1] + 1
             prefix_key[j + 1] = prefix_key[j] + CARD_KEY[prefix_cards[j]]
     return histogram
-
-
-@njit(cache=True)
-def table_checksum() -> int:
-    """A checksum of the tables as compiled into the kernels (detects a stale numba cache)."""
-    total = 0
-    for i in range(RANK_TABLE.shape[0]):
-        total = (total * 31 + RANK_TABLE[i]) % 1_000_000_007
-    for i in range(FLUSH_SCORE.shape[0]):
-        total = (total * 31 + FLUSH_SCORE[i]) % 1_000_000_007
-    for i in range(DISPLACEMENT.shape[0]):
-        total = (total * 31 + DISPLACEMENT[i]) % 1_000_000_007
-    for i in range(CARD_KEY.shape[0]):
-        total = (total * 31 + CARD_KEY[i] % np.uint64(1_000_000_007)) % 1_000_000_007
-    return total
-
-
-def expected_table_checksum() -> int:
-    """The same checksum computed in Python from the freshly built tables."""
-    total = 0
-    for array in (RANK_TABLE, FLUSH_SCORE, DISPLACEMENT):
-        for value in array.tolist():
-            total = (total * 31 + value) % 1_000_000_007
-    for value in CARD_KEY.tolist():
-        total = (total * 31 + value % 1_000_000_007) % 1_000_000_007
-    return total

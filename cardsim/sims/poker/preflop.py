@@ -25,6 +25,7 @@ import polars as pl
 from numba import njit
 
 from cardsim.analysis.stats import wilson_interval
+from cardsim.errors import UserError
 from cardsim.sims.poker.cards import JACK_RANK, N_RANKS, RANK_CHARS, SUITLESS_JACK
 from cardsim.sims.poker.strength import equity
 
@@ -126,7 +127,16 @@ def preflop_equity_by_class() -> np.ndarray:
 def preflop_equity(pockets: np.ndarray) -> np.ndarray:
     """Table equity of each two-card pocket in a (..., 2) array."""
     pockets = np.asarray(pockets)
-    flat = pockets.reshape(-1, 2)
-    by_class = preflop_equity_by_class()
-    indices = np.array([preflop_class(int(a), int(b)) for a, b in flat], dtype=np.int64)
-    return by_class[indices].reshape(pockets.shape[:-1])
+    if pockets.shape[-1:] != (2,):
+        raise UserError(f"pre-flop pockets have 2 cards, got shape {pockets.shape}")
+    flat = np.ascontiguousarray(pockets.reshape(-1, 2), dtype=np.int64)
+    return preflop_equity_by_class()[_classes_of(flat)].reshape(pockets.shape[:-1])
+
+
+@njit(cache=True)
+def _classes_of(pockets: np.ndarray) -> np.ndarray:
+    """preflop_class of each row of an (N, 2) pocket array."""
+    out = np.empty(pockets.shape[0], dtype=np.int64)
+    for row in range(pockets.shape[0]):
+        out[row] = preflop_class(pockets[row, 0], pockets[row, 1])
+    return out

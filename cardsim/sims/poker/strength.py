@@ -7,6 +7,13 @@ Percentile (exact)
     player's own. Work is shared per board: all holdings of the cards not on the board are scored
     once, and each player's counts are one pass over those scores minus a correction for the
     holdings that use one of the player's own cards (found through a card -> holdings index).
+    The pieces are ``@njit`` so other kernels can use them per board::
+
+        combos, starts, members = holding_index(52 - board_size, pocket_size)    # once
+        unseen, scores = board_holding_scores(board, combos)                     # per board
+        # own_positions[:n_own]: where the player's real cards sit in ``unseen``
+        below, tied = count_below_tied(scores, combos, starts, members,
+                                       own_positions, n_own, own_score)          # per player
 
 Equity (exact where cheap, sampled otherwise)
     Probability of finishing with the best hand (ties shared) against ``n_opponents`` random

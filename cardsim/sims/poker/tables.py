@@ -188,9 +188,12 @@ def load_tables() -> dict[str, np.ndarray]:
     tables = build_tables()
     try:
         cache.parent.mkdir(exist_ok=True)
-        partial = cache.with_suffix(f".{np.random.SeedSequence().entropy % 10**9}.tmp.npz")
+        partial = cache.parent / f"tmp{np.random.SeedSequence().entropy % 10**9}_{cache.name}"
         np.savez(partial, **tables)
         partial.replace(cache)
+        for old in cache.parent.glob("poker_tables_*.npz"):
+            if old != cache:
+                old.unlink(missing_ok=True)  # tables of an earlier version of the rules
     except OSError:
         pass  # read-only install: build at every import instead
     return tables

@@ -46,10 +46,7 @@ P_SIGNAL_THRESHOLD = 5  # a teammate reserves a pile when holding a card of cost
 P_SIGNAL_PENALTY = 6  # cost added to a non-free play on a pile a teammate reserved
 P_SEARCH_CANDIDATES = 7  # search/omniscient: candidate turns scored by rollouts
 P_SEARCH_ROLLOUTS = 8  # search: sampled deals per candidate
-P_W_ONE = 9  # extra weight of a skipped card left with a single other pile to go on
-P_W_DEAD = 10  # extra weight of a skipped card left with no pile at all
-P_W_HAND = 11  # extra weight of a skipped card the player holds
-N_PARAMS = 12
+N_PARAMS = 9
 
 INF = 1.0e18
 MAX_TURN = 2 * MAX_HAND  # longest sequence one turn can record (a full hand)
@@ -194,41 +191,6 @@ def effective_gap(card: int, pile: int, top: int, below: np.ndarray, trick_bonus
 
 
 @njit(cache=True)
-def weighted_gap(card: int, pile: int, top: int, piles: np.ndarray, below: np.ndarray,
-                 slot_of: np.ndarray, params: np.ndarray) -> float:
-    """Planner's cost: :func:`effective_gap` with each unplayed card it skips (or, for a trick,
-    reopens) weighted by how badly it needs this pile: +P_W_ONE if only one other pile could
-    still take it, +P_W_DEAD if none could, +P_W_HAND if the player holds it."""
-    w_one = params[P_W_ONE]
-    w_dead = params[P_W_DEAD]
-    w_hand = params[P_W_HAND]
-    if w_one == 0.0 and w_dead == 0.0 and w_hand == 0.0:
-        return effective_gap(card, pile, top, below, params[P_TRICK_BONUS])
-    trick = is_backwards_trick(card, pile, top)
-    low = min(card, top) + 1
-    high = max(card, top) - 1
-    total = 0.0
-    for x in range(low, high + 1):
-        if below[x] == below[x - 1]:
-            continue  # already on a pile
-        options = 0
-        for q in range(N_PILES):
-            if q != pile and ((q < 2 and x > piles[q]) or (q >= 2 and x < piles[q])):
-                options += 1
-        weight = 1.0
-        if options == 0:
-            weight += w_dead
-        elif options == 1:
-            weight += w_one
-        if slot_of[x] >= 0:
-            weight += w_hand
-        total += weight
-    if trick:
-        return -total - params[P_TRICK_BONUS]
-    return total
-
-
-@njit(cache=True)
 def far_partner(card: int, pile: int) -> int:
     """The card that would later make ``card`` a backwards trick on this pile's direction
     (card + 10 on ascending piles, card - 10 on descending ones)."""
@@ -365,7 +327,7 @@ def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F,
             card = hand[s]
             if not can_play(card, pile, top, trick_ok):
                 continue
-            cost = weighted_gap(card, pile, top, piles, below, slot_of, params)
+            cost = effective_gap(card, pile, top, below, params[P_TRICK_BONUS])
             if cost > 0.0:
                 cost += pile_penalty[pile]
             F[F_SINGLE, code] = cost
@@ -406,7 +368,7 @@ def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F,
                 card2 = hand[s2]
                 if not can_play(card2, p1, card1, trick_ok):
                     continue
-                c2 = weighted_gap(card2, p1, card1, piles, below, slot_of, params)
+                c2 = effective_gap(card2, p1, card1, below, params[P_TRICK_BONUS])
                 if c2 > 0.0:
                     c2 += pile_penalty[p1]
                 total = c1 + c2
@@ -508,7 +470,7 @@ def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, pa
         card = hand[s]
         trick = is_backwards_trick(card, pile, top)
         if effective:
-            cost = weighted_gap(card, pile, top, work, below, slot_of, params)
+            cost = effective_gap(card, pile, top, below, params[P_TRICK_BONUS])
             if cost > 0.0:
                 cost += pile_penalty[pile]
         else:
@@ -650,7 +612,7 @@ def extra_play_cost(hands, counts, player, slot, pile, piles, below, trick_ok, p
     penalty when it spends the near card of a 10-apart pair."""
     card = hands[player, slot]
     top = piles[pile]
-    cost = weighted_gap(card, pile, top, piles, below, slot_of, params)
+    cost = effective_gap(card, pile, top, below, params[P_TRICK_BONUS])
     if cost > 0.0:
         cost += pile_penalty[pile]
     if is_backwards_trick(card, pile, top):
@@ -658,7 +620,7 @@ def extra_play_cost(hands, counts, player, slot, pile, piles, below, trick_ok, p
     partner = far_partner(card, pile)
     back = 2 * card - partner  # the card 10 the other way: a trick right after this play
     if trick_ok and 0 <= back < SLOT_TABLE and slot_of[back] >= 0:
-        cost += weighted_gap(back, pile, card, piles, below, slot_of, params)
+        cost += effective_gap(back, pile, card, below, params[P_TRICK_BONUS])
     elif 0 <= partner < SLOT_TABLE and slot_of[partner] >= 0:
         cost += params[P_PAIR_PENALTY]
     return cost
@@ -701,23 +663,31 @@ def reservations(hands, counts, player, players, piles, below, trick_ok, params,
                  out_penalty) -> None:
     """The seed's allowed talk ("I have something good for pile N"): a pile is reserved when a
     teammate holds a card whose effective gap there is <= the signal threshold (a backwards
-    trick included). Fills the penalty the current player adds to non-free plays on it."""
-    for pile in range(N_PILES):
-        out_penalty[pile] = 0.0
+    trick included). Fills the penalty the current player adds to non-free plays on it.
+
+    Per pile only the teammates' closest card in the pile's direction and a possible trick card
+    matter, so one pass over their cards finds both."""
     threshold = params[P_SIGNAL_THRESHOLD]
-    for q in range(players):
-        if q == player:
-            continue
-        for s in range(counts[q]):
-            card = hands[q, s]
-            for pile in range(N_PILES):
-                if out_penalty[pile] > 0.0:
-                    continue
-                top = piles[pile]
-                if not can_play(card, pile, top, trick_ok):
-                    continue
-                if effective_gap(card, pile, top, below, params[P_TRICK_BONUS]) <= threshold:
-                    out_penalty[pile] = params[P_SIGNAL_PENALTY]
+    for pile in range(N_PILES):
+        top = piles[pile]
+        closest = -1  # teammates' card nearest the top in the pile's direction
+        trick = False
+        for q in range(players):
+            if q == player:
+                continue
+            for s in range(counts[q]):
+                card = hands[q, s]
+                if pile < 2:
+                    if top < card and (closest < 0 or card < closest):
+                        closest = card
+                elif card < top and card > closest:
+                    closest = card
+                if trick_ok and is_backwards_trick(card, pile, top):
+                    trick = True
+        good = trick and -params[P_TRICK_BONUS] <= threshold
+        if not good and closest > 0:
+            good = effective_gap(closest, pile, top, below, params[P_TRICK_BONUS]) <= threshold
+        out_penalty[pile] = params[P_SIGNAL_PENALTY] if good else 0.0
 
 
 @njit(cache=True)

@@ -1,0 +1,179 @@
+"""The Game chapter: win rate by players x strategy against the published anchors, cards-left
+histograms, and the variant recommendation per player count."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from cardsim.analysis.thegame import anchor_check, cards_left_counts, summary_table
+from cardsim.analysis.tuning import candidate_table, ladder, rank_candidates, thegame_candidates
+from cardsim.reports.content import (
+    Block,
+    Paragraph,
+    Plot,
+    interval_text,
+    percent,
+    table_from_frame,
+    text_column,
+)
+from cardsim.reports.plots.common import interval_bars
+from cardsim.reports.plots.thegame import cards_left_histogram, win_rate_plot
+from cardsim.reports.suite import Experiment, Outcomes, Profile
+from cardsim.sims.thegame.config import STRATEGIES, STRATEGY_NAMES
+
+GAME = "thegame"
+TITLE = "The Game"
+QUESTION = (
+    "How often can a team play all 98 cards of The Game, by number of players and by how well "
+    "the team plays? Strategies form a ladder from random legal plays to a lookahead search that "
+    "uses only legal information, plus an 'omniscient' upper bound that sees every hand and the "
+    "draw order. We compare the best legal strategy with the best published win rates, and tune "
+    "the variant knobs (cards per turn, hand size, backwards trick) to a target win rate."
+)
+PLAYERS: tuple[int, ...] = (1, 2, 3, 4, 5)
+FOCUS_PLAYERS = 3
+TUNE_STRATEGY = "signals"
+TARGET = 0.3
+# The two lookahead strategies play 50-1000 times slower: a fixed, smaller sample in small chunks.
+SLOW_GAMES: dict[str, dict[str, int]] = {
+    "default": {"search": 400, "omniscient": 1_000},
+    "quick": {"search": 30, "omniscient": 100},
+}
+SLOW_CHUNK = 50
+
+
+def rerun(profile: Profile) -> str:
+    return f"cardsim thegame run --players 1-5 --strategy signals --n {profile.max_n}"
+
+
+def plan(profile: Profile) -> list[Experiment]:
+    """Every strategy at every player count (the slow ones at a fixed n); the tuning grid."""
+    base = {"part": "", "players": 0, "strategy": "", "candidate": ""}
+    slow = SLOW_GAMES[profile.name]
+    plans: list[Experiment] = []
+    for strategy in STRATEGY_NAMES:
+        for players in PLAYERS:
+            labels = {**base, "part": "ladder", "players": players, "strategy": strategy}
+            config = {"players": players, "strategy": strategy}
+            key = f"{players}p-{strategy}"
+            if strategy in slow:
+                games = min(slow[strategy], profile.max_n)
+                plans.append(Experiment(key, config, labels, precision=None, max_n=games,
+                                        chunk_size=min(SLOW_CHUNK, games)))
+            else:
+                plans.append(profile.experiment(key, config, labels))
+    for players in PLAYERS:
+        for candidate in thegame_candidates(players):
+            plans.append(profile.experiment(
+                f"tune-{players}p-{candidate.label}",
+                {"players": players, "strategy": TUNE_STRATEGY, **candidate.config},
+                {**base, "part": "tune", "players": players, "strategy": TUNE_STRATEGY,
+                 "candidate": candidate.label},
+                tuning=True))
+    return plans
+
+
+def models(profile: Profile) -> list[tuple[str, str]]:
+    slow = SLOW_GAMES[profile.name]
+    return [(name, STRATEGIES[name][1] + (f" (fixed sample of {min(slow[name], profile.max_n):,} games "
+                                          "per player count: it is slow)" if name in slow else ""))
+            for name in STRATEGY_NAMES]
+
+
+def _ladder(outcomes: Outcomes) -> pl.DataFrame:
+    return outcomes.combined(lambda e: e.labels["part"] == "ladder")
+
+
+def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
+    episodes = _ladder(outcomes)
+    summary = summary_table(episodes)
+    order = {name: i for i, name in enumerate(STRATEGY_NAMES)}
+    summary = summary.sort([pl.col("players"), pl.col("strategy").replace_strict(order)])
+    counts = cards_left_counts(episodes)
+    blocks: list[Block] = [
+        table_from_frame(
+            summary, title="Win rate, excellent rate (10 or fewer cards left) and mean cards left",
+            columns=[text_column("players", "players"), text_column("strategy", "strategy"),
+                     ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
+                     ("win rate", "win", lambda r: percent(r["win"]), lambda r: float(r["win"])),
+                     ("95% interval", "win_lo", lambda r: interval_text(r["win_lo"], r["win_hi"]),
+                      lambda r: float(r["win_lo"])),
+                     ("excellent", "excellent", lambda r: f"{percent(r['excellent'])} "
+                      f"({interval_text(r['excellent_lo'], r['excellent_hi'])})", lambda r: float(r["excellent"])),
+                     ("cards left", "cards_left", lambda r: f"{r['cards_left']:.1f}", lambda r: float(r["cards_left"]))],
+            note="Rates with 95% Wilson intervals; cards left is a mean over games.",
+        ),
+        Plot("thegame-win-rate", "Win rate by number of players, one line per strategy, with 95% intervals.",
+             lambda t=summary: win_rate_plot(t)),
+    ]
+    legal = summary.filter(pl.col("strategy") != "omniscient")
+    best = legal.sort(["players", "win"], descending=[False, True]).group_by("players", maintain_order=True).first()
+    check = anchor_check(best)
+    blocks.append(table_from_frame(
+        check, title="Best legal strategy against the best published win rate",
+        columns=[text_column("players", "players"), text_column("best legal strategy", "strategy"),
+                 ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
+                 ("win rate", "win", lambda r: percent(r["win"]), lambda r: float(r["win"])),
+                 ("95% interval", "win_lo", lambda r: interval_text(r["win_lo"], r["win_hi"]),
+                  lambda r: float(r["win_lo"])),
+                 ("published", "anchor", lambda r: percent(r["anchor"]) if r["anchor"] is not None else "-",
+                  lambda r: float(r["anchor"] or 0.0)),
+                 ("interval above it", "beats_anchor", lambda r: "yes" if r["beats_anchor"] else "no",
+                  lambda r: str(r["beats_anchor"]))],
+        note="Published: the best win rate of published analyses at that player count (10,000 games "
+             "each). 'Yes' only when the whole 95% interval lies above it.",
+    ))
+    for players in (1, FOCUS_PLAYERS, 5):
+        blocks.append(Plot(f"thegame-cards-left-{players}",
+                           f"Share of games by cards left at the end, {players} player(s), per strategy.",
+                           lambda c=counts, p=players: cards_left_histogram(c, p)))
+    return tuple(blocks)
+
+
+def tuning_tables(outcomes: Outcomes) -> dict[int, pl.DataFrame]:
+    """Per player count: the candidate table of the variant runs (label, n, successes, p, lo, hi)."""
+    tables = {}
+    for players in PLAYERS:
+        runs = outcomes.select(lambda e: e.labels["part"] == "tune" and e.labels["players"] == players)
+        tables[players] = candidate_table([(o.experiment.labels["candidate"], o.episodes) for o in runs], "won")
+    return tables
+
+
+def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
+    tables = tuning_tables(outcomes)
+    rows = []
+    for players, table in tables.items():
+        steps = {r["level"]: r for r in ladder(table, TARGET).iter_rows(named=True)}
+        best = steps["medium"]
+
+        def cell(level: str) -> str:
+            step = steps.get(level)
+            return f"{step['label']}: {percent(step['p'])}" if step else "-"
+
+        rows.append({"players": players, "play": best["label"], "n": best["n"], "p": best["p"],
+                     "lo": best["lo"], "hi": best["hi"], "easier": cell("easy"), "harder": cell("hard")})
+    table = pl.DataFrame(rows)
+    focus = table.filter(pl.col("players") == FOCUS_PLAYERS).row(0, named=True)
+    aims = f"easier aims at {percent(TARGET + (1 - TARGET) / 2, 0)}, harder at {percent(TARGET / 2, 0)}"
+    ranked = rank_candidates(tables[FOCUS_PLAYERS], TARGET)
+    return (
+        Paragraph(f"For {FOCUS_PLAYERS} experienced players (the '{TUNE_STRATEGY}' strategy) aiming at a "
+                  f"{percent(TARGET, 0)} win rate, play {focus['play']}: {percent(focus['p'])} (95% interval "
+                  f"{interval_text(focus['lo'], focus['hi'])}, n={focus['n']:,} games)."),
+        table_from_frame(
+            table, title=f"Recommended variant per player count for a {percent(TARGET, 0)} win rate "
+                         f"('{TUNE_STRATEGY}' strategy)",
+            columns=[text_column("players", "players"), text_column("play", "play"),
+                     ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
+                     ("win rate", "p", lambda r: percent(r["p"]), lambda r: float(r["p"])),
+                     ("95% interval", "lo", lambda r: interval_text(r["lo"], r["hi"]), lambda r: float(r["lo"])),
+                     text_column("easier", "easier"), text_column("harder", "harder")],
+            note=f"Knobs: cards a turn must play (rules 2), hand size (rules: 8/7/6 by player count), "
+                 f"backwards trick (rules: on). Ladder: {aims}, among variants clearly easier or harder.",
+        ),
+        Plot("thegame-tuning", f"Win rate of every variant at {FOCUS_PLAYERS} players ('{TUNE_STRATEGY}' "
+             f"strategy), with 95% intervals; dashed: the {percent(TARGET, 0)} target.",
+             lambda t=ranked.sort("p", descending=True): interval_bars(
+                 t, label="label", title=f"The Game, {FOCUS_PLAYERS} players: win rate per variant",
+                 reference=TARGET, reference_label="target")),
+    )

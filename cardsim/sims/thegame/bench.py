@@ -1,0 +1,73 @@
+"""`cardsim bench thegame`: games per second per strategy on one core.
+
+Speed is CPU time of this process (``time.process_time``), so other jobs on the machine do not
+inflate it; every row also gives the ratio against the plain-Python greedy
+(:func:`cardsim.sims.thegame.reference.greedy_game`) measured in the same process. Targets:
+greedy >= 50,000 games/s, planner and signals >= 10,000 games/s, search <= 20 ms per move.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from cardsim.sims.thegame.config import STRATEGIES
+from cardsim.sims.thegame.kernel import S_TURNS, deal_deck, play_games
+from cardsim.sims.thegame.params import strategy_params
+from cardsim.sims.thegame.reference import greedy_game
+from cardsim.sims.thegame.rules import rules_hand_size
+
+TARGETS: dict[str, float] = {"greedy": 50_000.0, "planner": 10_000.0, "signals": 10_000.0}
+SEARCH_MOVE_BUDGET_MS = 20.0
+
+
+def kernel_speed(strategy: str, players: int, n: int) -> tuple[float, float]:
+    """(games per CPU second, mean turns per game) of the batch kernel."""
+    seeds = np.arange(n, dtype=np.int64) * 7919 + 1
+    args = (players, int(rules_hand_size(players)), 2, True, STRATEGIES[strategy][0],
+            strategy_params(players))
+    play_games(seeds[:2], *args)  # compile / load the cache outside the timing
+    start = time.process_time()
+    stats = play_games(seeds, *args)
+    elapsed = time.process_time() - start
+    return n / elapsed, float(stats[:, S_TURNS].mean())
+
+
+def reference_speed(players: int, n: int) -> float:
+    """Games per CPU second of the plain-Python greedy on the same deals."""
+    decks = [deal_deck(i * 7919 + 1).tolist() for i in range(n)]
+    size = int(rules_hand_size(players))
+    start = time.process_time()
+    for deck in decks:
+        greedy_game(deck, players, size, 2, True)
+    return n / (time.process_time() - start)
+
+
+def main(quick: bool) -> list[dict]:
+    """One row per strategy and player count (1 and 5), plus the reference rows."""
+    sizes = {"random": 100_000, "greedy": 100_000, "planner": 20_000, "signals": 20_000,
+             "search": 20, "omniscient": 100}
+    scale = 10 if quick else 1
+    rows: list[dict] = []
+    for players in (1, 5):
+        reference = reference_speed(players, 400 // scale)
+        rows.append({"what": f"plain-Python greedy, {players}p", "games_per_second":
+                     round(reference, 1), "ratio": 1.0})
+        for strategy in STRATEGIES:
+            n = max(2, sizes[strategy] // scale)
+            speed, turns = kernel_speed(strategy, players, n)
+            row: dict = {
+                "what": f"{strategy}, {players}p",
+                "games_per_second": round(speed, 1),
+                "ratio": round(speed / reference, 1),
+                "ms_per_move": round(1000.0 / (speed * turns), 4),
+            }
+            if strategy in TARGETS:
+                row["target"] = TARGETS[strategy]
+                row["meets_target"] = bool(speed >= TARGETS[strategy])
+            if strategy == "search":
+                row["target_ms_per_move"] = SEARCH_MOVE_BUDGET_MS
+                row["meets_target"] = bool(row["ms_per_move"] <= SEARCH_MOVE_BUDGET_MS)
+            rows.append(row)
+    return rows
