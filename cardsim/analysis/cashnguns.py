@@ -39,6 +39,39 @@ def table_profiles(strategy_count: int, players: int) -> list[tuple[int, ...]]:
     return list(itertools.combinations_with_replacement(range(strategy_count), players))
 
 
+def _profile_rows(
+    strategies: Sequence[str],
+    players: int,
+    batch: list[tuple[int, ...]],
+    n: int,
+    seed: int,
+    shame_value: int,
+    store: Path | None,
+) -> list[dict]:
+    """Raw pooled sums for each strategy of each profile in ``batch`` (runs in workers)."""
+    rows = []
+    chunk = min(n, SIMULATOR.chunk_size)
+    for profile in batch:
+        specs = tuple(strategies[i] for i in profile)
+        config = CashNGunsConfig(players=players, strategies=specs, shame_value=shame_value)
+        episodes = run(SIMULATOR, config, n=n, seed=seed, store=store, jobs=1, chunk_size=chunk).episodes
+        wins = episodes.select([f"win_{slot}" for slot in range(players)]).to_numpy()
+        scores = episodes.select([f"score_{slot}" for slot in range(players)]).to_numpy().astype(np.float64)
+        for index in sorted(set(profile)):
+            slots = [slot for slot, s in enumerate(profile) if s == index]
+            rows.append({
+                "profile": "+".join(specs),
+                "strategy": strategies[index],
+                "count": len(slots),
+                "games": n,
+                "n": n * len(slots),
+                "wins": int(wins[:, slots].sum()),
+                "score_sum": float(scores[:, slots].sum()),
+                "score_sq": float((scores[:, slots] ** 2).sum()),
+            })
+    return rows
+
+
 def profile_payoffs(
     strategies: Sequence[str],
     players: int,
@@ -52,6 +85,9 @@ def profile_payoffs(
 ) -> pl.DataFrame:
     """Simulate every profile ``n`` games and pool each strategy's seats.
 
+    Profiles are shared among ``jobs`` worker processes in batches; the table is the same for
+    any ``jobs`` (each profile is its own run from the same seed, rows in profile order).
+
     Returns one row per (profile, strategy in it): ``profile`` (strategy names joined by
     ``+``), ``strategy``, ``count`` (its seats), ``games``, ``n`` (seat observations =
     count x games), ``wins``, ``p_win`` with its 95% Wilson interval ``win_lo``/``win_hi``,
@@ -61,28 +97,27 @@ def profile_payoffs(
     """
     if len(set(strategies)) != len(strategies) or not strategies:
         raise UserError("payoff: give distinct strategies")
+    if jobs < 1:
+        raise UserError(f"jobs must be at least 1, got {jobs}")
     profiles = table_profiles(len(strategies), players)
-    chunk = min(n, SIMULATOR.chunk_size)
-    rows: dict[str, list] = {key: [] for key in
-                             ("profile", "strategy", "count", "games", "n", "wins", "score_sum", "score_sq")}
-    for done, profile in enumerate(profiles):
-        specs = tuple(strategies[i] for i in profile)
-        config = CashNGunsConfig(players=players, strategies=specs, shame_value=shame_value)
-        episodes = run(SIMULATOR, config, n=n, seed=seed, store=store, jobs=jobs, chunk_size=chunk).episodes
-        wins = episodes.select([f"win_{slot}" for slot in range(players)]).to_numpy()
-        scores = episodes.select([f"score_{slot}" for slot in range(players)]).to_numpy().astype(np.float64)
-        for index in sorted(set(profile)):
-            slots = [slot for slot, s in enumerate(profile) if s == index]
-            rows["profile"].append("+".join(specs))
-            rows["strategy"].append(strategies[index])
-            rows["count"].append(len(slots))
-            rows["games"].append(n)
-            rows["n"].append(n * len(slots))
-            rows["wins"].append(int(wins[:, slots].sum()))
-            rows["score_sum"].append(float(scores[:, slots].sum()))
-            rows["score_sq"].append(float((scores[:, slots] ** 2).sum()))
+    size = 1 if jobs == 1 else 40
+    batches = [profiles[i : i + size] for i in range(0, len(profiles), size)]
+    arguments = (tuple(strategies), players)
+    if jobs == 1:
+        results = (_profile_rows(*arguments, batch, n, seed, shame_value, store) for batch in batches)
+    else:
+        from joblib import Parallel, delayed
+
+        results = Parallel(n_jobs=jobs, return_as="generator")(
+            delayed(_profile_rows)(*arguments, batch, n, seed, shame_value, store) for batch in batches
+        )
+    rows: list[dict] = []
+    done = 0
+    for batch, batch_rows in zip(batches, results):
+        rows.extend(batch_rows)
+        done += len(batch)
         if on_profile is not None:
-            on_profile(done + 1, len(profiles))
+            on_profile(done, len(profiles))
     frame = pl.DataFrame(rows)
     obs = frame["n"].to_numpy().astype(np.float64)
     lo, hi = wilson_interval(frame["wins"].to_numpy(), obs)

@@ -156,6 +156,7 @@ def payoff_command(
     metric: Annotated[str, typer.Option("--metric", help="Payoff: win (probability) or score (mean $).")] = "win",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     seed: SeedOpt = 0,
+    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes sharing the profiles.")] = 1,
     store: Annotated[Path | None, typer.Option("--store", help="Keep every profile run in this folder.")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write the heatmap here (.svg/.png); the equilibrium bars go next to it.")] = None,
     profiles_csv: Annotated[Path | None, typer.Option("--profiles-csv", help="Write every profile's payoffs here (one CSV per player count).")] = None,
@@ -185,7 +186,8 @@ def payoff_command(
         CashNGunsConfig(players=count, strategies=tuple(names[:1]), shame_value=shame)
         profiles = _with_progress(
             lambda report, count=count: profile_payoffs(
-                names, count, n=n, seed=seed, shame_value=shame, store=store, on_profile=report),
+                names, count, n=n, seed=seed, shame_value=shame, store=store, jobs=jobs,
+                on_profile=report),
             f"cashnguns {count}p profiles", quiet)
         matrix = payoff_matrix(profiles, names, count)
         game = symmetric_game(profiles, names, count, metric)

@@ -48,6 +48,9 @@ SpecialistOpt = Annotated[
 RoundOpt = Annotated[
     str, typer.Option("--specialist-round", help="When the group plays a specialist: river or flop.")
 ]
+BoostOpt = Annotated[
+    str, typer.Option("--boost", help="Who gets Hacker and Jack: top (chip holder) or bottom.")
+]
 ModeOpt = Annotated[
     str, typer.Option("--mode", help="basic, advanced, pro(fessional), master, or a list / all.")
 ]
@@ -97,6 +100,7 @@ def heist_command(
     challenge: ChallengeOpt = "",
     specialist: SpecialistOpt = "",
     specialist_round: RoundOpt = "river",
+    boost: BoostOpt = "top",
     n: NOpt = 100_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
@@ -124,7 +128,7 @@ def heist_command(
             for level in parse_range(levels, name="levels"):
                 config = SIMULATOR.make_config(
                     players=count, model=name, levels=level, challenges=_names(challenge),
-                    specialist=specialist, specialist_round=specialist_round,
+                    specialist=specialist, specialist_round=specialist_round, boost=boost,
                 )
                 frames.append(_run(config, n, seed, jobs, backend, scheduler, store, no_store,
                                    precision, max_n, quiet))
@@ -163,6 +167,7 @@ def game_command(
     deck_order: DeckOrderOpt = "shuffled",
     challenge: ChallengeOpt = "",
     specialist_round: RoundOpt = "river",
+    boost: BoostOpt = "top",
     n: NOpt = 20_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
@@ -193,7 +198,7 @@ def game_command(
                     config = SIMULATOR.make_config(
                         players=count, model=name, levels=level, unit="game", mode=name_mode,
                         deck_order=deck_order, challenges=_names(challenge),
-                        specialist_round=specialist_round,
+                        specialist_round=specialist_round, boost=boost,
                     )
                     frames.append(_run(config, n, seed, jobs, backend, scheduler, store,
                                        no_store, precision, max_n, quiet))
@@ -231,6 +236,7 @@ def cards_command(
     levels: LevelsOpt = "1",
     kind: Annotated[str, typer.Option("--kind", help="challenges, specialists or all.")] = "all",
     specialist_round: RoundOpt = "river",
+    boost: BoostOpt = "top",
     n: NOpt = 20_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
@@ -269,7 +275,7 @@ def cards_command(
                         players=count, model=name, levels=level,
                         challenges=(card,) if card_kind == "challenge" else (),
                         specialist=card if card_kind == "specialist" else "",
-                        specialist_round=specialist_round,
+                        specialist_round=specialist_round, boost=boost,
                     )
                     episodes = _run(config, n, seed, jobs, backend, scheduler, store, no_store,
                                     None, None, quiet)

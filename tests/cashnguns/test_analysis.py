@@ -100,3 +100,8 @@ def test_profile_payoffs_matrix_and_best_responses_from_simulation():
 def test_profile_payoffs_are_reproducible():
     first = profile_payoffs(["trigger", "hunter"], 4, n=200, seed=3)
     assert first.equals(profile_payoffs(["trigger", "hunter"], 4, n=200, seed=3))
+
+
+def test_profile_payoffs_are_the_same_for_any_job_count():
+    one = profile_payoffs(["trigger", "hunter", "coward"], 4, n=100, seed=5, jobs=1)
+    assert one.equals(profile_payoffs(["trigger", "hunter", "coward"], 4, n=100, seed=5, jobs=2))

@@ -246,10 +246,12 @@ def test_mastermind_counts_a_value_and_informs_bayes() -> None:
 
 
 def test_hacker_draws_then_keeps_the_best_pocket() -> None:
-    """Specialist 5: the 1-star holder draws the next card and discards one; here the drawn
-    five of hearts makes a straight, so it is kept."""
+    """Specialist 5: the chosen player (rule "bottom": the 1-star holder; default "top": the
+    top holder) draws the next card and discards one; here the drawn five of hearts makes the
+    weakest player a straight, so it is kept."""
     deck = fixed_deck(["2c 3d", "4c 6d", "Ac Ad", "Kc Kd"], "Qs 9h 8c 7d 4s", "5h")
-    out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["hacker"], repeats=10)
+    out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["hacker"], repeats=10,
+                     boost_top=False)
     for i in range(10):
         user = out["flags"][i, 3]
         assert user == holder(out["chips"][i, 2, :4], 1)
@@ -257,6 +259,9 @@ def test_hacker_draws_then_keeps_the_best_pocket() -> None:
         assert out["finals"][i, user] >= before
         assert set(out["pockets"][i, user, :2]) <= set(deck[2 * user: 2 * user + 2]) | {card("5h")}
     assert (out["pockets"][:, :, :2] == card("5h")).any()
+    top = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["hacker"], repeats=5)
+    for i in range(5):
+        assert top["flags"][i, 3] == holder(top["chips"][i, 2, :4], 4)
 
 
 def test_coordinator_passes_one_card_left() -> None:
@@ -273,10 +278,11 @@ def test_coordinator_passes_one_card_left() -> None:
 
 
 def test_jack_joins_the_weakest_hand() -> None:
-    """Specialist 7: the 1-star holder adds the suitless Jack and drops a card; with two Jacks
-    on the board it makes three of a kind, so it is kept."""
+    """Specialist 7 (rule "bottom"): the 1-star holder adds the suitless Jack and drops a card;
+    with two Jacks on the board it makes three of a kind, so it is kept."""
     deck = fixed_deck(["2c 3d", "5c 6d", "Ac Ad", "Kc Kd"], "Jh Js 9c 8d 4h")
-    out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["jack"], repeats=10)
+    out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["jack"], repeats=10,
+                     boost_top=False)
     for i in range(10):
         user = out["flags"][i, 3]
         assert 52 in out["pockets"][i, user, :2]

@@ -12,6 +12,7 @@ UNITS = ("heist", "game")
 MODES = ("basic", "advanced", "professional", "master")
 DECK_ORDERS = ("shuffled", "numbered")
 SPECIALIST_ROUNDS = {"flop": 1, "river": 3}
+BOOST_TARGETS = ("top", "bottom")
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 MAX_LEVELS = 1000
 
@@ -34,6 +35,8 @@ class GangConfig:
         specialist: heist unit only: the specialist card active on every heist ("" = none).
         specialist_round: when the group plays a specialist usable "at any time": "river" (the
             start of round 4, default) or "flop" (the start of round 2).
+        boost: who gets Hacker and Jack: the latest "top" chip holder (default: a stronger top
+            hand separates the team) or the latest "bottom" (1-star) holder.
     """
 
     players: int = 4
@@ -45,6 +48,7 @@ class GangConfig:
     challenges: tuple[str, ...] = ()
     specialist: str = ""
     specialist_round: str = "river"
+    boost: str = "top"
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -61,6 +65,8 @@ class GangConfig:
             raise UserError(f"gang: deck order must be shuffled or numbered (got {self.deck_order!r})")
         if self.specialist_round not in SPECIALIST_ROUNDS:
             raise UserError(f"gang: specialist round must be river or flop (got {self.specialist_round!r})")
+        if self.boost not in BOOST_TARGETS:
+            raise UserError(f"gang: boost must be top or bottom (got {self.boost!r})")
         challenge_mask(self.challenges)
         if len(set(self.challenges)) != len(self.challenges):
             raise UserError("gang: a challenge card is listed twice")

@@ -410,14 +410,15 @@ def holding_percentiles(index: np.ndarray, values: np.ndarray, out: np.ndarray) 
 @njit(cache=True)
 def play_heist(
     deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
-    levels: int, use_round: int, likelihood: np.ndarray,
+    levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
     pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
     pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray, work_masks: np.ndarray,
 ) -> tuple[bool, bool, int, int, int, int, float]:
     """Play one heist; fills ``pockets``, ``board``, ``chips``, ``finals`` in place.
 
     ``use_round`` (1 = flop or 3 = river) is when the group plays a specialist that is used
-    "at any time". Returns (order correct, scan passed, redrawn-player bit mask, specialist
+    "at any time"; ``boost_star_top`` says whether Hacker and Jack go to the latest top-chip
+    holder (True) or the latest 1-star holder (False). Returns (order correct, scan passed, redrawn-player bit mask, specialist
     user or -1, specialist detail or -1 (shown card / announced value / discarded slot),
     scan guess or -1, exact random-order success).
     """
@@ -529,8 +530,8 @@ def play_heist(
                     else:
                         heard = mastermind_count(hold_cards[h], asked)
                     public_ok[user, h] = public_ok[user, h] and heard == said
-            elif specialist == 5 or specialist == 7:  # Hacker / Jack: the 1-star holder improves
-                user = holder_of(chips, r, 1, players, 0)
+            elif specialist == 5 or specialist == 7:  # Hacker / Jack: one player improves
+                user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
                 if specialist == 5:
                     new_card = deck[draw]
                     draw += 1
@@ -603,7 +604,7 @@ def play_heist(
                     keys[p] = key * 8.0 + u
                 else:
                     keys[p] = band + 0.999 * (beliefs[p] + 1e-6 * u)
-            if model == BAYES:
+            if model == BAYES and specialist == 1:
                 settle_private_contests(keys, bands_claimed, known_card, private_win, players,
                                         levels)
             bottom, top = locked_chips(challenges, r, players)
@@ -733,16 +734,23 @@ def bayes_claims(
 @njit(cache=True)
 def settle_private_contests(keys: np.ndarray, bands_claimed: np.ndarray, known_card: np.ndarray,
                             private_win: np.ndarray, players: int, levels: int) -> None:
-    """A player who has seen one of a rival's cards (Informant, Coordinator) settles their
-    order with that rival in the chip dance when their claims are equal or on adjacent chips:
+    """A player who has seen one of a rival's cards (Informant) settles their order with that
+    rival in the chip dance when their claims are equal or on adjacent chips and nobody sits
+    between them:
     they take the higher of the two chips when they privately believe they are the stronger,
     and leave it otherwise (taking a chip from another player is allowed)."""
     for i in range(players):
         for j in range(players):
             if known_card[i, j] < 0 or abs(bands_claimed[i] - bands_claimed[j]) > levels:
                 continue
+            between = 0  # only neighbours in the settled order swap: nobody else moves
+            low = min(keys[i], keys[j])
+            high = max(keys[i], keys[j])
+            for k in range(players):
+                if low < keys[k] < high:
+                    between += 1
             i_above = private_win[i, j] > 0.5
-            if i_above != (keys[i] > keys[j]):
+            if between == 0 and i_above != (keys[i] > keys[j]):
                 keys[i], keys[j] = keys[j], keys[i]
 
 
@@ -818,8 +826,8 @@ def _fingerprint_guess(cards: np.ndarray, count: int, size: int, board: np.ndarr
 @njit(cache=True)
 def play_batch_kernel(
     decks: np.ndarray, seeds: np.ndarray, challenges: np.ndarray, specialists: np.ndarray,
-    players: int, model: int, levels: int, use_round: int, likelihood: np.ndarray,
-    out_pockets: np.ndarray, out_board: np.ndarray, out_chips: np.ndarray, out_finals: np.ndarray,
+    players: int, model: int, levels: int, use_round: int, boost_star_top: bool,
+    likelihood: np.ndarray, out_pockets: np.ndarray, out_board: np.ndarray, out_chips: np.ndarray, out_finals: np.ndarray,
     out_flags: np.ndarray, out_random_p: np.ndarray, pair_cards: np.ndarray, pair_masks: np.ndarray,
 ) -> None:
     """Play ``len(seeds)`` heists; out_flags columns: order ok, scan ok, redrawn mask,
@@ -836,7 +844,7 @@ def play_batch_kernel(
             deck[k] = decks[i, k]
         order_ok, scan_ok, redrawn, user, detail, guess, p_random = play_heist(
             deck, seeds[i], challenges[i], specialists[i], players, model, levels, use_round,
-            likelihood, pockets, board, chips, finals, pair_cards, pair_masks, work_cards,
+            boost_star_top, likelihood, pockets, board, chips, finals, pair_cards, pair_masks, work_cards,
             work_masks,
         )
         out_pockets[i, :players, :] = pockets
@@ -855,6 +863,7 @@ def play_batch_kernel(
 def play_batch(
     rng: np.random.Generator, players: int, model: int, levels: int, challenges: np.ndarray,
     specialists: np.ndarray, use_round: int = 3, decks: np.ndarray | None = None,
+    boost_top: bool = True,
 ) -> dict[str, np.ndarray]:
     """Play one heist per entry of ``challenges``/``specialists`` (challenge bit masks and
     specialist numbers, 0 = none); decks and per-heist seeds come from ``rng`` unless fixed
@@ -877,7 +886,7 @@ def play_batch(
     play_batch_kernel(
         np.ascontiguousarray(decks, dtype=np.int64), seeds,
         np.asarray(challenges, dtype=np.int64), np.asarray(specialists, dtype=np.int64),
-        players, model, levels, use_round, likelihood,
+        players, model, levels, use_round, boost_top, likelihood,
         out["pockets"], out["board"], out["chips"], out["finals"], out["flags"], out["random_p"],
         PAIRS.copy(), PAIR_MASKS.copy(),
     )

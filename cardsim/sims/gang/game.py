@@ -127,7 +127,7 @@ def play_games(config: GangConfig, rng: np.random.Generator, n: int) -> dict[str
             heist_specialists[g, k] = specialists[i]
         result = play_batch(
             rng, config.players, config.model_id, config.levels, masks, specialists,
-            config.use_round,
+            config.use_round, boost_top=config.boost == "top",
         )
         success = (result["flags"][:, 0] == 1) & (result["flags"][:, 1] == 1)
         for i, g in enumerate(running):

@@ -237,7 +237,7 @@ Rollout = namedtuple(
     [
         "search_cards", "search_piles", "search_score", "unseen",
         "r_deck", "r_hands", "r_counts", "r_piles", "r_below", "r_stats",
-        "s_deck", "s_hands", "s_counts",
+        "s_deck", "s_hands", "s_counts", "candidate_extras",
     ],
 )
 
@@ -269,6 +269,7 @@ def new_rollout() -> Rollout:
         np.zeros(DECK_SIZE, np.int64),
         np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
         np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros(1, np.int64),
     )
 
 
@@ -854,14 +855,16 @@ def rollout(variant, n_variants_with_extras, player, players, draw_pos, hand_siz
     k = variant if variant < n_variants_with_extras else 0
     play_sequence(sc.r_hands, sc.r_counts, player, sc.r_piles, sc.r_below, sc.search_cards[k],
                   sc.search_piles[k], required, sc.r_stats)
+    sc.candidate_extras[0] = 0
     if variant < n_variants_with_extras:
         reservations(sc.r_hands, sc.r_counts, player, players, sc.r_piles, sc.r_below, trick_ok,
                      params, F[F_PENALTY])
         if players == 1:
             F[F_PENALTY, :] = 0.0
-        play_extras(sc.r_hands, sc.r_counts, player, sc.r_piles, sc.r_below, trick_ok,
-                    extras_reach(DECK_SIZE - draw_pos, params), params, F[F_PENALTY], W, F, C,
-                    sc.r_stats)
+        sc.candidate_extras[0] = play_extras(
+            sc.r_hands, sc.r_counts, player, sc.r_piles, sc.r_below, trick_ok,
+            extras_reach(DECK_SIZE - draw_pos, params), params, F[F_PENALTY], W, F, C, sc.r_stats
+        )
     pos = refill(sc.r_hands, sc.r_counts, player, hand_size, sc.r_deck, draw_pos)
     pos = play_out(SIGNALS, sc.r_deck, pos, sc.r_hands, sc.r_counts, (player + 1) % players,
                    players, hand_size, min_cards, trick_ok, sc.r_piles, sc.r_below, rng, params,
@@ -901,10 +904,19 @@ def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand
             copy_true_hidden(hands, counts, players, deck, draw_pos, sc)
         else:
             sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc)
+        first_score = 0
+        first_extras = 0
         for v in range(n_variants):
-            sc.search_score[v] += rollout(v, n_cand, player, players, draw_pos, hand_size,
-                                          min_cards, required, trick_ok, piles, below, rng,
-                                          params, W, F, C, sc)
+            if v == n_cand and first_extras == 0:
+                # candidate 0 played no extras: "without extras" is the same line of play
+                sc.search_score[v] += first_score
+                continue
+            score = rollout(v, n_cand, player, players, draw_pos, hand_size, min_cards,
+                            required, trick_ok, piles, below, rng, params, W, F, C, sc)
+            if v == 0:
+                first_score = score
+                first_extras = sc.candidate_extras[0]
+            sc.search_score[v] += score
     best_v = 0
     for v in range(1, n_variants):
         if sc.search_score[v] < sc.search_score[best_v]:

@@ -30,8 +30,8 @@ BASE: dict[int, float] = {
     P_TRICK_BONUS: 0.5,
     P_SIGNAL_THRESHOLD: 1.0,
     P_SIGNAL_PENALTY: 3.0,
-    P_SEARCH_CANDIDATES: 3.0,
-    P_SEARCH_ROLLOUTS: 4.0,
+    P_SEARCH_CANDIDATES: 4.0,
+    P_SEARCH_ROLLOUTS: 16.0,
 }
 
 # Per player count: overrides of BASE found by tuning.
