@@ -50,7 +50,7 @@ def interval_lines(
     ax.set_xticks(range(len(xs_all)), [str(v) for v in xs_all])
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_title(title)
+    ax.set_title(title, wrap=True)
     if percent:
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     if series is not None:
@@ -78,7 +78,7 @@ def interval_bars(
         if reference_label:
             ax.legend(loc="lower right", fontsize=8)
     ax.set_xlabel(xlabel)
-    ax.set_title(title)
+    ax.set_title(title, wrap=True)
     if percent:
         ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     return fig
@@ -103,7 +103,7 @@ def histograms(
                   linestyle=style["linestyle"], linewidth=1.5)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share of games")
-    ax.set_title(title)
+    ax.set_title(title, wrap=True)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.legend(title=series, fontsize=8, title_fontsize=8)
     return fig
@@ -127,6 +127,6 @@ def heatmap(
             ax.text(j, i, fmt.format(values[i, j]), ha="center", va="center", fontsize=7, color=colour)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_title(title)
+    ax.set_title(title, wrap=True)
     fig.colorbar(image, ax=ax, label=colorbar_label, shrink=0.8)
     return fig
