@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from cardsim.errors import UserError
-from cardsim.sims.poker.cli import app
+from cardsim.commands.poker import app
 
 runner = CliRunner()
 

@@ -1,8 +1,6 @@
 """`cardsim poker ...`: evaluate hands, equity, percentiles and the pre-flop table from the shell.
 
-Parse and delegate only; every number comes from the engine. Register with
-``app.add_typer(cardsim.sims.poker.cli.app, name="poker")`` (or re-export it as
-``cardsim/commands/poker.py``'s ``app``).
+Parse and delegate only; every number comes from the engine.
 """
 
 from __future__ import annotations
