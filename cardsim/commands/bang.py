@@ -106,7 +106,10 @@ def run_command(
                          quiet=quiet, no_store=no_store)
         frames.append(result.episodes)
     episodes = pl.concat(frames)
-    label = ", ".join(f"{k.removesuffix('_bot')}={v}" for k, v in bot_fields.items()) or "role"
+    same = len(bot_fields) == 4 and len(set(bot_fields.values())) == 1
+    label = next(iter(bot_fields.values())) if same else ", ".join(
+        f"{k.removesuffix('_bot')}={v}" for k, v in bot_fields.items()
+    ) or "role"
     sides = side_win_table(episodes)
     show_table(_interval(sides, as_json), title=f"Bang!: games won per side ({label} bots)",
                as_json=as_json)

@@ -48,7 +48,7 @@ StrategyOpt = Annotated[
     ),
 ]
 ShameOpt = Annotated[
-    int, typer.Option("--shame", help="Dollars per shame marker in the final score (seed reading: -5000).")
+    int, typer.Option("--shame", help="Dollars per shame marker in the final score (default -5000, the published rules' penalty; the seed's 'worth $5,000' read literally is +5000).")
 ]
 
 

@@ -178,6 +178,9 @@ def game_command(
     precision: PrecisionOpt = None,
     max_n: MaxNOpt = None,
     plot: PlotOpt = None,
+    check: Annotated[bool, typer.Option(
+        "--check", help="Basic mode: also run n heists and compare with p^3 (1 + 3q + 6q^2)."
+    )] = False,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -186,7 +189,7 @@ def game_command(
 
     Example: cardsim gang game --mode basic,advanced,pro,master --players 4 --n 20000
     """
-    from cardsim.analysis.gang import final_counts, game_summary
+    from cardsim.analysis.gang import final_counts, formula_check, game_summary
     from cardsim.sims.gang.models import MODEL_IDS
     from cardsim.sims.gang.simulator import SIMULATOR
 
@@ -205,6 +208,28 @@ def game_command(
     games = pl.concat(frames, how="vertical")
     summary = game_summary(games)
     finals = final_counts(games)
+    checked = None
+    if check and "basic" in _modes(mode):
+        heists = []
+        for count in parse_range(players):
+            for name in parse_choice(model, list(MODEL_IDS), name="model"):
+                for level in parse_range(levels, name="levels"):
+                    config = SIMULATOR.make_config(players=count, model=name, levels=level,
+                                                   challenges=_names(challenge),
+                                                   specialist_round=specialist_round, boost=boost)
+                    heists.append(_run(config, n, seed, jobs, backend, scheduler, store,
+                                       no_store, precision, max_n, quiet))
+        checked = formula_check(pl.concat(heists, how="vertical"),
+                                games.filter(pl.col("mode") == "basic"))
+    if checked is not None:
+        show_table(
+            checked if as_json else checked.select(
+                "players", "model", "levels", _pct("success").alias("heist % (95% CI)"),
+                _pct("predicted").alias("p^3(1+3q+6q^2) %"), _pct("win").alias("game win %"),
+                "agrees"),
+            title="The Gang: basic game win rate against the best-of-five formula",
+            as_json=as_json,
+        )
     if as_json:
         show_table(summary, title="gang game win rate", as_json=True)
         show_table(finals, title="gang final vaults and alarms", as_json=True)
@@ -255,7 +280,7 @@ def cards_command(
     Example: cardsim gang cards --players 4 --model bayes --n 20000
     """
     from cardsim.analysis.gang import card_effects
-    from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS
+    from cardsim.sims.gang.cards import CARD_SUMMARIES, CHALLENGES, SPECIALISTS
     from cardsim.sims.gang.models import MODEL_IDS
     from cardsim.sims.gang.simulator import SIMULATOR
 
@@ -283,7 +308,9 @@ def cards_command(
                         episodes.select("players", "model", "levels", "success").with_columns(
                             pl.lit(card_kind).alias("kind"), pl.lit(card).alias("card"))
                     )
-    effects = card_effects(pl.concat(frames, how="vertical"))
+    effects = card_effects(pl.concat(frames, how="vertical")).with_columns(
+        pl.col("card").replace_strict({**CARD_SUMMARIES, "none": "no card"}).alias("rule")
+    )
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         effects.with_columns(pl.lit(specialist_round).alias("specialist_round")).write_parquet(out)

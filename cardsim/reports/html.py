@@ -48,6 +48,8 @@ figcaption { color: var(--muted); font-size: .9rem; margin-top: .3rem; }
 .box { background: var(--band); border-left: 4px solid var(--accent); padding: .6rem 1rem;
   margin: 1rem 0; }
 .box ul { margin: .2rem 0; padding-left: 1.2rem; }
+details summary { cursor: pointer; }
+details summary h3 { display: inline; }
 footer { color: var(--muted); font-size: .85rem; border-top: 1px solid var(--rule);
   margin-top: 2rem; padding-bottom: 2rem; }
 @media (max-width: 40rem) {
@@ -89,6 +91,8 @@ JS = """
   });
 })();
 """
+
+FOLD_AFTER = 8  # a headed list longer than this is folded (click to open)
 
 _SVG_DROP = (
     re.compile(r"<metadata>.*?</metadata>\s*", re.S),
@@ -140,8 +144,11 @@ def render_block(block: Block, scope: str, index: int) -> Markup:
     if isinstance(block, Paragraph):
         return Markup(f"<p>{escape(block.text)}</p>\n")
     if isinstance(block, Bullets):
-        head = f"<h3>{escape(block.heading)}</h3>" if block.heading else ""
         items = "".join(f"<li>{escape(item)}</li>" for item in block.items)
+        if block.heading and len(block.items) > FOLD_AFTER:  # long lists fold away on a phone
+            return Markup(f"<details><summary><h3>{escape(block.heading)} ({len(block.items)})</h3>"
+                          f"</summary><ul>{items}</ul></details>\n")
+        head = f"<h3>{escape(block.heading)}</h3>" if block.heading else ""
         css = ' class="box"' if block.heading.lower().startswith("reproduc") else ""
         return Markup(f"<div{css}>{head}<ul>{items}</ul></div>\n")
     if isinstance(block, Table):

@@ -11,7 +11,7 @@ page.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -166,8 +166,3 @@ def run_experiments(
         if on_done is not None:
             on_done(outcome)
     return outcomes
-
-
-def with_precision(experiments: Sequence[Experiment], precision: float | None, max_n: int) -> list[Experiment]:
-    """The same experiments at another precision and bound (tests use tiny fixed runs)."""
-    return [replace(e, precision=precision, max_n=max_n) for e in experiments]

@@ -74,6 +74,9 @@ def test_split_pays_largest_notes_first():
     share, fives, tens, twenties = split_share(4, 2, 1, 4)
     assert share == 2  # $10k each from 2 x 10k + 4 x 5k; the 20k note stays
     assert (fives, tens, twenties) == (4, 2, 0)
+    # 4 x 5k + 2 x 10k among 3: $10k each, and two ways to pay it. Largest first pays
+    # 10k, 10k, 5k+5k and leaves two 5k notes (smallest first would leave a 10k note).
+    assert split_share(4, 2, 0, 3) == (2, 2, 2, 0)
 
 
 def _brute_force_share(notes: list[int], sharers: int) -> int:
@@ -280,6 +283,17 @@ def test_must_aim_at_a_living_opponent():
     table.reveal_loot()
     with pytest.raises(ValueError, match="living opponent"):
         table.play_round([CLICK] * 4, [0, 0, 0, 0], [False] * 4)
+
+
+def test_cannot_aim_at_an_eliminated_player():
+    table = Table(4, [FIVE] * 40)
+    table.wounds = [0, 0, 0, 2]
+    table.reveal_loot()
+    table.play_round([CLICK, CLICK, BANG, CLICK], [3, 0, 3, 0], [False] * 4)
+    assert table.alive == [True, True, True, False]
+    table.reveal_loot()
+    with pytest.raises(ValueError, match="living opponent"):
+        table.play_round([CLICK] * 4, [3, 0, 1, 0], [False] * 4)
 
 
 def test_lone_survivor_wins_at_once():

@@ -98,3 +98,24 @@ def test_long_table_breaks_with_repeated_header_and_plots_get_own_page():
     contents = [line.text for _, item in pages[1].placed for line in item.lines]
     assert "1.  S" in contents and "3" in contents  # section S starts on page 3
     assert pl.Series(body).n_unique() == 150
+
+
+def test_interval_lines_keep_text_categories_in_table_order():
+    from cardsim.reports.plots.common import interval_lines
+
+    table = pl.DataFrame({"mode": ["basic", "advanced", "professional", "master"],
+                          "p": [0.8, 0.7, 0.5, 0.2], "lo": [0.7, 0.6, 0.4, 0.1], "hi": [0.9, 0.8, 0.6, 0.3]})
+    fig = interval_lines(table, x="mode", series=None, title="t", xlabel="mode")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["basic", "advanced", "professional", "master"]
+    line = ax.get_lines()[0]
+    assert list(line.get_xdata()) == [0.0, 1.0, 2.0, 3.0]
+    assert list(line.get_ydata()) == [0.8, 0.7, 0.5, 0.2]
+
+
+def test_whiskers_never_negative_at_the_edges():
+    from cardsim.reports.plots.common import interval_bars
+
+    table = pl.DataFrame({"label": ["a"], "p": [0.0], "lo": [1e-17], "hi": [0.05]})
+    fig = interval_bars(table, label="label", title="t")
+    assert fig.axes[0].patches[0].get_width() == 0.0

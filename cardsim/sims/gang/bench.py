@@ -127,8 +127,9 @@ def _runner_seconds(n: int, jobs: int) -> float:
 
 def main(quick: bool = False) -> list[dict]:
     """Rows: heists/s per model on one core (4 players, all four rounds; CPU time of this
-    process, so other load on the machine does not count), the naive reference and the ratio; the runner's time for 1M history heists on 2 cores (extrapolated from
-    200k, or 50k with ``quick``). Targets: history >= 20,000/s, bayes >= 1,000/s, 1M < 60 s."""
+    process, so other load on the machine does not count), the naive reference and the
+    ratio; the runner's wall time for 1M history heists on 2 cores (extrapolated from 200k,
+    or 50k with ``quick``). Targets: history >= 20,000/s, bayes >= 1,000/s, 1M < 60 s."""
     scale = 1 if quick else 4
     naive = _naive_rate(300 * scale)
     rows = [{"what": "naive per-player enumeration, history, 4 players (reference)",

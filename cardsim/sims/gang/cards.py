@@ -41,8 +41,6 @@ SPECIALISTS: dict[str, int] = {
     "con-artist": 9,
     "muscle": 10,
 }
-CHALLENGE_NAMES: dict[int, str] = {v: k for k, v in CHALLENGES.items()}
-SPECIALIST_NAMES: dict[int, str] = {v: k for k, v in SPECIALISTS.items()}
 
 CARD_SUMMARIES: dict[str, str] = {
     "quick-access": "no white chips: deal pockets and go straight to the flop round",

@@ -106,6 +106,3 @@ class GangConfig:
         """Kernel round index at which group-decided specialists are played."""
         return SPECIALIST_ROUNDS[self.specialist_round]
 
-
-ALL_CHALLENGES = tuple(CHALLENGES)
-ALL_SPECIALISTS = tuple(SPECIALISTS)

@@ -418,9 +418,9 @@ def play_heist(
 
     ``use_round`` (1 = flop or 3 = river) is when the group plays a specialist that is used
     "at any time"; ``boost_star_top`` says whether Hacker and Jack go to the latest top-chip
-    holder (True) or the latest 1-star holder (False). Returns (order correct, scan passed, redrawn-player bit mask, specialist
-    user or -1, specialist detail or -1 (shown card / announced value / discarded slot),
-    scan guess or -1, exact random-order success).
+    holder (True) or the latest 1-star holder (False). Returns (order correct, scan passed,
+    redrawn-player bit mask, specialist user or -1, specialist detail or -1 (shown card /
+    announced value / discarded slot), scan guess or -1, exact random-order success).
     """
     np.random.seed(seed)
     size = pocket_size(challenges)

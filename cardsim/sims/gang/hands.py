@@ -26,7 +26,6 @@ from numba import njit
 SUITLESS_JACK = 52
 JACK_RANK = 9
 ACE_RANK = 12
-N_CARDS = 52
 
 CATEGORY_NAMES: tuple[str, ...] = (
     "high card",

@@ -14,14 +14,6 @@ from cardsim.sims.gang.engine import MAX_POCKET, MAX_PLAYERS, play_batch
 from cardsim.sims.gang.game import MAX_HEISTS, play_games
 from cardsim.sims.gang.models import MODEL_DESCRIPTIONS
 
-HEIST_COLUMNS = (
-    "players, model, levels, challenges (bit mask), specialist (number), success, order_ok, "
-    "scan_ok, pockets (6x3 card codes, -1 = empty, final cards), board (5), chips (4 rounds x 6 "
-    "players, stars, 0 = no chip), final_scores (6, Muscle bit included), redrawn (bit mask of "
-    "players who redrew), specialist_user, specialist_detail, scan_guess, random_order_p"
-)
-
-
 def _config_columns(config: GangConfig, n: int) -> dict[str, pl.Series]:
     return {
         "players": pl.Series(np.full(n, config.players, np.int8)),
@@ -32,7 +24,16 @@ def _config_columns(config: GangConfig, n: int) -> dict[str, pl.Series]:
 
 def heist_rows(config: GangConfig, raw: dict[str, np.ndarray], masks: np.ndarray,
                specialists: np.ndarray) -> pl.DataFrame:
-    """Episode rows of heists from the kernel's raw arrays (columns: :data:`HEIST_COLUMNS`)."""
+    """Episode rows of heists from the kernel's raw arrays.
+
+    Columns: players, model, levels, challenges (bit mask, bit k = challenge k), specialist
+    (number, 0 = none), success, order_ok (red chips in a correct order), scan_ok, pockets
+    (6 x 3 final card codes, -1 = empty), board (5), chips (4 rounds x 6 players, stars, 0 = no
+    chip), final_scores (6, Muscle bit included), redrawn (bit mask of players who redrew),
+    specialist_user, specialist_detail (shown card / announced value / dropped slot),
+    scan_guess (named value or ranking; both scans: value * 16 + ranking), random_order_p
+    (exact success of a random red-chip order for this deal).
+    """
     n = len(masks)
     flags = raw["flags"]
     order_ok = flags[:, 0] == 1
