@@ -74,3 +74,27 @@ def character_win_table(episodes: pl.DataFrame, *, by_role: bool = False) -> pl.
 def length_table(episodes: pl.DataFrame) -> pl.DataFrame:
     """Per player count: mean game length in player turns with its 95% interval."""
     return mean_table(episodes, ["players"], "turns").sort("players")
+
+
+def elimination_table(episodes: pl.DataFrame) -> pl.DataFrame:
+    """Who eliminated whom: per player count, victim role and killer role ('dynamite' when no
+    player caused it), the number of eliminations and their share of that victim role's."""
+    roles = np.stack([episodes[f"role_{s}"].to_numpy() for s in range(MAX_SEATS)], axis=1)
+    killers = np.stack([episodes[f"killer_{s}"].to_numpy() for s in range(MAX_SEATS)], axis=1)
+    dead = np.stack([episodes[f"alive_{s}"].to_numpy() == 0 for s in range(MAX_SEATS)], axis=1)
+    dead &= roles >= 0
+    rows, seats = np.nonzero(dead)
+    killer_seat = killers[rows, seats].astype(np.int64)
+    killer_role = np.where(killer_seat >= 0, roles[rows, np.maximum(killer_seat, 0)], -1)
+    names = np.array(ROLE_NAMES + ("dynamite",))
+    frame = pl.DataFrame(
+        {
+            "players": episodes["players"].to_numpy()[rows],
+            "victim": names[roles[rows, seats].astype(np.int64)],
+            "killer": names[killer_role.astype(np.int64)],
+        }
+    )
+    counts = frame.group_by(["players", "victim", "killer"]).agg(pl.len().alias("n"))
+    return counts.with_columns(
+        (pl.col("n") / pl.col("n").sum().over(["players", "victim"])).alias("share")
+    ).sort(["players", "victim", "n"], descending=[False, False, True])

@@ -45,6 +45,10 @@ TrickOpt = Annotated[
     bool,
     typer.Option("--backwards-trick/--no-backwards-trick", help="Allow the exactly-10-back play."),
 ]
+RolloutsOpt = Annotated[
+    int,
+    typer.Option("--rollouts", help="search only: sampled rollouts per candidate turn (0 = off)."),
+]
 PlotOpt = Annotated[
     Path | None,
     typer.Option("--plot", help="Folder to write win-rate and cards-left SVG plots into."),
@@ -68,6 +72,7 @@ def run_command(
     min_cards: MinCardsOpt = 2,
     hand_size: HandSizeOpt = None,
     backwards_trick: TrickOpt = True,
+    rollouts: RolloutsOpt = 0,
     n: NOpt = 10_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
@@ -97,7 +102,8 @@ def run_command(
     for count in counts:
         for name in names:
             config = SIMULATOR.make_config(players=count, strategy=name, min_cards=min_cards,
-                                           hand_size=hand_size, backwards_trick=backwards_trick)
+                                           hand_size=hand_size, backwards_trick=backwards_trick,
+                                           rollouts=rollouts if name == "search" else 0)
             result = execute("thegame", config, n=n, seed=seed, jobs=jobs, backend=backend,
                              scheduler=scheduler, store=store, precision=precision,
                              max_n=max_n, quiet=quiet, no_store=no_store)

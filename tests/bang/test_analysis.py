@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from cardsim.analysis.bang import character_win_table, length_table, role_win_table, side_win_table
+from cardsim.analysis.bang import (
+    character_win_table,
+    elimination_table,
+    length_table,
+    role_win_table,
+    side_win_table,
+)
 from cardsim.analysis.stats import wilson_interval
 from cardsim.reports.plots.bang import side_win_plot
 from cardsim.sims.bang import cards as C
@@ -27,6 +33,8 @@ def _episodes() -> pl.DataFrame:
             row[f"char_{seat}"] = chars[seat] if seat < 4 else -1
             row[f"alive_{seat}"] = 1 if seat < 4 and seat != 0 else 0
             row[f"life_{seat}"] = 1 if seat < 4 else 0
+            row[f"killer_{seat}"] = -1
+            row[f"out_turn_{seat}"] = turns if seat == 0 else 0
         rows.append(row)
     columns = pl.col("^(role|char|alive|life)_.*$", "winner")
     return pl.DataFrame(rows).with_columns(columns.cast(pl.Int8))
@@ -66,3 +74,14 @@ def test_side_plot_draws_one_series_per_side() -> None:
     ax = fig.axes[0]
     labels = [text.get_text() for text in ax.get_legend().get_texts()]
     assert labels == ["sheriff", "outlaws", "renegade"]  # 'none' never happened: not drawn
+
+
+def test_elimination_table_names_killer_roles() -> None:
+    episodes = _episodes().with_columns(
+        pl.lit(2, dtype=pl.Int8).alias("killer_0"),  # seat 2 shot the Sheriff in every game
+    )
+    table = elimination_table(episodes)
+    # Sheriff dead in all three games: killed by the Outlaw (game 0, 2) / Renegade (game 1)
+    by_killer = dict(zip(table["killer"].to_list(), table["n"].to_list(), strict=True))
+    assert by_killer == {"outlaw": 2, "renegade": 1}
+    assert abs(table["share"].sum() - 1.0) < 1e-12

@@ -76,7 +76,7 @@ def test_dynamite_kill_gives_no_reward() -> None:
     equip(s, 2, card(C.DYNAMITE))
     stack(s, spade_low())
     E.take_turn(s.state, rng(), 2)
-    assert s.alive[2] == 0
+    assert s.alive[2] == 0 and s.killer[2] == -1
     assert sum(E.hand_count(s.state, p) for p in range(5)) == 0
 
 
@@ -348,9 +348,11 @@ def test_dynamite_goes_in_front_of_its_player() -> None:
 def test_killing_an_outlaw_draws_three_even_for_an_outlaw() -> None:
     s = table([PLAIN2] * 5)
     s.life[3] = 1
+    s.g[E.G_TURNS] = 7
     E.play_bang(s.state, rng(), 2, card(C.BANG, "AS"), 3)  # outlaw kills outlaw
     assert s.alive[3] == 0 and E.hand_count(s.state, 2) == 3
     assert s.revealed[3] == 1
+    assert (s.killer[3], s.out_turn[3]) == (2, 7)  # recorded for the episode table
 
 
 def test_sheriff_killing_a_deputy_discards_all_his_cards() -> None:

@@ -20,7 +20,7 @@ from tests.bang.scenario import card, give, rng, stack, table
 def test_invariants_hold_after_every_turn(players: int, bot: str) -> None:
     """80 cards accounted for, life within [1, max] for the living, one winner or none."""
     config = BangConfig(players=players, **parse_bots(bot))
-    winner, turns, roles, chars, alive, life, errors = play_arrays(
+    winner, turns, roles, chars, alive, life, killer, out_turn, errors = play_arrays(
         config, np.random.default_rng(players), 300, strict=True
     )
     assert errors.max() == 0
@@ -34,6 +34,10 @@ def test_invariants_hold_after_every_turn(players: int, bot: str) -> None:
         elif winner[i] == C.SIDE_OUTLAWS:
             assert C.SHERIFF not in living_roles
     assert (life[:, :players] <= 5).all()
+    dead = alive[:, :players] == 0
+    assert ((out_turn[:, :players] > 0) == dead).all()  # eliminated exactly when dead
+    assert (out_turn[:, :players] <= turns[:, None]).all()
+    assert (killer[:, :players][~dead] == -1).all()
 
 
 def test_mixed_bots_per_role_also_keep_invariants() -> None:

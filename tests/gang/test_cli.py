@@ -79,3 +79,12 @@ def test_models_lists_the_ladder(tmp_path) -> None:
     result = cardsim("models", "--json", tmp_path=tmp_path)
     names = [row["model"] for row in json.loads(result.stdout)["rows"]]
     assert names == ["random", "percentile", "history", "bayes"]
+
+
+def test_game_check_compares_with_the_best_of_five_formula(tmp_path) -> None:
+    result = cardsim("game", "--mode", "basic", "--check", "--n", "1000", "--jobs", "1",
+                     "--json", "-q", "--no-store", tmp_path=tmp_path)
+    assert result.exit_code == 0, result.output
+    check = json.loads(result.stdout.strip().splitlines()[0])["rows"][0]
+    assert check["predicted_lo"] <= check["predicted"] <= check["predicted_hi"]
+    assert isinstance(check["agrees"], bool)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import polars as pl
 
 from cardsim.analysis.gang import best_of_five, formula_check
 from cardsim.sims.core.runner import run
@@ -96,7 +95,7 @@ def test_basic_game_win_rate_matches_heist_rate(model: str) -> None:
     heists = run(SIMULATOR, SIMULATOR.make_config(model=model), n=60_000, seed=3).episodes
     games = run(SIMULATOR, SIMULATOR.make_config(model=model, unit="game"), n=30_000,
                 seed=4).episodes
-    checked = formula_check(heists, games.with_columns(pl.lit("basic").alias("mode")))
+    checked = formula_check(heists, games)
     assert checked["agrees"].all()
 
 

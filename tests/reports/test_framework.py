@@ -30,6 +30,21 @@ def pdf_page_count(data: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![a-z])", data))
 
 
+def assert_pdf_structure(data: bytes) -> None:
+    """What a reader needs to open the file: header, trailer, and a cross-reference table
+    where ``startxref`` says it is, whose entries point at the objects they name."""
+    assert data.startswith(b"%PDF-1.") and data.rstrip().endswith(b"%%EOF")
+    offset = int(re.search(rb"startxref\s+(\d+)\s+%%EOF\s*$", data).group(1))
+    assert data[offset:offset + 4] == b"xref"
+    header = re.match(rb"xref\s+(\d+)\s+(\d+)\s+", data[offset:])
+    first, count = int(header.group(1)), int(header.group(2))
+    entries = re.findall(rb"(\d{10}) (\d{5}) ([nf])", data[offset + header.end():offset + header.end() + 20 * count])
+    assert len(entries) == count
+    for number, (where, _, kind) in enumerate(entries, start=first):
+        if kind == b"n":
+            assert data[int(where):].startswith(f"{number} 0 obj".encode())
+
+
 @pytest.fixture(scope="module", autouse=True)
 def absent_game():
     """A registered game whose simulator module does not exist (a game not landed yet)."""
@@ -76,7 +91,8 @@ def test_pdf_page_count_matches_layout(written):
     report, _ = build_report(["coin"], profile=TINY, seed=7, jobs=1, store=base / "store", plugins=PLUGINS)
     pages = layout(report)
     data = result.pdf.read_bytes()
-    assert pdf_page_count(data) == result.pdf_pages
+    assert_pdf_structure(data)
+    assert pdf_page_count(data) == result.pdf_pages == len(pages)
     # title page, contents page, and the chapter (which needs at least two pages: one plot each)
     assert len(pages) >= 3
     assert b"/CreationDate" not in data

@@ -51,6 +51,7 @@ Rules version: seed 001 as of 2026-11.
 - Hand size with one player is 8.
   It continues here.
 - Talk: only "I have something for pile N".
+- Source copy at https://example.org/rules.pdf, see [the shop](https://example.org/shop).
 """
     facts = digest_facts(text, "seeds/thegame.md")
     assert facts.version == "Rules version: seed 001 as of 2026-11."
@@ -59,6 +60,7 @@ Rules version: seed 001 as of 2026-11.
         "Reach is up to the range. \u2014 seed says more [published over seed]",
         "Hand size with one player is 8. It continues here.",
         'Talk: only "I have something for pile N".',
+        "Source copy at (web address omitted) see the shop.",
     )
 
 

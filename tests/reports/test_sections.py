@@ -3,6 +3,8 @@ tables equal what the stored episodes give when read back from the store."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cardsim.reports.build import game_section
@@ -44,6 +46,7 @@ def test_chapter_has_required_parts(chapter):
     assert any("recommend" in t.title.lower() for t in tables)
     page = render_html(Report("t", "s", (), (section,)))
     assert section.title in page
+    assert re.search(r"https?:|ftp:|//[a-z]|src=|@import", page, re.I) is None
 
 
 def test_chapter_figures_equal_the_store(chapter):

@@ -49,10 +49,16 @@ def test_variant_knobs_are_respected(seed: int, players: int, strategy: int, min
 @settings(max_examples=4, deadline=None)
 @given(seed=SEEDS, players=PLAYERS, strategy=st.sampled_from([4, 5]))
 def test_search_strategies_play_legally(seed: int, players: int, strategy: int) -> None:
-    params = strategy_params(players)
+    name = "search" if strategy == kernel.SEARCH else "omniscient"
+    params = strategy_params(players, name, rollouts=1)
     params[kernel.P_SEARCH_CANDIDATES] = 2
-    params[kernel.P_SEARCH_ROLLOUTS] = 1
     check(seed, players, strategy, params=params)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS, players=PLAYERS)
+def test_search_lookahead_plays_legally(seed: int, players: int) -> None:
+    check(seed, players, kernel.SEARCH, params=strategy_params(players, "search"))
 
 
 @settings(max_examples=20, deadline=None)

@@ -23,6 +23,9 @@ from cardsim.sims.thegame.simulator import SIMULATOR
         {"hand_size": 0},
         {"hand_size": 9},
         {"backwards_trick": "yes"},
+        {"rollouts": -1},
+        {"rollouts": 65},
+        {"strategy": "planner", "rollouts": 4},
     ],
 )
 def test_bad_config_is_a_user_error(fields: dict) -> None:

@@ -11,8 +11,9 @@ from cardsim.sims.gang.models import MODEL_IDS
 
 
 def _models_in(table: pl.DataFrame) -> list[str]:
-    present = set(table["model"].to_list())
-    return [m for m in MODEL_IDS if m in present]
+    """Every model in ladder order (absent ones are skipped by the chart but keep their slot,
+    so a model has the same colour and marker in every figure)."""
+    return list(MODEL_IDS)
 
 
 def success_by_players_plot(summary: pl.DataFrame) -> Figure:
@@ -23,7 +24,7 @@ def success_by_players_plot(summary: pl.DataFrame) -> Figure:
         summary, x="players", series="model", series_order=_models_in(summary),
         y="success", lo="success_lo", hi="success_hi", ylabel="heist success",
         xlabel="players",
-        title=f"The Gang: heist success by model (n>={n_min:,} heists per point, 95% CI)",
+        title=f"The Gang: heist success by model (n>={n_min:,} per point, 95% CI)",
     )
 
 
@@ -62,10 +63,11 @@ def game_win_plot(summary: pl.DataFrame) -> Figure:
     n_min = int(summary["n"].min())
     order = ["basic", "advanced", "professional", "master"]
     table = summary.with_columns(
-        pl.col("mode").replace_strict({m: i for i, m in enumerate(order)}).alias("mode_index")
-    ).sort("mode_index")
+        pl.col("mode").replace_strict({m: f"{i + 1} {m}" for i, m in enumerate(order)})
+        .alias("mode")
+    )
     return interval_lines(
         table, x="mode", series="model", series_order=_models_in(table), y="win", lo="win_lo",
         hi="win_hi", ylabel="game win rate", xlabel="mode",
-        title=f"The Gang: game win rate by mode (n>={n_min:,} games per point, 95% CI)",
+        title=f"The Gang: game win rate by mode (n>={n_min:,} games/point, 95% CI)",
     )

@@ -43,8 +43,10 @@ def digest_path(game: str, root: Path | None = None) -> Path | None:
 
 
 def _plain(text: str) -> str:
-    """Markdown inline markup removed: backticks, emphasis, links kept as their text."""
+    """Markdown inline markup removed: backticks, emphasis, links kept as their text, bare web
+    addresses dropped."""
     text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"(?:https?|ftp)://\S+", "(web address omitted)", text)  # the report links nowhere
     text = text.replace("`", "").replace("**", "").replace("__", "")
     return re.sub(r"\s+", " ", text).strip()
 

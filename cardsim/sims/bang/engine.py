@@ -46,7 +46,9 @@ ALIVE = MAX_LIFE + MAX_SEATS  # 1 while in the game
 BOT = ALIVE + MAX_SEATS  # bot kind per seat
 REVEALED = BOT + MAX_SEATS  # 1 once the seat's role is public
 SUSPECT = REVEALED + MAX_SEATS  # public evidence of hostility to the Sheriff (role bot)
-ZONE = SUSPECT + MAX_SEATS  # s[ZONE + c]: Z_* zone of card c
+KILLER = SUSPECT + MAX_SEATS  # who eliminated the seat (-1: nobody / Dynamite / alive)
+OUT_TURN = KILLER + MAX_SEATS  # turn number of the seat's elimination (0: still alive)
+ZONE = OUT_TURN + MAX_SEATS  # s[ZONE + c]: Z_* zone of card c
 HOLDER = ZONE + N_CARDS  # seat holding card c (hand/in play), -1 otherwise
 DECK = HOLDER + N_CARDS  # draw pile, top at s[DECK + s[G_DECK_N] - 1]
 DISCARD = DECK + N_CARDS  # discard pile, top at s[DISCARD + s[G_DISCARD_N] - 1]
@@ -83,6 +85,8 @@ class StateView:
         self.bot = state[BOT : BOT + MAX_SEATS]
         self.revealed = state[REVEALED : REVEALED + MAX_SEATS]
         self.suspect = state[SUSPECT : SUSPECT + MAX_SEATS]
+        self.killer = state[KILLER : KILLER + MAX_SEATS]
+        self.out_turn = state[OUT_TURN : OUT_TURN + MAX_SEATS]
         self.zone = state[ZONE : ZONE + N_CARDS]
         self.holder = state[HOLDER : HOLDER + N_CARDS]
         self.deck = state[DECK : DECK + N_CARDS]
@@ -109,6 +113,7 @@ def blank_state(roles, chars, bots, max_turns):
     for p in range(MAX_SEATS):
         s[ROLE + p] = -1
         s[CHAR + p] = -1
+        s[KILLER + p] = -1
     for p in range(n):
         s[ROLE + p] = roles[p]
         s[CHAR + p] = chars[p]
@@ -131,10 +136,18 @@ def blank_state(roles, chars, bots, max_turns):
 
 
 @njit(cache=True)
+def rand_below(rng, n):
+    """A uniform integer in [0, n) from one uniform double of the Generator (the bias, below
+    n / 2**53, is far under any Monte Carlo error). One helper for every random pick keeps
+    numba's compile time down (``Generator.integers`` is costly to compile at each site)."""
+    return min(int(rng.random() * n), n - 1)
+
+
+@njit(cache=True)
 def shuffle_prefix(values, n, rng):
     """Fisher-Yates shuffle of values[:n] in place."""
     for i in range(n - 1, 0, -1):
-        j = rng.integers(0, i + 1)
+        j = rand_below(rng, i + 1)
         values[i], values[j] = values[j], values[i]
 
 
@@ -217,7 +230,7 @@ def random_hand_card(s, rng, p):
     n = hand_count(s, p)
     if n == 0:
         return -1
-    k = rng.integers(0, n)
+    k = rand_below(rng, n)
     for c in range(N_CARDS):
         if s[ZONE + c] == Z_HAND and s[HOLDER + c] == p:
             if k == 0:
@@ -474,6 +487,8 @@ def eliminate(s, rng, victim, killer):
     s[ALIVE + victim] = 0
     s[LIFE + victim] = 0
     s[REVEALED + victim] = 1
+    s[KILLER + victim] = killer
+    s[OUT_TURN + victim] = s[G_TURNS]
     heir = s[G_VULTURE]
     if heir >= 0 and heir != victim and s[ALIVE + heir] == 1:
         for c in range(N_CARDS):
@@ -1114,7 +1129,7 @@ def choose_action(s, rng, p):
     role bot's choice."""
     if s[BOT + p] == BOT_RANDOM:
         n = legal_actions(s, p)
-        i = rng.integers(0, n + 1)
+        i = rand_below(rng, n + 1)
         if i == n:
             return NO_ACTION
         return s[ACTS + i * 3 + 0], s[ACTS + i * 3 + 1], s[ACTS + i * 3 + 2]
@@ -1125,7 +1140,7 @@ def choose_action(s, rng, p):
 def choose_store_card(s, rng, p, shown, remaining):
     """General Store pick: random (random bot) or the card worth most (role bot)."""
     if s[BOT + p] == BOT_RANDOM:
-        return rng.integers(0, remaining)
+        return rand_below(rng, remaining)
     best = 0
     for i in range(1, remaining):
         if card_worth(s, p, shown[i]) > card_worth(s, p, shown[best]):
@@ -1174,7 +1189,7 @@ def draw_phase(s, rng, p):
             for q in range(s[G_PLAYERS]):
                 if q != p and s[ALIVE + q] == 1 and hand_count(s, q) > 0:
                     n_options += 1
-            pick = rng.integers(0, n_options)
+            pick = rand_below(rng, n_options)
             for q in range(s[G_PLAYERS]):
                 if q != p and s[ALIVE + q] == 1 and hand_count(s, q) > 0:
                     pick -= 1
@@ -1206,7 +1221,7 @@ def draw_phase(s, rng, p):
         back = -1
         if n_seen == 3:
             if random_bot:
-                back = rng.integers(0, 3)
+                back = rand_below(rng, 3)
             else:
                 back = 0
                 for i in range(1, 3):
@@ -1383,6 +1398,8 @@ def play_games(n_games, n_players, bots_by_role, max_turns, rng, check_every_tur
     chars = np.full((n_games, MAX_SEATS), -1, np.int8)
     alive = np.zeros((n_games, MAX_SEATS), np.int8)
     life = np.zeros((n_games, MAX_SEATS), np.int8)
+    killer = np.full((n_games, MAX_SEATS), -1, np.int8)
+    out_turn = np.zeros((n_games, MAX_SEATS), np.int16)
     errors = np.zeros(n_games, np.int8)
     for i in range(n_games):
         s = setup_game(n_players, bots_by_role, max_turns, rng)
@@ -1394,5 +1411,7 @@ def play_games(n_games, n_players, bots_by_role, max_turns, rng, check_every_tur
             chars[i, p] = s[CHAR + p]
             alive[i, p] = s[ALIVE + p]
             life[i, p] = s[LIFE + p]
-    return winner, turns, roles, chars, alive, life, errors
+            killer[i, p] = s[KILLER + p]
+            out_turn[i, p] = s[OUT_TURN + p]
+    return winner, turns, roles, chars, alive, life, killer, out_turn, errors
 

@@ -3,7 +3,9 @@
 One row per game: ``players``, ``winner`` (0 sheriff side, 1 outlaws, 2 renegade, 3 none: the
 turn cap was hit), ``turns`` (player turns taken), headline ``sheriff_won``, and per seat
 (seat 0 is the Sheriff, seats clockwise = turn order; -1 for unused seats) ``role_i``,
-``char_i`` (character index in ``cards.CHARACTER_NAMES``), ``alive_i`` and ``life_i`` at the end.
+``char_i`` (character index in ``cards.CHARACTER_NAMES``), ``alive_i`` and ``life_i`` at the end,
+``killer_i`` (seat that eliminated it; -1 if alive or killed by Dynamite) and ``out_turn_i`` (turn
+of its elimination, 0 if alive) so later analysis can ask who killed whom and when.
 """
 
 from __future__ import annotations
@@ -104,7 +106,7 @@ def play_arrays(config: BangConfig, rng: np.random.Generator, n: int, *, strict:
 
 def run_batch(config: BangConfig, rng: np.random.Generator, n: int) -> pl.DataFrame:
     """Play ``n`` games; one compact row per game (see the module docstring)."""
-    winner, turns, roles, chars, alive, life, _ = play_arrays(config, rng, n)
+    winner, turns, roles, chars, alive, life, killer, out_turn, _ = play_arrays(config, rng, n)
     columns: dict[str, object] = {
         "players": np.full(n, config.players, dtype=np.int8),
         "winner": winner,
@@ -116,6 +118,8 @@ def run_batch(config: BangConfig, rng: np.random.Generator, n: int) -> pl.DataFr
         columns[f"char_{seat}"] = chars[:, seat]
         columns[f"alive_{seat}"] = alive[:, seat]
         columns[f"life_{seat}"] = life[:, seat]
+        columns[f"killer_{seat}"] = killer[:, seat]
+        columns[f"out_turn_{seat}"] = out_turn[:, seat]
     return pl.DataFrame(columns)
 
 

@@ -540,8 +540,8 @@ def play_heist(
                 slot = best_drop_slot(pockets[user], size, new_card, board, shown)
                 swap_in_card(pockets[user], size, new_card, slot)
                 detail = slot
-                evidence_from[user] = r
-                public_ok[user, :] = True
+                # The user keeps the best hand, so it only got stronger: the earlier chips stay
+                # as (conservative) evidence about it for the bayes model.
             else:  # Muscle: the holder of the latest top chip takes it
                 user = holder_of(chips, r, players, players, 0)
                 muscle_seat = user

@@ -26,7 +26,7 @@ def kernel_speed(strategy: str, players: int, n: int) -> tuple[float, float]:
     """(games per CPU second, mean turns per game) of the batch kernel."""
     seeds = np.arange(n, dtype=np.int64) * 7919 + 1
     args = (players, int(rules_hand_size(players)), 2, True, STRATEGIES[strategy][0],
-            strategy_params(players))
+            strategy_params(players, strategy))
     play_games(seeds[:2], *args)  # compile / load the cache outside the timing
     start = time.process_time()
     stats = play_games(seeds, *args)

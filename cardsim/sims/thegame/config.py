@@ -23,14 +23,17 @@ STRATEGIES: dict[str, tuple[int, str]] = {
     ),
     "search": (
         4,
-        "signals plus a lookahead: candidate turns scored by rollouts over sampled unseen cards",
+        "signals plus a lookahead: each of the 8 cheapest turns is judged with the cheapest next "
+        "turn its remaining hand allows (--rollouts N adds rollouts over sampled unseen cards)",
     ),
     "omniscient": (
         5,
-        "upper bound: sees every hand and the draw order, scores candidate turns by exact rollouts",
+        "upper bound: search's lookahead plus candidate turns scored by one exact rollout with "
+        "every hand and the draw order known",
     ),
 }
 STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)
+MAX_ROLLOUTS = 64
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,9 @@ class TheGameConfig:
         min_cards: cards a turn must play while the draw pile has cards (rules: 2).
         hand_size: cards held after refilling; None = rules default (8/7/6 by player count).
         backwards_trick: whether the exactly-10-back play is allowed (rules: yes).
+        rollouts: search only: sampled determinisations per candidate turn scored by rollouts on
+            top of the lookahead (0 = lookahead only; each one costs about a millisecond per
+            move).
     """
 
     players: int = 1
@@ -50,6 +56,7 @@ class TheGameConfig:
     min_cards: int = 2
     hand_size: int | None = None
     backwards_trick: bool = True
+    rollouts: int = 0
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
@@ -81,6 +88,13 @@ class TheGameConfig:
             raise UserError(
                 f"thegame: backwards_trick must be true or false, got {self.backwards_trick!r}"
             )
+
+        if isinstance(self.rollouts, bool) or not isinstance(self.rollouts, int) or not (
+            0 <= self.rollouts <= MAX_ROLLOUTS
+        ):
+            raise UserError(f"thegame: rollouts must be 0-{MAX_ROLLOUTS}, got {self.rollouts!r}")
+        if self.rollouts and self.strategy != "search":
+            raise UserError("thegame: rollouts apply to the search strategy only")
 
     @property
     def effective_hand_size(self) -> int:

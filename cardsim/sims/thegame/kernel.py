@@ -44,9 +44,11 @@ P_PAIR_PENALTY = 3  # cost added for playing the near card of a 10-apart pair wi
 P_TRICK_BONUS = 4  # extra value of a backwards trick beyond the cards it reopens
 P_SIGNAL_THRESHOLD = 5  # a teammate reserves a pile when holding a card of cost <= this
 P_SIGNAL_PENALTY = 6  # cost added to a non-free play on a pile a teammate reserved
-P_SEARCH_CANDIDATES = 7  # search/omniscient: candidate turns scored by rollouts
-P_SEARCH_ROLLOUTS = 8  # search: sampled deals per candidate
-N_PARAMS = 9
+P_SEARCH_CANDIDATES = 7  # rollouts: candidate turns scored
+P_SEARCH_ROLLOUTS = 8  # search: sampled determinisations per candidate (0 = lookahead only)
+P_LOOKAHEAD = 9  # planner: weight of the cheapest next turn left by each candidate (0 = off)
+P_LOOKAHEAD_CANDIDATES = 10  # planner: candidates compared with the lookahead (<= 8)
+N_PARAMS = 11
 
 INF = 1.0e18
 MAX_TURN = 2 * MAX_HAND  # longest sequence one turn can record (a full hand)
@@ -220,7 +222,11 @@ R_TURN_CARDS = 9  # sequential choice of random / greedy
 R_TURN_PILES = 10
 R_SLOT_OF = 11
 R_SINGLE_PARTNER = 12  # per (slot * 4 + pile): slot of the far partner of a normal play, or -1
-N_WORK_ROWS = 13
+R_LOOK_CARDS = 13  # lookahead: candidate k's cards at k * MAX_TURN + d
+R_LOOK_PILES = 14
+R_LOOK_HAND = 15  # lookahead: the hand left by a candidate
+R_LOOK_TOPS = 16  # lookahead: the pile tops left by a candidate
+N_WORK_ROWS = 17
 
 F_ACC = 0  # per depth: cost of the sequence so far
 F_PENALTY = 1  # per pile: reservation penalty of the current player
@@ -229,7 +235,8 @@ F_CAND_COST = 3  # cost of each kept candidate sequence, cheapest first
 F_SINGLE = 4  # per (slot * 4 + pile): cost of that single play now (INF if illegal)
 F_SINGLE_PAIR = 5  # per (slot * 4 + pile): pair penalty it incurs if its partner stays in hand
 F_PILE_MIN = 6  # per pile: cheapest single play on it now
-N_FLOAT_ROWS = 7
+F_LOOK_COST = 7  # lookahead: cost of each candidate
+N_FLOAT_ROWS = 8
 FLOAT_WIDTH = 32
 
 Rollout = namedtuple(
@@ -700,6 +707,55 @@ def extras_reach(draw_left, params) -> float:
 
 
 @njit(cache=True)
+def lookahead_choice(hands, counts, player, piles, below, required, trick_ok, params, W, F,
+                     C) -> bool:
+    """Planner lookahead: among the P_LOOKAHEAD_CANDIDATES cheapest mandatory sequences, the one
+    minimising its cost + P_LOOKAHEAD x the cost of the cheapest sequence the *remaining* hand
+    could play next on the piles it leaves (new draws unknown, so ignored). The winner is left
+    at the front of W[R_LOOK_CARDS] / W[R_LOOK_PILES]; False when no sequence is legal."""
+    keep = max(1, min(int(params[P_LOOKAHEAD_CANDIDATES]), SLOT_TABLE // MAX_TURN))
+    n_cand = best_sequences(hands[player], counts[player], piles, below, required, trick_ok,
+                            True, params, F[F_PENALTY], W, F, C, keep)
+    if n_cand == 0:
+        return False
+    for k in range(n_cand):
+        F[F_LOOK_COST, k] = F[F_CAND_COST, k]
+        for d in range(required):
+            W[R_LOOK_CARDS, k * MAX_TURN + d] = C[0, k, d]
+            W[R_LOOK_PILES, k * MAX_TURN + d] = C[1, k, d]
+    best_k = 0
+    best_total = INF
+    for k in range(n_cand):
+        n_left = 0
+        for s in range(counts[player]):
+            card = hands[player, s]
+            chosen = False
+            for d in range(required):
+                if W[R_LOOK_CARDS, k * MAX_TURN + d] == card:
+                    chosen = True
+            if not chosen:
+                W[R_LOOK_HAND, n_left] = card
+                n_left += 1
+        for p in range(N_PILES):
+            W[R_LOOK_TOPS, p] = piles[p]
+        for d in range(required):
+            W[R_LOOK_TOPS, W[R_LOOK_PILES, k * MAX_TURN + d]] = W[R_LOOK_CARDS, k * MAX_TURN + d]
+        following = INF
+        if n_left >= required and best_sequences(W[R_LOOK_HAND], n_left, W[R_LOOK_TOPS][:N_PILES],
+                                                 below, required, trick_ok, True, params,
+                                                 F[F_PENALTY], W, F, C, 1) > 0:
+            following = F[F_CAND_COST, 0]
+        total = F[F_LOOK_COST, k] + params[P_LOOKAHEAD] * min(following, 50.0)
+        if total < best_total:
+            best_total = total
+            best_k = k
+    for d in range(required):
+        W[R_LOOK_CARDS, d] = W[R_LOOK_CARDS, best_k * MAX_TURN + d]
+        W[R_LOOK_PILES, d] = W[R_LOOK_PILES, best_k * MAX_TURN + d]
+    return True
+
+
+@njit(cache=True)
 def turn_planner(hands, counts, player, players, piles, below, required, draw_left, trick_ok,
                  signals, params, W, F, C, stats) -> int:
     """planner / signals: cheapest mandatory sequence by effective gap, then extras."""
@@ -708,11 +764,18 @@ def turn_planner(hands, counts, player, players, piles, below, required, draw_le
                      F[F_PENALTY])
     else:
         F[F_PENALTY, :] = 0.0
-    if best_sequences(hands[player], counts[player], piles, below, required, trick_ok, True,
-                      params, F[F_PENALTY], W, F, C, 1) == 0:
-        return 0
-    play_sequence(hands, counts, player, piles, below, C[0, 0], C[1, 0],
-                  required, stats)
+    if params[P_LOOKAHEAD] > 0.0:
+        if not lookahead_choice(hands, counts, player, piles, below, required, trick_ok,
+                                params, W, F, C):
+            return 0
+        play_sequence(hands, counts, player, piles, below, W[R_LOOK_CARDS], W[R_LOOK_PILES],
+                      required, stats)
+    else:
+        if best_sequences(hands[player], counts[player], piles, below, required, trick_ok, True,
+                          params, F[F_PENALTY], W, F, C, 1) == 0:
+            return 0
+        play_sequence(hands, counts, player, piles, below, C[0, 0], C[1, 0],
+                      required, stats)
     extra = play_extras(hands, counts, player, piles, below, trick_ok,
                         extras_reach(draw_left, params), params, F[F_PENALTY], W, F, C, stats)
     stats[S_EXTRA_PLAYS] += extra
@@ -737,7 +800,8 @@ def choose_first_player(hands, counts, players, piles, below, min_cards, trick_o
 @njit(cache=True)
 def take_heuristic_turn(strategy, hands, counts, player, players, piles, below, required,
                         draw_left, trick_ok, rng, params, W, F, C, stats) -> int:
-    """One turn of random / greedy / planner / signals; returns the number of cards played."""
+    """One turn of random / greedy / planner / signals / search without rollouts (signals with
+    the lookahead its parameters switch on); returns the number of cards played."""
     if strategy == RANDOM:
         return turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, True,
                            params, W, F, C, stats)
@@ -875,12 +939,13 @@ def rollout(variant, n_variants_with_extras, player, players, draw_pos, hand_siz
 @njit(cache=True)
 def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand_size,
                 min_cards, piles, below, required, trick_ok, rng, params, W, F, C, sc, stats) -> int:
-    """search / omniscient: the signals planner's cheapest mandatory sequences (up to
-    P_SEARCH_CANDIDATES, each followed by the planner's extras, plus the cheapest without
-    extras) are each scored by the mean cards left of rollouts with the signals strategy over
-    P_SEARCH_ROLLOUTS determinisations (search: sampled from the unseen cards; omniscient: the
-    true hands and draw order, one rollout). The lowest mean wins; ties keep the planner's
-    choice."""
+    """Rollout turn of search (with rollouts) / omniscient: the signals planner's cheapest
+    mandatory sequences (up to P_SEARCH_CANDIDATES, each followed by the planner's extras, plus
+    the cheapest without extras) are each scored by the mean cards left of rollouts, played by
+    the signals strategy with the same parameters (so with the lookahead), over
+    P_SEARCH_ROLLOUTS determinisations (search: the unseen cards shuffled into teammates' hands
+    and the draw pile; omniscient: the true hands and draw order, one rollout). The lowest mean
+    wins; ties keep the planner's choice."""
     if players > 1:
         reservations(hands, counts, player, players, piles, below, trick_ok, params,
                      F[F_PENALTY])
@@ -989,7 +1054,7 @@ def play_one(deal_seed, players, hand_size, min_cards, trick_ok, strategy, param
     if strategy >= SIGNALS and players > 1:
         first = choose_first_player(hands, counts, players, piles, below, min_cards, trick_ok,
                                     params, W, F, C)
-    if strategy >= SEARCH:
+    if strategy == OMNISCIENT or (strategy == SEARCH and params[P_SEARCH_ROLLOUTS] > 0):
         draw_pos = play_out_search(strategy == OMNISCIENT, deck, draw_pos, hands, counts, first,
                                    players, hand_size, min_cards, trick_ok, piles, below, rng,
                                    params, W, F, C, sc, stats)

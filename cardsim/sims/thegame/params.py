@@ -11,6 +11,8 @@ import numpy as np
 
 from cardsim.sims.thegame.kernel import (
     N_PARAMS,
+    P_LOOKAHEAD,
+    P_LOOKAHEAD_CANDIDATES,
     P_LATE_DRAW,
     P_PAIR_PENALTY,
     P_REACH_EARLY,
@@ -31,17 +33,29 @@ BASE: dict[int, float] = {
     P_SIGNAL_THRESHOLD: 1.0,
     P_SIGNAL_PENALTY: 3.0,
     P_SEARCH_CANDIDATES: 4.0,
-    P_SEARCH_ROLLOUTS: 16.0,
+    P_SEARCH_ROLLOUTS: 0.0,
+    P_LOOKAHEAD: 0.0,
+    P_LOOKAHEAD_CANDIDATES: 8.0,
 }
 
 # Per player count: overrides of BASE found by tuning.
 BY_PLAYERS: dict[int, dict[int, float]] = {1: {}, 2: {}, 3: {}, 4: {}, 5: {}}
 
+# search and omniscient add the next-turn lookahead to the signals planner.
+LOOKAHEAD: dict[int, dict[int, float]] = {
+    players: {P_LOOKAHEAD: 0.6} for players in (1, 2, 3, 4, 5)
+}
 
-def strategy_params(players: int) -> np.ndarray:
-    """The float64 parameter vector the kernel's heuristic strategies use at this player count."""
+
+def strategy_params(players: int, strategy: str = "planner", rollouts: int = 0) -> np.ndarray:
+    """The float64 parameter vector of ``strategy`` at this player count (``rollouts``: the
+    search strategy's sampled determinisations per candidate turn; omniscient always uses one
+    exact rollout)."""
     values = dict(BASE)
     values.update(BY_PLAYERS.get(players, {}))
+    if strategy in ("search", "omniscient"):
+        values.update(LOOKAHEAD.get(players, {}))
+        values[P_SEARCH_ROLLOUTS] = float(rollouts if strategy == "search" else 1)
     params = np.zeros(N_PARAMS)
     for index, value in values.items():
         params[index] = value

@@ -26,7 +26,7 @@ SEED_LIMIT = 2**63 - 1
 def run_batch(config: TheGameConfig, rng: np.random.Generator, n: int) -> pl.DataFrame:
     """Play ``n`` games; one row each.
 
-    Columns: the config (players, strategy, min_cards, hand_size, backwards_trick), the outcome
+    Columns: the config (players, strategy, min_cards, hand_size, backwards_trick, rollouts), the outcome
     (won, excellent, cards_left = cards_in_hands + draw_left), the play (turns, extra_plays
     beyond the minimum, tricks, first_player chosen) and ``deal_seed``, from which
     :func:`cardsim.sims.thegame.kernel.deal_deck` regenerates the deal (the same seed gives the
@@ -40,7 +40,7 @@ def run_batch(config: TheGameConfig, rng: np.random.Generator, n: int) -> pl.Dat
         config.min_cards,
         config.backwards_trick,
         config.strategy_id,
-        strategy_params(config.players),
+        strategy_params(config.players, config.strategy, config.rollouts),
     )
     cards_left = stats[:, S_CARDS_LEFT].astype(np.int8)
     return pl.DataFrame(
@@ -50,6 +50,7 @@ def run_batch(config: TheGameConfig, rng: np.random.Generator, n: int) -> pl.Dat
             "min_cards": pl.Series(np.full(n, config.min_cards, np.int8)),
             "hand_size": pl.Series(np.full(n, config.effective_hand_size, np.int8)),
             "backwards_trick": pl.Series(np.full(n, config.backwards_trick, np.bool_)),
+            "rollouts": pl.Series(np.full(n, config.rollouts, np.int8)),
             "won": pl.Series(cards_left == 0),
             "excellent": pl.Series(cards_left <= EXCELLENT_MAX_LEFT),
             "cards_left": pl.Series(cards_left),

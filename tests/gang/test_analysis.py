@@ -1,0 +1,103 @@
+"""Summary tables and figures from episode rows (cardsim.analysis.gang, reports.plots.gang)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from cardsim.analysis.gang import (
+    best_of_five,
+    card_effects,
+    difference_interval,
+    final_counts,
+    formula_check,
+    game_summary,
+    heist_summary,
+)
+from cardsim.reports.plots.gang import (
+    card_effects_plot,
+    game_win_plot,
+    levels_curve_plot,
+    success_by_players_plot,
+)
+from cardsim.reports.style import svg_text
+
+
+def _heists(players: int, model: str, levels: int, successes: int, n: int) -> pl.DataFrame:
+    return pl.DataFrame({
+        "players": [players] * n, "model": [model] * n, "levels": [levels] * n,
+        "success": [True] * successes + [False] * (n - successes),
+        "order_ok": [True] * successes + [False] * (n - successes),
+        "random_order_p": [1 / 24] * n,
+    })
+
+
+def test_heist_summary_has_wilson_interval_and_exact_random_value() -> None:
+    table = heist_summary(pl.concat([_heists(4, "history", 1, 70, 100),
+                                     _heists(5, "history", 1, 60, 100)]))
+    row = table.row(0, named=True)
+    assert row["n"] == 100 and row["success"] == 0.7
+    assert row["success_lo"] < 0.7 < row["success_hi"]
+    assert row["random_exact"] == pytest.approx(1 / 24)
+
+
+def test_difference_interval_contains_zero_for_equal_rates_and_excludes_it_for_far_ones() -> None:
+    d, lo, hi = difference_interval(500, 1000, 500, 1000)
+    assert d == 0 and lo < 0 < hi
+    d, lo, hi = difference_interval(600, 1000, 500, 1000)
+    assert d == pytest.approx(0.1) and 0 < lo < 0.1 < hi
+
+
+def test_card_effects_sorted_hardest_first_against_the_none_baseline() -> None:
+    rows = []
+    for card, kind, k in (("none", "none", 70), ("blackout", "challenge", 50),
+                          ("investor", "specialist", 80)):
+        rows.append(_heists(4, "bayes", 1, k, 100).select("players", "model", "levels", "success")
+                    .with_columns(pl.lit(kind).alias("kind"), pl.lit(card).alias("card")))
+    effects = card_effects(pl.concat(rows))
+    assert effects["card"].to_list() == ["blackout", "none", "investor"]
+    assert effects.filter(pl.col("card") == "none")["difference"][0] == 0
+    assert effects.filter(pl.col("card") == "blackout")["difference"][0] == pytest.approx(-0.2)
+    svg = svg_text(card_effects_plot(effects))
+    assert svg.startswith("<svg")
+
+
+def _games() -> pl.DataFrame:
+    return pl.DataFrame({
+        "players": [4] * 4, "model": ["history"] * 4, "levels": [1] * 4,
+        "mode": ["basic"] * 4, "success": [True, True, False, True],
+        "vaults": [3, 3, 1, 3], "alarms": [0, 2, 3, 1], "heists": [3, 5, 4, 4],
+    })
+
+
+def test_game_summary_and_final_counts() -> None:
+    games = _games()
+    summary = game_summary(games)
+    assert summary["win"][0] == 0.75 and summary["heists"][0] == 4.0
+    finals = final_counts(games)
+    assert finals["games"].sum() == 4 and finals["share"].sum() == pytest.approx(1.0)
+
+
+def test_formula_check_flags_agreement() -> None:
+    heists = _heists(4, "history", 1, 700, 1000)
+    games = pl.DataFrame({
+        "players": [4] * 1000, "model": ["history"] * 1000, "levels": [1] * 1000,
+        "mode": ["basic"] * 1000, "heists": [4] * 1000,
+        "success": [True] * round(1000 * float(best_of_five(0.7))) +
+                   [False] * (1000 - round(1000 * float(best_of_five(0.7)))),
+    })
+    assert formula_check(heists, games)["agrees"].all()
+    far = games.with_columns(pl.lit(False).alias("success"))
+    assert not formula_check(heists, far)["agrees"].any()
+
+
+def test_figures_render() -> None:
+    summary = heist_summary(pl.concat([_heists(p, m, 1, 50 + p, 100) for p in (3, 4)
+                                       for m in ("percentile", "history")]))
+    assert "<svg" in svg_text(success_by_players_plot(summary))
+    levels = heist_summary(pl.concat([_heists(4, "history", lv, 60 + lv, 100) for lv in (1, 4)]))
+    assert "<svg" in svg_text(levels_curve_plot(levels))
+    games = game_summary(pl.concat([_games(), _games().with_columns(pl.lit("master").alias("mode"))]))
+    assert "<svg" in svg_text(game_win_plot(games))
+    assert np.isfinite(summary["success_lo"].to_numpy()).all()
