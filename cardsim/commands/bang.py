@@ -79,6 +79,9 @@ def run_command(
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Write side win rate by player count (.svg/.png).")
     ] = None,
+    kills: Annotated[
+        bool, typer.Option("--kills", help="Also print who eliminated whom (by role).")
+    ] = False,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -88,6 +91,7 @@ def run_command(
     """
     from cardsim.analysis.bang import (
         character_win_table,
+        elimination_table,
         length_table,
         role_win_table,
         side_win_table,
@@ -120,6 +124,10 @@ def run_command(
                as_json=as_json)
     lengths = length_table(episodes).with_columns(pl.col("mean", "lo", "hi").round(2))
     show_table(lengths, title="game length in player turns (mean, 95% CI)", as_json=as_json)
+    if kills:
+        eliminations = elimination_table(episodes).with_columns(pl.col("share").round(4))
+        show_table(eliminations, title="eliminations: victim role by killer role",
+                   as_json=as_json)
     if plot is not None:
         from cardsim.reports.plots.bang import side_win_plot
         from cardsim.reports.style import save_figure

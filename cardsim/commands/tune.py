@@ -52,6 +52,16 @@ TunePrecisionOpt = Annotated[
 TuneMaxNOpt = Annotated[int, typer.Option("--max-n", help="Episodes at most per candidate.")]
 
 
+def _display(frame: pl.DataFrame, first: list[str]) -> pl.DataFrame:
+    """Rates as percentages and the interval as one column, for a narrow terminal table."""
+    return frame.select(
+        *first,
+        "n",
+        (pl.col("p") * 100).round(1).cast(pl.String).add("%").alias("win rate"),
+        pl.format("{}-{}%", (pl.col("lo") * 100).round(1), (pl.col("hi") * 100).round(1)).alias("95% interval"),
+    )
+
+
 def _print_results(
     ranked: pl.DataFrame, steps: pl.DataFrame, *, top: int, who: str, target: float, as_json: bool
 ) -> None:
@@ -65,9 +75,11 @@ def _print_results(
         typer.echo(json.dumps({"target": target, "who": who, "closest": shown.to_dicts(),
                                "ladder": steps.to_dicts()}))
         return
-    show_table(shown, title=f"closest to {target:.0%} for {who} (95% Wilson intervals lo-hi)")
-    show_table(steps.select("level", pl.col("aim"), pl.col("label").alias("configuration"),
-                            "n", "p", "lo", "hi"), title="difficulty ladder")
+    table = _display(shown, ["rank", "configuration"]).with_columns(
+        shown["tied_with_best"].replace_strict({True: "yes", False: ""}).alias("tied with #1"))
+    show_table(table, title=f"closest to a {target:.0%} win rate for {who}")
+    ladder_table = _display(steps.rename({"label": "configuration"}), ["level", "configuration"])
+    show_table(ladder_table, title="difficulty ladder (easy aims halfway to 100%, hard at half the target)")
     best = ranked.row(0, named=True)
     typer.echo(
         f"For {who} aiming at a {target:.0%} win rate, play: {best['label']} "

@@ -13,11 +13,11 @@ from cardsim.commands.bang import app
 runner = CliRunner()
 
 
-def test_bots_lists_random_and_role() -> None:
+def test_bots_lists_every_bot() -> None:
     result = runner.invoke(app, ["bots", "--json"])
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)["rows"]
-    assert {row["bot"] for row in rows} == {"random", "role"}
+    assert {row["bot"] for row in rows} == {"random", "role", "naive"}
 
 
 def test_run_prints_sides_roles_characters_and_length(tmp_path) -> None:
@@ -56,3 +56,14 @@ def test_bad_bot_is_one_line_exit_2() -> None:
     )
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "genius" in done.stderr
+
+
+def test_run_kills_table() -> None:
+    args = ["run", "--players", "7", "--n", "200", "--jobs", "1", "--no-store", "-q", "--json",
+            "--kills"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    kills = json.loads(result.stdout.splitlines()[-1])
+    assert kills["title"].startswith("eliminations")
+    victims = {row["victim"] for row in kills["rows"]}
+    assert victims <= {"sheriff", "deputy", "outlaw", "renegade"} and "outlaw" in victims

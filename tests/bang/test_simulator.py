@@ -16,7 +16,7 @@ from tests.bang.scenario import card, give, rng, stack, table
 
 
 @pytest.mark.parametrize("players", [4, 5, 6, 7])
-@pytest.mark.parametrize("bot", ["random", "role"])
+@pytest.mark.parametrize("bot", ["random", "role", "naive"])
 def test_invariants_hold_after_every_turn(players: int, bot: str) -> None:
     """80 cards accounted for, life within [1, max] for the living, one winner or none."""
     config = BangConfig(players=players, **parse_bots(bot))
@@ -126,6 +126,15 @@ def test_role_bot_deputy_never_targets_the_sheriff() -> None:
     assert t == 1 and C.CARD_KIND[c] == C.JAIL
 
 
+def test_naive_bot_deputy_shoots_without_evidence() -> None:
+    """The naive rung skips the inference: a Deputy shoots an unknown neighbour (here the other
+    Deputy, seat 5) where the role bot holds fire."""
+    s = table([C.KIT_CARLSON] * 7, bots=[C.BOT_NAIVE] * 7)
+    give(s, 6, card(C.BANG, "AS"))
+    c, t, _ = E.role_bot_action(s.state, rng(), 6)
+    assert t == 5 and C.CARD_KIND[c] == C.BANG
+
+
 def test_role_bot_lone_deputy_knows_everyone_else_is_a_foe() -> None:
     s = table([C.KIT_CARLSON] * 5)  # 5 players: one Deputy (seat 4), the rest are foes
     give(s, 4, card(C.BANG, "AS"))
@@ -165,7 +174,7 @@ def test_interpreted_reference_plays_identical_games() -> None:
 @pytest.mark.parametrize("players", [4, 5, 6, 7])
 def test_invariants_hold_in_many_games(players: int) -> None:
     """Long run: 20,000 games per bot kind, invariants checked after every turn."""
-    for bot in ("random", "role"):
+    for bot in ("random", "role", "naive"):
         config = BangConfig(players=players, **parse_bots(bot))
         errors = play_arrays(config, np.random.default_rng(100 + players), 20_000, strict=True)[-1]
         assert errors.max() == 0

@@ -96,3 +96,16 @@ def test_eight_cards_best_five() -> None:
     assert describe(score_cards(cards("2c 2d 2h 3s 3c 3d 4h 4s"))) == "full house"
     three_pairs = score_cards(cards("2c 2d 3h 3s 4c 4d 9h Ks"))
     assert describe(three_pairs) == "two pair"
+
+
+@pytest.mark.parametrize("size", [5, 7, 8])
+def test_order_matches_the_project_poker_engine_with_the_suitless_jack(size: int) -> None:
+    """The kernel scorer orders hands exactly like cardsim.sims.poker (cards drawn from the 52
+    plus the suitless Jack, 5 to 8 cards)."""
+    from cardsim.sims.poker.evaluator import evaluate
+
+    rng = np.random.default_rng(100 + size)
+    hands = np.array([rng.permutation(53)[:size] for _ in range(2000)])
+    ours = score_rows(hands.astype(np.int64)).astype(np.int64)
+    theirs = evaluate(hands.astype(np.int8)).astype(np.int64)
+    assert (np.sign(ours[:, None] - ours[None, :300]) == np.sign(theirs[:, None] - theirs[None, :300])).all()

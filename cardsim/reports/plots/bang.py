@@ -19,12 +19,13 @@ def side_win_plot(table: pl.DataFrame, *, bots: str = "role") -> Figure:
         pl.min_horizontal("lo", "p").alias("lo"),
         pl.max_horizontal("hi", "p").alias("hi"),
     )
-    n_min = int(shown.group_by("players").agg(pl.col("n").first())["n"].min())
+    games = shown.group_by("players").agg(pl.col("n").first())["n"]
+    n_text = f"n={games.min():,}" if games.min() == games.max() else f"n>={games.min():,}"
     return interval_lines(
         shown,
         x="players",
         series="side",
         series_order=[s for s in SIDE_ORDER if s in shown["side"].to_list()],
-        title=f"Bang!: win rate by side ({bots} bots, n>={n_min:,} games per count, 95% CI)",
+        title=f"Bang!: win rate by side ({bots} bots, {n_text} games per count, 95% CI)",
         xlabel="players",
     )

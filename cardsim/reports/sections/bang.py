@@ -18,7 +18,7 @@ from cardsim.reports.content import (
 from cardsim.reports.plots.bang import side_win_plot
 from cardsim.reports.plots.common import interval_bars
 from cardsim.reports.suite import Experiment, Outcomes, Profile
-from cardsim.sims.bang.simulator import BOT_DESCRIPTIONS
+from cardsim.sims.bang.simulator import BOT_DESCRIPTIONS, SIMULATOR
 
 GAME = "bang"
 TITLE = "Bang!"
@@ -33,7 +33,9 @@ BOTS: dict[str, tuple[str, ...]] = {"default": ("role", "random"), "quick": ("ro
 
 
 def rerun(profile: Profile) -> str:
-    return f"cardsim bang run --players 4-7 --n {profile.max_n} --seed 0"
+    first = min(SIMULATOR.chunk_size, profile.max_n)
+    return (f"cardsim bang run --players 4-7 --bots role --n {first} --precision {profile.precision} "
+            f"--max-n {profile.max_n}")
 
 
 def plan(profile: Profile) -> list[Experiment]:

@@ -186,7 +186,7 @@ def reproducibility_blocks(outcomes: Outcomes, profile: Profile, game: str, reru
         f"Stopping rule: {stop_text}",
         f"Re-run this chapter: cardsim report --game {game} --seed {outcomes.seed}{quick} "
         f"(stored chunks in the results folder are reused; same store and seed give identical files).",
-        f"Re-run one experiment by hand: {rerun}",
+        f"Re-run one experiment by hand (reuses the same stored chunks): {rerun} --seed {outcomes.seed}",
     )
     return (Bullets(items, heading="Reproducibility"), runs_table(all_runs))
 
@@ -232,3 +232,10 @@ def runs_table(runs: Sequence[Outcome]) -> Table:
 def estimate_text(p: float, lo: float, hi: float, n: int) -> str:
     """'45.2% (95% interval 44.1-46.3%, n=10,000)'."""
     return f"{percent(p)} (95% interval {interval_text(lo, hi)}, n={n:,})"
+
+
+def on_target(row: dict, target: float) -> str:
+    """'yes' when the row's 95% interval holds the target, else how far its estimate is off."""
+    if row["lo"] <= target <= row["hi"]:
+        return "yes"
+    return f"no, {100 * abs(row['p'] - target):.1f} pts off"

@@ -23,9 +23,11 @@ from cardsim.reports.plots.gang import (
     success_by_players_plot,
 )
 from cardsim.reports.plots.common import interval_bars
+from cardsim.reports.sections.common import on_target
 from cardsim.reports.suite import Experiment, Outcomes, Profile
 from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS
 from cardsim.sims.gang.models import MODEL_DESCRIPTIONS
+from cardsim.sims.gang.simulator import SIMULATOR
 
 GAME = "gang"
 TITLE = "The Gang"
@@ -51,7 +53,9 @@ BAYES_SCALE = 0.25  # bayes plays about five times slower: a smaller episode bou
 
 
 def rerun(profile: Profile) -> str:
-    return f"cardsim gang heist --players {FOCUS_PLAYERS} --model history --n {profile.max_n}"
+    first = min(SIMULATOR.chunk_size, profile.max_n)
+    return (f"cardsim gang heist --players {FOCUS_PLAYERS} --model history --n {first} "
+            f"--precision {profile.precision} --max-n {profile.max_n}")
 
 
 def _scale(model: str) -> float:
@@ -186,6 +190,7 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                      ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
                      ("win rate", "p", lambda r: percent(r["p"]), lambda r: float(r["p"])),
                      ("95% interval", "lo", lambda r: interval_text(r["lo"], r["hi"]), lambda r: float(r["lo"])),
+                     ("target in interval", "p", lambda r: on_target(r, TARGET), lambda r: abs(float(r["p"]) - TARGET)),
                      text_column("easier (aim 75%)", "easier"), text_column("harder (aim 25%)", "harder")],
             note="Easier/harder: the easy and hard rungs of the ladder (closest to 75% and 25% among "
                  "configurations clearly easier or harder than the recommendation). Candidates: Basic, "

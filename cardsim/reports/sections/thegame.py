@@ -18,8 +18,10 @@ from cardsim.reports.content import (
 )
 from cardsim.reports.plots.common import interval_bars
 from cardsim.reports.plots.thegame import cards_left_histogram, win_rate_plot
+from cardsim.reports.sections.common import on_target
 from cardsim.reports.suite import Experiment, Outcomes, Profile
 from cardsim.sims.thegame.config import STRATEGIES, STRATEGY_NAMES
+from cardsim.sims.thegame.simulator import SIMULATOR
 
 GAME = "thegame"
 TITLE = "The Game"
@@ -43,7 +45,9 @@ SLOW_CHUNK = 50
 
 
 def rerun(profile: Profile) -> str:
-    return f"cardsim thegame run --players 1-5 --strategy signals --n {profile.max_n}"
+    first = min(SIMULATOR.chunk_size, profile.max_n)
+    return (f"cardsim thegame run --players {FOCUS_PLAYERS} --strategy signals --n {first} "
+            f"--precision {profile.precision} --max-n {profile.max_n}")
 
 
 def plan(profile: Profile) -> list[Experiment]:
@@ -167,6 +171,7 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                      ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
                      ("win rate", "p", lambda r: percent(r["p"]), lambda r: float(r["p"])),
                      ("95% interval", "lo", lambda r: interval_text(r["lo"], r["hi"]), lambda r: float(r["lo"])),
+                     ("target in interval", "p", lambda r: on_target(r, TARGET), lambda r: abs(float(r["p"]) - TARGET)),
                      text_column("easier", "easier"), text_column("harder", "harder")],
             note=f"Knobs: cards a turn must play (rules 2), hand size (rules: 8/7/6 by player count), "
                  f"backwards trick (rules: on). Ladder: {aims}, among variants clearly easier or harder.",

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from cardsim.sims.bang.cards import (
-    BANG, BARREL, BART_CASSIDY, BEER, BLACK_JACK, BOT_RANDOM, CALAMITY_JANET, CARABINE,
+    BANG, BARREL, BART_CASSIDY, BEER, BLACK_JACK, BOT_NAIVE, BOT_RANDOM, CALAMITY_JANET, CARABINE,
     CARD_KIND, CARD_RANK, CARD_SUIT, CAT_BALOU, CHARACTER_LIFE, COLT_REACH, DEPUTY,
     DIAMONDS, DUEL, DYNAMITE, EL_GRINGO, FIRST_BLUE, FIRST_WEAPON, GATLING, GENERAL_STORE, HEARTS,
     INDIANS, JAIL, JESSE_JONES, JOURDONNAIS, KIT_CARLSON, LUCKY_DUKE, MISSED, MUSTANG, N_CARDS,
@@ -943,13 +943,22 @@ def outlaws_alive(s):
 @njit(cache=True)
 def hostility(s, p, t):
     """How much role-bot p wants to hurt t (> 0: worth attacking). Uses only p's own role,
-    the public Sheriff, public role counts and the public ``suspect`` evidence."""
+    the public Sheriff, public role counts and the public ``suspect`` evidence (the naive bot
+    ignores the evidence: anyone its role does not rule out as a friend scores 1)."""
     if t == p or s[ALIVE + t] == 0:
         return -1e9
     r = s[ROLE + p]
     t_sheriff = s[ROLE + t] == SHERIFF
     others_hidden = alive_count(s) - 1 - (0 if r == SHERIFF else 1)  # unknown roles but mine
     lean = 0.05 * (s[MAX_LIFE + t] - s[LIFE + t])  # finish off the wounded
+    if s[BOT + p] == BOT_NAIVE:
+        if r == OUTLAW:
+            return (10.0 if t_sheriff else 1.0) + lean
+        if t_sheriff and r == DEPUTY:
+            return -1e9
+        if t_sheriff and r == RENEGADE and (outlaws_alive(s) > 0 or alive_count(s) > 2):
+            return -1e9
+        return 1.0 + lean
     if r == SHERIFF:
         if hidden_foes_alive(s) == others_hidden:
             return 1.0 + s[SUSPECT + t] + lean
@@ -1333,8 +1342,9 @@ def invariant_error(s):
         if s[ZONE + c] == Z_HAND:
             kinds_in_hand[s[HOLDER + c] * HAND_WIDTH + CARD_KIND[c]] += 1
             kinds_in_hand[s[HOLDER + c] * HAND_WIDTH + N_KINDS] += 1
-    if not np.array_equal(kinds_in_hand, s[HAND:ACTS]):
-        return 6
+    for i in range(MAX_SEATS * HAND_WIDTH):  # a loop: np.array_equal costs seconds to compile
+        if kinds_in_hand[i] != s[HAND + i]:
+            return 6
     n_weapons = 0
     for p in range(s[G_PLAYERS]):
         n_weapons = 0

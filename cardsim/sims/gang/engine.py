@@ -208,6 +208,63 @@ def key_card_slot(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) 
     return best_slot
 
 
+GROUP_SPECIALISTS = (1, 2, 4, 5, 7, 10)  # used "at any time" by a player the group chooses
+
+
+@njit(cache=True)
+def use_group_specialist(
+    specialist: int, r: int, chips: np.ndarray, players: int, pockets: np.ndarray, size: int,
+    board: np.ndarray, shown: int, deck: np.ndarray, draw: int, boost_star_top: bool,
+    hold_cards: np.ndarray, count: int, known_card: np.ndarray, public_ok: np.ndarray,
+) -> tuple[int, int, int, int]:
+    """The group plays a specialist at the start of round ``r`` (seed 000, "THẺ CHUYÊN GIA"
+    1, 2, 4, 5, 7, 10; who uses it is the model's rule, digest "Cards"). Information goes into
+    ``known_card`` (private) and ``public_ok`` (announcement filters over the holdings).
+
+    Returns (user seat, detail: shown card / announced value / dropped slot, next draw index,
+    Muscle seat or -1).
+    """
+    middle = (players + 1) // 2
+    if specialist == 1:  # Informant: chip middle+1 shows their key card to chip middle
+        shower = holder_of(chips, r, middle + 1, players, 1)
+        viewer = holder_of(chips, r, middle, players, 0)
+        if shower == viewer:
+            viewer = (shower + 1) % players
+        best = key_card_slot(pockets[shower], size, board, shown)
+        known_card[viewer, shower] = pockets[shower, best]
+        return shower, pockets[shower, best], draw, -1
+    if specialist == 2 or specialist == 4:  # announcements by the middle chip holder
+        user = holder_of(chips, r, middle, players, 0)
+        asked = 0  # Mastermind asks about the highest value on the board
+        for k in range(shown):
+            asked = max(asked, card_rank(board[k]))
+        if specialist == 2:
+            said = getaway_driver_category(hand_score(pockets[user], size, board, shown))
+        else:
+            said = mastermind_count(pockets[user], asked)
+        for h in range(count):
+            if specialist == 2:
+                heard = getaway_driver_category(hand_score(hold_cards[h], size, board, shown))
+            else:
+                heard = mastermind_count(hold_cards[h], asked)
+            public_ok[user, h] = public_ok[user, h] and heard == said
+        return user, said, draw, -1
+    if specialist == 5 or specialist == 7:  # Hacker / Jack: one player improves
+        user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
+        if specialist == 5:
+            new_card = deck[draw]
+            draw += 1
+        else:
+            new_card = SUITLESS_JACK
+        slot = best_drop_slot(pockets[user], size, new_card, board, shown)
+        swap_in_card(pockets[user], size, new_card, slot)
+        # The user keeps the best hand, so it only got stronger: the earlier chips stay as
+        # (conservative) evidence about it for the bayes model.
+        return user, slot, draw, -1
+    user = holder_of(chips, r, players, players, 0)  # Muscle: the latest top chip holder
+    return user, -1, draw, user
+
+
 @njit(cache=True)
 def sample_triples(out_cards: np.ndarray, out_masks: np.ndarray, count: int) -> None:
     """``count`` uniformly random three-card holdings (Security Cameras hypotheses)."""
@@ -502,49 +559,13 @@ def play_heist(
                 redrawn |= 1 << p
                 evidence_from[p] = 1
                 public_ok[p, :] = True
-        if r == use_round and (specialist == 1 or specialist == 2 or specialist == 4
-                               or specialist == 5 or specialist == 7 or specialist == 10):
-            middle = (players + 1) // 2
-            if specialist == 1:  # Informant: chip middle+1 shows their key card to chip middle
-                shower = holder_of(chips, r, middle + 1, players, 1)
-                viewer = holder_of(chips, r, middle, players, 0)
-                if shower == viewer:
-                    viewer = (shower + 1) % players
-                best = key_card_slot(pockets[shower], size, board, shown)
-                known_card[viewer, shower] = pockets[shower, best]
-                user = shower
-                detail = pockets[shower, best]
-            elif specialist == 2 or specialist == 4:  # announcements by the middle chip holder
-                user = holder_of(chips, r, middle, players, 0)
-                asked = 0  # Mastermind asks about the highest value on the board
-                for k in range(shown):
-                    asked = max(asked, card_rank(board[k]))
-                if specialist == 2:
-                    said = getaway_driver_category(hand_score(pockets[user], size, board, shown))
-                else:
-                    said = mastermind_count(pockets[user], asked)
-                detail = said
-                for h in range(count):
-                    if specialist == 2:
-                        heard = getaway_driver_category(hand_score(hold_cards[h], size, board, shown))
-                    else:
-                        heard = mastermind_count(hold_cards[h], asked)
-                    public_ok[user, h] = public_ok[user, h] and heard == said
-            elif specialist == 5 or specialist == 7:  # Hacker / Jack: one player improves
-                user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
-                if specialist == 5:
-                    new_card = deck[draw]
-                    draw += 1
-                else:
-                    new_card = SUITLESS_JACK
-                slot = best_drop_slot(pockets[user], size, new_card, board, shown)
-                swap_in_card(pockets[user], size, new_card, slot)
-                detail = slot
-                # The user keeps the best hand, so it only got stronger: the earlier chips stay
-                # as (conservative) evidence about it for the bayes model.
-            else:  # Muscle: the holder of the latest top chip takes it
-                user = holder_of(chips, r, players, players, 0)
-                muscle_seat = user
+        if r == use_round and specialist in GROUP_SPECIALISTS:
+            user, detail, draw, seat = use_group_specialist(
+                specialist, r, chips, players, pockets, size, board, shown, deck, draw,
+                boost_star_top, hold_cards, count, known_card, public_ok,
+            )
+            if specialist == 10:
+                muscle_seat = seat
 
         if not round_has_chips(challenges, r):
             continue

@@ -43,7 +43,11 @@ BY_PLAYERS: dict[int, dict[int, float]] = {1: {}, 2: {}, 3: {}, 4: {}, 5: {}}
 
 # search and omniscient add the next-turn lookahead to the signals planner.
 LOOKAHEAD: dict[int, dict[int, float]] = {
-    players: {P_LOOKAHEAD: 0.6} for players in (1, 2, 3, 4, 5)
+    1: {P_LOOKAHEAD: 0.75},
+    2: {P_LOOKAHEAD: 0.6},
+    3: {P_LOOKAHEAD: 0.6},
+    4: {P_LOOKAHEAD: 0.6},
+    5: {P_LOOKAHEAD: 0.6},
 }
 
 
