@@ -23,8 +23,9 @@ def wilson_interval(successes, n, z: float = Z95) -> tuple[np.ndarray, np.ndarra
         denom = 1.0 + z * z / total
         centre = (p + z * z / (2 * total)) / denom
         half = z * np.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denom
-    lo = np.where(total > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
-    hi = np.where(total > 0, np.clip(centre + half, 0.0, 1.0), 1.0)
+    # the bounds are exactly 0 with no success and exactly 1 with no failure (no rounding dust)
+    lo = np.where((total > 0) & (k > 0), np.clip(centre - half, 0.0, 1.0), 0.0)
+    hi = np.where((total > 0) & (k < total), np.clip(centre + half, 0.0, 1.0), 1.0)
     return lo, hi
 
 

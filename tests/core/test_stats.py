@@ -74,3 +74,9 @@ def test_mean_table_matches_mean_interval():
     assert row["mean"] == pytest.approx(mean)
     assert row["lo"] == pytest.approx(lo) and row["hi"] == pytest.approx(hi)
     assert table.row(1, named=True)["lo"] == pytest.approx(4.0)
+
+
+def test_wilson_bounds_are_exact_at_the_edges():
+    lo, hi = wilson_interval(np.array([0, 7]), np.array([7, 7]))
+    assert lo[0] == 0.0 and hi[1] == 1.0
+    assert lo[0] <= 0.0 <= hi[0] and lo[1] <= 1.0 <= hi[1]

@@ -38,8 +38,17 @@ BASE: dict[int, float] = {
     P_LOOKAHEAD_CANDIDATES: 8.0,
 }
 
-# Per player count: overrides of BASE found by tuning.
-BY_PLAYERS: dict[int, dict[int, float]] = {1: {}, 2: {}, 3: {}, 4: {}, 5: {}}
+# Per player count: overrides of BASE found by tuning. With 3-5 players an extra card that
+# makes one unplayed card unreachable is still worth playing while the draw pile holds more than
+# 10 cards (phase-dependent reach); with 1-2 players that costs wins.
+PHASED_REACH = {P_REACH_EARLY: 1.0, P_REACH_LATE: 0.0, P_LATE_DRAW: 10.0}
+BY_PLAYERS: dict[int, dict[int, float]] = {
+    1: {},
+    2: {},
+    3: PHASED_REACH,
+    4: PHASED_REACH,
+    5: PHASED_REACH,
+}
 
 # search and omniscient add the next-turn lookahead to the signals planner.
 LOOKAHEAD: dict[int, dict[int, float]] = {
