@@ -2,9 +2,14 @@
 
 Sub-app registered by cli.py as ``cardsim tune``::
 
-    cardsim tune gang --players 4 --model history --target 0.5
-        [--top 8] [--precision 0.02] [--max-n 4000] [--seed 0] [--jobs N] [--store DIR] [--json]
+    cardsim tune gang --players 4 --model history [--levels 1] --target 0.5
+        [--top 8] [--precision 0.02] [--max-n 2500] [--seed 0] [--jobs N] [--store DIR] [--quiet] [--json]
     cardsim tune thegame --players 3 --strategy signals --target 0.3  (same run options)
+
+Functions: ``tune_gang(...)`` and ``tune_thegame(...)`` (the two commands), ``tune_and_print``
+(shared by both). The precision and bound default to the report's tuning profile, so a tune run
+and the report reuse each other's stored chunks. Candidates come from
+:func:`cardsim.analysis.tuning.gang_candidates` and :func:`~cardsim.analysis.tuning.thegame_candidates`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from pathlib import Path
 from types import ModuleType
 
 import cardsim
-from cardsim.reports.content import Bullets, Paragraph, Report, Section
+from cardsim.reports.content import Block, Bullets, Paragraph, Report, Section
 from cardsim.reports.html import write_html
 from cardsim.reports.pdf import write_pdf
 from cardsim.reports.sections import GAME_TITLES, SECTION_MODULES, section_module
@@ -43,20 +43,23 @@ class WrittenReport:
 def game_section(
     game: str, module: ModuleType, simulator: Simulator, *, profile: Profile, seed: int, jobs: int, store: Path | None,
     progress: bool = False, on_done: Callable[[Outcome], None] | None = None,
-) -> tuple[Section, Outcomes]:
-    """Run one game's experiments and build its chapter."""
+) -> tuple[Section, Outcomes, str]:
+    """Run one game's experiments and build its chapter; also returns the outcomes and the
+    chapter's key result (the first paragraph of its recommendations)."""
     experiments = module.plan(profile)
     outcomes = run_experiments(simulator, experiments, seed=seed, jobs=jobs, store=store,
                                progress=progress, on_done=on_done)
+    recommended = tuple(module.recommendations(outcomes, profile))
     blocks = (
         Paragraph(module.QUESTION),
         *rules_blocks(game, module.TITLE),
         models_block(module.models(profile)),
         *module.results(outcomes, profile),
-        *module.recommendations(outcomes, profile),
+        *recommended,
         *reproducibility_blocks(outcomes, profile, game, module.rerun(profile)),
     )
-    return Section(key=game, title=module.TITLE, blocks=tuple(blocks)), outcomes
+    key = next((b.text for b in recommended if isinstance(b, Paragraph)), "")
+    return Section(key=game, title=module.TITLE, blocks=tuple(blocks)), outcomes, key
 
 
 def build_report(
@@ -72,6 +75,7 @@ def build_report(
     sections: list[Section] = []
     notes: list[str] = []
     included: list[str] = []
+    key_results: list[str] = []
     for game in games:
         if plugins is not None and game in plugins:
             module, simulator = plugins[game]
@@ -81,12 +85,14 @@ def build_report(
                 notes.append(note)
                 continue
             simulator = get_simulator(game)
-        section, _ = game_section(game, module, simulator, profile=profile, seed=seed, jobs=jobs, store=store,
-                                  progress=progress, on_done=on_done)
+        section, _, key = game_section(game, module, simulator, profile=profile, seed=seed, jobs=jobs,
+                                       store=store, progress=progress, on_done=on_done)
         sections.append(section)
         included.append(game)
+        if key:
+            key_results.append(f"{section.title}: {key}")
     names = ", ".join(GAME_TITLES.get(g, g) for g in included) or "no game"
-    front = [
+    front: list[Block] = [
         Paragraph(INTRO),
         Paragraph(profile.describe()),
         Bullets(
@@ -97,6 +103,8 @@ def build_report(
             heading="About this report",
         ),
     ]
+    if key_results:
+        front.insert(2, Bullets(tuple(key_results), heading="Key results (details, intervals and n in each chapter)"))
     if profile.name == "quick":
         front.insert(0, Paragraph("QUICK REPORT: small samples, so the 95% intervals are wide. "
                                   "Run 'cardsim report' without --quick for the full precision."))

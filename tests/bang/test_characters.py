@@ -5,7 +5,7 @@ from __future__ import annotations
 from cardsim.sims.bang import cards as C
 from cardsim.sims.bang import engine as E
 from tests.bang.scenario import (
-    card, club, discard_pile, equip, give, hand, heart, rng, spade_low, stack, table,
+    card, club, discard_pile, equip, give, hand, heart, rng, spade_low, stack, table, top_discard,
 )  # fmt: skip
 
 PLAIN = C.KIT_CARLSON  # acts only in his own draw phase
@@ -38,6 +38,17 @@ def test_black_jack_draws_third_card_on_red_second() -> None:
     assert E.hand_count(s.state, 1) == 2
 
 
+def test_black_jack_draws_again_on_a_diamond_not_on_a_spade() -> None:
+    s = table([PLAIN, C.BLACK_JACK, PLAIN, PLAIN])
+    stack(s, club(), card(C.BANG, "2D"), card(C.BANG, "3C"))
+    E.draw_phase(s.state, rng(), 1)
+    assert E.hand_count(s.state, 1) == 3
+    s = table([PLAIN, C.BLACK_JACK, PLAIN, PLAIN])
+    stack(s, heart(), card(C.BARREL, "QS"), card(C.BANG, "3C"))
+    E.draw_phase(s.state, rng(), 1)
+    assert E.hand_count(s.state, 1) == 2
+
+
 def test_calamity_janet_missed_as_bang_and_bang_as_missed() -> None:
     s = table([PLAIN, C.CALAMITY_JANET, PLAIN, PLAIN])
     missed = card(C.MISSED, "10C")
@@ -51,12 +62,52 @@ def test_calamity_janet_missed_as_bang_and_bang_as_missed() -> None:
     assert s.life[1] == 4 and E.hand_count(s.state, 1) == 0
 
 
+def test_calamity_janet_missed_as_bang_in_a_duel() -> None:
+    s = table([PLAIN, C.CALAMITY_JANET, PLAIN, PLAIN])
+    give(s, 1, card(C.MISSED, "10C"))
+    give(s, 0, card(C.BANG, "AS"))
+    E.play_duel(s.state, rng(), 0, card(C.DUEL, "QD"), 1)
+    # Janet answers with her Missed!, the Sheriff with his BANG!, then Janet has nothing left
+    assert s.life[1] == 3 and s.life[0] == 5
+    assert E.hand_count(s.state, 0) == 0 and E.hand_count(s.state, 1) == 0
+    s = table([PLAIN, C.CALAMITY_JANET, PLAIN, PLAIN])
+    duel = card(C.DUEL, "QD")
+    give(s, 1, card(C.MISSED, "10C"), duel)
+    give(s, 2, card(C.BANG, "AS"))
+    E.apply_action(s.state, rng(), 1, duel, 2, -1)
+    # her own Duel: seat 2 discards his BANG!, she her Missed!, seat 2 has nothing left
+    assert s.life[2] == 3 and s.life[1] == 4 and E.hand_count(s.state, 1) == 0
+
+
+def test_calamity_janet_missed_as_bang_against_indians() -> None:
+    s = table([PLAIN, C.CALAMITY_JANET, PLAIN, PLAIN])
+    missed = card(C.MISSED, "10C")
+    give(s, 1, missed)
+    give(s, 3, card(C.MISSED, "JC"))
+    E.play_indians(s.state, rng(), 0, card(C.INDIANS, "KD"))
+    assert list(s.life[:4]) == [5, 4, 3, 3]  # only Janet's Missed! counts as a BANG!
+    assert E.hand_count(s.state, 1) == 0 and top_discard(s) == missed
+
+
 def test_el_gringo_takes_a_card_from_who_hurt_him() -> None:
     s = table([PLAIN, C.EL_GRINGO, PLAIN, PLAIN])
     loot = card(C.BEER, "6H")
     give(s, 0, loot)
     E.play_bang(s.state, rng(), 0, card(C.BANG, "AS"), 1)
     assert s.life[1] == 2 and hand(s, 1) == [loot] and E.hand_count(s.state, 0) == 0
+
+
+def test_el_gringo_losing_his_own_duel_takes_a_card_from_the_opponent() -> None:
+    """Reading (seeds/bang.md): the life lost in a Duel is caused by the other duellist, even
+    when El Gringo started it, so he takes a blind card from that player's hand."""
+    s = table([PLAIN, PLAIN, C.EL_GRINGO, PLAIN])
+    duel = card(C.DUEL, "QD")
+    give(s, 2, duel)
+    loot = card(C.BEER, "6H")
+    give(s, 3, card(C.BANG, "AS"), loot)
+    E.apply_action(s.state, rng(), 2, duel, 3, -1)
+    # seat 3 discards his BANG!, El Gringo has none: he loses 1 and takes seat 3's Beer
+    assert s.life[2] == 2 and hand(s, 2) == [loot] and E.hand_count(s.state, 3) == 0
 
 
 def test_el_gringo_takes_nothing_from_dynamite() -> None:
@@ -188,6 +239,23 @@ def test_slab_barrel_counts_as_one_missed() -> None:
     assert s.life[1] == 4 and E.hand_count(s.state, 1) == 0
 
 
+def test_slab_gatling_is_stopped_by_one_missed() -> None:
+    s = table([C.SLAB_THE_KILLER, PLAIN, PLAIN, PLAIN])
+    give(s, 1, card(C.MISSED, "10C"))
+    give(s, 2, card(C.MISSED, "JC"), card(C.MISSED, "QC"))
+    E.play_gatling(s.state, rng(), 0, card(C.GATLING))
+    assert list(s.life[:4]) == [5, 4, 4, 3]
+    assert E.hand_count(s.state, 1) == 0 and E.hand_count(s.state, 2) == 1  # one Missed! each
+
+
+def test_slab_duel_needs_one_bang_per_round() -> None:
+    s = table([C.SLAB_THE_KILLER, PLAIN, PLAIN, PLAIN])
+    give(s, 2, card(C.BANG, "QH"))
+    E.play_duel(s.state, rng(), 0, card(C.DUEL, "QD"), 2)
+    # seat 2's single BANG! answers Slab's Duel; Slab has none and loses
+    assert s.life[0] == 4 and s.life[2] == 4 and E.hand_count(s.state, 2) == 0
+
+
 def test_suzy_lafayette_draws_when_her_hand_empties() -> None:
     s = table([PLAIN, C.SUZY_LAFAYETTE, PLAIN, PLAIN])
     give(s, 1, card(C.MISSED, "10C"))
@@ -206,6 +274,23 @@ def test_vulture_sam_takes_the_dead_players_cards() -> None:
     E.play_bang(s.state, rng(), 0, card(C.BANG, "AS"), 1)
     assert s.alive[1] == 0 and sorted(hand(s, 3)) == sorted(taken)
     assert s.table[1, C.MUSTANG] == -1
+
+
+def test_vulture_sam_sheriff_killing_a_deputy_takes_then_discards_everything() -> None:
+    """Reading (seeds/bang.md): Vulture Sam takes the dead Deputy's cards first; then, being
+    the Sheriff, he discards all his cards, the inherited ones included."""
+    s = table([C.VULTURE_SAM] + [PLAIN] * 4)  # 0 S, 1 R, 2 O, 3 O, 4 D
+    s.life[4] = 1
+    own_hand, own_table = card(C.MISSED, "10C"), card(C.BARREL, "QS")
+    give(s, 0, own_hand)
+    equip(s, 0, own_table)
+    deputy = [card(C.PANIC, "JH"), card(C.MUSTANG, "8H")]
+    give(s, 4, deputy[0])
+    equip(s, 4, deputy[1])
+    E.play_bang(s.state, rng(), 0, card(C.BANG, "AS"), 4)
+    assert s.alive[4] == 0 and s.g[E.G_WINNER] == -1
+    assert E.hand_count(s.state, 0) == 0 and E.table_count(s.state, 0) == 0
+    assert all(s.zone[c] == E.Z_DISCARD for c in [own_hand, own_table, *deputy])
 
 
 def test_willy_the_kid_plays_any_number_of_bangs() -> None:

@@ -42,6 +42,51 @@ def test_deck_suits_and_ranks_match_published_cards() -> None:
     assert (hearts, boom) == (20, 10)
 
 
+# The published base deck (dV Giochi), card by card: name -> rank+suit of every copy, written
+# out in full (no ranges) and parsed below without cards.py's own parser.
+PUBLISHED_DECK: dict[str, str] = {
+    "BANG!": "AS QH KH AH 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD 2C 3C 4C 5C 6C 7C 8C 9C",
+    "Missed!": "10C JC QC KC AC 2S 3S 4S 5S 6S 7S 8S",
+    "Beer": "6H 7H 8H 9H 10H JH",
+    "Panic!": "JH QH AH 8D",
+    "Cat Balou": "KH 9D 10D JD",
+    "Duel": "QD JS 8C",
+    "General Store": "9C QS",
+    "Gatling": "10H",
+    "Indians!": "KD AD",
+    "Saloon": "5H",
+    "Stagecoach": "9S 9S",
+    "Wells Fargo": "3H",
+    "Barrel": "QS KS",
+    "Dynamite": "2H",
+    "Jail": "JS 10S 4H",
+    "Mustang": "8H 9H",
+    "Scope": "AS",
+    "Volcanic": "10S 10C",
+    "Schofield": "JC QC KS",
+    "Remington": "KC",
+    "Rev. Carabine": "AC",
+    "Winchester": "8S",
+}
+_SUIT = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_RANK = {"J": 11, "Q": 12, "K": 13, "A": 14}
+
+
+def test_deck_is_the_published_card_list() -> None:
+    """Every one of the 80 cards has the published name, suit and rank (as a multiset)."""
+    expected = Counter(
+        (name, _SUIT[code[-1]], _RANK.get(code[:-1]) or int(code[:-1]))
+        for name, codes in PUBLISHED_DECK.items()
+        for code in codes.split()
+    )
+    assert sum(expected.values()) == 80
+    actual = Counter(
+        (C.KIND_NAMES[int(C.CARD_KIND[c])], C.SUIT_NAMES[int(C.CARD_SUIT[c])], int(C.CARD_RANK[c]))
+        for c in range(C.N_CARDS)
+    )
+    assert actual == expected
+
+
 def test_sixteen_characters_with_published_life() -> None:
     assert len(C.CHARACTER_NAMES) == C.N_CHARACTERS == 16
     three_life = {C.CHARACTER_NAMES[i] for i in range(16) if C.CHARACTER_LIFE[i] == 3}

@@ -8,6 +8,7 @@ Black Jack (1) only changes the draw phase, Willy the Kid only the BANG! limit, 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from cardsim.sims.bang import cards as C
 from cardsim.sims.bang import engine as E
@@ -36,6 +37,25 @@ def test_turn_draws_two_then_discards_to_life() -> None:
     E.take_turn(s.state, rng(), 0)
     assert E.hand_count(s.state, 0) == 2  # drew 2 (4 Missed!, not playable), hand limit = life 2
     assert s.g[E.G_DISCARD_N] == 2
+
+
+def test_sheriff_starts_and_turns_go_clockwise_over_the_living() -> None:
+    """The Sheriff (here at seat 2) plays first, then seats 3, 0, 1, ... clockwise; the dead
+    seat 4 is skipped. Each turn draws two stacked Missed! (unplayable), so who holds which
+    card tells the order of the turns."""
+    s = table(
+        [C.WILLY_THE_KID] * 5, roles=[C.OUTLAW, C.RENEGADE, C.SHERIFF, C.OUTLAW, C.DEPUTY]
+    )
+    s.alive[4] = 0
+    s.life[4] = 0
+    missed = [card(C.MISSED, skip=i) for i in range(12)]
+    stack(s, *missed)
+    s.g[E.G_MAX_TURNS] = 6
+    assert E.play_game(s.state, rng(), True) == 0
+    assert s.g[E.G_TURNS] == 6 and s.g[E.G_WINNER] == C.SIDE_NONE
+    order = [int(s.holder[missed[2 * i]]) for i in range(6)]
+    assert order == [2, 3, 0, 1, 2, 3]
+    assert all(s.holder[missed[2 * i + 1]] == order[i] for i in range(6))
 
 
 def test_dynamite_is_checked_before_jail() -> None:
@@ -68,6 +88,36 @@ def test_dynamite_passes_on_ace_of_spades_and_other_suits() -> None:
         stack(s, flip)
         E.resolve_dynamite(s.state, rng(), 3)
         assert s.table[0, C.DYNAMITE] >= 0 and s.life[3] == 4
+
+
+def _card_coded(code: str) -> int:
+    """The first card of the deck with this rank+suit code, whatever its name."""
+    for c in range(C.N_CARDS):
+        if (int(C.CARD_RANK[c]), int(C.CARD_SUIT[c])) == C.parse_card_code(code):
+            return c
+    raise KeyError(code)
+
+
+@pytest.mark.parametrize("code", ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"])
+def test_dynamite_explodes_on_every_spade_two_to_nine(code: str) -> None:
+    s = plain_table()
+    dyn = card(C.DYNAMITE)
+    equip(s, 3, dyn)
+    stack(s, _card_coded(code))
+    E.resolve_dynamite(s.state, rng(), 3)
+    assert s.life[3] == 1 and top_discard(s) == dyn and s.table[0, C.DYNAMITE] == -1
+
+
+@pytest.mark.parametrize(
+    "code", ["10S", "JS", "QS", "2C", "3D", "4H", "5C", "6D", "7C", "8D", "9H", "9C", "8C"]
+)
+def test_dynamite_does_not_explode_on_ten_of_spades_or_other_suits(code: str) -> None:
+    s = plain_table()
+    dyn = card(C.DYNAMITE)
+    equip(s, 3, dyn)
+    stack(s, _card_coded(code))
+    E.resolve_dynamite(s.state, rng(), 3)
+    assert s.life[3] == 4 and s.table[0, C.DYNAMITE] == dyn
 
 
 def test_dynamite_kill_gives_no_reward() -> None:
@@ -106,6 +156,14 @@ def test_jail_cannot_target_the_sheriff() -> None:
     assert targets == {2, 3}
 
 
+def test_a_jailed_player_cannot_be_jailed_again() -> None:
+    s = plain_table()
+    equip(s, 2, card(C.JAIL, "10S"))
+    give(s, 1, card(C.JAIL, "JS"))
+    n = E.legal_actions(s.state, 1)
+    assert {int(s.acts[i, 1]) for i in range(n)} == {3}  # seat 2 is already in Jail
+
+
 # ------------------------------------------------------------------------- distance and reach
 
 
@@ -131,6 +189,49 @@ def test_weapon_reaches_up_to_its_range() -> None:
     equip(s, 0, card(C.SCHOFIELD, "JC"))
     n = E.legal_actions(s.state, 0)
     assert {int(s.acts[i, 1]) for i in range(n)} == {1, 2, 5, 6}  # distance 2 is in reach
+
+
+# Two 7-player layouts seen from seat 0 (distances to seats 1..6): plain seats, and one with a
+# Mustang on seat 3 and a Mustang + Paul Regret on seat 4. Together they put a target at every
+# distance 1..5 (5 is the most the base game allows, so Winchester reaches everyone).
+_PLAIN_DISTANCES = [1, 2, 3, 3, 2, 1]
+_FAR_DISTANCES = [1, 2, 4, 5, 2, 1]
+
+
+def _bang_targets(weapon: int, far: bool) -> set[int]:
+    chars = [PLAIN2] * 7
+    if far:
+        chars[4] = C.PAUL_REGRET
+    s = table(chars)
+    if far:
+        equip(s, 3, card(C.MUSTANG, "8H"))
+        equip(s, 4, card(C.MUSTANG, "9H"))
+    assert [E.distance(s.state, 0, t) for t in range(1, 7)] == (
+        _FAR_DISTANCES if far else _PLAIN_DISTANCES
+    )
+    give(s, 0, card(C.BANG, "AS"))
+    equip(s, 0, weapon)
+    n = E.legal_actions(s.state, 0)
+    return {int(s.acts[i, 1]) for i in range(n)}
+
+
+@pytest.mark.parametrize(
+    ("kind", "code", "reach"),
+    [
+        (C.VOLCANIC, "10S", 1),
+        (C.SCHOFIELD, "JC", 2),
+        (C.REMINGTON, "KC", 3),
+        (C.CARABINE, "AC", 4),
+        (C.WINCHESTER, "8S", 5),
+    ],
+)
+def test_every_weapon_reaches_exactly_its_range(kind: int, code: str, reach: int) -> None:
+    """A target at distance ``reach`` can be shot, one at ``reach + 1`` cannot."""
+    for far, dists in ((False, _PLAIN_DISTANCES), (True, _FAR_DISTANCES)):
+        expected = {seat for seat, d in enumerate(dists, start=1) if d <= reach}
+        assert _bang_targets(card(kind, code), far) == expected
+    reached = {d for dists in (_PLAIN_DISTANCES, _FAR_DISTANCES) for d in dists if d <= reach}
+    assert max(reached) == reach  # the layouts do put a target at exactly the reach
 
 
 def test_one_bang_per_turn() -> None:
@@ -361,16 +462,25 @@ def test_sheriff_killing_a_deputy_discards_all_his_cards() -> None:
     give(s, 0, card(C.MISSED, "10C"), card(C.BEER, "6H"))
     equip(s, 0, card(C.BARREL, "QS"))
     E.play_bang(s.state, rng(), 0, card(C.BANG, "AS"), 4)
-    assert s.alive[4] == 0
+    assert s.alive[4] == 0 and s.g[E.G_WINNER] == -1
     assert E.hand_count(s.state, 0) == 0 and E.table_count(s.state, 0) == 0
+    assert s.g[E.G_DISCARD_N] == 4  # the BANG! and his three cards
 
 
 def test_deputy_killed_by_other_player_no_penalty() -> None:
-    s = table([PLAIN2] * 5)
-    s.life[4] = 1
-    give(s, 0, card(C.MISSED, "10C"))
-    E.play_bang(s.state, rng(), 3, card(C.BANG, "AS"), 4)
-    assert s.alive[4] == 0 and E.hand_count(s.state, 0) == 1 and E.hand_count(s.state, 3) == 0
+    """An Outlaw or the Renegade who kills a Deputy keeps every card (hand and in play)."""
+    for killer in (3, 1):  # 5 players: 0 S, 1 R, 2 O, 3 O, 4 D
+        s = table([PLAIN2] * 5)
+        s.life[4] = 1
+        kept = [card(C.MISSED, "10C"), card(C.BEER, "6H")]
+        give(s, killer, *kept)
+        barrel = card(C.BARREL, "QS")
+        equip(s, killer, barrel)
+        give(s, 0, card(C.MISSED, "JC"))
+        E.play_bang(s.state, rng(), killer, card(C.BANG, "AS"), 4)
+        assert s.alive[4] == 0 and s.g[E.G_WINNER] == -1
+        assert sorted(hand(s, killer)) == sorted(kept) and s.table[killer, C.BARREL] == barrel
+        assert E.hand_count(s.state, 0) == 1
 
 
 def test_eliminated_player_discards_hand_and_play() -> None:

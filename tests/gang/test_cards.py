@@ -185,11 +185,11 @@ def test_informant_shows_the_highest_card_and_the_viewer_uses_it() -> None:
     ratings, beliefs, private = np.zeros(2), np.zeros(2), np.full((2, 2), 0.5)
     known = np.full((2, 2), -1, dtype=np.int64)
     bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings,
-                 beliefs, private)
+                 beliefs, private, True)
     before = ratings.copy()
     known[0, 1] = 51  # player 0 has seen player 1's ace of spades
     bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings,
-                 beliefs, private)
+                 beliefs, private, True)
     assert ratings[0] != before[0] and ratings[1] == before[1]
     assert private[0, 1] < 0.5  # an ace makes the shower likely the stronger
     # the viewer settles an equal claim with the shower on that private belief

@@ -29,8 +29,9 @@ def chapter(request, tmp_path_factory):
     if module is None:
         pytest.skip(note)
     store = tmp_path_factory.mktemp(f"store-{game}")
-    section, outcomes = game_section(game, module, get_simulator(game), profile=TINY, seed=11,
+    section, outcomes, key = game_section(game, module, get_simulator(game), profile=TINY, seed=11,
                                      jobs=1, store=store)
+    assert key  # every chapter opens its recommendations with a key result
     return game, module, section, outcomes, store
 
 

@@ -9,7 +9,8 @@ A section builder module defines:
 - ``models(profile) -> list[tuple[str, str]]``: the player models/strategies compared, with one line each;
 - ``results(outcomes, profile) -> tuple[Block, ...]``: headline tables (n and 95% intervals) and
   plots;
-- ``recommendations(outcomes, profile) -> tuple[Block, ...]``: what a group should play;
+- ``recommendations(outcomes, profile) -> tuple[Block, ...]``: what a group should play,
+  opening with a one-paragraph key result that the first page quotes;
 - ``rerun(profile) -> str``: the ``cardsim`` command that re-runs one headline experiment by hand.
 
 The framework (:mod:`cardsim.reports.build`) adds the rules version and readings from

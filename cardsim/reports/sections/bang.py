@@ -113,11 +113,14 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                      "lo": best["lo"], "hi": best["hi"], "underdog": worst["side"],
                      "underdog_text": f"{percent(worst['p'])} ({interval_text(worst['lo'], worst['hi'])})"})
     table = pl.DataFrame(rows)
+    balance = "; ".join(f"{r['players']} players: {r['favoured']} {percent(r['p'])} "
+                        f"({interval_text(r['lo'], r['hi'])})" for r in rows)
     characters = character_win_table(episodes)
     top = characters.head(3)
     picks = ", ".join(f"{r['character']} {percent(r['p'])} ({interval_text(r['lo'], r['hi'])}, n={r['n']:,})"
                       for r in top.iter_rows(named=True))
     return (
+        Paragraph(f"Favoured side with {role_bot} bots, by player count: {balance}."),
         table_from_frame(
             table, title=f"Recommended reading of the balance per player count ({role_bot} bots)",
             columns=[text_column("players", "players"), text_column("favoured side", "favoured")]

@@ -175,7 +175,14 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                      ("gain vs copying", "gain", lambda r: f"{100 * r['gain']:+.1f} pts", lambda r: float(r["gain"]))],
             note="Gain: the reply's win rate minus the table strategy's own win rate at that table.",
         ))
-        top = equilibrium_table(equilibrium, game).row(0, named=True)
-        lines.append(f"With {players} players, a table of self-interested players settles on a mix led by "
-                     f"'{top['strategy']}' ({percent(top['share'])} of the mix).")
+        mix = equilibrium_table(equilibrium, game).filter(pl.col("share") > 0)
+        top = mix.row(0, named=True)
+        regret = f"regret {100 * equilibrium.regret:.2f} points"
+        if mix.height == 1:
+            lines.append(f"With {players} players, self-interested players settle on everyone playing "
+                         f"'{top['strategy']}' (a pure equilibrium, {regret}; each then wins "
+                         f"{percent(equilibrium.value)}).")
+        else:
+            lines.append(f"With {players} players, self-interested players settle on a mix led by "
+                         f"'{top['strategy']}' ({percent(top['share'])} of the mix, {regret}).")
     return (Paragraph(" ".join(lines)), *blocks)

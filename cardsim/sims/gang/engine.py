@@ -557,8 +557,9 @@ def play_heist(
                     pockets[p, s] = deck[draw]
                     draw += 1
                 redrawn |= 1 << p
-                evidence_from[p] = 1
+                evidence_from[p] = 1  # the new pocket voids what was known about the old one
                 public_ok[p, :] = True
+                known_card[:, p] = -1
         if r == use_round and specialist in GROUP_SPECIALISTS:
             user, detail, draw, seat = use_group_specialist(
                 specialist, r, chips, players, pockets, size, board, shown, deck, draw,
@@ -610,7 +611,7 @@ def play_heist(
                             public_ok, weights)
                 bayes_claims(index, values, weights, own, players, bands, known_card,
                              hold_masks, muscle_seat if shown > 0 else -1, ratings, beliefs,
-                             private_win)
+                             private_win, specialist == 1)
             for p in range(players):
                 band = min(int(ratings[p] * bands), bands - 1)
                 bands_claimed[p] = band
@@ -625,9 +626,10 @@ def play_heist(
                     keys[p] = key * 8.0 + u
                 else:
                     keys[p] = band + 0.999 * (beliefs[p] + 1e-6 * u)
-            if model == BAYES and specialist == 1:
+            if model == BAYES and (specialist == 1 or specialist == 6):
+                # Informant: equal or adjacent claims; Coordinator (a weak hint): equal claims.
                 settle_private_contests(keys, bands_claimed, known_card, private_win, players,
-                                        levels)
+                                        levels if specialist == 1 else 0)
             bottom, top = locked_chips(challenges, r, players)
             if bottom > 0:
                 _lock(keys, bands_claimed, players, levels, 0, -1e300)
@@ -675,7 +677,7 @@ def play_heist(
 def bayes_claims(
     index: np.ndarray, values: np.ndarray, weights: np.ndarray, own: np.ndarray,
     players: int, bands: int, known_card: np.ndarray, masks: np.ndarray, muscle_seat: int,
-    ratings: np.ndarray, beliefs: np.ndarray, private_win: np.ndarray,
+    ratings: np.ndarray, beliefs: np.ndarray, private_win: np.ndarray, private_in_rank: bool,
 ) -> None:
     """The bayes model's claims and contest beliefs for one round.
 
@@ -683,9 +685,10 @@ def bayes_claims(
     posterior over player j's holding. A hand of score s has team rank F(s) = sum over all
     players j of P(S_j < s) (ties one half), the expected number of team members publicly
     believed weaker; player i claims F(own_i) / n (with a private posterior where i has seen
-    one of j's cards). F is the same increasing function for everyone, so claims never invert
-    two known hands. Contest beliefs: the public posterior mean of the claimant's F / n among
-    the holdings that would make the same claim.
+    one of j's cards, Informant only: ``private_in_rank``). F is the same increasing function
+    for everyone, so claims never invert two known hands. ``private_win[i, j]`` receives i's
+    private P(j weaker than i) wherever i knows one of j's cards. Contest beliefs: the public
+    posterior mean of the claimant's F / n among the holdings that would make the same claim.
     """
     n_valid = values.shape[0]
     cum = np.zeros((players, n_valid + 1))
@@ -713,12 +716,13 @@ def bayes_claims(
                             below += w
                         elif k < hi:
                             below += 0.5 * w
-                total += below / mass if mass > 0.0 else 0.5
                 private_win[i, j] = below / mass if mass > 0.0 else 0.5
-            else:
-                mass = cum[j, n_valid]
-                below = cum[j, lo] + 0.5 * (cum[j, hi] - cum[j, lo])
-                total += below / mass if mass > 0.0 else 0.5
+                if private_in_rank:
+                    total += private_win[i, j]
+                    continue
+            mass = cum[j, n_valid]
+            below = cum[j, lo] + 0.5 * (cum[j, hi] - cum[j, lo])
+            total += below / mass if mass > 0.0 else 0.5
         ratings[i] = total / players
 
     team_rank = np.zeros(n_valid)
@@ -754,15 +758,15 @@ def bayes_claims(
 
 @njit(cache=True)
 def settle_private_contests(keys: np.ndarray, bands_claimed: np.ndarray, known_card: np.ndarray,
-                            private_win: np.ndarray, players: int, levels: int) -> None:
-    """A player who has seen one of a rival's cards (Informant) settles their order with that
-    rival in the chip dance when their claims are equal or on adjacent chips and nobody sits
-    between them:
+                            private_win: np.ndarray, players: int, max_gap: int) -> None:
+    """A player who has seen one of a rival's cards (Informant: the key card; Coordinator: the
+    card they passed) settles their order with that rival in the chip dance when their claims
+    differ by at most ``max_gap`` bands and nobody sits between them:
     they take the higher of the two chips when they privately believe they are the stronger,
     and leave it otherwise (taking a chip from another player is allowed)."""
     for i in range(players):
         for j in range(players):
-            if known_card[i, j] < 0 or abs(bands_claimed[i] - bands_claimed[j]) > levels:
+            if known_card[i, j] < 0 or abs(bands_claimed[i] - bands_claimed[j]) > max_gap:
                 continue
             between = 0  # only neighbours in the settled order swap: nobody else moves
             low = min(keys[i], keys[j])

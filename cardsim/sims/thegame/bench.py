@@ -47,7 +47,7 @@ def reference_speed(players: int, n: int) -> float:
 def main(quick: bool) -> list[dict]:
     """One row per strategy and player count (1 and 5), plus the reference rows."""
     sizes = {"random": 100_000, "greedy": 100_000, "planner": 20_000, "signals": 20_000,
-             "search": 20, "omniscient": 100}
+             "search": 5_000, "omniscient": 100}
     scale = 10 if quick else 1
     rows: list[dict] = []
     for players in (1, 5):

@@ -28,8 +28,8 @@ STRATEGIES: dict[str, tuple[int, str]] = {
     ),
     "omniscient": (
         5,
-        "upper bound: search's lookahead plus candidate turns scored by one exact rollout with "
-        "every hand and the draw order known",
+        "upper bound: candidate turns scored by one exact rollout of search, with every hand "
+        "and the draw order known",
     ),
 }
 STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)

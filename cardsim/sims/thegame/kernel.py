@@ -937,11 +937,50 @@ def rollout(variant, n_variants_with_extras, player, players, draw_pos, hand_siz
 
 
 @njit(cache=True)
+def same_sequence(sc, k, cards, pile_of, required) -> bool:
+    """Whether candidate k of the search list is the given sequence."""
+    for d in range(required):
+        if sc.search_cards[k, d] != cards[d] or sc.search_piles[k, d] != pile_of[d]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def search_candidates(hands, counts, player, piles, below, required, trick_ok, params, W, F, C,
+                      sc) -> int:
+    """The candidate turns a rollout search compares, into sc.search_cards / search_piles:
+    first the planner's own choice (the lookahead's, when its weight is on), then the cheapest
+    other sequences, P_SEARCH_CANDIDATES in all; returns how many (0: nothing is legal)."""
+    keep = min(int(params[P_SEARCH_CANDIDATES]), MAX_CANDIDATES)
+    n_cand = 0
+    if params[P_LOOKAHEAD] > 0.0:
+        if not lookahead_choice(hands, counts, player, piles, below, required, trick_ok, params,
+                                W, F, C):
+            return 0
+        for d in range(required):
+            sc.search_cards[0, d] = W[R_LOOK_CARDS, d]
+            sc.search_piles[0, d] = W[R_LOOK_PILES, d]
+        n_cand = 1
+    found = best_sequences(hands[player], counts[player], piles, below, required, trick_ok,
+                           True, params, F[F_PENALTY], W, F, C, keep)
+    for k in range(found):
+        if n_cand == keep:
+            break
+        if params[P_LOOKAHEAD] > 0.0 and same_sequence(sc, 0, C[0, k], C[1, k], required):
+            continue
+        for d in range(required):
+            sc.search_cards[n_cand, d] = C[0, k, d]
+            sc.search_piles[n_cand, d] = C[1, k, d]
+        n_cand += 1
+    return n_cand
+
+
+@njit(cache=True)
 def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand_size,
                 min_cards, piles, below, required, trick_ok, rng, params, W, F, C, sc, stats) -> int:
-    """Rollout turn of search (with rollouts) / omniscient: the signals planner's cheapest
-    mandatory sequences (up to P_SEARCH_CANDIDATES, each followed by the planner's extras, plus
-    the cheapest without extras) are each scored by the mean cards left of rollouts, played by
+    """Rollout turn of search (with rollouts) / omniscient: the candidate mandatory sequences
+    of :func:`search_candidates` (each followed by the planner's extras, plus the first one
+    without extras) are each scored by the mean cards left of rollouts, played by
     the signals strategy with the same parameters (so with the lookahead), over
     P_SEARCH_ROLLOUTS determinisations (search: the unseen cards shuffled into teammates' hands
     and the draw pile; omniscient: the true hands and draw order, one rollout). The lowest mean
@@ -951,15 +990,10 @@ def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand
                      F[F_PENALTY])
     else:
         F[F_PENALTY, :] = 0.0
-    keep = min(int(params[P_SEARCH_CANDIDATES]), MAX_CANDIDATES)
-    n_cand = best_sequences(hands[player], counts[player], piles, below, required, trick_ok,
-                            True, params, F[F_PENALTY], W, F, C, keep)
+    n_cand = search_candidates(hands, counts, player, piles, below, required, trick_ok, params,
+                               W, F, C, sc)
     if n_cand == 0:
         return 0
-    for k in range(n_cand):
-        for d in range(required):
-            sc.search_cards[k, d] = C[0, k, d]
-            sc.search_piles[k, d] = C[1, k, d]
     n_variants = n_cand + 1
     n_rollouts = 1 if omniscient else int(params[P_SEARCH_ROLLOUTS])
     for v in range(n_variants):
