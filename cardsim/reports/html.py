@@ -156,7 +156,8 @@ def render_block(block: Block, scope: str, index: int) -> Markup:
     if isinstance(block, Plot):
         svg = inline_svg(svg_text(block.make()), f"{scope}-{index}")
         return Markup(
-            f'<figure id="fig-{escape(block.key)}"><div class="svg-wrap">{svg}</div>'
+            f'<figure id="fig-{escape(block.key)}"><div class="svg-wrap" role="img" '
+            f'aria-label="{escape(block.caption)}">{svg}</div>'
             f"<figcaption>{escape(block.caption)}</figcaption></figure>\n"
         )
     raise TypeError(f"unknown block type {type(block).__name__}")

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardsim.sims.thegame import kernel, reference
+from cardsim.sims.thegame.config import STRATEGY_NAMES
 from cardsim.sims.thegame.params import strategy_params
 from cardsim.sims.thegame.rules import rules_hand_size
 
@@ -18,7 +19,8 @@ PLAYERS = st.integers(min_value=1, max_value=5)
 def check(seed: int, players: int, strategy: int, min_cards: int = 2, trick_ok: bool = True,
           hand_size: int | None = None, params: np.ndarray | None = None) -> None:
     size = hand_size or rules_hand_size(players)
-    params = strategy_params(players) if params is None else params
+    if params is None:
+        params = strategy_params(players, STRATEGY_NAMES[strategy])
     out, log = kernel.trace_game(seed, players, size, min_cards, trick_ok, strategy, params)
     deck = kernel.deal_deck(seed).tolist()
     replay = reference.replay(deck, players, size, min_cards, trick_ok,
@@ -39,7 +41,7 @@ def test_heuristic_strategies_play_legally(seed: int, players: int, strategy: in
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, strategy=st.sampled_from([0, 1, 2, 3]),
+@given(seed=SEEDS, players=PLAYERS, strategy=st.sampled_from([0, 1, 2, 3, 4]),
        min_cards=st.integers(1, 3), trick_ok=st.booleans())
 def test_variant_knobs_are_respected(seed: int, players: int, strategy: int, min_cards: int,
                                      trick_ok: bool) -> None:
@@ -58,7 +60,7 @@ def test_search_strategies_play_legally(seed: int, players: int, strategy: int) 
 @settings(max_examples=10, deadline=None)
 @given(seed=SEEDS, players=PLAYERS)
 def test_search_lookahead_plays_legally(seed: int, players: int) -> None:
-    check(seed, players, kernel.SEARCH, params=strategy_params(players, "search"))
+    check(seed, players, kernel.SEARCH)
 
 
 @settings(max_examples=20, deadline=None)

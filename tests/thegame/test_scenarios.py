@@ -53,7 +53,9 @@ def test_greedy_takes_the_trick_first_then_the_smallest_gap() -> None:
     table = Table([[33, 20, 31]], [30, 99, 2, 2], draw=[70])
     assert kernel.sequential_choice(table.hands, table.counts, 0, table.piles, 2, True,
                                     table.rng, False, table.W, table.F, table.C)
-    assert [(int(table.W[kernel.R_TURN_CARDS, d]), int(table.W[kernel.R_TURN_PILES, d])) for d in range(2)] == [
+    chosen = [(int(table.W[kernel.R_TURN_CARDS, d]), int(table.W[kernel.R_TURN_PILES, d]))
+              for d in range(2)]
+    assert chosen == [
         (20, 0),
         (31, 0),
     ]
@@ -72,8 +74,8 @@ def test_random_falls_back_to_a_feasible_order_when_its_pick_blocks() -> None:
         table = Table([[58, 70]], [55, 99, 2, 2], draw=[80])
         table.rng[0] = np.uint64(seed)
         played = kernel.turn_simple(table.hands, table.counts, 0, table.piles, table.below, 2,
-                                    True, table.rng, True, strategy_params(1), table.W, table.F, table.C,
-                                    table.stats)
+                                    True, table.rng, True, strategy_params(1), table.W,
+                                    table.F, table.C, table.stats)
         assert played == 2
         assert table.piles.tolist() == [70, 99, 2, 2]
 

@@ -24,7 +24,8 @@ STRATEGIES: dict[str, tuple[int, str]] = {
     "search": (
         4,
         "signals plus a lookahead: each of the 8 cheapest turns is judged with the cheapest next "
-        "turn its remaining hand allows (--rollouts N adds rollouts over sampled unseen cards)",
+        "turn its remaining hand allows (--rollouts N: alternatives are also tried by rollouts "
+        "over sampled unseen cards and replace that choice only when clearly better)",
     ),
     "omniscient": (
         5,
@@ -76,7 +77,9 @@ class TheGameConfig:
             or not isinstance(self.hand_size, int)
             or not 1 <= self.hand_size <= MAX_HAND
         ):
-            raise UserError(f"thegame: hand_size must be 1-{MAX_HAND} or None, got {self.hand_size!r}")
+            raise UserError(
+                f"thegame: hand_size must be 1-{MAX_HAND} or None, got {self.hand_size!r}"
+            )
         if isinstance(self.min_cards, bool) or not isinstance(self.min_cards, int):
             raise UserError(f"thegame: min_cards must be an integer, got {self.min_cards!r}")
         if not 1 <= self.min_cards <= self.effective_hand_size:

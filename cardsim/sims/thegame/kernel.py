@@ -48,7 +48,8 @@ P_SEARCH_CANDIDATES = 7  # rollouts: candidate turns scored
 P_SEARCH_ROLLOUTS = 8  # search: sampled determinisations per candidate (0 = lookahead only)
 P_LOOKAHEAD = 9  # planner: weight of the cheapest next turn left by each candidate (0 = off)
 P_LOOKAHEAD_CANDIDATES = 10  # planner: candidates compared with the lookahead (<= 8)
-N_PARAMS = 11
+P_SEARCH_CONFIDENCE = 11  # rollouts: standard errors a variant must win by to be chosen
+N_PARAMS = 12
 
 INF = 1.0e18
 MAX_TURN = 2 * MAX_HAND  # longest sequence one turn can record (a full hand)
@@ -242,7 +243,7 @@ FLOAT_WIDTH = 32
 Rollout = namedtuple(
     "Rollout",
     [
-        "search_cards", "search_piles", "search_score", "unseen",
+        "search_cards", "search_piles", "search_score", "search_square", "unseen",
         "r_deck", "r_hands", "r_counts", "r_piles", "r_below", "r_stats",
         "s_deck", "s_hands", "s_counts", "candidate_extras",
     ],
@@ -266,6 +267,7 @@ def new_rollout() -> Rollout:
         np.zeros((MAX_CANDIDATES, MAX_TURN), np.int64),
         np.zeros((MAX_CANDIDATES, MAX_TURN), np.int64),
         np.zeros(2 * MAX_CANDIDATES),
+        np.zeros(2 * MAX_CANDIDATES),
         np.zeros(DECK_SIZE, np.int64),
         np.zeros(DECK_SIZE, np.int64),
         np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
@@ -286,7 +288,8 @@ def new_rollout() -> Rollout:
 
 @njit(cache=True)
 def keep_candidate(W, F, C, keep, n_cand, total, hand, required) -> int:
-    """Insert the sequence in the W[R_SEQ_*] rows (cost ``total``) into the sorted top-``keep`` list."""
+    """Insert the sequence in the W[R_SEQ_*] rows (cost ``total``) into the sorted
+    top-``keep`` candidate list."""
     if n_cand == keep and total >= F[F_CAND_COST, keep - 1]:
         return n_cand
     k = n_cand if n_cand < keep else keep - 1
@@ -548,8 +551,8 @@ def play_sequence(hands, counts, player, piles, below, cards, pile_of, length, s
 @njit(cache=True)
 def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick,
                       W, F, C) -> bool:
-    """Choose ``required`` plays one at a time into W[R_TURN_CARDS] / W[R_TURN_PILES], without touching the state: the
-    legal play of smallest raw gap (greedy; ties to the lower slot, then pile) or a uniformly
+    """Choose ``required`` plays one at a time into W[R_TURN_CARDS] / W[R_TURN_PILES] without
+    touching the state: the legal play of smallest raw gap (greedy; ties to the lower slot, then pile) or a uniformly
     random legal play. False when this order gets stuck."""
     hcount = counts[player]
     used = W[R_USED]
@@ -600,7 +603,8 @@ def turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, ra
                 params, W, F, C, stats) -> int:
     """random / greedy: exactly the minimum count, chosen one card at a time; when that order
     gets stuck although some order works, the cheapest feasible sequence (raw gaps) is played."""
-    if sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick, W, F, C):
+    if sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick, W,
+                         F, C):
         play_sequence(hands, counts, player, piles, below, W[R_TURN_CARDS], W[R_TURN_PILES],
                       required, stats)
         return required
@@ -977,14 +981,16 @@ def search_candidates(hands, counts, player, piles, below, required, trick_ok, p
 
 @njit(cache=True)
 def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand_size,
-                min_cards, piles, below, required, trick_ok, rng, params, W, F, C, sc, stats) -> int:
+                min_cards, piles, below, required, trick_ok, rng, params, W, F, C, sc,
+                stats) -> int:
     """Rollout turn of search (with rollouts) / omniscient: the candidate mandatory sequences
     of :func:`search_candidates` (each followed by the planner's extras, plus the first one
     without extras) are each scored by the mean cards left of rollouts, played by
     the signals strategy with the same parameters (so with the lookahead), over
     P_SEARCH_ROLLOUTS determinisations (search: the unseen cards shuffled into teammates' hands
-    and the draw pile; omniscient: the true hands and draw order, one rollout). The lowest mean
-    wins; ties keep the planner's choice."""
+    and the draw pile; omniscient: the true hands and draw order, one rollout). Scores are
+    paired with the first candidate's on the same sample, and another variant is played only
+    when it wins with confidence (see below)."""
     if players > 1:
         reservations(hands, counts, player, players, piles, below, trick_ok, params,
                      F[F_PENALTY])
@@ -997,28 +1003,37 @@ def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand
     n_variants = n_cand + 1
     n_rollouts = 1 if omniscient else int(params[P_SEARCH_ROLLOUTS])
     for v in range(n_variants):
-        sc.search_score[v] = 0.0
+        sc.search_score[v] = 0.0  # sum over samples of (cards left of v - cards left of 0)
+        sc.search_square[v] = 0.0  # ... and of its square
     for _ in range(n_rollouts):
         if omniscient:
             copy_true_hidden(hands, counts, players, deck, draw_pos, sc)
         else:
             sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc)
-        first_score = 0
-        first_extras = 0
-        for v in range(n_variants):
+        first_score = rollout(0, n_cand, player, players, draw_pos, hand_size, min_cards,
+                              required, trick_ok, piles, below, rng, params, W, F, C, sc)
+        first_extras = sc.candidate_extras[0]
+        for v in range(1, n_variants):
             if v == n_cand and first_extras == 0:
-                # candidate 0 played no extras: "without extras" is the same line of play
-                sc.search_score[v] += first_score
-                continue
-            score = rollout(v, n_cand, player, players, draw_pos, hand_size, min_cards,
-                            required, trick_ok, piles, below, rng, params, W, F, C, sc)
-            if v == 0:
-                first_score = score
-                first_extras = sc.candidate_extras[0]
-            sc.search_score[v] += score
+                continue  # candidate 0 played no extras: "without extras" is the same play
+            difference = rollout(v, n_cand, player, players, draw_pos, hand_size, min_cards,
+                                 required, trick_ok, piles, below, rng, params, W, F, C,
+                                 sc) - first_score
+            sc.search_score[v] += difference
+            sc.search_square[v] += difference * difference
+    # Leave the planner's choice only for a variant whose mean paired difference is below
+    # zero by more than P_SEARCH_CONFIDENCE standard errors (exact rollouts: any improvement).
     best_v = 0
+    best_mean = 0.0
     for v in range(1, n_variants):
-        if sc.search_score[v] < sc.search_score[best_v]:
+        mean = sc.search_score[v] / n_rollouts
+        if n_rollouts > 1:
+            variance = max(sc.search_square[v] / n_rollouts - mean * mean, 0.0)
+            bound = mean + params[P_SEARCH_CONFIDENCE] * np.sqrt(variance / (n_rollouts - 1))
+        else:
+            bound = mean
+        if bound < 0.0 and mean < best_mean:
+            best_mean = mean
             best_v = v
     k = best_v if best_v < n_cand else 0
     play_sequence(hands, counts, player, piles, below, sc.search_cards[k], sc.search_piles[k],

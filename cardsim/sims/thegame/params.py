@@ -13,6 +13,7 @@ from cardsim.sims.thegame.kernel import (
     N_PARAMS,
     P_LOOKAHEAD,
     P_LOOKAHEAD_CANDIDATES,
+    P_SEARCH_CONFIDENCE,
     P_LATE_DRAW,
     P_PAIR_PENALTY,
     P_REACH_EARLY,
@@ -36,6 +37,7 @@ BASE: dict[int, float] = {
     P_SEARCH_ROLLOUTS: 0.0,
     P_LOOKAHEAD: 0.0,
     P_LOOKAHEAD_CANDIDATES: 8.0,
+    P_SEARCH_CONFIDENCE: 2.0,
 }
 
 # Per player count: overrides of BASE found by tuning. With 3-5 players an extra card that

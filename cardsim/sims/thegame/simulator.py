@@ -26,9 +26,9 @@ SEED_LIMIT = 2**63 - 1
 def run_batch(config: TheGameConfig, rng: np.random.Generator, n: int) -> pl.DataFrame:
     """Play ``n`` games; one row each.
 
-    Columns: the config (players, strategy, min_cards, hand_size, backwards_trick, rollouts), the outcome
-    (won, excellent, cards_left = cards_in_hands + draw_left), the play (turns, extra_plays
-    beyond the minimum, tricks, first_player chosen) and ``deal_seed``, from which
+    Columns: the config (players, strategy, min_cards, hand_size, backwards_trick, rollouts),
+    the outcome (won, excellent, cards_left = cards_in_hands + draw_left), the play (turns,
+    extra_plays beyond the minimum, tricks, first_player chosen) and ``deal_seed``, from which
     :func:`cardsim.sims.thegame.kernel.deal_deck` regenerates the deal (the same seed gives the
     same deal under every strategy, so strategies can be compared game by game).
     """
