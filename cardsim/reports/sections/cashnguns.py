@@ -12,6 +12,7 @@ import numpy as np
 import polars as pl
 
 from cardsim.analysis.cashnguns import (
+    Equilibrium,
     best_responses,
     equilibrium_table,
     payoff_matrix,
@@ -159,7 +160,7 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     _, counts, _ = _setup(profile)
     blocks: list[Block] = []
-    lines = []
+    found: list[tuple[int, str | None, dict, Equilibrium]] = []
     for players in counts:
         matrix, game, equilibrium = _analyse(outcomes, profile, players)
         responses = best_responses(matrix, "win")
@@ -177,12 +178,28 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         ))
         mix = equilibrium_table(equilibrium, game).filter(pl.col("share") > 0)
         top = mix.row(0, named=True)
-        regret = f"regret {100 * equilibrium.regret:.2f} points"
-        if mix.height == 1:
-            lines.append(f"With {players} players, self-interested players settle on everyone playing "
-                         f"'{top['strategy']}' (a pure equilibrium, {regret}; each then wins "
-                         f"{percent(equilibrium.value)}).")
+        pure = top["strategy"] if mix.height == 1 else None
+        found.append((players, pure, top, equilibrium))
+    return (Paragraph(equilibrium_sentence(found)), *blocks)
+
+
+def equilibrium_sentence(found: list[tuple[int, str | None, dict, Equilibrium]]) -> str:
+    """One sentence over player counts from (players, pure strategy or None, top row of the mix,
+    equilibrium): a pure equilibrium shared by every count is said once."""
+    pures = {pure for _, pure, _, _ in found}
+    if len(pures) == 1 and None not in pures:
+        counts = ", ".join(str(players) for players, _, _, _ in found)
+        wins = ", ".join(f"{percent(eq.value)} at {players}" for players, _, _, eq in found)
+        regret = max(eq.regret for _, _, _, eq in found)
+        return (f"With {counts} players, self-interested players settle on everyone playing "
+                f"'{pures.pop()}' (a pure symmetric equilibrium, regret at most {100 * regret:.2f} "
+                f"points); each player then wins {wins} players.")
+    parts = []
+    for players, pure, top, eq in found:
+        regret = f"regret {100 * eq.regret:.2f} points"
+        if pure:
+            parts.append(f"with {players} players everyone plays '{pure}' ({regret})")
         else:
-            lines.append(f"With {players} players, self-interested players settle on a mix led by "
-                         f"'{top['strategy']}' ({percent(top['share'])} of the mix, {regret}).")
-    return (Paragraph(" ".join(lines)), *blocks)
+            parts.append(f"with {players} players a mix led by '{top['strategy']}' "
+                         f"({percent(top['share'])} of the mix, {regret})")
+    return "Self-interested players settle on: " + "; ".join(parts) + "."

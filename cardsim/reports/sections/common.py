@@ -16,8 +16,6 @@ from cardsim.reports.content import (
     Block,
     Bullets,
     Table,
-    interval_text,
-    percent,
     proportion_columns,
     table_from_frame,
     text_column,
@@ -227,11 +225,6 @@ def runs_table(runs: Sequence[Outcome]) -> Table:
         rows=tuple(rows), sort_keys=tuple(keys),
         note=f"{len(runs):,} runs, each a folder in the results store (list them with 'cardsim runs list').",
     )
-
-
-def estimate_text(p: float, lo: float, hi: float, n: int) -> str:
-    """'45.2% (95% interval 44.1-46.3%, n=10,000)'."""
-    return f"{percent(p)} (95% interval {interval_text(lo, hi)}, n={n:,})"
 
 
 def on_target(row: dict, target: float) -> str:

@@ -219,7 +219,8 @@ def use_group_specialist(
 ) -> tuple[int, int, int, int]:
     """The group plays a specialist at the start of round ``r`` (seed 000, "THẺ CHUYÊN GIA"
     1, 2, 4, 5, 7, 10; who uses it is the model's rule, digest "Cards"). Information goes into
-    ``known_card`` (private) and ``public_ok`` (announcement filters over the holdings).
+    ``known_card`` (private) and ``public_ok`` (announcement filters over the holdings; a
+    single column when no model reads them).
 
     Returns (user seat, detail: shown card / announced value / dropped slot, next draw index,
     Muscle seat or -1).
@@ -242,7 +243,7 @@ def use_group_specialist(
             said = getaway_driver_category(hand_score(pockets[user], size, board, shown))
         else:
             said = mastermind_count(pockets[user], asked)
-        for h in range(count):
+        for h in range(count if public_ok.shape[1] == count else 0):  # only bayes listens
             if specialist == 2:
                 heard = getaway_driver_category(hand_score(hold_cards[h], size, board, shown))
             else:
@@ -502,11 +503,14 @@ def play_heist(
         hold_cards = work_cards
         hold_masks = work_masks
 
+    # Per-holding beliefs are only kept where a model or a scan reads them.
+    scans = has_challenge(challenges, 4) or has_challenge(challenges, 9)
+    width = count if model == BAYES or scans else 1
     valid = np.zeros(count, dtype=np.bool_)
     hscores = np.zeros(count, dtype=np.int64)
-    hpct = np.zeros(count)
-    hband = np.zeros((4, count), dtype=np.int64)
-    public_ok = np.ones((players, count), dtype=np.bool_)
+    hpct = np.zeros(width)
+    hband = np.zeros((4, width), dtype=np.int64)
+    public_ok = np.ones((players, count if model == BAYES else 1), dtype=np.bool_)
     known_card = np.full((players, players), -1, dtype=np.int64)
     evidence_from = np.zeros(players, dtype=np.int64)
     redrawn = 0
@@ -521,7 +525,7 @@ def play_heist(
     bands_claimed = np.zeros(players, dtype=np.int64)
     ratings = np.zeros(players)
     beliefs = np.zeros(players)
-    weights = np.zeros((players, count))
+    weights = np.zeros((players, width))
     private_win = np.full((players, players), 0.5)
     row = np.zeros(players, dtype=np.int64)
 
@@ -540,7 +544,7 @@ def play_heist(
         coordinator_pass(pockets, players, passed)
         for p in range(players):
             known_card[p, (p + 1) % players] = passed[p]
-    if specialist == 3 or specialist == 8:
+    if (specialist == 3 or specialist == 8) and model == BAYES:
         for p in range(players):
             said = investor_face_count(pockets[p]) if specialist == 3 else math_whiz_total(pockets[p])
             for h in range(count):
@@ -601,7 +605,7 @@ def play_heist(
                             elif hscores[h] == own[p]:
                                 equal += 1
                     ratings[p] = (less + 0.5 * equal) / max(total, 1)
-            if model == BAYES or (r == 3 and (has_challenge(challenges, 4) or has_challenge(challenges, 9))):
+            if model == BAYES or (r == 3 and scans):
                 index, values = sort_valid(hscores, valid, count)
                 holding_percentiles(index, values, hpct)
                 for h in range(count):
@@ -645,7 +649,7 @@ def play_heist(
             finals[p] = muscle_score(finals[p])
     order_ok = showdown_in_order(finals, chips[3], players)
     scan_ok = True
-    if has_challenge(challenges, 4) or has_challenge(challenges, 9):
+    if scans:
         top_seat = holder_of(chips, 4, players, players, 0)
         if model == BAYES:
             _posteriors(chips, 4, players, count, valid, hband, likelihood, evidence_from,

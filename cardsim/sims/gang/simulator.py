@@ -108,5 +108,5 @@ SIMULATOR = Simulator(
     run_batch=run_batch,
     headline="success",
     policies=MODEL_DESCRIPTIONS,
-    chunk_size=1000,
+    chunk_size=2000,
 )
