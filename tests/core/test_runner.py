@@ -155,3 +155,18 @@ def test_episode_count_rounds_chunks_up_but_table_has_n_rows():
     assert result.episodes.height == 101
     assert result.manifest["chunks_used"] == math.ceil(101 / COIN.chunk_size)
     assert isinstance(result.episodes, pl.DataFrame)
+
+
+def test_code_change_gives_a_new_run_folder(tmp_path, monkeypatch):
+    first = run(COIN, CoinConfig(), n=100, seed=1, store=tmp_path)
+    monkeypatch.setattr("cardsim.sims.core.runner.code_fingerprint", lambda module: "0" * 16)
+    second = run(COIN, CoinConfig(), n=100, seed=1, store=tmp_path)
+    assert first.path != second.path
+
+
+def test_fingerprint_follows_imported_simulator_packages():
+    from cardsim.sims.core.fingerprint import _SIMS_IMPORT
+
+    source = "from cardsim.sims.poker.evaluator import evaluate\nimport cardsim.sims.core.seeds\n"
+    assert _SIMS_IMPORT.findall(source) == ["poker", "core"]
+    assert _SIMS_IMPORT.findall('"""mentions cardsim.sims.bang in prose"""') == []

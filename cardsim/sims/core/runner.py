@@ -24,6 +24,7 @@ import polars as pl
 from cardsim import __version__
 from cardsim.analysis.stats import Z95, wilson_half_width
 from cardsim.errors import Interrupted, UserError
+from cardsim.sims.core.fingerprint import code_fingerprint
 from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
 from cardsim.sims.core.simulator import Simulator, config_to_dict
 from cardsim.sims.core.store import StoredRun, open_run
@@ -273,6 +274,9 @@ def run(
 ) -> RunResult:
     """Play ``n`` episodes of ``simulator`` under ``config`` (or until ``precision``).
 
+    The run's identity (game, config, seed, chunk size, version and a fingerprint of the
+    simulator's code) names its store folder.
+
     With ``precision``, ``n`` is the minimum and chunks are added until the 95% Wilson half-width
     of the headline proportion is below it, or ``max_n`` (default 1,000,000) is reached. With a
     ``store`` folder, finished chunks are saved as they arrive and reused by the next call with
@@ -291,6 +295,7 @@ def run(
         "seed": seed,
         "chunk_size": size,
         "version": __version__,
+        "code": code_fingerprint(simulator.run_batch.__module__),
     }
     stored = None
     if store is not None:
