@@ -12,10 +12,13 @@ import polars as pl
 
 import cardsim
 from cardsim.analysis.stats import proportion_table
+from cardsim.analysis.tuning import candidate_table, ladder
 from cardsim.reports.content import (
     Block,
     Bullets,
     Table,
+    interval_text,
+    percent,
     proportion_columns,
     table_from_frame,
     text_column,
@@ -232,3 +235,39 @@ def on_target(row: dict, target: float) -> str:
     if row["lo"] <= target <= row["hi"]:
         return "yes"
     return f"no, {100 * abs(row['p'] - target):.1f} pts off"
+
+
+def tuning_tables(outcomes: Outcomes, players: Sequence[int], column: str) -> dict[int, pl.DataFrame]:
+    """Per player count: the candidate table (label, n, successes, p, lo, hi) of the tuning runs."""
+    tables = {}
+    for count in players:
+        runs = outcomes.select(lambda e, c=count: e.labels["part"] == "tune" and e.labels["players"] == c)
+        tables[count] = candidate_table([(o.experiment.labels["candidate"], o.episodes) for o in runs], column)
+    return tables
+
+
+def recommendation_frame(tables: dict[int, pl.DataFrame], target: float) -> pl.DataFrame:
+    """Per player count: the ladder's medium pick (with n and interval) and its easy/hard rungs."""
+    rows = []
+    for players, table in tables.items():
+        steps = {r["level"]: r for r in ladder(table, target).iter_rows(named=True)}
+        best = steps["medium"]
+
+        def cell(level: str) -> str:
+            step = steps.get(level)
+            return f"{step['label']}: {percent(step['p'])}" if step else "-"
+
+        rows.append({"players": players, "play": best["label"], "n": best["n"], "p": best["p"],
+                     "lo": best["lo"], "hi": best["hi"], "easier": cell("easy"), "harder": cell("hard")})
+    return pl.DataFrame(rows)
+
+
+def recommendation_columns(target: float, easier: str = "easier", harder: str = "harder") -> list:
+    """The columns of a recommendation table built from :func:`recommendation_frame`."""
+    return [text_column("players", "players"), text_column("play", "play"),
+            ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
+            ("win rate", "p", lambda r: percent(r["p"]), lambda r: float(r["p"])),
+            ("95% interval", "lo", lambda r: interval_text(r["lo"], r["hi"]), lambda r: float(r["lo"])),
+            ("target in interval", "p", lambda r: on_target(r, target),
+             lambda r: abs(float(r["p"]) - target)),
+            text_column(easier, "easier"), text_column(harder, "harder")]

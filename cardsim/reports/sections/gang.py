@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 
 from cardsim.analysis.gang import card_effects, game_summary, heist_summary
-from cardsim.analysis.tuning import candidate_table, gang_candidates, ladder, rank_candidates
+from cardsim.analysis.tuning import gang_candidates, rank_candidates
 from cardsim.reports.content import (
     Block,
     Paragraph,
@@ -23,7 +23,11 @@ from cardsim.reports.plots.gang import (
     success_by_players_plot,
 )
 from cardsim.reports.plots.common import interval_bars
-from cardsim.reports.sections.common import on_target
+from cardsim.reports.sections.common import (
+    recommendation_columns,
+    recommendation_frame,
+    tuning_tables,
+)
 from cardsim.reports.suite import Experiment, Outcomes, Profile
 from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS
 from cardsim.sims.gang.models import MODEL_DESCRIPTIONS
@@ -153,29 +157,9 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
-def tuning_tables(outcomes: Outcomes) -> dict[int, pl.DataFrame]:
-    """Per player count: the candidate table (label, n, successes, p, lo, hi) of the tuning runs."""
-    tables = {}
-    for players in PLAYERS:
-        runs = outcomes.select(lambda e: e.labels["part"] == "tune" and e.labels["players"] == players)
-        tables[players] = candidate_table([(o.experiment.labels["candidate"], o.episodes) for o in runs], "success")
-    return tables
-
-
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
-    tables = tuning_tables(outcomes)
-    rows = []
-    for players, table in tables.items():
-        steps = {r["level"]: r for r in ladder(table, TARGET).iter_rows(named=True)}
-        best = steps["medium"]
-
-        def cell(level: str) -> str:
-            step = steps.get(level)
-            return f"{step['label']} {percent(step['p'])}" if step else "-"
-
-        rows.append({"players": players, "play": best["label"], "n": best["n"], "p": best["p"],
-                     "lo": best["lo"], "hi": best["hi"], "easier": cell("easy"), "harder": cell("hard")})
-    table = pl.DataFrame(rows)
+    tables = tuning_tables(outcomes, PLAYERS, "success")
+    table = recommendation_frame(tables, TARGET)
     focus = table.filter(pl.col("players") == FOCUS_PLAYERS).row(0, named=True)
     sentence = (f"For {FOCUS_PLAYERS} experienced players (the '{TUNE_MODEL}' model) aiming at a "
                 f"{percent(TARGET, 0)} win rate, play {focus['play']}: {percent(focus['p'])} "
@@ -186,12 +170,7 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         table_from_frame(
             table, title=f"Recommended configuration per player count for a {percent(TARGET, 0)} win rate "
                          f"('{TUNE_MODEL}' model)",
-            columns=[text_column("players", "players"), text_column("play", "play"),
-                     ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
-                     ("win rate", "p", lambda r: percent(r["p"]), lambda r: float(r["p"])),
-                     ("95% interval", "lo", lambda r: interval_text(r["lo"], r["hi"]), lambda r: float(r["lo"])),
-                     ("target in interval", "p", lambda r: on_target(r, TARGET), lambda r: abs(float(r["p"]) - TARGET)),
-                     text_column("easier (aim 75%)", "easier"), text_column("harder (aim 25%)", "harder")],
+            columns=recommendation_columns(TARGET, "easier (aim 75%)", "harder (aim 25%)"),
             note="Easier/harder: the easy and hard rungs of the ladder (closest to 75% and 25% among "
                  "configurations clearly easier or harder than the recommendation). Candidates: Basic, "
                  "Advanced, Professional with each permanent challenge, Master Thief.",

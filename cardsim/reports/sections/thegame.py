@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 
 from cardsim.analysis.thegame import anchor_check, cards_left_counts, summary_table
-from cardsim.analysis.tuning import candidate_table, ladder, rank_candidates, thegame_candidates
+from cardsim.analysis.tuning import rank_candidates, thegame_candidates
 from cardsim.reports.content import (
     Block,
     Paragraph,
@@ -18,7 +18,11 @@ from cardsim.reports.content import (
 )
 from cardsim.reports.plots.common import interval_bars
 from cardsim.reports.plots.thegame import cards_left_histogram, win_rate_plot
-from cardsim.reports.sections.common import on_target
+from cardsim.reports.sections.common import (
+    recommendation_columns,
+    recommendation_frame,
+    tuning_tables,
+)
 from cardsim.reports.suite import Experiment, Outcomes, Profile
 from cardsim.sims.thegame.config import STRATEGIES, STRATEGY_NAMES
 from cardsim.sims.thegame.simulator import SIMULATOR
@@ -134,29 +138,9 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
-def tuning_tables(outcomes: Outcomes) -> dict[int, pl.DataFrame]:
-    """Per player count: the candidate table of the variant runs (label, n, successes, p, lo, hi)."""
-    tables = {}
-    for players in PLAYERS:
-        runs = outcomes.select(lambda e: e.labels["part"] == "tune" and e.labels["players"] == players)
-        tables[players] = candidate_table([(o.experiment.labels["candidate"], o.episodes) for o in runs], "won")
-    return tables
-
-
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
-    tables = tuning_tables(outcomes)
-    rows = []
-    for players, table in tables.items():
-        steps = {r["level"]: r for r in ladder(table, TARGET).iter_rows(named=True)}
-        best = steps["medium"]
-
-        def cell(level: str) -> str:
-            step = steps.get(level)
-            return f"{step['label']}: {percent(step['p'])}" if step else "-"
-
-        rows.append({"players": players, "play": best["label"], "n": best["n"], "p": best["p"],
-                     "lo": best["lo"], "hi": best["hi"], "easier": cell("easy"), "harder": cell("hard")})
-    table = pl.DataFrame(rows)
+    tables = tuning_tables(outcomes, PLAYERS, "won")
+    table = recommendation_frame(tables, TARGET)
     focus = table.filter(pl.col("players") == FOCUS_PLAYERS).row(0, named=True)
     aims = f"easier aims at {percent(TARGET + (1 - TARGET) / 2, 0)}, harder at {percent(TARGET / 2, 0)}"
     ranked = rank_candidates(tables[FOCUS_PLAYERS], TARGET)
@@ -167,12 +151,7 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         table_from_frame(
             table, title=f"Recommended variant per player count for a {percent(TARGET, 0)} win rate "
                          f"('{TUNE_STRATEGY}' strategy)",
-            columns=[text_column("players", "players"), text_column("play", "play"),
-                     ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
-                     ("win rate", "p", lambda r: percent(r["p"]), lambda r: float(r["p"])),
-                     ("95% interval", "lo", lambda r: interval_text(r["lo"], r["hi"]), lambda r: float(r["lo"])),
-                     ("target in interval", "p", lambda r: on_target(r, TARGET), lambda r: abs(float(r["p"]) - TARGET)),
-                     text_column("easier", "easier"), text_column("harder", "harder")],
+            columns=recommendation_columns(TARGET, "easier", "harder"),
             note=f"Knobs: cards a turn must play (rules 2), hand size (rules: 8/7/6 by player count), "
                  f"backwards trick (rules: on). Ladder: {aims}, among variants clearly easier or harder.",
         ),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardsim.errors import UserError
-from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS, challenge_mask
+from cardsim.sims.gang.cards import SPECIALISTS, challenge_mask
 from cardsim.sims.gang.models import MODEL_IDS
 
 UNITS = ("heist", "game")
