@@ -121,3 +121,14 @@ def test_whiskers_never_negative_at_the_edges():
     table = pl.DataFrame({"label": ["a"], "p": [0.0], "lo": [1e-17], "hi": [0.05]})
     fig = interval_bars(table, label="label", title="t")
     assert fig.axes[0].patches[0].get_width() == 0.0
+
+
+def test_digest_found_from_the_working_directory(tmp_path, monkeypatch):
+    """A regular (non-editable) install finds the digests of the checkout it is run from."""
+    import cardsim.reports.sections.common as common
+
+    (tmp_path / "seeds").mkdir()
+    (tmp_path / "seeds" / "the_gang.md").write_text("# digest\n")
+    monkeypatch.setattr(common, "repo_root", lambda: tmp_path / "site-packages")
+    monkeypatch.chdir(tmp_path)
+    assert common.digest_path("gang") == tmp_path / "seeds" / "the_gang.md"

@@ -35,12 +35,21 @@ def repo_root() -> Path:
 
 def digest_path(game: str, root: Path | None = None) -> Path | None:
     """The rules digest of ``game`` in ``seeds/``: the ``.md`` file whose name, letters only,
-    contains the game's name (``cash_n_guns.md`` for cashnguns, ``the_game.md`` for thegame)."""
-    folder = (root or repo_root()) / "seeds"
-    if not folder.is_dir():
-        return None
-    matches = [p for p in sorted(folder.glob("*.md")) if game in re.sub(r"[^a-z]", "", p.stem.lower())]
-    return min(matches, key=lambda p: (len(p.stem), p.name)) if matches else None
+    contains the game's name (``cash_n_guns.md`` for cashnguns, ``the_game.md`` for thegame).
+
+    Looked for under ``root`` when given; otherwise in the checkout that holds the package (an
+    editable install), then in the working directory (a regular install run from the checkout,
+    as the README's command does).
+    """
+    roots = [root] if root is not None else [repo_root(), Path.cwd()]
+    for folder in (base / "seeds" for base in roots):
+        if not folder.is_dir():
+            continue
+        matches = [p for p in sorted(folder.glob("*.md"))
+                   if game in re.sub(r"[^a-z]", "", p.stem.lower())]
+        if matches:
+            return min(matches, key=lambda p: (len(p.stem), p.name))
+    return None
 
 
 def _plain(text: str) -> str:
