@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import cardsim
 from cardsim.reports.content import Block, Bullets, Paragraph, Report, Section
@@ -13,7 +15,8 @@ from cardsim.reports.html import write_html
 from cardsim.reports.pdf import write_pdf
 from cardsim.reports.sections import GAME_TITLES, SECTION_MODULES, section_module
 from cardsim.reports.sections.common import models_block, reproducibility_blocks, rules_blocks
-from cardsim.reports.suite import Outcome, Outcomes, Profile, run_experiments
+from cardsim.reports.suite import Experiment, Outcome, Outcomes, Profile, run_experiments
+from cardsim.sims.core.runner import compile_ahead
 from cardsim.sims.core.simulator import Simulator
 from cardsim.sims.registry import get_simulator
 
@@ -62,6 +65,16 @@ def game_section(
     return Section(key=game, title=module.TITLE, blocks=tuple(blocks)), outcomes, key
 
 
+def _distinct_configs(simulator: Simulator, experiments: Sequence[Experiment]) -> list[Any]:
+    """The validated configs of the experiments, each once (in plan order)."""
+    configs: list[Any] = []
+    for experiment in experiments:
+        config = simulator.make_config(**experiment.config)
+        if config not in configs:
+            configs.append(config)
+    return configs
+
+
 def build_report(
     games: Sequence[str], *, profile: Profile, seed: int, jobs: int, store: Path | None,
     progress: bool = False, on_done: Callable[[Outcome], None] | None = None,
@@ -76,6 +89,7 @@ def build_report(
     notes: list[str] = []
     included: list[str] = []
     key_results: list[str] = []
+    landed: list[tuple[str, ModuleType, Simulator]] = []
     for game in games:
         if plugins is not None and game in plugins:
             module, simulator = plugins[game]
@@ -85,6 +99,16 @@ def build_report(
                 notes.append(note)
                 continue
             simulator = get_simulator(game)
+        landed.append((game, module, simulator))
+    if progress and jobs > 1 and len(landed) > 1:
+        print("preparing the games' compiled kernels (about a minute on the first run after "
+              "installing, seconds later)", file=sys.stderr)
+    compile_ahead(
+        [(simulator, _distinct_configs(simulator, module.plan(profile)))
+         for _, module, simulator in landed],
+        jobs,
+    )
+    for game, module, simulator in landed:
         section, _, key = game_section(game, module, simulator, profile=profile, seed=seed, jobs=jobs,
                                        store=store, progress=progress, on_done=on_done)
         sections.append(section)

@@ -1,19 +1,19 @@
 """Bang! rules and bots as numba kernels over a small state of arrays.
 
-Every rule is a small ``@njit(cache=True)`` function over the flat state array ``s`` (field
+Every rule is a small ``@kernel`` function over the flat state array ``s`` (field
 offsets below; :class:`StateView` names them for tests); the docstring of each
 names its source: ``seed 003`` is ``../shared/seeds/003_b860e9a67841a34d.txt``, ``published``
 the dV Giochi base-game rules and cards (see ``seeds/bang.md`` for the readings chosen).
 All randomness comes from the numpy Generator passed in (numba supports ``Generator`` objects).
 
-All njit code lives in this one module on purpose: numba's on-disk cache only notices edits to
+All compiled code lives in this one module on purpose: numba's on-disk cache only notices edits to
 the file that holds a function, so splitting callers and callees across files risks stale code.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.bang.cards import (
     BANG, BARREL, BART_CASSIDY, BEER, BLACK_JACK, BOT_NAIVE, BOT_RANDOM, CALAMITY_JANET, CARABINE,
@@ -99,7 +99,7 @@ class StateView:
 # ---------------------------------------------------------------- state construction
 
 
-@njit(cache=True)
+@kernel
 def blank_state(roles, chars, bots, max_turns):
     """A table with the given roles/characters/bots per seat, full life, all 80 cards in the
     draw pile in id order (top = card 79), nobody dealt. Used by setup and by scenario tests."""
@@ -135,7 +135,7 @@ def blank_state(roles, chars, bots, max_turns):
     return s
 
 
-@njit(cache=True)
+@kernel
 def rand_below(rng, n):
     """A uniform integer in [0, n) from one uniform double of the Generator (the bias, below
     n / 2**53, is far under any Monte Carlo error). One helper for every random pick keeps
@@ -143,7 +143,7 @@ def rand_below(rng, n):
     return min(int(rng.random() * n), n - 1)
 
 
-@njit(cache=True)
+@kernel
 def shuffle_prefix(values, n, rng):
     """Fisher-Yates shuffle of values[:n] in place."""
     for i in range(n - 1, 0, -1):
@@ -151,7 +151,7 @@ def shuffle_prefix(values, n, rng):
         values[i], values[j] = values[j], values[i]
 
 
-@njit(cache=True)
+@kernel
 def deal_roles(n_players, rng):
     """Roles for a table (seed 003 step 2-3): the Sheriff sits at seat 0 and plays first (seats
     are clockwise turn order), the other roles are shuffled over seats 1..n-1."""
@@ -162,7 +162,7 @@ def deal_roles(n_players, rng):
     return roles
 
 
-@njit(cache=True)
+@kernel
 def setup_game(n_players, bots_by_role, max_turns, rng):
     """Deal a fresh game: roles, distinct random characters, shuffled deck, each player dealt
     as many cards as their life points (seed 003 steps 2-5)."""
@@ -183,7 +183,7 @@ def setup_game(n_players, bots_by_role, max_turns, rng):
 # ---------------------------------------------------------------- card movement
 
 
-@njit(cache=True)
+@kernel
 def move(s, c, zone, p):
     """The one place a card changes zone: keeps the in-play slots and hand counts in step."""
     k = CARD_KIND[c]
@@ -201,19 +201,19 @@ def move(s, c, zone, p):
         s[TABLE + p * N_KINDS + k] = c
 
 
-@njit(cache=True)
+@kernel
 def hand_count(s, p):
     """Number of cards in seat p's hand."""
     return s[HAND + p * HAND_WIDTH + N_KINDS]
 
 
-@njit(cache=True)
+@kernel
 def count_in_hand(s, p, kind):
     """Number of cards of ``kind`` in p's hand."""
     return s[HAND + p * HAND_WIDTH + kind]
 
 
-@njit(cache=True)
+@kernel
 def find_in_hand(s, p, kind):
     """Some card of ``kind`` in p's hand, -1 if none."""
     if s[HAND + p * HAND_WIDTH + kind] == 0:
@@ -224,7 +224,7 @@ def find_in_hand(s, p, kind):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def random_hand_card(s, rng, p):
     """A uniformly random card from p's hand (drawn blind), -1 if the hand is empty."""
     n = hand_count(s, p)
@@ -239,7 +239,7 @@ def random_hand_card(s, rng, p):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def table_count(s, p):
     """Number of cards in play in front of p."""
     n = 0
@@ -249,13 +249,13 @@ def table_count(s, p):
     return n
 
 
-@njit(cache=True)
+@kernel
 def to_hand(s, c, p):
     """Put card c into p's hand (leaving the table slot it may have held)."""
     move(s, c, Z_HAND, p)
 
 
-@njit(cache=True)
+@kernel
 def to_discard(s, c):
     """Put card c face up on the discard pile (leaving the table slot it may have held)."""
     move(s, c, Z_DISCARD, -1)
@@ -263,13 +263,13 @@ def to_discard(s, c):
     s[G_DISCARD_N] += 1
 
 
-@njit(cache=True)
+@kernel
 def to_table(s, c, p):
     """Put blue card c in play in front of p (seed 003: blue cards stay in play)."""
     move(s, c, Z_TABLE, p)
 
 
-@njit(cache=True)
+@kernel
 def to_deck_top(s, c):
     """Put card c back on top of the draw pile (Kit Carlson's returned card)."""
     move(s, c, Z_DECK, -1)
@@ -277,7 +277,7 @@ def to_deck_top(s, c):
     s[G_DECK_N] += 1
 
 
-@njit(cache=True)
+@kernel
 def reshuffle(s, rng):
     """Seed 003 draw phase: an empty draw pile is rebuilt by shuffling the discard pile."""
     n = s[G_DISCARD_N]
@@ -291,7 +291,7 @@ def reshuffle(s, rng):
     s[G_RESHUFFLES] += 1
 
 
-@njit(cache=True)
+@kernel
 def pop_deck(s, rng):
     """Take the top card of the draw pile into limbo (reshuffling if empty); -1 if no card
     exists anywhere outside hands and play."""
@@ -305,7 +305,7 @@ def pop_deck(s, rng):
     return c
 
 
-@njit(cache=True)
+@kernel
 def draw_to_hand(s, rng, p, k):
     """p draws k cards from the draw pile."""
     for _ in range(k):
@@ -315,7 +315,7 @@ def draw_to_hand(s, rng, p, k):
         to_hand(s, c, p)
 
 
-@njit(cache=True)
+@kernel
 def suzy_refill(s, rng):
     """Suzy Lafayette (published): as soon as she has no cards in hand, she draws one."""
     q = s[G_SUZY]
@@ -326,7 +326,7 @@ def suzy_refill(s, rng):
 # ---------------------------------------------------------------- table geometry
 
 
-@njit(cache=True)
+@kernel
 def alive_count(s):
     """Number of players still in the game."""
     n = 0
@@ -335,7 +335,7 @@ def alive_count(s):
     return n
 
 
-@njit(cache=True)
+@kernel
 def next_alive(s, p):
     """The next living player clockwise (to p's left) after p; p itself if alone."""
     n = s[G_PLAYERS]
@@ -345,7 +345,7 @@ def next_alive(s, p):
     return q
 
 
-@njit(cache=True)
+@kernel
 def seat_distance(s, a, b):
     """Seat distance a->b counting living players only, the shorter way round (seed 003)."""
     n = s[G_PLAYERS]
@@ -358,7 +358,7 @@ def seat_distance(s, a, b):
     return min(clockwise, alive_count(s) - clockwise)
 
 
-@njit(cache=True)
+@kernel
 def distance(s, a, b):
     """Distance a sees b at: seat distance, +1 for b's Mustang, +1 if b is Paul Regret, -1 for
     a's Scope, -1 if a is Rose Doolan (seed 003 range; published cards and characters)."""
@@ -374,7 +374,7 @@ def distance(s, a, b):
     return max(d, 1)
 
 
-@njit(cache=True)
+@kernel
 def weapon_reach(s, p):
     """Reach of p's weapon in play; the Colt .45 (reach 1) without one (published)."""
     for k in range(FIRST_WEAPON, N_KINDS):
@@ -383,14 +383,14 @@ def weapon_reach(s, p):
     return COLT_REACH
 
 
-@njit(cache=True)
+@kernel
 def can_shoot(s, p, t):
     """p may aim a BANG! at t: t is another living player at distance <= p's reach
     (published 'up to the reach', not the seed's 'strictly more')."""
     return t != p and s[ALIVE + t] == 1 and distance(s, p, t) <= weapon_reach(s, p)
 
 
-@njit(cache=True)
+@kernel
 def may_bang_again(s, p):
     """One BANG! per turn unless p has a Volcanic in play or is Willy the Kid (published)."""
     volcanic = s[TABLE + p * N_KINDS + VOLCANIC] >= 0
@@ -400,7 +400,7 @@ def may_bang_again(s, p):
 # ---------------------------------------------------------------- draw! checks
 
 
-@njit(cache=True)
+@kernel
 def check_succeeds(purpose, c):
     """Outcome of one flipped card for the checking player: Dynamite explodes on spades 2-9,
     Jail is escaped and Barrel dodges on a heart (published cards)."""
@@ -409,7 +409,7 @@ def check_succeeds(purpose, c):
     return CARD_SUIT[c] == HEARTS
 
 
-@njit(cache=True)
+@kernel
 def draw_check(s, rng, p, purpose):
     """p 'draw!'s: flip the top card and discard it; Lucky Duke flips two and keeps the better.
     True when the outcome is good for p (no explosion / escape / dodge)."""
@@ -427,7 +427,7 @@ def draw_check(s, rng, p, purpose):
 # ---------------------------------------------------------------- public inference
 
 
-@njit(cache=True)
+@kernel
 def record_attack(s, attacker, target):
     """Public evidence for the role bot: attacking the (known) Sheriff marks an outlaw-like
     player; attacking someone who looks outlaw-like looks lawful, and vice versa. The Sheriff's
@@ -445,7 +445,7 @@ def record_attack(s, attacker, target):
 # ---------------------------------------------------------------- life, death and the end
 
 
-@njit(cache=True)
+@kernel
 def check_end(s):
     """End conditions (seed 003): Sheriff dead -> the Renegade wins if he is the only one
     alive, otherwise the Outlaws; all Outlaws and the Renegade dead -> Sheriff and Deputies."""
@@ -471,7 +471,7 @@ def check_end(s):
         s[G_WINNER] = SIDE_LAW
 
 
-@njit(cache=True)
+@kernel
 def discard_everything(s, p):
     """Discard all cards in p's hand and in play in front of p."""
     for c in range(N_CARDS):
@@ -479,7 +479,7 @@ def discard_everything(s, p):
             to_discard(s, c)
 
 
-@njit(cache=True)
+@kernel
 def eliminate(s, rng, victim, killer):
     """Seed 003 elimination: the role is revealed and the cards leave play (to Vulture Sam's
     hand if he is alive, published); then, if the game goes on, killing an Outlaw earns 3 cards
@@ -507,7 +507,7 @@ def eliminate(s, rng, victim, killer):
     suzy_refill(s, rng)
 
 
-@njit(cache=True)
+@kernel
 def choose_two_to_discard(s, rng, p):
     """Sid Ketchum's two cards: the two least worth (role bot) or two random ones."""
     first = -1
@@ -531,7 +531,7 @@ def choose_two_to_discard(s, rng, p):
     return first, second
 
 
-@njit(cache=True)
+@kernel
 def sid_heal(s, rng, p):
     """Sid Ketchum (published): discard two cards to regain one life point, any time."""
     a, b = choose_two_to_discard(s, rng, p)
@@ -540,7 +540,7 @@ def sid_heal(s, rng, p):
     s[LIFE + p] = min(s[LIFE + p] + 1, s[MAX_LIFE + p])
 
 
-@njit(cache=True)
+@kernel
 def save_from_death(s, rng, p):
     """At 0 life or less p plays Beers out of turn (only while more than two players are
     alive, published) and Sid Ketchum discards pairs, each regaining one life, until alive."""
@@ -560,7 +560,7 @@ def save_from_death(s, rng, p):
         return
 
 
-@njit(cache=True)
+@kernel
 def lose_life(s, rng, victim, amount, source):
     """victim loses ``amount`` life points caused by player ``source`` (-1: Dynamite).
     Below 1 the victim may be saved, else is eliminated. Survivors' abilities (published):
@@ -588,7 +588,7 @@ def lose_life(s, rng, victim, amount, source):
 # ---------------------------------------------------------------- responses
 
 
-@njit(cache=True)
+@kernel
 def dodge_card(s, p):
     """A card p can play as Missed!: a Missed!, or a BANG! for Calamity Janet (published)."""
     c = find_in_hand(s, p, MISSED)
@@ -597,7 +597,7 @@ def dodge_card(s, p):
     return c
 
 
-@njit(cache=True)
+@kernel
 def bang_card(s, p):
     """A card p can discard as a BANG! (Duel, Indians!): a BANG!, or a Missed! for Calamity."""
     c = find_in_hand(s, p, BANG)
@@ -606,7 +606,7 @@ def bang_card(s, p):
     return c
 
 
-@njit(cache=True)
+@kernel
 def dodges_in_hand(s, p):
     """How many shots p can cancel from hand."""
     n = count_in_hand(s, p, MISSED)
@@ -615,7 +615,7 @@ def dodges_in_hand(s, p):
     return n
 
 
-@njit(cache=True)
+@kernel
 def resolve_shot(s, rng, shooter, target, needed):
     """A shot at target that takes ``needed`` Missed! to cancel (2 for Slab the Killer's
     BANG!). Barrel and Jourdonnais each give one draw! (a heart counts as one Missed!), then
@@ -642,7 +642,7 @@ def resolve_shot(s, rng, shooter, target, needed):
 # ---------------------------------------------------------------- the cards (one unit each)
 
 
-@njit(cache=True)
+@kernel
 def play_bang(s, rng, p, c, t):
     """BANG!: t (in reach) must cancel with Missed! or lose one life; counts as p's BANG! for
     the turn even when Calamity Janet plays a Missed! as BANG! (published)."""
@@ -652,7 +652,7 @@ def play_bang(s, rng, p, c, t):
     resolve_shot(s, rng, p, t, 2 if s[CHAR + p] == SLAB_THE_KILLER else 1)
 
 
-@njit(cache=True)
+@kernel
 def play_beer(s, p, c):
     """Beer: regain one life point, never above the maximum; no effect with two players left."""
     to_discard(s, c)
@@ -660,7 +660,7 @@ def play_beer(s, p, c):
         s[LIFE + p] = min(s[LIFE + p] + 1, s[MAX_LIFE + p])
 
 
-@njit(cache=True)
+@kernel
 def take_card_from(s, rng, t, which):
     """The card taken from t: a random hand card when which < 0, else the chosen card in play."""
     if which < 0:
@@ -668,7 +668,7 @@ def take_card_from(s, rng, t, which):
     return which
 
 
-@njit(cache=True)
+@kernel
 def play_panic(s, rng, p, c, t, which):
     """Panic!: take one card (random from hand, or one in play) from a player at distance 1."""
     to_discard(s, c)
@@ -679,7 +679,7 @@ def play_panic(s, rng, p, c, t, which):
     suzy_refill(s, rng)
 
 
-@njit(cache=True)
+@kernel
 def play_cat_balou(s, rng, p, c, t, which):
     """Cat Balou: any player, any distance, discards one card (random from hand, or in play)."""
     to_discard(s, c)
@@ -690,7 +690,7 @@ def play_cat_balou(s, rng, p, c, t, which):
     suzy_refill(s, rng)
 
 
-@njit(cache=True)
+@kernel
 def play_duel(s, rng, p, c, t):
     """Duel: starting with the challenged t, the two discard BANG! cards in turn; the first who
     does not loses one life point (caused by the other). Not a BANG! for the turn limit."""
@@ -707,7 +707,7 @@ def play_duel(s, rng, p, c, t):
         turn, other = other, turn
 
 
-@njit(cache=True)
+@kernel
 def play_general_store(s, rng, p, c):
     """General Store: reveal one card per living player; starting with p and going clockwise
     each living player takes one."""
@@ -731,7 +731,7 @@ def play_general_store(s, rng, p, c):
         picker = next_alive(s, picker)
 
 
-@njit(cache=True)
+@kernel
 def play_gatling(s, rng, p, c):
     """Gatling: a shot at every other player (one Missed! each, even from Slab the Killer);
     not a BANG! for the turn limit."""
@@ -743,7 +743,7 @@ def play_gatling(s, rng, p, c):
         t = nxt
 
 
-@njit(cache=True)
+@kernel
 def play_indians(s, rng, p, c):
     """Indians!: every other player discards a BANG! (Calamity: or Missed!) or loses one life."""
     to_discard(s, c)
@@ -759,7 +759,7 @@ def play_indians(s, rng, p, c):
         t = nxt
 
 
-@njit(cache=True)
+@kernel
 def play_saloon(s, c):
     """Saloon: every living player regains one life point (not above the maximum)."""
     to_discard(s, c)
@@ -768,21 +768,21 @@ def play_saloon(s, c):
             s[LIFE + q] = min(s[LIFE + q] + 1, s[MAX_LIFE + q])
 
 
-@njit(cache=True)
+@kernel
 def play_stagecoach(s, rng, p, c):
     """Stagecoach: draw two cards."""
     to_discard(s, c)
     draw_to_hand(s, rng, p, 2)
 
 
-@njit(cache=True)
+@kernel
 def play_wells_fargo(s, rng, p, c):
     """Wells Fargo: draw three cards."""
     to_discard(s, c)
     draw_to_hand(s, rng, p, 3)
 
 
-@njit(cache=True)
+@kernel
 def play_equipment(s, p, c):
     """Barrel, Mustang, Scope, Dynamite, weapons: put in play in front of p. A new weapon
     replaces (discards) the one in play: one weapon at a time (published)."""
@@ -794,14 +794,14 @@ def play_equipment(s, p, c):
     to_table(s, c, p)
 
 
-@njit(cache=True)
+@kernel
 def play_jail(s, p, c, t):
     """Jail: put in play in front of t (anyone but the Sheriff), any distance."""
     record_attack(s, p, t)
     to_table(s, c, t)
 
 
-@njit(cache=True)
+@kernel
 def effective_kind(s, p, c):
     """The kind c is played as in p's own turn: Calamity Janet's Missed! plays as a BANG!."""
     k = CARD_KIND[c]
@@ -810,7 +810,7 @@ def effective_kind(s, p, c):
     return k
 
 
-@njit(cache=True)
+@kernel
 def apply_action(s, rng, p, c, t, which):
     """Carry out one play by p (card c, target t, which card to take for Panic!/Cat Balou)."""
     if c == SID_ABILITY:
@@ -849,7 +849,7 @@ def apply_action(s, rng, p, c, t, which):
 # ---------------------------------------------------------------- legal actions
 
 
-@njit(cache=True)
+@kernel
 def push_action(s, n, c, t, which):
     """Append one action to the scratch buffer."""
     if n < MAX_ACTIONS:
@@ -860,7 +860,7 @@ def push_action(s, n, c, t, which):
     return n
 
 
-@njit(cache=True)
+@kernel
 def push_take_options(s, n, c, t):
     """Panic!/Cat Balou options against t: a blind hand card, or each card t has in play."""
     if hand_count(s, t) > 0:
@@ -871,7 +871,7 @@ def push_take_options(s, n, c, t):
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_actions(s, p):
     """All legal plays for p in its play phase into the ACTS block; returns their number.
     Missed! is not playable in one's own turn (except by Calamity Janet as BANG!); a Beer that
@@ -920,7 +920,7 @@ def legal_actions(s, p):
 # ---------------------------------------------------------------- role bot knowledge
 
 
-@njit(cache=True)
+@kernel
 def hidden_foes_alive(s):
     """Living Outlaws + Renegade: public (role counts are known, the dead are revealed)."""
     n = 0
@@ -930,7 +930,7 @@ def hidden_foes_alive(s):
     return n
 
 
-@njit(cache=True)
+@kernel
 def outlaws_alive(s):
     """Living Outlaws (public for the same reason)."""
     n = 0
@@ -940,7 +940,7 @@ def outlaws_alive(s):
     return n
 
 
-@njit(cache=True)
+@kernel
 def hostility(s, p, t):
     """How much role-bot p wants to hurt t (> 0: worth attacking). Uses only p's own role,
     the public Sheriff, public role counts and the public ``suspect`` evidence (the naive bot
@@ -985,7 +985,7 @@ def hostility(s, p, t):
     return 2.0 + lean
 
 
-@njit(cache=True)
+@kernel
 def card_worth(s, p, c):
     """Role bot's worth of card c for p (what to keep, pick and throw away)."""
     k = CARD_KIND[c]
@@ -1000,7 +1000,7 @@ def card_worth(s, p, c):
     return KIND_WORTH[k]
 
 
-@njit(cache=True)
+@kernel
 def best_target(s, p, kind):
     """The living player the role bot most wants to hit with ``kind`` among legal targets,
     -1 if nobody is worth it."""
@@ -1024,7 +1024,7 @@ def best_target(s, p, kind):
     return best
 
 
-@njit(cache=True)
+@kernel
 def pick_card_to_take(s, rng, p, t):
     """Panic!/Cat Balou on an enemy: its best card in play (not Jail/Dynamite), else blind
     from hand, else -2 when only a Jail/Dynamite (that hurts it) is left."""
@@ -1042,7 +1042,7 @@ def pick_card_to_take(s, rng, p, t):
     return -2
 
 
-@njit(cache=True)
+@kernel
 def sheriff_life(s):
     """The Sheriff's current life (public)."""
     for q in range(s[G_PLAYERS]):
@@ -1051,7 +1051,7 @@ def sheriff_life(s):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def role_bot_action(s, rng, p):
     """Role bot's next play as (card, target, which); (-1, -1, -1) ends the play phase.
     Order: heal, draw, equip, Jail, Panic!/Cat Balou, Duel (only holding a BANG! or against
@@ -1132,7 +1132,7 @@ def role_bot_action(s, rng, p):
     return NO_ACTION
 
 
-@njit(cache=True)
+@kernel
 def choose_action(s, rng, p):
     """p's next play: uniformly random among legal plays plus 'stop' (random bot), or the
     role bot's choice."""
@@ -1145,7 +1145,7 @@ def choose_action(s, rng, p):
     return role_bot_action(s, rng, p)
 
 
-@njit(cache=True)
+@kernel
 def choose_store_card(s, rng, p, shown, remaining):
     """General Store pick: random (random bot) or the card worth most (role bot)."""
     if s[BOT + p] == BOT_RANDOM:
@@ -1157,7 +1157,7 @@ def choose_store_card(s, rng, p, shown, remaining):
     return best
 
 
-@njit(cache=True)
+@kernel
 def choose_discard(s, rng, p):
     """End-of-turn discard: random (random bot) or the card worth least (role bot)."""
     if s[BOT + p] == BOT_RANDOM:
@@ -1176,7 +1176,7 @@ def choose_discard(s, rng, p):
 # ---------------------------------------------------------------- the turn
 
 
-@njit(cache=True)
+@kernel
 def draw_phase(s, rng, p):
     """Draw two cards (seed 003), as changed by the characters (published): Black Jack shows
     his second card and draws again on a heart or diamond; Jesse Jones may take his first card
@@ -1259,7 +1259,7 @@ def draw_phase(s, rng, p):
         draw_to_hand(s, rng, p, 2)
 
 
-@njit(cache=True)
+@kernel
 def resolve_dynamite(s, rng, p):
     """Dynamite draw! at the start of p's turn: on spades 2-9 it explodes (3 life points, no
     player responsible) and is discarded, otherwise it passes to the player on p's left."""
@@ -1273,7 +1273,7 @@ def resolve_dynamite(s, rng, p):
         lose_life(s, rng, p, 3, -1)
 
 
-@njit(cache=True)
+@kernel
 def resolve_jail(s, rng, p):
     """Jail draw!: a heart frees p for this turn; either way Jail is discarded. True if p
     plays the turn."""
@@ -1283,7 +1283,7 @@ def resolve_jail(s, rng, p):
     return free
 
 
-@njit(cache=True)
+@kernel
 def take_turn(s, rng, p):
     """One turn (seed 003): draw! checks (Dynamite first, then Jail), draw, play any number of
     cards, then discard down to the hand limit (= current life)."""
@@ -1316,7 +1316,7 @@ def take_turn(s, rng, p):
 # ---------------------------------------------------------------- invariants and the game
 
 
-@njit(cache=True)
+@kernel
 def invariant_error(s):
     """0 if the state is consistent, else a code: 1 cards not all accounted for (deck,
     discard, hands, play), 2 deck/discard stacks disagree with zones, 3 table slots disagree,
@@ -1377,7 +1377,7 @@ def invariant_error(s):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def play_game(s, rng, check_every_turn):
     """Play turns clockwise from the Sheriff until a side wins or the turn cap is hit
     (winner 'none'). Returns the first invariant error code seen (0 if none)."""
@@ -1399,7 +1399,7 @@ def play_game(s, rng, check_every_turn):
     return invariant_error(s)
 
 
-@njit(cache=True)
+@kernel
 def play_games(n_games, n_players, bots_by_role, max_turns, rng, check_every_turn):
     """Play n_games independent games; one row of results per game."""
     winner = np.empty(n_games, np.int8)

@@ -1,7 +1,7 @@
 """The same rules kernel interpreted by Python: the benchmark's reference and a cross-check.
 
 :func:`interpreted_engine` loads ``engine.py`` a second time as a separate module with numba's
-``njit`` replaced by the identity, so every rule runs as plain Python. Same source, same
+``kernel`` decorator replaced by the identity, so every rule runs as plain Python. Same source, same
 Generator calls: the interpreted and compiled kernels play identical games from the same seed
 (checked by the tests), and the speed ratio between them is what ``cardsim bench bang`` reports.
 """
@@ -14,13 +14,13 @@ import sys
 from types import ModuleType
 from unittest import mock
 
-import numba
-
 from cardsim.sims.bang import engine
+from cardsim.sims.core import jit
 
 
-def _identity_njit(*args, **kwargs):
-    """Stand-in for ``numba.njit``: return the function unchanged (with or without options)."""
+def _identity_kernel(*args, **kwargs):
+    """Stand-in for :func:`cardsim.sims.core.jit.kernel`: return the function unchanged (with
+    or without options)."""
     if len(args) == 1 and callable(args[0]) and not kwargs:
         return args[0]
     return lambda function: function
@@ -33,7 +33,7 @@ def interpreted_engine() -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, engine.__file__)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    with mock.patch.object(numba, "njit", _identity_njit):
+    with mock.patch.object(jit, "kernel", _identity_kernel):
         sys.modules[name] = module
         spec.loader.exec_module(module)
     return module

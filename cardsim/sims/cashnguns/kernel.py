@@ -10,7 +10,7 @@ bullet, target and lie-down draws of every living seat in seat order.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.cashnguns.rng import next_uniform
 from cardsim.sims.cashnguns.rules import (
@@ -31,7 +31,7 @@ from cardsim.sims.cashnguns.strategies import choose_bullet, choose_lie_down, ch
 DECK_SIZE = sum(DECK_NOTE_COUNTS)
 
 
-@njit(cache=True)
+@kernel
 def _shuffle(values: np.ndarray, state: np.ndarray) -> None:
     """Fisher-Yates shuffle of ``values`` in place with the game's stream."""
     for i in range(values.shape[0] - 1, 0, -1):
@@ -39,7 +39,7 @@ def _shuffle(values: np.ndarray, state: np.ndarray) -> None:
         values[i], values[j] = values[j], values[i]
 
 
-@njit(cache=True)
+@kernel
 def play_batch(
     seeds: np.ndarray,
     bullet_policy: np.ndarray,

@@ -8,7 +8,7 @@ move by move. The compiled and the plain-Python versions give the same stream (t
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 _GOLDEN = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
@@ -16,7 +16,7 @@ _MIX2 = 0x94D049BB133111EB
 _MASK = (1 << 64) - 1
 
 
-@njit(cache=True)
+@kernel
 def next_uniform(state: np.ndarray) -> float:
     """Advance ``state`` (a one-element uint64 array) and return a float in [0, 1)."""
     state[0] += np.uint64(_GOLDEN)

@@ -1,6 +1,6 @@
 """Cash'n Guns rules as small pure functions over plain arrays.
 
-Every function here is a leaf ``@njit(cache=True)`` function (it calls no other compiled
+Every function here is a leaf ``@kernel`` function (it calls no other compiled
 function), so the batch kernel can call it at full speed and the plain-Python reference engine
 can call its interpreted original (``function.py_func``). Sources are the seed file
 ``004_1e0bffc2eaca2406.txt`` (first-edition rules, Vietnamese); the digest is
@@ -13,7 +13,7 @@ Money is counted in units of $5,000 (the smallest banknote), so the three notes 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 #: Dollars in one money unit (the $5,000 note).
 UNIT_DOLLARS = 5_000
@@ -38,7 +38,7 @@ MIN_PLAYERS, MAX_PLAYERS = 4, 6
 DEFAULT_SHAME_DOLLARS = -5_000
 
 
-@njit(cache=True)
+@kernel
 def split_share(fives: int, tens: int, twenties: int, sharers: int) -> tuple[int, int, int, int]:
     """The split without change of phase 7: the largest equal share and the notes paid out.
 
@@ -66,7 +66,7 @@ def split_share(fives: int, tens: int, twenties: int, sharers: int) -> tuple[int
     return 0, 0, 0, 0
 
 
-@njit(cache=True)
+@kernel
 def resolve_shots(
     targets: np.ndarray, bullets: np.ndarray, lying: np.ndarray, alive: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -111,7 +111,7 @@ def resolve_shots(
     return wounds_taken, down, fired
 
 
-@njit(cache=True)
+@kernel
 def final_winners(
     alive: np.ndarray, score: np.ndarray, shame: np.ndarray, wounds: np.ndarray
 ) -> np.ndarray:
@@ -151,7 +151,7 @@ def final_winners(
     return winners
 
 
-@njit(cache=True)
+@kernel
 def wounds_after(wounds: int, wounds_taken: int) -> int:
     """Wound markers after a round; the third wound eliminates, so markers stop at three.
 
@@ -161,7 +161,7 @@ def wounds_after(wounds: int, wounds_taken: int) -> int:
     return min(LETHAL_WOUNDS, wounds + wounds_taken)
 
 
-@njit(cache=True)
+@kernel
 def shares_loot(alive: bool, lying: bool, down: bool) -> bool:
     """Whether a player takes part in the phase-7 split: alive, did not lie down, not wounded.
 

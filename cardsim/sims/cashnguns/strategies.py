@@ -5,7 +5,7 @@ wounds, shame and whether they are alive, who aimed at whom last round and, when
 lie down, who aims at whom now) and its own bullet cards. Named strategies are presets; any
 field can be overridden from the CLI with ``name:key=value,...`` (see :func:`parse_strategy`).
 
-The decision functions are leaf ``@njit(cache=True)`` functions that take one uniform random
+The decision functions are leaf ``@kernel`` functions that take one uniform random
 number each, so the batch kernel and the plain-Python reference draw the same stream.
 """
 
@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.rules import BANG, BANG_BANG_BANG, CLICK, LETHAL_WOUNDS, UNIT_DOLLARS
@@ -190,7 +190,7 @@ def _convert(key: str, type_name: object, value: str, spec: str) -> object:
     return value
 
 
-@njit(cache=True)
+@kernel
 def choose_bullet(policy: int, hand: np.ndarray, pot_units: int, params: np.ndarray, u: float) -> int:
     """The bullet card a player plays this round (phase 2), from its remaining ``hand`` counts."""
     if policy == BULLET_RANDOM:
@@ -215,7 +215,7 @@ def choose_bullet(policy: int, hand: np.ndarray, pot_units: int, params: np.ndar
     return CLICK
 
 
-@njit(cache=True)
+@kernel
 def choose_target(
     policy: int,
     me: int,
@@ -261,7 +261,7 @@ def choose_target(
     return -1
 
 
-@njit(cache=True)
+@kernel
 def choose_lie_down(
     policy: int,
     guns_at_me: int,

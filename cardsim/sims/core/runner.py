@@ -13,7 +13,7 @@ import math
 import platform
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -54,6 +54,32 @@ def play_chunk(
 
 
 ChunkExecutor = Callable[[list[int]], Iterator[tuple[int, pl.DataFrame]]]
+
+
+def compile_one_game(simulator: Simulator, configs: Sequence[Any]) -> str:
+    """Play one episode of each config and discard it, so that numba compiles (and caches on
+    disk) every kernel the configs reach; returns the game's name."""
+    for config in configs:
+        simulator.run_batch(config, chunk_generator(0, 0), 1)
+    return simulator.name
+
+
+def compile_ahead(work: Sequence[tuple[Simulator, Sequence[Any]]], jobs: int) -> None:
+    """Compile several games' kernels at once, one game per worker process.
+
+    A first run after installing compiles every numba kernel; within one game that work is
+    sequential, and with several workers each would compile the same kernels in parallel.
+    Spreading the games over the workers instead compiles each kernel once and uses every
+    core; the later runs load the kernels from numba's disk cache. Results are unaffected (the
+    episodes played here are thrown away). Does nothing with one job.
+    """
+    if jobs <= 1 or len(work) <= 1:
+        return
+    from joblib import Parallel, delayed
+
+    Parallel(n_jobs=min(jobs, len(work)))(
+        delayed(compile_one_game)(simulator, configs) for simulator, configs in work
+    )
 
 
 def _sequential(simulator: Simulator, config: Any, seed: int, size: int) -> ChunkExecutor:

@@ -13,14 +13,14 @@ import os
 import time
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.gang.engine import BOARD_SIZES, play_batch, preflop_value, showdown_in_order
 from cardsim.sims.gang.hands import score_cards
 from cardsim.sims.gang.models import BAYES, HISTORY, PERCENTILE, RANDOM
 
 
-@njit(cache=True)
+@kernel
 def _naive_rating(pocket: np.ndarray, board: np.ndarray, shown: int) -> float:
     """Percentile of one player's hand among their opponent holdings, each scored in full."""
     seen = np.zeros(52, dtype=np.bool_)
@@ -58,7 +58,7 @@ def _naive_rating(pocket: np.ndarray, board: np.ndarray, shown: int) -> float:
     return (less + 0.5 * equal) / total
 
 
-@njit(cache=True)
+@kernel
 def naive_history_batch(decks: np.ndarray, seeds: np.ndarray, players: int,
                         chips_out: np.ndarray, success_out: np.ndarray) -> None:
     """The history model (levels 1, no cards) with per-player naive enumeration."""

@@ -12,7 +12,7 @@ part of the player model and documented in ``seeds/the_gang.md`` ("Card decision
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.errors import UserError
 from cardsim.sims.gang.hands import ACE_RANK, JACK_RANK, SUITLESS_JACK, category_of_score
@@ -76,13 +76,13 @@ def challenge_mask(names: tuple[str, ...]) -> int:
     return mask
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def has_challenge(mask: int, number: int) -> bool:
     """Is challenge ``number`` (1..10) active in the heist's challenge mask?"""
     return (mask >> number) & 1 == 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def card_rank(card: int) -> int:
     """Rank 0..12 of a card code (the suitless Jack is a Jack)."""
     return JACK_RANK if card == SUITLESS_JACK else card >> 2
@@ -91,7 +91,7 @@ def card_rank(card: int) -> int:
 # ---------------------------------------------------------------- challenges
 
 
-@njit(cache=True)
+@kernel
 def round_has_chips(mask: int, round_index: int) -> bool:
     """Quick Access (1) removes the white round (0); Hasty Getaway (5) the orange round (2)."""
     if round_index == 0 and has_challenge(mask, 1):
@@ -101,7 +101,7 @@ def round_has_chips(mask: int, round_index: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def locked_chips(mask: int, round_index: int, players: int) -> tuple[int, int]:
     """Chips that lock on first take this round: (bottom star or 0, top star or 0).
 
@@ -115,7 +115,7 @@ def locked_chips(mask: int, round_index: int, players: int) -> tuple[int, int]:
     return bottom, top
 
 
-@njit(cache=True)
+@kernel
 def flop_has_face_card(flop: np.ndarray) -> bool:
     """Is at least one of the three flop cards a J, Q or K?"""
     for card in flop[:3]:
@@ -125,7 +125,7 @@ def flop_has_face_card(flop: np.ndarray) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def redraw_star(mask: int, flop: np.ndarray, players: int) -> int:
     """White chip whose holder must redraw after the flop, or 0.
 
@@ -140,19 +140,19 @@ def redraw_star(mask: int, flop: np.ndarray, players: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@kernel
 def blackout_hides_history(mask: int) -> bool:
     """Blackout (8): earlier rounds' chips are gone from the table at the start of each round."""
     return has_challenge(mask, 8)
 
 
-@njit(cache=True)
+@kernel
 def pocket_size(mask: int) -> int:
     """Security Cameras (10): three pocket cards instead of two."""
     return 3 if has_challenge(mask, 10) else 2
 
 
-@njit(cache=True)
+@kernel
 def retina_scan_passes(pocket: np.ndarray, named_rank: int) -> bool:
     """Retina Scan (4): does the top red holder hold at least one card of the named value?"""
     for card in pocket:
@@ -161,7 +161,7 @@ def retina_scan_passes(pocket: np.ndarray, named_rank: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def fingerprint_scan_passes(final_score: int, named_category: int) -> bool:
     """Fingerprint Scan (9): is the top red holder's hand ranking (0..9) the named one?"""
     return category_of_score(final_score) == named_category
@@ -170,7 +170,7 @@ def fingerprint_scan_passes(final_score: int, named_category: int) -> bool:
 # ---------------------------------------------------------------- specialists
 
 
-@njit(cache=True)
+@kernel
 def investor_face_count(pocket: np.ndarray) -> int:
     """Investor (3): number of J, Q, K among the pocket cards (the suitless Jack is a J)."""
     count = 0
@@ -182,7 +182,7 @@ def investor_face_count(pocket: np.ndarray) -> int:
     return count
 
 
-@njit(cache=True)
+@kernel
 def math_whiz_total(pocket: np.ndarray) -> int:
     """Math Whiz (8): pocket sum with 2..10 at face value, J/Q/K = 10 and A = 11."""
     total = 0
@@ -198,7 +198,7 @@ def math_whiz_total(pocket: np.ndarray) -> int:
     return total
 
 
-@njit(cache=True)
+@kernel
 def mastermind_count(pocket: np.ndarray, asked_rank: int) -> int:
     """Mastermind (4): how many pocket cards have the asked value."""
     count = 0
@@ -208,13 +208,13 @@ def mastermind_count(pocket: np.ndarray, asked_rank: int) -> int:
     return count
 
 
-@njit(cache=True)
+@kernel
 def getaway_driver_category(score: int) -> int:
     """Getaway Driver (2): the announced ranking (0..9) of the current best hand, no details."""
     return category_of_score(score)
 
 
-@njit(cache=True)
+@kernel
 def coordinator_pass(pockets: np.ndarray, players: int, passed: np.ndarray) -> None:
     """Coordinator (6): everyone passes ``passed[p]`` (a pocket slot) to the player on the left.
 
@@ -232,7 +232,7 @@ def coordinator_pass(pockets: np.ndarray, players: int, passed: np.ndarray) -> N
         passed[p] = moving[p]
 
 
-@njit(cache=True)
+@kernel
 def con_artist_redeal(pockets: np.ndarray, players: int, size: int, order: np.ndarray) -> None:
     """Con Artist (9): gather the dealt pockets and redeal them in the shuffled ``order``."""
     pool = np.empty(players * size, dtype=np.int64)
@@ -243,7 +243,7 @@ def con_artist_redeal(pockets: np.ndarray, players: int, size: int, order: np.nd
         pockets[k // size, k % size] = pool[order[k]]
 
 
-@njit(cache=True)
+@kernel
 def swap_in_card(pocket: np.ndarray, size: int, new_card: int, drop_slot: int) -> int:
     """Hacker (5) / Jack (7): add ``new_card`` then discard slot ``drop_slot`` (``size`` = the
     new card itself, which is then simply not kept). Returns the discarded card."""
@@ -254,7 +254,7 @@ def swap_in_card(pocket: np.ndarray, size: int, new_card: int, drop_slot: int) -
     return dropped
 
 
-@njit(cache=True)
+@kernel
 def muscle_score(score: int) -> int:
     """Muscle (10): the holder beats every other hand of the same ranking (but no other)."""
     return score | (1 << 26)

@@ -23,7 +23,7 @@ player's percentile is then a count over that shared list.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.gang.cards import (
     blackout_hides_history,
@@ -78,7 +78,7 @@ PAIR_CLASS = np.array([13 * min(a >> 2, b >> 2) + max(a >> 2, b >> 2) for a, b i
 EQUITY_Q = np.round(EQUITY * EQUITY_SCALE).astype(np.int64)
 
 
-@njit(cache=True)
+@kernel
 def preflop_value(pocket: np.ndarray, size: int) -> int:
     """Pre-flop rating of a pocket: table value of its best two-card class (2 or 3 cards)."""
     best = 0
@@ -90,7 +90,7 @@ def preflop_value(pocket: np.ndarray, size: int) -> int:
     return best
 
 
-@njit(cache=True)
+@kernel
 def hand_score(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
     """Score of the best five of the pocket plus the ``shown`` first community cards."""
     suits = np.zeros(4, dtype=np.int64)
@@ -102,7 +102,7 @@ def hand_score(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> 
     return score_masks(m1, m2, m3, m4, m5, suits)
 
 
-@njit(cache=True)
+@kernel
 def strength(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
     """What a player rates in a round: the pre-flop table value, later the current best hand."""
     if shown == 0:
@@ -110,7 +110,7 @@ def strength(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> in
     return hand_score(pocket, size, board, shown)
 
 
-@njit(cache=True)
+@kernel
 def showdown_in_order(final_scores: np.ndarray, red_chips: np.ndarray, players: int) -> bool:
     """Showdown (seed 000, "Màn so bài"): reveal in ascending red-chip order; success iff every
     revealed hand is at least as strong as the previous one (so true ties pass either way, but
@@ -122,7 +122,7 @@ def showdown_in_order(final_scores: np.ndarray, red_chips: np.ndarray, players: 
     return True
 
 
-@njit(cache=True)
+@kernel
 def random_order_success(final_scores: np.ndarray, players: int) -> float:
     """Exact chance that a uniformly random red-chip order passes the showdown for this deal:
     the number of orders consistent with the true ranking (product of tie-group sizes
@@ -143,7 +143,7 @@ def random_order_success(final_scores: np.ndarray, players: int) -> float:
     return ways / total
 
 
-@njit(cache=True)
+@kernel
 def chips_from_keys(keys: np.ndarray, players: int, out: np.ndarray) -> None:
     """Settled allocation: the player with the k-th smallest claim key holds the (k+1)-star chip.
 
@@ -156,7 +156,7 @@ def chips_from_keys(keys: np.ndarray, players: int, out: np.ndarray) -> None:
         out[order[k]] = k + 1
 
 
-@njit(cache=True)
+@kernel
 def holder_of(chips: np.ndarray, before_round: int, star: int, players: int, fallback: int) -> int:
     """Who holds ``star`` in the latest chip round before ``before_round`` (or seat ``fallback``)."""
     for t in range(before_round - 1, -1, -1):
@@ -166,7 +166,7 @@ def holder_of(chips: np.ndarray, before_round: int, star: int, players: int, fal
     return fallback
 
 
-@njit(cache=True)
+@kernel
 def best_drop_slot(pocket: np.ndarray, size: int, new_card: int, board: np.ndarray, shown: int) -> int:
     """Which card to discard after adding ``new_card`` (slot ``size`` = the new card itself):
     the choice that leaves the strongest current hand (the user sees their cards and the board)."""
@@ -184,7 +184,7 @@ def best_drop_slot(pocket: np.ndarray, size: int, new_card: int, board: np.ndarr
     return best_slot
 
 
-@njit(cache=True)
+@kernel
 def key_card_slot(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
     """The pocket card the hand depends on most: without it the rest is weakest (ties: the
     higher card). This is the card an Informant shows."""
@@ -211,7 +211,7 @@ def key_card_slot(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) 
 GROUP_SPECIALISTS = (1, 2, 4, 5, 7, 10)  # used "at any time" by a player the group chooses
 
 
-@njit(cache=True)
+@kernel
 def use_group_specialist(
     specialist: int, r: int, chips: np.ndarray, players: int, pockets: np.ndarray, size: int,
     board: np.ndarray, shown: int, deck: np.ndarray, draw: int, boost_star_top: bool,
@@ -266,7 +266,7 @@ def use_group_specialist(
     return user, -1, draw, user
 
 
-@njit(cache=True)
+@kernel
 def sample_triples(out_cards: np.ndarray, out_masks: np.ndarray, count: int) -> None:
     """``count`` uniformly random three-card holdings (Security Cameras hypotheses)."""
     for h in range(count):
@@ -283,7 +283,7 @@ def sample_triples(out_cards: np.ndarray, out_masks: np.ndarray, count: int) -> 
         out_masks[h] = (np.int64(1) << a) | (np.int64(1) << b) | (np.int64(1) << c)
 
 
-@njit(cache=True)
+@kernel
 def score_holdings(
     cards: np.ndarray, masks: np.ndarray, count: int, size: int, board: np.ndarray, shown: int,
     valid: np.ndarray, scores: np.ndarray,
@@ -349,7 +349,7 @@ def score_holdings(
     return n_valid
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _add_rank(m1: int, m2: int, m3: int, m4: int, m5: int, rank: int):
     """Add one card of ``rank`` to the multiplicity masks, ignoring its suit."""
     bit = 1 << rank
@@ -382,7 +382,7 @@ CARD_PAIRS = _card_pairs()
 NO_HOLDING = np.int64(1) << 40  # score of a holding that collides with the board: never counted
 
 
-@njit(cache=True)
+@kernel
 def pair_percentiles(scores: np.ndarray, valid: np.ndarray, own: np.ndarray, pockets: np.ndarray,
                      players: int, pair_cards: np.ndarray, ratings: np.ndarray) -> None:
     """Every player's percentile among the two-card holdings they could face (valid holdings
@@ -421,12 +421,12 @@ def pair_percentiles(scores: np.ndarray, valid: np.ndarray, own: np.ndarray, poc
         ratings[p] = (less + 0.5 * equal) / max(total, 1)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _pair_has(pair_cards: np.ndarray, h: int, card: int) -> bool:
     return pair_cards[h, 0] == card or pair_cards[h, 1] == card
 
 
-@njit(cache=True)
+@kernel
 def sort_valid(scores: np.ndarray, valid: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     """Indices of the valid holdings sorted by score, and their sorted scores."""
     n_valid = 0
@@ -450,7 +450,7 @@ def sort_valid(scores: np.ndarray, valid: np.ndarray, count: int) -> tuple[np.nd
     return index, values
 
 
-@njit(cache=True)
+@kernel
 def holding_percentiles(index: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:
     """Percentile of each valid holding among all valid holdings (ties count one half)."""
     n_valid = values.shape[0]
@@ -465,7 +465,7 @@ def holding_percentiles(index: np.ndarray, values: np.ndarray, out: np.ndarray) 
         k = end + 1
 
 
-@njit(cache=True)
+@kernel
 def play_heist(
     deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
     levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
@@ -677,7 +677,7 @@ def play_heist(
     return order_ok, scan_ok, redrawn, user, detail, guess, random_order_success(finals, players)
 
 
-@njit(cache=True)
+@kernel
 def bayes_claims(
     index: np.ndarray, values: np.ndarray, weights: np.ndarray, own: np.ndarray,
     players: int, bands: int, known_card: np.ndarray, masks: np.ndarray, muscle_seat: int,
@@ -760,7 +760,7 @@ def bayes_claims(
         beliefs[j] = acc / mass if mass > 0.0 else ratings[j]
 
 
-@njit(cache=True)
+@kernel
 def settle_private_contests(keys: np.ndarray, bands_claimed: np.ndarray, known_card: np.ndarray,
                             private_win: np.ndarray, players: int, max_gap: int) -> None:
     """A player who has seen one of a rival's cards (Informant: the key card; Coordinator: the
@@ -783,7 +783,7 @@ def settle_private_contests(keys: np.ndarray, bands_claimed: np.ndarray, known_c
                 keys[i], keys[j] = keys[j], keys[i]
 
 
-@njit(cache=True)
+@kernel
 def _lock(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int, chip_index: int,
           winner_key: float) -> None:
     """A locked chip stays with whoever took it first: among the players whose claim maps to
@@ -803,7 +803,7 @@ def _lock(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int
             pick -= 1
 
 
-@njit(cache=True)
+@kernel
 def _posteriors(chips: np.ndarray, r: int, players: int, count: int, valid: np.ndarray,
                 hband: np.ndarray, likelihood: np.ndarray, evidence_from: np.ndarray,
                 public_ok: np.ndarray, weights: np.ndarray) -> None:
@@ -822,7 +822,7 @@ def _posteriors(chips: np.ndarray, r: int, players: int, count: int, valid: np.n
                     weights[j, h] *= row[band_row[h]]
 
 
-@njit(cache=True)
+@kernel
 def _retina_guess(cards: np.ndarray, count: int, size: int, weights: np.ndarray) -> int:
     """The value most likely held (at least once) under the posterior ``weights``."""
     mass = np.zeros(13)
@@ -839,7 +839,7 @@ def _retina_guess(cards: np.ndarray, count: int, size: int, weights: np.ndarray)
     return int(np.argmax(mass))
 
 
-@njit(cache=True)
+@kernel
 def _fingerprint_guess(cards: np.ndarray, count: int, size: int, board: np.ndarray,
                        weights: np.ndarray) -> int:
     """The hand ranking (0..9) with the most posterior mass on the final board."""
@@ -852,7 +852,7 @@ def _fingerprint_guess(cards: np.ndarray, count: int, size: int, board: np.ndarr
     return int(np.argmax(mass))
 
 
-@njit(cache=True)
+@kernel
 def play_batch_kernel(
     decks: np.ndarray, seeds: np.ndarray, challenges: np.ndarray, specialists: np.ndarray,
     players: int, model: int, levels: int, use_round: int, boost_star_top: bool,

@@ -21,7 +21,7 @@ Bit 26 is left free for the Muscle specialist (:data:`MUSCLE_BIT`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 SUITLESS_JACK = 52
 JACK_RANK = 9
@@ -61,7 +61,7 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 POPCOUNT, HIGHEST_BIT, STRAIGHT_TOP = _build_tables()
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def top_bits(mask: int, k: int) -> int:
     """The ``k`` highest set bits of a 13-bit rank mask (the best ``k`` kickers)."""
     out = 0
@@ -74,7 +74,7 @@ def top_bits(mask: int, k: int) -> int:
     return out
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def add_card(m1: int, m2: int, m3: int, m4: int, m5: int, suits: np.ndarray, card: int):
     """Add one card to the rank-multiplicity masks (m_k = ranks held at least k times).
 
@@ -99,7 +99,7 @@ def add_card(m1: int, m2: int, m3: int, m4: int, m5: int, suits: np.ndarray, car
     return m1, m2, m3, m4, m5
 
 
-@njit(cache=True)
+@kernel
 def score_masks(m1: int, m2: int, m3: int, m4: int, m5: int, suits: np.ndarray) -> int:
     """Pack the best five-card hand described by the masks into an int32 score."""
     flush_mask = 0
@@ -118,7 +118,7 @@ def score_masks(m1: int, m2: int, m3: int, m4: int, m5: int, suits: np.ndarray) 
     return score_ranks(m1, m2, m3, m4, m5)
 
 
-@njit(cache=True)
+@kernel
 def score_ranks(m1: int, m2: int, m3: int, m4: int, m5: int) -> int:
     """Score of the best five when no flush is possible (the ranks alone decide)."""
     if m4:
@@ -144,7 +144,7 @@ def score_ranks(m1: int, m2: int, m3: int, m4: int, m5: int) -> int:
     return (HIGH_CARD << CATEGORY_SHIFT) | (top_bits(m1, 5) << 13)
 
 
-@njit(cache=True)
+@kernel
 def score_cards(cards: np.ndarray) -> int:
     """Score of the best five of 5..8 card codes (negative codes are ignored)."""
     suits = np.zeros(4, dtype=np.int64)
@@ -155,7 +155,7 @@ def score_cards(cards: np.ndarray) -> int:
     return score_masks(m1, m2, m3, m4, m5, suits)
 
 
-@njit(cache=True)
+@kernel
 def score_rows(hands: np.ndarray) -> np.ndarray:
     """Scores of each row of an (N, k) array of card codes."""
     out = np.empty(hands.shape[0], dtype=np.int32)
@@ -164,7 +164,7 @@ def score_rows(hands: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def category_of_score(score: int) -> int:
     """Category 0..9 (high card .. royal flush) of a packed score (Muscle bit ignored)."""
     return score >> CATEGORY_SHIFT

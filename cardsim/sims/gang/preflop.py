@@ -17,14 +17,14 @@ suited above and offsuit below it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.gang.hands import SUITLESS_JACK, JACK_RANK, score_cards
 
 N_CLASSES = 169
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def class_index(card_a: int, card_b: int) -> int:
     """Starting-hand class of two cards (the suitless Jack counts as an offsuit Jack)."""
     rank_a = JACK_RANK if card_a == SUITLESS_JACK else card_a >> 2
@@ -39,7 +39,7 @@ def class_index(card_a: int, card_b: int) -> int:
     return 13 * low + high
 
 
-@njit(cache=True)
+@kernel
 def compute_equity_table(samples: int, seed: int) -> np.ndarray:
     """Monte Carlo heads-up equity of each class (a representative holding per class)."""
     np.random.seed(seed)

@@ -6,7 +6,7 @@ Core API (stable; The Gang builds on it)::
     scores = evaluate(parse_cards("As Ad Kc Kd 4h 4s 2c")[None, :])   # (1,) int32
     describe(scores[0])            # 'two pair, aces and kings, four kicker'
 
-``score_hand`` is the ``@njit`` scalar version for other numba kernels (``score_extended`` adds a
+``score_hand`` is the ``@kernel`` scalar version for other numba kernels (``score_extended`` adds a
 few cards to a precomputed board). Helpers: ``hand_percentiles`` (exact, shared per board),
 ``equity`` (exact or sampled, method named), ``preflop_table`` (169 classes).
 Rules: seeds/poker.md.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.errors import UserError
 
@@ -89,7 +89,7 @@ def format_cards(cards: Iterable[int] | np.ndarray) -> str:
     return " ".join(format_card(card) for card in np.asarray(cards).ravel())
 
 
-@njit(cache=True)
+@kernel
 def uniform_below(rng: np.random.Generator, bound: int) -> int:
     """A uniform integer in 0..bound-1 from one double of ``rng``.
 
@@ -99,7 +99,7 @@ def uniform_below(rng: np.random.Generator, bound: int) -> int:
     return int(rng.random() * bound)
 
 
-@njit(cache=True)
+@kernel
 def _deal_kernel(rng: np.random.Generator, n_deals: int, n_cards: int) -> np.ndarray:
     """Partial Fisher-Yates shuffle per row on one persistent deck array."""
     out = np.empty((n_deals, n_cards), dtype=np.int8)

@@ -3,7 +3,7 @@
 Scores are dense (0..N_SCORES-1, see :mod:`.tables`): higher is better, and two hands have the
 same score iff their best five cards have the same ranks (a true tie, seed 000 "HÒA ĐÚNG").
 
-``score_hand`` is an ``@njit`` function other numba kernels can call; ``evaluate`` is the batch
+``score_hand`` is an ``@kernel`` function other numba kernels can call; ``evaluate`` is the batch
 entry point for numpy arrays. The lookup tables are module constants that numba freezes into the
 compiled code. Numba's cache only watches each function's own source file, so after editing
 ``rules.py`` or ``tables.py`` delete ``cardsim/sims/poker/__pycache__`` (a stale cache makes
@@ -13,7 +13,7 @@ compiled code. Numba's cache only watches each function's own source file, so af
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.errors import UserError
 from cardsim.sims.poker.tables import (
@@ -45,7 +45,7 @@ _PROBE_ADD = np.uint64(FLUSH_PROBE_ADD)
 _PROBE_MASK = np.uint64(FLUSH_PROBE_MASK)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _rank_score(rank_key: np.uint64, n_cards: int) -> int:
     """Score of the best suit-blind hand of a rank-multiset key (perfect-hash lookup)."""
     bucket = (rank_key * HASH_MULT_BUCKET) >> np.uint64(64 - BUCKET_BITS[n_cards])
@@ -54,7 +54,7 @@ def _rank_score(rank_key: np.uint64, n_cards: int) -> int:
     return np.int32(RANK_TABLE[TABLE_OFFSET[n_cards] + slot])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _flush_suit(suit_sum: np.uint64) -> int:
     """The suit holding five or more cards, or -1 (at most one can, with 8 cards or fewer)."""
     probe = (suit_sum + _PROBE_ADD) & _PROBE_MASK
@@ -69,7 +69,7 @@ def _flush_suit(suit_sum: np.uint64) -> int:
     return 3
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _suit_mask(cards: np.ndarray, suit: int) -> int:
     """13-bit mask of the ranks of ``cards`` in ``suit`` (the suitless Jack is in none)."""
     mask = 0
@@ -80,7 +80,7 @@ def _suit_mask(cards: np.ndarray, suit: int) -> int:
     return mask
 
 
-@njit(cache=True)
+@kernel
 def score_hand(cards: np.ndarray) -> np.int32:
     """Score of the best five-card hand among 5..8 card codes (int8/int64 1-d array).
 
@@ -100,7 +100,7 @@ def score_hand(cards: np.ndarray) -> np.int32:
     return np.int32(score)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def hand_key(cards: np.ndarray) -> np.uint64:
     """Sum of the card keys of ``cards`` (a partial hand, e.g. a board), for score_extended."""
     total = np.uint64(0)
@@ -109,7 +109,7 @@ def hand_key(cards: np.ndarray) -> np.uint64:
     return total
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def suit_masks_into(cards: np.ndarray, masks: np.ndarray) -> None:
     """Write the 13-bit rank mask of each suit of ``cards`` into ``masks`` (4 ints)."""
     for suit in range(4):
@@ -120,7 +120,7 @@ def suit_masks_into(cards: np.ndarray, masks: np.ndarray) -> None:
             masks[card & 3] |= 1 << (card >> 2)
 
 
-@njit(cache=True)
+@kernel
 def score_extended(base_key: np.uint64, base_masks: np.ndarray, n_base: int,
                    extra: np.ndarray) -> np.int32:
     """Score of a partial hand (its :func:`hand_key`, suit masks and size) plus ``extra`` cards.
@@ -140,7 +140,7 @@ def score_extended(base_key: np.uint64, base_masks: np.ndarray, n_base: int,
     return np.int32(score)
 
 
-@njit(cache=True)
+@kernel
 def _evaluate_rows(cards: np.ndarray, out: np.ndarray) -> None:
     """score_hand of every row of a (N, k) uint8 card matrix into ``out``.
 
@@ -190,7 +190,7 @@ def check_cards(cards: np.ndarray) -> np.ndarray:
     return rows
 
 
-@njit(cache=True)
+@kernel
 def _first_row_with_repeat(cards: np.ndarray) -> int:
     """Index of the first row holding a card code twice, or -1 (a 53-bit seen-mask per row)."""
     for row in range(cards.shape[0]):
@@ -220,7 +220,7 @@ def evaluate(cards: np.ndarray, *, check: bool = True) -> np.ndarray:
     return out.reshape(shape)
 
 
-@njit(cache=True)
+@kernel
 def score_histogram(n_cards: int) -> np.ndarray:
     """How many of the C(52, n_cards) hands have each score (exhaustive enumeration, k = 5..8).
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.poker.cards import RANK_NAMES, RANK_PLURALS
 from cardsim.sims.poker.evaluator import N_SCORES, PATTERN_KEYS
@@ -43,7 +43,7 @@ TOP_SCORE_OF_CATEGORY: np.ndarray = np.array(
 )
 
 
-@njit(cache=True)
+@kernel
 def category_of_score(score: int) -> np.int8:
     """Category (0..9) of one score; callable from numba kernels."""
     return CATEGORY_OF_SCORE[score]

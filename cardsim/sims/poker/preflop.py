@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.analysis.stats import wilson_interval
 from cardsim.errors import UserError
@@ -35,7 +35,7 @@ DEFAULT_SEED = 169
 TABLE_PATH = Path(__file__).parent / "data" / "preflop_169.csv"
 
 
-@njit(cache=True)
+@kernel
 def preflop_class(card_a: int, card_b: int) -> int:
     """Class index 0..168 of a two-card pocket (the suitless Jack plays as an offsuit jack)."""
     rank_a = JACK_RANK if card_a == SUITLESS_JACK else card_a >> 2
@@ -133,7 +133,7 @@ def preflop_equity(pockets: np.ndarray) -> np.ndarray:
     return preflop_equity_by_class()[_classes_of(flat)].reshape(pockets.shape[:-1])
 
 
-@njit(cache=True)
+@kernel
 def _classes_of(pockets: np.ndarray) -> np.ndarray:
     """preflop_class of each row of an (N, 2) pocket array."""
     out = np.empty(pockets.shape[0], dtype=np.int64)

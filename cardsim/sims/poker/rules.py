@@ -14,7 +14,7 @@ one integer whose order is the ranking order.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.poker.cards import ACE_RANK, N_RANKS
 
@@ -46,13 +46,13 @@ FIVE_HIGH = 3  # rank of the five: the top card of the ace-low straight A-2-3-4-
 WHEEL_MASK = (1 << ACE_RANK) | 0b1111  # A, 2, 3, 4, 5
 
 
-@njit(cache=True)
+@kernel
 def pattern_key(category: int, r0: int, r1: int, r2: int, r3: int, r4: int) -> int:
     """Pack a pattern into one integer: category first, then the compared ranks in order."""
     return (((((category * 13 + r0) * 13 + r1) * 13 + r2) * 13 + r3) * 13) + r4
 
 
-@njit(cache=True)
+@kernel
 def straight_high(rank_mask: int) -> int:
     """Top rank of the best straight in a 13-bit rank mask, or -1 if there is none.
 
@@ -68,7 +68,7 @@ def straight_high(rank_mask: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def top_ranks_of_mask(rank_mask: int, how_many: int, out: np.ndarray) -> None:
     """Write the ``how_many`` highest ranks present in ``rank_mask`` into ``out`` (descending)."""
     filled = 0
@@ -80,7 +80,7 @@ def top_ranks_of_mask(rank_mask: int, how_many: int, out: np.ndarray) -> None:
             filled += 1
 
 
-@njit(cache=True)
+@kernel
 def best_flush_pattern(suit_mask: int) -> int:
     """Pattern key of the best hand among cards of one suit (a mask with at least five ranks).
 
@@ -98,7 +98,7 @@ def best_flush_pattern(suit_mask: int) -> int:
     return pattern_key(FLUSH, top[0], top[1], top[2], top[3], top[4])
 
 
-@njit(cache=True)
+@kernel
 def best_rank_pattern(counts: np.ndarray) -> int:
     """Pattern key of the best hand that ignores suits, from 13 rank counts (5..8 cards).
 
@@ -159,7 +159,7 @@ def best_rank_pattern(counts: np.ndarray) -> int:
     return pattern_key(HIGH_CARD, kick[0], kick[1], kick[2], kick[3], kick[4])
 
 
-@njit(cache=True)
+@kernel
 def best_pattern_of_cards(cards: np.ndarray) -> int:
     """Pattern key of the best five-card hand in 5..8 card codes (reference path, no tables).
 

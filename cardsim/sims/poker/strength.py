@@ -7,7 +7,7 @@ Percentile (exact)
     player's own. Work is shared per board: all holdings of the cards not on the board are scored
     once, and each player's counts are one pass over those scores minus a correction for the
     holdings that use one of the player's own cards (found through a card -> holdings index).
-    The pieces are ``@njit`` so other kernels can use them per board::
+    The pieces are ``@kernel`` so other kernels can use them per board::
 
         combos, starts, members = holding_index(52 - board_size, pocket_size)    # once
         unseen, scores = board_holding_scores(board, combos)                     # per board
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from math import comb
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.errors import UserError
 from cardsim.sims.poker.cards import DECK_SIZE, SUITLESS_JACK, uniform_below
@@ -40,7 +40,7 @@ from cardsim.sims.poker.evaluator import hand_key, score_extended, score_hand, s
 BOARD_SIZE = 5
 
 
-@njit(cache=True)
+@kernel
 def combinations_of_positions(n: int, k: int) -> np.ndarray:
     """All k-subsets of range(n) in lexicographic order, as an (C(n, k), k) int64 array."""
     total = 1
@@ -61,7 +61,7 @@ def combinations_of_positions(n: int, k: int) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@kernel
 def _holdings_touching(combos: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """CSR lists: for each position 0..n-1, the indices of the combos that contain it."""
     counts = np.zeros(n + 1, dtype=np.int64)
@@ -79,7 +79,7 @@ def _holdings_touching(combos: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarr
     return starts, members
 
 
-@njit(cache=True)
+@kernel
 def _unseen_cards(seen: np.ndarray) -> np.ndarray:
     """The real cards (0..51) not in ``seen``, ascending (the suitless Jack is ignored)."""
     is_seen = np.zeros(DECK_SIZE, dtype=np.bool_)
@@ -89,7 +89,7 @@ def _unseen_cards(seen: np.ndarray) -> np.ndarray:
     return np.flatnonzero(~is_seen)
 
 
-@njit(cache=True)
+@kernel
 def board_holding_scores(board: np.ndarray, combos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Scores of every holding (a combo of unseen-card positions) on one board.
 
@@ -110,7 +110,7 @@ def board_holding_scores(board: np.ndarray, combos: np.ndarray) -> tuple[np.ndar
     return unseen, scores
 
 
-@njit(cache=True)
+@kernel
 def holding_index(n_unseen: int, pocket_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Everything a shared-board kernel needs about the holdings of ``n_unseen`` cards.
 
@@ -123,7 +123,7 @@ def holding_index(n_unseen: int, pocket_size: int) -> tuple[np.ndarray, np.ndarr
     return combos, starts, members
 
 
-@njit(cache=True)
+@kernel
 def count_below_tied(
     scores: np.ndarray, combos: np.ndarray, starts: np.ndarray, members: np.ndarray,
     own_positions: np.ndarray, n_own: int, own_score: int,
@@ -158,7 +158,7 @@ def count_below_tied(
     return n_below, n_tied
 
 
-@njit(cache=True)
+@kernel
 def _percentile_kernel(
     boards: np.ndarray,
     pockets: np.ndarray,
@@ -273,7 +273,7 @@ def hand_percentiles(boards: np.ndarray, pockets: np.ndarray) -> Percentiles:
 # --- equity ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _showdown_share(hero: int, opponents: np.ndarray, n_opponents: int) -> tuple[int, int, float]:
     """(won outright, tied for best, share of the pot) of the hero against opponent scores."""
     best_other = -1
@@ -291,7 +291,7 @@ def _showdown_share(hero: int, opponents: np.ndarray, n_opponents: int) -> tuple
     return 0, 0, 0.0
 
 
-@njit(cache=True)
+@kernel
 def _exact_heads_up(
     pockets: np.ndarray, boards: np.ndarray, wins: np.ndarray, ties: np.ndarray,
     shares: np.ndarray, scenarios: np.ndarray,
@@ -346,7 +346,7 @@ def _exact_heads_up(
         scenarios[row] = completions.shape[0] * rest_combos.shape[0]
 
 
-@njit(cache=True)
+@kernel
 def _sampled(
     pockets: np.ndarray, boards: np.ndarray, n_opponents: int, n_samples: int, rng,
     wins: np.ndarray, ties: np.ndarray, shares: np.ndarray, scenarios: np.ndarray,

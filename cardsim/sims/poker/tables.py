@@ -30,7 +30,7 @@ import itertools
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.poker.cards import JACK_RANK, N_RANKS, SUITLESS_JACK
 from cardsim.sims.poker.rules import best_flush_pattern, best_rank_pattern
@@ -75,7 +75,7 @@ def rank_multisets(n_cards: int) -> np.ndarray:
     return counts[(counts <= limit).all(axis=1)]
 
 
-@njit(cache=True)
+@kernel
 def _rank_patterns(counts: np.ndarray) -> np.ndarray:
     """best_rank_pattern of every row of a count matrix."""
     out = np.empty(counts.shape[0], dtype=np.int64)
@@ -84,7 +84,7 @@ def _rank_patterns(counts: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@kernel
 def _flush_patterns() -> np.ndarray:
     """best_flush_pattern of every 13-bit mask with five or more ranks (-1 elsewhere)."""
     out = np.full(1 << 13, -1, dtype=np.int64)
@@ -97,7 +97,7 @@ def _flush_patterns() -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@kernel
 def _place_buckets(
     keys: np.ndarray, table_bits: int, bucket_bits: int
 ) -> tuple[bool, np.ndarray, np.ndarray]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.thegame.rules import (
     BACKWARDS_STEP,
@@ -72,7 +72,7 @@ LOG_TURN_END = -1  # pile value of the log entry closing a turn
 # Random numbers: splitmix64, one stream per game.
 
 
-@njit(cache=True)
+@kernel
 def next_u64(state: np.ndarray) -> np.uint64:
     """Advance the splitmix64 state (a one-element uint64 array) and return 64 random bits."""
     state[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -82,13 +82,13 @@ def next_u64(state: np.ndarray) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def random_below(state: np.ndarray, k: int) -> int:
     """A uniform integer in [0, k) (modulo bias below 1e-17 for k <= 98)."""
     return int(next_u64(state) % np.uint64(k))
 
 
-@njit(cache=True)
+@kernel
 def shuffle_prefix(values: np.ndarray, length: int, state: np.ndarray) -> None:
     """Fisher-Yates shuffle of ``values[:length]`` in place."""
     for i in range(length - 1, 0, -1):
@@ -98,7 +98,7 @@ def shuffle_prefix(values: np.ndarray, length: int, state: np.ndarray) -> None:
         values[j] = tmp
 
 
-@njit(cache=True)
+@kernel
 def deal_deck(deal_seed: int) -> np.ndarray:
     """The shuffled 98-card deck of the game with this seed (cards 2-99, each once)."""
     state = np.empty(1, np.uint64)
@@ -108,7 +108,7 @@ def deal_deck(deal_seed: int) -> np.ndarray:
     return deck
 
 
-@njit(cache=True)
+@kernel
 def fill_and_shuffle(deck: np.ndarray, state: np.ndarray) -> None:
     """Write cards 2..99 into ``deck`` and shuffle them with the game's stream."""
     for i in range(DECK_SIZE):
@@ -120,14 +120,14 @@ def fill_and_shuffle(deck: np.ndarray, state: np.ndarray) -> None:
 # State updates.
 
 
-@njit(cache=True)
+@kernel
 def reset_below(below: np.ndarray) -> None:
     """Every card 2..99 unplayed: below[x] = number of cards 2..x."""
     for x in range(below.shape[0]):
         below[x] = min(max(x - 1, 0), DECK_SIZE)
 
 
-@njit(cache=True)
+@kernel
 def apply_play(hands: np.ndarray, counts: np.ndarray, player: int, slot: int, pile: int,
                piles: np.ndarray, below: np.ndarray) -> int:
     """Move the card in ``hands[player, slot]`` onto ``pile``; returns the card.
@@ -145,7 +145,7 @@ def apply_play(hands: np.ndarray, counts: np.ndarray, player: int, slot: int, pi
     return card
 
 
-@njit(cache=True)
+@kernel
 def find_slot(hands: np.ndarray, counts: np.ndarray, player: int, card: int) -> int:
     """Slot of ``card`` in the player's hand, -1 if absent."""
     for s in range(counts[player]):
@@ -154,7 +154,7 @@ def find_slot(hands: np.ndarray, counts: np.ndarray, player: int, card: int) -> 
     return -1
 
 
-@njit(cache=True)
+@kernel
 def refill(hands: np.ndarray, counts: np.ndarray, player: int, hand_size: int,
            deck: np.ndarray, draw_pos: int) -> int:
     """Draw back up to ``hand_size`` (or what the draw pile holds); returns the new draw_pos."""
@@ -170,7 +170,7 @@ def refill(hands: np.ndarray, counts: np.ndarray, player: int, hand_size: int,
 # Costs of single plays.
 
 
-@njit(cache=True)
+@kernel
 def raw_gap(card: int, pile: int, top: int) -> float:
     """Greedy's cost: distance moved on the pile; a backwards trick counts -10."""
     if is_backwards_trick(card, pile, top):
@@ -180,7 +180,7 @@ def raw_gap(card: int, pile: int, top: int) -> float:
     return float(top - card)
 
 
-@njit(cache=True)
+@kernel
 def effective_gap(card: int, pile: int, top: int, below: np.ndarray, trick_bonus: float) -> float:
     """Planner's cost: unplayed cards the play makes unreachable on this pile; a backwards
     trick scores minus the unplayed cards it reopens, minus ``trick_bonus``."""
@@ -193,7 +193,7 @@ def effective_gap(card: int, pile: int, top: int, below: np.ndarray, trick_bonus
     return -float(below[card - 1] - below[top]) - trick_bonus
 
 
-@njit(cache=True)
+@kernel
 def far_partner(card: int, pile: int) -> int:
     """The card that would later make ``card`` a backwards trick on this pile's direction
     (card + 10 on ascending piles, card - 10 on descending ones)."""
@@ -250,7 +250,7 @@ Rollout = namedtuple(
 )
 
 
-@njit(cache=True)
+@kernel
 def new_work():
     """Fresh (W, F, C) scratch arrays for one batch."""
     work = np.zeros((N_WORK_ROWS, SLOT_TABLE), np.int64)
@@ -260,7 +260,7 @@ def new_work():
     return work, floats, candidates
 
 
-@njit(cache=True)
+@kernel
 def new_rollout() -> Rollout:
     """Fresh buffers of the search strategies (candidates, sampled and rolled-out states)."""
     return Rollout(
@@ -286,7 +286,7 @@ def new_rollout() -> Rollout:
 # Turn search: the cheapest legal sequences of exactly `required` plays.
 
 
-@njit(cache=True)
+@kernel(literals=True)
 def keep_candidate(W, F, C, keep, n_cand, total, hand, required) -> int:
     """Insert the sequence in the W[R_SEQ_*] rows (cost ``total``) into the sorted
     top-``keep`` candidate list."""
@@ -306,7 +306,7 @@ def keep_candidate(W, F, C, keep, n_cand, total, hand, required) -> int:
     return n_cand + 1 if n_cand < keep else keep
 
 
-@njit(cache=True)
+@kernel(literals=True)
 def record_pair(W, F, C, keep, n_cand, total, hand, s1, p1, s2, p2) -> int:
     """Offer the two-play sequence (s1 on p1, then s2 on p2) to the candidate list."""
     W[R_SEQ_SLOT, 0] = s1
@@ -316,7 +316,7 @@ def record_pair(W, F, C, keep, n_cand, total, hand, s1, p1, s2, p2) -> int:
     return keep_candidate(W, F, C, keep, n_cand, total, hand, 2)
 
 
-@njit(cache=True)
+@kernel(literals=True)
 def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F, C,
                keep) -> int:
     """:func:`best_sequences` for the common case of two effective-gap plays, enumerating the
@@ -413,7 +413,7 @@ def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F,
     return n_cand
 
 
-@njit(cache=True)
+@kernel(literals=True)
 def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, params,
                    pile_penalty, W, F, C, keep) -> int:
     """The ``keep`` cheapest legal sequences of exactly ``required`` plays, cheapest first, in
@@ -519,7 +519,7 @@ def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, pa
 # (fewer than `required` means the player could not play the minimum: the game ends).
 
 
-@njit(cache=True)
+@kernel
 def record(stats, player, card, pile) -> None:
     """Append (player, card, pile) to the play log carried after the stats, if there is one."""
     at = STATS_LEN + 3 * stats[S_LOG_LEN]
@@ -530,7 +530,7 @@ def record(stats, player, card, pile) -> None:
         stats[S_LOG_LEN] += 1
 
 
-@njit(cache=True)
+@kernel
 def play_card(hands, counts, player, slot, pile, piles, below, stats) -> None:
     """Play one card of the live game: count tricks, log it, apply it."""
     card = hands[player, slot]
@@ -540,7 +540,7 @@ def play_card(hands, counts, player, slot, pile, piles, below, stats) -> None:
     apply_play(hands, counts, player, slot, pile, piles, below)
 
 
-@njit(cache=True)
+@kernel
 def play_sequence(hands, counts, player, piles, below, cards, pile_of, length, stats) -> None:
     """Apply a chosen sequence of plays (cards by value) to the live state."""
     for d in range(length):
@@ -548,7 +548,7 @@ def play_sequence(hands, counts, player, piles, below, cards, pile_of, length, s
                   piles, below, stats)
 
 
-@njit(cache=True)
+@kernel(literals=True)
 def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick,
                       W, F, C) -> bool:
     """Choose ``required`` plays one at a time into W[R_TURN_CARDS] / W[R_TURN_PILES] without
@@ -598,7 +598,7 @@ def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, ran
     return True
 
 
-@njit(cache=True)
+@kernel(literals=True)
 def turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, random_pick,
                 params, W, F, C, stats) -> int:
     """random / greedy: exactly the minimum count, chosen one card at a time; when that order
@@ -616,7 +616,7 @@ def turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, ra
     return required
 
 
-@njit(cache=True)
+@kernel
 def extra_play_cost(hands, counts, player, slot, pile, piles, below, trick_ok, params,
                     pile_penalty, slot_of) -> float:
     """Cost of one optional extra play: its effective gap (+ reservation penalty), plus the
@@ -638,7 +638,7 @@ def extra_play_cost(hands, counts, player, slot, pile, piles, below, trick_ok, p
     return cost
 
 
-@njit(cache=True)
+@kernel
 def play_extras(hands, counts, player, piles, below, trick_ok, reach, params, pile_penalty,
                 W, F, C, stats) -> int:
     """Keep playing the cheapest optional card while its cost is within ``reach``."""
@@ -670,7 +670,7 @@ def play_extras(hands, counts, player, piles, below, trick_ok, reach, params, pi
     return played
 
 
-@njit(cache=True)
+@kernel
 def reservations(hands, counts, player, players, piles, below, trick_ok, params,
                  out_penalty) -> None:
     """The seed's allowed talk ("I have something good for pile N"): a pile is reserved when a
@@ -702,7 +702,7 @@ def reservations(hands, counts, player, players, piles, below, trick_ok, params,
         out_penalty[pile] = params[P_SIGNAL_PENALTY] if good else 0.0
 
 
-@njit(cache=True)
+@kernel
 def extras_reach(draw_left, params) -> float:
     """The phase-dependent reach: early while the draw pile is above P_LATE_DRAW, late after."""
     if draw_left <= params[P_LATE_DRAW]:
@@ -710,7 +710,7 @@ def extras_reach(draw_left, params) -> float:
     return params[P_REACH_EARLY]
 
 
-@njit(cache=True)
+@kernel
 def lookahead_choice(hands, counts, player, piles, below, required, trick_ok, params, W, F,
                      C) -> bool:
     """Planner lookahead: among the P_LOOKAHEAD_CANDIDATES cheapest mandatory sequences, the one
@@ -759,7 +759,7 @@ def lookahead_choice(hands, counts, player, piles, below, required, trick_ok, pa
     return True
 
 
-@njit(cache=True)
+@kernel
 def turn_planner(hands, counts, player, players, piles, below, required, draw_left, trick_ok,
                  signals, params, W, F, C, stats) -> int:
     """planner / signals: cheapest mandatory sequence by effective gap, then extras."""
@@ -786,7 +786,7 @@ def turn_planner(hands, counts, player, players, piles, below, required, draw_le
     return required + extra
 
 
-@njit(cache=True)
+@kernel
 def choose_first_player(hands, counts, players, piles, below, min_cards, trick_ok, params,
                         W, F, C) -> int:
     """Allowed talk before the first turn ("I have a good start"): the player whose cheapest
@@ -801,7 +801,7 @@ def choose_first_player(hands, counts, players, piles, below, min_cards, trick_o
     return first
 
 
-@njit(cache=True)
+@kernel(literals=True)
 def take_heuristic_turn(strategy, hands, counts, player, players, piles, below, required,
                         draw_left, trick_ok, rng, params, W, F, C, stats) -> int:
     """One turn of random / greedy / planner / signals / search without rollouts (signals with
@@ -820,7 +820,7 @@ def take_heuristic_turn(strategy, hands, counts, player, players, piles, below, 
 # Game loop.
 
 
-@njit(cache=True)
+@kernel
 def next_to_move(counts, player, players) -> int:
     """The seat that moves next starting from ``player``: a player with an empty hand after the
     draw pile is gone is skipped; -1 when every card has been played (win)."""
@@ -831,7 +831,7 @@ def next_to_move(counts, player, players) -> int:
     return -1  # hands are refilled while the draw pile lasts, so this means all 98 are down
 
 
-@njit(cache=True)
+@kernel(literals=True)
 def play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
              trick_ok, piles, below, rng, params, W, F, C, stats) -> int:
     """Play a heuristic strategy from the given state to the end of the game; returns the draw
@@ -854,7 +854,7 @@ def play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
     return draw_pos
 
 
-@njit(cache=True)
+@kernel
 def cards_left(counts, players, draw_pos) -> int:
     """Every unplayed card: in hands plus in the draw pile."""
     total = DECK_SIZE - draw_pos
@@ -867,7 +867,7 @@ def cards_left(counts, players, draw_pos) -> int:
 # search / omniscient: candidate turns scored by rollouts.
 
 
-@njit(cache=True)
+@kernel
 def sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc) -> None:
     """A determinisation from the mover's legal information: the unplayed cards it does not
     hold, shuffled and dealt into teammates' hands (their known sizes) and the draw pile, into
@@ -892,7 +892,7 @@ def sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc
         k += 1
 
 
-@njit(cache=True)
+@kernel
 def copy_true_hidden(hands, counts, players, deck, draw_pos, sc) -> None:
     """The omniscient 'determinisation': the real hands and draw order."""
     for q in range(players):
@@ -903,7 +903,7 @@ def copy_true_hidden(hands, counts, players, deck, draw_pos, sc) -> None:
         sc.s_deck[i] = deck[i]
 
 
-@njit(cache=True)
+@kernel(literals=True)
 def rollout(variant, n_variants_with_extras, player, players, draw_pos, hand_size, min_cards,
             required, trick_ok, piles, below, rng, params, W, F, C, sc) -> int:
     """Play candidate ``variant`` on a copy of the sampled state, then the signals strategy to
@@ -940,7 +940,7 @@ def rollout(variant, n_variants_with_extras, player, players, draw_pos, hand_siz
     return cards_left(sc.r_counts, players, pos)
 
 
-@njit(cache=True)
+@kernel
 def same_sequence(sc, k, cards, pile_of, required) -> bool:
     """Whether candidate k of the search list is the given sequence."""
     for d in range(required):
@@ -949,7 +949,7 @@ def same_sequence(sc, k, cards, pile_of, required) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def search_candidates(hands, counts, player, piles, below, required, trick_ok, params, W, F, C,
                       sc) -> int:
     """The candidate turns a rollout search compares, into sc.search_cards / search_piles:
@@ -979,7 +979,7 @@ def search_candidates(hands, counts, player, piles, below, required, trick_ok, p
     return n_cand
 
 
-@njit(cache=True)
+@kernel
 def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand_size,
                 min_cards, piles, below, required, trick_ok, rng, params, W, F, C, sc,
                 stats) -> int:
@@ -1052,7 +1052,7 @@ def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand
     return required + extra
 
 
-@njit(cache=True)
+@kernel
 def play_out_search(omniscient, deck, draw_pos, hands, counts, first, players, hand_size,
                     min_cards, trick_ok, piles, below, rng, params, W, F, C, sc, stats) -> int:
     """The game loop of :func:`play_out` with search / omniscient turns."""
@@ -1075,7 +1075,7 @@ def play_out_search(omniscient, deck, draw_pos, hands, counts, first, players, h
     return draw_pos
 
 
-@njit(cache=True)
+@kernel
 def setup_game(deal_seed, players, hand_size, deck, hands, counts, piles, below, rng) -> int:
     """Shuffle, deal ``hand_size`` cards to each player and lay the four foundations;
     returns the draw position."""
@@ -1093,7 +1093,7 @@ def setup_game(deal_seed, players, hand_size, deck, hands, counts, piles, below,
     return draw_pos
 
 
-@njit(cache=True)
+@kernel
 def play_one(deal_seed, players, hand_size, min_cards, trick_ok, strategy, params, deck, hands,
              counts, piles, below, rng, W, F, C, sc, stats, out_row) -> None:
     """Play the game of one seed; fills ``out_row`` (N_STATS episode statistics)."""
@@ -1122,7 +1122,7 @@ def play_one(deal_seed, players, hand_size, min_cards, trick_ok, strategy, param
     out_row[S_TRICKS] = stats[S_TRICKS]
 
 
-@njit(cache=True)
+@kernel
 def play_games(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params):
     """Play one game per seed; returns an int16 array [n, N_STATS] of episode statistics."""
     n = deal_seeds.shape[0]
@@ -1142,7 +1142,7 @@ def play_games(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, pa
     return out
 
 
-@njit(cache=True)
+@kernel
 def trace_game(deal_seed, players, hand_size, min_cards, trick_ok, strategy, params):
     """One game with its full play log: (episode statistics [N_STATS], log [k, 3]) where each
     log row is (player, card, pile) and a row (player, 0, LOG_TURN_END) closes a turn."""
