@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -12,7 +13,7 @@ from cardsim.analysis.stats import wilson_half_width
 from cardsim.errors import Interrupted, UserError
 from cardsim.sims.core.coin import SIMULATOR as COIN
 from cardsim.sims.core.coin import CoinConfig
-from cardsim.sims.core.runner import load_episodes, run
+from cardsim.sims.core.runner import compile_ahead, compile_one_game, load_episodes, run
 from cardsim.sims.core.seeds import chunk_seed
 from cardsim.sims.core.store import load_run
 
@@ -170,3 +171,21 @@ def test_fingerprint_follows_imported_simulator_packages():
     source = "from cardsim.sims.poker.evaluator import evaluate\nimport cardsim.sims.core.seeds\n"
     assert _SIMS_IMPORT.findall(source) == ["poker", "core"]
     assert _SIMS_IMPORT.findall('"""mentions cardsim.sims.bang in prose"""') == []
+
+
+def test_compile_one_game_plays_one_episode_of_each_config(monkeypatch):
+    played: list[tuple[float, int]] = []
+
+    def recording_batch(config, rng, n):
+        played.append((config.p_heads, n))
+        return COIN.run_batch(config, rng, n)
+
+    coin = dataclasses.replace(COIN, run_batch=recording_batch)
+    assert compile_one_game(coin, [CoinConfig(0.2), CoinConfig(0.7)]) == "coin"
+    assert played == [(0.2, 1), (0.7, 1)]
+
+
+def test_compile_ahead_runs_games_in_worker_processes_without_touching_results():
+    before = run(COIN, CoinConfig(0.3), n=300, seed=5).episodes
+    compile_ahead([(COIN, [CoinConfig(0.3)]), (COIN, [CoinConfig(0.6)])], jobs=2)
+    assert run(COIN, CoinConfig(0.3), n=300, seed=5).episodes.equals(before)
