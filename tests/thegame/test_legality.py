@@ -57,6 +57,15 @@ def test_search_strategies_play_legally(seed: int, players: int, strategy: int) 
     check(seed, players, strategy, params=params)
 
 
+@settings(max_examples=15, deadline=None)
+@given(seed=SEEDS, players=PLAYERS, min_cards=st.integers(1, 3), trick_ok=st.booleans())
+def test_omniscient_plan_plays_legally(seed: int, players: int, min_cards: int,
+                                       trick_ok: bool) -> None:
+    """omniscient plays a plan assembled from search's game and adopted rollouts (default
+    budget): the referee replays it, including the variant knobs."""
+    check(seed, players, kernel.OMNISCIENT, min_cards=min_cards, trick_ok=trick_ok)
+
+
 @settings(max_examples=10, deadline=None)
 @given(seed=SEEDS, players=PLAYERS)
 def test_search_lookahead_plays_legally(seed: int, players: int) -> None:

@@ -29,8 +29,9 @@ STRATEGIES: dict[str, tuple[int, str]] = {
     ),
     "omniscient": (
         5,
-        "upper bound: candidate turns scored by one exact rollout of search, with every hand "
-        "and the draw order known",
+        "upper bound: seeing every hand and the draw order, plays search's game improved by "
+        "exact rollouts (a deviation is kept only if it leaves fewer cards), so it never does "
+        "worse than search on a deal",
     ),
 }
 STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)

@@ -49,7 +49,10 @@ P_SEARCH_ROLLOUTS = 8  # search: sampled determinisations per candidate (0 = loo
 P_LOOKAHEAD = 9  # planner: weight of the cheapest next turn left by each candidate (0 = off)
 P_LOOKAHEAD_CANDIDATES = 10  # planner: candidates compared with the lookahead (<= 8)
 P_SEARCH_CONFIDENCE = 11  # rollouts: standard errors a variant must win by to be chosen
-N_PARAMS = 12
+P_OMNI_BUDGET = 12  # omniscient: turns its rollouts may simulate per game (plan improvement)
+P_OMNI_CANDIDATES = 13  # omniscient: passes; pass k tries the k-th cheapest sequence per turn
+P_OMNI_LOOKAHEAD = 14  # omniscient: lookahead weight of the rollout policy (0 = signals)
+N_PARAMS = 15
 
 INF = 1.0e18
 MAX_TURN = 2 * MAX_HAND  # longest sequence one turn can record (a full hand)
@@ -66,6 +69,8 @@ N_STATS = 7  # columns of the per-game output
 S_LOG_LEN = 7  # live stats only: entries written to the optional play log
 STATS_LEN = 8  # a stats vector longer than this carries a play log (see trace_game)
 LOG_TURN_END = -1  # pile value of the log entry closing a turn
+LOG_CAPACITY = 3 * (DECK_SIZE + 2 * DECK_SIZE)  # every card plus a turn marker per turn
+MAX_SNAPSHOTS = DECK_SIZE + 1  # turn-start states of a plan (a turn plays at least one card)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -246,6 +251,8 @@ Rollout = namedtuple(
         "search_cards", "search_piles", "search_score", "search_square", "unseen",
         "r_deck", "r_hands", "r_counts", "r_piles", "r_below", "r_stats",
         "s_deck", "s_hands", "s_counts", "candidate_extras",
+        "plan", "o_stats", "o_params", "snap_hands", "snap_counts", "snap_piles", "snap_below",
+        "snap_meta", "after_piles", "after_below",
     ],
 )
 
@@ -279,6 +286,16 @@ def new_rollout() -> Rollout:
         np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
         np.zeros(MAX_PLAYERS, np.int64),
         np.zeros(1, np.int64),
+        np.zeros(LOG_CAPACITY, np.int64),
+        np.zeros(STATS_LEN + LOG_CAPACITY, np.int64),
+        np.zeros(N_PARAMS),
+        np.zeros((MAX_SNAPSHOTS, MAX_PLAYERS, MAX_HAND), np.int64),
+        np.zeros((MAX_SNAPSHOTS, MAX_PLAYERS), np.int64),
+        np.zeros((MAX_SNAPSHOTS, N_PILES), np.int64),
+        np.zeros((MAX_SNAPSHOTS, HIGHEST_CARD + 2), np.int64),
+        np.zeros((MAX_SNAPSHOTS, 3), np.int64),
+        np.zeros(N_PILES, np.int64),
+        np.zeros(HIGHEST_CARD + 2, np.int64),
     )
 
 
@@ -836,6 +853,9 @@ def play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
              trick_ok, piles, below, rng, params, W, F, C, stats) -> int:
     """Play a heuristic strategy from the given state to the end of the game; returns the draw
     position. Turns, extra plays and tricks accumulate in ``stats``."""
+    if strategy == GREEDY:
+        return play_out_greedy(deck, draw_pos, hands, counts, first, players, hand_size,
+                               min_cards, trick_ok, piles, below, params, W, F, C, stats)
     player = first
     while True:
         player = next_to_move(counts, player, players)
@@ -855,6 +875,127 @@ def play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
 
 
 @kernel
+def greedy_pick(hands, player, hcount, used, t0, t1, t2, t3, trick_ok) -> int:
+    """One greedy step over the unused slots (bit s of ``used``) and the tops t0..t3: the
+    play of smallest raw gap, ties to the lower slot, then the lower pile (exactly
+    :func:`sequential_choice`); returns slot * 4 + pile, or -1 when nothing is legal. A
+    backwards trick (-10) cannot be beaten or tied by a later play, so the scan stops there."""
+    best = 1 << 30
+    best_code = -1
+    for s in range(hcount):
+        if (used >> s) & 1:
+            continue
+        card = hands[player, s]
+        if card > t0:
+            if card - t0 < best:
+                best = card - t0
+                best_code = s * N_PILES
+        elif trick_ok and card == t0 - BACKWARDS_STEP:
+            return s * N_PILES
+        if card > t1:
+            if card - t1 < best:
+                best = card - t1
+                best_code = s * N_PILES + 1
+        elif trick_ok and card == t1 - BACKWARDS_STEP:
+            return s * N_PILES + 1
+        if card < t2:
+            if t2 - card < best:
+                best = t2 - card
+                best_code = s * N_PILES + 2
+        elif trick_ok and card == t2 + BACKWARDS_STEP:
+            return s * N_PILES + 2
+        if card < t3:
+            if t3 - card < best:
+                best = t3 - card
+                best_code = s * N_PILES + 3
+        elif trick_ok and card == t3 + BACKWARDS_STEP:
+            return s * N_PILES + 3
+    return best_code
+
+
+@kernel
+def play_out_greedy(deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
+                    trick_ok, piles, below, params, W, F, C, stats) -> int:
+    """:func:`play_out` specialised to greedy (same plays, same results): each turn picks its
+    ``required`` plays one at a time with :func:`greedy_pick` on local pile tops, falling back
+    to the cheapest feasible sequence (:func:`best_sequences`, raw gaps) when that order gets
+    stuck. The per-play bookkeeping of the generic loop is done inline."""
+    logging = stats.shape[0] > STATS_LEN
+    chosen_card = W[R_TURN_CARDS]
+    chosen_pile = W[R_TURN_PILES]
+    tricks = 0
+    turns = 0
+    player = first
+    while True:
+        player = next_to_move(counts, player, players)
+        if player < 0:
+            break
+        required = min_cards if draw_pos < DECK_SIZE else 1
+        hcount = counts[player]
+        t0 = piles[0]
+        t1 = piles[1]
+        t2 = piles[2]
+        t3 = piles[3]
+        used = 0
+        found = required <= hcount
+        if found:
+            for d in range(required):
+                code = greedy_pick(hands, player, hcount, used, t0, t1, t2, t3, trick_ok)
+                if code < 0:
+                    found = False
+                    break
+                s = code >> 2
+                pile = code & 3
+                used |= 1 << s
+                card = hands[player, s]
+                chosen_card[d] = card
+                chosen_pile[d] = pile
+                if pile == 0:
+                    t0 = card
+                elif pile == 1:
+                    t1 = card
+                elif pile == 2:
+                    t2 = card
+                else:
+                    t3 = card
+        if not found:
+            if best_sequences(hands[player], hcount, piles, below, required, trick_ok, False,
+                              params, F[F_NO_PENALTY], W, F, C, 1) == 0:
+                break  # the player to move cannot play the minimum: the game ends
+            for d in range(required):
+                chosen_card[d] = C[0, 0, d]
+                chosen_pile[d] = C[1, 0, d]
+        for d in range(required):
+            card = chosen_card[d]
+            pile = chosen_pile[d]
+            last = counts[player] - 1
+            for s in range(last + 1):
+                if hands[player, s] == card:
+                    hands[player, s] = hands[player, last]
+                    break
+            hands[player, last] = 0
+            counts[player] = last
+            if is_backwards_trick(card, pile, piles[pile]):
+                tricks += 1
+            piles[pile] = card
+            for x in range(card, below.shape[0]):
+                below[x] -= 1
+            if logging:
+                record(stats, player, card, pile)
+        turns += 1
+        if logging:
+            record(stats, player, 0, LOG_TURN_END)
+        while counts[player] < hand_size and draw_pos < DECK_SIZE:
+            hands[player, counts[player]] = deck[draw_pos]
+            counts[player] += 1
+            draw_pos += 1
+        player = (player + 1) % players
+    stats[S_TURNS] += turns
+    stats[S_TRICKS] += tricks
+    return draw_pos
+
+
+@kernel
 def cards_left(counts, players, draw_pos) -> int:
     """Every unplayed card: in hands plus in the draw pile."""
     total = DECK_SIZE - draw_pos
@@ -864,7 +1005,7 @@ def cards_left(counts, players, draw_pos) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# search / omniscient: candidate turns scored by rollouts.
+# search with rollouts: candidate turns scored by rollouts over sampled unseen cards.
 
 
 @kernel
@@ -890,17 +1031,6 @@ def sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc
     for i in range(draw_pos, DECK_SIZE):
         sc.s_deck[i] = sc.unseen[k]
         k += 1
-
-
-@kernel
-def copy_true_hidden(hands, counts, players, deck, draw_pos, sc) -> None:
-    """The omniscient 'determinisation': the real hands and draw order."""
-    for q in range(players):
-        sc.s_counts[q] = counts[q]
-        for s in range(counts[q]):
-            sc.s_hands[q, s] = hands[q, s]
-    for i in range(draw_pos, DECK_SIZE):
-        sc.s_deck[i] = deck[i]
 
 
 @kernel(literals=True)
@@ -980,15 +1110,15 @@ def search_candidates(hands, counts, player, piles, below, required, trick_ok, p
 
 
 @kernel
-def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand_size,
+def turn_search(hands, counts, player, players, deck, draw_pos, hand_size,
                 min_cards, piles, below, required, trick_ok, rng, params, W, F, C, sc,
                 stats) -> int:
-    """Rollout turn of search (with rollouts) / omniscient: the candidate mandatory sequences
+    """Rollout turn of search (with rollouts): the candidate mandatory sequences
     of :func:`search_candidates` (each followed by the planner's extras, plus the first one
     without extras) are each scored by the mean cards left of rollouts, played by
     the signals strategy with the same parameters (so with the lookahead), over
-    P_SEARCH_ROLLOUTS determinisations (search: the unseen cards shuffled into teammates' hands
-    and the draw pile; omniscient: the true hands and draw order, one rollout). Scores are
+    P_SEARCH_ROLLOUTS determinisations (the unseen cards shuffled into teammates' hands
+    and the draw pile). Scores are
     paired with the first candidate's on the same sample, and another variant is played only
     when it wins with confidence (see below)."""
     if players > 1:
@@ -1001,15 +1131,12 @@ def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand
     if n_cand == 0:
         return 0
     n_variants = n_cand + 1
-    n_rollouts = 1 if omniscient else int(params[P_SEARCH_ROLLOUTS])
+    n_rollouts = int(params[P_SEARCH_ROLLOUTS])
     for v in range(n_variants):
         sc.search_score[v] = 0.0  # sum over samples of (cards left of v - cards left of 0)
         sc.search_square[v] = 0.0  # ... and of its square
     for _ in range(n_rollouts):
-        if omniscient:
-            copy_true_hidden(hands, counts, players, deck, draw_pos, sc)
-        else:
-            sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc)
+        sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc)
         first_score = rollout(0, n_cand, player, players, draw_pos, hand_size, min_cards,
                               required, trick_ok, piles, below, rng, params, W, F, C, sc)
         first_extras = sc.candidate_extras[0]
@@ -1022,7 +1149,7 @@ def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand
             sc.search_score[v] += difference
             sc.search_square[v] += difference * difference
     # Leave the planner's choice only for a variant whose mean paired difference is below
-    # zero by more than P_SEARCH_CONFIDENCE standard errors (exact rollouts: any improvement).
+    # zero by more than P_SEARCH_CONFIDENCE standard errors (one rollout: any improvement).
     best_v = 0
     best_mean = 0.0
     for v in range(1, n_variants):
@@ -1053,9 +1180,9 @@ def turn_search(omniscient, hands, counts, player, players, deck, draw_pos, hand
 
 
 @kernel
-def play_out_search(omniscient, deck, draw_pos, hands, counts, first, players, hand_size,
+def play_out_search(deck, draw_pos, hands, counts, first, players, hand_size,
                     min_cards, trick_ok, piles, below, rng, params, W, F, C, sc, stats) -> int:
-    """The game loop of :func:`play_out` with search / omniscient turns."""
+    """The game loop of :func:`play_out` with rollout turns of search."""
     player = first
     while True:
         player = next_to_move(counts, player, players)
@@ -1063,11 +1190,221 @@ def play_out_search(omniscient, deck, draw_pos, hands, counts, first, players, h
             break
         draw_left = DECK_SIZE - draw_pos
         required = required_plays(draw_left, min_cards)
-        played = turn_search(omniscient, hands, counts, player, players, deck, draw_pos,
+        played = turn_search(hands, counts, player, players, deck, draw_pos,
                              hand_size, min_cards, piles, below, required, trick_ok, rng,
                              params, W, F, C, sc, stats)
         if played < required:
             break
+        stats[S_TURNS] += 1
+        record(stats, player, 0, LOG_TURN_END)
+        draw_pos = refill(hands, counts, player, hand_size, deck, draw_pos)
+        player = (player + 1) % players
+    return draw_pos
+
+
+# ---------------------------------------------------------------------------------------------
+# omniscient: a plan of the whole game, improved by exact rollouts.
+#
+# Seeing every hand and the draw order, the team can play a whole game in its head before the
+# first card goes down. The plan starts as the game `search` would play (the same deal, the
+# same first player, the same moves) and is then improved: at turn t of the current plan the
+# k-th cheapest mandatory sequence (with and without the planner's extras) is tried instead, each
+# followed by the rollout policy to the end; a deviation replaces the rest of the plan when it
+# leaves strictly fewer cards. Turns are visited from the last one backwards (short rollouts
+# first; the states of earlier turns stay valid when a later one changes), until the plan wins
+# or the rollouts have simulated P_OMNI_BUDGET turns. Every accepted change lowers the cards
+# left, so omniscient never leaves more cards than search on the same deal.
+
+SNAP_PLAYER = 0  # snap_meta columns: the player to move at the start of the turn,
+SNAP_DRAW = 1  # the draw position,
+SNAP_ROW = 2  # and the plan row where the turn starts
+
+
+@kernel
+def load_state(hands, counts, piles, below, players, sc) -> None:
+    """Copy a state into the rollout state sc.r_hands / r_counts / r_piles / r_below."""
+    for q in range(players):
+        sc.r_counts[q] = counts[q]
+        for s in range(MAX_HAND):
+            sc.r_hands[q, s] = hands[q, s]
+    for p in range(N_PILES):
+        sc.r_piles[p] = piles[p]
+    for x in range(below.shape[0]):
+        sc.r_below[x] = below[x]
+
+
+@kernel
+def save_snapshot(t, player, draw_pos, row, players, sc) -> None:
+    """Store the rollout state as turn-start state ``t`` of the plan."""
+    for q in range(players):
+        sc.snap_counts[t, q] = sc.r_counts[q]
+        for s in range(MAX_HAND):
+            sc.snap_hands[t, q, s] = sc.r_hands[q, s]
+    for p in range(N_PILES):
+        sc.snap_piles[t, p] = sc.r_piles[p]
+    for x in range(sc.r_below.shape[0]):
+        sc.snap_below[t, x] = sc.r_below[x]
+    sc.snap_meta[t, SNAP_PLAYER] = player
+    sc.snap_meta[t, SNAP_DRAW] = draw_pos
+    sc.snap_meta[t, SNAP_ROW] = row
+
+
+@kernel
+def snapshot_plan(deck, draw_pos, hands, counts, players, hand_size, piles, below, rows,
+                  sc) -> int:
+    """Replay the plan's ``rows`` from the given state, storing the state at the start of every
+    turn (and the final one); returns the number of turns."""
+    load_state(hands, counts, piles, below, players, sc)
+    t = 0
+    row = 0
+    while row < rows:
+        player = sc.plan[3 * row]
+        save_snapshot(t, player, draw_pos, row, players, sc)
+        while sc.plan[3 * row + 2] != LOG_TURN_END:
+            card = sc.plan[3 * row + 1]
+            apply_play(sc.r_hands, sc.r_counts, player,
+                       find_slot(sc.r_hands, sc.r_counts, player, card), sc.plan[3 * row + 2],
+                       sc.r_piles, sc.r_below)
+            row += 1
+        row += 1
+        draw_pos = refill(sc.r_hands, sc.r_counts, player, hand_size, deck, draw_pos)
+        t += 1
+    save_snapshot(t, -1, draw_pos, row, players, sc)
+    return t
+
+
+@kernel
+def same_position(sc, t) -> bool:
+    """Whether the rollout state shows the pile tops and unplayed cards of snapshot ``t``."""
+    for p in range(N_PILES):
+        if sc.r_piles[p] != sc.snap_piles[t, p]:
+            return False
+    for x in range(sc.r_below.shape[0]):
+        if sc.r_below[x] != sc.snap_below[t, x]:
+            return False
+    return True
+
+
+@kernel
+def plan_game(deck, draw_pos, hands, counts, first, players, hand_size, min_cards, trick_ok,
+              piles, below, rng, params, W, F, C, sc) -> int:
+    """omniscient's plan of the game from the given state (rows like the play log, in
+    sc.plan): search's game, improved by exact rollouts as described above; returns the number
+    of rows. The state itself is not changed.
+
+    Pass k (k = 0 .. P_OMNI_CANDIDATES - 1) visits the turns of the current plan from the last
+    one backwards and tries the k-th cheapest mandatory sequence there, with and without the
+    planner's extras; later passes only run while the plan still loses and budget is left."""
+    o = sc.o_stats
+    o[:STATS_LEN] = 0
+    load_state(hands, counts, piles, below, players, sc)
+    pos = play_out(SEARCH, deck, draw_pos, sc.r_hands, sc.r_counts, first, players, hand_size,
+                   min_cards, trick_ok, sc.r_piles, sc.r_below, rng, params, W, F, C, o)
+    best_left = cards_left(sc.r_counts, players, pos)
+    rows = o[S_LOG_LEN]
+    for i in range(3 * rows):
+        sc.plan[i] = o[STATS_LEN + i]
+    budget = params[P_OMNI_BUDGET]
+    for i in range(N_PARAMS):
+        sc.o_params[i] = params[i]
+    sc.o_params[P_LOOKAHEAD] = params[P_OMNI_LOOKAHEAD]
+    passes = min(int(params[P_OMNI_CANDIDATES]), MAX_CANDIDATES)
+    spent = 0.0
+    for level in range(passes):
+        if best_left == 0 or spent >= budget:
+            break
+        n_turns = snapshot_plan(deck, draw_pos, hands, counts, players, hand_size, piles,
+                                below, rows, sc)
+        t = n_turns - 1
+        while t >= 0 and best_left > 0 and spent < budget:
+            player = sc.snap_meta[t, SNAP_PLAYER]
+            pos_t = sc.snap_meta[t, SNAP_DRAW]
+            row_t = sc.snap_meta[t, SNAP_ROW]
+            required = required_plays(DECK_SIZE - pos_t, min_cards)
+            load_state(sc.snap_hands[t], sc.snap_counts[t], sc.snap_piles[t],
+                       sc.snap_below[t], players, sc)
+            if players > 1:
+                reservations(sc.r_hands, sc.r_counts, player, players, sc.r_piles, sc.r_below,
+                             trick_ok, params, F[F_PENALTY])
+            else:
+                F[F_PENALTY, :] = 0.0
+            if best_sequences(sc.r_hands[player], sc.r_counts[player], sc.r_piles, sc.r_below,
+                              required, trick_ok, True, params, F[F_PENALTY], W, F, C,
+                              level + 1) <= level:
+                t -= 1
+                continue  # fewer legal sequences than this pass needs
+            for d in range(required):
+                sc.search_cards[0, d] = C[0, level, d]
+                sc.search_piles[0, d] = C[1, level, d]
+            extras = 0
+            for with_extras in (True, False):
+                if not with_extras and extras == 0:
+                    continue  # without extras is the same play
+                load_state(sc.snap_hands[t], sc.snap_counts[t], sc.snap_piles[t],
+                           sc.snap_below[t], players, sc)
+                o[:STATS_LEN] = 0
+                play_sequence(sc.r_hands, sc.r_counts, player, sc.r_piles, sc.r_below,
+                              sc.search_cards[0], sc.search_piles[0], required, o)
+                if with_extras:
+                    if players > 1:
+                        reservations(sc.r_hands, sc.r_counts, player, players, sc.r_piles,
+                                     sc.r_below, trick_ok, params, F[F_PENALTY])
+                    else:
+                        F[F_PENALTY, :] = 0.0
+                    extras = play_extras(sc.r_hands, sc.r_counts, player, sc.r_piles,
+                                         sc.r_below, trick_ok,
+                                         extras_reach(DECK_SIZE - pos_t, params), params,
+                                         F[F_PENALTY], W, F, C, o)
+                if same_position(sc, t + 1):
+                    continue  # the plan's own turn: its outcome is known
+                for p in range(N_PILES):
+                    sc.after_piles[p] = sc.r_piles[p]
+                for x in range(sc.r_below.shape[0]):
+                    sc.after_below[x] = sc.r_below[x]
+                record(o, player, 0, LOG_TURN_END)
+                pos = refill(sc.r_hands, sc.r_counts, player, hand_size, deck, pos_t)
+                pos = play_out(SIGNALS, deck, pos, sc.r_hands, sc.r_counts,
+                               (player + 1) % players, players, hand_size, min_cards, trick_ok,
+                               sc.r_piles, sc.r_below, rng, sc.o_params, W, F, C, o)
+                spent += o[S_TURNS] + 1
+                left = cards_left(sc.r_counts, players, pos)
+                if left < best_left:
+                    # Adopt: the plan's rows from turn t on are the deviation and its rollout.
+                    best_left = left
+                    n_rows = o[S_LOG_LEN]
+                    for i in range(3 * n_rows):
+                        sc.plan[3 * row_t + i] = o[STATS_LEN + i]
+                    rows = row_t + n_rows
+                    for p in range(N_PILES):
+                        sc.snap_piles[t + 1, p] = sc.after_piles[p]
+                    for x in range(sc.r_below.shape[0]):
+                        sc.snap_below[t + 1, x] = sc.after_below[x]
+                if best_left == 0 or spent >= budget:
+                    break
+            t -= 1
+    return rows
+
+
+@kernel
+def play_plan(deck, draw_pos, hands, counts, first, players, hand_size, min_cards, piles,
+              below, rows, sc, stats) -> int:
+    """Play the plan's ``rows`` on the live state (logged, tricks and extras counted); returns
+    the draw position. The plan ends where its last player cannot play the minimum."""
+    row = 0
+    player = first
+    while row < rows:
+        player = next_to_move(counts, player, players)
+        if player != sc.plan[3 * row]:
+            raise AssertionError("omniscient plan out of turn order")
+        required = required_plays(DECK_SIZE - draw_pos, min_cards)
+        played = 0
+        while sc.plan[3 * row + 2] != LOG_TURN_END:
+            play_card(hands, counts, player, find_slot(hands, counts, player, sc.plan[3 * row + 1]),
+                      sc.plan[3 * row + 2], piles, below, stats)
+            played += 1
+            row += 1
+        row += 1
+        stats[S_EXTRA_PLAYS] += played - required
         stats[S_TURNS] += 1
         record(stats, player, 0, LOG_TURN_END)
         draw_pos = refill(hands, counts, player, hand_size, deck, draw_pos)
@@ -1103,10 +1440,15 @@ def play_one(deal_seed, players, hand_size, min_cards, trick_ok, strategy, param
     if strategy >= SIGNALS and players > 1:
         first = choose_first_player(hands, counts, players, piles, below, min_cards, trick_ok,
                                     params, W, F, C)
-    if strategy == OMNISCIENT or (strategy == SEARCH and params[P_SEARCH_ROLLOUTS] > 0):
-        draw_pos = play_out_search(strategy == OMNISCIENT, deck, draw_pos, hands, counts, first,
-                                   players, hand_size, min_cards, trick_ok, piles, below, rng,
-                                   params, W, F, C, sc, stats)
+    if strategy == OMNISCIENT:
+        rows = plan_game(deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
+                         trick_ok, piles, below, rng, params, W, F, C, sc)
+        draw_pos = play_plan(deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
+                             piles, below, rows, sc, stats)
+    elif strategy == SEARCH and params[P_SEARCH_ROLLOUTS] > 0:
+        draw_pos = play_out_search(deck, draw_pos, hands, counts, first, players, hand_size,
+                                   min_cards, trick_ok, piles, below, rng, params, W, F, C, sc,
+                                   stats)
     else:
         draw_pos = play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
                             min_cards, trick_ok, piles, below, rng, params, W, F, C, stats)
@@ -1153,8 +1495,7 @@ def trace_game(deal_seed, players, hand_size, min_cards, trick_ok, strategy, par
     piles = np.empty(N_PILES, np.int64)
     below = np.empty(HIGHEST_CARD + 2, np.int64)
     rng = np.empty(1, np.uint64)
-    capacity = 3 * (DECK_SIZE + 2 * DECK_SIZE)  # every card plus a turn marker per turn
-    stats = np.zeros(STATS_LEN + capacity, np.int64)
+    stats = np.zeros(STATS_LEN + LOG_CAPACITY, np.int64)
     W, F, C = new_work()
     sc = new_rollout()
     play_one(deal_seed, players, hand_size, min_cards, trick_ok, strategy, params, deck, hands,
