@@ -47,8 +47,8 @@ class Profile:
             f"Profile '{self.name}': each experiment runs until its headline 95% interval is "
             f"at most \u00b1{100 * self.precision:.1f} percentage points wide or reaches "
             f"{self.max_n:,} episodes; tuning candidates stop at \u00b1{100 * self.tune_precision:.1f} "
-            f"points or {self.tune_max_n:,} episodes. Slow strategies and the Cash'n Guns table "
-            f"profiles use fixed samples, stated in their chapters; every table gives its n.{quick}"
+            f"points or {self.tune_max_n:,} episodes. The Cash'n Guns table profiles use fixed "
+            f"samples, stated in their chapters; every table gives its n.{quick}"
         )
 
     def experiment(
