@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from cardsim.sims.gang import cards as C
 from cardsim.sims.gang.engine import (
@@ -162,40 +163,66 @@ def test_security_cameras_three_pocket_cards_best_five_of_eight() -> None:
 # ------------------------------------------------------------------ specialists
 
 
-def test_informant_shows_the_highest_card_and_the_viewer_uses_it() -> None:
-    """Specialist 1: chip (middle+1) holder shows the pocket card their hand depends on most;
-    in the bayes model the viewer's belief about the shower changes."""
-    deck = fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP)
+INFORMANT_DEAL = ["Ks 2d", "3d 9s", "Qh 7h", "6c 6s"]  # aces and kings vs aces and sixes
+INFORMANT_BOARD = "4d 8h As Kh Ac"
+
+
+def test_informant_shows_the_separating_card_and_the_viewer_uses_it() -> None:
+    """Specialist 1 (bayes): in the red chip dance seats 0 (aces up with kings) and 3 (aces up
+    with sixes) both claim the top chip and the public order puts 3 on top, wrongly; that pair
+    is the likeliest inversion, so the lower, seat 0, shows seat 3 the king (the 2 would tell
+    nothing) and seat 3 leaves the top chip. Without the card the heist fails."""
+    deck = fixed_deck(INFORMANT_DEAL, INFORMANT_BOARD)
+    plain = play_fixed(deck, 4, BAYES, repeats=5)
     out = play_fixed(deck, 4, BAYES, specialist=C.SPECIALISTS["informant"], repeats=5)
-    for i in range(5):
-        shower = out["flags"][i, 3]
-        shown = out["flags"][i, 4]
-        pocket = out["pockets"][i, shower, :2]
-        assert shown in pocket
+    assert (plain["flags"][:, 0] == 0).all() and (plain["chips"][:, 3, 3] == 4).all()
+    assert (out["flags"][:, 3] == 0).all() and (out["flags"][:, 6] == 3).all()
+    assert (out["flags"][:, 4] == card("Ks")).all()
+    assert (out["chips"][:, 3, 0] == 4).all() and (out["chips"][:, 3, 3] == 3).all()
+    assert (out["flags"][:, 0] == 1).all()
+    # other models ignore the card: the pair in the middle of the order, key card
+    other = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["informant"], repeats=3)
+    for i in range(3):
+        assert other["flags"][i, 4] in other["pockets"][i, other["flags"][i, 3], :2]
+        assert abs(other["chips"][i, 3, other["flags"][i, 3]]
+                   - other["chips"][i, 3, other["flags"][i, 6]]) == 1
     # the key card: the seven that makes trips, not the higher ace kicker
     assert key_card_slot(cards("Ah 7c"), 2, cards("7d 7s 2c 3h 9d"), 5) == 1
     assert key_card_slot(cards("Ah 7c"), 2, cards("Kd Qs 2c 3h 9d"), 5) == 0
-    # unit: a known card restricts the viewer's posterior of the shower
-    from cardsim.sims.gang.engine import PAIR_MASKS, PAIRS
+
+
+def test_informant_viewer_uses_only_the_card_and_the_claims() -> None:
+    """Units of the Informant: the group picks the adjacent pair with equal claims, and the
+    viewer swaps only with an equal claim, only when the shown card says so, never across
+    another player."""
+    from cardsim.sims.gang.engine import (
+        PAIR_MASKS, PAIRS, claimed_posteriors, informant_pair, informant_settles, tie_bounds,
+    )
     count = len(PAIRS)
-    scores = np.arange(count, dtype=np.int64)
+    values = np.arange(count, dtype=np.int64)  # score = holding number: (2c, x) are the lowest
     index = np.arange(count, dtype=np.int64)
-    weights = np.ones((2, count))
-    own = np.array([600, 700], dtype=np.int64)
-    ratings, beliefs, private = np.zeros(2), np.zeros(2), np.full((2, 2), 0.5)
-    known = np.full((2, 2), -1, dtype=np.int64)
-    bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings,
-                 beliefs, private, True)
-    before = ratings.copy()
-    known[0, 1] = 51  # player 0 has seen player 1's ace of spades
-    bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings,
-                 beliefs, private, True)
-    assert ratings[0] != before[0] and ratings[1] == before[1]
-    assert private[0, 1] < 0.5  # an ace makes the shower likely the stronger
-    # the viewer settles an equal claim with the shower on that private belief
-    keys = np.array([1.9, 1.1])
-    settle_private_contests(keys, np.array([1, 1]), known, private, 2, 1)
-    assert keys[0] < keys[1]
+    start, stop = tie_bounds(values)
+    team_band = np.minimum(values * 3 // count, 2)
+    claimed = claimed_posteriors(index, np.ones((3, count)), team_band, np.array([0, 0, 2]), 3)
+    assert claimed[2, 0] == 0.0 and claimed[2, -1] == 1.0
+    lower, upper, risk = informant_pair(np.array([0.7, 0.2, 2.5]), np.array([0, 0, 2]), 3,
+                                        claimed, start, stop)
+    assert (lower, upper) == (1, 0) and 0.0 < risk < 1.0
+
+    def settle(keys, claims, shown, viewer_score):
+        claimed = claimed_posteriors(index, np.ones((3, count)), np.zeros(count, np.int64),
+                                     np.zeros(3, np.int64), 3)
+        keys = np.array(keys)
+        swapped = informant_settles(0, 1, card(shown), keys, np.array(claims), 3, claimed,
+                                    index, values, PAIR_MASKS.copy(), 0, viewer_score)
+        return swapped, keys
+
+    # viewer 0 below shower 1, but the shower holds the 2c: every such hand is weaker
+    swapped, keys = settle([0.2, 0.4, 0.9], [0, 0, 0], "2c", 600)
+    assert swapped and keys[0] > keys[1]
+    assert not settle([0.2, 0.4, 0.9], [0, 0, 0], "As", 600)[0]  # an ace: the shower may be right
+    assert not settle([0.2, 0.4, 0.9], [0, 1, 1], "2c", 600)[0]  # different claims: already right
+    assert not settle([0.2, 0.9, 0.4], [0, 0, 0], "2c", 600)[0]  # seat 2 sits between them
 
 
 def test_getaway_driver_announces_the_current_ranking() -> None:
@@ -275,6 +302,27 @@ def test_coordinator_passes_one_card_left() -> None:
     out = play_fixed(fixed_deck(["2c Ad", "Kc 3d", "9d 8s", "Qc Jd"], FACE_FLOP), 4, HISTORY,
                      specialist=C.SPECIALISTS["coordinator"])
     assert card("2c") in out["pockets"][0, 1, :2] and card("8s") in out["pockets"][0, 3, :2]
+    # bayes: the passer's private view of the receiver keeps the holdings with the passed card
+    # (the claim stays public) and settles an equal claim with the receiver
+    from cardsim.sims.gang.engine import PAIR_MASKS, PAIRS
+    count = len(PAIRS)
+    scores = np.arange(count, dtype=np.int64)
+    index = np.arange(count, dtype=np.int64)
+    weights = np.ones((2, count))
+    own = np.array([600, 700], dtype=np.int64)
+    ratings, beliefs, private = np.zeros(2), np.zeros(2), np.full((2, 2), 0.5)
+    known = np.full((2, 2), -1, dtype=np.int64)
+    bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings,
+                 beliefs, private)
+    before = ratings.copy()
+    known[0, 1] = 51  # player 0 passed player 1 the ace of spades
+    bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings,
+                 beliefs, private)
+    assert (ratings == before).all()
+    assert private[0, 1] < 0.5  # an ace makes the receiver likely the stronger
+    keys = np.array([1.9, 1.1])
+    settle_private_contests(keys, np.array([1, 1]), known, private, 2, 0)
+    assert keys[0] < keys[1]
 
 
 def test_jack_joins_the_weakest_hand() -> None:
@@ -302,6 +350,40 @@ def test_con_artist_redeals_the_same_cards() -> None:
         assert sorted(out["pockets"][i, :4, :2].ravel()) == dealt
         moved |= not (out["pockets"][i, :4, :2].ravel() == deck[:8]).all()
     assert moved
+
+
+def test_con_artist_players_know_where_their_old_cards_went() -> None:
+    """Specialist 9 (bayes): a player's old cards that did not come back are in teammates'
+    pockets. Seat 1 had Ad Ah and gets Kc Kh (kings up on 2h 9d 4s Qd 4h); seat 3 had Kc Jc
+    and gets Ah Ad (aces up). Both claim the same red band; each knows one of the rival's
+    likely cards (1: an ace, 3: the Kc), so both put seat 3 above seat 1, which is right.
+    Without that knowledge (no card, or the uniform prior) seat 1 ends above seat 3."""
+    deck = fixed_deck(["Kh 3s", "Ad Ah", "Qc 4d", "Kc Jc"], "2h 9d 4s Qd 4h")
+    out = play_fixed(deck, 4, BAYES, specialist=C.SPECIALISTS["con-artist"], seed=1607)
+    redealt = [sorted(out["pockets"][0, p, :2]) for p in range(4)]
+    assert redealt == [sorted(cards(t)) for t in ("Jc Qc", "Kc Kh", "3s 4d", "Ah Ad")], (
+        "the redeal of this seed changed: pick a new scenario")
+    red = out["chips"][0, 3, :4]
+    assert red[3] > red[1] and out["flags"][0, 0] == 1
+    # the private prior: with 4 players a teammate holds one of two gone cards with 0.6
+    from cardsim.sims.gang.engine import PAIR_MASKS, con_artist_prior
+    masks = PAIR_MASKS.copy()
+    def mask(text: str) -> int:
+        return sum(1 << int(c) for c in cards(text))
+
+    # seat 0 had As Ah and got 2c 3d; seat 1 got its own Kc Qc back
+    old = np.array([mask("As Ah"), mask("Kc Qc"), mask("5c 6c"), mask("7c 8c")], dtype=np.int64)
+    now = np.array([mask("2c 3d"), mask("Kc Qc"), mask("As 6c"), mask("Ah 8c")], dtype=np.int64)
+    prior = np.zeros((4, len(masks)))
+    con_artist_prior(old, now, 4, 2, masks, len(masks), 0, prior)
+    with_gone = (masks & mask("As Ah")) != 0
+    assert prior[0, with_gone].sum() / prior[0].sum() == pytest.approx(0.6)
+    both = prior[0, masks == mask("As Ah")][0]
+    neither = prior[0, masks == mask("Kd Qd")][0]
+    assert both / neither == pytest.approx(48 * 47 / (4 * 3))  # T - k = 4 unknown slots of 48
+    assert (prior[0, (masks & mask("2c 3d")) != 0] == 0).all()  # own cards
+    kept = prior[1, (masks & mask("Kc Qc")) == 0]
+    assert (kept == kept[0]).all() and (prior[1, (masks & mask("Kc Qc")) != 0] == 0).all()
 
 
 def test_muscle_goes_to_the_top_holder() -> None:

@@ -34,7 +34,8 @@ class GangConfig:
             professional games: the permanent challenge (empty = drawn at random per game).
         specialist: heist unit only: the specialist card active on every heist ("" = none).
         specialist_round: when the group plays a specialist usable "at any time": "river" (the
-            start of round 4, default) or "flop" (the start of round 2).
+            start of round 4, default) or "flop" (the start of round 2); the Informant is
+            played in that round's chip dance, once the claims are on the table.
         boost: who gets Hacker and Jack: the latest "top" chip holder (default: a stronger top
             hand separates the team) or the latest "bottom" (1-star) holder.
     """

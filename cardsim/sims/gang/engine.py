@@ -11,9 +11,11 @@ per heist), both drawn from the run's numpy Generator by :func:`play_batch`, so 
 reproducible and independent of chunking. Card hooks (see :mod:`cardsim.sims.gang.cards`) run at
 fixed points of the round loop: after the deal (Investor, Math Whiz, Coordinator, Con Artist),
 at the start of a round (Motion Detector / Laser Tripwires redraws at the flop; the group's
-specialists at their use round), while allocating chips (locks, Blackout) and at the showdown
-(Muscle, Retina Scan, Fingerprint Scan). Information a card reveals reaches the bayes model as
-filters over the holdings it considers.
+specialists at their use round), while allocating chips (locks, Blackout; the Informant, played
+in the use round's chip dance once the claims are on the table) and at the showdown (Muscle,
+Retina Scan, Fingerprint Scan). Information a card reveals reaches the bayes model as filters
+over the holdings it considers (announcements) or as a player's private view that settles
+equal claims (Informant, Coordinator, Con Artist).
 
 Work sharing: each round the board's masks are built once and every possible opponent holding
 (all 1,326 pairs, or 1,000 sampled triples under Security Cameras) is scored once; every
@@ -215,25 +217,18 @@ GROUP_SPECIALISTS = (1, 2, 4, 5, 7, 10)  # used "at any time" by a player the gr
 def use_group_specialist(
     specialist: int, r: int, chips: np.ndarray, players: int, pockets: np.ndarray, size: int,
     board: np.ndarray, shown: int, deck: np.ndarray, draw: int, boost_star_top: bool,
-    hold_cards: np.ndarray, count: int, known_card: np.ndarray, public_ok: np.ndarray,
+    hold_cards: np.ndarray, count: int, public_ok: np.ndarray,
 ) -> tuple[int, int, int, int]:
     """The group plays a specialist at the start of round ``r`` (seed 000, "THẺ CHUYÊN GIA"
-    1, 2, 4, 5, 7, 10; who uses it is the model's rule, digest "Cards"). Information goes into
-    ``known_card`` (private) and ``public_ok`` (announcement filters over the holdings; a
-    single column when no model reads them).
+    2, 4, 5, 7, 10; who uses it is the model's rule, digest "Cards"; the Informant is played
+    in the chip dance instead, see :func:`informant_pair`). Information goes into
+    ``public_ok`` (announcement filters over the holdings; a single column when no model reads
+    them).
 
-    Returns (user seat, detail: shown card / announced value / dropped slot, next draw index,
-    Muscle seat or -1).
+    Returns (user seat, detail: announced value / dropped slot, next draw index, Muscle seat
+    or -1).
     """
     middle = (players + 1) // 2
-    if specialist == 1:  # Informant: chip middle+1 shows their key card to chip middle
-        shower = holder_of(chips, r, middle + 1, players, 1)
-        viewer = holder_of(chips, r, middle, players, 0)
-        if shower == viewer:
-            viewer = (shower + 1) % players
-        best = key_card_slot(pockets[shower], size, board, shown)
-        known_card[viewer, shower] = pockets[shower, best]
-        return shower, pockets[shower, best], draw, -1
     if specialist == 2 or specialist == 4:  # announcements by the middle chip holder
         user = holder_of(chips, r, middle, players, 0)
         asked = 0  # Mastermind asks about the highest value on the board
@@ -471,14 +466,15 @@ def play_heist(
     levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
     pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
     pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray, work_masks: np.ndarray,
-) -> tuple[bool, bool, int, int, int, int, float]:
+) -> tuple[bool, bool, int, int, int, int, float, int]:
     """Play one heist; fills ``pockets``, ``board``, ``chips``, ``finals`` in place.
 
     ``use_round`` (1 = flop or 3 = river) is when the group plays a specialist that is used
     "at any time"; ``boost_star_top`` says whether Hacker and Jack go to the latest top-chip
     holder (True) or the latest 1-star holder (False). Returns (order correct, scan passed,
     redrawn-player bit mask, specialist user or -1, specialist detail or -1 (shown card /
-    announced value / discarded slot), scan guess or -1, exact random-order success).
+    announced value / discarded slot), scan guess or -1, exact random-order success, Informant
+    viewer or -1).
     """
     np.random.seed(seed)
     size = pocket_size(challenges)
@@ -516,6 +512,14 @@ def play_heist(
     redrawn = 0
     user = -1
     detail = -1
+    target = -1  # Informant: the viewer
+    index = np.zeros(0, dtype=np.int64)
+    values = np.zeros(0, dtype=np.int64)
+    team_rank = np.zeros(0)
+    team_band = np.zeros(0, dtype=np.int64)
+    start = np.zeros(0, dtype=np.int64)
+    stop = np.zeros(0, dtype=np.int64)
+    claimed = np.zeros((players, 0))
     guess = -1
     muscle_seat = -1
 
@@ -530,9 +534,20 @@ def play_heist(
     row = np.zeros(players, dtype=np.int64)
 
     # Specialists that act right after the deal (seed 000, "THẺ CHUYÊN GIA" 3, 6, 8, 9).
+    old_masks = np.zeros(players, dtype=np.int64)
+    informed = np.zeros(players, dtype=np.bool_)
+    prior = np.ones((players, count if model == BAYES and specialist == 9 else 1))
     if specialist == 9:
+        for p in range(players):
+            for s in range(size):
+                old_masks[p] |= np.int64(1) << pockets[p, s]
         order = np.random.permutation(players * size)
         con_artist_redeal(pockets, players, size, order)
+        for p in range(players):
+            new_mask = np.int64(0)
+            for s in range(size):
+                new_mask |= np.int64(1) << pockets[p, s]
+            informed[p] = (old_masks[p] & ~new_mask) != 0  # an old card is with a teammate
     if specialist == 6:
         passed = np.zeros(players, dtype=np.int64)
         for p in range(players):  # pass the lowest-ranked pocket card, keep the best
@@ -564,10 +579,10 @@ def play_heist(
                 evidence_from[p] = 1  # the new pocket voids what was known about the old one
                 public_ok[p, :] = True
                 known_card[:, p] = -1
-        if r == use_round and specialist in GROUP_SPECIALISTS:
+        if r == use_round and specialist in GROUP_SPECIALISTS and specialist != 1:
             user, detail, draw, seat = use_group_specialist(
                 specialist, r, chips, players, pockets, size, board, shown, deck, draw,
-                boost_star_top, hold_cards, count, known_card, public_ok,
+                boost_star_top, hold_cards, count, public_ok,
             )
             if specialist == 10:
                 muscle_seat = seat
@@ -613,9 +628,10 @@ def play_heist(
             if model == BAYES:
                 _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
                             public_ok, weights)
-                bayes_claims(index, values, weights, own, players, bands, known_card,
-                             hold_masks, muscle_seat if shown > 0 else -1, ratings, beliefs,
-                             private_win, specialist == 1)
+                team_rank, team_band = bayes_claims(
+                    index, values, weights, own, players, bands, known_card, hold_masks,
+                    muscle_seat if shown > 0 else -1, ratings, beliefs, private_win,
+                )
             for p in range(players):
                 band = min(int(ratings[p] * bands), bands - 1)
                 bands_claimed[p] = band
@@ -630,10 +646,39 @@ def play_heist(
                     keys[p] = key * 8.0 + u
                 else:
                     keys[p] = band + 0.999 * (beliefs[p] + 1e-6 * u)
-            if model == BAYES and (specialist == 1 or specialist == 6):
-                # Informant: equal or adjacent claims; Coordinator (a weak hint): equal claims.
-                settle_private_contests(keys, bands_claimed, known_card, private_win, players,
-                                        levels if specialist == 1 else 0)
+            if model == BAYES and specialist == 6:  # Coordinator (a weak hint): equal claims
+                settle_private_contests(keys, bands_claimed, known_card, private_win, players, 0)
+            if model == BAYES and specialist == 9:  # Con Artist: the informed settle contests
+                con_artist_prior(old_masks, own_masks, players, size, hold_masks, count, shown,
+                                 prior)
+                claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
+                con_artist_contests(keys, bands_claimed, players, claimed, prior, informed,
+                                    index, values, own, redrawn)
+        if specialist == 1 and r >= use_round:
+            # Informant, in the chip dance once the claims are on the table (see the digest, S1)
+            if target < 0:
+                if model == BAYES:
+                    start, stop = tie_bounds(values)
+                    claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
+                    lower, upper, _ = informant_pair(keys, bands_claimed, players, claimed, start,
+                                                     stop)
+                    user, target = lower, upper  # the lower shows the upper (measured best)
+                    detail = informant_card(user, target, pockets, size, own[user], claimed,
+                                            index, values, hold_masks, start, stop)
+                else:
+                    order = np.argsort(keys[:players])
+                    user = order[(players - 2) // 2]
+                    target = order[(players - 2) // 2 + 1]
+                    detail = pockets[user, key_card_slot(pockets[user], size, board, shown)]
+                known_card[target, user] = detail
+            elif model == BAYES:
+                start, stop = tie_bounds(values)
+                claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
+            if model == BAYES and known_card[target, user] >= 0:
+                informant_settles(target, user, known_card[target, user], keys, bands_claimed,
+                                  players, claimed, index, values, hold_masks, own_masks[target],
+                                  own[target])
+        if model != RANDOM:
             bottom, top = locked_chips(challenges, r, players)
             if bottom > 0:
                 _lock(keys, bands_claimed, players, levels, 0, -1e300)
@@ -674,25 +719,28 @@ def play_heist(
             named = _fingerprint_guess(hold_cards, count, size, board, weights[0])
             scan_ok = scan_ok and fingerprint_scan_passes(finals[top_seat], named)
             guess = named if guess < 0 else guess * 16 + named
-    return order_ok, scan_ok, redrawn, user, detail, guess, random_order_success(finals, players)
+    return (order_ok, scan_ok, redrawn, user, detail, guess, random_order_success(finals, players),
+            target)
 
 
 @kernel
 def bayes_claims(
     index: np.ndarray, values: np.ndarray, weights: np.ndarray, own: np.ndarray,
     players: int, bands: int, known_card: np.ndarray, masks: np.ndarray, muscle_seat: int,
-    ratings: np.ndarray, beliefs: np.ndarray, private_win: np.ndarray, private_in_rank: bool,
-) -> None:
-    """The bayes model's claims and contest beliefs for one round.
+    ratings: np.ndarray, beliefs: np.ndarray, private_win: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The bayes model's claims and contest beliefs for one round; returns the team rank and
+    team band of every sorted valid holding (the band is the claim a hand of that score
+    makes).
 
     ``index``/``values`` are the valid holdings sorted by score; ``weights[j]`` is the public
     posterior over player j's holding. A hand of score s has team rank F(s) = sum over all
     players j of P(S_j < s) (ties one half), the expected number of team members publicly
-    believed weaker; player i claims F(own_i) / n (with a private posterior where i has seen
-    one of j's cards, Informant only: ``private_in_rank``). F is the same increasing function
-    for everyone, so claims never invert two known hands. ``private_win[i, j]`` receives i's
-    private P(j weaker than i) wherever i knows one of j's cards. Contest beliefs: the public
-    posterior mean of the claimant's F / n among the holdings that would make the same claim.
+    believed weaker; player i claims F(own_i) / n. F is the same increasing function for
+    everyone, so claims never invert two known hands. ``private_win[i, j]`` receives i's
+    private P(j weaker than i) wherever i knows one of j's cards (Coordinator). Contest
+    beliefs: the public posterior mean of the claimant's F / n among the holdings that would
+    make the same claim (:func:`claim_beliefs`).
     """
     n_valid = values.shape[0]
     cum = np.zeros((players, n_valid + 1))
@@ -721,9 +769,6 @@ def bayes_claims(
                         elif k < hi:
                             below += 0.5 * w
                 private_win[i, j] = below / mass if mass > 0.0 else 0.5
-                if private_in_rank:
-                    total += private_win[i, j]
-                    continue
             mass = cum[j, n_valid]
             below = cum[j, lo] + 0.5 * (cum[j, hi] - cum[j, lo])
             total += below / mass if mass > 0.0 else 0.5
@@ -748,11 +793,21 @@ def bayes_claims(
     team_band = np.empty(n_valid, dtype=np.int64)
     for k in range(n_valid):
         team_band[k] = min(int(team_rank[k] * bands), bands - 1)
+    claim_beliefs(index, weights, team_rank, team_band, ratings, players, bands, beliefs)
+    return team_rank, team_band
+
+
+@kernel
+def claim_beliefs(index: np.ndarray, weights: np.ndarray, team_rank: np.ndarray,
+                  team_band: np.ndarray, ratings: np.ndarray, players: int, bands: int,
+                  beliefs: np.ndarray) -> None:
+    """Contest beliefs: player j's public posterior mean of the team rank among the holdings
+    whose team band is the claim j made."""
     for j in range(players):
         claimed = min(int(ratings[j] * bands), bands - 1)
         acc = 0.0
         mass = 0.0
-        for k in range(n_valid):
+        for k in range(index.shape[0]):
             if team_band[k] == claimed:
                 w = weights[j, index[k]]
                 acc += w * team_rank[k]
@@ -763,9 +818,9 @@ def bayes_claims(
 @kernel
 def settle_private_contests(keys: np.ndarray, bands_claimed: np.ndarray, known_card: np.ndarray,
                             private_win: np.ndarray, players: int, max_gap: int) -> None:
-    """A player who has seen one of a rival's cards (Informant: the key card; Coordinator: the
-    card they passed) settles their order with that rival in the chip dance when their claims
-    differ by at most ``max_gap`` bands and nobody sits between them:
+    """A player who knows one of a rival's cards (Coordinator: the card they passed) settles
+    their order with that rival in the chip dance when their claims differ by at most
+    ``max_gap`` bands and nobody sits between them:
     they take the higher of the two chips when they privately believe they are the stronger,
     and leave it otherwise (taking a chip from another player is allowed)."""
     for i in range(players):
@@ -781,6 +836,275 @@ def settle_private_contests(keys: np.ndarray, bands_claimed: np.ndarray, known_c
             i_above = private_win[i, j] > 0.5
             if between == 0 and i_above != (keys[i] > keys[j]):
                 keys[i], keys[j] = keys[j], keys[i]
+
+
+
+@kernel
+def tie_bounds(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every sorted score, the first index of its tie group and one past its last."""
+    n_valid = values.shape[0]
+    start = np.empty(n_valid, dtype=np.int64)
+    stop = np.empty(n_valid, dtype=np.int64)
+    k = 0
+    while k < n_valid:
+        end = k
+        while end + 1 < n_valid and values[end + 1] == values[k]:
+            end += 1
+        for m in range(k, end + 1):
+            start[m] = k
+            stop[m] = end + 1
+        k = end + 1
+    return start, stop
+
+
+@kernel
+def claimed_posteriors(index: np.ndarray, weights: np.ndarray, team_band: np.ndarray,
+                       bands_claimed: np.ndarray, players: int) -> np.ndarray:
+    """Public posterior of every player over the sorted valid holdings, kept to the holdings
+    that make the claim the player made this round (everyone sees the claims in the dance)."""
+    n_valid = index.shape[0]
+    out = np.zeros((players, n_valid))
+    for j in range(players):
+        for k in range(n_valid):
+            if team_band[k] == bands_claimed[j]:
+                out[j, k] = weights[j, index[k]]
+    return out
+
+
+@kernel
+def below_probability(dist: np.ndarray, start: np.ndarray, stop: np.ndarray,
+                      other: np.ndarray) -> float:
+    """P(X < Y) (ties one half) for independent X ~ ``dist`` and Y ~ ``other``, both over the
+    sorted valid holdings (unnormalised weights)."""
+    n_valid = dist.shape[0]
+    cum = np.zeros(n_valid + 1)
+    for k in range(n_valid):
+        cum[k + 1] = cum[k] + dist[k]
+    total = 0.0
+    mass = 0.0
+    for k in range(n_valid):
+        w = other[k]
+        if w > 0.0:
+            mass += w
+            total += w * (cum[start[k]] + 0.5 * (cum[stop[k]] - cum[start[k]]))
+    if mass <= 0.0 or cum[n_valid] <= 0.0:
+        return 0.5
+    return total / (mass * cum[n_valid])
+
+
+@kernel
+def informant_pair(keys: np.ndarray, bands_claimed: np.ndarray, players: int,
+                   claimed: np.ndarray, start: np.ndarray,
+                   stop: np.ndarray) -> tuple[int, int, float]:
+    """The pair the group asks to use the Informant (bayes): of the players next to each other
+    in the chip order, the pair whose order is publicly most likely wrong (claimed posteriors;
+    different claims are never in the wrong order). Middle pairs first on equal risk.
+    Returns (lower seat, upper seat, risk)."""
+    order = np.argsort(keys[:players])
+    best_k = (players - 2) // 2
+    best_risk = -1.0
+    for step in range(players - 1):  # middle pair first, then outwards
+        half = (step + 1) // 2
+        k = (players - 2) // 2 + (half if step % 2 == 1 else -half)
+        if k < 0 or k > players - 2:
+            continue
+        lo = order[k]
+        hi = order[k + 1]
+        risk = 0.0
+        if bands_claimed[lo] == bands_claimed[hi]:
+            risk = below_probability(claimed[hi], start, stop, claimed[lo])  # P(S_hi < S_lo)
+        if risk > best_risk:
+            best_risk = risk
+            best_k = k
+    return order[best_k], order[best_k + 1], best_risk
+
+
+@kernel
+def private_view(shower_dist: np.ndarray, index: np.ndarray, masks: np.ndarray, card: int,
+                 viewer_mask: int, out: np.ndarray) -> None:
+    """The viewer's private posterior of the shower: the claimed posterior kept to holdings
+    with the shown card and without the viewer's own cards."""
+    for k in range(shower_dist.shape[0]):
+        h = index[k]
+        if (masks[h] >> card) & 1 and (masks[h] & viewer_mask) == 0:
+            out[k] = shower_dist[k]
+        else:
+            out[k] = 0.0
+
+
+@kernel
+def viewer_is_above(private: np.ndarray, values: np.ndarray, own_score: int) -> float:
+    """The viewer's private P(shower's hand < own hand) (ties one half)."""
+    n_valid = private.shape[0]
+    lo = np.searchsorted(values, own_score, side="left")
+    hi = np.searchsorted(values, own_score, side="right")
+    below = 0.0
+    mass = 0.0
+    for k in range(n_valid):
+        w = private[k]
+        mass += w
+        if k < lo:
+            below += w
+        elif k < hi:
+            below += 0.5 * w
+    return below / mass if mass > 0.0 else 0.5
+
+
+@kernel
+def informant_card(shower: int, viewer: int, pockets: np.ndarray, size: int, shower_score: int,
+                   claimed: np.ndarray, index: np.ndarray, values: np.ndarray, masks: np.ndarray,
+                   start: np.ndarray, stop: np.ndarray) -> int:
+    """The card the shower shows: the one that makes the viewer's decision most likely right.
+
+    The shower knows their own pocket and score and the viewer's claimed posterior. The viewer
+    will take the higher chip iff, with the shown card, they believe the shower is weaker; that
+    is wrong exactly for viewer hands between the shower's true score and the median of the
+    viewer's private view. The shower minimises that posterior mass (ties: the key card)."""
+    n_valid = values.shape[0]
+    private = np.zeros(n_valid)
+    cum = np.zeros(n_valid + 1)
+    pocket_mask = np.int64(0)
+    for s in range(size):
+        pocket_mask |= np.int64(1) << pockets[shower, s]
+    best_slot = -1
+    best_error = 2.0
+    for slot in range(size):
+        card = pockets[shower, slot]
+        private_view(claimed[shower], index, masks, card, 0, private)
+        for k in range(n_valid):
+            cum[k + 1] = cum[k] + private[k]
+        mass = cum[n_valid]
+        error = 0.0
+        total = 0.0
+        for k in range(n_valid):
+            w = claimed[viewer, k]
+            if w == 0.0 or masks[index[k]] & pocket_mask:
+                continue
+            total += w
+            s = values[k]
+            if s == shower_score or mass <= 0.0:
+                continue
+            p_below = (cum[start[k]] + 0.5 * (cum[stop[k]] - cum[start[k]])) / mass
+            if p_below == 0.5:
+                continue
+            if (p_below > 0.5) != (s > shower_score):
+                error += w
+        if total > 0.0:
+            error /= total
+        if error < best_error - 1e-12:
+            best_error = error
+            best_slot = slot
+    return pockets[shower, best_slot]
+
+
+@kernel
+def informant_settles(viewer: int, shower: int, card: int, keys: np.ndarray,
+                      bands_claimed: np.ndarray, players: int, claimed: np.ndarray,
+                      index: np.ndarray, values: np.ndarray, masks: np.ndarray,
+                      viewer_mask: int, viewer_score: int) -> bool:
+    """The viewer, next to the shower in the chip order with the same claim, takes the higher
+    of the two chips when their private view says the shower is weaker, and leaves it when it
+    says the shower is stronger. Returns whether the two swapped."""
+    if bands_claimed[viewer] != bands_claimed[shower]:
+        return False
+    low = min(keys[viewer], keys[shower])
+    high = max(keys[viewer], keys[shower])
+    for k in range(players):
+        if low < keys[k] < high:
+            return False
+    private = np.zeros(values.shape[0])
+    private_view(claimed[shower], index, masks, card, viewer_mask, private)
+    p = viewer_is_above(private, values, viewer_score)
+    if p == 0.5 or (p > 0.5) == (keys[viewer] > keys[shower]):
+        return False
+    keys[viewer], keys[shower] = keys[shower], keys[viewer]
+    return True
+
+
+
+
+@kernel(inline="always")
+def _bits(mask: int) -> int:
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+@kernel
+def con_artist_prior(old_masks: np.ndarray, own_masks: np.ndarray, players: int, size: int,
+                     masks: np.ndarray, count: int, shown: int, out: np.ndarray) -> None:
+    """Con Artist (9): each player's private prior over a teammate's holding (relative weights).
+
+    Player i knows the pooled cards were exactly the old pockets, so the k old cards of theirs
+    not back in their own pocket (set K) lie among the T = size * (players - 1) teammate
+    cards; the other T - k teammate cards are a uniform draw from the M cards i cannot place
+    (not in their pocket, not in K, not on the board), and a teammate's pocket is a uniform
+    ``size``-subset of the teammate cards. So a holding with x cards of K has weight
+    (T - k)(T - k - 1).../(M (M - 1)...) over its size - x unknown cards; holdings with one of
+    i's own cards have weight 0."""
+    teammates = size * (players - 1)
+    for i in range(players):
+        gone = old_masks[i] & ~own_masks[i]
+        k = _bits(gone)
+        unknown = 52 - size - k - shown
+        for h in range(count):
+            if masks[h] & own_masks[i]:
+                out[i, h] = 0.0
+                continue
+            x = _bits(masks[h] & gone)
+            weight = 1.0
+            for t in range(size - x):
+                weight *= max(teammates - k - t, 0) / (unknown - t)
+            out[i, h] = weight
+
+
+@kernel
+def con_artist_contests(keys: np.ndarray, bands_claimed: np.ndarray, players: int,
+                        claimed: np.ndarray, prior: np.ndarray, informed: np.ndarray,
+                        index: np.ndarray, values: np.ndarray, own: np.ndarray,
+                        redrawn: int) -> None:
+    """Con Artist (9), bayes: equal claims next to each other in the chip order are settled by
+    the claimants who know where some of their old cards went (``informed``): each compares
+    their own hand with the rival's claimed posterior times their private prior (a rival who
+    redrew their pocket since holds fresh cards: no prior); one informed claimant decides
+    alone, two must agree (else the public order stands)."""
+    order = np.argsort(keys[:players])
+    n_valid = values.shape[0]
+    for step in range(players - 1):
+        lo_seat = order[step]
+        hi_seat = order[step + 1]
+        if bands_claimed[lo_seat] != bands_claimed[hi_seat]:
+            continue
+        flip = 0
+        keep = 0
+        for side in range(2):
+            me = lo_seat if side == 0 else hi_seat
+            rival = hi_seat if side == 0 else lo_seat
+            if not informed[me]:
+                continue
+            lo = np.searchsorted(values, own[me], side="left")
+            hi = np.searchsorted(values, own[me], side="right")
+            below = 0.0
+            mass = 0.0
+            for k in range(n_valid):
+                w = claimed[rival, k]
+                if not (redrawn >> rival) & 1:
+                    w *= prior[me, index[k]]
+                mass += w
+                if k < lo:
+                    below += w
+                elif k < hi:
+                    below += 0.5 * w
+            p_me_above = below / mass if mass > 0.0 else 0.5
+            if (side == 0 and p_me_above > 0.5) or (side == 1 and p_me_above < 0.5):
+                flip += 1
+            elif p_me_above != 0.5:
+                keep += 1
+        if flip > 0 and keep == 0:
+            keys[lo_seat], keys[hi_seat] = keys[hi_seat], keys[lo_seat]
+            order[step], order[step + 1] = hi_seat, lo_seat
 
 
 @kernel
@@ -860,7 +1184,8 @@ def play_batch_kernel(
     out_flags: np.ndarray, out_random_p: np.ndarray, pair_cards: np.ndarray, pair_masks: np.ndarray,
 ) -> None:
     """Play ``len(seeds)`` heists; out_flags columns: order ok, scan ok, redrawn mask,
-    specialist user, specialist detail, scan guess."""
+    specialist user, specialist detail, scan guess, specialist target (Informant viewer)
+    or -1."""
     work_cards = np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64)
     work_masks = np.zeros(N_TRIPLES, dtype=np.int64)
     pockets = np.zeros((players, MAX_POCKET), dtype=np.int64)
@@ -871,7 +1196,7 @@ def play_batch_kernel(
     for i in range(seeds.shape[0]):
         for k in range(52):
             deck[k] = decks[i, k]
-        order_ok, scan_ok, redrawn, user, detail, guess, p_random = play_heist(
+        order_ok, scan_ok, redrawn, user, detail, guess, p_random, target = play_heist(
             deck, seeds[i], challenges[i], specialists[i], players, model, levels, use_round,
             boost_star_top, likelihood, pockets, board, chips, finals, pair_cards, pair_masks, work_cards,
             work_masks,
@@ -886,6 +1211,7 @@ def play_batch_kernel(
         out_flags[i, 3] = user
         out_flags[i, 4] = detail
         out_flags[i, 5] = guess
+        out_flags[i, 6] = target
         out_random_p[i] = p_random
 
 
@@ -909,7 +1235,7 @@ def play_batch(
         "board": np.zeros((n, 5), dtype=np.int64),
         "chips": np.zeros((n, 4, MAX_PLAYERS), dtype=np.int64),
         "finals": np.zeros((n, MAX_PLAYERS), dtype=np.int64),
-        "flags": np.zeros((n, 6), dtype=np.int64),
+        "flags": np.zeros((n, 7), dtype=np.int64),
         "random_p": np.zeros(n),
     }
     play_batch_kernel(
