@@ -163,22 +163,23 @@ def test_security_cameras_three_pocket_cards_best_five_of_eight() -> None:
 # ------------------------------------------------------------------ specialists
 
 
-INFORMANT_DEAL = ["Ks 2d", "3d 9s", "Qh 7h", "6c 6s"]  # aces and kings vs aces and sixes
-INFORMANT_BOARD = "4d 8h As Kh Ac"
+INFORMANT_DEAL = ["9d As", "6c 5d", "4h Ad", "2s 2c"]  # aces, nine kicker vs aces, seven
+INFORMANT_BOARD = "Jd 5s Ac 3d 7h"
 
 
 def test_informant_shows_the_separating_card_and_the_viewer_uses_it() -> None:
-    """Specialist 1 (bayes): in the red chip dance seats 0 (aces up with kings) and 3 (aces up
-    with sixes) both claim the top chip and the public order puts 3 on top, wrongly; that pair
-    is the likeliest inversion, so the lower, seat 0, shows seat 3 the king (the 2 would tell
-    nothing) and seat 3 leaves the top chip. Without the card the heist fails."""
+    """Specialist 1 (bayes): in the red chip dance seats 0 (aces, J-9-7) and 2 (aces, J-7-5)
+    both claim the top chip and the public order puts 2 on top, wrongly; the base private
+    settle does not fix it (the two do not agree), so without the card the heist fails. That
+    pair is the likeliest inversion, so the lower, seat 0, shows seat 2 the nine (the kicker
+    that separates the hands) and seat 2 leaves the top chip."""
     deck = fixed_deck(INFORMANT_DEAL, INFORMANT_BOARD)
     plain = play_fixed(deck, 4, BAYES, repeats=5)
     out = play_fixed(deck, 4, BAYES, specialist=C.SPECIALISTS["informant"], repeats=5)
-    assert (plain["flags"][:, 0] == 0).all() and (plain["chips"][:, 3, 3] == 4).all()
-    assert (out["flags"][:, 3] == 0).all() and (out["flags"][:, 6] == 3).all()
-    assert (out["flags"][:, 4] == card("Ks")).all()
-    assert (out["chips"][:, 3, 0] == 4).all() and (out["chips"][:, 3, 3] == 3).all()
+    assert (plain["flags"][:, 0] == 0).all() and (plain["chips"][:, 3, 2] == 4).all()
+    assert (out["flags"][:, 3] == 0).all() and (out["flags"][:, 6] == 2).all()
+    assert (out["flags"][:, 4] == card("9d")).all()
+    assert (out["chips"][:, 3, 0] == 4).all() and (out["chips"][:, 3, 2] == 3).all()
     assert (out["flags"][:, 0] == 1).all()
     # other models ignore the card: the pair in the middle of the order, key card
     other = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["informant"], repeats=3)
@@ -193,10 +194,11 @@ def test_informant_shows_the_separating_card_and_the_viewer_uses_it() -> None:
 
 def test_informant_viewer_uses_only_the_card_and_the_claims() -> None:
     """Units of the Informant: the group picks the adjacent pair with equal claims, and the
-    viewer swaps only with an equal claim, only when the shown card says so, never across
-    another player."""
+    viewer (who alone decides that pair) swaps only with an equal claim, only when the shown
+    card says so, never across another player. Without a card the same private step is the
+    bayes base rule: both claimants decide and must agree."""
     from cardsim.sims.gang.engine import (
-        PAIR_MASKS, PAIRS, claimed_posteriors, informant_pair, informant_settles, tie_bounds,
+        PAIR_MASKS, PAIRS, claimed_posteriors, informant_pair, settle_equal_claims, tie_bounds,
     )
     count = len(PAIRS)
     values = np.arange(count, dtype=np.int64)  # score = holding number: (2c, x) are the lowest
@@ -209,20 +211,31 @@ def test_informant_viewer_uses_only_the_card_and_the_claims() -> None:
                                         claimed, start, stop)
     assert (lower, upper) == (1, 0) and 0.0 < risk < 1.0
 
-    def settle(keys, claims, shown, viewer_score):
+    def settle(keys, claims, shown, own):
         claimed = claimed_posteriors(index, np.ones((3, count)), np.zeros(count, np.int64),
                                      np.zeros(3, np.int64), 3)
         keys = np.array(keys)
-        swapped = informant_settles(0, 1, card(shown), keys, np.array(claims), 3, claimed,
-                                    index, values, PAIR_MASKS.copy(), 0, viewer_score)
-        return swapped, keys
+        known = np.full((3, 3), -1, dtype=np.int64)
+        if shown:
+            known[0, 1] = card(shown)  # seat 1 showed seat 0 a card
+        swaps = settle_equal_claims(keys, np.array(claims), 3, claimed, index, values,
+                                    PAIR_MASKS.copy(), np.array(own, dtype=np.int64),
+                                    np.zeros(3, np.int64), known, np.ones((3, 1)),
+                                    np.zeros(3, np.bool_), 0)
+        return swaps, keys
 
+    # seat 2 holds the best hand: it keeps the top in every case below
     # viewer 0 below shower 1, but the shower holds the 2c: every such hand is weaker
-    swapped, keys = settle([0.2, 0.4, 0.9], [0, 0, 0], "2c", 600)
-    assert swapped and keys[0] > keys[1]
-    assert not settle([0.2, 0.4, 0.9], [0, 0, 0], "As", 600)[0]  # an ace: the shower may be right
-    assert not settle([0.2, 0.4, 0.9], [0, 1, 1], "2c", 600)[0]  # different claims: already right
-    assert not settle([0.2, 0.9, 0.4], [0, 0, 0], "2c", 600)[0]  # seat 2 sits between them
+    swaps, keys = settle([0.2, 0.4, 0.9], [0, 0, 0], "2c", [600, 1000, 1325])
+    assert swaps == 1 and keys[0] > keys[1]
+    # an ace: the shower may be right (and the shower's own opinion does not count)
+    assert settle([0.2, 0.4, 0.9], [0, 0, 0], "As", [600, 100, 1325])[0] == 0
+    assert settle([0.2, 0.4, 0.9], [0, 1, 1], "2c", [600, 1000, 1325])[0] == 0  # different claims
+    assert settle([0.2, 0.9, 0.4], [0, 0, 0], "2c", [600, 1000, 1325])[0] == 0  # seat 2 between
+    # no card (base rule): both must agree; 1200 vs 300 swap, 1200 vs 1000 disagree
+    swaps, keys = settle([0.2, 0.4, 0.9], [0, 0, 0], "", [1200, 300, 1325])
+    assert swaps == 1 and keys[0] > keys[1]
+    assert settle([0.2, 0.4, 0.9], [0, 0, 0], "", [1200, 1000, 1325])[0] == 0
 
 
 def test_getaway_driver_announces_the_current_ranking() -> None:

@@ -508,6 +508,7 @@ def play_heist(
     hband = np.zeros((4, width), dtype=np.int64)
     public_ok = np.ones((players, count if model == BAYES else 1), dtype=np.bool_)
     known_card = np.full((players, players), -1, dtype=np.int64)
+    no_card = np.full((players, players), -1, dtype=np.int64)
     evidence_from = np.zeros(players, dtype=np.int64)
     redrawn = 0
     user = -1
@@ -646,38 +647,35 @@ def play_heist(
                     keys[p] = key * 8.0 + u
                 else:
                     keys[p] = band + 0.999 * (beliefs[p] + 1e-6 * u)
-            if model == BAYES and specialist == 6:  # Coordinator (a weak hint): equal claims
-                settle_private_contests(keys, bands_claimed, known_card, private_win, players, 0)
-            if model == BAYES and specialist == 9:  # Con Artist: the informed settle contests
-                con_artist_prior(old_masks, own_masks, players, size, hold_masks, count, shown,
-                                 prior)
+            if model == BAYES:
                 claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
-                con_artist_contests(keys, bands_claimed, players, claimed, prior, informed,
-                                    index, values, own, redrawn)
-        if specialist == 1 and r >= use_round:
-            # Informant, in the chip dance once the claims are on the table (see the digest, S1)
-            if target < 0:
-                if model == BAYES:
+                if specialist == 1 and r >= use_round and target < 0:
+                    # Informant, in the chip dance once the claims are on the table (digest S1)
                     start, stop = tie_bounds(values)
-                    claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
                     lower, upper, _ = informant_pair(keys, bands_claimed, players, claimed, start,
                                                      stop)
                     user, target = lower, upper  # the lower shows the upper (measured best)
                     detail = informant_card(user, target, pockets, size, own[user], claimed,
                                             index, values, hold_masks, start, stop)
-                else:
-                    order = np.argsort(keys[:players])
-                    user = order[(players - 2) // 2]
-                    target = order[(players - 2) // 2 + 1]
-                    detail = pockets[user, key_card_slot(pockets[user], size, board, shown)]
-                known_card[target, user] = detail
-            elif model == BAYES:
-                start, stop = tie_bounds(values)
-                claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
-            if model == BAYES and known_card[target, user] >= 0:
-                informant_settles(target, user, known_card[target, user], keys, bands_claimed,
-                                  players, claimed, index, values, hold_masks, own_masks[target],
-                                  own[target])
+                    known_card[target, user] = detail
+                if specialist == 9:  # Con Artist: private priors from the redeal
+                    con_artist_prior(old_masks, own_masks, players, size, hold_masks, count,
+                                     shown, prior)
+                # Equal claims next to each other are settled privately (base rule; the
+                # Informant's shown card and the Con Artist's prior are extra evidence).
+                settle_equal_claims(keys, bands_claimed, players, claimed, index, values,
+                                    hold_masks, own, own_masks,
+                                    known_card if specialist == 1 else no_card, prior, informed,
+                                    redrawn)
+                if specialist == 6:  # Coordinator (a weak hint): the passer has the last word
+                    settle_private_contests(keys, bands_claimed, known_card, private_win,
+                                            players, 0)
+        if specialist == 1 and r >= use_round and model != BAYES and target < 0:
+            order = np.argsort(keys[:players])
+            user = order[(players - 2) // 2]
+            target = order[(players - 2) // 2 + 1]
+            detail = pockets[user, key_card_slot(pockets[user], size, board, shown)]
+            known_card[target, user] = detail
         if model != RANDOM:
             bottom, top = locked_chips(challenges, r, players)
             if bottom > 0:
@@ -920,16 +918,21 @@ def informant_pair(keys: np.ndarray, bands_claimed: np.ndarray, players: int,
 
 
 @kernel
-def private_view(shower_dist: np.ndarray, index: np.ndarray, masks: np.ndarray, card: int,
-                 viewer_mask: int, out: np.ndarray) -> None:
-    """The viewer's private posterior of the shower: the claimed posterior kept to holdings
-    with the shown card and without the viewer's own cards."""
-    for k in range(shower_dist.shape[0]):
+def private_view(rival_dist: np.ndarray, index: np.ndarray, masks: np.ndarray, card: int,
+                 viewer_mask: int, prior_row: np.ndarray, with_prior: bool,
+                 out: np.ndarray) -> None:
+    """A player's private view of a rival: the rival's claimed posterior kept to holdings
+    without the player's own cards, and, as extra evidence, with the card the rival showed
+    (``card`` >= 0, Informant) and times the player's private prior (``with_prior``, Con
+    Artist: ``prior_row`` over all holdings)."""
+    for k in range(rival_dist.shape[0]):
         h = index[k]
-        if (masks[h] >> card) & 1 and (masks[h] & viewer_mask) == 0:
-            out[k] = shower_dist[k]
-        else:
+        if masks[h] & viewer_mask or (card >= 0 and not (masks[h] >> card) & 1):
             out[k] = 0.0
+        elif with_prior:
+            out[k] = rival_dist[k] * prior_row[h]
+        else:
+            out[k] = rival_dist[k]
 
 
 @kernel
@@ -968,9 +971,10 @@ def informant_card(shower: int, viewer: int, pockets: np.ndarray, size: int, sho
         pocket_mask |= np.int64(1) << pockets[shower, s]
     best_slot = -1
     best_error = 2.0
+    no_prior = np.ones(1)
     for slot in range(size):
         card = pockets[shower, slot]
-        private_view(claimed[shower], index, masks, card, 0, private)
+        private_view(claimed[shower], index, masks, card, 0, no_prior, False, private)
         for k in range(n_valid):
             cum[k + 1] = cum[k] + private[k]
         mass = cum[n_valid]
@@ -995,32 +999,6 @@ def informant_card(shower: int, viewer: int, pockets: np.ndarray, size: int, sho
             best_error = error
             best_slot = slot
     return pockets[shower, best_slot]
-
-
-@kernel
-def informant_settles(viewer: int, shower: int, card: int, keys: np.ndarray,
-                      bands_claimed: np.ndarray, players: int, claimed: np.ndarray,
-                      index: np.ndarray, values: np.ndarray, masks: np.ndarray,
-                      viewer_mask: int, viewer_score: int) -> bool:
-    """The viewer, next to the shower in the chip order with the same claim, takes the higher
-    of the two chips when their private view says the shower is weaker, and leaves it when it
-    says the shower is stronger. Returns whether the two swapped."""
-    if bands_claimed[viewer] != bands_claimed[shower]:
-        return False
-    low = min(keys[viewer], keys[shower])
-    high = max(keys[viewer], keys[shower])
-    for k in range(players):
-        if low < keys[k] < high:
-            return False
-    private = np.zeros(values.shape[0])
-    private_view(claimed[shower], index, masks, card, viewer_mask, private)
-    p = viewer_is_above(private, values, viewer_score)
-    if p == 0.5 or (p > 0.5) == (keys[viewer] > keys[shower]):
-        return False
-    keys[viewer], keys[shower] = keys[shower], keys[viewer]
-    return True
-
-
 
 
 @kernel(inline="always")
@@ -1061,43 +1039,49 @@ def con_artist_prior(old_masks: np.ndarray, own_masks: np.ndarray, players: int,
 
 
 @kernel
-def con_artist_contests(keys: np.ndarray, bands_claimed: np.ndarray, players: int,
-                        claimed: np.ndarray, prior: np.ndarray, informed: np.ndarray,
-                        index: np.ndarray, values: np.ndarray, own: np.ndarray,
-                        redrawn: int) -> None:
-    """Con Artist (9), bayes: equal claims next to each other in the chip order are settled by
-    the claimants who know where some of their old cards went (``informed``): each compares
-    their own hand with the rival's claimed posterior times their private prior (a rival who
-    redrew their pocket since holds fresh cards: no prior); one informed claimant decides
-    alone, two must agree (else the public order stands)."""
+def settle_equal_claims(keys: np.ndarray, bands_claimed: np.ndarray, players: int,
+                        claimed: np.ndarray, index: np.ndarray, values: np.ndarray,
+                        masks: np.ndarray, own: np.ndarray, own_masks: np.ndarray,
+                        shown_card: np.ndarray, prior: np.ndarray, with_prior: np.ndarray,
+                        redrawn: int) -> int:
+    """The bayes chip dance's private step: two players next to each other in the chip order
+    with equal claims each compare their own hand with the rival's private view
+    (:func:`private_view`: the rival's claimed posterior without their own cards, plus any
+    extra evidence) and take the higher chip when P(rival weaker) > 1/2, leave it when < 1/2.
+
+    Extra evidence of ``me`` about ``rival``: the card the rival showed them
+    (``shown_card[me, rival]`` >= 0, Informant) or their private prior (``with_prior[me]``
+    and the rival has not redrawn since, Con Artist). When a claimant has extra evidence only
+    the claimants with it decide; otherwise both do. One decider decides alone, two must
+    agree (else the public order stands). Pairs are taken bottom up; returns the swaps."""
     order = np.argsort(keys[:players])
     n_valid = values.shape[0]
+    view = np.zeros(n_valid)
+    cards_of = np.zeros(2, dtype=np.int64)
+    uses_prior = np.zeros(2, dtype=np.bool_)
+    swaps = 0
     for step in range(players - 1):
         lo_seat = order[step]
         hi_seat = order[step + 1]
         if bands_claimed[lo_seat] != bands_claimed[hi_seat]:
             continue
-        flip = 0
-        keep = 0
+        informed = False
         for side in range(2):
             me = lo_seat if side == 0 else hi_seat
             rival = hi_seat if side == 0 else lo_seat
-            if not informed[me]:
+            cards_of[side] = shown_card[me, rival]
+            uses_prior[side] = with_prior[me] and not (redrawn >> rival) & 1
+            informed = informed or cards_of[side] >= 0 or uses_prior[side]
+        flip = 0
+        keep = 0
+        for side in range(2):
+            if informed and cards_of[side] < 0 and not uses_prior[side]:
                 continue
-            lo = np.searchsorted(values, own[me], side="left")
-            hi = np.searchsorted(values, own[me], side="right")
-            below = 0.0
-            mass = 0.0
-            for k in range(n_valid):
-                w = claimed[rival, k]
-                if not (redrawn >> rival) & 1:
-                    w *= prior[me, index[k]]
-                mass += w
-                if k < lo:
-                    below += w
-                elif k < hi:
-                    below += 0.5 * w
-            p_me_above = below / mass if mass > 0.0 else 0.5
+            me = lo_seat if side == 0 else hi_seat
+            rival = hi_seat if side == 0 else lo_seat
+            private_view(claimed[rival], index, masks, cards_of[side], own_masks[me],
+                         prior[me if uses_prior[side] else 0], uses_prior[side], view)
+            p_me_above = viewer_is_above(view, values, own[me])
             if (side == 0 and p_me_above > 0.5) or (side == 1 and p_me_above < 0.5):
                 flip += 1
             elif p_me_above != 0.5:
@@ -1105,6 +1089,8 @@ def con_artist_contests(keys: np.ndarray, bands_claimed: np.ndarray, players: in
         if flip > 0 and keep == 0:
             keys[lo_seat], keys[hi_seat] = keys[hi_seat], keys[lo_seat]
             order[step], order[step + 1] = hi_seat, lo_seat
+            swaps += 1
+    return swaps
 
 
 @kernel
