@@ -853,9 +853,6 @@ def play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
              trick_ok, piles, below, rng, params, W, F, C, stats) -> int:
     """Play a heuristic strategy from the given state to the end of the game; returns the draw
     position. Turns, extra plays and tricks accumulate in ``stats``."""
-    if strategy == GREEDY:
-        return play_out_greedy(deck, draw_pos, hands, counts, first, players, hand_size,
-                               min_cards, trick_ok, piles, below, params, W, F, C, stats)
     player = first
     while True:
         player = next_to_move(counts, player, players)
@@ -1449,6 +1446,9 @@ def play_one(deal_seed, players, hand_size, min_cards, trick_ok, strategy, param
         draw_pos = play_out_search(deck, draw_pos, hands, counts, first, players, hand_size,
                                    min_cards, trick_ok, piles, below, rng, params, W, F, C, sc,
                                    stats)
+    elif strategy == GREEDY:
+        draw_pos = play_out_greedy(deck, draw_pos, hands, counts, first, players, hand_size,
+                                   min_cards, trick_ok, piles, below, params, W, F, C, stats)
     else:
         draw_pos = play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
                             min_cards, trick_ok, piles, below, rng, params, W, F, C, stats)
