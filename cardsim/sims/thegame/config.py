@@ -29,9 +29,9 @@ STRATEGIES: dict[str, tuple[int, str]] = {
     ),
     "omniscient": (
         5,
-        "upper bound: seeing every hand and the draw order, plays search's game improved by "
-        "exact rollouts (a deviation is kept only if it leaves fewer cards), so it never does "
-        "worse than search on a deal",
+        "sees every hand and the draw order: plays search's game improved by exact rollouts "
+        "(a deviation is kept only if it leaves fewer cards), so it never does worse than "
+        "search on a deal; a bound on what hidden information costs search, not perfect play",
     ),
 }
 STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)
