@@ -46,10 +46,13 @@ class WrittenReport:
 def game_section(
     game: str, module: ModuleType, simulator: Simulator, *, profile: Profile, seed: int, jobs: int, store: Path | None,
     progress: bool = False, on_done: Callable[[Outcome], None] | None = None,
+    experiments: Sequence[Experiment] | None = None,
 ) -> tuple[Section, Outcomes, str]:
-    """Run one game's experiments and build its chapter; also returns the outcomes and the
-    chapter's key result (the first paragraph of its recommendations)."""
-    experiments = module.plan(profile)
+    """Run one game's experiments (``experiments``: its plan for ``profile`` when not given) and
+    build its chapter; also returns the outcomes and the chapter's key result (the first
+    paragraph of its recommendations)."""
+    if experiments is None:
+        experiments = module.plan(profile)
     outcomes = run_experiments(simulator, experiments, seed=seed, jobs=jobs, store=store,
                                progress=progress, on_done=on_done)
     recommended = tuple(module.recommendations(outcomes, profile))
@@ -67,12 +70,7 @@ def game_section(
 
 def _distinct_configs(simulator: Simulator, experiments: Sequence[Experiment]) -> list[Any]:
     """The validated configs of the experiments, each once (in plan order)."""
-    configs: list[Any] = []
-    for experiment in experiments:
-        config = simulator.make_config(**experiment.config)
-        if config not in configs:
-            configs.append(config)
-    return configs
+    return list(dict.fromkeys(simulator.make_config(**e.config) for e in experiments))
 
 
 def build_report(
@@ -89,7 +87,7 @@ def build_report(
     notes: list[str] = []
     included: list[str] = []
     key_results: list[str] = []
-    landed: list[tuple[str, ModuleType, Simulator]] = []
+    landed: list[tuple[str, ModuleType, Simulator, list[Experiment]]] = []
     for game in games:
         if plugins is not None and game in plugins:
             module, simulator = plugins[game]
@@ -99,18 +97,21 @@ def build_report(
                 notes.append(note)
                 continue
             simulator = get_simulator(game)
-        landed.append((game, module, simulator))
-    if progress and jobs > 1 and len(landed) > 1:
-        print("preparing the games' compiled kernels (about a minute on the first run after "
-              "installing, seconds later)", file=sys.stderr)
+        landed.append((game, module, simulator, module.plan(profile)))
+
+    def announce() -> None:
+        if progress:
+            print("preparing the games' compiled kernels (about a minute on the first run "
+                  "after installing, seconds later)", file=sys.stderr)
+
     compile_ahead(
-        [(simulator, _distinct_configs(simulator, module.plan(profile)))
-         for _, module, simulator in landed],
-        jobs,
+        [(simulator, _distinct_configs(simulator, plan)) for _, _, simulator, plan in landed],
+        jobs, on_start=announce,
     )
-    for game, module, simulator in landed:
+    for game, module, simulator, plan in landed:
         section, _, key = game_section(game, module, simulator, profile=profile, seed=seed, jobs=jobs,
-                                       store=store, progress=progress, on_done=on_done)
+                                       store=store, progress=progress, on_done=on_done,
+                                       experiments=plan)
         sections.append(section)
         included.append(game)
         if key:

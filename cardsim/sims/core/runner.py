@@ -64,17 +64,23 @@ def compile_one_game(simulator: Simulator, configs: Sequence[Any]) -> str:
     return simulator.name
 
 
-def compile_ahead(work: Sequence[tuple[Simulator, Sequence[Any]]], jobs: int) -> None:
+def compile_ahead(
+    work: Sequence[tuple[Simulator, Sequence[Any]]], jobs: int,
+    on_start: Callable[[], None] | None = None,
+) -> None:
     """Compile several games' kernels at once, one game per worker process.
 
     A first run after installing compiles every numba kernel; within one game that work is
     sequential, and with several workers each would compile the same kernels in parallel.
     Spreading the games over the workers instead compiles each kernel once and uses every
     core; the later runs load the kernels from numba's disk cache. Results are unaffected (the
-    episodes played here are thrown away). Does nothing with one job.
+    episodes played here are thrown away). Does nothing with one job or one game; otherwise
+    calls ``on_start`` first (e.g. to tell the user why the first results take a while).
     """
     if jobs <= 1 or len(work) <= 1:
         return
+    if on_start is not None:
+        on_start()
     from joblib import Parallel, delayed
 
     Parallel(n_jobs=min(jobs, len(work)))(
