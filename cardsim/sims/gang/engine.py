@@ -159,6 +159,16 @@ def chips_from_keys(keys: np.ndarray, players: int, out: np.ndarray) -> None:
 
 
 @kernel
+def pocket_mask(pocket: np.ndarray, size: int) -> int:
+    """Bit set of the pocket's cards (the suitless Jack is no card of the deck: left out)."""
+    mask = np.int64(0)
+    for s in range(size):
+        if pocket[s] != SUITLESS_JACK:
+            mask |= np.int64(1) << pocket[s]
+    return mask
+
+
+@kernel
 def holder_of(chips: np.ndarray, before_round: int, star: int, players: int, fallback: int) -> int:
     """Who holds ``star`` in the latest chip round before ``before_round`` (or seat ``fallback``)."""
     for t in range(before_round - 1, -1, -1):
@@ -540,15 +550,12 @@ def play_heist(
     prior = np.ones((players, count if model == BAYES and specialist == 9 else 1))
     if specialist == 9:
         for p in range(players):
-            for s in range(size):
-                old_masks[p] |= np.int64(1) << pockets[p, s]
+            old_masks[p] = pocket_mask(pockets[p], size)
         order = np.random.permutation(players * size)
         con_artist_redeal(pockets, players, size, order)
         for p in range(players):
-            new_mask = np.int64(0)
-            for s in range(size):
-                new_mask |= np.int64(1) << pockets[p, s]
-            informed[p] = (old_masks[p] & ~new_mask) != 0  # an old card is with a teammate
+            # an old card is with a teammate
+            informed[p] = (old_masks[p] & ~pocket_mask(pockets[p], size)) != 0
     if specialist == 6:
         passed = np.zeros(players, dtype=np.int64)
         for p in range(players):  # pass the lowest-ranked pocket card, keep the best
@@ -595,11 +602,7 @@ def play_heist(
             own[p] = strength(pockets[p], size, board, shown)
             if p == muscle_seat and shown > 0:
                 own[p] = muscle_score(own[p])
-            m = np.int64(0)
-            for s in range(size):
-                if pockets[p, s] != SUITLESS_JACK:
-                    m |= np.int64(1) << pockets[p, s]
-            own_masks[p] = m
+            own_masks[p] = pocket_mask(pockets[p], size)
 
         if model == RANDOM:
             for p in range(players):
@@ -966,9 +969,7 @@ def informant_card(shower: int, viewer: int, pockets: np.ndarray, size: int, sho
     n_valid = values.shape[0]
     private = np.zeros(n_valid)
     cum = np.zeros(n_valid + 1)
-    pocket_mask = np.int64(0)
-    for s in range(size):
-        pocket_mask |= np.int64(1) << pockets[shower, s]
+    shower_mask = pocket_mask(pockets[shower], size)
     best_slot = -1
     best_error = 2.0
     no_prior = np.ones(1)
@@ -982,7 +983,7 @@ def informant_card(shower: int, viewer: int, pockets: np.ndarray, size: int, sho
         total = 0.0
         for k in range(n_valid):
             w = claimed[viewer, k]
-            if w == 0.0 or masks[index[k]] & pocket_mask:
+            if w == 0.0 or masks[index[k]] & shower_mask:
                 continue
             total += w
             s = values[k]
