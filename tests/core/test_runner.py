@@ -185,7 +185,11 @@ def test_compile_one_game_plays_one_episode_of_each_config(monkeypatch):
     assert played == [(0.2, 1), (0.7, 1)]
 
 
-def test_compile_ahead_runs_games_in_worker_processes_without_touching_results():
-    before = run(COIN, CoinConfig(0.3), n=300, seed=5).episodes
-    compile_ahead([(COIN, [CoinConfig(0.3)]), (COIN, [CoinConfig(0.6)])], jobs=2)
-    assert run(COIN, CoinConfig(0.3), n=300, seed=5).episodes.equals(before)
+def test_compile_ahead_runs_in_worker_processes_only_when_there_is_a_second_core():
+    starts: list[int] = []
+    work = [(COIN, [CoinConfig(0.3)]), (COIN, [CoinConfig(0.6)])]
+    compile_ahead(work, jobs=1, on_start=lambda: starts.append(1))
+    compile_ahead(work[:1], jobs=2, on_start=lambda: starts.append(2))
+    assert starts == []
+    compile_ahead(work, jobs=2, on_start=lambda: starts.append(3))
+    assert starts == [3]
