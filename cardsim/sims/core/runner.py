@@ -13,6 +13,7 @@ import math
 import platform
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -232,18 +233,26 @@ class _Chunks:
         if not missing:
             return
         self.progress.wave(len(missing))
-        for index, frame in self.execute(missing):
-            self.frames[index] = frame
-            if self.stored is not None:
-                self.stored.write_chunk(index, frame)
-                self.on_disk.add(index)
-                if time.monotonic() - self.saved_at > MANIFEST_SAVE_SECONDS:
-                    self.stored.save_manifest()  # so a hard kill keeps most chunks trusted
-                    self.saved_at = time.monotonic()
-            self.computed += 1
-            self.progress.advance()
-            if self.on_chunk is not None:
-                self.on_chunk(index)
+        results = self.execute(missing)
+        try:
+            for index, frame in results:
+                self.frames[index] = frame
+                if self.stored is not None:
+                    self.stored.write_chunk(index, frame)
+                    self.on_disk.add(index)
+                    if time.monotonic() - self.saved_at > MANIFEST_SAVE_SECONDS:
+                        self.stored.save_manifest()  # so a hard kill keeps most chunks trusted
+                        self.saved_at = time.monotonic()
+                self.computed += 1
+                self.progress.advance()
+                if self.on_chunk is not None:
+                    self.on_chunk(index)
+        finally:
+            with warnings.catch_warnings():
+                # stopped early (Ctrl-C, a write error): joblib would warn that it cancelled
+                # the chunks still running, which is what stopping means
+                warnings.filterwarnings("ignore", message=".*still being processed")
+                results.close()
 
     def table(self, count: int, rows: int) -> pl.DataFrame:
         return pl.concat([self.frames[i] for i in range(count)], how="vertical").head(rows)
