@@ -57,7 +57,8 @@ def _list_row(run: StoredRun) -> dict[str, object]:
 def _echo_rows(rows: list[dict[str, object]]) -> None:
     """Plain aligned rows, never cut at any width: the config comes last and may run on."""
     cells = [[f"{row[c]:,}" if c == "n" else str(row[c]) for c in LIST_COLUMNS] for row in rows]
-    widths = [max(len(name), *(len(line[i]) for line in cells)) for i, name in enumerate(LIST_COLUMNS)]
+    widths = [max(len(name), *(len(line[i]) for line in cells))
+              for i, name in enumerate(LIST_COLUMNS)]
     for line in [list(LIST_COLUMNS), *cells]:
         typer.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
 

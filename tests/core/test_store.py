@@ -122,8 +122,11 @@ def test_runs_list_marks_runs_of_changed_code_stale(tmp_path):
 def test_runs_list_works_on_a_read_only_store(tmp_path, monkeypatch):
     result = run(COIN, CoinConfig(), n=100, seed=1, store=tmp_path)
     real_access = os.access
+    def no_mkdir(*args, **kwargs):
+        raise PermissionError(13, "Read-only file system")
+
     monkeypatch.setattr(os, "access", lambda path, mode: not mode & os.W_OK and real_access(path, mode))
-    monkeypatch.setattr(Path, "mkdir", lambda *a, **k: (_ for _ in ()).throw(PermissionError(13, "read-only")))
+    monkeypatch.setattr(Path, "mkdir", no_mkdir)
     tmp_path.chmod(0o555)  # effective when the tests do not run as root
     try:
         listing = invoke("list", "--store", str(tmp_path))
