@@ -15,7 +15,7 @@ from cardsim.analysis.stats import proportion_table
 from cardsim.commands.common import JsonOpt, StoreOpt, resolve_store, show_table
 from cardsim.errors import UserError
 from cardsim.sims.core.runner import load_episodes
-from cardsim.sims.core.store import StoredRun, delete_run, find_run, scan_runs
+from cardsim.sims.core.store import StoredRun, StoreWriteError, delete_run, find_run, scan_runs
 from cardsim.sims.registry import get_simulator
 
 app = typer.Typer(help="List, inspect and prune stored runs.", no_args_is_help=True)
@@ -76,7 +76,9 @@ def list_command(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
     for message in skipped:
         typer.echo(message, err=True)
     rows = [_list_row(run) for run in runs]
-    if as_json:
+    if as_json:  # stale as true / false / null
+        for row in rows:
+            row["stale"] = {"yes": True, "no": False}.get(str(row["stale"]))
         frame = pl.DataFrame(rows) if rows else pl.DataFrame({c: [] for c in LIST_COLUMNS})
         show_table(frame, title=f"runs in {folder}", as_json=True)
         return
@@ -167,13 +169,15 @@ def prune_command(
         if not typer.confirm(f"delete {len(chosen)} run(s) from {folder}?", default=False):
             typer.echo("nothing deleted")
             return
-    failed = 0
+    deleted = 0
     for run in chosen:
         try:
             delete_run(run)
-        except UserError as exc:
+            deleted += 1
+        except StoreWriteError as exc:  # no permission: the next ones would fail alike
+            raise UserError(f"{exc}; deleted {deleted} of {len(chosen)} run(s)") from None
+        except UserError as exc:  # this folder holds something else: kept, go on
             typer.echo(f"error: {exc}", err=True)
-            failed += 1
-    typer.echo(f"deleted {len(chosen) - failed} run(s) from {folder}")
-    if failed:
+    typer.echo(f"deleted {deleted} run(s) from {folder}")
+    if deleted < len(chosen):
         raise typer.Exit(2)

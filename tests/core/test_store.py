@@ -116,7 +116,7 @@ def test_runs_list_marks_runs_of_changed_code_stale(tmp_path):
     result = run(COIN, CoinConfig(), n=100, seed=1, store=tmp_path)
     edit_manifest(result.path, lambda m: m["identity"].update(code="0" * 16))
     rows = json.loads(invoke("list", "--store", str(tmp_path), "--json").stdout)["rows"]
-    assert [(row["id"], row["stale"]) for row in rows] == [(result.path.name, "yes")]
+    assert [(row["id"], row["stale"]) for row in rows] == [(result.path.name, True)]
 
 
 def test_runs_list_works_on_a_read_only_store(tmp_path, monkeypatch):
@@ -208,3 +208,47 @@ def test_prune_bad_input_is_one_line(tmp_path, args, message):
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0] and "Traceback" not in result.stderr
+
+
+def test_prune_stops_with_one_line_at_a_folder_it_cannot_delete(tmp_path, monkeypatch):
+    made = make_runs(tmp_path)
+    real_unlink = Path.unlink
+
+    def unlink(path, missing_ok=False):
+        if path.suffix == ".parquet":
+            raise PermissionError(13, "Permission denied")
+        real_unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", unlink)
+    result = invoke("prune", "--stale", "--yes", "--store", str(tmp_path))
+    assert isinstance(result.exception, UserError)
+    assert str(result.exception).endswith("Permission denied; deleted 0 of 2 run(s)")
+    assert all((path / "manifest.json").exists() for path in made)  # still runs
+
+
+def test_chunk_hashes_reach_the_manifest_while_the_run_goes_on(tmp_path, monkeypatch):
+    monkeypatch.setattr("cardsim.sims.core.runner.MANIFEST_SAVE_SECONDS", -1.0)  # every chunk
+    on_disk: list[list[str]] = []
+
+    def look(index: int) -> None:
+        (folder,) = tmp_path.iterdir()
+        on_disk.append(sorted(json.loads((folder / "manifest.json").read_text())["chunk_sha256"]))
+
+    run(COIN, CoinConfig(), n=300, seed=1, store=tmp_path, on_chunk=look)
+    assert on_disk == [["000000"], ["000000", "000001"], ["000000", "000001", "000002"]]
+
+
+def test_runs_show_says_when_chunks_had_no_hash(tmp_path):
+    from cardsim.sims.registry import get_simulator
+    from cardsim.sims.thegame.config import TheGameConfig
+
+    simulator = get_simulator("thegame")
+    result = run(simulator, TheGameConfig(players=2, strategy="greedy"), n=20, seed=1,
+                 store=tmp_path, chunk_size=10)
+    checked = invoke("show", result.path.name, "--store", str(tmp_path))
+    assert checked.exit_code == 0 and "no recorded hash" not in checked.output
+    edit_manifest(result.path, lambda m: m.pop("chunk_sha256"))  # as made before chunk hashes
+    shown = invoke("show", result.path.name, "--store", str(tmp_path))
+    assert shown.exit_code == 0, shown.output
+    assert "note: 2 chunk(s) of" in shown.output and "no recorded hash" in shown.output
+    assert "n=20" in shown.output

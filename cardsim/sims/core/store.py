@@ -27,7 +27,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -310,22 +309,33 @@ def find_run(store: Path, run_id: str) -> StoredRun:
 def delete_run(run: StoredRun) -> None:
     """Delete a run folder, after checking that it holds only what the store writes there
     (manifest, chunk files, temporary files of interrupted writes); anything else is an error
-    and nothing is deleted."""
+    and nothing is deleted. The manifest goes last, so a deletion that fails half-way (no
+    permission) leaves a run that still lists, resumes and can be pruned again."""
     folder = run.path
     if folder.is_symlink() or not _RUN_DIR_PATTERN.match(folder.name):
         raise UserError(f"not deleted: {folder} is not a cardsim run folder")
+    chunk_files, top_files = [], []
     for entry in folder.iterdir():
         if entry.name == CHUNKS_DIR and entry.is_dir() and not entry.is_symlink():
             for chunk in entry.iterdir():
                 ours = _CHUNK_PATTERN.match(chunk.name) or _TEMP_PATTERN.match(chunk.name)
                 if not ours or chunk.is_symlink() or not chunk.is_file():
                     raise UserError(f"not deleted: {folder} holds a foreign file {chunk}")
-        elif entry.name == MANIFEST_NAME or _TEMP_PATTERN.match(entry.name):
-            if entry.is_symlink() or not entry.is_file():
-                raise UserError(f"not deleted: {folder} holds a foreign entry {entry}")
+                chunk_files.append(chunk)
+        elif (entry.name == MANIFEST_NAME or _TEMP_PATTERN.match(entry.name)) and (
+            entry.is_file() and not entry.is_symlink()
+        ):
+            top_files.append(entry)
         else:
             raise UserError(f"not deleted: {folder} holds a foreign file {entry}")
+    top_files.sort(key=lambda path: path.name == MANIFEST_NAME)  # the manifest last
     try:
-        shutil.rmtree(folder)
+        for path in chunk_files:
+            path.unlink()
+        if (folder / CHUNKS_DIR).is_dir():
+            (folder / CHUNKS_DIR).rmdir()
+        for path in top_files:
+            path.unlink()
+        folder.rmdir()
     except OSError as exc:
-        raise UserError(f"cannot delete {folder}: {describe_os_error(exc)}") from None
+        raise StoreWriteError(f"cannot delete {folder}: {describe_os_error(exc)}") from None
