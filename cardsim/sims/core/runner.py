@@ -327,7 +327,8 @@ def run(
     of the headline proportion is below it, or ``max_n`` (default 1,000,000) is reached. With a
     ``store`` folder, finished chunks are saved as they arrive and reused by the next call with
     the same game, config, seed and chunk size; Ctrl-C keeps them and raises
-    :class:`cardsim.errors.Interrupted`.
+    :class:`cardsim.errors.Interrupted`, and a write error (disk full, no permission) keeps
+    them and raises :class:`cardsim.sims.core.store.StoreWriteError` (one line naming the file).
     """
     seed = validate_root_seed(seed)
     size = chunk_size or simulator.chunk_size
