@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from cardsim.reports.build import ALL_GAMES, WrittenReport, write_report
+from cardsim.reports.build import ALL_GAMES, HTML_NAME, PDF_NAME, WrittenReport, build_report
+from cardsim.reports.content import Report
+from cardsim.reports.html import write_html
+from cardsim.reports.pdf import write_pdf
 from cardsim.reports.suite import Profile
 
 # one small chunk per experiment: checks the plumbing, not the numbers
@@ -22,15 +25,19 @@ TINY_SEED = 11
 
 @dataclass(frozen=True)
 class TinyReport:
-    """The written files and the results store they came from."""
+    """The report, the written files and the results store they came from."""
 
+    report: Report
     written: WrittenReport
     store: Path
 
 
 @pytest.fixture(scope="session")
 def tiny_report(tmp_path_factory) -> TinyReport:
+    """What ``write_report`` does, keeping the report object for layout checks."""
     base = tmp_path_factory.mktemp("tiny-report")
-    written = write_report(list(ALL_GAMES), profile=TINY, seed=TINY_SEED, jobs=1, store=base / "store",
-                           out_dir=base / "out")
-    return TinyReport(written, base / "store")
+    report, skipped = build_report(list(ALL_GAMES), profile=TINY, seed=TINY_SEED, jobs=1, store=base / "store")
+    html = write_html(report, base / "out" / HTML_NAME)
+    pages = write_pdf(report, base / "out" / PDF_NAME)
+    written = WrittenReport(html, base / "out" / PDF_NAME, pages, tuple(s.key for s in report.sections), skipped)
+    return TinyReport(report, written, base / "store")
