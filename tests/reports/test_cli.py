@@ -64,3 +64,29 @@ def test_report_command_writes_both_files(tmp_path, monkeypatch, capsys):
     assert str(html) in printed and str(pdf) in printed and "pages" in printed
     assert "Win rate by side and player count" in html.read_text()
     assert pdf.read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_report_run_prints_progress_and_notes_only_when_verbose(tmp_path, monkeypatch, capsys, verbose):
+    monkeypatch.setitem(report_module.PROFILES, "quick", TINY)
+    report_module.report_command(game=["bang"], quick=True, out=tmp_path / "out", seed=3, jobs=1,
+                                 store=tmp_path / "store", quiet=False, verbose=verbose)
+    err = capsys.readouterr().err
+    notes = [line for line in err.splitlines() if line.startswith("  ") and " n=" in line]
+    assert "Bang! done: 100% of the report's experiments" in err  # off a terminal: one line per game
+    assert (len(notes) > 0) == verbose
+
+
+def test_tracker_counts_each_experiment_once():
+    from cardsim.reports.progress import Tracker
+    from cardsim.reports.suite import Experiment
+
+    experiment = Experiment("e", {}, {}, None, 10)
+    tracker = Tracker(3, enabled=False)
+    for chunks in (0, 2, 50):  # stored (no chunk computed), stopped early, more chunks than expected
+        tracker.start("g", experiment)
+        for _ in range(chunks):
+            tracker.chunk(4)
+            assert tracker.done < 3
+        tracker.finish()
+    assert tracker.done == pytest.approx(3.0)

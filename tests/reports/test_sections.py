@@ -64,3 +64,13 @@ def test_chapter_figures_equal_the_store(chapter):
     plots_first = [svg_text(b.make()) for b in first if isinstance(b, Plot)]
     plots_again = [svg_text(b.make()) for b in rebuilt if isinstance(b, Plot)]
     assert plots_first == plots_again and plots_first
+
+
+def test_gang_mode_table_in_difficulty_order(tiny_report):
+    gang = next(s for s in tiny_report.report.sections if s.key == "gang")
+    table = next(b for b in gang.blocks if isinstance(b, Table) and b.title.startswith("Game win rate per mode"))
+    model, mode = table.columns.index("model"), table.columns.index("mode")
+    by_model: dict[str, list[str]] = {}
+    for row in table.rows:
+        by_model.setdefault(row[model], []).append(row[mode])
+    assert by_model and all(modes == ["basic", "advanced", "professional", "master"] for modes in by_model.values())
