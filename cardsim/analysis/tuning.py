@@ -6,6 +6,9 @@ their distance to the target. Candidates whose intervals overlap the best one's 
 apart at this n and are flagged as such. The easy/medium/hard ladder picks the candidate closest
 to the target (medium), one closest to halfway between the target and 1 among the clearly
 easier ones (easy), and one closest to half the target among the clearly harder ones (hard).
+A target beyond every candidate's interval is out of reach: :func:`closest_answer` says so and
+names the closest reachable configuration. :func:`neighbour_rungs` gives the player models around
+a group's model, so an answer can show how much the group's skill matters.
 """
 
 from __future__ import annotations
@@ -76,6 +79,64 @@ def rank_candidates(table: pl.DataFrame, target: float) -> pl.DataFrame:
     )
 
 
+@dataclass(frozen=True)
+class Answer:
+    """The configuration closest to a target and whether the target can be reached at all.
+
+    ``reach`` is "reachable" when the target lies within the candidates' range (some interval
+    reaches it on each side), "above" when even the easiest configuration's 95% interval ends
+    below the target, "below" when even the hardest one's starts above it; out of reach, the
+    closest configuration is the reachable one nearest the target.
+    """
+
+    label: str
+    n: int
+    p: float
+    lo: float
+    hi: float
+    reach: str
+
+    @property
+    def reachable(self) -> bool:
+        return self.reach == "reachable"
+
+    def sentence(self, who: str, target: float) -> str:
+        """One line a group can act on (rates as percentages with the interval and n)."""
+        rate = f"{self.p:.1%} (95% interval {self.lo:.1%}-{self.hi:.1%}, n={self.n:,})"
+        if self.reach == "above":
+            return (f"A {target:.0%} win rate is out of reach for {who}: even the easiest configuration "
+                    f"stays below it. Closest reachable: {self.label}, {rate}.")
+        if self.reach == "below":
+            return (f"A {target:.0%} win rate is out of reach for {who}: even the hardest configuration "
+                    f"stays above it. Closest reachable: {self.label}, {rate}.")
+        return f"For {who} aiming at a {target:.0%} win rate, play: {self.label}, {rate}."
+
+
+def closest_answer(table: pl.DataFrame, target: float) -> Answer:
+    """The candidate closest to ``target`` (:func:`rank_candidates` order) and its reach."""
+    if table.height == 0:
+        raise ValueError("no candidate to answer from")
+    best = rank_candidates(table, target).row(0, named=True)
+    if target > float(table["hi"].max()):
+        reach = "above"
+    elif target < float(table["lo"].min()):
+        reach = "below"
+    else:
+        reach = "reachable"
+    return Answer(best["label"], int(best["n"]), float(best["p"]), float(best["lo"]), float(best["hi"]), reach)
+
+
+def neighbour_rungs(ladder_names: Sequence[str], name: str) -> list[str]:
+    """``name`` with the rung below and above it on a ladder of player models (weakest first),
+    e.g. ('random', 'percentile', 'history', 'bayes') and 'percentile' -> random, percentile,
+    history."""
+    rungs = list(ladder_names)
+    if name not in rungs:
+        return [name]
+    at = rungs.index(name)
+    return rungs[max(0, at - 1): at + 2]
+
+
 def _closest(table: pl.DataFrame, aim: float) -> dict[str, Any] | None:
     if table.height == 0:
         return None
@@ -124,24 +185,31 @@ def evaluate_candidates(
     store: Path | None,
     precision: float | None,
     max_n: int,
-    progress: bool = False,
+    on_start: Callable[[str], None] | None = None,
+    on_chunk: Callable[[int], None] | None = None,
     on_done: Callable[[str, int], None] | None = None,
 ) -> pl.DataFrame:
     """Run every candidate through the runner (and the store) and tabulate ``column``.
 
     With ``precision`` each run stops once the headline's 95% half-width is below it (or at
-    ``max_n``); without, each plays exactly ``max_n`` episodes.
+    ``max_n``); without, each plays exactly ``max_n`` episodes. The callbacks follow the work:
+    ``on_start(label)``, ``on_chunk(most chunks the run may need)`` per computed chunk, and
+    ``on_done(label, n)``.
     """
     frames: list[tuple[str, pl.DataFrame]] = []
     size = min(simulator.chunk_size, max_n)
+    most_chunks = -(-max_n // size)
+    chunk_done = None if on_chunk is None else (lambda _index: on_chunk(most_chunks))
     for candidate in candidates:
         config = simulator.make_config(**candidate.config)
+        if on_start is not None:
+            on_start(candidate.label)
         if precision is None:
             result = run(simulator, config, n=max_n, seed=seed, jobs=jobs, store=store,
-                         chunk_size=size, progress=progress)
+                         chunk_size=size, on_chunk=chunk_done)
         else:
             result = run(simulator, config, n=size, seed=seed, jobs=jobs, store=store,
-                         precision=precision, max_n=max_n, chunk_size=size, progress=progress)
+                         precision=precision, max_n=max_n, chunk_size=size, on_chunk=chunk_done)
         frames.append((candidate.label, result.episodes))
         if on_done is not None:
             on_done(candidate.label, result.episodes.height)
@@ -173,11 +241,25 @@ def thegame_candidates(players: int) -> list[Candidate]:
     return candidates
 
 
-def gang_candidates() -> list[Candidate]:
+def gang_candidates(combinations: bool = False) -> list[Candidate]:
     """The Gang's game configurations (seed 000, modes): Basic, Advanced, Professional with each
     permanent challenge (Quick Access is removed from that mode's pile, so it is not offered),
-    and Master Thief."""
+    and Master Thief.
+
+    With ``combinations``, every mode that takes listed permanent challenges is also tried with
+    each set of one and two challenges its config accepts (checked by the config itself, so the
+    search follows the rules readings): today that adds Basic with one or two permanent
+    challenges (rules digest G6, a study option), while Professional accepts one challenge only
+    (G4) and Advanced and Master Thief draw theirs.
+    """
+    from itertools import combinations as subsets
+
+    from cardsim.errors import UserError as RejectedConfig
     from cardsim.sims.gang.cards import CHALLENGES
+    from cardsim.sims.gang.config import GangConfig
+
+    def title(name: str) -> str:
+        return name.replace("-", " ").title()
 
     candidates = [
         Candidate("Basic", {"unit": "game", "mode": "basic"}),
@@ -186,8 +268,22 @@ def gang_candidates() -> list[Candidate]:
     for name in CHALLENGES:
         if name == "quick-access":
             continue
-        title = name.replace("-", " ").title()
-        candidates.append(Candidate(f"Professional + {title}",
+        candidates.append(Candidate(f"Professional + {title(name)}",
                                     {"unit": "game", "mode": "professional", "challenges": (name,)}))
     candidates.append(Candidate("Master Thief", {"unit": "game", "mode": "master"}))
+    if not combinations:
+        return candidates
+    seen = {(c.config["mode"], c.config.get("challenges", ())) for c in candidates}
+    for mode in ("basic", "advanced", "professional", "master"):
+        for size in (1, 2):
+            for chosen in subsets(CHALLENGES, size):
+                if (mode, chosen) in seen:
+                    continue
+                try:
+                    GangConfig(unit="game", mode=mode, challenges=chosen)
+                except RejectedConfig:
+                    continue
+                seen.add((mode, chosen))
+                candidates.append(Candidate(f"{mode.title()} + {' + '.join(map(title, chosen))}",
+                                            {"unit": "game", "mode": mode, "challenges": chosen}))
     return candidates

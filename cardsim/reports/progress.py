@@ -14,16 +14,12 @@ import math
 import sys
 import time
 from types import TracebackType
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from cardsim.reports.suite import Experiment
 
 
 class Tracker:
-    """The report's overall progress over ``total`` experiments."""
+    """The overall progress over ``total`` experiments (a report's, or a tune's candidate runs)."""
 
-    def __init__(self, total: int, *, enabled: bool = True) -> None:
+    def __init__(self, total: int, *, enabled: bool = True, label: str = "report") -> None:
         self.total = max(total, 1)
         self.done = 0.0
         self.enabled = enabled
@@ -46,7 +42,7 @@ class Tracker:
                 )
 
                 self._bar = Progress(
-                    TextColumn("report"), BarColumn(), TaskProgressColumn(),
+                    TextColumn(label), BarColumn(), TaskProgressColumn(),
                     TextColumn("{task.fields[experiments]}"), TimeElapsedColumn(), TextColumn("ETA"),
                     TimeRemainingColumn(), TextColumn("[dim]{task.description}"),
                     console=console, transient=True,
@@ -71,10 +67,10 @@ class Tracker:
             fields = {"description": description} if description is not None else {}
             self._bar.update(self._task, completed=self.done, experiments=self._count_text(), **fields)
 
-    def start(self, game: str, experiment: Experiment) -> None:
-        """``experiment`` of ``game`` begins."""
+    def start(self, game: str, key: str) -> None:
+        """The experiment ``key`` of ``game`` begins."""
         self._share = 0.0
-        self._update(f"{game}: {experiment.key}")
+        self._update(f"{game}: {key}")
 
     def chunk(self, most_chunks: int) -> None:
         """One chunk of the current experiment was computed (it needs at most ``most_chunks``)."""
@@ -102,7 +98,7 @@ class Tracker:
         if self.enabled and self._bar is None:
             eta = self.eta_seconds()
             left = f", about {eta:.0f} s left" if eta is not None and self.done < self.total else ""
-            print(f"{title} done: {self.done / self.total:.0%} of the report's experiments"
+            print(f"{title} done: {self.done / self.total:.0%} of the experiments"
                   f" after {time.perf_counter() - self._started:.0f} s{left}", file=sys.stderr)
 
     def note(self, text: str) -> None:

@@ -161,7 +161,7 @@ def run_experiments(
         most_chunks = -(-max(size, experiment.max_n) // size)
         on_chunk = None
         if tracker is not None:
-            tracker.start(game, experiment)
+            tracker.start(game, experiment.key)
             on_chunk = lambda _index, most=most_chunks: tracker.chunk(most)  # noqa: E731
         if experiment.precision is None:
             result = run(simulator, config, n=experiment.max_n, seed=seed, jobs=jobs, store=store,

@@ -11,7 +11,10 @@ from cardsim.analysis.stats import wilson_interval
 from cardsim.analysis.tuning import (
     Candidate,
     check_target,
+    closest_answer,
     evaluate_candidates,
+    gang_candidates,
+    neighbour_rungs,
     ladder,
     level_aims,
     rank_candidates,
@@ -68,3 +71,36 @@ def test_evaluate_candidates_matches_exact_coin_probabilities():
         assert row["lo"] <= row["p"] <= row["hi"]
     best = rank_candidates(result, 0.45).row(0, named=True)
     assert best["label"] == "p0.5"
+
+
+def test_closest_answer_flags_a_target_out_of_reach():
+    rates = table([("easy", 100, 80), ("hard", 100, 20)])
+    high = closest_answer(rates, 0.97)
+    assert (high.label, high.reach, high.reachable) == ("easy", "above", False)
+    assert "out of reach" in high.sentence("us", 0.97) and "Closest reachable: easy, 80.0%" in high.sentence("us", 0.97)
+    low = closest_answer(rates, 0.02)
+    assert (low.label, low.reach) == ("hard", "below")
+    middle = closest_answer(rates, 0.5)
+    assert middle.reachable and middle.sentence("us", 0.5).startswith("For us aiming at a 50% win rate, play: ")
+    # within the easiest interval (upper end ~87%) the target still counts as reachable
+    assert closest_answer(rates, 0.85).reachable
+
+
+def test_neighbour_rungs():
+    ladder_names = ("random", "percentile", "history", "bayes")
+    assert neighbour_rungs(ladder_names, "percentile") == ["random", "percentile", "history"]
+    assert neighbour_rungs(ladder_names, "random") == ["random", "percentile"]
+    assert neighbour_rungs(ladder_names, "bayes") == ["history", "bayes"]
+
+
+def test_gang_combinations_follow_the_configs():
+    plain = gang_candidates()
+    combined = gang_candidates(combinations=True)
+    assert combined[: len(plain)] == plain
+    extra = combined[len(plain):]
+    labels = [c.label for c in combined]
+    assert len(labels) == len(set(labels))
+    # Basic takes one or two permanent challenges (G6); Professional only one (G4), already listed
+    assert {c.config["mode"] for c in extra} == {"basic"}
+    assert sum(len(c.config["challenges"]) == 2 for c in extra) == 45
+    assert sum(len(c.config["challenges"]) == 1 for c in extra) == 10
