@@ -148,3 +148,16 @@ def test_digest_found_from_the_working_directory(tmp_path, monkeypatch):
     monkeypatch.setattr(common, "repo_root", lambda: tmp_path / "site-packages")
     monkeypatch.chdir(tmp_path)
     assert common.digest_path("gang") == tmp_path / "seeds" / "the_gang.md"
+
+
+def test_cards_left_small_multiples_show_every_strategy_and_game():
+    from cardsim.reports.plots.thegame import cards_left_histogram
+
+    counts = pl.DataFrame({"players": [1] * 4, "strategy": ["random", "random", "greedy", "greedy"],
+                           "cards_left": [0, 90, 0, 5], "games": [1, 3, 2, 2]})
+    fig = cards_left_histogram(counts, 1)
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title().split(" ")[0] for ax in panels] == ["random", "greedy"]
+    assert all(ax.get_xlim()[1] >= 90 for ax in panels)  # the game with 90 cards left is in view
+    texts = [t.get_text() for ax in panels for t in ax.texts]
+    assert "wins 25%\nmedian 90" in texts and "wins 50%\nmedian 0" in texts

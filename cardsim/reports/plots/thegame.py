@@ -54,6 +54,7 @@ def cards_left_histogram(counts: pl.DataFrame, players: int,
         fig = Figure(figsize=(6.4, 1.55 * rows + 0.9), layout="constrained")
         axes = fig.subplots(rows, columns, sharex=True, sharey=True, squeeze=False)
     values = np.arange(0, 99)
+    furthest = int(part["cards_left"].max()) if part.height else 0
     for index, ax in enumerate(axes.flat):
         if index >= len(order):
             ax.set_visible(False)
@@ -74,7 +75,7 @@ def cards_left_histogram(counts: pl.DataFrame, players: int,
                 ha="right", va="top", fontsize=7.5)
         ax.tick_params(labelsize=7.5)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    axes[0][0].set_xlim(-1.5, 60)
+    axes[0][0].set_xlim(-1.5, max(60, furthest + 2))  # every game in view (1 player spreads wide)
     fig.supxlabel("cards left at the end (0 = win, dark bar; dotted line = median)", fontsize=8.5)
     fig.supylabel("share of games", fontsize=8.5)
     fig.suptitle(f"The Game, {players} player{'s' if players > 1 else ''}: cards left per strategy",
