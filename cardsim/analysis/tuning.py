@@ -216,6 +216,53 @@ def evaluate_candidates(
     return candidate_table(frames, column)
 
 
+@dataclass(frozen=True)
+class Tuned:
+    """One player count and player model: the ranked candidates, the ladder and the answer
+    (``chosen``: the group's own model, the others are the rungs either side)."""
+
+    players: int
+    model: str
+    chosen: bool
+    ranked: pl.DataFrame
+    steps: pl.DataFrame
+    answer: Answer
+
+
+def tune_rungs(
+    simulator: Simulator,
+    candidates_for: Callable[[int, str], list[Candidate]],
+    column: str,
+    *,
+    players: Sequence[int],
+    rungs: Sequence[str],
+    chosen: str,
+    target: float,
+    seed: int,
+    jobs: int,
+    store: Path | None,
+    precision: float | None,
+    max_n: int,
+    on_start: Callable[[str, str], None] | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+    on_done: Callable[[str, int], None] | None = None,
+) -> list[Tuned]:
+    """Rank ``candidates_for(count, rung)`` against ``target`` for every player count and model
+    rung (counts outer, rungs inner); the callbacks are :func:`evaluate_candidates`'s, with
+    ``on_start`` also told where ("4 players, history")."""
+    results: list[Tuned] = []
+    for count in players:
+        for rung in rungs:
+            where = f"{count} players, {rung}"
+            start = None if on_start is None else (lambda label, w=where: on_start(w, label))
+            table = evaluate_candidates(simulator, candidates_for(count, rung), column, seed=seed, jobs=jobs,
+                                        store=store, precision=precision, max_n=max_n, on_start=start,
+                                        on_chunk=on_chunk, on_done=on_done)
+            results.append(Tuned(count, rung, rung == chosen, rank_candidates(table, target),
+                                 ladder(table, target), closest_answer(table, target)))
+    return results
+
+
 def thegame_candidates(players: int) -> list[Candidate]:
     """The Game's variant knobs (seed 001): cards a turn must play (1, 2 = rules, 3), hand size
     (rules size for the player count, one less, one more, within 1-8) and the backwards trick

@@ -19,7 +19,6 @@ and the report reuse each other's stored chunks. Candidates come from
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -27,16 +26,13 @@ import polars as pl
 import typer
 
 from cardsim.analysis.tuning import (
-    Answer,
     Candidate,
+    Tuned,
     check_target,
-    closest_answer,
-    evaluate_candidates,
     gang_candidates,
-    ladder,
     neighbour_rungs,
-    rank_candidates,
     thegame_candidates,
+    tune_rungs,
 )
 from cardsim.commands.common import (
     JobsOpt,
@@ -79,18 +75,6 @@ def _display(frame: pl.DataFrame, first: list[str]) -> pl.DataFrame:
         (pl.col("p") * 100).round(1).cast(pl.String).add("%").alias("win rate"),
         pl.format("{}-{}%", (pl.col("lo") * 100).round(1), (pl.col("hi") * 100).round(1)).alias("95% interval"),
     )
-
-
-@dataclass(frozen=True)
-class Tuned:
-    """One player count and player model: the ranked candidates, the ladder and the answer."""
-
-    players: int
-    model: str
-    chosen: bool
-    ranked: pl.DataFrame
-    steps: pl.DataFrame
-    answer: Answer
 
 
 def _closest_rows(tuned: Tuned, top: int) -> pl.DataFrame:
@@ -149,21 +133,16 @@ def tune_counts(
     rungs: list[str], chosen: str, target: float, precision: float, max_n: int, seed: int, jobs: int | None,
     store: Path | None, progress: bool,
 ) -> list[Tuned]:
-    """Evaluate the candidates at every player count for every model rung (one progress bar)."""
+    """:func:`cardsim.analysis.tuning.tune_rungs` behind one progress bar."""
     simulator = landed_simulator(game)
-    plan = [(count, rung, candidates_for(count, rung)) for count in players for rung in rungs]
-    results: list[Tuned] = []
-    with Tracker(sum(len(c) for *_, c in plan), enabled=progress, label="tune") as tracker:
-        for count, rung, candidates in plan:
-            table = evaluate_candidates(
-                simulator, candidates, column, seed=seed, jobs=default_jobs(jobs), store=resolve_store(store),
-                precision=precision, max_n=max_n,
-                on_start=lambda label, c=count, r=rung: tracker.start(f"{c} players, {r}", label),
-                on_chunk=tracker.chunk, on_done=lambda _label, _n: tracker.finish(),
-            )
-            results.append(Tuned(count, rung, rung == chosen, rank_candidates(table, target),
-                                 ladder(table, target), closest_answer(table, target)))
-    return results
+    total = sum(len(candidates_for(count, rung)) for count in players for rung in rungs)
+    with Tracker(total, enabled=progress, label="tune") as tracker:
+        return tune_rungs(
+            simulator, candidates_for, column, players=players, rungs=rungs, chosen=chosen, target=target,
+            seed=seed, jobs=default_jobs(jobs), store=resolve_store(store), precision=precision, max_n=max_n,
+            on_start=lambda where, label: tracker.start(where, label), on_chunk=tracker.chunk,
+            on_done=lambda _label, _n: tracker.finish(),
+        )
 
 
 def landed_simulator(game: str) -> Simulator:
