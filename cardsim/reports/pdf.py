@@ -404,10 +404,15 @@ def _add_navigation(writer: PdfWriter, pages: list[Page]) -> None:
                                               fit=Fit.xyz(left=0, top=PAGE_H * PT)))
 
 
-def write_pdf(report: Report, path: Path) -> int:
-    """Draw the report into ``path`` (parents created); returns the number of pages written."""
+def write_pdf(report: Report, path: Path, pages: list[Page] | None = None) -> int:
+    """Draw the report into ``path`` (parents created); returns the number of pages written.
+
+    ``pages``: the report's :func:`layout` when the caller already has it (its figures are
+    drawn, so it serves one PDF).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    pages = layout(report)
+    if pages is None:
+        pages = layout(report)
     metadata = {
         "Title": report.title,
         "Author": "cardsim",

@@ -15,7 +15,7 @@ import pytest
 from cardsim.reports.build import ALL_GAMES, HTML_NAME, PDF_NAME, WrittenReport, build_report
 from cardsim.reports.content import Report
 from cardsim.reports.html import write_html
-from cardsim.reports.pdf import write_pdf
+from cardsim.reports.pdf import Page, layout, write_pdf
 from cardsim.reports.suite import Profile
 
 # one small chunk per experiment: checks the plumbing, not the numbers
@@ -25,9 +25,10 @@ TINY_SEED = 11
 
 @dataclass(frozen=True)
 class TinyReport:
-    """The report, the written files and the results store they came from."""
+    """The report, its PDF layout, the written files and the results store they came from."""
 
     report: Report
+    pages: list[Page]
     written: WrittenReport
     store: Path
 
@@ -38,6 +39,7 @@ def tiny_report(tmp_path_factory) -> TinyReport:
     base = tmp_path_factory.mktemp("tiny-report")
     report, skipped = build_report(list(ALL_GAMES), profile=TINY, seed=TINY_SEED, jobs=1, store=base / "store")
     html = write_html(report, base / "out" / HTML_NAME)
-    pages = write_pdf(report, base / "out" / PDF_NAME)
-    written = WrittenReport(html, base / "out" / PDF_NAME, pages, tuple(s.key for s in report.sections), skipped)
-    return TinyReport(report, written, base / "store")
+    pages = layout(report)
+    count = write_pdf(report, base / "out" / PDF_NAME, pages)
+    written = WrittenReport(html, base / "out" / PDF_NAME, count, tuple(s.key for s in report.sections), skipped)
+    return TinyReport(report, pages, written, base / "store")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pypdf import PdfReader
 
-from cardsim.reports.pdf import CONTENT_BOTTOM, MARGIN_TOP, layout
+from cardsim.reports.pdf import CONTENT_BOTTOM, MARGIN_TOP
 from cardsim.reports.sections import GAME_TITLES
 
 
@@ -53,7 +53,7 @@ def test_contents_entries_link_to_their_chapters(tiny_report):
 
 
 def test_no_page_half_empty_unless_its_chapter_ends(tiny_report):
-    pages = layout(tiny_report.report)
+    pages = tiny_report.pages
     assert len(pages) == tiny_report.written.pdf_pages
     area = CONTENT_BOTTOM - MARGIN_TOP
     chapter_pages = pages[2:]  # after the title and contents pages
