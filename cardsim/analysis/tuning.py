@@ -234,6 +234,7 @@ def tune_rungs(
     candidates_for: Callable[[int, str], list[Candidate]],
     column: str,
     *,
+    refine_for: Callable[[int, str], list[Candidate]] | None = None,
     players: Sequence[int],
     rungs: Sequence[str],
     chosen: str,
@@ -246,18 +247,31 @@ def tune_rungs(
     on_start: Callable[[str, str], None] | None = None,
     on_chunk: Callable[[int], None] | None = None,
     on_done: Callable[[str, int], None] | None = None,
+    on_refine: Callable[[int], None] | None = None,
 ) -> list[Tuned]:
     """Rank ``candidates_for(count, rung)`` against ``target`` for every player count and model
-    rung (counts outer, rungs inner); the callbacks are :func:`evaluate_candidates`'s, with
-    ``on_start`` also told where ("4 players, history")."""
+    rung (counts outer, rungs inner). Where no candidate's 95% interval covers the target,
+    ``refine_for(count, rung)`` (finer configurations, e.g. challenge pairs) are tried too and
+    ranked with the rest; ``on_refine(number of them)`` announces them. The other callbacks are
+    :func:`evaluate_candidates`'s, with ``on_start`` also told where ("4 players, history")."""
     results: list[Tuned] = []
     for count in players:
         for rung in rungs:
             where = f"{count} players, {rung}"
             start = None if on_start is None else (lambda label, w=where: on_start(w, label))
-            table = evaluate_candidates(simulator, candidates_for(count, rung), column, seed=seed, jobs=jobs,
-                                        store=store, precision=precision, max_n=max_n, on_start=start,
-                                        on_chunk=on_chunk, on_done=on_done)
+
+            def evaluate(candidates: list[Candidate]) -> pl.DataFrame:
+                return evaluate_candidates(simulator, candidates, column, seed=seed, jobs=jobs, store=store,
+                                           precision=precision, max_n=max_n, on_start=start,
+                                           on_chunk=on_chunk, on_done=on_done)
+
+            table = evaluate(candidates_for(count, rung))
+            covered = bool(((table["lo"] <= target) & (table["hi"] >= target)).any())
+            finer = refine_for(count, rung) if refine_for is not None and not covered else []
+            if finer:
+                if on_refine is not None:
+                    on_refine(len(finer))
+                table = pl.concat([table, evaluate(finer)], how="vertical_relaxed")
             results.append(Tuned(count, rung, rung == chosen, rank_candidates(table, target),
                                  ladder(table, target), closest_answer(table, target)))
     return results
@@ -288,25 +302,11 @@ def thegame_candidates(players: int) -> list[Candidate]:
     return candidates
 
 
-def gang_candidates(combinations: bool = False) -> list[Candidate]:
+def gang_candidates() -> list[Candidate]:
     """The Gang's game configurations (seed 000, modes): Basic, Advanced, Professional with each
     permanent challenge (Quick Access is removed from that mode's pile, so it is not offered),
-    and Master Thief.
-
-    With ``combinations``, every mode that takes listed permanent challenges is also tried with
-    each set of one and two challenges its config accepts (checked by the config itself, so the
-    search follows the rules readings): today that adds Basic with one or two permanent
-    challenges (rules digest G6, a study option), while Professional accepts one challenge only
-    (G4) and Advanced and Master Thief draw theirs.
-    """
-    from itertools import combinations as subsets
-
-    from cardsim.errors import UserError as RejectedConfig
+    and Master Thief."""
     from cardsim.sims.gang.cards import CHALLENGES
-    from cardsim.sims.gang.config import GangConfig
-
-    def title(name: str) -> str:
-        return name.replace("-", " ").title()
 
     candidates = [
         Candidate("Basic", {"unit": "game", "mode": "basic"}),
@@ -315,22 +315,39 @@ def gang_candidates(combinations: bool = False) -> list[Candidate]:
     for name in CHALLENGES:
         if name == "quick-access":
             continue
-        candidates.append(Candidate(f"Professional + {title(name)}",
+        candidates.append(Candidate(f"Professional + {_challenge_title(name)}",
                                     {"unit": "game", "mode": "professional", "challenges": (name,)}))
     candidates.append(Candidate("Master Thief", {"unit": "game", "mode": "master"}))
-    if not combinations:
-        return candidates
-    seen = {(c.config["mode"], c.config.get("challenges", ())) for c in candidates}
-    for mode in ("basic", "advanced", "professional", "master"):
-        for size in (1, 2):
-            for chosen in subsets(CHALLENGES, size):
-                if (mode, chosen) in seen:
-                    continue
-                try:
-                    GangConfig(unit="game", mode=mode, challenges=chosen)
-                except RejectedConfig:
-                    continue
-                seen.add((mode, chosen))
-                candidates.append(Candidate(f"{mode.title()} + {' + '.join(map(title, chosen))}",
-                                            {"unit": "game", "mode": mode, "challenges": chosen}))
     return candidates
+
+
+def _challenge_title(name: str) -> str:
+    return name.replace("-", " ").title()
+
+
+def gang_combinations(size: int) -> list[Candidate]:
+    """Every mode with each set of ``size`` permanent challenges its config accepts, beyond
+    :func:`gang_candidates` (the config decides, so the search follows the rules readings):
+    Basic takes any (rules digest G6, a study option), Professional one only (G4, already in
+    :func:`gang_candidates`), Advanced and Master Thief draw theirs."""
+    from itertools import combinations
+
+    from cardsim.errors import UserError as RejectedConfig
+    from cardsim.sims.gang.cards import CHALLENGES
+    from cardsim.sims.gang.config import MODES, GangConfig
+
+    listed = {(c.config["mode"], c.config.get("challenges", ())) for c in gang_candidates()}
+    candidates = []
+    for mode in MODES:
+        for chosen in combinations(CHALLENGES, size):
+            if (mode, chosen) in listed:
+                continue
+            try:
+                GangConfig(unit="game", mode=mode, challenges=chosen)
+            except RejectedConfig:
+                continue
+            candidates.append(Candidate(f"{mode.title()} + {' + '.join(map(_challenge_title, chosen))}",
+                                        {"unit": "game", "mode": mode, "challenges": chosen}))
+    return candidates
+
+

@@ -30,6 +30,7 @@ from cardsim.analysis.tuning import (
     Tuned,
     check_target,
     gang_candidates,
+    gang_combinations,
     neighbour_rungs,
     thegame_candidates,
     tune_rungs,
@@ -131,17 +132,18 @@ def _print_results(results: list[Tuned], *, top: int, who: Callable[[int, str], 
 def tune_counts(
     game: str, candidates_for: Callable[[int, str], list[Candidate]], column: str, *, players: list[int],
     rungs: list[str], chosen: str, target: float, precision: float, max_n: int, seed: int, jobs: int | None,
-    store: Path | None, progress: bool,
+    store: Path | None, progress: bool, refine_for: Callable[[int, str], list[Candidate]] | None = None,
 ) -> list[Tuned]:
     """:func:`cardsim.analysis.tuning.tune_rungs` behind one progress bar."""
     simulator = landed_simulator(game)
     total = sum(len(candidates_for(count, rung)) for count in players for rung in rungs)
     with Tracker(total, enabled=progress, label="tune") as tracker:
         return tune_rungs(
-            simulator, candidates_for, column, players=players, rungs=rungs, chosen=chosen, target=target,
+            simulator, candidates_for, column, refine_for=refine_for, players=players, rungs=rungs,
+            chosen=chosen, target=target,
             seed=seed, jobs=default_jobs(jobs), store=resolve_store(store), precision=precision, max_n=max_n,
             on_start=lambda where, label: tracker.start(where, label), on_chunk=tracker.chunk,
-            on_done=lambda _label, _n: tracker.finish(),
+            on_done=lambda _label, _n: tracker.finish(), on_refine=tracker.extend,
         )
 
 
@@ -159,8 +161,10 @@ def tune_and_print(
     game: str, candidates_for: Callable[[int, str], list[Candidate]], column: str, *, players: list[int],
     rungs: list[str], chosen: str, model_title: str, who: Callable[[int, str], str], target: float, top: int,
     precision: float, max_n: int, seed: int, jobs: int | None, store: Path | None, quiet: bool, as_json: bool,
+    refine_for: Callable[[int, str], list[Candidate]] | None = None,
 ) -> None:
-    """Evaluate the candidates per player count and model rung, and print the answers."""
+    """Evaluate the candidates per player count and model rung (and ``refine_for``'s where none
+    covers the target), and print the answers."""
     target = check_target(target)
     if top < 1:
         raise UserError(f"--top must be at least 1, got {top}")
@@ -170,7 +174,7 @@ def tune_and_print(
         raise UserError(f"--max-n must be at least 1, got {max_n}")
     results = tune_counts(game, candidates_for, column, players=players, rungs=rungs, chosen=chosen,
                           target=target, precision=precision, max_n=max_n, seed=seed, jobs=jobs, store=store,
-                          progress=not quiet and not as_json)
+                          progress=not quiet and not as_json, refine_for=refine_for)
     _print_results(results, top=top, who=who, target=target, model_title=model_title, as_json=as_json)
 
 
@@ -182,7 +186,8 @@ def tune_gang(
     target: TargetOpt = 0.5,
     combinations: Annotated[bool, typer.Option(
         "--combinations/--no-combinations",
-        help="Also try every set of one or two permanent challenges a mode accepts (Basic, rules G6).")] = True,
+        help="Where no rulebook configuration's interval covers the target, also try every set of one "
+             "or two permanent challenges a mode accepts (Basic, rules G6).")] = True,
     top: TopOpt = 8,
     precision: TunePrecisionOpt = DEFAULT.tune_precision,
     max_n: TuneMaxNOpt = DEFAULT.tune_max_n,
@@ -193,8 +198,9 @@ def tune_gang(
     as_json: JsonOpt = False,
 ) -> None:
     """The Gang: mode and card configurations (Basic, Advanced, Professional with each permanent
-    challenge, Master Thief, and permanent challenge pairs where a mode takes them) whose game
-    win rate is closest to a target, per player count, for your model and the rungs either side.
+    challenge, Master Thief; where none reaches the target within its interval, also one or two
+    permanent challenges on the modes that take them) whose game win rate is closest to a target,
+    per player count, for your model and the rungs either side.
 
     Example: cardsim tune gang --players 3-6 --model history --target 0.5
     """
@@ -204,13 +210,15 @@ def tune_gang(
     counts = parse_range(players)
     for count in counts:  # validates players, model and levels before any run
         simulator.make_config(players=count, model=model, levels=levels)
-    shared = gang_candidates(combinations)
+    rulebook = gang_candidates()
+    finer = gang_combinations(1) + gang_combinations(2) if combinations else []
 
-    def candidates_for(count: int, rung: str) -> list[Candidate]:
+    def with_group(candidates: list[Candidate], count: int, rung: str) -> list[Candidate]:
         base = {"players": count, "model": rung, "levels": levels}
-        return [Candidate(c.label, {**base, **c.config}) for c in shared]
+        return [Candidate(c.label, {**base, **c.config}) for c in candidates]
 
-    tune_and_print("gang", candidates_for, simulator.headline, players=counts,
+    tune_and_print("gang", lambda count, rung: with_group(rulebook, count, rung), simulator.headline,
+                   refine_for=lambda count, rung: with_group(finer, count, rung), players=counts,
                    rungs=neighbour_rungs(list(MODEL_DESCRIPTIONS), model), chosen=model, model_title="model",
                    who=lambda count, rung: f"{count} players playing like the '{rung}' model",
                    target=target, top=top, precision=precision, max_n=max_n, seed=seed, jobs=jobs, store=store,

@@ -67,6 +67,13 @@ class Tracker:
             fields = {"description": description} if description is not None else {}
             self._bar.update(self._task, completed=self.done, experiments=self._count_text(), **fields)
 
+    def extend(self, more: int) -> None:
+        """``more`` experiments join the plan (e.g. a search that refines)."""
+        self.total += more
+        if self._bar is not None:
+            self._bar.update(self._task, total=self.total)
+        self._update()
+
     def start(self, game: str, key: str) -> None:
         """The experiment ``key`` of ``game`` begins."""
         self._share = 0.0

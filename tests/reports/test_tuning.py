@@ -14,7 +14,9 @@ from cardsim.analysis.tuning import (
     closest_answer,
     evaluate_candidates,
     gang_candidates,
+    gang_combinations,
     neighbour_rungs,
+    tune_rungs,
     ladder,
     level_aims,
     rank_candidates,
@@ -95,12 +97,29 @@ def test_neighbour_rungs():
 
 def test_gang_combinations_follow_the_configs():
     plain = gang_candidates()
-    combined = gang_candidates(combinations=True)
-    assert combined[: len(plain)] == plain
-    extra = combined[len(plain):]
-    labels = [c.label for c in combined]
+    singles, pairs = gang_combinations(1), gang_combinations(2)
+    labels = [c.label for c in plain + singles + pairs]
     assert len(labels) == len(set(labels))
     # Basic takes one or two permanent challenges (G6); Professional only one (G4), already listed
-    assert {c.config["mode"] for c in extra} == {"basic"}
-    assert sum(len(c.config["challenges"]) == 2 for c in extra) == 45
-    assert sum(len(c.config["challenges"]) == 1 for c in extra) == 10
+    assert {c.config["mode"] for c in singles + pairs} == {"basic"}
+    assert len(singles) == 10 and len(pairs) == 45
+    assert all(len(c.config["challenges"]) == 2 for c in pairs)
+
+
+def coin_candidates(count: int, rung: str) -> list[Candidate]:
+    return [Candidate(f"p{p}", {"p_heads": p}) for p in (0.1, 0.9)]
+
+
+@pytest.mark.parametrize("target, refined", [(0.5, True), (0.9, False)])
+def test_tune_rungs_refines_only_when_no_interval_covers_the_target(target, refined):
+    announced: list[int] = []
+    results = tune_rungs(
+        COIN, coin_candidates, "heads", refine_for=lambda c, r: [Candidate("p0.5", {"p_heads": 0.5})],
+        players=[1, 2], rungs=["low", "high"], chosen="high", target=target, seed=1, jobs=1, store=None,
+        precision=None, max_n=400, on_refine=announced.append,
+    )
+    assert [(t.players, t.model, t.chosen) for t in results] == [
+        (1, "low", False), (1, "high", True), (2, "low", False), (2, "high", True)]
+    assert announced == ([1] * 4 if refined else [])
+    assert all(t.answer.label == ("p0.5" if refined else "p0.9") and t.answer.reachable for t in results)
+    assert all(t.ranked.height == (3 if refined else 2) for t in results)
