@@ -6,6 +6,9 @@ their distance to the target. Candidates whose intervals overlap the best one's 
 apart at this n and are flagged as such. The easy/medium/hard ladder picks the candidate closest
 to the target (medium), one closest to halfway between the target and 1 among the clearly
 easier ones (easy), and one closest to half the target among the clearly harder ones (hard).
+A target beyond every candidate's interval is out of reach: :func:`closest_answer` says so and
+names the closest reachable configuration. :func:`neighbour_rungs` gives the player models around
+a group's model, so an answer can show how much the group's skill matters.
 """
 
 from __future__ import annotations
@@ -76,6 +79,64 @@ def rank_candidates(table: pl.DataFrame, target: float) -> pl.DataFrame:
     )
 
 
+@dataclass(frozen=True)
+class Answer:
+    """The configuration closest to a target and whether the target can be reached at all.
+
+    ``reach`` is "reachable" when the target lies within the candidates' range (some interval
+    reaches it on each side), "above" when even the easiest configuration's 95% interval ends
+    below the target, "below" when even the hardest one's starts above it; out of reach, the
+    closest configuration is the reachable one nearest the target.
+    """
+
+    label: str
+    n: int
+    p: float
+    lo: float
+    hi: float
+    reach: str
+
+    @property
+    def reachable(self) -> bool:
+        return self.reach == "reachable"
+
+    def sentence(self, who: str, target: float) -> str:
+        """One line a group can act on (rates as percentages with the interval and n)."""
+        rate = f"{self.p:.1%} (95% interval {self.lo:.1%}-{self.hi:.1%}, n={self.n:,})"
+        if self.reach == "above":
+            return (f"A {target:.0%} win rate is out of reach for {who}: even the easiest configuration "
+                    f"stays below it. Closest reachable: {self.label}, {rate}.")
+        if self.reach == "below":
+            return (f"A {target:.0%} win rate is out of reach for {who}: even the hardest configuration "
+                    f"stays above it. Closest reachable: {self.label}, {rate}.")
+        return f"For {who} aiming at a {target:.0%} win rate, play: {self.label}, {rate}."
+
+
+def closest_answer(table: pl.DataFrame, target: float) -> Answer:
+    """The candidate closest to ``target`` (:func:`rank_candidates` order) and its reach."""
+    if table.height == 0:
+        raise ValueError("no candidate to answer from")
+    best = rank_candidates(table, target).row(0, named=True)
+    if target > float(table["hi"].max()):
+        reach = "above"
+    elif target < float(table["lo"].min()):
+        reach = "below"
+    else:
+        reach = "reachable"
+    return Answer(best["label"], int(best["n"]), float(best["p"]), float(best["lo"]), float(best["hi"]), reach)
+
+
+def neighbour_rungs(ladder_names: Sequence[str], name: str) -> list[str]:
+    """``name`` with the rung below and above it on a ladder of player models (weakest first),
+    e.g. ('random', 'percentile', 'history', 'bayes') and 'percentile' -> random, percentile,
+    history."""
+    rungs = list(ladder_names)
+    if name not in rungs:
+        return [name]
+    at = rungs.index(name)
+    return rungs[max(0, at - 1): at + 2]
+
+
 def _closest(table: pl.DataFrame, aim: float) -> dict[str, Any] | None:
     if table.height == 0:
         return None
@@ -124,28 +185,96 @@ def evaluate_candidates(
     store: Path | None,
     precision: float | None,
     max_n: int,
-    progress: bool = False,
+    on_start: Callable[[str], None] | None = None,
+    on_chunk: Callable[[int], None] | None = None,
     on_done: Callable[[str, int], None] | None = None,
 ) -> pl.DataFrame:
     """Run every candidate through the runner (and the store) and tabulate ``column``.
 
     With ``precision`` each run stops once the headline's 95% half-width is below it (or at
-    ``max_n``); without, each plays exactly ``max_n`` episodes.
+    ``max_n``); without, each plays exactly ``max_n`` episodes. The callbacks follow the work:
+    ``on_start(label)``, ``on_chunk(most chunks the run may need)`` per computed chunk, and
+    ``on_done(label, n)``.
     """
     frames: list[tuple[str, pl.DataFrame]] = []
     size = min(simulator.chunk_size, max_n)
+    most_chunks = -(-max_n // size)
+    chunk_done = None if on_chunk is None else (lambda _index: on_chunk(most_chunks))
     for candidate in candidates:
         config = simulator.make_config(**candidate.config)
+        if on_start is not None:
+            on_start(candidate.label)
         if precision is None:
             result = run(simulator, config, n=max_n, seed=seed, jobs=jobs, store=store,
-                         chunk_size=size, progress=progress)
+                         chunk_size=size, on_chunk=chunk_done)
         else:
             result = run(simulator, config, n=size, seed=seed, jobs=jobs, store=store,
-                         precision=precision, max_n=max_n, chunk_size=size, progress=progress)
+                         precision=precision, max_n=max_n, chunk_size=size, on_chunk=chunk_done)
         frames.append((candidate.label, result.episodes))
         if on_done is not None:
             on_done(candidate.label, result.episodes.height)
     return candidate_table(frames, column)
+
+
+@dataclass(frozen=True)
+class Tuned:
+    """One player count and player model: the ranked candidates, the ladder and the answer
+    (``chosen``: the group's own model, the others are the rungs either side)."""
+
+    players: int
+    model: str
+    chosen: bool
+    ranked: pl.DataFrame
+    steps: pl.DataFrame
+    answer: Answer
+
+
+def tune_rungs(
+    simulator: Simulator,
+    candidates_for: Callable[[int, str], list[Candidate]],
+    column: str,
+    *,
+    refine_for: Callable[[int, str], list[Candidate]] | None = None,
+    players: Sequence[int],
+    rungs: Sequence[str],
+    chosen: str,
+    target: float,
+    seed: int,
+    jobs: int,
+    store: Path | None,
+    precision: float | None,
+    max_n: int,
+    on_start: Callable[[str, str], None] | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+    on_done: Callable[[str, int], None] | None = None,
+    on_refine: Callable[[int], None] | None = None,
+) -> list[Tuned]:
+    """Rank ``candidates_for(count, rung)`` against ``target`` for every player count and model
+    rung (counts outer, rungs inner). Where no candidate's 95% interval covers the target,
+    ``refine_for(count, rung)`` (finer configurations, e.g. challenge pairs) are tried too and
+    ranked with the rest; ``on_refine(number of them)`` announces them. The other callbacks are
+    :func:`evaluate_candidates`'s, with ``on_start`` also told where ("4 players, history")."""
+    results: list[Tuned] = []
+    for count in players:
+        for rung in rungs:
+            where = f"{count} players, {rung}"
+            start = None if on_start is None else (lambda label, w=where: on_start(w, label))
+
+            def evaluate(candidates: list[Candidate]) -> pl.DataFrame:
+                return evaluate_candidates(simulator, candidates, column, seed=seed, jobs=jobs, store=store,
+                                           precision=precision, max_n=max_n, on_start=start,
+                                           on_chunk=on_chunk, on_done=on_done)
+
+            table = evaluate(candidates_for(count, rung))
+            covered = bool(((table["lo"] <= target) & (table["hi"] >= target)).any())
+            finer = refine_for(count, rung) if refine_for is not None and not covered else []
+            if finer:
+                if on_refine is not None:
+                    on_refine(len(finer))
+                table = pl.concat([table, evaluate(finer)], how="vertical_relaxed")
+            results.append(Tuned(count, rung, rung == chosen, rank_candidates(table, target),
+                                 ladder(table, target), closest_answer(table, target)))
+    return results
 
 
 def thegame_candidates(players: int) -> list[Candidate]:
@@ -186,8 +315,39 @@ def gang_candidates() -> list[Candidate]:
     for name in CHALLENGES:
         if name == "quick-access":
             continue
-        title = name.replace("-", " ").title()
-        candidates.append(Candidate(f"Professional + {title}",
+        candidates.append(Candidate(f"Professional + {_challenge_title(name)}",
                                     {"unit": "game", "mode": "professional", "challenges": (name,)}))
     candidates.append(Candidate("Master Thief", {"unit": "game", "mode": "master"}))
     return candidates
+
+
+def _challenge_title(name: str) -> str:
+    return name.replace("-", " ").title()
+
+
+def gang_combinations(size: int) -> list[Candidate]:
+    """Every mode with each set of ``size`` permanent challenges its config accepts, beyond
+    :func:`gang_candidates` (the config decides, so the search follows the rules readings):
+    Basic takes any (rules digest G6, a study option), Professional one only (G4, already in
+    :func:`gang_candidates`), Advanced and Master Thief draw theirs."""
+    from itertools import combinations
+
+    from cardsim.errors import UserError as RejectedConfig
+    from cardsim.sims.gang.cards import CHALLENGES
+    from cardsim.sims.gang.config import MODES, GangConfig
+
+    listed = {(c.config["mode"], c.config.get("challenges", ())) for c in gang_candidates()}
+    candidates = []
+    for mode in MODES:
+        for chosen in combinations(CHALLENGES, size):
+            if (mode, chosen) in listed:
+                continue
+            try:
+                GangConfig(unit="game", mode=mode, challenges=chosen)
+            except RejectedConfig:
+                continue
+            candidates.append(Candidate(f"{mode.title()} + {' + '.join(map(_challenge_title, chosen))}",
+                                        {"unit": "game", "mode": mode, "challenges": chosen}))
+    return candidates
+
+

@@ -4,7 +4,7 @@ Signature registered by cli.py as ``app.command("report")(report_command)``::
 
     report_command(game: list[str] = all landed, quick: bool = False, out: Path = reports,
                    seed: int = 0, jobs: int | None = all cores, store: Path | None = results,
-                   quiet: bool = False) -> None
+                   quiet: bool = False, verbose: bool = False) -> None
 
 Writes ``<out>/cardsim-report.html`` and ``<out>/cardsim-report.pdf``.
 """
@@ -21,7 +21,6 @@ from cardsim.commands.common import JobsOpt, QuietOpt, SeedOpt, StoreOpt, defaul
 from cardsim.errors import UserError
 from cardsim.reports.build import ALL_GAMES, write_report
 from cardsim.reports.suite import PROFILES
-from cardsim.reports.suite import Outcome
 
 
 def report_command(
@@ -37,11 +36,15 @@ def report_command(
     jobs: JobsOpt = None,
     store: StoreOpt = None,
     quiet: QuietOpt = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Also print one line per experiment (its n and stop rule).")
+    ] = False,
 ) -> None:
     """Write reports/cardsim-report.html and .pdf from the default experiment suite.
 
     Runs each landed game's experiments (reusing stored chunks), then renders one self-contained
-    HTML file and one PDF. Same store and seed: byte-identical files.
+    HTML file and one PDF. Same store and seed: byte-identical files. Shows one progress bar
+    with ETA over all experiments; --verbose adds a line per experiment.
 
     Example: cardsim report --quick --game gang
     """
@@ -51,15 +54,9 @@ def report_command(
         raise UserError(f"unknown game {', '.join(unknown)}; choose from: {', '.join(ALL_GAMES)}")
     profile = PROFILES["quick" if quick else "default"]
     started = time.perf_counter()
-
-    def note(outcome: Outcome) -> None:
-        if not quiet:
-            typer.echo(f"  {outcome.experiment.key}: n={outcome.n:,} ({outcome.stop_rule.split(':')[0]})",
-                       err=True)
-
     written = write_report(
         list(dict.fromkeys(games)), profile=profile, seed=seed, jobs=default_jobs(jobs),
-        store=resolve_store(store), out_dir=out, progress=not quiet, on_done=note,
+        store=resolve_store(store), out_dir=out, progress=not quiet, verbose=verbose and not quiet,
     )
     if not quiet:
         for line in written.skipped:

@@ -13,6 +13,7 @@ import cardsim
 from cardsim.reports.content import Block, Bullets, Paragraph, Report, Section
 from cardsim.reports.html import write_html
 from cardsim.reports.pdf import write_pdf
+from cardsim.reports.progress import Tracker
 from cardsim.reports.sections import GAME_TITLES, SECTION_MODULES, section_module
 from cardsim.reports.sections.common import models_block, reproducibility_blocks, rules_blocks
 from cardsim.reports.suite import Experiment, Outcome, Outcomes, Profile, run_experiments
@@ -45,7 +46,7 @@ class WrittenReport:
 
 def game_section(
     game: str, module: ModuleType, simulator: Simulator, *, profile: Profile, seed: int, jobs: int, store: Path | None,
-    progress: bool = False, on_done: Callable[[Outcome], None] | None = None,
+    tracker: Tracker | None = None, on_done: Callable[[Outcome], None] | None = None,
     experiments: Sequence[Experiment] | None = None,
 ) -> tuple[Section, Outcomes, str]:
     """Run one game's experiments (``experiments``: its plan for ``profile`` when not given) and
@@ -54,7 +55,7 @@ def game_section(
     if experiments is None:
         experiments = module.plan(profile)
     outcomes = run_experiments(simulator, experiments, seed=seed, jobs=jobs, store=store,
-                               progress=progress, on_done=on_done)
+                               tracker=tracker, on_done=on_done)
     recommended = tuple(module.recommendations(outcomes, profile))
     blocks = (
         Paragraph(module.QUESTION),
@@ -76,11 +77,12 @@ def _distinct_configs(simulator: Simulator, experiments: Sequence[Experiment]) -
 def build_report(
     games: Sequence[str], *, profile: Profile, seed: int, jobs: int, store: Path | None,
     progress: bool = False, on_done: Callable[[Outcome], None] | None = None,
-    plugins: dict[str, tuple[ModuleType, Simulator]] | None = None,
+    plugins: dict[str, tuple[ModuleType, Simulator]] | None = None, verbose: bool = False,
 ) -> tuple[Report, tuple[str, ...]]:
     """The report over ``games`` (landed ones; the others are noted); returns it and the skips.
 
-    ``plugins`` maps a game name to its section builder and simulator, replacing the registry
+    ``progress`` shows one bar with ETA over all the games' experiments (on stderr); ``verbose``
+    adds one line per finished experiment (its n and stop rule). ``plugins`` maps a game name to its section builder and simulator, replacing the registry
     (tests use it to plug in a toy game).
     """
     sections: list[Section] = []
@@ -108,14 +110,22 @@ def build_report(
         [(simulator, _distinct_configs(simulator, plan)) for _, _, simulator, plan in landed],
         jobs, on_start=announce,
     )
-    for game, module, simulator, plan in landed:
-        section, _, key = game_section(game, module, simulator, profile=profile, seed=seed, jobs=jobs,
-                                       store=store, progress=progress, on_done=on_done,
-                                       experiments=plan)
-        sections.append(section)
-        included.append(game)
-        if key:
-            key_results.append(f"{section.title}: {key}")
+    with Tracker(sum(len(plan) for *_, plan in landed), enabled=progress) as tracker:
+
+        def done(outcome: Outcome) -> None:
+            if verbose:
+                tracker.note(f"  {outcome.experiment.key}: n={outcome.n:,} ({outcome.stop_rule.split(':')[0]})")
+            if on_done is not None:
+                on_done(outcome)
+
+        for game, module, simulator, plan in landed:
+            section, _, key = game_section(game, module, simulator, profile=profile, seed=seed, jobs=jobs,
+                                           store=store, tracker=tracker, on_done=done, experiments=plan)
+            tracker.game_done(section.title)
+            sections.append(section)
+            included.append(game)
+            if key:
+                key_results.append(f"{section.title}: {key}")
     names = ", ".join(GAME_TITLES.get(g, g) for g in included) or "no game"
     front: list[Block] = [
         Paragraph(INTRO),
@@ -148,11 +158,12 @@ def build_report(
 def write_report(
     games: Sequence[str], *, profile: Profile, seed: int, jobs: int, store: Path | None, out_dir: Path,
     progress: bool = False, on_done: Callable[[Outcome], None] | None = None,
-    plugins: dict[str, tuple[ModuleType, Simulator]] | None = None,
+    plugins: dict[str, tuple[ModuleType, Simulator]] | None = None, verbose: bool = False,
 ) -> WrittenReport:
-    """Build the report and write ``out_dir/cardsim-report.html`` and ``.pdf``."""
+    """Build the report (see :func:`build_report`) and write ``out_dir/cardsim-report.html``
+    and ``.pdf``."""
     report, skipped = build_report(games, profile=profile, seed=seed, jobs=jobs, store=store,
-                                   progress=progress, on_done=on_done, plugins=plugins)
+                                   progress=progress, on_done=on_done, plugins=plugins, verbose=verbose)
     html = write_html(report, out_dir / HTML_NAME)
     pdf = out_dir / PDF_NAME
     pages = write_pdf(report, pdf)

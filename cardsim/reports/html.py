@@ -1,8 +1,9 @@
 """The report as one self-contained HTML file.
 
 Plots are inline SVG (from :func:`cardsim.reports.style.svg_text`), styles and the small
-table-sorting script are inline, and the file references no URL at all: it opens offline, on a
-phone (responsive CSS), and the same report always gives the same bytes.
+table-sorting script are inline, and the file references no URL at all (its Content-Security-Policy
+forbids every request but inline data): it opens offline, on a phone (responsive CSS), and the same
+report always gives the same bytes.
 """
 
 from __future__ import annotations

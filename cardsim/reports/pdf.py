@@ -1,14 +1,19 @@
-"""The report as a PDF, drawn with matplotlib only (PdfPages: no browser, no LaTeX).
+"""The report as a PDF, drawn with matplotlib (no browser, no LaTeX) and assembled with pypdf.
 
 Layout happens in two passes: :func:`layout` flows the report's blocks onto A4 pages (a title
-page, a contents page, then each section from a fresh page; at most one plot per page, tables
-split with their header repeated), and :func:`write_pdf` draws those pages. Knowing every page
-first lets the contents page give page numbers. Metadata is fixed (no creation date), so the
-same report always gives the same bytes.
+page, a contents page, then each section from a fresh page; tables split with their header
+repeated; plots share a page when they fit, and a plot that almost fits the rest of a page is
+drawn a little shorter rather than leaving the page half empty), and :func:`write_pdf` draws
+those pages. Knowing every page first lets the contents page give page numbers. Text pages are
+drawn with matplotlib's PdfPages, each plot as its own vector PDF that pypdf places on its page;
+pypdf then adds the outline (a bookmark for every chapter and every headed list, table and
+figure in it) and makes each contents entry a link to its chapter. Metadata is fixed (no
+creation date), so the same report always gives the same bytes.
 """
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -20,6 +25,9 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.patches import Rectangle
+from pypdf import PdfReader, PdfWriter, Transformation
+from pypdf.annotations import Link
+from pypdf.generic import Fit
 
 from cardsim.reports.content import Block, Bullets, Paragraph, Plot, Report, Table
 from cardsim.reports.style import OKABE_ITO, RC_PARAMS
@@ -29,6 +37,8 @@ MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 0.8, 0.85, 0.9
 CONTENT_W = PAGE_W - 2 * MARGIN_X
 CONTENT_BOTTOM = PAGE_H - MARGIN_BOTTOM
 MAX_PLOT_H = 5.2
+MIN_PLOT_SHRINK = 0.6  # a plot may be drawn down to this share of its height to fill a page
+PT = 72.0  # PDF points per inch
 INK, MUTED, BAND, ACCENT = "#1a1a1a", "#555555", "#eef1f4", OKABE_ITO[0]
 FAMILY = "DejaVu Sans"
 
@@ -60,16 +70,42 @@ class Item:
     table_row: bool = False
 
 
+@dataclass(frozen=True)
+class Mark:
+    """An outline entry: ``level`` 0 for a chapter (or the title and contents pages), 1 for a
+    headed list, table or figure inside it; ``top`` in inches from the page's top."""
+
+    level: int
+    title: str
+    top: float
+
+
+@dataclass(frozen=True)
+class PageLink:
+    """A clickable band (``top`` and ``height`` in inches) that jumps to page ``target`` (0-based)."""
+
+    top: float
+    height: float
+    target: int
+
+
 @dataclass
 class Page:
-    """A laid-out page: items with their top y (inches), at most one plot."""
+    """A laid-out page: items with their top y (inches), the figures of its plot items (in the
+    order placed), its outline entries and its links."""
 
     header: str
     placed: list[tuple[float, Item]] = field(default_factory=list)
-    figure: Figure | None = None
+    figures: list[Figure] = field(default_factory=list)
+    marks: list[Mark] = field(default_factory=list)
+    links: list[PageLink] = field(default_factory=list)
 
     def has_plot(self) -> bool:
         return any(item.plot is not None for _, item in self.placed)
+
+    def used(self) -> float:
+        """Inches of the content area in use (from the top margin to the lowest item's end)."""
+        return max((top + item.height for top, item in self.placed), default=MARGIN_TOP) - MARGIN_TOP
 
 
 @lru_cache(maxsize=1)
@@ -201,6 +237,19 @@ def block_items(block: Block) -> tuple[list[Item], Item | None]:
     raise TypeError(f"unknown block type {type(block).__name__}")
 
 
+def outline_title(block: Block) -> str | None:
+    """The block's outline entry: a list's heading, a table's title, a figure's caption (its
+    first sentence); None for a paragraph or an untitled list."""
+    if isinstance(block, Bullets):
+        return block.heading or None
+    if isinstance(block, Table):
+        return block.title or None
+    if isinstance(block, Plot):
+        first = block.caption.split(". ")[0].rstrip(".")
+        return "Figure: " + (first if len(first) <= 90 else first[:89] + "\u2026")
+    return None
+
+
 def _plot_height(fig: Figure) -> float:
     width, height = fig.get_size_inches()
     return min(MAX_PLOT_H, CONTENT_W * height / width)
@@ -218,16 +267,19 @@ def layout(report: Report) -> list[Page]:
         title.placed.append((y, item))
         y += item.height
     pages.append(title)
+    title.marks.append(Mark(0, report.title, 0.0))
     page = title
     for block in report.front_matter:
         page, y = _flow(pages, page, y, block)
     contents_at = len(pages)
     pages.append(Page(header="Contents"))  # filled in once section pages are known
+    pages[contents_at].marks.append(Mark(0, "Contents", 0.0))
     starts: list[tuple[str, int]] = []
     for section in report.sections:
         page = Page(header=section.title)
         pages.append(page)
         starts.append((section.title, len(pages)))
+        page.marks.append(Mark(0, section.title, 0.0))
         y = MARGIN_TOP
         for item in _text_items(section.title, size=17, weight="bold", color=ACCENT, gap_after=0.2):
             page.placed.append((y, item))
@@ -245,12 +297,14 @@ def layout(report: Report) -> list[Page]:
             Line(str(page_no), PAGE_W - MARGIN_X, 11, align="right"),
         ))
         contents.placed.append((y, row))
+        contents.links.append(PageLink(y, row.height, page_no - 1))
         y += row.height
     return pages
 
 
 def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, float]:
     items, repeat_header = block_items(block)
+    mark = outline_title(block)
     i = 0
     while i < len(items):
         item = items[i]
@@ -263,16 +317,22 @@ def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, 
         while items[j].keep_with_next and j + 1 < len(items):
             j += 1
             run_h += items[j].height
-        crowded = item.plot is not None and page.has_plot()
-        if (y + run_h > CONTENT_BOTTOM or crowded) and page.placed and y > MARGIN_TOP + 0.6:
+        if figure is not None and y + run_h > CONTENT_BOTTOM:
+            # a plot that almost fits is drawn shorter rather than leaving the page half empty
+            room = CONTENT_BOTTOM - y - (run_h - height)
+            if room >= MIN_PLOT_SHRINK * height:
+                height, run_h = room, run_h - height + room
+        if y + run_h > CONTENT_BOTTOM and page.placed and y > MARGIN_TOP + 0.6:
             page = Page(header=page.header)
             pages.append(page)
             y = MARGIN_TOP
             if repeat_header is not None and item.table_row:
                 page.placed.append((y, repeat_header))
                 y += repeat_header.height
+        if mark is not None and i == 0:
+            page.marks.append(Mark(1, mark, y))
         if figure is not None:
-            page.figure = figure
+            page.figures.append(figure)
             page.placed.append((y, Item(height=height, plot=item.plot)))
         else:
             page.placed.append((y, item))
@@ -282,14 +342,12 @@ def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, 
 
 
 def _draw_page(page: Page, number: int, total: int, footer: str) -> Figure:
+    """The page's text, bands, header and footer (its plots are placed later, see
+    :func:`_place_plots`)."""
     with matplotlib.rc_context(RC_PARAMS):
-        fig = page.figure if page.figure is not None else Figure()
+        fig = Figure()
         fig.set_size_inches(PAGE_W, PAGE_H)
         for top, item in page.placed:
-            if item.plot is not None:
-                height = item.height - 0.1
-                rect = (MARGIN_X / PAGE_W, 1 - (top + height) / PAGE_H, CONTENT_W / PAGE_W, height / PAGE_H)
-                fig.set_layout_engine(ConstrainedLayoutEngine(rect=rect))
             if item.band:
                 fig.add_artist(Rectangle(
                     (MARGIN_X / PAGE_W, 1 - (top + item.height) / PAGE_H), item.band / PAGE_W,
@@ -307,21 +365,73 @@ def _draw_page(page: Page, number: int, total: int, footer: str) -> Figure:
     return fig
 
 
-def write_pdf(report: Report, path: Path) -> int:
-    """Draw the report into ``path`` (parents created); returns the number of pages written."""
+def _plot_pdf(figure: Figure, height: float) -> bytes:
+    """One plot as a one-page vector PDF of the content width and ``height`` inches."""
+    buffer = io.BytesIO()
+    with matplotlib.rc_context(RC_PARAMS):
+        figure.set_size_inches(CONTENT_W, height)
+        figure.set_layout_engine(ConstrainedLayoutEngine())
+        figure.savefig(buffer, format="pdf", metadata={"CreationDate": None, "ModDate": None,
+                                                        "Producer": "cardsim", "Creator": "cardsim"})
+    return buffer.getvalue()
+
+
+def _place_plots(writer: PdfWriter, pages: list[Page]) -> None:
+    """Draw every plot onto its page at the place the layout gave it."""
+    for index, page in enumerate(pages):
+        plots = [(top, item) for top, item in page.placed if item.plot is not None]
+        for (top, item), figure in zip(plots, page.figures, strict=True):
+            height = item.height - 0.1
+            drawn = PdfReader(io.BytesIO(_plot_pdf(figure, height))).pages[0]
+            writer.pages[index].merge_transformed_page(
+                drawn, Transformation().translate(MARGIN_X * PT, (PAGE_H - top - height) * PT))
+
+
+def _add_navigation(writer: PdfWriter, pages: list[Page]) -> None:
+    """The outline (chapters, and the headed blocks inside each) and the contents links."""
+    chapter = None
+    for index, page in enumerate(pages):
+        for mark in page.marks:
+            fit = Fit.xyz(left=0, top=PAGE_H * PT if mark.level == 0 else (PAGE_H - mark.top) * PT + 6)
+            if mark.level == 0:
+                chapter = writer.add_outline_item(title=mark.title, page_number=index, fit=fit, is_open=False)
+            else:
+                writer.add_outline_item(title=mark.title, page_number=index, parent=chapter, fit=fit)
+        for link in page.links:
+            rect = (MARGIN_X * PT, (PAGE_H - link.top - link.height) * PT,
+                    (PAGE_W - MARGIN_X) * PT, (PAGE_H - link.top) * PT)
+            writer.add_annotation(index, Link(rect=rect, border=[0, 0, 0], target_page_index=link.target,
+                                              fit=Fit.xyz(left=0, top=PAGE_H * PT)))
+
+
+def write_pdf(report: Report, path: Path, pages: list[Page] | None = None) -> int:
+    """Draw the report into ``path`` (parents created); returns the number of pages written.
+
+    ``pages``: the report's :func:`layout` when the caller already has it (its figures are
+    drawn, so it serves one PDF).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    pages = layout(report)
+    if pages is None:
+        pages = layout(report)
     metadata = {
         "Title": report.title,
         "Author": "cardsim",
         "Subject": report.subtitle,
         "Creator": f"cardsim {report.metadata.get('version', '')}".strip(),
-        "Producer": "cardsim (matplotlib PdfPages)",
+        "Producer": "cardsim (matplotlib, pypdf)",
         "CreationDate": None,
         "ModDate": None,
     }
     footer = report.metadata.get("footer", report.title)
-    with matplotlib.rc_context(RC_PARAMS), PdfPages(path, metadata=metadata) as pdf:
+    text = io.BytesIO()
+    with matplotlib.rc_context(RC_PARAMS), PdfPages(text, metadata=metadata) as pdf:
         for number, page in enumerate(pages, start=1):
             pdf.savefig(_draw_page(page, number, len(pages), footer))
+    writer = PdfWriter(clone_from=PdfReader(text))
+    _place_plots(writer, pages)
+    _add_navigation(writer, pages)
+    writer.page_mode = "/UseOutlines"
+    writer.add_metadata({f"/{key}": value for key, value in metadata.items() if value is not None})
+    with path.open("wb") as out:
+        writer.write(out)
     return len(pages)

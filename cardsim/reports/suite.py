@@ -13,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from cardsim.sims.core.runner import run
 from cardsim.sims.core.simulator import Simulator
+
+if TYPE_CHECKING:
+    from cardsim.reports.progress import Tracker
 
 
 @dataclass(frozen=True)
@@ -143,10 +146,11 @@ def run_experiments(
     seed: int,
     jobs: int,
     store: Path | None,
-    progress: bool = False,
+    tracker: Tracker | None = None,
     on_done: Callable[[Outcome], None] | None = None,
 ) -> Outcomes:
-    """Play every experiment through the runner (reusing stored chunks)."""
+    """Play every experiment through the runner (reusing stored chunks); ``tracker`` follows
+    the chunks as they are computed."""
     game = simulator.name
     outcomes = Outcomes(game=game, seed=seed)
     for experiment in experiments:
@@ -154,13 +158,20 @@ def run_experiments(
             raise ValueError(f"{game}: duplicate experiment key {experiment.key!r}")
         config = simulator.make_config(**experiment.config)
         size = min(experiment.chunk_size or simulator.chunk_size, experiment.max_n)
+        most_chunks = -(-max(size, experiment.max_n) // size)
+        on_chunk = None
+        if tracker is not None:
+            tracker.start(game, experiment.key)
+            on_chunk = lambda _index, most=most_chunks: tracker.chunk(most)  # noqa: E731
         if experiment.precision is None:
             result = run(simulator, config, n=experiment.max_n, seed=seed, jobs=jobs, store=store,
-                         chunk_size=size, progress=progress)
+                         chunk_size=size, on_chunk=on_chunk)
         else:
             result = run(simulator, config, n=size, seed=seed, jobs=jobs, store=store,
                          precision=experiment.precision, max_n=max(size, experiment.max_n),
-                         chunk_size=size, progress=progress)
+                         chunk_size=size, on_chunk=on_chunk)
+        if tracker is not None:
+            tracker.finish()
         run_id = result.path.name if result.path is not None else "(memory)"
         outcome = Outcome(experiment, result.episodes, result.stop_rule, run_id)
         outcomes.by_key[experiment.key] = outcome

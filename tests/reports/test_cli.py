@@ -40,19 +40,37 @@ def test_bad_input_is_one_line_and_exit_2(capsys, monkeypatch, args, message):
     assert len(lines) == 1 and message in lines[0], err
 
 
-def test_tune_thegame_lists_closest_and_ladder(capsys, monkeypatch, tmp_path):
-    code, out, err = cardsim(capsys, monkeypatch, "tune", "thegame", "--players", "2", "--strategy", "greedy", "--target", "0.05",
-                     "--max-n", "60", "--precision", "0.3", "--jobs", "1", "--store", str(tmp_path),
-                     "--json")
+def test_tune_thegame_answers_per_count_and_model_rung(capsys, monkeypatch, tmp_path):
+    code, out, err = cardsim(capsys, monkeypatch, "tune", "thegame", "--players", "1-2", "--strategy", "greedy",
+                             "--target", "0.05", "--max-n", "60", "--precision", "0.3", "--jobs", "1",
+                             "--store", str(tmp_path), "--json")
     assert code == 0, err
     data = json.loads(out)
-    closest = data["closest"]
-    assert len(closest) == 8 and [row["rank"] for row in closest] == list(range(1, 9))
-    distances = [abs(row["p"] - 0.05) for row in closest]
-    assert distances == sorted(distances)
-    assert all(row["n"] == 60 and row["lo"] <= row["p"] <= row["hi"] for row in closest)
-    assert {row["level"] for row in data["ladder"]} <= {"easy", "medium", "hard"}
-    assert all(row["configuration"].startswith("min ") for row in closest)
+    answers = data["answers"]
+    # per count: the rung below (random), the group's strategy, the rung above (planner)
+    assert [(a["players"], a["strategy"], a["chosen"]) for a in answers] == [
+        (count, rung, rung == "greedy") for count in (1, 2) for rung in ("random", "greedy", "planner")]
+    for answer in answers:
+        closest = answer["closest"]
+        assert len(closest) == 8 and [row["rank"] for row in closest] == list(range(1, 9))
+        distances = [abs(row["p"] - 0.05) for row in closest]
+        assert distances == sorted(distances)
+        assert all(row["n"] == 60 and row["lo"] <= row["p"] <= row["hi"] for row in closest)
+        assert {row["level"] for row in answer["ladder"]} <= {"easy", "medium", "hard"}
+        assert all(row["configuration"].startswith("min ") for row in closest)
+        assert answer["play"] == closest[0]["configuration"] and answer["strategy"] in answer["who"]
+        assert answer["reachable"] == (answer["reach"] == "reachable")
+
+
+def test_tune_says_when_a_target_is_out_of_reach(capsys, monkeypatch, tmp_path):
+    code, out, err = cardsim(capsys, monkeypatch, "tune", "thegame", "--players", "2", "--strategy", "random",
+                             "--target", "0.97", "--max-n", "30", "--precision", "0.3", "--jobs", "1",
+                             "--store", str(tmp_path))
+    assert code == 0, err
+    text = " ".join(out.split())
+    assert "A 97% win rate is out of reach for 2 player(s) using the 'random' strategy" in text
+    assert "Closest reachable: min " in text and "play:" not in text
+    assert "how much skill matters" in text
 
 
 def test_report_command_writes_both_files(tmp_path, monkeypatch, capsys):
@@ -64,3 +82,26 @@ def test_report_command_writes_both_files(tmp_path, monkeypatch, capsys):
     assert str(html) in printed and str(pdf) in printed and "pages" in printed
     assert "Win rate by side and player count" in html.read_text()
     assert pdf.read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_report_run_prints_progress_and_notes_only_when_verbose(tmp_path, monkeypatch, capsys, verbose):
+    monkeypatch.setitem(report_module.PROFILES, "quick", TINY)
+    report_module.report_command(game=["bang"], quick=True, out=tmp_path / "out", seed=3, jobs=1,
+                                 store=tmp_path / "store", quiet=False, verbose=verbose)
+    err = capsys.readouterr().err
+    notes = [line for line in err.splitlines() if line.startswith("  ") and " n=" in line]
+    assert "Bang! done: 100% of the experiments" in err  # off a terminal: one line per game
+    assert (len(notes) > 0) == verbose
+
+
+def test_tracker_counts_each_experiment_once():
+    from cardsim.reports.progress import Tracker
+    tracker = Tracker(3, enabled=False)
+    for chunks in (0, 2, 50):  # stored (no chunk computed), stopped early, more chunks than expected
+        tracker.start("g", "e")
+        for _ in range(chunks):
+            tracker.chunk(4)
+            assert tracker.done < 3
+        tracker.finish()
+    assert tracker.done == pytest.approx(3.0)

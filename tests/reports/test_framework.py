@@ -93,7 +93,7 @@ def test_pdf_page_count_matches_layout(written):
     data = result.pdf.read_bytes()
     assert_pdf_structure(data)
     assert pdf_page_count(data) == result.pdf_pages == len(pages)
-    # title page, contents page, and the chapter (which needs at least two pages: one plot each)
+    # title page, contents page, and the chapter
     assert len(pages) >= 3
     assert b"/CreationDate" not in data
 

@@ -6,7 +6,8 @@ import polars as pl
 
 from cardsim.reports.content import Bullets, Paragraph, Plot, Report, Section, Table
 from cardsim.reports.html import inline_svg, render_html
-from cardsim.reports.pdf import CONTENT_W, layout, text_width, wrap
+from cardsim.reports.pdf import (CONTENT_BOTTOM, CONTENT_W, MARGIN_TOP, MIN_PLOT_SHRINK, layout, text_width,
+                                 wrap)
 from cardsim.reports.sections.common import digest_facts, digest_path
 from cardsim.reports.style import new_figure, svg_text
 
@@ -81,7 +82,7 @@ def test_wrap_fits_the_width():
     assert " ".join(lines).split() == text.split()
 
 
-def test_long_table_breaks_with_repeated_header_and_plots_get_own_page():
+def test_long_table_breaks_with_repeated_header():
     rows = tuple((f"r{i}", f"{i}") for i in range(150))
     keys = tuple((f"r{i}", float(i)) for i in range(150))
     table = Table("long", ("row", "value"), rows, keys, note="note")
@@ -94,12 +95,27 @@ def test_long_table_breaks_with_repeated_header_and_plots_get_own_page():
     assert all(t.count("row") == 1 for t in table_pages)  # the header on every page of the table
     body = [x for t in texts for x in t if x.startswith("r") and x[1:].isdigit()]
     assert body == [f"r{i}" for i in range(150)]
-    assert sum(page.has_plot() for page in pages) == 2
-    assert all(sum(item.plot is not None for _, item in page.placed) <= 1 for page in pages)
     assert pages[1].header == "Contents"
     contents = [line.text for _, item in pages[1].placed for line in item.lines]
     assert "1.  S" in contents and "3" in contents  # section S starts on page 3
     assert pl.Series(body).n_unique() == 150
+
+
+def test_plots_share_a_page_and_fill_it():
+    """Two plots that fit go on one page; a third that almost fits is drawn shorter (not below
+    MIN_PLOT_SHRINK of its height) instead of leaving the page half empty."""
+    plots = tuple(Plot(f"p{i}", f"caption {i}. More text.", small_figure) for i in range(5))
+    pages = layout(Report("T", "S", (), (Section("s", "S", (Paragraph("intro"), *plots)),)))
+    chapter = [p for p in pages if p.header == "S"]
+    counts = [sum(item.plot is not None for _, item in p.placed) for p in chapter]
+    assert sum(counts) == 5 and counts[0] >= 2 and len(chapter) < 5
+    natural = CONTENT_W * 3.6 / 6.4
+    heights = [item.height - 0.1 for p in chapter for _, item in p.placed if item.plot is not None]
+    assert all(MIN_PLOT_SHRINK * natural - 1e-9 <= h <= natural + 1e-9 for h in heights)
+    assert all(p.used() <= CONTENT_BOTTOM - MARGIN_TOP + 1e-9 for p in chapter)
+    assert all(p.used() >= 0.5 * (CONTENT_BOTTOM - MARGIN_TOP) for p in chapter[:-1])
+    marks = [m.title for p in chapter for m in p.marks]
+    assert marks == ["S"] + [f"Figure: caption {i}" for i in range(5)]
 
 
 def test_interval_lines_keep_text_categories_in_table_order():
@@ -132,3 +148,16 @@ def test_digest_found_from_the_working_directory(tmp_path, monkeypatch):
     monkeypatch.setattr(common, "repo_root", lambda: tmp_path / "site-packages")
     monkeypatch.chdir(tmp_path)
     assert common.digest_path("gang") == tmp_path / "seeds" / "the_gang.md"
+
+
+def test_cards_left_small_multiples_show_every_strategy_and_game():
+    from cardsim.reports.plots.thegame import cards_left_histogram
+
+    counts = pl.DataFrame({"players": [1] * 4, "strategy": ["random", "random", "greedy", "greedy"],
+                           "cards_left": [0, 90, 0, 5], "games": [1, 3, 2, 2]})
+    fig = cards_left_histogram(counts, 1)
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title().split(" ")[0] for ax in panels] == ["random", "greedy"]
+    assert all(ax.get_xlim()[1] >= 90 for ax in panels)  # the game with 90 cards left is in view
+    texts = [t.get_text() for ax in panels for t in ax.texts]
+    assert "wins 25%\nmedian 90" in texts and "wins 50%\nmedian 0" in texts

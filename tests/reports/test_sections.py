@@ -13,24 +13,23 @@ from cardsim.reports.html import render_html
 from cardsim.reports.content import Report
 from cardsim.reports.sections import SECTION_MODULES, section_module
 from cardsim.reports.style import svg_text
-from cardsim.reports.suite import Outcome, Outcomes, Profile
+from cardsim.reports.suite import Outcome, Outcomes
 from cardsim.sims.core.runner import load_episodes
 from cardsim.sims.core.store import load_run
 from cardsim.sims.registry import get_simulator
-
-# one small chunk per experiment: checks the plumbing, not the numbers
-TINY = Profile("quick", precision=0.45, max_n=40, tune_precision=0.45, tune_max_n=20)
+from tests.reports.conftest import TINY, TINY_SEED
 
 
 @pytest.fixture(scope="module", params=sorted(SECTION_MODULES))
-def chapter(request, tmp_path_factory):
+def chapter(request, tiny_report):
+    """The game's chapter rebuilt from the session report's store (its chunks are reused)."""
     game = request.param
     module, note = section_module(game)
     if module is None:
         pytest.skip(note)
-    store = tmp_path_factory.mktemp(f"store-{game}")
-    section, outcomes, key = game_section(game, module, get_simulator(game), profile=TINY, seed=11,
-                                     jobs=1, store=store)
+    store = tiny_report.store
+    section, outcomes, key = game_section(game, module, get_simulator(game), profile=TINY, seed=TINY_SEED,
+                                          jobs=1, store=store)
     assert key  # every chapter opens its recommendations with a key result
     return game, module, section, outcomes, store
 
@@ -65,3 +64,13 @@ def test_chapter_figures_equal_the_store(chapter):
     plots_first = [svg_text(b.make()) for b in first if isinstance(b, Plot)]
     plots_again = [svg_text(b.make()) for b in rebuilt if isinstance(b, Plot)]
     assert plots_first == plots_again and plots_first
+
+
+def test_gang_mode_table_in_difficulty_order(tiny_report):
+    gang = next(s for s in tiny_report.report.sections if s.key == "gang")
+    table = next(b for b in gang.blocks if isinstance(b, Table) and b.title.startswith("Game win rate per mode"))
+    model, mode = table.columns.index("model"), table.columns.index("mode")
+    by_model: dict[str, list[str]] = {}
+    for row in table.rows:
+        by_model.setdefault(row[model], []).append(row[mode])
+    assert by_model and all(modes == ["basic", "advanced", "professional", "master"] for modes in by_model.values())

@@ -11,7 +11,12 @@ from cardsim.analysis.stats import wilson_interval
 from cardsim.analysis.tuning import (
     Candidate,
     check_target,
+    closest_answer,
     evaluate_candidates,
+    gang_candidates,
+    gang_combinations,
+    neighbour_rungs,
+    tune_rungs,
     ladder,
     level_aims,
     rank_candidates,
@@ -68,3 +73,53 @@ def test_evaluate_candidates_matches_exact_coin_probabilities():
         assert row["lo"] <= row["p"] <= row["hi"]
     best = rank_candidates(result, 0.45).row(0, named=True)
     assert best["label"] == "p0.5"
+
+
+def test_closest_answer_flags_a_target_out_of_reach():
+    rates = table([("easy", 100, 80), ("hard", 100, 20)])
+    high = closest_answer(rates, 0.97)
+    assert (high.label, high.reach, high.reachable) == ("easy", "above", False)
+    assert "out of reach" in high.sentence("us", 0.97) and "Closest reachable: easy, 80.0%" in high.sentence("us", 0.97)
+    low = closest_answer(rates, 0.02)
+    assert (low.label, low.reach) == ("hard", "below")
+    middle = closest_answer(rates, 0.5)
+    assert middle.reachable and middle.sentence("us", 0.5).startswith("For us aiming at a 50% win rate, play: ")
+    # within the easiest interval (upper end ~87%) the target still counts as reachable
+    assert closest_answer(rates, 0.85).reachable
+
+
+def test_neighbour_rungs():
+    ladder_names = ("random", "percentile", "history", "bayes")
+    assert neighbour_rungs(ladder_names, "percentile") == ["random", "percentile", "history"]
+    assert neighbour_rungs(ladder_names, "random") == ["random", "percentile"]
+    assert neighbour_rungs(ladder_names, "bayes") == ["history", "bayes"]
+
+
+def test_gang_combinations_follow_the_configs():
+    plain = gang_candidates()
+    singles, pairs = gang_combinations(1), gang_combinations(2)
+    labels = [c.label for c in plain + singles + pairs]
+    assert len(labels) == len(set(labels))
+    # Basic takes one or two permanent challenges (G6); Professional only one (G4), already listed
+    assert {c.config["mode"] for c in singles + pairs} == {"basic"}
+    assert len(singles) == 10 and len(pairs) == 45
+    assert all(len(c.config["challenges"]) == 2 for c in pairs)
+
+
+def coin_candidates(count: int, rung: str) -> list[Candidate]:
+    return [Candidate(f"p{p}", {"p_heads": p}) for p in (0.1, 0.9)]
+
+
+@pytest.mark.parametrize("target, refined", [(0.5, True), (0.9, False)])
+def test_tune_rungs_refines_only_when_no_interval_covers_the_target(target, refined):
+    announced: list[int] = []
+    results = tune_rungs(
+        COIN, coin_candidates, "heads", refine_for=lambda c, r: [Candidate("p0.5", {"p_heads": 0.5})],
+        players=[1, 2], rungs=["low", "high"], chosen="high", target=target, seed=1, jobs=1, store=None,
+        precision=None, max_n=400, on_refine=announced.append,
+    )
+    assert [(t.players, t.model, t.chosen) for t in results] == [
+        (1, "low", False), (1, "high", True), (2, "low", False), (2, "high", True)]
+    assert announced == ([1] * 4 if refined else [])
+    assert all(t.answer.label == ("p0.5" if refined else "p0.9") and t.answer.reachable for t in results)
+    assert all(t.ranked.height == (3 if refined else 2) for t in results)

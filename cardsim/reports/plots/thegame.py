@@ -1,16 +1,18 @@
 """The Game figures: win rate by player count per strategy (95% interval whiskers) and
-cards-left histograms."""
+cards-left distributions (small multiples, one panel per strategy)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import matplotlib
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 
 from cardsim.reports.plots.common import interval_lines
-from cardsim.reports.style import new_figure, series_style
+from cardsim.reports.style import RC_PARAMS, series_style
 from cardsim.sims.thegame.config import STRATEGY_NAMES
 
 
@@ -39,25 +41,43 @@ def win_rate_plot(summary: pl.DataFrame) -> Figure:
 
 def cards_left_histogram(counts: pl.DataFrame, players: int,
                          strategies: Sequence[str] | None = None) -> Figure:
-    """Share of games by cards left at one player count, one step line per strategy;
-    ``counts`` is :func:`cardsim.analysis.thegame.cards_left_counts` output."""
+    """Share of games by cards left at one player count as small multiples: one panel per
+    strategy on shared axes, the wins (0 cards left) marked and the median named, so six
+    distributions read side by side instead of as six overlaid lines; ``counts`` is
+    :func:`cardsim.analysis.thegame.cards_left_counts` output."""
     part = counts.filter(pl.col("players") == players)
-    order = list(strategies or [s for s in STRATEGY_NAMES if s in part["strategy"].to_list()])
-    fig, ax = new_figure(6.4, 3.6)
-    bins = np.arange(0, 99)
-    for index, strategy in enumerate(order):
-        rows = part.filter(pl.col("strategy") == strategy)
-        if rows.height == 0:
+    present = part["strategy"].unique().to_list()
+    order = [s for s in (strategies or STRATEGY_NAMES) if s in present]
+    columns = min(3, max(1, len(order)))
+    rows = max(1, -(-len(order) // columns))
+    with matplotlib.rc_context(RC_PARAMS):
+        fig = Figure(figsize=(6.4, 1.55 * rows + 0.9), layout="constrained")
+        axes = fig.subplots(rows, columns, sharex=True, sharey=True, squeeze=False)
+    values = np.arange(0, 99)
+    furthest = int(part["cards_left"].max()) if part.height else 0
+    for index, ax in enumerate(axes.flat):
+        if index >= len(order):
+            ax.set_visible(False)
             continue
-        games = np.zeros(bins.size)
-        games[rows["cards_left"].to_numpy().astype(int)] = rows["games"].to_numpy()
-        style = series_style(index)
-        ax.step(bins, games / games.sum(), where="mid", color=style["color"],
-                linestyle=style["linestyle"], linewidth=1.3,
-                label=f"{strategy} (n={int(games.sum()):,})")
-    ax.set_xlabel("cards left at the end (0 = win)")
-    ax.set_ylabel("share of games")
-    ax.set_title(f"The Game, {players} player{'s' if players > 1 else ''}: cards left")
-    ax.set_xlim(-1, 60)
-    ax.legend(loc="upper right", fontsize=8)
+        strategy = order[index]
+        rows_of = part.filter(pl.col("strategy") == strategy)
+        games = np.zeros(values.size)
+        games[rows_of["cards_left"].to_numpy().astype(int)] = rows_of["games"].to_numpy()
+        total = games.sum()
+        share = games / total
+        colour = series_style(index)["color"]
+        ax.bar(values[1:], share[1:], width=1.0, color=colour, linewidth=0)
+        ax.bar([0], [share[0]], width=1.6, color="#222222", linewidth=0)
+        median = int(np.searchsorted(np.cumsum(games), total / 2.0))
+        ax.axvline(median, color="#222222", linewidth=0.8, linestyle=":")
+        ax.set_title(f"{strategy} (n={int(total):,})", fontsize=8.5)
+        ax.text(0.97, 0.92, f"wins {share[0]:.0%}\nmedian {median}", transform=ax.transAxes,
+                ha="right", va="top", fontsize=7.5)
+        ax.tick_params(labelsize=7.5)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    axes[0][0].set_xlim(-1.5, max(60, furthest + 2))  # every game in view (1 player spreads wide)
+    fig.supxlabel("cards left at the end (0 = win, dark bar; dotted line = median)", fontsize=8.5)
+    fig.supylabel("share of games", fontsize=8.5)
+    fig.suptitle(f"The Game, {players} player{'s' if players > 1 else ''}: cards left per strategy",
+                 fontsize=10)
     return fig

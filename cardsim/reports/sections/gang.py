@@ -143,7 +143,9 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                            "specialists highlighted.", lambda t=effects: card_effects_plot(t)))
     modes = game_summary(_part(outcomes, "modes"))
     blocks.append(table_from_frame(
-        modes.sort(["model", "mode"]), title=f"Game win rate per mode ({FOCUS_PLAYERS} players)",
+        modes.sort([pl.col("model").replace_strict({m: i for i, m in enumerate(MODEL_DESCRIPTIONS)}),
+                    pl.col("mode").replace_strict({m: i for i, m in enumerate(MODES)})]),  # difficulty order
+        title=f"Game win rate per mode ({FOCUS_PLAYERS} players)",
         columns=[text_column("model", "model"), text_column("mode", "mode"),
                  ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
                  ("win rate", "win", lambda r: percent(r["win"]), lambda r: float(r["win"])),

@@ -119,7 +119,7 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     ))
     for players in (1, FOCUS_PLAYERS, 5):
         blocks.append(Plot(f"thegame-cards-left-{players}",
-                           f"Share of games by cards left at the end, {players} player(s), per strategy.",
+                           f"Share of games by cards left at the end, {players} player(s): one panel per strategy, wins (0 left) dark, median dotted.",
                            lambda c=counts, p=players: cards_left_histogram(c, p)))
     return tuple(blocks)
 
