@@ -8,12 +8,19 @@ import polars as pl
 import typer
 
 from cardsim.analysis.stats import proportion_table
-from cardsim.commands.common import JsonOpt, StoreOpt, resolve_store, show_table
+from cardsim.commands.common import (
+    JsonOpt,
+    StoreOpt,
+    command_app,
+    resolve_store,
+    show_table,
+    show_value,
+)
 from cardsim.sims.core.runner import load_episodes
 from cardsim.sims.core.store import find_run, list_runs
 from cardsim.sims.registry import get_simulator
 
-app = typer.Typer(help="List and inspect stored runs.", no_args_is_help=True)
+app = command_app("runs", help="List and inspect stored runs.", example="cardsim runs list")
 
 
 @app.command("list")
@@ -39,7 +46,7 @@ def list_command(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
         typer.echo(f"no runs in {folder}")
         return
     frame = pl.DataFrame(rows) if rows else pl.DataFrame({"id": [], "game": []})
-    show_table(frame, title=f"runs in {folder}", as_json=as_json)
+    show_table(frame, title=f"runs in {folder}", name="runs", as_json=as_json)
 
 
 @app.command("show")
@@ -57,7 +64,9 @@ def show_command(run_id: str, store: StoreOpt = None, as_json: JsonOpt = False) 
         if column in episodes.columns:
             headline = proportion_table(episodes, [], column).to_dicts()[0] | {"column": column}
     if as_json:
-        typer.echo(json.dumps({"id": stored.run_id, "manifest": manifest, "headline": headline}))
+        show_value("id", stored.run_id)
+        show_value("manifest", manifest)
+        show_value("headline", headline)
         return
     typer.echo(f"run {stored.run_id} ({stored.path})")
     typer.echo(json.dumps(manifest, indent=2, sort_keys=True))

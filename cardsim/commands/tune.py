@@ -31,6 +31,7 @@ from cardsim.analysis.tuning import (
 )
 from cardsim.commands.common import (
     JobsOpt,
+    command_app,
     JsonOpt,
     QuietOpt,
     SeedOpt,
@@ -38,15 +39,17 @@ from cardsim.commands.common import (
     default_jobs,
     resolve_store,
     show_table,
+    show_value,
 )
 from cardsim.errors import UserError
 from cardsim.reports.suite import DEFAULT
 from cardsim.sims.core.simulator import Simulator
 from cardsim.sims.registry import get_simulator
 
-app = typer.Typer(
+app = command_app(
+    "tune",
     help="Difficulty tuning: configurations closest to a target win rate, plus an easy/medium/hard ladder.",
-    no_args_is_help=True,
+    example="cardsim tune gang --players 4 --model history --target 0.5",
 )
 
 TargetOpt = Annotated[float, typer.Option("--target", help="Win rate to aim at, between 0 and 1.")]
@@ -75,10 +78,10 @@ def _print_results(
         "covers_target", "tied_with_best",
     )
     if as_json:
-        import json
-
-        typer.echo(json.dumps({"target": target, "who": who, "closest": shown.to_dicts(),
-                               "ladder": steps.to_dicts()}))
+        show_value("target", target)
+        show_value("who", who)
+        show_table(shown, name="closest", as_json=True)
+        show_table(steps, name="ladder", as_json=True)
         return
     table = _display(shown, ["rank", "configuration"]).with_columns(
         shown["tied_with_best"].replace_strict({True: "yes", False: ""}).alias("tied with #1"))

@@ -45,7 +45,7 @@ def test_tune_thegame_lists_closest_and_ladder(capsys, monkeypatch, tmp_path):
                      "--max-n", "60", "--precision", "0.3", "--jobs", "1", "--store", str(tmp_path),
                      "--json")
     assert code == 0, err
-    data = json.loads(out)
+    data = json.loads(out)["tables"]
     closest = data["closest"]
     assert len(closest) == 8 and [row["rank"] for row in closest] == list(range(1, 9))
     distances = [abs(row["p"] - 0.05) for row in closest]
