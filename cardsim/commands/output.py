@@ -162,13 +162,17 @@ def _flat(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def format_cell(value: Any) -> str:
-    """A cell as text: floats to 4 decimals (thousands separated when large), NaN as '-'."""
+    """A cell as text: floats to at most 4 decimals (74.0, 0.1235; thousands separated when
+    large), NaN and null as '-'."""
     if value is None:
         return "-"
     if isinstance(value, float):
         if value != value:
             return "-"
-        return f"{value:.4f}" if abs(value) < 1000 else f"{value:,.0f}"
+        if abs(value) >= 1000:
+            return f"{value:,.0f}"
+        text = f"{value:.4f}".rstrip("0")
+        return text + "0" if text.endswith(".") else text
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, int):
