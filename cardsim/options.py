@@ -35,9 +35,10 @@ _SCHEDULER = re.compile(r"^(?:(?:tcp|tls|ucx|ws|wss)://)?\[?[A-Za-z0-9_.:-]+\]?:
                         r"^(?:tcp|tls|ucx|ws|wss)://[A-Za-z0-9_.-]+$")
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
-# Warm single-core throughput (episodes per second) of each game's default configuration,
-# measured on the project's 2-core machine; used only to choose the default worker count.
-EPISODES_PER_SECOND = {"gang": 20_000, "thegame": 1_000, "cashnguns": 50_000, "bang": 2_000}
+# Warm single-core throughput (episodes per second, rounded down) of each game's usual
+# configuration on the project's shared 2-core machine (gang 4p history 11k, thegame 3p planner
+# 4.4k and search 1.1k, bang 5p 5.9k, cashnguns 5p 85k); used only to pick the default --jobs.
+EPISODES_PER_SECOND = {"gang": 10_000, "thegame": 2_000, "cashnguns": 80_000, "bang": 5_000}
 # Below this many estimated seconds of work one worker is faster than starting a pool.
 SHORT_RUN_SECONDS = 10.0
 # First-run compile times measured cold on the same machine (issue 13).
