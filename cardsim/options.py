@@ -310,11 +310,15 @@ def run_config(game: str, config: Any, *, n: int, options: RunOptions) -> RunRes
 
     simulator = get_simulator(game)
     announce_compile(game, options.quiet)
-    return run(
+    result = run(
         simulator, config, n=n, seed=options.seed, jobs=choose_jobs(game, n, options),
         backend=options.backend, scheduler=options.scheduler, store=options.store,
         precision=options.precision, max_n=options.max_n, progress=not options.quiet,
     )
+    if not options.quiet:
+        where = f" -> {result.path}" if result.path else ""
+        print(f"[{game}] {result.stop_rule}{where}", file=sys.stderr, flush=True)
+    return result
 
 
 def run_id(result: RunResult) -> str:

@@ -15,11 +15,9 @@ from cardsim.commands.common import (
     RunOpts,
     check_plot_folder,
     command_app,
-    execute,
-    parse_range,
+    record_result,
     show_table,
 )
-from cardsim.errors import UserError
 
 app = command_app("bang", help="Bang!: role and character win rates for 4-7 players.",
                   example="cardsim bang run --players 4-7 --n 50000")
@@ -77,39 +75,31 @@ def run_command(
 
     Example: cardsim bang run --players 4-7 --n 50000 --bots sheriff=role,outlaw=random
     """
-    from cardsim.analysis.bang import (
-        character_win_table,
-        elimination_table,
-        length_table,
-        role_win_table,
-        side_win_table,
-    )
-    from cardsim.sims.bang.simulator import BangConfig, parse_bots
+    from cardsim.api import bang
+    from cardsim.sims.bang.simulator import parse_bots
 
     plot = check_plot_folder(plot, plot_format)
-    counts = parse_range(players)
-    if any(c < 4 or c > 7 for c in counts):
-        raise UserError(f"bang: players must be 4-7, got {players!r}")
+    result = bang.run(players=players, bots=bots, n=n, max_turns=max_turns, kills=kills,
+                      options=run)
+    record_result(result)
     bot_fields = parse_bots(bots)
-    configs = [BangConfig(players=count, max_turns=max_turns, **bot_fields) for count in counts]
-    episodes = pl.concat([execute("bang", config, n=n, run=run).episodes for config in configs])
     same = len(bot_fields) == 4 and len(set(bot_fields.values())) == 1
     label = next(iter(bot_fields.values())) if same else ", ".join(
         f"{k.removesuffix('_bot')}={v}" for k, v in bot_fields.items()
     ) or "role"
-    sides = side_win_table(episodes)
+    sides = result.tables["sides"]
     show_table(_interval(sides, as_json), title=f"Bang!: games won per side ({label} bots)",
                name="sides", as_json=as_json)
-    show_table(_interval(role_win_table(episodes), as_json), title="win rate per role (seats)",
+    show_table(_interval(result.tables["roles"], as_json), title="win rate per role (seats)",
                name="roles", as_json=as_json)
-    characters = character_win_table(episodes).with_columns(pl.col("survived").round(4))
+    characters = result.tables["characters"].with_columns(pl.col("survived").round(4))
     show_table(_interval(characters, as_json), title="win rate per character (all counts, seats)",
                name="characters", as_json=as_json)
-    lengths = length_table(episodes).with_columns(pl.col("mean", "lo", "hi").round(2))
+    lengths = result.tables["length"].with_columns(pl.col("mean", "lo", "hi").round(2))
     show_table(lengths, title="game length in player turns (mean, 95% CI)", name="length",
                as_json=as_json)
     if kills:
-        eliminations = elimination_table(episodes).with_columns(pl.col("share").round(4))
+        eliminations = result.tables["eliminations"].with_columns(pl.col("share").round(4))
         show_table(eliminations, title="eliminations: victim role by killer role",
                    name="eliminations", as_json=as_json)
     if plot is not None:

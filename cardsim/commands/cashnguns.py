@@ -21,11 +21,11 @@ from cardsim.commands.common import (
     command_app,
     execute,
     parse_range,
+    record_result,
     show_table,
     show_value,
 )
-from cardsim.commands.output import record_run
-from cardsim.options import choose_jobs, unique
+from cardsim.api import strategy_specs
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, HAND_COUNTS
@@ -50,21 +50,6 @@ StrategyOpt = Annotated[
     ),
 ]
 PlayersOpt = Annotated[str, typer.Option("--players", help="Player counts 4-6: 5, 4-6 or 4,6.")]
-
-
-def strategy_specs(values: list[str] | None) -> list[str]:
-    """'-s shark:pot=30000,guns=1,stubborn -s coward' -> ['shark:pot=30000,guns=1', 'stubborn',
-    'coward']: a comma piece with '=' but no ':' continues the previous spec's parameters."""
-    specs: list[str] = []
-    for value in values or ():
-        for piece in (p.strip() for p in value.split(",")):
-            if not piece:
-                continue
-            if specs and "=" in piece and ":" not in piece:
-                specs[-1] += f",{piece}"
-            else:
-                specs.append(piece)
-    return specs
 ShameOpt = Annotated[
     int, typer.Option("--shame", help="Dollars per shame marker in the final score (default -5000, the published rules' penalty; the seed's 'worth $5,000' read literally is +5000).")
 ]
@@ -184,64 +169,50 @@ def payoff_command(
 
     Example: cardsim cashnguns payoff --players 5 --n 300 --plot plots
     """
-    from cardsim.analysis.cashnguns import (
-        METRICS,
-        best_responses,
-        equilibrium_table,
-        payoff_matrix,
-        profile_payoffs,
-        symmetric_equilibrium,
-        symmetric_game,
-    )
+    from cardsim.analysis.cashnguns import METRICS
+    from cardsim.api import cashnguns
 
     if metric not in METRICS:
         raise UserError(f"--metric must be one of: {', '.join(METRICS)}")
     plot = check_plot_folder(plot, plot_format)
     if profiles_csv is not None:
         check_output_file(profiles_csv, what="--profiles-csv", suffixes=(".csv",))
-    names = unique(strategy_specs(strategy), name="strategy") or list(NAMED_STRATEGIES)
-    counts = parse_range(players)
-    for count in counts:
-        CashNGunsConfig(players=count, strategies=tuple(names[:1]), shame_value=shame)
-    runner_options = {"precision": run.precision, "max_n": run.max_n, "backend": run.backend,
-                      "scheduler": run.scheduler}
-    record_run(None, run.seed, run.stop_rule(n))
-    for count in counts:
-        profiles = _with_progress(
-            lambda report, count=count: profile_payoffs(
-                names, count, n=n, seed=run.seed, shame_value=shame, store=run.store,
-                jobs=choose_jobs("cashnguns", n * len(names) ** 2, run), on_profile=report,
-                runner_options=runner_options),
-            f"cashnguns {count}p profiles", run.quiet)
-        matrix = payoff_matrix(profiles, names, count)
-        game = symmetric_game(profiles, names, count, metric)
-        equilibrium = symmetric_equilibrium(game, seed=run.seed)
-        mix = equilibrium_table(equilibrium, game)
-        responses = best_responses(matrix, metric)
-        headline = (f"{count} players, metric {metric}, n={n:,} games per profile, "
-                    f"{profiles['profile'].n_unique():,} profiles: equilibrium value "
-                    f"{equilibrium.value:.4g}, regret {equilibrium.regret:.3g} "
-                    f"(best deviation: {equilibrium.best_deviation})")
+    result = _with_progress(
+        lambda report: cashnguns.payoff(
+            players=players, strategy=strategy, n=n, metric=metric, shame=shame, options=run,
+            on_profile=(lambda count: report) if report else None),
+        "cashnguns profiles", run.quiet)
+    record_result(result)
+    for key, equilibrium in result.manifest["equilibria"].items():
+        count = int(key.removesuffix("p"))
+        matrix = result.tables[f"matrix_{key}"]
+        mix = result.tables[f"equilibrium_{key}"]
+        responses = result.tables[f"best_responses_{key}"]
         if as_json:
-            show_table(matrix, name=f"matrix_{count}p", as_json=True)
-            show_table(mix, name=f"equilibrium_{count}p", as_json=True)
-            show_table(responses, name=f"best_responses_{count}p", as_json=True)
-            show_value(f"{count}p", {"summary": headline, "regret": equilibrium.regret,
-                                     "value": equilibrium.value})
+            show_table(matrix, name=f"matrix_{key}", as_json=True)
+            show_table(mix, name=f"equilibrium_{key}", as_json=True)
+            show_table(responses, name=f"best_responses_{key}", as_json=True)
+            show_value(key, {name: equilibrium[name]
+                             for name in ("summary", "value", "regret", "best_deviation")})
         else:
             for shown in (metric,) + tuple(m for m in METRICS if m != metric):
                 what = "win probability" if shown == "win" else "mean score ($)"
                 show_table(_matrix_grid(matrix, shown),
                            title=f"{count} players: {what} of focal (row) vs all others (column), 95% CI")
             show_table(mix, title="symmetric equilibrium mix")
-            show_value(f"{count}p", None, text=headline)
+            show_value(key, None, text=equilibrium["summary"])
             show_table(responses, title="best response to each strategy played by all others")
         if profiles_csv is not None:
             target = profiles_csv.with_name(f"{profiles_csv.stem}_{count}p.csv")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            profiles.write_csv(target)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                result.episodes.filter(pl.col("players") == count).drop("players") \
+                    .write_csv(target)
+            except OSError as exc:
+                raise UserError(f"--profiles-csv: cannot write {target} "
+                                f"({exc.strerror or exc})") from None
         if plot is not None:
-            _save_plots(plot, plot_format, count, matrix, mix, equilibrium.regret, metric,
+            _save_plots(plot, plot_format, count, matrix, mix, equilibrium["regret"], metric,
                         run.quiet)
 
 

@@ -55,7 +55,8 @@ from cardsim.options import (
 __all__ = [
     "DEFAULT_STORE", "RunOptions", "RunOpts", "check_n", "check_output_file",
     "check_output_folder", "check_plot_folder", "command_app", "default_jobs", "execute",
-    "parse_choice", "parse_range", "resolve_store", "show_table", "show_value", "split_names",
+    "parse_choice", "parse_range", "record_result", "resolve_store", "show_table", "show_value",
+    "split_names",
 ]
 
 NOpt = Annotated[int, typer.Option("--n", help="Episodes to play (minimum when --precision is set).")]
@@ -242,7 +243,11 @@ def execute(
         no_store=no_store, precision=precision, max_n=max_n, quiet=quiet)
     result = run_config(game, config, n=check_n(n), options=options)
     record_run(run_id(result), options.seed, options.stop_rule(n))
-    if not options.quiet:
-        where = f" -> {result.path}" if result.path else ""
-        typer.echo(f"[{game}] {result.stop_rule}{where}", err=True)
     return result
+
+
+def record_result(result: Any) -> None:
+    """Put an API :class:`~cardsim.api.Result`'s seed, stop rule and runs in the output."""
+    manifest = result.manifest
+    for identifier in manifest.get("runs") or [None]:
+        record_run(identifier, manifest["seed"], manifest["stop_rule"])

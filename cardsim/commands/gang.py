@@ -18,9 +18,7 @@ from cardsim.commands.common import (
     check_output_file,
     check_plot_folder,
     command_app,
-    execute,
-    parse_choice,
-    parse_range,
+    record_result,
     show_table,
     split_names,
 )
@@ -77,17 +75,6 @@ def _names(text: str, name: str = "challenge") -> tuple[str, ...]:
     return tuple(split_names(text, name=name))
 
 
-def _modes(text: str) -> list[str]:
-    aliases = {"pro": "professional"}
-    picked = [aliases.get(m, m) for m in _names(text)] if text != "all" else ["all"]
-    return parse_choice(",".join(picked), ["basic", "advanced", "professional", "master"],
-                        name="mode")
-
-
-def _run(config, n: int, run: RunOptions) -> pl.DataFrame:
-    return execute("gang", config, n=n, run=run).episodes
-
-
 @app.command("heist")
 def heist_command(
     players: PlayersOpt = "4",
@@ -107,23 +94,15 @@ def heist_command(
 
     Example: cardsim gang heist --players 4 --model history --n 200000
     """
-    from cardsim.analysis.gang import heist_summary
-    from cardsim.sims.gang.models import MODEL_IDS
-    from cardsim.sims.gang.simulator import SIMULATOR
+    from cardsim.api import gang
 
     plot = check_plot_folder(plot, plot_format)
     challenges = _names(challenge)
-    configs = [
-        SIMULATOR.make_config(
-            players=count, model=name, levels=level, challenges=challenges,
-            specialist=specialist, specialist_round=specialist_round, boost=boost,
-        )
-        for count in parse_range(players)
-        for name in parse_choice(model, list(MODEL_IDS), name="model")
-        for level in parse_range(levels, name="levels")
-    ]
-    frames = [_run(config, n, run) for config in configs]
-    summary = heist_summary(pl.concat(frames, how="vertical"))
+    result = gang.heist(players=players, model=model, levels=levels, challenge=challenges,
+                        specialist=specialist, specialist_round=specialist_round, boost=boost,
+                        n=n, options=run)
+    record_result(result)
+    summary = result.table
     if as_json:
         show_table(summary, title="gang heist success", name="heist_success", as_json=True)
     else:
@@ -179,40 +158,16 @@ def game_command(
 
     Example: cardsim gang game --mode basic,advanced,pro,master --players 4 --n 20000
     """
-    from cardsim.analysis.gang import final_counts, formula_check, game_summary
-    from cardsim.sims.gang.models import MODEL_IDS
-    from cardsim.sims.gang.simulator import SIMULATOR
+    from cardsim.api import gang
 
     plot = check_plot_folder(plot, plot_format)
-    modes = _modes(mode)
-    challenges = _names(challenge)
-    groups = [
-        (count, name, level)
-        for count in parse_range(players)
-        for name in parse_choice(model, list(MODEL_IDS), name="model")
-        for level in parse_range(levels, name="levels")
-    ]
-    configs = [
-        SIMULATOR.make_config(
-            players=count, model=name, levels=level, unit="game", mode=name_mode,
-            deck_order=deck_order, challenges=challenges,
-            specialist_round=specialist_round, boost=boost,
-        )
-        for name_mode in modes for count, name, level in groups
-    ]
-    heist_configs = [
-        SIMULATOR.make_config(players=count, model=name, levels=level, challenges=challenges,
-                              specialist_round=specialist_round, boost=boost)
-        for count, name, level in groups
-    ] if check and "basic" in modes else []
-    games = pl.concat([_run(config, n, run) for config in configs], how="vertical")
-    summary = game_summary(games)
-    finals = final_counts(games)
-    checked = None
-    if heist_configs:
-        heists = [_run(config, n, run) for config in heist_configs]
-        checked = formula_check(pl.concat(heists, how="vertical"),
-                                games.filter(pl.col("mode") == "basic"))
+    result = gang.game(mode=mode, players=players, model=model, levels=levels,
+                       deck_order=deck_order, challenge=challenge,
+                       specialist_round=specialist_round, boost=boost, n=n, check=check,
+                       options=run)
+    record_result(result)
+    summary, finals = result.tables["game_win"], result.tables["final_counts"]
+    checked = result.tables.get("formula_check")
     if checked is not None:
         show_table(
             checked if as_json else checked.select(
@@ -271,41 +226,17 @@ def cards_command(
 
     Example: cardsim gang cards --players 4 --model bayes --n 20000
     """
-    from cardsim.analysis.gang import card_effects
-    from cardsim.sims.gang.cards import CARD_SUMMARIES, CHALLENGES, SPECIALISTS
-    from cardsim.sims.gang.models import MODEL_IDS
-    from cardsim.sims.gang.simulator import SIMULATOR
+    from cardsim.api import gang
 
     if kind not in ("challenges", "specialists", "all"):
         raise UserError(f"--kind must be challenges, specialists or all (got {kind!r})")
     plot = check_plot_folder(plot, plot_format)
     if out is not None:
         check_output_file(out, what="--out", suffixes=(".parquet",))
-    chosen: list[tuple[str, str]] = [("none", "none")]
-    if kind in ("challenges", "all"):
-        chosen += [("challenge", c) for c in CHALLENGES]
-    if kind in ("specialists", "all"):
-        chosen += [("specialist", s) for s in SPECIALISTS]
-    planned = [
-        (card_kind, card, SIMULATOR.make_config(
-            players=count, model=name, levels=level,
-            challenges=(card,) if card_kind == "challenge" else (),
-            specialist=card if card_kind == "specialist" else "",
-            specialist_round=specialist_round, boost=boost,
-        ))
-        for count in parse_range(players)
-        for name in parse_choice(model, list(MODEL_IDS), name="model")
-        for level in parse_range(levels, name="levels")
-        for card_kind, card in chosen
-    ]
-    frames = [
-        _run(config, n, run).select("players", "model", "levels", "success").with_columns(
-            pl.lit(card_kind).alias("kind"), pl.lit(card).alias("card"))
-        for card_kind, card, config in planned
-    ]
-    effects = card_effects(pl.concat(frames, how="vertical")).with_columns(
-        pl.col("card").replace_strict({**CARD_SUMMARIES, "none": "no card"}).alias("rule")
-    )
+    result = gang.cards(players=players, model=model, levels=levels, kind=kind,
+                        specialist_round=specialist_round, boost=boost, n=n, options=run)
+    record_result(result)
+    effects = result.table
     if out is not None:
         try:
             out.parent.mkdir(parents=True, exist_ok=True)

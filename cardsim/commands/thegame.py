@@ -16,9 +16,8 @@ from cardsim.commands.common import (
     RunOpts,
     check_plot_folder,
     command_app,
-    execute,
-    parse_choice,
     parse_range,
+    record_result,
     show_table,
 )
 
@@ -76,24 +75,16 @@ def run_command(
 
     Example: cardsim thegame run --players 1-5 --strategy all --n 100000
     """
-    from cardsim.analysis.thegame import anchor_check, cards_left_counts, \
-        cards_left_distribution, summary_table
-    from cardsim.sims.thegame.config import STRATEGY_NAMES
-    from cardsim.sims.thegame.simulator import SIMULATOR
+    from cardsim.analysis.thegame import cards_left_counts
+    from cardsim.api import thegame
 
     plot = check_plot_folder(plot, plot_format)
     counts = parse_range(players)
-    names = parse_choice(strategy, list(STRATEGY_NAMES), name="strategy")
-    configs = [
-        SIMULATOR.make_config(players=count, strategy=name, min_cards=min_cards,
-                              hand_size=hand_size, backwards_trick=backwards_trick,
-                              rollouts=rollouts if name == "search" else 0)
-        for count in counts for name in names
-    ]
-    episodes = pl.concat([execute("thegame", config, n=n, run=run).episodes
-                          for config in configs], how="vertical")
-    summary = summary_table(episodes)
-    checked = anchor_check(summary)
+    result = thegame.run(players=counts, strategy=strategy, min_cards=min_cards,
+                         hand_size=hand_size, backwards_trick=backwards_trick, rollouts=rollouts,
+                         n=n, options=run)
+    record_result(result)
+    episodes, summary = result.episodes, result.table
     shown = summary.select(
         "players",
         "strategy",
@@ -101,15 +92,12 @@ def run_command(
         _with_interval("win", 100).alias("win %"),
         _with_interval("excellent", 100).alias("excellent %"),
         _with_interval("cards_left", 1).alias("cards left"),
-    ).with_columns(
-        (checked["anchor"] * 100).round(1).alias("anchor %"),
-        checked["beats_anchor"].alias("above"),
+        (pl.col("anchor") * 100).round(1).alias("anchor %"),
+        pl.col("beats_anchor").alias("above"),
     )
-    distribution = cards_left_distribution(episodes)
+    distribution = result.tables["cards_left_distribution"]
     if as_json:
-        show_table(summary.join(checked.select("players", "strategy", "anchor", "beats_anchor"),
-                                on=["players", "strategy"]),
-                   title="thegame summary", name="summary", as_json=True)
+        show_table(summary, title="thegame summary", name="summary", as_json=True)
         show_table(distribution, title="thegame cards-left distribution",
                    name="cards_left_distribution", as_json=True)
     else:
