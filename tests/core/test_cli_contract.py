@@ -16,6 +16,8 @@ import types
 import polars as pl
 import pytest
 
+import cardsim.api  # noqa: F401  (imported before the tripwire replaces run_config)
+import cardsim.commands.common  # noqa: F401
 from cardsim import options
 from cardsim.cli import main
 from cardsim.commands.output import print_table
