@@ -246,6 +246,11 @@ class Gang:
         95% interval), hardest first; every card sees the same deals (same seed).
 
         ``kind``: "challenges", "specialists" or "all".
+
+        >>> r = cardsim.gang.cards(model="history", kind="specialists", n=200, jobs=1,
+        ...                        quiet=True)
+        >>> r.table.filter(r.table["card"] == "none")["difference"].to_list()
+        [0.0]
         """
         import polars as pl
 
@@ -521,7 +526,11 @@ class Tune:
              quiet: bool = False) -> Result:
         """The Gang: mode and card configurations ranked by closeness of their game win rate
         to ``target`` (``closest``), and an easy/medium/hard ``ladder``. ``precision`` and
-        ``max_n`` default to the report's tuning profile."""
+        ``max_n`` default to the report's tuning profile.
+
+        >>> r = cardsim.tune.gang(players=4, model="history", target=0.5)  # doctest: +SKIP
+        >>> r.table.select("rank", "label", "p", "lo", "hi").head(3)  # doctest: +SKIP
+        """
         from cardsim.analysis.tuning import Candidate, gang_candidates
         from cardsim.sims.registry import get_simulator
 
@@ -538,7 +547,13 @@ class Tune:
                 jobs: int | None = None, store: str | Path | None = None,
                 quiet: bool = False) -> Result:
         """The Game: minimum cards per turn, hand size and backwards trick ranked by closeness
-        of the win rate to ``target`` (``closest``), and an easy/medium/hard ``ladder``."""
+        of the win rate to ``target`` (``closest``), and an easy/medium/hard ``ladder``.
+
+        >>> r = cardsim.tune.thegame(players=2, strategy="greedy", target=0.05,
+        ...                          precision=0.3, max_n=60, jobs=1, quiet=True)
+        >>> r.tables["closest"]["rank"].to_list()[:3]
+        [1, 2, 3]
+        """
         from cardsim.analysis.tuning import Candidate, thegame_candidates
         from cardsim.sims.registry import get_simulator
 
@@ -557,7 +572,11 @@ def report(game: Names = (), quick: bool = False, out: str | Path = "reports", *
     """Run the default experiment suite (``quick``: small samples) and write
     ``<out>/cardsim-report.html`` and ``.pdf``; returns the HTML path. Unlike the analyses,
     the report keeps its runs in ``store`` by default (as ``cardsim report`` does), so a
-    second call reuses them; ``store=None`` writes no runs."""
+    second call reuses them; ``store=None`` writes no runs.
+
+    >>> cardsim.report(game="gang", quick=True, out="reports")  # doctest: +SKIP
+    PosixPath('reports/cardsim-report.html')
+    """
     import os
 
     from cardsim.options import check_output_folder
