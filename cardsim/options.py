@@ -268,6 +268,18 @@ def choose_jobs(game: str, n: int, options: RunOptions) -> int:
 _announced: set[str] = set()
 
 
+def _cache_folder(source: Path, cache_dir: str | None) -> Path:
+    """Where numba keeps the on-disk cache of ``source``'s kernels: ``__pycache__`` beside it,
+    or with NUMBA_CACHE_DIR the folder numba derives from the source folder's path."""
+    if not cache_dir:
+        return source.parent / "__pycache__"
+    import hashlib
+
+    folder = os.path.dirname(os.path.abspath(source))
+    digest = hashlib.sha1(folder.encode()).hexdigest()
+    return Path(cache_dir) / f"{os.path.basename(folder)}_{digest}"
+
+
 def kernels_cold(game: str) -> bool:
     """True when numba has no up-to-date on-disk cache for one of the kernel modules ``game``'s
     simulator imported (first run after install or after a code change), so the run will
@@ -282,10 +294,7 @@ def kernels_cold(game: str) -> bool:
         if "@kernel" not in text and "@njit" not in text:
             continue
         stamp = source.stat().st_mtime
-        if cache_dir:
-            indexes = list(Path(cache_dir).rglob(f"{source.stem}.*.nbi"))
-        else:
-            indexes = list((source.parent / "__pycache__").glob(f"{source.stem}.*.nbi"))
+        indexes = list(_cache_folder(source, cache_dir).glob(f"{source.stem}.*.nbi"))
         if not any(index.stat().st_mtime >= stamp for index in indexes):
             return True
     return False

@@ -66,6 +66,9 @@ JobsOpt = Annotated[
     typer.Option("--jobs", help="Worker processes (default: one for a short run, all cores "
                  "for a long one)."),
 ]
+AllCoresJobsOpt = Annotated[
+    int | None, typer.Option("--jobs", help="Worker processes (default: all cores).")
+]
 BackendOpt = Annotated[
     str, typer.Option("--backend", help="joblib (this machine) or dask (a cluster).")
 ]

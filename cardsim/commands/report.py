@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 
 from cardsim.commands.common import (
-    JobsOpt,
+    AllCoresJobsOpt,
     QuietOpt,
     SeedOpt,
     StoreOpt,
@@ -44,7 +44,7 @@ def report_command(
     ] = False,
     out: Annotated[Path, typer.Option("--out", help="Folder for the report files.")] = Path("reports"),
     seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
+    jobs: AllCoresJobsOpt = None,
     store: StoreOpt = None,
     quiet: QuietOpt = False,
 ) -> None:

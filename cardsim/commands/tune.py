@@ -129,7 +129,7 @@ def tune_and_print(
             typer.echo(f"  {label}: n={n:,}", err=True)
 
     table = evaluate_candidates(
-        simulator, candidates, column, seed=seed, jobs=default_jobs(jobs), store=resolve_store(store),
+        simulator, candidates, column, seed=seed, jobs=default_jobs(jobs, game, max_n), store=resolve_store(store),
         precision=precision, max_n=max_n, progress=not quiet and not as_json, on_done=note,
     )
     ranked = rank_candidates(table, target)

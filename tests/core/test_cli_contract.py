@@ -230,6 +230,14 @@ def test_runner_options_are_declared_once():
         assert shared <= params, (group, name, shared - params)
 
 
+def test_gang_heist_plot_with_one_player_count_writes_a_plot(capsys, tmp_path):
+    code, _, err = cardsim(capsys, "gang", "heist", "--players", "4", "--n", "200", "--jobs",
+                           "1", "--no-store", "--plot", str(tmp_path / "plots"))
+    assert code == 0, err
+    assert [p.name for p in (tmp_path / "plots").iterdir()] == ["gang_success_by_players.svg"]
+    assert "plots: " in err
+
+
 def test_players_take_ranges_everywhere(capsys):
     code, out, err = cardsim(capsys, "cashnguns", "stage", "--players", "4-5", "--json")
     assert code == 0, err
@@ -268,6 +276,15 @@ def test_compile_notice_only_when_the_cache_is_cold(tmp_path, monkeypatch, capsy
     assert not options.kernels_cold("fakegame")
     os.utime(source, (index.stat().st_mtime + 1,) * 2)  # edited after the cache: cold again
     assert options.kernels_cold("fakegame")
+    numba_cache = tmp_path / "numba-cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(numba_cache))
+    assert options.kernels_cold("fakegame")
+    folder = options._cache_folder(source, str(numba_cache))
+    folder.mkdir(parents=True)
+    (folder / "engine.f-1.py311.nbi").write_bytes(b"")
+    os.utime(folder / "engine.f-1.py311.nbi", (source.stat().st_mtime + 1,) * 2)
+    assert not options.kernels_cold("fakegame")
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
     monkeypatch.setitem(options.COMPILE_SECONDS, "fakegame", 46)
     monkeypatch.setitem(options.GAME_TITLES, "fakegame", "Fake")
     monkeypatch.setattr(options, "_announced", set())
