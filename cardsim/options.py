@@ -11,6 +11,7 @@ The module is light (no numba, polars or typer at import), so ``import cardsim``
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import sys
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from cardsim.sims.core.runner import RunResult
 
 DEFAULT_STORE = Path("results")
+DEFAULT_MAX_N = 1_000_000  # the runner's bound on a --precision run without --max-n
 BACKENDS = ("joblib", "dask")
 PLOT_FORMATS = ("svg", "png")
 OUTPUT_FORMATS = ("table", "csv", "json")
@@ -260,7 +262,11 @@ def choose_jobs(game: str, n: int, options: RunOptions) -> int:
     if options.jobs is not None:
         return options.jobs
     cores = os.cpu_count() or 1
-    episodes = options.max_n if options.precision is not None and options.max_n else n
+    episodes = n
+    if options.precision is not None:
+        # the worst case (a rate near 1/2) needs 1.96^2 / (4 precision^2) episodes
+        needed = math.ceil(0.9604 / options.precision**2)
+        episodes = max(n, min(needed, options.max_n or DEFAULT_MAX_N))
     seconds = episodes / EPISODES_PER_SECOND.get(game, 1_000)
     return 1 if seconds < SHORT_RUN_SECONDS or cores == 1 else cores
 

@@ -7,8 +7,9 @@ document for ``--format json`` (``--json``), printed when the command ends::
     {"command": "gang heist", "version": "0.1.0", "seed": 0, "stop_rule": "fixed n=200",
      "runs": ["gang-3f2a..."], "tables": {"heist_success": [{...}, ...]}, "details": {...}}
 
-Human tables never cut a number: columns that hold numbers never wrap, text columns wrap, and a
-table too wide for the terminal (or the 80 columns of a pipe) is printed one record per block.
+Human tables never cut a number: columns that hold numbers never wrap (their headers do, with
+underscores shown as spaces), text columns wrap, and a table too wide for the terminal (or the 80
+columns of a pipe) is printed one record per block.
 """
 
 from __future__ import annotations
@@ -197,53 +198,75 @@ def _console_width() -> int:
     return Console().width
 
 
+def _layout(cells: dict[str, list[str]], numeric: dict[str, bool],
+            headers: dict[str, str]) -> tuple[dict[str, int], int]:
+    """Each column's width (numbers: their longest cell; text: may wrap) and the least total
+    width the table needs (rich's SIMPLE_HEAD box: padding 1 + 1 and a separator per column)."""
+    layout: dict[str, int] = {}
+    needed = 1
+    for column, column_cells in cells.items():
+        longest = max((len(c) for c in column_cells), default=1)
+        word = max((len(w) for w in headers[column].split()), default=1)
+        if numeric[column]:
+            layout[column] = max(longest, word)
+        else:
+            layout[column] = min(max(longest, word), max(word, 12))
+        needed += layout[column] + 3
+    return layout, needed
+
+
 def print_table(frame: pl.DataFrame, *, title: str = "", width: int | None = None) -> None:
-    """A readable table that never cuts a number at any width (see the module docstring)."""
+    """A readable table that never cuts a number at any width (see the module docstring).
+
+    When the table is too wide, columns that hold one value in every row go to a line under the
+    title ('players 4 · model history'); if it is still too wide, one block per record.
+    """
     from rich import box
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(width=width) if width else Console()
     width = console.width
     cells = {c: [format_cell(v) for v in frame[c].to_list()] for c in frame.columns}
     numeric = {c: _is_numeric(frame, c, cells[c]) for c in frame.columns}
-    needed = 1
-    layout: dict[str, int] = {}
-    for column in frame.columns:
-        longest = max((len(c) for c in cells[column]), default=1)
-        word = max((len(w) for w in column.split()), default=1)
-        if numeric[column]:
-            layout[column] = max(longest, word)
-        else:
-            layout[column] = min(max(longest, word), max(word, 12))
-        needed += layout[column] + 3
-    if needed > width and frame.width > 1:
-        _print_vertical(console, frame, cells, title)
+    headers = {c: c.replace("_", " ") for c in frame.columns}
+    layout, needed = _layout(cells, numeric, headers)
+    common = ""
+    if needed > width and frame.height > 1:
+        constant = [c for c in frame.columns if len(set(cells[c])) == 1]
+        if constant and len(constant) < frame.width:
+            common = " · ".join(f"{headers[c]} {cells[c][0]}" for c in constant)
+            cells = {c: v for c, v in cells.items() if c not in constant}
+            layout, needed = _layout(cells, numeric, headers)
+    if needed > width and len(cells) > 1:
+        _print_vertical(console, frame, title)
         return
-    table = Table(title=title or None, box=box.SIMPLE_HEAD, title_justify="left")
-    for column in frame.columns:
-        header = column
+    caption = "\n".join(part for part in (title, common) if part)
+    table = Table(title=escape(caption) if caption else None, box=box.SIMPLE_HEAD,
+                  title_justify="left")
+    for column in cells:
+        header = headers[column]
         if numeric[column]:
-            header = "\n".join(textwrap.wrap(column, layout[column])) or column
-            table.add_column(header, justify="right", no_wrap=True, min_width=layout[column])
+            header = "\n".join(textwrap.wrap(header, layout[column])) or header
+            table.add_column(escape(header), justify="right", no_wrap=True,
+                             min_width=layout[column])
         else:
-            table.add_column(header, justify="left", overflow="fold")
+            table.add_column(escape(header), justify="left", overflow="fold")
     for row in zip(*cells.values()) if cells else []:
-        table.add_row(*row)
+        table.add_row(*(escape(cell) for cell in row))
     console.print(table)
 
 
-def _print_vertical(console, frame: pl.DataFrame, cells: dict[str, list[str]], title: str) -> None:
+def _print_vertical(console, frame: pl.DataFrame, title: str) -> None:
     """One block per record, 'column  value' lines: for tables wider than the terminal."""
-    from rich.markup import escape
-
     if title:
-        console.print(escape(title), soft_wrap=False)
+        console.print(title, soft_wrap=False, markup=False, highlight=False)
     label = max(len(c) for c in frame.columns)
-    for index in range(frame.height):
+    for index, row in enumerate(frame.iter_rows()):
         console.print(f"[{index + 1}/{frame.height}]", highlight=False, markup=False)
-        for column in frame.columns:
-            console.print(f"  {column.ljust(label)}  {cells[column][index]}", highlight=False,
+        for column, value in zip(frame.columns, row):
+            console.print(f"  {column.ljust(label)}  {format_cell(value)}", highlight=False,
                           markup=False, soft_wrap=True)
     if frame.height == 0:
         console.print("(no rows)", markup=False)

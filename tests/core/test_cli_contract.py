@@ -194,6 +194,17 @@ def test_tables_never_cut_a_number(capsys, width):
     assert "…" not in out
 
 
+def test_columns_with_one_value_move_under_the_title(capsys):
+    frame = pl.DataFrame({"players": [4, 4], "model": ["history", "history"],
+                          "card": ["muscle", "none"],
+                          "success % (95% CI)": ["73.0 (66.46-78.68)", "76.0 (69.63-81.39)"],
+                          "vs none, points": ["-3.0 (-11.48-5.53)", "0.0 (-8.35-8.35)"]})
+    print_table(frame, title="cards", width=60)
+    out = capsys.readouterr().out
+    assert "players 4 · model history" in out and "[1/2]" not in out
+    assert "-3.0 (-11.48-5.53)" in out
+
+
 def test_piped_output_is_readable(capsys, monkeypatch):
     monkeypatch.delenv("COLUMNS", raising=False)
     print_table(WIDE, title="piped")  # capsys is not a terminal: rich uses 80 columns
@@ -251,6 +262,8 @@ def test_default_jobs_one_worker_for_short_work_all_cores_for_long(monkeypatch):
     assert options.choose_jobs("thegame", 1_000_000, quick) == 8
     assert options.choose_jobs("gang", 1_000_000, quick) == 8
     assert options.choose_jobs("gang", 1_000_000, options.RunOptions(jobs=3)) == 3
+    assert options.choose_jobs("gang", 2_000, options.RunOptions(precision=0.001)) == 8
+    assert options.choose_jobs("gang", 2_000, options.RunOptions(precision=0.05)) == 1
 
 
 def test_more_jobs_than_cores_gets_a_warning(capsys, monkeypatch):
