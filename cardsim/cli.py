@@ -2,13 +2,15 @@
 
 Only the sub-command named on the command line is imported (a game's numba kernels and the
 report's matplotlib cost seconds to import), so `cardsim runs list` starts fast. Every user error
-(``UserError``, a bad option) ends as one line on stderr and exit code 2; Ctrl-C during a run
-keeps the finished chunks and exits 130.
+(``UserError``, a bad option) ends as one line on stderr and exit code 2; an unforeseen file
+system error (disk full) as one line and exit code 1; Ctrl-C during a run keeps the finished
+chunks and exits 130.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import typer
@@ -138,6 +140,15 @@ def main(argv: list[str] | None = None) -> None:
     except CLICK_ERRORS as exc:
         typer.echo(f"error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
+    except BrokenPipeError:
+        # the reader went away (`cardsim ... | head`): stop quietly, as other tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    except OSError as exc:
+        # a file system error the command did not foresee (disk full, permissions): one line
+        where = f": {exc.filename}" if exc.filename else ""
+        typer.echo(f"error: {exc.strerror or exc}{where}", err=True)
+        sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
 
 

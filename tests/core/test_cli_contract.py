@@ -306,3 +306,15 @@ def test_compile_notice_only_when_the_cache_is_cold(tmp_path, monkeypatch, capsy
     lines = capsys.readouterr().err.strip().splitlines()
     assert lines == ["note: compiling Fake's kernels (first run after install or a code change, "
                      "about a minute); later runs start at once"]
+
+
+def test_an_unforeseen_disk_error_is_one_line(capsys, monkeypatch):
+    import errno
+
+    def disk_full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", "results/chunk.parquet")
+
+    monkeypatch.setattr("cardsim.commands.output.print_table", disk_full)
+    code, _, err = cardsim(capsys, "gang", "models")
+    assert code == 1
+    assert err.strip() == "error: No space left on device: results/chunk.parquet"
