@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -217,8 +218,6 @@ def default_jobs(jobs: int | None, game: str = "", n: int = 0) -> int:
     :func:`cardsim.options.choose_jobs`; without a game and n: all cores)."""
     if jobs is not None or game:
         return choose_jobs(game, n, RunOptions(jobs=jobs))
-    import os
-
     return os.cpu_count() or 1
 
 

@@ -48,7 +48,7 @@ class Document:
         }
         if self.details:
             document["details"] = self.details
-        return json.dumps(document, default=_json_value, allow_nan=False)
+        return json.dumps(_clean(document), default=_json_value, allow_nan=False)
 
 
 _current: list[Document] = []
