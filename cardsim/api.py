@@ -30,6 +30,7 @@ from cardsim import __version__
 from cardsim.errors import UserError
 from cardsim.options import (
     RunOptions,
+    announce_compile,
     check_n,
     parse_choice,
     parse_range,
@@ -437,6 +438,7 @@ class CashNGuns:
         check_n(n)
         runner_options = {"precision": options.precision, "max_n": options.max_n,
                           "backend": options.backend, "scheduler": options.scheduler}
+        announce_compile("cashnguns", options.quiet)
         tables: dict[str, pl.DataFrame] = {}
         pooled = []
         equilibria: dict[str, dict[str, Any]] = {}
@@ -508,6 +510,7 @@ class Tune:
         if max_n < 1:
             raise UserError(f"--max-n must be at least 1, got {max_n}")
         simulator = get_simulator(game)
+        announce_compile(game, options.quiet)
         table = evaluate_candidates(
             simulator, candidates, simulator.headline, seed=options.seed,
             jobs=options.jobs or 1, store=options.store, precision=precision, max_n=max_n,

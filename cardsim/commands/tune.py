@@ -42,6 +42,7 @@ from cardsim.commands.common import (
     show_value,
 )
 from cardsim.errors import UserError
+from cardsim.options import announce_compile
 from cardsim.reports.suite import DEFAULT
 from cardsim.sims.core.simulator import Simulator
 from cardsim.sims.registry import get_simulator
@@ -123,6 +124,7 @@ def tune_and_print(
     if max_n < 1:
         raise UserError(f"--max-n must be at least 1, got {max_n}")
     simulator = landed_simulator(game)
+    announce_compile(game, quiet)
 
     def note(label: str, n: int) -> None:
         if not quiet and not as_json:
