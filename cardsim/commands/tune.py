@@ -3,7 +3,7 @@
 Sub-app registered by cli.py as ``cardsim tune``::
 
     cardsim tune gang --players 4 --model history [--levels 1] --target 0.5
-        [--top 8] [--precision 0.02] [--max-n 2500] [--seed 0] [--jobs N] [--store DIR] [--quiet] [--json]
+        [--top 8] [--precision 0.02] [--max-n 2500] [--seed 0] [--jobs N] [--store DIR | --no-store] [--quiet] [--json]
     cardsim tune thegame --players 3 --strategy signals --target 0.3  (same run options)
 
 Functions: ``tune_gang(...)`` and ``tune_thegame(...)`` (the two commands), ``tune_and_print``
@@ -33,6 +33,7 @@ from cardsim.commands.common import (
     JobsOpt,
     command_app,
     JsonOpt,
+    NoStoreOpt,
     QuietOpt,
     SeedOpt,
     StoreOpt,
@@ -115,7 +116,8 @@ def tune_and_print(
     precision: float, max_n: int, seed: int, jobs: int | None, store: Path | None, quiet: bool,
     as_json: bool,
 ) -> None:
-    """Evaluate candidates through the runner and print the closest ones and the ladder."""
+    """Evaluate candidates through the runner and print the closest ones and the ladder
+    (``store``: the resolved results folder, None: nothing written)."""
     target = check_target(target)
     if top < 1:
         raise UserError(f"--top must be at least 1, got {top}")
@@ -131,7 +133,7 @@ def tune_and_print(
             typer.echo(f"  {label}: n={n:,}", err=True)
 
     table = evaluate_candidates(
-        simulator, candidates, column, seed=seed, jobs=default_jobs(jobs, game, max_n), store=resolve_store(store),
+        simulator, candidates, column, seed=seed, jobs=default_jobs(jobs, game, max_n), store=store,
         precision=precision, max_n=max_n, progress=not quiet and not as_json, on_done=note,
     )
     ranked = rank_candidates(table, target)
@@ -150,6 +152,7 @@ def tune_gang(
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -164,7 +167,7 @@ def tune_gang(
     candidates = [Candidate(c.label, {**base, **c.config}) for c in gang_candidates()]
     tune_and_print("gang", candidates, simulator.headline,
                    who=f"{players} players playing like the '{model}' model", target=target, top=top,
-                   precision=precision, max_n=max_n, seed=seed, jobs=jobs, store=store, quiet=quiet,
+                   precision=precision, max_n=max_n, seed=seed, jobs=jobs, store=resolve_store(store, no_store), quiet=quiet,
                    as_json=as_json)
 
 
@@ -179,6 +182,7 @@ def tune_thegame(
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -192,5 +196,5 @@ def tune_thegame(
     candidates = [Candidate(c.label, {**base, **c.config}) for c in thegame_candidates(players)]
     tune_and_print("thegame", candidates, simulator.headline,
                    who=f"{players} player(s) using the '{strategy}' strategy", target=target, top=top,
-                   precision=precision, max_n=max_n, seed=seed, jobs=jobs, store=store, quiet=quiet,
+                   precision=precision, max_n=max_n, seed=seed, jobs=jobs, store=resolve_store(store, no_store), quiet=quiet,
                    as_json=as_json)
