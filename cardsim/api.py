@@ -459,7 +459,7 @@ class CashNGuns:
                 "value": equilibrium.value, "regret": equilibrium.regret,
                 "best_deviation": equilibrium.best_deviation,
                 "profiles": profiles["profile"].n_unique(),
-                "summary": (f"{count} players, metric {metric}, n={n:,} games per profile, "
+                "summary": (f"{count} players, metric {metric}, {_games(profiles, n)} per profile, "
                             f"{profiles['profile'].n_unique():,} profiles: equilibrium value "
                             f"{equilibrium.value:.4g}, regret {equilibrium.regret:.3g} "
                             f"(best deviation: {equilibrium.best_deviation})"),
@@ -468,6 +468,13 @@ class CashNGuns:
                     "stop_rule": options.stop_rule(n), "runs": [], "metric": metric,
                     "strategies": names, "equilibria": equilibria}
         return Result(tables[f"matrix_{counts[0]}p"], _concat(pooled), manifest, tables)
+
+
+def _games(profiles: pl.DataFrame, n: int) -> str:
+    """'n=300 games', or the range of games the profiles played under a precision stop
+    (each stops on its own; never fewer than ``n``)."""
+    low, high = int(profiles["games"].min()), int(profiles["games"].max())
+    return f"n={low:,} games" if low == high else f"n={low:,}-{high:,} games"
 
 
 def strategy_specs(value: Names | None) -> list[str]:
