@@ -459,7 +459,7 @@ class CashNGuns:
                 "value": equilibrium.value, "regret": equilibrium.regret,
                 "best_deviation": equilibrium.best_deviation,
                 "profiles": profiles["profile"].n_unique(),
-                "summary": (f"{count} players, metric {metric}, {_games(profiles, n)} per profile, "
+                "summary": (f"{count} players, metric {metric}, {_games(profiles)} per profile, "
                             f"{profiles['profile'].n_unique():,} profiles: equilibrium value "
                             f"{equilibrium.value:.4g}, regret {equilibrium.regret:.3g} "
                             f"(best deviation: {equilibrium.best_deviation})"),
@@ -470,9 +470,9 @@ class CashNGuns:
         return Result(tables[f"matrix_{counts[0]}p"], _concat(pooled), manifest, tables)
 
 
-def _games(profiles: pl.DataFrame, n: int) -> str:
+def _games(profiles: pl.DataFrame) -> str:
     """'n=300 games', or the range of games the profiles played under a precision stop
-    (each stops on its own; never fewer than ``n``)."""
+    (each stops on its own, never below ``n``)."""
     low, high = int(profiles["games"].min()), int(profiles["games"].max())
     return f"n={low:,} games" if low == high else f"n={low:,}-{high:,} games"
 
