@@ -95,7 +95,12 @@ class _Runs:
         self.manifests: list[dict[str, Any]] = []
 
     def episodes(self, game: str, config: Any) -> pl.DataFrame:
+        """Play ``config``; a configuration met twice in one analysis is refused, since its
+        identical seeded episodes would be counted twice (n doubled, interval too narrow)."""
         result = run_config(game, config, n=self.n, options=self.options)
+        if run_id(result) in self.ids:
+            raise UserError(f"{self.command}: the same configuration was asked twice "
+                            f"({run_id(result)}); its episodes would be counted twice")
         self.ids.append(run_id(result))
         self.manifests.append(result.manifest)
         return result.episodes
