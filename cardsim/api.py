@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,8 +88,9 @@ class Result:
 class _Runs:
     """The runs of one analysis: runs each config, keeps ids and manifests for the Result."""
 
-    def __init__(self, command: str, n: int, options: RunOptions) -> None:
+    def __init__(self, command: str, n: int, options: RunOptions, planned: int = 1) -> None:
         self.command = command
+        self.planned = planned
         self.n = check_n(n)
         self.options = options
         self.ids: list[str] = []
@@ -97,7 +99,7 @@ class _Runs:
     def episodes(self, game: str, config: Any) -> pl.DataFrame:
         """Play ``config``; a configuration met twice in one analysis is refused, since its
         identical seeded episodes would be counted twice (n doubled, interval too narrow)."""
-        result = run_config(game, config, n=self.n, options=self.options)
+        result = run_config(game, config, n=self.n, options=self.options, runs=self.planned)
         if run_id(result) in self.ids:
             raise UserError(f"{self.command}: the same configuration was asked twice "
                             f"({run_id(result)}); its episodes would be counted twice")
@@ -175,7 +177,7 @@ class Gang:
             for name in parse_choice(model, list(MODEL_IDS), name="model")
             for level in parse_range(levels, name="levels")
         ]
-        runs = _Runs("gang heist", n, options)
+        runs = _Runs("gang heist", n, options, len(configs))
         episodes = _concat([runs.episodes("gang", config) for config in configs])
         summary = heist_summary(episodes)
         rest = [c for c in summary.columns if c not in ("success", "success_lo", "success_hi")]
@@ -229,7 +231,7 @@ class Gang:
                                   boost=boost)
             for count, name, level in groups
         ] if check and "basic" in modes else []
-        runs = _Runs("gang game", n, options)
+        runs = _Runs("gang game", n, options, len(configs) + len(heist_configs))
         games = _concat([runs.episodes("gang", config) for config in configs])
         tables = {"game_win": game_summary(games), "final_counts": final_counts(games)}
         if heist_configs:
@@ -287,7 +289,7 @@ class Gang:
             for level in parse_range(levels, name="levels")
             for card_kind, card in chosen
         ]
-        runs = _Runs("gang cards", n, options)
+        runs = _Runs("gang cards", n, options, len(planned))
         episodes = _concat([
             runs.episodes("gang", config).select("players", "model", "levels", "success")
             .with_columns(pl.lit(card_kind).alias("kind"), pl.lit(card).alias("card"))
@@ -333,7 +335,7 @@ class TheGame:
             for count in parse_range(players)
             for name in parse_choice(strategy, list(STRATEGY_NAMES), name="strategy")
         ]
-        runs = _Runs("thegame run", n, options)
+        runs = _Runs("thegame run", n, options, len(configs))
         episodes = _concat([runs.episodes("thegame", config) for config in configs])
         summary = summary_table(episodes)
         checked = anchor_check(summary)
@@ -381,7 +383,7 @@ class Bang:
         bot_fields = parse_bots(bots)
         configs = [BangConfig(players=count, max_turns=max_turns, **bot_fields)
                    for count in counts]
-        runs = _Runs("bang run", n, options)
+        runs = _Runs("bang run", n, options, len(configs))
         episodes = _concat([runs.episodes("bang", config) for config in configs])
         tables = {
             "sides": side_win_table(episodes), "roles": role_win_table(episodes),
@@ -450,7 +452,8 @@ class CashNGuns:
         for count in counts:
             profiles = profile_payoffs(
                 names, count, n=n, seed=options.seed, shame_value=shame, store=options.store,
-                jobs=choose_jobs("cashnguns", n * len(names) ** 2, options),
+                jobs=choose_jobs("cashnguns", n, options,
+                                 runs=math.comb(len(names) + count - 1, count)),
                 on_profile=on_profile(count) if on_profile else None,
                 runner_options=runner_options)
             matrix = payoff_matrix(profiles, names, count)

@@ -256,9 +256,10 @@ def check_n(n: int, *, name: str = "--n") -> int:
     return n
 
 
-def choose_jobs(game: str, n: int, options: RunOptions) -> int:
-    """The worker count: as given, else one worker when the estimated work is short (a pool's
-    start-up would cost more than it saves) and every core when it is long."""
+def choose_jobs(game: str, n: int, options: RunOptions, runs: int = 1) -> int:
+    """The worker count: as given, else one worker when the estimated work of ``runs`` runs of
+    ``n`` episodes is short (a pool's start-up would cost more than it saves) and every core
+    when it is long."""
     if options.jobs is not None:
         return options.jobs
     cores = os.cpu_count() or 1
@@ -267,7 +268,7 @@ def choose_jobs(game: str, n: int, options: RunOptions) -> int:
         # the worst case (a rate near 1/2) needs 1.96^2 / (4 precision^2) episodes
         needed = math.ceil(0.9604 / options.precision**2)
         episodes = max(n, min(needed, options.max_n or DEFAULT_MAX_N))
-    seconds = episodes / EPISODES_PER_SECOND.get(game, 1_000)
+    seconds = runs * episodes / EPISODES_PER_SECOND.get(game, 1_000)
     return 1 if seconds < SHORT_RUN_SECONDS or cores == 1 else cores
 
 
@@ -318,15 +319,18 @@ def announce_compile(game: str, quiet: bool = False) -> None:
              f"change, {about}); later runs start at once")
 
 
-def run_config(game: str, config: Any, *, n: int, options: RunOptions) -> RunResult:
-    """Run one configuration of ``game`` through the runner (and the store, if any)."""
+def run_config(game: str, config: Any, *, n: int, options: RunOptions,
+               runs: int = 1) -> RunResult:
+    """Run one configuration of ``game`` through the runner (and the store, if any); ``runs``:
+    how many such runs the command makes (the default worker count weighs their total work,
+    since joblib keeps its workers between runs)."""
     from cardsim.sims.core.runner import run
     from cardsim.sims.registry import get_simulator
 
     simulator = get_simulator(game)
     announce_compile(game, options.quiet)
     result = run(
-        simulator, config, n=n, seed=options.seed, jobs=choose_jobs(game, n, options),
+        simulator, config, n=n, seed=options.seed, jobs=choose_jobs(game, n, options, runs),
         backend=options.backend, scheduler=options.scheduler, store=options.store,
         precision=options.precision, max_n=options.max_n, progress=not options.quiet,
     )

@@ -264,6 +264,8 @@ def test_default_jobs_one_worker_for_short_work_all_cores_for_long(monkeypatch):
     assert options.choose_jobs("gang", 1_000_000, options.RunOptions(jobs=3)) == 3
     assert options.choose_jobs("gang", 2_000, options.RunOptions(precision=0.001)) == 8
     assert options.choose_jobs("gang", 2_000, options.RunOptions(precision=0.05)) == 1
+    assert options.choose_jobs("gang", 20_000, quick) == 1
+    assert options.choose_jobs("gang", 20_000, quick, runs=21) == 8  # gang cards: 21 runs
 
 
 def test_more_jobs_than_cores_gets_a_warning(capsys, monkeypatch):
