@@ -149,12 +149,13 @@ class Gang:
         boost: str = "top", n: int = 100_000, *, seed: int = 0, jobs: int | None = None,
         backend: str = "joblib", scheduler: str | None = None, store: str | Path | None = None,
         precision: float | None = None, max_n: int | None = None, quiet: bool = False,
-        options: RunOptions | None = None,
+        options: RunOptions | None = None, **fields: Any,
     ) -> Result:
         """Per-heist success with its 95% Wilson interval per players x model x levels.
 
-        ``table``: players, model, levels, n, successes, success (+ ``_lo``/``_hi``),
-        order_ok, random_exact.
+        ``table``: players, model, levels, n, successes, order_ok, random_exact, success
+        (+ ``_lo``/``_hi``). ``fields``: further config fields for every heist (see
+        ``cardsim.sims.gang.config``).
 
         >>> r = cardsim.gang.heist(players="3-4", model="history", n=500, jobs=1, quiet=True)
         >>> r.table["players"].to_list(), r.episodes.height
@@ -172,6 +173,7 @@ class Gang:
             SIMULATOR.make_config(
                 players=count, model=name, levels=level, challenges=challenges,
                 specialist=specialist or "", specialist_round=specialist_round, boost=boost,
+                **fields,
             )
             for count in parse_range(players)
             for name in parse_choice(model, list(MODEL_IDS), name="model")
@@ -192,11 +194,12 @@ class Gang:
         check: bool = False, *, seed: int = 0, jobs: int | None = None, backend: str = "joblib",
         scheduler: str | None = None, store: str | Path | None = None,
         precision: float | None = None, max_n: int | None = None, quiet: bool = False,
-        options: RunOptions | None = None,
+        options: RunOptions | None = None, **fields: Any,
     ) -> Result:
         """Game win rate and mean heists per mode x players x model x levels (``table``
         ``game_win``), the final vault/alarm counts (``final_counts``) and, with ``check``,
-        the basic game against the best-of-five formula (``formula_check``).
+        the basic game against the best-of-five formula (``formula_check``). ``fields``:
+        further config fields for every game.
 
         >>> r = cardsim.gang.game(mode="master", n=200, jobs=1, quiet=True)
         >>> r.table["mode"].to_list(), int(r.tables["final_counts"]["games"].sum())
@@ -221,14 +224,14 @@ class Gang:
             SIMULATOR.make_config(
                 players=count, model=name, levels=level, unit="game", mode=name_mode,
                 deck_order=deck_order, challenges=challenges,
-                specialist_round=specialist_round, boost=boost,
+                specialist_round=specialist_round, boost=boost, **fields,
             )
             for name_mode in modes for count, name, level in groups
         ]
         heist_configs = [
             SIMULATOR.make_config(players=count, model=name, levels=level,
                                   challenges=challenges, specialist_round=specialist_round,
-                                  boost=boost)
+                                  boost=boost, **fields)
             for count, name, level in groups
         ] if check and "basic" in modes else []
         runs = _Runs("gang game", n, options, len(configs) + len(heist_configs))

@@ -69,10 +69,13 @@ def current() -> Document | None:
 
 
 def finish() -> None:
-    """Print the JSON document, if the command asked for one, and forget it."""
+    """Print the JSON document, if the command asked for one and gave it any table or value
+    (a command that prints its own JSON and gave nothing here is not followed by a second
+    document), and forget it."""
     document = current()
     _current.clear()
-    if document is not None and document.format == "json":
+    if document is not None and document.format == "json" and (document.tables
+                                                                or document.details):
         sys.stdout.write(document.as_json() + "\n")
         sys.stdout.flush()
 
