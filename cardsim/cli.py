@@ -25,7 +25,7 @@ SUB_APPS: dict[str, str] = {
     "cashnguns": "Cash'n Guns: payoff matrices of strategies and their equilibria.",
     "bang": "Bang!: role and character win rates for 4-7 players.",
     "poker": "Poker engine: hand scores, equity, exact percentiles, the pre-flop table.",
-    "runs": "List and inspect stored runs.",
+    "runs": "List, inspect and prune stored runs.",
     "tune": "Difficulty tuning: configurations closest to a target win rate.",
 }
 EXAMPLES: dict[str, str] = {

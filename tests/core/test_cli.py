@@ -55,11 +55,12 @@ def test_runs_list_and_show(tmp_path):
     assert json.loads(shown.stdout)["details"]["manifest"]["seed"] == 3
 
 
-def test_foreign_file_in_store_is_named(tmp_path):
+def test_foreign_file_in_store_is_named_and_skipped(tmp_path):
     (tmp_path / "holiday.jpg").write_bytes(b"\xff\xd8")
     result = cardsim("runs", "list", "--store", str(tmp_path))
-    assert result.returncode == 2
+    assert result.returncode == 0
     assert "holiday.jpg" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert (tmp_path / "holiday.jpg").read_bytes() == b"\xff\xd8"
 
 
 def test_every_command_help_shows_an_example():

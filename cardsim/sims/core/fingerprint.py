@@ -32,11 +32,12 @@ def _source_files(package: str) -> list[Path]:
 @cache
 def code_fingerprint(module_name: str) -> str:
     """16 hex digits hashing the sources of the module's simulator package and what it imports."""
-    module = importlib.import_module(module_name)
     package = _package_of(module_name)
     todo = [package, "core"] if package else ["core"]
     seen: set[str] = set()
-    files: list[Path] = [] if package else [Path(module.__file__)]
+    # a game outside cardsim.sims: its own module file (imported only then, so that listing
+    # the store's runs never imports a game's kernels)
+    files: list[Path] = [] if package else [Path(importlib.import_module(module_name).__file__)]
     while todo:
         package = todo.pop()
         if package in seen:

@@ -13,6 +13,7 @@ import math
 import platform
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -26,11 +27,12 @@ from cardsim.analysis.stats import Z95, wilson_half_width
 from cardsim.errors import Interrupted, UserError
 from cardsim.sims.core.fingerprint import code_fingerprint
 from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
-from cardsim.sims.core.simulator import Simulator, config_to_dict
-from cardsim.sims.core.store import StoredRun, open_run
+from cardsim.sims.core.simulator import Simulator, config_summary, config_to_dict
+from cardsim.sims.core.store import StoredRun, StoreWriteError, open_run
 
 BACKENDS = ("joblib", "dask")
 DEFAULT_MAX_N = 1_000_000
+MANIFEST_SAVE_SECONDS = 1.0  # chunk hashes reach the manifest at least this often
 
 
 @dataclass(frozen=True)
@@ -216,10 +218,11 @@ class _Chunks:
         self.frames: dict[int, pl.DataFrame] = {}
         self.execute = execute
         self.stored = stored
-        self.on_disk = set(stored.chunk_indices()) if stored else set()
+        self.on_disk = set(stored.trusted_chunk_indices()) if stored else set()
         self.progress = progress
         self.on_chunk = on_chunk
         self.computed = 0
+        self.saved_at = time.monotonic()
 
     def ensure(self, count: int) -> None:
         """Make chunks 0..count-1 available: read stored ones, compute the missing ones."""
@@ -230,15 +233,26 @@ class _Chunks:
         if not missing:
             return
         self.progress.wave(len(missing))
-        for index, frame in self.execute(missing):
-            self.frames[index] = frame
-            if self.stored is not None:
-                self.stored.write_chunk(index, frame)
-                self.on_disk.add(index)
-            self.computed += 1
-            self.progress.advance()
-            if self.on_chunk is not None:
-                self.on_chunk(index)
+        results = self.execute(missing)
+        try:
+            for index, frame in results:
+                self.frames[index] = frame
+                if self.stored is not None:
+                    self.stored.write_chunk(index, frame)
+                    self.on_disk.add(index)
+                    if time.monotonic() - self.saved_at > MANIFEST_SAVE_SECONDS:
+                        self.stored.save_manifest()  # so a hard kill keeps most chunks trusted
+                        self.saved_at = time.monotonic()
+                self.computed += 1
+                self.progress.advance()
+                if self.on_chunk is not None:
+                    self.on_chunk(index)
+        finally:
+            with warnings.catch_warnings():
+                # stopped early (Ctrl-C, a write error): joblib would warn that it cancelled
+                # the chunks still running, which is what stopping means
+                warnings.filterwarnings("ignore", message=".*still being processed")
+                results.close()
 
     def table(self, count: int, rows: int) -> pl.DataFrame:
         return pl.concat([self.frames[i] for i in range(count)], how="vertical").head(rows)
@@ -313,7 +327,8 @@ def run(
     of the headline proportion is below it, or ``max_n`` (default 1,000,000) is reached. With a
     ``store`` folder, finished chunks are saved as they arrive and reused by the next call with
     the same game, config, seed and chunk size; Ctrl-C keeps them and raises
-    :class:`cardsim.errors.Interrupted`.
+    :class:`cardsim.errors.Interrupted`, and a write error (disk full, no permission) keeps
+    them and raises :class:`cardsim.sims.core.store.StoreWriteError` (one line naming the file).
     """
     seed = validate_root_seed(seed)
     size = chunk_size or simulator.chunk_size
@@ -341,6 +356,8 @@ def run(
                 "seed": seed,
                 "chunk_size": size,
                 "version": __version__,
+                "code_module": simulator.run_batch.__module__,
+                "config_summary": config_summary(config),
                 "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "platform": platform.platform(),
                 "python": sys.version.split()[0],
@@ -383,6 +400,11 @@ def run(
         raise Interrupted(
             f"interrupted: {kept} finished chunk(s) kept{where}; run the same command to resume"
         ) from None
+    except StoreWriteError as exc:
+        raise StoreWriteError(
+            f"{exc}; {len(chunks.on_disk)} finished chunk(s) kept in {stored.path}, "
+            "run the same command to resume"
+        ) from None
     finally:
         bar.close()
         elapsed = time.perf_counter() - started
@@ -392,7 +414,12 @@ def run(
             )
             stored.manifest["chunks_done"] = len(chunks.on_disk)
             stored.manifest["n_available"] = len(chunks.on_disk) * size
-            stored.save_manifest()
+            try:
+                stored.save_manifest()
+            except StoreWriteError:
+                if sys.exc_info()[0] is None:
+                    raise
+                # already failing (e.g. the disk is full): the first error is the one to report
         if client is not None:
             client.close()
 

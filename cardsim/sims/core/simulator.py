@@ -67,3 +67,22 @@ def json_ready(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [json_ready(v) for v in value]
     return value
+
+
+def config_summary(config: Any) -> str:
+    """The config in a few words for listings: ``players`` (when the config has it) and every
+    field that differs from its default, as ``name=value`` ('players=4 model=history')."""
+    parts = []
+    for spec in dataclasses.fields(config):
+        value = getattr(config, spec.name)
+        if spec.default is not dataclasses.MISSING:
+            default = spec.default
+        elif spec.default_factory is not dataclasses.MISSING:
+            default = spec.default_factory()
+        else:
+            default = dataclasses.MISSING
+        if spec.name != "players" and value == default:
+            continue
+        shown = ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+        parts.append(f"{spec.name}={shown}")
+    return " ".join(parts)
