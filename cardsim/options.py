@@ -45,8 +45,7 @@ EPISODES_PER_SECOND = {"gang": 10_000, "thegame": 2_000, "cashnguns": 80_000, "b
 SHORT_RUN_SECONDS = 10.0
 # First-run compile times measured cold on the same machine (issue 13).
 COMPILE_SECONDS = {"gang": 46, "thegame": 71, "cashnguns": 12, "bang": 33}
-GAME_TITLES = {"gang": "The Gang", "thegame": "The Game", "cashnguns": "Cash'n Guns",
-               "bang": "Bang!"}
+GAME_TITLES = {"gang": "Gang", "thegame": "Game", "cashnguns": "Cash'n Guns", "bang": "Bang!"}
 
 
 def note(text: str) -> None:
@@ -315,7 +314,7 @@ def announce_compile(game: str, quiet: bool = False) -> None:
     if kernels_cold(game):
         seconds = COMPILE_SECONDS[game]
         about = "about a minute" if 40 <= seconds <= 80 else f"about {seconds} s"
-        note(f"compiling {GAME_TITLES[game]}'s kernels (first run after install or a code "
+        note(f"compiling the {GAME_TITLES[game]} kernels (first run after install or a code "
              f"change, {about}); later runs start at once")
 
 

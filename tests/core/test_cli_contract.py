@@ -306,8 +306,8 @@ def test_compile_notice_only_when_the_cache_is_cold(tmp_path, monkeypatch, capsy
     options.announce_compile("fakegame")
     options.announce_compile("fakegame")
     lines = capsys.readouterr().err.strip().splitlines()
-    assert lines == ["note: compiling Fake's kernels (first run after install or a code change, "
-                     "about a minute); later runs start at once"]
+    assert lines == ["note: compiling the Fake kernels (first run after install or a code "
+                     "change, about a minute); later runs start at once"]
 
 
 def test_an_unforeseen_disk_error_is_one_line(capsys, monkeypatch):
