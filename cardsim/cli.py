@@ -2,18 +2,21 @@
 
 Only the sub-command named on the command line is imported (a game's numba kernels and the
 report's matplotlib cost seconds to import), so `cardsim runs list` starts fast. Every user error
-(``UserError``, a bad option) ends as one line on stderr and exit code 2; Ctrl-C during a run
-keeps the finished chunks and exits 130.
+(``UserError``, a bad option) ends as one line on stderr and exit code 2; an unforeseen file
+system error (disk full) as one line and exit code 1; Ctrl-C during a run keeps the finished
+chunks and exits 130.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import typer
 
 from cardsim import __version__
+from cardsim.commands.common import wrap_root_command
 from cardsim.errors import Interrupted, UserError
 
 SUB_APPS: dict[str, str] = {
@@ -22,8 +25,17 @@ SUB_APPS: dict[str, str] = {
     "cashnguns": "Cash'n Guns: payoff matrices of strategies and their equilibria.",
     "bang": "Bang!: role and character win rates for 4-7 players.",
     "poker": "Poker engine: hand scores, equity, exact percentiles, the pre-flop table.",
-    "runs": "List and inspect stored runs.",
+    "runs": "List, inspect and prune stored runs.",
     "tune": "Difficulty tuning: configurations closest to a target win rate.",
+}
+EXAMPLES: dict[str, str] = {
+    "gang": "cardsim gang heist --players 3-6 --model history,bayes --n 20000",
+    "thegame": "cardsim thegame run --players 1-5 --strategy planner,search --n 2000",
+    "cashnguns": "cardsim cashnguns payoff --players 4-6 --n 300",
+    "bang": "cardsim bang run --players 4-7 --n 50000",
+    "poker": 'cardsim poker equity "As Ah" --board "Kd 7c 2s"',
+    "runs": "cardsim runs list",
+    "tune": "cardsim tune gang --players 3-6 --model history --target 0.5",
 }
 REPORT_HELP = "Write reports/cardsim-report.html and .pdf from the default experiment suite."
 
@@ -42,15 +54,20 @@ def _click_exception_types() -> tuple[type[Exception], ...]:
 CLICK_ERRORS = _click_exception_types()
 
 
+def _group_help(name: str) -> str:
+    """A group's one-line help and its example (``\\b`` keeps click from re-flowing it)."""
+    return f"{SUB_APPS[name]}\n\n\b\nExample: {EXAMPLES[name]}"
+
+
 def _stub(help_text: str) -> typer.Typer:
     """A help-only entry for a sub-command that is not the one being run."""
-    return typer.Typer(help=help_text)
+    return typer.Typer(help=help_text, rich_markup_mode=None)
 
 
 def bench(
     target: str = typer.Argument(..., help="poker, gang, thegame, cashnguns or bang."),
     quick: bool = typer.Option(False, "--quick", help="Shorter measurements (rougher figures)."),
-    as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
     """Speed benchmarks, as ratios against a reference run in the same process.
 
@@ -58,7 +75,7 @@ def bench(
     """
     from cardsim.commands.bench import bench_command
 
-    bench_command(target, quick, as_json)
+    bench_command(target, quick)
 
 
 def version() -> None:
@@ -78,18 +95,20 @@ def build_app(wanted: str | None = None) -> typer.Typer:
         no_args_is_help=True,
         pretty_exceptions_enable=False,
         add_completion=False,
+        rich_markup_mode=None,
     )
     for name, help_text in SUB_APPS.items():
         if wanted in (None, name):
             sub_app = importlib.import_module(f"cardsim.commands.{name}").app
         else:
             sub_app = _stub(help_text)
-        app.add_typer(sub_app, name=name, help=help_text)
+        app.add_typer(sub_app, name=name, help=_group_help(name), short_help=help_text)
     if wanted in (None, "report"):
-        app.command("report", help=None)(importlib.import_module("cardsim.commands.report").report_command)
+        report_command = importlib.import_module("cardsim.commands.report").report_command
+        app.command("report", help=None)(wrap_root_command(report_command, "report"))
     else:
         app.command("report", help=REPORT_HELP)(_listed_only)
-    app.command("bench")(bench)
+    app.command("bench")(wrap_root_command(bench, "bench"))
     app.command("version")(version)
     return app
 
@@ -101,12 +120,14 @@ def __getattr__(name: str) -> typer.Typer:
     raise AttributeError(name)
 
 
-def main() -> None:
-    """Console-script entry point: turns every user error into one line and an exit code."""
-    words = [word for word in sys.argv[1:] if not word.startswith("-")]
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point: turns every user error into one line and an exit code
+    (``argv``: the arguments, default ``sys.argv[1:]``)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    words = [word for word in args if not word.startswith("-")]
     wanted = words[0] if words and words[0] in (*SUB_APPS, "report") else ""
     try:
-        code = build_app(wanted)(standalone_mode=False)
+        code = build_app(wanted)(args=args, prog_name="cardsim", standalone_mode=False)
     except UserError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)
@@ -119,6 +140,15 @@ def main() -> None:
     except CLICK_ERRORS as exc:
         typer.echo(f"error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
+    except BrokenPipeError:
+        # the reader went away (`cardsim ... | head`): stop quietly, as other tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    except OSError as exc:
+        # a file system error the command did not foresee (disk full, permissions): one line
+        where = f": {exc.filename}" if exc.filename else ""
+        typer.echo(f"error: {exc.strerror or exc}{where}", err=True)
+        sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
 
 

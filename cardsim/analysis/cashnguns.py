@@ -47,14 +47,19 @@ def _profile_rows(
     seed: int,
     shame_value: int,
     store: Path | None,
+    runner_options: dict | None = None,
 ) -> list[dict]:
-    """Raw pooled sums for each strategy of each profile in ``batch`` (runs in workers)."""
+    """Raw pooled sums for each strategy of each profile in ``batch`` (runs in workers).
+    ``runner_options``: further :func:`~cardsim.sims.core.runner.run` keywords (precision,
+    max_n, backend, scheduler)."""
     rows = []
     chunk = min(n, SIMULATOR.chunk_size)
     for profile in batch:
         specs = tuple(strategies[i] for i in profile)
         config = CashNGunsConfig(players=players, strategies=specs, shame_value=shame_value)
-        episodes = run(SIMULATOR, config, n=n, seed=seed, store=store, jobs=1, chunk_size=chunk).episodes
+        episodes = run(SIMULATOR, config, n=n, seed=seed, store=store, jobs=1, chunk_size=chunk,
+                       **(runner_options or {})).episodes
+        games = episodes.height
         wins = episodes.select([f"win_{slot}" for slot in range(players)]).to_numpy()
         scores = episodes.select([f"score_{slot}" for slot in range(players)]).to_numpy().astype(np.float64)
         for index in sorted(set(profile)):
@@ -63,8 +68,8 @@ def _profile_rows(
                 "profile": "+".join(specs),
                 "strategy": strategies[index],
                 "count": len(slots),
-                "games": n,
-                "n": n * len(slots),
+                "games": games,
+                "n": games * len(slots),
                 "wins": int(wins[:, slots].sum()),
                 "score_sum": float(scores[:, slots].sum()),
                 "score_sq": float((scores[:, slots] ** 2).sum()),
@@ -82,6 +87,7 @@ def profile_payoffs(
     store: Path | None = None,
     jobs: int = 1,
     on_profile: Callable[[int, int], None] | None = None,
+    runner_options: dict | None = None,
 ) -> pl.DataFrame:
     """Simulate every profile ``n`` games and pool each strategy's seats.
 
@@ -93,23 +99,30 @@ def profile_payoffs(
     count x games), ``wins``, ``p_win`` with its 95% Wilson interval ``win_lo``/``win_hi``,
     ``mean_score`` with its 95% interval ``score_lo``/``score_hi`` (dollars). Seats of one
     strategy in the same game are pooled; their outcomes are negatively correlated (mostly one
-    winner per game), so the pooled interval is conservative.
+    winner per game), so the pooled interval is conservative. ``runner_options`` passes
+    ``precision``/``max_n`` (each profile then stops on its own precision; ``games`` says how
+    many it played) or ``backend="dask"``/``scheduler`` (profiles then run one after another,
+    each on the cluster) to every profile's run.
     """
     if len(set(strategies)) != len(strategies) or not strategies:
         raise UserError("payoff: give distinct strategies")
     if jobs < 1:
         raise UserError(f"jobs must be at least 1, got {jobs}")
     profiles = table_profiles(len(strategies), players)
+    if (runner_options or {}).get("backend") == "dask":
+        jobs = 1
     size = 1 if jobs == 1 else 40
     batches = [profiles[i : i + size] for i in range(0, len(profiles), size)]
     arguments = (tuple(strategies), players)
     if jobs == 1:
-        results = (_profile_rows(*arguments, batch, n, seed, shame_value, store) for batch in batches)
+        results = (_profile_rows(*arguments, batch, n, seed, shame_value, store, runner_options)
+                   for batch in batches)
     else:
         from joblib import Parallel, delayed
 
         results = Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(_profile_rows)(*arguments, batch, n, seed, shame_value, store) for batch in batches
+            delayed(_profile_rows)(*arguments, batch, n, seed, shame_value, store, runner_options)
+            for batch in batches
         )
     rows: list[dict] = []
     done = 0

@@ -2,30 +2,25 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import polars as pl
 import typer
 
 from cardsim.commands.common import (
-    BackendOpt,
-    JobsOpt,
     JsonOpt,
-    MaxNOpt,
-    NoStoreOpt,
-    PrecisionOpt,
-    QuietOpt,
-    SchedulerOpt,
-    SeedOpt,
-    StoreOpt,
-    execute,
-    parse_range,
+    PlotFormatOpt,
+    PlotOpt,
+    RunOptions,
+    RunOpts,
+    check_plot_folder,
+    command_app,
+    record_result,
     show_table,
 )
-from cardsim.errors import UserError
 
-app = typer.Typer(help="Bang!: role and character win rates for 4-7 players.", no_args_is_help=True)
+app = command_app("bang", help="Bang!: role and character win rates for 4-7 players.",
+                  example="cardsim bang run --players 4-7 --n 50000")
 
 BotsOpt = Annotated[
     str,
@@ -57,7 +52,7 @@ def bots_command(as_json: JsonOpt = False) -> None:
 
     rows = [{"bot": name, "plays": text} for name, text in BOT_DESCRIPTIONS.items()]
     show_table(pl.DataFrame(rows), title="Bang! bots (--bots sheriff=role,outlaw=random)",
-               as_json=as_json)
+               name="bots", as_json=as_json)
 
 
 @app.command("run")
@@ -68,70 +63,50 @@ def run_command(
     max_turns: Annotated[
         int, typer.Option("--max-turns", help="Turn cap; a capped game is won by nobody.")
     ] = 1000,
-    seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
-    backend: BackendOpt = "joblib",
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    no_store: NoStoreOpt = False,
-    precision: PrecisionOpt = None,
-    max_n: MaxNOpt = None,
-    plot: Annotated[
-        Path | None, typer.Option("--plot", help="Write side win rate by player count (.svg/.png).")
-    ] = None,
+    run: RunOpts = RunOptions(),
+    plot: PlotOpt = None,
+    plot_format: PlotFormatOpt = "svg",
     kills: Annotated[
         bool, typer.Option("--kills", help="Also print who eliminated whom (by role).")
     ] = False,
-    quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Win rate per side and role with 95% intervals, per character, mean game length in turns.
 
     Example: cardsim bang run --players 4-7 --n 50000 --bots sheriff=role,outlaw=random
     """
-    from cardsim.analysis.bang import (
-        character_win_table,
-        elimination_table,
-        length_table,
-        role_win_table,
-        side_win_table,
-    )
-    from cardsim.sims.bang.simulator import BangConfig, parse_bots
+    from cardsim.api import bang
+    from cardsim.sims.bang.simulator import parse_bots
 
-    counts = parse_range(players)
-    if any(c < 4 or c > 7 for c in counts):
-        raise UserError(f"bang: players must be 4-7, got {players!r}")
+    plot = check_plot_folder(plot, plot_format)
+    result = bang.run(players=players, bots=bots, n=n, max_turns=max_turns, kills=kills,
+                      options=run)
+    record_result(result)
     bot_fields = parse_bots(bots)
-    frames = []
-    for count in counts:
-        config = BangConfig(players=count, max_turns=max_turns, **bot_fields)
-        result = execute("bang", config, n=n, seed=seed, jobs=jobs, backend=backend,
-                         scheduler=scheduler, store=store, precision=precision, max_n=max_n,
-                         quiet=quiet, no_store=no_store)
-        frames.append(result.episodes)
-    episodes = pl.concat(frames)
     same = len(bot_fields) == 4 and len(set(bot_fields.values())) == 1
     label = next(iter(bot_fields.values())) if same else ", ".join(
         f"{k.removesuffix('_bot')}={v}" for k, v in bot_fields.items()
     ) or "role"
-    sides = side_win_table(episodes)
+    sides = result.tables["sides"]
     show_table(_interval(sides, as_json), title=f"Bang!: games won per side ({label} bots)",
-               as_json=as_json)
-    show_table(_interval(role_win_table(episodes), as_json), title="win rate per role (seats)",
-               as_json=as_json)
-    characters = character_win_table(episodes).with_columns(pl.col("survived").round(4))
+               name="sides", as_json=as_json)
+    show_table(_interval(result.tables["roles"], as_json), title="win rate per role (seats)",
+               name="roles", as_json=as_json)
+    characters = result.tables["characters"].with_columns(pl.col("survived").round(4))
     show_table(_interval(characters, as_json), title="win rate per character (all counts, seats)",
+               name="characters", as_json=as_json)
+    lengths = result.tables["length"].with_columns(pl.col("mean", "lo", "hi").round(2))
+    show_table(lengths, title="game length in player turns (mean, 95% CI)", name="length",
                as_json=as_json)
-    lengths = length_table(episodes).with_columns(pl.col("mean", "lo", "hi").round(2))
-    show_table(lengths, title="game length in player turns (mean, 95% CI)", as_json=as_json)
     if kills:
-        eliminations = elimination_table(episodes).with_columns(pl.col("share").round(4))
+        eliminations = result.tables["eliminations"].with_columns(pl.col("share").round(4))
         show_table(eliminations, title="eliminations: victim role by killer role",
-                   as_json=as_json)
+                   name="eliminations", as_json=as_json)
     if plot is not None:
         from cardsim.reports.plots.bang import side_win_plot
         from cardsim.reports.style import save_figure
 
-        save_figure(side_win_plot(sides, bots=label), plot)
-        if not quiet:
-            typer.echo(f"plot -> {plot}", err=True)
+        written = save_figure(side_win_plot(sides, bots=label),
+                              plot / f"bang_side_win.{plot_format}")
+        if not run.quiet:
+            typer.echo(f"plot -> {written}", err=True)

@@ -15,10 +15,10 @@ from cardsim.errors import UserError
 TARGETS = ("poker", "gang", "thegame", "cashnguns", "bang")
 
 
-def bench_command(target: str, quick: bool, as_json: bool) -> None:
-    """Run one benchmark and print its rows."""
+def bench_command(target: str, quick: bool) -> None:
+    """Run one benchmark and print its rows (in the command's --format)."""
     if target not in TARGETS:
         raise UserError(f"unknown benchmark {target!r}; choose one of: {', '.join(TARGETS)}")
     module = importlib.import_module(f"cardsim.sims.{target}.bench")
     rows = module.main(quick)
-    show_table(pl.DataFrame(rows), title=f"benchmark: {target}", as_json=as_json)
+    show_table(pl.DataFrame(rows), title=f"benchmark: {target}", name="benchmark")

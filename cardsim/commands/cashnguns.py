@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -12,20 +11,21 @@ import typer
 
 from cardsim.analysis.stats import wilson_interval
 from cardsim.commands.common import (
-    BackendOpt,
-    JobsOpt,
     JsonOpt,
-    MaxNOpt,
-    NoStoreOpt,
-    PrecisionOpt,
-    QuietOpt,
-    SchedulerOpt,
-    SeedOpt,
-    StoreOpt,
+    PlotFormatOpt,
+    PlotOpt,
+    RunOptions,
+    RunOpts,
+    check_output_file,
+    check_plot_folder,
+    command_app,
     execute,
     parse_range,
+    record_result,
     show_table,
+    show_value,
 )
+from cardsim.api import strategy_specs
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, HAND_COUNTS
@@ -36,17 +36,20 @@ from cardsim.sims.cashnguns.strategies import (
     TARGET_POLICIES,
 )
 
-app = typer.Typer(
-    help="Cash'n Guns: payoff matrices of strategies and their equilibria.", no_args_is_help=True
+app = command_app(
+    "cashnguns", help="Cash'n Guns: payoff matrices of strategies and their equilibria.",
+    example="cardsim cashnguns payoff --players 4-6 --n 300",
 )
 
 StrategyOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--strategy", "-s",
-        help="Strategy spec, repeatable: NAME or NAME:key=value,... (see 'cardsim cashnguns strategies').",
+        help="Strategy specs, comma separated (or repeated -s): NAME or NAME:key=value,... "
+        "(see 'cardsim cashnguns strategies').",
     ),
 ]
+PlayersOpt = Annotated[str, typer.Option("--players", help="Player counts 4-6: 5, 4-6 or 4,6.")]
 ShameOpt = Annotated[
     int, typer.Option("--shame", help="Dollars per shame marker in the final score (default -5000, the published rules' penalty; the seed's 'worth $5,000' read literally is +5000).")
 ]
@@ -62,7 +65,8 @@ def strategies_command(as_json: JsonOpt = False) -> None:
     for name, (description, strategy) in NAMED_STRATEGIES.items():
         rows.append({"strategy": name, "bullet": strategy.bullet, "target": strategy.target,
                      "lie": strategy.lie, "description": description})
-    show_table(pl.DataFrame(rows), title="named strategies (override any field: NAME:key=value,...)", as_json=as_json)
+    show_table(pl.DataFrame(rows), title="named strategies (override any field: NAME:key=value,...)",
+               name="strategies", as_json=as_json)
     policies = [
         {"part": part, "policy": name, "meaning": meaning}
         for part, table in (("bullet", BULLET_POLICIES), ("target", TARGET_POLICIES), ("lie", LIE_POLICIES))
@@ -70,7 +74,8 @@ def strategies_command(as_json: JsonOpt = False) -> None:
     ]
     policies.append({"part": "params", "policy": "pot, guns, lie_p, hit, wound",
                      "meaning": "defaults pot=50000, guns=2, lie_p=0.5, hit=0.375, wound=10000"})
-    show_table(pl.DataFrame(policies), title="policies (custom:bullet=...,target=...,lie=...)", as_json=as_json)
+    show_table(pl.DataFrame(policies), title="policies (custom:bullet=...,target=...,lie=...)",
+               name="policies", as_json=as_json)
 
 
 def per_slot_table(config: CashNGunsConfig, episodes: pl.DataFrame) -> pl.DataFrame:
@@ -95,40 +100,37 @@ def per_slot_table(config: CashNGunsConfig, episodes: pl.DataFrame) -> pl.DataFr
 
 @app.command("run")
 def run_command(
-    players: Annotated[int, typer.Option("--players", help="4-6 players.")] = 5,
+    players: PlayersOpt = "5",
     strategy: StrategyOpt = None,
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     n: Annotated[int, typer.Option("--n", help="Games to play (minimum when --precision is set).")] = 20_000,
-    seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
-    backend: BackendOpt = "joblib",
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    no_store: NoStoreOpt = False,
-    precision: PrecisionOpt = None,
-    max_n: MaxNOpt = None,
-    quiet: QuietOpt = False,
+    run: RunOpts = RunOptions(),
     as_json: JsonOpt = False,
 ) -> None:
-    """Play a table of strategies: one -s for all, two for focal vs others, or one per player.
+    """Play a table of strategies: one -s for all, two for focal vs others, or one per player
+    (so a repeated strategy here means another seat, not a duplicate).
 
-    Example: cardsim cashnguns run --players 5 -s shark -s stubborn --n 20000
+    Example: cardsim cashnguns run --players 5 -s shark,stubborn --n 20000
     """
-    specs = tuple(strategy or ("calculator", "stubborn"))
-    config = CashNGunsConfig(players=players, strategies=specs, shame_value=shame)
-    result = execute("cashnguns", config, n=n, seed=seed, jobs=jobs, backend=backend,
-                     scheduler=scheduler, store=store, precision=precision, max_n=max_n,
-                     quiet=quiet, no_store=no_store)
-    table = per_slot_table(config, result.episodes)
+    specs = tuple(strategy_specs(strategy) or ("calculator", "stubborn"))
+    configs = [CashNGunsConfig(players=count, strategies=specs, shame_value=shame)
+               for count in parse_range(players)]
+    tables = []
+    for config in configs:
+        result = execute("cashnguns", config, n=n, run=run)
+        table = per_slot_table(config, result.episodes)
+        tables.append(table.select(pl.lit(config.players).alias("players"), pl.all()))
+    table = pl.concat(tables)
     if not as_json:
         table = table.select(
-            "slot", "strategy", "n", "p_win",
+            "players", "slot", "strategy", "n", "p_win",
             pl.format("[{}, {}]", pl.col("lo").round(4), pl.col("hi").round(4)).alias("95% CI"),
             pl.col("mean_score").round(0).cast(pl.Int64).alias("score $"),
             pl.format("±{}", (pl.col("score_hi") - pl.col("mean_score")).round(0).cast(pl.Int64)).alias("95%"),
             "survived", "wounds", "shame",
         )
-    show_table(table, title=f"Cash'n Guns, {players} players (slot 0 = focal)", as_json=as_json)
+    show_table(table, title=f"Cash'n Guns, {players} players (slot 0 = focal)", name="slots",
+               as_json=as_json)
 
 
 def _matrix_grid(matrix: pl.DataFrame, metric: str) -> pl.DataFrame:
@@ -150,74 +152,68 @@ def _matrix_grid(matrix: pl.DataFrame, metric: str) -> pl.DataFrame:
 
 @app.command("payoff")
 def payoff_command(
-    players: Annotated[str, typer.Option("--players", help="4, 5, 6 or a range such as 4-6.")] = "5",
+    players: PlayersOpt = "5",
     strategy: StrategyOpt = None,
-    n: Annotated[int, typer.Option("--n", help="Games per table profile.")] = 300,
+    n: Annotated[int, typer.Option("--n", help="Games per table profile (minimum with --precision).")] = 300,
     metric: Annotated[str, typer.Option("--metric", help="Payoff: win (probability) or score (mean $).")] = "win",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
-    seed: SeedOpt = 0,
-    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes sharing the profiles.")] = 1,
-    store: Annotated[Path | None, typer.Option("--store", help="Keep every profile run in this folder.")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Write the heatmap here (.svg/.png); the equilibrium bars go next to it.")] = None,
+    run: RunOpts = RunOptions(),
+    plot: PlotOpt = None,
+    plot_format: PlotFormatOpt = "svg",
     profiles_csv: Annotated[Path | None, typer.Option("--profiles-csv", help="Write every profile's payoffs here (one CSV per player count).")] = None,
-    quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Meta-game: focal-vs-others payoff matrix, symmetric mixed equilibrium with its regret,
-    best responses. Every table profile of the strategies is simulated --n games.
+    best responses. Every table profile of the strategies is simulated --n games (each profile
+    is its own stored run).
 
-    Example: cardsim cashnguns payoff --players 5 --n 300 --plot cng.svg
+    Example: cardsim cashnguns payoff --players 5 --n 300 --plot plots
     """
-    from cardsim.analysis.cashnguns import (
-        METRICS,
-        best_responses,
-        equilibrium_table,
-        payoff_matrix,
-        profile_payoffs,
-        symmetric_equilibrium,
-        symmetric_game,
-    )
+    from cardsim.analysis.cashnguns import METRICS
+    from cardsim.api import cashnguns
 
     if metric not in METRICS:
         raise UserError(f"--metric must be one of: {', '.join(METRICS)}")
-    names = list(strategy or NAMED_STRATEGIES)
-    output: dict[str, object] = {}
-    for count in parse_range(players):
-        CashNGunsConfig(players=count, strategies=tuple(names[:1]), shame_value=shame)
-        profiles = _with_progress(
-            lambda report, count=count: profile_payoffs(
-                names, count, n=n, seed=seed, shame_value=shame, store=store, jobs=jobs,
-                on_profile=report),
-            f"cashnguns {count}p profiles", quiet)
-        matrix = payoff_matrix(profiles, names, count)
-        game = symmetric_game(profiles, names, count, metric)
-        equilibrium = symmetric_equilibrium(game, seed=seed)
-        mix = equilibrium_table(equilibrium, game)
-        responses = best_responses(matrix, metric)
-        headline = (f"{count} players, metric {metric}, n={n:,} games per profile, "
-                    f"{profiles['profile'].n_unique():,} profiles: equilibrium value "
-                    f"{equilibrium.value:.4g}, regret {equilibrium.regret:.3g} "
-                    f"(best deviation: {equilibrium.best_deviation})")
+    plot = check_plot_folder(plot, plot_format)
+    if profiles_csv is not None:
+        check_output_file(profiles_csv, what="--profiles-csv", suffixes=(".csv",))
+    result = _with_progress(
+        lambda report: cashnguns.payoff(
+            players=players, strategy=strategy, n=n, metric=metric, shame=shame, options=run,
+            on_profile=(lambda count: report) if report else None),
+        "cashnguns profiles", run.quiet)
+    record_result(result)
+    for key, equilibrium in result.manifest["equilibria"].items():
+        count = int(key.removesuffix("p"))
+        matrix = result.tables[f"matrix_{key}"]
+        mix = result.tables[f"equilibrium_{key}"]
+        responses = result.tables[f"best_responses_{key}"]
         if as_json:
-            output[str(count)] = {"summary": headline, "matrix": matrix.to_dicts(),
-                                  "equilibrium": mix.to_dicts(), "regret": equilibrium.regret,
-                                  "best_responses": responses.to_dicts()}
+            show_table(matrix, name=f"matrix_{key}", as_json=True)
+            show_table(mix, name=f"equilibrium_{key}", as_json=True)
+            show_table(responses, name=f"best_responses_{key}", as_json=True)
+            show_value(key, {name: equilibrium[name]
+                             for name in ("summary", "value", "regret", "best_deviation")})
         else:
             for shown in (metric,) + tuple(m for m in METRICS if m != metric):
                 what = "win probability" if shown == "win" else "mean score ($)"
                 show_table(_matrix_grid(matrix, shown),
                            title=f"{count} players: {what} of focal (row) vs all others (column), 95% CI")
             show_table(mix, title="symmetric equilibrium mix")
-            typer.echo(headline)
+            show_value(key, None, text=equilibrium["summary"])
             show_table(responses, title="best response to each strategy played by all others")
         if profiles_csv is not None:
             target = profiles_csv.with_name(f"{profiles_csv.stem}_{count}p.csv")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            profiles.write_csv(target)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                result.episodes.filter(pl.col("players") == count).drop("players") \
+                    .write_csv(target)
+            except OSError as exc:
+                raise UserError(f"--profiles-csv: cannot write {target} "
+                                f"({exc.strerror or exc})") from None
         if plot is not None:
-            _save_plots(plot, count, matrix, mix, equilibrium.regret, metric, quiet)
-    if as_json:
-        typer.echo(json.dumps(output, default=float))
+            _save_plots(plot, plot_format, count, matrix, mix, equilibrium["regret"], metric,
+                        run.quiet)
 
 
 def _with_progress(work, label: str, quiet: bool):
@@ -233,24 +229,22 @@ def _with_progress(work, label: str, quiet: bool):
         return work(lambda done, total: progress.update(task, completed=done, total=total))
 
 
-def _save_plots(plot: Path, players: int, matrix: pl.DataFrame, mix: pl.DataFrame, regret: float,
-                metric: str, quiet: bool) -> None:
+def _save_plots(plot: Path, plot_format: str, players: int, matrix: pl.DataFrame,
+                mix: pl.DataFrame, regret: float, metric: str, quiet: bool) -> None:
     from cardsim.reports.plots.cashnguns import equilibrium_bars, payoff_heatmap
     from cardsim.reports.style import save_figure
 
-    if plot.suffix not in (".svg", ".png"):
-        raise UserError(f"--plot must end in .svg or .png, got {plot.name}")
-    stem = plot.with_name(f"{plot.stem}_{players}p")
-    heat = save_figure(payoff_heatmap(matrix, players=players, metric=metric), stem.with_suffix(plot.suffix))
+    heat = save_figure(payoff_heatmap(matrix, players=players, metric=metric),
+                       plot / f"cashnguns_payoff_{players}p.{plot_format}")
     bars = save_figure(equilibrium_bars(mix, players=players, regret=regret, metric=metric),
-                       stem.with_name(stem.name + "_equilibrium").with_suffix(plot.suffix))
+                       plot / f"cashnguns_payoff_{players}p_equilibrium.{plot_format}")
     if not quiet:
         typer.echo(f"wrote {heat} and {bars}", err=True)
 
 
 @app.command("stage")
 def stage_command(
-    players: Annotated[int, typer.Option("--players", help="4-6 players.")] = 5,
+    players: PlayersOpt = "5",
     guns: Annotated[int, typer.Option("--guns", help="Guns aimed at the focal player.")] = 2,
     loot: Annotated[str, typer.Option("--loot", help="Notes on the table, e.g. 20k,10k,10k,5k,5k.")] = "20k,10k,10k,5k,5k",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
@@ -270,7 +264,13 @@ def stage_command(
         raise UserError(f"--opponent-hand: three counts like 5,2,1, got {opponent_hand!r}") from None
     if len(hand) != 3 or any(h < 0 or h > full for h, full in zip(hand, HAND_COUNTS)):
         raise UserError(f"--opponent-hand: three counts within 5,2,1, got {opponent_hand!r}")
-    table = stage_game(players, guns, parse_loot(loot), shame_value=shame, wound_cost=wound_cost,
-                       opponent_hand=hand)
+    counts = parse_range(players)
+    tables = [
+        stage_game(count, guns, parse_loot(loot), shame_value=shame, wound_cost=wound_cost,
+                   opponent_hand=hand)
+        for count in counts
+    ]
+    table = tables[0] if len(counts) == 1 else pl.concat(
+        [t.select(pl.lit(c).alias("players"), pl.all()) for c, t in zip(counts, tables)])
     show_table(table, title=(f"stage game (exact): {players} players, {guns} guns on you, loot {loot}, "
-                             f"opponents' cards {opponent_hand}"), as_json=as_json)
+                             f"opponents' cards {opponent_hand}"), name="stage", as_json=as_json)

@@ -1,32 +1,81 @@
-"""Options and helpers shared by every command: run through the runner, print tables."""
+"""Options and helpers shared by every command: one option vocabulary, one output contract.
+
+A command module makes its sub-app with :func:`command_app` and declares commands as usual::
+
+    app = command_app("gang", help="The Gang: ...", example="cardsim gang heist --players 4")
+
+    @app.command("heist")
+    def heist_command(players: PlayersOpt = "4", n: NOpt = 100_000, run: RunOpts = RunOptions(),
+                      plot: PlotOpt = None, plot_format: PlotFormatOpt = "svg",
+                      as_json: JsonOpt = False) -> None:
+        ...
+        result = execute("gang", config, n=n, run=run)
+        show_table(summary, title="...", name="heist_success", as_json=as_json)
+
+Every command of such an app gets, without declaring them:
+
+- for a ``run: RunOpts`` parameter, the shared runner options (``--seed --jobs --backend
+  --scheduler --store/--no-store --precision --max-n --quiet``), checked together before the
+  command body runs and handed over as one :class:`~cardsim.options.RunOptions`;
+- for an ``as_json: JsonOpt`` parameter, ``--format table|csv|json`` next to ``--json``
+  (``as_json`` is then True for any machine format: print raw columns, not formatted ones);
+- one output document: all JSON output of the command is printed as a single document when the
+  command ends (see :mod:`cardsim.commands.output`).
+"""
 
 from __future__ import annotations
 
-import json
+import functools
+import inspect
 import os
-import re
+import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
-import polars as pl
 import typer
 
+from cardsim.commands.output import abandon, begin, finish, record_run, show_table, show_value
 from cardsim.errors import UserError
-from cardsim.sims.core.runner import RunResult, run
-from cardsim.sims.registry import get_simulator
+from cardsim.options import (
+    DEFAULT_STORE,
+    RunOptions,
+    check_n,
+    check_output_file,
+    check_output_folder,
+    check_plot_folder,
+    choose_jobs,
+    parse_choice,
+    parse_range,
+    resolve_store,
+    run_config,
+    run_id,
+    split_names,
+)
 
-DEFAULT_STORE = Path("results")
+__all__ = [
+    "DEFAULT_STORE", "RunOptions", "RunOpts", "check_n", "check_output_file",
+    "check_output_folder", "check_plot_folder", "command_app", "default_jobs", "execute",
+    "parse_choice", "parse_range", "record_result", "resolve_store", "show_table", "show_value",
+    "split_names",
+]
 
 NOpt = Annotated[int, typer.Option("--n", help="Episodes to play (minimum when --precision is set).")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Root seed: same seed, same numbers.")]
 JobsOpt = Annotated[
+    int | None,
+    typer.Option("--jobs", help="Worker processes (default: one for a short run, all cores "
+                 "for a long one)."),
+]
+AllCoresJobsOpt = Annotated[
     int | None, typer.Option("--jobs", help="Worker processes (default: all cores).")
 ]
 BackendOpt = Annotated[
     str, typer.Option("--backend", help="joblib (this machine) or dask (a cluster).")
 ]
 SchedulerOpt = Annotated[
-    str | None, typer.Option("--scheduler", help="Dask scheduler address, tcp://host:port.")
+    str | None,
+    typer.Option("--scheduler", help="Dask scheduler address, tcp://host:port (--backend dask)."),
 ]
 StoreOpt = Annotated[
     Path | None,
@@ -42,25 +91,134 @@ MaxNOpt = Annotated[
     int | None, typer.Option("--max-n", help="Upper bound on episodes with --precision.")
 ]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Same as --format json.")]
+FormatOpt = Annotated[
+    str, typer.Option("--format", help="Output: table (readable), csv or json (one document).")
+]
 NoStoreOpt = Annotated[
     bool, typer.Option("--no-store", help="Keep results in memory only (nothing written).")
 ]
+PlotOpt = Annotated[
+    Path | None, typer.Option("--plot", help="Folder to write the plots into (created if needed).")
+]
+PlotFormatOpt = Annotated[str, typer.Option("--plot-format", help="Plot image type: svg or png.")]
+# A command's ``run: RunOpts = RunOptions()`` parameter stands for every runner option.
+RunOpts = RunOptions
+
+# The shared runner options, in help order: (parameter, annotation, default).
+RUN_PARAMETERS: tuple[tuple[str, Any, Any], ...] = (
+    ("seed", SeedOpt, 0),
+    ("jobs", JobsOpt, None),
+    ("backend", BackendOpt, "joblib"),
+    ("scheduler", SchedulerOpt, None),
+    ("store", StoreOpt, None),
+    ("no_store", NoStoreOpt, False),
+    ("precision", PrecisionOpt, None),
+    ("max_n", MaxNOpt, None),
+    ("quiet", QuietOpt, False),
+)
 
 
-def resolve_store(store: Path | None, no_store: bool = False) -> Path | None:
-    """The results folder: the option, else $CARDSIM_STORE, else ./results (None: no store)."""
-    if no_store:
-        return None
-    if store is not None:
-        return store
-    env = os.environ.get("CARDSIM_STORE")
-    return Path(env) if env else DEFAULT_STORE
+def run_options(
+    seed: int = 0, jobs: int | None = None, backend: str = "joblib", scheduler: str | None = None,
+    store: Path | None = None, no_store: bool = False, precision: float | None = None,
+    max_n: int | None = None, quiet: bool = False,
+) -> RunOptions:
+    """The checked run options from the command-line values (store resolved)."""
+    return RunOptions(seed=seed, jobs=jobs, backend=backend, scheduler=scheduler,
+                      store=resolve_store(store, no_store), precision=precision, max_n=max_n,
+                      quiet=quiet).checked()
 
 
-def default_jobs(jobs: int | None) -> int:
-    """All cores unless told otherwise."""
-    return jobs if jobs is not None else (os.cpu_count() or 1)
+def _wrap_command(function: Callable[..., Any], command_name: str) -> Callable[..., Any]:
+    """``function`` with the shared run options and ``--format`` spliced into its signature,
+    run inside one output document."""
+    hints = typing.get_type_hints(function, include_extras=True)
+    signature = inspect.signature(function)
+    own = set(signature.parameters)
+    parameters: list[inspect.Parameter] = []
+    injected_run: list[str] = []
+    has_format = "as_json" in own and "output_format" not in own
+    for parameter in signature.parameters.values():
+        annotation = hints.get(parameter.name, parameter.annotation)
+        if parameter.name == "run" and annotation is RunOptions:
+            for name, option, default in RUN_PARAMETERS:
+                if name not in own:
+                    injected_run.append(name)
+                    parameters.append(inspect.Parameter(
+                        name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=option))
+            continue
+        parameters.append(parameter.replace(annotation=annotation,
+                                            kind=inspect.Parameter.KEYWORD_ONLY))
+        if parameter.name == "as_json" and has_format:
+            parameters.append(inspect.Parameter(
+                "output_format", inspect.Parameter.KEYWORD_ONLY, default="table",
+                annotation=FormatOpt))
+
+    @functools.wraps(function)
+    def command(**values: Any) -> Any:
+        output_format = values.pop("output_format", "table")
+        if values.get("as_json"):
+            if output_format not in ("table", "json"):
+                raise UserError(f"--json and --format {output_format} contradict each other")
+            output_format = "json"
+        begin(command_name, output_format)
+        try:
+            if "as_json" in values:
+                values["as_json"] = output_format != "table"
+            if injected_run or "run" in own:
+                shared = {name: values.pop(name) for name in injected_run}
+                values["run"] = run_options(**shared)
+            result = function(**values)
+        except BaseException:
+            abandon()
+            raise
+        finish()
+        return result
+
+    del command.__wrapped__  # typer must read the spliced signature, not the original one
+    command.__signature__ = signature.replace(parameters=parameters)
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    return command
+
+
+class CommandApp(typer.Typer):
+    """A command group whose commands share the run options and the output contract."""
+
+    def __init__(self, group: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.group = group
+
+    def command(self, name: str | None = None, **kwargs: Any) -> Callable[[Callable], Callable]:
+        register = super().command(name, **kwargs)
+
+        def decorator(function: Callable[..., Any]) -> Callable[..., Any]:
+            shown = name or function.__name__.replace("_", "-")
+            register(_wrap_command(function, f"{self.group} {shown}".strip()))
+            return function
+
+        return decorator
+
+
+def command_app(group: str, *, help: str, example: str) -> CommandApp:
+    """The sub-app of ``cardsim <group>``; its ``--help`` ends with ``example``."""
+    return CommandApp(
+        group, help=f"{help}\n\n\b\nExample: {example}", no_args_is_help=True,
+        rich_markup_mode=None,
+    )
+
+
+def wrap_root_command(function: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """A top-level command (``report``, ``bench``) with the same options and output contract."""
+    return _wrap_command(function, name)
+
+
+def default_jobs(jobs: int | None, game: str = "", n: int = 0) -> int:
+    """``jobs`` if given; else one worker for short work, all cores for long (see
+    :func:`cardsim.options.choose_jobs`; without a game and n: all cores)."""
+    if jobs is not None or game:
+        return choose_jobs(game, n, RunOptions(jobs=jobs))
+    return os.cpu_count() or 1
 
 
 def execute(
@@ -68,6 +226,7 @@ def execute(
     config: Any,
     *,
     n: int,
+    run: RunOptions | None = None,
     seed: int = 0,
     jobs: int | None = None,
     backend: str = "joblib",
@@ -77,78 +236,20 @@ def execute(
     max_n: int | None = None,
     quiet: bool = False,
     no_store: bool = False,
-) -> RunResult:
-    """Run ``config`` of ``game`` through the runner and the store, with a progress bar."""
-    result = run(
-        get_simulator(game),
-        config,
-        n=n,
-        seed=seed,
-        jobs=default_jobs(jobs),
-        backend=backend,
-        scheduler=scheduler,
-        store=resolve_store(store, no_store),
-        precision=precision,
-        max_n=max_n,
-        progress=not quiet,
-    )
-    if not quiet:
-        where = f" -> {result.path}" if result.path else ""
-        typer.echo(f"[{game}] {result.stop_rule}{where}", err=True)
+):
+    """Run ``config`` of ``game`` through the runner and the store, with a progress bar; the
+    run is recorded in the command's output document. Give ``run`` (the command's shared
+    options) or the options one by one."""
+    options = run if run is not None else run_options(
+        seed=seed, jobs=jobs, backend=backend, scheduler=scheduler, store=store,
+        no_store=no_store, precision=precision, max_n=max_n, quiet=quiet)
+    result = run_config(game, config, n=check_n(n), options=options)
+    record_run(run_id(result), options.seed, options.stop_rule(n))
     return result
 
 
-_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
-
-
-def parse_range(text: str, *, name: str = "players") -> list[int]:
-    """'4' -> [4]; '3-6' -> [3, 4, 5, 6]; '3,5' -> [3, 5]."""
-    values: list[int] = []
-    for part in text.split(","):
-        match = _RANGE.match(part)
-        if not match:
-            raise UserError(f"{name}: expected a number, a range like 3-6 or a list like 3,5; got {text!r}")
-        low = int(match.group(1))
-        high = int(match.group(2) or low)
-        if high < low:
-            raise UserError(f"{name}: empty range {part.strip()!r}")
-        values.extend(range(low, high + 1))
-    return values
-
-
-def parse_choice(text: str, choices: list[str], *, name: str) -> list[str]:
-    """'all' -> every choice; 'a,b' -> [a, b], each checked against ``choices``."""
-    if text == "all":
-        return list(choices)
-    picked = [item.strip() for item in text.split(",") if item.strip()]
-    unknown = [item for item in picked if item not in choices]
-    if unknown or not picked:
-        raise UserError(f"unknown {name} {', '.join(unknown) or text!r}; choose from: {', '.join(choices)}, all")
-    return picked
-
-
-def _format(value: Any) -> str:
-    if isinstance(value, float):
-        if value != value:  # nan
-            return "-"
-        return f"{value:.4f}" if abs(value) < 1000 else f"{value:,.0f}"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
-    return str(value)
-
-
-def show_table(frame: pl.DataFrame, *, title: str = "", as_json: bool = False) -> None:
-    """Print a table readably (rich) or as JSON rows."""
-    if as_json:
-        typer.echo(json.dumps({"title": title, "rows": frame.to_dicts()}, default=str))
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title or None, show_lines=False)
-    for column in frame.columns:
-        numeric = frame.schema[column].is_numeric()
-        table.add_column(column, justify="right" if numeric else "left")
-    for row in frame.iter_rows():
-        table.add_row(*(_format(value) for value in row))
-    Console().print(table)
+def record_result(result: Any) -> None:
+    """Put an API :class:`~cardsim.api.Result`'s seed, stop rule and runs in the output."""
+    manifest = result.manifest
+    for identifier in manifest.get("runs") or [None]:
+        record_run(identifier, manifest["seed"], manifest["stop_rule"])

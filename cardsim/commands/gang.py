@@ -9,27 +9,24 @@ import polars as pl
 import typer
 
 from cardsim.commands.common import (
-    BackendOpt,
-    JobsOpt,
     JsonOpt,
-    MaxNOpt,
-    NoStoreOpt,
     NOpt,
-    PrecisionOpt,
-    QuietOpt,
-    SchedulerOpt,
-    SeedOpt,
-    StoreOpt,
-    execute,
-    parse_choice,
-    parse_range,
+    PlotFormatOpt,
+    PlotOpt,
+    RunOptions,
+    RunOpts,
+    check_output_file,
+    check_plot_folder,
+    command_app,
+    record_result,
     show_table,
+    split_names,
 )
 from cardsim.errors import UserError
 
-app = typer.Typer(
-    help="The Gang: heist success and game win rates per player model, mode and card.",
-    no_args_is_help=True,
+app = command_app(
+    "gang", help="The Gang: heist success and game win rates per player model, mode and card.",
+    example="cardsim gang heist --players 3-6 --model history,bayes --n 20000",
 )
 
 PlayersOpt = Annotated[str, typer.Option("--players", help="Player counts: 4, 3-6 or 3,5.")]
@@ -57,7 +54,6 @@ ModeOpt = Annotated[
 DeckOrderOpt = Annotated[
     str, typer.Option("--deck-order", help="Card piles shuffled (default) or numbered 1-10.")
 ]
-PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Folder to write SVG plots into.")]
 
 
 def _interval_pct(value: str, lo: str, hi: str) -> pl.Expr:
@@ -75,21 +71,8 @@ def _pct(column: str) -> pl.Expr:
     return _interval_pct(column, f"{column}_lo", f"{column}_hi")
 
 
-def _names(text: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in text.split(",") if part.strip())
-
-
-def _modes(text: str) -> list[str]:
-    aliases = {"pro": "professional"}
-    picked = [aliases.get(m, m) for m in _names(text)] if text != "all" else ["all"]
-    return parse_choice(",".join(picked), ["basic", "advanced", "professional", "master"],
-                        name="mode")
-
-
-def _run(config, n, seed, jobs, backend, scheduler, store, no_store, precision, max_n, quiet):
-    return execute("gang", config, n=n, seed=seed, jobs=jobs, backend=backend,
-                   scheduler=scheduler, store=store, precision=precision, max_n=max_n,
-                   quiet=quiet, no_store=no_store).episodes
+def _names(text: str, name: str = "challenge") -> tuple[str, ...]:
+    return tuple(split_names(text, name=name))
 
 
 @app.command("heist")
@@ -102,41 +85,28 @@ def heist_command(
     specialist_round: RoundOpt = "river",
     boost: BoostOpt = "top",
     n: NOpt = 100_000,
-    seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
-    backend: BackendOpt = "joblib",
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    no_store: NoStoreOpt = False,
-    precision: PrecisionOpt = None,
-    max_n: MaxNOpt = None,
+    run: RunOpts = RunOptions(),
     plot: PlotOpt = None,
-    quiet: QuietOpt = False,
+    plot_format: PlotFormatOpt = "svg",
     as_json: JsonOpt = False,
 ) -> None:
     """Per-heist success with its 95% Wilson interval per players x model x levels.
 
     Example: cardsim gang heist --players 4 --model history --n 200000
     """
-    from cardsim.analysis.gang import heist_summary
-    from cardsim.sims.gang.models import MODEL_IDS
-    from cardsim.sims.gang.simulator import SIMULATOR
+    from cardsim.api import gang
 
-    frames = []
-    for count in parse_range(players):
-        for name in parse_choice(model, list(MODEL_IDS), name="model"):
-            for level in parse_range(levels, name="levels"):
-                config = SIMULATOR.make_config(
-                    players=count, model=name, levels=level, challenges=_names(challenge),
-                    specialist=specialist, specialist_round=specialist_round, boost=boost,
-                )
-                frames.append(_run(config, n, seed, jobs, backend, scheduler, store, no_store,
-                                   precision, max_n, quiet))
-    summary = heist_summary(pl.concat(frames, how="vertical"))
+    plot = check_plot_folder(plot, plot_format)
+    challenges = _names(challenge)
+    result = gang.heist(players=players, model=model, levels=levels, challenge=challenges,
+                        specialist=specialist, specialist_round=specialist_round, boost=boost,
+                        n=n, options=run)
+    record_result(result)
+    summary = result.table
     if as_json:
-        show_table(summary, title="gang heist success", as_json=True)
+        show_table(summary, title="gang heist success", name="heist_success", as_json=True)
     else:
-        cards = ", ".join(_names(challenge) + _names(specialist)) or "no cards"
+        cards = ", ".join(challenges + ((specialist,) if specialist else ())) or "no cards"
         show_table(
             summary.select(
                 "players", "model", "levels", "n", _pct("success").alias("success % (95% CI)"),
@@ -145,17 +115,23 @@ def heist_command(
             ),
             title=f"The Gang: heist success ({cards}); random exact = tied orders / n! of the "
             "same deals",
+            name="heist_success",
         )
     if plot is not None:
         from cardsim.reports.plots.gang import levels_curve_plot, success_by_players_plot
         from cardsim.reports.style import save_figure
 
-        if summary["players"].n_unique() > 1:
+        written = []
+        if summary["levels"].n_unique() == 1 or summary["players"].n_unique() > 1:
             first_level = summary["levels"].min()
-            save_figure(success_by_players_plot(summary.filter(pl.col("levels") == first_level)),
-                        plot / "gang_success_by_players.svg")
+            written.append(save_figure(
+                success_by_players_plot(summary.filter(pl.col("levels") == first_level)),
+                plot / f"gang_success_by_players.{plot_format}"))
         if summary["levels"].n_unique() > 1:
-            save_figure(levels_curve_plot(summary), plot / "gang_levels_curve.svg")
+            written.append(save_figure(levels_curve_plot(summary),
+                                       plot / f"gang_levels_curve.{plot_format}"))
+        if not run.quiet:
+            typer.echo(f"plots: {', '.join(str(path) for path in written)}", err=True)
 
 
 @app.command("game")
@@ -169,19 +145,12 @@ def game_command(
     specialist_round: RoundOpt = "river",
     boost: BoostOpt = "top",
     n: NOpt = 20_000,
-    seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
-    backend: BackendOpt = "joblib",
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    no_store: NoStoreOpt = False,
-    precision: PrecisionOpt = None,
-    max_n: MaxNOpt = None,
+    run: RunOpts = RunOptions(),
     plot: PlotOpt = None,
+    plot_format: PlotFormatOpt = "svg",
     check: Annotated[bool, typer.Option(
         "--check", help="Basic mode: also run n heists and compare with p^3 (1 + 3q + 6q^2)."
     )] = False,
-    quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Game win rate, mean heists and the final vault/alarm counts per mode x players x model.
@@ -189,38 +158,16 @@ def game_command(
 
     Example: cardsim gang game --mode basic,advanced,pro,master --players 4 --n 20000
     """
-    from cardsim.analysis.gang import final_counts, formula_check, game_summary
-    from cardsim.sims.gang.models import MODEL_IDS
-    from cardsim.sims.gang.simulator import SIMULATOR
+    from cardsim.api import gang
 
-    frames = []
-    for name_mode in _modes(mode):
-        for count in parse_range(players):
-            for name in parse_choice(model, list(MODEL_IDS), name="model"):
-                for level in parse_range(levels, name="levels"):
-                    config = SIMULATOR.make_config(
-                        players=count, model=name, levels=level, unit="game", mode=name_mode,
-                        deck_order=deck_order, challenges=_names(challenge),
-                        specialist_round=specialist_round, boost=boost,
-                    )
-                    frames.append(_run(config, n, seed, jobs, backend, scheduler, store,
-                                       no_store, precision, max_n, quiet))
-    games = pl.concat(frames, how="vertical")
-    summary = game_summary(games)
-    finals = final_counts(games)
-    checked = None
-    if check and "basic" in _modes(mode):
-        heists = []
-        for count in parse_range(players):
-            for name in parse_choice(model, list(MODEL_IDS), name="model"):
-                for level in parse_range(levels, name="levels"):
-                    config = SIMULATOR.make_config(players=count, model=name, levels=level,
-                                                   challenges=_names(challenge),
-                                                   specialist_round=specialist_round, boost=boost)
-                    heists.append(_run(config, n, seed, jobs, backend, scheduler, store,
-                                       no_store, precision, max_n, quiet))
-        checked = formula_check(pl.concat(heists, how="vertical"),
-                                games.filter(pl.col("mode") == "basic"))
+    plot = check_plot_folder(plot, plot_format)
+    result = gang.game(mode=mode, players=players, model=model, levels=levels,
+                       deck_order=deck_order, challenge=challenge,
+                       specialist_round=specialist_round, boost=boost, n=n, check=check,
+                       options=run)
+    record_result(result)
+    summary, finals = result.tables["game_win"], result.tables["final_counts"]
+    checked = result.tables.get("formula_check")
     if checked is not None:
         show_table(
             checked if as_json else checked.select(
@@ -228,11 +175,12 @@ def game_command(
                 _pct("predicted").alias("p^3(1+3q+6q^2) %"), _pct("win").alias("game win %"),
                 "agrees"),
             title="The Gang: basic game win rate against the best-of-five formula",
-            as_json=as_json,
+            name="formula_check", as_json=as_json,
         )
     if as_json:
-        show_table(summary, title="gang game win rate", as_json=True)
-        show_table(finals, title="gang final vaults and alarms", as_json=True)
+        show_table(summary, title="gang game win rate", name="game_win", as_json=True)
+        show_table(finals, title="gang final vaults and alarms", name="final_counts",
+                   as_json=True)
     else:
         show_table(
             summary.select("mode", "players", "model", "levels", "n",
@@ -241,17 +189,21 @@ def game_command(
                                      pl.col("heists_lo").round(3), pl.col("heists_hi").round(3))
                            .alias("heists per game")),
             title="The Gang: game win rate (3 vaults before 3 alarms; 2 alarms in master)",
+            name="game_win",
         )
         show_table(
             finals.select("mode", "players", "model", "levels", "vaults", "alarms", "games",
                           _interval_pct("share", "lo", "hi").alias("share % (95% CI)")),
             title="The Gang: final vault and alarm counts",
+            name="final_counts",
         )
     if plot is not None:
         from cardsim.reports.plots.gang import game_win_plot
         from cardsim.reports.style import save_figure
 
-        save_figure(game_win_plot(summary), plot / "gang_game_win_by_mode.svg")
+        written = save_figure(game_win_plot(summary), plot / f"gang_game_win_by_mode.{plot_format}")
+        if not run.quiet:
+            typer.echo(f"plot: {written}", err=True)
 
 
 @app.command("cards")
@@ -263,15 +215,10 @@ def cards_command(
     specialist_round: RoundOpt = "river",
     boost: BoostOpt = "top",
     n: NOpt = 20_000,
-    seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
-    backend: BackendOpt = "joblib",
-    scheduler: SchedulerOpt = None,
-    store: StoreOpt = None,
-    no_store: NoStoreOpt = False,
+    run: RunOpts = RunOptions(),
     plot: PlotOpt = None,
+    plot_format: PlotFormatOpt = "svg",
     out: Annotated[Path | None, typer.Option("--out", help="Write the effect table as parquet.")] = None,
-    quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """For every single card: heist success and its difference against no card, each with a
@@ -279,43 +226,26 @@ def cards_command(
 
     Example: cardsim gang cards --players 4 --model bayes --n 20000
     """
-    from cardsim.analysis.gang import card_effects
-    from cardsim.sims.gang.cards import CARD_SUMMARIES, CHALLENGES, SPECIALISTS
-    from cardsim.sims.gang.models import MODEL_IDS
-    from cardsim.sims.gang.simulator import SIMULATOR
+    from cardsim.api import gang
 
     if kind not in ("challenges", "specialists", "all"):
         raise UserError(f"--kind must be challenges, specialists or all (got {kind!r})")
-    chosen: list[tuple[str, str]] = [("none", "none")]
-    if kind in ("challenges", "all"):
-        chosen += [("challenge", c) for c in CHALLENGES]
-    if kind in ("specialists", "all"):
-        chosen += [("specialist", s) for s in SPECIALISTS]
-    frames = []
-    for count in parse_range(players):
-        for name in parse_choice(model, list(MODEL_IDS), name="model"):
-            for level in parse_range(levels, name="levels"):
-                for card_kind, card in chosen:
-                    config = SIMULATOR.make_config(
-                        players=count, model=name, levels=level,
-                        challenges=(card,) if card_kind == "challenge" else (),
-                        specialist=card if card_kind == "specialist" else "",
-                        specialist_round=specialist_round, boost=boost,
-                    )
-                    episodes = _run(config, n, seed, jobs, backend, scheduler, store, no_store,
-                                    None, None, quiet)
-                    frames.append(
-                        episodes.select("players", "model", "levels", "success").with_columns(
-                            pl.lit(card_kind).alias("kind"), pl.lit(card).alias("card"))
-                    )
-    effects = card_effects(pl.concat(frames, how="vertical")).with_columns(
-        pl.col("card").replace_strict({**CARD_SUMMARIES, "none": "no card"}).alias("rule")
-    )
+    plot = check_plot_folder(plot, plot_format)
     if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        effects.with_columns(pl.lit(specialist_round).alias("specialist_round")).write_parquet(out)
+        check_output_file(out, what="--out", suffixes=(".parquet",))
+    result = gang.cards(players=players, model=model, levels=levels, kind=kind,
+                        specialist_round=specialist_round, boost=boost, n=n, options=run)
+    record_result(result)
+    effects = result.table
+    if out is not None:
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            effects.with_columns(pl.lit(specialist_round).alias("specialist_round")) \
+                .write_parquet(out)
+        except OSError as exc:
+            raise UserError(f"--out: cannot write {out} ({exc.strerror or exc})") from None
     if as_json:
-        show_table(effects, title="gang card effects", as_json=True)
+        show_table(effects, title="gang card effects", name="card_effects", as_json=True)
     else:
         show_table(
             effects.select(
@@ -325,6 +255,7 @@ def cards_command(
                 .alias("vs none, points"),
             ),
             title="The Gang: heist success per card, hardest first (difference: Newcombe 95% CI)",
+            name="card_effects",
         )
     if plot is not None:
         from cardsim.reports.plots.gang import card_effects_plot
@@ -333,8 +264,10 @@ def cards_command(
         for (count, name, level), group in effects.group_by(
             ["players", "model", "levels"], maintain_order=True
         ):
-            save_figure(card_effects_plot(group),
-                        plot / f"gang_card_effects_{count}p_{name}_l{level}.svg")
+            written = save_figure(card_effects_plot(group),
+                                  plot / f"gang_card_effects_{count}p_{name}_l{level}.{plot_format}")
+            if not run.quiet:
+                typer.echo(f"plot: {written}", err=True)
 
 
 @app.command("models")
@@ -347,4 +280,4 @@ def models_command(as_json: JsonOpt = False) -> None:
 
     rows = [{"model": name, "how it plays": text} for name, text in MODEL_DESCRIPTIONS.items()]
     show_table(pl.DataFrame(rows), title="The Gang player models (--model NAME,... or all)",
-               as_json=as_json)
+               name="models", as_json=as_json)

@@ -12,7 +12,7 @@ import polars as pl
 import typer
 
 from cardsim.analysis.stats import wilson_interval
-from cardsim.commands.common import JsonOpt, show_table
+from cardsim.commands.common import JsonOpt, command_app, show_table
 from cardsim.errors import UserError
 from cardsim.sims.poker.cards import format_cards, parse_cards
 from cardsim.sims.poker.evaluator import evaluate
@@ -20,9 +20,9 @@ from cardsim.sims.poker.hands import CATEGORY_NAMES, category_of, describe
 from cardsim.sims.poker.preflop import preflop_table
 from cardsim.sims.poker.strength import equity, hand_percentiles
 
-app = typer.Typer(
-    help="Poker engine: hand scores, equity, exact percentiles, the 169-hand pre-flop table.",
-    no_args_is_help=True,
+app = command_app(
+    "poker", help="Poker engine: hand scores, equity, exact percentiles, the 169-hand pre-flop table.",
+    example='cardsim poker equity "As Ah" --board "Kd 7c 2s"',
 )
 
 BoardOpt = Annotated[str, typer.Option("--board", help="Board cards, e.g. 'Kd 7c 2s'.")]
@@ -47,7 +47,7 @@ def eval_command(
             "category": CATEGORY_NAMES[int(category_of(score))],
             "best five": describe(score),
         })
-    show_table(pl.DataFrame(rows), title="poker hands", as_json=as_json)
+    show_table(pl.DataFrame(rows), title="poker hands", name="hands", as_json=as_json)
 
 
 @app.command("equity")
@@ -92,7 +92,7 @@ def equity_command(
         "lo": lo,
         "hi": hi,
     }
-    show_table(pl.DataFrame([row]), title="equity (95% Wilson interval when sampled)",
+    show_table(pl.DataFrame([row]), title="equity (95% Wilson interval when sampled)", name="equity",
                as_json=as_json)
 
 
@@ -118,7 +118,7 @@ def percentile_command(
         "holdings": int(result.total[0, 0]),
         "percentile": float(result.percentile[0, 0]),
     }
-    show_table(pl.DataFrame([row]), title="exact percentile", as_json=as_json)
+    show_table(pl.DataFrame([row]), title="exact percentile", name="percentile", as_json=as_json)
 
 
 @app.command("preflop")
@@ -134,5 +134,5 @@ def preflop_command(
         raise UserError(f"--top must be >= 0, got {top}")
     table = preflop_table().sort("equity", descending=True)
     table = table.select("hand", "combos", "n", "equity", "lo", "hi", "method")
-    show_table(table.head(top) if top else table, title="pre-flop equity vs one random hand",
+    show_table(table.head(top) if top else table, title="pre-flop equity vs one random hand", name="preflop",
                as_json=as_json)

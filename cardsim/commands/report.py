@@ -17,7 +17,16 @@ from typing import Annotated
 
 import typer
 
-from cardsim.commands.common import JobsOpt, QuietOpt, SeedOpt, StoreOpt, default_jobs, resolve_store
+from cardsim.commands.common import (
+    AllCoresJobsOpt,
+    QuietOpt,
+    SeedOpt,
+    StoreOpt,
+    check_output_folder,
+    default_jobs,
+    resolve_store,
+    split_names,
+)
 from cardsim.errors import UserError
 from cardsim.reports.build import ALL_GAMES, write_report
 from cardsim.reports.suite import PROFILES
@@ -26,14 +35,15 @@ from cardsim.reports.suite import PROFILES
 def report_command(
     game: Annotated[
         list[str] | None,
-        typer.Option("--game", help="Limit to these games (repeatable): gang, thegame, cashnguns, bang."),
+        typer.Option("--game", help="Limit to these games (comma separated or repeated): gang, "
+                     "thegame, cashnguns, bang."),
     ] = None,
     quick: Annotated[
         bool, typer.Option("--quick", help="Small samples (under 2 minutes, wide intervals).")
     ] = False,
     out: Annotated[Path, typer.Option("--out", help="Folder for the report files.")] = Path("reports"),
     seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
+    jobs: AllCoresJobsOpt = None,
     store: StoreOpt = None,
     quiet: QuietOpt = False,
     verbose: Annotated[
@@ -48,7 +58,8 @@ def report_command(
 
     Example: cardsim report --quick --game gang
     """
-    games = list(game) if game else list(ALL_GAMES)
+    check_output_folder(out, what="--out")
+    games = split_names(game, name="game") or list(ALL_GAMES)
     unknown = [g for g in games if g not in ALL_GAMES]
     if unknown:
         raise UserError(f"unknown game {', '.join(unknown)}; choose from: {', '.join(ALL_GAMES)}")

@@ -12,13 +12,21 @@ import polars as pl
 import typer
 
 from cardsim.analysis.stats import proportion_table
-from cardsim.commands.common import JsonOpt, StoreOpt, resolve_store, show_table
+from cardsim.commands.common import (
+    JsonOpt,
+    StoreOpt,
+    command_app,
+    resolve_store,
+    show_table,
+    show_value,
+)
 from cardsim.errors import UserError
 from cardsim.sims.core.runner import load_episodes
 from cardsim.sims.core.store import StoredRun, StoreWriteError, delete_run, find_run, scan_runs
 from cardsim.sims.registry import get_simulator
 
-app = typer.Typer(help="List, inspect and prune stored runs.", no_args_is_help=True)
+app = command_app("runs", help="List, inspect and prune stored runs.",
+                  example="cardsim runs list")
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
@@ -80,7 +88,7 @@ def list_command(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
         for row in rows:
             row["stale"] = {"yes": True, "no": False}.get(str(row["stale"]))
         frame = pl.DataFrame(rows) if rows else pl.DataFrame({c: [] for c in LIST_COLUMNS})
-        show_table(frame, title=f"runs in {folder}", as_json=True)
+        show_table(frame, title=f"runs in {folder}", name="runs", as_json=True)
         return
     if not rows:
         typer.echo(f"no runs in {folder}")
@@ -109,7 +117,9 @@ def show_command(run_id: str, store: StoreOpt = None, as_json: JsonOpt = False) 
             err=True,
         )
     if as_json:
-        typer.echo(json.dumps({"id": stored.run_id, "manifest": manifest, "headline": headline}))
+        show_value("id", stored.run_id)
+        show_value("manifest", manifest)
+        show_value("headline", headline)
         return
     typer.echo(f"run {stored.run_id} ({stored.path})")
     typer.echo(json.dumps(manifest, indent=2, sort_keys=True))

@@ -4,7 +4,7 @@ Sub-app registered by cli.py as ``cardsim tune``::
 
     cardsim tune gang --players 4 (or 3-6) --model history [--levels 1] --target 0.5
         [--combinations/--no-combinations] [--top 8] [--precision 0.02] [--max-n 2500] [--seed 0]
-        [--jobs N] [--store DIR] [--quiet] [--json]
+        [--jobs N] [--store DIR | --no-store] [--quiet] [--json]
     cardsim tune thegame --players 3 (or 1-5) --strategy signals --target 0.3  (same run options)
 
 Functions: ``tune_gang(...)`` and ``tune_thegame(...)`` (the two commands), ``tune_and_print``
@@ -36,8 +36,10 @@ from cardsim.analysis.tuning import (
     tune_rungs,
 )
 from cardsim.commands.common import (
+    command_app,
     JobsOpt,
     JsonOpt,
+    NoStoreOpt,
     QuietOpt,
     SeedOpt,
     StoreOpt,
@@ -45,16 +47,19 @@ from cardsim.commands.common import (
     parse_range,
     resolve_store,
     show_table,
+    show_value,
 )
 from cardsim.errors import UserError
+from cardsim.options import announce_compile
 from cardsim.reports.progress import Tracker
 from cardsim.reports.suite import DEFAULT
 from cardsim.sims.core.simulator import Simulator
 from cardsim.sims.registry import get_simulator
 
-app = typer.Typer(
+app = command_app(
+    "tune",
     help="Difficulty tuning: configurations closest to a target win rate, plus an easy/medium/hard ladder.",
-    no_args_is_help=True,
+    example="cardsim tune gang --players 3-6 --model history --target 0.5",
 )
 
 TargetOpt = Annotated[float, typer.Option("--target", help="Win rate to aim at, between 0 and 1.")]
@@ -111,14 +116,14 @@ def _answers_frame(results: list[Tuned], model_title: str) -> pl.DataFrame:
 def _print_results(results: list[Tuned], *, top: int, who: Callable[[int, str], str], target: float,
                    model_title: str, as_json: bool) -> None:
     if as_json:
-        import json
-
-        typer.echo(json.dumps({"target": target, "answers": [
+        show_value("target", target)
+        show_value("answers", [
             {"players": t.players, model_title: t.model, "chosen": t.chosen,
              "who": who(t.players, t.model), "play": t.answer.label, "n": t.answer.n, "p": t.answer.p,
              "lo": t.answer.lo, "hi": t.answer.hi, "reachable": t.answer.reachable, "reach": t.answer.reach,
              "closest": _closest_rows(t, top).to_dicts(), "ladder": t.steps.to_dicts()}
-            for t in results]}))
+            for t in results])
+        show_table(_answers_frame(results, model_title), name="answers", as_json=True)
         return
     for tuned in results:
         if tuned.chosen:
@@ -141,7 +146,7 @@ def tune_counts(
         return tune_rungs(
             simulator, candidates_for, column, refine_for=refine_for, players=players, rungs=rungs,
             chosen=chosen, target=target,
-            seed=seed, jobs=default_jobs(jobs), store=resolve_store(store), precision=precision, max_n=max_n,
+            seed=seed, jobs=default_jobs(jobs, game, max_n), store=store, precision=precision, max_n=max_n,
             on_start=lambda where, label: tracker.start(where, label), on_chunk=tracker.chunk,
             on_done=lambda _label, _n: tracker.finish(), on_refine=tracker.extend,
         )
@@ -172,6 +177,7 @@ def tune_and_print(
         raise UserError(f"--precision must be between 0 and 0.5, got {precision}")
     if max_n < 1:
         raise UserError(f"--max-n must be at least 1, got {max_n}")
+    announce_compile(game, quiet)
     results = tune_counts(game, candidates_for, column, players=players, rungs=rungs, chosen=chosen,
                           target=target, precision=precision, max_n=max_n, seed=seed, jobs=jobs, store=store,
                           progress=not quiet and not as_json, refine_for=refine_for)
@@ -194,6 +200,7 @@ def tune_gang(
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -221,8 +228,8 @@ def tune_gang(
                    refine_for=lambda count, rung: with_group(finer, count, rung), players=counts,
                    rungs=neighbour_rungs(list(MODEL_DESCRIPTIONS), model), chosen=model, model_title="model",
                    who=lambda count, rung: f"{count} players playing like the '{rung}' model",
-                   target=target, top=top, precision=precision, max_n=max_n, seed=seed, jobs=jobs, store=store,
-                   quiet=quiet, as_json=as_json)
+                   target=target, top=top, precision=precision, max_n=max_n, seed=seed, jobs=jobs,
+                   store=resolve_store(store, no_store), quiet=quiet, as_json=as_json)
 
 
 @app.command("thegame")
@@ -236,6 +243,7 @@ def tune_thegame(
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -260,5 +268,5 @@ def tune_thegame(
     tune_and_print("thegame", candidates_for, simulator.headline, players=counts,
                    rungs=neighbour_rungs(legal, strategy), chosen=strategy, model_title="strategy",
                    who=lambda count, rung: f"{count} player(s) using the '{rung}' strategy",
-                   target=target, top=top, precision=precision, max_n=max_n, seed=seed, jobs=jobs, store=store,
-                   quiet=quiet, as_json=as_json)
+                   target=target, top=top, precision=precision, max_n=max_n, seed=seed, jobs=jobs,
+                   store=resolve_store(store, no_store), quiet=quiet, as_json=as_json)

@@ -16,27 +16,30 @@ runner = CliRunner()
 def test_bots_lists_every_bot() -> None:
     result = runner.invoke(app, ["bots", "--json"])
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.stdout)["rows"]
+    rows = json.loads(result.stdout)["tables"]["bots"]
     assert {row["bot"] for row in rows} == {"random", "role", "naive"}
 
 
 def test_run_prints_sides_roles_characters_and_length(tmp_path) -> None:
-    plot = tmp_path / "sides.svg"
+    plot = tmp_path / "plots"
     args = ["run", "--players", "4-5", "--n", "300", "--bots", "sheriff=role,outlaw=random",
             "--jobs", "1", "--no-store", "-q", "--json", "--plot", str(plot)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    sides, roles, characters, lengths = (json.loads(line) for line in result.stdout.splitlines())
-    assert len(sides["rows"]) == 8  # 2 player counts x 4 sides
+    tables = json.loads(result.stdout)["tables"]
+    sides, roles, characters, lengths = (tables[name] for name in
+                                         ("sides", "roles", "characters", "length"))
+    assert len(sides) == 8  # 2 player counts x 4 sides
     for counts in (4, 5):
-        rows = [r for r in sides["rows"] if r["players"] == counts]
+        rows = [r for r in sides if r["players"] == counts]
         assert sum(r["successes"] for r in rows) == 300
         assert all(r["lo"] - 1e-12 <= r["p"] <= r["hi"] + 1e-12 and r["n"] == 300 for r in rows)
-    deputies = [r for r in roles["rows"] if r["role"] == "deputy"]
+    deputies = [r for r in roles if r["role"] == "deputy"]
     assert [r["players"] for r in deputies] == [5]
-    assert sum(r["n"] for r in characters["rows"]) == 300 * (4 + 5)
-    assert [r["players"] for r in lengths["rows"]] == [4, 5]
-    assert plot.read_text().startswith("<?xml") or "<svg" in plot.read_text()[:500]
+    assert sum(r["n"] for r in characters) == 300 * (4 + 5)
+    assert [r["players"] for r in lengths] == [4, 5]
+    written = (plot / "bang_side_win.svg").read_text()
+    assert written.startswith("<?xml") or "<svg" in written[:500]
 
 
 def test_bad_player_count_is_one_line_exit_2() -> None:
@@ -63,7 +66,6 @@ def test_run_kills_table() -> None:
             "--kills"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    kills = json.loads(result.stdout.splitlines()[-1])
-    assert kills["title"].startswith("eliminations")
-    victims = {row["victim"] for row in kills["rows"]}
+    kills = json.loads(result.stdout)["tables"]["eliminations"]
+    victims = {row["victim"] for row in kills}
     assert victims <= {"sheriff", "deputy", "outlaw", "renegade"} and "outlaw" in victims

@@ -25,42 +25,44 @@ def invoke(*args: str):
 
 def test_strategies_lists_every_named_strategy():
     result = invoke("strategies", "--json")
-    first = json.loads(result.stdout.splitlines()[0])
-    assert len(first["rows"]) >= 8
-    assert {"random", "stubborn", "coward", "calculator"} <= {row["strategy"] for row in first["rows"]}
+    first = json.loads(result.stdout)["tables"]["strategies"]
+    assert len(first) >= 8
+    assert {"random", "stubborn", "coward", "calculator"} <= {row["strategy"] for row in first}
 
 
 def test_run_focal_vs_others_reports_intervals(tmp_path):
     result = invoke("run", "--players", "4", "-s", "shark:pot=30000", "-s", "stubborn",
                     "--n", "1000", "--seed", "2", "--jobs", "1", "--store", str(tmp_path), "-q", "--json")
-    rows = json.loads(result.stdout)["rows"]
+    rows = json.loads(result.stdout)["tables"]["slots"]
     assert [row["strategy"] for row in rows] == ["shark:pot=30000"] + ["stubborn"] * 3
     for row in rows:
         assert row["n"] == 1000 and row["lo"] <= row["p_win"] <= row["hi"]
     again = invoke("run", "--players", "4", "-s", "shark:pot=30000", "-s", "stubborn",
                    "--n", "1000", "--seed", "2", "--jobs", "1", "--store", str(tmp_path), "-q", "--json")
-    assert json.loads(again.stdout)["rows"] == rows
+    assert json.loads(again.stdout)["tables"]["slots"] == rows
 
 
 def test_stage_prints_the_exact_matrix():
     result = invoke("stage", "--players", "5", "--guns", "3", "--loot", "20k,10k,5k", "--json")
-    rows = json.loads(result.stdout)["rows"]
+    rows = json.loads(result.stdout)["tables"]["stage"]
     assert rows == stage_game(5, 3, (1, 1, 1)).to_dicts()
 
 
 def test_payoff_prints_matrix_equilibrium_and_writes_plots(tmp_path):
-    plot = tmp_path / "cng.svg"
+    plot = tmp_path / "plots"
     result = invoke("payoff", "--players", "4", "-s", "stubborn", "-s", "coward", "--n", "200",
-                    "--plot", str(plot), "--profiles-csv", str(tmp_path / "profiles.csv"), "-q", "--json")
-    data = json.loads(result.stdout)["4"]
-    assert len(data["matrix"]) == 4
-    assert sum(row["share"] for row in data["equilibrium"]) == pytest.approx(1.0)
-    assert data["regret"] >= 0
-    assert (tmp_path / "cng_4p.svg").read_text().startswith("<?xml")
-    assert (tmp_path / "cng_4p_equilibrium.svg").exists()
+                    "--plot", str(plot), "--profiles-csv", str(tmp_path / "profiles.csv"), "-q",
+                    "--no-store", "--jobs", "1", "--json")
+    data = json.loads(result.stdout)
+    assert len(data["tables"]["matrix_4p"]) == 4
+    assert sum(row["share"] for row in data["tables"]["equilibrium_4p"]) == pytest.approx(1.0)
+    assert data["details"]["4p"]["regret"] >= 0
+    assert (plot / "cashnguns_payoff_4p.svg").read_text().startswith("<?xml")
+    assert (plot / "cashnguns_payoff_4p_equilibrium.svg").exists()
     profiles = pl.read_csv(tmp_path / "profiles_4p.csv")
     assert profiles.height == 8 and set(profiles["strategy"]) == {"stubborn", "coward"}
-    text = invoke("payoff", "--players", "4", "-s", "stubborn", "-s", "coward", "--n", "200", "-q")
+    text = invoke("payoff", "--players", "4", "-s", "stubborn,coward", "--n", "200", "-q",
+                  "--no-store", "--jobs", "1")
     assert "symmetric equilibrium" in text.stdout and "regret" in text.stdout
 
 

@@ -47,12 +47,12 @@ def test_runs_list_and_show(tmp_path):
     stored = run(COIN, CoinConfig(0.25), n=300, seed=3, store=tmp_path)
     listing = cardsim("runs", "list", "--store", str(tmp_path), "--json")
     assert listing.returncode == 0, listing.stderr
-    rows = json.loads(listing.stdout)["rows"]
+    rows = json.loads(listing.stdout)["tables"]["runs"]
     assert [row["id"] for row in rows] == [stored.path.name]
     assert rows[0]["n"] == 300
     shown = cardsim("runs", "show", stored.path.name[:8], "--store", str(tmp_path), "--json")
     assert shown.returncode == 0, shown.stderr
-    assert json.loads(shown.stdout)["manifest"]["seed"] == 3
+    assert json.loads(shown.stdout)["details"]["manifest"]["seed"] == 3
 
 
 def test_foreign_file_in_store_is_named_and_skipped(tmp_path):

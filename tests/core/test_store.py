@@ -115,7 +115,7 @@ def test_runs_list_skips_what_it_cannot_read_and_never_cuts_ids(tmp_path):
 def test_runs_list_marks_runs_of_changed_code_stale(tmp_path):
     result = run(COIN, CoinConfig(), n=100, seed=1, store=tmp_path)
     edit_manifest(result.path, lambda m: m["identity"].update(code="0" * 16))
-    rows = json.loads(invoke("list", "--store", str(tmp_path), "--json").stdout)["rows"]
+    rows = json.loads(invoke("list", "--store", str(tmp_path), "--json").stdout)["tables"]["runs"]
     assert [(row["id"], row["stale"]) for row in rows] == [(result.path.name, True)]
 
 

@@ -49,7 +49,7 @@ def test_heist_prints_success_with_interval(tmp_path) -> None:
     result = cardsim("heist", "--players", "3", "--model", "history", "--n", "500", "--jobs",
                      "1", "--json", "-q", tmp_path=tmp_path)
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.stdout)["rows"]
+    rows = json.loads(result.stdout)["tables"]["heist_success"]
     assert rows[0]["n"] == 500 and rows[0]["success_lo"] < rows[0]["success"] < rows[0]["success_hi"]
 
 
@@ -57,10 +57,11 @@ def test_game_prints_win_rate_and_final_counts(tmp_path) -> None:
     result = cardsim("game", "--mode", "master", "--n", "200", "--jobs", "1", "--json", "-q",
                      tmp_path=tmp_path)
     assert result.exit_code == 0, result.output
-    summary, finals = (json.loads(line) for line in result.stdout.strip().splitlines())
-    assert summary["rows"][0]["mode"] == "master"
-    assert sum(row["games"] for row in finals["rows"]) == 200
-    assert all(row["alarms"] <= 2 for row in finals["rows"])
+    tables = json.loads(result.stdout)["tables"]
+    summary, finals = tables["game_win"], tables["final_counts"]
+    assert summary[0]["mode"] == "master"
+    assert sum(row["games"] for row in finals) == 200
+    assert all(row["alarms"] <= 2 for row in finals)
 
 
 def test_cards_writes_effect_table_and_plot(tmp_path) -> None:
@@ -77,7 +78,7 @@ def test_cards_writes_effect_table_and_plot(tmp_path) -> None:
 
 def test_models_lists_the_ladder(tmp_path) -> None:
     result = cardsim("models", "--json", tmp_path=tmp_path)
-    names = [row["model"] for row in json.loads(result.stdout)["rows"]]
+    names = [row["model"] for row in json.loads(result.stdout)["tables"]["models"]]
     assert names == ["random", "percentile", "history", "bayes"]
 
 
@@ -85,6 +86,6 @@ def test_game_check_compares_with_the_best_of_five_formula(tmp_path) -> None:
     result = cardsim("game", "--mode", "basic", "--check", "--n", "1000", "--jobs", "1",
                      "--json", "-q", "--no-store", tmp_path=tmp_path)
     assert result.exit_code == 0, result.output
-    check = json.loads(result.stdout.strip().splitlines()[0])["rows"][0]
+    check = json.loads(result.stdout)["tables"]["formula_check"][0]
     assert check["predicted_lo"] <= check["predicted"] <= check["predicted_hi"]
     assert isinstance(check["agrees"], bool)

@@ -16,7 +16,8 @@ def run_json(*args: str) -> list[dict]:
     """Invoke the sub-app with --json and return its rows."""
     result = runner.invoke(app, [*args, "--json"])
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)["rows"]
+    (rows,) = json.loads(result.output)["tables"].values()
+    return rows
 
 
 def test_eval_prints_category_and_description() -> None:

@@ -45,8 +45,9 @@ def test_tune_thegame_answers_per_count_and_model_rung(capsys, monkeypatch, tmp_
                              "--target", "0.05", "--max-n", "60", "--precision", "0.3", "--jobs", "1",
                              "--store", str(tmp_path), "--json")
     assert code == 0, err
-    data = json.loads(out)
-    answers = data["answers"]
+    document = json.loads(out)
+    answers = document["details"]["answers"]
+    assert len(document["tables"]["answers"]) == len(answers)
     # per count: the rung below (random), the group's strategy, the rung above (planner)
     assert [(a["players"], a["strategy"], a["chosen"]) for a in answers] == [
         (count, rung, rung == "greedy") for count in (1, 2) for rung in ("random", "greedy", "planner")]

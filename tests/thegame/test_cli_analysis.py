@@ -66,12 +66,10 @@ def test_run_command_prints_rates_and_distribution() -> None:
     result = runner.invoke(app, ["run", "--players", "1-2", "--strategy", "greedy,planner",
                                  "--n", "300", "--no-store", "--jobs", "1", "--quiet", "--json"])
     assert result.exit_code == 0, result.output
-    lines = [json.loads(line) for line in result.output.strip().splitlines()]
-    summary, distribution = lines
-    assert len(summary["rows"]) == 4 and len(distribution["rows"]) == 4
-    assert {"win", "win_lo", "win_hi", "excellent", "cards_left", "anchor"} <= set(
-        summary["rows"][0]
-    )
+    tables = json.loads(result.output)["tables"]
+    summary, distribution = tables["summary"], tables["cards_left_distribution"]
+    assert len(summary) == 4 and len(distribution) == 4
+    assert {"win", "win_lo", "win_hi", "excellent", "cards_left", "anchor"} <= set(summary[0])
 
 
 def test_run_command_writes_plots(tmp_path) -> None:
@@ -87,7 +85,7 @@ def test_run_command_writes_plots(tmp_path) -> None:
 def test_strategies_command_lists_the_ladder() -> None:
     result = runner.invoke(app, ["strategies", "--json"])
     assert result.exit_code == 0
-    names = [row["strategy"] for row in json.loads(result.output)["rows"]]
+    names = [row["strategy"] for row in json.loads(result.output)["tables"]["strategies"]]
     assert names == ["random", "greedy", "planner", "signals", "search", "omniscient"]
 
 

@@ -1,0 +1,95 @@
+"""The Python API (issue 16): README example runs, docstring examples hold, nothing is written
+without a store, errors are UserError, the CLI and the API give the same numbers."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cardsim
+from cardsim.cli import main
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_readme_python_api_example_runs(tmp_path, monkeypatch):
+    text = README.read_text()
+    block = re.search(r"<!-- python-api -->\n```python\n(.*?)```", text, re.S)
+    assert block, "README lost its Python API example"
+    monkeypatch.chdir(tmp_path)
+    done = subprocess.run([sys.executable, "-c", block.group(1)], capture_output=True, text=True,
+                          env={"PYTHONPATH": str(README.parent), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert "success_lo" in done.stdout and "error: bang: players must be 4-7" in done.stdout
+    assert list(tmp_path.iterdir()) == []  # store=None: nothing written
+
+
+def test_api_docstring_examples(monkeypatch, tmp_path):
+    import cardsim.api
+
+    monkeypatch.chdir(tmp_path)
+    failures, tried = doctest.testmod(cardsim.api, extraglobs={"cardsim": cardsim},
+                                      optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert tried >= 6 and failures == 0
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_import_is_light():
+    code = "import sys, cardsim; print(sorted(m for m in ('polars', 'numba', 'typer') if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=README.parent)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_errors_are_user_errors_before_any_run():
+    with pytest.raises(cardsim.UserError, match="players must be 3 to 6"):
+        cardsim.gang.heist(players=9, n=10)
+    with pytest.raises(cardsim.UserError, match="--max-n bounds"):
+        cardsim.thegame.run(players=2, n=10, max_n=100)
+    with pytest.raises(cardsim.UserError, match="unknown strategy"):
+        cardsim.thegame.run(players=2, strategy="psychic", n=10)
+
+
+def test_store_keeps_runs_and_cli_gives_the_same_numbers(tmp_path, capsys):
+    stored = cardsim.thegame.run(players=2, strategy="greedy", n=300, jobs=1, quiet=True,
+                                 store=tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == stored.manifest["runs"]
+    with pytest.raises(SystemExit) as exit_info:
+        main(["thegame", "run", "--players", "2", "--strategy", "greedy", "--n", "300",
+              "--jobs", "1", "--store", str(tmp_path), "--json", "-q"])
+    assert exit_info.value.code == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["runs"] == stored.manifest["runs"]
+    assert document["tables"]["summary"] == stored.table.to_dicts()
+
+
+def test_to_pandas_names_the_extra_when_missing(monkeypatch):
+    result = cardsim.bang.run(players=4, n=50, jobs=1, quiet=True)
+    monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas now fails
+    with pytest.raises(cardsim.UserError, match=r"pip install 'cardsim\[pandas\]'"):
+        result.to_pandas()
+
+
+def test_to_pandas_with_the_extra():
+    pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    frame = cardsim.thegame.run(players=[2, 3], strategy="greedy", n=100, jobs=1,
+                                quiet=True).to_pandas()
+    assert list(frame["players"]) == [2, 3]
+
+
+def test_one_configuration_is_never_counted_twice():
+    from cardsim.api import _Runs, run_options
+    from cardsim.sims.thegame.simulator import SIMULATOR
+
+    runs = _Runs("thegame run", 20, run_options(quiet=True))
+    config = SIMULATOR.make_config(players=2, strategy="greedy")
+    runs.episodes("thegame", config)
+    with pytest.raises(cardsim.UserError, match="counted twice"):
+        runs.episodes("thegame", config)
