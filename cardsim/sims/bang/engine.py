@@ -941,6 +941,14 @@ def outlaws_alive(s):
 
 
 @kernel
+def certain_foe_score(evidence):
+    """Score of a player whose hostility is certain from role counts alone: always worth a
+    shot (>= 1.5), the evidence only orders such players (a Renegade who shot Outlaws has
+    negative evidence but is still a foe once every unknown player must be one)."""
+    return 2.0 + 0.1 * max(min(evidence, 5), -5)
+
+
+@kernel
 def hostility(s, p, t):
     """How much role-bot p wants to hurt t (> 0: worth attacking). Uses only p's own role,
     the public Sheriff, public role counts and the public ``suspect`` evidence (the naive bot
@@ -961,24 +969,27 @@ def hostility(s, p, t):
         return 1.0 + lean
     if r == SHERIFF:
         if hidden_foes_alive(s) == others_hidden:
-            return 1.0 + s[SUSPECT + t] + lean
+            return certain_foe_score(s[SUSPECT + t]) + lean
         return s[SUSPECT + t] + 0.5 + lean
     if r == DEPUTY:
         if t_sheriff:
             return -1e9
         if hidden_foes_alive(s) == others_hidden:
-            return 1.0 + s[SUSPECT + t] + lean
+            return certain_foe_score(s[SUSPECT + t]) + lean
         return s[SUSPECT + t] + lean
     if r == OUTLAW:
         if t_sheriff:
             return 10.0 + lean
         if outlaws_alive(s) == 1:
-            return 1.0 - s[SUSPECT + t] + lean
+            return certain_foe_score(-s[SUSPECT + t]) + lean
         return -s[SUSPECT + t] + lean
-    # Renegade: helps the law while Outlaws live, then clears the Deputies, the Sheriff last.
+    # Renegade: while Outlaws live he fights whichever side leads (the Sheriff while the law
+    # side has more players alive than the Outlaws and the Sheriff can take a shot, never
+    # at his last life); then he clears the Deputies, the Sheriff last.
     if outlaws_alive(s) > 0:
         if t_sheriff:
-            return -1e9
+            law_ahead = alive_count(s) - 1 - outlaws_alive(s) > outlaws_alive(s)
+            return 1.5 + lean if law_ahead and s[LIFE + t] >= 3 else -1e9
         return s[SUSPECT + t] + lean
     if t_sheriff:
         return 1.0 if alive_count(s) == 2 else -1e9
@@ -997,6 +1008,8 @@ def card_worth(s, p, c):
         return 0.5
     if k == BEER and s[LIFE + p] == s[MAX_LIFE + p]:
         return 5.0
+    if k == DYNAMITE and s[BOT + p] != BOT_NAIVE and not wants_dynamite(s, p):
+        return 0.0
     return KIND_WORTH[k]
 
 
@@ -1049,6 +1062,20 @@ def sheriff_life(s):
         if s[ROLE + q] == SHERIFF:
             return s[LIFE + q]
     return 0
+
+
+@kernel
+def wants_dynamite(s, p):
+    """Dynamite passes round the table and hits whoever it explodes on, so it hurts a side in
+    proportion to the players it has alive. The naive bot always plays it; the role bot plays
+    it only as an Outlaw (the law side and the Renegade, who must survive everyone, lose more
+    than they gain from a random blast) and then only while the Sheriff's side is not
+    outnumbered by the Outlaws' own players (the blast is likelier to land on a foe)."""
+    if s[BOT + p] == BOT_NAIVE:
+        return True
+    if s[ROLE + p] != OUTLAW:
+        return False
+    return alive_count(s) - outlaws_alive(s) >= outlaws_alive(s)
 
 
 @kernel
@@ -1119,7 +1146,7 @@ def role_bot_action(s, rng, p):
             t = best_target(s, p, BANG)
             if t >= 0:
                 return c, t, -1
-    if s[TABLE + p * N_KINDS + DYNAMITE] < 0:
+    if s[TABLE + p * N_KINDS + DYNAMITE] < 0 and wants_dynamite(s, p):
         c = find_in_hand(s, p, DYNAMITE)
         if c >= 0:
             return c, -1, -1
