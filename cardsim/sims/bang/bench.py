@@ -22,8 +22,8 @@ def games_per_second(module, config: BangConfig, n: int, seed: int) -> tuple[flo
     """(games per second, mean turns per game) playing n games with ``module.play_games``."""
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
-    result = module.play_games(n, config.players, config.bots_by_role(), config.max_turns, rng,
-                               False)
+    result = module.play_games(n, config.players, config.bots_by_role(), config.params_by_role(),
+                               config.max_turns, rng, False)
     elapsed = time.perf_counter() - start
     return n / elapsed, float(result[1].mean())
 
@@ -31,7 +31,8 @@ def games_per_second(module, config: BangConfig, n: int, seed: int) -> tuple[flo
 def main(quick: bool) -> list[dict]:
     """Rows: compiled and interpreted speed for 7 players (role and random bots), 4 players."""
     compiled_n, reference_n = (2_000, 20) if quick else (20_000, 100)
-    engine.play_games(2, 4, np.array([1, 1, 1, 1]), 100, np.random.default_rng(0), False)  # warm
+    engine.play_games(2, 4, np.array([1, 1, 1, 1]), engine.DEFAULT_PARAMS, 100,
+                      np.random.default_rng(0), False)  # warm
     interpreted = interpreted_engine()
     rows = []
     for players, bots in ((7, "role"), (7, "random"), (4, "role")):

@@ -72,6 +72,10 @@ class BangConfig:
             dtype=np.int64,
         )
 
+    def params_by_role(self) -> np.ndarray:
+        """Bot parameters per role (row = role index): the role bot's defaults."""
+        return engine.DEFAULT_PARAMS.copy()
+
 
 def parse_bots(text: str) -> dict[str, str]:
     """``"sheriff=role,outlaw=random"`` -> config fields; ``"random"`` seats it everywhere."""
@@ -95,7 +99,8 @@ def parse_bots(text: str) -> dict[str, str]:
 def play_arrays(config: BangConfig, rng: np.random.Generator, n: int, *, strict: bool = False):
     """Run the kernel; raises RuntimeError if any game broke an invariant."""
     result = engine.play_games(
-        n, config.players, config.bots_by_role(), config.max_turns, rng, strict
+        n, config.players, config.bots_by_role(), config.params_by_role(), config.max_turns,
+        rng, strict,
     )
     errors = result[-1]
     if n and errors.max() > 0:
