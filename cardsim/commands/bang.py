@@ -135,3 +135,81 @@ def run_command(
         save_figure(side_win_plot(sides, bots=label), plot)
         if not quiet:
             typer.echo(f"plot -> {plot}", err=True)
+
+
+PlayersOpt = Annotated[str, typer.Option("--players", help="4-7, one count or a range.")]
+
+
+def _player_counts(players: str) -> list[int]:
+    counts = parse_range(players)
+    if any(c < 4 or c > 7 for c in counts):
+        raise UserError(f"bang: players must be 4-7, got {players!r}")
+    return counts
+
+
+@app.command("train")
+def train_command(
+    players: PlayersOpt = "4-7",
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    budget: Annotated[
+        int, typer.Option("--budget", help="Games per player count (all rounds and roles).")
+    ] = 1_200_000,
+    rounds: Annotated[int, typer.Option("--rounds", help="Round limit of the best response.")] = 3,
+    out: Annotated[
+        Path, typer.Option("--out", help="Parameter file to write (entries of other counts kept).")
+    ] = Path("results/bang/tuned.json"),
+    quiet: QuietOpt = False,
+) -> None:
+    """Train the 'tuned' bots by iterated best response; same seed, same parameters for any
+    --jobs. The shipped parameters: cardsim/sims/bang/data/tuned.json.
+
+    Example: cardsim bang train --players 4-7 --seed 0 --jobs 2 --budget 1200000
+    """
+    from cardsim.commands.common import default_jobs
+    from cardsim.sims.bang.training import train_and_save
+
+    counts = _player_counts(players)
+    if budget < 10_000 or rounds < 1:
+        raise UserError(f"bang: --budget must be >= 10000 and --rounds >= 1, got {budget}, "
+                        f"{rounds}")
+    for count in counts:
+        train_and_save(count, seed, budget, rounds, default_jobs(jobs), out,
+                       log=(lambda line: None) if quiet else (lambda line: typer.echo(line,
+                                                                                      err=True)))
+
+
+@app.command("compare")
+def compare_command(
+    players: PlayersOpt = "4-7",
+    bot: Annotated[str, typer.Option("--bot", help="Bot of the one seat compared.")] = "tuned",
+    against: Annotated[str, typer.Option("--against", help="Bot of every other seat.")] = "role",
+    roles: Annotated[
+        str, typer.Option("--roles", help="Roles to compare, comma-separated (default: all).")
+    ] = "sheriff,deputy,outlaw,renegade",
+    n: Annotated[int, typer.Option("--n", help="Deals per player count and role.")] = 20_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    params: Annotated[
+        Path | None, typer.Option("--params", help="Tuned parameter file (default: shipped).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Win rate of one seat of each role playing --bot while the others play --against, the
+    paired baseline on the same deals, and the difference with its 95% interval.
+
+    Example: cardsim bang compare --players 4-7 --bot tuned --against role --json
+    """
+    import json
+
+    from cardsim.commands.common import default_jobs
+    from cardsim.sims.bang.compare import compare_rows
+
+    rows = compare_rows(_player_counts(players), bot, against,
+                        [r.strip() for r in roles.split(",") if r.strip()], n, seed,
+                        default_jobs(jobs), params)
+    if as_json:
+        typer.echo(json.dumps({"title": f"Bang!: one seat {bot} vs {against}", "rows": rows}))
+        return
+    show_table(pl.DataFrame(rows).drop("bot", "against"),
+               title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)")

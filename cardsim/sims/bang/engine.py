@@ -1256,6 +1256,26 @@ def play_games(n_games, n_players, bots_by_role, params_by_role, max_turns, rng,
                check_every_turn):
     """Play n_games independent games; one row of results per game. ``params_by_role``: one
     row of bot parameters per role (see :mod:`cardsim.sims.bang.policies`)."""
+    return play_focus_games(n_games, n_players, bots_by_role, params_by_role, -1, 0,
+                            params_by_role[0], max_turns, rng, rng, check_every_turn)
+
+
+@kernel
+def focus_seat(s, role):
+    """The first seat dealt ``role`` (-1 if none)."""
+    for p in range(s[G_PLAYERS]):
+        if s[ROLE + p] == role:
+            return p
+    return -1
+
+
+@kernel
+def play_focus_games(n_games, n_players, bots_by_role, params_by_role, focus_role, focus_bot,
+                     focus_params, max_turns, deal_rng, play_rng, check_every_turn):
+    """Play n_games; deals (roles, characters, deck) come from ``deal_rng`` and everything
+    after from ``play_rng``, so two runs with equal deal streams play the same deals whatever
+    the bots do (common random numbers). With ``focus_role`` >= 0 the first seat of that role
+    plays ``focus_bot`` with ``focus_params`` instead of its role's bot."""
     winner = np.empty(n_games, np.int8)
     turns = np.empty(n_games, np.int16)
     roles = np.full((n_games, MAX_SEATS), -1, np.int8)
@@ -1266,8 +1286,12 @@ def play_games(n_games, n_players, bots_by_role, params_by_role, max_turns, rng,
     out_turn = np.zeros((n_games, MAX_SEATS), np.int16)
     errors = np.zeros(n_games, np.int8)
     for i in range(n_games):
-        s = setup_game(n_players, bots_by_role, params_by_role, max_turns, rng)
-        errors[i] = play_game(s, rng, check_every_turn)
+        s = setup_game(n_players, bots_by_role, params_by_role, max_turns, deal_rng)
+        if focus_role >= 0:
+            seat = focus_seat(s, focus_role)
+            s[BOT + seat] = focus_bot
+            set_seat_params(s, seat, focus_params)
+        errors[i] = play_game(s, play_rng, check_every_turn)
         winner[i] = s[G_WINNER]
         turns[i] = s[G_TURNS]
         for p in range(n_players):
@@ -1278,4 +1302,3 @@ def play_games(n_games, n_players, bots_by_role, params_by_role, max_turns, rng,
             killer[i, p] = s[KILLER + p]
             out_turn[i, p] = s[OUT_TURN + p]
     return winner, turns, roles, chars, alive, life, killer, out_turn, errors
-

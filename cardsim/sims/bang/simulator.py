@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 
 from cardsim.errors import UserError
-from cardsim.sims.bang import engine
+from cardsim.sims.bang import engine, tuned
 from cardsim.sims.bang.cards import (
     BOT_DESCRIPTIONS,
     BOT_NAMES,
@@ -73,8 +73,15 @@ class BangConfig:
         )
 
     def params_by_role(self) -> np.ndarray:
-        """Bot parameters per role (row = role index): the role bot's defaults."""
-        return engine.DEFAULT_PARAMS.copy()
+        """Bot parameters per role (row = role index): the trained ones for roles seated with
+        ``tuned`` (package data, for this player count), the role bot's defaults otherwise."""
+        table = engine.DEFAULT_PARAMS.copy()
+        tuned_roles = [i for i, role in enumerate(ROLE_NAMES)
+                       if getattr(self, f"{role}_bot") == "tuned"]
+        if tuned_roles:
+            trained = tuned.params_for(self.players)
+            table[tuned_roles] = trained[tuned_roles]
+        return table
 
 
 def parse_bots(text: str) -> dict[str, str]:
