@@ -10,6 +10,7 @@ of its elimination, 0 if alive) so later analysis can ask who killed whom and wh
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,6 +50,9 @@ class BangConfig:
     outlaw_bot: str = "role"
     renegade_bot: str = "role"
     max_turns: int = DEFAULT_MAX_TURNS
+    #: digest of the trained parameters seated (filled in; empty without ``tuned`` bots), so a
+    #: stored run never outlives the parameter file it was played with
+    tuned_params: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -64,6 +68,10 @@ class BangConfig:
                 )
         if not isinstance(self.max_turns, int) or not 10 <= self.max_turns <= 30000:
             raise UserError(f"bang: max_turns must be 10-30000, got {self.max_turns!r}")
+        digest = ""
+        if any(getattr(self, f"{role}_bot") == "tuned" for role in ROLE_NAMES):
+            digest = hashlib.sha256(self.params_by_role().tobytes()).hexdigest()[:16]
+        object.__setattr__(self, "tuned_params", digest)
 
     def bots_by_role(self) -> np.ndarray:
         """Bot code per role index (sheriff, deputy, outlaw, renegade)."""
