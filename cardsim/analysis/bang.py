@@ -141,7 +141,8 @@ def ladder_conclusions(sides: dict[str, pl.DataFrame], roles: dict[str, pl.DataF
                 lines.append(f"{players} players, {what}: {names.pop()} on every rung, but not "
                              f"separated at 95% with {', '.join(unclear)} bots.")
             else:
-                per_rung = "; ".join(f"{r}: {name}" for r, (name, _) in picks.items())
+                per_rung = "; ".join(f"{r}: {name}" + ("" if clear else " (not separated at 95%)")
+                                     for r, (name, clear) in picks.items())
                 lines.append(f"{players} players, {what}: depends on the bots ({per_rung}).")
     for rung in rungs:
         law = sides[rung].filter(pl.col("side") == "sheriff").sort("players")["p"].to_list()
