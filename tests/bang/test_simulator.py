@@ -16,7 +16,7 @@ from tests.bang.scenario import card, give, rng, stack, table
 
 
 @pytest.mark.parametrize("players", [4, 5, 6, 7])
-@pytest.mark.parametrize("bot", ["random", "role", "naive"])
+@pytest.mark.parametrize("bot", ["random", "role", "naive", "tuned"])
 def test_invariants_hold_after_every_turn(players: int, bot: str) -> None:
     """80 cards accounted for, life within [1, max] for the living, one winner or none."""
     config = BangConfig(players=players, **parse_bots(bot))
@@ -181,7 +181,7 @@ def test_interpreted_reference_plays_identical_games() -> None:
 @pytest.mark.parametrize("players", [4, 5, 6, 7])
 def test_invariants_hold_in_many_games(players: int) -> None:
     """Long run: 20,000 games per bot kind, invariants checked after every turn."""
-    for bot in ("random", "role", "naive"):
+    for bot in ("random", "role", "naive", "tuned"):
         config = BangConfig(players=players, **parse_bots(bot))
         errors = play_arrays(config, np.random.default_rng(100 + players), 20_000, strict=True)[-1]
         assert errors.max() == 0
