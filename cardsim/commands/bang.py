@@ -173,10 +173,12 @@ def train_command(
     if budget < 10_000 or rounds < 1:
         raise UserError(f"bang: --budget must be >= 10000 and --rounds >= 1, got {budget}, "
                         f"{rounds}")
+    def log(line: str) -> None:
+        if not quiet:
+            typer.echo(line, err=True)
+
     for count in counts:
-        train_and_save(count, seed, budget, rounds, default_jobs(jobs), out,
-                       log=(lambda line: None) if quiet else (lambda line: typer.echo(line,
-                                                                                      err=True)))
+        train_and_save(count, seed, budget, rounds, default_jobs(jobs), out, log=log)
 
 
 @app.command("compare")

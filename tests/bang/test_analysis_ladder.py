@@ -28,7 +28,8 @@ def _roles(p_ren: float, n: int = 10_000) -> pl.DataFrame:
 def test_agreement_holds_and_disagreement_depends_on_the_bots() -> None:
     lines = ladder_conclusions({"a": _sides(0.6, 0.3), "b": _sides(0.3, 0.6)},
                                {"a": _roles(0.1), "b": _roles(0.05)})
-    assert lines[0].startswith("5 players, favoured side: depends on the bots (a: sheriff; b: outlaws")
+    assert lines[0].startswith(
+        "5 players, favoured side: depends on the bots (a: sheriff; b: outlaws")
     assert lines[1].startswith("5 players, weakest role (per seat): renegade on every rung")
     assert lines[1].endswith("holds.")
 
