@@ -98,3 +98,56 @@ def elimination_table(episodes: pl.DataFrame) -> pl.DataFrame:
     return counts.with_columns(
         (pl.col("n") / pl.col("n").sum().over(["players", "victim"])).alias("share")
     ).sort(["players", "victim", "n"], descending=[False, False, True])
+
+
+def _leader(table: pl.DataFrame, key: str, lowest: bool) -> tuple[str, bool]:
+    """(the row's ``key`` with the highest p, or the lowest, and whether its 95% interval is
+    clear of every other row's)."""
+    ordered = table.sort("p", descending=not lowest)
+    top = ordered.row(0, named=True)
+    rest = ordered.slice(1)
+    if lowest:
+        clear = bool((rest["lo"] > top["hi"]).all())
+    else:
+        clear = bool((rest["hi"] < top["lo"]).all())
+    return str(top[key]), clear
+
+
+def ladder_conclusions(sides: dict[str, pl.DataFrame], roles: dict[str, pl.DataFrame]
+                       ) -> list[str]:
+    """Plain-words balance findings across bot rungs (``sides``/``roles``: per rung name, the
+    :func:`side_win_table` / :func:`role_win_table` of that rung). Per player count: the
+    favoured side and the weakest role, said to hold on every rung only when every rung agrees
+    and separates it from the rest at 95%, otherwise named per rung as bot-dependent; and the
+    Sheriff side's trend with the player count."""
+    rungs = list(sides)
+    lines = []
+    counts = sorted(set(sides[rungs[0]]["players"].to_list()))
+    for what, tables, key, lowest in (("favoured side", sides, "side", False),
+                                      ("weakest role (per seat)", roles, "role", True)):
+        for players in counts:
+            picks = {}
+            for rung in rungs:
+                table = tables[rung].filter(pl.col("players") == players)
+                if key == "side":
+                    table = table.filter(pl.col("side") != "none")
+                picks[rung] = _leader(table, key, lowest)
+            names = {name for name, _ in picks.values()}
+            if len(names) == 1 and all(clear for _, clear in picks.values()):
+                lines.append(f"{players} players, {what}: {names.pop()} on every rung "
+                             f"({', '.join(rungs)}), separated at 95% on each: holds.")
+            elif len(names) == 1:
+                unclear = [r for r, (_, clear) in picks.items() if not clear]
+                lines.append(f"{players} players, {what}: {names.pop()} on every rung, but not "
+                             f"separated at 95% with {', '.join(unclear)} bots.")
+            else:
+                per_rung = "; ".join(f"{r}: {name}" + ("" if clear else " (not separated at 95%)")
+                                     for r, (name, clear) in picks.items())
+                lines.append(f"{players} players, {what}: depends on the bots ({per_rung}).")
+    for rung in rungs:
+        law = sides[rung].filter(pl.col("side") == "sheriff").sort("players")["p"].to_list()
+        trend = ("falls with every added player" if all(a > b for a, b in zip(law, law[1:]))
+                 else "zigzags with the player count")
+        lines.append(f"Sheriff side with {rung} bots {trend} (point estimates): "
+                     + ", ".join(f"{p:.3f}" for p in law) + f" at {counts[0]}-{counts[-1]}.")
+    return lines

@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import polars as pl
 import typer
 
 from cardsim.commands.common import (
+    JobsOpt,
     JsonOpt,
     PlotFormatOpt,
     PlotOpt,
     RunOptions,
+    QuietOpt,
     RunOpts,
+    SeedOpt,
+    check_output_file,
     check_plot_folder,
     command_app,
+    parse_range,
     record_result,
     show_table,
 )
+from cardsim.errors import UserError
 
 app = command_app("bang", help="Bang!: role and character win rates for 4-7 players.",
                   example="cardsim bang run --players 4-7 --n 50000")
@@ -110,3 +117,81 @@ def run_command(
                               plot / f"bang_side_win.{plot_format}")
         if not run.quiet:
             typer.echo(f"plot -> {written}", err=True)
+
+
+PlayersOpt = Annotated[str, typer.Option("--players", help="4-7, one count or a range.")]
+
+
+def _player_counts(players: str) -> list[int]:
+    counts = parse_range(players)
+    if any(c < 4 or c > 7 for c in counts):
+        raise UserError(f"bang: players must be 4-7, got {players!r}")
+    return counts
+
+
+@app.command("train")
+def train_command(
+    players: PlayersOpt = "4-7",
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    budget: Annotated[
+        int, typer.Option("--budget", help="Games per player count (all rounds and roles).")
+    ] = 1_200_000,
+    rounds: Annotated[int, typer.Option("--rounds", help="Round limit of the best response.")] = 3,
+    out: Annotated[
+        Path, typer.Option("--out", help="Parameter file to write (entries of other counts kept).")
+    ] = Path("results/bang/tuned.json"),
+    quiet: QuietOpt = False,
+) -> None:
+    """Train the 'tuned' bots by iterated best response; same seed, same parameters for any
+    --jobs. The shipped parameters: cardsim/sims/bang/data/tuned.json.
+
+    Example: cardsim bang train --players 4-7 --seed 0 --jobs 2 --budget 1200000
+    """
+    from cardsim.commands.common import default_jobs
+    from cardsim.sims.bang.training import train_and_save
+
+    counts = _player_counts(players)
+    check_output_file(out, what="--out")
+    if budget < 10_000 or rounds < 1:
+        raise UserError(f"bang: --budget must be >= 10000 and --rounds >= 1, got {budget}, "
+                        f"{rounds}")
+    def log(line: str) -> None:
+        if not quiet:
+            typer.echo(line, err=True)
+
+    for count in counts:
+        train_and_save(count, seed, budget, rounds, default_jobs(jobs), out, log=log)
+
+
+@app.command("compare")
+def compare_command(
+    players: PlayersOpt = "4-7",
+    bot: Annotated[str, typer.Option("--bot", help="Bot of the one seat compared.")] = "tuned",
+    against: Annotated[str, typer.Option("--against", help="Bot of every other seat.")] = "role",
+    roles: Annotated[
+        str, typer.Option("--roles", help="Roles to compare, comma-separated (default: all).")
+    ] = "sheriff,deputy,outlaw,renegade",
+    n: Annotated[int, typer.Option("--n", help="Deals per player count and role.")] = 20_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    params: Annotated[
+        Path | None, typer.Option("--params", help="Tuned parameter file (default: shipped).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Win rate of one seat of each role playing --bot while the others play --against, the
+    paired baseline on the same deals, and the difference with its 95% interval.
+
+    Example: cardsim bang compare --players 4-7 --bot tuned --against role --json
+    """
+    from cardsim.commands.common import default_jobs
+    from cardsim.sims.bang.compare import compare_rows
+
+    rows = compare_rows(_player_counts(players), bot, against,
+                        [r.strip() for r in roles.split(",") if r.strip()], n, seed,
+                        default_jobs(jobs), params)
+    frame = pl.DataFrame(rows)
+    show_table(frame if as_json else frame.drop("bot", "against"),
+               title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",
+               name="compare", as_json=as_json)

@@ -123,7 +123,7 @@ def test_sheriff_has_one_more_life_and_is_public() -> None:
 
 def test_setup_deals_as_many_cards_as_life() -> None:
     rng = np.random.default_rng(1)
-    s = E.StateView(E.setup_game(7, np.array([1, 1, 1, 1]), 1000, rng))
+    s = E.StateView(E.setup_game(7, np.array([1, 1, 1, 1]), E.DEFAULT_PARAMS, 1000, rng))
     hands = [E.hand_count(s.state, p) for p in range(7)]
     assert hands == [int(s.life[p]) for p in range(7)]
     assert s.g[E.G_DECK_N] == 80 - sum(hands)
@@ -151,7 +151,7 @@ def test_roles_and_characters_are_dealt_uniformly() -> None:
     slab_in_game = 0
     for _ in range(n):
         outlaw_at_seat_1 += int(E.deal_roles(4, rng)[1] == C.OUTLAW)
-        s = E.StateView(E.setup_game(7, np.array([1, 1, 1, 1]), 1000, rng))
+        s = E.StateView(E.setup_game(7, np.array([1, 1, 1, 1]), E.DEFAULT_PARAMS, 1000, rng))
         slab_in_game += int(C.SLAB_THE_KILLER in s.char[:7])
     for count, exact in ((outlaw_at_seat_1, 2 / 3), (slab_in_game, 7 / 16)):
         assert abs(count / n - exact) < 5 * np.sqrt(exact * (1 - exact) / n)

@@ -543,7 +543,8 @@ def test_turn_cap_gives_no_winner() -> None:
     """A cap of one turn ends the game after the Sheriff's turn with no winner (for these
     seeds nobody is eliminated in that turn, so no side has won)."""
     for seed in range(5):
-        s = E.StateView(E.setup_game(4, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(seed)))
+        s = E.StateView(E.setup_game(4, np.array([1, 1, 1, 1]), E.DEFAULT_PARAMS, 1000,
+                                     np.random.default_rng(seed)))
         s.g[E.G_MAX_TURNS] = 1
         assert E.play_game(s.state, np.random.default_rng(seed), True) == 0
         assert s.g[E.G_WINNER] == C.SIDE_NONE and s.g[E.G_TURNS] == 1

@@ -16,7 +16,7 @@ from tests.bang.scenario import card, give, rng, stack, table
 
 
 @pytest.mark.parametrize("players", [4, 5, 6, 7])
-@pytest.mark.parametrize("bot", ["random", "role", "naive"])
+@pytest.mark.parametrize("bot", ["random", "role", "naive", "tuned"])
 def test_invariants_hold_after_every_turn(players: int, bot: str) -> None:
     """80 cards accounted for, life within [1, max] for the living, one winner or none."""
     config = BangConfig(players=players, **parse_bots(bot))
@@ -114,15 +114,15 @@ def test_scenario_turn_by_role_bot_shoots_the_sheriff_as_outlaw() -> None:
     give(s, 3, card(C.BANG, "AS"))
     stack(s, card(C.MISSED, "10C"), card(C.MISSED, "JC"), card(C.MISSED, "QC"))
     E.take_turn(s.state, rng(), 3)
-    assert s.life[0] == 4 and s.suspect[3] > 0
+    assert s.life[0] == 4 and s.attacks[3, 0] == 1
 
 
 def test_role_bot_deputy_never_targets_the_sheriff() -> None:
     s = table([C.KIT_CARLSON] * 7)  # seats 5, 6 Deputies; 6 sits next to the Sheriff
     give(s, 6, card(C.BANG, "AS"), card(C.DUEL, "QD"), card(C.JAIL, "JS"))
-    assert E.role_bot_action(s.state, rng(), 6) == E.NO_ACTION  # no evidence against anyone yet
-    s.suspect[1] = 2.0  # seat 1 shot at the Sheriff earlier
-    c, t, _ = E.role_bot_action(s.state, rng(), 6)
+    assert E.choose_action(s.state, rng(), 6) == E.NO_ACTION  # no evidence against anyone yet
+    E.record_attack(s.state, 1, 0)  # seat 1 shot at the Sheriff earlier
+    c, t, _ = E.choose_action(s.state, rng(), 6)
     assert t == 1 and C.CARD_KIND[c] == C.JAIL
 
 
@@ -131,29 +131,35 @@ def test_naive_bot_deputy_shoots_without_evidence() -> None:
     Deputy, seat 5) where the role bot holds fire."""
     s = table([C.KIT_CARLSON] * 7, bots=[C.BOT_NAIVE] * 7)
     give(s, 6, card(C.BANG, "AS"))
-    c, t, _ = E.role_bot_action(s.state, rng(), 6)
+    c, t, _ = E.choose_action(s.state, rng(), 6)
     assert t == 5 and C.CARD_KIND[c] == C.BANG
 
 
 def test_role_bot_lone_deputy_knows_everyone_else_is_a_foe() -> None:
     s = table([C.KIT_CARLSON] * 5)  # 5 players: one Deputy (seat 4), the rest are foes
     give(s, 4, card(C.BANG, "AS"))
-    c, t, _ = E.role_bot_action(s.state, rng(), 4)
+    c, t, _ = E.choose_action(s.state, rng(), 4)
     assert t == 3 and C.CARD_KIND[c] == C.BANG  # seat 3 is the only foe in reach
 
 
+def dealt_role_game(players: int, seed: int) -> E.StateView:
+    """A freshly dealt game with role bots everywhere."""
+    return E.StateView(E.setup_game(players, np.array([1, 1, 1, 1]), E.DEFAULT_PARAMS, 1000,
+                                    np.random.default_rng(seed)))
+
+
 def test_invariant_check_catches_broken_states() -> None:
-    s = E.StateView(E.setup_game(5, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(2)))
+    s = dealt_role_game(5, seed=2)
     assert E.invariant_error(s.state) == 0
     E.move(s.state, int(s.deck[0]), E.Z_LIMBO, -1)  # a card lost from the draw pile
     assert E.invariant_error(s.state) == 1
-    s = E.StateView(E.setup_game(5, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(2)))
+    s = dealt_role_game(5, seed=2)
     s.life[2] = s.max_life[2] + 1
     assert E.invariant_error(s.state) == 4
-    s = E.StateView(E.setup_game(5, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(2)))
+    s = dealt_role_game(5, seed=2)
     s.hand[1, C.BANG] += 1
     assert E.invariant_error(s.state) == 6
-    s = E.StateView(E.setup_game(5, np.array([1, 1, 1, 1]), 1000, np.random.default_rng(2)))
+    s = dealt_role_game(5, seed=2)
     s.g[E.G_WINNER] = C.SIDE_LAW
     assert E.invariant_error(s.state) == 5
 
@@ -164,8 +170,9 @@ def test_interpreted_reference_plays_identical_games() -> None:
 
     slow = interpreted_engine()
     for bots in (np.array([1, 1, 1, 1]), np.array([0, 0, 0, 0])):
-        fast_rows = E.play_games(6, 5, bots, 1000, np.random.default_rng(8), True)
-        slow_rows = slow.play_games(6, 5, bots, 1000, np.random.default_rng(8), True)
+        fast_rows = E.play_games(6, 5, bots, E.DEFAULT_PARAMS, 1000, np.random.default_rng(8), True)
+        slow_rows = slow.play_games(6, 5, bots, slow.DEFAULT_PARAMS, 1000,
+                                    np.random.default_rng(8), True)
         for a, b in zip(fast_rows, slow_rows, strict=True):
             assert np.array_equal(a, b)
 
@@ -174,7 +181,7 @@ def test_interpreted_reference_plays_identical_games() -> None:
 @pytest.mark.parametrize("players", [4, 5, 6, 7])
 def test_invariants_hold_in_many_games(players: int) -> None:
     """Long run: 20,000 games per bot kind, invariants checked after every turn."""
-    for bot in ("random", "role", "naive"):
+    for bot in ("random", "role", "naive", "tuned"):
         config = BangConfig(players=players, **parse_bots(bot))
         errors = play_arrays(config, np.random.default_rng(100 + players), 20_000, strict=True)[-1]
         assert errors.max() == 0

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import polars as pl
 
-from cardsim.analysis.bang import character_win_table, length_table, role_win_table, side_win_table
+from cardsim.analysis.bang import (
+    character_win_table,
+    ladder_conclusions,
+    length_table,
+    role_win_table,
+    side_win_table,
+)
 from cardsim.reports.content import (
     Block,
     Paragraph,
@@ -25,11 +31,26 @@ TITLE = "Bang!"
 QUESTION = (
     "How often does each side win Bang! (the Sheriff with the Deputies, the Outlaws, the "
     "Renegade) at 4 to 7 players, and which characters help most? Every seat is played by the "
-    "same bot: 'role' plays toward its role's goal and infers hidden roles only from what "
-    "happened at the table; 'random' is the baseline. Roles and characters are dealt at random."
+    "same bot, on a ladder of three rungs: 'random' is the baseline; 'role' plays toward its "
+    "role's goal and infers hidden roles only from what happened at the table; 'tuned' is the "
+    "role bot with its parameters trained per role and player count by iterated best response. "
+    "Roles and characters are dealt at random."
 )
 PLAYERS: tuple[int, ...] = (4, 5, 6, 7)
-BOTS: dict[str, tuple[str, ...]] = {"default": ("role", "random"), "quick": ("role",)}
+# the strongest rung first: the role, character and length tables use it
+BOTS: dict[str, tuple[str, ...]] = {"default": ("tuned", "role", "random"),
+                                    "quick": ("tuned", "role")}
+ANCHOR = (
+    "How our bots compare in kind: Dan\u00edl\u00e1kov\u00e1 (2017) compared Monte Carlo tree "
+    "search, genetic-algorithm and hybrid AIs for Bang! and found the evolved (genetic) one "
+    "strongest. Our 'tuned' bot is of the evolved kind: a hand-written heuristic whose 21 "
+    "parameters per role and player count (targeting weights, suspicion from attacks, when to "
+    "play Dynamite, Jail, Beer, Panic!/Cat Balou, when the Renegade turns on the Sheriff, "
+    "reserves) are searched by an evolution strategy, each role in turn against the others' "
+    "current parameters (iterated best response), with no tree search at play time. It is "
+    "not the same algorithm, and we did not play it against hers, so the comparison is one of "
+    "kind, not of strength."
+)
 
 
 def rerun(profile: Profile) -> str:
@@ -62,9 +83,13 @@ def _episodes(outcomes: Outcomes, bot: str) -> pl.DataFrame:
 
 def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     blocks: list[Block] = []
+    side_tables: dict[str, pl.DataFrame] = {}
+    role_tables: dict[str, pl.DataFrame] = {}
     for bot in BOTS[profile.name]:
         episodes = _episodes(outcomes, bot)
         sides = side_win_table(episodes).filter((pl.col("side") != "none") | (pl.col("successes") > 0))
+        side_tables[bot] = sides
+        role_tables[bot] = role_win_table(episodes)
         blocks.append(table_from_frame(
             sides, title=f"Win rate by side and player count ({bot} bots)",
             columns=[text_column("players", "players"), text_column("side", "side")] + proportion_columns(),
@@ -72,14 +97,19 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         ))
         blocks.append(Plot(f"bang-sides-{bot}", f"Win rate of each side by player count, {bot} bots, "
                            "with 95% intervals.", lambda t=sides, b=bot: side_win_plot(t, bots=b)))
+        blocks.append(table_from_frame(
+            role_tables[bot], title=f"Win rate per seat by role ({bot} bots)",
+            columns=[text_column("players", "players"), text_column("role", "role")] + proportion_columns(),
+            note="n counts seats: a 7-player game has two Deputy and three Outlaw seats, pooled.",
+        ))
+    if len(side_tables) > 1:
+        blocks.append(Paragraph(
+            "Which balance conclusions hold on every rung of the bot ladder, and which depend on "
+            "the bots: " + " ".join(ladder_conclusions(side_tables, role_tables))))
+    blocks.append(Paragraph(ANCHOR))
     role_bot = BOTS[profile.name][0]
     episodes = _episodes(outcomes, role_bot)
-    roles = role_win_table(episodes)
-    blocks.append(table_from_frame(
-        roles, title=f"Win rate per seat by role ({role_bot} bots)",
-        columns=[text_column("players", "players"), text_column("role", "role")] + proportion_columns(),
-        note="n counts seats: a 7-player game has two Deputy and three Outlaw seats, pooled.",
-    ))
+    roles = role_tables[role_bot]
     characters = character_win_table(episodes)
     blocks.append(Plot(
         "bang-characters", f"Win rate of each character over all roles and player counts ({role_bot} bots), "
@@ -120,7 +150,9 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     picks = ", ".join(f"{r['character']} {percent(r['p'])} ({interval_text(r['lo'], r['hi'])}, n={r['n']:,})"
                       for r in top.iter_rows(named=True))
     return (
-        Paragraph(f"Favoured side with {role_bot} bots, by player count: {balance}."),
+        Paragraph(f"Favoured side with {role_bot} bots, by player count: {balance}. Read it with "
+                  "the ladder conclusions in the results: where the rungs disagree, the favoured "
+                  "side is a property of the bots, not of the game."),
         table_from_frame(
             table, title=f"Recommended reading of the balance per player count ({role_bot} bots)",
             columns=[text_column("players", "players"), text_column("favoured side", "favoured")]

@@ -142,8 +142,8 @@ SIDE_NAMES: tuple[str, ...] = ("sheriff", "outlaws", "renegade", "none")
 ROLE_SIDE = np.array([SIDE_LAW, SIDE_LAW, SIDE_OUTLAWS, SIDE_RENEGADE], dtype=np.int64)
 
 # --- bots ------------------------------------------------------------------------------------
-BOT_RANDOM, BOT_ROLE, BOT_NAIVE = 0, 1, 2
-BOT_NAMES: tuple[str, ...] = ("random", "role", "naive")
+BOT_RANDOM, BOT_ROLE, BOT_NAIVE, BOT_TUNED = 0, 1, 2, 3
+BOT_NAMES: tuple[str, ...] = ("random", "role", "naive", "tuned")
 BOT_DESCRIPTIONS: dict[str, str] = {
     "random": "uniformly random legal play each step of its turn (incl. ending it); "
     "always dodges/saves when it legally can",
@@ -151,6 +151,8 @@ BOT_DESCRIPTIONS: dict[str, str] = {
     "(who attacked whom, revealed roles, role counts)",
     "naive": "the role bot's plays without the inference: attacks anyone its role does not "
     "rule out as a friend (Outlaws: the Sheriff first)",
+    "tuned": "the role bot with parameters trained per role and player count by iterated "
+    "best response (cardsim bang train)",
 }
 
 

@@ -1,4 +1,4 @@
-"""Bang! rules and bots as numba kernels over a small state of arrays.
+"""Bang! rules and the turn loop as numba kernels over a small state of arrays.
 
 Every rule is a small ``@kernel`` function over the flat state array ``s`` (field
 offsets below; :class:`StateView` names them for tests); the docstring of each
@@ -6,24 +6,45 @@ names its source: ``seed 003`` is ``../shared/seeds/003_b860e9a67841a34d.txt``, 
 the dV Giochi base-game rules and cards (see ``seeds/bang.md`` for the readings chosen).
 All randomness comes from the numpy Generator passed in (numba supports ``Generator`` objects).
 
-All compiled code lives in this one module on purpose: numba's on-disk cache only notices edits to
-the file that holds a function, so splitting callers and callees across files risks stale code.
+Decisions are the bots' (:mod:`cardsim.sims.bang.policies`): at each one the engine fills the
+public view (:func:`public_view`, layout in :mod:`cardsim.sims.bang.view`) and hands it with the
+seat's parameters to the policy, which never sees the state itself.
+
+numba's on-disk cache only notices edits to the file that holds a function, and this module's
+kernels compile the policies into themselves; :func:`drop_stale_cache` therefore clears this
+module's cache whenever a module it compiles in has changed.
 """
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import numpy as np
 from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.bang import cards as cards_module
 from cardsim.sims.bang.cards import (
-    BANG, BARREL, BART_CASSIDY, BEER, BLACK_JACK, BOT_NAIVE, BOT_RANDOM, CALAMITY_JANET, CARABINE,
-    CARD_KIND, CARD_RANK, CARD_SUIT, CAT_BALOU, CHARACTER_LIFE, COLT_REACH, DEPUTY,
-    DIAMONDS, DUEL, DYNAMITE, EL_GRINGO, FIRST_BLUE, FIRST_WEAPON, GATLING, GENERAL_STORE, HEARTS,
-    INDIANS, JAIL, JESSE_JONES, JOURDONNAIS, KIT_CARLSON, LUCKY_DUKE, MISSED, MUSTANG, N_CARDS,
-    N_CHARACTERS, N_KINDS, OUTLAW, PANIC, PAUL_REGRET, PEDRO_RAMIREZ, REMINGTON, RENEGADE,
-    ROLES_BY_PLAYERS, ROSE_DOOLAN, SALOON, SCHOFIELD, SCOPE, SHERIFF, SIDE_LAW, SIDE_NONE,
-    SIDE_OUTLAWS, SIDE_RENEGADE, SID_KETCHUM, SLAB_THE_KILLER, SPADES, STAGECOACH, SUZY_LAFAYETTE,
-    VOLCANIC, VULTURE_SAM, WEAPON_REACH, WELLS_FARGO, WILLY_THE_KID, WINCHESTER,
+    BANG, BARREL, BART_CASSIDY, BEER, BLACK_JACK, BOT_RANDOM, CALAMITY_JANET, CARD_KIND, CARD_RANK,
+    CARD_SUIT, CAT_BALOU, CHARACTER_LIFE, COLT_REACH, DEPUTY, DIAMONDS, DUEL, DYNAMITE, EL_GRINGO,
+    FIRST_BLUE, FIRST_WEAPON, GATLING, GENERAL_STORE, HEARTS, INDIANS, JAIL, JESSE_JONES,
+    JOURDONNAIS, KIT_CARLSON, LUCKY_DUKE, MISSED, MUSTANG, N_CARDS, N_CHARACTERS, N_KINDS, OUTLAW,
+    PANIC, PAUL_REGRET, PEDRO_RAMIREZ, RENEGADE, ROLES_BY_PLAYERS, ROSE_DOOLAN, SALOON, SCOPE,
+    SHERIFF, SIDE_LAW, SIDE_NONE, SIDE_OUTLAWS, SIDE_RENEGADE, SID_KETCHUM, SLAB_THE_KILLER,
+    SPADES, STAGECOACH, SUZY_LAFAYETTE, VOLCANIC, VULTURE_SAM, WEAPON_REACH, WELLS_FARGO,
+    WILLY_THE_KID,
+)  # fmt: skip
+from cardsim.sims.bang import policies as policies_module
+from cardsim.sims.bang import view as view_module
+from cardsim.sims.bang.policies import (
+    N_PARAMS, NO_ACTION, SID_ABILITY, default_params, pick_discard, pick_jesse_source,
+    pick_kit_return, pick_pedro_discard, pick_store_card, pick_two_to_discard, random_play,
+    scripted_play,
+)
+from cardsim.sims.bang.view import (
+    V_ALIVE, V_ALIVE_N, V_ATTACKS, V_BOT, V_CHAR, V_DISCARD_TOP, V_DIST, V_FOES, V_HAND_COUNT,
+    V_HAND_N, V_LIFE, V_MAX_LIFE, V_MAY_BANG, V_MY_CARDS, V_MY_KINDS, V_MY_ROLE, V_OUTLAWS,
+    V_PLAYERS, V_REACH, V_ROLE, V_SEAT, V_SHERIFF, V_TABLE, V_TABLE_N, VIEW_SIZE,
 )  # fmt: skip
 
 MAX_SEATS = 7
@@ -45,8 +66,7 @@ MAX_LIFE = LIFE + MAX_SEATS  # printed life (+1 for the Sheriff)
 ALIVE = MAX_LIFE + MAX_SEATS  # 1 while in the game
 BOT = ALIVE + MAX_SEATS  # bot kind per seat
 REVEALED = BOT + MAX_SEATS  # 1 once the seat's role is public
-SUSPECT = REVEALED + MAX_SEATS  # public evidence of hostility to the Sheriff (role bot)
-KILLER = SUSPECT + MAX_SEATS  # who eliminated the seat (-1: nobody / Dynamite / alive)
+KILLER = REVEALED + MAX_SEATS  # who eliminated the seat (-1: nobody / Dynamite / alive)
 OUT_TURN = KILLER + MAX_SEATS  # turn number of the seat's elimination (0: still alive)
 ZONE = OUT_TURN + MAX_SEATS  # s[ZONE + c]: Z_* zone of card c
 HOLDER = ZONE + N_CARDS  # seat holding card c (hand/in play), -1 otherwise
@@ -56,19 +76,49 @@ TABLE = DISCARD + N_CARDS  # s[TABLE + p * N_KINDS + k]: card of kind k in play 
 HAND_WIDTH = N_KINDS + 1
 HAND = TABLE + MAX_SEATS * N_KINDS  # s[HAND + p * HAND_WIDTH + k]: cards of kind k in p's
 #                                     hand; k = N_KINDS: hand size
-ACTS = HAND + MAX_SEATS * HAND_WIDTH  # s[ACTS + i * 3 + 0..2]: legal action i (scratch)
+ATTACKS = HAND + MAX_SEATS * HAND_WIDTH  # s[ATTACKS + a * MAX_SEATS + t]: attacks a made on t
+PARAMS = ATTACKS + MAX_SEATS * MAX_SEATS  # float64 bits of each seat's bot parameters
+VIEW = PARAMS + MAX_SEATS * N_PARAMS  # the public view of the deciding seat (scratch)
+ACTS = VIEW + VIEW_SIZE  # s[ACTS + i * 3 + 0..2]: legal action i (scratch)
 STATE_SIZE = ACTS + MAX_ACTIONS * 3
+#: role bot parameters per role (row = role), the defaults of every seat
+DEFAULT_PARAMS = np.array([default_params(role) for role in range(4)])
 
 # draw! purposes
 CHECK_DYNAMITE, CHECK_JAIL, CHECK_BARREL = 0, 1, 2
 
-# static worth of each card kind to the role bot (keep/discard/pick order)
-KIND_WORTH = np.array(
-    [7.0, 8.0, 9.0, 6.5, 6.0, 5.0, 4.0, 6.0, 5.5, 4.0, 6.0, 7.0,
-     7.5, 1.0, 5.0, 6.5, 5.5, 3.0, 4.0, 4.5, 5.0, 5.5]
-)  # fmt: skip
-NO_ACTION = (-1, -1, -1)
-SID_ABILITY = -2  # pseudo card id of Sid Ketchum's "discard two, regain one" action
+
+
+def _fingerprint_of_compiled_in_modules() -> str:
+    """Hash of the sources this module's kernels compile in besides its own."""
+    digest = hashlib.sha256()
+    for module in (policies_module, view_module, cards_module):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()
+
+
+def drop_stale_cache() -> None:
+    """Delete this module's numba cache files when a compiled-in module changed since they
+    were written (numba itself only checks this file's own timestamp)."""
+    cache_dir = Path(__file__).parent / "__pycache__"
+    stamp = cache_dir / "engine.deps-stamp"
+    current = _fingerprint_of_compiled_in_modules()
+    try:
+        if stamp.read_text() == current:
+            return
+    except OSError:
+        pass
+    try:
+        cache_dir.mkdir(exist_ok=True)
+        for stale in (*cache_dir.glob("engine.*.nbi"), *cache_dir.glob("engine.*.nbc")):
+            stale.unlink(missing_ok=True)
+        stamp.write_text(current)
+    except OSError:  # a read-only install: nothing cached there to go stale
+        pass
+
+
+if __name__ == "cardsim.sims.bang.engine":
+    drop_stale_cache()
 
 
 class StateView:
@@ -84,7 +134,6 @@ class StateView:
         self.alive = state[ALIVE : ALIVE + MAX_SEATS]
         self.bot = state[BOT : BOT + MAX_SEATS]
         self.revealed = state[REVEALED : REVEALED + MAX_SEATS]
-        self.suspect = state[SUSPECT : SUSPECT + MAX_SEATS]
         self.killer = state[KILLER : KILLER + MAX_SEATS]
         self.out_turn = state[OUT_TURN : OUT_TURN + MAX_SEATS]
         self.zone = state[ZONE : ZONE + N_CARDS]
@@ -92,11 +141,25 @@ class StateView:
         self.deck = state[DECK : DECK + N_CARDS]
         self.discard = state[DISCARD : DISCARD + N_CARDS]
         self.table = state[TABLE:HAND].reshape(MAX_SEATS, N_KINDS)
-        self.hand = state[HAND:ACTS].reshape(MAX_SEATS, HAND_WIDTH)
+        self.hand = state[HAND:ATTACKS].reshape(MAX_SEATS, HAND_WIDTH)
+        self.attacks = state[ATTACKS:PARAMS].reshape(MAX_SEATS, MAX_SEATS)
+        self.params = state[PARAMS:VIEW].view(np.float64).reshape(MAX_SEATS, N_PARAMS)
         self.acts = state[ACTS:].reshape(MAX_ACTIONS, 3)
 
 
 # ---------------------------------------------------------------- state construction
+
+
+@kernel
+def set_seat_params(s, p, params):
+    """Store seat p's bot parameters (float64) bit for bit in the state."""
+    s[PARAMS + p * N_PARAMS : PARAMS + (p + 1) * N_PARAMS] = params.view(np.int64)
+
+
+@kernel
+def seat_params(s, p):
+    """Seat p's bot parameters as float64 (a view into the state)."""
+    return s[PARAMS + p * N_PARAMS : PARAMS + (p + 1) * N_PARAMS].view(np.float64)
 
 
 @kernel
@@ -122,6 +185,7 @@ def blank_state(roles, chars, bots, max_turns):
         s[LIFE + p] = s[MAX_LIFE + p]
         s[ALIVE + p] = 1
         s[REVEALED + p] = 1 if roles[p] == SHERIFF else 0
+        set_seat_params(s, p, DEFAULT_PARAMS[roles[p]])
         if chars[p] == SUZY_LAFAYETTE:
             s[G_SUZY] = p
         if chars[p] == VULTURE_SAM:
@@ -163,9 +227,10 @@ def deal_roles(n_players, rng):
 
 
 @kernel
-def setup_game(n_players, bots_by_role, max_turns, rng):
+def setup_game(n_players, bots_by_role, params_by_role, max_turns, rng):
     """Deal a fresh game: roles, distinct random characters, shuffled deck, each player dealt
-    as many cards as their life points (seed 003 steps 2-5)."""
+    as many cards as their life points (seed 003 steps 2-5). Each seat gets its role's bot
+    and bot parameters (row of ``params_by_role``)."""
     roles = deal_roles(n_players, rng)
     pool = np.arange(N_CHARACTERS).astype(np.int64)
     shuffle_prefix(pool, N_CHARACTERS, rng)
@@ -174,6 +239,8 @@ def setup_game(n_players, bots_by_role, max_turns, rng):
     for p in range(n_players):
         bots[p] = bots_by_role[roles[p]]
     s = blank_state(roles, chars, bots, max_turns)
+    for p in range(n_players):
+        set_seat_params(s, p, params_by_role[roles[p]])
     shuffle_prefix(s[DECK : DECK + N_CARDS], N_CARDS, rng)
     for p in range(n_players):
         draw_to_hand(s, rng, p, s[LIFE + p])
@@ -424,22 +491,15 @@ def draw_check(s, rng, p, purpose):
     return good
 
 
-# ---------------------------------------------------------------- public inference
+# ---------------------------------------------------------------- public record
 
 
 @kernel
 def record_attack(s, attacker, target):
-    """Public evidence for the role bot: attacking the (known) Sheriff marks an outlaw-like
-    player; attacking someone who looks outlaw-like looks lawful, and vice versa. The Sheriff's
-    own attacks say nothing (his role is public)."""
-    if s[ROLE + attacker] == SHERIFF or attacker == target:
-        return
-    if s[ROLE + target] == SHERIFF:
-        s[SUSPECT + attacker] += 2
-    elif s[SUSPECT + target] > 0:
-        s[SUSPECT + attacker] -= 1
-    elif s[SUSPECT + target] < 0:
-        s[SUSPECT + attacker] += 1
+    """The public record of who attacked whom (BANG!, Duel, Panic!, Cat Balou, Jail): the bots'
+    beliefs about hidden roles are built from it (:func:`policies.suspicion`)."""
+    if attacker != target:
+        s[ATTACKS + attacker * MAX_SEATS + target] += 1
 
 
 # ---------------------------------------------------------------- life, death and the end
@@ -509,26 +569,9 @@ def eliminate(s, rng, victim, killer):
 
 @kernel
 def choose_two_to_discard(s, rng, p):
-    """Sid Ketchum's two cards: the two least worth (role bot) or two random ones."""
-    first = -1
-    second = -1
-    if s[BOT + p] == BOT_RANDOM:
-        first = random_hand_card(s, rng, p)
-        second = random_hand_card(s, rng, p)
-        while second == first:
-            second = random_hand_card(s, rng, p)
-        return first, second
-    worst1 = 1e9
-    worst2 = 1e9
-    for c in range(N_CARDS):
-        if s[ZONE + c] == Z_HAND and s[HOLDER + c] == p:
-            w = card_worth(s, p, c)
-            if w < worst1:
-                second, worst2 = first, worst1
-                first, worst1 = c, w
-            elif w < worst2:
-                second, worst2 = c, w
-    return first, second
+    """Sid Ketchum's two cards, chosen by p's bot."""
+    return pick_two_to_discard(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM,
+                               rng)
 
 
 @kernel
@@ -917,260 +960,97 @@ def legal_actions(s, p):
     return n
 
 
-# ---------------------------------------------------------------- role bot knowledge
+# ---------------------------------------------------------------- what a bot sees
 
 
 @kernel
-def hidden_foes_alive(s):
-    """Living Outlaws + Renegade: public (role counts are known, the dead are revealed)."""
-    n = 0
-    for q in range(s[G_PLAYERS]):
-        if s[ALIVE + q] == 1 and (s[ROLE + q] == OUTLAW or s[ROLE + q] == RENEGADE):
-            n += 1
-    return n
-
-
-@kernel
-def outlaws_alive(s):
-    """Living Outlaws (public for the same reason)."""
-    n = 0
-    for q in range(s[G_PLAYERS]):
-        if s[ALIVE + q] == 1 and s[ROLE + q] == OUTLAW:
-            n += 1
-    return n
-
-
-@kernel
-def hostility(s, p, t):
-    """How much role-bot p wants to hurt t (> 0: worth attacking). Uses only p's own role,
-    the public Sheriff, public role counts and the public ``suspect`` evidence (the naive bot
-    ignores the evidence: anyone its role does not rule out as a friend scores 1)."""
-    if t == p or s[ALIVE + t] == 0:
-        return -1e9
-    r = s[ROLE + p]
-    t_sheriff = s[ROLE + t] == SHERIFF
-    others_hidden = alive_count(s) - 1 - (0 if r == SHERIFF else 1)  # unknown roles but mine
-    lean = 0.05 * (s[MAX_LIFE + t] - s[LIFE + t])  # finish off the wounded
-    if s[BOT + p] == BOT_NAIVE:
-        if r == OUTLAW:
-            return (10.0 if t_sheriff else 1.0) + lean
-        if t_sheriff and r == DEPUTY:
-            return -1e9
-        if t_sheriff and r == RENEGADE and (outlaws_alive(s) > 0 or alive_count(s) > 2):
-            return -1e9
-        return 1.0 + lean
-    if r == SHERIFF:
-        if hidden_foes_alive(s) == others_hidden:
-            return 1.0 + s[SUSPECT + t] + lean
-        return s[SUSPECT + t] + 0.5 + lean
-    if r == DEPUTY:
-        if t_sheriff:
-            return -1e9
-        if hidden_foes_alive(s) == others_hidden:
-            return 1.0 + s[SUSPECT + t] + lean
-        return s[SUSPECT + t] + lean
-    if r == OUTLAW:
-        if t_sheriff:
-            return 10.0 + lean
-        if outlaws_alive(s) == 1:
-            return 1.0 - s[SUSPECT + t] + lean
-        return -s[SUSPECT + t] + lean
-    # Renegade: helps the law while Outlaws live, then clears the Deputies, the Sheriff last.
-    if outlaws_alive(s) > 0:
-        if t_sheriff:
-            return -1e9
-        return s[SUSPECT + t] + lean
-    if t_sheriff:
-        return 1.0 if alive_count(s) == 2 else -1e9
-    return 2.0 + lean
-
-
-@kernel
-def card_worth(s, p, c):
-    """Role bot's worth of card c for p (what to keep, pick and throw away)."""
-    k = CARD_KIND[c]
-    if k >= FIRST_WEAPON:
-        if s[TABLE + p * N_KINDS + k] >= 0 or WEAPON_REACH[k - FIRST_WEAPON] <= weapon_reach(s, p):
-            return 1.0
-        return KIND_WORTH[k]
-    if k >= FIRST_BLUE and k != JAIL and k != DYNAMITE and s[TABLE + p * N_KINDS + k] >= 0:
-        return 0.5
-    if k == BEER and s[LIFE + p] == s[MAX_LIFE + p]:
-        return 5.0
-    return KIND_WORTH[k]
-
-
-@kernel
-def best_target(s, p, kind):
-    """The living player the role bot most wants to hit with ``kind`` among legal targets,
-    -1 if nobody is worth it."""
-    best = -1
-    best_score = 0.0
-    for t in range(s[G_PLAYERS]):
-        if t == p or s[ALIVE + t] == 0:
+def public_view(s, p):
+    """Fill and return the view of seat p (layout: :mod:`cardsim.sims.bang.view`): the public
+    record and p's own hand, nothing else. Roles shown: the Sheriff's, the dead's and p's own;
+    living Outlaws/foes are counted from the role counts of the player count minus the
+    revealed dead (public, seed 003)."""
+    v = s[VIEW : VIEW + VIEW_SIZE]
+    n = s[G_PLAYERS]
+    v[V_SEAT] = p
+    v[V_PLAYERS] = n
+    v[V_ALIVE_N] = alive_count(s)
+    outlaws = 0
+    foes = 0
+    for r in range(n):
+        role = ROLES_BY_PLAYERS[n - 4, r]
+        if role == OUTLAW:
+            outlaws += 1
+        if role == OUTLAW or role == RENEGADE:
+            foes += 1
+    for q in range(MAX_SEATS):
+        known = q < n and (s[REVEALED + q] == 1 or q == p)
+        v[V_ROLE + q] = s[ROLE + q] if known else -1
+        if q >= n:
+            v[V_ALIVE + q] = 0
             continue
-        if kind == BANG and not can_shoot(s, p, t):
-            continue
-        if kind == PANIC and distance(s, p, t) > 1:
-            continue
-        if kind == JAIL and (s[ROLE + t] == SHERIFF or s[TABLE + t * N_KINDS + JAIL] >= 0):
-            continue
-        if (kind == PANIC or kind == CAT_BALOU) and hand_count(s, t) + table_count(s, t) == 0:
-            continue
-        score = hostility(s, p, t)
-        if score > best_score:
-            best_score = score
-            best = t
-    return best
-
-
-@kernel
-def pick_card_to_take(s, rng, p, t):
-    """Panic!/Cat Balou on an enemy: its best card in play (not Jail/Dynamite), else blind
-    from hand, else -2 when only a Jail/Dynamite (that hurts it) is left."""
-    best = -1
-    best_worth = 0.0
-    for k in range(N_KINDS):
-        c = s[TABLE + t * N_KINDS + k]
-        if c >= 0 and k != JAIL and k != DYNAMITE and KIND_WORTH[k] > best_worth:
-            best = c
-            best_worth = KIND_WORTH[k]
-    if best >= 0:
-        return best
-    if hand_count(s, t) > 0:
-        return -1
-    return -2
-
-
-@kernel
-def sheriff_life(s):
-    """The Sheriff's current life (public)."""
-    for q in range(s[G_PLAYERS]):
         if s[ROLE + q] == SHERIFF:
-            return s[LIFE + q]
-    return 0
-
-
-@kernel
-def role_bot_action(s, rng, p):
-    """Role bot's next play as (card, target, which); (-1, -1, -1) ends the play phase.
-    Order: heal, draw, equip, Jail, Panic!/Cat Balou, Duel (only holding a BANG! or against
-    an empty hand), Gatling/Indians!, BANG!, Dynamite, Saloon, Sid's ability on spare cards."""
-    living = alive_count(s)
-    if s[LIFE + p] < s[MAX_LIFE + p] and living > 2:
-        c = find_in_hand(s, p, BEER)
-        if c >= 0:
-            return c, -1, -1
-    for k in (WELLS_FARGO, STAGECOACH, GENERAL_STORE):
-        c = find_in_hand(s, p, k)
-        if c >= 0:
-            return c, -1, -1
-    for k in (BARREL, MUSTANG, SCOPE):
-        if s[TABLE + p * N_KINDS + k] < 0:
-            c = find_in_hand(s, p, k)
+            v[V_SHERIFF] = q
+        if s[ALIVE + q] == 0:
+            if s[ROLE + q] == OUTLAW:
+                outlaws -= 1
+            if s[ROLE + q] == OUTLAW or s[ROLE + q] == RENEGADE:
+                foes -= 1
+        v[V_CHAR + q] = s[CHAR + q]
+        v[V_LIFE + q] = s[LIFE + q]
+        v[V_MAX_LIFE + q] = s[MAX_LIFE + q]
+        v[V_ALIVE + q] = s[ALIVE + q]
+        v[V_HAND_COUNT + q] = hand_count(s, q)
+        v[V_DIST + q] = distance(s, p, q) if q != p and s[ALIVE + q] == 1 else 0
+        on_table = 0
+        for k in range(N_KINDS):
+            c = s[TABLE + q * N_KINDS + k]
+            v[V_TABLE + q * N_KINDS + k] = c
             if c >= 0:
-                return c, -1, -1
-    best_weapon = -1
-    best_reach = weapon_reach(s, p)
-    for k in (SCHOFIELD, REMINGTON, CARABINE, WINCHESTER):
-        reach = WEAPON_REACH[k - FIRST_WEAPON]
-        if reach > best_reach and s[TABLE + p * N_KINDS + k] < 0:
-            c = find_in_hand(s, p, k)
-            if c >= 0:
-                best_weapon = c
-                best_reach = reach
-    if best_weapon >= 0:
-        return best_weapon, -1, -1
-    no_gun = s[TABLE + p * N_KINDS + VOLCANIC] < 0 and weapon_reach(s, p) == 1
-    if no_gun and s[CHAR + p] != WILLY_THE_KID:
-        c = find_in_hand(s, p, VOLCANIC)
-        if c >= 0 and count_in_hand(s, p, BANG) >= 2:
-            return c, -1, -1
-    c = find_in_hand(s, p, JAIL)
-    if c >= 0:
-        t = best_target(s, p, JAIL)
-        if t >= 0:
-            return c, t, -1
-    for k in (PANIC, CAT_BALOU):
-        c = find_in_hand(s, p, k)
-        if c >= 0:
-            t = best_target(s, p, k)
-            if t >= 0:
-                which = pick_card_to_take(s, rng, p, t)
-                if which != -2:
-                    return c, t, which
-    c = find_in_hand(s, p, DUEL)
-    if c >= 0:
-        t = best_target(s, p, DUEL)
-        if t >= 0 and (bang_card(s, p) >= 0 or hand_count(s, t) == 0):  # a Duel it can win
-            return c, t, -1
-    r = s[ROLE + p]
-    reckless = r == SHERIFF or r == OUTLAW or sheriff_life(s) >= 2 or living == 2
-    if reckless:
-        for k in (GATLING, INDIANS):
-            c = find_in_hand(s, p, k)
-            if c >= 0:
-                return c, -1, -1
-    if may_bang_again(s, p):
-        c = find_in_hand(s, p, BANG)
-        if c < 0 and s[CHAR + p] == CALAMITY_JANET:
-            c = find_in_hand(s, p, MISSED)
-        if c >= 0:
-            t = best_target(s, p, BANG)
-            if t >= 0:
-                return c, t, -1
-    if s[TABLE + p * N_KINDS + DYNAMITE] < 0:
-        c = find_in_hand(s, p, DYNAMITE)
-        if c >= 0:
-            return c, -1, -1
-    if s[LIFE + p] < s[MAX_LIFE + p]:
-        c = find_in_hand(s, p, SALOON)
-        if c >= 0:
-            return c, -1, -1
-        if s[CHAR + p] == SID_KETCHUM and hand_count(s, p) >= 2 + s[LIFE + p]:
-            return SID_ABILITY, -1, -1
-    return NO_ACTION
+                on_table += 1
+        v[V_TABLE_N + q] = on_table
+    v[V_OUTLAWS] = outlaws
+    v[V_FOES] = foes
+    v[V_MAY_BANG] = 1 if may_bang_again(s, p) else 0
+    v[V_DISCARD_TOP] = s[DISCARD + (s[G_DISCARD_N] - 1)] if s[G_DISCARD_N] > 0 else -1
+    v[V_REACH] = weapon_reach(s, p)
+    v[V_MY_ROLE] = s[ROLE + p]
+    v[V_BOT] = s[BOT + p]
+    v[V_ATTACKS : V_ATTACKS + MAX_SEATS * MAX_SEATS] = s[ATTACKS : ATTACKS + MAX_SEATS * MAX_SEATS]
+    for k in range(N_KINDS):
+        v[V_MY_KINDS + k] = s[HAND + p * HAND_WIDTH + k]
+    held = 0
+    size = hand_count(s, p)
+    for c in range(N_CARDS):
+        if held == size:
+            break
+        if s[ZONE + c] == Z_HAND and s[HOLDER + c] == p:
+            v[V_MY_CARDS + held] = c
+            held += 1
+    v[V_HAND_N] = held
+    return v
 
 
 @kernel
 def choose_action(s, rng, p):
-    """p's next play: uniformly random among legal plays plus 'stop' (random bot), or the
-    role bot's choice."""
+    """p's next play, chosen by its bot: the random bot from the legal plays, the others from
+    the public view and their parameters."""
     if s[BOT + p] == BOT_RANDOM:
         n = legal_actions(s, p)
-        i = rand_below(rng, n + 1)
-        if i == n:
-            return NO_ACTION
-        return s[ACTS + i * 3 + 0], s[ACTS + i * 3 + 1], s[ACTS + i * 3 + 2]
-    return role_bot_action(s, rng, p)
+        return random_play(s[ACTS : ACTS + 3 * n], n, rng)
+    return scripted_play(public_view(s, p), seat_params(s, p))
 
 
 @kernel
 def choose_store_card(s, rng, p, shown, remaining):
-    """General Store pick: random (random bot) or the card worth most (role bot)."""
-    if s[BOT + p] == BOT_RANDOM:
-        return rand_below(rng, remaining)
-    best = 0
-    for i in range(1, remaining):
-        if card_worth(s, p, shown[i]) > card_worth(s, p, shown[best]):
-            best = i
-    return best
+    """General Store pick (index into the ``remaining`` shown cards), by p's bot."""
+    return pick_store_card(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM, rng,
+                           shown, remaining)
 
 
 @kernel
 def choose_discard(s, rng, p):
-    """End-of-turn discard: random (random bot) or the card worth least (role bot)."""
-    if s[BOT + p] == BOT_RANDOM:
-        return random_hand_card(s, rng, p)
-    worst = -1
-    worst_worth = 1e9
-    for c in range(N_CARDS):
-        if s[ZONE + c] == Z_HAND and s[HOLDER + c] == p:
-            w = card_worth(s, p, c)
-            if w < worst_worth:
-                worst = c
-                worst_worth = w
-    return worst
+    """End-of-turn discard, by p's bot."""
+    return pick_discard(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM, rng)
 
 
 # ---------------------------------------------------------------- the turn
@@ -1192,26 +1072,7 @@ def draw_phase(s, rng, p):
             if CARD_SUIT[c] == HEARTS or CARD_SUIT[c] == DIAMONDS:
                 draw_to_hand(s, rng, p, 1)
     elif ch == JESSE_JONES:
-        source = -1
-        if random_bot:
-            n_options = 1
-            for q in range(s[G_PLAYERS]):
-                if q != p and s[ALIVE + q] == 1 and hand_count(s, q) > 0:
-                    n_options += 1
-            pick = rand_below(rng, n_options)
-            for q in range(s[G_PLAYERS]):
-                if q != p and s[ALIVE + q] == 1 and hand_count(s, q) > 0:
-                    pick -= 1
-                    if pick == 0:
-                        source = q
-        else:
-            best = 0.0
-            for q in range(s[G_PLAYERS]):
-                if q != p and s[ALIVE + q] == 1 and hand_count(s, q) > 0:
-                    score = hostility(s, p, q) + 0.01 * hand_count(s, q)
-                    if score > best:
-                        best = score
-                        source = q
+        source = pick_jesse_source(public_view(s, p), seat_params(s, p), random_bot, rng)
         if source >= 0:
             to_hand(s, random_hand_card(s, rng, source), p)
             suzy_refill(s, rng)
@@ -1229,13 +1090,7 @@ def draw_phase(s, rng, p):
             n_seen += 1
         back = -1
         if n_seen == 3:
-            if random_bot:
-                back = rand_below(rng, 3)
-            else:
-                back = 0
-                for i in range(1, 3):
-                    if card_worth(s, p, seen[i]) < card_worth(s, p, seen[back]):
-                        back = i
+            back = pick_kit_return(public_view(s, p), seat_params(s, p), random_bot, rng, seen)
         for i in range(n_seen):
             if i == back:
                 to_deck_top(s, seen[i])
@@ -1244,11 +1099,8 @@ def draw_phase(s, rng, p):
     elif ch == PEDRO_RAMIREZ:
         take_discard = False
         if s[G_DISCARD_N] > 0:
-            top = s[DISCARD + (s[G_DISCARD_N] - 1)]
-            if random_bot:
-                take_discard = rng.random() < 0.5
-            else:
-                take_discard = card_worth(s, p, top) >= 6.0
+            take_discard = pick_pedro_discard(public_view(s, p), seat_params(s, p), random_bot,
+                                              rng)
         if take_discard:
             s[G_DISCARD_N] -= 1
             to_hand(s, s[DISCARD + (s[G_DISCARD_N])], p)
@@ -1400,8 +1252,30 @@ def play_game(s, rng, check_every_turn):
 
 
 @kernel
-def play_games(n_games, n_players, bots_by_role, max_turns, rng, check_every_turn):
-    """Play n_games independent games; one row of results per game."""
+def play_games(n_games, n_players, bots_by_role, params_by_role, max_turns, rng,
+               check_every_turn):
+    """Play n_games independent games; one row of results per game. ``params_by_role``: one
+    row of bot parameters per role (see :mod:`cardsim.sims.bang.policies`)."""
+    return play_focus_games(n_games, n_players, bots_by_role, params_by_role, -1, 0,
+                            params_by_role[0], max_turns, rng, rng, check_every_turn)
+
+
+@kernel
+def focus_seat(s, role):
+    """The first seat dealt ``role`` (-1 if none)."""
+    for p in range(s[G_PLAYERS]):
+        if s[ROLE + p] == role:
+            return p
+    return -1
+
+
+@kernel
+def play_focus_games(n_games, n_players, bots_by_role, params_by_role, focus_role, focus_bot,
+                     focus_params, max_turns, deal_rng, play_rng, check_every_turn):
+    """Play n_games; deals (roles, characters, deck) come from ``deal_rng`` and everything
+    after from ``play_rng``, so two runs with equal deal streams play the same deals whatever
+    the bots do (common random numbers). With ``focus_role`` >= 0 the first seat of that role
+    plays ``focus_bot`` with ``focus_params`` instead of its role's bot."""
     winner = np.empty(n_games, np.int8)
     turns = np.empty(n_games, np.int16)
     roles = np.full((n_games, MAX_SEATS), -1, np.int8)
@@ -1412,8 +1286,12 @@ def play_games(n_games, n_players, bots_by_role, max_turns, rng, check_every_tur
     out_turn = np.zeros((n_games, MAX_SEATS), np.int16)
     errors = np.zeros(n_games, np.int8)
     for i in range(n_games):
-        s = setup_game(n_players, bots_by_role, max_turns, rng)
-        errors[i] = play_game(s, rng, check_every_turn)
+        s = setup_game(n_players, bots_by_role, params_by_role, max_turns, deal_rng)
+        if focus_role >= 0:
+            seat = focus_seat(s, focus_role)
+            s[BOT + seat] = focus_bot
+            set_seat_params(s, seat, focus_params)
+        errors[i] = play_game(s, play_rng, check_every_turn)
         winner[i] = s[G_WINNER]
         turns[i] = s[G_TURNS]
         for p in range(n_players):
@@ -1424,4 +1302,3 @@ def play_games(n_games, n_players, bots_by_role, max_turns, rng, check_every_tur
             killer[i, p] = s[KILLER + p]
             out_turn[i, p] = s[OUT_TURN + p]
     return winner, turns, roles, chars, alive, life, killer, out_turn, errors
-

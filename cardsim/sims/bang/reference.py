@@ -1,9 +1,10 @@
 """The same rules kernel interpreted by Python: the benchmark's reference and a cross-check.
 
 :func:`interpreted_engine` loads ``engine.py`` a second time as a separate module with numba's
-``kernel`` decorator replaced by the identity, so every rule runs as plain Python. Same source, same
-Generator calls: the interpreted and compiled kernels play identical games from the same seed
-(checked by the tests), and the speed ratio between them is what ``cardsim bench bang`` reports.
+``kernel`` decorator replaced by the identity (the policies it calls likewise), so every rule
+runs as plain Python. Same source, same Generator calls: the interpreted and compiled kernels
+play identical games from the same seed (checked by the tests), and the speed ratio between them
+is what ``cardsim bench bang`` reports.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import sys
 from types import ModuleType
 from unittest import mock
 
-from cardsim.sims.bang import engine
+import cardsim.sims.bang as bang_package
+from cardsim.sims.bang import engine, policies
 from cardsim.sims.core import jit
 
 
@@ -26,14 +28,22 @@ def _identity_kernel(*args, **kwargs):
     return lambda function: function
 
 
-@functools.cache
-def interpreted_engine() -> ModuleType:
-    """``cardsim.sims.bang.engine`` loaded again with every kernel left as plain Python."""
-    name = "cardsim.sims.bang._engine_interpreted"
-    spec = importlib.util.spec_from_file_location(name, engine.__file__)
+def _load_plain(name: str, path: str) -> ModuleType:
+    """Execute the source at ``path`` as a new module ``name`` (kernels must be patched)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    with mock.patch.object(jit, "kernel", _identity_kernel):
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
     return module
+
+
+@functools.cache
+def interpreted_engine() -> ModuleType:
+    """``cardsim.sims.bang.engine`` loaded again with every kernel, its policies' included,
+    left as plain Python."""
+    with mock.patch.object(jit, "kernel", _identity_kernel):
+        plain_policies = _load_plain("cardsim.sims.bang._policies_interpreted", policies.__file__)
+        with mock.patch.dict(sys.modules, {"cardsim.sims.bang.policies": plain_policies}), \
+                mock.patch.object(bang_package, "policies", plain_policies):
+            return _load_plain("cardsim.sims.bang._engine_interpreted", engine.__file__)

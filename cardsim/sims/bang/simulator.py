@@ -10,13 +10,14 @@ of its elimination, 0 if alive) so later analysis can ask who killed whom and wh
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
 
 from cardsim.errors import UserError
-from cardsim.sims.bang import engine
+from cardsim.sims.bang import engine, tuned
 from cardsim.sims.bang.cards import (
     BOT_DESCRIPTIONS,
     BOT_NAMES,
@@ -49,6 +50,9 @@ class BangConfig:
     outlaw_bot: str = "role"
     renegade_bot: str = "role"
     max_turns: int = DEFAULT_MAX_TURNS
+    #: digest of the trained parameters seated (filled in; empty without ``tuned`` bots), so a
+    #: stored run never outlives the parameter file it was played with
+    tuned_params: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -64,6 +68,10 @@ class BangConfig:
                 )
         if not isinstance(self.max_turns, int) or not 10 <= self.max_turns <= 30000:
             raise UserError(f"bang: max_turns must be 10-30000, got {self.max_turns!r}")
+        digest = ""
+        if any(getattr(self, f"{role}_bot") == "tuned" for role in ROLE_NAMES):
+            digest = hashlib.sha256(self.params_by_role().tobytes()).hexdigest()[:16]
+        object.__setattr__(self, "tuned_params", digest)
 
     def bots_by_role(self) -> np.ndarray:
         """Bot code per role index (sheriff, deputy, outlaw, renegade)."""
@@ -71,6 +79,17 @@ class BangConfig:
             [BOT_NAMES.index(getattr(self, f"{role}_bot")) for role in ROLE_NAMES],
             dtype=np.int64,
         )
+
+    def params_by_role(self) -> np.ndarray:
+        """Bot parameters per role (row = role index): the trained ones for roles seated with
+        ``tuned`` (package data, for this player count), the role bot's defaults otherwise."""
+        table = engine.DEFAULT_PARAMS.copy()
+        tuned_roles = [i for i, role in enumerate(ROLE_NAMES)
+                       if getattr(self, f"{role}_bot") == "tuned"]
+        if tuned_roles:
+            trained = tuned.params_for(self.players)
+            table[tuned_roles] = trained[tuned_roles]
+        return table
 
 
 def parse_bots(text: str) -> dict[str, str]:
@@ -95,7 +114,8 @@ def parse_bots(text: str) -> dict[str, str]:
 def play_arrays(config: BangConfig, rng: np.random.Generator, n: int, *, strict: bool = False):
     """Run the kernel; raises RuntimeError if any game broke an invariant."""
     result = engine.play_games(
-        n, config.players, config.bots_by_role(), config.max_turns, rng, strict
+        n, config.players, config.bots_by_role(), config.params_by_role(), config.max_turns,
+        rng, strict,
     )
     errors = result[-1]
     if n and errors.max() > 0:
