@@ -29,9 +29,56 @@ from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
 from cardsim.sims.cashnguns.simulator import SIMULATOR
+from cardsim.sims.cashnguns.strategies import (
+    BULLET_POLICIES,
+    LIE_POLICIES,
+    NAMED_STRATEGIES,
+    PARAM_RANGES,
+    TARGET_POLICIES,
+    Strategy,
+)
 from cardsim.sims.core.runner import run
 
 METRICS = ("win", "score")
+
+
+def strategy_space_tables() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The strategy space as three tables: named strategies (policies, spec, description), the
+    policies of each part with their meaning, and each parameter with its default, range and
+    meaning (from :class:`Strategy`'s documentation)."""
+    named = pl.DataFrame([
+        {"strategy": name, "bullet": s.bullet, "target": s.target, "lie": s.lie,
+         "spec": s.spec(), "description": description}
+        for name, (description, s) in NAMED_STRATEGIES.items()
+    ])
+    policies = pl.DataFrame([
+        {"part": part, "policy": name, "meaning": meaning}
+        for part, table in (("bullet", BULLET_POLICIES), ("target", TARGET_POLICIES), ("lie", LIE_POLICIES))
+        for name, (_, meaning) in table.items()
+    ])
+    default = Strategy()
+    parameters = pl.DataFrame([
+        {"parameter": name, "default": f"{getattr(default, name):g}", "range": f"{low:g} to {high:g}",
+         "meaning": PARAMETER_MEANINGS[name]}
+        for name, (low, high) in PARAM_RANGES.items()
+    ])
+    return named, policies, parameters
+
+
+#: One line per parameter for ``cardsim cashnguns strategies``.
+PARAMETER_MEANINGS = {
+    "pot": "bigpot fires when the loot >= pot x the round's expected loot (round one: $53,125)",
+    "safe": "safe fires when the target's counted chance of holding a loaded card <= safe",
+    "guns": "guns lies down at >= guns guns; risk never lies down with fewer",
+    "lie_p": "random lies down with this probability",
+    "hit": "chance each gun wounds when not counting cards (3/8 = a full hand)",
+    "wound": "dollars threshold puts on a wound (x (wounds + 1); lethal: my money + 3x)",
+    "risk": "risk's base tolerated chance of a wound",
+    "greed": "risk tolerates greed x (pot/expected - 1) more",
+    "care": "risk tolerates care less per wound I carry",
+    "endgame": "risk tolerates endgame x round/7 more (round 0-7)",
+    "count": "1: each aimer's loaded chance from its revealed cards; 0: use hit",
+}
 
 
 def table_profiles(strategy_count: int, players: int) -> list[tuple[int, ...]]:

@@ -29,12 +29,7 @@ from cardsim.commands.common import (
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, HAND_COUNTS
-from cardsim.sims.cashnguns.strategies import (
-    BULLET_POLICIES,
-    LIE_POLICIES,
-    NAMED_STRATEGIES,
-    TARGET_POLICIES,
-)
+from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
 
 app = typer.Typer(
     help="Cash'n Guns: payoff matrices of strategies and their equilibria.", no_args_is_help=True
@@ -54,23 +49,16 @@ ShameOpt = Annotated[
 
 @app.command("strategies")
 def strategies_command(as_json: JsonOpt = False) -> None:
-    """List the named strategies and the policies a custom strategy can combine.
+    """List the named strategies, the policies a custom strategy combines and its parameters.
 
     Example: cardsim cashnguns strategies
     """
-    rows = []
-    for name, (description, strategy) in NAMED_STRATEGIES.items():
-        rows.append({"strategy": name, "bullet": strategy.bullet, "target": strategy.target,
-                     "lie": strategy.lie, "description": description})
-    show_table(pl.DataFrame(rows), title="named strategies (override any field: NAME:key=value,...)", as_json=as_json)
-    policies = [
-        {"part": part, "policy": name, "meaning": meaning}
-        for part, table in (("bullet", BULLET_POLICIES), ("target", TARGET_POLICIES), ("lie", LIE_POLICIES))
-        for name, (_, meaning) in table.items()
-    ]
-    policies.append({"part": "params", "policy": "pot, guns, lie_p, hit, wound",
-                     "meaning": "defaults pot=50000, guns=2, lie_p=0.5, hit=0.375, wound=10000"})
-    show_table(pl.DataFrame(policies), title="policies (custom:bullet=...,target=...,lie=...)", as_json=as_json)
+    from cardsim.analysis.cashnguns import strategy_space_tables
+
+    named, policies, parameters = strategy_space_tables()
+    show_table(named, title="named strategies (override any field: NAME:key=value,...)", as_json=as_json)
+    show_table(policies, title="policies (custom:bullet=...,target=...,lie=...)", as_json=as_json)
+    show_table(parameters, title="parameters (custom:key=value; out of range is an error)", as_json=as_json)
 
 
 def per_slot_table(config: CashNGunsConfig, episodes: pl.DataFrame) -> pl.DataFrame:

@@ -97,7 +97,7 @@ def stage_game(
                 bullets = np.array((bullet,) + combo)
                 lying = np.zeros(players, np.bool_)
                 lying[0] = action == "lie down"
-                taken, down, _ = resolve_shots(targets, bullets, lying, alive)
+                taken, down, _, _ = resolve_shots(targets, bullets, lying, alive)
                 sharers = sum(shares_loot(True, bool(lying[s]), bool(down[s])) for s in range(players))
                 share = split_share(loot[0], loot[1], loot[2], sharers)[0]
                 p_wounded += probability * (taken[0] > 0)
