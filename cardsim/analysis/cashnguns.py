@@ -27,8 +27,8 @@ import polars as pl
 from cardsim.analysis.stats import Z95, wilson_interval
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
-from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
-from cardsim.sims.cashnguns.simulator import SIMULATOR
+from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, UNIT_DOLLARS
+from cardsim.sims.cashnguns.simulator import SIMULATOR, play_lineups, strategy_rows
 from cardsim.sims.cashnguns.strategies import (
     BULLET_POLICIES,
     LIE_POLICIES,
@@ -36,6 +36,7 @@ from cardsim.sims.cashnguns.strategies import (
     PARAM_RANGES,
     TARGET_POLICIES,
     Strategy,
+    parse_strategy,
 )
 from cardsim.sims.core.runner import run
 
@@ -368,3 +369,436 @@ def equilibrium_table(equilibrium: Equilibrium, game: SymmetricGame) -> pl.DataF
         "lo": lo,
         "hi": hi,
     }).sort(["share", "payoff_vs_mix"], descending=True)
+
+
+# --- discover: a double-oracle / PSRO loop over the strategy space ------------------------------
+
+#: Games simulated per chunk; chunks are fixed by game index, so results never depend on --jobs.
+DISCOVER_CHUNK = 20_000
+
+
+@dataclass(frozen=True)
+class DiscoverSettings:
+    """Everything that fixes the numbers of a ``discover`` run (stored with its rounds).
+
+    Attributes:
+        players, metric, shame_value, seed: the game, the payoff ('win' probability or mean
+            'score' in dollars) and the root seed.
+        budget: best-response candidates searched per round.
+        rounds: PSRO rounds at most (a round that finds no significant gain ends the loop).
+        start: specs of the starting library.
+        table_games: games added to the library's profile table per round, spread over the
+            profiles in proportion to how likely they are under the current mix.
+        profile_min: games every new profile gets first.
+        search_games: games per candidate in the first search stage; the best tenth get
+            8 x that many fresh games, the best three 30 x.
+        validation_games: fresh paired games that measure the chosen response's gain.
+    """
+
+    players: int = 5
+    metric: str = "win"
+    shame_value: int = DEFAULT_SHAME_DOLLARS
+    seed: int = 0
+    budget: int = 200
+    rounds: int = 8
+    start: tuple[str, ...] = ("stubborn", "coward", "bluffer", "sniper")
+    table_games: int = 200_000
+    profile_min: int = 32
+    search_games: int = 1_000
+    validation_games: int = 100_000
+
+    def check(self) -> None:
+        """One-line errors for settings out of range."""
+        if self.metric not in METRICS:
+            raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {self.metric!r}")
+        if not 4 <= self.players <= 6:
+            raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {self.players}")
+        for name in ("budget", "rounds", "table_games", "search_games", "validation_games"):
+            if getattr(self, name) < 1:
+                raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
+        for spec in self.start:
+            parse_strategy(spec)
+
+
+class CashNGunsArena:
+    """Plays Cash'n Guns games for the search: strategies as kernel rows, payoff per slot."""
+
+    def __init__(self, players: int, metric: str, shame_value: int, jobs: int = 1) -> None:
+        self.players = players
+        self.metric = metric
+        self.shame_value = shame_value
+        self.jobs = jobs
+
+    def play(self, strategies: Sequence[Strategy], lineups: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+        """(games, players) payoff of each slot: 1/0 win, or the score in dollars (0 if dead).
+        Games are cut into fixed chunks by index and may run in ``jobs`` processes."""
+        rows = strategy_rows(strategies)
+        bounds = [(i, min(i + DISCOVER_CHUNK, len(seeds))) for i in range(0, len(seeds), DISCOVER_CHUNK)]
+        arguments = [(seeds[a:b], lineups[a:b], rows, self.shame_value, self.metric) for a, b in bounds]
+        if self.jobs == 1 or len(bounds) == 1:
+            parts = [_play_chunk(*a) for a in arguments]
+        else:
+            from joblib import Parallel, delayed
+
+            parts = Parallel(n_jobs=self.jobs)(delayed(_play_chunk)(*a) for a in arguments)
+        if not parts:
+            return np.zeros((0, self.players))
+        return np.concatenate(parts)
+
+
+def _play_chunk(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame_value: int, metric: str) -> np.ndarray:
+    raw = play_lineups(seeds, np.ascontiguousarray(lineups), rows, shame_value)
+    money, _, shame, alive, winner = raw[:5]
+    if metric == "win":
+        return winner.astype(np.float64)
+    return np.where(alive, money.astype(np.float64) * UNIT_DOLLARS + shame.astype(np.float64) * shame_value, 0.0)
+
+
+class ProfileTable:
+    """Running sums of each strategy's payoff in each table profile, keyed by strategy specs
+    (a profile is the sorted tuple of its players' specs), so rounds can share and resume it."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.sums: dict[tuple[str, ...], dict[str, list[float]]] = {}
+
+    def add(self, profile: tuple[str, ...], payoffs: np.ndarray) -> None:
+        """Add the (games, players) payoffs of games played with slot s using ``profile[s]``."""
+        cell = self.sums.setdefault(tuple(sorted(profile)), {})
+        for spec in sorted(set(profile)):
+            values = payoffs[:, [slot for slot, s in enumerate(profile) if s == spec]].ravel()
+            n, total, squares = cell.get(spec, [0.0, 0.0, 0.0])
+            cell[spec] = [n + values.size, total + float(values.sum()), squares + float((values**2).sum())]
+
+    def game(self, specs: Sequence[str], metric: str) -> SymmetricGame:
+        """The symmetric game of ``specs`` (every profile of them must have been played)."""
+        count = len(specs)
+        multisets = table_profiles(count, self.players - 1)
+        others = np.zeros((len(multisets), count), np.int64)
+        for row, multiset in enumerate(multisets):
+            for index in multiset:
+                others[row, index] += 1
+        payoff = np.full((count, len(multisets)), np.nan)
+        variance = np.full((count, len(multisets)), np.nan)
+        for row, multiset in enumerate(multisets):
+            for s in range(count):
+                profile = tuple(sorted(specs[i] for i in multiset + (s,)))
+                n, total, squares = self.sums[profile][specs[s]]
+                mean = total / n
+                payoff[s, row] = mean
+                variance[s, row] = max(squares / n - mean**2, 0.0) / max(n - 1, 1)
+        factorial = np.array([math.factorial(k) for k in range(self.players)], np.float64)
+        coefficients = math.factorial(self.players - 1) / factorial[others].prod(axis=1)
+        return SymmetricGame(tuple(specs), self.players, others, payoff, coefficients, variance, metric)
+
+    def to_json(self) -> list:
+        return [[list(profile), spec, *sums] for profile, cell in self.sums.items() for spec, sums in cell.items()]
+
+    @classmethod
+    def from_json(cls, players: int, rows: list) -> ProfileTable:
+        table = cls(players)
+        for profile, spec, *sums in rows:
+            table.sums.setdefault(tuple(profile), {})[spec] = list(sums)
+        return table
+
+
+def _seeds(root: int, *key: int, size: int) -> np.ndarray:
+    """Game seeds for one purpose of one round: a SeedSequence keyed by (root, *key)."""
+    rng = np.random.default_rng(np.random.SeedSequence([root, *key]))
+    return rng.integers(0, np.iinfo(np.int64).max, size=size, dtype=np.int64).astype(np.uint64)
+
+
+def profile_weights(profiles: list[tuple[int, ...]], mix: np.ndarray) -> np.ndarray:
+    """How much each full profile matters to the payoffs against ``mix``: the sum over its
+    distinct strategies s of the probability that the others are the rest of the profile."""
+    weights = np.zeros(len(profiles))
+    log_mix = np.log(np.maximum(mix, 1e-300))
+    for row, profile in enumerate(profiles):
+        for s in set(profile):
+            rest = list(profile)
+            rest.remove(s)
+            counts = np.bincount(rest, minlength=len(mix))
+            coefficient = math.factorial(len(rest)) / np.prod([math.factorial(int(c)) for c in counts])
+            weights[row] += coefficient * math.exp(float(counts @ log_mix))
+    return weights
+
+
+def fill_table(arena, table: ProfileTable, library: Sequence[str], mix: np.ndarray, games: int,
+               profile_min: int, seeds: np.ndarray) -> None:
+    """Play every profile of ``library`` (specs) not yet in the table ``profile_min`` games,
+    then ``games`` more spread over the profiles in proportion to :func:`profile_weights` (all
+    profiles share ``seeds``: common random numbers)."""
+    profiles = table_profiles(len(library), arena.players)
+    keys = [tuple(sorted(library[i] for i in profile)) for profile in profiles]
+    plan = [profile_min if key not in table.sums else 0 for key in keys]
+    weights = profile_weights(profiles, mix)
+    extra = np.floor(games * weights / weights.sum()).astype(np.int64)
+    plan = [p + int(e) for p, e in zip(plan, extra)]
+    chosen = [(profile, key, g) for profile, key, g in zip(profiles, keys, plan) if g > 0]
+    if not chosen:
+        return
+    strategies = [parse_strategy(spec) for spec in library]
+    lineups = np.concatenate([np.tile(np.array(profile, np.int64), (g, 1)) for profile, _, g in chosen])
+    game_seeds = np.concatenate([seeds[:g] for _, _, g in chosen])
+    payoffs = arena.play(strategies, lineups, game_seeds)
+    start = 0
+    for profile, key, g in chosen:
+        table.add(tuple(library[i] for i in profile), payoffs[start:start + g])
+        start += g
+
+
+def _lineups_against(mix: np.ndarray, players: int, games: int, root: int, *key: int) -> np.ndarray:
+    """(games, players - 1) opponents drawn independently from ``mix`` (library indices)."""
+    rng = np.random.default_rng(np.random.SeedSequence([root, *key]))
+    return rng.choice(len(mix), size=(games, players - 1), p=mix).astype(np.int64)
+
+
+def focal_payoffs(arena, library: Sequence, mix: np.ndarray, candidates: Sequence, games: int,
+                  root: int, *key: int) -> np.ndarray:
+    """(candidates, games) payoff of each candidate in slot 0 against opponents drawn from
+    ``mix``, every candidate on the same games and opponents (common random numbers)."""
+    opponents = _lineups_against(mix, arena.players, games, root, *key, 0)
+    seeds = _seeds(root, *key, 1, size=games)
+    pool = list(library) + list(candidates)
+    focal = np.repeat(np.arange(len(library), len(pool), dtype=np.int64), games)
+    lineups = np.column_stack([focal, np.tile(opponents, (len(candidates), 1))])
+    payoffs = arena.play(pool, lineups, np.tile(seeds, len(candidates)))
+    return payoffs[:, 0].reshape(len(candidates), games)
+
+
+def search_best_response(arena, library: Sequence, mix: np.ndarray, candidates: Sequence, games: int,
+                         root: int, round_index: int, refine: Callable[[Sequence], Sequence] | None = None
+                         ) -> tuple[object, float]:
+    """The candidate with the highest payoff against ``mix``, by successive halving.
+
+    Stage 1: every candidate plays ``games`` games; ``refine`` (if given) then proposes
+    variations of the stage-1 leaders, which play the same games. Stage 2: the best tenth (at
+    least 3) play 8 x ``games`` fresh games; stage 3: the best three 30 x ``games``. Every stage
+    plays all its candidates on the same games and opponents (common random numbers). Returns
+    (the winner, its stage-3 mean payoff).
+    """
+    pool = list(candidates)
+    means = focal_payoffs(arena, library, mix, pool, games, root, round_index, 10).mean(axis=1)
+    if refine is not None:
+        leaders = [pool[i] for i in np.argsort(-means, kind="stable")[:5]]
+        extra = [c for c in refine(leaders) if c not in pool]
+        if extra:
+            pool += extra
+            more = focal_payoffs(arena, library, mix, extra, games, root, round_index, 10).mean(axis=1)
+            means = np.concatenate([means, more])
+    alive = list(range(len(pool)))
+    for stage, (count, keep) in enumerate(((8 * games, 3), (30 * games, 1)), start=1):
+        order = np.argsort(-means, kind="stable")
+        alive = [alive[i] for i in order[: max(keep, len(pool) // 10) if stage == 1 else keep]]
+        means = focal_payoffs(arena, library, mix, [pool[i] for i in alive], count,
+                              root, round_index, 10 + stage).mean(axis=1)
+    best = int(np.argmax(means))
+    return pool[alive[best]], float(means[best])
+
+
+def measure_gain(arena, library: Sequence, mix: np.ndarray, response, games: int, root: int,
+                 round_index: int) -> tuple[float, float, float]:
+    """Gain of ``response`` over the mix itself against the mix, on fresh paired games: each
+    game is played once with ``response`` in slot 0 and once with a slot-0 strategy drawn from
+    the mix, against the same opponents and seed. Returns (gain, 95% low, 95% high)."""
+    opponents = _lineups_against(mix, arena.players, games, root, round_index, 20)
+    seeds = _seeds(root, round_index, 21, size=games)
+    rng = np.random.default_rng(np.random.SeedSequence([root, round_index, 22]))
+    own = rng.choice(len(mix), size=games, p=mix).astype(np.int64)
+    pool = list(library) + [response]
+    lineups = np.concatenate([np.column_stack([np.full(games, len(library)), opponents]),
+                              np.column_stack([own, opponents])])
+    payoffs = arena.play(pool, lineups, np.concatenate([seeds, seeds]))[:, 0]
+    difference = payoffs[:games] - payoffs[games:]
+    gain = float(difference.mean())
+    half = Z95 * float(difference.std(ddof=1)) / math.sqrt(games) if games > 1 else math.inf
+    return gain, gain - half, gain + half
+
+
+def propose_candidates(archive: Sequence[Strategy], library: Sequence[Strategy], mix: np.ndarray,
+                       count: int, rng: np.random.Generator) -> list[Strategy]:
+    """``count`` distinct candidates (by spec): the archive (every strategy any library held)
+    and the named strategies, then in turn a fresh random strategy and one to three mutations
+    of a strategy drawn from the mix."""
+    from cardsim.sims.cashnguns.space import mutate, sample_strategy
+
+    seen: set[str] = set()
+    candidates: list[Strategy] = []
+
+    def offer(strategy: Strategy) -> None:
+        spec = strategy.spec()
+        if spec not in seen and len(candidates) < count:
+            seen.add(spec)
+            candidates.append(parse_strategy(spec))
+
+    for strategy in list(archive) + [s for _, s in NAMED_STRATEGIES.values()]:
+        offer(strategy)
+    attempts = 0
+    while len(candidates) < count and attempts < 50 * count:
+        attempts += 1
+        if attempts % 2:
+            offer(sample_strategy(rng))
+        else:
+            parent = library[int(rng.choice(len(library), p=mix))]
+            for _ in range(int(rng.integers(1, 4))):
+                parent = mutate(parent, rng)
+            offer(parent)
+    return candidates
+
+
+def refinements(leaders: Sequence[Strategy], count: int, rng: np.random.Generator) -> list[Strategy]:
+    """``count`` distinct one-step mutations of the search leaders (in turn)."""
+    from cardsim.sims.cashnguns.space import mutate
+
+    specs = {s.spec() for s in leaders}
+    out: list[Strategy] = []
+    attempts = 0
+    while len(out) < count and attempts < 50 * count:
+        child = mutate(leaders[attempts % len(leaders)], rng)
+        attempts += 1
+        if child.spec() not in specs:
+            specs.add(child.spec())
+            out.append(parse_strategy(child.spec()))
+    return out
+
+
+def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = None,
+             on_round: Callable[[dict], None] | None = None) -> dict:
+    """The PSRO loop: solve the library's symmetric equilibrium, search the strategy space for
+    a best response to it, add the response when its gain is significant (95% low bound > 0),
+    repeat. The next round's library is the equilibrium's support plus the response (the
+    strategies dropped stay candidates of every later search, so a cycle is found again).
+    Each round is stored (``store``) as soon as it ends; a run with the same settings resumes
+    after its last stored round. Returns the whole document."""
+    settings.check()
+    arena = CashNGunsArena(settings.players, settings.metric, settings.shame_value, jobs)
+    path = discover_path(store, settings) if store is not None else None
+    document = _load_discover(path, settings)
+    table = ProfileTable.from_json(settings.players, document.pop("table_rows", []))
+    for done in document["rounds"]:
+        if on_round is not None:
+            on_round(done)
+    while len(document["rounds"]) < settings.rounds and not document["converged"]:
+        index = len(document["rounds"])
+        library: list[str] = list(document["library"])
+        names: dict[str, str] = document["names"]
+        strategies = [parse_strategy(spec) for spec in library]
+        previous = document["rounds"][-1]["equilibrium_specs"] if index else {}
+        mix = np.array([previous.get(spec, 0.0) for spec in library]) if previous else np.ones(len(library))
+        mix = mix / mix.sum()
+        first = settings.table_games // 2
+        fill_table(arena, table, library, mix, first, settings.profile_min,
+                   _seeds(settings.seed, index, 1, size=settings.profile_min + first))
+        equilibrium = symmetric_equilibrium(table.game(library, settings.metric), seed=settings.seed)
+        fill_table(arena, table, library, equilibrium.mix, settings.table_games - first, 0,
+                   _seeds(settings.seed, index, 2, size=settings.table_games))
+        equilibrium = symmetric_equilibrium(table.game(library, settings.metric), seed=settings.seed)
+        mix = equilibrium.mix
+        rng = np.random.default_rng(np.random.SeedSequence([settings.seed, index, 3]))
+        archive = [parse_strategy(spec) for spec in names]
+        initial = settings.budget - settings.budget * 3 // 10
+        candidates = propose_candidates(archive, strategies, mix, initial, rng)
+        response, search_mean = search_best_response(
+            arena, strategies, mix, candidates, settings.search_games, settings.seed, index,
+            refine=lambda leaders: refinements(leaders, settings.budget - len(candidates), rng))
+        gain, low, high = measure_gain(arena, strategies, mix, response, settings.validation_games,
+                                       settings.seed, index)
+        spec = response.spec()
+        added = low > 0 and spec not in library
+        if spec not in names:
+            names[spec] = _name_of(response, names)
+        record = {
+            "round": index + 1,
+            "library": [names[s] for s in library],
+            "equilibrium": {names[s]: float(share) for s, share in zip(library, mix) if share > 0},
+            "equilibrium_specs": {s: float(share) for s, share in zip(library, mix) if share > 0},
+            "table_regret": equilibrium.regret,
+            "value": equilibrium.value,
+            "best_response": spec,
+            "best_response_name": names[spec],
+            "description": response.describe(),
+            "candidates": settings.budget,
+            "search_payoff": search_mean,
+            "exploitability": max(gain, 0.0),
+            "gain": gain,
+            "exploitability_lo": low,
+            "exploitability_hi": high,
+            "validation_games": settings.validation_games,
+            "added": {"name": names[spec], "spec": spec, "description": response.describe()} if added else None,
+        }
+        document["rounds"].append(record)
+        document["library"] = [s for s in library if record["equilibrium_specs"].get(s, 0.0) > 0] + (
+            [spec] if added else [])
+        document["converged"] = not added
+        if path is not None:
+            _save_discover(path, document, table)
+        if on_round is not None:
+            on_round(record)
+    return document
+
+
+def _name_of(strategy: Strategy, names: dict[str, str]) -> str:
+    """A named strategy's name, else the next free ``dN``."""
+    for name, (_, named) in NAMED_STRATEGIES.items():
+        if named.spec() == strategy.spec():
+            return name
+    return f"d{sum(1 for n in names.values() if n.startswith('d') and n[1:].isdigit()) + 1}"
+
+
+def discover_path(store: Path, settings: DiscoverSettings) -> Path:
+    """Where a discover run with these settings keeps its rounds."""
+    shame = f"{settings.shame_value:+d}".replace("+", "p").replace("-", "m")
+    return Path(store) / "cashnguns_discover" / (
+        f"{settings.players}p_{settings.metric}_shame{shame}_seed{settings.seed}_budget{settings.budget}.json")
+
+
+def _settings_key(settings: DiscoverSettings) -> dict:
+    """The settings that must match for stored rounds to be reused (not ``rounds``)."""
+    key = {name: getattr(settings, name) for name in DiscoverSettings.__dataclass_fields__ if name != "rounds"}
+    key["start"] = list(settings.start)
+    return key
+
+
+def _load_discover(path: Path | None, settings: DiscoverSettings) -> dict:
+    start = [parse_strategy(spec).spec() for spec in settings.start]
+    fresh = {"settings": _settings_key(settings), "rounds": [], "converged": False,
+             "library": start, "names": dict(zip(start, settings.start))}
+    if path is None or not path.exists():
+        return fresh
+    import json
+
+    try:
+        stored = json.loads(path.read_text())
+    except (OSError, ValueError):
+        raise UserError(f"discover: {path} is not a readable discover record; move it away to start over") from None
+    if stored.get("settings") != fresh["settings"]:
+        return fresh
+    return stored
+
+
+def _save_discover(path: Path, document: dict, table: ProfileTable) -> None:
+    import json
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps({**document, "table_rows": table.to_json()}))
+    temporary.replace(path)
+
+
+def discover_round_lines(record: dict, metric: str) -> list[str]:
+    """A discover round in a few plain lines."""
+    scale, unit = (100.0, " points") if metric == "win" else (1.0, " $")
+    mix = ", ".join(f"{name} {share:.0%}" for name, share in
+                    sorted(record["equilibrium"].items(), key=lambda item: -item[1]))
+    lines = [f"round {record['round']}: equilibrium of {len(record['library'])} strategies: {mix} "
+             f"(value {record['value'] * scale:.2f}{unit}, regret on the table {record['table_regret'] * scale:.2f})",
+             f"  best of {record['candidates']} candidates: {record['best_response']} "
+             f"({record['best_response_name']}): {record['description']}",
+             f"  exploitability {record['gain'] * scale:+.2f}{unit} "
+             f"[95% {record['exploitability_lo'] * scale:+.2f}, {record['exploitability_hi'] * scale:+.2f}], "
+             f"{record['validation_games']:,} paired games"]
+    if record["added"]:
+        lines.append(f"  added {record['added']['name']} = {record['added']['spec']}")
+    else:
+        lines.append("  no significant gain: the library's equilibrium stands (converged)")
+    return lines

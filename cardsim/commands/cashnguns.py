@@ -262,3 +262,48 @@ def stage_command(
                        opponent_hand=hand)
     show_table(table, title=(f"stage game (exact): {players} players, {guns} guns on you, loot {loot}, "
                              f"opponents' cards {opponent_hand}"), as_json=as_json)
+
+
+@app.command("discover")
+def discover_command(
+    players: Annotated[int, typer.Option("--players", help="4-6 players.")] = 5,
+    metric: Annotated[str, typer.Option("--metric", help="Payoff: win (probability) or score (mean $).")] = "win",
+    shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
+    budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched per round.")] = 200,
+    rounds: Annotated[int, typer.Option("--rounds", help="PSRO rounds at most (stops earlier when no candidate gains significantly).")] = 8,
+    seed: SeedOpt = 0,
+    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (same numbers for any value).")] = 1,
+    store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Grow a strategy library by best responses (double oracle / PSRO): each round solves the
+    library's symmetric equilibrium, searches the strategy space for the best reply to it, adds
+    the reply when its gain is significant, and reports the exploitability with a 95% interval.
+    Finished rounds are stored; rerunning the same command resumes after them.
+
+    Example: cardsim cashnguns discover --players 5 --budget 200 --rounds 8
+    """
+    from cardsim.analysis.cashnguns import DiscoverSettings, discover, discover_round_lines
+    from cardsim.commands.common import resolve_store
+
+    if jobs < 1:
+        raise UserError(f"--jobs must be at least 1, got {jobs}")
+    settings = DiscoverSettings(players=players, metric=metric, shame_value=shame, seed=seed,
+                                budget=budget, rounds=rounds)
+    settings.check()
+    show = None if as_json else (lambda record: typer.echo("\n".join(discover_round_lines(record, metric))))
+    document = discover(settings, jobs=jobs, store=resolve_store(store, no_store), on_round=show)
+    if as_json:
+        typer.echo(json.dumps(discover_json(document), default=float))
+
+
+def discover_json(document: dict) -> dict:
+    """The discover document without the internal profile table, the last round's figures on top."""
+    last = document["rounds"][-1]
+    return {"settings": document["settings"], "converged": document["converged"],
+            "strategies": {name: spec for spec, name in document["names"].items()},
+            "rounds": document["rounds"],
+            "exploitability": last["exploitability"], "exploitability_hi": last["exploitability_hi"],
+            "equilibrium": last["equilibrium"]}
