@@ -387,12 +387,15 @@ class DiscoverSettings:
         budget: best-response candidates searched per round.
         rounds: PSRO rounds at most (a round that finds no significant gain ends the loop).
         start: specs of the starting library.
+        library_cap: most strategies in the library; beyond it, strategies without share in
+            the last equilibrium are dropped, oldest first (they stay search candidates).
         table_games: games added to the library's profile table per round, spread over the
             profiles in proportion to how likely they are under the current mix.
         profile_min: games every new profile gets first.
         search_games: games per candidate in the first search stage; the best tenth get
-            8 x that many fresh games, the best three 30 x.
-        validation_games: fresh paired games that measure the chosen response's gain.
+            4 x that many fresh games, the best three 15 x.
+        validation_games: fresh paired games that measure the chosen response's gain when a
+            fifth of them (a first, separate check) does not already show a significant gain.
     """
 
     players: int = 5
@@ -400,9 +403,10 @@ class DiscoverSettings:
     shame_value: int = DEFAULT_SHAME_DOLLARS
     seed: int = 0
     budget: int = 200
-    rounds: int = 8
+    rounds: int = 20
     start: tuple[str, ...] = ("stubborn", "coward", "bluffer", "sniper")
-    table_games: int = 200_000
+    library_cap: int = 10
+    table_games: int = 100_000
     profile_min: int = 32
     search_games: int = 1_000
     validation_games: int = 100_000
@@ -413,7 +417,7 @@ class DiscoverSettings:
             raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {self.metric!r}")
         if not 4 <= self.players <= 6:
             raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {self.players}")
-        for name in ("budget", "rounds", "table_games", "search_games", "validation_games"):
+        for name in ("budget", "rounds", "table_games", "search_games", "validation_games", "library_cap"):
             if getattr(self, name) < 1:
                 raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
         for spec in self.start:
@@ -573,7 +577,7 @@ def search_best_response(arena, library: Sequence, mix: np.ndarray, candidates: 
 
     Stage 1: every candidate plays ``games`` games; ``refine`` (if given) then proposes
     variations of the stage-1 leaders, which play the same games. Stage 2: the best tenth (at
-    least 3) play 8 x ``games`` fresh games; stage 3: the best three 30 x ``games``. Every stage
+    least 3) play 4 x ``games`` fresh games; stage 3: the best three 15 x ``games``. Every stage
     plays all its candidates on the same games and opponents (common random numbers). Returns
     (the winner, its stage-3 mean payoff).
     """
@@ -587,7 +591,7 @@ def search_best_response(arena, library: Sequence, mix: np.ndarray, candidates: 
             more = focal_payoffs(arena, library, mix, extra, games, root, round_index, 10).mean(axis=1)
             means = np.concatenate([means, more])
     alive = list(range(len(pool)))
-    for stage, (count, keep) in enumerate(((8 * games, 3), (30 * games, 1)), start=1):
+    for stage, (count, keep) in enumerate(((4 * games, 3), (15 * games, 1)), start=1):
         order = np.argsort(-means, kind="stable")
         alive = [alive[i] for i in order[: max(keep, len(pool) // 10) if stage == 1 else keep]]
         means = focal_payoffs(arena, library, mix, [pool[i] for i in alive], count,
@@ -597,13 +601,13 @@ def search_best_response(arena, library: Sequence, mix: np.ndarray, candidates: 
 
 
 def measure_gain(arena, library: Sequence, mix: np.ndarray, response, games: int, root: int,
-                 round_index: int) -> tuple[float, float, float]:
+                 round_index: int, check: int = 0) -> tuple[float, float, float]:
     """Gain of ``response`` over the mix itself against the mix, on fresh paired games: each
     game is played once with ``response`` in slot 0 and once with a slot-0 strategy drawn from
     the mix, against the same opponents and seed. Returns (gain, 95% low, 95% high)."""
-    opponents = _lineups_against(mix, arena.players, games, root, round_index, 20)
-    seeds = _seeds(root, round_index, 21, size=games)
-    rng = np.random.default_rng(np.random.SeedSequence([root, round_index, 22]))
+    opponents = _lineups_against(mix, arena.players, games, root, round_index, 20, check)
+    seeds = _seeds(root, round_index, 21, check, size=games)
+    rng = np.random.default_rng(np.random.SeedSequence([root, round_index, 22, check]))
     own = rng.choice(len(mix), size=games, p=mix).astype(np.int64)
     pool = list(library) + [response]
     lineups = np.concatenate([np.column_stack([np.full(games, len(library)), opponents]),
@@ -666,8 +670,8 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
              on_round: Callable[[dict], None] | None = None) -> dict:
     """The PSRO loop: solve the library's symmetric equilibrium, search the strategy space for
     a best response to it, add the response when its gain is significant (95% low bound > 0),
-    repeat. The next round's library is the equilibrium's support plus the response (the
-    strategies dropped stay candidates of every later search, so a cycle is found again).
+    repeat. The library keeps every strategy up to ``library_cap`` (then drops the oldest
+    without equilibrium share; every strategy ever in a library stays a search candidate).
     Each round is stored (``store``) as soon as it ends; a run with the same settings resumes
     after its last stored round. Returns the whole document."""
     settings.check()
@@ -701,8 +705,13 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
         response, search_mean = search_best_response(
             arena, strategies, mix, candidates, settings.search_games, settings.seed, index,
             refine=lambda leaders: refinements(leaders, settings.budget - len(candidates), rng))
-        gain, low, high = measure_gain(arena, strategies, mix, response, settings.validation_games,
-                                       settings.seed, index)
+        quick = max(1, settings.validation_games // 5)
+        gain, low, high = measure_gain(arena, strategies, mix, response, quick, settings.seed, index, 0)
+        validated = quick
+        if low <= 0:  # not clearly significant: measure on the full, separate set of games
+            gain, low, high = measure_gain(arena, strategies, mix, response, settings.validation_games,
+                                           settings.seed, index, 1)
+            validated = settings.validation_games
         spec = response.spec()
         added = low > 0 and spec not in library
         if spec not in names:
@@ -723,18 +732,30 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
             "gain": gain,
             "exploitability_lo": low,
             "exploitability_hi": high,
-            "validation_games": settings.validation_games,
+            "validation_games": validated,
             "added": {"name": names[spec], "spec": spec, "description": response.describe()} if added else None,
         }
         document["rounds"].append(record)
-        document["library"] = [s for s in library if record["equilibrium_specs"].get(s, 0.0) > 0] + (
-            [spec] if added else [])
-        document["converged"] = not added
+        document["library"] = _next_library(library, record["equilibrium_specs"], spec if added else None,
+                                            settings.library_cap)
+        document["converged"] = low <= 0  # a significant gain by a library member: more table games
         if path is not None:
             _save_discover(path, document, table)
         if on_round is not None:
             on_round(record)
     return document
+
+
+def _next_library(library: list[str], shares: dict[str, float], added: str | None, cap: int) -> list[str]:
+    """The library plus the added strategy; beyond ``cap``, strategies without share in the
+    equilibrium are dropped, oldest first."""
+    library = library + ([added] if added else [])
+    for spec in list(library):
+        if len(library) <= cap:
+            break
+        if spec != added and shares.get(spec, 0.0) == 0.0:
+            library.remove(spec)
+    return library
 
 
 def _name_of(strategy: Strategy, names: dict[str, str]) -> str:

@@ -1,4 +1,5 @@
-"""`cardsim cashnguns`: strategies, a table run, the meta-game payoff matrix and the stage game."""
+"""`cardsim cashnguns`: strategies, a table run, the meta-game payoff matrix, the best-response
+search (discover) and the one-round enumeration (stage)."""
 
 from __future__ import annotations
 
@@ -246,7 +247,8 @@ def stage_command(
     opponent_hand: Annotated[str, typer.Option("--opponent-hand", help="Click,Bang,BBB counts opponents draw from.")] = "5,2,1",
     as_json: JsonOpt = False,
 ) -> None:
-    """Exact one-round payoffs (bullet x stand/lie down) of a player aimed at by k guns.
+    """One-round payoffs (bullet x stand/lie down) of a player aimed at by k guns, by exact
+    enumeration: exact only for round one with fixed aims and nobody else lying down.
 
     Example: cardsim cashnguns stage --players 5 --guns 2 --loot 20k,10k,10k,5k,5k
     """
@@ -260,7 +262,7 @@ def stage_command(
         raise UserError(f"--opponent-hand: three counts within 5,2,1, got {opponent_hand!r}")
     table = stage_game(players, guns, parse_loot(loot), shame_value=shame, wound_cost=wound_cost,
                        opponent_hand=hand)
-    show_table(table, title=(f"stage game (exact): {players} players, {guns} guns on you, loot {loot}, "
+    show_table(table, title=(f"one round, exact only for round one with fixed aims and nobody else lying down: {players} players, {guns} guns on you, loot {loot}, "
                              f"opponents' cards {opponent_hand}"), as_json=as_json)
 
 
@@ -270,7 +272,7 @@ def discover_command(
     metric: Annotated[str, typer.Option("--metric", help="Payoff: win (probability) or score (mean $).")] = "win",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched per round.")] = 200,
-    rounds: Annotated[int, typer.Option("--rounds", help="PSRO rounds at most (stops earlier when no candidate gains significantly).")] = 8,
+    rounds: Annotated[int, typer.Option("--rounds", help="PSRO rounds at most (stops earlier when no candidate gains significantly).")] = 20,
     seed: SeedOpt = 0,
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (same numbers for any value).")] = 1,
     store: StoreOpt = None,

@@ -1,4 +1,8 @@
-"""The exact one-round stage game: a player aimed at by k guns, by enumeration.
+"""One round for a player aimed at by k guns, by exact enumeration of the opponents' cards.
+
+It is exact only for round one with fixed aims and nobody else lying down (the scenario below);
+it is not the stage game of the whole 8-round game, where aims, lie-downs and the cards left
+depend on play.
 
 Scenario (named so every number can be reproduced): ``players`` at the table; the focal
 player (seat 0) is aimed at by ``guns`` shooters (seats 1..guns). The focal player aims at
