@@ -823,3 +823,110 @@ def discover_round_lines(record: dict, metric: str) -> list[str]:
     else:
         lines.append("  no significant gain: the library's equilibrium stands (converged)")
     return lines
+
+
+# --- the readings side by side ------------------------------------------------------------------
+
+#: The rules readings the report compares: payoff metric x shame marker value (dollars).
+READINGS: tuple[tuple[str, int], ...] = (("win", -5_000), ("win", 5_000), ("score", -5_000), ("score", 5_000))
+
+
+def reading_label(metric: str, shame_value: int) -> str:
+    return f"{metric}, shame {shame_value:+,}"
+
+
+def discover_command_line(players: int, metric: str, shame_value: int) -> str:
+    """The command that produces (or resumes) one stored discover run of the report."""
+    return f"cardsim cashnguns discover --players {players} --metric {metric} --shame {shame_value}"
+
+
+def load_discover_documents(store: Path, players: Sequence[int]) -> dict[tuple[int, str, int], dict]:
+    """The stored discover runs (default seed and budget) of every reading and player count."""
+    import json
+
+    found = {}
+    for count in players:
+        for metric, shame_value in READINGS:
+            path = discover_path(store, DiscoverSettings(players=count, metric=metric, shame_value=shame_value))
+            if path.exists():
+                try:
+                    found[(count, metric, shame_value)] = json.loads(path.read_text())
+                except (OSError, ValueError):
+                    continue
+    return found
+
+
+def equilibrium_features(document: dict) -> dict[str, dict[str, float]]:
+    """Share of the final equilibrium mix by bullet, target and lie-down policy, and by whether
+    the strategy counts revealed cards (``safe`` bullet, ``clicks`` target, or a counted wound
+    chance)."""
+    last = document["rounds"][-1]
+    features: dict[str, dict[str, float]] = {"bullet": {}, "target": {}, "lie": {}, "counts cards": {}}
+    for spec, share in last["equilibrium_specs"].items():
+        strategy = parse_strategy(spec)
+        counting = strategy.bullet == "safe" or strategy.target == "clicks" or (
+            strategy.lie in ("threshold", "risk") and strategy.count == 1)
+        for part, value in (("bullet", strategy.bullet), ("target", strategy.target), ("lie", strategy.lie),
+                            ("counts cards", "yes" if counting else "no")):
+            features[part][value] = features[part].get(value, 0.0) + share
+    return features
+
+
+def readings_table(documents: dict[tuple[int, str, int], dict]) -> pl.DataFrame:
+    """One row per (players, reading): rounds, whether the loop converged, the final
+    equilibrium (name share, ...), its exploitability with the 95% upper bound, in points of
+    win probability or dollars."""
+    rows = []
+    for (players, metric, shame_value), document in sorted(documents.items()):
+        last = document["rounds"][-1]
+        scale = 100.0 if metric == "win" else 1.0
+        mix = ", ".join(f"{name} {share:.0%}" for name, share in
+                        sorted(last["equilibrium"].items(), key=lambda item: -item[1]))
+        rows.append({
+            "players": players, "reading": reading_label(metric, shame_value), "metric": metric,
+            "rounds": len(document["rounds"]), "converged": bool(document["converged"]),
+            "equilibrium": mix, "value": last["value"] * scale,
+            "exploitability": last["gain"] * scale, "exploitability_hi": last["exploitability_hi"] * scale,
+            "games": last["validation_games"],
+        })
+    return pl.DataFrame(rows)
+
+
+def readings_strategies(documents: dict[tuple[int, str, int], dict]) -> pl.DataFrame:
+    """Each strategy with a share in a final equilibrium: where, its share, spec, description."""
+    rows = []
+    for (players, metric, shame_value), document in sorted(documents.items()):
+        last = document["rounds"][-1]
+        names = document["names"]
+        for spec, share in sorted(last["equilibrium_specs"].items(), key=lambda item: -item[1]):
+            rows.append({"players": players, "reading": reading_label(metric, shame_value),
+                         "strategy": names.get(spec, spec), "share": share, "spec": spec,
+                         "description": parse_strategy(spec).describe()})
+    return pl.DataFrame(rows)
+
+
+def readings_conclusions(documents: dict[tuple[int, str, int], dict]) -> list[str]:
+    """Plain sentences: for bullet, target, lie-down policy and card counting, the choice that
+    takes most of the equilibrium mix in every run (holds) or the runs where it differs (flips)."""
+    if not documents:
+        return []
+    leading: dict[str, dict[tuple[int, str, int], tuple[str, float]]] = {}
+    for key, document in documents.items():
+        for part, shares in equilibrium_features(document).items():
+            value, share = max(shares.items(), key=lambda item: item[1])
+            leading.setdefault(part, {})[key] = (value, share)
+    sentences = []
+    for part, by_run in leading.items():
+        values = {value for value, _ in by_run.values()}
+        if len(values) == 1:
+            value = values.pop()
+            low = min(share for _, share in by_run.values())
+            sentences.append(f"Holds in all {len(by_run)} runs: the largest part of the equilibrium mix "
+                             f"(at least {low:.0%}) has {part} = {value}.")
+        else:
+            groups: dict[str, list[str]] = {}
+            for (players, metric, shame_value), (value, _) in sorted(by_run.items()):
+                groups.setdefault(value, []).append(f"{players}p {reading_label(metric, shame_value)}")
+            parts = "; ".join(f"{part} = {value} in {', '.join(runs)}" for value, runs in groups.items())
+            sentences.append(f"Flips with the reading or player count: {parts}.")
+    return sentences
