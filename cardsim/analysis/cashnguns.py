@@ -856,19 +856,31 @@ def load_discover_documents(store: Path, players: Sequence[int]) -> dict[tuple[i
     return found
 
 
+#: The questions the readings are compared on: (question, answer of a strategy).
+FEATURES: tuple[tuple[str, Callable[[Strategy], str]], ...] = (
+    ("card order", lambda s: "holds its loaded cards back" if s.bullet in ("late", "bigpot", "safe")
+     else "plays loaded cards early or at random"),
+    ("target", lambda s: "picks its target from the public record" if s.target != "random"
+     else "aims at random"),
+    ("lying down", lambda s: "never lies down" if s.lie == "never" else "lies down when threatened"),
+    ("card counting", lambda s: "counts revealed cards" if (
+        s.bullet == "safe" or s.target == "clicks" or (s.lie in ("threshold", "risk") and s.count == 1))
+     else "does not count cards"),
+    ("bullet policy", lambda s: f"bullet={s.bullet}"),
+    ("target policy", lambda s: f"target={s.target}"),
+    ("lie-down policy", lambda s: f"lie={s.lie}"),
+)
+
+
 def equilibrium_features(document: dict) -> dict[str, dict[str, float]]:
-    """Share of the final equilibrium mix by bullet, target and lie-down policy, and by whether
-    the strategy counts revealed cards (``safe`` bullet, ``clicks`` target, or a counted wound
-    chance)."""
+    """Share of the final equilibrium mix giving each answer to each question of ``FEATURES``."""
     last = document["rounds"][-1]
-    features: dict[str, dict[str, float]] = {"bullet": {}, "target": {}, "lie": {}, "counts cards": {}}
+    features: dict[str, dict[str, float]] = {question: {} for question, _ in FEATURES}
     for spec, share in last["equilibrium_specs"].items():
         strategy = parse_strategy(spec)
-        counting = strategy.bullet == "safe" or strategy.target == "clicks" or (
-            strategy.lie in ("threshold", "risk") and strategy.count == 1)
-        for part, value in (("bullet", strategy.bullet), ("target", strategy.target), ("lie", strategy.lie),
-                            ("counts cards", "yes" if counting else "no")):
-            features[part][value] = features[part].get(value, 0.0) + share
+        for question, answer in FEATURES:
+            value = answer(strategy)
+            features[question][value] = features[question].get(value, 0.0) + share
     return features
 
 
@@ -906,27 +918,23 @@ def readings_strategies(documents: dict[tuple[int, str, int], dict]) -> pl.DataF
 
 
 def readings_conclusions(documents: dict[tuple[int, str, int], dict]) -> list[str]:
-    """Plain sentences: for bullet, target, lie-down policy and card counting, the choice that
-    takes most of the equilibrium mix in every run (holds) or the runs where it differs (flips)."""
+    """Plain sentences, one per question of ``FEATURES``: the answer that takes most of the
+    equilibrium mix in every run (holds), or which runs answer which way (flips)."""
     if not documents:
         return []
-    leading: dict[str, dict[tuple[int, str, int], tuple[str, float]]] = {}
-    for key, document in documents.items():
-        for part, shares in equilibrium_features(document).items():
-            value, share = max(shares.items(), key=lambda item: item[1])
-            leading.setdefault(part, {})[key] = (value, share)
     sentences = []
-    for part, by_run in leading.items():
-        values = {value for value, _ in by_run.values()}
-        if len(values) == 1:
-            value = values.pop()
+    features = {key: equilibrium_features(document) for key, document in sorted(documents.items())}
+    for question, _ in FEATURES:
+        by_run = {key: max(found[question].items(), key=lambda item: item[1]) for key, found in features.items()}
+        answers = {value for value, _ in by_run.values()}
+        if len(answers) == 1:
             low = min(share for _, share in by_run.values())
-            sentences.append(f"Holds in all {len(by_run)} runs: the largest part of the equilibrium mix "
-                             f"(at least {low:.0%}) has {part} = {value}.")
+            sentences.append(f"{question.capitalize()} holds in all {len(by_run)} runs: most of the "
+                             f"equilibrium mix (at least {low:.0%}) {answers.pop()}.")
         else:
             groups: dict[str, list[str]] = {}
-            for (players, metric, shame_value), (value, _) in sorted(by_run.items()):
+            for (players, metric, shame_value), (value, _) in by_run.items():
                 groups.setdefault(value, []).append(f"{players}p {reading_label(metric, shame_value)}")
-            parts = "; ".join(f"{part} = {value} in {', '.join(runs)}" for value, runs in groups.items())
-            sentences.append(f"Flips with the reading or player count: {parts}.")
+            parts = "; ".join(f"{value} in {', '.join(runs)}" for value, runs in groups.items())
+            sentences.append(f"{question.capitalize()} flips: {parts}.")
     return sentences

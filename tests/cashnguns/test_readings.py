@@ -40,8 +40,9 @@ def test_conclusions_say_what_holds_and_what_flips(tmp_path):
     table = readings_table(documents)
     assert table["exploitability"].to_list() == [0.4, 0.4, 900.0]  # points for win, dollars for score
     text = " ".join(readings_conclusions(documents))
-    assert "Flips" in text and "bullet = safe in 4p win, shame -5,000, 4p win, shame +5,000" in text
-    assert "bullet = late in 5p score, shame -5,000" in text
+    assert "Card order holds in all 3 runs: most of the equilibrium mix (at least 60%) holds its loaded cards back." in text
+    assert "Bullet policy flips: bullet=safe in 4p win, shame -5,000, 4p win, shame +5,000; bullet=late in 5p score, shame -5,000." in text
+    assert "Card counting flips" in text
 
 
 def test_report_block_lists_missing_runs(tmp_path, monkeypatch):
