@@ -929,8 +929,8 @@ def readings_conclusions(documents: dict[tuple[int, str, int], dict]) -> list[st
         answers = {value for value, _ in by_run.values()}
         if len(answers) == 1:
             low = min(share for _, share in by_run.values())
-            sentences.append(f"{question.capitalize()} holds in all {len(by_run)} runs: most of the "
-                             f"equilibrium mix (at least {low:.0%}) {answers.pop()}.")
+            amount = "all of the equilibrium mix" if low > 0.9995 else f"most of the equilibrium mix (at least {low:.0%})"
+            sentences.append(f"{question.capitalize()} holds in all {len(by_run)} runs: {amount} {answers.pop()}.")
         else:
             groups: dict[str, list[str]] = {}
             for (players, metric, shame_value), (value, _) in by_run.items():
