@@ -284,7 +284,7 @@ def discover_command(
     library's symmetric equilibrium, searches the strategy space for the best reply to it, adds
     the reply when its gain is significant, and reports the exploitability with a 95% interval.
     Finished rounds are stored; rerunning the same command resumes after them (a larger
-    --rounds continues a finished run). --json: one document; its last round and its top level
+    --rounds continues a run that stopped at the round limit). --json: one document; its last round and its top level
     carry exploitability, exploitability_hi (95% upper bound) and the equilibrium, in the
     payoff's unit (win probability 0-1, or dollars of score).
 
