@@ -10,6 +10,7 @@ from cardsim.analysis.cashnguns import (
     load_discover_documents,
     readings_conclusions,
     readings_table,
+    searched_sentence,
 )
 from cardsim.reports.sections.cashnguns import readings_blocks
 
@@ -20,7 +21,7 @@ COUNTER = "custom:bullet=safe,target=clicks,lie=risk,safe=0,guns=1,risk=0.5,gree
 
 def document(shares: dict[str, float], gain: float = 0.004, converged: bool = True) -> dict:
     names = {COWARD: "coward", SNIPER: "sniper", COUNTER: "d1"}
-    return {"converged": converged, "names": names, "rounds": [{
+    return {"converged": converged, "names": names, "settings": {"budget": 200}, "rounds": [{
         "equilibrium": {names[s]: v for s, v in shares.items()}, "equilibrium_specs": shares,
         "value": 0.25, "gain": gain, "exploitability_hi": gain + 0.004, "validation_games": 100_000}]}
 
@@ -52,3 +53,14 @@ def test_report_block_lists_missing_runs(tmp_path, monkeypatch):
     text = str(blocks[-1])
     assert "cardsim cashnguns discover --players 4 --metric score --shame 5000" in text
     assert "--metric win --shame -5000" not in text
+
+
+def test_key_sentence_gives_the_worst_bound_of_the_main_reading(tmp_path):
+    write(tmp_path, 4, "win", -5000, document({COUNTER: 0.7, SNIPER: 0.3}, gain=0.002))
+    write(tmp_path, 5, "win", -5000, document({COUNTER: 1.0}, gain=0.005))
+    write(tmp_path, 5, "score", 5000, document({COUNTER: 1.0}, gain=50.0))
+    text = searched_sentence(load_discover_documents(tmp_path, [4, 5, 6]))
+    assert text.startswith("With 4, 5 players (win probability, shame -$5,000)")
+    assert "finds gains at most 0.90 points over the searched equilibrium mix (95% upper bound)" in text
+    assert "Card order holds in all 3 runs" in text
+    assert searched_sentence({}) == ""

@@ -21,6 +21,7 @@ from cardsim.analysis.cashnguns import (
     discover_command_line,
     load_discover_documents,
     readings_conclusions,
+    searched_sentence,
     readings_strategies,
     readings_table,
     equilibrium_table,
@@ -175,11 +176,12 @@ def discover_store() -> Path:
     return Path(os.environ.get("CARDSIM_STORE") or "results")
 
 
-def readings_blocks(players: tuple[int, ...]) -> list[Block]:
+def readings_blocks(players: tuple[int, ...], documents: dict | None = None) -> list[Block]:
     """The final equilibrium of every stored discover run, reading by reading, with its
     exploitability, the strategies in it, and which conclusions hold across readings."""
     store = discover_store()
-    documents = load_discover_documents(store, players)
+    if documents is None:
+        documents = load_discover_documents(store, players)
     missing = [discover_command_line(p, m, v) for p in players for m, v in READINGS
                if (p, m, v) not in documents]
     blocks: list[Block] = [Paragraph(
@@ -226,7 +228,8 @@ def readings_blocks(players: tuple[int, ...]) -> list[Block]:
 
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     _, counts, _ = _setup(profile)
-    blocks: list[Block] = list(readings_blocks(counts))
+    documents = load_discover_documents(discover_store(), counts)
+    blocks: list[Block] = list(readings_blocks(counts, documents))
     found: list[tuple[int, str | None, dict, Equilibrium]] = []
     for players in counts:
         matrix, game, equilibrium = _analyse(outcomes, profile, players)
@@ -247,7 +250,9 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         top = mix.row(0, named=True)
         pure = top["strategy"] if mix.height == 1 else None
         found.append((players, pure, top, equilibrium))
-    return (Paragraph(equilibrium_sentence(found)), *blocks)
+    named = Paragraph(equilibrium_sentence(found))
+    searched = searched_sentence(documents)
+    return (Paragraph(searched), *blocks, named) if searched else (named, *blocks)
 
 
 def equilibrium_sentence(found: list[tuple[int, str | None, dict, Equilibrium]]) -> str:
