@@ -102,3 +102,29 @@ def test_bad_discover_input_is_a_user_error_and_writes_nothing(tmp_path, args, m
 def test_unknown_start_strategy_is_a_user_error():
     with pytest.raises(UserError, match="unknown strategy"):
         discover(replace(SMALL, start=("nope",)))
+
+
+def test_discover_command_prints_each_round_and_one_json_document(tmp_path, monkeypatch):
+    """Text: per round the equilibrium mix, the best reply with its plain-English description and
+    the exploitability with its 95% interval; --json: one document whose last round (and top
+    level) carries exploitability, exploitability_hi and the equilibrium. Small games via a
+    wrapper so the test stays short."""
+    import cardsim.analysis.cashnguns as analysis
+
+    real = analysis.discover
+    monkeypatch.setattr(analysis, "discover", lambda settings, **kw: real(
+        replace(settings, start=SMALL.start, table_games=4_000, profile_min=40, search_games=100,
+                validation_games=3_000), **kw))
+    args = ["discover", "--players", "4", "--budget", "6", "--rounds", "2", "--store", str(tmp_path)]
+    text = CliRunner().invoke(app, args)
+    assert text.exit_code == 0, text.output
+    assert "round 1: equilibrium of 2 strategies" in text.stdout
+    assert "best of 6 candidates: custom:" in text.stdout and "exploitability" in text.stdout
+    assert "[95% " in text.stdout
+    again = CliRunner().invoke(app, [*args, "--json"])  # resumed from the store: same rounds
+    document = json.loads(again.stdout)
+    last = document["rounds"][-1]
+    assert document["exploitability_hi"] == last["exploitability_hi"] >= last["gain"]
+    assert document["exploitability"] == last["exploitability"] == max(last["gain"], 0.0)
+    assert document["equilibrium"] == last["equilibrium"]
+    assert [f"round {r['round']}:" in text.stdout for r in document["rounds"]] == [True] * len(document["rounds"])
