@@ -621,8 +621,8 @@ def measure_gain(arena, library: Sequence, mix: np.ndarray, response, games: int
 
 def propose_candidates(archive: Sequence[Strategy], library: Sequence[Strategy], mix: np.ndarray,
                        count: int, rng: np.random.Generator) -> list[Strategy]:
-    """``count`` distinct candidates (by spec): the archive (every strategy any library held)
-    and the named strategies, then in turn a fresh random strategy and one to three mutations
+    """``count`` distinct candidates (by spec): the archive (every strategy a library held or a
+    round chose as its best reply) and the named strategies, then in turn a fresh random strategy and one to three mutations
     of a strategy drawn from the mix."""
     from cardsim.sims.cashnguns.space import mutate, sample_strategy
 
@@ -671,7 +671,8 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
     """The PSRO loop: solve the library's symmetric equilibrium, search the strategy space for
     a best response to it, add the response when its gain is significant (95% low bound > 0),
     repeat. The library keeps every strategy up to ``library_cap`` (then drops the oldest
-    without equilibrium share; every strategy ever in a library stays a search candidate).
+    without equilibrium share); every strategy ever in a library or chosen as a round's best
+    reply (named ``dN`` when new) stays a candidate of every later search.
     Each round is stored (``store``) as soon as it ends; a run with the same settings resumes
     after its last stored round. Returns the whole document."""
     settings.check()
