@@ -27,11 +27,59 @@ import polars as pl
 from cardsim.analysis.stats import Z95, wilson_interval
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
-from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
-from cardsim.sims.cashnguns.simulator import SIMULATOR
+from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, UNIT_DOLLARS
+from cardsim.sims.cashnguns.simulator import SIMULATOR, play_lineups, strategy_rows
+from cardsim.sims.cashnguns.strategies import (
+    BULLET_POLICIES,
+    LIE_POLICIES,
+    NAMED_STRATEGIES,
+    PARAM_RANGES,
+    TARGET_POLICIES,
+    Strategy,
+    parse_strategy,
+)
 from cardsim.sims.core.runner import run
 
 METRICS = ("win", "score")
+
+
+def strategy_space_tables() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The strategy space as three tables: named strategies (policies, spec, description), the
+    policies of each part with their meaning, and each parameter with its default, range and
+    meaning (from :class:`Strategy`'s documentation)."""
+    named = pl.DataFrame([
+        {"strategy": name, "bullet": s.bullet, "target": s.target, "lie": s.lie,
+         "spec": s.spec(), "description": description}
+        for name, (description, s) in NAMED_STRATEGIES.items()
+    ])
+    policies = pl.DataFrame([
+        {"part": part, "policy": name, "meaning": meaning}
+        for part, table in (("bullet", BULLET_POLICIES), ("target", TARGET_POLICIES), ("lie", LIE_POLICIES))
+        for name, (_, meaning) in table.items()
+    ])
+    default = Strategy()
+    parameters = pl.DataFrame([
+        {"parameter": name, "default": f"{getattr(default, name):g}", "range": f"{low:g} to {high:g}",
+         "meaning": PARAMETER_MEANINGS[name]}
+        for name, (low, high) in PARAM_RANGES.items()
+    ])
+    return named, policies, parameters
+
+
+#: One line per parameter for ``cardsim cashnguns strategies``.
+PARAMETER_MEANINGS = {
+    "pot": "bigpot fires when the loot >= pot x the round's expected loot (round one: $53,125)",
+    "safe": "safe fires when the target's counted chance of holding a loaded card <= safe",
+    "guns": "guns lies down at >= guns guns; risk never lies down with fewer",
+    "lie_p": "random lies down with this probability",
+    "hit": "chance each gun wounds when not counting cards (3/8 = a full hand)",
+    "wound": "dollars threshold puts on a wound (x (wounds + 1); lethal: my money + 3x)",
+    "risk": "risk's base tolerated chance of a wound",
+    "greed": "risk tolerates greed x (pot/expected - 1) more",
+    "care": "risk tolerates care less per wound I carry",
+    "endgame": "risk tolerates endgame x round/7 more (round 0-7)",
+    "count": "1: each aimer's loaded chance from its revealed cards; 0: use hit",
+}
 
 
 def table_profiles(strategy_count: int, players: int) -> list[tuple[int, ...]]:
@@ -334,3 +382,589 @@ def equilibrium_table(equilibrium: Equilibrium, game: SymmetricGame) -> pl.DataF
         "lo": lo,
         "hi": hi,
     }).sort(["share", "payoff_vs_mix"], descending=True)
+
+
+# --- discover: a double-oracle / PSRO loop over the strategy space ------------------------------
+
+#: Games simulated per chunk; chunks are fixed by game index, so results never depend on --jobs.
+DISCOVER_CHUNK = 20_000
+
+
+@dataclass(frozen=True)
+class DiscoverSettings:
+    """Everything that fixes the numbers of a ``discover`` run (stored with its rounds).
+
+    Attributes:
+        players, metric, shame_value, seed: the game, the payoff ('win' probability or mean
+            'score' in dollars) and the root seed.
+        budget: best-response candidates searched per round.
+        rounds: PSRO rounds at most (a round that finds no significant gain ends the loop).
+        start: specs of the starting library.
+        library_cap: most strategies in the library; beyond it, strategies without share in
+            the last equilibrium are dropped, oldest first (they stay search candidates).
+        table_games: games added to the library's profile table per round, spread over the
+            profiles in proportion to how likely they are under the current mix.
+        profile_min: games every new profile gets first.
+        search_games: games per candidate in the first search stage; the best tenth get
+            4 x that many fresh games, the best three 15 x.
+        validation_games: fresh paired games that measure the chosen response's gain when a
+            fifth of them (a first, separate check) does not already show a significant gain.
+    """
+
+    players: int = 5
+    metric: str = "win"
+    shame_value: int = DEFAULT_SHAME_DOLLARS
+    seed: int = 0
+    budget: int = 200
+    rounds: int = 20
+    start: tuple[str, ...] = ("stubborn", "coward", "bluffer", "sniper")
+    library_cap: int = 10
+    table_games: int = 100_000
+    profile_min: int = 32
+    search_games: int = 1_000
+    validation_games: int = 100_000
+
+    def check(self) -> None:
+        """One-line errors for settings out of range."""
+        if self.metric not in METRICS:
+            raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {self.metric!r}")
+        if not 4 <= self.players <= 6:
+            raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {self.players}")
+        for name in ("budget", "rounds", "table_games", "search_games", "validation_games", "library_cap"):
+            if getattr(self, name) < 1:
+                raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
+        for spec in self.start:
+            parse_strategy(spec)
+
+
+class CashNGunsArena:
+    """Plays Cash'n Guns games for the search: strategies as kernel rows, payoff per slot."""
+
+    def __init__(self, players: int, metric: str, shame_value: int, jobs: int = 1) -> None:
+        self.players = players
+        self.metric = metric
+        self.shame_value = shame_value
+        self.jobs = jobs
+
+    def play(self, strategies: Sequence[Strategy], lineups: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+        """(games, players) payoff of each slot: 1/0 win, or the score in dollars (0 if dead).
+        Games are cut into fixed chunks by index and may run in ``jobs`` processes."""
+        rows = strategy_rows(strategies)
+        bounds = [(i, min(i + DISCOVER_CHUNK, len(seeds))) for i in range(0, len(seeds), DISCOVER_CHUNK)]
+        arguments = [(seeds[a:b], lineups[a:b], rows, self.shame_value, self.metric) for a, b in bounds]
+        if self.jobs == 1 or len(bounds) == 1:
+            parts = [_play_chunk(*a) for a in arguments]
+        else:
+            from joblib import Parallel, delayed
+
+            parts = Parallel(n_jobs=self.jobs)(delayed(_play_chunk)(*a) for a in arguments)
+        if not parts:
+            return np.zeros((0, self.players))
+        return np.concatenate(parts)
+
+
+def _play_chunk(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame_value: int, metric: str) -> np.ndarray:
+    raw = play_lineups(seeds, np.ascontiguousarray(lineups), rows, shame_value)
+    money, _, shame, alive, winner = raw[:5]
+    if metric == "win":
+        return winner.astype(np.float64)
+    return np.where(alive, money.astype(np.float64) * UNIT_DOLLARS + shame.astype(np.float64) * shame_value, 0.0)
+
+
+class ProfileTable:
+    """Running sums of each strategy's payoff in each table profile, keyed by strategy specs
+    (a profile is the sorted tuple of its players' specs), so rounds can share and resume it."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.sums: dict[tuple[str, ...], dict[str, list[float]]] = {}
+
+    def add(self, profile: tuple[str, ...], payoffs: np.ndarray) -> None:
+        """Add the (games, players) payoffs of games played with slot s using ``profile[s]``."""
+        cell = self.sums.setdefault(tuple(sorted(profile)), {})
+        for spec in sorted(set(profile)):
+            values = payoffs[:, [slot for slot, s in enumerate(profile) if s == spec]].ravel()
+            n, total, squares = cell.get(spec, [0.0, 0.0, 0.0])
+            cell[spec] = [n + values.size, total + float(values.sum()), squares + float((values**2).sum())]
+
+    def game(self, specs: Sequence[str], metric: str) -> SymmetricGame:
+        """The symmetric game of ``specs`` (every profile of them must have been played)."""
+        count = len(specs)
+        multisets = table_profiles(count, self.players - 1)
+        others = np.zeros((len(multisets), count), np.int64)
+        for row, multiset in enumerate(multisets):
+            for index in multiset:
+                others[row, index] += 1
+        payoff = np.full((count, len(multisets)), np.nan)
+        variance = np.full((count, len(multisets)), np.nan)
+        for row, multiset in enumerate(multisets):
+            for s in range(count):
+                profile = tuple(sorted(specs[i] for i in multiset + (s,)))
+                n, total, squares = self.sums[profile][specs[s]]
+                mean = total / n
+                payoff[s, row] = mean
+                variance[s, row] = max(squares / n - mean**2, 0.0) / max(n - 1, 1)
+        factorial = np.array([math.factorial(k) for k in range(self.players)], np.float64)
+        coefficients = math.factorial(self.players - 1) / factorial[others].prod(axis=1)
+        return SymmetricGame(tuple(specs), self.players, others, payoff, coefficients, variance, metric)
+
+    def to_json(self) -> list:
+        return [[list(profile), spec, *sums] for profile, cell in self.sums.items() for spec, sums in cell.items()]
+
+    @classmethod
+    def from_json(cls, players: int, rows: list) -> ProfileTable:
+        table = cls(players)
+        for profile, spec, *sums in rows:
+            table.sums.setdefault(tuple(profile), {})[spec] = list(sums)
+        return table
+
+
+def _seeds(root: int, *key: int, size: int) -> np.ndarray:
+    """Game seeds for one purpose of one round: a SeedSequence keyed by (root, *key)."""
+    rng = np.random.default_rng(np.random.SeedSequence([root, *key]))
+    return rng.integers(0, np.iinfo(np.int64).max, size=size, dtype=np.int64).astype(np.uint64)
+
+
+def profile_weights(profiles: list[tuple[int, ...]], mix: np.ndarray) -> np.ndarray:
+    """How much each full profile matters to the payoffs against ``mix``: the sum over its
+    distinct strategies s of the probability that the others are the rest of the profile."""
+    weights = np.zeros(len(profiles))
+    log_mix = np.log(np.maximum(mix, 1e-300))
+    for row, profile in enumerate(profiles):
+        for s in set(profile):
+            rest = list(profile)
+            rest.remove(s)
+            counts = np.bincount(rest, minlength=len(mix))
+            coefficient = math.factorial(len(rest)) / np.prod([math.factorial(int(c)) for c in counts])
+            weights[row] += coefficient * math.exp(float(counts @ log_mix))
+    return weights
+
+
+def fill_table(arena, table: ProfileTable, library: Sequence[str], mix: np.ndarray, games: int,
+               profile_min: int, seeds: np.ndarray) -> None:
+    """Play every profile of ``library`` (specs) not yet in the table ``profile_min`` games,
+    then ``games`` more spread over the profiles in proportion to :func:`profile_weights` (all
+    profiles share ``seeds``: common random numbers)."""
+    profiles = table_profiles(len(library), arena.players)
+    keys = [tuple(sorted(library[i] for i in profile)) for profile in profiles]
+    plan = [profile_min if key not in table.sums else 0 for key in keys]
+    weights = profile_weights(profiles, mix)
+    extra = np.floor(games * weights / weights.sum()).astype(np.int64)
+    plan = [p + int(e) for p, e in zip(plan, extra)]
+    chosen = [(profile, key, g) for profile, key, g in zip(profiles, keys, plan) if g > 0]
+    if not chosen:
+        return
+    strategies = [parse_strategy(spec) for spec in library]
+    lineups = np.concatenate([np.tile(np.array(profile, np.int64), (g, 1)) for profile, _, g in chosen])
+    game_seeds = np.concatenate([seeds[:g] for _, _, g in chosen])
+    payoffs = arena.play(strategies, lineups, game_seeds)
+    start = 0
+    for profile, key, g in chosen:
+        table.add(tuple(library[i] for i in profile), payoffs[start:start + g])
+        start += g
+
+
+def _lineups_against(mix: np.ndarray, players: int, games: int, root: int, *key: int) -> np.ndarray:
+    """(games, players - 1) opponents drawn independently from ``mix`` (library indices)."""
+    rng = np.random.default_rng(np.random.SeedSequence([root, *key]))
+    return rng.choice(len(mix), size=(games, players - 1), p=mix).astype(np.int64)
+
+
+def focal_payoffs(arena, library: Sequence, mix: np.ndarray, candidates: Sequence, games: int,
+                  root: int, *key: int) -> np.ndarray:
+    """(candidates, games) payoff of each candidate in slot 0 against opponents drawn from
+    ``mix``, every candidate on the same games and opponents (common random numbers)."""
+    opponents = _lineups_against(mix, arena.players, games, root, *key, 0)
+    seeds = _seeds(root, *key, 1, size=games)
+    pool = list(library) + list(candidates)
+    focal = np.repeat(np.arange(len(library), len(pool), dtype=np.int64), games)
+    lineups = np.column_stack([focal, np.tile(opponents, (len(candidates), 1))])
+    payoffs = arena.play(pool, lineups, np.tile(seeds, len(candidates)))
+    return payoffs[:, 0].reshape(len(candidates), games)
+
+
+def search_best_response(arena, library: Sequence, mix: np.ndarray, candidates: Sequence, games: int,
+                         root: int, round_index: int, refine: Callable[[Sequence], Sequence] | None = None
+                         ) -> tuple[object, float]:
+    """The candidate with the highest payoff against ``mix``, by successive halving.
+
+    Stage 1: every candidate plays ``games`` games; ``refine`` (if given) then proposes
+    variations of the stage-1 leaders, which play the same games. Stage 2: the best tenth (at
+    least 3) play 4 x ``games`` fresh games; stage 3: the best three 15 x ``games``. Every stage
+    plays all its candidates on the same games and opponents (common random numbers). Returns
+    (the winner, its stage-3 mean payoff).
+    """
+    pool = list(candidates)
+    means = focal_payoffs(arena, library, mix, pool, games, root, round_index, 10).mean(axis=1)
+    if refine is not None:
+        leaders = [pool[i] for i in np.argsort(-means, kind="stable")[:5]]
+        extra = [c for c in refine(leaders) if c not in pool]
+        if extra:
+            pool += extra
+            more = focal_payoffs(arena, library, mix, extra, games, root, round_index, 10).mean(axis=1)
+            means = np.concatenate([means, more])
+    alive = list(range(len(pool)))
+    for stage, (count, keep) in enumerate(((4 * games, 3), (15 * games, 1)), start=1):
+        order = np.argsort(-means, kind="stable")
+        alive = [alive[i] for i in order[: max(keep, len(pool) // 10) if stage == 1 else keep]]
+        means = focal_payoffs(arena, library, mix, [pool[i] for i in alive], count,
+                              root, round_index, 10 + stage).mean(axis=1)
+    best = int(np.argmax(means))
+    return pool[alive[best]], float(means[best])
+
+
+def measure_gain(arena, library: Sequence, mix: np.ndarray, response, games: int, root: int,
+                 round_index: int, check: int = 0) -> tuple[float, float, float]:
+    """Gain of ``response`` over the mix itself against the mix, on fresh paired games: each
+    game is played once with ``response`` in slot 0 and once with a slot-0 strategy drawn from
+    the mix, against the same opponents and seed. Returns (gain, 95% low, 95% high)."""
+    opponents = _lineups_against(mix, arena.players, games, root, round_index, 20, check)
+    seeds = _seeds(root, round_index, 21, check, size=games)
+    rng = np.random.default_rng(np.random.SeedSequence([root, round_index, 22, check]))
+    own = rng.choice(len(mix), size=games, p=mix).astype(np.int64)
+    pool = list(library) + [response]
+    lineups = np.concatenate([np.column_stack([np.full(games, len(library)), opponents]),
+                              np.column_stack([own, opponents])])
+    payoffs = arena.play(pool, lineups, np.concatenate([seeds, seeds]))[:, 0]
+    difference = payoffs[:games] - payoffs[games:]
+    gain = float(difference.mean())
+    half = Z95 * float(difference.std(ddof=1)) / math.sqrt(games) if games > 1 else math.inf
+    return gain, gain - half, gain + half
+
+
+def propose_candidates(archive: Sequence[Strategy], library: Sequence[Strategy], mix: np.ndarray,
+                       count: int, rng: np.random.Generator) -> list[Strategy]:
+    """``count`` distinct candidates (by spec): the archive (every strategy a library held or a
+    round chose as its best reply) and the named strategies, then in turn a fresh random strategy and one to three mutations
+    of a strategy drawn from the mix."""
+    from cardsim.sims.cashnguns.space import mutate, sample_strategy
+
+    seen: set[str] = set()
+    candidates: list[Strategy] = []
+
+    def offer(strategy: Strategy) -> None:
+        spec = strategy.spec()
+        if spec not in seen and len(candidates) < count:
+            seen.add(spec)
+            candidates.append(parse_strategy(spec))
+
+    for strategy in list(archive) + [s for _, s in NAMED_STRATEGIES.values()]:
+        offer(strategy)
+    attempts = 0
+    while len(candidates) < count and attempts < 50 * count:
+        attempts += 1
+        if attempts % 2:
+            offer(sample_strategy(rng))
+        else:
+            parent = library[int(rng.choice(len(library), p=mix))]
+            for _ in range(int(rng.integers(1, 4))):
+                parent = mutate(parent, rng)
+            offer(parent)
+    return candidates
+
+
+def refinements(leaders: Sequence[Strategy], count: int, rng: np.random.Generator) -> list[Strategy]:
+    """``count`` distinct one-step mutations of the search leaders (in turn)."""
+    from cardsim.sims.cashnguns.space import mutate
+
+    specs = {s.spec() for s in leaders}
+    out: list[Strategy] = []
+    attempts = 0
+    while len(out) < count and attempts < 50 * count:
+        child = mutate(leaders[attempts % len(leaders)], rng)
+        attempts += 1
+        if child.spec() not in specs:
+            specs.add(child.spec())
+            out.append(parse_strategy(child.spec()))
+    return out
+
+
+def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = None,
+             on_round: Callable[[dict], None] | None = None) -> dict:
+    """The PSRO loop: solve the library's symmetric equilibrium, search the strategy space for
+    a best response to it, add the response when its gain is significant (95% low bound > 0),
+    repeat. The library keeps every strategy up to ``library_cap`` (then drops the oldest
+    without equilibrium share); every strategy ever in a library or chosen as a round's best
+    reply (named ``dN`` when new) stays a candidate of every later search.
+    Each round is stored (``store``) as soon as it ends; a run with the same settings resumes
+    after its last stored round. Returns the whole document."""
+    settings.check()
+    arena = CashNGunsArena(settings.players, settings.metric, settings.shame_value, jobs)
+    path = discover_path(store, settings) if store is not None else None
+    document = _load_discover(path, settings)
+    table = ProfileTable.from_json(settings.players, document.pop("table_rows", []))
+    for done in document["rounds"]:
+        if on_round is not None:
+            on_round(done)
+    while len(document["rounds"]) < settings.rounds and not document["converged"]:
+        index = len(document["rounds"])
+        library: list[str] = list(document["library"])
+        names: dict[str, str] = document["names"]
+        strategies = [parse_strategy(spec) for spec in library]
+        previous = document["rounds"][-1]["equilibrium_specs"] if index else {}
+        mix = np.array([previous.get(spec, 0.0) for spec in library]) if previous else np.ones(len(library))
+        mix = mix / mix.sum()
+        first = settings.table_games // 2
+        fill_table(arena, table, library, mix, first, settings.profile_min,
+                   _seeds(settings.seed, index, 1, size=settings.profile_min + first))
+        equilibrium = symmetric_equilibrium(table.game(library, settings.metric), seed=settings.seed)
+        fill_table(arena, table, library, equilibrium.mix, settings.table_games - first, 0,
+                   _seeds(settings.seed, index, 2, size=settings.table_games))
+        equilibrium = symmetric_equilibrium(table.game(library, settings.metric), seed=settings.seed)
+        mix = equilibrium.mix
+        rng = np.random.default_rng(np.random.SeedSequence([settings.seed, index, 3]))
+        archive = [parse_strategy(spec) for spec in names]
+        initial = settings.budget - settings.budget * 3 // 10
+        candidates = propose_candidates(archive, strategies, mix, initial, rng)
+        response, search_mean = search_best_response(
+            arena, strategies, mix, candidates, settings.search_games, settings.seed, index,
+            refine=lambda leaders: refinements(leaders, settings.budget - len(candidates), rng))
+        quick = max(1, settings.validation_games // 5)
+        gain, low, high = measure_gain(arena, strategies, mix, response, quick, settings.seed, index, 0)
+        validated = quick
+        if low <= 0:  # not clearly significant: measure on the full, separate set of games
+            gain, low, high = measure_gain(arena, strategies, mix, response, settings.validation_games,
+                                           settings.seed, index, 1)
+            validated = settings.validation_games
+        spec = response.spec()
+        added = low > 0 and spec not in library
+        if spec not in names:
+            names[spec] = _name_of(response, names)
+        record = {
+            "round": index + 1,
+            "library": [names[s] for s in library],
+            "equilibrium": {names[s]: float(share) for s, share in zip(library, mix) if share > 0},
+            "equilibrium_specs": {s: float(share) for s, share in zip(library, mix) if share > 0},
+            "table_regret": equilibrium.regret,
+            "value": equilibrium.value,
+            "best_response": spec,
+            "best_response_name": names[spec],
+            "description": response.describe(),
+            "candidates": settings.budget,
+            "search_payoff": search_mean,
+            "exploitability": max(gain, 0.0),
+            "gain": gain,
+            "exploitability_lo": low,
+            "exploitability_hi": high,
+            "validation_games": validated,
+            "added": {"name": names[spec], "spec": spec, "description": response.describe()} if added else None,
+        }
+        document["rounds"].append(record)
+        document["library"] = _next_library(library, record["equilibrium_specs"], spec if added else None,
+                                            settings.library_cap)
+        document["converged"] = low <= 0  # a significant gain by a library member: more table games
+        if path is not None:
+            _save_discover(path, document, table)
+        if on_round is not None:
+            on_round(record)
+    return document
+
+
+def _next_library(library: list[str], shares: dict[str, float], added: str | None, cap: int) -> list[str]:
+    """The library plus the added strategy; beyond ``cap``, strategies without share in the
+    equilibrium are dropped, oldest first."""
+    library = library + ([added] if added else [])
+    for spec in list(library):
+        if len(library) <= cap:
+            break
+        if spec != added and shares.get(spec, 0.0) == 0.0:
+            library.remove(spec)
+    return library
+
+
+def _name_of(strategy: Strategy, names: dict[str, str]) -> str:
+    """A named strategy's name, else the next free ``dN``."""
+    for name, (_, named) in NAMED_STRATEGIES.items():
+        if named.spec() == strategy.spec():
+            return name
+    return f"d{sum(1 for n in names.values() if n.startswith('d') and n[1:].isdigit()) + 1}"
+
+
+def discover_path(store: Path, settings: DiscoverSettings) -> Path:
+    """Where a discover run with these settings keeps its rounds."""
+    shame = f"{settings.shame_value:+d}".replace("+", "p").replace("-", "m")
+    return Path(store) / "cashnguns_discover" / (
+        f"{settings.players}p_{settings.metric}_shame{shame}_seed{settings.seed}_budget{settings.budget}.json")
+
+
+def _settings_key(settings: DiscoverSettings) -> dict:
+    """The settings that must match for stored rounds to be reused (not ``rounds``)."""
+    key = {name: getattr(settings, name) for name in DiscoverSettings.__dataclass_fields__ if name != "rounds"}
+    key["start"] = list(settings.start)
+    return key
+
+
+def _load_discover(path: Path | None, settings: DiscoverSettings) -> dict:
+    start = [parse_strategy(spec).spec() for spec in settings.start]
+    fresh = {"settings": _settings_key(settings), "rounds": [], "converged": False,
+             "library": start, "names": dict(zip(start, settings.start))}
+    if path is None or not path.exists():
+        return fresh
+    import json
+
+    try:
+        stored = json.loads(path.read_text())
+    except (OSError, ValueError):
+        raise UserError(f"discover: {path} is not a readable discover record; move it away to start over") from None
+    if stored.get("settings") != fresh["settings"]:
+        return fresh
+    return stored
+
+
+def _save_discover(path: Path, document: dict, table: ProfileTable) -> None:
+    import json
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps({**document, "table_rows": table.to_json()}))
+    temporary.replace(path)
+
+
+def discover_round_lines(record: dict, metric: str) -> list[str]:
+    """A discover round in a few plain lines."""
+    scale, unit = (100.0, " points") if metric == "win" else (1.0, " $")
+    mix = ", ".join(f"{name} {share:.0%}" for name, share in
+                    sorted(record["equilibrium"].items(), key=lambda item: -item[1]))
+    lines = [f"round {record['round']}: equilibrium of {len(record['library'])} strategies: {mix} "
+             f"(value {record['value'] * scale:.2f}{unit}, regret on the table {record['table_regret'] * scale:.2f})",
+             f"  best of {record['candidates']} candidates: {record['best_response']} "
+             f"({record['best_response_name']}): {record['description']}",
+             f"  exploitability {record['gain'] * scale:+.2f}{unit} "
+             f"[95% {record['exploitability_lo'] * scale:+.2f}, {record['exploitability_hi'] * scale:+.2f}], "
+             f"{record['validation_games']:,} paired games"]
+    if record["added"]:
+        lines.append(f"  added {record['added']['name']} = {record['added']['spec']}")
+    else:
+        lines.append("  no significant gain: the library's equilibrium stands (converged)")
+    return lines
+
+
+# --- the readings side by side ------------------------------------------------------------------
+
+#: The rules readings the report compares: payoff metric x shame marker value (dollars).
+READINGS: tuple[tuple[str, int], ...] = (("win", -5_000), ("win", 5_000), ("score", -5_000), ("score", 5_000))
+
+
+def reading_label(metric: str, shame_value: int) -> str:
+    return f"{metric}, shame {shame_value:+,}"
+
+
+def discover_command_line(players: int, metric: str, shame_value: int) -> str:
+    """The command that produces (or resumes) one stored discover run of the report."""
+    return f"cardsim cashnguns discover --players {players} --metric {metric} --shame {shame_value}"
+
+
+def load_discover_documents(store: Path, players: Sequence[int]) -> dict[tuple[int, str, int], dict]:
+    """The stored discover runs (default seed and budget) of every reading and player count."""
+    import json
+
+    found = {}
+    for count in players:
+        for metric, shame_value in READINGS:
+            path = discover_path(store, DiscoverSettings(players=count, metric=metric, shame_value=shame_value))
+            if path.exists():
+                try:
+                    found[(count, metric, shame_value)] = json.loads(path.read_text())
+                except (OSError, ValueError):
+                    continue
+    return found
+
+
+#: The questions the readings are compared on: (question, answer of a strategy).
+FEATURES: tuple[tuple[str, Callable[[Strategy], str]], ...] = (
+    ("card order", lambda s: "holds its loaded cards back" if s.bullet in ("late", "bigpot", "safe")
+     else "plays loaded cards early or at random"),
+    ("target", lambda s: "picks its target from the public record" if s.target != "random"
+     else "aims at random"),
+    ("lying down", lambda s: "never lies down" if s.lie == "never" else "lies down when threatened"),
+    ("card counting", lambda s: "counts revealed cards" if (
+        s.bullet == "safe" or s.target == "clicks" or (s.lie in ("threshold", "risk") and s.count == 1))
+     else "does not count cards"),
+    ("bullet policy", lambda s: f"bullet={s.bullet}"),
+    ("target policy", lambda s: f"target={s.target}"),
+    ("lie-down policy", lambda s: f"lie={s.lie}"),
+)
+
+
+def equilibrium_features(document: dict) -> dict[str, dict[str, float]]:
+    """Share of the final equilibrium mix giving each answer to each question of ``FEATURES``."""
+    last = document["rounds"][-1]
+    features: dict[str, dict[str, float]] = {question: {} for question, _ in FEATURES}
+    for spec, share in last["equilibrium_specs"].items():
+        strategy = parse_strategy(spec)
+        for question, answer in FEATURES:
+            value = answer(strategy)
+            features[question][value] = features[question].get(value, 0.0) + share
+    return features
+
+
+def readings_table(documents: dict[tuple[int, str, int], dict]) -> pl.DataFrame:
+    """One row per (players, reading): rounds, whether the loop converged, the final
+    equilibrium (name share, ...), its exploitability with the 95% upper bound, in points of
+    win probability or dollars."""
+    rows = []
+    for (players, metric, shame_value), document in sorted(documents.items()):
+        last = document["rounds"][-1]
+        scale = 100.0 if metric == "win" else 1.0
+        mix = ", ".join(f"{name} {share:.0%}" for name, share in
+                        sorted(last["equilibrium"].items(), key=lambda item: -item[1]))
+        rows.append({
+            "players": players, "reading": reading_label(metric, shame_value), "metric": metric,
+            "rounds": len(document["rounds"]), "converged": bool(document["converged"]),
+            "equilibrium": mix, "value": last["value"] * scale,
+            "exploitability": last["gain"] * scale, "exploitability_hi": last["exploitability_hi"] * scale,
+            "games": last["validation_games"],
+        })
+    return pl.DataFrame(rows)
+
+
+def readings_strategies(documents: dict[tuple[int, str, int], dict]) -> pl.DataFrame:
+    """Each strategy with a share in a final equilibrium: where, its share, spec, description."""
+    rows = []
+    for (players, metric, shame_value), document in sorted(documents.items()):
+        last = document["rounds"][-1]
+        names = document["names"]
+        for spec, share in sorted(last["equilibrium_specs"].items(), key=lambda item: -item[1]):
+            rows.append({"players": players, "reading": reading_label(metric, shame_value),
+                         "strategy": names.get(spec, spec), "share": share, "spec": spec,
+                         "description": parse_strategy(spec).describe()})
+    return pl.DataFrame(rows)
+
+
+def readings_conclusions(documents: dict[tuple[int, str, int], dict]) -> list[str]:
+    """Plain sentences, one per question of ``FEATURES``: the answer that takes most of the
+    equilibrium mix in every run (holds), or which runs answer which way (flips)."""
+    if not documents:
+        return []
+    sentences = []
+    features = {key: equilibrium_features(document) for key, document in sorted(documents.items())}
+    for question, _ in FEATURES:
+        by_run = {key: max(found[question].items(), key=lambda item: item[1]) for key, found in features.items()}
+        answers = {value for value, _ in by_run.values()}
+        if len(answers) == 1:
+            low = min(share for _, share in by_run.values())
+            amount = "all of the equilibrium mix" if low > 0.9995 else f"most of the equilibrium mix (at least {low:.0%})"
+            sentences.append(f"{question.capitalize()} holds in all {len(by_run)} runs: {amount} {answers.pop()}.")
+        else:
+            groups: dict[str, list[str]] = {}
+            for (players, metric, shame_value), (value, _) in by_run.items():
+                groups.setdefault(value, []).append(f"{players}p {reading_label(metric, shame_value)}")
+            parts = "; ".join(f"{value} in {', '.join(runs)}" for value, runs in groups.items())
+            sentences.append(f"{question.capitalize()} flips: {parts}.")
+    return sentences
+
+
+def searched_sentence(documents: dict[tuple[int, str, int], dict]) -> str:
+    """The chapter's key result from the stored discover runs: how far the searched equilibria
+    of the main reading (win, shame -$5,000) can be beaten, and what holds in every run. Empty
+    when no run of the main reading is stored."""
+    main = {players: document for (players, metric, shame_value), document in documents.items()
+            if (metric, shame_value) == ("win", DEFAULT_SHAME_DOLLARS)}
+    if not main:
+        return ""
+    counts = ", ".join(str(players) for players in sorted(main))
+    worst = max(100 * document["rounds"][-1]["exploitability_hi"] for document in main.values())
+    holds = [sentence for sentence in readings_conclusions(documents) if " holds in all " in sentence]
+    return (f"With {counts} players (win probability, shame -$5,000), the best reply a best-response search "
+            f"of {main[min(main)]['settings']['budget']} candidates finds gains at most {worst:.2f} points "
+            f"over the searched equilibrium mix (95% upper bound). " + " ".join(holds))

@@ -1,4 +1,5 @@
-"""`cardsim cashnguns`: strategies, a table run, the meta-game payoff matrix and the stage game."""
+"""`cardsim cashnguns`: strategies, a table run, the meta-game payoff matrix, the best-response
+search (discover) and the one-round enumeration (stage)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,15 @@ import typer
 
 from cardsim.analysis.stats import wilson_interval
 from cardsim.commands.common import (
+    JobsOpt,
     JsonOpt,
+    NoStoreOpt,
     PlotFormatOpt,
     PlotOpt,
     RunOptions,
     RunOpts,
+    SeedOpt,
+    StoreOpt,
     check_output_file,
     check_plot_folder,
     command_app,
@@ -29,12 +34,7 @@ from cardsim.api import strategy_specs
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, HAND_COUNTS
-from cardsim.sims.cashnguns.strategies import (
-    BULLET_POLICIES,
-    LIE_POLICIES,
-    NAMED_STRATEGIES,
-    TARGET_POLICIES,
-)
+from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
 
 app = command_app(
     "cashnguns", help="Cash'n Guns: payoff matrices of strategies and their equilibria.",
@@ -57,25 +57,19 @@ ShameOpt = Annotated[
 
 @app.command("strategies")
 def strategies_command(as_json: JsonOpt = False) -> None:
-    """List the named strategies and the policies a custom strategy can combine.
+    """List the named strategies, the policies a custom strategy combines and its parameters.
 
     Example: cardsim cashnguns strategies
     """
-    rows = []
-    for name, (description, strategy) in NAMED_STRATEGIES.items():
-        rows.append({"strategy": name, "bullet": strategy.bullet, "target": strategy.target,
-                     "lie": strategy.lie, "description": description})
-    show_table(pl.DataFrame(rows), title="named strategies (override any field: NAME:key=value,...)",
+    from cardsim.analysis.cashnguns import strategy_space_tables
+
+    named, policies, parameters = strategy_space_tables()
+    show_table(named, title="named strategies (override any field: NAME:key=value,...)",
                name="strategies", as_json=as_json)
-    policies = [
-        {"part": part, "policy": name, "meaning": meaning}
-        for part, table in (("bullet", BULLET_POLICIES), ("target", TARGET_POLICIES), ("lie", LIE_POLICIES))
-        for name, (_, meaning) in table.items()
-    ]
-    policies.append({"part": "params", "policy": "pot, guns, lie_p, hit, wound",
-                     "meaning": "defaults pot=50000, guns=2, lie_p=0.5, hit=0.375, wound=10000"})
-    show_table(pl.DataFrame(policies), title="policies (custom:bullet=...,target=...,lie=...)",
+    show_table(policies, title="policies (custom:bullet=...,target=...,lie=...)",
                name="policies", as_json=as_json)
+    show_table(parameters, title="parameters (custom:key=value; out of range is an error)",
+               name="parameters", as_json=as_json)
 
 
 def per_slot_table(config: CashNGunsConfig, episodes: pl.DataFrame) -> pl.DataFrame:
@@ -252,7 +246,8 @@ def stage_command(
     opponent_hand: Annotated[str, typer.Option("--opponent-hand", help="Click,Bang,BBB counts opponents draw from.")] = "5,2,1",
     as_json: JsonOpt = False,
 ) -> None:
-    """Exact one-round payoffs (bullet x stand/lie down) of a player aimed at by k guns.
+    """One-round payoffs (bullet x stand/lie down) of a player aimed at by k guns, by exact
+    enumeration: exact only for round one with fixed aims and nobody else lying down.
 
     Example: cardsim cashnguns stage --players 5 --guns 2 --loot 20k,10k,10k,5k,5k
     """
@@ -272,5 +267,62 @@ def stage_command(
     ]
     table = tables[0] if len(counts) == 1 else pl.concat(
         [t.select(pl.lit(c).alias("players"), pl.all()) for c, t in zip(counts, tables)])
-    show_table(table, title=(f"stage game (exact): {players} players, {guns} guns on you, loot {loot}, "
+    show_table(table, title=(f"one round, exact only for round one with fixed aims and nobody else lying down: "
+                             f"{players} players, {guns} guns on you, loot {loot}, "
                              f"opponents' cards {opponent_hand}"), name="stage", as_json=as_json)
+
+
+@app.command("discover")
+def discover_command(
+    players: Annotated[str, typer.Option("--players", help="4-6 players: one count, a range or a list.")] = "5",
+    metric: Annotated[str, typer.Option("--metric", help="Payoff: win (probability) or score (mean $).")] = "win",
+    shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
+    budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched per round.")] = 200,
+    rounds: Annotated[int, typer.Option("--rounds", help="PSRO rounds at most (stops earlier when no candidate gains significantly).")] = 20,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Grow a strategy library by best responses (double oracle / PSRO): each round solves the
+    library's symmetric equilibrium, searches the strategy space for the best reply to it, adds
+    the reply when its gain is significant, and reports the exploitability with a 95% interval.
+    Finished rounds are stored; rerunning the same command resumes after them (a larger
+    --rounds continues a run that stopped at the round limit). --json: one document; its last round and its top level
+    carry exploitability, exploitability_hi (95% upper bound) and the equilibrium, in the
+    payoff's unit (win probability 0-1, or dollars of score).
+
+    Example: cardsim cashnguns discover --players 5 --budget 200 --rounds 8
+    """
+    from cardsim.analysis.cashnguns import DiscoverSettings, discover, discover_round_lines
+    from cardsim.commands.common import default_jobs, resolve_store
+
+    every_settings = [DiscoverSettings(players=count, metric=metric, shame_value=shame, seed=seed,
+                                       budget=budget, rounds=rounds) for count in parse_range(players)]
+    for settings in every_settings:  # every count checked before any is run
+        settings.check()
+    folder = resolve_store(store, no_store)
+    workers = default_jobs(jobs)
+    documents = []
+    for settings in every_settings:
+        if not as_json:
+            typer.echo(f"Cash'n Guns discover, {settings.players} players:")
+        show = None if as_json else (lambda record: typer.echo("\n".join(discover_round_lines(record, metric))))
+        documents.append(discover_json(discover(settings, jobs=workers, store=folder, on_round=show)))
+    if as_json:
+        show_value("discover", documents if len(documents) > 1 else documents[0])
+        show_table(pl.DataFrame([{"players": d["settings"]["players"], "rounds": len(d["rounds"]),
+                                  "converged": d["converged"], "exploitability": d["exploitability"],
+                                  "exploitability_hi": d["exploitability_hi"]} for d in documents]),
+                   name="discover", as_json=True)
+
+
+def discover_json(document: dict) -> dict:
+    """The discover document without the internal profile table, the last round's figures on top."""
+    last = document["rounds"][-1]
+    return {"settings": document["settings"], "converged": document["converged"],
+            "strategies": {name: spec for spec, name in document["names"].items()},
+            "rounds": document["rounds"],
+            "exploitability": last["exploitability"], "exploitability_hi": last["exploitability_hi"],
+            "equilibrium": last["equilibrium"]}

@@ -25,19 +25,21 @@ def invoke(*args: str):
 
 def test_strategies_lists_every_named_strategy():
     result = invoke("strategies", "--json")
-    first = json.loads(result.stdout)["tables"]["strategies"]
+    tables = json.loads(result.stdout)["tables"]
+    first = tables["strategies"]
     assert len(first) >= 8
-    assert {"random", "stubborn", "coward", "calculator"} <= {row["strategy"] for row in first}
+    assert {"random", "stubborn", "coward", "calculator", "counter"} <= {row["strategy"] for row in first}
+    assert {row["parameter"] for row in tables["parameters"]} >= {"pot", "safe", "risk", "count"}
 
 
 def test_run_focal_vs_others_reports_intervals(tmp_path):
-    result = invoke("run", "--players", "4", "-s", "shark:pot=30000", "-s", "stubborn",
+    result = invoke("run", "--players", "4", "-s", "shark:pot=0.8", "-s", "stubborn",
                     "--n", "1000", "--seed", "2", "--jobs", "1", "--store", str(tmp_path), "-q", "--json")
     rows = json.loads(result.stdout)["tables"]["slots"]
-    assert [row["strategy"] for row in rows] == ["shark:pot=30000"] + ["stubborn"] * 3
+    assert [row["strategy"] for row in rows] == ["shark:pot=0.8"] + ["stubborn"] * 3
     for row in rows:
         assert row["n"] == 1000 and row["lo"] <= row["p_win"] <= row["hi"]
-    again = invoke("run", "--players", "4", "-s", "shark:pot=30000", "-s", "stubborn",
+    again = invoke("run", "--players", "4", "-s", "shark:pot=0.8", "-s", "stubborn",
                    "--n", "1000", "--seed", "2", "--jobs", "1", "--store", str(tmp_path), "-q", "--json")
     assert json.loads(again.stdout)["tables"]["slots"] == rows
 
@@ -72,6 +74,8 @@ def test_payoff_prints_matrix_equilibrium_and_writes_plots(tmp_path):
         (["run", "--players", "7", "--no-store"], "players must be 4-6"),
         (["run", "-s", "shark:pot=x", "--no-store"], "bad value"),
         (["payoff", "--metric", "money"], "--metric must be"),
+        (["run", "-s", "custom:speed=3", "--no-store"], "bad strategy option"),
+        (["run", "-s", "custom:risk=2", "--no-store"], "risk must be between 0 and 1"),
         (["stage", "--loot", "15k"], "notes are"),
         (["stage", "--guns", "9"], "guns must be"),
         (["stage", "--opponent-hand", "5,2"], "three counts"),

@@ -30,7 +30,7 @@ def shots(targets, bullets, lying, alive=None):
     """resolve_shots on plain lists."""
     n = len(targets)
     alive = [True] * n if alive is None else alive
-    taken, down, fired = resolve_shots(
+    taken, down, fired, _ = resolve_shots(
         np.array(targets), np.array(bullets), np.array(lying), np.array(alive)
     )
     return taken.tolist(), down.tolist(), fired.tolist()

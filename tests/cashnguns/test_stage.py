@@ -71,7 +71,7 @@ def test_stage_matches_monte_carlo_of_the_round():
     cash = np.zeros(n)
     for i in range(n):
         bullets = np.concatenate(([0], cards[i]))
-        taken, down, _ = resolve_shots(targets, bullets, lying, alive)
+        taken, down, _, _ = resolve_shots(targets, bullets, lying, alive)
         sharers = sum(shares_loot(True, False, bool(d)) for d in down)
         wounded[i] = taken[0] > 0
         if not down[0]:

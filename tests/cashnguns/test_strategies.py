@@ -2,116 +2,150 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.rules import BANG, BANG_BANG_BANG, CLICK
 from cardsim.sims.cashnguns.strategies import (
-    BULLET_BIG_POT,
-    BULLET_EARLY,
-    BULLET_LATE,
-    BULLET_RANDOM,
-    LIE_GUNS,
-    LIE_NEVER,
-    LIE_RANDOM,
-    LIE_THRESHOLD,
     NAMED_STRATEGIES,
-    TARGET_LEADER,
-    TARGET_RANDOM,
-    TARGET_RETALIATE,
-    TARGET_WEAKEST,
     Strategy,
     choose_bullet,
     choose_lie_down,
     choose_target,
+    loaded_chance,
     parse_strategy,
 )
 
 FULL_HAND = np.array([5, 2, 1])
-PARAMS = Strategy(pot=40_000, guns=2, lie_p=0.25, hit=0.5, wound=10_000).param_row()
+BASE = Strategy(pot=1.2, safe=0.1, guns=2, lie_p=0.25, hit=0.5, wound=10_000, count=0)
 
 
-def bullet(policy, hand, pot=0, u=0.0):
-    return choose_bullet(policy, np.array(hand), pot, PARAMS, u)
+def row(**changes):
+    return replace(BASE, **changes).param_row()
+
+
+def bullet(policy, hand, pot=0.0, expected=10.0, target_loaded=0.375, u=0.0, **changes):
+    return choose_bullet(row(bullet=policy, **changes), np.array(hand), pot, expected, target_loaded, u)
 
 
 def test_random_bullet_picks_cards_in_proportion_to_the_hand():
     """u in [0, 5/8) -> Click, [5/8, 7/8) -> Bang!, [7/8, 1) -> Bang!Bang!Bang!."""
-    assert bullet(BULLET_RANDOM, FULL_HAND, u=0.0) == CLICK
-    assert bullet(BULLET_RANDOM, FULL_HAND, u=0.624) == CLICK
-    assert bullet(BULLET_RANDOM, FULL_HAND, u=0.625) == BANG
-    assert bullet(BULLET_RANDOM, FULL_HAND, u=0.874) == BANG
-    assert bullet(BULLET_RANDOM, FULL_HAND, u=0.875) == BANG_BANG_BANG
-    assert bullet(BULLET_RANDOM, [0, 0, 1], u=0.3) == BANG_BANG_BANG
+    assert bullet("random", FULL_HAND, u=0.0) == CLICK
+    assert bullet("random", FULL_HAND, u=0.624) == CLICK
+    assert bullet("random", FULL_HAND, u=0.625) == BANG
+    assert bullet("random", FULL_HAND, u=0.874) == BANG
+    assert bullet("random", FULL_HAND, u=0.875) == BANG_BANG_BANG
+    assert bullet("random", [0, 0, 1], u=0.3) == BANG_BANG_BANG
 
 
-def test_big_pot_bullet_saves_bangs_for_large_loot():
-    assert bullet(BULLET_BIG_POT, FULL_HAND, pot=7) == CLICK  # $35k < $40k
-    assert bullet(BULLET_BIG_POT, FULL_HAND, pot=8) == BANG_BANG_BANG
-    assert bullet(BULLET_BIG_POT, [5, 2, 0], pot=8) == BANG
-    assert bullet(BULLET_BIG_POT, [0, 2, 0], pot=1) == BANG  # out of Clicks
-    assert bullet(BULLET_BIG_POT, [3, 0, 0], pot=20) == CLICK  # out of loaded cards
+def test_big_pot_bullet_fires_relative_to_the_expected_pot():
+    """pot=1.2: fires from 12 units when 10 are expected, from 6 when 5 are expected."""
+    assert bullet("bigpot", FULL_HAND, pot=11.9) == CLICK
+    assert bullet("bigpot", FULL_HAND, pot=12) == BANG_BANG_BANG
+    assert bullet("bigpot", FULL_HAND, pot=6, expected=5.0) == BANG_BANG_BANG
+    assert bullet("bigpot", [5, 2, 0], pot=12) == BANG
+    assert bullet("bigpot", [0, 2, 0], pot=1) == BANG  # out of Clicks
+    assert bullet("bigpot", [3, 0, 0], pot=20) == CLICK  # out of loaded cards
 
 
 def test_early_and_late_bullet_orders():
-    assert bullet(BULLET_EARLY, FULL_HAND) == BANG_BANG_BANG
-    assert bullet(BULLET_EARLY, [5, 1, 0]) == BANG
-    assert bullet(BULLET_EARLY, [5, 0, 0]) == CLICK
-    assert bullet(BULLET_LATE, FULL_HAND) == CLICK
-    assert bullet(BULLET_LATE, [0, 1, 1]) == BANG
-    assert bullet(BULLET_LATE, [0, 0, 1]) == BANG_BANG_BANG
+    assert bullet("early", FULL_HAND) == BANG_BANG_BANG
+    assert bullet("early", [5, 1, 0]) == BANG
+    assert bullet("early", [5, 0, 0]) == CLICK
+    assert bullet("late", FULL_HAND) == CLICK
+    assert bullet("late", [0, 1, 1]) == BANG
+    assert bullet("late", [0, 0, 1]) == BANG_BANG_BANG
+
+
+def test_safe_bullet_keeps_the_bang_for_a_target_that_cannot_answer():
+    """safe=0.1: a Bang! when the target's loaded chance is <= 0.1, else a Click."""
+    assert bullet("safe", FULL_HAND, target_loaded=0.375) == CLICK
+    assert bullet("safe", FULL_HAND, target_loaded=0.1) == BANG
+    assert bullet("safe", [5, 0, 1], target_loaded=0.0) == BANG_BANG_BANG
+    assert bullet("safe", [0, 1, 1], target_loaded=0.9) == BANG  # no Click left
+
+
+def test_loaded_chance_counts_revealed_cards():
+    revealed = np.array([[0, 0, 0], [3, 1, 0], [2, 2, 1], [5, 0, 0]])
+    assert loaded_chance(revealed, 0) == pytest.approx(3 / 8)
+    assert loaded_chance(revealed, 1) == pytest.approx(2 / 4)
+    assert loaded_chance(revealed, 2) == 0.0  # every loaded card seen
+    assert loaded_chance(revealed, 3) == 1.0  # every Click seen
 
 
 ALIVE = np.array([True, True, False, True, True])
 MONEY = np.array([0, 6, 9, 6, 2])
 WOUNDS = np.array([0, 1, 0, 2, 2])
+REVEALED = np.array([[0, 0, 0], [1, 1, 0], [4, 2, 1], [2, 1, 1], [1, 1, 1]])
 
 
-def target(policy, me=0, last=(-1, -1, -1, -1, -1), u=0.0):
-    return choose_target(policy, me, ALIVE, MONEY, WOUNDS, np.array(last), u)
+def target(policy, me=0, aims=(), lay=(), u=0.0):
+    history = np.full((8, 5), -1, np.int64)
+    lain = np.zeros((8, 5), np.bool_)
+    for index, aimed in enumerate(aims):
+        history[index] = aimed
+        lain[index] = lay[index] if lay else False
+    return choose_target(row(target=policy), me, ALIVE, MONEY, WOUNDS, REVEALED, history, lain, len(aims), u)
 
 
 def test_random_target_is_a_uniform_living_opponent():
-    picks = [target(TARGET_RANDOM, u=u) for u in (0.0, 0.34, 0.67, 0.99)]
+    picks = [target("random", u=u) for u in (0.0, 0.34, 0.67, 0.99)]
     assert picks == [1, 3, 4, 4]
-    assert {target(TARGET_RANDOM, me=3, u=u) for u in np.linspace(0, 0.999, 30)} == {0, 1, 4}
+    assert {target("random", me=3, u=u) for u in np.linspace(0, 0.999, 30)} == {0, 1, 4}
 
 
 def test_leader_target_is_the_richest_living_opponent_ties_at_random():
     """Seat 2 is richest but dead; seats 1 and 3 tie at 6 units."""
-    assert target(TARGET_LEADER, u=0.2) == 1
-    assert target(TARGET_LEADER, u=0.7) == 3
-    assert target(TARGET_LEADER, me=1, u=0.9) == 3
+    assert target("leader", u=0.2) == 1
+    assert target("leader", u=0.7) == 3
+    assert target("leader", me=1, u=0.9) == 3
 
 
-def test_retaliate_targets_last_rounds_shooter_else_random():
-    assert target(TARGET_RETALIATE, last=(4, 3, -1, 0, 1), u=0.9) == 3
-    assert target(TARGET_RETALIATE, last=(4, 0, -1, 0, 0), u=0.9) == 4
-    assert target(TARGET_RETALIATE, last=(4, 3, -1, 4, 1), u=0.5) == target(TARGET_RANDOM, u=0.5)
+def test_retaliate_targets_the_last_aggressor_else_random():
+    assert target("retaliate", aims=[(4, 3, -1, 0, 1)], u=0.9) == 3
+    assert target("retaliate", aims=[(4, 0, -1, 0, 0)], u=0.9) == 4
+    # the most recent round in which anyone aimed at me counts, even two rounds back
+    assert target("retaliate", aims=[(4, 0, -1, 1, 0), (4, 3, -1, 4, 1)], u=0.9) == 4
+    # a shooter who lay down lowered its gun: not an aggressor
+    assert target("retaliate", aims=[(4, 0, -1, 0, 0)], lay=[(False, False, False, False, True)],
+                  u=0.9) == 3
+    assert target("retaliate", aims=[(4, 3, -1, 4, 1)], u=0.5) == target("random", u=0.5)
 
 
 def test_weakest_target_is_the_most_wounded():
-    assert target(TARGET_WEAKEST, u=0.1) == 3
-    assert target(TARGET_WEAKEST, u=0.9) == 4
+    assert target("weakest", u=0.1) == 3
+    assert target("weakest", u=0.9) == 4
 
 
-def lie(policy, guns, pot=10, alive=5, wounds=0, money=0, shame=-1.0, u=0.5):
-    return bool(choose_lie_down(policy, guns, pot, alive, wounds, money, shame, PARAMS, u))
+def test_clicks_target_is_the_one_least_likely_loaded():
+    """Seat 4 has shown all three loaded cards (chance 0); seat 3 has 1/4, seat 1 2/6."""
+    assert target("clicks", u=0.99) == 4
+    assert target("clicks", me=4, u=0.99) == 3
+
+
+def lie(policy, guns, pot=10, expected=10.0, alive=5, wounds=0, money=0, shame=-1.0, u=0.5,
+        revealed=None, round_index=0, **changes):
+    targets = np.array([1] + [0] * guns + [1] * (4 - guns))
+    revealed = np.zeros((5, 3), np.int64) if revealed is None else np.array(revealed)
+    return bool(choose_lie_down(row(lie=policy, **changes), 0, targets, np.ones(5, np.bool_), revealed,
+                                pot, expected, alive, wounds, money, round_index, shame, u))
 
 
 def test_never_lie_down():
-    assert not lie(LIE_NEVER, guns=4)
+    assert not lie("never", guns=4)
 
 
 def test_random_lie_down_with_probability_lie_p():
-    assert lie(LIE_RANDOM, guns=0, u=0.2)
-    assert not lie(LIE_RANDOM, guns=3, u=0.3)
+    assert lie("random", guns=0, u=0.2)
+    assert not lie("random", guns=3, u=0.3)
 
 
 def test_lie_down_when_aimed_at_by_enough_guns():
-    assert not lie(LIE_GUNS, guns=1)
-    assert lie(LIE_GUNS, guns=2)
+    assert not lie("guns", guns=1)
+    assert lie("guns", guns=2)
 
 
 def test_threshold_weighs_pot_share_against_wound_risk():
@@ -119,31 +153,64 @@ def test_threshold_weighs_pot_share_against_wound_risk():
     One gun, pot 10 units, 5 alive: stand = 0.5*2 - 0.5*2 = 0 > -1 -> stand.
     Two guns: p=0.75, stand = 0.25*2 - 0.75*2 = -1.0, not below -1 -> stand; three guns:
     p=0.875, stand = 0.25 - 1.75 = -1.5 < -1 -> lie. A lethal wound costs money + 3 * wound."""
-    assert not lie(LIE_THRESHOLD, guns=0, pot=0)
-    assert not lie(LIE_THRESHOLD, guns=1)
-    assert not lie(LIE_THRESHOLD, guns=2)
-    assert lie(LIE_THRESHOLD, guns=3)
-    assert lie(LIE_THRESHOLD, guns=1, wounds=2, money=10)  # 0.5*2 - 0.5*16 < -1
-    assert not lie(LIE_THRESHOLD, guns=1, pot=40)  # a big pot is worth the risk
-    assert not lie(LIE_THRESHOLD, guns=3, shame=-3.0)  # a harsher shame penalty: stand
+    assert not lie("threshold", guns=0, pot=0)
+    assert not lie("threshold", guns=1)
+    assert not lie("threshold", guns=2)
+    assert lie("threshold", guns=3)
+    assert lie("threshold", guns=1, wounds=2, money=10)  # 0.5*2 - 0.5*16 < -1
+    assert not lie("threshold", guns=1, pot=40)  # a big pot is worth the risk
+    assert not lie("threshold", guns=3, shame=-3.0)  # a harsher shame penalty: stand
+
+
+def test_counting_uses_the_aimers_revealed_cards():
+    """Two guns from seats 1 and 2. Counting, seat 1 has shown all its loaded cards and seat 2
+    has shown 3 Clicks: p = 1 - 1 x (1 - 3/5) = 0.6."""
+    revealed = [[0, 0, 0], [2, 2, 1], [3, 0, 0], [0, 0, 0], [0, 0, 0]]
+    assert lie("risk", guns=2, risk=0.55, count=1, revealed=revealed)
+    assert not lie("risk", guns=2, risk=0.65, count=1, revealed=revealed)
+    # not counting: 1 - 0.5^2 = 0.75 whatever was revealed
+    assert lie("risk", guns=2, risk=0.7, count=0, revealed=revealed)
+    # both aimers out of loaded cards: no risk at all
+    empty = [[0, 0, 0], [2, 2, 1], [1, 2, 1], [0, 0, 0], [0, 0, 0]]
+    assert not lie("risk", guns=2, risk=0.0, count=1, revealed=empty)
+
+
+def test_risk_rule_terms():
+    """Not counting, two guns: p = 0.75. The tolerated risk 0.7 moves with the pot (greed),
+    my wounds (care), the round (endgame) and needs at least ``guns`` guns."""
+    assert lie("risk", guns=2, risk=0.7, count=0)
+    assert not lie("risk", guns=2, risk=0.7, count=0, greed=0.5, pot=12)  # 0.7 + 0.5*0.2 = 0.8
+    assert lie("risk", guns=2, risk=0.8, count=0, care=0.1, wounds=1)  # 0.8 - 0.1 = 0.7
+    assert not lie("risk", guns=2, risk=0.7, count=0, endgame=0.2, round_index=7)  # 0.9
+    assert not lie("risk", guns=1, risk=0.0, count=0)  # guns param is 2
 
 
 def test_named_strategies_span_the_policy_space():
-    """At least eight named strategies, using every bullet, target and lie-down policy."""
-    assert len(NAMED_STRATEGIES) >= 8
+    """Every bullet, target and lie-down policy is used by some named strategy."""
+    from cardsim.sims.cashnguns.strategies import BULLET_POLICIES, LIE_POLICIES, TARGET_POLICIES
+
     used = {(s.bullet, s.target, s.lie) for _, s in NAMED_STRATEGIES.values()}
     assert len(used) == len(NAMED_STRATEGIES)
-    assert {b for b, _, _ in used} == {"random", "bigpot", "early", "late"}
-    assert {t for _, t, _ in used} == {"random", "leader", "retaliate", "weakest"}
-    assert {x for _, _, x in used} == {"never", "random", "guns", "threshold"}
+    assert {b for b, _, _ in used} == set(BULLET_POLICIES)
+    assert {t for _, t, _ in used} == set(TARGET_POLICIES)
+    assert {x for _, _, x in used} == set(LIE_POLICIES)
+
+
+def test_spec_round_trips_and_describes():
+    for _, strategy in NAMED_STRATEGIES.values():
+        again = parse_strategy(strategy.spec())
+        assert again.param_row()[: 3].tolist() == strategy.param_row()[:3].tolist()
+        assert again.spec() == strategy.spec()
+        assert strategy.describe()
 
 
 def test_parse_named_strategy_and_overrides():
     assert parse_strategy("coward") == NAMED_STRATEGIES["coward"][1]
     custom = parse_strategy("coward:guns=3,target=leader")
     assert (custom.guns, custom.target, custom.lie) == (3, "leader", "guns")
-    assert parse_strategy("calculator:hit=0.3,wound=20000").param_row()[3:].tolist() == [0.3, 4.0]
+    assert parse_strategy("calculator:hit=0.3,wound=20000").hit == 0.3
     assert parse_strategy("custom:bullet=early") == Strategy(bullet="early")
+    assert parse_strategy("custom:bullet=safe,target=clicks,lie=risk,risk=0.4,count=0").count == 0
 
 
 @pytest.mark.parametrize(
@@ -153,10 +220,14 @@ def test_parse_named_strategy_and_overrides():
         ("coward:guns", "bad strategy option"),
         ("coward:speed=3", "bad strategy option"),
         ("coward:guns=x", "bad value"),
-        ("coward:guns=9", "guns must be"),
+        ("coward:guns=2.5", "bad value"),
+        ("coward:guns=9", "guns must be between"),
         ("coward:lie=sometimes", "unknown lie policy"),
-        ("random:lie_p=1.5", "probability"),
-        ("patient:pot=12345", "multiple of 5000"),
+        ("random:lie_p=1.5", "lie_p must be between"),
+        ("patient:pot=12345", "pot must be between"),
+        ("custom:risk=-0.1", "risk must be between"),
+        ("custom:count=2", "count must be between"),
+        ("custom:wound=1500", "whole thousands"),
     ],
 )
 def test_bad_strategy_specs_are_user_errors(spec, message):

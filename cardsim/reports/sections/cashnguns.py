@@ -8,12 +8,22 @@ matrix, the symmetric mixed equilibrium and best responses. The runs are the sam
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 
 from cardsim.analysis.cashnguns import (
+    READINGS,
     Equilibrium,
     best_responses,
+    discover_command_line,
+    load_discover_documents,
+    readings_conclusions,
+    searched_sentence,
+    readings_strategies,
+    readings_table,
     equilibrium_table,
     payoff_matrix,
     symmetric_equilibrium,
@@ -42,7 +52,10 @@ QUESTION = (
     "strategies we simulate whole games (8 rounds, seed rules), then read off a player's win "
     "probability when the other players all use one strategy (the payoff matrix), the best reply "
     "to each such table, and a symmetric mixed equilibrium: a mix no single strategy can beat, "
-    "with its regret (how much the best deviation would gain; zero at an exact equilibrium)."
+    "with its regret (how much the best deviation would gain; zero at an exact equilibrium). "
+    "Because a library of hand-written strategies can be beaten by one nobody wrote, a "
+    "best-response search then grows the library until no searched strategy gains "
+    "significantly, under each reading of the scoring rules."
 )
 
 STRATEGIES: dict[str, tuple[str, ...]] = {
@@ -157,9 +170,66 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
+def discover_store() -> Path:
+    """Where the report looks for stored ``cashnguns discover`` runs: $CARDSIM_STORE, else
+    ./results (the commands' default store)."""
+    return Path(os.environ.get("CARDSIM_STORE") or "results")
+
+
+def readings_blocks(players: tuple[int, ...], documents: dict | None = None) -> list[Block]:
+    """The final equilibrium of every stored discover run, reading by reading, with its
+    exploitability, the strategies in it, and which conclusions hold across readings."""
+    store = discover_store()
+    if documents is None:
+        documents = load_discover_documents(store, players)
+    missing = [discover_command_line(p, m, v) for p in players for m, v in READINGS
+               if (p, m, v) not in documents]
+    blocks: list[Block] = [Paragraph(
+        "Searched equilibria under every reading. The named strategies are a small library; "
+        "`cardsim cashnguns discover` grows it by best responses (double oracle / PSRO): each round "
+        "solves the symmetric equilibrium of the library, searches 200 candidate strategies (including "
+        "card-counting ones) for the best reply, and adds it when its gain is significant. "
+        "Exploitability is the chosen reply's gain over the equilibrium mix itself, measured on fresh "
+        "paired games (points of win probability, or dollars of score), with the 95% upper bound. "
+        "The readings: payoff = win probability or final score; a shame marker = -$5,000 (the "
+        "published penalty) or +$5,000 (the seed's 'worth $5,000' read literally). "
+        f"Runs are read from {store}/cashnguns_discover.")]
+    if documents:
+        table = readings_table(documents)
+        blocks.append(table_from_frame(
+            table, title="Final equilibrium of each reading (stored discover runs)",
+            columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
+                     text_column("reading", "reading"),
+                     ("rounds", "rounds", lambda r: f"{r['rounds']}{'' if r['converged'] else '+'}",
+                      lambda r: float(r["rounds"])),
+                     text_column("equilibrium mix", "equilibrium"),
+                     ("exploitability", "exploitability",
+                      lambda r: (f"{r['exploitability']:+.2f} pts (95% <= {r['exploitability_hi']:.2f})"
+                                 if r["metric"] == "win" else
+                                 f"{r['exploitability']:+,.0f} $ (95% <= {r['exploitability_hi']:,.0f})"),
+                      lambda r: float(r["exploitability_hi"])),
+                     ("paired games", "games", lambda r: f"{int(r['games']):,}", lambda r: float(r["games"]))],
+            note=("Rounds marked + stopped at the round limit with a reply still gaining significantly "
+                  "(not converged); otherwise the last round's best reply gained nothing significant."),
+        ))
+        blocks.append(table_from_frame(
+            readings_strategies(documents), title="The strategies in those equilibria",
+            columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
+                     text_column("reading", "reading"), text_column("strategy", "strategy"),
+                     ("share", "share", lambda r: percent(r["share"]), lambda r: float(r["share"])),
+                     text_column("what it does", "description")],
+        ))
+        blocks.append(Paragraph(" ".join(readings_conclusions(documents))))
+    if missing:
+        blocks.append(Paragraph("Not yet run (the table fills in when these are run with the same "
+                                "store): " + "; ".join(missing) + "."))
+    return blocks
+
+
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     _, counts, _ = _setup(profile)
-    blocks: list[Block] = []
+    documents = load_discover_documents(discover_store(), counts)
+    blocks: list[Block] = list(readings_blocks(counts, documents))
     found: list[tuple[int, str | None, dict, Equilibrium]] = []
     for players in counts:
         matrix, game, equilibrium = _analyse(outcomes, profile, players)
@@ -180,7 +250,9 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         top = mix.row(0, named=True)
         pure = top["strategy"] if mix.height == 1 else None
         found.append((players, pure, top, equilibrium))
-    return (Paragraph(equilibrium_sentence(found)), *blocks)
+    named = Paragraph(equilibrium_sentence(found))
+    searched = searched_sentence(documents)
+    return (Paragraph(searched), *blocks, named) if searched else (named, *blocks)
 
 
 def equilibrium_sentence(found: list[tuple[int, str | None, dict, Equilibrium]]) -> str:
@@ -191,7 +263,8 @@ def equilibrium_sentence(found: list[tuple[int, str | None, dict, Equilibrium]])
         counts = ", ".join(str(players) for players, _, _, _ in found)
         wins = ", ".join(f"{percent(eq.value)} at {players}" for players, _, _, eq in found)
         regret = max(eq.regret for _, _, _, eq in found)
-        return (f"With {counts} players, self-interested players settle on everyone playing "
+        return (f"With {counts} players and only the chapter's named strategies (win probability, "
+                f"shame -$5,000), self-interested players settle on everyone playing "
                 f"'{pures.pop()}' (a pure symmetric equilibrium, regret at most {100 * regret:.2f} "
                 f"points); each player then wins {wins} players.")
     parts = []
@@ -202,4 +275,5 @@ def equilibrium_sentence(found: list[tuple[int, str | None, dict, Equilibrium]])
         else:
             parts.append(f"with {players} players a mix led by '{top['strategy']}' "
                          f"({percent(top['share'])} of the mix, {regret})")
-    return "Self-interested players settle on: " + "; ".join(parts) + "."
+    return ("Within the chapter's named strategies only (win probability, shame -$5,000), "
+            "self-interested players settle on: " + "; ".join(parts) + ".")

@@ -4,7 +4,7 @@ The game loop follows the seed's seven phases (``seeds/cash_n_guns.md``) and cal
 rule functions of :mod:`rules` and the decision functions of :mod:`strategies`. The random
 stream of each game (:mod:`rng`) is consumed in a fixed order that the plain-Python reference
 (:mod:`reference`) repeats exactly: seat shuffle, loot deck shuffle, then per round the
-bullet, target and lie-down draws of every living seat in seat order.
+target and bullet draws of every living seat in seat order, then the lie-down draws.
 """
 
 from __future__ import annotations
@@ -20,13 +20,19 @@ from cardsim.sims.cashnguns.rules import (
     NOTE_UNITS,
     NOTES_PER_ROUND,
     ROUNDS,
+    expected_round_pot,
     final_winners,
     resolve_shots,
     shares_loot,
     split_share,
     wounds_after,
 )
-from cardsim.sims.cashnguns.strategies import choose_bullet, choose_lie_down, choose_target
+from cardsim.sims.cashnguns.strategies import (
+    choose_bullet,
+    choose_lie_down,
+    choose_target,
+    loaded_chance,
+)
 
 DECK_SIZE = sum(DECK_NOTE_COUNTS)
 
@@ -42,19 +48,21 @@ def _shuffle(values: np.ndarray, state: np.ndarray) -> None:
 @kernel
 def play_batch(
     seeds: np.ndarray,
-    bullet_policy: np.ndarray,
-    target_policy: np.ndarray,
-    lie_policy: np.ndarray,
+    lineups: np.ndarray,
     params: np.ndarray,
     shame_units: float,
 ) -> tuple[np.ndarray, ...]:
-    """Play one full game per seed with the strategy of each player slot.
+    """Play one full game per seed; ``lineups[game, slot]`` picks the slot's strategy row.
 
     Args:
         seeds: uint64 seed of each game.
-        bullet_policy, target_policy, lie_policy: policy ids per player slot.
-        params: float parameters per player slot (``strategies.PARAM_*`` columns).
+        lineups: (games, players) index into ``params`` of each player slot's strategy.
+        params: one float row per strategy (``strategies.Strategy.param_row``).
         shame_units: value of one shame marker in $5,000 units (negative = penalty).
+
+    The public record the strategies read is kept here round by round: cards each seat has
+    revealed, who aimed at whom and who lay down (one row per round), notes drawn, money,
+    wounds, shame and who is alive. Other seats' hands and the deck order are never passed.
 
     Returns:
         Per game and slot: ``money`` (units), ``wounds``, ``shame``, ``alive``, ``winner``,
@@ -62,7 +70,7 @@ def play_batch(
         ``rounds`` played, loot ``drawn``, ``paid`` and ``left`` on the table (units).
     """
     n = seeds.shape[0]
-    players = bullet_policy.shape[0]
+    players = lineups.shape[1]
     money = np.zeros((n, players), np.int32)
     wounds_out = np.zeros((n, players), np.int8)
     shame_out = np.zeros((n, players), np.int8)
@@ -84,6 +92,7 @@ def play_batch(
     note_units = np.array(NOTE_UNITS, np.int64)
     # Per-game state, allocated once and reset at the start of every game.
     slot_of_seat = np.empty(players, np.int64)
+    seat_params = np.empty((players, params.shape[1]), np.float64)
     deck = np.empty(DECK_SIZE, np.int64)
     alive = np.empty(players, np.bool_)
     wounds = np.empty(players, np.int64)
@@ -91,7 +100,10 @@ def play_batch(
     cash = np.empty(players, np.int64)
     shots = np.empty(players, np.int64)
     hands = np.empty((players, 3), np.int64)
-    last_targets = np.empty(players, np.int64)
+    revealed = np.empty((players, 3), np.int64)
+    aims = np.empty((ROUNDS, players), np.int64)
+    lay = np.empty((ROUNDS, players), np.bool_)
+    drawn_notes = np.empty(3, np.int64)
     bullets = np.zeros(players, np.int64)
     targets = np.zeros(players, np.int64)
     lying = np.zeros(players, np.bool_)
@@ -104,6 +116,8 @@ def play_batch(
         for seat in range(players):
             slot_of_seat[seat] = seat
         _shuffle(slot_of_seat, state)
+        for seat in range(players):
+            seat_params[seat] = params[lineups[game, slot_of_seat[seat]]]
         deck[:] = deck_template
         _shuffle(deck, state)
         alive[:] = True
@@ -111,67 +125,67 @@ def play_batch(
         shame[:] = 0
         cash[:] = 0
         shots[:] = 0
+        revealed[:] = 0
+        aims[:] = -1
+        lay[:] = False
+        drawn_notes[:] = 0
         for seat in range(players):
             for card in range(3):
                 hands[seat, card] = HAND_COUNTS[card]
-        last_targets[:] = -1
         table[:] = 0
         drawn = 0
         paid = 0
         rounds = 0
+        survivors = players
         for round_index in range(ROUNDS):
             rounds += 1
+            expected_pot = expected_round_pot(table[0] + 2 * table[1] + 4 * table[2], drawn_notes)
             # Phase 1: five new notes join what was left unsplit.
             for k in range(NOTES_PER_ROUND):
                 kind = deck[round_index * NOTES_PER_ROUND + k]
                 table[kind] += 1
+                drawn_notes[kind] += 1
                 drawn += note_units[kind]
             pot = table[0] + 2 * table[1] + 4 * table[2]
             players_alive = 0
             for seat in range(players):
                 players_alive += alive[seat]
-            # Phase 2: secret bullet choice (every played card is used up).
+            # Phases 2-3: each living player picks a target and, secretly, a card for it.
             for seat in range(players):
                 if alive[seat]:
-                    slot = slot_of_seat[seat]
+                    target = choose_target(
+                        seat_params[seat], seat, alive, cash, wounds, revealed, aims, lay,
+                        round_index, next_uniform(state),
+                    )
+                    targets[seat] = target
                     card = choose_bullet(
-                        bullet_policy[slot], hands[seat], pot, params[slot], next_uniform(state)
+                        seat_params[seat], hands[seat], pot, expected_pot,
+                        loaded_chance(revealed, target), next_uniform(state),
                     )
                     bullets[seat] = card
                     hands[seat, card] -= 1
-            # Phase 3: everyone aims at a living opponent.
-            for seat in range(players):
-                if alive[seat]:
-                    slot = slot_of_seat[seat]
-                    targets[seat] = choose_target(
-                        target_policy[slot], seat, alive, cash, wounds, last_targets,
-                        next_uniform(state),
-                    )
             # Phase 4: knowing the aims, each player may lie down (shame, out of the split).
             for seat in range(players):
                 lying[seat] = False
                 if alive[seat]:
-                    guns = 0
-                    for other in range(players):
-                        if alive[other] and targets[other] == seat:
-                            guns += 1
-                    slot = slot_of_seat[seat]
                     lying[seat] = choose_lie_down(
-                        lie_policy[slot], guns, pot, players_alive, wounds[seat], cash[seat],
-                        shame_units, params[slot], next_uniform(state),
+                        seat_params[seat], seat, targets, alive, revealed, pot, expected_pot,
+                        players_alive, wounds[seat], cash[seat], round_index, shame_units,
+                        next_uniform(state),
                     )
             # Phases 5-6: Bang!Bang!Bang! first, then the Bangs of those still standing.
-            wounds_taken, down, fired = resolve_shots(targets, bullets, lying, alive)
+            wounds_taken, down, fired, shown = resolve_shots(targets, bullets, lying, alive)
             sharers = 0
             for seat in range(players):
                 if alive[seat]:
                     shame[seat] += lying[seat]
                     shots[seat] += fired[seat]
                     wounds[seat] = wounds_after(wounds[seat], wounds_taken[seat])
-                    last_targets[seat] = -1 if lying[seat] else targets[seat]
+                    aims[round_index, seat] = targets[seat]
+                    lay[round_index, seat] = lying[seat]
+                    if shown[seat]:
+                        revealed[seat, bullets[seat]] += 1
                     sharers += shares_loot(alive[seat], lying[seat], down[seat])
-                else:
-                    last_targets[seat] = -1
             # Phase 7: the standing, unwounded players split without change.
             share, fives, tens, twenties = split_share(table[0], table[1], table[2], sharers)
             for seat in range(players):

@@ -1,10 +1,13 @@
 """A plain-Python engine: one table, one game at a time, every transition a named method.
 
-It serves three purposes: scenario tests drive :class:`Table` with fixed cards and choices;
+It serves four purposes: scenario tests drive :class:`Table` with fixed cards and choices;
 :func:`play_reference_game` replays a game with the same random stream as the compiled kernel
-(tests require identical results, which checks the kernel's game loop); and the benchmark
-uses it as the interpreted reference speed. Rule and decision functions are called through
-their interpreted originals (``.py_func``), so nothing here runs compiled code.
+(tests require identical results, which checks the kernel's game loop); :func:`plan_shot` and
+:func:`plan_lie` are a seat's decisions from a whole :class:`Table`, which the information test
+perturbs (hidden cards and deck order) to show they read only the public record; and the
+benchmark uses it as the interpreted reference speed. Rule and decision functions are called
+through their interpreted originals (``.py_func``); only the one-line helper
+:func:`strategies.loaded_chance` they call stays compiled.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ _shares_loot = rules.shares_loot.py_func
 _choose_bullet = strategies.choose_bullet.py_func
 _choose_target = strategies.choose_target.py_func
 _choose_lie_down = strategies.choose_lie_down.py_func
+_loaded_chance = strategies.loaded_chance.py_func
+_expected_round_pot = rules.expected_round_pot.py_func
 
 
 @dataclass
@@ -51,6 +56,12 @@ class Table:
 
     Seats are 0..players-1. ``deck`` lists the loot notes in draw order as kinds 0/1/2
     ($5k/$10k/$20k); :meth:`reveal_loot` takes the next five.
+
+    Public record: ``alive``, ``wounds``, ``shame``, ``cash``, ``loot``, ``drawn`` (notes drawn
+    per kind), ``expected_pot_units`` (of the current round), ``revealed`` (cards each seat has
+    shown, per kind), ``aims`` and ``lay`` (one list per finished round: each seat's target, -1
+    if dead, and whether it lay down). Hidden: ``hands`` (each seat's remaining cards) and the
+    undrawn part of ``deck``.
     """
 
     players: int
@@ -62,8 +73,12 @@ class Table:
     cash: list[int] = field(init=False)
     shots: list[int] = field(init=False)
     hands: list[list[int]] = field(init=False)
-    last_targets: list[int] = field(init=False)
     loot: list[int] = field(init=False)
+    drawn: list[int] = field(init=False)
+    revealed: list[list[int]] = field(init=False)
+    aims: list[list[int]] = field(init=False)
+    lay: list[list[bool]] = field(init=False)
+    expected_pot_units: float = 0.0
     rounds_played: int = 0
     drawn_units: int = 0
     paid_units: int = 0
@@ -76,8 +91,11 @@ class Table:
         self.cash = [0] * self.players
         self.shots = [0] * self.players
         self.hands = [list(HAND_COUNTS) for _ in range(self.players)]
-        self.last_targets = [-1] * self.players
         self.loot = [0, 0, 0]
+        self.drawn = [0, 0, 0]
+        self.revealed = [[0, 0, 0] for _ in range(self.players)]
+        self.aims = []
+        self.lay = []
 
     @property
     def loot_units(self) -> int:
@@ -88,9 +106,11 @@ class Table:
         """Phase 1: five new notes join the notes left unsplit from earlier rounds."""
         if self.finished:
             raise ValueError("the game is over")
+        self.expected_pot_units = _expected_round_pot(self.loot_units, np.array(self.drawn))
         start = self.rounds_played * NOTES_PER_ROUND
         for kind in self.deck[start : start + NOTES_PER_ROUND]:
             self.loot[kind] += 1
+            self.drawn[kind] += 1
             self.drawn_units += (1, 2, 4)[kind]
 
     def play_round(self, bullets: list[int], targets: list[int], lying: list[bool]) -> RoundReport:
@@ -110,20 +130,21 @@ class Table:
                 raise ValueError(f"seat {seat} must aim at a living opponent, not {target}")
             self.hands[seat][bullets[seat]] -= 1
         alive = np.array(self.alive)
-        taken, down, fired = _resolve_shots(
+        taken, down, fired, shown = _resolve_shots(
             np.array(targets), np.array(bullets), np.array(lying) & alive, alive
         )
         sharers = []
+        self.aims.append([targets[seat] if self.alive[seat] else -1 for seat in range(self.players)])
+        self.lay.append([bool(lying[seat]) and self.alive[seat] for seat in range(self.players)])
         for seat in range(self.players):
             if self.alive[seat]:
                 self.shame[seat] += int(lying[seat])
                 self.shots[seat] += int(fired[seat])
                 self.wounds[seat] = _wounds_after(self.wounds[seat], int(taken[seat]))
-                self.last_targets[seat] = -1 if lying[seat] else targets[seat]
+                if shown[seat]:
+                    self.revealed[seat][bullets[seat]] += 1
                 if _shares_loot(True, bool(lying[seat]), bool(down[seat])):
                     sharers.append(seat)
-            else:
-                self.last_targets[seat] = -1
         share, fives, tens, twenties = _split_share(*self.loot, len(sharers))
         for seat in sharers:
             self.cash[seat] += share
@@ -151,6 +172,39 @@ class Table:
         return [bool(w) for w in won]
 
 
+def _history(table: Table) -> tuple[np.ndarray, np.ndarray]:
+    """The aims and lie-downs of every round so far as the kernel's (ROUNDS, players) arrays."""
+    aims = np.full((ROUNDS, table.players), -1, np.int64)
+    lay = np.zeros((ROUNDS, table.players), np.bool_)
+    for index, (aimed, lain) in enumerate(zip(table.aims, table.lay)):
+        aims[index] = aimed
+        lay[index] = lain
+    return aims, lay
+
+
+def plan_shot(table: Table, seat: int, row: np.ndarray, u_target: float, u_bullet: float) -> tuple[int, int]:
+    """Phases 2-3 for ``seat`` after the loot is revealed: (target, bullet card), from the
+    public record of ``table`` and the seat's own hand only."""
+    alive = np.array(table.alive)
+    revealed = np.array(table.revealed, np.int64)
+    aims, lay = _history(table)
+    target = _choose_target(row, seat, alive, np.array(table.cash), np.array(table.wounds), revealed,
+                            aims, lay, table.rounds_played, u_target)
+    bullet = _choose_bullet(row, np.array(table.hands[seat]), table.loot_units, table.expected_pot_units,
+                            _loaded_chance(revealed, target), u_bullet)
+    return int(target), int(bullet)
+
+
+def plan_lie(table: Table, seat: int, row: np.ndarray, targets: list[int], u: float) -> bool:
+    """Phase 4 for ``seat``: lie down or not, knowing every aim (``targets``) but not the cards
+    the others chose (still in ``table.hands`` until the round is played)."""
+    return bool(_choose_lie_down(
+        row, seat, np.array(targets), np.array(table.alive), np.array(table.revealed, np.int64),
+        table.loot_units, table.expected_pot_units, sum(table.alive), table.wounds[seat],
+        table.cash[seat], table.rounds_played, table.shame_units, u,
+    ))
+
+
 def _shuffled(values: list[int], stream: PyStream) -> list[int]:
     out = list(values)
     for i in range(len(out) - 1, 0, -1):
@@ -168,31 +222,17 @@ def play_reference_game(
     slot_of_seat = _shuffled(list(range(players)), stream)
     deck = _shuffled([kind for kind in range(3) for _ in range(DECK_NOTE_COUNTS[kind])], stream)
     table = Table(players, deck, shame_units)
-    seat_strategy = [slot_strategies[slot] for slot in slot_of_seat]
-    ids = [s.policy_ids() for s in seat_strategy]
-    params = [s.param_row() for s in seat_strategy]
+    rows = [slot_strategies[slot].param_row() for slot in slot_of_seat]
     while not table.finished:
         table.reveal_loot()
-        pot = table.loot_units
         living = [seat for seat in range(players) if table.alive[seat]]
         bullets = [0] * players
         targets = [0] * players
         lying = [False] * players
         for seat in living:
-            hand = np.array(table.hands[seat])
-            bullets[seat] = _choose_bullet(ids[seat][0], hand, pot, params[seat], stream.uniform())
-        alive = np.array(table.alive)
+            targets[seat], bullets[seat] = plan_shot(table, seat, rows[seat], stream.uniform(), stream.uniform())
         for seat in living:
-            targets[seat] = _choose_target(
-                ids[seat][1], seat, alive, np.array(table.cash), np.array(table.wounds),
-                np.array(table.last_targets), stream.uniform(),
-            )
-        for seat in living:
-            guns = sum(1 for other in living if targets[other] == seat)
-            lying[seat] = bool(_choose_lie_down(
-                ids[seat][2], guns, pot, len(living), table.wounds[seat], table.cash[seat],
-                shame_units, params[seat], stream.uniform(),
-            ))
+            lying[seat] = plan_lie(table, seat, rows[seat], targets, stream.uniform())
         table.play_round(bullets, targets, lying)
     won = table.winners()
     result: dict[str, list] = {key: [0] * players for key in

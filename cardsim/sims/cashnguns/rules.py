@@ -85,14 +85,21 @@ def resolve_shots(
         lying: True for players who lay down in phase 4.
         alive: True for players still in the game.
 
+    Cards revealed (public from then on): every Bang!Bang!Bang! that fires (phase 5) and the
+    card of every shooter still standing in phase 6 whose gun was not lowered. A card discarded
+    by a player who lay down, whose gun was lowered, or who was downed by a Bang!Bang!Bang!
+    before revealing is not seen.
+
     Returns:
-        ``(wounds_taken, down, fired)``: wounds each player takes this round, True for players
-        wounded this round, and True for players whose Bang!/Bang!Bang!Bang! actually fired.
+        ``(wounds_taken, down, fired, shown)``: wounds each player takes this round, True for
+        players wounded this round, True for players whose Bang!/Bang!Bang!Bang! actually
+        fired, and True for players whose card was revealed.
     """
     players = targets.shape[0]
     wounds_taken = np.zeros(players, np.int64)
     down_by_bbb = np.zeros(players, np.bool_)
     fired = np.zeros(players, np.bool_)
+    shown = np.zeros(players, np.bool_)
     for shooter in range(players):
         target = targets[shooter]
         if alive[shooter] and not lying[shooter] and not lying[target]:
@@ -100,15 +107,17 @@ def resolve_shots(
                 wounds_taken[target] += 1
                 down_by_bbb[target] = True
                 fired[shooter] = True
+                shown[shooter] = True
     down = down_by_bbb.copy()
     for shooter in range(players):
         target = targets[shooter]
-        if alive[shooter] and not lying[shooter] and not lying[target]:
-            if bullets[shooter] == BANG and not down_by_bbb[shooter]:
+        if alive[shooter] and not lying[shooter] and not lying[target] and not down_by_bbb[shooter]:
+            shown[shooter] = True
+            if bullets[shooter] == BANG:
                 wounds_taken[target] += 1
                 down[target] = True
                 fired[shooter] = True
-    return wounds_taken, down, fired
+    return wounds_taken, down, fired, shown
 
 
 @kernel
@@ -169,3 +178,19 @@ def shares_loot(alive: bool, lying: bool, down: bool) -> bool:
     was not wounded in phases 5-6) share the loot.
     """
     return alive and not lying and not down
+
+
+@kernel
+def expected_round_pot(table_units: int, drawn: np.ndarray) -> float:
+    """The loot a round is expected to offer before its five notes are turned, in units: the
+    notes left on the table plus five times the mean value of the notes not yet drawn (public:
+    the deck's make-up is known and every drawn note is face up). Round one: 5 x 85/40 units
+    = $53,125. ``drawn`` counts the $5k/$10k/$20k notes drawn so far."""
+    notes_left = 0
+    value_left = 0
+    for kind in range(3):
+        notes_left += DECK_NOTE_COUNTS[kind] - drawn[kind]
+        value_left += NOTE_UNITS[kind] * (DECK_NOTE_COUNTS[kind] - drawn[kind])
+    if notes_left <= 0:
+        return float(table_units)
+    return table_units + NOTES_PER_ROUND * value_left / notes_left

@@ -8,27 +8,27 @@ import polars as pl
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.kernel import play_batch
 from cardsim.sims.cashnguns.rules import UNIT_DOLLARS
-from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
+from cardsim.sims.cashnguns.strategies import N_PARAMS, NAMED_STRATEGIES
 from cardsim.sims.core.simulator import Simulator
 
 
-def kernel_inputs(config: CashNGunsConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
-    """The kernel's per-slot policy ids, parameter rows and the shame value in units."""
-    strategies = config.slot_strategies()
-    ids = np.array([s.policy_ids() for s in strategies], np.int64)
-    params = np.array([s.param_row() for s in strategies], np.float64)
-    return (
-        np.ascontiguousarray(ids[:, 0]),
-        np.ascontiguousarray(ids[:, 1]),
-        np.ascontiguousarray(ids[:, 2]),
-        params,
-        config.shame_value / UNIT_DOLLARS,
-    )
+def strategy_rows(strategies) -> np.ndarray:
+    """The kernel's float rows (one per strategy) of a sequence of :class:`Strategy`."""
+    return np.array([s.param_row() for s in strategies], np.float64).reshape(len(strategies), N_PARAMS)
 
 
 def play_games(config: CashNGunsConfig, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
     """Raw kernel output for one game per uint64 seed (see :func:`kernel.play_batch`)."""
-    return play_batch(np.asarray(seeds, np.uint64), *kernel_inputs(config))
+    seeds = np.asarray(seeds, np.uint64)
+    lineups = np.broadcast_to(np.arange(config.players, dtype=np.int64), (seeds.shape[0], config.players))
+    return play_lineups(seeds, np.ascontiguousarray(lineups), strategy_rows(config.slot_strategies()),
+                        config.shame_value)
+
+
+def play_lineups(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame_value: int) -> tuple[np.ndarray, ...]:
+    """Raw kernel output for one game per seed, slot ``s`` of game ``g`` playing strategy row
+    ``rows[lineups[g, s]]``; ``shame_value`` in dollars."""
+    return play_batch(np.asarray(seeds, np.uint64), np.asarray(lineups, np.int64), rows, shame_value / UNIT_DOLLARS)
 
 
 def episodes_frame(config: CashNGunsConfig, seeds: np.ndarray, raw: tuple[np.ndarray, ...]) -> pl.DataFrame:

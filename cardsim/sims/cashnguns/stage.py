@@ -1,4 +1,8 @@
-"""The exact one-round stage game: a player aimed at by k guns, by enumeration.
+"""One round for a player aimed at by k guns, by exact enumeration of the opponents' cards.
+
+It is exact only for round one with fixed aims and nobody else lying down (the scenario below);
+it is not the stage game of the whole 8-round game, where aims, lie-downs and the cards left
+depend on play.
 
 Scenario (named so every number can be reproduced): ``players`` at the table; the focal
 player (seat 0) is aimed at by ``guns`` shooters (seats 1..guns). The focal player aims at
@@ -97,7 +101,7 @@ def stage_game(
                 bullets = np.array((bullet,) + combo)
                 lying = np.zeros(players, np.bool_)
                 lying[0] = action == "lie down"
-                taken, down, _ = resolve_shots(targets, bullets, lying, alive)
+                taken, down, _, _ = resolve_shots(targets, bullets, lying, alive)
                 sharers = sum(shares_loot(True, bool(lying[s]), bool(down[s])) for s in range(players))
                 share = split_share(loot[0], loot[1], loot[2], sharers)[0]
                 p_wounded += probability * (taken[0] > 0)

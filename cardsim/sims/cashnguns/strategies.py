@@ -1,12 +1,16 @@
 """Strategies: a bullet policy x a target policy x a lie-down policy, plus their parameters.
 
-A strategy sees only public information (the loot on the table, every player's money,
-wounds, shame and whether they are alive, who aimed at whom last round and, when deciding to
-lie down, who aims at whom now) and its own bullet cards. Named strategies are presets; any
-field can be overridden from the CLI with ``name:key=value,...`` (see :func:`parse_strategy`).
+A strategy reads only its own bullet cards and the public record (``seeds/cash_n_guns.md``,
+"Information"): the notes on the table and the notes drawn so far, every player's money,
+wounds, shame and whether they are alive, the cards each player has revealed so far (hence
+the Clicks and loaded cards they can still hold), and who aimed at whom and who lay down in
+every round; when deciding to lie down, also who aims at whom now. Named strategies are presets
+of one parameter space; any field can be overridden with ``name:key=value,...`` (see
+:func:`parse_strategy`), and ``custom:...`` starts from the all-random, never-lie base.
 
-The decision functions are leaf ``@kernel`` functions that take one uniform random
-number each, so the batch kernel and the plain-Python reference draw the same stream.
+The decision functions are ``@kernel`` functions that take one uniform random number each, so
+the batch kernel and the plain-Python reference draw the same stream. A strategy is handed to
+them as one float row (:meth:`Strategy.param_row`, columns ``PARAM_*``).
 """
 
 from __future__ import annotations
@@ -18,36 +22,68 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 
 from cardsim.errors import UserError
-from cardsim.sims.cashnguns.rules import BANG, BANG_BANG_BANG, CLICK, LETHAL_WOUNDS, UNIT_DOLLARS
+from cardsim.sims.cashnguns.rules import (
+    BANG,
+    BANG_BANG_BANG,
+    CLICK,
+    HAND_COUNTS,
+    LETHAL_WOUNDS,
+    ROUNDS,
+    UNIT_DOLLARS,
+)
 
 # Bullet policies: which card to play this round.
-BULLET_RANDOM, BULLET_BIG_POT, BULLET_EARLY, BULLET_LATE = 0, 1, 2, 3
+BULLET_RANDOM, BULLET_BIG_POT, BULLET_EARLY, BULLET_LATE, BULLET_SAFE = 0, 1, 2, 3, 4
 BULLET_POLICIES = {
     "random": (BULLET_RANDOM, "a uniformly random card from the hand"),
-    "bigpot": (BULLET_BIG_POT, "Bang!Bang!Bang!, then Bang!, when the loot is worth >= pot; else Click"),
+    "bigpot": (BULLET_BIG_POT, "Bang!Bang!Bang!, then Bang!, when the loot is >= pot x the round's expected loot; else Click"),
     "early": (BULLET_EARLY, "Bang!Bang!Bang! first, then the Bangs, then the Clicks"),
     "late": (BULLET_LATE, "the Clicks first, then the Bangs, Bang!Bang!Bang! last"),
+    "safe": (BULLET_SAFE, "a Bang! (then Bang!Bang!Bang!) only when the target's chance of holding a loaded card is <= safe; else Click"),
 }
 # Target policies: whom to aim at.
-TARGET_RANDOM, TARGET_LEADER, TARGET_RETALIATE, TARGET_WEAKEST = 0, 1, 2, 3
+TARGET_RANDOM, TARGET_LEADER, TARGET_RETALIATE, TARGET_WEAKEST, TARGET_CLICKS = 0, 1, 2, 3, 4
 TARGET_POLICIES = {
     "random": (TARGET_RANDOM, "a uniformly random living opponent"),
     "leader": (TARGET_LEADER, "the richest living opponent"),
-    "retaliate": (TARGET_RETALIATE, "someone who aimed at me last round, else random"),
+    "retaliate": (TARGET_RETALIATE, "the last aggressor: whoever aimed at me (gun not lowered) most recently, else random"),
     "weakest": (TARGET_WEAKEST, "the most wounded living opponent"),
+    "clicks": (TARGET_CLICKS, "the opponent most likely to be holding only a Click (fewest loaded cards left per unrevealed card)"),
 }
 # Lie-down policies: whether to lie down in phase 4.
-LIE_NEVER, LIE_RANDOM, LIE_GUNS, LIE_THRESHOLD = 0, 1, 2, 3
+LIE_NEVER, LIE_RANDOM, LIE_GUNS, LIE_THRESHOLD, LIE_RISK = 0, 1, 2, 3, 4
 LIE_POLICIES = {
     "never": (LIE_NEVER, "never lie down"),
     "random": (LIE_RANDOM, "lie down with probability lie_p"),
     "guns": (LIE_GUNS, "lie down when aimed at by >= guns guns"),
     "threshold": (LIE_THRESHOLD, "lie down when the expected loss from wounds exceeds the pot share"),
+    "risk": (LIE_RISK, "lie down when aimed at by >= guns guns and the chance of a wound exceeds "
+                       "risk + greed x (pot/expected - 1) - care x my wounds + endgame x round/7"),
 }
 
-# Columns of the per-player parameter row handed to the kernel.
-PARAM_POT, PARAM_GUNS, PARAM_LIE_P, PARAM_HIT, PARAM_WOUND = 0, 1, 2, 3, 4
-N_PARAMS = 5
+# Columns of the strategy's float row handed to the kernel.
+(PARAM_BULLET, PARAM_TARGET, PARAM_LIE, PARAM_POT, PARAM_SAFE, PARAM_GUNS, PARAM_LIE_P, PARAM_HIT,
+ PARAM_WOUND, PARAM_RISK, PARAM_GREED, PARAM_CARE, PARAM_ENDGAME, PARAM_COUNT) = range(14)
+N_PARAMS = 14
+
+#: Loaded cards (Bang! and Bang!Bang!Bang!) in a full hand, and cards in a full hand.
+LOADED_IN_HAND = HAND_COUNTS[BANG] + HAND_COUNTS[BANG_BANG_BANG]
+CARDS_IN_HAND = sum(HAND_COUNTS)
+
+#: Allowed range of each numeric field (inclusive); ``pot`` is a ratio, ``wound`` dollars.
+PARAM_RANGES: dict[str, tuple[float, float]] = {
+    "pot": (0.0, 4.0),
+    "safe": (0.0, 1.0),
+    "guns": (1, 5),
+    "lie_p": (0.0, 1.0),
+    "hit": (0.0, 1.0),
+    "wound": (0, 200_000),
+    "risk": (0.0, 1.0),
+    "greed": (0.0, 2.0),
+    "care": (0.0, 0.5),
+    "endgame": (-1.0, 1.0),
+    "count": (0, 1),
+}
 
 
 @dataclass(frozen=True)
@@ -58,23 +94,40 @@ class Strategy:
         bullet: bullet policy name (``BULLET_POLICIES``).
         target: target policy name (``TARGET_POLICIES``).
         lie: lie-down policy name (``LIE_POLICIES``).
-        pot: loot value in dollars from which ``bigpot`` fires its Bangs.
-        guns: guns aimed at me from which ``guns`` lies down.
+        pot: ``bigpot`` fires when the loot on the table is at least ``pot`` times the round's
+            expected loot (:func:`rules.expected_round_pot`: notes left over plus five times the
+            mean value of the notes not yet drawn; $53,125 in round one).
+        safe: ``safe`` fires when its target's chance of holding a loaded card, counted from the
+            target's revealed cards, is at most this (0: only when the target has certainly
+            used up its Bangs).
+        guns: ``guns`` lies down when aimed at by at least this many guns; ``risk`` never lies
+            down with fewer.
         lie_p: probability that ``random`` lies down.
-        hit: chance ``threshold`` assumes each gun aimed at it wounds (3/8: the damaging
-            share of a full hand).
+        hit: chance each gun is assumed to wound when not counting cards (3/8: the loaded share
+            of a full hand).
         wound: dollar cost ``threshold`` puts on a wound (times wounds + 1; a lethal wound
             costs all my money plus three times this).
+        risk, greed, care, endgame: the ``risk`` rule's base tolerated chance of a wound, how
+            much a rich pot raises it, how much each wound I carry lowers it, and how much it
+            rises towards round 8 (negative: falls).
+        count: 1 to estimate each aimer's chance of holding a loaded card from the cards it
+            has revealed ((3 - loaded revealed) / (8 - cards revealed)); 0 to assume ``hit``.
     """
 
     bullet: str = "random"
     target: str = "random"
     lie: str = "never"
-    pot: int = 50_000
+    pot: float = 1.0
+    safe: float = 0.0
     guns: int = 2
     lie_p: float = 0.5
     hit: float = 0.375
     wound: int = 10_000
+    risk: float = 0.5
+    greed: float = 0.0
+    care: float = 0.0
+    endgame: float = 0.0
+    count: int = 1
 
     def __post_init__(self) -> None:
         for name, table in (
@@ -85,25 +138,28 @@ class Strategy:
             value = getattr(self, name)
             if value not in table:
                 raise UserError(f"unknown {name} policy {value!r}; choose one of: {', '.join(table)}")
-        if self.pot < 0 or self.pot % UNIT_DOLLARS:
-            raise UserError(f"pot must be a non-negative multiple of {UNIT_DOLLARS}, got {self.pot}")
-        if not 1 <= self.guns <= 5:
-            raise UserError(f"guns must be between 1 and 5, got {self.guns}")
-        for name in ("lie_p", "hit"):
+        for name, (low, high) in PARAM_RANGES.items():
             value = getattr(self, name)
-            if not (math.isfinite(value) and 0.0 <= value <= 1.0):
-                raise UserError(f"{name} must be a probability in [0, 1], got {value}")
-        if self.wound < 0:
-            raise UserError(f"wound must be >= 0 dollars, got {self.wound}")
+            if not (math.isfinite(value) and low <= value <= high):
+                raise UserError(f"{name} must be between {low:g} and {high:g}, got {value}")
+        if self.wound % 1_000:
+            raise UserError(f"wound must be whole thousands of dollars, got {self.wound}")
 
     def param_row(self) -> np.ndarray:
-        """The parameters as the kernel's float row (money in $5,000 units)."""
+        """The strategy as the kernel's float row (money in $5,000 units)."""
         row = np.zeros(N_PARAMS, np.float64)
-        row[PARAM_POT] = self.pot / UNIT_DOLLARS
+        row[PARAM_BULLET], row[PARAM_TARGET], row[PARAM_LIE] = self.policy_ids()
+        row[PARAM_POT] = self.pot
+        row[PARAM_SAFE] = self.safe
         row[PARAM_GUNS] = self.guns
         row[PARAM_LIE_P] = self.lie_p
         row[PARAM_HIT] = self.hit
         row[PARAM_WOUND] = self.wound / UNIT_DOLLARS
+        row[PARAM_RISK] = self.risk
+        row[PARAM_GREED] = self.greed
+        row[PARAM_CARE] = self.care
+        row[PARAM_ENDGAME] = self.endgame
+        row[PARAM_COUNT] = self.count
         return row
 
     def policy_ids(self) -> tuple[int, int, int]:
@@ -114,35 +170,93 @@ class Strategy:
             LIE_POLICIES[self.lie][0],
         )
 
+    def used_fields(self) -> tuple[str, ...]:
+        """The parameters this strategy's three policies actually read."""
+        used = {"bigpot": ("pot",), "safe": ("safe",)}.get(self.bullet, ())
+        used += {
+            "random": ("lie_p",),
+            "guns": ("guns",),
+            "threshold": ("hit", "wound", "count"),
+            "risk": ("guns", "risk", "greed", "care", "endgame", "hit", "count"),
+        }.get(self.lie, ())
+        if self.lie in ("threshold", "risk") and self.count:
+            used = tuple(name for name in used if name != "hit")
+        return used
 
-#: The named strategies: name -> (one-line description, the strategy).
+    def spec(self) -> str:
+        """The shortest ``custom:...`` spec that gives this strategy back."""
+        parts = [f"bullet={self.bullet}", f"target={self.target}", f"lie={self.lie}"]
+        parts += [f"{name}={getattr(self, name):g}" for name in self.used_fields()]
+        return "custom:" + ",".join(parts)
+
+    def describe(self) -> str:
+        """One line of plain English."""
+        bullet = {
+            "random": "plays a random card",
+            "early": "fires its loaded cards first",
+            "late": "plays its Clicks first",
+            "bigpot": f"fires only when the loot is >= {self.pot:.2f} x the expected pot",
+            "safe": (f"fires only at a target whose chance of holding a loaded card is <= {self.safe:.2f}"
+                     if self.safe > 0 else "fires only at a target with no loaded card left"),
+        }[self.bullet]
+        target = {
+            "random": "at a random opponent",
+            "leader": "at the richest",
+            "retaliate": "at its last aggressor",
+            "weakest": "at the most wounded",
+            "clicks": "at the opponent most likely holding a Click",
+        }[self.target]
+        counted = "counted" if self.count else f"assumed {self.hit:.2f} per gun"
+        lie = {
+            "never": "never lies down",
+            "random": f"lies down with probability {self.lie_p:.2f}",
+            "guns": f"lies down at {self.guns}+ guns",
+            "threshold": f"lies down when wound risk ({counted}, ${self.wound:,}/wound) outweighs the share",
+            "risk": (f"lies down at {self.guns}+ guns when P(wound) ({counted}) > {self.risk:.2f}"
+                     + (f" +{self.greed:.2f}x(pot/expected-1)" if self.greed else "")
+                     + (f" -{self.care:.2f}/wound" if self.care else "")
+                     + (f" {self.endgame:+.2f}xround/7" if self.endgame else "")),
+        }[self.lie]
+        return f"{bullet} {target}; {lie}"
+
+
+#: The named strategies: name -> (one-line description, the strategy). ``coward``, ``patient``,
+#: ``hunter``, ``avenger`` and ``vulture`` share the lie-down rule "two guns" and differ only in
+#: card order and target; they play almost alike (the two-gun family, seeds/cash_n_guns.md).
 NAMED_STRATEGIES: dict[str, tuple[str, Strategy]] = {
     "random": ("uniformly random card and target; lies down half the time",
                Strategy("random", "random", "random")),
     "stubborn": ("random card and target; never lies down",
                  Strategy("random", "random", "never")),
-    "coward": ("random card and target; lies down when aimed at by two or more",
+    "coward": ("random card and target; lies down when aimed at by two or more (two-gun family)",
                Strategy("random", "random", "guns")),
-    "patient": ("saves the Bangs for loot worth $50,000 or more; lies down at two guns",
-                Strategy("bigpot", "random", "guns")),
-    "hunter": ("shoots the richest opponent; lies down at two guns",
+    "patient": ("fires only when the loot is >= 1.2 x the round's expected pot (23% of round-one "
+                "deals); lies down at two guns (two-gun family)",
+                Strategy("bigpot", "random", "guns", pot=1.2)),
+    "hunter": ("shoots the richest opponent; lies down at two guns (two-gun family)",
                Strategy("random", "leader", "guns")),
-    "avenger": ("aims at last round's shooter; lies down at two guns",
+    "avenger": ("aims at its last aggressor; lies down at two guns (two-gun family)",
                 Strategy("random", "retaliate", "guns")),
-    "calculator": ("random card and target; lies down when the wound risk outweighs the pot share",
-                   Strategy("random", "random", "threshold")),
+    "calculator": ("random card and target; lies down when the wound risk (3/8 per gun) outweighs the pot share",
+                   Strategy("random", "random", "threshold", count=0)),
     "trigger": ("fires Bang!Bang!Bang! and the Bangs first; never lies down",
                 Strategy("early", "random", "never")),
-    "vulture": ("fires early at the most wounded opponent; lies down at two guns",
+    "vulture": ("fires early at the most wounded opponent; lies down at two guns (two-gun family)",
                 Strategy("early", "weakest", "guns")),
-    "bluffer": ("plays the Clicks first; lies down when the risk outweighs the pot share",
-                Strategy("late", "random", "threshold")),
-    "shark": ("Bangs for big loot, aimed at the richest; weighs risk against the pot share",
-              Strategy("bigpot", "leader", "threshold")),
-    "bully": ("Bangs for big loot, aimed at the richest; never lies down",
-              Strategy("bigpot", "leader", "never")),
+    "bluffer": ("plays the Clicks first; lies down when the risk (3/8 per gun) outweighs the pot share",
+                Strategy("late", "random", "threshold", count=0)),
+    "shark": ("fires for loot >= 1.2 x expected, at the richest; weighs risk (3/8 per gun) against the share",
+              Strategy("bigpot", "leader", "threshold", pot=1.2, count=0)),
+    "bully": ("fires for loot >= 1.2 x expected, at the richest; never lies down",
+              Strategy("bigpot", "leader", "never", pot=1.2)),
     "sniper": ("plays the Clicks first, then fires at the richest; never lies down",
                Strategy("late", "leader", "never")),
+    "counter": ("counts cards: fires only at an opponent with no loaded card left, aims at the one "
+                "most likely holding a Click; lies down when the counted chance of a wound exceeds 1/2",
+                Strategy("safe", "clicks", "risk", safe=0.0, guns=1, risk=0.5)),
+    "reader": ("counts cards: random card at the richest; lies down only when an aimer can still "
+               "hold a loaded card and the counted chance of a wound exceeds 0.3",
+               Strategy("random", "leader", "risk", guns=1, risk=0.3)),
 }
 
 
@@ -150,9 +264,9 @@ def parse_strategy(spec: str) -> Strategy:
     """A strategy from ``name`` or ``name:key=value,key=value``.
 
     ``name`` is a named strategy (or ``custom``, the all-random, never-lie base); the keys
-    override its fields: ``bullet``, ``target``, ``lie`` (policy names) and the parameters
-    ``pot``, ``guns``, ``lie_p``, ``hit``, ``wound``. Example:
-    ``calculator:wound=20000,hit=0.3`` or ``custom:bullet=early,target=leader,lie=guns,guns=3``.
+    override its fields: ``bullet``, ``target``, ``lie`` (policy names) and the parameters of
+    :class:`Strategy` (``cardsim cashnguns strategies`` lists them with their ranges). Example:
+    ``calculator:wound=20000,hit=0.3`` or ``custom:bullet=safe,target=clicks,lie=risk,risk=0.4``.
     """
     name, _, overrides = spec.strip().partition(":")
     if name == "custom":
@@ -182,7 +296,10 @@ def _convert(key: str, type_name: object, value: str, spec: str) -> object:
     """One ``key=value`` option converted to its field type, or a one-line error."""
     try:
         if type_name in ("int", int):
-            return int(float(value)) if float(value).is_integer() else int(value)
+            number = float(value)
+            if not number.is_integer():
+                raise ValueError(value)
+            return int(number)
         if type_name in ("float", float):
             return float(value)
     except ValueError:
@@ -191,8 +308,89 @@ def _convert(key: str, type_name: object, value: str, spec: str) -> object:
 
 
 @kernel
-def choose_bullet(policy: int, hand: np.ndarray, pot_units: int, params: np.ndarray, u: float) -> int:
-    """The bullet card a player plays this round (phase 2), from its remaining ``hand`` counts."""
+def loaded_chance(revealed: np.ndarray, seat: int) -> float:
+    """Public estimate of the chance that ``seat``'s current card is loaded: the loaded cards it
+    has not revealed over all the cards it has not revealed (its hand and any card it discarded
+    unseen). 0 when it has revealed all three loaded cards."""
+    unrevealed = CARDS_IN_HAND - revealed[seat, 0] - revealed[seat, 1] - revealed[seat, 2]
+    if unrevealed <= 0:
+        return 0.0
+    return (LOADED_IN_HAND - revealed[seat, 1] - revealed[seat, 2]) / unrevealed
+
+
+@kernel
+def choose_target(
+    params: np.ndarray,
+    me: int,
+    alive: np.ndarray,
+    money: np.ndarray,
+    wounds: np.ndarray,
+    revealed: np.ndarray,
+    aims: np.ndarray,
+    lay: np.ndarray,
+    round_index: int,
+    u: float,
+) -> int:
+    """The living opponent a player aims at (phase 3); ties are broken uniformly with ``u``.
+
+    ``leader``: the richest; ``weakest``: the most wounded; ``clicks``: the lowest
+    :func:`loaded_chance`; ``retaliate``: the players who aimed at me without lying down in the
+    most recent earlier round anyone did (``aims``/``lay``: one row per round), everyone if
+    nobody ever did; ``random``: every living opponent.
+    """
+    policy = int(params[PARAM_TARGET])
+    players = alive.shape[0]
+    value = np.zeros(players, np.float64)
+    if policy == TARGET_RETALIATE:
+        for past in range(round_index - 1, -1, -1):
+            found = False
+            for seat in range(players):
+                if alive[seat] and seat != me and aims[past, seat] == me and not lay[past, seat]:
+                    value[seat] = 1.0
+                    found = True
+            if found:
+                break
+    elif policy != TARGET_RANDOM:
+        for seat in range(players):
+            if policy == TARGET_LEADER:
+                value[seat] = money[seat]
+            elif policy == TARGET_WEAKEST:
+                value[seat] = wounds[seat]
+            else:
+                value[seat] = -loaded_chance(revealed, seat)
+    best = -np.inf
+    for seat in range(players):
+        if alive[seat] and seat != me and value[seat] > best:
+            best = value[seat]
+    count = 0
+    for seat in range(players):
+        if alive[seat] and seat != me and value[seat] == best:
+            count += 1
+    pick = int(u * count)
+    for seat in range(players):
+        if alive[seat] and seat != me and value[seat] == best:
+            if pick == 0:
+                return seat
+            pick -= 1
+    return -1
+
+
+@kernel
+def choose_bullet(
+    params: np.ndarray,
+    hand: np.ndarray,
+    pot_units: float,
+    expected_pot_units: float,
+    target_loaded: float,
+    u: float,
+) -> int:
+    """The bullet card a player plays this round (phase 2), from its remaining ``hand`` counts.
+
+    ``pot_units``: the loot on the table; ``expected_pot_units``: the round's expected loot
+    (:func:`rules.expected_round_pot`); ``target_loaded``: the chance the target holds a loaded
+    card (:func:`loaded_chance`). With no Click left a loaded card is played, and vice versa.
+    """
+    policy = int(params[PARAM_BULLET])
     if policy == BULLET_RANDOM:
         pick = int(u * (hand[0] + hand[1] + hand[2]))
         for card in range(3):
@@ -200,12 +398,14 @@ def choose_bullet(policy: int, hand: np.ndarray, pot_units: int, params: np.ndar
                 return card
             pick -= hand[card]
         return CLICK
+    fire = policy == BULLET_EARLY
     if policy == BULLET_BIG_POT:
-        if pot_units >= params[PARAM_POT]:
-            order = (BANG_BANG_BANG, BANG, CLICK)
-        else:
-            order = (CLICK, BANG, BANG_BANG_BANG)
-    elif policy == BULLET_EARLY:
+        fire = pot_units >= params[PARAM_POT] * expected_pot_units
+    elif policy == BULLET_SAFE:
+        fire = target_loaded <= params[PARAM_SAFE]
+    if fire and policy == BULLET_SAFE:
+        order = (BANG, BANG_BANG_BANG, CLICK)
+    elif fire:
         order = (BANG_BANG_BANG, BANG, CLICK)
     else:
         order = (CLICK, BANG, BANG_BANG_BANG)
@@ -216,78 +416,57 @@ def choose_bullet(policy: int, hand: np.ndarray, pot_units: int, params: np.ndar
 
 
 @kernel
-def choose_target(
-    policy: int,
-    me: int,
-    alive: np.ndarray,
-    money: np.ndarray,
-    wounds: np.ndarray,
-    last_targets: np.ndarray,
-    u: float,
-) -> int:
-    """The living opponent a player aims at (phase 3); ties are broken uniformly with ``u``.
-
-    ``leader``: the richest; ``weakest``: the most wounded; ``retaliate``: those who aimed at
-    me last round (everyone if nobody did); ``random``: every living opponent.
-    """
-    players = alive.shape[0]
-    ranked = policy == TARGET_LEADER or policy == TARGET_WEAKEST
-    best = -1
-    retaliate = False
-    for seat in range(players):
-        if alive[seat] and seat != me:
-            value = money[seat] if policy == TARGET_LEADER else wounds[seat]
-            if ranked and value > best:
-                best = value
-            if policy == TARGET_RETALIATE and last_targets[seat] == me:
-                retaliate = True
-    count = 0
-    pick = -1
-    for sweep in range(2):  # first count the candidates, then walk to the chosen one
-        for seat in range(players):
-            if not alive[seat] or seat == me:
-                continue
-            if ranked and (money[seat] if policy == TARGET_LEADER else wounds[seat]) != best:
-                continue
-            if retaliate and last_targets[seat] != me:
-                continue
-            if sweep == 0:
-                count += 1
-            elif pick == 0:
-                return seat
-            else:
-                pick -= 1
-        pick = int(u * count)
-    return -1
-
-
-@kernel
 def choose_lie_down(
-    policy: int,
-    guns_at_me: int,
-    pot_units: int,
+    params: np.ndarray,
+    me: int,
+    targets: np.ndarray,
+    alive: np.ndarray,
+    revealed: np.ndarray,
+    pot_units: float,
+    expected_pot_units: float,
     players_alive: int,
     my_wounds: int,
     my_money: int,
+    round_index: int,
     shame_units: float,
-    params: np.ndarray,
     u: float,
 ) -> bool:
-    """Whether a player lies down in phase 4, knowing how many guns aim at it.
+    """Whether a player lies down in phase 4, knowing who aims at whom (``targets``).
 
+    The chance of at least one wound is ``1 - prod(1 - q)`` over the guns on me, with ``q`` the
+    gun's :func:`loaded_chance` when ``count`` is 1 and ``hit`` otherwise.
     ``threshold`` compares standing, worth ``(1 - p) * pot / players_alive - p * cost`` with
-    ``p = 1 - (1 - hit) ** guns_at_me`` and ``cost = wound * (wounds + 1)`` (a third wound
-    costs all my money plus ``3 * wound``), against lying down, worth the shame value.
+    ``cost = wound * (wounds + 1)`` (a third wound costs all my money plus ``3 * wound``),
+    against lying down, worth the shame value. ``risk`` lies down with at least ``guns`` guns on
+    me when ``p > risk + greed * (pot / expected - 1) - care * wounds + endgame * round / 7``.
     """
+    policy = int(params[PARAM_LIE])
     if policy == LIE_NEVER:
         return False
     if policy == LIE_RANDOM:
         return u < params[PARAM_LIE_P]
+    guns = 0
+    p_safe = 1.0
+    for seat in range(targets.shape[0]):
+        if alive[seat] and seat != me and targets[seat] == me:
+            guns += 1
+            if params[PARAM_COUNT] > 0:
+                p_safe *= 1.0 - loaded_chance(revealed, seat)
+            else:
+                p_safe *= 1.0 - params[PARAM_HIT]
     if policy == LIE_GUNS:
-        return guns_at_me >= params[PARAM_GUNS]
-    if guns_at_me == 0:
+        return guns >= params[PARAM_GUNS]
+    if guns == 0:
         return False
-    p_hit = 1.0 - (1.0 - params[PARAM_HIT]) ** guns_at_me
+    p_hit = 1.0 - p_safe
+    if policy == LIE_RISK:
+        if guns < params[PARAM_GUNS]:
+            return False
+        tolerated = (params[PARAM_RISK]
+                     + params[PARAM_GREED] * (pot_units / expected_pot_units - 1.0)
+                     - params[PARAM_CARE] * my_wounds
+                     + params[PARAM_ENDGAME] * round_index / (ROUNDS - 1))
+        return p_hit > tolerated
     if my_wounds + 1 >= LETHAL_WOUNDS:
         cost = my_money + LETHAL_WOUNDS * params[PARAM_WOUND]
     else:
