@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -535,8 +535,9 @@ class Tune:
     """
 
     @staticmethod
-    def _tune(game: str, column: str, candidates_for: Any, refine_for: Any, *, counts: list[int],
-              rungs: list[str], chosen: str, who: Any, target: float, top: int,
+    def _tune(game: str, column: str, candidates_for: Callable[[int, str], list[Any]],
+              refine_for: Callable[[int, str], list[Any]] | None, *, counts: list[int],
+              rungs: list[str], chosen: str, who: Callable[[int, str], str], target: float, top: int,
               precision: float | None, max_n: int | None, seed: int, jobs: int | None,
               store: str | Path | None, quiet: bool) -> Result:
         """Check the options, run :func:`~cardsim.analysis.tuning.tune_rungs` behind one
