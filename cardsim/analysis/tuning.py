@@ -22,7 +22,7 @@ import polars as pl
 
 from cardsim.analysis.stats import proportion_table
 from cardsim.errors import UserError
-from cardsim.sims.core.runner import run
+from cardsim.sims.core.runner import RunResult, run
 from cardsim.sims.core.simulator import Simulator
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
@@ -187,14 +187,14 @@ def evaluate_candidates(
     max_n: int,
     on_start: Callable[[str], None] | None = None,
     on_chunk: Callable[[int], None] | None = None,
-    on_done: Callable[[str, int], None] | None = None,
+    on_done: Callable[[str, RunResult], None] | None = None,
 ) -> pl.DataFrame:
     """Run every candidate through the runner (and the store) and tabulate ``column``.
 
     With ``precision`` each run stops once the headline's 95% half-width is below it (or at
     ``max_n``); without, each plays exactly ``max_n`` episodes. The callbacks follow the work:
     ``on_start(label)``, ``on_chunk(most chunks the run may need)`` per computed chunk, and
-    ``on_done(label, n)``.
+    ``on_done(label, the run's result)``.
     """
     frames: list[tuple[str, pl.DataFrame]] = []
     size = min(simulator.chunk_size, max_n)
@@ -212,7 +212,7 @@ def evaluate_candidates(
                          precision=precision, max_n=max_n, chunk_size=size, on_chunk=chunk_done)
         frames.append((candidate.label, result.episodes))
         if on_done is not None:
-            on_done(candidate.label, result.episodes.height)
+            on_done(candidate.label, result)
     return candidate_table(frames, column)
 
 
@@ -246,7 +246,7 @@ def tune_rungs(
     max_n: int,
     on_start: Callable[[str, str], None] | None = None,
     on_chunk: Callable[[int], None] | None = None,
-    on_done: Callable[[str, int], None] | None = None,
+    on_done: Callable[[str, RunResult], None] | None = None,
     on_refine: Callable[[int], None] | None = None,
 ) -> list[Tuned]:
     """Rank ``candidates_for(count, rung)`` against ``target`` for every player count and model
@@ -275,6 +275,45 @@ def tune_rungs(
             results.append(Tuned(count, rung, rung == chosen, rank_candidates(table, target),
                                  ladder(table, target), closest_answer(table, target)))
     return results
+
+
+def answers_table(results: Sequence[Tuned], column: str, who: Callable[[int, str], str],
+                  target: float) -> pl.DataFrame:
+    """One row per player count and model rung (``column``: "model" or "strategy"): the
+    configuration to play, its rate with the 95% interval and n, whether the target is in reach
+    (``reach``: reachable, above or below, see :class:`Answer`), how many other configurations
+    cannot be told apart from it (``tied``), and the answer as a sentence for ``who``."""
+    return pl.DataFrame([
+        {"players": t.players, column: t.model, "chosen": t.chosen, "play": t.answer.label,
+         "n": t.answer.n, "p": t.answer.p, "lo": t.answer.lo, "hi": t.answer.hi,
+         "reach": t.answer.reach, "reachable": t.answer.reachable,
+         "tied": int(t.ranked["tied_with_best"].sum()) - 1, "who": who(t.players, t.model),
+         "answer": t.answer.sentence(who(t.players, t.model), target)}
+        for t in results
+    ])
+
+
+def _per_answer(results: Sequence[Tuned], column: str, frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
+    """``frames`` (one per answer) stacked, each led by its player count and model rung."""
+    return pl.concat([
+        frame.select(pl.lit(t.players).alias("players"), pl.lit(t.model).alias(column),
+                     pl.all()).rename({"label": "configuration"})
+        for t, frame in zip(results, frames)
+    ], how="vertical_relaxed")
+
+
+def closest_table(results: Sequence[Tuned], column: str, top: int) -> pl.DataFrame:
+    """Per answer, its ``top`` closest configurations (:func:`rank_candidates` order)."""
+    return _per_answer(results, column, [
+        t.ranked.head(top).select("rank", "label", "n", "p", "lo", "hi", "covers_target",
+                                  "tied_with_best")
+        for t in results
+    ])
+
+
+def ladder_table(results: Sequence[Tuned], column: str) -> pl.DataFrame:
+    """Per answer, its easy/medium/hard :func:`ladder`."""
+    return _per_answer(results, column, [t.steps for t in results])
 
 
 def thegame_candidates(players: int) -> list[Candidate]:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -44,7 +43,6 @@ from cardsim.options import (
     check_output_file,
     check_output_folder,
     check_plot_folder,
-    choose_jobs,
     parse_choice,
     parse_range,
     resolve_store,
@@ -55,7 +53,7 @@ from cardsim.options import (
 
 __all__ = [
     "DEFAULT_STORE", "RunOptions", "RunOpts", "check_n", "check_output_file",
-    "check_output_folder", "check_plot_folder", "command_app", "default_jobs", "execute",
+    "check_output_folder", "check_plot_folder", "command_app", "execute",
     "parse_choice", "parse_range", "record_result", "resolve_store", "show_table", "show_value",
     "split_names",
 ]
@@ -211,14 +209,6 @@ def command_app(group: str, *, help: str, example: str) -> CommandApp:
 def wrap_root_command(function: Callable[..., Any], name: str) -> Callable[..., Any]:
     """A top-level command (``report``, ``bench``) with the same options and output contract."""
     return _wrap_command(function, name)
-
-
-def default_jobs(jobs: int | None, game: str = "", n: int = 0) -> int:
-    """``jobs`` if given; else one worker for short work, all cores for long (see
-    :func:`cardsim.options.choose_jobs`; without a game and n: all cores)."""
-    if jobs is not None or game:
-        return choose_jobs(game, n, RunOptions(jobs=jobs))
-    return os.cpu_count() or 1
 
 
 def execute(

@@ -4,14 +4,14 @@ Signature registered by cli.py as ``app.command("report")(report_command)``::
 
     report_command(game: list[str] = all landed, quick: bool = False, out: Path = reports,
                    seed: int = 0, jobs: int | None = all cores, store: Path | None = results,
-                   quiet: bool = False, verbose: bool = False) -> None
+                   no_store: bool = False, quiet: bool = False, verbose: bool = False) -> None
 
-Writes ``<out>/cardsim-report.html`` and ``<out>/cardsim-report.pdf``.
+A thin wrapper over :func:`cardsim.api.report`, which writes ``<out>/cardsim-report.html`` and
+``<out>/cardsim-report.pdf``; this prints where, and the notes.
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Annotated
 
@@ -19,17 +19,12 @@ import typer
 
 from cardsim.commands.common import (
     AllCoresJobsOpt,
+    NoStoreOpt,
     QuietOpt,
     SeedOpt,
     StoreOpt,
-    check_output_folder,
-    default_jobs,
     resolve_store,
-    split_names,
 )
-from cardsim.errors import UserError
-from cardsim.reports.build import ALL_GAMES, write_report
-from cardsim.reports.suite import PROFILES
 
 
 def report_command(
@@ -45,6 +40,7 @@ def report_command(
     seed: SeedOpt = 0,
     jobs: AllCoresJobsOpt = None,
     store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
     quiet: QuietOpt = False,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Also print one line per experiment (its n and stop rule).")
@@ -58,19 +54,13 @@ def report_command(
 
     Example: cardsim report --quick --game gang
     """
-    check_output_folder(out, what="--out")
-    games = split_names(game, name="game") or list(ALL_GAMES)
-    unknown = [g for g in games if g not in ALL_GAMES]
-    if unknown:
-        raise UserError(f"unknown game {', '.join(unknown)}; choose from: {', '.join(ALL_GAMES)}")
-    profile = PROFILES["quick" if quick else "default"]
-    started = time.perf_counter()
-    written = write_report(
-        list(dict.fromkeys(games)), profile=profile, seed=seed, jobs=default_jobs(jobs),
-        store=resolve_store(store), out_dir=out, progress=not quiet, verbose=verbose and not quiet,
-    )
+    from cardsim.api import report
+
+    result = report(game=game or (), quick=quick, out=out, seed=seed, jobs=jobs,
+                    store=resolve_store(store, no_store), verbose=verbose, quiet=quiet)
+    manifest = result.manifest
     if not quiet:
-        for line in written.skipped:
+        for line in manifest["skipped"]:
             typer.echo(f"note: {line}", err=True)
-        typer.echo(f"done in {time.perf_counter() - started:.0f} s", err=True)
-    typer.echo(f"{written.html}\n{written.pdf} ({written.pdf_pages} pages)")
+        typer.echo(f"done in {manifest['seconds']:.0f} s", err=True)
+    typer.echo(f"{manifest['html']}\n{manifest['pdf']} ({manifest['pdf_pages']} pages)")

@@ -7,34 +7,20 @@ Sub-app registered by cli.py as ``cardsim tune``::
         [--jobs N] [--store DIR | --no-store] [--quiet] [--json]
     cardsim tune thegame --players 3 (or 1-5) --strategy signals --target 0.3  (same run options)
 
-Functions: ``tune_gang(...)`` and ``tune_thegame(...)`` (the two commands), ``tune_and_print``
-(shared by both). Every player count gets its own answer; every answer names the player model
-and is repeated for the model rungs either side of it (weaker and stronger players), and a
-target no configuration reaches is said to be out of reach, with the closest reachable
-configuration. The precision and bound default to the report's tuning profile, so a tune run
-and the report reuse each other's stored chunks. Candidates come from
-:func:`cardsim.analysis.tuning.gang_candidates` and :func:`~cardsim.analysis.tuning.thegame_candidates`.
+Thin wrappers over :func:`cardsim.api.Tune.gang` and :func:`~cardsim.api.Tune.thegame`, which do
+the search (every player count gets its own answer, for the group's model and the rungs either
+side, and a target out of reach is flagged): this module parses the options and prints the
+Result, as tables or as one JSON document (``details.answers`` nests each answer's closest
+configurations and ladder; ``tables`` holds the same as flat tables).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import polars as pl
 import typer
 
-from cardsim.analysis.tuning import (
-    Candidate,
-    Tuned,
-    check_target,
-    gang_candidates,
-    gang_combinations,
-    neighbour_rungs,
-    thegame_candidates,
-    tune_rungs,
-)
 from cardsim.commands.common import (
     command_app,
     JobsOpt,
@@ -43,18 +29,12 @@ from cardsim.commands.common import (
     QuietOpt,
     SeedOpt,
     StoreOpt,
-    default_jobs,
-    parse_range,
+    record_result,
     resolve_store,
     show_table,
     show_value,
 )
-from cardsim.errors import UserError
-from cardsim.options import announce_compile
-from cardsim.reports.progress import Tracker
 from cardsim.reports.suite import DEFAULT
-from cardsim.sims.core.simulator import Simulator
-from cardsim.sims.registry import get_simulator
 
 app = command_app(
     "tune",
@@ -83,105 +63,48 @@ def _display(frame: pl.DataFrame, first: list[str]) -> pl.DataFrame:
     )
 
 
-def _closest_rows(tuned: Tuned, top: int) -> pl.DataFrame:
-    return tuned.ranked.head(top).select(
-        "rank", pl.col("label").alias("configuration"), "n", "p", "lo", "hi",
-        "covers_target", "tied_with_best",
-    )
+def _of(frame: pl.DataFrame, answer: dict[str, Any], column: str) -> pl.DataFrame:
+    """The rows of ``frame`` (closest or ladder) that belong to ``answer``."""
+    return frame.filter((pl.col("players") == answer["players"]) & (pl.col(column) == answer[column]))
 
 
-def _print_count(tuned: Tuned, *, top: int, who: str, target: float) -> None:
-    """The chosen model's closest configurations, ladder and answer at one player count."""
-    shown = _closest_rows(tuned, top)
-    table = _display(shown, ["rank", "configuration"]).with_columns(
-        shown["tied_with_best"].replace_strict({True: "yes", False: ""}).alias("tied with #1"))
-    show_table(table, title=f"closest to a {target:.0%} win rate for {who}")
-    ladder_table = _display(tuned.steps.rename({"label": "configuration"}), ["level", "configuration"])
-    show_table(ladder_table, title="difficulty ladder (easy aims halfway to 100%, hard at half the target)")
-    typer.echo(tuned.answer.sentence(who, target))
-    tied = int(tuned.ranked["tied_with_best"].sum()) - 1
-    if tied > 0 and tuned.answer.reachable:
-        typer.echo(f"{tied} other configuration(s) cannot be told apart from it at this n "
+def _print_answer(answer: dict[str, Any], closest: pl.DataFrame, steps: pl.DataFrame, target: float) -> None:
+    """The group's closest configurations, ladder and answer at one player count."""
+    table = _display(closest, ["rank", "configuration"]).with_columns(
+        closest["tied_with_best"].replace_strict({True: "yes", False: ""}).alias("tied with #1"))
+    show_table(table, title=f"closest to a {target:.0%} win rate for {answer['who']}")
+    show_table(_display(steps, ["level", "configuration"]),
+               title="difficulty ladder (easy aims halfway to 100%, hard at half the target)")
+    typer.echo(answer["answer"])
+    if answer["tied"] > 0 and answer["reachable"]:
+        typer.echo(f"{answer['tied']} other configuration(s) cannot be told apart from it at this n "
                    "(overlapping intervals); lower --precision to separate them.")
 
 
-def _answers_frame(results: list[Tuned], model_title: str) -> pl.DataFrame:
-    rows = [{"players": t.players, model_title: t.model + (" (yours)" if t.chosen else ""),
-             "play": t.answer.label, "n": t.answer.n, "p": t.answer.p, "lo": t.answer.lo, "hi": t.answer.hi,
-             "target reachable": {"reachable": "yes", "above": "no, too high", "below": "no, too low"}[t.answer.reach]}
-            for t in results]
-    return pl.DataFrame(rows)
-
-
-def _print_results(results: list[Tuned], *, top: int, who: Callable[[int, str], str], target: float,
-                   model_title: str, as_json: bool) -> None:
+def show_tune(result: Any, column: str, as_json: bool) -> None:
+    """Print a tune Result: per player count the group's answer in full, then every answer
+    side by side (or all of it as one JSON document)."""
+    target = result.manifest["target"]
+    answers, closest, steps = result.table, result.tables["closest"], result.tables["ladder"]
+    record_result(result)
     if as_json:
         show_value("target", target)
         show_value("answers", [
-            {"players": t.players, model_title: t.model, "chosen": t.chosen,
-             "who": who(t.players, t.model), "play": t.answer.label, "n": t.answer.n, "p": t.answer.p,
-             "lo": t.answer.lo, "hi": t.answer.hi, "reachable": t.answer.reachable, "reach": t.answer.reach,
-             "closest": _closest_rows(t, top).to_dicts(), "ladder": t.steps.to_dicts()}
-            for t in results])
-        show_table(_answers_frame(results, model_title), name="answers", as_json=True)
+            {**{k: v for k, v in answer.items() if k not in ("tied", "answer")},
+             "closest": _of(closest, answer, column).drop("players", column).to_dicts(),
+             "ladder": _of(steps, answer, column).drop("players", column).to_dicts()}
+            for answer in answers.iter_rows(named=True)])
+        show_table(answers, name="answers", as_json=True)
         return
-    for tuned in results:
-        if tuned.chosen:
-            _print_count(tuned, top=top, who=who(tuned.players, tuned.model), target=target)
-    frame = _answers_frame(results, model_title)
-    show_table(_display(frame, ["players", model_title, "play"]).with_columns(frame["target reachable"]),
-               title=f"the same {target:.0%} target for your {model_title} and the rungs either side "
+    for answer in answers.filter(pl.col("chosen")).iter_rows(named=True):
+        _print_answer(answer, _of(closest, answer, column), _of(steps, answer, column), target)
+    shown = answers.with_columns(
+        pl.when(pl.col("chosen")).then(pl.col(column) + " (yours)").otherwise(pl.col(column)).alias(column),
+        pl.col("reach").replace_strict({"reachable": "yes", "above": "no, too high", "below": "no, too low"})
+        .alias("target reachable"))
+    show_table(_display(shown, ["players", column, "play"]).with_columns(shown["target reachable"]),
+               title=f"the same {target:.0%} target for your {column} and the rungs either side "
                      "(weaker above, stronger below): how much skill matters")
-
-
-def tune_counts(
-    game: str, candidates_for: Callable[[int, str], list[Candidate]], column: str, *, players: list[int],
-    rungs: list[str], chosen: str, target: float, precision: float, max_n: int, seed: int, jobs: int | None,
-    store: Path | None, progress: bool, refine_for: Callable[[int, str], list[Candidate]] | None = None,
-) -> list[Tuned]:
-    """:func:`cardsim.analysis.tuning.tune_rungs` behind one progress bar."""
-    simulator = landed_simulator(game)
-    total = sum(len(candidates_for(count, rung)) for count in players for rung in rungs)
-    with Tracker(total, enabled=progress, label="tune") as tracker:
-        return tune_rungs(
-            simulator, candidates_for, column, refine_for=refine_for, players=players, rungs=rungs,
-            chosen=chosen, target=target,
-            seed=seed, jobs=default_jobs(jobs, game, max_n), store=store, precision=precision, max_n=max_n,
-            on_start=lambda where, label: tracker.start(where, label), on_chunk=tracker.chunk,
-            on_done=lambda _label, _n: tracker.finish(), on_refine=tracker.extend,
-        )
-
-
-def landed_simulator(game: str) -> Simulator:
-    """The game's simulator, or a one-line error while it has not landed."""
-    try:
-        return get_simulator(game)
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith(f"cardsim.sims.{game}"):
-            raise UserError(f"'cardsim tune {game}' needs the {game} simulator, which is not available yet") from None
-        raise
-
-
-def tune_and_print(
-    game: str, candidates_for: Callable[[int, str], list[Candidate]], column: str, *, players: list[int],
-    rungs: list[str], chosen: str, model_title: str, who: Callable[[int, str], str], target: float, top: int,
-    precision: float, max_n: int, seed: int, jobs: int | None, store: Path | None, quiet: bool, as_json: bool,
-    refine_for: Callable[[int, str], list[Candidate]] | None = None,
-) -> None:
-    """Evaluate the candidates per player count and model rung (and ``refine_for``'s where none
-    covers the target), and print the answers."""
-    target = check_target(target)
-    if top < 1:
-        raise UserError(f"--top must be at least 1, got {top}")
-    if not 0 < precision < 0.5:
-        raise UserError(f"--precision must be between 0 and 0.5, got {precision}")
-    if max_n < 1:
-        raise UserError(f"--max-n must be at least 1, got {max_n}")
-    announce_compile(game, quiet)
-    results = tune_counts(game, candidates_for, column, players=players, rungs=rungs, chosen=chosen,
-                          target=target, precision=precision, max_n=max_n, seed=seed, jobs=jobs, store=store,
-                          progress=not quiet and not as_json, refine_for=refine_for)
-    _print_results(results, top=top, who=who, target=target, model_title=model_title, as_json=as_json)
 
 
 @app.command("gang")
@@ -211,25 +134,12 @@ def tune_gang(
 
     Example: cardsim tune gang --players 3-6 --model history --target 0.5
     """
-    simulator = landed_simulator("gang")
-    from cardsim.sims.gang.models import MODEL_DESCRIPTIONS
+    from cardsim.api import tune
 
-    counts = parse_range(players)
-    for count in counts:  # validates players, model and levels before any run
-        simulator.make_config(players=count, model=model, levels=levels)
-    rulebook = gang_candidates()
-    finer = gang_combinations(1) + gang_combinations(2) if combinations else []
-
-    def with_group(candidates: list[Candidate], count: int, rung: str) -> list[Candidate]:
-        base = {"players": count, "model": rung, "levels": levels}
-        return [Candidate(c.label, {**base, **c.config}) for c in candidates]
-
-    tune_and_print("gang", lambda count, rung: with_group(rulebook, count, rung), simulator.headline,
-                   refine_for=lambda count, rung: with_group(finer, count, rung), players=counts,
-                   rungs=neighbour_rungs(list(MODEL_DESCRIPTIONS), model), chosen=model, model_title="model",
-                   who=lambda count, rung: f"{count} players playing like the '{rung}' model",
-                   target=target, top=top, precision=precision, max_n=max_n, seed=seed, jobs=jobs,
-                   store=resolve_store(store, no_store), quiet=quiet, as_json=as_json)
+    show_tune(tune.gang(players=players, model=model, levels=levels, target=target,
+                        combinations=combinations, top=top, precision=precision, max_n=max_n,
+                        seed=seed, jobs=jobs, store=resolve_store(store, no_store), quiet=quiet),
+              "model", as_json)
 
 
 @app.command("thegame")
@@ -252,21 +162,9 @@ def tune_thegame(
 
     Example: cardsim tune thegame --players 1-5 --strategy signals --target 0.3
     """
-    simulator = landed_simulator("thegame")
-    from cardsim.sims.thegame.config import STRATEGY_NAMES
+    from cardsim.api import tune
 
-    counts = parse_range(players)
-    for count in counts:  # validates players and strategy before any run
-        simulator.make_config(players=count, strategy=strategy)
-    # omniscient sees hidden cards: a bound, never a rung a group can stand on
-    legal = [name for name in STRATEGY_NAMES if name != "omniscient" or strategy == "omniscient"]
-
-    def candidates_for(count: int, rung: str) -> list[Candidate]:
-        base = {"players": count, "strategy": rung}
-        return [Candidate(c.label, {**base, **c.config}) for c in thegame_candidates(count)]
-
-    tune_and_print("thegame", candidates_for, simulator.headline, players=counts,
-                   rungs=neighbour_rungs(legal, strategy), chosen=strategy, model_title="strategy",
-                   who=lambda count, rung: f"{count} player(s) using the '{rung}' strategy",
-                   target=target, top=top, precision=precision, max_n=max_n, seed=seed, jobs=jobs,
-                   store=resolve_store(store, no_store), quiet=quiet, as_json=as_json)
+    show_tune(tune.thegame(players=players, strategy=strategy, target=target, top=top,
+                           precision=precision, max_n=max_n, seed=seed, jobs=jobs,
+                           store=resolve_store(store, no_store), quiet=quiet),
+              "strategy", as_json)

@@ -103,6 +103,7 @@ class Outcome:
     episodes: pl.DataFrame
     stop_rule: str
     run_id: str
+    game: str = ""
 
     @property
     def n(self) -> int:
@@ -173,7 +174,7 @@ def run_experiments(
         if tracker is not None:
             tracker.finish()
         run_id = result.path.name if result.path is not None else "(memory)"
-        outcome = Outcome(experiment, result.episodes, result.stop_rule, run_id)
+        outcome = Outcome(experiment, result.episodes, result.stop_rule, run_id, game)
         outcomes.by_key[experiment.key] = outcome
         if on_done is not None:
             on_done(outcome)

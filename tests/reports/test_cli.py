@@ -9,6 +9,7 @@ import pytest
 
 from cardsim.cli import main
 from cardsim.commands import report as report_module
+from cardsim.reports import suite
 from cardsim.reports.suite import Profile
 
 TINY = Profile("quick", precision=0.45, max_n=40, tune_precision=0.45, tune_max_n=20)
@@ -75,7 +76,7 @@ def test_tune_says_when_a_target_is_out_of_reach(capsys, monkeypatch, tmp_path):
 
 
 def test_report_command_writes_both_files(tmp_path, monkeypatch, capsys):
-    monkeypatch.setitem(report_module.PROFILES, "quick", TINY)
+    monkeypatch.setitem(suite.PROFILES, "quick", TINY)
     report_module.report_command(game=["bang"], quick=True, out=tmp_path / "out", seed=3, jobs=1,
                                  store=tmp_path / "store", quiet=True)
     printed = capsys.readouterr().out
@@ -87,7 +88,7 @@ def test_report_command_writes_both_files(tmp_path, monkeypatch, capsys):
 
 @pytest.mark.parametrize("verbose", [False, True])
 def test_report_run_prints_progress_and_notes_only_when_verbose(tmp_path, monkeypatch, capsys, verbose):
-    monkeypatch.setitem(report_module.PROFILES, "quick", TINY)
+    monkeypatch.setitem(suite.PROFILES, "quick", TINY)
     report_module.report_command(game=["bang"], quick=True, out=tmp_path / "out", seed=3, jobs=1,
                                  store=tmp_path / "store", quiet=False, verbose=verbose)
     err = capsys.readouterr().err
@@ -106,3 +107,38 @@ def test_tracker_counts_each_experiment_once():
             assert tracker.done < 3
         tracker.finish()
     assert tracker.done == pytest.approx(3.0)
+
+
+def test_tune_command_prints_the_api_result(capsys, monkeypatch, tmp_path):
+    """One code path: the command's JSON document holds the API's answers and run ids."""
+    from cardsim.api import tune
+
+    result = tune.thegame(players=2, strategy="greedy", target=0.05, top=2, precision=0.3,
+                          max_n=40, jobs=1, store=tmp_path, quiet=True)
+    code, out, err = cardsim(capsys, monkeypatch, "tune", "thegame", "--players", "2", "--strategy", "greedy",
+                             "--target", "0.05", "--top", "2", "--precision", "0.3", "--max-n", "40",
+                             "--jobs", "1", "--store", str(tmp_path), "--json", "-q")
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["tables"]["answers"] == result.table.to_dicts()
+    assert document["runs"] == result.manifest["runs"] and len(result.manifest["runs"]) == 3 * 18
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(result.manifest["runs"])
+    closest = result.tables["closest"]
+    assert closest.height == 3 * 2 and closest.columns[:2] == ["players", "strategy"]
+    for answer in document["details"]["answers"]:
+        rows = closest.filter(closest["strategy"] == answer["strategy"]).drop("players", "strategy")
+        assert answer["closest"] == rows.to_dicts()
+        assert answer["play"] == rows["configuration"][0]
+
+
+def test_report_api_lists_every_experiment(tmp_path, monkeypatch):
+    from cardsim.api import report
+
+    monkeypatch.setitem(suite.PROFILES, "quick", TINY)
+    result = report(game="bang", quick=True, out=tmp_path / "out", seed=3, jobs=1,
+                    store=tmp_path / "store", quiet=True)
+    table = result.table
+    assert table.height > 0 and set(table["game"]) == {"bang"} and (table["n"] > 0).all()
+    assert sorted(result.manifest["runs"]) == sorted(p.name for p in (tmp_path / "store").iterdir())
+    assert result.tables["files"]["path"].to_list() == [result.manifest["html"], result.manifest["pdf"]]
+    assert result.manifest["games"] == ["bang"] and result.manifest["pdf_pages"] > 0
