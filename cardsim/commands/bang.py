@@ -148,7 +148,7 @@ def train_command(
 
     Example: cardsim bang train --players 4-7 --seed 0 --jobs 2 --budget 1200000
     """
-    from cardsim.commands.common import default_jobs
+    from cardsim.commands.common import search_jobs
     from cardsim.sims.bang.training import train_and_save
 
     counts = _player_counts(players)
@@ -161,7 +161,7 @@ def train_command(
             typer.echo(line, err=True)
 
     for count in counts:
-        train_and_save(count, seed, budget, rounds, default_jobs(jobs), out, log=log)
+        train_and_save(count, seed, budget, rounds, search_jobs(jobs), out, log=log)
 
 
 @app.command("compare")
@@ -185,12 +185,12 @@ def compare_command(
 
     Example: cardsim bang compare --players 4-7 --bot tuned --against role --json
     """
-    from cardsim.commands.common import default_jobs
+    from cardsim.commands.common import search_jobs
     from cardsim.sims.bang.compare import compare_rows
 
     rows = compare_rows(_player_counts(players), bot, against,
                         [r.strip() for r in roles.split(",") if r.strip()], n, seed,
-                        default_jobs(jobs), params)
+                        search_jobs(jobs), params)
     frame = pl.DataFrame(rows)
     show_table(frame if as_json else frame.drop("bot", "against"),
                title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",

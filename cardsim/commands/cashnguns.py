@@ -296,14 +296,14 @@ def discover_command(
     Example: cardsim cashnguns discover --players 5 --budget 200 --rounds 8
     """
     from cardsim.analysis.cashnguns import DiscoverSettings, discover, discover_round_lines
-    from cardsim.commands.common import default_jobs, resolve_store
+    from cardsim.commands.common import resolve_store, search_jobs
 
     every_settings = [DiscoverSettings(players=count, metric=metric, shame_value=shame, seed=seed,
                                        budget=budget, rounds=rounds) for count in parse_range(players)]
     for settings in every_settings:  # every count checked before any is run
         settings.check()
     folder = resolve_store(store, no_store)
-    workers = default_jobs(jobs)
+    workers = search_jobs(jobs)
     documents = []
     for settings in every_settings:
         if not as_json:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -54,7 +55,8 @@ from cardsim.options import (
 __all__ = [
     "DEFAULT_STORE", "RunOptions", "RunOpts", "check_n", "check_output_file",
     "check_output_folder", "check_plot_folder", "command_app", "execute",
-    "parse_choice", "parse_range", "record_result", "resolve_store", "show_table", "show_value",
+    "parse_choice", "parse_range", "record_result", "resolve_store", "search_jobs", "show_table",
+    "show_value",
     "split_names",
 ]
 
@@ -243,3 +245,11 @@ def record_result(result: Any) -> None:
     manifest = result.manifest
     for identifier in manifest.get("runs") or [None]:
         record_run(identifier, manifest["seed"], manifest["stop_rule"])
+
+
+def search_jobs(jobs: int | None) -> int:
+    """Workers for a search command (train, compare, discover), whose work is always long: the
+    ``--jobs`` given (checked like the run option, with its warning above the core count), else
+    every core."""
+    return RunOptions(jobs=jobs).checked().jobs or (os.cpu_count() or 1)
+
