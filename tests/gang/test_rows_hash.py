@@ -6,8 +6,9 @@ Configurations deliberately left out (they change by design): the Retina and Fin
 (guessers use the revealed hands; Fingerprint has no separate royal flush), bayes with the
 Coordinator (joint private settle), Muscle (rival's Muscle in the private view), Jack (hypothesis
 space and the "Jack stays" reading) and the Con Artist (votes on the decider's own knowledge),
-every specialist under the default ``--specialist-use helpful``, Jack under ``--jack stay``, and
-Master Thief games with ``--deck-order numbered``. Listed configs run with
+every specialist under the default ``--specialist-use helpful``, Jack under ``--jack stay``,
+Master Thief games with ``--deck-order numbered``, and games that may draw or keep a scan
+(shuffled Advanced, Professional: it draws challenges after a success, Master Thief). Listed configs run with
 ``specialist_use="always"`` and ``jack="discard"`` (today's behaviour).
 
 Final scores enter the hash as per-row dense ranks, so a change of scorer that keeps the order
@@ -58,8 +59,8 @@ HEIST_CONFIGS["bayes-informant-5p"] = {"model": "bayes", "players": 5,
 
 GAME_CONFIGS: dict[str, dict] = {}
 for _model in ("percentile", "history"):
-    for _mode in ("basic", "advanced", "professional", "master"):
-        GAME_CONFIGS[f"{_model}-{_mode}"] = {"model": _model, "mode": _mode, "unit": "game", **OLD}
+    GAME_CONFIGS[f"{_model}-basic"] = {"model": _model, "mode": "basic", "unit": "game", **OLD}
+    # numbered piles: a game ends before the 4th challenge (Retina Scan) could be drawn
     GAME_CONFIGS[f"{_model}-advanced-numbered"] = {
         "model": _model, "mode": "advanced", "unit": "game", "deck_order": "numbered", **OLD}
 
@@ -135,14 +136,8 @@ EXPECTED: dict[str, str] = {
     "history-hacker-bottom": "dab40e441f42fad2",
     "bayes-informant-5p": "e293aaf6a46c345e",
     "percentile-basic": "5e94b249caa844dd",
-    "percentile-advanced": "eba8389b76b8a150",
-    "percentile-professional": "a132f7bf1aae98cd",
-    "percentile-master": "58d1d05ab0e01e63",
     "percentile-advanced-numbered": "07f6f4f2ec3312d1",
     "history-basic": "fe0cae3475919e0a",
-    "history-advanced": "a7daca7fafbc91aa",
-    "history-professional": "2a4143108b0eafc6",
-    "history-master": "85e1505e359eed88",
     "history-advanced-numbered": "e785a5ae137987c6",
 }
 

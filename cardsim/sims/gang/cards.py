@@ -15,7 +15,13 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 
 from cardsim.errors import UserError
-from cardsim.sims.gang.hands import ACE_RANK, JACK_RANK, SUITLESS_JACK, category_of_score
+from cardsim.sims.gang.hands import (
+    ACE_RANK,
+    JACK_RANK,
+    STRAIGHT_FLUSH,
+    SUITLESS_JACK,
+    category_of_score,
+)
 
 CHALLENGES: dict[str, int] = {
     "quick-access": 1,
@@ -161,10 +167,17 @@ def retina_scan_passes(pocket: np.ndarray, named_rank: int) -> bool:
     return False
 
 
+@kernel(inline="always")
+def fingerprint_ranking(score: int) -> int:
+    """Fingerprint Scan (9): the ranking the others name, "from high card to straight flush"
+    (0..8): a royal flush is named as a straight flush."""
+    return min(category_of_score(score), STRAIGHT_FLUSH)
+
+
 @kernel
-def fingerprint_scan_passes(final_score: int, named_category: int) -> bool:
-    """Fingerprint Scan (9): is the top red holder's hand ranking (0..9) the named one?"""
-    return category_of_score(final_score) == named_category
+def fingerprint_scan_passes(final_score: int, named_ranking: int) -> bool:
+    """Fingerprint Scan (9): is the top red holder's ranking (0..8) the named one?"""
+    return fingerprint_ranking(final_score) == named_ranking
 
 
 # ---------------------------------------------------------------- specialists

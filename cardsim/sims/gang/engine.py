@@ -29,6 +29,7 @@ from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.gang.cards import (
     blackout_hides_history,
+    fingerprint_ranking,
     con_artist_redeal,
     coordinator_pass,
     getaway_driver_category,
@@ -47,6 +48,7 @@ from cardsim.sims.gang.cards import (
     card_rank,
 )
 from cardsim.sims.gang.hands import (
+    JACK_RANK,
     SUITLESS_JACK,
     POPCOUNT,
     add_card,
@@ -76,7 +78,21 @@ def _pair_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 PAIRS, PAIR_MASKS, PAIR_PREFLOP = _pair_tables()
-PAIR_CLASS = np.array([13 * min(a >> 2, b >> 2) + max(a >> 2, b >> 2) for a, b in PAIRS], dtype=np.int64)
+N_JACK_PAIRS = 52
+
+
+def _jack_pair_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The 1,326 holdings followed by the 52 holdings (card, suitless Jack) a Jack user may end
+    with (the Jack is no card of the deck: its bit is not in the mask)."""
+    jack = np.array([(c, SUITLESS_JACK) for c in range(52)], dtype=np.int64)
+    cards = np.concatenate([PAIRS, jack])
+    masks = np.concatenate([PAIR_MASKS, np.int64(1) << jack[:, 0]])
+    return cards, masks
+
+
+PAIRS_WITH_JACK, PAIR_MASKS_WITH_JACK = _jack_pair_tables()
+_PAIR_RANKS = np.where(PAIRS_WITH_JACK == SUITLESS_JACK, JACK_RANK, PAIRS_WITH_JACK >> 2)
+PAIR_CLASS = 13 * _PAIR_RANKS.min(axis=1) + _PAIR_RANKS.max(axis=1)
 EQUITY_Q = np.round(EQUITY * EQUITY_SCALE).astype(np.int64)
 
 
@@ -179,12 +195,14 @@ def holder_of(chips: np.ndarray, before_round: int, star: int, players: int, fal
 
 
 @kernel
-def best_drop_slot(pocket: np.ndarray, size: int, new_card: int, board: np.ndarray, shown: int) -> int:
-    """Which card to discard after adding ``new_card`` (slot ``size`` = the new card itself):
-    the choice that leaves the strongest current hand (the user sees their cards and the board)."""
+def best_drop_slot(pocket: np.ndarray, size: int, new_card: int, board: np.ndarray, shown: int,
+                   may_drop_new: bool) -> int:
+    """Which card to discard after adding ``new_card`` (slot ``size`` = the new card itself,
+    only when ``may_drop_new``: Hacker always, Jack under the "discard" reading): the choice
+    that leaves the strongest current hand (the user sees their cards and the board)."""
     trial = np.empty(MAX_POCKET + 1, dtype=np.int64)
     best_slot = size
-    best_value = strength(pocket, size, board, shown)
+    best_value = strength(pocket, size, board, shown) if may_drop_new else np.int64(-1)
     for slot in range(size):
         for k in range(size):
             trial[k] = pocket[k]
@@ -227,7 +245,7 @@ GROUP_SPECIALISTS = (1, 2, 4, 5, 7, 10)  # used "at any time" by a player the gr
 def use_group_specialist(
     specialist: int, r: int, chips: np.ndarray, players: int, pockets: np.ndarray, size: int,
     board: np.ndarray, shown: int, deck: np.ndarray, draw: int, boost_star_top: bool,
-    hold_cards: np.ndarray, count: int, public_ok: np.ndarray,
+    hold_cards: np.ndarray, count: int, public_ok: np.ndarray, jack_stays: bool,
 ) -> tuple[int, int, int, int]:
     """The group plays a specialist at the start of round ``r`` (seed 000, "THẺ CHUYÊN GIA"
     2, 4, 5, 7, 10; who uses it is the model's rule, digest "Cards"; the Informant is played
@@ -262,7 +280,8 @@ def use_group_specialist(
             draw += 1
         else:
             new_card = SUITLESS_JACK
-        slot = best_drop_slot(pockets[user], size, new_card, board, shown)
+        slot = best_drop_slot(pockets[user], size, new_card, board, shown,
+                              specialist == 5 or not jack_stays)
         swap_in_card(pockets[user], size, new_card, slot)
         # The user keeps the best hand, so it only got stronger: the earlier chips stay as
         # (conservative) evidence about it for the bayes model.
@@ -340,7 +359,7 @@ def score_holdings(
             in_suit = 0
             if flush_suit >= 0:
                 for k in range(2):
-                    if cards[h, k] & 3 == flush_suit:
+                    if cards[h, k] != SUITLESS_JACK and cards[h, k] & 3 == flush_suit:
                         in_suit += 1
             if flush_suit < 0 or in_suit < need:
                 scores[h] = class_scores[PAIR_CLASS[h]]
@@ -471,17 +490,235 @@ def holding_percentiles(index: np.ndarray, values: np.ndarray, out: np.ndarray) 
 
 
 @kernel
+def jack_pushforward(user_weights: np.ndarray, hold_cards: np.ndarray, count: int,
+                     board: np.ndarray, shown: int, may_drop_jack: bool,
+                     out: np.ndarray) -> None:
+    """The Jack user's public posterior after the Jack (bayes): everyone knows who took the
+    Jack and that they keep the best hand, so each holding the user may have had moves its
+    weight to the holding they end with: (kept card, Jack), or the old holding itself when
+    the Jack may be discarded and that is best. ``out`` spans the holdings and, from index
+    ``count``, the 52 Jack holdings."""
+    board_mask = np.int64(0)
+    for k in range(shown):
+        board_mask |= np.int64(1) << board[k]
+    out[:] = 0.0
+    trial = np.empty(2, dtype=np.int64)
+    for h in range(count):
+        w = user_weights[h]
+        if w == 0.0:
+            continue
+        trial[0] = hold_cards[h, 0]
+        trial[1] = hold_cards[h, 1]
+        if ((np.int64(1) << trial[0]) | (np.int64(1) << trial[1])) & board_mask:
+            continue
+        slot = best_drop_slot(trial, 2, SUITLESS_JACK, board, shown, may_drop_jack)
+        if slot == 2:
+            out[h] += w
+        else:
+            out[count + trial[1 - slot]] += w
+
+
+@kernel(inline="always")
+def _lcg(state: int) -> int:
+    """Next state of the group estimate's own generator (keeps the heist's stream intact)."""
+    return state * 6364136223846793005 + 1442695040888963407
+
+
+@kernel(inline="always")
+def _lcg_uniform(state: int) -> float:
+    return ((state >> 11) & ((np.int64(1) << 53) - 1)) * (1.0 / 9007199254740992.0)
+
+
+ESTIMATE_SAMPLES = 64
+
+
+@kernel
+def group_expects_gain(
+    specialist: int, model: int, r: int, chips: np.ndarray, players: int, size: int,
+    bands: int, board: np.ndarray, shown: int, boost_star_top: bool, hold_cards: np.ndarray,
+    hold_masks: np.ndarray, count: int, weights: np.ndarray, hidden_history: bool,
+    jack_stays: bool, seed: int,
+) -> bool:
+    """``--specialist-use helpful``: does the group, on public information at the moment of
+    use (start of the use round), expect the specialist to raise success? (seed 000: the group
+    decides who uses it; we read that it may also decline.)
+
+    Getaway Driver / Mastermind: only the bayes model reads announcements; it expects a gain
+    when the answer is not already certain under the user's public posterior. Hacker, Jack,
+    Muscle: a public Monte Carlo estimate: ``ESTIMATE_SAMPLES`` teams drawn from the public
+    chip posteriors (``weights``; holdings without shared cards), each played through the
+    round's claims by the model's own claim and contest rules, with and without the card (same
+    samples, same tie-breaks); the card is used iff it wins more often. The hands are rated on
+    the current board as if it were final (exact at the river, an approximation at the flop);
+    the private settle is left out of the estimate.
+    """
+    if specialist == 2 or specialist == 4:
+        if model != BAYES:
+            return False
+        user = holder_of(chips, r, (players + 1) // 2, players, 0)
+        asked = 0
+        for k in range(shown):
+            asked = max(asked, card_rank(board[k]))
+        board_mask = np.int64(0)
+        for k in range(shown):
+            board_mask |= np.int64(1) << board[k]
+        first = -1
+        for h in range(count):
+            if weights[user, h] == 0.0 or hold_masks[h] & board_mask:
+                continue
+            if specialist == 2:
+                answer = getaway_driver_category(hand_score(hold_cards[h], size, board, shown))
+            else:
+                answer = mastermind_count(hold_cards[h], asked)
+            if first < 0:
+                first = answer
+            elif answer != first:
+                return True
+        return False
+
+    top = specialist == 10 or boost_star_top
+    user = holder_of(chips, r, players if top else 1, players, 0)
+    valid_now = np.zeros(count, dtype=np.bool_)
+    scores_now = np.zeros(count, dtype=np.int64)
+    score_holdings(hold_cards, hold_masks, count, size, board, shown, valid_now, scores_now)
+    index, values = sort_valid(scores_now, valid_now, count)
+    n_valid = values.shape[0]
+    if n_valid == 0:
+        return False
+    # The claim curve: rating of a score = curve at its tie group's middle.
+    curve = np.zeros(n_valid + 1)
+    cumw = np.zeros((players, n_valid + 1))
+    for j in range(players):
+        for k in range(n_valid):
+            cumw[j, k + 1] = cumw[j, k] + weights[j, index[k]]
+    for k in range(n_valid + 1):
+        if model == BAYES:
+            for j in range(players):
+                mass = cumw[j, n_valid]
+                curve[k] += (cumw[j, k] / mass if mass > 0.0 else k / n_valid) / players
+        else:
+            curve[k] = k / n_valid
+    belief = np.zeros((players, bands))
+    if model == BAYES:
+        belief_mass = np.zeros((players, bands))
+        k = 0
+        while k < n_valid:
+            end = k
+            while end + 1 < n_valid and values[end + 1] == values[k]:
+                end += 1
+            f = 0.5 * (curve[k] + curve[end + 1])
+            band = min(int(f * bands), bands - 1)
+            for m in range(k, end + 1):
+                for j in range(players):
+                    w = weights[j, index[m]]
+                    belief[j, band] += w * f
+                    belief_mass[j, band] += w
+            k = end + 1
+        for j in range(players):
+            for b in range(bands):
+                if belief_mass[j, b] > 0.0:
+                    belief[j, b] /= belief_mass[j, b]
+                else:
+                    belief[j, b] = (b + 0.5) / bands
+
+    board_mask = np.int64(0)
+    for k in range(shown):
+        board_mask |= np.int64(1) << board[k]
+    state = np.int64(seed) * 2654435761 + 12345
+    held = np.zeros(players, dtype=np.int64)
+    scores = np.zeros((2, players), dtype=np.int64)
+    ties = np.zeros(players)
+    keys = np.zeros(players)
+    trial = np.empty(MAX_POCKET, dtype=np.int64)
+    wins = np.zeros(2, dtype=np.int64)
+    for _ in range(ESTIMATE_SAMPLES):
+        used = board_mask
+        ok = True
+        for j in range(players):
+            total = cumw[j, n_valid]
+            if total <= 0.0:
+                ok = False
+                break
+            found = False
+            for _try in range(50):
+                state = _lcg(state)
+                k = np.searchsorted(cumw[j], _lcg_uniform(state) * total, side="right") - 1
+                k = min(max(k, 0), n_valid - 1)
+                h = index[k]
+                if not hold_masks[h] & used:
+                    found = True
+                    break
+            if not found:
+                ok = False
+                break
+            held[j] = h
+            used |= hold_masks[h]
+        if not ok:
+            continue
+        for j in range(players):
+            scores[0, j] = hand_score(hold_cards[held[j]], size, board, shown)
+            scores[1, j] = scores[0, j]
+            state = _lcg(state)
+            ties[j] = _lcg_uniform(state)
+        if specialist == 10:
+            scores[1, user] = muscle_score(scores[0, user])
+        else:
+            for s in range(size):
+                trial[s] = hold_cards[held[user], s]
+            new_card = SUITLESS_JACK
+            if specialist == 5:
+                new_card = -1
+                while new_card < 0:
+                    state = _lcg(state)
+                    c = int(_lcg_uniform(state) * 52)
+                    if not (used >> c) & 1:
+                        new_card = c
+            slot = best_drop_slot(trial, size, new_card, board, shown,
+                                  specialist == 5 or not jack_stays)
+            swap_in_card(trial, size, new_card, slot)
+            scores[1, user] = hand_score(trial, size, board, shown)
+        for variant in range(2):
+            for j in range(players):
+                lo = np.searchsorted(values, scores[variant, j], side="left")
+                hi = np.searchsorted(values, scores[variant, j], side="right")
+                rating = 0.5 * (curve[lo] + curve[hi])
+                band = min(int(rating * bands), bands - 1)
+                if model == PERCENTILE:
+                    keys[j] = band + ties[j]
+                elif model == HISTORY:
+                    key = float(band)
+                    for t in range(r - 1, -1, -1):
+                        key = key * 8.0 + (0.0 if hidden_history else chips[t, j])
+                    keys[j] = key * 8.0 + ties[j]
+                else:
+                    keys[j] = band + 0.999 * (belief[j, band] + 1e-6 * ties[j])
+            order = np.argsort(keys[:players])
+            in_order = True
+            for k in range(1, players):
+                if scores[variant, order[k]] < scores[variant, order[k - 1]]:
+                    in_order = False
+                    break
+            if in_order:
+                wins[variant] += 1
+    return wins[1] > wins[0]
+
+
+@kernel
 def play_heist(
     deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
     levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
     pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
     pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray, work_masks: np.ndarray,
+    helpful: bool, jack_stays: bool,
 ) -> tuple[bool, bool, int, int, int, int, float, int]:
     """Play one heist; fills ``pockets``, ``board``, ``chips``, ``finals`` in place.
 
     ``use_round`` (1 = flop or 3 = river) is when the group plays a specialist that is used
     "at any time"; ``boost_star_top`` says whether Hacker and Jack go to the latest top-chip
-    holder (True) or the latest 1-star holder (False). Returns (order correct, scan passed,
+    holder (True) or the latest 1-star holder (False). ``helpful``: the group plays a
+    specialist it decides on only when it expects, on public information, a gain
+    (:func:`group_expects_gain`); ``jack_stays``: the Jack user may not discard the Jack.
+    ``pair_cards``/``pair_masks`` are the two-card holdings followed by the Jack holdings. Returns (order correct, scan passed,
     redrawn-player bit mask, specialist user or -1, specialist detail or -1 (shown card /
     announced value / discarded slot), scan guess or -1, exact random-order success, Informant
     viewer or -1).
@@ -498,7 +735,9 @@ def play_heist(
         board[k] = deck[players * size + k]
     draw = players * size + 5
 
-    # Holdings the percentile and bayes models reason about.
+    # Holdings the percentile and bayes models reason about (bayes with the Jack: also the
+    # holdings with the suitless Jack, valid once it has been used).
+    jack_space = model == BAYES and specialist == 7 and size == 2
     if size == 2:
         count = N_PAIRS
         hold_cards = pair_cards
@@ -508,15 +747,21 @@ def play_heist(
         sample_triples(work_cards, work_masks, count)
         hold_cards = work_cards
         hold_masks = work_masks
+    space = count + N_JACK_PAIRS if jack_space else count
 
-    # Per-holding beliefs are only kept where a model or a scan reads them.
+    # Per-holding beliefs are only kept where a model, a scan or the group's estimate reads them.
     scans = has_challenge(challenges, 4) or has_challenge(challenges, 9)
-    width = count if model == BAYES or scans else 1
-    valid = np.zeros(count, dtype=np.bool_)
-    hscores = np.zeros(count, dtype=np.int64)
+    estimate = helpful and (specialist == 5 or specialist == 7 or specialist == 10)
+    width = space if model == BAYES or scans or estimate else 1
+    valid = np.zeros(space, dtype=np.bool_)
+    hscores = np.zeros(space, dtype=np.int64)
     hpct = np.zeros(width)
     hband = np.zeros((4, width), dtype=np.int64)
-    public_ok = np.ones((players, count if model == BAYES else 1), dtype=np.bool_)
+    public_ok = np.ones((players, space if model == BAYES else 1), dtype=np.bool_)
+    chip_ok = np.ones((players, space if estimate and model != BAYES else 1), dtype=np.bool_)
+    public_prior = np.ones((players, space if jack_space else 1))
+    if jack_space:
+        public_prior[:, count:] = 0.0
     known_card = np.full((players, players), -1, dtype=np.int64)
     no_card = np.full((players, players), -1, dtype=np.int64)
     evidence_from = np.zeros(players, dtype=np.int64)
@@ -541,7 +786,6 @@ def play_heist(
     ratings = np.zeros(players)
     beliefs = np.zeros(players)
     weights = np.zeros((players, width))
-    private_win = np.full((players, players), 0.5)
     row = np.zeros(players, dtype=np.int64)
 
     # Specialists that act right after the deal (seed 000, "THẺ CHUYÊN GIA" 3, 6, 8, 9).
@@ -588,12 +832,32 @@ def play_heist(
                 public_ok[p, :] = True
                 known_card[:, p] = -1
         if r == use_round and specialist in GROUP_SPECIALISTS and specialist != 1:
-            user, detail, draw, seat = use_group_specialist(
-                specialist, r, chips, players, pockets, size, board, shown, deck, draw,
-                boost_star_top, hold_cards, count, public_ok,
-            )
-            if specialist == 10:
-                muscle_seat = seat
+            use = True
+            if helpful and (specialist == 2 or specialist == 4) and model != BAYES:
+                use = False  # only bayes reads announcements
+            elif helpful:
+                chooser = public_ok if model == BAYES else chip_ok
+                _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
+                            chooser, public_prior, jack_space, weights)
+                use = group_expects_gain(
+                    specialist, model, r, chips, players, size, bands, board, shown,
+                    boost_star_top, hold_cards, hold_masks, count, weights,
+                    blackout_hides_history(challenges), jack_stays, seed)
+            if use:
+                if jack_space:  # the Jack user's public posterior, carried over (see below)
+                    jack_user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
+                    _posteriors(chips, r, players, count, valid, hband, likelihood,
+                                evidence_from, public_ok, public_prior, jack_space, weights)
+                    jack_pushforward(weights[jack_user], hold_cards, count, board, shown,
+                                     not jack_stays, public_prior[jack_user])
+                    evidence_from[jack_user] = r
+                    count = space
+                user, detail, draw, seat = use_group_specialist(
+                    specialist, r, chips, players, pockets, size, board, shown, deck, draw,
+                    boost_star_top, hold_cards, count, public_ok, jack_stays,
+                )
+                if specialist == 10:
+                    muscle_seat = seat
 
         if not round_has_chips(challenges, r):
             continue
@@ -610,7 +874,8 @@ def play_heist(
         else:
             score_holdings(hold_cards, hold_masks, count, size, board, shown, valid, hscores)
             if size == 2:
-                pair_percentiles(hscores, valid, own, pockets, players, pair_cards, ratings)
+                pair_percentiles(hscores[:N_PAIRS], valid[:N_PAIRS], own, pockets, players,
+                                 pair_cards, ratings)
             else:
                 for p in range(players):
                     less = 0
@@ -624,17 +889,17 @@ def play_heist(
                             elif hscores[h] == own[p]:
                                 equal += 1
                     ratings[p] = (less + 0.5 * equal) / max(total, 1)
-            if model == BAYES or (r == 3 and scans):
+            if model == BAYES or estimate or (r == 3 and scans):
                 index, values = sort_valid(hscores, valid, count)
                 holding_percentiles(index, values, hpct)
                 for h in range(count):
                     hband[r, h] = min(int(hpct[h] * bands), bands - 1)
             if model == BAYES:
                 _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
-                            public_ok, weights)
+                            public_ok, public_prior, jack_space, weights)
                 team_rank, team_band = bayes_claims(
-                    index, values, weights, own, players, bands, known_card, hold_masks,
-                    muscle_seat if shown > 0 else -1, ratings, beliefs, private_win,
+                    index, values, weights, own, players, bands,
+                    muscle_seat if shown > 0 else -1, ratings, beliefs,
                 )
             for p in range(players):
                 band = min(int(ratings[p] * bands), bands - 1)
@@ -665,14 +930,12 @@ def play_heist(
                     con_artist_prior(old_masks, own_masks, players, size, hold_masks, count,
                                      shown, prior)
                 # Equal claims next to each other are settled privately (base rule; the
-                # Informant's shown card and the Con Artist's prior are extra evidence).
+                # Informant's shown card, the Coordinator's passed card and the Con Artist's
+                # prior are extra evidence).
                 settle_equal_claims(keys, bands_claimed, players, claimed, index, values,
                                     hold_masks, own, own_masks,
-                                    known_card if specialist == 1 else no_card, prior, informed,
-                                    redrawn)
-                if specialist == 6:  # Coordinator (a weak hint): the passer has the last word
-                    settle_private_contests(keys, bands_claimed, known_card, private_win,
-                                            players, 0)
+                                    known_card if specialist == 1 or specialist == 6 else no_card,
+                                    prior, informed, redrawn, muscle_seat if shown > 0 else -1)
         if specialist == 1 and r >= use_round and model != BAYES and target < 0:
             order = np.argsort(keys[:players])
             user = order[(players - 2) // 2]
@@ -699,7 +962,7 @@ def play_heist(
         top_seat = holder_of(chips, 4, players, players, 0)
         if model == BAYES:
             _posteriors(chips, 4, players, count, valid, hband, likelihood, evidence_from,
-                        public_ok, weights)
+                        public_ok, public_prior, jack_space, weights)
             for h in range(count):
                 weights[0, h] = weights[top_seat, h]
         else:
@@ -713,6 +976,10 @@ def play_heist(
                     weights[0, h] = 1.0
                 else:
                     weights[0, h] = likelihood[players - 1, hband[3, h]]
+        if model == RANDOM:
+            score_holdings(hold_cards, hold_masks, count, size, board, 5, valid, hscores)
+        scan_weights(weights, hold_cards, hold_masks, count, size, hscores, pockets, finals,
+                     chips[3], players, top_seat, top_seat == muscle_seat)
         if has_challenge(challenges, 4):
             guess = _retina_guess(hold_cards, count, size, weights[0])
             scan_ok = retina_scan_passes(pockets[top_seat], guess)
@@ -727,8 +994,8 @@ def play_heist(
 @kernel
 def bayes_claims(
     index: np.ndarray, values: np.ndarray, weights: np.ndarray, own: np.ndarray,
-    players: int, bands: int, known_card: np.ndarray, masks: np.ndarray, muscle_seat: int,
-    ratings: np.ndarray, beliefs: np.ndarray, private_win: np.ndarray,
+    players: int, bands: int, muscle_seat: int,
+    ratings: np.ndarray, beliefs: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The bayes model's claims and contest beliefs for one round; returns the team rank and
     team band of every sorted valid holding (the band is the claim a hand of that score
@@ -738,9 +1005,7 @@ def bayes_claims(
     posterior over player j's holding. A hand of score s has team rank F(s) = sum over all
     players j of P(S_j < s) (ties one half), the expected number of team members publicly
     believed weaker; player i claims F(own_i) / n. F is the same increasing function for
-    everyone, so claims never invert two known hands. ``private_win[i, j]`` receives i's
-    private P(j weaker than i) wherever i knows one of j's cards (Coordinator). Contest
-    beliefs: the public posterior mean of the claimant's F / n among the holdings that would
+    everyone, so claims never invert two known hands. Contest beliefs: the public posterior mean of the claimant's F / n among the holdings that would
     make the same claim (:func:`claim_beliefs`).
     """
     n_valid = values.shape[0]
@@ -757,19 +1022,6 @@ def bayes_claims(
                 target = (own[i] >> 27) << 27  # the Muscle holder beats every same-ranking hand
             lo = np.searchsorted(values, target, side="left")
             hi = np.searchsorted(values, target, side="right")
-            if known_card[i, j] >= 0:
-                below = 0.0
-                mass = 0.0
-                for k in range(n_valid):
-                    h = index[k]
-                    if (masks[h] >> known_card[i, j]) & 1:
-                        w = weights[j, h]
-                        mass += w
-                        if k < lo:
-                            below += w
-                        elif k < hi:
-                            below += 0.5 * w
-                private_win[i, j] = below / mass if mass > 0.0 else 0.5
             mass = cum[j, n_valid]
             below = cum[j, lo] + 0.5 * (cum[j, hi] - cum[j, lo])
             total += below / mass if mass > 0.0 else 0.5
@@ -814,30 +1066,6 @@ def claim_beliefs(index: np.ndarray, weights: np.ndarray, team_rank: np.ndarray,
                 acc += w * team_rank[k]
                 mass += w
         beliefs[j] = acc / mass if mass > 0.0 else ratings[j]
-
-
-@kernel
-def settle_private_contests(keys: np.ndarray, bands_claimed: np.ndarray, known_card: np.ndarray,
-                            private_win: np.ndarray, players: int, max_gap: int) -> None:
-    """A player who knows one of a rival's cards (Coordinator: the card they passed) settles
-    their order with that rival in the chip dance when their claims differ by at most
-    ``max_gap`` bands and nobody sits between them:
-    they take the higher of the two chips when they privately believe they are the stronger,
-    and leave it otherwise (taking a chip from another player is allowed)."""
-    for i in range(players):
-        for j in range(players):
-            if known_card[i, j] < 0 or abs(bands_claimed[i] - bands_claimed[j]) > max_gap:
-                continue
-            between = 0  # only neighbours in the settled order swap: nobody else moves
-            low = min(keys[i], keys[j])
-            high = max(keys[i], keys[j])
-            for k in range(players):
-                if low < keys[k] < high:
-                    between += 1
-            i_above = private_win[i, j] > 0.5
-            if between == 0 and i_above != (keys[i] > keys[j]):
-                keys[i], keys[j] = keys[j], keys[i]
-
 
 
 @kernel
@@ -1044,17 +1272,22 @@ def settle_equal_claims(keys: np.ndarray, bands_claimed: np.ndarray, players: in
                         claimed: np.ndarray, index: np.ndarray, values: np.ndarray,
                         masks: np.ndarray, own: np.ndarray, own_masks: np.ndarray,
                         shown_card: np.ndarray, prior: np.ndarray, with_prior: np.ndarray,
-                        redrawn: int) -> int:
+                        redrawn: int, muscle_seat: int) -> int:
     """The bayes chip dance's private step: two players next to each other in the chip order
     with equal claims each compare their own hand with the rival's private view
     (:func:`private_view`: the rival's claimed posterior without their own cards, plus any
     extra evidence) and take the higher chip when P(rival weaker) > 1/2, leave it when < 1/2.
 
-    Extra evidence of ``me`` about ``rival``: the card the rival showed them
-    (``shown_card[me, rival]`` >= 0, Informant) or their private prior (``with_prior[me]``
-    and the rival has not redrawn since, Con Artist). When a claimant has extra evidence only
-    the claimants with it decide; otherwise both do. One decider decides alone, two must
-    agree (else the public order stands). Pairs are taken bottom up; returns the swaps."""
+    Extra evidence of ``me`` about ``rival``: a card of the rival's they know
+    (``shown_card[me, rival]`` >= 0: the card the rival showed them, Informant, or the card
+    they passed to the rival, Coordinator) or their private prior (``with_prior[me]`` and the
+    rival has not redrawn since, Con Artist). Who knows a rival's card is public (the group
+    chose the Informant's pair; every Coordinator passer knows a card of their left
+    neighbour), so when a claimant knows a card of the other only the claimants who do
+    decide. Whether a Con Artist player learnt anything is private, so it never silences the
+    rival: without a known card both decide, each on what they know. One decider decides
+    alone, two must agree (else the public order stands). A rival holding the Muscle beats
+    every hand of the viewer's ranking. Pairs are taken bottom up; returns the swaps."""
     order = np.argsort(keys[:players])
     n_valid = values.shape[0]
     view = np.zeros(n_valid)
@@ -1066,23 +1299,26 @@ def settle_equal_claims(keys: np.ndarray, bands_claimed: np.ndarray, players: in
         hi_seat = order[step + 1]
         if bands_claimed[lo_seat] != bands_claimed[hi_seat]:
             continue
-        informed = False
+        knows_card = False
         for side in range(2):
             me = lo_seat if side == 0 else hi_seat
             rival = hi_seat if side == 0 else lo_seat
             cards_of[side] = shown_card[me, rival]
             uses_prior[side] = with_prior[me] and not (redrawn >> rival) & 1
-            informed = informed or cards_of[side] >= 0 or uses_prior[side]
+            knows_card = knows_card or cards_of[side] >= 0
         flip = 0
         keep = 0
         for side in range(2):
-            if informed and cards_of[side] < 0 and not uses_prior[side]:
+            if knows_card and cards_of[side] < 0:
                 continue
             me = lo_seat if side == 0 else hi_seat
             rival = hi_seat if side == 0 else lo_seat
             private_view(claimed[rival], index, masks, cards_of[side], own_masks[me],
                          prior[me if uses_prior[side] else 0], uses_prior[side], view)
-            p_me_above = viewer_is_above(view, values, own[me])
+            target = own[me]
+            if rival == muscle_seat:
+                target = (target >> 27) << 27  # the rival beats every hand of my ranking
+            p_me_above = viewer_is_above(view, values, target)
             if (side == 0 and p_me_above > 0.5) or (side == 1 and p_me_above < 0.5):
                 flip += 1
             elif p_me_above != 0.5:
@@ -1117,13 +1353,17 @@ def _lock(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int
 @kernel
 def _posteriors(chips: np.ndarray, r: int, players: int, count: int, valid: np.ndarray,
                 hband: np.ndarray, likelihood: np.ndarray, evidence_from: np.ndarray,
-                public_ok: np.ndarray, weights: np.ndarray) -> None:
+                public_ok: np.ndarray, public_prior: np.ndarray, with_prior: bool,
+                weights: np.ndarray) -> None:
     """Public posterior weight of every holding for every player: each earlier chip since the
-    player's last redraw is evidence (likelihood of that chip given the holding's percentile
-    band then), times the public announcements' filters."""
+    player's last redraw (or Jack) is evidence (likelihood of that chip given the holding's
+    percentile band then), times the public announcements' filters and, ``with_prior``, the
+    public prior (a Jack user's posterior carried over, :func:`jack_pushforward`)."""
     for j in range(players):
         for h in range(count):
             weights[j, h] = 1.0 if valid[h] and public_ok[j, h] else 0.0
+            if with_prior:
+                weights[j, h] *= public_prior[j, h]
         for t in range(evidence_from[j], r):
             chip = chips[t, j]
             if chip > 0:
@@ -1131,6 +1371,46 @@ def _posteriors(chips: np.ndarray, r: int, players: int, count: int, valid: np.n
                 band_row = hband[t]
                 for h in range(count):
                     weights[j, h] *= row[band_row[h]]
+
+
+@kernel
+def scan_weights(weights: np.ndarray, hold_cards: np.ndarray, hold_masks: np.ndarray,
+                 count: int, size: int, final_scores: np.ndarray, pockets: np.ndarray,
+                 finals: np.ndarray, red: np.ndarray, players: int, top_seat: int,
+                 top_has_muscle: bool) -> None:
+    """The scan guessers' belief about the top red holder (row 0 of ``weights``, in place):
+    the hands are revealed upwards from the 1-star chip, so when the scan comes every other
+    hand is known (seed 000, challenges 4 and 9: "before the player with the highest red chip
+    reveals"). Holdings with a revealed card are impossible; and as the heist fails anyway
+    when the top hand is weaker than the hand revealed before it, the guessers condition on
+    it being at least as strong (unless no holding is). ``final_scores`` are the holdings'
+    scores on the final board. Row 1 is scratch."""
+    revealed = np.int64(0)
+    jack_revealed = False
+    previous = np.int64(-1)
+    for p in range(players):
+        if p == top_seat:
+            continue
+        revealed |= pocket_mask(pockets[p], size)
+        for s in range(size):
+            jack_revealed = jack_revealed or pockets[p, s] == SUITLESS_JACK
+        if red[p] == players - 1:
+            previous = finals[p]
+    possible = 0.0
+    for h in range(count):
+        weights[1, h] = weights[0, h]
+        if hold_masks[h] & revealed:
+            weights[1, h] = 0.0
+        if jack_revealed:
+            for s in range(size):
+                if hold_cards[h, s] == SUITLESS_JACK:
+                    weights[1, h] = 0.0
+        score = muscle_score(final_scores[h]) if top_has_muscle else final_scores[h]
+        weights[0, h] = weights[1, h] if score >= previous else 0.0
+        possible += weights[0, h]
+    if possible <= 0.0:
+        for h in range(count):
+            weights[0, h] = weights[1, h]
 
 
 @kernel
@@ -1153,13 +1433,14 @@ def _retina_guess(cards: np.ndarray, count: int, size: int, weights: np.ndarray)
 @kernel
 def _fingerprint_guess(cards: np.ndarray, count: int, size: int, board: np.ndarray,
                        weights: np.ndarray) -> int:
-    """The hand ranking (0..9) with the most posterior mass on the final board."""
-    mass = np.zeros(10)
+    """The Fingerprint answer (0..8, high card .. straight flush) with the most posterior mass
+    on the final board."""
+    mass = np.zeros(9)
     for h in range(count):
         w = weights[h]
         if w == 0.0:
             continue
-        mass[category_of_score(hand_score(cards[h], size, board, 5))] += w
+        mass[fingerprint_ranking(hand_score(cards[h], size, board, 5))] += w
     return int(np.argmax(mass))
 
 
@@ -1169,6 +1450,7 @@ def play_batch_kernel(
     players: int, model: int, levels: int, use_round: int, boost_star_top: bool,
     likelihood: np.ndarray, out_pockets: np.ndarray, out_board: np.ndarray, out_chips: np.ndarray, out_finals: np.ndarray,
     out_flags: np.ndarray, out_random_p: np.ndarray, pair_cards: np.ndarray, pair_masks: np.ndarray,
+    helpful: bool, jack_stays: bool,
 ) -> None:
     """Play ``len(seeds)`` heists; out_flags columns: order ok, scan ok, redrawn mask,
     specialist user, specialist detail, scan guess, specialist target (Informant viewer)
@@ -1186,7 +1468,7 @@ def play_batch_kernel(
         order_ok, scan_ok, redrawn, user, detail, guess, p_random, target = play_heist(
             deck, seeds[i], challenges[i], specialists[i], players, model, levels, use_round,
             boost_star_top, likelihood, pockets, board, chips, finals, pair_cards, pair_masks, work_cards,
-            work_masks,
+            work_masks, helpful, jack_stays,
         )
         out_pockets[i, :players, :] = pockets
         out_board[i, :] = board
@@ -1205,11 +1487,12 @@ def play_batch_kernel(
 def play_batch(
     rng: np.random.Generator, players: int, model: int, levels: int, challenges: np.ndarray,
     specialists: np.ndarray, use_round: int = 3, decks: np.ndarray | None = None,
-    boost_top: bool = True,
+    boost_top: bool = True, helpful: bool = True, jack_stays: bool = True,
 ) -> dict[str, np.ndarray]:
     """Play one heist per entry of ``challenges``/``specialists`` (challenge bit masks and
     specialist numbers, 0 = none); decks and per-heist seeds come from ``rng`` unless fixed
-    ``decks`` (rows of 52 card codes) are given. Returns the raw per-heist arrays."""
+    ``decks`` (rows of 52 card codes) are given. ``helpful`` / ``jack_stays``: the
+    ``specialist_use`` and ``jack`` readings (config). Returns the raw per-heist arrays."""
     from cardsim.sims.gang.models import chip_likelihood
 
     n = len(challenges)
@@ -1230,6 +1513,6 @@ def play_batch(
         np.asarray(challenges, dtype=np.int64), np.asarray(specialists, dtype=np.int64),
         players, model, levels, use_round, boost_top, likelihood,
         out["pockets"], out["board"], out["chips"], out["finals"], out["flags"], out["random_p"],
-        PAIRS.copy(), PAIR_MASKS.copy(),
+        PAIRS_WITH_JACK.copy(), PAIR_MASKS_WITH_JACK.copy(), helpful, jack_stays,
     )
     return out

@@ -79,7 +79,9 @@ def run_batch(config: GangConfig, rng: np.random.Generator, n: int) -> pl.DataFr
         masks = np.full(n, config.challenge_bits, dtype=np.int64)
         specialists = np.full(n, config.specialist_id, dtype=np.int64)
         raw = play_batch(rng, config.players, config.model_id, config.levels, masks, specialists,
-                         config.use_round, boost_top=config.boost == "top")
+                         config.use_round, boost_top=config.boost == "top",
+                         helpful=config.specialist_use == "helpful",
+                         jack_stays=config.jack == "stay")
         return heist_rows(config, raw, masks, specialists)
     games = play_games(config, rng, n)
     columns = _config_columns(config, n)
