@@ -57,6 +57,13 @@ ModeOpt = Annotated[
 DeckOrderOpt = Annotated[
     str, typer.Option("--deck-order", help="Card piles shuffled (default) or numbered 1-10.")
 ]
+UseOpt = Annotated[
+    str, typer.Option("--specialist-use", help="helpful (group plays a card only when it "
+                      "expects a gain) or always.")
+]
+JackOpt = Annotated[
+    str, typer.Option("--jack", help="Jack reading: stay (the Jack must stay) or discard.")
+]
 PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Folder to write SVG plots into.")]
 
 
@@ -101,6 +108,8 @@ def heist_command(
     specialist: SpecialistOpt = "",
     specialist_round: RoundOpt = "river",
     boost: BoostOpt = "top",
+    specialist_use: UseOpt = "helpful",
+    jack: JackOpt = "stay",
     n: NOpt = 100_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
@@ -129,6 +138,7 @@ def heist_command(
                 config = SIMULATOR.make_config(
                     players=count, model=name, levels=level, challenges=_names(challenge),
                     specialist=specialist, specialist_round=specialist_round, boost=boost,
+                    specialist_use=specialist_use, jack=jack,
                 )
                 frames.append(_run(config, n, seed, jobs, backend, scheduler, store, no_store,
                                    precision, max_n, quiet))
@@ -168,6 +178,8 @@ def game_command(
     challenge: ChallengeOpt = "",
     specialist_round: RoundOpt = "river",
     boost: BoostOpt = "top",
+    specialist_use: UseOpt = "helpful",
+    jack: JackOpt = "stay",
     n: NOpt = 20_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
@@ -202,6 +214,7 @@ def game_command(
                         players=count, model=name, levels=level, unit="game", mode=name_mode,
                         deck_order=deck_order, challenges=_names(challenge),
                         specialist_round=specialist_round, boost=boost,
+                        specialist_use=specialist_use, jack=jack,
                     )
                     frames.append(_run(config, n, seed, jobs, backend, scheduler, store,
                                        no_store, precision, max_n, quiet))
@@ -276,40 +289,52 @@ def cards_command(
 ) -> None:
     """For every single card: heist success and its difference against no card, each with a
     95% interval, hardest first. All cards share the seed, so they see the same deals.
+    Specialists the group decides on are run both ways (--specialist-use helpful, the default,
+    and always); the Jack also under its other reading ("jack (may discard)").
 
     Example: cardsim gang cards --players 4 --model bayes --n 20000
     """
     from cardsim.analysis.gang import card_effects
-    from cardsim.sims.gang.cards import CARD_SUMMARIES, CHALLENGES, SPECIALISTS
+    from cardsim.sims.gang.cards import CARD_SUMMARIES, CHALLENGES, GROUP_DECIDED, SPECIALISTS
     from cardsim.sims.gang.models import MODEL_IDS
     from cardsim.sims.gang.simulator import SIMULATOR
 
     if kind not in ("challenges", "specialists", "all"):
         raise UserError(f"--kind must be challenges, specialists or all (got {kind!r})")
-    chosen: list[tuple[str, str]] = [("none", "none")]
+    other_jack = "jack (may discard)"
+    chosen: list[tuple[str, str, str, dict]] = [("none", "none", "", {})]
     if kind in ("challenges", "all"):
-        chosen += [("challenge", c) for c in CHALLENGES]
+        chosen += [("challenge", c, "", {"challenges": (c,)}) for c in CHALLENGES]
     if kind in ("specialists", "all"):
-        chosen += [("specialist", s) for s in SPECIALISTS]
+        for s in SPECIALISTS:
+            if s not in GROUP_DECIDED:
+                chosen.append(("specialist", s, "", {"specialist": s}))
+                continue
+            for use in ("helpful", "always"):
+                chosen.append(("specialist", s, use, {"specialist": s, "specialist_use": use}))
+        for use in ("helpful", "always"):
+            chosen.append(("specialist", other_jack, use,
+                           {"specialist": "jack", "jack": "discard", "specialist_use": use}))
     frames = []
     for count in parse_range(players):
         for name in parse_choice(model, list(MODEL_IDS), name="model"):
             for level in parse_range(levels, name="levels"):
-                for card_kind, card in chosen:
+                for card_kind, card, use, fields in chosen:
                     config = SIMULATOR.make_config(
                         players=count, model=name, levels=level,
-                        challenges=(card,) if card_kind == "challenge" else (),
-                        specialist=card if card_kind == "specialist" else "",
-                        specialist_round=specialist_round, boost=boost,
+                        specialist_round=specialist_round, boost=boost, **fields,
                     )
                     episodes = _run(config, n, seed, jobs, backend, scheduler, store, no_store,
                                     None, None, quiet)
                     frames.append(
                         episodes.select("players", "model", "levels", "success").with_columns(
-                            pl.lit(card_kind).alias("kind"), pl.lit(card).alias("card"))
+                            pl.lit(card_kind).alias("kind"), pl.lit(card).alias("card"),
+                            pl.lit(use).alias("use"))
                     )
+    summaries = {**CARD_SUMMARIES, "none": "no card",
+                 other_jack: "jack read so that the holder may discard the Jack itself"}
     effects = card_effects(pl.concat(frames, how="vertical")).with_columns(
-        pl.col("card").replace_strict({**CARD_SUMMARIES, "none": "no card"}).alias("rule")
+        pl.col("card").replace_strict(summaries).alias("rule")
     )
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -317,20 +342,27 @@ def cards_command(
     if as_json:
         show_table(effects, title="gang card effects", as_json=True)
     else:
+        row = ["players", "model", "levels", "kind", "card"]
+        always = effects.filter(pl.col("use") != "helpful").select(
+            *row, _interval_pct("difference", "difference_lo", "difference_hi")
+            .alias("vs none, always"))
         show_table(
-            effects.select(
-                "players", "model", "levels", "kind", "card", "n",
+            effects.filter(pl.col("use") != "always").join(always, on=row, how="left",
+                                                            maintain_order="left").select(
+                *row, "n",
                 _interval_pct("p", "lo", "hi").alias("success % (95% CI)"),
                 _interval_pct("difference", "difference_lo", "difference_hi")
-                .alias("vs none, points"),
+                .alias("vs none, helpful"),
+                "vs none, always",
             ),
-            title="The Gang: heist success per card, hardest first (difference: Newcombe 95% CI)",
+            title="The Gang: heist success per card (specialists used when helpful), hardest "
+            "first; differences in points with Newcombe 95% CI; 'always': every specialist used",
         )
     if plot is not None:
         from cardsim.reports.plots.gang import card_effects_plot
         from cardsim.reports.style import save_figure
 
-        for (count, name, level), group in effects.group_by(
+        for (count, name, level), group in effects.filter(pl.col("use") != "always").group_by(
             ["players", "model", "levels"], maintain_order=True
         ):
             save_figure(card_effects_plot(group),

@@ -48,6 +48,11 @@ SPECIALISTS: dict[str, int] = {
     "muscle": 10,
 }
 
+# Specialists whose text starts "decide who among you ..." (seed 000): the group may decline
+# them (``--specialist-use helpful``); the others act on everyone after the deal.
+GROUP_DECIDED: tuple[str, ...] = ("informant", "getaway-driver", "mastermind", "hacker", "jack",
+                                  "muscle")
+
 CARD_SUMMARIES: dict[str, str] = {
     "quick-access": "no white chips: deal pockets and go straight to the flop round",
     "noise-sensors": "the 1-star chips of rounds 1-3 cannot change hands once taken",
