@@ -216,7 +216,8 @@ def test_informant_viewer_uses_only_the_card_and_the_claims() -> None:
         swaps = settle_equal_claims(keys, np.array(claims), 3, claimed, index, values,
                                     PAIR_MASKS.copy(), np.array(own, dtype=np.int64),
                                     np.zeros(3, np.int64), known, np.ones((3, 1)),
-                                    np.zeros(3, np.bool_), 0, -1)
+                                    np.zeros(3, np.bool_), 0, -1, np.zeros((3, 2), np.int64),
+                                    -1)
         return swaps, keys
 
     # seat 2 holds the best hand: it keeps the top in every case below
@@ -337,7 +338,8 @@ def _settle(known: dict, own: list[int], muscle: int = -1, prior_of: int = -1,
         prior[prior_of] = (PAIR_MASKS >> card(prior_card)) & 1
     return settle_equal_claims(np.array([0.2, 0.4]), np.zeros(2, np.int64), 2, claimed, index,
                                values, PAIR_MASKS.copy(), np.array(own, dtype=np.int64),
-                               np.zeros(2, np.int64), shown, prior, with_prior, 0, muscle)
+                               np.zeros(2, np.int64), shown, prior, with_prior, 0, muscle,
+                               np.zeros((2, 2), np.int64), -1)
 
 
 def test_private_settle_accounts_for_a_rivals_muscle() -> None:

@@ -56,7 +56,7 @@ from cardsim.sims.gang.hands import (
     score_masks,
     score_ranks,
 )
-from cardsim.sims.gang.models import BAYES, HISTORY, PERCENTILE, RANDOM
+from cardsim.sims.gang.models import BAYES, HISTORY, LEAKY, PERCENTILE, RANDOM
 from cardsim.sims.gang.preflop import EQUITY, class_index
 
 MAX_PLAYERS = 6
@@ -246,12 +246,13 @@ def use_group_specialist(
     specialist: int, r: int, chips: np.ndarray, players: int, pockets: np.ndarray, size: int,
     board: np.ndarray, shown: int, deck: np.ndarray, draw: int, boost_star_top: bool,
     hold_cards: np.ndarray, count: int, public_ok: np.ndarray, jack_stays: bool,
+    forced_said: int,
 ) -> tuple[int, int, int, int]:
     """The group plays a specialist at the start of round ``r`` (seed 000, "THẺ CHUYÊN GIA"
     2, 4, 5, 7, 10; who uses it is the model's rule, digest "Cards"; the Informant is played
     in the chip dance instead, see :func:`informant_pair`). Information goes into
     ``public_ok`` (announcement filters over the holdings; a single column when no model reads
-    them).
+    them); ``forced_said`` >= 0 replaces the announcement (replay, see :func:`play_heist`).
 
     Returns (user seat, detail: announced value / dropped slot, next draw index, Muscle seat
     or -1).
@@ -262,7 +263,9 @@ def use_group_specialist(
         asked = 0  # Mastermind asks about the highest value on the board
         for k in range(shown):
             asked = max(asked, card_rank(board[k]))
-        if specialist == 2:
+        if forced_said >= 0:  # replay (the swap test): the public record is given
+            said = forced_said
+        elif specialist == 2:
             said = getaway_driver_category(hand_score(pockets[user], size, board, shown))
         else:
             said = mastermind_count(pockets[user], asked)
@@ -709,7 +712,8 @@ def play_heist(
     levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
     pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
     pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray, work_masks: np.ndarray,
-    helpful: bool, jack_stays: bool,
+    helpful: bool, jack_stays: bool, replay_chips: np.ndarray, replay_bands: np.ndarray,
+    replay_info: np.ndarray, hidden_swap: np.ndarray, record: np.ndarray, info_out: np.ndarray,
 ) -> tuple[bool, bool, int, int, int, int, float, int]:
     """Play one heist; fills ``pockets``, ``board``, ``chips``, ``finals`` in place.
 
@@ -718,7 +722,18 @@ def play_heist(
     holder (True) or the latest 1-star holder (False). ``helpful``: the group plays a
     specialist it decides on only when it expects, on public information, a gain
     (:func:`group_expects_gain`); ``jack_stays``: the Jack user may not discard the Jack.
-    ``pair_cards``/``pair_masks`` are the two-card holdings followed by the Jack holdings. Returns (order correct, scan passed,
+    ``pair_cards``/``pair_masks`` are the two-card holdings followed by the Jack holdings.
+
+    Decisions are written to ``record[r, p]`` (the band player p claims from their own hand,
+    their votes in the private settle as the lower and as the upper of a pair, the settle's
+    swapped steps) and the
+    announcements / shown card to ``info_out`` (per player for Investor / Math Whiz, index
+    ``players`` for Getaway Driver, Mastermind, Informant). Replay (the hidden-card swap test,
+    when ``replay_chips`` has 4 rows): after the after-deal cards every pocket slot with
+    ``hidden_swap`` >= 0 takes that card, and the public record is forced to a given one: each
+    round's claims (``replay_bands``, the settle's swapped steps in its last column) and chips
+    (``replay_chips``) and the announcements and
+    shown card (``replay_info``, as ``info_out``). Returns (order correct, scan passed,
     redrawn-player bit mask, specialist user or -1, specialist detail or -1 (shown card /
     announced value / discarded slot), scan guess or -1, exact random-order success, Informant
     viewer or -1).
@@ -782,6 +797,9 @@ def play_heist(
     own = np.zeros(players, dtype=np.int64)
     own_masks = np.zeros(players, dtype=np.int64)
     keys = np.zeros(players)
+    votes = np.zeros((players, 2), dtype=np.int64)
+    record[:, :, :] = 0.0
+    info_out[:] = -1
     bands_claimed = np.zeros(players, dtype=np.int64)
     ratings = np.zeros(players)
     beliefs = np.zeros(players)
@@ -811,9 +829,18 @@ def play_heist(
         coordinator_pass(pockets, players, passed)
         for p in range(players):
             known_card[p, (p + 1) % players] = passed[p]
+    replay = replay_chips.shape[0] == 4
+    if replay:
+        for p in range(players):
+            for s in range(size):
+                if hidden_swap[p, s] >= 0:
+                    pockets[p, s] = hidden_swap[p, s]
     if (specialist == 3 or specialist == 8) and model == BAYES:
         for p in range(players):
             said = investor_face_count(pockets[p]) if specialist == 3 else math_whiz_total(pockets[p])
+            if replay:
+                said = replay_info[p]
+            info_out[p] = said
             for h in range(count):
                 heard = investor_face_count(hold_cards[h]) if specialist == 3 else math_whiz_total(hold_cards[h])
                 public_ok[p, h] = heard == said
@@ -855,7 +882,10 @@ def play_heist(
                 user, detail, draw, seat = use_group_specialist(
                     specialist, r, chips, players, pockets, size, board, shown, deck, draw,
                     boost_star_top, hold_cards, count, public_ok, jack_stays,
+                    replay_info[players] if replay else -1,
                 )
+                if specialist == 2 or specialist == 4:
+                    info_out[players] = detail
                 if specialist == 10:
                     muscle_seat = seat
 
@@ -889,6 +919,15 @@ def play_heist(
                             elif hscores[h] == own[p]:
                                 equal += 1
                     ratings[p] = (less + 0.5 * equal) / max(total, 1)
+            if model == LEAKY:  # deliberately reads the teammates' hands (swap test only)
+                for p in range(players):
+                    below = 0.5
+                    for q in range(players):
+                        if own[q] < own[p]:
+                            below += 1.0
+                        elif own[q] == own[p] and q != p:
+                            below += 0.5
+                    ratings[p] = below / players
             if model == BAYES or estimate or (r == 3 and scans):
                 index, values = sort_valid(hscores, valid, count)
                 holding_percentiles(index, values, hpct)
@@ -902,10 +941,18 @@ def play_heist(
                     muscle_seat if shown > 0 else -1, ratings, beliefs,
                 )
             for p in range(players):
-                band = min(int(ratings[p] * bands), bands - 1)
-                bands_claimed[p] = band
+                bands_claimed[p] = min(int(ratings[p] * bands), bands - 1)
+                record[r, p, 0] = bands_claimed[p]
+                if replay:
+                    bands_claimed[p] = replay_bands[r, p]
+                    ratings[p] = (bands_claimed[p] + 0.5) / bands
+            if replay and model == BAYES:
+                claim_beliefs(index, weights, team_rank, team_band, ratings, players, bands,
+                              beliefs)
+            for p in range(players):
+                band = bands_claimed[p]
                 u = np.random.random()
-                if model == PERCENTILE:
+                if model == PERCENTILE or model == LEAKY:
                     keys[p] = band + u
                 elif model == HISTORY:
                     key = float(band)
@@ -925,6 +972,9 @@ def play_heist(
                     user, target = lower, upper  # the lower shows the upper (measured best)
                     detail = informant_card(user, target, pockets, size, own[user], claimed,
                                             index, values, hold_masks, start, stop)
+                    if replay:
+                        detail = replay_info[players]
+                    info_out[players] = detail
                     known_card[target, user] = detail
                 if specialist == 9:  # Con Artist: private priors from the redeal
                     con_artist_prior(old_masks, own_masks, players, size, hold_masks, count,
@@ -932,10 +982,15 @@ def play_heist(
                 # Equal claims next to each other are settled privately (base rule; the
                 # Informant's shown card, the Coordinator's passed card and the Con Artist's
                 # prior are extra evidence).
-                settle_equal_claims(keys, bands_claimed, players, claimed, index, values,
-                                    hold_masks, own, own_masks,
-                                    known_card if specialist == 1 or specialist == 6 else no_card,
-                                    prior, informed, redrawn, muscle_seat if shown > 0 else -1)
+                steps = settle_equal_claims(
+                    keys, bands_claimed, players, claimed, index, values, hold_masks, own,
+                    own_masks, known_card if specialist == 1 or specialist == 6 else no_card,
+                    prior, informed, redrawn, muscle_seat if shown > 0 else -1, votes,
+                    replay_bands[r, players] if replay else -1)
+                for p in range(players):
+                    record[r, p, 1] = votes[p, 0]
+                    record[r, p, 2] = votes[p, 1]
+                    record[r, p, 3] = steps
         if specialist == 1 and r >= use_round and model != BAYES and target < 0:
             order = np.argsort(keys[:players])
             user = order[(players - 2) // 2]
@@ -950,7 +1005,7 @@ def play_heist(
                 _lock(keys, bands_claimed, players, levels, players - 1, 1e300)
         chips_from_keys(keys, players, row)
         for p in range(players):
-            chips[r, p] = row[p]
+            chips[r, p] = replay_chips[r, p] if replay else row[p]
 
     for p in range(players):
         finals[p] = hand_score(pockets[p], size, board, 5)
@@ -1272,7 +1327,8 @@ def settle_equal_claims(keys: np.ndarray, bands_claimed: np.ndarray, players: in
                         claimed: np.ndarray, index: np.ndarray, values: np.ndarray,
                         masks: np.ndarray, own: np.ndarray, own_masks: np.ndarray,
                         shown_card: np.ndarray, prior: np.ndarray, with_prior: np.ndarray,
-                        redrawn: int, muscle_seat: int) -> int:
+                        redrawn: int, muscle_seat: int, votes: np.ndarray,
+                        forced_steps: int) -> int:
     """The bayes chip dance's private step: two players next to each other in the chip order
     with equal claims each compare their own hand with the rival's private view
     (:func:`private_view`: the rival's claimed posterior without their own cards, plus any
@@ -1287,13 +1343,17 @@ def settle_equal_claims(keys: np.ndarray, bands_claimed: np.ndarray, players: in
     decide. Whether a Con Artist player learnt anything is private, so it never silences the
     rival: without a known card both decide, each on what they know. One decider decides
     alone, two must agree (else the public order stands). A rival holding the Muscle beats
-    every hand of the viewer's ranking. Pairs are taken bottom up; returns the swaps."""
+    every hand of the viewer's ranking. Pairs are taken bottom up; returns the bit set of the
+    steps (pairs, from the bottom) that swapped. Each claimant's vote goes to ``votes[seat,
+    side]`` (side 0: as the lower of a pair, 1: as the upper; 1: take the higher chip, -1:
+    leave it, 0: no vote). ``forced_steps`` >= 0 replays given swaps (the swap test)."""
     order = np.argsort(keys[:players])
     n_valid = values.shape[0]
     view = np.zeros(n_valid)
     cards_of = np.zeros(2, dtype=np.int64)
     uses_prior = np.zeros(2, dtype=np.bool_)
     swaps = 0
+    votes[:, :] = 0
     for step in range(players - 1):
         lo_seat = order[step]
         hi_seat = order[step + 1]
@@ -1319,14 +1379,19 @@ def settle_equal_claims(keys: np.ndarray, bands_claimed: np.ndarray, players: in
             if rival == muscle_seat:
                 target = (target >> 27) << 27  # the rival beats every hand of my ranking
             p_me_above = viewer_is_above(view, values, target)
+            if p_me_above != 0.5:
+                votes[me, side] = 1 if p_me_above > 0.5 else -1
             if (side == 0 and p_me_above > 0.5) or (side == 1 and p_me_above < 0.5):
                 flip += 1
             elif p_me_above != 0.5:
                 keep += 1
-        if flip > 0 and keep == 0:
+        swap = flip > 0 and keep == 0
+        if forced_steps >= 0:
+            swap = (forced_steps >> step) & 1 == 1
+        if swap:
             keys[lo_seat], keys[hi_seat] = keys[hi_seat], keys[lo_seat]
             order[step], order[step + 1] = hi_seat, lo_seat
-            swaps += 1
+            swaps |= 1 << step
     return swaps
 
 
@@ -1462,13 +1527,19 @@ def play_batch_kernel(
     chips = np.zeros((4, players), dtype=np.int64)
     finals = np.zeros(players, dtype=np.int64)
     deck = np.zeros(52, dtype=np.int64)
+    no_replay = np.zeros((1, players + 1), dtype=np.int64)
+    no_info = np.zeros(players + 1, dtype=np.int64)
+    no_swap = np.full((1, MAX_POCKET), -1, dtype=np.int64)
+    record = np.zeros((4, players, 4))
+    info_out = np.zeros(players + 1, dtype=np.int64)
     for i in range(seeds.shape[0]):
         for k in range(52):
             deck[k] = decks[i, k]
         order_ok, scan_ok, redrawn, user, detail, guess, p_random, target = play_heist(
             deck, seeds[i], challenges[i], specialists[i], players, model, levels, use_round,
             boost_star_top, likelihood, pockets, board, chips, finals, pair_cards, pair_masks, work_cards,
-            work_masks, helpful, jack_stays,
+            work_masks, helpful, jack_stays, no_replay, no_replay, no_info, no_swap, record,
+            info_out,
         )
         out_pockets[i, :players, :] = pockets
         out_board[i, :] = board
