@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from cardsim.sims.gang import cards as C
-from cardsim.sims.gang.engine import hand_score, key_card_slot
+from cardsim.sims.gang.cards import key_card_slot
+from cardsim.sims.gang.holdings import hand_score
 from cardsim.sims.gang.hands import MUSCLE_BIT, describe
 from cardsim.sims.gang.models import BAYES, HISTORY, RANDOM
 
@@ -192,9 +193,10 @@ def test_informant_viewer_uses_only_the_card_and_the_claims() -> None:
     viewer (who alone decides that pair) swaps only with an equal claim, only when the shown
     card says so, never across another player. Without a card the same private step is the
     bayes base rule: both claimants decide and must agree."""
-    from cardsim.sims.gang.engine import (
-        PAIR_MASKS, PAIRS, claimed_posteriors, informant_pair, settle_equal_claims, tie_bounds,
+    from cardsim.sims.gang.beliefs import (
+        claimed_posteriors, informant_pair, settle_equal_claims, tie_bounds,
     )
+    from cardsim.sims.gang.holdings import PAIR_MASKS, PAIRS
     count = len(PAIRS)
     values = np.arange(count, dtype=np.int64)  # score = holding number: (2c, x) are the lowest
     index = np.arange(count, dtype=np.int64)
@@ -322,7 +324,8 @@ def _settle(known: dict, own: list[int], muscle: int = -1, prior_of: int = -1,
             prior_card: str = "") -> int:
     """Two equal claims (seat 0 below seat 1) on a synthetic ladder (score = holding number:
     holdings with the 2c are the lowest); returns the swaps of the private settle."""
-    from cardsim.sims.gang.engine import PAIR_MASKS, PAIRS, claimed_posteriors, settle_equal_claims
+    from cardsim.sims.gang.beliefs import claimed_posteriors, settle_equal_claims
+    from cardsim.sims.gang.holdings import PAIR_MASKS, PAIRS
     count = len(PAIRS)
     values = np.arange(count, dtype=np.int64)
     index = np.arange(count, dtype=np.int64)
@@ -400,7 +403,8 @@ def test_con_artist_players_know_where_their_old_cards_went() -> None:
     red = out["chips"][0, 3, :4]
     assert red[3] > red[1] and out["flags"][0, 0] == 1
     # the private prior: with 4 players a teammate holds one of two gone cards with 0.6
-    from cardsim.sims.gang.engine import PAIR_MASKS, con_artist_prior
+    from cardsim.sims.gang.beliefs import con_artist_prior
+    from cardsim.sims.gang.holdings import PAIR_MASKS
     masks = PAIR_MASKS.copy()
     def mask(text: str) -> int:
         return sum(1 << int(c) for c in cards(text))
@@ -450,7 +454,8 @@ def test_jack_holdings_are_in_the_bayes_hypothesis_space() -> None:
     """Specialist 7 (bayes): after the Jack everyone knows the user holds (kept card, Jack) or,
     read "may discard", possibly the old holding: the user's public posterior moves to those
     holdings. On a board with two Jacks every holding takes the Jack (trips or better)."""
-    from cardsim.sims.gang.engine import N_PAIRS, PAIRS_WITH_JACK, jack_pushforward
+    from cardsim.sims.gang.beliefs import jack_pushforward
+    from cardsim.sims.gang.holdings import N_PAIRS, PAIRS_WITH_JACK
     weights = np.ones(N_PAIRS + 52)
     out = np.zeros(N_PAIRS + 52)
     board = cards("Jh Js 9c 8d 4h")

@@ -16,13 +16,8 @@ import numpy as np
 import pytest
 
 from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS, pocket_size
-from cardsim.sims.gang.engine import (
-    MAX_POCKET,
-    N_TRIPLES,
-    PAIR_MASKS_WITH_JACK,
-    PAIRS_WITH_JACK,
-    play_heist,
-)
+from cardsim.sims.gang.engine import play_heist
+from cardsim.sims.gang.holdings import MAX_POCKET, N_TRIPLES, PAIR_MASKS_WITH_JACK, PAIRS_WITH_JACK
 from cardsim.sims.gang.models import BAYES, HISTORY, LEAKY, PERCENTILE, RANDOM, chip_likelihood
 
 PLAYERS = 4
