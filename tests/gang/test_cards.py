@@ -506,12 +506,12 @@ def test_fingerprint_names_high_card_to_straight_flush() -> None:
 
 
 def test_helpful_use_declines_cards_the_model_cannot_read() -> None:
-    """--specialist-use helpful: the history model reads no announcement, so the group never
-    plays the Getaway Driver or Mastermind; a declined card leaves the heist exactly as without
+    """--specialist-use helpful: the history model reads no announcement and no shown card, so
+    the group never plays the Getaway Driver, Mastermind or Informant; a declined card leaves the heist exactly as without
     it (the group's estimate has its own random numbers). Bayes plays them."""
     deck = fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP)
     plain = play_fixed(deck, 4, HISTORY, repeats=20)
-    for name in ("getaway-driver", "mastermind"):
+    for name in ("getaway-driver", "mastermind", "informant"):
         out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS[name], repeats=20,
                          helpful=True)
         assert (out["flags"][:, 3] == -1).all()

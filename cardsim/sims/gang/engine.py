@@ -405,15 +405,16 @@ def play_heist(
                 if specialist == 1 and r >= use_round and target < 0:
                     # Informant, in the chip dance once the claims are on the table (digest S1)
                     start, stop = tie_bounds(values)
-                    lower, upper, _ = informant_pair(keys, bands_claimed, players, claimed, start,
-                                                     stop)
-                    user, target = lower, upper  # the lower shows the upper (measured best)
-                    detail = informant_card(user, target, pockets, size, own[user], claimed,
-                                            index, values, hold_masks, start, stop)
-                    if replay:
-                        detail = replay_info[players]
-                    info_out[players] = detail
-                    known_card[target, user] = detail
+                    lower, upper, risk = informant_pair(keys, bands_claimed, players, claimed,
+                                                        start, stop)
+                    if not helpful or risk > 0.0:  # helpful: once an order is in doubt
+                        user, target = lower, upper  # the lower shows the upper (measured best)
+                        detail = informant_card(user, target, pockets, size, own[user], claimed,
+                                                index, values, hold_masks, start, stop)
+                        if replay:
+                            detail = replay_info[players]
+                        info_out[players] = detail
+                        known_card[target, user] = detail
                 if specialist == 9:  # Con Artist: private priors from the redeal
                     con_artist_prior(old_masks, own_masks, players, size, hold_masks, count,
                                      shown, prior)
@@ -429,7 +430,7 @@ def play_heist(
                     record[r, p, 1] = votes[p, 0]
                     record[r, p, 2] = votes[p, 1]
                     record[r, p, 3] = steps
-        if specialist == 1 and r >= use_round and model != BAYES and target < 0:
+        if specialist == 1 and r >= use_round and model != BAYES and target < 0 and not helpful:
             order = np.argsort(keys[:players])
             user = order[(players - 2) // 2]
             target = order[(players - 2) // 2 + 1]
