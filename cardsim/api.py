@@ -146,7 +146,8 @@ class Gang:
     def heist(
         players: Players = 4, model: Names = "history", levels: Players = 1,
         challenge: Names = (), specialist: str | None = None, specialist_round: str = "river",
-        boost: str = "top", n: int = 100_000, *, seed: int = 0, jobs: int | None = None,
+        boost: str = "top", specialist_use: str = "helpful", jack: str = "stay",
+        n: int = 100_000, *, seed: int = 0, jobs: int | None = None,
         backend: str = "joblib", scheduler: str | None = None, store: str | Path | None = None,
         precision: float | None = None, max_n: int | None = None, quiet: bool = False,
         options: RunOptions | None = None, **fields: Any,
@@ -154,8 +155,10 @@ class Gang:
         """Per-heist success with its 95% Wilson interval per players x model x levels.
 
         ``table``: players, model, levels, n, successes, order_ok, random_exact, success
-        (+ ``_lo``/``_hi``). ``fields``: further config fields for every heist (see
-        ``cardsim.sims.gang.config``).
+        (+ ``_lo``/``_hi``). ``specialist_use``: "helpful" (the group plays a card it may
+        decline only when it expects a gain) or "always"; ``jack``: "stay" (the Jack must stay
+        in the holder's pocket) or "discard". ``fields``: further config fields for every heist
+        (see ``cardsim.sims.gang.config``).
 
         >>> r = cardsim.gang.heist(players="3-4", model="history", n=500, jobs=1, quiet=True)
         >>> r.table["players"].to_list(), r.episodes.height
@@ -173,7 +176,7 @@ class Gang:
             SIMULATOR.make_config(
                 players=count, model=name, levels=level, challenges=challenges,
                 specialist=specialist or "", specialist_round=specialist_round, boost=boost,
-                **fields,
+                specialist_use=specialist_use, jack=jack, **fields,
             )
             for count in parse_range(players)
             for name in parse_choice(model, list(MODEL_IDS), name="model")
@@ -190,8 +193,8 @@ class Gang:
     def game(
         mode: Names = "basic", players: Players = 4, model: Names = "history",
         levels: Players = 1, deck_order: str = "shuffled", challenge: Names = (),
-        specialist_round: str = "river", boost: str = "top", n: int = 20_000,
-        check: bool = False, *, seed: int = 0, jobs: int | None = None, backend: str = "joblib",
+        specialist_round: str = "river", boost: str = "top", specialist_use: str = "helpful",
+        jack: str = "stay", n: int = 20_000, check: bool = False, *, seed: int = 0, jobs: int | None = None, backend: str = "joblib",
         scheduler: str | None = None, store: str | Path | None = None,
         precision: float | None = None, max_n: int | None = None, quiet: bool = False,
         options: RunOptions | None = None, **fields: Any,
@@ -224,14 +227,16 @@ class Gang:
             SIMULATOR.make_config(
                 players=count, model=name, levels=level, unit="game", mode=name_mode,
                 deck_order=deck_order, challenges=challenges,
-                specialist_round=specialist_round, boost=boost, **fields,
+                specialist_round=specialist_round, boost=boost, specialist_use=specialist_use,
+                jack=jack, **fields,
             )
             for name_mode in modes for count, name, level in groups
         ]
         heist_configs = [
             SIMULATOR.make_config(players=count, model=name, levels=level,
                                   challenges=challenges, specialist_round=specialist_round,
-                                  boost=boost, **fields)
+                                  boost=boost, specialist_use=specialist_use, jack=jack,
+                                  **fields)
             for count, name, level in groups
         ] if check and "basic" in modes else []
         runs = _Runs("gang game", n, options, len(configs) + len(heist_configs))
@@ -256,7 +261,9 @@ class Gang:
         """For every single card: heist success and its difference against no card (Newcombe
         95% interval), hardest first; every card sees the same deals (same seed).
 
-        ``kind``: "challenges", "specialists" or "all".
+        ``kind``: "challenges", "specialists" or "all". Specialists the group decides on are
+        run both ways (column ``use``: "helpful" and "always"); the Jack also under its other
+        reading, as the card "jack (may discard)".
 
         >>> r = cardsim.gang.cards(model="history", kind="specialists", n=200, jobs=1,
         ...                        quiet=True)
@@ -266,7 +273,7 @@ class Gang:
         import polars as pl
 
         from cardsim.analysis.gang import card_effects
-        from cardsim.sims.gang.cards import CARD_SUMMARIES, CHALLENGES, SPECIALISTS
+        from cardsim.sims.gang.cards import CARD_SUMMARIES, CHALLENGES, GROUP_DECIDED, SPECIALISTS
         from cardsim.sims.gang.models import MODEL_IDS
         from cardsim.sims.gang.simulator import SIMULATOR
 
@@ -275,31 +282,41 @@ class Gang:
         options = options or run_options(seed=seed, jobs=jobs, backend=backend,
                                          scheduler=scheduler, store=store, precision=precision,
                                          max_n=max_n, quiet=quiet)
-        chosen: list[tuple[str, str]] = [("none", "none")]
+        other_jack = "jack (may discard)"
+        chosen: list[tuple[str, str, str, dict[str, Any]]] = [("none", "none", "", {})]
         if kind in ("challenges", "all"):
-            chosen += [("challenge", c) for c in CHALLENGES]
+            chosen += [("challenge", c, "", {"challenges": (c,)}) for c in CHALLENGES]
         if kind in ("specialists", "all"):
-            chosen += [("specialist", s) for s in SPECIALISTS]
+            for card in SPECIALISTS:
+                if card not in GROUP_DECIDED:
+                    chosen.append(("specialist", card, "", {"specialist": card}))
+                    continue
+                chosen += [("specialist", card, use, {"specialist": card, "specialist_use": use})
+                           for use in ("helpful", "always")]
+            chosen += [("specialist", other_jack, use,
+                        {"specialist": "jack", "jack": "discard", "specialist_use": use})
+                       for use in ("helpful", "always")]
         planned = [
-            (card_kind, card, SIMULATOR.make_config(
+            (card_kind, card, use, SIMULATOR.make_config(
                 players=count, model=name, levels=level,
-                challenges=(card,) if card_kind == "challenge" else (),
-                specialist=card if card_kind == "specialist" else "",
-                specialist_round=specialist_round, boost=boost,
+                specialist_round=specialist_round, boost=boost, **card_fields,
             ))
             for count in parse_range(players)
             for name in parse_choice(model, list(MODEL_IDS), name="model")
             for level in parse_range(levels, name="levels")
-            for card_kind, card in chosen
+            for card_kind, card, use, card_fields in chosen
         ]
         runs = _Runs("gang cards", n, options, len(planned))
         episodes = _concat([
             runs.episodes("gang", config).select("players", "model", "levels", "success")
-            .with_columns(pl.lit(card_kind).alias("kind"), pl.lit(card).alias("card"))
-            for card_kind, card, config in planned
+            .with_columns(pl.lit(card_kind).alias("kind"), pl.lit(card).alias("card"),
+                          pl.lit(use).alias("use"))
+            for card_kind, card, use, config in planned
         ])
+        summaries = {**CARD_SUMMARIES, "none": "no card",
+                     other_jack: "jack read so that the holder may discard the Jack itself"}
         effects = card_effects(episodes).with_columns(
-            pl.col("card").replace_strict({**CARD_SUMMARIES, "none": "no card"}).alias("rule")
+            pl.col("card").replace_strict(summaries).alias("rule")
         )
         return runs.result({"card_effects": effects}, episodes)
 

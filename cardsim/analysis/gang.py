@@ -100,11 +100,12 @@ def difference_interval(k1, n1, k2, n2) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 def card_effects(episodes: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl.DataFrame:
-    """Per group and card (column ``card``; "none" is the baseline): heist success with its
-    Wilson interval and the difference against no card with its Newcombe interval, hardest
-    card first."""
+    """Per group and card (column ``card``; "none" is the baseline; and per ``use`` of a
+    specialist when the column is there): heist success with its Wilson interval and the
+    difference against no card with its Newcombe interval, hardest card first."""
     keys = list(by)
-    table = proportion_table(episodes, [*keys, "kind", "card"], "success")
+    cards = ["kind", "card", "use"] if "use" in episodes.columns else ["kind", "card"]
+    table = proportion_table(episodes, [*keys, *cards], "success")
     base = table.filter(pl.col("card") == "none").select(
         *keys, pl.col("n").alias("base_n"), pl.col("successes").alias("base_successes"),
         pl.col("p").alias("base_p"),

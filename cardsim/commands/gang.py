@@ -54,6 +54,13 @@ ModeOpt = Annotated[
 DeckOrderOpt = Annotated[
     str, typer.Option("--deck-order", help="Card piles shuffled (default) or numbered 1-10.")
 ]
+UseOpt = Annotated[
+    str, typer.Option("--specialist-use", help="helpful (group plays a card only when it "
+                      "expects a gain) or always.")
+]
+JackOpt = Annotated[
+    str, typer.Option("--jack", help="Jack reading: stay (the Jack must stay) or discard.")
+]
 
 
 def _interval_pct(value: str, lo: str, hi: str) -> pl.Expr:
@@ -84,6 +91,8 @@ def heist_command(
     specialist: SpecialistOpt = "",
     specialist_round: RoundOpt = "river",
     boost: BoostOpt = "top",
+    specialist_use: UseOpt = "helpful",
+    jack: JackOpt = "stay",
     n: NOpt = 100_000,
     run: RunOpts = RunOptions(),
     plot: PlotOpt = None,
@@ -100,7 +109,7 @@ def heist_command(
     challenges = _names(challenge)
     result = gang.heist(players=players, model=model, levels=levels, challenge=challenges,
                         specialist=specialist, specialist_round=specialist_round, boost=boost,
-                        n=n, options=run)
+                        specialist_use=specialist_use, jack=jack, n=n, options=run)
     record_result(result)
     summary = result.table
     if as_json:
@@ -144,6 +153,8 @@ def game_command(
     challenge: ChallengeOpt = "",
     specialist_round: RoundOpt = "river",
     boost: BoostOpt = "top",
+    specialist_use: UseOpt = "helpful",
+    jack: JackOpt = "stay",
     n: NOpt = 20_000,
     run: RunOpts = RunOptions(),
     plot: PlotOpt = None,
@@ -163,8 +174,8 @@ def game_command(
     plot = check_plot_folder(plot, plot_format)
     result = gang.game(mode=mode, players=players, model=model, levels=levels,
                        deck_order=deck_order, challenge=challenge,
-                       specialist_round=specialist_round, boost=boost, n=n, check=check,
-                       options=run)
+                       specialist_round=specialist_round, boost=boost,
+                       specialist_use=specialist_use, jack=jack, n=n, check=check, options=run)
     record_result(result)
     summary, finals = result.tables["game_win"], result.tables["final_counts"]
     checked = result.tables.get("formula_check")
@@ -223,6 +234,8 @@ def cards_command(
 ) -> None:
     """For every single card: heist success and its difference against no card, each with a
     95% interval, hardest first. All cards share the seed, so they see the same deals.
+    Specialists the group decides on are run both ways (--specialist-use helpful, the default,
+    and always); the Jack also under its other reading ("jack (may discard)").
 
     Example: cardsim gang cards --players 4 --model bayes --n 20000
     """
@@ -247,21 +260,28 @@ def cards_command(
     if as_json:
         show_table(effects, title="gang card effects", name="card_effects", as_json=True)
     else:
+        row = ["players", "model", "levels", "kind", "card"]
+        always = effects.filter(pl.col("use") != "helpful").select(
+            *row, _interval_pct("difference", "difference_lo", "difference_hi")
+            .alias("vs none, always"))
         show_table(
-            effects.select(
-                "players", "model", "levels", "kind", "card", "n",
+            effects.filter(pl.col("use") != "always").join(always, on=row, how="left",
+                                                            maintain_order="left").select(
+                *row, "n",
                 _interval_pct("p", "lo", "hi").alias("success % (95% CI)"),
                 _interval_pct("difference", "difference_lo", "difference_hi")
-                .alias("vs none, points"),
+                .alias("vs none, helpful"),
+                "vs none, always",
             ),
-            title="The Gang: heist success per card, hardest first (difference: Newcombe 95% CI)",
+            title="The Gang: heist success per card (specialists used when helpful), hardest "
+            "first; differences in points with Newcombe 95% CI; 'always': every specialist used",
             name="card_effects",
         )
     if plot is not None:
         from cardsim.reports.plots.gang import card_effects_plot
         from cardsim.reports.style import save_figure
 
-        for (count, name, level), group in effects.group_by(
+        for (count, name, level), group in effects.filter(pl.col("use") != "always").group_by(
             ["players", "model", "levels"], maintain_order=True
         ):
             written = save_figure(card_effects_plot(group),

@@ -7,12 +7,8 @@ import numpy as np
 import pytest
 
 from cardsim.sims.gang import cards as C
-from cardsim.sims.gang.engine import (
-    bayes_claims,
-    hand_score,
-    key_card_slot,
-    settle_private_contests,
-)
+from cardsim.sims.gang.cards import key_card_slot
+from cardsim.sims.gang.holdings import hand_score
 from cardsim.sims.gang.hands import MUSCLE_BIT, describe
 from cardsim.sims.gang.models import BAYES, HISTORY, RANDOM
 
@@ -127,28 +123,28 @@ def test_hasty_getaway_has_no_orange_round() -> None:
 
 
 def test_retina_scan_needs_a_held_value() -> None:
-    """Challenge 4: the random model names the value most often held under a uniform belief
-    (a deuce on this board). Nobody holds a deuce: the scan always fails; everyone holds one:
-    it always passes."""
-    none = play_fixed(fixed_deck(["3c 4d", "5c 6d", "Ac Ad", "Kc Kd"], FACE_FLOP), 4, RANDOM,
-                      challenges=bit("retina-scan"), repeats=30)
-    assert (none["flags"][:, 1] == 0).all() and (none["flags"][:, 5] == 0).all()
-    every = play_fixed(fixed_deck(["2c 4d", "2d 6d", "2h Ad", "2s Kd"], FACE_FLOP), 4, RANDOM,
-                       challenges=bit("retina-scan"), repeats=30)
-    assert (every["flags"][:, 1] == 1).all()
+    """Challenge 4: the scan passes exactly when the top red holder holds a card of the named
+    value (both outcomes occur under the random model's random red orders)."""
+    out = play_fixed(fixed_deck(["3c 4d", "5c 6d", "Ac Ad", "Kc Kd"], FACE_FLOP), 4, RANDOM,
+                     challenges=bit("retina-scan"), repeats=40)
+    for i in range(40):
+        top = holder(out["chips"][i, 3, :4], 4)
+        held = {int(c) >> 2 for c in out["pockets"][i, top, :2]}
+        assert out["flags"][i, 1] == (out["flags"][i, 5] in held)
+    assert set(out["flags"][:, 1]) == {0, 1}
     assert C.retina_scan_passes(cards("Kd 2s"), 0) and not C.retina_scan_passes(cards("Kd 3s"), 0)
 
 
 def test_fingerprint_scan_needs_the_right_ranking() -> None:
-    """Challenge 9: on a board of three deuces the likeliest ranking is three of a kind;
-    pocket pairs (full houses) fail the scan, unpaired pockets pass it."""
-    board = "2c 2d 2h 7s 9c"
-    full = play_fixed(fixed_deck(["3c 3d", "5c 5d", "Ac Ad", "Kc Kd"], board), 4, RANDOM,
-                      challenges=bit("fingerprint-scan"), repeats=30)
-    assert (full["flags"][:, 5] == 3).all() and (full["flags"][:, 1] == 0).all()
-    trips = play_fixed(fixed_deck(["3c 4d", "5c 6d", "Ac Kd", "Qc Jd"], board), 4, RANDOM,
-                       challenges=bit("fingerprint-scan"), repeats=30)
-    assert (trips["flags"][:, 1] == 1).all()
+    """Challenge 9: the scan passes exactly when the named ranking is the top red holder's
+    (both outcomes occur under the random model's random red orders)."""
+    out = play_fixed(fixed_deck(["3c 3d", "5c 6d", "Ac Kd", "Qc Jd"], "2c 2d 2h 7s 9c"), 4,
+                     RANDOM, challenges=bit("fingerprint-scan"), repeats=40)
+    for i in range(40):
+        top = holder(out["chips"][i, 3, :4], 4)
+        assert out["flags"][i, 1] == (C.fingerprint_ranking(out["finals"][i, top])
+                                      == out["flags"][i, 5])
+    assert set(out["flags"][:, 1]) == {0, 1}
 
 
 def test_security_cameras_three_pocket_cards_best_five_of_eight() -> None:
@@ -197,9 +193,10 @@ def test_informant_viewer_uses_only_the_card_and_the_claims() -> None:
     viewer (who alone decides that pair) swaps only with an equal claim, only when the shown
     card says so, never across another player. Without a card the same private step is the
     bayes base rule: both claimants decide and must agree."""
-    from cardsim.sims.gang.engine import (
-        PAIR_MASKS, PAIRS, claimed_posteriors, informant_pair, settle_equal_claims, tie_bounds,
+    from cardsim.sims.gang.beliefs import (
+        claimed_posteriors, informant_pair, settle_equal_claims, tie_bounds,
     )
+    from cardsim.sims.gang.holdings import PAIR_MASKS, PAIRS
     count = len(PAIRS)
     values = np.arange(count, dtype=np.int64)  # score = holding number: (2c, x) are the lowest
     index = np.arange(count, dtype=np.int64)
@@ -221,7 +218,8 @@ def test_informant_viewer_uses_only_the_card_and_the_claims() -> None:
         swaps = settle_equal_claims(keys, np.array(claims), 3, claimed, index, values,
                                     PAIR_MASKS.copy(), np.array(own, dtype=np.int64),
                                     np.zeros(3, np.int64), known, np.ones((3, 1)),
-                                    np.zeros(3, np.bool_), 0)
+                                    np.zeros(3, np.bool_), 0, -1, np.zeros((3, 2), np.int64),
+                                    -1)
         return swaps, keys
 
     # seat 2 holds the best hand: it keeps the top in every case below
@@ -315,27 +313,53 @@ def test_coordinator_passes_one_card_left() -> None:
     out = play_fixed(fixed_deck(["2c Ad", "Kc 3d", "9d 8s", "Qc Jd"], FACE_FLOP), 4, HISTORY,
                      specialist=C.SPECIALISTS["coordinator"])
     assert card("2c") in out["pockets"][0, 1, :2] and card("8s") in out["pockets"][0, 3, :2]
-    # bayes: the passer's private view of the receiver keeps the holdings with the passed card
-    # (the claim stays public) and settles an equal claim with the receiver
-    from cardsim.sims.gang.engine import PAIR_MASKS, PAIRS
+    # bayes: the passer's view of the receiver keeps the holdings with the passed card, in the
+    # same joint private settle as the Informant's shown card; the passer decides that pair
+    assert _settle(known={(0, 1): "2c"}, own=[1000, 1100]) == 1  # the deuce: receiver below
+    assert _settle(known={}, own=[1000, 1100]) == 0  # no card: both decide and disagree
+    assert _settle(known={(0, 1): "As"}, own=[600, 1100]) == 0  # the ace: receiver likely above
+
+
+def _settle(known: dict, own: list[int], muscle: int = -1, prior_of: int = -1,
+            prior_card: str = "") -> int:
+    """Two equal claims (seat 0 below seat 1) on a synthetic ladder (score = holding number:
+    holdings with the 2c are the lowest); returns the swaps of the private settle."""
+    from cardsim.sims.gang.beliefs import claimed_posteriors, settle_equal_claims
+    from cardsim.sims.gang.holdings import PAIR_MASKS, PAIRS
     count = len(PAIRS)
-    scores = np.arange(count, dtype=np.int64)
+    values = np.arange(count, dtype=np.int64)
     index = np.arange(count, dtype=np.int64)
-    weights = np.ones((2, count))
-    own = np.array([600, 700], dtype=np.int64)
-    ratings, beliefs, private = np.zeros(2), np.zeros(2), np.full((2, 2), 0.5)
-    known = np.full((2, 2), -1, dtype=np.int64)
-    bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings,
-                 beliefs, private)
-    before = ratings.copy()
-    known[0, 1] = 51  # player 0 passed player 1 the ace of spades
-    bayes_claims(index, scores, weights, own, 2, 2, known, PAIR_MASKS.copy(), -1, ratings,
-                 beliefs, private)
-    assert (ratings == before).all()
-    assert private[0, 1] < 0.5  # an ace makes the receiver likely the stronger
-    keys = np.array([1.9, 1.1])
-    settle_private_contests(keys, np.array([1, 1]), known, private, 2, 0)
-    assert keys[0] < keys[1]
+    claimed = claimed_posteriors(index, np.ones((2, count)), np.zeros(count, np.int64),
+                                 np.zeros(2, np.int64), 2)
+    shown = np.full((2, 2), -1, dtype=np.int64)
+    for (viewer, rival), text in known.items():
+        shown[viewer, rival] = card(text)
+    prior = np.ones((2, count))
+    with_prior = np.zeros(2, np.bool_)
+    if prior_of >= 0:  # a Con Artist prior: the rival surely holds ``prior_card``
+        with_prior[prior_of] = True
+        prior[prior_of] = (PAIR_MASKS >> card(prior_card)) & 1
+    return settle_equal_claims(np.array([0.2, 0.4]), np.zeros(2, np.int64), 2, claimed, index,
+                               values, PAIR_MASKS.copy(), np.array(own, dtype=np.int64),
+                               np.zeros(2, np.int64), shown, prior, with_prior, 0, muscle,
+                               np.zeros((2, 2), np.int64), -1)
+
+
+def test_private_settle_accounts_for_a_rivals_muscle() -> None:
+    """Specialist 10 (bayes): both think seat 0 (score 1300 of 1326) is above seat 1 (300);
+    but when seat 1 holds the Muscle, every hand of seat 0's ranking loses to it (all
+    synthetic scores share one ranking), so seat 0 leaves the higher chip."""
+    assert _settle(known={}, own=[1300, 300]) == 1
+    assert _settle(known={}, own=[1300, 300], muscle=1) == 0
+
+
+def test_con_artist_vote_uses_only_the_deciders_knowledge() -> None:
+    """Specialist 9 (bayes): whether a player learnt something from the redeal is private, so
+    it never silences the rival. Seat 0's prior says seat 1 holds the 2c (so is below); seat 1
+    (1100) thinks it is above: the two disagree and the public order stands. When seat 1 also
+    thinks it is below (own 200), they agree and swap."""
+    assert _settle(known={}, own=[1000, 1100], prior_of=0, prior_card="2c") == 0
+    assert _settle(known={}, own=[1000, 200], prior_of=0, prior_card="2c") == 1
 
 
 def test_jack_joins_the_weakest_hand() -> None:
@@ -379,7 +403,8 @@ def test_con_artist_players_know_where_their_old_cards_went() -> None:
     red = out["chips"][0, 3, :4]
     assert red[3] > red[1] and out["flags"][0, 0] == 1
     # the private prior: with 4 players a teammate holds one of two gone cards with 0.6
-    from cardsim.sims.gang.engine import PAIR_MASKS, con_artist_prior
+    from cardsim.sims.gang.beliefs import con_artist_prior
+    from cardsim.sims.gang.holdings import PAIR_MASKS
     masks = PAIR_MASKS.copy()
     def mask(text: str) -> int:
         return sum(1 << int(c) for c in cards(text))
@@ -410,3 +435,107 @@ def test_muscle_goes_to_the_top_holder() -> None:
         assert out["finals"][i, user] & MUSCLE_BIT
         others = [p for p in range(4) if p != user]
         assert not any(out["finals"][i, p] & MUSCLE_BIT for p in others)
+
+
+def test_jack_must_stay_unless_the_discard_reading() -> None:
+    """Specialist 7, the Jack reading (digest S7): the top holder (Ac Ad) gains nothing from
+    the Jack on this board. Read "must stay" (default), they keep the Jack and one ace; read
+    "may discard", they drop the Jack and keep both aces."""
+    deck = fixed_deck(["2c 3d", "4c 6d", "5h 7h", "Ac Ad"], "Ks Kh Qc Qd 4s")
+    stay = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["jack"], repeats=5)
+    drop = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["jack"], repeats=5,
+                      jack_stays=False)
+    assert (stay["flags"][:, 3] == 3).all() and (drop["flags"][:, 3] == 3).all()
+    assert all(52 in stay["pockets"][i, 3, :2] for i in range(5))
+    assert all(sorted(drop["pockets"][i, 3, :2]) == sorted(cards("Ac Ad")) for i in range(5))
+
+
+def test_jack_holdings_are_in_the_bayes_hypothesis_space() -> None:
+    """Specialist 7 (bayes): after the Jack everyone knows the user holds (kept card, Jack) or,
+    read "may discard", possibly the old holding: the user's public posterior moves to those
+    holdings. On a board with two Jacks every holding takes the Jack (trips or better)."""
+    from cardsim.sims.gang.beliefs import jack_pushforward
+    from cardsim.sims.gang.holdings import N_PAIRS, PAIRS_WITH_JACK
+    weights = np.ones(N_PAIRS + 52)
+    out = np.zeros(N_PAIRS + 52)
+    board = cards("Jh Js 9c 8d 4h")
+    jack_pushforward(weights, PAIRS_WITH_JACK, N_PAIRS, board, 5, True, out)
+    assert out[:N_PAIRS].sum() < 0.05 * out.sum()  # nearly every holding takes the Jack
+    assert (out[N_PAIRS + board] == 0).all()  # no board card is a kept card
+    aces = cards("Ac Ad Ah As")
+    jack_pushforward(weights, PAIRS_WITH_JACK, N_PAIRS, cards("Qs 9h 8c 7d 4s"), 5, True, out)
+    pair_of_aces = np.flatnonzero((PAIRS_WITH_JACK[:N_PAIRS, None, :] == aces[:, None]).any(1).all(1))
+    assert (out[pair_of_aces] > 0).all()  # aces drop the Jack when they may
+    jack_pushforward(weights, PAIRS_WITH_JACK, N_PAIRS, cards("Qs 9h 8c 7d 4s"), 5, False, out)
+    assert out[:N_PAIRS].sum() == 0 and out.sum() > 0  # the Jack stays: only Jack holdings
+    # the bayes model plays a whole Jack heist with it (the user's hand has the Jack)
+    deck = fixed_deck(["2c 3d", "4c 6d", "Ac Ad", "Kc Kd"], "Jh Js 9c 8d 4h")
+    run = play_fixed(deck, 4, BAYES, specialist=C.SPECIALISTS["jack"], repeats=3)
+    assert all(52 in run["pockets"][i, run["flags"][i, 3], :2] for i in range(3))
+
+
+def test_scans_use_the_revealed_hands() -> None:
+    """Challenges 4 and 9: hands are revealed upwards from the 1-star chip, so the guessers
+    know every other hand. Retina: the other three hold all the deuces left, so nobody names
+    a deuce (a uniform guesser would: the deuce is the first of the tied values). Fingerprint:
+    the hand before the top is a full house, so the top (if the order holds) has at least a
+    full house: the guess is a full house, not the board's likelier two pair."""
+    retina = play_fixed(fixed_deck(["2c 2d", "2h 3d", "2s 4d", "Kc Kd"], FACE_FLOP), 4, RANDOM,
+                        challenges=bit("retina-scan"), repeats=30)
+    top = [holder(r, 4) for r in chips_of(retina, 3)]
+    for i in range(30):
+        if top[i] != 3:  # the Kc Kd holder's deuces are hidden when they are on top
+            continue
+        assert retina["flags"][i, 5] != 0
+    assert (retina["flags"][:, 5] != 0).any()
+    # 2-2-7-7-9: two pair is the likeliest ranking; seats 0 and 1 hold full houses
+    deck = fixed_deck(["2h 5d", "7c 4d", "Kc Qd", "3c 4h"], "2c 2d 7h 7s 9c")
+    out = play_fixed(deck, 4, HISTORY, challenges=bit("fingerprint-scan"), repeats=10)
+    right = (np.sort(out["chips"][:, 3, :2], axis=1) == [3, 4]).all(axis=1)
+    assert right.sum() >= 5
+    assert (out["flags"][right, 5] == 6).all() and (out["flags"][right, 1] == 1).all()
+
+
+def test_fingerprint_names_high_card_to_straight_flush() -> None:
+    """Challenge 9 lists the rankings "from high card to straight flush": a royal flush is
+    answered as a straight flush."""
+    royal = hand_score(cards("Ac Kc"), 2, cards("Qc Jc Tc 2d 3h"), 5)
+    assert describe(royal) == "royal flush"
+    assert C.fingerprint_ranking(royal) == 8 and C.fingerprint_scan_passes(royal, 8)
+    assert not C.fingerprint_scan_passes(royal, 9)
+
+
+def test_helpful_use_declines_cards_the_model_cannot_read() -> None:
+    """--specialist-use helpful: the history model reads no announcement and no shown card, so
+    the group never plays the Getaway Driver, Mastermind or Informant; a declined card leaves the heist exactly as without
+    it (the group's estimate has its own random numbers). Bayes plays them."""
+    deck = fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP)
+    plain = play_fixed(deck, 4, HISTORY, repeats=20)
+    for name in ("getaway-driver", "mastermind", "informant"):
+        out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS[name], repeats=20,
+                         helpful=True)
+        assert (out["flags"][:, 3] == -1).all()
+        assert (out["chips"] == plain["chips"]).all()
+        used = play_fixed(deck, 4, BAYES, specialist=C.SPECIALISTS[name], repeats=3,
+                          helpful=True)
+        assert (used["flags"][:, 3] >= 0).all()
+
+
+def test_helpful_use_plays_a_hand_card_only_when_expected_to_help() -> None:
+    """--specialist-use helpful (Muscle, Hacker, Jack): the group's public estimate. A declined
+    card gives exactly the no-card heist; the decision is the same whatever the hidden cards
+    (the estimate reads only chips, board and public posteriors)."""
+    from cardsim.sims.gang.engine import play_batch
+    rng = np.random.default_rng(5)
+    n = 300
+    decks = rng.permuted(np.tile(np.arange(52), (n, 1)), axis=1)
+    for model in (HISTORY, BAYES):
+        base = play_batch(np.random.default_rng(1), 4, model, 1, np.zeros(n, np.int64),
+                          np.zeros(n, np.int64), decks=decks)
+        for name in ("muscle", "hacker", "jack"):
+            out = play_batch(np.random.default_rng(1), 4, model, 1, np.zeros(n, np.int64),
+                             np.full(n, C.SPECIALISTS[name], np.int64), decks=decks)
+            declined = out["flags"][:, 3] == -1
+            assert 0 < declined.sum() < n, (model, name, declined.sum())
+            assert (out["chips"][declined] == base["chips"][declined]).all()
+            assert (out["flags"][declined, 0] == base["flags"][declined, 0]).all()

@@ -89,3 +89,26 @@ def test_game_check_compares_with_the_best_of_five_formula(tmp_path) -> None:
     check = json.loads(result.stdout)["tables"]["formula_check"][0]
     assert check["predicted_lo"] <= check["predicted"] <= check["predicted_hi"]
     assert isinstance(check["agrees"], bool)
+
+
+def test_unknown_specialist_use_is_one_line_exit_2(tmp_path) -> None:
+    env = dict(os.environ, CARDSIM_STORE=str(tmp_path / "store"))
+    result = subprocess.run([sys.executable, "-m", "cardsim.cli", "gang", "heist",
+                             "--specialist", "muscle", "--specialist-use", "sometimes", "--n",
+                             "10"], capture_output=True, text=True, env=env)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "specialist use must be helpful or always" in lines[0]
+
+
+def test_cards_reports_helpful_and_always_and_the_other_jack_reading(tmp_path) -> None:
+    out = tmp_path / "effects.parquet"
+    result = cardsim("cards", "--kind", "specialists", "--model", "history", "--n", "100",
+                     "--jobs", "1", "--no-store", "-q", "--out", str(out), tmp_path=tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "always" in result.stdout and "helpful" in result.stdout
+    effects = pl.read_parquet(out)
+    muscle = effects.filter(pl.col("card") == "muscle")
+    assert sorted(muscle["use"]) == ["always", "helpful"]
+    assert effects.filter(pl.col("card") == "investor")["use"].to_list() == [""]
+    assert effects.filter(pl.col("card") == "jack (may discard)").height == 2

@@ -66,15 +66,22 @@ def test_professional_has_a_permanent_challenge_without_quick_access() -> None:
 
 
 def test_master_thief_rotates_two_challenges() -> None:
-    """Master Thief: two challenges each heist; before every later heist the lowest-numbered
-    leaves and the next one is revealed; no specialists."""
+    """Master Thief: two random challenges for the first heist (also with numbered piles: the
+    rulebook flips two random cards, so games do not all start on challenges 2 and 3), no
+    Quick Access, no specialists; before every later heist the lowest-numbered leaves and the
+    next one is revealed."""
     config = SIMULATOR.make_config(unit="game", mode="master", deck_order="numbered")
-    state = new_game(config, np.random.default_rng(0))
-    assert cards_for_next_heist(state, "master", 0) == ((1 << 2) | (1 << 3), 0)
-    record_outcome(state, "master", False)
-    assert cards_for_next_heist(state, "master", 1) == ((1 << 3) | (1 << 4), 0)
-    record_outcome(state, "master", True)
-    assert cards_for_next_heist(state, "master", 2) == ((1 << 4) | (1 << 5), 0)
+    firsts = set()
+    for seed in range(20):
+        state = new_game(config, np.random.default_rng(seed))
+        mask, specialist = cards_for_next_heist(state, "master", 0)
+        firsts.add(mask)
+        assert bin(mask).count("1") == 2 and specialist == 0 and not mask & (1 << 1)
+        active = sorted(b for b in range(11) if mask >> b & 1)
+        revealed = state.challenge_pile[0]
+        record_outcome(state, "master", False)
+        assert cards_for_next_heist(state, "master", 1) == ((1 << active[1]) | (1 << revealed), 0)
+    assert len(firsts) > 3
 
 
 def test_game_rows_are_consistent() -> None:

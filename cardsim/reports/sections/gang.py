@@ -140,7 +140,12 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         effects = card_effects(cards)
         blocks.append(Plot(f"gang-cards-{model}", f"Change in heist success caused by each card alone "
                            f"({FOCUS_PLAYERS} players, {model} model), with Newcombe 95% intervals; "
-                           "specialists highlighted.", lambda t=effects: card_effects_plot(t)))
+                           "specialists highlighted. The group plays a specialist it decides on only "
+                           "when it expects a gain on public information (--specialist-use helpful); "
+                           "the Jack must stay in the pocket (the Hacker's text alone allows "
+                           "discarding the card just taken); `cardsim gang cards` also reports "
+                           "'always' and the other Jack reading.",
+                           lambda t=effects: card_effects_plot(t)))
     modes = game_summary(_part(outcomes, "modes"))
     blocks.append(table_from_frame(
         modes.sort([pl.col("model").replace_strict({m: i for i, m in enumerate(MODEL_DESCRIPTIONS)}),

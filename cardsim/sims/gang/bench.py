@@ -15,7 +15,8 @@ import time
 import numpy as np
 from cardsim.sims.core.jit import kernel
 
-from cardsim.sims.gang.engine import BOARD_SIZES, play_batch, preflop_value, showdown_in_order
+from cardsim.sims.gang.engine import play_batch, showdown_in_order
+from cardsim.sims.gang.holdings import BOARD_SIZES, preflop_value
 from cardsim.sims.gang.hands import score_cards
 from cardsim.sims.gang.models import BAYES, HISTORY, PERCENTILE, RANDOM
 

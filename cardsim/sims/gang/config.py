@@ -13,6 +13,8 @@ MODES = ("basic", "advanced", "professional", "master")
 DECK_ORDERS = ("shuffled", "numbered")
 SPECIALIST_ROUNDS = {"flop": 1, "river": 3}
 BOOST_TARGETS = ("top", "bottom")
+SPECIALIST_USES = ("helpful", "always")
+JACK_READINGS = ("stay", "discard")
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 MAX_LEVELS = 1000
 
@@ -38,6 +40,11 @@ class GangConfig:
             played in that round's chip dance, once the claims are on the table.
         boost: who gets Hacker and Jack: the latest "top" chip holder (default: a stronger top
             hand separates the team) or the latest "bottom" (1-star) holder.
+        specialist_use: group-decided specialists (seed 000: "decide who among you ...") are
+            used only when the group, on public information, expects them to raise success
+            ("helpful", default) or always ("always", the earlier behaviour).
+        jack: Jack reading: the added Jack must "stay" in the pocket (default; only the Hacker's
+            text allows discarding the card just taken) or the holder may "discard" it.
     """
 
     players: int = 4
@@ -50,6 +57,8 @@ class GangConfig:
     specialist: str = ""
     specialist_round: str = "river"
     boost: str = "top"
+    specialist_use: str = "helpful"
+    jack: str = "stay"
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -68,6 +77,10 @@ class GangConfig:
             raise UserError(f"gang: specialist round must be river or flop (got {self.specialist_round!r})")
         if self.boost not in BOOST_TARGETS:
             raise UserError(f"gang: boost must be top or bottom (got {self.boost!r})")
+        if self.specialist_use not in SPECIALIST_USES:
+            raise UserError(f"gang: specialist use must be helpful or always (got {self.specialist_use!r})")
+        if self.jack not in JACK_READINGS:
+            raise UserError(f"gang: Jack reading must be stay or discard (got {self.jack!r})")
         challenge_mask(self.challenges)
         if len(set(self.challenges)) != len(self.challenges):
             raise UserError("gang: a challenge card is listed twice")

@@ -54,6 +54,8 @@ def new_game(config: GangConfig, rng: np.random.Generator) -> GameState:
     if config.deck_order == "shuffled":
         challenges = [int(c) for c in rng.permutation(challenges)]
         specialists = [int(s) for s in rng.permutation(specialists)]
+    elif config.mode == "master":  # "flip two random challenge cards" whatever the pile order
+        challenges = [int(c) for c in rng.permutation(challenges)]
     state = GameState(challenge_pile=challenges, specialist_pile=specialists)
     if config.mode == "basic":
         state.permanent = [CHALLENGES[name] for name in config.challenges]
@@ -128,6 +130,7 @@ def play_games(config: GangConfig, rng: np.random.Generator, n: int) -> dict[str
         result = play_batch(
             rng, config.players, config.model_id, config.levels, masks, specialists,
             config.use_round, boost_top=config.boost == "top",
+            helpful=config.specialist_use == "helpful", jack_stays=config.jack == "stay",
         )
         success = (result["flags"][:, 0] == 1) & (result["flags"][:, 1] == 1)
         for i, g in enumerate(running):

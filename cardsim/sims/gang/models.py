@@ -13,6 +13,8 @@ from math import comb
 import numpy as np
 
 RANDOM, PERCENTILE, HISTORY, BAYES = 0, 1, 2, 3
+LEAKY = 4  # not a player model: claims the true team rank (reads hidden cards); only the
+#            hidden-card swap test uses it, to show that the test catches a leak
 MODEL_IDS: dict[str, int] = {"random": RANDOM, "percentile": PERCENTILE, "history": HISTORY, "bayes": BAYES}
 MODEL_DESCRIPTIONS: dict[str, str] = {
     "random": "each round a uniformly random chip allocation (exact success = tied orders / n!)",

@@ -10,7 +10,8 @@ import polars as pl
 
 from cardsim.sims.core.simulator import Simulator
 from cardsim.sims.gang.config import GangConfig
-from cardsim.sims.gang.engine import MAX_POCKET, MAX_PLAYERS, play_batch
+from cardsim.sims.gang.engine import play_batch
+from cardsim.sims.gang.holdings import MAX_PLAYERS, MAX_POCKET
 from cardsim.sims.gang.game import MAX_HEISTS, play_games
 from cardsim.sims.gang.models import MODEL_DESCRIPTIONS
 
@@ -79,7 +80,9 @@ def run_batch(config: GangConfig, rng: np.random.Generator, n: int) -> pl.DataFr
         masks = np.full(n, config.challenge_bits, dtype=np.int64)
         specialists = np.full(n, config.specialist_id, dtype=np.int64)
         raw = play_batch(rng, config.players, config.model_id, config.levels, masks, specialists,
-                         config.use_round, boost_top=config.boost == "top")
+                         config.use_round, boost_top=config.boost == "top",
+                         helpful=config.specialist_use == "helpful",
+                         jack_stays=config.jack == "stay")
         return heist_rows(config, raw, masks, specialists)
     games = play_games(config, rng, n)
     columns = _config_columns(config, n)

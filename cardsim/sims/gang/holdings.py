@@ -1,0 +1,333 @@
+"""Hands and holdings the heist kernel shares: pocket and hand scores, and every possible
+opponent holding scored once per board.
+
+A player rates their pocket plus the community cards shown (seed 000, "Vòng 1 b)"): pre-flop
+by the starting-hand table (:mod:`cardsim.sims.gang.preflop`), later by the best five cards.
+Work sharing: each round the board's masks are built once and every possible opponent holding
+(all 1,326 pairs, the 52 holdings with the suitless Jack once a Jack was used, or 1,000 sampled
+triples under Security Cameras) is scored once; every player's percentile is then a count over
+that shared list.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from cardsim.sims.core.jit import kernel
+
+from cardsim.sims.gang.hands import (
+    JACK_RANK,
+    POPCOUNT,
+    SUITLESS_JACK,
+    add_card,
+    score_masks,
+    score_ranks,
+)
+from cardsim.sims.gang.preflop import EQUITY, class_index
+
+
+MAX_PLAYERS = 6
+
+
+MAX_POCKET = 3
+
+
+N_PAIRS = 1326
+
+
+N_TRIPLES = 1000
+
+
+BOARD_SIZES = (0, 3, 4, 5)
+
+
+EQUITY_SCALE = 10_000
+
+
+def _pair_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All 1,326 two-card holdings, their card bit masks and their pre-flop table values."""
+    pairs = np.array([(a, b) for a in range(52) for b in range(a + 1, 52)], dtype=np.int64)
+    masks = (np.int64(1) << pairs[:, 0]) | (np.int64(1) << pairs[:, 1])
+    preflop = np.array(
+        [round(EQUITY[class_index(int(a), int(b))] * EQUITY_SCALE) for a, b in pairs], dtype=np.int64
+    )
+    return pairs, masks, preflop
+
+
+PAIRS, PAIR_MASKS, PAIR_PREFLOP = _pair_tables()
+
+
+N_JACK_PAIRS = 52
+
+
+def _jack_pair_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The 1,326 holdings followed by the 52 holdings (card, suitless Jack) a Jack user may end
+    with (the Jack is no card of the deck: its bit is not in the mask)."""
+    jack = np.array([(c, SUITLESS_JACK) for c in range(52)], dtype=np.int64)
+    cards = np.concatenate([PAIRS, jack])
+    masks = np.concatenate([PAIR_MASKS, np.int64(1) << jack[:, 0]])
+    return cards, masks
+
+
+PAIRS_WITH_JACK, PAIR_MASKS_WITH_JACK = _jack_pair_tables()
+
+
+_PAIR_RANKS = np.where(PAIRS_WITH_JACK == SUITLESS_JACK, JACK_RANK, PAIRS_WITH_JACK >> 2)
+
+
+PAIR_CLASS = 13 * _PAIR_RANKS.min(axis=1) + _PAIR_RANKS.max(axis=1)
+
+
+EQUITY_Q = np.round(EQUITY * EQUITY_SCALE).astype(np.int64)
+
+
+@kernel
+def preflop_value(pocket: np.ndarray, size: int) -> int:
+    """Pre-flop rating of a pocket: table value of its best two-card class (2 or 3 cards)."""
+    best = 0
+    for a in range(size):
+        for b in range(a + 1, size):
+            value = EQUITY_Q[class_index(pocket[a], pocket[b])]
+            if value > best:
+                best = value
+    return best
+
+
+@kernel
+def hand_score(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
+    """Score of the best five of the pocket plus the ``shown`` first community cards."""
+    suits = np.zeros(4, dtype=np.int64)
+    m1 = m2 = m3 = m4 = m5 = 0
+    for k in range(shown):
+        m1, m2, m3, m4, m5 = add_card(m1, m2, m3, m4, m5, suits, board[k])
+    for k in range(size):
+        m1, m2, m3, m4, m5 = add_card(m1, m2, m3, m4, m5, suits, pocket[k])
+    return score_masks(m1, m2, m3, m4, m5, suits)
+
+
+@kernel
+def strength(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
+    """What a player rates in a round: the pre-flop table value, later the current best hand."""
+    if shown == 0:
+        return preflop_value(pocket, size)
+    return hand_score(pocket, size, board, shown)
+
+
+@kernel
+def pocket_mask(pocket: np.ndarray, size: int) -> int:
+    """Bit set of the pocket's cards (the suitless Jack is no card of the deck: left out)."""
+    mask = np.int64(0)
+    for s in range(size):
+        if pocket[s] != SUITLESS_JACK:
+            mask |= np.int64(1) << pocket[s]
+    return mask
+
+
+@kernel
+def holder_of(chips: np.ndarray, before_round: int, star: int, players: int, fallback: int) -> int:
+    """Who holds ``star`` in the latest chip round before ``before_round`` (or seat ``fallback``)."""
+    for t in range(before_round - 1, -1, -1):
+        for p in range(players):
+            if chips[t, p] == star:
+                return p
+    return fallback
+
+
+@kernel
+def sample_triples(out_cards: np.ndarray, out_masks: np.ndarray, count: int) -> None:
+    """``count`` uniformly random three-card holdings (Security Cameras hypotheses)."""
+    for h in range(count):
+        a = np.random.randint(0, 52)
+        b = a
+        while b == a:
+            b = np.random.randint(0, 52)
+        c = a
+        while c == a or c == b:
+            c = np.random.randint(0, 52)
+        out_cards[h, 0] = a
+        out_cards[h, 1] = b
+        out_cards[h, 2] = c
+        out_masks[h] = (np.int64(1) << a) | (np.int64(1) << b) | (np.int64(1) << c)
+
+
+@kernel
+def score_holdings(
+    cards: np.ndarray, masks: np.ndarray, count: int, size: int, board: np.ndarray, shown: int,
+    valid: np.ndarray, scores: np.ndarray,
+) -> int:
+    """Score every holding not colliding with the shown board (shared per board); returns how
+    many are valid. Pre-flop the score is the starting-hand table value.
+
+    Two-card holdings that cannot make a flush share their score with every holding of the same
+    two ranks, so only the 91 rank classes are evaluated; holdings with enough cards of the
+    board's majority suit are evaluated in full.
+    """
+    board_mask = np.int64(0)
+    for k in range(shown):
+        board_mask |= np.int64(1) << board[k]
+    suits0 = np.zeros(4, dtype=np.int64)
+    b1 = b2 = b3 = b4 = b5 = 0
+    for k in range(shown):
+        b1, b2, b3, b4, b5 = add_card(b1, b2, b3, b4, b5, suits0, board[k])
+    flush_suit = -1
+    need = 99
+    for s in range(4):
+        on_board = POPCOUNT[suits0[s]]
+        if on_board + size >= 5:
+            flush_suit = s
+            need = 5 - on_board
+    class_scores = np.zeros(169, dtype=np.int64)
+    if size == 2 and shown > 0:
+        for ra in range(13):
+            for rb in range(ra, 13):
+                m1, m2, m3, m4, m5 = b1, b2, b3, b4, b5
+                m1, m2, m3, m4, m5 = _add_rank(m1, m2, m3, m4, m5, ra)
+                m1, m2, m3, m4, m5 = _add_rank(m1, m2, m3, m4, m5, rb)
+                class_scores[ra * 13 + rb] = score_ranks(m1, m2, m3, m4, m5)
+    suits = np.zeros(4, dtype=np.int64)
+    n_valid = 0
+    for h in range(count):
+        if masks[h] & board_mask:
+            valid[h] = False
+            continue
+        valid[h] = True
+        n_valid += 1
+        if shown == 0:
+            if size == 2:
+                scores[h] = PAIR_PREFLOP[h]
+            else:
+                scores[h] = preflop_value(cards[h], size)
+            continue
+        if size == 2:
+            in_suit = 0
+            if flush_suit >= 0:
+                for k in range(2):
+                    if cards[h, k] != SUITLESS_JACK and cards[h, k] & 3 == flush_suit:
+                        in_suit += 1
+            if flush_suit < 0 or in_suit < need:
+                scores[h] = class_scores[PAIR_CLASS[h]]
+                continue
+        for s in range(4):
+            suits[s] = suits0[s]
+        m1, m2, m3, m4, m5 = b1, b2, b3, b4, b5
+        for k in range(size):
+            m1, m2, m3, m4, m5 = add_card(m1, m2, m3, m4, m5, suits, cards[h, k])
+        scores[h] = score_masks(m1, m2, m3, m4, m5, suits)
+    return n_valid
+
+
+@kernel(inline="always")
+def _add_rank(m1: int, m2: int, m3: int, m4: int, m5: int, rank: int):
+    """Add one card of ``rank`` to the multiplicity masks, ignoring its suit."""
+    bit = 1 << rank
+    if m4 & bit:
+        m5 |= bit
+    elif m3 & bit:
+        m4 |= bit
+    elif m2 & bit:
+        m3 |= bit
+    elif m1 & bit:
+        m2 |= bit
+    else:
+        m1 |= bit
+    return m1, m2, m3, m4, m5
+
+
+def _card_pairs() -> np.ndarray:
+    """For each card, the indices of the 51 two-card holdings that contain it."""
+    table = np.zeros((52, 51), dtype=np.int64)
+    filled = np.zeros(52, dtype=np.int64)
+    for index, (a, b) in enumerate(PAIRS):
+        table[a, filled[a]] = index
+        filled[a] += 1
+        table[b, filled[b]] = index
+        filled[b] += 1
+    return table
+
+
+CARD_PAIRS = _card_pairs()
+
+
+NO_HOLDING = np.int64(1) << 40  # score of a holding that collides with the board: never counted
+
+
+@kernel
+def pair_percentiles(scores: np.ndarray, valid: np.ndarray, own: np.ndarray, pockets: np.ndarray,
+                     players: int, pair_cards: np.ndarray, ratings: np.ndarray) -> None:
+    """Every player's percentile among the two-card holdings they could face (valid holdings
+    without their own cards; ties one half), shared per board: one branch-free pass counts
+    against all holdings, then the at most 101 holdings that use a player's own cards are
+    taken back out."""
+    count = scores.shape[0]
+    masked = np.empty(count, dtype=np.int64)
+    n_valid = 0
+    for h in range(count):
+        masked[h] = scores[h] if valid[h] else NO_HOLDING
+        n_valid += valid[h]
+    for p in range(players):
+        target = own[p]
+        less = 0
+        equal = 0
+        for h in range(count):
+            value = masked[h]
+            less += value < target
+            equal += value == target
+        total = n_valid
+        first = pockets[p, 0]
+        second = pockets[p, 1]
+        for c in (first, second):
+            if c < 0 or c >= 52:  # the suitless Jack is in no holding
+                continue
+            for k in range(51):
+                h = CARD_PAIRS[c, k]
+                if not valid[h]:
+                    continue
+                if c == second and first < 52 and _pair_has(pair_cards, h, first):
+                    continue  # the holding of both own cards was already taken out
+                total -= 1
+                less -= masked[h] < target
+                equal -= masked[h] == target
+        ratings[p] = (less + 0.5 * equal) / max(total, 1)
+
+
+@kernel(inline="always")
+def _pair_has(pair_cards: np.ndarray, h: int, card: int) -> bool:
+    return pair_cards[h, 0] == card or pair_cards[h, 1] == card
+
+
+@kernel
+def sort_valid(scores: np.ndarray, valid: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the valid holdings sorted by score, and their sorted scores."""
+    n_valid = 0
+    for h in range(count):
+        if valid[h]:
+            n_valid += 1
+    index = np.empty(n_valid, dtype=np.int64)
+    k = 0
+    for h in range(count):
+        if valid[h]:
+            index[k] = h
+            k += 1
+    packed = np.empty(n_valid, dtype=np.int64)
+    for k in range(n_valid):
+        packed[k] = (scores[index[k]] << 12) | index[k]
+    packed.sort()
+    values = np.empty(n_valid, dtype=np.int64)
+    for k in range(n_valid):
+        index[k] = packed[k] & 4095
+        values[k] = packed[k] >> 12
+    return index, values
+
+
+@kernel
+def holding_percentiles(index: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:
+    """Percentile of each valid holding among all valid holdings (ties count one half)."""
+    n_valid = values.shape[0]
+    k = 0
+    while k < n_valid:
+        end = k
+        while end + 1 < n_valid and values[end + 1] == values[k]:
+            end += 1
+        pct = (k + 0.5 * (end + 1 - k)) / n_valid
+        for m in range(k, end + 1):
+            out[index[m]] = pct
+        k = end + 1

@@ -1,0 +1,117 @@
+"""No player model reads a hidden card (BRIEF: "a strategy reads only public info"): for every
+model and every card, change the cards a player cannot see while the public record (every
+round's claims and chips, announcements, the shown card) stays fixed, and that player's
+decisions (the band they claim from their own hand, their vote in the private settle, their
+own card choices) and the group's decisions (who uses a specialist and whether, the Informant
+pair, the scan guess) do not change. The same test catches a deliberately leaky model.
+
+Replay is the kernel's own (``play_heist`` with ``replay_chips``): the first run records the
+public record, the second forces it while other players' pockets are swapped after the
+after-deal cards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS, pocket_size
+from cardsim.sims.gang.engine import play_heist
+from cardsim.sims.gang.holdings import MAX_POCKET, N_TRIPLES, PAIR_MASKS_WITH_JACK, PAIRS_WITH_JACK
+from cardsim.sims.gang.models import BAYES, HISTORY, LEAKY, PERCENTILE, RANDOM, chip_likelihood
+
+PLAYERS = 4
+HEISTS = 4
+CARDS = [("none", 0, 0)] + [(c, 1 << n, 0) for c, n in CHALLENGES.items()] + [
+    (s, 0, n) for s, n in SPECIALISTS.items()]
+MODELS = {"random": RANDOM, "percentile": PERCENTILE, "history": HISTORY, "bayes": BAYES}
+
+
+def _play(deck, seed, challenges, specialist, model, replay=None, swap=None):
+    """One heist; returns (flags, chips, record, info, pockets). ``replay`` = (chips, bands,
+    info) forces the public record; ``swap`` (players x 3, -1 = keep) changes pockets."""
+    players = PLAYERS
+    pockets = np.zeros((players, MAX_POCKET), dtype=np.int64)
+    board = np.zeros(5, dtype=np.int64)
+    chips = np.zeros((4, players), dtype=np.int64)
+    finals = np.zeros(players, dtype=np.int64)
+    record = np.zeros((4, players, 4))
+    info = np.zeros(players + 1, dtype=np.int64)
+    if replay is None:
+        forced = np.zeros((1, players + 1), dtype=np.int64)
+        replay = (forced, forced, np.zeros(players + 1, dtype=np.int64))
+    if swap is None:
+        swap = np.full((players, MAX_POCKET), -1, dtype=np.int64)
+    flags = play_heist(
+        deck.copy(), seed, challenges, specialist, players, model, 1, 3, True,
+        chip_likelihood(players, players), pockets, board, chips, finals, PAIRS_WITH_JACK.copy(),
+        PAIR_MASKS_WITH_JACK.copy(), np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64),
+        np.zeros(N_TRIPLES, dtype=np.int64), True, True, replay[0], replay[1], replay[2], swap,
+        record, info)
+    return flags, chips.copy(), record.copy(), info.copy(), pockets.copy()
+
+
+def _bands(record):
+    """The public claims of every round and, last column, the private settle's swaps."""
+    return np.concatenate([record[:, :, 0], record[:, :1, 3]], axis=1).astype(np.int64)
+
+
+def _swap_for(deck, challenges, hidden_from: list[int]):
+    """Replacement cards for the pockets of ``hidden_from``: taken from the end of the deck
+    (never dealt, drawn or on the board)."""
+    size = pocket_size(challenges)
+    swap = np.full((PLAYERS, MAX_POCKET), -1, dtype=np.int64)
+    spare = list(deck[-12:])
+    for p in hidden_from:
+        for s in range(size):
+            swap[p, s] = spare.pop()
+    return swap
+
+
+def leaks(model: int, name: str, challenges: int, specialist: int) -> list[str]:
+    """Every decision that changed when hidden cards changed, over a few deals."""
+    rng = np.random.default_rng(11)
+    found = []
+    for heist in range(HEISTS):
+        deck = rng.permutation(52).astype(np.int64)
+        seed = int(rng.integers(1 << 30))
+        flags, chips, record, info, _ = _play(deck, seed, challenges, specialist, model)
+        public = (np.ascontiguousarray(chips), _bands(record), info)
+        for me in range(PLAYERS):
+            others = [p for p in range(PLAYERS) if p != me]
+            swap = _swap_for(deck, challenges, others)
+            flags2, chips2, record2, info2, pockets2 = _play(deck, seed, challenges, specialist,
+                                                             model, public, swap)
+            where = f"{name} heist {heist} seat {me}"
+            if (record2[:, me, :3] != record[:, me, :3]).any():
+                found.append(f"{where}: own claims/votes")
+            if flags2[3] != flags[3] or flags2[7] != flags[7]:
+                found.append(f"{where}: who uses the specialist")
+            if flags[3] == me and flags2[4] != flags[4] and specialist in (5, 7):
+                found.append(f"{where}: the user's own discard")
+        top = int(np.flatnonzero(chips[3] == PLAYERS)[0])
+        swap = _swap_for(deck, challenges, [top])
+        flags2 = _play(deck, seed, challenges, specialist, model, public, swap)[0]
+        if flags2[5] != flags[5]:
+            found.append(f"{name} heist {heist}: the scan guess")
+    return found
+
+
+@pytest.mark.parametrize("model", list(MODELS))
+def test_no_decision_reads_a_hidden_card(model: str) -> None:
+    for name, challenges, specialist in CARDS:
+        assert leaks(MODELS[model], name, challenges, specialist) == [], (model, name)
+
+
+def test_replay_without_a_swap_reproduces_the_heist() -> None:
+    """The forced public record is the heist's own: replaying it changes nothing."""
+    deck = np.random.default_rng(3).permutation(52).astype(np.int64)
+    for _, challenges, specialist in CARDS:
+        flags, chips, record, info, pockets = _play(deck, 9, challenges, specialist, BAYES)
+        again = _play(deck, 9, challenges, specialist, BAYES, (chips, _bands(record), info))
+        assert again[0] == flags and (again[1] == chips).all() and (again[2] == record).all()
+
+
+def test_the_swap_test_catches_a_leaky_model() -> None:
+    """A model that claims its true rank in the team (it reads the others' hands) is caught."""
+    assert leaks(LEAKY, "leaky", 0, 0)
