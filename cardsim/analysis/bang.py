@@ -100,9 +100,9 @@ def elimination_table(episodes: pl.DataFrame) -> pl.DataFrame:
     ).sort(["players", "victim", "n"], descending=[False, False, True])
 
 
-def _leader(table: pl.DataFrame, key: str, lowest: bool) -> tuple[str, bool]:
-    """(the row's ``key`` with the highest p, or the lowest, and whether its 95% interval is
-    clear of every other row's)."""
+def _leader(table: pl.DataFrame, key: str, lowest: bool) -> tuple[str, bool, float]:
+    """(the row's ``key`` with the highest p, or the lowest; whether its 95% interval is clear
+    of every other row's; its margin in p over the runner-up)."""
     ordered = table.sort("p", descending=not lowest)
     top = ordered.row(0, named=True)
     rest = ordered.slice(1)
@@ -110,7 +110,8 @@ def _leader(table: pl.DataFrame, key: str, lowest: bool) -> tuple[str, bool]:
         clear = bool((rest["lo"] > top["hi"]).all())
     else:
         clear = bool((rest["hi"] < top["lo"]).all())
-    return str(top[key]), clear
+    margin = abs(float(rest["p"][0]) - float(top["p"])) if rest.height else float("inf")
+    return str(top[key]), clear, margin
 
 
 def ladder_conclusions(sides: dict[str, pl.DataFrame], roles: dict[str, pl.DataFrame]
@@ -118,7 +119,8 @@ def ladder_conclusions(sides: dict[str, pl.DataFrame], roles: dict[str, pl.DataF
     """Plain-words balance findings across bot rungs (``sides``/``roles``: per rung name, the
     :func:`side_win_table` / :func:`role_win_table` of that rung). Per player count: the
     favoured side and the weakest role, said to hold on every rung only when every rung agrees
-    and separates it from the rest at 95%, otherwise named per rung as bot-dependent; and the
+    and separates it from the rest at 95% (with the narrowest margin over the runner-up, to show
+    how close it came), otherwise named per rung as bot-dependent; and the
     Sheriff side's trend with the player count."""
     rungs = list(sides)
     lines = []
@@ -132,17 +134,19 @@ def ladder_conclusions(sides: dict[str, pl.DataFrame], roles: dict[str, pl.DataF
                 if key == "side":
                     table = table.filter(pl.col("side") != "none")
                 picks[rung] = _leader(table, key, lowest)
-            names = {name for name, _ in picks.values()}
-            if len(names) == 1 and all(clear for _, clear in picks.values()):
+            names = {name for name, _, _ in picks.values()}
+            if len(names) == 1 and all(clear for _, clear, _ in picks.values()):
+                closest = min(picks, key=lambda r: picks[r][2])
                 lines.append(f"{players} players, {what}: {names.pop()} on every rung "
-                             f"({', '.join(rungs)}), separated at 95% on each: holds.")
+                             f"({', '.join(rungs)}), separated at 95% on each (narrowest margin "
+                             f"{100 * picks[closest][2]:.1f} points, {closest}): holds.")
             elif len(names) == 1:
-                unclear = [r for r, (_, clear) in picks.items() if not clear]
+                unclear = [r for r, (_, clear, _) in picks.items() if not clear]
                 lines.append(f"{players} players, {what}: {names.pop()} on every rung, but not "
                              f"separated at 95% with {', '.join(unclear)} bots.")
             else:
                 per_rung = "; ".join(f"{r}: {name}" + ("" if clear else " (not separated at 95%)")
-                                     for r, (name, clear) in picks.items())
+                                     for r, (name, clear, _) in picks.items())
                 lines.append(f"{players} players, {what}: depends on the bots ({per_rung}).")
     for rung in rungs:
         law = sides[rung].filter(pl.col("side") == "sheriff").sort("players")["p"].to_list()

@@ -195,3 +195,74 @@ def compare_command(
     show_table(frame if as_json else frame.drop("bot", "against"),
                title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",
                name="compare", as_json=as_json)
+
+
+@app.command("stress")
+def stress_command(
+    players: PlayersOpt = "5-7",
+    roles: Annotated[
+        str, typer.Option("--roles", help="Roles whose best response is searched (comma-separated).")
+    ] = "renegade",
+    against: Annotated[
+        str, typer.Option("--against", help="tuned: every seat of the role against the tuned "
+                          "others; role: one seat among role bots (the compare setting).")
+    ] = "tuned",
+    games: Annotated[int, typer.Option("--games", help="Games per candidate and step.")] = 3_000,
+    steps: Annotated[int, typer.Option("--steps", help="Search steps per role.")] = 8,
+    validation: Annotated[
+        int, typer.Option("--validation", help="Fresh deals replaying the found vector.")
+    ] = 20_000,
+    trials: Annotated[int, typer.Option("--trials", help="Perturbed tuned tables.")] = 12,
+    sigma: Annotated[
+        float, typer.Option("--sigma", help="Perturbation, share of each parameter's range.")
+    ] = 0.1,
+    n: Annotated[int, typer.Option("--n", help="Games per perturbed table.")] = 4_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Try to overturn the ladder's balance conclusions on the tuned rung: a best response of
+    the named roles, and random perturbations of every tuned parameter (0 trials or 0 steps:
+    skip that part). Same seed, same rows for any --jobs.
+
+    Example: cardsim bang stress --players 5-7 --roles renegade --json
+    """
+    from cardsim.commands.common import default_jobs
+    from cardsim.sims.bang.cards import ROLE_NAMES, roles_for
+    from cardsim.sims.bang.stress import best_response, mapper, perturbed_side_rates
+
+    counts = _player_counts(players)
+    wanted = [r.strip() for r in roles.split(",") if r.strip()]
+    for role in wanted:
+        if role not in ROLE_NAMES:
+            raise UserError(f"bang: unknown role {role!r}; choose from: {', '.join(ROLE_NAMES)}")
+    if against not in ("tuned", "role"):
+        raise UserError(f"bang: --against must be tuned or role, got {against!r}")
+    if min(games, validation, n) < 2 or min(steps, trials) < 0 or not 0 <= sigma <= 1:
+        raise UserError("bang: --games, --validation and --n must be >= 2, --steps and --trials "
+                        f">= 0, --sigma in [0, 1]; got {games}, {validation}, {n}, {steps}, "
+                        f"{trials}, {sigma}")
+    map_calls = mapper(default_jobs(jobs))
+    found, shaken = [], []
+    for count in counts:
+        present = set(roles_for(count))
+        for role in wanted:
+            if steps and ROLE_NAMES.index(role) in present:
+                found.append(best_response(count, ROLE_NAMES.index(role), against, games, steps,
+                                           validation, seed, map_calls))
+        if trials:
+            shaken.extend(perturbed_side_rates(count, sigma, trials, n, seed, map_calls))
+    if found:
+        frame = pl.DataFrame(found)
+        show_table(frame if as_json else frame.select(
+                       "players", "role", "against", "n", "start", "win", "win_lo", "win_hi",
+                       "diff", "diff_lo", "diff_hi"),
+                   title=f"Bang!: best response against {against} (paired with its start)",
+                   name="best_response", as_json=as_json)
+    if shaken:
+        frame = pl.DataFrame(shaken)
+        show_table(frame if as_json else frame.select(
+                       "players", "trial", "sigma", "n", "sheriff", "outlaws", "renegade",
+                       "weakest", "favoured"),
+                   title="Bang!: side win rates of perturbed tuned tables",
+                   name="perturbation", as_json=as_json)

@@ -32,6 +32,8 @@ def test_agreement_holds_and_disagreement_depends_on_the_bots() -> None:
         "5 players, favoured side: depends on the bots (a: sheriff; b: outlaws")
     assert lines[1].startswith("5 players, weakest role (per seat): renegade on every rung")
     assert lines[1].endswith("holds.")
+    # the runner-up is the Outlaw (.4): margins .30 on a, .35 on b; the narrower is named
+    assert "narrowest margin 30.0 points, a" in lines[1]
 
 
 def test_a_tie_is_not_called_a_finding() -> None:
