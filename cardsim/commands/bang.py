@@ -227,7 +227,7 @@ def stress_command(
 
     Example: cardsim bang stress --players 5-7 --roles renegade --json
     """
-    from cardsim.commands.common import default_jobs
+    from cardsim.commands.common import search_jobs
     from cardsim.sims.bang.cards import ROLE_NAMES, roles_for
     from cardsim.sims.bang.stress import best_response, mapper, perturbed_side_rates
 
@@ -242,7 +242,7 @@ def stress_command(
         raise UserError("bang: --games, --validation and --n must be >= 2, --steps and --trials "
                         f">= 0, --sigma in [0, 1]; got {games}, {validation}, {n}, {steps}, "
                         f"{trials}, {sigma}")
-    map_calls = mapper(default_jobs(jobs))
+    map_calls = mapper(search_jobs(jobs))
     found, shaken = [], []
     for count in counts:
         present = set(roles_for(count))
