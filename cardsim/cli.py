@@ -48,7 +48,7 @@ def _stub(help_text: str) -> typer.Typer:
 
 
 def bench(
-    target: str = typer.Argument(..., help="poker, gang, thegame, cashnguns or bang."),
+    target: str = typer.Argument(..., help="poker, gang, thegame, cashnguns, bang or compile."),
     quick: bool = typer.Option(False, "--quick", help="Shorter measurements (rougher figures)."),
     as_json: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
 ) -> None:
@@ -90,6 +90,7 @@ def build_app(wanted: str | None = None) -> typer.Typer:
     else:
         app.command("report", help=REPORT_HELP)(_listed_only)
     app.command("bench")(bench)
+    app.command("warmup")(importlib.import_module("cardsim.commands.warmup").warmup_command)
     app.command("version")(version)
     return app
 
