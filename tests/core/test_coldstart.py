@@ -47,3 +47,18 @@ def test_warmup_rejects_an_unknown_game_in_one_line():
     assert done.returncode == 2
     assert done.stderr.strip() == ("error: unknown game chess; choose from: "
                                    "gang, thegame, cashnguns, bang")
+
+
+def test_covering_keeps_configs_that_bring_a_new_value():
+    from dataclasses import dataclass
+
+    from cardsim.sims.core.coldstart import covering
+
+    @dataclass(frozen=True)
+    class Config:
+        players: int
+        strategies: tuple[str, ...]
+
+    configs = [Config(4, ("a", "b")), Config(4, ("b", "a")), Config(5, ("a", "a")),
+               Config(4, ("c", "a")), Config(5, ("b", "c"))]
+    assert covering(configs) == [configs[0], configs[2], configs[3]]

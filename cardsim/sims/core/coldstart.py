@@ -181,7 +181,24 @@ def warmup_configs(game: str) -> list[Any]:
             configs += [simulator.make_config(**e.config) for e in section.plan(PROFILES["default"])]
     except ImportError:
         pass
-    return list(dict.fromkeys(configs))
+    return covering(configs)
+
+
+def covering(configs: Sequence[Any]) -> list[Any]:
+    """The configs, in order, that each bring a field value not seen before (the elements of a
+    tuple field counted one by one): every value still gets compiled for, without replaying
+    hundreds of report configs that differ only in how the same values combine."""
+    seen: set[tuple[str, Any]] = set()
+    kept = []
+    for config in configs:
+        values = set()
+        for field, value in vars(config).items():
+            for item in value if isinstance(value, tuple) else (value,):
+                values.add((field, item))
+        if not values <= seen:
+            seen |= values
+            kept.append(config)
+    return kept
 
 
 def warm_one_game(game: str) -> tuple[str, int, float]:
