@@ -135,7 +135,7 @@ def compile_benchmark(games: Sequence[str], report: bool,
     rows = []
     for game in games:
         argv = (*FIRST_COMMANDS[game], *COMMON_FLAGS)
-        rows.append(measure_cold(f"{game}: first small run", argv, target=FIRST_RUN_TARGET,
+        rows.append(measure_cold(game, argv, target=FIRST_RUN_TARGET,
                                  root=root).row())
         if on_row is not None:
             on_row(rows[-1])
