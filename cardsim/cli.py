@@ -65,7 +65,7 @@ def _stub(help_text: str) -> typer.Typer:
 
 
 def bench(
-    target: str = typer.Argument(..., help="poker, gang, thegame, cashnguns or bang."),
+    target: str = typer.Argument(..., help="poker, gang, thegame, cashnguns, bang or compile."),
     quick: bool = typer.Option(False, "--quick", help="Shorter measurements (rougher figures)."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
@@ -75,7 +75,7 @@ def bench(
     """
     from cardsim.commands.bench import bench_command
 
-    bench_command(target, quick)
+    bench_command(target, quick, as_json)
 
 
 def version() -> None:
@@ -109,6 +109,7 @@ def build_app(wanted: str | None = None) -> typer.Typer:
     else:
         app.command("report", help=REPORT_HELP)(_listed_only)
     app.command("bench")(wrap_root_command(bench, "bench"))
+    app.command("warmup")(importlib.import_module("cardsim.commands.warmup").warmup_command)
     app.command("version")(version)
     return app
 

@@ -15,6 +15,7 @@ the file that holds a function, which is why each game keeps its kernels in few 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -28,26 +29,37 @@ def _plain(argument_type: Any) -> Any:
 
 
 def kernel(
-    function: Callable | None = None, *, inline: str = "never", literals: bool = False
+    function: Callable | None = None, *, inline: str = "never",
+    literals: bool | tuple[str, ...] = False,
 ) -> Any:
     """Compile ``function`` in nopython mode with the on-disk cache, typed for its compiled
     callers without literal specialisation. Use as ``@kernel`` or ``@kernel(inline="always")``.
 
-    ``literals=True`` keeps numba's per-constant copies for a function whose constant
-    arguments select the code of a hot loop (a strategy flag, a search depth): there the
-    specialised copies are worth their compile time (The Game's planner ran at half speed
-    without them).
+    ``literals`` names the arguments whose constant values select the code of a hot loop (a
+    strategy flag, a candidate count): a caller passing a constant there gets a copy compiled
+    for that value, worth its compile time where it matters (The Game's planner ran at half
+    speed without them). Every other argument is typed plainly, even when a caller happens to
+    pass a constant (``n_cand = 0`` before a loop would otherwise compile one more copy).
+    ``literals=True`` keeps numba's behaviour of a copy per constant of any argument.
     """
 
     def compile_later(python_function: Callable) -> Any:
+        names = list(inspect.signature(python_function).parameters)
+        kept = set(names) if literals is True else set(literals or ())
+        unknown = kept - set(names)
+        if unknown:
+            raise TypeError(f"{python_function.__name__} has no argument {sorted(unknown)}")
         dispatcher = njit(cache=True, inline=inline)(python_function)
-        if literals:
+        if literals is True:
             return dispatcher
+        keep_position = [name in kept for name in names]
         typed_for_callers = dispatcher.get_call_template
 
         def get_call_template(args: tuple, kws: dict) -> Any:
             return typed_for_callers(
-                tuple(_plain(a) for a in args), {k: _plain(v) for k, v in kws.items()}
+                tuple(a if i < len(keep_position) and keep_position[i] else _plain(a)
+                      for i, a in enumerate(args)),
+                {k: v if k in kept else _plain(v) for k, v in kws.items()},
             )
 
         dispatcher.get_call_template = get_call_template

@@ -77,7 +77,7 @@ MAX_SNAPSHOTS = DECK_SIZE + 1  # turn-start states of a plan (a turn plays at le
 # Random numbers: splitmix64, one stream per game.
 
 
-@kernel
+@kernel(inline="always")
 def next_u64(state: np.ndarray) -> np.uint64:
     """Advance the splitmix64 state (a one-element uint64 array) and return 64 random bits."""
     state[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -87,7 +87,7 @@ def next_u64(state: np.ndarray) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@kernel
+@kernel(inline="always")
 def random_below(state: np.ndarray, k: int) -> int:
     """A uniform integer in [0, k) (modulo bias below 1e-17 for k <= 98)."""
     return int(next_u64(state) % np.uint64(k))
@@ -125,14 +125,14 @@ def fill_and_shuffle(deck: np.ndarray, state: np.ndarray) -> None:
 # State updates.
 
 
-@kernel
+@kernel(inline="always")
 def reset_below(below: np.ndarray) -> None:
     """Every card 2..99 unplayed: below[x] = number of cards 2..x."""
     for x in range(below.shape[0]):
         below[x] = min(max(x - 1, 0), DECK_SIZE)
 
 
-@kernel
+@kernel(inline="always")
 def apply_play(hands: np.ndarray, counts: np.ndarray, player: int, slot: int, pile: int,
                piles: np.ndarray, below: np.ndarray) -> int:
     """Move the card in ``hands[player, slot]`` onto ``pile``; returns the card.
@@ -150,7 +150,7 @@ def apply_play(hands: np.ndarray, counts: np.ndarray, player: int, slot: int, pi
     return card
 
 
-@kernel
+@kernel(inline="always")
 def find_slot(hands: np.ndarray, counts: np.ndarray, player: int, card: int) -> int:
     """Slot of ``card`` in the player's hand, -1 if absent."""
     for s in range(counts[player]):
@@ -159,7 +159,7 @@ def find_slot(hands: np.ndarray, counts: np.ndarray, player: int, card: int) -> 
     return -1
 
 
-@kernel
+@kernel(inline="always")
 def refill(hands: np.ndarray, counts: np.ndarray, player: int, hand_size: int,
            deck: np.ndarray, draw_pos: int) -> int:
     """Draw back up to ``hand_size`` (or what the draw pile holds); returns the new draw_pos."""
@@ -257,7 +257,7 @@ Rollout = namedtuple(
 )
 
 
-@kernel
+@kernel(inline="always")
 def new_work():
     """Fresh (W, F, C) scratch arrays for one batch."""
     work = np.zeros((N_WORK_ROWS, SLOT_TABLE), np.int64)
@@ -303,7 +303,7 @@ def new_rollout() -> Rollout:
 # Turn search: the cheapest legal sequences of exactly `required` plays.
 
 
-@kernel(literals=True)
+@kernel(literals=("keep", "required"))
 def keep_candidate(W, F, C, keep, n_cand, total, hand, required) -> int:
     """Insert the sequence in the W[R_SEQ_*] rows (cost ``total``) into the sorted
     top-``keep`` candidate list."""
@@ -323,7 +323,7 @@ def keep_candidate(W, F, C, keep, n_cand, total, hand, required) -> int:
     return n_cand + 1 if n_cand < keep else keep
 
 
-@kernel(literals=True)
+@kernel(literals=("keep",))
 def record_pair(W, F, C, keep, n_cand, total, hand, s1, p1, s2, p2) -> int:
     """Offer the two-play sequence (s1 on p1, then s2 on p2) to the candidate list."""
     W[R_SEQ_SLOT, 0] = s1
@@ -333,7 +333,7 @@ def record_pair(W, F, C, keep, n_cand, total, hand, s1, p1, s2, p2) -> int:
     return keep_candidate(W, F, C, keep, n_cand, total, hand, 2)
 
 
-@kernel(literals=True)
+@kernel(literals=("keep",))
 def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F, C,
                keep) -> int:
     """:func:`best_sequences` for the common case of two effective-gap plays, enumerating the
@@ -430,7 +430,7 @@ def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F,
     return n_cand
 
 
-@kernel(literals=True)
+@kernel(literals=("effective", "keep"))
 def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, params,
                    pile_penalty, W, F, C, keep) -> int:
     """The ``keep`` cheapest legal sequences of exactly ``required`` plays, cheapest first, in
@@ -536,7 +536,7 @@ def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, pa
 # (fewer than `required` means the player could not play the minimum: the game ends).
 
 
-@kernel
+@kernel(inline="always")
 def record(stats, player, card, pile) -> None:
     """Append (player, card, pile) to the play log carried after the stats, if there is one."""
     at = STATS_LEN + 3 * stats[S_LOG_LEN]
@@ -547,7 +547,7 @@ def record(stats, player, card, pile) -> None:
         stats[S_LOG_LEN] += 1
 
 
-@kernel
+@kernel(inline="always")
 def play_card(hands, counts, player, slot, pile, piles, below, stats) -> None:
     """Play one card of the live game: count tricks, log it, apply it."""
     card = hands[player, slot]
@@ -557,7 +557,7 @@ def play_card(hands, counts, player, slot, pile, piles, below, stats) -> None:
     apply_play(hands, counts, player, slot, pile, piles, below)
 
 
-@kernel
+@kernel(inline="always")
 def play_sequence(hands, counts, player, piles, below, cards, pile_of, length, stats) -> None:
     """Apply a chosen sequence of plays (cards by value) to the live state."""
     for d in range(length):
@@ -565,7 +565,7 @@ def play_sequence(hands, counts, player, piles, below, cards, pile_of, length, s
                   piles, below, stats)
 
 
-@kernel(literals=True)
+@kernel
 def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick,
                       W, F, C) -> bool:
     """Choose ``required`` plays one at a time into W[R_TURN_CARDS] / W[R_TURN_PILES] without
@@ -615,7 +615,7 @@ def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, ran
     return True
 
 
-@kernel(literals=True)
+@kernel
 def turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, random_pick,
                 params, W, F, C, stats) -> int:
     """random / greedy: exactly the minimum count, chosen one card at a time; when that order
@@ -720,7 +720,7 @@ def reservations(hands, counts, player, players, piles, below, trick_ok, params,
         out_penalty[pile] = params[P_SIGNAL_PENALTY] if good else 0.0
 
 
-@kernel
+@kernel(inline="always")
 def extras_reach(draw_left, params) -> float:
     """The phase-dependent reach: early while the draw pile is above P_LATE_DRAW, late after."""
     if draw_left <= params[P_LATE_DRAW]:
@@ -819,7 +819,7 @@ def choose_first_player(hands, counts, players, piles, below, min_cards, trick_o
     return first
 
 
-@kernel(literals=True)
+@kernel
 def take_heuristic_turn(strategy, hands, counts, player, players, piles, below, required,
                         draw_left, trick_ok, rng, params, W, F, C, stats) -> int:
     """One turn of random / greedy / planner / signals / search without rollouts (signals with
@@ -838,7 +838,7 @@ def take_heuristic_turn(strategy, hands, counts, player, players, piles, below, 
 # Game loop.
 
 
-@kernel
+@kernel(inline="always")
 def next_to_move(counts, player, players) -> int:
     """The seat that moves next starting from ``player``: a player with an empty hand after the
     draw pile is gone is skipped; -1 when every card has been played (win)."""
@@ -849,7 +849,7 @@ def next_to_move(counts, player, players) -> int:
     return -1  # hands are refilled while the draw pile lasts, so this means all 98 are down
 
 
-@kernel(literals=True)
+@kernel
 def play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
              trick_ok, piles, below, rng, params, W, F, C, stats) -> int:
     """Play a heuristic strategy from the given state to the end of the game; returns the draw
@@ -994,7 +994,7 @@ def play_out_greedy(deck, draw_pos, hands, counts, first, players, hand_size, mi
     return draw_pos
 
 
-@kernel
+@kernel(inline="always")
 def cards_left(counts, players, draw_pos) -> int:
     """Every unplayed card: in hands plus in the draw pile."""
     total = DECK_SIZE - draw_pos
@@ -1032,7 +1032,7 @@ def sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc
         k += 1
 
 
-@kernel(literals=True)
+@kernel
 def rollout(variant, n_variants_with_extras, player, players, draw_pos, hand_size, min_cards,
             required, trick_ok, piles, below, rng, params, W, F, C, sc) -> int:
     """Play candidate ``variant`` on a copy of the sampled state, then the signals strategy to
@@ -1067,7 +1067,7 @@ def rollout(variant, n_variants_with_extras, player, players, draw_pos, hand_siz
     return cards_left(sc.r_counts, players, pos)
 
 
-@kernel
+@kernel(inline="always")
 def same_sequence(sc, k, cards, pile_of, required) -> bool:
     """Whether candidate k of the search list is the given sequence."""
     for d in range(required):
@@ -1264,7 +1264,7 @@ def snapshot_plan(deck, draw_pos, hands, counts, players, hand_size, piles, belo
     return t
 
 
-@kernel
+@kernel(inline="always")
 def same_position(sc, t) -> bool:
     """Whether the rollout state shows the pile tops and unplayed cards of snapshot ``t``."""
     for p in range(N_PILES):
@@ -1415,31 +1415,18 @@ def setup_game(deal_seed, players, hand_size, deck, hands, counts, piles, below,
     return draw_pos
 
 
-@kernel
-def play_one(deal_seed, players, hand_size, min_cards, trick_ok, strategy, params, deck, hands,
-             counts, piles, below, rng, W, F, C, sc, stats, out_row) -> None:
-    """Play the game of one seed; fills ``out_row`` (N_STATS episode statistics)."""
-    draw_pos = setup_game(deal_seed, players, hand_size, deck, hands, counts, piles, below, rng)
-    stats[:STATS_LEN] = 0
-    first = 0
-    if strategy >= SIGNALS and players > 1:
-        first = choose_first_player(hands, counts, players, piles, below, min_cards, trick_ok,
-                                    params, W, F, C)
-    if strategy == OMNISCIENT:
-        rows = plan_game(deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
-                         trick_ok, piles, below, rng, params, W, F, C, sc)
-        draw_pos = play_plan(deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
-                             piles, below, rows, sc, stats)
-    elif strategy == SEARCH and params[P_SEARCH_ROLLOUTS] > 0:
-        draw_pos = play_out_search(deck, draw_pos, hands, counts, first, players, hand_size,
-                                   min_cards, trick_ok, piles, below, rng, params, W, F, C, sc,
-                                   stats)
-    elif strategy == GREEDY:
-        draw_pos = play_out_greedy(deck, draw_pos, hands, counts, first, players, hand_size,
-                                   min_cards, trick_ok, piles, below, params, W, F, C, stats)
-    else:
-        draw_pos = play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
-                            min_cards, trick_ok, piles, below, rng, params, W, F, C, stats)
+@kernel(inline="always")
+def new_table():
+    """Fresh state arrays of one game (deck, hands, counts, piles, below, rng), reused by every
+    game of a batch."""
+    return (np.empty(DECK_SIZE, np.int64), np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
+            np.zeros(MAX_PLAYERS, np.int64), np.empty(N_PILES, np.int64),
+            np.empty(HIGHEST_CARD + 2, np.int64), np.empty(1, np.uint64))
+
+
+@kernel(inline="always")
+def finish_row(out_row, counts, players, draw_pos, first, stats) -> None:
+    """Fill ``out_row`` (N_STATS episode statistics) at the end of a game."""
     in_hands = 0
     for q in range(players):
         in_hands += counts[q]
@@ -1452,42 +1439,127 @@ def play_one(deal_seed, players, hand_size, min_cards, trick_ok, strategy, param
     out_row[S_TRICKS] = stats[S_TRICKS]
 
 
+# One batch kernel per strategy family, chosen in Python by :func:`batch_kernel`, so that a run
+# compiles only the code its strategy reaches (greedy never compiles the planner, the planners
+# never compile omniscient's plan search). Each plays one game per seed into ``out`` rows; a
+# ``stats`` vector longer than STATS_LEN also receives the play log (one game: see trace_game).
+# The strategies that talk (signals and above) let the team pick who starts.
+
+
 @kernel
-def play_games(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params):
-    """Play one game per seed; returns an int16 array [n, N_STATS] of episode statistics."""
-    n = deal_seeds.shape[0]
-    out = np.zeros((n, N_STATS), np.int16)
-    deck = np.empty(DECK_SIZE, np.int64)
-    hands = np.zeros((MAX_PLAYERS, MAX_HAND), np.int64)
-    counts = np.zeros(MAX_PLAYERS, np.int64)
-    piles = np.empty(N_PILES, np.int64)
-    below = np.empty(HIGHEST_CARD + 2, np.int64)
-    rng = np.empty(1, np.uint64)
-    stats = np.zeros(STATS_LEN, np.int64)
+def batch_greedy(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params, stats,
+                 out) -> None:
+    """greedy games (:func:`play_out_greedy`); the first seat starts."""
+    deck, hands, counts, piles, below, rng = new_table()
+    W, F, C = new_work()
+    for g in range(deal_seeds.shape[0]):
+        draw_pos = setup_game(deal_seeds[g], players, hand_size, deck, hands, counts, piles,
+                              below, rng)
+        stats[:STATS_LEN] = 0
+        draw_pos = play_out_greedy(deck, draw_pos, hands, counts, 0, players, hand_size,
+                                   min_cards, trick_ok, piles, below, params, W, F, C, stats)
+        finish_row(out[g], counts, players, draw_pos, 0, stats)
+
+
+@kernel
+def batch_heuristic(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params,
+                    stats, out) -> None:
+    """random / planner / signals / search without rollouts games (:func:`play_out`)."""
+    deck, hands, counts, piles, below, rng = new_table()
+    W, F, C = new_work()
+    for g in range(deal_seeds.shape[0]):
+        draw_pos = setup_game(deal_seeds[g], players, hand_size, deck, hands, counts, piles,
+                              below, rng)
+        stats[:STATS_LEN] = 0
+        first = 0
+        if strategy >= SIGNALS and players > 1:
+            first = choose_first_player(hands, counts, players, piles, below, min_cards,
+                                        trick_ok, params, W, F, C)
+        draw_pos = play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
+                            min_cards, trick_ok, piles, below, rng, params, W, F, C, stats)
+        finish_row(out[g], counts, players, draw_pos, first, stats)
+
+
+@kernel
+def batch_search(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params, stats,
+                 out) -> None:
+    """search games with rollouts (:func:`play_out_search`)."""
+    deck, hands, counts, piles, below, rng = new_table()
     W, F, C = new_work()
     sc = new_rollout()
-    for g in range(n):
-        play_one(deal_seeds[g], players, hand_size, min_cards, trick_ok, strategy, params, deck,
-                 hands, counts, piles, below, rng, W, F, C, sc, stats, out[g])
+    for g in range(deal_seeds.shape[0]):
+        draw_pos = setup_game(deal_seeds[g], players, hand_size, deck, hands, counts, piles,
+                              below, rng)
+        stats[:STATS_LEN] = 0
+        first = 0
+        if players > 1:
+            first = choose_first_player(hands, counts, players, piles, below, min_cards,
+                                        trick_ok, params, W, F, C)
+        draw_pos = play_out_search(deck, draw_pos, hands, counts, first, players, hand_size,
+                                   min_cards, trick_ok, piles, below, rng, params, W, F, C, sc,
+                                   stats)
+        finish_row(out[g], counts, players, draw_pos, first, stats)
+
+
+@kernel
+def batch_omniscient(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params,
+                     stats, out) -> None:
+    """omniscient games: the plan of :func:`plan_game`, then played (:func:`play_plan`)."""
+    deck, hands, counts, piles, below, rng = new_table()
+    W, F, C = new_work()
+    sc = new_rollout()
+    for g in range(deal_seeds.shape[0]):
+        draw_pos = setup_game(deal_seeds[g], players, hand_size, deck, hands, counts, piles,
+                              below, rng)
+        stats[:STATS_LEN] = 0
+        first = 0
+        if players > 1:
+            first = choose_first_player(hands, counts, players, piles, below, min_cards,
+                                        trick_ok, params, W, F, C)
+        rows = plan_game(deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
+                         trick_ok, piles, below, rng, params, W, F, C, sc)
+        draw_pos = play_plan(deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
+                             piles, below, rows, sc, stats)
+        finish_row(out[g], counts, players, draw_pos, first, stats)
+
+
+def batch_kernel(strategy: int, params: np.ndarray):
+    """The batch kernel of the strategy family ``strategy`` (with these parameters) belongs to."""
+    if strategy == OMNISCIENT:
+        return batch_omniscient
+    if strategy == SEARCH and params[P_SEARCH_ROLLOUTS] > 0:
+        return batch_search
+    if strategy == GREEDY:
+        return batch_greedy
+    return batch_heuristic
+
+
+def play_batch(deal_seeds: np.ndarray, players: int, hand_size: int, min_cards: int,
+               trick_ok: bool, strategy: int, params: np.ndarray, stats: np.ndarray,
+               out: np.ndarray) -> None:
+    """Play one game per seed into ``out`` with the strategy family's kernel. Scalars are passed
+    as plain int / bool so that numpy and Python numbers share one compiled signature."""
+    batch_kernel(int(strategy), params)(
+        deal_seeds, int(players), int(hand_size), int(min_cards), bool(trick_ok), int(strategy),
+        np.asarray(params, np.float64), stats, out)
+
+
+def play_games(deal_seeds: np.ndarray, players: int, hand_size: int, min_cards: int,
+               trick_ok: bool, strategy: int, params: np.ndarray) -> np.ndarray:
+    """Play one game per seed; returns an int16 array [n, N_STATS] of episode statistics."""
+    out = np.zeros((deal_seeds.shape[0], N_STATS), np.int16)
+    play_batch(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params,
+               np.zeros(STATS_LEN, np.int64), out)
     return out
 
 
-@kernel
-def trace_game(deal_seed, players, hand_size, min_cards, trick_ok, strategy, params):
+def trace_game(deal_seed: int, players: int, hand_size: int, min_cards: int, trick_ok: bool,
+               strategy: int, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """One game with its full play log: (episode statistics [N_STATS], log [k, 3]) where each
     log row is (player, card, pile) and a row (player, 0, LOG_TURN_END) closes a turn."""
-    out = np.zeros(N_STATS, np.int16)
-    deck = np.empty(DECK_SIZE, np.int64)
-    hands = np.zeros((MAX_PLAYERS, MAX_HAND), np.int64)
-    counts = np.zeros(MAX_PLAYERS, np.int64)
-    piles = np.empty(N_PILES, np.int64)
-    below = np.empty(HIGHEST_CARD + 2, np.int64)
-    rng = np.empty(1, np.uint64)
+    out = np.zeros((1, N_STATS), np.int16)
     stats = np.zeros(STATS_LEN + LOG_CAPACITY, np.int64)
-    W, F, C = new_work()
-    sc = new_rollout()
-    play_one(deal_seed, players, hand_size, min_cards, trick_ok, strategy, params, deck, hands,
-             counts, piles, below, rng, W, F, C, sc, stats, out)
+    play_batch(np.array([deal_seed], np.int64), players, hand_size, min_cards, trick_ok,
+               strategy, params, stats, out)
     n_log = stats[S_LOG_LEN]
-    log = stats[STATS_LEN:STATS_LEN + 3 * n_log].copy().reshape((n_log, 3))
-    return out, log
+    return out[0], stats[STATS_LEN:STATS_LEN + 3 * n_log].copy().reshape((n_log, 3))

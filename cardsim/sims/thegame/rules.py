@@ -24,7 +24,7 @@ MAX_PLAYERS = 5
 MAX_HAND = 8
 
 
-@kernel
+@kernel(inline="always")
 def rules_hand_size(players: int) -> int:
     """Cards dealt and refilled to: 8 for one player, 7 for two, 6 for three to five (THIẾT LẬP)."""
     if players == 1:
@@ -34,13 +34,13 @@ def rules_hand_size(players: int) -> int:
     return 6
 
 
-@kernel
+@kernel(inline="always")
 def is_ascending(pile: int) -> bool:
     """Piles 0 and 1 sit next to the two 1-cards and ascend; piles 2 and 3 descend (THIẾT LẬP)."""
     return pile < 2
 
 
-@kernel
+@kernel(inline="always")
 def start_top(pile: int) -> int:
     """The foundation card a pile starts on: 1 for ascending piles, 100 for descending ones."""
     return ASCENDING_START if pile < 2 else DESCENDING_START
@@ -69,7 +69,7 @@ def can_play(card: int, pile: int, top: int, backwards_trick: bool) -> bool:
     return backwards_trick and is_backwards_trick(card, pile, top)
 
 
-@kernel
+@kernel(inline="always")
 def required_plays(draw_left: int, min_cards: int) -> int:
     """Cards a turn must play: ``min_cards`` (2 in the rules) while the draw pile has cards,
     1 once it is empty (LƯỢT CHƠI, KHI HẾT CHỒNG RÚT)."""
@@ -78,7 +78,7 @@ def required_plays(draw_left: int, min_cards: int) -> int:
     return 1
 
 
-@kernel
+@kernel(inline="always")
 def refill_count(hand_count: int, hand_size: int, draw_left: int) -> int:
     """Cards drawn after a turn: back up to the hand size, or what is left of the draw pile."""
     missing = hand_size - hand_count
@@ -87,13 +87,13 @@ def refill_count(hand_count: int, hand_size: int, draw_left: int) -> int:
     return min(missing, draw_left)
 
 
-@kernel
+@kernel(inline="always")
 def is_win(cards_left: int) -> bool:
     """The team wins when all 98 cards are on the piles (MỤC TIÊU, KẾT THÚC TRÒ CHƠI)."""
     return cards_left == 0
 
 
-@kernel
+@kernel(inline="always")
 def is_excellent(cards_left: int) -> bool:
     """Grade of the seed's ĐÁNH GIÁ KẾT QUẢ: 10 or fewer cards left (a win counts too)."""
     return cards_left <= EXCELLENT_MAX_LEFT

@@ -65,6 +65,14 @@ def run_batch(config: TheGameConfig, rng: np.random.Generator, n: int) -> pl.Dat
     )
 
 
+def warmup_configs() -> list[TheGameConfig]:
+    """Configs that between them reach every batch kernel (one per strategy family, see
+    :func:`cardsim.sims.thegame.kernel.batch_kernel`): each strategy, and search with rollouts.
+    Used by ``cardsim warmup``."""
+    configs = [TheGameConfig(players=2, strategy=name) for name in STRATEGIES]
+    return configs + [TheGameConfig(players=2, strategy="search", rollouts=1)]
+
+
 SIMULATOR = Simulator(
     name="thegame",
     config_type=TheGameConfig,

@@ -1,0 +1,229 @@
+"""Cold start: how long a first command takes while numba compiles, and warming the cache.
+
+numba compiles every kernel on its first call and keeps the machine code in an on-disk cache
+(``cache=True``, see :mod:`cardsim.sims.core.jit`). The cache lives in ``__pycache__`` beside
+the source unless the environment variable ``NUMBA_CACHE_DIR`` names another folder, which
+numba then uses instead (its ``_UserProvidedCacheLocator`` comes first). :func:`measure_cold`
+therefore runs each command in a fresh process with ``NUMBA_CACHE_DIR`` set to a new empty
+folder: the first run compiles everything it reaches (cold), the second run of the same command
+in the same folder loads it (warm). That the folder really received the cache is checked and
+reported (``cache_files``).
+
+:func:`warm_up` compiles every kernel of the named games ahead of a first real run, one process
+per game (as :func:`cardsim.sims.core.runner.compile_ahead` does for the report).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cardsim
+from cardsim.sims.core.seeds import chunk_generator
+from cardsim.sims.registry import GAMES, get_simulator
+
+# One small command per game: its default run at a small n, one job (a cold first run compiles
+# the same kernels whatever n is; the warm run shows what is left when nothing compiles).
+FIRST_COMMANDS: dict[str, tuple[str, ...]] = {
+    "gang": ("gang", "heist", "--players", "4", "--model", "history", "--n", "2000"),
+    "thegame": ("thegame", "run", "--players", "2", "--strategy", "signals", "--n", "2000"),
+    "cashnguns": ("cashnguns", "run", "--n", "2000"),
+    "bang": ("bang", "run", "--players", "4", "--n", "500"),
+}
+COMMON_FLAGS = ("--jobs", "1", "--no-store", "--quiet")
+REPORT_COMMAND = ("report", "--quick", "--quiet")
+
+# Targets of issue 17 on the project's 2-core machine (seconds, cold cache).
+FIRST_RUN_TARGET = 20.0
+REPORT_TARGET = 75.0
+
+# The config field holding a game's player model, so that warm-up compiles every registered
+# policy; a config a game rejects is skipped (the report plan still covers its defaults).
+POLICY_FIELDS: dict[str, tuple[str, ...]] = {
+    "gang": ("model",),
+    "thegame": ("strategy",),
+    "bang": ("sheriff_bot", "deputy_bot", "outlaw_bot", "renegade_bot"),
+}
+
+
+@dataclass(frozen=True)
+class Timing:
+    """One command timed cold (fresh cache folder) and warm (the same folder again)."""
+
+    what: str
+    command: str
+    cold_seconds: float
+    warm_seconds: float | None
+    cache_files: int
+    load_before: float
+    target_seconds: float | None
+
+    def row(self) -> dict[str, Any]:
+        """A table row; ``meets_target`` compares the cold time with the target."""
+        return {
+            "what": self.what,
+            "cold_s": round(self.cold_seconds, 1),
+            "warm_s": None if self.warm_seconds is None else round(self.warm_seconds, 1),
+            "target_cold_s": self.target_seconds,
+            "meets_target": None if self.target_seconds is None
+            else bool(self.cold_seconds <= self.target_seconds),
+            "cache_files": self.cache_files,
+            "load_1min": round(self.load_before, 2),
+            "command": self.command,
+        }
+
+
+def package_root() -> Path:
+    """The folder that holds the ``cardsim`` package being run."""
+    return Path(cardsim.__file__).resolve().parent.parent
+
+
+def load_average() -> float:
+    """The 1-minute load average (how busy the shared machine is while timing)."""
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return float("nan")
+
+
+def _timed_run(argv: Sequence[str], cache_dir: Path, work_dir: Path, root: Path) -> float:
+    """Wall seconds of ``python -m cardsim argv`` in a new process using ``cache_dir``."""
+    env = dict(os.environ)
+    env["NUMBA_CACHE_DIR"] = str(cache_dir)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "cardsim", *argv], cwd=work_dir, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"'cardsim {' '.join(argv)}' failed ({done.returncode}): {last}")
+    return elapsed
+
+
+def measure_cold(what: str, argv: Sequence[str], *, warm: bool = True,
+                 target: float | None = None, root: Path | None = None) -> Timing:
+    """Time ``cardsim argv`` with an empty numba cache, then (``warm``) again with it filled."""
+    root = root or package_root()
+    scratch = Path(tempfile.mkdtemp(prefix="cardsim-cold-"))
+    cache_dir = scratch / "numba"
+    cache_dir.mkdir()
+    try:
+        load = load_average()
+        cold = _timed_run(argv, cache_dir, scratch, root)
+        files = sum(1 for _ in cache_dir.rglob("*.nbi"))
+        warm_seconds = _timed_run(argv, cache_dir, scratch, root) if warm else None
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return Timing(what, "cardsim " + " ".join(argv), cold, warm_seconds, files, load, target)
+
+
+def compile_benchmark(games: Sequence[str], report: bool,
+                      on_row: Callable[[dict[str, Any]], None] | None = None,
+                      root: Path | None = None) -> list[dict[str, Any]]:
+    """Rows of ``cardsim bench compile``: each game's first small command cold and warm, and
+    (``report``) ``cardsim report --quick`` cold."""
+    rows = []
+    for game in games:
+        argv = (*FIRST_COMMANDS[game], *COMMON_FLAGS)
+        rows.append(measure_cold(game, argv, target=FIRST_RUN_TARGET,
+                                 root=root).row())
+        if on_row is not None:
+            on_row(rows[-1])
+    if report:
+        with tempfile.TemporaryDirectory(prefix="cardsim-report-") as out:
+            argv = (*REPORT_COMMAND, "--out", str(Path(out) / "reports"),
+                    "--store", str(Path(out) / "results"))
+            timing = measure_cold("report --quick", argv, warm=False, target=REPORT_TARGET,
+                                  root=root)
+        rows.append(timing.row())
+        if on_row is not None:
+            on_row(rows[-1])
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# Warm-up: compile every kernel of the named games ahead of time.
+
+
+def warmup_configs(game: str) -> list[Any]:
+    """The configs whose first episode reaches every kernel of ``game``: a game's own
+    ``warmup_configs()`` if its simulator module has one, else one config per registered
+    policy (when :data:`POLICY_FIELDS` names the field), plus the report's default plan."""
+    module = importlib.import_module(GAMES[game])
+    simulator = module.SIMULATOR
+    own = getattr(module, "warmup_configs", None)
+    if own is not None:
+        return list(own())
+    configs = [simulator.make_config()]
+    for policy in simulator.policies:
+        fields = {field: policy for field in POLICY_FIELDS.get(game, ())}
+        if fields:
+            try:
+                configs.append(simulator.make_config(**fields))
+            except Exception:  # noqa: BLE001 - a policy this field cannot take is skipped
+                continue
+    try:
+        from cardsim.reports.build import section_module
+        from cardsim.reports.suite import PROFILES
+
+        section, _ = section_module(game)
+        if section is not None:
+            configs += [simulator.make_config(**e.config) for e in section.plan(PROFILES["default"])]
+    except ImportError:
+        pass
+    return covering(configs)
+
+
+def covering(configs: Sequence[Any]) -> list[Any]:
+    """The configs, in order, that each bring a field value not seen before (the elements of a
+    tuple field counted one by one): every value still gets compiled for, without replaying
+    hundreds of report configs that differ only in how the same values combine."""
+    seen: set[tuple[str, Any]] = set()
+    kept = []
+    for config in configs:
+        values = set()
+        for field, value in vars(config).items():
+            for item in value if isinstance(value, tuple) else (value,):
+                values.add((field, item))
+        if not values <= seen:
+            seen |= values
+            kept.append(config)
+    return kept
+
+
+def warm_one_game(game: str) -> tuple[str, int, float]:
+    """Play one episode of each warm-up config of ``game`` (compiling and caching its kernels);
+    returns (game, configs played, seconds). Runs in a worker process."""
+    started = time.perf_counter()
+    simulator = get_simulator(game)
+    configs = warmup_configs(game)
+    for config in configs:
+        simulator.run_batch(config, chunk_generator(0, 0), 1)
+    return game, len(configs), time.perf_counter() - started
+
+
+def warm_up(games: Sequence[str], jobs: int,
+            on_done: Callable[[tuple[str, int, float]], None] | None = None) -> None:
+    """Compile the games' kernels, one worker process per game, ``jobs`` at a time (the
+    longest-compiling games first); ``on_done`` hears of each finished game."""
+    from joblib import Parallel, delayed
+
+    order = sorted(games, key=lambda g: -WARMUP_ORDER.get(g, 0))
+    parallel = Parallel(n_jobs=max(1, min(jobs, len(order))), return_as="generator_unordered")
+    for finished in parallel(delayed(warm_one_game)(game) for game in order):
+        if on_done is not None:
+            on_done(finished)
+
+
+# Rough cold compile seconds per game (from `cardsim bench compile`), to start the longest first.
+WARMUP_ORDER: dict[str, float] = {"thegame": 70.0, "gang": 46.0, "bang": 33.0, "cashnguns": 12.0}
