@@ -405,6 +405,8 @@ class DiscoverSettings:
         table_games: games added to the library's profile table per round, spread over the
             profiles in proportion to how likely they are under the current mix.
         profile_min: games every new profile gets first.
+        table_passes: the table games are played in this many passes, each weighted by the
+            equilibrium solved after the previous pass (the first by the previous round's).
         search_games: games per candidate in the first search stage; the best tenth get
             4 x that many fresh games, the best three 15 x.
         validation_games: fresh paired games that measure the chosen response's gain when a
@@ -421,6 +423,7 @@ class DiscoverSettings:
     library_cap: int = 10
     table_games: int = 100_000
     profile_min: int = 32
+    table_passes: int = 2
     search_games: int = 1_000
     validation_games: int = 100_000
 
@@ -430,7 +433,8 @@ class DiscoverSettings:
             raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {self.metric!r}")
         if not 4 <= self.players <= 6:
             raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {self.players}")
-        for name in ("budget", "rounds", "table_games", "search_games", "validation_games", "library_cap"):
+        for name in ("budget", "rounds", "table_games", "table_passes", "search_games", "validation_games",
+                     "library_cap"):
             if getattr(self, name) < 1:
                 raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
         for spec in self.start:
@@ -709,14 +713,14 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
         previous = document["rounds"][-1]["equilibrium_specs"] if index else (first_mix or {})
         mix = np.array([previous.get(spec, 0.0) for spec in library]) if previous else np.ones(len(library))
         mix = mix / mix.sum()
-        first = settings.table_games // 2
-        fill_table(arena, table, library, mix, first, settings.profile_min,
-                   _seeds(settings.seed, index, 1, size=settings.profile_min + first))
-        equilibrium = symmetric_equilibrium(table.game(library, settings.metric), seed=settings.seed)
-        fill_table(arena, table, library, equilibrium.mix, settings.table_games - first, 0,
-                   _seeds(settings.seed, index, 2, size=settings.table_games))
-        equilibrium = symmetric_equilibrium(table.game(library, settings.metric), seed=settings.seed)
-        mix = equilibrium.mix
+        for part, games in enumerate(table_parts(settings.table_games, settings.table_passes)):
+            if part == 0:  # new profiles first get profile_min games
+                seeds = _seeds(settings.seed, index, 1, size=settings.profile_min + games)
+            else:
+                seeds = _seeds(settings.seed, index, 2 if part == 1 else 30 + part, size=settings.table_games)
+            fill_table(arena, table, library, mix, games, settings.profile_min if part == 0 else 0, seeds)
+            equilibrium = symmetric_equilibrium(table.game(library, settings.metric), seed=settings.seed)
+            mix = equilibrium.mix
         rng = np.random.default_rng(np.random.SeedSequence([settings.seed, index, 3]))
         archive = [parse_strategy(spec) for spec in names]
         initial = settings.budget - settings.budget * 3 // 10
@@ -765,6 +769,11 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
     return document
 
 
+def table_parts(games: int, passes: int) -> list[int]:
+    """``games`` cut into ``passes`` near-equal parts (the first the smaller)."""
+    return [games * (part + 1) // passes - games * part // passes for part in range(passes)]
+
+
 def _next_library(library: list[str], shares: dict[str, float], added: str | None, cap: int) -> list[str]:
     """The library plus the added strategy; beyond ``cap``, strategies without share in the
     equilibrium are dropped, oldest first."""
@@ -797,6 +806,8 @@ def _settings_key(settings: DiscoverSettings) -> dict:
     """The settings that must match for stored rounds to be reused (not ``rounds``)."""
     key = {name: getattr(settings, name) for name in DiscoverSettings.__dataclass_fields__ if name != "rounds"}
     key["start"] = list(settings.start)
+    if settings.table_passes == DiscoverSettings.table_passes:  # runs stored before the option match
+        del key["table_passes"]
     return key
 
 
@@ -1071,7 +1082,8 @@ def load_libraries(path: Path = SHIPPED_LIBRARIES) -> dict[tuple[int, str, int],
 @dataclass(frozen=True)
 class CheckSettings:
     """How hard a shipped library is checked: one discover round from the library (its table of
-    ``table_games`` games plus ``profile_min`` per profile, the equilibrium, a best-response
+    ``table_games`` games in ``table_passes`` passes plus ``profile_min`` per profile, each pass
+    weighted by the equilibrium of the one before, the equilibrium, a best-response
     search of ``budget`` candidates at ``search_games`` games each, the gain on up to
     ``validation_games`` paired games), from ``seed``."""
 
@@ -1080,6 +1092,7 @@ class CheckSettings:
     profile_min: int
     search_games: int
     validation_games: int
+    table_passes: int = 4
     seed: int = 0
 
 
@@ -1098,7 +1111,8 @@ def check_library(entry: dict, check: CheckSettings, *, jobs: int = 1, store: Pa
     settings = DiscoverSettings(
         players=entry["players"], metric=entry["metric"], shame_value=entry["shame_value"], seed=check.seed,
         budget=check.budget, rounds=1, start=specs, library_cap=max(len(specs), DiscoverSettings.library_cap),
-        table_games=check.table_games, profile_min=check.profile_min, search_games=check.search_games,
+        table_games=check.table_games, profile_min=check.profile_min, table_passes=check.table_passes,
+        search_games=check.search_games,
         validation_games=check.validation_games)
     by_name = {item["name"]: item["spec"] for item in entry["library"]}
     first_mix = {by_name[name]: share for name, share in entry["equilibrium"].items() if name in by_name}

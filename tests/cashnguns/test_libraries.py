@@ -86,3 +86,14 @@ def test_report_replays_the_shipped_libraries_when_no_run_is_stored(tmp_path, mo
     assert "Not yet run" in text and "--metric score --shame 5000" in text
     _, note = replay_shipped((4,), {}, TINY, shipped_path=tmp_path / "missing.json")
     assert "missing or unreadable" in note
+
+
+def test_table_passes_keep_stored_runs_resumable():
+    from cardsim.analysis.cashnguns import _settings_key, table_parts
+
+    assert table_parts(100_001, 2) == [50_000, 50_001]  # the two halves discover always played
+    assert sum(table_parts(300_000, 6)) == 300_000 and len(set(table_parts(300_000, 6))) == 1
+    assert "table_passes" not in _settings_key(DiscoverSettings())  # runs stored before the option
+    assert _settings_key(DiscoverSettings(table_passes=6))["table_passes"] == 6
+    with pytest.raises(UserError, match="--table-passes must be at least 1"):
+        DiscoverSettings(table_passes=0).check()

@@ -77,10 +77,10 @@ GAMES_PER_PROFILE: dict[str, int] = {"default": 2_000, "quick": 200}
 #: round from the library (see :class:`cardsim.analysis.cashnguns.CheckSettings`), for a
 #: profile whose max_n is REPLAY_MAX_N; a smaller max_n scales the games and the budget down.
 REPLAY: dict[str, dict[str, int]] = {
-    "default": {"budget": 200, "table_games": 100_000, "profile_min": 32, "search_games": 1_000,
-                "validation_games": 100_000},
+    "default": {"budget": 200, "table_games": 300_000, "profile_min": 32, "search_games": 1_000,
+                "validation_games": 100_000, "table_passes": 6},
     "quick": {"budget": 30, "table_games": 10_000, "profile_min": 8, "search_games": 200,
-              "validation_games": 10_000},
+              "validation_games": 10_000, "table_passes": 4},
 }
 REPLAY_MAX_N: dict[str, int] = {"default": 20_000, "quick": 1_000}
 
@@ -93,7 +93,8 @@ def replay_settings(profile: Profile, seed: int) -> CheckSettings:
                          table_games=max(100, round(base["table_games"] * scale)),
                          profile_min=max(2, round(base["profile_min"] * scale)),
                          search_games=max(10, round(base["search_games"] * scale)),
-                         validation_games=max(100, round(base["validation_games"] * scale)), seed=seed)
+                         validation_games=max(100, round(base["validation_games"] * scale)),
+                         table_passes=base["table_passes"], seed=seed)
 
 
 def replay_shipped(players: tuple[int, ...], stored: dict, check: CheckSettings, *, jobs: int = 1,
@@ -307,7 +308,9 @@ def replay_blocks(replayed: dict) -> list[Block]:
             f"found by the command listed below with {code}). For each, this report ran one discover round "
             f"from that library with the current code and root seed {check['seed']}: the library's payoff table "
             f"({check['profile_min']:,} games per table profile plus {check['table_games']:,} spread over the "
-            f"profiles by weight under the mix), the symmetric equilibrium solved afresh, a best-response search "
+            f"profiles in {check['table_passes']} passes, the first weighted by the shipped run's final mix, "
+            f"each later one by the equilibrium solved after the pass before), the symmetric equilibrium "
+            f"solved afresh, a best-response search "
             f"of {check['budget']} candidates ({check['search_games']:,} games each, then the best tenth "
             f"{4 * check['search_games']:,} and the best three {15 * check['search_games']:,} fresh games) "
             f"against it, and the reply's gain on {max(1, check['validation_games'] // 5):,} paired games, "
