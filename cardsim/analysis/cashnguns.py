@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -405,6 +405,8 @@ class DiscoverSettings:
         table_games: games added to the library's profile table per round, spread over the
             profiles in proportion to how likely they are under the current mix.
         profile_min: games every new profile gets first.
+        table_passes: the table games are played in this many passes, each weighted by the
+            equilibrium solved after the previous pass (the first by the previous round's).
         search_games: games per candidate in the first search stage; the best tenth get
             4 x that many fresh games, the best three 15 x.
         validation_games: fresh paired games that measure the chosen response's gain when a
@@ -421,6 +423,7 @@ class DiscoverSettings:
     library_cap: int = 10
     table_games: int = 100_000
     profile_min: int = 32
+    table_passes: int = 2
     search_games: int = 1_000
     validation_games: int = 100_000
 
@@ -430,7 +433,8 @@ class DiscoverSettings:
             raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {self.metric!r}")
         if not 4 <= self.players <= 6:
             raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {self.players}")
-        for name in ("budget", "rounds", "table_games", "search_games", "validation_games", "library_cap"):
+        for name in ("budget", "rounds", "table_games", "table_passes", "search_games", "validation_games",
+                     "library_cap"):
             if getattr(self, name) < 1:
                 raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
         for spec in self.start:
@@ -680,18 +684,23 @@ def refinements(leaders: Sequence[Strategy], count: int, rng: np.random.Generato
 
 
 def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = None,
-             on_round: Callable[[dict], None] | None = None) -> dict:
+             on_round: Callable[[dict], None] | None = None, path: Path | None = None,
+             names: dict[str, str] | None = None, first_mix: dict[str, float] | None = None) -> dict:
     """The PSRO loop: solve the library's symmetric equilibrium, search the strategy space for
     a best response to it, add the response when its gain is significant (95% low bound > 0),
     repeat. The library keeps every strategy up to ``library_cap`` (then drops the oldest
     without equilibrium share); every strategy ever in a library or chosen as a round's best
     reply (named ``dN`` when new) stays a candidate of every later search.
-    Each round is stored (``store``) as soon as it ends; a run with the same settings resumes
-    after its last stored round. Returns the whole document."""
+    Each round is stored (``store``, or the file ``path`` when given) as soon as it ends; a run
+    with the same settings resumes after its last stored round. ``names``: names of start
+    specs (default: the start's own names); ``first_mix``: shares of start specs that weight
+    the first round's table games, as a previous round's equilibrium weights a later round's
+    (default: uniform). Returns the whole document."""
     settings.check()
     arena = CashNGunsArena(settings.players, settings.metric, settings.shame_value, jobs)
-    path = discover_path(store, settings) if store is not None else None
-    document = _load_discover(path, settings)
+    if path is None and store is not None:
+        path = discover_path(store, settings)
+    document = _load_discover(path, settings, names)
     table = ProfileTable.from_json(settings.players, document.pop("table_rows", []))
     for done in document["rounds"]:
         if on_round is not None:
@@ -701,17 +710,17 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
         library: list[str] = list(document["library"])
         names: dict[str, str] = document["names"]
         strategies = [parse_strategy(spec) for spec in library]
-        previous = document["rounds"][-1]["equilibrium_specs"] if index else {}
+        previous = document["rounds"][-1]["equilibrium_specs"] if index else (first_mix or {})
         mix = np.array([previous.get(spec, 0.0) for spec in library]) if previous else np.ones(len(library))
         mix = mix / mix.sum()
-        first = settings.table_games // 2
-        fill_table(arena, table, library, mix, first, settings.profile_min,
-                   _seeds(settings.seed, index, 1, size=settings.profile_min + first))
-        equilibrium = symmetric_equilibrium(table.game(library, settings.metric), seed=settings.seed)
-        fill_table(arena, table, library, equilibrium.mix, settings.table_games - first, 0,
-                   _seeds(settings.seed, index, 2, size=settings.table_games))
-        equilibrium = symmetric_equilibrium(table.game(library, settings.metric), seed=settings.seed)
-        mix = equilibrium.mix
+        for part, games in enumerate(table_parts(settings.table_games, settings.table_passes)):
+            if part == 0:  # new profiles first get profile_min games
+                seeds = _seeds(settings.seed, index, 1, size=settings.profile_min + games)
+            else:
+                seeds = _seeds(settings.seed, index, 2 if part == 1 else 30 + part, size=settings.table_games)
+            fill_table(arena, table, library, mix, games, settings.profile_min if part == 0 else 0, seeds)
+            equilibrium = symmetric_equilibrium(table.game(library, settings.metric), seed=settings.seed)
+            mix = equilibrium.mix
         rng = np.random.default_rng(np.random.SeedSequence([settings.seed, index, 3]))
         archive = [parse_strategy(spec) for spec in names]
         initial = settings.budget - settings.budget * 3 // 10
@@ -760,6 +769,11 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
     return document
 
 
+def table_parts(games: int, passes: int) -> list[int]:
+    """``games`` cut into ``passes`` near-equal parts (the first the smaller)."""
+    return [games * (part + 1) // passes - games * part // passes for part in range(passes)]
+
+
 def _next_library(library: list[str], shares: dict[str, float], added: str | None, cap: int) -> list[str]:
     """The library plus the added strategy; beyond ``cap``, strategies without share in the
     equilibrium are dropped, oldest first."""
@@ -777,7 +791,8 @@ def _name_of(strategy: Strategy, names: dict[str, str]) -> str:
     for name, (_, named) in NAMED_STRATEGIES.items():
         if named.spec() == strategy.spec():
             return name
-    return f"d{sum(1 for n in names.values() if n.startswith('d') and n[1:].isdigit()) + 1}"
+    used = set(names.values())
+    return next(f"d{k}" for k in itertools.count(1) if f"d{k}" not in used)
 
 
 def discover_path(store: Path, settings: DiscoverSettings) -> Path:
@@ -791,13 +806,16 @@ def _settings_key(settings: DiscoverSettings) -> dict:
     """The settings that must match for stored rounds to be reused (not ``rounds``)."""
     key = {name: getattr(settings, name) for name in DiscoverSettings.__dataclass_fields__ if name != "rounds"}
     key["start"] = list(settings.start)
+    if settings.table_passes == DiscoverSettings.table_passes:  # runs stored before the option match
+        del key["table_passes"]
     return key
 
 
-def _load_discover(path: Path | None, settings: DiscoverSettings) -> dict:
+def _load_discover(path: Path | None, settings: DiscoverSettings, names: dict[str, str] | None = None) -> dict:
     start = [parse_strategy(spec).spec() for spec in settings.start]
+    given = [(names or {}).get(spec, spec) for spec in settings.start]
     fresh = {"settings": _settings_key(settings), "rounds": [], "converged": False,
-             "library": start, "names": dict(zip(start, settings.start))}
+             "library": start, "names": dict(zip(start, given))}
     if path is None or not path.exists():
         return fresh
     import json
@@ -899,18 +917,22 @@ def equilibrium_features(document: dict) -> dict[str, dict[str, float]]:
 
 
 def readings_table(documents: dict[tuple[int, str, int], dict]) -> pl.DataFrame:
-    """One row per (players, reading): rounds, whether the loop converged, the final
-    equilibrium (name share, ...), its exploitability with the 95% upper bound, in points of
-    win probability or dollars."""
+    """One row per (players, reading): where the figures come from (a stored discover run, or
+    a shipped library replayed now by :func:`check_library`), the discover run's rounds and
+    whether it converged, the final equilibrium (name share, ...), its exploitability with the
+    95% upper bound, in points of win probability or dollars."""
     rows = []
     for (players, metric, shame_value), document in sorted(documents.items()):
         last = document["rounds"][-1]
         scale = 100.0 if metric == "win" else 1.0
         mix = ", ".join(f"{name} {share:.0%}" for name, share in
                         sorted(last["equilibrium"].items(), key=lambda item: -item[1]))
+        shipped = document.get("shipped")  # a shipped library replayed now (check_library)
         rows.append({
             "players": players, "reading": reading_label(metric, shame_value), "metric": metric,
-            "rounds": len(document["rounds"]), "converged": bool(document["converged"]),
+            "source": "shipped library, recomputed now" if shipped else "stored discover run",
+            "rounds": shipped["rounds"] if shipped else len(document["rounds"]),
+            "converged": bool((shipped or document)["converged"]),
             "equilibrium": mix, "value": last["value"] * scale,
             "exploitability": last["gain"] * scale, "exploitability_hi": last["exploitability_hi"] * scale,
             "games": last["validation_games"],
@@ -965,6 +987,140 @@ def searched_sentence(documents: dict[tuple[int, str, int], dict]) -> str:
     counts = ", ".join(str(players) for players in sorted(main))
     worst = max(100 * document["rounds"][-1]["exploitability_hi"] for document in main.values())
     holds = [sentence for sentence in readings_conclusions(documents) if " holds in all " in sentence]
+    budgets = " or ".join(str(b) for b in sorted({document["settings"]["budget"] for document in main.values()}))
+    replayed = sorted(players for players, document in main.items() if "shipped" in document)
+    source = "" if not replayed else (
+        f" ({'all' if len(replayed) == len(main) else 'at ' + ', '.join(map(str, replayed)) + ' players'} "
+        "recomputed now by replaying the shipped discover libraries, see below)")
     return (f"With {counts} players (win probability, shame -$5,000), the best reply a best-response search "
-            f"of {main[min(main)]['settings']['budget']} candidates finds gains at most {worst:.2f} points "
-            f"over the searched equilibrium mix (95% upper bound). " + " ".join(holds))
+            f"of {budgets} candidates finds gains at most {worst:.2f} points "
+            f"over the searched equilibrium mix (95% upper bound){source}. " + " ".join(holds))
+
+
+# --- the shipped libraries: each reading's final discover library, checked afresh -----------------
+
+#: Package data: the final library of every reading's discover run, with provenance.
+SHIPPED_LIBRARIES = Path(__file__).resolve().parent.parent / "sims" / "cashnguns" / "data" / "libraries.json"
+LIBRARIES_FORMAT = "cardsim-cashnguns-libraries/1"
+
+
+def cashnguns_fingerprint() -> str:
+    """The runner's code fingerprint of the Cash'n Guns game (rules, kernel, strategy space)."""
+    from cardsim.sims.core.fingerprint import code_fingerprint
+
+    return code_fingerprint(SIMULATOR.run_batch.__module__)
+
+
+def library_entry(document: dict, settings: DiscoverSettings, date: str) -> dict:
+    """One reading's shipped entry from its stored discover ``document``: the final library
+    (names and specs), the run's last-round figures as it stored them, and how to rerun it."""
+    last = document["rounds"][-1]
+    names = document["names"]
+    command = (f"{discover_command_line(settings.players, settings.metric, settings.shame_value)} "
+               f"--seed {settings.seed} --budget {settings.budget}")
+    return {
+        "players": settings.players, "metric": settings.metric, "shame_value": settings.shame_value,
+        "command": command, "seed": settings.seed, "budget": settings.budget, "date": date,
+        "settings": document["settings"], "rounds": len(document["rounds"]),
+        "converged": bool(document["converged"]),
+        "library": [{"name": names[spec], "spec": spec} for spec in document["library"]],
+        "equilibrium": dict(last["equilibrium"]),
+        "exploitability": last["gain"], "exploitability_hi": last["exploitability_hi"],
+        "validation_games": last["validation_games"],
+    }
+
+
+def export_libraries(store: Path, players: Sequence[int], path: Path = SHIPPED_LIBRARIES) -> dict:
+    """Write the shipped-libraries file from the stored discover runs (default seed and budget)
+    of every reading at ``players``; a reading not stored is an error (nothing written).
+    The date of each entry is its stored file's last change (UTC)."""
+    import datetime
+    import json
+
+    from cardsim import __version__
+
+    documents = load_discover_documents(store, players)
+    missing = [discover_command_line(p, m, v) for p in players for m, v in READINGS if (p, m, v) not in documents]
+    if missing:
+        raise UserError(f"libraries: no stored discover run for: {'; '.join(missing)} (store {store})")
+    entries = []
+    for (count, metric, shame_value), document in sorted(documents.items()):
+        settings = DiscoverSettings(players=count, metric=metric, shame_value=shame_value)
+        stamp = discover_path(store, settings).stat().st_mtime
+        date = datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc).isoformat(timespec="seconds")
+        entries.append(library_entry(document, settings, date))
+    shipped = {"format": LIBRARIES_FORMAT, "code_fingerprint": cashnguns_fingerprint(),
+               "version": __version__, "readings": entries}
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(shipped, indent=1) + "\n", encoding="utf-8")
+    return shipped
+
+
+def load_libraries(path: Path = SHIPPED_LIBRARIES) -> dict[tuple[int, str, int], dict]:
+    """The shipped libraries by (players, metric, shame value), each entry with the file's code
+    fingerprint under ``code_fingerprint``; one-line UserError when the file is missing, not a
+    libraries document, or holds a spec that does not parse."""
+    import json
+
+    try:
+        shipped = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise UserError(f"libraries: {path} is missing or unreadable "
+                        "(write it with: cardsim cashnguns libraries)") from None
+    if not isinstance(shipped, dict) or shipped.get("format") != LIBRARIES_FORMAT:
+        raise UserError(f"libraries: {path} is not a {LIBRARIES_FORMAT} document")
+    found = {}
+    for entry in shipped.get("readings", []):
+        for item in entry["library"]:
+            parse_strategy(item["spec"])
+        found[(entry["players"], entry["metric"], entry["shame_value"])] = {
+            **entry, "code_fingerprint": shipped["code_fingerprint"], "version": shipped["version"]}
+    return found
+
+
+@dataclass(frozen=True)
+class CheckSettings:
+    """How hard a shipped library is checked: one discover round from the library (its table of
+    ``table_games`` games in ``table_passes`` passes plus ``profile_min`` per profile, each pass
+    weighted by the equilibrium of the one before, the equilibrium, a best-response
+    search of ``budget`` candidates at ``search_games`` games each, the gain on up to
+    ``validation_games`` paired games), from ``seed``."""
+
+    budget: int
+    table_games: int
+    profile_min: int
+    search_games: int
+    validation_games: int
+    table_passes: int = 4
+    seed: int = 0
+
+
+def check_library(entry: dict, check: CheckSettings, *, jobs: int = 1, store: Path | None = None) -> dict:
+    """Replay a shipped library with the current code: one round of :func:`discover` started
+    from it (no second implementation), its table games weighted by the shipped run's final
+    equilibrium shares (where the payoffs matter; the equilibrium is solved afresh). Returns the discover document (names from the shipped
+    library; a reply found now that is not in it gets the next free ``dN``) with ``shipped``
+    (the entry: command, date, fingerprint) and ``check`` (the settings). Stored in
+    ``store``/cashnguns_check under a name that hashes the library, the settings and the
+    current code fingerprint, so a rerun with the same code reuses it."""
+    import hashlib
+    import json
+
+    specs = tuple(item["spec"] for item in entry["library"])
+    settings = DiscoverSettings(
+        players=entry["players"], metric=entry["metric"], shame_value=entry["shame_value"], seed=check.seed,
+        budget=check.budget, rounds=1, start=specs, library_cap=max(len(specs), DiscoverSettings.library_cap),
+        table_games=check.table_games, profile_min=check.profile_min, table_passes=check.table_passes,
+        search_games=check.search_games,
+        validation_games=check.validation_games)
+    by_name = {item["name"]: item["spec"] for item in entry["library"]}
+    first_mix = {by_name[name]: share for name, share in entry["equilibrium"].items() if name in by_name}
+    path = None
+    if store is not None:
+        key = json.dumps([_settings_key(settings), first_mix, cashnguns_fingerprint()], sort_keys=True)
+        digest = hashlib.sha256(key.encode()).hexdigest()[:12]
+        path = discover_path(store, settings).parent.parent / "cashnguns_check" / f"{digest}.json"
+    document = discover(settings, jobs=jobs, path=path, first_mix=first_mix or None,
+                        names={item["spec"]: item["name"] for item in entry["library"]})
+    return {**document, "shipped": entry, "check": asdict(check)}

@@ -326,3 +326,34 @@ def discover_json(document: dict) -> dict:
             "rounds": document["rounds"],
             "exploitability": last["exploitability"], "exploitability_hi": last["exploitability_hi"],
             "equilibrium": last["equilibrium"]}
+
+
+@app.command("libraries")
+def libraries_command(
+    players: Annotated[str, typer.Option("--players", help="4-6 players: one count, a range or a list.")] = "4-6",
+    store: StoreOpt = None,
+    out: Annotated[Path | None, typer.Option("--out", help="File to write (default: the package's shipped libraries.json).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write the shipped strategy libraries from the stored discover runs (default seed and
+    budget) of every reading (win/score x shame -5000/+5000) at --players: each run's final
+    library with its command, seed, budget, date and the code fingerprint. The report replays
+    them when the runs themselves are not in its store.
+
+    Example: cardsim cashnguns libraries --players 4-6 --store results
+    """
+    from cardsim.analysis.cashnguns import SHIPPED_LIBRARIES, export_libraries
+    from cardsim.commands.common import resolve_store
+
+    counts = parse_range(players)
+    for count in counts:
+        if not 4 <= count <= 6:
+            raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {count}")
+    folder = resolve_store(store, False)
+    target = out or SHIPPED_LIBRARIES
+    shipped = export_libraries(folder, counts, target)
+    table = pl.DataFrame([{"players": e["players"], "metric": e["metric"], "shame": e["shame_value"],
+                           "strategies": len(e["library"]), "rounds": e["rounds"], "date": e["date"]}
+                          for e in shipped["readings"]])
+    show_table(table, title=f"libraries written to {target} (code {shipped['code_fingerprint']})",
+               name="libraries", as_json=as_json)

@@ -124,6 +124,8 @@ class Outcomes:
     game: str
     seed: int
     by_key: dict[str, Outcome] = field(default_factory=dict)
+    store: Path | None = None  # the results store the runs came from (chapters may keep more there)
+    jobs: int = 1  # worker processes the chapter may use for its own computations
 
     def __getitem__(self, key: str) -> Outcome:
         return self.by_key[key]
@@ -153,7 +155,7 @@ def run_experiments(
     """Play every experiment through the runner (reusing stored chunks); ``tracker`` follows
     the chunks as they are computed."""
     game = simulator.name
-    outcomes = Outcomes(game=game, seed=seed)
+    outcomes = Outcomes(game=game, seed=seed, store=store, jobs=jobs)
     for experiment in experiments:
         if experiment.key in outcomes.by_key:
             raise ValueError(f"{game}: duplicate experiment key {experiment.key!r}")

@@ -16,7 +16,13 @@ import polars as pl
 
 from cardsim.analysis.cashnguns import (
     READINGS,
+    SHIPPED_LIBRARIES,
+    CheckSettings,
     Equilibrium,
+    cashnguns_fingerprint,
+    check_library,
+    load_libraries,
+    reading_label,
     best_responses,
     discover_command_line,
     load_discover_documents,
@@ -31,6 +37,7 @@ from cardsim.analysis.cashnguns import (
     table_profiles,
 )
 from cardsim.analysis.stats import Z95, wilson_interval
+from cardsim.errors import UserError
 from cardsim.reports.content import (
     Block,
     Paragraph,
@@ -64,6 +71,48 @@ STRATEGIES: dict[str, tuple[str, ...]] = {
 }
 PLAYERS: dict[str, tuple[int, ...]] = {"default": (4, 5, 6), "quick": (5,)}
 GAMES_PER_PROFILE: dict[str, int] = {"default": 2_000, "quick": 200}
+
+
+#: How hard a shipped library is replayed when its discover run is not stored: one discover
+#: round from the library (see :class:`cardsim.analysis.cashnguns.CheckSettings`), for a
+#: profile whose max_n is REPLAY_MAX_N; a smaller max_n scales the games and the budget down.
+REPLAY: dict[str, dict[str, int]] = {
+    "default": {"budget": 200, "table_games": 300_000, "profile_min": 32, "search_games": 1_000,
+                "validation_games": 100_000, "table_passes": 6},
+    "quick": {"budget": 30, "table_games": 10_000, "profile_min": 8, "search_games": 200,
+              "validation_games": 10_000, "table_passes": 4},
+}
+REPLAY_MAX_N: dict[str, int] = {"default": 20_000, "quick": 1_000}
+
+
+def replay_settings(profile: Profile, seed: int) -> CheckSettings:
+    """The replay of a shipped library for ``profile`` (scaled down below its usual max_n)."""
+    base = REPLAY[profile.name]
+    scale = min(1.0, profile.max_n / REPLAY_MAX_N[profile.name])
+    return CheckSettings(budget=max(6, round(base["budget"] * scale)),
+                         table_games=max(100, round(base["table_games"] * scale)),
+                         profile_min=max(2, round(base["profile_min"] * scale)),
+                         search_games=max(10, round(base["search_games"] * scale)),
+                         validation_games=max(100, round(base["validation_games"] * scale)),
+                         table_passes=base["table_passes"], seed=seed)
+
+
+def replay_shipped(players: tuple[int, ...], stored: dict, check: CheckSettings, *, jobs: int = 1,
+                   store: Path | None = None, shipped_path: Path = SHIPPED_LIBRARIES) -> tuple[dict, str]:
+    """The readings at ``players`` with no stored discover run, replayed from the shipped
+    libraries (:func:`~cardsim.analysis.cashnguns.check_library`, kept in ``store``); and a
+    note when the shipped file cannot be read (empty otherwise)."""
+    try:
+        shipped = load_libraries(shipped_path)
+    except UserError as error:
+        return {}, str(error)
+    replayed = {}
+    for count in players:
+        for metric, shame_value in READINGS:
+            key = (count, metric, shame_value)
+            if key not in stored and key in shipped:
+                replayed[key] = check_library(shipped[key], check, jobs=jobs, store=store)
+    return replayed, ""
 
 
 def _setup(profile: Profile) -> tuple[tuple[str, ...], tuple[int, ...], int]:
@@ -176,12 +225,16 @@ def discover_store() -> Path:
     return Path(os.environ.get("CARDSIM_STORE") or "results")
 
 
-def readings_blocks(players: tuple[int, ...], documents: dict | None = None) -> list[Block]:
+def readings_blocks(players: tuple[int, ...], documents: dict | None = None, replayed: dict | None = None,
+                    note: str = "") -> list[Block]:
     """The final equilibrium of every stored discover run, reading by reading, with its
-    exploitability, the strategies in it, and which conclusions hold across readings."""
+    exploitability, the strategies in it, and which conclusions hold across readings.
+    ``replayed``: readings without a stored run, recomputed now from the shipped libraries
+    (:func:`replay_shipped`); ``note``: why the shipped libraries could not be read."""
     store = discover_store()
     if documents is None:
         documents = load_discover_documents(store, players)
+    documents = {**(replayed or {}), **documents}
     missing = [discover_command_line(p, m, v) for p in players for m, v in READINGS
                if (p, m, v) not in documents]
     blocks: list[Block] = [Paragraph(
@@ -197,9 +250,9 @@ def readings_blocks(players: tuple[int, ...], documents: dict | None = None) -> 
     if documents:
         table = readings_table(documents)
         blocks.append(table_from_frame(
-            table, title="Final equilibrium of each reading (stored discover runs)",
+            table, title="Final equilibrium of each reading",
             columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
-                     text_column("reading", "reading"),
+                     text_column("reading", "reading"), text_column("figures from", "source"),
                      ("rounds", "rounds", lambda r: f"{r['rounds']}{'' if r['converged'] else '+'}",
                       lambda r: float(r["rounds"])),
                      text_column("equilibrium mix", "equilibrium"),
@@ -209,8 +262,10 @@ def readings_blocks(players: tuple[int, ...], documents: dict | None = None) -> 
                                  f"{r['exploitability']:+,.0f} $ (95% <= {r['exploitability_hi']:,.0f})"),
                       lambda r: float(r["exploitability_hi"])),
                      ("paired games", "games", lambda r: f"{int(r['games']):,}", lambda r: float(r["games"]))],
-            note=("Rounds marked + stopped at the round limit with a reply still gaining significantly "
-                  "(not converged); otherwise the last round's best reply gained nothing significant."),
+            note=("Rounds: the discover run's rounds; marked + it stopped at the round limit with a reply "
+                  "still gaining significantly (not converged); otherwise the last round's best reply gained "
+                  "nothing significant. Rows 'recomputed now': equilibrium and exploitability measured by "
+                  "this report (see the replay table), not copied from the shipped run."),
         ))
         blocks.append(table_from_frame(
             readings_strategies(documents), title="The strategies in those equilibria",
@@ -220,16 +275,66 @@ def readings_blocks(players: tuple[int, ...], documents: dict | None = None) -> 
                      text_column("what it does", "description")],
         ))
         blocks.append(Paragraph(" ".join(readings_conclusions(documents))))
+    if replayed:
+        blocks.extend(replay_blocks(replayed))
+    if note:
+        blocks.append(Paragraph(f"The shipped libraries could not be replayed: {note}."))
     if missing:
         blocks.append(Paragraph("Not yet run (the table fills in when these are run with the same "
                                 "store): " + "; ".join(missing) + "."))
     return blocks
 
 
+def replay_blocks(replayed: dict) -> list[Block]:
+    """What was recomputed now, how, and from which shipped discover run."""
+    first = next(iter(replayed.values()))
+    check, shipped = first["check"], first["shipped"]
+    current = cashnguns_fingerprint()
+    code = ("the same game code as now" if shipped["code_fingerprint"] == current else
+            f"game code {shipped['code_fingerprint']}; the current code is {current}, so the replay may differ")
+    rows = []
+    for (players, metric, shame_value), document in sorted(replayed.items()):
+        entry, last = document["shipped"], document["rounds"][-1]
+        scale = 100.0 if metric == "win" else 1.0
+        unit = " pts" if metric == "win" else " $"
+        rows.append({"players": players, "reading": reading_label(metric, shame_value), "command": entry["command"],
+                     "date": entry["date"][:16].replace("T", " "), "shipped_hi": f"{entry['exploitability_hi'] * scale:,.2f}{unit}",
+                     "now_hi": f"{last['exploitability_hi'] * scale:,.2f}{unit}", "now_hi_value": last["exploitability_hi"] * scale,
+                     "games": last["validation_games"]})
+    return [
+        Paragraph(
+            f"Recomputed now: the readings without a stored discover run in {discover_store()}/cashnguns_discover "
+            f"replay the final library of the discover run shipped with cardsim ({SHIPPED_LIBRARIES.name}, "
+            f"found by the command listed below with {code}). For each, this report ran one discover round "
+            f"from that library with the current code and root seed {check['seed']}: the library's payoff table "
+            f"({check['profile_min']:,} games per table profile plus {check['table_games']:,} spread over the "
+            f"profiles in {check['table_passes']} passes, the first weighted by the shipped run's final mix, "
+            f"each later one by the equilibrium solved after the pass before), the symmetric equilibrium "
+            f"solved afresh, a best-response search "
+            f"of {check['budget']} candidates ({check['search_games']:,} games each, then the best tenth "
+            f"{4 * check['search_games']:,} and the best three {15 * check['search_games']:,} fresh games) "
+            f"against it, and the reply's gain on {max(1, check['validation_games'] // 5):,} paired games, "
+            f"{check['validation_games']:,} when that first check is not significant. The equilibrium, "
+            f"exploitability and conclusions of those rows are this replay's; the shipped run's own bound "
+            f"(budget {shipped['budget']}) is listed for comparison. A full discover run replaces the replay: "
+            f"run the command with the same store."),
+        table_from_frame(
+            pl.DataFrame(rows), title="Shipped libraries replayed now",
+            columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
+                     text_column("reading", "reading"), text_column("shipped discover run", "command"),
+                     text_column("run on (UTC)", "date"),
+                     text_column("its exploitability, 95% bound", "shipped_hi"),
+                     ("recomputed now, 95% bound", "now_hi", lambda r: r["now_hi"], lambda r: float(r["now_hi_value"])),
+                     ("paired games", "games", lambda r: f"{int(r['games']):,}", lambda r: float(r["games"]))]),
+    ]
+
+
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     _, counts, _ = _setup(profile)
     documents = load_discover_documents(discover_store(), counts)
-    blocks: list[Block] = list(readings_blocks(counts, documents))
+    replayed, note = replay_shipped(counts, documents, replay_settings(profile, outcomes.seed),
+                                    jobs=outcomes.jobs, store=outcomes.store)
+    blocks: list[Block] = list(readings_blocks(counts, documents, replayed, note))
     found: list[tuple[int, str | None, dict, Equilibrium]] = []
     for players in counts:
         matrix, game, equilibrium = _analyse(outcomes, profile, players)
@@ -251,7 +356,7 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         pure = top["strategy"] if mix.height == 1 else None
         found.append((players, pure, top, equilibrium))
     named = Paragraph(equilibrium_sentence(found))
-    searched = searched_sentence(documents)
+    searched = searched_sentence({**replayed, **documents})
     return (Paragraph(searched), *blocks, named) if searched else (named, *blocks)
 
 
