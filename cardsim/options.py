@@ -274,22 +274,12 @@ def choose_jobs(game: str, n: int, options: RunOptions, runs: int = 1) -> int:
 _announced: set[str] = set()
 
 
-def _cache_folder(source: Path, cache_dir: str | None) -> Path:
-    """Where numba keeps the on-disk cache of ``source``'s kernels: ``__pycache__`` beside it,
-    or with NUMBA_CACHE_DIR the folder numba derives from the source folder's path."""
-    if not cache_dir:
-        return source.parent / "__pycache__"
-    import hashlib
-
-    folder = os.path.dirname(os.path.abspath(source))
-    digest = hashlib.sha1(folder.encode()).hexdigest()
-    return Path(cache_dir) / f"{os.path.basename(folder)}_{digest}"
-
-
 def kernels_cold(game: str) -> bool:
     """True when numba has no up-to-date on-disk cache for one of the kernel modules ``game``'s
     simulator imported (first run after install or after a code change), so the run will
     compile first. Call after the simulator is imported."""
+    from cardsim.sims.core.jit import cache_folder
+
     cache_dir = os.environ.get("NUMBA_CACHE_DIR")
     prefix = f"cardsim.sims.{game}."
     for name, module in list(sys.modules.items()):
@@ -300,7 +290,7 @@ def kernels_cold(game: str) -> bool:
         if "@kernel" not in text and "@njit" not in text:
             continue
         stamp = source.stat().st_mtime
-        indexes = list(_cache_folder(source, cache_dir).glob(f"{source.stem}.*.nbi"))
+        indexes = list(cache_folder(source, cache_dir).glob(f"{source.stem}.*.nbi"))
         if not any(index.stat().st_mtime >= stamp for index in indexes):
             return True
     return False

@@ -19,6 +19,7 @@ import pytest
 import cardsim.api  # noqa: F401  (imported before the tripwire replaces run_config)
 import cardsim.commands.common  # noqa: F401
 from cardsim import options
+from cardsim.sims.core import jit
 from cardsim.cli import main
 from cardsim.commands.output import print_table
 
@@ -294,7 +295,7 @@ def test_compile_notice_only_when_the_cache_is_cold(tmp_path, monkeypatch, capsy
     numba_cache = tmp_path / "numba-cache"
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(numba_cache))
     assert options.kernels_cold("fakegame")
-    folder = options._cache_folder(source, str(numba_cache))
+    folder = jit.cache_folder(source, str(numba_cache))
     folder.mkdir(parents=True)
     (folder / "engine.f-1.py311.nbi").write_bytes(b"")
     os.utime(folder / "engine.f-1.py311.nbi", (source.stat().st_mtime + 1,) * 2)

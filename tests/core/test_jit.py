@@ -36,3 +36,30 @@ def test_an_unknown_literal_name_is_refused():
 
     with pytest.raises(TypeError, match="no argument"):
         kernel(literals=("nope",))(add)
+
+
+def test_cache_dropped_when_a_compiled_in_source_changes(tmp_path, monkeypatch):
+    """numba checks only the file holding a kernel; an edit to a module it compiles in (same
+    package) must delete the package's cache files, and an unchanged package keeps them."""
+    from cardsim.sims.core import jit
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(jit, "_checked_caches", set())
+    package = tmp_path / "game"
+    package.mkdir()
+    engine, beliefs = package / "engine.py", package / "beliefs.py"
+    engine.write_text("x = 1\n")
+    beliefs.write_text("y = 1\n")
+    cache = package / "__pycache__"
+    jit.drop_stale_cache(engine)
+    cached = [cache / "engine.play-10.py311.nbi", cache / "engine.play-10.py311.1.nbc"]
+    for path in cached:
+        path.write_bytes(b"")
+    jit._checked_caches.clear()
+    jit.drop_stale_cache(engine)
+    assert all(path.exists() for path in cached)
+    beliefs.write_text("y = 2\n")
+    jit._checked_caches.clear()
+    jit.drop_stale_cache(engine)
+    assert not any(path.exists() for path in cached)
+    assert (cache / "cardsim-sources.stamp").exists()

@@ -9,18 +9,74 @@ once per genuine argument type. First-run compilation of the four games' default
 from 176 s to 92 s on this project's 2-core machine, with the same results (the tests compare
 compiled games with their plain-Python references game by game).
 
-The results are cached on disk like ``njit(cache=True)`` (numba's cache notices edits only in
-the file that holds a function, which is why each game keeps its kernels in few files).
+The results are cached on disk like ``njit(cache=True)``. numba's cache notices edits only in
+the file that holds a function, not in the files of the functions it compiles in (a game's
+beliefs, policies or the poker scorer), so a stale cache would silently run old code after an
+upgrade or an edit. :func:`drop_stale_cache` guards against that: before the first kernel of a
+module is declared, it compares a fingerprint of every source a kernel there can compile in
+(its own package, ``sims/core`` and ``sims/poker``) with the one stamped beside the cache, and
+deletes the cache files when they differ.
 """
 
 from __future__ import annotations
 
+import hashlib
 import inspect
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from numba import njit
 from numba.core import types
+
+
+SIMS = Path(__file__).resolve().parent.parent
+_checked_caches: set[Path] = set()
+
+
+def cache_folder(source: Path, cache_dir: str | None = None) -> Path:
+    """Where numba keeps the on-disk cache of ``source``'s kernels: ``__pycache__`` beside it,
+    or with NUMBA_CACHE_DIR the folder numba derives from the source folder's path."""
+    if not cache_dir:
+        return Path(source).parent / "__pycache__"
+    folder = os.path.dirname(os.path.abspath(source))
+    digest = hashlib.sha1(folder.encode()).hexdigest()
+    return Path(cache_dir) / f"{os.path.basename(folder)}_{digest}"
+
+
+def compiled_in_sources(source: Path) -> list[Path]:
+    """Every source a kernel of ``source`` may compile in: its package's and the shared
+    ``sims/core`` and ``sims/poker`` packages'."""
+    folders = {Path(source).resolve().parent, SIMS / "core", SIMS / "poker"}
+    return sorted(path for folder in folders for path in folder.glob("*.py"))
+
+
+def drop_stale_cache(source: Path) -> None:
+    """Delete the numba cache files of ``source``'s folder when any source its kernels may
+    compile in changed since they were written (checked once per folder and process; a
+    read-only install is left alone)."""
+    cache = cache_folder(source, os.environ.get("NUMBA_CACHE_DIR"))
+    if cache in _checked_caches:
+        return
+    _checked_caches.add(cache)
+    digest = hashlib.sha256()
+    for path in compiled_in_sources(source):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    current = digest.hexdigest()
+    stamp = cache / "cardsim-sources.stamp"
+    try:
+        if stamp.read_text() == current:
+            return
+    except OSError:
+        pass
+    try:
+        for stale in (*cache.glob("*.nbi"), *cache.glob("*.nbc")):
+            stale.unlink(missing_ok=True)
+        cache.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(current)
+    except OSError:
+        pass
 
 
 def _plain(argument_type: Any) -> Any:
@@ -49,6 +105,7 @@ def kernel(
         unknown = kept - set(names)
         if unknown:
             raise TypeError(f"{python_function.__name__} has no argument {sorted(unknown)}")
+        drop_stale_cache(Path(inspect.getfile(python_function)))
         dispatcher = njit(cache=True, inline=inline)(python_function)
         if literals is True:
             return dispatcher
