@@ -2,7 +2,15 @@
 opponent holding scored once per board.
 
 A player rates their pocket plus the community cards shown (seed 000, "Vòng 1 b)"): pre-flop
-by the starting-hand table (:mod:`cardsim.sims.gang.preflop`), later by the best five cards.
+by the starting-hand table (:mod:`cardsim.sims.gang.preflop`), later by the best five cards,
+scored by the poker engine (:mod:`cardsim.sims.poker.evaluator`; rankings: digest "Hand ranking").
+
+Hand scores in the heist kernels are ``2 * poker score`` (dense, higher is stronger, equal iff a
+true tie), so the Muscle holder (specialist 10: beats every other hand of the same ranking and
+no other) fits in between as ``2 * (top score of the ranking) + 1`` (:func:`muscle_score`). The
+only four-card hand rated (one pocket card plus the flop, the Informant's key card) uses the
+poker engine's :func:`~cardsim.sims.poker.evaluator.score_four`, compared only with other
+four-card hands.
 Work sharing: each round the board's masks are built once and every possible opponent holding
 (all 1,326 pairs, the 52 holdings with the suitless Jack once a Jack was used, or 1,000 sampled
 triples under Security Cameras) is scored once; every player's percentile is then a count over
@@ -14,15 +22,17 @@ from __future__ import annotations
 import numpy as np
 from cardsim.sims.core.jit import kernel
 
-from cardsim.sims.gang.hands import (
-    JACK_RANK,
-    POPCOUNT,
-    SUITLESS_JACK,
-    add_card,
-    score_masks,
-    score_ranks,
-)
 from cardsim.sims.gang.preflop import EQUITY, class_index
+from cardsim.sims.poker.cards import JACK_RANK, SUITLESS_JACK
+from cardsim.sims.poker.evaluator import (
+    CARD_KEY,
+    hand_key,
+    rank_only_score,
+    score_extended,
+    score_four,
+    suit_masks_into,
+)
+from cardsim.sims.poker.hands import CATEGORY_NAMES, CATEGORY_OF_SCORE, TOP_SCORE_OF_CATEGORY
 
 
 MAX_PLAYERS = 6
@@ -92,16 +102,61 @@ def preflop_value(pocket: np.ndarray, size: int) -> int:
     return best
 
 
+def _category_floors() -> np.ndarray:
+    """Per ranking, a gang score just below every hand of that ranking."""
+    scores = np.arange(CATEGORY_OF_SCORE.shape[0])
+    return np.array([2 * scores[CATEGORY_OF_SCORE == c].min() - 1 for c in range(len(CATEGORY_NAMES))],
+                    dtype=np.int64)
+
+
+CATEGORY_FLOOR = _category_floors()
+
+
+@kernel(inline="always")
+def category_of_score(score: int) -> int:
+    """Ranking 0..9 (high card .. royal flush) of a gang hand score (Muscle or not)."""
+    return CATEGORY_OF_SCORE[score >> 1]
+
+
+@kernel(inline="always")
+def muscle_score(score: int) -> int:
+    """Muscle (10): the holder beats every other hand of the same ranking (but no other)."""
+    return 2 * TOP_SCORE_OF_CATEGORY[CATEGORY_OF_SCORE[score >> 1]] + 1
+
+
+@kernel(inline="always")
+def is_muscle(score: int) -> bool:
+    """Is this gang score a Muscle holder's raised score?"""
+    return (score & 1) == 1
+
+
+@kernel(inline="always")
+def category_floor(score: int) -> int:
+    """A score below every hand of the ranking of ``score`` and above every lower ranking (what
+    a hand of that ranking is worth against the Muscle holder)."""
+    return CATEGORY_FLOOR[CATEGORY_OF_SCORE[score >> 1]]
+
+
+def describe_category(score: int) -> str:
+    """Ranking name of a gang hand score, e.g. ``"full house"``."""
+    return CATEGORY_NAMES[int(CATEGORY_OF_SCORE[int(score) >> 1])]
+
+
+_NO_SUITS = np.zeros(4, dtype=np.int64)
+
+
 @kernel
 def hand_score(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
-    """Score of the best five of the pocket plus the ``shown`` first community cards."""
-    suits = np.zeros(4, dtype=np.int64)
-    m1 = m2 = m3 = m4 = m5 = 0
-    for k in range(shown):
-        m1, m2, m3, m4, m5 = add_card(m1, m2, m3, m4, m5, suits, board[k])
+    """Score of the best five of the pocket plus the ``shown`` first community cards (four
+    cards: the four-card order of :func:`score_four`)."""
+    hand = np.empty(size + shown, dtype=np.int64)
     for k in range(size):
-        m1, m2, m3, m4, m5 = add_card(m1, m2, m3, m4, m5, suits, pocket[k])
-    return score_masks(m1, m2, m3, m4, m5, suits)
+        hand[k] = pocket[k]
+    for k in range(shown):
+        hand[size + k] = board[k]
+    if size + shown < 5:
+        return score_four(hand)
+    return 2 * np.int64(score_extended(np.uint64(0), _NO_SUITS, 0, hand))
 
 
 @kernel
@@ -164,14 +219,18 @@ def score_holdings(
     board_mask = np.int64(0)
     for k in range(shown):
         board_mask |= np.int64(1) << board[k]
-    suits0 = np.zeros(4, dtype=np.int64)
-    b1 = b2 = b3 = b4 = b5 = 0
-    for k in range(shown):
-        b1, b2, b3, b4, b5 = add_card(b1, b2, b3, b4, b5, suits0, board[k])
+    board_key = hand_key(board[:shown])
+    board_suits = np.zeros(4, dtype=np.int64)
+    suit_masks_into(board[:shown], board_suits)
     flush_suit = -1
     need = 99
+    rank_count = np.zeros(13, dtype=np.int64)
+    for k in range(shown):
+        rank_count[board[k] >> 2] += 1
     for s in range(4):
-        on_board = POPCOUNT[suits0[s]]
+        on_board = 0
+        for k in range(shown):
+            on_board += (board[k] & 3) == s
         if on_board + size >= 5:
             flush_suit = s
             need = 5 - on_board
@@ -179,11 +238,10 @@ def score_holdings(
     if size == 2 and shown > 0:
         for ra in range(13):
             for rb in range(ra, 13):
-                m1, m2, m3, m4, m5 = b1, b2, b3, b4, b5
-                m1, m2, m3, m4, m5 = _add_rank(m1, m2, m3, m4, m5, ra)
-                m1, m2, m3, m4, m5 = _add_rank(m1, m2, m3, m4, m5, rb)
-                class_scores[ra * 13 + rb] = score_ranks(m1, m2, m3, m4, m5)
-    suits = np.zeros(4, dtype=np.int64)
+                if rank_count[ra] + 1 + (ra == rb) > 4 or rank_count[rb] + 1 > 4:
+                    continue  # no holding has these ranks
+                key = board_key + CARD_KEY[4 * ra] + CARD_KEY[4 * rb + 1]
+                class_scores[ra * 13 + rb] = 2 * np.int64(rank_only_score(key, shown + 2))
     n_valid = 0
     for h in range(count):
         if masks[h] & board_mask:
@@ -206,31 +264,8 @@ def score_holdings(
             if flush_suit < 0 or in_suit < need:
                 scores[h] = class_scores[PAIR_CLASS[h]]
                 continue
-        for s in range(4):
-            suits[s] = suits0[s]
-        m1, m2, m3, m4, m5 = b1, b2, b3, b4, b5
-        for k in range(size):
-            m1, m2, m3, m4, m5 = add_card(m1, m2, m3, m4, m5, suits, cards[h, k])
-        scores[h] = score_masks(m1, m2, m3, m4, m5, suits)
+        scores[h] = 2 * np.int64(score_extended(board_key, board_suits, shown, cards[h, :size]))
     return n_valid
-
-
-@kernel(inline="always")
-def _add_rank(m1: int, m2: int, m3: int, m4: int, m5: int, rank: int):
-    """Add one card of ``rank`` to the multiplicity masks, ignoring its suit."""
-    bit = 1 << rank
-    if m4 & bit:
-        m5 |= bit
-    elif m3 & bit:
-        m4 |= bit
-    elif m2 & bit:
-        m3 |= bit
-    elif m1 & bit:
-        m2 |= bit
-    else:
-        m1 |= bit
-    return m1, m2, m3, m4, m5
-
 
 def _card_pairs() -> np.ndarray:
     """For each card, the indices of the 51 two-card holdings that contain it."""
@@ -294,24 +329,56 @@ def _pair_has(pair_cards: np.ndarray, h: int, card: int) -> bool:
     return pair_cards[h, 0] == card or pair_cards[h, 1] == card
 
 
+RADIX_BITS = 8
+RADIX_LIMIT = 1 << (2 * RADIX_BITS)  # scores below this are sorted by two counting passes
+
+
 @kernel
 def sort_valid(scores: np.ndarray, valid: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """Indices of the valid holdings sorted by score, and their sorted scores."""
+    """Indices of the valid holdings sorted by score (equal scores by index), and their sorted
+    scores.
+
+    Hand scores (twice the poker engine's dense score) and pre-flop table values are below
+    2**16, so two stable counting passes of 8 bits replace a comparison sort; other values fall
+    back to sorting ``score << 12 | index`` (the same order).
+    """
     n_valid = 0
+    low = np.int64(0)
+    high = np.int64(0)
     for h in range(count):
         if valid[h]:
             n_valid += 1
+            low = min(low, scores[h])
+            high = max(high, scores[h])
     index = np.empty(n_valid, dtype=np.int64)
     k = 0
     for h in range(count):
         if valid[h]:
             index[k] = h
             k += 1
+    values = np.empty(n_valid, dtype=np.int64)
+    if low >= 0 and high < RADIX_LIMIT:
+        buffer = np.empty(n_valid, dtype=np.int64)
+        starts = np.empty((1 << RADIX_BITS) + 1, dtype=np.int64)
+        for shift in (0, RADIX_BITS):
+            source = index if shift == 0 else buffer
+            target = buffer if shift == 0 else index
+            starts[:] = 0
+            for k in range(n_valid):
+                starts[((scores[source[k]] >> shift) & 255) + 1] += 1
+            for b in range(1 << RADIX_BITS):
+                starts[b + 1] += starts[b]
+            for k in range(n_valid):
+                digit = (scores[source[k]] >> shift) & 255
+                target[starts[digit]] = source[k]
+                starts[digit] += 1
+        for k in range(n_valid):
+            values[k] = scores[index[k]]
+        return index, values
     packed = np.empty(n_valid, dtype=np.int64)
     for k in range(n_valid):
         packed[k] = (scores[index[k]] << 12) | index[k]
     packed.sort()
-    values = np.empty(n_valid, dtype=np.int64)
     for k in range(n_valid):
         index[k] = packed[k] & 4095
         values[k] = packed[k] >> 12
