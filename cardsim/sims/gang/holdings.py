@@ -30,6 +30,7 @@ from cardsim.sims.poker.evaluator import (
     rank_only_score,
     score_extended,
     score_four,
+    score_union,
     suit_masks_into,
 )
 from cardsim.sims.poker.hands import CATEGORY_NAMES, CATEGORY_OF_SCORE, TOP_SCORE_OF_CATEGORY
@@ -87,6 +88,24 @@ _PAIR_RANKS = np.where(PAIRS_WITH_JACK == SUITLESS_JACK, JACK_RANK, PAIRS_WITH_J
 PAIR_CLASS = 13 * _PAIR_RANKS.min(axis=1) + _PAIR_RANKS.max(axis=1)
 
 
+def _flush_candidates() -> tuple[np.ndarray, np.ndarray]:
+    """For each suit and need (1 or 2 cards), the two-card holdings (Jack holdings included)
+    with at least that many cards of the suit (the suitless Jack has none), padded."""
+    in_suit = [((PAIRS_WITH_JACK != SUITLESS_JACK) & (PAIRS_WITH_JACK % 4 == s)).sum(axis=1)
+               for s in range(4)]
+    table = np.zeros((4, 3, len(PAIRS_WITH_JACK)), dtype=np.int64)
+    counts = np.zeros((4, 3), dtype=np.int64)
+    for s in range(4):
+        for need in (1, 2):
+            chosen = np.flatnonzero(in_suit[s] >= need)
+            table[s, need, : len(chosen)] = chosen
+            counts[s, need] = len(chosen)
+    return table, counts
+
+
+FLUSH_CANDIDATES, FLUSH_CANDIDATE_COUNT = _flush_candidates()
+
+
 EQUITY_Q = np.round(EQUITY * EQUITY_SCALE).astype(np.int64)
 
 
@@ -142,21 +161,18 @@ def describe_category(score: int) -> str:
     return CATEGORY_NAMES[int(CATEGORY_OF_SCORE[int(score) >> 1])]
 
 
-_NO_SUITS = np.zeros(4, dtype=np.int64)
-
-
 @kernel
 def hand_score(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
     """Score of the best five of the pocket plus the ``shown`` first community cards (four
     cards: the four-card order of :func:`score_four`)."""
+    if size + shown >= 5:
+        return 2 * np.int64(score_union(pocket, size, board, shown))
     hand = np.empty(size + shown, dtype=np.int64)
     for k in range(size):
         hand[k] = pocket[k]
     for k in range(shown):
         hand[size + k] = board[k]
-    if size + shown < 5:
-        return score_four(hand)
-    return 2 * np.int64(score_extended(np.uint64(0), _NO_SUITS, 0, hand))
+    return score_four(hand)
 
 
 @kernel
@@ -244,27 +260,27 @@ def score_holdings(
                 class_scores[ra * 13 + rb] = 2 * np.int64(rank_only_score(key, shown + 2))
     n_valid = 0
     for h in range(count):
-        if masks[h] & board_mask:
-            valid[h] = False
-            continue
-        valid[h] = True
-        n_valid += 1
-        if shown == 0:
-            if size == 2:
-                scores[h] = PAIR_PREFLOP[h]
-            else:
-                scores[h] = preflop_value(cards[h], size)
-            continue
-        if size == 2:
-            in_suit = 0
-            if flush_suit >= 0:
-                for k in range(2):
-                    if cards[h, k] != SUITLESS_JACK and cards[h, k] & 3 == flush_suit:
-                        in_suit += 1
-            if flush_suit < 0 or in_suit < need:
-                scores[h] = class_scores[PAIR_CLASS[h]]
-                continue
-        scores[h] = 2 * np.int64(score_extended(board_key, board_suits, shown, cards[h, :size]))
+        ok = (masks[h] & board_mask) == 0
+        valid[h] = ok
+        n_valid += ok
+    if shown == 0 and size == 2:
+        for h in range(count):
+            scores[h] = PAIR_PREFLOP[h]  # no board yet: every holding is valid
+    elif shown == 0:
+        for h in range(count):
+            scores[h] = preflop_value(cards[h], size)
+    elif size == 2 and need > 0:
+        for h in range(count):  # every holding at its rank class (also the invalid ones: unread)
+            scores[h] = class_scores[PAIR_CLASS[h]]
+        if flush_suit >= 0:  # only holdings with ``need`` cards of the flush suit can flush
+            for k in range(FLUSH_CANDIDATE_COUNT[flush_suit, need]):
+                h = FLUSH_CANDIDATES[flush_suit, need, k]
+                if h < count and valid[h]:
+                    scores[h] = 2 * np.int64(score_extended(board_key, board_suits, shown, cards[h, :2]))
+    else:
+        for h in range(count):
+            if valid[h]:
+                scores[h] = 2 * np.int64(score_extended(board_key, board_suits, shown, cards[h, :size]))
     return n_valid
 
 def _card_pairs() -> np.ndarray:

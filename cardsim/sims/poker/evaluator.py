@@ -142,6 +142,26 @@ def score_extended(base_key: np.uint64, base_masks: np.ndarray, n_base: int,
     return np.int32(score)
 
 
+@kernel
+def score_union(first: np.ndarray, n_first: int, second: np.ndarray, n_second: int) -> np.int32:
+    """:func:`score_hand` of the first ``n_first`` cards of ``first`` together with the first
+    ``n_second`` of ``second`` (5..8 cards in all, e.g. a pocket and the cards shown), without
+    building the joined hand."""
+    total = np.uint64(0)
+    for i in range(n_first):
+        total += CARD_KEY[np.uint8(first[i])]
+    for i in range(n_second):
+        total += CARD_KEY[np.uint8(second[i])]
+    score = _rank_score(total >> _SUIT_SHIFT, n_first + n_second)
+    suit = _flush_suit(total & _SUIT_FIELD)
+    if suit >= 0:
+        mask = _suit_mask(first[:n_first], suit) | _suit_mask(second[:n_second], suit)
+        flush = np.int32(FLUSH_SCORE[mask])
+        if flush > score:
+            score = flush
+    return np.int32(score)
+
+
 @kernel(inline="always")
 def rank_only_score(total_key: np.uint64, n_cards: int) -> np.int32:
     """Score of a hand of ``n_cards`` (5..8) from its key sum when it holds no flush: the
