@@ -58,9 +58,10 @@ def bayes_claims(
     """
     n_valid = values.shape[0]
     cum = np.zeros((players, n_valid + 1))
-    for j in range(players):
-        for k in range(n_valid):
-            cum[j, k + 1] = cum[j, k] + weights[j, index[k]]
+    for k in range(n_valid):  # the players' running sums side by side (independent chains)
+        h = index[k]
+        for j in range(players):
+            cum[j, k + 1] = cum[j, k] + weights[j, h]
 
     for i in range(players):
         total = 0.0
