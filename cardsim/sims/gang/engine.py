@@ -66,12 +66,11 @@ from cardsim.sims.gang.holdings import (
     PAIRS_WITH_JACK,
     hand_score,
     holder_of,
-    holding_percentiles,
     pair_percentiles,
     pocket_mask,
+    rank_holdings,
     sample_triples,
     score_holdings,
-    sort_valid,
     strength,
 )
 from cardsim.sims.gang.models import BAYES, HISTORY, LEAKY, PERCENTILE, RANDOM
@@ -367,8 +366,7 @@ def play_heist(
                             below += 0.5
                     ratings[p] = below / players
             if model == BAYES or estimate or (r == 3 and scans):
-                index, values = sort_valid(hscores, valid, count)
-                holding_percentiles(index, values, hpct)
+                index, values = rank_holdings(hscores, valid, count, shown, size, hpct)
                 for h in range(count):
                     hband[r, h] = min(int(hpct[h] * bands), bands - 1)
             if model == BAYES:

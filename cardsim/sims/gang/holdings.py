@@ -414,3 +414,36 @@ def holding_percentiles(index: np.ndarray, values: np.ndarray, out: np.ndarray) 
         for m in range(k, end + 1):
             out[index[m]] = pct
         k = end + 1
+
+
+def _preflop_order() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`sort_valid` and :func:`holding_percentiles` of the 1,326 two-card holdings before
+    the flop (all valid, scored by the starting-hand table): the same every heist."""
+    index = np.argsort(PAIR_PREFLOP, kind="stable")
+    values = PAIR_PREFLOP[index]
+    pct = np.zeros(N_PAIRS)
+    k = 0
+    while k < N_PAIRS:
+        end = k
+        while end + 1 < N_PAIRS and values[end + 1] == values[k]:
+            end += 1
+        pct[index[k:end + 1]] = (k + 0.5 * (end + 1 - k)) / N_PAIRS
+        k = end + 1
+    return index, values, pct
+
+
+PREFLOP_INDEX, PREFLOP_VALUES, PREFLOP_PCT = _preflop_order()
+
+
+@kernel
+def rank_holdings(scores: np.ndarray, valid: np.ndarray, count: int, shown: int, size: int,
+                  pct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`sort_valid` then :func:`holding_percentiles` into ``pct``; before the flop with
+    two-card pockets the fixed pre-flop order is copied instead of sorted again."""
+    if shown == 0 and size == 2 and count == N_PAIRS:
+        for h in range(N_PAIRS):
+            pct[h] = PREFLOP_PCT[h]
+        return PREFLOP_INDEX.copy(), PREFLOP_VALUES.copy()
+    index, values = sort_valid(scores, valid, count)
+    holding_percentiles(index, values, pct)
+    return index, values
