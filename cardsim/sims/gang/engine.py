@@ -68,6 +68,7 @@ from cardsim.sims.gang.holdings import (
     holder_of,
     pair_percentiles,
     pocket_mask,
+    preflop_pair_percentiles,
     rank_holdings,
     sample_triples,
     score_holdings,
@@ -340,7 +341,9 @@ def play_heist(
                 keys[p] = np.random.random()
         else:
             score_holdings(hold_cards, hold_masks, count, size, board, shown, valid, hscores)
-            if size == 2:
+            if size == 2 and shown == 0:
+                preflop_pair_percentiles(own, pockets, players, pair_cards, ratings)
+            elif size == 2:
                 pair_percentiles(hscores[:N_PAIRS], valid[:N_PAIRS], own, pockets, players,
                                  pair_cards, ratings)
             else:

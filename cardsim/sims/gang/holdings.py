@@ -447,3 +447,29 @@ def rank_holdings(scores: np.ndarray, valid: np.ndarray, count: int, shown: int,
     index, values = sort_valid(scores, valid, count)
     holding_percentiles(index, values, pct)
     return index, values
+
+
+@kernel
+def preflop_pair_percentiles(own: np.ndarray, pockets: np.ndarray, players: int,
+                             pair_cards: np.ndarray, ratings: np.ndarray) -> None:
+    """:func:`pair_percentiles` before the flop, where every holding is valid and scored by the
+    starting-hand table: the counts against all holdings come from the fixed sorted order, then
+    the holdings that use a player's own cards are taken back out (the same integer counts)."""
+    for p in range(players):
+        target = own[p]
+        less = np.searchsorted(PREFLOP_VALUES, target, side="left")
+        equal = np.searchsorted(PREFLOP_VALUES, target, side="right") - less
+        total = N_PAIRS
+        first = pockets[p, 0]
+        second = pockets[p, 1]
+        for c in (first, second):
+            if c < 0 or c >= 52:  # the suitless Jack is in no holding
+                continue
+            for k in range(51):
+                h = CARD_PAIRS[c, k]
+                if c == second and first < 52 and _pair_has(pair_cards, h, first):
+                    continue  # the holding of both own cards was already taken out
+                total -= 1
+                less -= PAIR_PREFLOP[h] < target
+                equal -= PAIR_PREFLOP[h] == target
+        ratings[p] = (less + 0.5 * equal) / max(total, 1)
