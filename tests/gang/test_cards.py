@@ -9,7 +9,7 @@ import pytest
 from cardsim.sims.gang import cards as C
 from cardsim.sims.gang.cards import key_card_slot
 from cardsim.sims.gang.holdings import hand_score
-from cardsim.sims.gang.hands import MUSCLE_BIT, describe
+from cardsim.sims.gang.holdings import category_of_score, describe_category as describe, is_muscle
 from cardsim.sims.gang.models import BAYES, HISTORY, RANDOM
 
 from .conftest import card, cards, fixed_deck, play_fixed
@@ -242,7 +242,7 @@ def test_getaway_driver_announces_the_current_ranking() -> None:
     out = play_fixed(deck, 4, BAYES, specialist=C.SPECIALISTS["getaway-driver"], repeats=5)
     for i in range(5):
         user = out["flags"][i, 3]
-        assert out["flags"][i, 4] == out["finals"][i, user] >> 27
+        assert out["flags"][i, 4] == category_of_score(out["finals"][i, user])
 
 
 def _information_changes_bayes(specialist: int) -> bool:
@@ -432,9 +432,9 @@ def test_muscle_goes_to_the_top_holder() -> None:
     for i in range(5):
         user = out["flags"][i, 3]
         assert user == holder(out["chips"][i, 2, :4], 4)
-        assert out["finals"][i, user] & MUSCLE_BIT
+        assert is_muscle(out["finals"][i, user])
         others = [p for p in range(4) if p != user]
-        assert not any(out["finals"][i, p] & MUSCLE_BIT for p in others)
+        assert not any(is_muscle(out["finals"][i, p]) for p in others)
 
 
 def test_jack_must_stay_unless_the_discard_reading() -> None:

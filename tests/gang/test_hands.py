@@ -1,5 +1,6 @@
-"""Hand ranking (seed 000, "XẾP HẠNG BÀI"): the kernel scorer against an independent evaluator
-and fixed hands for every category and edge case (digest: "Hand ranking")."""
+"""Hand ranking (seed 000, "XẾP HẠNG BÀI"): the heist kernels' scores (the poker engine's, doubled
+to make room for the Muscle) against an independent evaluator, fixed hands for every category
+and edge case, and the four-card order (digest: "Hand ranking")."""
 
 from __future__ import annotations
 
@@ -7,9 +8,26 @@ import numpy as np
 import pytest
 from phevaluator import evaluate_cards
 
-from cardsim.sims.gang.hands import CATEGORY_NAMES, describe, score_cards, score_rows
+from cardsim.sims.gang.holdings import (
+    category_floor,
+    describe_category as describe,
+    hand_score,
+    muscle_score,
+)
+from cardsim.sims.poker.evaluator import score_four
+from cardsim.sims.poker.hands import CATEGORY_NAMES
 
 from .conftest import RANKS, SUITS, cards
+
+
+def score_cards(hand: np.ndarray) -> int:
+    """The heist kernels' score of a whole hand (5..8 cards; 4 cards: the four-card order)."""
+    hand = np.asarray(hand, dtype=np.int64)
+    return hand_score(hand, hand.size, hand, 0)
+
+
+def score_rows(hands: np.ndarray) -> np.ndarray:
+    return np.array([score_cards(h) for h in hands], dtype=np.int64)
 
 
 def _text(code: int) -> str:
@@ -109,3 +127,55 @@ def test_order_matches_the_project_poker_engine_with_the_suitless_jack(size: int
     ours = score_rows(hands.astype(np.int64)).astype(np.int64)
     theirs = evaluate(hands.astype(np.int8)).astype(np.int64)
     assert (np.sign(ours[:, None] - ours[None, :300]) == np.sign(theirs[:, None] - theirs[None, :300])).all()
+
+
+def _four_card_key(hand: list[int]) -> tuple:
+    """Independent four-card order: (ranking, ranks by group size then rank), no straights or
+    flushes with four cards."""
+    ranks = [9 if int(c) == 52 else int(c) // 4 for c in hand]
+    groups = sorted(((ranks.count(r), r) for r in set(ranks)), reverse=True)
+    shape = tuple(n for n, _ in groups)
+    ranking = {(4,): 7, (3, 1): 3, (2, 2): 2, (2, 1, 1): 1, (1, 1, 1, 1): 0}[shape]
+    return (ranking, tuple(r for _, r in groups))
+
+
+def test_four_card_order_matches_an_independent_key() -> None:
+    """The Informant's key card at the flop rates one pocket card plus the flop (four cards):
+    the poker engine's four-card order agrees pairwise with an independent key, suitless Jack
+    included."""
+    rng = np.random.default_rng(4)
+    hands = [list(rng.permutation(53)[:4]) for _ in range(1500)]
+    hands += [[52, 36, 37, 38], [36, 37, 38, 39], [0, 1, 4, 5], [0, 1, 2, 48]]
+    ours = np.array([score_four(np.array(h, dtype=np.int64)) for h in hands])
+    keys = [_four_card_key(h) for h in hands]
+    for i in range(len(hands)):
+        for j in range(0, len(hands), 7):
+            assert np.sign(ours[i] - ours[j]) == int(keys[i] > keys[j]) - int(keys[i] < keys[j])
+    assert score_cards(cards("J* Jc Jd Jh")) > score_cards(cards("Ac Ad Ah 2s"))
+
+
+def test_muscle_sits_above_its_ranking_and_below_the_next() -> None:
+    """Muscle (specialist 10): the holder's score beats every hand of its ranking (the rulebook's
+    pair of twos beats a pair of eights) and no hand of a higher ranking."""
+    twos = score_cards(cards("2c 2d 9h Js Kc"))
+    eights = score_cards(cards("8c 8d Ah Ks Qc"))
+    two_pair = score_cards(cards("3c 3d 4h 4s 5c"))
+    assert muscle_score(twos) > eights > twos
+    assert muscle_score(twos) < two_pair
+    assert category_floor(eights) < twos and category_floor(eights) > score_cards(cards("Ac Kd Qh Js 9c"))
+    assert describe(muscle_score(twos)) == "pair"
+
+
+@pytest.mark.parametrize("top", [40, 15_000, 1 << 20])
+def test_sort_valid_is_a_stable_sort_of_the_valid_holdings(top: int) -> None:
+    """The shared sort of the valid holdings (counting passes below 2**16, a comparison sort
+    above) orders by score, equal scores by holding index."""
+    from cardsim.sims.gang.holdings import sort_valid
+
+    rng = np.random.default_rng(top)
+    scores = rng.integers(0, top, size=1326).astype(np.int64)
+    valid = rng.random(1326) < 0.9
+    index, values = sort_valid(scores, valid, 1326)
+    kept = np.flatnonzero(valid)
+    expected = kept[np.argsort(scores[kept], kind="stable")]
+    assert (index == expected).all() and (values == scores[expected]).all()

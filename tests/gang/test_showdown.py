@@ -6,13 +6,13 @@ import numpy as np
 
 from cardsim.sims.gang.cards import muscle_score
 from cardsim.sims.gang.engine import random_order_success, showdown_in_order
-from cardsim.sims.gang.hands import score_cards
+from cardsim.sims.gang.holdings import hand_score
 
 from .conftest import cards
 
 
 def _scores(hands: list[str]) -> np.ndarray:
-    return np.array([score_cards(cards(h)) for h in hands], dtype=np.int64)
+    return np.array([hand_score(cards(h), 5, cards(h), 0) for h in hands], dtype=np.int64)
 
 
 # The rulebook's four-player example: the community is 2-2-A-7 plus one card each player uses.

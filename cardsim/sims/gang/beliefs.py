@@ -12,8 +12,8 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.gang.cards import best_drop_slot
-from cardsim.sims.gang.hands import SUITLESS_JACK
-from cardsim.sims.gang.holdings import pocket_mask
+from cardsim.sims.poker.cards import SUITLESS_JACK
+from cardsim.sims.gang.holdings import category_floor, pocket_mask
 
 
 @kernel
@@ -58,16 +58,17 @@ def bayes_claims(
     """
     n_valid = values.shape[0]
     cum = np.zeros((players, n_valid + 1))
-    for j in range(players):
-        for k in range(n_valid):
-            cum[j, k + 1] = cum[j, k] + weights[j, index[k]]
+    for k in range(n_valid):  # the players' running sums side by side (independent chains)
+        h = index[k]
+        for j in range(players):
+            cum[j, k + 1] = cum[j, k] + weights[j, h]
 
     for i in range(players):
         total = 0.0
         for j in range(players):
             target = own[i]
             if j == muscle_seat and j != i:
-                target = (own[i] >> 27) << 27  # the Muscle holder beats every same-ranking hand
+                target = category_floor(own[i])  # the Muscle holder beats every same-ranking hand
             lo = np.searchsorted(values, target, side="left")
             hi = np.searchsorted(values, target, side="right")
             mass = cum[j, n_valid]
@@ -370,7 +371,7 @@ def settle_equal_claims(keys: np.ndarray, bands_claimed: np.ndarray, players: in
                          prior[me if uses_prior[side] else 0], uses_prior[side], view)
             target = own[me]
             if rival == muscle_seat:
-                target = (target >> 27) << 27  # the rival beats every hand of my ranking
+                target = category_floor(target)  # the rival beats every hand of my ranking
             p_me_above = viewer_is_above(view, values, target)
             if p_me_above != 0.5:
                 votes[me, side] = 1 if p_me_above > 0.5 else -1

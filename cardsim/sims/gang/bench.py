@@ -16,8 +16,7 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.gang.engine import play_batch, showdown_in_order
-from cardsim.sims.gang.holdings import BOARD_SIZES, preflop_value
-from cardsim.sims.gang.hands import score_cards
+from cardsim.sims.gang.holdings import BOARD_SIZES, hand_score, preflop_value
 from cardsim.sims.gang.models import BAYES, HISTORY, PERCENTILE, RANDOM
 
 
@@ -29,12 +28,7 @@ def _naive_rating(pocket: np.ndarray, board: np.ndarray, shown: int) -> float:
     seen[pocket[1]] = True
     for k in range(shown):
         seen[board[k]] = True
-    hand = np.empty(7, dtype=np.int64)
-    hand[:] = -1
-    hand[0], hand[1] = pocket[0], pocket[1]
-    for k in range(shown):
-        hand[2 + k] = board[k]
-    mine = preflop_value(pocket, 2) if shown == 0 else score_cards(hand)
+    mine = preflop_value(pocket, 2) if shown == 0 else hand_score(pocket, 2, board, shown)
     other = np.empty(2, dtype=np.int64)
     less = 0
     equal = 0
@@ -49,8 +43,7 @@ def _naive_rating(pocket: np.ndarray, board: np.ndarray, shown: int) -> float:
             if shown == 0:
                 theirs = preflop_value(other, 2)
             else:
-                hand[0], hand[1] = a, b
-                theirs = score_cards(hand)
+                theirs = hand_score(other, 2, board, shown)
             total += 1
             if theirs < mine:
                 less += 1
@@ -67,7 +60,6 @@ def naive_history_batch(decks: np.ndarray, seeds: np.ndarray, players: int,
     board = np.empty(5, dtype=np.int64)
     keys = np.empty(players)
     finals = np.empty(players, dtype=np.int64)
-    seven = np.empty(7, dtype=np.int64)
     for i in range(seeds.shape[0]):
         np.random.seed(seeds[i])
         for k in range(5):
@@ -85,10 +77,8 @@ def naive_history_batch(decks: np.ndarray, seeds: np.ndarray, players: int,
             for k in range(players):
                 chips_out[i, r, order[k]] = k + 1
         for p in range(players):
-            seven[0], seven[1] = decks[i, 2 * p], decks[i, 2 * p + 1]
-            for k in range(5):
-                seven[2 + k] = board[k]
-            finals[p] = score_cards(seven)
+            pocket[0], pocket[1] = decks[i, 2 * p], decks[i, 2 * p + 1]
+            finals[p] = hand_score(pocket, 2, board, 5)
         success_out[i] = showdown_in_order(finals, chips_out[i, 3], players)
 
 
@@ -130,12 +120,12 @@ def main(quick: bool = False) -> list[dict]:
     """Rows: heists/s per model on one core (4 players, all four rounds; CPU time of this
     process, so other load on the machine does not count), the naive reference and the
     ratio; the runner's wall time for 1M history heists on 2 cores (extrapolated from 200k,
-    or 50k with ``quick``). Targets: history >= 20,000/s, bayes >= 1,000/s, 1M < 60 s."""
+    or 50k with ``quick``). Targets (issue 15): history >= 50,000/s, bayes >= 6,000/s; 1M < 60 s."""
     scale = 1 if quick else 4
     naive = _naive_rate(300 * scale)
     rows = [{"what": "naive per-player enumeration, history, 4 players (reference)",
              "per_second": round(naive), "ratio": 1.0, "target": ""}]
-    targets = {HISTORY: 20_000, BAYES: 1_000}
+    targets = {HISTORY: 50_000, BAYES: 6_000}
     for name, model, n in (("random", RANDOM, 50_000), ("percentile", PERCENTILE, 10_000),
                            ("history", HISTORY, 10_000), ("bayes", BAYES, 1_000)):
         rate = _rate(model, n * scale)

@@ -18,20 +18,17 @@ from cardsim.sims.core.jit import kernel
 from cardsim.errors import UserError
 from cardsim.sims.gang.holdings import (
     MAX_POCKET,
+    category_of_score,
     hand_score,
+    muscle_score,
     holder_of,
     score_holdings,
     sort_valid,
     strength,
 )
 from cardsim.sims.gang.models import BAYES, HISTORY, PERCENTILE
-from cardsim.sims.gang.hands import (
-    ACE_RANK,
-    JACK_RANK,
-    STRAIGHT_FLUSH,
-    SUITLESS_JACK,
-    category_of_score,
-)
+from cardsim.sims.poker.cards import ACE_RANK, JACK_RANK, SUITLESS_JACK
+from cardsim.sims.poker.rules import STRAIGHT_FLUSH
 
 CHALLENGES: dict[str, int] = {
     "quick-access": 1,
@@ -280,12 +277,6 @@ def swap_in_card(pocket: np.ndarray, size: int, new_card: int, drop_slot: int) -
     dropped = pocket[drop_slot]
     pocket[drop_slot] = new_card
     return dropped
-
-
-@kernel
-def muscle_score(score: int) -> int:
-    """Muscle (10): the holder beats every other hand of the same ranking (but no other)."""
-    return score | (1 << 26)
 
 
 # ---------------------------------------------------------------- specialists: use and effects

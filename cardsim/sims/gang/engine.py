@@ -66,12 +66,12 @@ from cardsim.sims.gang.holdings import (
     PAIRS_WITH_JACK,
     hand_score,
     holder_of,
-    holding_percentiles,
     pair_percentiles,
     pocket_mask,
+    preflop_pair_percentiles,
+    rank_holdings,
     sample_triples,
     score_holdings,
-    sort_valid,
     strength,
 )
 from cardsim.sims.gang.models import BAYES, HISTORY, LEAKY, PERCENTILE, RANDOM
@@ -341,7 +341,9 @@ def play_heist(
                 keys[p] = np.random.random()
         else:
             score_holdings(hold_cards, hold_masks, count, size, board, shown, valid, hscores)
-            if size == 2:
+            if size == 2 and shown == 0:
+                preflop_pair_percentiles(own, pockets, players, pair_cards, ratings)
+            elif size == 2:
                 pair_percentiles(hscores[:N_PAIRS], valid[:N_PAIRS], own, pockets, players,
                                  pair_cards, ratings)
             else:
@@ -367,8 +369,7 @@ def play_heist(
                             below += 0.5
                     ratings[p] = below / players
             if model == BAYES or estimate or (r == 3 and scans):
-                index, values = sort_valid(hscores, valid, count)
-                holding_percentiles(index, values, hpct)
+                index, values = rank_holdings(hscores, valid, count, shown, size, hpct)
                 for h in range(count):
                     hband[r, h] = min(int(hpct[h] * bands), bands - 1)
             if model == BAYES:

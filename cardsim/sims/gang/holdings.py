@@ -2,7 +2,15 @@
 opponent holding scored once per board.
 
 A player rates their pocket plus the community cards shown (seed 000, "Vòng 1 b)"): pre-flop
-by the starting-hand table (:mod:`cardsim.sims.gang.preflop`), later by the best five cards.
+by the starting-hand table (:mod:`cardsim.sims.gang.preflop`), later by the best five cards,
+scored by the poker engine (:mod:`cardsim.sims.poker.evaluator`; rankings: digest "Hand ranking").
+
+Hand scores in the heist kernels are ``2 * poker score`` (dense, higher is stronger, equal iff a
+true tie), so the Muscle holder (specialist 10: beats every other hand of the same ranking and
+no other) fits in between as ``2 * (top score of the ranking) + 1`` (:func:`muscle_score`). The
+only four-card hand rated (one pocket card plus the flop, the Informant's key card) uses the
+poker engine's :func:`~cardsim.sims.poker.evaluator.score_four`, compared only with other
+four-card hands.
 Work sharing: each round the board's masks are built once and every possible opponent holding
 (all 1,326 pairs, the 52 holdings with the suitless Jack once a Jack was used, or 1,000 sampled
 triples under Security Cameras) is scored once; every player's percentile is then a count over
@@ -14,15 +22,18 @@ from __future__ import annotations
 import numpy as np
 from cardsim.sims.core.jit import kernel
 
-from cardsim.sims.gang.hands import (
-    JACK_RANK,
-    POPCOUNT,
-    SUITLESS_JACK,
-    add_card,
-    score_masks,
-    score_ranks,
-)
 from cardsim.sims.gang.preflop import EQUITY, class_index
+from cardsim.sims.poker.cards import JACK_RANK, SUITLESS_JACK
+from cardsim.sims.poker.evaluator import (
+    CARD_KEY,
+    hand_key,
+    rank_only_score,
+    score_extended,
+    score_four,
+    score_union,
+    suit_masks_into,
+)
+from cardsim.sims.poker.hands import CATEGORY_NAMES, CATEGORY_OF_SCORE, TOP_SCORE_OF_CATEGORY
 
 
 MAX_PLAYERS = 6
@@ -77,6 +88,24 @@ _PAIR_RANKS = np.where(PAIRS_WITH_JACK == SUITLESS_JACK, JACK_RANK, PAIRS_WITH_J
 PAIR_CLASS = 13 * _PAIR_RANKS.min(axis=1) + _PAIR_RANKS.max(axis=1)
 
 
+def _flush_candidates() -> tuple[np.ndarray, np.ndarray]:
+    """For each suit and need (1 or 2 cards), the two-card holdings (Jack holdings included)
+    with at least that many cards of the suit (the suitless Jack has none), padded."""
+    in_suit = [((PAIRS_WITH_JACK != SUITLESS_JACK) & (PAIRS_WITH_JACK % 4 == s)).sum(axis=1)
+               for s in range(4)]
+    table = np.zeros((4, 3, len(PAIRS_WITH_JACK)), dtype=np.int64)
+    counts = np.zeros((4, 3), dtype=np.int64)
+    for s in range(4):
+        for need in (1, 2):
+            chosen = np.flatnonzero(in_suit[s] >= need)
+            table[s, need, : len(chosen)] = chosen
+            counts[s, need] = len(chosen)
+    return table, counts
+
+
+FLUSH_CANDIDATES, FLUSH_CANDIDATE_COUNT = _flush_candidates()
+
+
 EQUITY_Q = np.round(EQUITY * EQUITY_SCALE).astype(np.int64)
 
 
@@ -92,16 +121,58 @@ def preflop_value(pocket: np.ndarray, size: int) -> int:
     return best
 
 
+def _category_floors() -> np.ndarray:
+    """Per ranking, a gang score just below every hand of that ranking."""
+    scores = np.arange(CATEGORY_OF_SCORE.shape[0])
+    return np.array([2 * scores[CATEGORY_OF_SCORE == c].min() - 1 for c in range(len(CATEGORY_NAMES))],
+                    dtype=np.int64)
+
+
+CATEGORY_FLOOR = _category_floors()
+
+
+@kernel(inline="always")
+def category_of_score(score: int) -> int:
+    """Ranking 0..9 (high card .. royal flush) of a gang hand score (Muscle or not)."""
+    return CATEGORY_OF_SCORE[score >> 1]
+
+
+@kernel(inline="always")
+def muscle_score(score: int) -> int:
+    """Muscle (10): the holder beats every other hand of the same ranking (but no other)."""
+    return 2 * TOP_SCORE_OF_CATEGORY[CATEGORY_OF_SCORE[score >> 1]] + 1
+
+
+@kernel(inline="always")
+def is_muscle(score: int) -> bool:
+    """Is this gang score a Muscle holder's raised score?"""
+    return (score & 1) == 1
+
+
+@kernel(inline="always")
+def category_floor(score: int) -> int:
+    """A score below every hand of the ranking of ``score`` and above every lower ranking (what
+    a hand of that ranking is worth against the Muscle holder)."""
+    return CATEGORY_FLOOR[CATEGORY_OF_SCORE[score >> 1]]
+
+
+def describe_category(score: int) -> str:
+    """Ranking name of a gang hand score, e.g. ``"full house"``."""
+    return CATEGORY_NAMES[int(CATEGORY_OF_SCORE[int(score) >> 1])]
+
+
 @kernel
 def hand_score(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
-    """Score of the best five of the pocket plus the ``shown`` first community cards."""
-    suits = np.zeros(4, dtype=np.int64)
-    m1 = m2 = m3 = m4 = m5 = 0
-    for k in range(shown):
-        m1, m2, m3, m4, m5 = add_card(m1, m2, m3, m4, m5, suits, board[k])
+    """Score of the best five of the pocket plus the ``shown`` first community cards (four
+    cards: the four-card order of :func:`score_four`)."""
+    if size + shown >= 5:
+        return 2 * np.int64(score_union(pocket, size, board, shown))
+    hand = np.empty(size + shown, dtype=np.int64)
     for k in range(size):
-        m1, m2, m3, m4, m5 = add_card(m1, m2, m3, m4, m5, suits, pocket[k])
-    return score_masks(m1, m2, m3, m4, m5, suits)
+        hand[k] = pocket[k]
+    for k in range(shown):
+        hand[size + k] = board[k]
+    return score_four(hand)
 
 
 @kernel
@@ -164,14 +235,18 @@ def score_holdings(
     board_mask = np.int64(0)
     for k in range(shown):
         board_mask |= np.int64(1) << board[k]
-    suits0 = np.zeros(4, dtype=np.int64)
-    b1 = b2 = b3 = b4 = b5 = 0
-    for k in range(shown):
-        b1, b2, b3, b4, b5 = add_card(b1, b2, b3, b4, b5, suits0, board[k])
+    board_key = hand_key(board[:shown])
+    board_suits = np.zeros(4, dtype=np.int64)
+    suit_masks_into(board[:shown], board_suits)
     flush_suit = -1
     need = 99
+    rank_count = np.zeros(13, dtype=np.int64)
+    for k in range(shown):
+        rank_count[board[k] >> 2] += 1
     for s in range(4):
-        on_board = POPCOUNT[suits0[s]]
+        on_board = 0
+        for k in range(shown):
+            on_board += (board[k] & 3) == s
         if on_board + size >= 5:
             flush_suit = s
             need = 5 - on_board
@@ -179,58 +254,34 @@ def score_holdings(
     if size == 2 and shown > 0:
         for ra in range(13):
             for rb in range(ra, 13):
-                m1, m2, m3, m4, m5 = b1, b2, b3, b4, b5
-                m1, m2, m3, m4, m5 = _add_rank(m1, m2, m3, m4, m5, ra)
-                m1, m2, m3, m4, m5 = _add_rank(m1, m2, m3, m4, m5, rb)
-                class_scores[ra * 13 + rb] = score_ranks(m1, m2, m3, m4, m5)
-    suits = np.zeros(4, dtype=np.int64)
+                if rank_count[ra] + 1 + (ra == rb) > 4 or rank_count[rb] + 1 > 4:
+                    continue  # no holding has these ranks
+                key = board_key + CARD_KEY[4 * ra] + CARD_KEY[4 * rb + 1]
+                class_scores[ra * 13 + rb] = 2 * np.int64(rank_only_score(key, shown + 2))
     n_valid = 0
     for h in range(count):
-        if masks[h] & board_mask:
-            valid[h] = False
-            continue
-        valid[h] = True
-        n_valid += 1
-        if shown == 0:
-            if size == 2:
-                scores[h] = PAIR_PREFLOP[h]
-            else:
-                scores[h] = preflop_value(cards[h], size)
-            continue
-        if size == 2:
-            in_suit = 0
-            if flush_suit >= 0:
-                for k in range(2):
-                    if cards[h, k] != SUITLESS_JACK and cards[h, k] & 3 == flush_suit:
-                        in_suit += 1
-            if flush_suit < 0 or in_suit < need:
-                scores[h] = class_scores[PAIR_CLASS[h]]
-                continue
-        for s in range(4):
-            suits[s] = suits0[s]
-        m1, m2, m3, m4, m5 = b1, b2, b3, b4, b5
-        for k in range(size):
-            m1, m2, m3, m4, m5 = add_card(m1, m2, m3, m4, m5, suits, cards[h, k])
-        scores[h] = score_masks(m1, m2, m3, m4, m5, suits)
-    return n_valid
-
-
-@kernel(inline="always")
-def _add_rank(m1: int, m2: int, m3: int, m4: int, m5: int, rank: int):
-    """Add one card of ``rank`` to the multiplicity masks, ignoring its suit."""
-    bit = 1 << rank
-    if m4 & bit:
-        m5 |= bit
-    elif m3 & bit:
-        m4 |= bit
-    elif m2 & bit:
-        m3 |= bit
-    elif m1 & bit:
-        m2 |= bit
+        ok = (masks[h] & board_mask) == 0
+        valid[h] = ok
+        n_valid += ok
+    if shown == 0 and size == 2:
+        for h in range(count):
+            scores[h] = PAIR_PREFLOP[h]  # no board yet: every holding is valid
+    elif shown == 0:
+        for h in range(count):
+            scores[h] = preflop_value(cards[h], size)
+    elif size == 2 and need > 0:
+        for h in range(count):  # every holding at its rank class (also the invalid ones: unread)
+            scores[h] = class_scores[PAIR_CLASS[h]]
+        if flush_suit >= 0:  # only holdings with ``need`` cards of the flush suit can flush
+            for k in range(FLUSH_CANDIDATE_COUNT[flush_suit, need]):
+                h = FLUSH_CANDIDATES[flush_suit, need, k]
+                if h < count and valid[h]:
+                    scores[h] = 2 * np.int64(score_extended(board_key, board_suits, shown, cards[h, :2]))
     else:
-        m1 |= bit
-    return m1, m2, m3, m4, m5
-
+        for h in range(count):
+            if valid[h]:
+                scores[h] = 2 * np.int64(score_extended(board_key, board_suits, shown, cards[h, :size]))
+    return n_valid
 
 def _card_pairs() -> np.ndarray:
     """For each card, the indices of the 51 two-card holdings that contain it."""
@@ -294,24 +345,56 @@ def _pair_has(pair_cards: np.ndarray, h: int, card: int) -> bool:
     return pair_cards[h, 0] == card or pair_cards[h, 1] == card
 
 
+RADIX_BITS = 8
+RADIX_LIMIT = 1 << (2 * RADIX_BITS)  # scores below this are sorted by two counting passes
+
+
 @kernel
 def sort_valid(scores: np.ndarray, valid: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """Indices of the valid holdings sorted by score, and their sorted scores."""
+    """Indices of the valid holdings sorted by score (equal scores by index), and their sorted
+    scores.
+
+    Hand scores (twice the poker engine's dense score) and pre-flop table values are below
+    2**16, so two stable counting passes of 8 bits replace a comparison sort; other values fall
+    back to sorting ``score << 12 | index`` (the same order).
+    """
     n_valid = 0
+    low = np.int64(0)
+    high = np.int64(0)
     for h in range(count):
         if valid[h]:
             n_valid += 1
+            low = min(low, scores[h])
+            high = max(high, scores[h])
     index = np.empty(n_valid, dtype=np.int64)
     k = 0
     for h in range(count):
         if valid[h]:
             index[k] = h
             k += 1
+    values = np.empty(n_valid, dtype=np.int64)
+    if low >= 0 and high < RADIX_LIMIT:
+        buffer = np.empty(n_valid, dtype=np.int64)
+        starts = np.empty((1 << RADIX_BITS) + 1, dtype=np.int64)
+        for shift in (0, RADIX_BITS):
+            source = index if shift == 0 else buffer
+            target = buffer if shift == 0 else index
+            starts[:] = 0
+            for k in range(n_valid):
+                starts[((scores[source[k]] >> shift) & 255) + 1] += 1
+            for b in range(1 << RADIX_BITS):
+                starts[b + 1] += starts[b]
+            for k in range(n_valid):
+                digit = (scores[source[k]] >> shift) & 255
+                target[starts[digit]] = source[k]
+                starts[digit] += 1
+        for k in range(n_valid):
+            values[k] = scores[index[k]]
+        return index, values
     packed = np.empty(n_valid, dtype=np.int64)
     for k in range(n_valid):
         packed[k] = (scores[index[k]] << 12) | index[k]
     packed.sort()
-    values = np.empty(n_valid, dtype=np.int64)
     for k in range(n_valid):
         index[k] = packed[k] & 4095
         values[k] = packed[k] >> 12
@@ -331,3 +414,62 @@ def holding_percentiles(index: np.ndarray, values: np.ndarray, out: np.ndarray) 
         for m in range(k, end + 1):
             out[index[m]] = pct
         k = end + 1
+
+
+def _preflop_order() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`sort_valid` and :func:`holding_percentiles` of the 1,326 two-card holdings before
+    the flop (all valid, scored by the starting-hand table): the same every heist."""
+    index = np.argsort(PAIR_PREFLOP, kind="stable")
+    values = PAIR_PREFLOP[index]
+    pct = np.zeros(N_PAIRS)
+    k = 0
+    while k < N_PAIRS:
+        end = k
+        while end + 1 < N_PAIRS and values[end + 1] == values[k]:
+            end += 1
+        pct[index[k:end + 1]] = (k + 0.5 * (end + 1 - k)) / N_PAIRS
+        k = end + 1
+    return index, values, pct
+
+
+PREFLOP_INDEX, PREFLOP_VALUES, PREFLOP_PCT = _preflop_order()
+
+
+@kernel
+def rank_holdings(scores: np.ndarray, valid: np.ndarray, count: int, shown: int, size: int,
+                  pct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`sort_valid` then :func:`holding_percentiles` into ``pct``; before the flop with
+    two-card pockets the fixed pre-flop order is copied instead of sorted again."""
+    if shown == 0 and size == 2 and count == N_PAIRS:
+        for h in range(N_PAIRS):
+            pct[h] = PREFLOP_PCT[h]
+        return PREFLOP_INDEX.copy(), PREFLOP_VALUES.copy()
+    index, values = sort_valid(scores, valid, count)
+    holding_percentiles(index, values, pct)
+    return index, values
+
+
+@kernel
+def preflop_pair_percentiles(own: np.ndarray, pockets: np.ndarray, players: int,
+                             pair_cards: np.ndarray, ratings: np.ndarray) -> None:
+    """:func:`pair_percentiles` before the flop, where every holding is valid and scored by the
+    starting-hand table: the counts against all holdings come from the fixed sorted order, then
+    the holdings that use a player's own cards are taken back out (the same integer counts)."""
+    for p in range(players):
+        target = own[p]
+        less = np.searchsorted(PREFLOP_VALUES, target, side="left")
+        equal = np.searchsorted(PREFLOP_VALUES, target, side="right") - less
+        total = N_PAIRS
+        first = pockets[p, 0]
+        second = pockets[p, 1]
+        for c in (first, second):
+            if c < 0 or c >= 52:  # the suitless Jack is in no holding
+                continue
+            for k in range(51):
+                h = CARD_PAIRS[c, k]
+                if c == second and first < 52 and _pair_has(pair_cards, h, first):
+                    continue  # the holding of both own cards was already taken out
+                total -= 1
+                less -= PAIR_PREFLOP[h] < target
+                equal -= PAIR_PREFLOP[h] == target
+        ratings[p] = (less + 0.5 * equal) / max(total, 1)

@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 from cardsim.sims.core.jit import kernel
 
-from cardsim.sims.gang.hands import SUITLESS_JACK, JACK_RANK, score_cards
+from cardsim.sims.poker.cards import JACK_RANK, SUITLESS_JACK
+from cardsim.sims.poker.evaluator import score_hand
 
 N_CLASSES = 169
 
@@ -67,8 +68,8 @@ def compute_equity_table(samples: int, seed: int) -> np.ndarray:
                 for k in range(5):
                     mine[2 + k] = rest[2 + k]
                     theirs[2 + k] = rest[2 + k]
-                a = score_cards(mine)
-                b = score_cards(theirs)
+                a = score_hand(mine)
+                b = score_hand(theirs)
                 total += 1.0 if a > b else (0.5 if a == b else 0.0)
             out[index] = total / samples
     return out

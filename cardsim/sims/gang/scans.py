@@ -7,7 +7,7 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.gang.cards import card_rank, fingerprint_ranking, muscle_score
-from cardsim.sims.gang.hands import SUITLESS_JACK
+from cardsim.sims.poker.cards import SUITLESS_JACK
 from cardsim.sims.gang.holdings import hand_score, pocket_mask
 
 

@@ -16,6 +16,8 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 
 from cardsim.errors import UserError
+from cardsim.sims.poker.cards import JACK_RANK, SUITLESS_JACK
+from cardsim.sims.poker.rules import FOUR_OF_A_KIND, HIGH_CARD, PAIR, THREE_OF_A_KIND, TWO_PAIR
 from cardsim.sims.poker.tables import (
     FLUSH_PROBE_ADD,
     FLUSH_PROBE_MASK,
@@ -138,6 +140,75 @@ def score_extended(base_key: np.uint64, base_masks: np.ndarray, n_base: int,
         if flush > score:
             score = flush
     return np.int32(score)
+
+
+@kernel
+def score_union(first: np.ndarray, n_first: int, second: np.ndarray, n_second: int) -> np.int32:
+    """:func:`score_hand` of the first ``n_first`` cards of ``first`` together with the first
+    ``n_second`` of ``second`` (5..8 cards in all, e.g. a pocket and the cards shown), without
+    building the joined hand."""
+    total = np.uint64(0)
+    for i in range(n_first):
+        total += CARD_KEY[np.uint8(first[i])]
+    for i in range(n_second):
+        total += CARD_KEY[np.uint8(second[i])]
+    score = _rank_score(total >> _SUIT_SHIFT, n_first + n_second)
+    suit = _flush_suit(total & _SUIT_FIELD)
+    if suit >= 0:
+        mask = _suit_mask(first[:n_first], suit) | _suit_mask(second[:n_second], suit)
+        flush = np.int32(FLUSH_SCORE[mask])
+        if flush > score:
+            score = flush
+    return np.int32(score)
+
+
+@kernel(inline="always")
+def rank_only_score(total_key: np.uint64, n_cards: int) -> np.int32:
+    """Score of a hand of ``n_cards`` (5..8) from its key sum when it holds no flush: the
+    suit-blind lookup of :func:`score_extended` alone (shared-board kernels use it to score a
+    rank class once for every holding of those ranks that cannot make a flush)."""
+    return np.int32(_rank_score(total_key >> _SUIT_SHIFT, n_cards))
+
+
+FOUR_CARD_BASE = 13**4
+
+
+@kernel
+def score_four(cards: np.ndarray) -> int:
+    """Order of a four-card hand, e.g. one pocket card plus the flop (seed 000 rankings).
+
+    Four cards make no straight and no flush, so only the rank multiplicities rank them:
+    four of a kind > three of a kind > two pair > pair > high card, then the ranks in the order
+    they are compared (larger groups first, higher ranks first). The suitless Jack (52) counts as
+    a Jack. Returns ``category * 13**4 + compared ranks in base 13``: higher is better, equal iff
+    a true tie, comparable only with other four-card scores (not with the dense 5..8-card ones).
+    """
+    counts = np.zeros(13, dtype=np.int64)
+    for i in range(cards.shape[0]):
+        card = cards[i]
+        counts[JACK_RANK if card == SUITLESS_JACK else card >> 2] += 1
+    pairs = 0
+    top = 0
+    for rank in range(13):
+        if counts[rank] == 2:
+            pairs += 1
+        top = max(top, counts[rank])
+    if top == 4:
+        category = FOUR_OF_A_KIND
+    elif top == 3:
+        category = THREE_OF_A_KIND
+    elif pairs == 2:
+        category = TWO_PAIR
+    elif pairs == 1:
+        category = PAIR
+    else:
+        category = HIGH_CARD
+    packed = 0
+    for group in range(4, 0, -1):
+        for rank in range(12, -1, -1):
+            if counts[rank] == group:
+                packed = packed * 13 + rank
+    return category * FOUR_CARD_BASE + packed
 
 
 @kernel
