@@ -64,11 +64,11 @@ def role_win_table(episodes: pl.DataFrame) -> pl.DataFrame:
 
 def character_win_table(episodes: pl.DataFrame, *, by_role: bool = False) -> pl.DataFrame:
     """Per character (optionally per character and role): seats, wins, p, 95% interval,
-    sorted by win rate. Roles are dealt at random, so characters meet every role."""
+    sorted by win rate, ties by name (so the same episodes give the same table)."""
     keys = ["character", "role"] if by_role else ["character"]
     table = proportion_table(seat_table(episodes), keys, "won")
     survived = seat_table(episodes).group_by(keys).agg(pl.col("survived").mean())
-    return table.join(survived, on=keys).sort("p", descending=True)
+    return table.join(survived, on=keys).sort(["p", *keys], descending=[True] + [False] * len(keys))
 
 
 def length_table(episodes: pl.DataFrame) -> pl.DataFrame:
@@ -103,7 +103,7 @@ def elimination_table(episodes: pl.DataFrame) -> pl.DataFrame:
 def _leader(table: pl.DataFrame, key: str, lowest: bool) -> tuple[str, bool, float]:
     """(the row's ``key`` with the highest p, or the lowest; whether its 95% interval is clear
     of every other row's; its margin in p over the runner-up)."""
-    ordered = table.sort("p", descending=not lowest)
+    ordered = table.sort(["p", key], descending=[not lowest, False])
     top = ordered.row(0, named=True)
     rest = ordered.slice(1)
     if lowest:

@@ -9,13 +9,21 @@ All randomness comes from the numpy Generator passed in (numba supports ``Genera
 Decisions are the bots' (:mod:`cardsim.sims.bang.policies`): at each one the engine fills the
 public view (:func:`public_view`, layout in :mod:`cardsim.sims.bang.view`) and hands it with the
 seat's parameters to the policy, which never sees the state itself.
+
+numba's on-disk cache only notices edits to the file that holds a function, and this module's
+kernels compile the policies into themselves; :func:`drop_stale_cache` therefore clears this
+module's cache whenever a module it compiles in has changed.
 """
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import numpy as np
 from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.bang import cards as cards_module
 from cardsim.sims.bang.cards import (
     BANG, BARREL, BART_CASSIDY, BEER, BLACK_JACK, BOT_RANDOM, CALAMITY_JANET, CARD_KIND, CARD_RANK,
     CARD_SUIT, CAT_BALOU, CHARACTER_LIFE, COLT_REACH, DEPUTY, DIAMONDS, DUEL, DYNAMITE, EL_GRINGO,
@@ -26,6 +34,8 @@ from cardsim.sims.bang.cards import (
     SPADES, STAGECOACH, SUZY_LAFAYETTE, VOLCANIC, VULTURE_SAM, WEAPON_REACH, WELLS_FARGO,
     WILLY_THE_KID,
 )  # fmt: skip
+from cardsim.sims.bang import policies as policies_module
+from cardsim.sims.bang import view as view_module
 from cardsim.sims.bang.policies import (
     N_PARAMS, NO_ACTION, SID_ABILITY, default_params, pick_discard, pick_jesse_source,
     pick_kit_return, pick_pedro_discard, pick_store_card, pick_two_to_discard, random_play,
@@ -77,6 +87,38 @@ DEFAULT_PARAMS = np.array([default_params(role) for role in range(4)])
 # draw! purposes
 CHECK_DYNAMITE, CHECK_JAIL, CHECK_BARREL = 0, 1, 2
 
+
+
+def _fingerprint_of_compiled_in_modules() -> str:
+    """Hash of the sources this module's kernels compile in besides its own."""
+    digest = hashlib.sha256()
+    for module in (policies_module, view_module, cards_module):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()
+
+
+def drop_stale_cache() -> None:
+    """Delete this module's numba cache files when a compiled-in module changed since they
+    were written (numba itself only checks this file's own timestamp)."""
+    cache_dir = Path(__file__).parent / "__pycache__"
+    stamp = cache_dir / "engine.deps-stamp"
+    current = _fingerprint_of_compiled_in_modules()
+    try:
+        if stamp.read_text() == current:
+            return
+    except OSError:
+        pass
+    try:
+        cache_dir.mkdir(exist_ok=True)
+        for stale in (*cache_dir.glob("engine.*.nbi"), *cache_dir.glob("engine.*.nbc")):
+            stale.unlink(missing_ok=True)
+        stamp.write_text(current)
+    except OSError:  # a read-only install: nothing cached there to go stale
+        pass
+
+
+if __name__ == "cardsim.sims.bang.engine":
+    drop_stale_cache()
 
 
 class StateView:
