@@ -38,7 +38,8 @@ def compile_command(quick: bool, as_json: bool) -> None:
 
     def note(row: dict) -> None:
         if not as_json:
-            typer.echo(f"  {row['what']}: {row['cold_s']} s cold, {row['warm_s']} s warm "
+            typer.echo(f"  {row['what']}: {row['cold_s']} s cold ({row['cold_cpu_s']} CPU s), "
+                       f"{row['warm_s']} s warm "
                        f"(load {row['load_1min']})", err=True)
 
     rows = compile_benchmark(list(FIRST_COMMANDS), report=not quick, on_row=note)

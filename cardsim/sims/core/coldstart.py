@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -62,6 +63,7 @@ class Timing:
     what: str
     command: str
     cold_seconds: float
+    cold_cpu_seconds: float
     warm_seconds: float | None
     cache_files: int
     load_before: float
@@ -72,6 +74,7 @@ class Timing:
         return {
             "what": self.what,
             "cold_s": round(self.cold_seconds, 1),
+            "cold_cpu_s": round(self.cold_cpu_seconds, 1),
             "warm_s": None if self.warm_seconds is None else round(self.warm_seconds, 1),
             "target_cold_s": self.target_seconds,
             "meets_target": None if self.target_seconds is None
@@ -95,19 +98,28 @@ def load_average() -> float:
         return float("nan")
 
 
-def _timed_run(argv: Sequence[str], cache_dir: Path, work_dir: Path, root: Path) -> float:
-    """Wall seconds of ``python -m cardsim argv`` in a new process using ``cache_dir``."""
+def _child_cpu_seconds() -> float:
+    """User plus system CPU seconds of this process's finished children so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed_run(argv: Sequence[str], cache_dir: Path, work_dir: Path, root: Path
+               ) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of ``python -m cardsim argv`` in a new process using
+    ``cache_dir``. The CPU seconds (user + system of the child and its own children) hardly
+    depend on what else the shared machine runs, unlike the wall seconds."""
     env = dict(os.environ)
     env["NUMBA_CACHE_DIR"] = str(cache_dir)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
-    started = time.perf_counter()
+    cpu_before, started = _child_cpu_seconds(), time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "cardsim", *argv], cwd=work_dir, env=env,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, _child_cpu_seconds() - cpu_before
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise RuntimeError(f"'cardsim {' '.join(argv)}' failed ({done.returncode}): {last}")
-    return elapsed
+    return elapsed, cpu
 
 
 def measure_cold(what: str, argv: Sequence[str], *, warm: bool = True,
@@ -119,12 +131,13 @@ def measure_cold(what: str, argv: Sequence[str], *, warm: bool = True,
     cache_dir.mkdir()
     try:
         load = load_average()
-        cold = _timed_run(argv, cache_dir, scratch, root)
+        cold, cold_cpu = _timed_run(argv, cache_dir, scratch, root)
         files = sum(1 for _ in cache_dir.rglob("*.nbi"))
-        warm_seconds = _timed_run(argv, cache_dir, scratch, root) if warm else None
+        warm_seconds = _timed_run(argv, cache_dir, scratch, root)[0] if warm else None
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    return Timing(what, "cardsim " + " ".join(argv), cold, warm_seconds, files, load, target)
+    return Timing(what, "cardsim " + " ".join(argv), cold, cold_cpu, warm_seconds, files, load,
+                  target)
 
 
 def compile_benchmark(games: Sequence[str], report: bool,
