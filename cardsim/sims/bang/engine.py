@@ -11,19 +11,25 @@ public view (:func:`public_view`, layout in :mod:`cardsim.sims.bang.view`) and h
 seat's parameters to the policy, which never sees the state itself.
 
 numba's on-disk cache only notices edits to the file that holds a function, and this module's
-kernels compile the policies into themselves; :func:`drop_stale_cache` therefore clears this
-module's cache whenever a module it compiles in has changed.
+kernels compile the policies into themselves; :func:`cardsim.sims.core.jit.drop_stale_cache`
+(called by ``@kernel``) therefore clears the package's cache whenever any of its sources
+changed.
+
+Compile time: numba optimises and compiles every separately compiled kernel together with its
+whole call tree, so each level of a deep call chain compiles the rules below it once more.
+A kernel with a single caller that sits between the batch kernel and the shared rules (the
+turn, the draw phase, the card plays, the bots' seat-level choices, the path from a lethal hit
+to an elimination) is therefore ``@kernel(inline="always")``: compiled as part of its caller,
+not on its own. Kernels called from many places stay separate (inlined, each call site would
+be compiled again), and so do the bots' play rules, which would make the batch kernel too big
+to type quickly. :func:`play_focus_games` is the one batch kernel every command compiles.
 """
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
 import numpy as np
 from cardsim.sims.core.jit import kernel
 
-from cardsim.sims.bang import cards as cards_module
 from cardsim.sims.bang.cards import (
     BANG, BARREL, BART_CASSIDY, BEER, BLACK_JACK, BOT_RANDOM, CALAMITY_JANET, CARD_KIND, CARD_RANK,
     CARD_SUIT, CAT_BALOU, CHARACTER_LIFE, COLT_REACH, DEPUTY, DIAMONDS, DUEL, DYNAMITE, EL_GRINGO,
@@ -34,8 +40,6 @@ from cardsim.sims.bang.cards import (
     SPADES, STAGECOACH, SUZY_LAFAYETTE, VOLCANIC, VULTURE_SAM, WEAPON_REACH, WELLS_FARGO,
     WILLY_THE_KID,
 )  # fmt: skip
-from cardsim.sims.bang import policies as policies_module
-from cardsim.sims.bang import view as view_module
 from cardsim.sims.bang.policies import (
     N_PARAMS, NO_ACTION, SID_ABILITY, default_params, pick_discard, pick_jesse_source,
     pick_kit_return, pick_pedro_discard, pick_store_card, pick_two_to_discard, random_play,
@@ -83,42 +87,11 @@ ACTS = VIEW + VIEW_SIZE  # s[ACTS + i * 3 + 0..2]: legal action i (scratch)
 STATE_SIZE = ACTS + MAX_ACTIONS * 3
 #: role bot parameters per role (row = role), the defaults of every seat
 DEFAULT_PARAMS = np.array([default_params(role) for role in range(4)])
+#: the same bit for bit as int64 (how the state holds them; no float view to compile)
+DEFAULT_PARAM_BITS = DEFAULT_PARAMS.view(np.int64)
 
 # draw! purposes
 CHECK_DYNAMITE, CHECK_JAIL, CHECK_BARREL = 0, 1, 2
-
-
-
-def _fingerprint_of_compiled_in_modules() -> str:
-    """Hash of the sources this module's kernels compile in besides its own."""
-    digest = hashlib.sha256()
-    for module in (policies_module, view_module, cards_module):
-        digest.update(Path(module.__file__).read_bytes())
-    return digest.hexdigest()
-
-
-def drop_stale_cache() -> None:
-    """Delete this module's numba cache files when a compiled-in module changed since they
-    were written (numba itself only checks this file's own timestamp)."""
-    cache_dir = Path(__file__).parent / "__pycache__"
-    stamp = cache_dir / "engine.deps-stamp"
-    current = _fingerprint_of_compiled_in_modules()
-    try:
-        if stamp.read_text() == current:
-            return
-    except OSError:
-        pass
-    try:
-        cache_dir.mkdir(exist_ok=True)
-        for stale in (*cache_dir.glob("engine.*.nbi"), *cache_dir.glob("engine.*.nbc")):
-            stale.unlink(missing_ok=True)
-        stamp.write_text(current)
-    except OSError:  # a read-only install: nothing cached there to go stale
-        pass
-
-
-if __name__ == "cardsim.sims.bang.engine":
-    drop_stale_cache()
 
 
 class StateView:
@@ -152,8 +125,12 @@ class StateView:
 
 @kernel
 def set_seat_params(s, p, params):
-    """Store seat p's bot parameters (float64) bit for bit in the state."""
-    s[PARAMS + p * N_PARAMS : PARAMS + (p + 1) * N_PARAMS] = params.view(np.int64)
+    """Store seat p's bot parameters (float64) bit for bit in the state. Element by element,
+    here and wherever the rules copy arrays: a slice assignment compiles numba's shape-mismatch
+    error (string formatting and all) into every kernel that reaches it."""
+    bits = params.view(np.int64)
+    for i in range(N_PARAMS):
+        s[PARAMS + p * N_PARAMS + i] = bits[i]
 
 
 @kernel
@@ -185,7 +162,8 @@ def blank_state(roles, chars, bots, max_turns):
         s[LIFE + p] = s[MAX_LIFE + p]
         s[ALIVE + p] = 1
         s[REVEALED + p] = 1 if roles[p] == SHERIFF else 0
-        set_seat_params(s, p, DEFAULT_PARAMS[roles[p]])
+        for i in range(N_PARAMS):
+            s[PARAMS + p * N_PARAMS + i] = DEFAULT_PARAM_BITS[roles[p], i]
         if chars[p] == SUZY_LAFAYETTE:
             s[G_SUZY] = p
         if chars[p] == VULTURE_SAM:
@@ -222,7 +200,8 @@ def deal_roles(n_players, rng):
     roles = ROLES_BY_PLAYERS[n_players - 4, :n_players].copy()
     others = roles[1:]
     shuffle_prefix(others, n_players - 1, rng)
-    roles[1:] = others
+    for i in range(1, n_players):
+        roles[i] = others[i - 1]
     return roles
 
 
@@ -539,7 +518,7 @@ def discard_everything(s, p):
             to_discard(s, c)
 
 
-@kernel
+@kernel(inline="always")
 def eliminate(s, rng, victim, killer):
     """Seed 003 elimination: the role is revealed and the cards leave play (to Vulture Sam's
     hand if he is alive, published); then, if the game goes on, killing an Outlaw earns 3 cards
@@ -574,7 +553,7 @@ def choose_two_to_discard(s, rng, p):
                                rng)
 
 
-@kernel
+@kernel(inline="always")
 def sid_heal(s, rng, p):
     """Sid Ketchum (published): discard two cards to regain one life point, any time."""
     a, b = choose_two_to_discard(s, rng, p)
@@ -583,7 +562,7 @@ def sid_heal(s, rng, p):
     s[LIFE + p] = min(s[LIFE + p] + 1, s[MAX_LIFE + p])
 
 
-@kernel
+@kernel(inline="always")
 def save_from_death(s, rng, p):
     """At 0 life or less p plays Beers out of turn (only while more than two players are
     alive, published) and Sid Ketchum discards pairs, each regaining one life, until alive."""
@@ -685,7 +664,7 @@ def resolve_shot(s, rng, shooter, target, needed):
 # ---------------------------------------------------------------- the cards (one unit each)
 
 
-@kernel
+@kernel(inline="always")
 def play_bang(s, rng, p, c, t):
     """BANG!: t (in reach) must cancel with Missed! or lose one life; counts as p's BANG! for
     the turn even when Calamity Janet plays a Missed! as BANG! (published)."""
@@ -695,7 +674,7 @@ def play_bang(s, rng, p, c, t):
     resolve_shot(s, rng, p, t, 2 if s[CHAR + p] == SLAB_THE_KILLER else 1)
 
 
-@kernel
+@kernel(inline="always")
 def play_beer(s, p, c):
     """Beer: regain one life point, never above the maximum; no effect with two players left."""
     to_discard(s, c)
@@ -711,7 +690,7 @@ def take_card_from(s, rng, t, which):
     return which
 
 
-@kernel
+@kernel(inline="always")
 def play_panic(s, rng, p, c, t, which):
     """Panic!: take one card (random from hand, or one in play) from a player at distance 1."""
     to_discard(s, c)
@@ -722,7 +701,7 @@ def play_panic(s, rng, p, c, t, which):
     suzy_refill(s, rng)
 
 
-@kernel
+@kernel(inline="always")
 def play_cat_balou(s, rng, p, c, t, which):
     """Cat Balou: any player, any distance, discards one card (random from hand, or in play)."""
     to_discard(s, c)
@@ -733,7 +712,7 @@ def play_cat_balou(s, rng, p, c, t, which):
     suzy_refill(s, rng)
 
 
-@kernel
+@kernel(inline="always")
 def play_duel(s, rng, p, c, t):
     """Duel: starting with the challenged t, the two discard BANG! cards in turn; the first who
     does not loses one life point (caused by the other). Not a BANG! for the turn limit."""
@@ -750,7 +729,7 @@ def play_duel(s, rng, p, c, t):
         turn, other = other, turn
 
 
-@kernel
+@kernel(inline="always")
 def play_general_store(s, rng, p, c):
     """General Store: reveal one card per living player; starting with p and going clockwise
     each living player takes one."""
@@ -774,7 +753,7 @@ def play_general_store(s, rng, p, c):
         picker = next_alive(s, picker)
 
 
-@kernel
+@kernel(inline="always")
 def play_gatling(s, rng, p, c):
     """Gatling: a shot at every other player (one Missed! each, even from Slab the Killer);
     not a BANG! for the turn limit."""
@@ -786,7 +765,7 @@ def play_gatling(s, rng, p, c):
         t = nxt
 
 
-@kernel
+@kernel(inline="always")
 def play_indians(s, rng, p, c):
     """Indians!: every other player discards a BANG! (Calamity: or Missed!) or loses one life."""
     to_discard(s, c)
@@ -802,7 +781,7 @@ def play_indians(s, rng, p, c):
         t = nxt
 
 
-@kernel
+@kernel(inline="always")
 def play_saloon(s, c):
     """Saloon: every living player regains one life point (not above the maximum)."""
     to_discard(s, c)
@@ -811,21 +790,21 @@ def play_saloon(s, c):
             s[LIFE + q] = min(s[LIFE + q] + 1, s[MAX_LIFE + q])
 
 
-@kernel
+@kernel(inline="always")
 def play_stagecoach(s, rng, p, c):
     """Stagecoach: draw two cards."""
     to_discard(s, c)
     draw_to_hand(s, rng, p, 2)
 
 
-@kernel
+@kernel(inline="always")
 def play_wells_fargo(s, rng, p, c):
     """Wells Fargo: draw three cards."""
     to_discard(s, c)
     draw_to_hand(s, rng, p, 3)
 
 
-@kernel
+@kernel(inline="always")
 def play_equipment(s, p, c):
     """Barrel, Mustang, Scope, Dynamite, weapons: put in play in front of p. A new weapon
     replaces (discards) the one in play: one weapon at a time (published)."""
@@ -837,7 +816,7 @@ def play_equipment(s, p, c):
     to_table(s, c, p)
 
 
-@kernel
+@kernel(inline="always")
 def play_jail(s, p, c, t):
     """Jail: put in play in front of t (anyone but the Sheriff), any distance."""
     record_attack(s, p, t)
@@ -1015,7 +994,8 @@ def public_view(s, p):
     v[V_REACH] = weapon_reach(s, p)
     v[V_MY_ROLE] = s[ROLE + p]
     v[V_BOT] = s[BOT + p]
-    v[V_ATTACKS : V_ATTACKS + MAX_SEATS * MAX_SEATS] = s[ATTACKS : ATTACKS + MAX_SEATS * MAX_SEATS]
+    for i in range(MAX_SEATS * MAX_SEATS):
+        v[V_ATTACKS + i] = s[ATTACKS + i]
     for k in range(N_KINDS):
         v[V_MY_KINDS + k] = s[HAND + p * HAND_WIDTH + k]
     held = 0
@@ -1030,7 +1010,7 @@ def public_view(s, p):
     return v
 
 
-@kernel
+@kernel(inline="always")
 def choose_action(s, rng, p):
     """p's next play, chosen by its bot: the random bot from the legal plays, the others from
     the public view and their parameters."""
@@ -1040,14 +1020,14 @@ def choose_action(s, rng, p):
     return scripted_play(public_view(s, p), seat_params(s, p))
 
 
-@kernel
+@kernel(inline="always")
 def choose_store_card(s, rng, p, shown, remaining):
     """General Store pick (index into the ``remaining`` shown cards), by p's bot."""
     return pick_store_card(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM, rng,
                            shown, remaining)
 
 
-@kernel
+@kernel(inline="always")
 def choose_discard(s, rng, p):
     """End-of-turn discard, by p's bot."""
     return pick_discard(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM, rng)
@@ -1056,7 +1036,7 @@ def choose_discard(s, rng, p):
 # ---------------------------------------------------------------- the turn
 
 
-@kernel
+@kernel(inline="always")
 def draw_phase(s, rng, p):
     """Draw two cards (seed 003), as changed by the characters (published): Black Jack shows
     his second card and draws again on a heart or diamond; Jesse Jones may take his first card
@@ -1111,7 +1091,7 @@ def draw_phase(s, rng, p):
         draw_to_hand(s, rng, p, 2)
 
 
-@kernel
+@kernel(inline="always")
 def resolve_dynamite(s, rng, p):
     """Dynamite draw! at the start of p's turn: on spades 2-9 it explodes (3 life points, no
     player responsible) and is discarded, otherwise it passes to the player on p's left."""
@@ -1125,7 +1105,7 @@ def resolve_dynamite(s, rng, p):
         lose_life(s, rng, p, 3, -1)
 
 
-@kernel
+@kernel(inline="always")
 def resolve_jail(s, rng, p):
     """Jail draw!: a heart frees p for this turn; either way Jail is discarded. True if p
     plays the turn."""
@@ -1135,7 +1115,7 @@ def resolve_jail(s, rng, p):
     return free
 
 
-@kernel
+@kernel(inline="always")
 def take_turn(s, rng, p):
     """One turn (seed 003): draw! checks (Dynamite first, then Jail), draw, play any number of
     cards, then discard down to the hand limit (= current life)."""
@@ -1229,7 +1209,7 @@ def invariant_error(s):
     return 0
 
 
-@kernel
+@kernel(inline="always")
 def play_game(s, rng, check_every_turn):
     """Play turns clockwise from the Sheriff until a side wins or the turn cap is hit
     (winner 'none'). Returns the first invariant error code seen (0 if none)."""
@@ -1251,11 +1231,12 @@ def play_game(s, rng, check_every_turn):
     return invariant_error(s)
 
 
-@kernel
 def play_games(n_games, n_players, bots_by_role, params_by_role, max_turns, rng,
                check_every_turn):
     """Play n_games independent games; one row of results per game. ``params_by_role``: one
-    row of bot parameters per role (see :mod:`cardsim.sims.bang.policies`)."""
+    row of bot parameters per role (see :mod:`cardsim.sims.bang.policies`). Plain Python over
+    the one batch kernel :func:`play_focus_games` (no focus seat), so every command compiles
+    and caches that kernel alone."""
     return play_focus_games(n_games, n_players, bots_by_role, params_by_role, -1, 0,
                             params_by_role[0], max_turns, rng, rng, check_every_turn)
 

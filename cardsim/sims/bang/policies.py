@@ -441,7 +441,7 @@ def random_play(legal, n, rng):
 # ---------------------------------------------------------------- other decisions
 
 
-@kernel
+@kernel(inline="always")
 def pick_two_to_discard(v, w, random_bot, rng):
     """Sid Ketchum's two cards: two random ones, or the two worth least."""
     first = -1
