@@ -116,9 +116,13 @@ def play_batch(
         for seat in range(players):
             slot_of_seat[seat] = seat
         _shuffle(slot_of_seat, state)
+        # element by element: an array-to-slice assignment compiles numba's shape-mismatch
+        # message (string formatting and all) into the kernel
         for seat in range(players):
-            seat_params[seat] = params[lineups[game, slot_of_seat[seat]]]
-        deck[:] = deck_template
+            for k in range(params.shape[1]):
+                seat_params[seat, k] = params[lineups[game, slot_of_seat[seat]], k]
+        for i in range(DECK_SIZE):
+            deck[i] = deck_template[i]
         _shuffle(deck, state)
         alive[:] = True
         wounds[:] = 0

@@ -565,7 +565,7 @@ def play_sequence(hands, counts, player, piles, below, cards, pile_of, length, s
                   piles, below, stats)
 
 
-@kernel
+@kernel(inline="always")
 def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick,
                       W, F, C) -> bool:
     """Choose ``required`` plays one at a time into W[R_TURN_CARDS] / W[R_TURN_PILES] without
@@ -777,7 +777,7 @@ def lookahead_choice(hands, counts, player, piles, below, required, trick_ok, pa
     return True
 
 
-@kernel
+@kernel(inline="always")
 def turn_planner(hands, counts, player, players, piles, below, required, draw_left, trick_ok,
                  signals, params, W, F, C, stats) -> int:
     """planner / signals: cheapest mandatory sequence by effective gap, then extras."""
@@ -819,7 +819,7 @@ def choose_first_player(hands, counts, players, piles, below, min_cards, trick_o
     return first
 
 
-@kernel
+@kernel(inline="always")
 def take_heuristic_turn(strategy, hands, counts, player, players, piles, below, required,
                         draw_left, trick_ok, rng, params, W, F, C, stats) -> int:
     """One turn of random / greedy / planner / signals / search without rollouts (signals with
