@@ -36,6 +36,9 @@ def test_measure_cold_times_a_command_cold_and_warm():
     timing = measure_cold("version", ("version",), target=20.0)
     row = timing.row()
     assert row["cold_s"] > 0 and row["warm_s"] > 0
+    # the child's CPU seconds: it imports Python and the package, so some, but never more than
+    # the two cores could give it over the wall time
+    assert 0 < timing.cold_cpu_seconds <= 2 * timing.cold_seconds + 0.1
     assert row["cache_files"] == 0  # `cardsim version` compiles nothing
     assert row["meets_target"] is (timing.cold_seconds <= 20.0)
     assert row["command"] == "cardsim version"
