@@ -29,13 +29,18 @@ EXPECTED: dict[tuple[str, int], str] = {
 }
 
 
+def digest_of(arrays) -> str:
+    """sha256 (16 hex digits) over the result arrays."""
+    digest = hashlib.sha256()
+    for column in arrays:
+        digest.update(np.ascontiguousarray(column).tobytes())
+    return digest.hexdigest()[:16]
+
+
 def games_digest(bot: str, players: int, n: int = 200) -> str:
     """sha256 over every result array of ``n`` games (seed = players) with ``bot`` everywhere."""
     config = BangConfig(players=players, **parse_bots(bot))
-    digest = hashlib.sha256()
-    for column in play_arrays(config, np.random.default_rng(players), n):
-        digest.update(np.ascontiguousarray(column).tobytes())
-    return digest.hexdigest()[:16]
+    return digest_of(play_arrays(config, np.random.default_rng(players), n))
 
 
 @pytest.mark.parametrize(("bot", "players"), sorted(EXPECTED))
@@ -59,14 +64,6 @@ BEFORE_COMPILE_CHANGES: dict[tuple[str, int], str] = {
     (MIXED, 7): "680ae595065b7230",
 }
 FOCUS_BEFORE_COMPILE_CHANGES = {4: "27d9fdb99f91f1d4", 7: "1d06937cbfe0ca96"}
-
-
-def digest_of(arrays) -> str:
-    """sha256 (16 hex digits) over the result arrays."""
-    digest = hashlib.sha256()
-    for column in arrays:
-        digest.update(np.ascontiguousarray(column).tobytes())
-    return digest.hexdigest()[:16]
 
 
 @pytest.mark.parametrize(("bots", "players"), sorted(BEFORE_COMPILE_CHANGES))
