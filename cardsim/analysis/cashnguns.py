@@ -329,21 +329,38 @@ def replicator(game: SymmetricGame, start: np.ndarray, iterations: int = 2_000) 
     return mix
 
 
+def hedge_average(game: SymmetricGame, start: np.ndarray, iterations: int = 2_000) -> np.ndarray:
+    """The mean mix of multiplicative-weights (Hedge) self-play, step 4/sqrt(iterations) on
+    payoffs scaled to 0-1. Where the replicator path circles an interior equilibrium without
+    settling (rock-paper-scissors-like tables), this mean approaches it."""
+    low, high = float(game.payoff.min()), float(game.payoff.max())
+    scale = high - low if high > low else 1.0
+    step = 4.0 / math.sqrt(iterations)
+    weights = np.log(start / start.sum())
+    total = np.zeros_like(start, dtype=np.float64)
+    for _ in range(iterations):
+        mix = np.exp(weights - weights.max())
+        mix /= mix.sum()
+        total += mix
+        weights = weights + step * (expected_payoffs(game, mix) - low) / scale
+    return total / total.sum()
+
+
 def symmetric_equilibrium(game: SymmetricGame, *, starts: int = 4, iterations: int = 2_000, seed: int = 0) -> Equilibrium:
     """A symmetric mixed equilibrium: replicator dynamics from the uniform mix, from near each
-    pure strategy and from random mixes; also every pure strategy; the lowest regret wins.
-    Tiny shares (< 1e-6) are dropped and the mix renormalised before reporting."""
+    pure strategy and from random mixes; Hedge path means (:func:`hedge_average`) from the
+    uniform and the random mixes; also every pure strategy; the lowest regret wins (the first
+    of equals). Tiny shares (< 1e-6) are dropped and the mix renormalised before reporting."""
     count = len(game.strategies)
     rng = np.random.default_rng(seed)
     candidates = [np.eye(count)[s] for s in range(count)]
-    starting = [np.full(count, 1.0 / count)]
-    starting += [np.full(count, 0.2 / count) + 0.8 * np.eye(count)[s] for s in range(count)]
-    starting += [rng.dirichlet(np.ones(count)) for _ in range(starts)]
-    for start in starting:
-        mix = replicator(game, start, iterations)
-        mix = np.where(mix < 1e-6, 0.0, mix)
-        candidates.append(mix / mix.sum())
-    evaluated = [evaluate_mix(game, mix) for mix in candidates]
+    uniform = [np.full(count, 1.0 / count)]
+    near_pure = [np.full(count, 0.2 / count) + 0.8 * np.eye(count)[s] for s in range(count)]
+    random_starts = [rng.dirichlet(np.ones(count)) for _ in range(starts)]
+    candidates += [replicator(game, start, iterations) for start in uniform + near_pure + random_starts]
+    candidates += [hedge_average(game, start, iterations) for start in uniform + random_starts]
+    candidates = [np.where(mix < 1e-6, 0.0, mix) for mix in candidates]
+    evaluated = [evaluate_mix(game, mix / mix.sum()) for mix in candidates]
     return min(evaluated, key=lambda e: e.regret)
 
 
