@@ -50,6 +50,8 @@ StrategyOpt = Annotated[
     ),
 ]
 PlayersOpt = Annotated[str, typer.Option("--players", help="Player counts 4-6: 5, 4-6 or 4,6.")]
+CountsOpt = Annotated[str, typer.Option("--players", help="4-6 players: one count, a range or a list.")]
+MetricOpt = Annotated[str, typer.Option("--metric", help="Payoff: win (probability) or score (mean $).")]
 ShameOpt = Annotated[
     int, typer.Option("--shame", help="Dollars per shame marker in the final score (default -5000, the published rules' penalty; the seed's 'worth $5,000' read literally is +5000).")
 ]
@@ -149,7 +151,7 @@ def payoff_command(
     players: PlayersOpt = "5",
     strategy: StrategyOpt = None,
     n: Annotated[int, typer.Option("--n", help="Games per table profile (minimum with --precision).")] = 300,
-    metric: Annotated[str, typer.Option("--metric", help="Payoff: win (probability) or score (mean $).")] = "win",
+    metric: MetricOpt = "win",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     run: RunOpts = RunOptions(),
     plot: PlotOpt = None,
@@ -274,8 +276,8 @@ def stage_command(
 
 @app.command("discover")
 def discover_command(
-    players: Annotated[str, typer.Option("--players", help="4-6 players: one count, a range or a list.")] = "5",
-    metric: Annotated[str, typer.Option("--metric", help="Payoff: win (probability) or score (mean $).")] = "win",
+    players: CountsOpt = "5",
+    metric: MetricOpt = "win",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched per round.")] = 200,
     rounds: Annotated[int, typer.Option("--rounds", help="PSRO rounds at most (stops earlier when no candidate gains significantly).")] = 20,
@@ -352,8 +354,8 @@ def discover_json(document: dict) -> dict:
 
 @app.command("check")
 def check_command(
-    players: Annotated[str, typer.Option("--players", help="4-6 players: one count, a range or a list.")] = "4-6",
-    metric: Annotated[str, typer.Option("--metric", help="Payoff: win (probability) or score (mean $).")] = "win",
+    players: CountsOpt = "4-6",
+    metric: MetricOpt = "win",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched.")] = 200,
     games: Annotated[int, typer.Option("--games", help="Fresh paired games that measure the reply's gain.")] = 100_000,
@@ -417,7 +419,7 @@ def check_command(
 
 @app.command("libraries")
 def libraries_command(
-    players: Annotated[str, typer.Option("--players", help="4-6 players: one count, a range or a list.")] = "4-6",
+    players: CountsOpt = "4-6",
     store: StoreOpt = None,
     out: Annotated[Path | None, typer.Option("--out", help="File to write (default: the package's shipped libraries.json).")] = None,
     as_json: JsonOpt = False,

@@ -15,6 +15,7 @@ import numpy as np
 import polars as pl
 
 from cardsim.analysis.cashnguns import (
+    DEFAULT_TOLERANCE,
     DISCOVER_METHOD,
     READINGS,
     SHIPPED_LIBRARIES,
@@ -237,7 +238,11 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
         "solves the symmetric equilibrium of the library, searches 200 candidate strategies (including "
         "card-counting ones) for the best reply, and adds it when its gain is significant; when it finds "
         "none, two independent searches (fresh candidates and games) try again, and the run stops only "
-        "when neither gains significantly and both 95% upper bounds are within half a point (or $500). "
+        f"when neither gains significantly and both 95% upper bounds are within "
+        f"{100 * DEFAULT_TOLERANCE['win']:g} points (or ${DEFAULT_TOLERANCE['score']:,.0f}); "
+        "a run that does not converge within its rounds reports its least exploitable fully checked round "
+        "(libraries marked discover/1 in the provenance table come from the first method, which stopped at "
+        "the first round its own search found nothing). "
         "Each reading's equilibrium is then tried from outside by this report: a fresh best-response "
         "search against the mix as reported (not re-solved), from random streams discover never draws "
         "from, and the reply's gain over the mix on fresh paired games (points of win probability, or "
