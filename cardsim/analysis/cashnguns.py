@@ -422,7 +422,7 @@ class DiscoverSettings:
             stop check).
         rounds: PSRO rounds at most (the loop ends earlier when it converges, see stop_checks).
         start: specs of the starting library.
-        library_cap: most strategies in the library; beyond it, strategies without share in
+        library_cap: most strategies in the library (0: by player count, see ``cap``); beyond it, strategies without share in
             the last equilibrium are dropped, oldest first (they stay search candidates).
         table_games: games added to the library's profile table per round, spread over the
             profiles in proportion to how likely they are under the current mix.
@@ -433,12 +433,12 @@ class DiscoverSettings:
             4 x that many fresh games, the best three 15 x.
         validation_games: fresh paired games that measure the chosen response's gain when a
             fifth of them (a first, separate check) does not already show a significant gain.
-        stop_checks: when discover's search finds no significant gain, up to this many
-            independent searches (fresh candidates and games from streams discover's own search
-            never draws from, see ``STOP_CHECK``) try again, one after another until one gains
-            significantly or its 95% upper bound exceeds ``tolerance``; the loop stops only when
-            all of them ran and none did. Otherwise the reply most likely to gain joins the
-            library and the loop goes on.
+        stop_checks: independent searches every round besides discover's own (fresh
+            candidates and games from streams discover's own search never draws from, see
+            ``STOP_CHECK``). Every new reply that gains significantly joins the library; the
+            loop stops only when no search gains significantly and every search's 95% upper
+            bound is within ``tolerance``; when nothing is significant but a bound is wider, the
+            new reply with the highest gain joins and the loop goes on.
         tolerance: that bound in the payoff's unit; default (0): ``DEFAULT_TOLERANCE``.
     """
 
@@ -449,7 +449,7 @@ class DiscoverSettings:
     budget: int = 200
     rounds: int = 20
     start: tuple[str, ...] = ("stubborn", "coward", "bluffer", "sniper")
-    library_cap: int = 8
+    library_cap: int = 0
     table_games: int = 200_000
     profile_min: int = 32
     table_passes: int = 4
@@ -457,6 +457,11 @@ class DiscoverSettings:
     validation_games: int = 100_000
     stop_checks: int = 2
     tolerance: float = 0.0
+
+    def cap(self) -> int:
+        """Most strategies in the library (``library_cap``, or by player count: 12 / 10 / 8 at
+        4 / 5 / 6 players, which keeps the table near 1,400-2,000 profiles)."""
+        return self.library_cap or {4: 12, 5: 10, 6: 8}[self.players]
 
     def stop_tolerance(self) -> float:
         """The bound every stop check must be within (``tolerance``, or the metric's default)."""
@@ -468,10 +473,11 @@ class DiscoverSettings:
             raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {self.metric!r}")
         if not 4 <= self.players <= 6:
             raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {self.players}")
-        for name in ("budget", "rounds", "table_games", "table_passes", "search_games", "validation_games",
-                     "library_cap"):
+        for name in ("budget", "rounds", "table_games", "table_passes", "search_games", "validation_games"):
             if getattr(self, name) < 1:
                 raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
+        if self.library_cap < 0:
+            raise UserError(f"--library-cap must be at least 0 (0: by player count), got {self.library_cap}")
         if self.stop_checks < 0:
             raise UserError(f"--stop-checks must be at least 0, got {self.stop_checks}")
         if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
@@ -797,9 +803,9 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
     repeat. The library keeps every strategy up to ``library_cap`` (then drops the oldest
     without equilibrium share); every strategy ever in a library or chosen as a round's best
     reply (named ``dN`` when new) stays a candidate of every later search.
-    A round whose own search finds no significant gain runs ``stop_checks`` independent
-    searches (:class:`DiscoverSettings`); the run converges when they find none either and
-    their bounds are within the tolerance. The run reports the equilibrium of
+    Every round also runs ``stop_checks`` independent searches (:class:`DiscoverSettings`);
+    the run converges when no search gains significantly and every bound is within the
+    tolerance. The run reports the equilibrium of
     :func:`reported_round`. Each round is stored in ``store`` as soon as it ends; a run with
     the same settings resumes after its last stored round. Returns the whole document."""
     settings.check()
@@ -830,26 +836,18 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
         search = dict(budget=settings.budget, search_games=settings.search_games,
                       validation_games=settings.validation_games, root=settings.seed, key=index)
         main = find_reply(arena, strategies, mix, archive, **search)
-        replies = [main]
-        if main.low <= 0:  # discover's own search found nothing: independent searches decide
-            for check in range(settings.stop_checks):
-                replies.append(find_reply(arena, strategies, mix, archive, **search, streams=(STOP_CHECK, check),
-                                          quick=False))
-                if replies[-1].low > 0 or replies[-1].high > settings.stop_tolerance():
-                    break  # the round cannot converge: the next check would change nothing
+        replies = [main] + [find_reply(arena, strategies, mix, archive, **search, streams=(STOP_CHECK, check))
+                            for check in range(settings.stop_checks)]
         worst = max(replies, key=lambda reply: reply.high)
         for reply in replies:
             if reply.spec not in names:
                 names[reply.spec] = _name_of(reply.strategy, names)
-        converged = (main.low <= 0 and len(replies) == 1 + settings.stop_checks
-                     and all(reply.low <= 0 and reply.high <= settings.stop_tolerance() for reply in replies[1:]))
-        if main.low > 0:  # a significant gain by a library member asks for more table games instead
-            chosen = main if main.spec not in library else None
-        elif converged:
-            chosen = None
-        else:  # a significant reply of a stop check, else the one that may still gain most
-            chosen = max((reply for reply in replies if reply.spec not in library and reply.gain > 0),
-                         key=lambda reply: (reply.low > 0, reply.gain), default=None)
+        converged = all(reply.low <= 0 and reply.high <= settings.stop_tolerance() for reply in replies)
+        new = {reply.spec: reply for reply in sorted(replies, key=lambda reply: -reply.gain)
+               if reply.spec not in library and reply.gain > 0}
+        chosen = [reply for reply in new.values() if reply.low > 0]
+        if not chosen and not converged and not any(reply.low > 0 for reply in replies):
+            chosen = list(new.values())[:1]  # nothing significant, bounds too wide: the likeliest gain
         spec = main.spec
         record = {
             "round": index + 1,
@@ -872,12 +870,12 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
             "exploitability_hi": worst.high,
             "validation_games": worst.games,
             "exploitability_from": "discover's search" if worst is main else "an independent stop check",
-            "added": ({"name": names[chosen.spec], "spec": chosen.spec, "description": chosen.strategy.describe()}
-                      if chosen is not None else None),
+            "added": [{"name": names[reply.spec], "spec": reply.spec, "description": reply.strategy.describe()}
+                      for reply in chosen],
         }
         document["rounds"].append(record)
         document["library"] = _next_library(library, record["equilibrium_specs"],
-                                            chosen.spec if chosen is not None else None, settings.library_cap)
+                                            [reply.spec for reply in chosen], settings.cap())
         document["converged"] = converged
         if path is not None:
             _save_discover(path, document, table)
@@ -888,15 +886,11 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
 
 def reported_round(document: dict) -> dict:
     """The round whose equilibrium a discover run reports: the last one when the run converged;
-    otherwise, of the rounds whose stop checks all ran, the one with the lowest 95% bound on
-    its exploitability (else of all rounds). The outside check (:func:`check_equilibrium`)
-    then measures it afresh, so picking the luckiest-looking round biases nothing reported."""
+    otherwise the one with the lowest 95% bound over all its searches (discover's own and the
+    stop checks, which every round runs). The outside check (:func:`check_equilibrium`) then
+    measures it afresh, so picking the luckiest-looking round biases nothing reported."""
     rounds = document["rounds"]
-    if document["converged"]:
-        return rounds[-1]
-    checks = int(document["settings"].get("stop_checks", 0))
-    return min(rounds, key=lambda r: (len(r.get("stop_checks", [])) < checks or checks == 0,
-                                      r["exploitability_hi"]))
+    return rounds[-1] if document["converged"] else min(rounds, key=lambda r: r["exploitability_hi"])
 
 
 def table_parts(games: int, passes: int) -> list[int]:
@@ -904,14 +898,14 @@ def table_parts(games: int, passes: int) -> list[int]:
     return [games * (part + 1) // passes - games * part // passes for part in range(passes)]
 
 
-def _next_library(library: list[str], shares: dict[str, float], added: str | None, cap: int) -> list[str]:
-    """The library plus the added strategy; beyond ``cap``, strategies without share in the
+def _next_library(library: list[str], shares: dict[str, float], added: list[str], cap: int) -> list[str]:
+    """The library plus the added strategies; beyond ``cap``, strategies without share in the
     equilibrium are dropped, oldest first."""
-    library = library + ([added] if added else [])
+    library = library + added
     for spec in list(library):
         if len(library) <= cap:
             break
-        if spec != added and shares.get(spec, 0.0) == 0.0:
+        if spec not in added and shares.get(spec, 0.0) == 0.0:
             library.remove(spec)
     return library
 
@@ -983,11 +977,11 @@ def discover_round_lines(record: dict, metric: str) -> list[str]:
                   f"{reply['exploitability_hi'] * scale:+.2f}], {reply['validation_games']:,} fresh paired games"]
     lines.append(f"  exploitability {record['gain'] * scale:+.2f}{unit} (95% <= {record['exploitability_hi'] * scale:.2f}, "
                  f"the highest bound of the round's searches)")
-    if record["added"]:
-        lines.append(f"  added {record['added']['name']} = {record['added']['spec']}")
-    elif record.get("converged", not record["added"]):
-        lines.append("  converged: no search gains significantly and every stop check is within the tolerance")
-    else:
+    for added in record["added"]:
+        lines.append(f"  added {added['name']} = {added['spec']}")
+    if record["converged"]:
+        lines.append("  converged: no search gains significantly and every bound is within the tolerance")
+    elif not record["added"]:
         lines.append("  nothing added (a library strategy gains, or no reply gains): more table games next round")
     return lines
 

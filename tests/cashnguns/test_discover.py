@@ -146,44 +146,30 @@ def test_stop_checks_and_the_outside_check_draw_from_streams_discover_never_uses
 
 
 def test_discover_stops_only_when_the_independent_searches_agree():
-    """A round whose own search finds no significant gain runs the stop checks (until one
-    gains significantly); the round converges exactly when none of them gains significantly and
-    each one's bound is within the tolerance, and then the run ends and reports it. The round's
-    exploitability is the highest bound of its searches."""
+    """Every round runs the stop checks besides its own search; the round converges exactly
+    when no search gains significantly and each bound is within the tolerance, and then the run
+    ends and reports it. Every new reply that gains significantly joins the library. The
+    round's exploitability is the highest bound of its searches."""
     from cardsim.analysis.cashnguns import reported_round
 
     for settings in (replace(SMALL, rounds=3, stop_checks=1, tolerance=1e-6),
                      replace(SMALL, rounds=4, stop_checks=2, tolerance=0.05)):
         run = discover(settings)
         for record in run["rounds"]:
-            own, checks = record["search"], record["stop_checks"]
-            if own["exploitability_lo"] > 0:
-                assert checks == []
-            else:
-                failed = [c["exploitability_lo"] > 0 or c["exploitability_hi"] > settings.tolerance for c in checks]
-                assert len(checks) == settings.stop_checks or failed[-1]
-                assert not any(failed[:-1])
-            assert record["converged"] == (own["exploitability_lo"] <= 0 and len(checks) == settings.stop_checks
-                                           and all(c["exploitability_lo"] <= 0 for c in checks)
-                                           and all(c["exploitability_hi"] <= settings.tolerance for c in checks))
-            assert record["exploitability_hi"] == max([own["exploitability_hi"]] + [c["exploitability_hi"] for c in checks])
+            searches = [record["search"], *record["stop_checks"]]
+            assert len(searches) == 1 + settings.stop_checks
+            assert record["converged"] == all(s["exploitability_lo"] <= 0 and s["exploitability_hi"] <= settings.tolerance
+                                              for s in searches)
+            significant = {s["best_response_name"] for s in searches if s["exploitability_lo"] > 0}
+            assert significant - set(record["library"]) <= {a["name"] for a in record["added"]}
+            assert record["exploitability_hi"] == max(s["exploitability_hi"] for s in searches)
         assert run["converged"] == run["rounds"][-1]["converged"]
         assert run["converged"] or len(run["rounds"]) == settings.rounds
+        reported = reported_round(run)
         if run["converged"]:
-            assert reported_round(run) is run["rounds"][-1] and run["rounds"][-1]["added"] is None
-
-
-def test_reported_round_prefers_fully_checked_rounds():
-    from cardsim.analysis.cashnguns import reported_round
-
-    rounds = [{"round": 1, "stop_checks": [], "exploitability_hi": 0.001},
-              {"round": 2, "stop_checks": [{}, {}], "exploitability_hi": 0.009},
-              {"round": 3, "stop_checks": [{}, {}], "exploitability_hi": 0.006},
-              {"round": 4, "stop_checks": [{}], "exploitability_hi": 0.002}]
-    document = {"settings": {"stop_checks": 2}, "converged": False, "rounds": rounds}
-    assert reported_round(document)["round"] == 3
-    assert reported_round({**document, "converged": True})["round"] == 4
-    assert reported_round({**document, "settings": {"stop_checks": 0}})["round"] == 1
+            assert reported is run["rounds"][-1] and run["rounds"][-1]["added"] == []
+        else:
+            assert reported["exploitability_hi"] == min(r["exploitability_hi"] for r in run["rounds"])
 
 
 def test_outside_check_finds_the_exploit_of_a_poor_equilibrium_and_is_stored(tmp_path):
