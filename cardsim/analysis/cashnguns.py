@@ -422,7 +422,7 @@ class DiscoverSettings:
             stop check).
         rounds: PSRO rounds at most (the loop ends earlier when it converges, see stop_checks).
         start: specs of the starting library.
-        library_cap: most strategies in the library (0: by player count, see ``cap``); beyond it, strategies without share in
+        library_cap: most strategies in the library; beyond it, strategies without share in
             the last equilibrium are dropped, oldest first (they stay search candidates).
         table_games: games added to the library's profile table per round, spread over the
             profiles in proportion to how likely they are under the current mix.
@@ -435,8 +435,8 @@ class DiscoverSettings:
             fifth of them (a first, separate check) does not already show a significant gain.
         stop_checks: independent searches every round besides discover's own (fresh
             candidates and games from streams discover's own search never draws from, see
-            ``STOP_CHECK``). Every new reply that gains significantly joins the library; the
-            loop stops only when no search gains significantly and every search's 95% upper
+            ``STOP_CHECK``). The new reply with the highest significant gain joins the library;
+            the loop stops only when no search gains significantly and every search's 95% upper
             bound is within ``tolerance``; when nothing is significant but a bound is wider, the
             new reply with the highest gain joins and the loop goes on.
         tolerance: that bound in the payoff's unit; default (0): ``DEFAULT_TOLERANCE``.
@@ -449,7 +449,7 @@ class DiscoverSettings:
     budget: int = 200
     rounds: int = 20
     start: tuple[str, ...] = ("stubborn", "coward", "bluffer", "sniper")
-    library_cap: int = 0
+    library_cap: int = 8
     table_games: int = 200_000
     profile_min: int = 32
     table_passes: int = 4
@@ -457,11 +457,6 @@ class DiscoverSettings:
     validation_games: int = 100_000
     stop_checks: int = 2
     tolerance: float = 0.0
-
-    def cap(self) -> int:
-        """Most strategies in the library (``library_cap``, or by player count: 12 / 10 / 8 at
-        4 / 5 / 6 players, which keeps the table near 1,400-2,000 profiles)."""
-        return self.library_cap or {4: 12, 5: 10, 6: 8}[self.players]
 
     def stop_tolerance(self) -> float:
         """The bound every stop check must be within (``tolerance``, or the metric's default)."""
@@ -473,11 +468,10 @@ class DiscoverSettings:
             raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {self.metric!r}")
         if not 4 <= self.players <= 6:
             raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {self.players}")
-        for name in ("budget", "rounds", "table_games", "table_passes", "search_games", "validation_games"):
+        for name in ("budget", "rounds", "table_games", "table_passes", "search_games", "validation_games",
+                     "library_cap"):
             if getattr(self, name) < 1:
                 raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
-        if self.library_cap < 0:
-            raise UserError(f"--library-cap must be at least 0 (0: by player count), got {self.library_cap}")
         if self.stop_checks < 0:
             raise UserError(f"--stop-checks must be at least 0, got {self.stop_checks}")
         if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
@@ -843,11 +837,12 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
             if reply.spec not in names:
                 names[reply.spec] = _name_of(reply.strategy, names)
         converged = all(reply.low <= 0 and reply.high <= settings.stop_tolerance() for reply in replies)
-        new = {reply.spec: reply for reply in sorted(replies, key=lambda reply: -reply.gain)
-               if reply.spec not in library and reply.gain > 0}
-        chosen = [reply for reply in new.values() if reply.low > 0]
-        if not chosen and not converged and not any(reply.low > 0 for reply in replies):
-            chosen = list(new.values())[:1]  # nothing significant, bounds too wide: the likeliest gain
+        new = sorted((reply for reply in replies if reply.spec not in library and reply.gain > 0),
+                     key=lambda reply: (reply.low > 0, reply.gain), reverse=True)
+        if any(reply.low > 0 for reply in replies):  # the best significant new reply, if any
+            chosen = [reply for reply in new if reply.low > 0][:1]
+        else:  # nothing significant: the likeliest gain unless every bound is within the tolerance
+            chosen = [] if converged else new[:1]
         spec = main.spec
         record = {
             "round": index + 1,
@@ -875,7 +870,7 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
         }
         document["rounds"].append(record)
         document["library"] = _next_library(library, record["equilibrium_specs"],
-                                            [reply.spec for reply in chosen], settings.cap())
+                                            [reply.spec for reply in chosen], settings.library_cap)
         document["converged"] = converged
         if path is not None:
             _save_discover(path, document, table)
