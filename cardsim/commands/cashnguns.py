@@ -290,10 +290,10 @@ def discover_command(
     """Grow a strategy library by best responses (double oracle / PSRO): each round solves the
     library's symmetric equilibrium, searches the strategy space for the best reply to it, adds
     the reply when its gain is significant, and reports the exploitability with a 95% interval.
-    A round whose search finds nothing runs two independent searches (fresh candidates and
-    games); the run stops only when they find nothing either and both 95% bounds are within
-    0.75 points (win) or $750 (score); otherwise it reports the least exploitable fully checked
-    round.
+    Every round also runs two independent searches (fresh candidates and games); the best
+    significant new reply joins; the run stops only when no search gains significantly and every
+    95% bound is within 0.75 points (win) or $750 (score); otherwise it reports its least
+    exploitable round.
     Finished rounds are stored; rerunning the same command resumes after them (a larger
     --rounds continues a run that stopped at the round limit). --json: one document; its last
     round carries exploitability, exploitability_hi (95% upper bound) and the equilibrium, its
@@ -333,7 +333,7 @@ def reported_line(document: dict, metric: str) -> str:
     mix = ", ".join(f"{name} {share:.0%}" for name, share in
                     sorted(document["equilibrium"].items(), key=lambda item: -item[1]))
     why = ("the run converged" if document["converged"] else
-           "not converged within --rounds: the round with the lowest bound among those fully checked")
+           "not converged within --rounds: the round with the lowest bound of its searches")
     return (f"reported: round {document['reported_round']}'s equilibrium {mix} ({why}); exploitability "
             f"{document['exploitability_hi'] * scale:.2f}{unit} at most (95%). Try it from outside with "
             "'cardsim cashnguns check' once shipped.")
