@@ -1324,4 +1324,4 @@ def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store:
 def check_command_line(players: int, metric: str, shame_value: int, check: OutsideCheck) -> str:
     """The command that runs one outside check of a shipped library."""
     return (f"cardsim cashnguns check --players {players} --metric {metric} --shame {shame_value} "
-            f"--budget {check.budget} --seed {check.seed}")
+            f"--budget {check.budget} --games {check.validation_games} --seed {check.seed}")

@@ -109,6 +109,7 @@ def test_report_tries_every_reading_from_outside(tmp_path, monkeypatch):
     text = " ".join(str(block) for block in readings_blocks((4,), entries, checks))
     assert "tried from outside" in text and "stored discover run" in text and "shipped library" in text
     assert "a search of 6 candidates" in text and "root seed 3" in text
+    assert "reruns with cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --games 200 --seed 3" in text
     assert "cardsim cashnguns discover --players 4 --metric win --shame -5000 --seed 0 --budget 200" in text
     assert "Not yet run" in text and "--metric score --shame 5000" in text
     _, note = reading_entries((4,), tmp_path / "store", shipped_path=tmp_path / "missing.json")

@@ -23,6 +23,7 @@ from cardsim.analysis.cashnguns import (
     OutsideCheck,
     best_responses,
     cashnguns_fingerprint,
+    check_command_line,
     check_equilibrium,
     discover_command_line,
     equilibrium_table,
@@ -274,7 +275,9 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
                   + (f"a search of {check['budget']} candidates ({check['search_games']:,} games each, then the "
                      f"best tenth {4 * check['search_games']:,} and the best three {15 * check['search_games']:,} "
                      f"fresh games), root seed {check['seed']}, the reply's gain on {check['validation_games']:,} "
-                     "fresh paired games, with the current code." if check else "not run.")),
+                     "fresh paired games, with the current code; a shipped row reruns with "
+                     f"{check_command_line(*next(iter(sorted(checks))), OutsideCheck(**check))}."
+                     if check else "not run.")),
         ))
         blocks.append(table_from_frame(
             readings_strategies(entries), title="The strategies in those equilibria",
