@@ -329,21 +329,38 @@ def replicator(game: SymmetricGame, start: np.ndarray, iterations: int = 2_000) 
     return mix
 
 
+def hedge_average(game: SymmetricGame, start: np.ndarray, iterations: int = 2_000) -> np.ndarray:
+    """The mean mix of multiplicative-weights (Hedge) self-play, step 4/sqrt(iterations) on
+    payoffs scaled to 0-1. Where the replicator path circles an interior equilibrium without
+    settling (rock-paper-scissors-like tables), this mean approaches it."""
+    low, high = float(game.payoff.min()), float(game.payoff.max())
+    scale = high - low if high > low else 1.0
+    step = 4.0 / math.sqrt(iterations)
+    weights = np.log(start / start.sum())
+    total = np.zeros_like(start, dtype=np.float64)
+    for _ in range(iterations):
+        mix = np.exp(weights - weights.max())
+        mix /= mix.sum()
+        total += mix
+        weights = weights + step * (expected_payoffs(game, mix) - low) / scale
+    return total / total.sum()
+
+
 def symmetric_equilibrium(game: SymmetricGame, *, starts: int = 4, iterations: int = 2_000, seed: int = 0) -> Equilibrium:
     """A symmetric mixed equilibrium: replicator dynamics from the uniform mix, from near each
-    pure strategy and from random mixes; also every pure strategy; the lowest regret wins.
-    Tiny shares (< 1e-6) are dropped and the mix renormalised before reporting."""
+    pure strategy and from random mixes; Hedge path means (:func:`hedge_average`) from the
+    uniform and the random mixes; also every pure strategy; the lowest regret wins (the first
+    of equals). Tiny shares (< 1e-6) are dropped and the mix renormalised before reporting."""
     count = len(game.strategies)
     rng = np.random.default_rng(seed)
     candidates = [np.eye(count)[s] for s in range(count)]
-    starting = [np.full(count, 1.0 / count)]
-    starting += [np.full(count, 0.2 / count) + 0.8 * np.eye(count)[s] for s in range(count)]
-    starting += [rng.dirichlet(np.ones(count)) for _ in range(starts)]
-    for start in starting:
-        mix = replicator(game, start, iterations)
-        mix = np.where(mix < 1e-6, 0.0, mix)
-        candidates.append(mix / mix.sum())
-    evaluated = [evaluate_mix(game, mix) for mix in candidates]
+    uniform = [np.full(count, 1.0 / count)]
+    near_pure = [np.full(count, 0.2 / count) + 0.8 * np.eye(count)[s] for s in range(count)]
+    random_starts = [rng.dirichlet(np.ones(count)) for _ in range(starts)]
+    candidates += [replicator(game, start, iterations) for start in uniform + near_pure + random_starts]
+    candidates += [hedge_average(game, start, iterations) for start in uniform + random_starts]
+    candidates = [np.where(mix < 1e-6, 0.0, mix) for mix in candidates]
+    evaluated = [evaluate_mix(game, mix / mix.sum()) for mix in candidates]
     return min(evaluated, key=lambda e: e.regret)
 
 
@@ -386,6 +403,10 @@ def equilibrium_table(equilibrium: Equilibrium, game: SymmetricGame) -> pl.DataF
 
 # --- discover: a double-oracle / PSRO loop over the strategy space ------------------------------
 
+#: discover's default stop tolerance per metric: three quarters of a point of win probability
+#: (a margin under the issue's one-point target), $750 of score.
+DEFAULT_TOLERANCE = {"win": 0.0075, "score": 750.0}
+
 #: Games simulated per chunk; chunks are fixed by game index, so results never depend on --jobs.
 DISCOVER_CHUNK = 20_000
 
@@ -397,8 +418,9 @@ class DiscoverSettings:
     Attributes:
         players, metric, shame_value, seed: the game, the payoff ('win' probability or mean
             'score' in dollars) and the root seed.
-        budget: best-response candidates searched per round.
-        rounds: PSRO rounds at most (a round that finds no significant gain ends the loop).
+        budget: best-response candidates searched per round (by discover's search and by each
+            stop check).
+        rounds: PSRO rounds at most (the loop ends earlier when it converges, see stop_checks).
         start: specs of the starting library.
         library_cap: most strategies in the library; beyond it, strategies without share in
             the last equilibrium are dropped, oldest first (they stay search candidates).
@@ -411,6 +433,13 @@ class DiscoverSettings:
             4 x that many fresh games, the best three 15 x.
         validation_games: fresh paired games that measure the chosen response's gain when a
             fifth of them (a first, separate check) does not already show a significant gain.
+        stop_checks: independent searches every round besides discover's own (fresh
+            candidates and games from streams discover's own search never draws from, see
+            ``STOP_CHECK``). The new reply with the highest significant gain joins the library;
+            the loop stops only when no search gains significantly and every search's 95% upper
+            bound is within ``tolerance``; when nothing is significant but a bound is wider, the
+            new reply with the highest gain joins and the loop goes on.
+        tolerance: that bound in the payoff's unit; default (0): ``DEFAULT_TOLERANCE``.
     """
 
     players: int = 5
@@ -420,12 +449,18 @@ class DiscoverSettings:
     budget: int = 200
     rounds: int = 20
     start: tuple[str, ...] = ("stubborn", "coward", "bluffer", "sniper")
-    library_cap: int = 10
-    table_games: int = 100_000
+    library_cap: int = 8
+    table_games: int = 200_000
     profile_min: int = 32
-    table_passes: int = 2
+    table_passes: int = 4
     search_games: int = 1_000
     validation_games: int = 100_000
+    stop_checks: int = 2
+    tolerance: float = 0.0
+
+    def stop_tolerance(self) -> float:
+        """The bound every stop check must be within (``tolerance``, or the metric's default)."""
+        return self.tolerance or DEFAULT_TOLERANCE[self.metric]
 
     def check(self) -> None:
         """One-line errors for settings out of range."""
@@ -437,6 +472,10 @@ class DiscoverSettings:
                      "library_cap"):
             if getattr(self, name) < 1:
                 raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
+        if self.stop_checks < 0:
+            raise UserError(f"--stop-checks must be at least 0, got {self.stop_checks}")
+        if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
+            raise UserError(f"--tolerance must be a number >= 0, got {self.tolerance}")
         for spec in self.start:
             parse_strategy(spec)
 
@@ -523,9 +562,22 @@ class ProfileTable:
         return table
 
 
-def _seeds(root: int, *key: int, size: int) -> np.ndarray:
+#: Random streams. Every stream is a SeedSequence of entropy (root, *key) and a spawn key that
+#: names who draws from it, so streams of different owners never coincide, whatever the root
+#: and key: discover's own tables, searches and validations (no spawn key, the numbers as they
+#: always were), discover's j-th independent stop check ((STOP_CHECK, j)), and the outside
+#: check of a finished library ((OUTSIDE_CHECK,), see :func:`check_equilibrium`).
+STOP_CHECK, OUTSIDE_CHECK = 1, 2
+
+
+def _sequence(root: int, key: tuple[int, ...], streams: tuple[int, ...]) -> np.random.SeedSequence:
+    """The SeedSequence of one purpose: entropy (root, *key), spawn key ``streams``."""
+    return np.random.SeedSequence([root, *key], spawn_key=streams)
+
+
+def _seeds(root: int, *key: int, size: int, streams: tuple[int, ...] = ()) -> np.ndarray:
     """Game seeds for one purpose of one round: a SeedSequence keyed by (root, *key)."""
-    rng = np.random.default_rng(np.random.SeedSequence([root, *key]))
+    rng = np.random.default_rng(_sequence(root, key, streams))
     return rng.integers(0, np.iinfo(np.int64).max, size=size, dtype=np.int64).astype(np.uint64)
 
 
@@ -568,18 +620,19 @@ def fill_table(arena, table: ProfileTable, library: Sequence[str], mix: np.ndarr
         start += g
 
 
-def _lineups_against(mix: np.ndarray, players: int, games: int, root: int, *key: int) -> np.ndarray:
+def _lineups_against(mix: np.ndarray, players: int, games: int, root: int, *key: int,
+                     streams: tuple[int, ...] = ()) -> np.ndarray:
     """(games, players - 1) opponents drawn independently from ``mix`` (library indices)."""
-    rng = np.random.default_rng(np.random.SeedSequence([root, *key]))
+    rng = np.random.default_rng(_sequence(root, key, streams))
     return rng.choice(len(mix), size=(games, players - 1), p=mix).astype(np.int64)
 
 
 def focal_payoffs(arena, library: Sequence, mix: np.ndarray, candidates: Sequence, games: int,
-                  root: int, *key: int) -> np.ndarray:
+                  root: int, *key: int, streams: tuple[int, ...] = ()) -> np.ndarray:
     """(candidates, games) payoff of each candidate in slot 0 against opponents drawn from
     ``mix``, every candidate on the same games and opponents (common random numbers)."""
-    opponents = _lineups_against(mix, arena.players, games, root, *key, 0)
-    seeds = _seeds(root, *key, 1, size=games)
+    opponents = _lineups_against(mix, arena.players, games, root, *key, 0, streams=streams)
+    seeds = _seeds(root, *key, 1, size=games, streams=streams)
     pool = list(library) + list(candidates)
     focal = np.repeat(np.arange(len(library), len(pool), dtype=np.int64), games)
     lineups = np.column_stack([focal, np.tile(opponents, (len(candidates), 1))])
@@ -588,43 +641,45 @@ def focal_payoffs(arena, library: Sequence, mix: np.ndarray, candidates: Sequenc
 
 
 def search_best_response(arena, library: Sequence, mix: np.ndarray, candidates: Sequence, games: int,
-                         root: int, round_index: int, refine: Callable[[Sequence], Sequence] | None = None
-                         ) -> tuple[object, float]:
+                         root: int, round_index: int, refine: Callable[[Sequence], Sequence] | None = None,
+                         streams: tuple[int, ...] = ()) -> tuple[object, float]:
     """The candidate with the highest payoff against ``mix``, by successive halving.
 
     Stage 1: every candidate plays ``games`` games; ``refine`` (if given) then proposes
     variations of the stage-1 leaders, which play the same games. Stage 2: the best tenth (at
     least 3) play 4 x ``games`` fresh games; stage 3: the best three 15 x ``games``. Every stage
     plays all its candidates on the same games and opponents (common random numbers). Returns
-    (the winner, its stage-3 mean payoff).
+    (the winner, its stage-3 mean payoff). ``streams``: whose random streams (see
+    ``STOP_CHECK``); ``round_index`` keys fresh games within them.
     """
     pool = list(candidates)
-    means = focal_payoffs(arena, library, mix, pool, games, root, round_index, 10).mean(axis=1)
+    means = focal_payoffs(arena, library, mix, pool, games, root, round_index, 10, streams=streams).mean(axis=1)
     if refine is not None:
         leaders = [pool[i] for i in np.argsort(-means, kind="stable")[:5]]
         extra = [c for c in refine(leaders) if c not in pool]
         if extra:
             pool += extra
-            more = focal_payoffs(arena, library, mix, extra, games, root, round_index, 10).mean(axis=1)
+            more = focal_payoffs(arena, library, mix, extra, games, root, round_index, 10,
+                                 streams=streams).mean(axis=1)
             means = np.concatenate([means, more])
     alive = list(range(len(pool)))
     for stage, (count, keep) in enumerate(((4 * games, 3), (15 * games, 1)), start=1):
         order = np.argsort(-means, kind="stable")
         alive = [alive[i] for i in order[: max(keep, len(pool) // 10) if stage == 1 else keep]]
         means = focal_payoffs(arena, library, mix, [pool[i] for i in alive], count,
-                              root, round_index, 10 + stage).mean(axis=1)
+                              root, round_index, 10 + stage, streams=streams).mean(axis=1)
     best = int(np.argmax(means))
     return pool[alive[best]], float(means[best])
 
 
 def measure_gain(arena, library: Sequence, mix: np.ndarray, response, games: int, root: int,
-                 round_index: int, check: int = 0) -> tuple[float, float, float]:
+                 round_index: int, check: int = 0, streams: tuple[int, ...] = ()) -> tuple[float, float, float]:
     """Gain of ``response`` over the mix itself against the mix, on fresh paired games: each
     game is played once with ``response`` in slot 0 and once with a slot-0 strategy drawn from
     the mix, against the same opponents and seed. Returns (gain, 95% low, 95% high)."""
-    opponents = _lineups_against(mix, arena.players, games, root, round_index, 20, check)
-    seeds = _seeds(root, round_index, 21, check, size=games)
-    rng = np.random.default_rng(np.random.SeedSequence([root, round_index, 22, check]))
+    opponents = _lineups_against(mix, arena.players, games, root, round_index, 20, check, streams=streams)
+    seeds = _seeds(root, round_index, 21, check, size=games, streams=streams)
+    rng = np.random.default_rng(_sequence(root, (round_index, 22, check), streams))
     own = rng.choice(len(mix), size=games, p=mix).astype(np.int64)
     pool = list(library) + [response]
     lineups = np.concatenate([np.column_stack([np.full(games, len(library)), opponents]),
@@ -683,24 +738,74 @@ def refinements(leaders: Sequence[Strategy], count: int, rng: np.random.Generato
     return out
 
 
+@dataclass(frozen=True)
+class Reply:
+    """One best-response search's answer: the reply, its last-stage search payoff, and its
+    gain over the mix itself measured on fresh paired games (``gain`` with the 95% interval
+    ``low``..``high``, on ``games`` games; see :func:`measure_gain`)."""
+
+    strategy: Strategy
+    search_payoff: float
+    gain: float
+    low: float
+    high: float
+    games: int
+    candidates: int
+
+    @property
+    def spec(self) -> str:
+        return self.strategy.spec()
+
+    def record(self, names: dict[str, str]) -> dict:
+        """The reply as a discover round stores it."""
+        return {"best_response": self.spec, "best_response_name": names.get(self.spec, self.spec),
+                "description": self.strategy.describe(), "candidates": self.candidates,
+                "gain": self.gain, "exploitability_lo": self.low, "exploitability_hi": self.high,
+                "validation_games": self.games}
+
+
+def find_reply(arena, library: Sequence[Strategy], mix: np.ndarray, archive: Sequence[Strategy], *,
+               budget: int, search_games: int, validation_games: int, root: int, key: int,
+               streams: tuple[int, ...] = (), quick: bool = True) -> Reply:
+    """One best-response search against ``mix`` and the measure of its reply's gain.
+
+    ``budget`` candidates: seven tenths proposed by :func:`propose_candidates` (the
+    ``archive`` and named strategies first), the rest one-step refinements of the stage-1
+    leaders; successive halving (:func:`search_best_response`, ``search_games`` per candidate
+    first) picks the reply. Its gain is measured on fresh paired games that no candidate was
+    selected on: a fifth of ``validation_games`` first when ``quick`` and, unless that already
+    shows a significant gain, all of them. Every draw comes from the streams ``streams`` keyed
+    by (``root``, ``key``): discover's own (no spawn key), a stop check's or the outside check's."""
+    rng = np.random.default_rng(_sequence(root, (key, 3), streams))
+    initial = budget - budget * 3 // 10
+    candidates = propose_candidates(archive, library, mix, initial, rng)
+    response, search_mean = search_best_response(
+        arena, library, mix, candidates, search_games, root, key,
+        refine=lambda leaders: refinements(leaders, budget - len(candidates), rng), streams=streams)
+    games = max(1, validation_games // 5) if quick else validation_games
+    gain, low, high = measure_gain(arena, library, mix, response, games, root, key, 0, streams=streams)
+    if quick and low <= 0:  # not clearly significant: measure on the full, separate set of games
+        games = validation_games
+        gain, low, high = measure_gain(arena, library, mix, response, games, root, key, 1, streams=streams)
+    return Reply(response, search_mean, gain, low, high, games, budget)
+
+
 def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = None,
-             on_round: Callable[[dict], None] | None = None, path: Path | None = None,
-             names: dict[str, str] | None = None, first_mix: dict[str, float] | None = None) -> dict:
+             on_round: Callable[[dict], None] | None = None) -> dict:
     """The PSRO loop: solve the library's symmetric equilibrium, search the strategy space for
     a best response to it, add the response when its gain is significant (95% low bound > 0),
     repeat. The library keeps every strategy up to ``library_cap`` (then drops the oldest
     without equilibrium share); every strategy ever in a library or chosen as a round's best
     reply (named ``dN`` when new) stays a candidate of every later search.
-    Each round is stored (``store``, or the file ``path`` when given) as soon as it ends; a run
-    with the same settings resumes after its last stored round. ``names``: names of start
-    specs (default: the start's own names); ``first_mix``: shares of start specs that weight
-    the first round's table games, as a previous round's equilibrium weights a later round's
-    (default: uniform). Returns the whole document."""
+    Every round also runs ``stop_checks`` independent searches (:class:`DiscoverSettings`);
+    the run converges when no search gains significantly and every bound is within the
+    tolerance. The run reports the equilibrium of
+    :func:`reported_round`. Each round is stored in ``store`` as soon as it ends; a run with
+    the same settings resumes after its last stored round. Returns the whole document."""
     settings.check()
     arena = CashNGunsArena(settings.players, settings.metric, settings.shame_value, jobs)
-    if path is None and store is not None:
-        path = discover_path(store, settings)
-    document = _load_discover(path, settings, names)
+    path = discover_path(store, settings) if store is not None else None
+    document = _load_discover(path, settings)
     table = ProfileTable.from_json(settings.players, document.pop("table_rows", []))
     for done in document["rounds"]:
         if on_round is not None:
@@ -710,7 +815,7 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
         library: list[str] = list(document["library"])
         names: dict[str, str] = document["names"]
         strategies = [parse_strategy(spec) for spec in library]
-        previous = document["rounds"][-1]["equilibrium_specs"] if index else (first_mix or {})
+        previous = document["rounds"][-1]["equilibrium_specs"] if index else {}
         mix = np.array([previous.get(spec, 0.0) for spec in library]) if previous else np.ones(len(library))
         mix = mix / mix.sum()
         for part, games in enumerate(table_parts(settings.table_games, settings.table_passes)):
@@ -721,24 +826,24 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
             fill_table(arena, table, library, mix, games, settings.profile_min if part == 0 else 0, seeds)
             equilibrium = symmetric_equilibrium(table.game(library, settings.metric), seed=settings.seed)
             mix = equilibrium.mix
-        rng = np.random.default_rng(np.random.SeedSequence([settings.seed, index, 3]))
         archive = [parse_strategy(spec) for spec in names]
-        initial = settings.budget - settings.budget * 3 // 10
-        candidates = propose_candidates(archive, strategies, mix, initial, rng)
-        response, search_mean = search_best_response(
-            arena, strategies, mix, candidates, settings.search_games, settings.seed, index,
-            refine=lambda leaders: refinements(leaders, settings.budget - len(candidates), rng))
-        quick = max(1, settings.validation_games // 5)
-        gain, low, high = measure_gain(arena, strategies, mix, response, quick, settings.seed, index, 0)
-        validated = quick
-        if low <= 0:  # not clearly significant: measure on the full, separate set of games
-            gain, low, high = measure_gain(arena, strategies, mix, response, settings.validation_games,
-                                           settings.seed, index, 1)
-            validated = settings.validation_games
-        spec = response.spec()
-        added = low > 0 and spec not in library
-        if spec not in names:
-            names[spec] = _name_of(response, names)
+        search = dict(budget=settings.budget, search_games=settings.search_games,
+                      validation_games=settings.validation_games, root=settings.seed, key=index)
+        main = find_reply(arena, strategies, mix, archive, **search)
+        replies = [main] + [find_reply(arena, strategies, mix, archive, **search, streams=(STOP_CHECK, check))
+                            for check in range(settings.stop_checks)]
+        worst = max(replies, key=lambda reply: reply.high)
+        for reply in replies:
+            if reply.spec not in names:
+                names[reply.spec] = _name_of(reply.strategy, names)
+        converged = all(reply.low <= 0 and reply.high <= settings.stop_tolerance() for reply in replies)
+        new = sorted((reply for reply in replies if reply.spec not in library and reply.gain > 0),
+                     key=lambda reply: (reply.low > 0, reply.gain), reverse=True)
+        if any(reply.low > 0 for reply in replies):  # the best significant new reply, if any
+            chosen = [reply for reply in new if reply.low > 0][:1]
+        else:  # nothing significant: the likeliest gain unless every bound is within the tolerance
+            chosen = [] if converged else new[:1]
+        spec = main.spec
         record = {
             "round": index + 1,
             "library": [names[s] for s in library],
@@ -748,20 +853,25 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
             "value": equilibrium.value,
             "best_response": spec,
             "best_response_name": names[spec],
-            "description": response.describe(),
+            "description": main.strategy.describe(),
             "candidates": settings.budget,
-            "search_payoff": search_mean,
-            "exploitability": max(gain, 0.0),
-            "gain": gain,
-            "exploitability_lo": low,
-            "exploitability_hi": high,
-            "validation_games": validated,
-            "added": {"name": names[spec], "spec": spec, "description": response.describe()} if added else None,
+            "search_payoff": main.search_payoff,
+            "search": main.record(names),
+            "stop_checks": [reply.record(names) for reply in replies[1:]],
+            "converged": converged,
+            "exploitability": max(worst.gain, 0.0),
+            "gain": worst.gain,
+            "exploitability_lo": worst.low,
+            "exploitability_hi": worst.high,
+            "validation_games": worst.games,
+            "exploitability_from": "discover's search" if worst is main else "an independent stop check",
+            "added": [{"name": names[reply.spec], "spec": reply.spec, "description": reply.strategy.describe()}
+                      for reply in chosen],
         }
         document["rounds"].append(record)
-        document["library"] = _next_library(library, record["equilibrium_specs"], spec if added else None,
-                                            settings.library_cap)
-        document["converged"] = low <= 0  # a significant gain by a library member: more table games
+        document["library"] = _next_library(library, record["equilibrium_specs"],
+                                            [reply.spec for reply in chosen], settings.library_cap)
+        document["converged"] = converged
         if path is not None:
             _save_discover(path, document, table)
         if on_round is not None:
@@ -769,19 +879,28 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
     return document
 
 
+def reported_round(document: dict) -> dict:
+    """The round whose equilibrium a discover run reports: the last one when the run converged;
+    otherwise the one with the lowest 95% bound over all its searches (discover's own and the
+    stop checks, which every round runs). The outside check (:func:`check_equilibrium`) then
+    measures it afresh, so picking the luckiest-looking round biases nothing reported."""
+    rounds = document["rounds"]
+    return rounds[-1] if document["converged"] else min(rounds, key=lambda r: r["exploitability_hi"])
+
+
 def table_parts(games: int, passes: int) -> list[int]:
     """``games`` cut into ``passes`` near-equal parts (the first the smaller)."""
     return [games * (part + 1) // passes - games * part // passes for part in range(passes)]
 
 
-def _next_library(library: list[str], shares: dict[str, float], added: str | None, cap: int) -> list[str]:
-    """The library plus the added strategy; beyond ``cap``, strategies without share in the
+def _next_library(library: list[str], shares: dict[str, float], added: list[str], cap: int) -> list[str]:
+    """The library plus the added strategies; beyond ``cap``, strategies without share in the
     equilibrium are dropped, oldest first."""
-    library = library + ([added] if added else [])
+    library = library + added
     for spec in list(library):
         if len(library) <= cap:
             break
-        if spec != added and shares.get(spec, 0.0) == 0.0:
+        if spec not in added and shares.get(spec, 0.0) == 0.0:
             library.remove(spec)
     return library
 
@@ -806,14 +925,12 @@ def _settings_key(settings: DiscoverSettings) -> dict:
     """The settings that must match for stored rounds to be reused (not ``rounds``)."""
     key = {name: getattr(settings, name) for name in DiscoverSettings.__dataclass_fields__ if name != "rounds"}
     key["start"] = list(settings.start)
-    if settings.table_passes == DiscoverSettings.table_passes:  # runs stored before the option match
-        del key["table_passes"]
     return key
 
 
-def _load_discover(path: Path | None, settings: DiscoverSettings, names: dict[str, str] | None = None) -> dict:
+def _load_discover(path: Path | None, settings: DiscoverSettings) -> dict:
     start = [parse_strategy(spec).spec() for spec in settings.start]
-    given = [(names or {}).get(spec, spec) for spec in settings.start]
+    given = list(settings.start)
     fresh = {"settings": _settings_key(settings), "rounds": [], "converged": False,
              "library": start, "names": dict(zip(start, given))}
     if path is None or not path.exists():
@@ -839,21 +956,28 @@ def _save_discover(path: Path, document: dict, table: ProfileTable) -> None:
 
 
 def discover_round_lines(record: dict, metric: str) -> list[str]:
-    """A discover round in a few plain lines."""
+    """A discover round in a few plain lines: the equilibrium, each search's reply with its
+    measured gain, the round's exploitability (the highest bound) and what the round decided."""
     scale, unit = (100.0, " points") if metric == "win" else (1.0, " $")
     mix = ", ".join(f"{name} {share:.0%}" for name, share in
                     sorted(record["equilibrium"].items(), key=lambda item: -item[1]))
     lines = [f"round {record['round']}: equilibrium of {len(record['library'])} strategies: {mix} "
-             f"(value {record['value'] * scale:.2f}{unit}, regret on the table {record['table_regret'] * scale:.2f})",
-             f"  best of {record['candidates']} candidates: {record['best_response']} "
-             f"({record['best_response_name']}): {record['description']}",
-             f"  exploitability {record['gain'] * scale:+.2f}{unit} "
-             f"[95% {record['exploitability_lo'] * scale:+.2f}, {record['exploitability_hi'] * scale:+.2f}], "
-             f"{record['validation_games']:,} paired games"]
-    if record["added"]:
-        lines.append(f"  added {record['added']['name']} = {record['added']['spec']}")
-    else:
-        lines.append("  no significant gain: the library's equilibrium stands (converged)")
+             f"(value {record['value'] * scale:.2f}{unit}, regret on the table {record['table_regret'] * scale:.2f})"]
+    searches = [("discover's search", record.get("search", record))]
+    searches += [(f"stop check {k}", check) for k, check in enumerate(record.get("stop_checks", []), start=1)]
+    for label, reply in searches:
+        lines += [f"  {label}, best of {reply['candidates']} candidates: {reply['best_response']} "
+                  f"({reply['best_response_name']}): {reply['description']}",
+                  f"    gain {reply['gain'] * scale:+.2f}{unit} [95% {reply['exploitability_lo'] * scale:+.2f}, "
+                  f"{reply['exploitability_hi'] * scale:+.2f}], {reply['validation_games']:,} fresh paired games"]
+    lines.append(f"  exploitability {record['gain'] * scale:+.2f}{unit} (95% <= {record['exploitability_hi'] * scale:.2f}, "
+                 f"the highest bound of the round's searches)")
+    for added in record["added"]:
+        lines.append(f"  added {added['name']} = {added['spec']}")
+    if record["converged"]:
+        lines.append("  converged: no search gains significantly and every bound is within the tolerance")
+    elif not record["added"]:
+        lines.append("  nothing added (a library strategy gains, or no reply gains): more table games next round")
     return lines
 
 
@@ -873,19 +997,34 @@ def discover_command_line(players: int, metric: str, shame_value: int) -> str:
 
 
 def load_discover_documents(store: Path, players: Sequence[int]) -> dict[tuple[int, str, int], dict]:
-    """The stored discover runs (default seed and budget) of every reading and player count."""
+    """The stored discover runs (the current default settings but the reading) of every reading
+    and player count, each with ``date``: its file's last change (UTC). A file at the same path
+    with other settings (an older method's run) is skipped."""
+    import datetime
     import json
 
     found = {}
     for count in players:
         for metric, shame_value in READINGS:
-            path = discover_path(store, DiscoverSettings(players=count, metric=metric, shame_value=shame_value))
+            settings = DiscoverSettings(players=count, metric=metric, shame_value=shame_value)
+            path = discover_path(store, settings)
             if path.exists():
                 try:
-                    found[(count, metric, shame_value)] = json.loads(path.read_text())
+                    document = json.loads(path.read_text())
                 except (OSError, ValueError):
                     continue
+                if document.get("settings") != _settings_key(settings) or not document.get("rounds"):
+                    continue  # another method's or settings' run at the same path
+                stamp = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc)
+                found[(count, metric, shame_value)] = {**document, "date": stamp.isoformat(timespec="seconds")}
     return found
+
+
+def stored_entries(store: Path, players: Sequence[int]) -> dict[tuple[int, str, int], dict]:
+    """The stored discover runs of ``players`` as library entries (:func:`library_entry`)."""
+    return {(count, metric, shame_value): library_entry(
+                document, DiscoverSettings(players=count, metric=metric, shame_value=shame_value), document["date"])
+            for (count, metric, shame_value), document in load_discover_documents(store, players).items()}
 
 
 #: The questions the readings are compared on: (question, answer of a strategy).
@@ -904,11 +1043,16 @@ FEATURES: tuple[tuple[str, Callable[[Strategy], str]], ...] = (
 )
 
 
-def equilibrium_features(document: dict) -> dict[str, dict[str, float]]:
-    """Share of the final equilibrium mix giving each answer to each question of ``FEATURES``."""
-    last = document["rounds"][-1]
+def _equilibrium_specs(entry: dict) -> dict[str, float]:
+    """A library entry's equilibrium as {spec: share}."""
+    by_name = {item["name"]: item["spec"] for item in entry["library"]}
+    return {by_name[name]: share for name, share in entry["equilibrium"].items()}
+
+
+def equilibrium_features(entry: dict) -> dict[str, dict[str, float]]:
+    """Share of an entry's equilibrium mix giving each answer to each question of ``FEATURES``."""
     features: dict[str, dict[str, float]] = {question: {} for question, _ in FEATURES}
-    for spec, share in last["equilibrium_specs"].items():
+    for spec, share in _equilibrium_specs(entry).items():
         strategy = parse_strategy(spec)
         for question, answer in FEATURES:
             value = answer(strategy)
@@ -916,50 +1060,51 @@ def equilibrium_features(document: dict) -> dict[str, dict[str, float]]:
     return features
 
 
-def readings_table(documents: dict[tuple[int, str, int], dict]) -> pl.DataFrame:
-    """One row per (players, reading): where the figures come from (a stored discover run, or
-    a shipped library replayed now by :func:`check_library`), the discover run's rounds and
-    whether it converged, the final equilibrium (name share, ...), its exploitability with the
-    95% upper bound, in points of win probability or dollars."""
+def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]
+                   ) -> pl.DataFrame:
+    """One row per (players, reading): where the equilibrium comes from (a stored discover run,
+    or the shipped library), the discover run's rounds and whether it converged, the
+    equilibrium (name share, ...), discover's own exploitability bound, and the outside check's
+    (:func:`check_equilibrium`) gain with its 95% upper bound, in points of win probability or
+    dollars. A reading without an outside check has no gain (NaN)."""
     rows = []
-    for (players, metric, shame_value), document in sorted(documents.items()):
-        last = document["rounds"][-1]
+    for key, entry in sorted(entries.items()):
+        players, metric, shame_value = key
         scale = 100.0 if metric == "win" else 1.0
+        check = checks.get(key, {})
         mix = ", ".join(f"{name} {share:.0%}" for name, share in
-                        sorted(last["equilibrium"].items(), key=lambda item: -item[1]))
-        shipped = document.get("shipped")  # a shipped library replayed now (check_library)
+                        sorted(entry["equilibrium"].items(), key=lambda item: -item[1]))
         rows.append({
             "players": players, "reading": reading_label(metric, shame_value), "metric": metric,
-            "source": "shipped library, recomputed now" if shipped else "stored discover run",
-            "rounds": shipped["rounds"] if shipped else len(document["rounds"]),
-            "converged": bool((shipped or document)["converged"]),
-            "equilibrium": mix, "value": last["value"] * scale,
-            "exploitability": last["gain"] * scale, "exploitability_hi": last["exploitability_hi"] * scale,
-            "games": last["validation_games"],
+            "source": entry.get("source", "shipped library"), "rounds": entry["rounds"],
+            "converged": bool(entry["converged"]), "equilibrium": mix,
+            "discover_hi": entry["exploitability_hi"] * scale,
+            "exploitability": check.get("gain", math.nan) * scale,
+            "exploitability_hi": check.get("exploitability_hi", math.nan) * scale,
+            "games": check.get("validation_games", 0), "candidates": check.get("candidates", 0),
         })
     return pl.DataFrame(rows)
 
 
-def readings_strategies(documents: dict[tuple[int, str, int], dict]) -> pl.DataFrame:
+def readings_strategies(entries: dict[tuple[int, str, int], dict]) -> pl.DataFrame:
     """Each strategy with a share in a final equilibrium: where, its share, spec, description."""
     rows = []
-    for (players, metric, shame_value), document in sorted(documents.items()):
-        last = document["rounds"][-1]
-        names = document["names"]
-        for spec, share in sorted(last["equilibrium_specs"].items(), key=lambda item: -item[1]):
+    for (players, metric, shame_value), entry in sorted(entries.items()):
+        by_name = {item["name"]: item["spec"] for item in entry["library"]}
+        for name, share in sorted(entry["equilibrium"].items(), key=lambda item: -item[1]):
             rows.append({"players": players, "reading": reading_label(metric, shame_value),
-                         "strategy": names.get(spec, spec), "share": share, "spec": spec,
-                         "description": parse_strategy(spec).describe()})
+                         "strategy": name, "share": share, "spec": by_name[name],
+                         "description": parse_strategy(by_name[name]).describe()})
     return pl.DataFrame(rows)
 
 
-def readings_conclusions(documents: dict[tuple[int, str, int], dict]) -> list[str]:
+def readings_conclusions(entries: dict[tuple[int, str, int], dict]) -> list[str]:
     """Plain sentences, one per question of ``FEATURES``: the answer that takes most of the
     equilibrium mix in every run (holds), or which runs answer which way (flips)."""
-    if not documents:
+    if not entries:
         return []
     sentences = []
-    features = {key: equilibrium_features(document) for key, document in sorted(documents.items())}
+    features = {key: equilibrium_features(entry) for key, entry in sorted(entries.items())}
     for question, _ in FEATURES:
         by_run = {key: max(found[question].items(), key=lambda item: item[1]) for key, found in features.items()}
         answers = {value for value, _ in by_run.values()}
@@ -976,32 +1121,45 @@ def readings_conclusions(documents: dict[tuple[int, str, int], dict]) -> list[st
     return sentences
 
 
-def searched_sentence(documents: dict[tuple[int, str, int], dict]) -> str:
-    """The chapter's key result from the stored discover runs: how far the searched equilibria
-    of the main reading (win, shame -$5,000) can be beaten, and what holds in every run. Empty
-    when no run of the main reading is stored."""
-    main = {players: document for (players, metric, shame_value), document in documents.items()
-            if (metric, shame_value) == ("win", DEFAULT_SHAME_DOLLARS)}
+#: The issue's target: the outside check's 95% upper bound at most one point of win probability.
+TARGET_POINTS = 1.0
+
+
+def searched_sentence(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]) -> str:
+    """The chapter's key result: how far the outside check (:func:`check_equilibrium`) beats
+    the equilibria of the main reading (win, shame -$5,000), whether that meets the one-point
+    target at each count, and what holds in every run. Empty when the main reading has no
+    checked equilibrium."""
+    main = {key[0]: check for key, check in checks.items() if key[1:] == ("win", DEFAULT_SHAME_DOLLARS)}
     if not main:
         return ""
     counts = ", ".join(str(players) for players in sorted(main))
-    worst = max(100 * document["rounds"][-1]["exploitability_hi"] for document in main.values())
-    holds = [sentence for sentence in readings_conclusions(documents) if " holds in all " in sentence]
-    budgets = " or ".join(str(b) for b in sorted({document["settings"]["budget"] for document in main.values()}))
-    replayed = sorted(players for players, document in main.items() if "shipped" in document)
-    source = "" if not replayed else (
-        f" ({'all' if len(replayed) == len(main) else 'at ' + ', '.join(map(str, replayed)) + ' players'} "
-        "recomputed now by replaying the shipped discover libraries, see below)")
-    return (f"With {counts} players (win probability, shame -$5,000), the best reply a best-response search "
-            f"of {budgets} candidates finds gains at most {worst:.2f} points "
-            f"over the searched equilibrium mix (95% upper bound){source}. " + " ".join(holds))
+    bounds = {players: 100 * check["exploitability_hi"] for players, check in main.items()}
+    per_count = "; ".join(f"{100 * main[p]['gain']:+.2f} (95% <= {bounds[p]:.2f}) at {p}" for p in sorted(main))
+    missed = sorted(p for p, bound in bounds.items() if bound > TARGET_POINTS)
+    verdict = (f"within the {TARGET_POINTS:g}-point target at every count" if not missed else
+               f"the {TARGET_POINTS:g}-point target is missed at {', '.join(map(str, missed))} players")
+    budgets = " or ".join(str(b) for b in sorted({check["candidates"] for check in main.values()}))
+    seeds = " or ".join(str(s) for s in sorted({check["check"]["seed"] for check in main.values()}))
+    holds = [sentence for sentence in readings_conclusions(entries) if " holds in all " in sentence]
+    return (f"Tried from outside: with {counts} players (win probability, shame -$5,000), a fresh "
+            f"best-response search of {budgets} candidates (seed {seeds}, random streams discover never "
+            f"draws from) against each reported equilibrium gains {per_count} points: {verdict}. "
+            + " ".join(holds))
 
 
 # --- the shipped libraries: each reading's final discover library, checked afresh -----------------
 
 #: Package data: the final library of every reading's discover run, with provenance.
 SHIPPED_LIBRARIES = Path(__file__).resolve().parent.parent / "sims" / "cashnguns" / "data" / "libraries.json"
-LIBRARIES_FORMAT = "cardsim-cashnguns-libraries/1"
+LIBRARIES_FORMAT = "cardsim-cashnguns-libraries/2"
+#: The first format: one code fingerprint for the whole file, no method per entry.
+LIBRARIES_FORMAT_1 = "cardsim-cashnguns-libraries/1"
+#: The discover method the current code runs (a shipped entry says which one produced it).
+DISCOVER_METHOD = ("discover/2: stops only when two independent 200-candidate searches find no "
+                   "significant gain and both 95% bounds are within the tolerance")
+#: The method of entries written before the method was recorded.
+DISCOVER_METHOD_1 = "discover/1: stopped at the first round whose own search found no significant gain"
 
 
 def cashnguns_fingerprint() -> str:
@@ -1012,55 +1170,62 @@ def cashnguns_fingerprint() -> str:
 
 
 def library_entry(document: dict, settings: DiscoverSettings, date: str) -> dict:
-    """One reading's shipped entry from its stored discover ``document``: the final library
-    (names and specs), the run's last-round figures as it stored them, and how to rerun it."""
-    last = document["rounds"][-1]
+    """One reading's shipped entry from its stored discover ``document`` (run by the current
+    code): the final library (names and specs), the run's last-round figures as it stored
+    them, how to rerun it, and its provenance (method, game code fingerprint, version)."""
+    from cardsim import __version__
+
+    last = reported_round(document)
     names = document["names"]
+    specs = {name: spec for spec, name in names.items()}
     command = (f"{discover_command_line(settings.players, settings.metric, settings.shame_value)} "
                f"--seed {settings.seed} --budget {settings.budget}")
     return {
         "players": settings.players, "metric": settings.metric, "shame_value": settings.shame_value,
         "command": command, "seed": settings.seed, "budget": settings.budget, "date": date,
-        "settings": document["settings"], "rounds": len(document["rounds"]),
+        "method": DISCOVER_METHOD, "code_fingerprint": cashnguns_fingerprint(), "version": __version__,
+        "settings": document["settings"], "rounds": len(document["rounds"]), "reported_round": last["round"],
         "converged": bool(document["converged"]),
-        "library": [{"name": names[spec], "spec": spec} for spec in document["library"]],
+        "library": [{"name": name, "spec": specs[name]} for name in last["library"]],
         "equilibrium": dict(last["equilibrium"]),
         "exploitability": last["gain"], "exploitability_hi": last["exploitability_hi"],
         "validation_games": last["validation_games"],
     }
 
 
-def export_libraries(store: Path, players: Sequence[int], path: Path = SHIPPED_LIBRARIES) -> dict:
-    """Write the shipped-libraries file from the stored discover runs (default seed and budget)
-    of every reading at ``players``; a reading not stored is an error (nothing written).
-    The date of each entry is its stored file's last change (UTC)."""
-    import datetime
+def export_libraries(store: Path, players: Sequence[int], path: Path = SHIPPED_LIBRARIES) -> tuple[dict, list]:
+    """Write the shipped-libraries file: every reading at ``players`` with a stored discover run
+    (default settings but the reading) gets a new entry; a reading without one keeps its entry
+    of the file already at ``path`` (with that entry's own provenance); a reading with neither
+    is an error (nothing written). Entries of other player counts are kept. The date of a new
+    entry is its stored file's last change (UTC). Returns (the document, the kept readings)."""
     import json
 
-    from cardsim import __version__
-
-    documents = load_discover_documents(store, players)
-    missing = [discover_command_line(p, m, v) for p in players for m, v in READINGS if (p, m, v) not in documents]
+    stored = stored_entries(store, players)
+    try:
+        existing = load_libraries(path)
+    except UserError:
+        existing = {}
+    wanted = [(p, m, v) for p in players for m, v in READINGS]
+    missing = [discover_command_line(*key) for key in wanted if key not in stored and key not in existing]
     if missing:
         raise UserError(f"libraries: no stored discover run for: {'; '.join(missing)} (store {store})")
-    entries = []
-    for (count, metric, shame_value), document in sorted(documents.items()):
-        settings = DiscoverSettings(players=count, metric=metric, shame_value=shame_value)
-        stamp = discover_path(store, settings).stat().st_mtime
-        date = datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc).isoformat(timespec="seconds")
-        entries.append(library_entry(document, settings, date))
-    shipped = {"format": LIBRARIES_FORMAT, "code_fingerprint": cashnguns_fingerprint(),
-               "version": __version__, "readings": entries}
+    kept = sorted(key for key in existing if key not in stored)
+    entries = {**{key: existing[key] for key in kept}, **stored}
+    shipped = {"format": LIBRARIES_FORMAT, "readings": [entries[key] for key in sorted(entries)]}
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(shipped, indent=1) + "\n", encoding="utf-8")
-    return shipped
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(shipped, indent=1) + "\n", encoding="utf-8")
+    temporary.replace(path)
+    return shipped, [key for key in kept if key in wanted]
 
 
 def load_libraries(path: Path = SHIPPED_LIBRARIES) -> dict[tuple[int, str, int], dict]:
-    """The shipped libraries by (players, metric, shame value), each entry with the file's code
-    fingerprint under ``code_fingerprint``; one-line UserError when the file is missing, not a
-    libraries document, or holds a spec that does not parse."""
+    """The shipped libraries by (players, metric, shame value), each entry with its provenance
+    (``method``, ``code_fingerprint``, ``version``; a first-format file's entries get the file's
+    fingerprint and version and ``DISCOVER_METHOD_1``); one-line UserError when the file is
+    missing, not a libraries document, or holds a spec that does not parse."""
     import json
 
     try:
@@ -1068,59 +1233,95 @@ def load_libraries(path: Path = SHIPPED_LIBRARIES) -> dict[tuple[int, str, int],
     except (OSError, ValueError):
         raise UserError(f"libraries: {path} is missing or unreadable "
                         "(write it with: cardsim cashnguns libraries)") from None
-    if not isinstance(shipped, dict) or shipped.get("format") != LIBRARIES_FORMAT:
+    if not isinstance(shipped, dict) or shipped.get("format") not in (LIBRARIES_FORMAT, LIBRARIES_FORMAT_1):
         raise UserError(f"libraries: {path} is not a {LIBRARIES_FORMAT} document")
+    first = {"method": DISCOVER_METHOD_1, "code_fingerprint": shipped.get("code_fingerprint"),
+             "version": shipped.get("version")} if shipped["format"] == LIBRARIES_FORMAT_1 else {}
     found = {}
     for entry in shipped.get("readings", []):
         for item in entry["library"]:
             parse_strategy(item["spec"])
-        found[(entry["players"], entry["metric"], entry["shame_value"])] = {
-            **entry, "code_fingerprint": shipped["code_fingerprint"], "version": shipped["version"]}
+        found[(entry["players"], entry["metric"], entry["shame_value"])] = {**first, **entry}
     return found
 
 
 @dataclass(frozen=True)
-class CheckSettings:
-    """How hard a shipped library is checked: one discover round from the library (its table of
-    ``table_games`` games in ``table_passes`` passes plus ``profile_min`` per profile, each pass
-    weighted by the equilibrium of the one before, the equilibrium, a best-response
-    search of ``budget`` candidates at ``search_games`` games each, the gain on up to
-    ``validation_games`` paired games), from ``seed``."""
+class OutsideCheck:
+    """How a finished equilibrium is tried from outside (:func:`check_equilibrium`): one
+    best-response search of ``budget`` candidates (``search_games`` games each in the first
+    stage) against the equilibrium mix as shipped, and the reply's gain on
+    ``validation_games`` fresh paired games, all drawn from ``seed``'s outside-check streams,
+    which discover never draws from."""
 
-    budget: int
-    table_games: int
-    profile_min: int
-    search_games: int
-    validation_games: int
-    table_passes: int = 4
+    budget: int = 200
+    search_games: int = 1_000
+    validation_games: int = 100_000
     seed: int = 0
 
+    def check(self) -> None:
+        """One-line errors for settings out of range."""
+        for name in ("budget", "search_games", "validation_games"):
+            if getattr(self, name) < 1:
+                raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
 
-def check_library(entry: dict, check: CheckSettings, *, jobs: int = 1, store: Path | None = None) -> dict:
-    """Replay a shipped library with the current code: one round of :func:`discover` started
-    from it (no second implementation), its table games weighted by the shipped run's final
-    equilibrium shares (where the payoffs matter; the equilibrium is solved afresh). Returns the discover document (names from the shipped
-    library; a reply found now that is not in it gets the next free ``dN``) with ``shipped``
-    (the entry: command, date, fingerprint) and ``check`` (the settings). Stored in
-    ``store``/cashnguns_check under a name that hashes the library, the settings and the
-    current code fingerprint, so a rerun with the same code reuses it."""
+
+def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store: Path | None = None) -> dict:
+    """Try a finished equilibrium from outside: a fresh best-response search (:func:`find_reply`,
+    its candidates proposed from the library, the named strategies, random strategies and
+    mutations) against the mix as it was reported, not re-solved, and the reply's gain over
+    the mix on fresh paired games (every game measured, no quick first look), with the current
+    code. ``entry``: a shipped library (:func:`load_libraries`) or any dict with players,
+    metric, shame_value, library ([{name, spec}]) and equilibrium ({name: share}).
+
+    Returns ``{players, metric, shame_value, equilibrium, check, best_response,
+    best_response_name, description, candidates, search_payoff, gain, exploitability_lo,
+    exploitability_hi, validation_games, code_fingerprint}``; stored in
+    ``store``/cashnguns_check under a name that hashes the entry's library and mix, the
+    settings and the code fingerprint, so a rerun with the same code reuses it."""
     import hashlib
     import json
 
-    specs = tuple(item["spec"] for item in entry["library"])
-    settings = DiscoverSettings(
-        players=entry["players"], metric=entry["metric"], shame_value=entry["shame_value"], seed=check.seed,
-        budget=check.budget, rounds=1, start=specs, library_cap=max(len(specs), DiscoverSettings.library_cap),
-        table_games=check.table_games, profile_min=check.profile_min, table_passes=check.table_passes,
-        search_games=check.search_games,
-        validation_games=check.validation_games)
+    check.check()
+    specs = [item["spec"] for item in entry["library"]]
+    names = {item["spec"]: item["name"] for item in entry["library"]}
     by_name = {item["name"]: item["spec"] for item in entry["library"]}
-    first_mix = {by_name[name]: share for name, share in entry["equilibrium"].items() if name in by_name}
+    unknown = sorted(set(entry["equilibrium"]) - set(by_name))
+    if unknown:
+        raise UserError(f"check: the equilibrium names strategies not in the library: {', '.join(unknown)}")
+    shares = np.array([entry["equilibrium"].get(names[spec], 0.0) for spec in specs], np.float64)
+    if not (np.all(shares >= 0) and shares.sum() > 0):
+        raise UserError("check: the equilibrium has no positive share")
+    mix = shares / shares.sum()
+    fingerprint = cashnguns_fingerprint()
+    key = json.dumps([entry["players"], entry["metric"], entry["shame_value"], specs, mix.tolist(),
+                      asdict(check), fingerprint], sort_keys=True)
     path = None
     if store is not None:
-        key = json.dumps([_settings_key(settings), first_mix, cashnguns_fingerprint()], sort_keys=True)
-        digest = hashlib.sha256(key.encode()).hexdigest()[:12]
-        path = discover_path(store, settings).parent.parent / "cashnguns_check" / f"{digest}.json"
-    document = discover(settings, jobs=jobs, path=path, first_mix=first_mix or None,
-                        names={item["spec"]: item["name"] for item in entry["library"]})
-    return {**document, "shipped": entry, "check": asdict(check)}
+        path = Path(store) / "cashnguns_check" / f"{hashlib.sha256(key.encode()).hexdigest()[:16]}.json"
+        if path.exists():
+            try:
+                return json.loads(path.read_text())
+            except (OSError, ValueError):
+                pass  # unreadable: computed again and rewritten
+    arena = CashNGunsArena(entry["players"], entry["metric"], entry["shame_value"], jobs)
+    library = [parse_strategy(spec) for spec in specs]
+    reply = find_reply(arena, library, mix, library, budget=check.budget, search_games=check.search_games,
+                       validation_games=check.validation_games, root=check.seed, key=0,
+                       streams=(OUTSIDE_CHECK,), quick=False)
+    name = names.get(reply.spec) or _name_of(reply.strategy, {**names, **{spec: spec for spec in ()}})
+    result = {"players": entry["players"], "metric": entry["metric"], "shame_value": entry["shame_value"],
+              "equilibrium": {names[spec]: float(share) for spec, share in zip(specs, mix) if share > 0},
+              "check": asdict(check), **reply.record({**names, reply.spec: name}),
+              "search_payoff": reply.search_payoff, "code_fingerprint": fingerprint}
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(result))
+        temporary.replace(path)
+    return result
+
+
+def check_command_line(players: int, metric: str, shame_value: int, check: OutsideCheck) -> str:
+    """The command that runs one outside check of a shipped library."""
+    return (f"cardsim cashnguns check --players {players} --metric {metric} --shame {shame_value} "
+            f"--budget {check.budget} --games {check.validation_games} --seed {check.seed}")

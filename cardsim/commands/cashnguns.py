@@ -50,6 +50,8 @@ StrategyOpt = Annotated[
     ),
 ]
 PlayersOpt = Annotated[str, typer.Option("--players", help="Player counts 4-6: 5, 4-6 or 4,6.")]
+CountsOpt = Annotated[str, typer.Option("--players", help="4-6 players: one count, a range or a list.")]
+MetricOpt = Annotated[str, typer.Option("--metric", help="Payoff: win (probability) or score (mean $).")]
 ShameOpt = Annotated[
     int, typer.Option("--shame", help="Dollars per shame marker in the final score (default -5000, the published rules' penalty; the seed's 'worth $5,000' read literally is +5000).")
 ]
@@ -149,7 +151,7 @@ def payoff_command(
     players: PlayersOpt = "5",
     strategy: StrategyOpt = None,
     n: Annotated[int, typer.Option("--n", help="Games per table profile (minimum with --precision).")] = 300,
-    metric: Annotated[str, typer.Option("--metric", help="Payoff: win (probability) or score (mean $).")] = "win",
+    metric: MetricOpt = "win",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     run: RunOpts = RunOptions(),
     plot: PlotOpt = None,
@@ -274,8 +276,8 @@ def stage_command(
 
 @app.command("discover")
 def discover_command(
-    players: Annotated[str, typer.Option("--players", help="4-6 players: one count, a range or a list.")] = "5",
-    metric: Annotated[str, typer.Option("--metric", help="Payoff: win (probability) or score (mean $).")] = "win",
+    players: CountsOpt = "5",
+    metric: MetricOpt = "win",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched per round.")] = 200,
     rounds: Annotated[int, typer.Option("--rounds", help="PSRO rounds at most (stops earlier when no candidate gains significantly).")] = 20,
@@ -288,10 +290,15 @@ def discover_command(
     """Grow a strategy library by best responses (double oracle / PSRO): each round solves the
     library's symmetric equilibrium, searches the strategy space for the best reply to it, adds
     the reply when its gain is significant, and reports the exploitability with a 95% interval.
+    Every round also runs two independent searches (fresh candidates and games); the best
+    significant new reply joins; the run stops only when no search gains significantly and every
+    95% bound is within 0.75 points (win) or $750 (score); otherwise it reports its least
+    exploitable round.
     Finished rounds are stored; rerunning the same command resumes after them (a larger
-    --rounds continues a run that stopped at the round limit). --json: one document; its last round and its top level
-    carry exploitability, exploitability_hi (95% upper bound) and the equilibrium, in the
-    payoff's unit (win probability 0-1, or dollars of score).
+    --rounds continues a run that stopped at the round limit). --json: one document; its last
+    round carries exploitability, exploitability_hi (95% upper bound) and the equilibrium, its
+    top level those of the reported round, in the payoff's unit (win probability 0-1, or
+    dollars of score).
 
     Example: cardsim cashnguns discover --players 5 --budget 200 --rounds 8
     """
@@ -310,6 +317,8 @@ def discover_command(
             typer.echo(f"Cash'n Guns discover, {settings.players} players:")
         show = None if as_json else (lambda record: typer.echo("\n".join(discover_round_lines(record, metric))))
         documents.append(discover_json(discover(settings, jobs=workers, store=folder, on_round=show)))
+        if not as_json:
+            typer.echo(reported_line(documents[-1], metric))
     if as_json:
         show_value("discover", documents if len(documents) > 1 else documents[0])
         show_table(pl.DataFrame([{"players": d["settings"]["players"], "rounds": len(d["rounds"]),
@@ -318,27 +327,108 @@ def discover_command(
                    name="discover", as_json=True)
 
 
+def reported_line(document: dict, metric: str) -> str:
+    """Which round's equilibrium the run reports, and why."""
+    scale, unit = (100.0, " points") if metric == "win" else (1.0, " $")
+    mix = ", ".join(f"{name} {share:.0%}" for name, share in
+                    sorted(document["equilibrium"].items(), key=lambda item: -item[1]))
+    why = ("the run converged" if document["converged"] else
+           "not converged within --rounds: the round with the lowest bound of its searches")
+    return (f"reported: round {document['reported_round']}'s equilibrium {mix} ({why}); exploitability "
+            f"{document['exploitability_hi'] * scale:.2f}{unit} at most (95%). Try it from outside with "
+            "'cardsim cashnguns check' once shipped.")
+
+
 def discover_json(document: dict) -> dict:
-    """The discover document without the internal profile table, the last round's figures on top."""
-    last = document["rounds"][-1]
+    """The discover document without the internal profile table; on top, the reported round's
+    (:func:`~cardsim.analysis.cashnguns.reported_round`) number, exploitability and equilibrium."""
+    from cardsim.analysis.cashnguns import reported_round
+
+    reported = reported_round(document)
     return {"settings": document["settings"], "converged": document["converged"],
             "strategies": {name: spec for spec, name in document["names"].items()},
-            "rounds": document["rounds"],
-            "exploitability": last["exploitability"], "exploitability_hi": last["exploitability_hi"],
-            "equilibrium": last["equilibrium"]}
+            "rounds": document["rounds"], "reported_round": reported["round"],
+            "exploitability": reported["exploitability"], "exploitability_hi": reported["exploitability_hi"],
+            "equilibrium": reported["equilibrium"]}
+
+
+@app.command("check")
+def check_command(
+    players: CountsOpt = "4-6",
+    metric: MetricOpt = "win",
+    shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
+    budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched.")] = 200,
+    games: Annotated[int, typer.Option("--games", help="Fresh paired games that measure the reply's gain.")] = 100_000,
+    seed: SeedOpt = 0,
+    libraries: Annotated[Path | None, typer.Option("--libraries", help="Libraries file (default: the shipped libraries.json).")] = None,
+    jobs: JobsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Try a shipped equilibrium from outside: a fresh best-response search of --budget
+    candidates against the library's equilibrium mix as shipped (not re-solved), from random
+    streams discover never draws from, and the reply's gain over the mix on --games fresh
+    paired games, with its 95% interval (points of win probability, or dollars of score).
+
+    Example: cardsim cashnguns check --players 4-6 --metric win --shame -5000 --seed 1
+    """
+    from cardsim.analysis.cashnguns import (
+        METRICS,
+        SHIPPED_LIBRARIES,
+        OutsideCheck,
+        check_equilibrium,
+        load_libraries,
+    )
+    from cardsim.commands.common import search_jobs
+
+    if metric not in METRICS:
+        raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {metric!r}")
+    counts = parse_range(players)
+    for count in counts:
+        if not 4 <= count <= 6:
+            raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {count}")
+    check = OutsideCheck(budget=budget, validation_games=games, seed=seed)
+    check.check()
+    shipped = load_libraries(libraries or SHIPPED_LIBRARIES)
+    missing = [count for count in counts if (count, metric, shame) not in shipped]
+    if missing:
+        raise UserError(f"check: no library for {', '.join(map(str, missing))} players, "
+                        f"--metric {metric} --shame {shame} in {libraries or SHIPPED_LIBRARIES}")
+    workers = search_jobs(jobs)
+    scale, unit = (100.0, "pts") if metric == "win" else (1.0, "$")
+    rows = []
+    for count in counts:
+        entry = shipped[(count, metric, shame)]
+        result = check_equilibrium(entry, check, jobs=workers)
+        rows.append({"players": count, "metric": metric, "shame": shame,
+                     "equilibrium": ", ".join(f"{name} {share:.0%}" for name, share in
+                                              sorted(result["equilibrium"].items(), key=lambda item: -item[1])),
+                     "candidates": result["candidates"], "seed": seed, "best_response": result["best_response"],
+                     "description": result["description"], "games": result["validation_games"],
+                     "gain": result["gain"] * scale, "lo": result["exploitability_lo"] * scale,
+                     "hi": result["exploitability_hi"] * scale, "unit": unit,
+                     "discover_hi": entry["exploitability_hi"] * scale})
+    table = pl.DataFrame(rows)
+    if not as_json:
+        table = table.select(
+            "players", "equilibrium", "candidates", "games",
+            pl.format("{} [{}, {}]", pl.col("gain").round(2), pl.col("lo").round(2), pl.col("hi").round(2)).alias(f"gain, 95% ({unit})"),
+            pl.col("discover_hi").round(2).alias(f"discover's own bound ({unit})"), "best_response")
+    show_table(table, title=(f"outside check: best reply to each shipped equilibrium, {metric}, shame {shame:+,}, "
+                             f"seed {seed}"), name="check", as_json=as_json)
 
 
 @app.command("libraries")
 def libraries_command(
-    players: Annotated[str, typer.Option("--players", help="4-6 players: one count, a range or a list.")] = "4-6",
+    players: CountsOpt = "4-6",
     store: StoreOpt = None,
     out: Annotated[Path | None, typer.Option("--out", help="File to write (default: the package's shipped libraries.json).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Write the shipped strategy libraries from the stored discover runs (default seed and
-    budget) of every reading (win/score x shame -5000/+5000) at --players: each run's final
-    library with its command, seed, budget, date and the code fingerprint. The report replays
-    them when the runs themselves are not in its store.
+    """Write the shipped strategy libraries from the stored discover runs (default settings
+    but the reading) of every reading (win/score x shame -5000/+5000) at --players: each run's
+    final library with its command, seed, budget, date, discover method and code fingerprint.
+    A reading without a stored run keeps its entry of the file (and its provenance). The report
+    and `cardsim cashnguns check` try these equilibria from outside.
 
     Example: cardsim cashnguns libraries --players 4-6 --store results
     """
@@ -351,9 +441,10 @@ def libraries_command(
             raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {count}")
     folder = resolve_store(store, False)
     target = out or SHIPPED_LIBRARIES
-    shipped = export_libraries(folder, counts, target)
+    shipped, kept = export_libraries(folder, counts, target)
     table = pl.DataFrame([{"players": e["players"], "metric": e["metric"], "shame": e["shame_value"],
-                           "strategies": len(e["library"]), "rounds": e["rounds"], "date": e["date"]}
+                           "strategies": len(e["library"]), "rounds": e["rounds"], "date": e["date"],
+                           "entry": ("kept" if (e["players"], e["metric"], e["shame_value"]) in kept
+                                     else "written"), "code": e["code_fingerprint"]}
                           for e in shipped["readings"]])
-    show_table(table, title=f"libraries written to {target} (code {shipped['code_fingerprint']})",
-               name="libraries", as_json=as_json)
+    show_table(table, title=f"libraries written to {target}", name="libraries", as_json=as_json)

@@ -105,3 +105,19 @@ def test_profile_payoffs_are_reproducible():
 def test_profile_payoffs_are_the_same_for_any_job_count():
     one = profile_payoffs(["trigger", "hunter", "coward"], 4, n=100, seed=5, jobs=1)
     assert one.equals(profile_payoffs(["trigger", "hunter", "coward"], 4, n=100, seed=5, jobs=2))
+
+
+def test_equilibrium_of_a_cycling_game_comes_from_a_hedge_path_mean():
+    """A rock-paper-scissors game (2 players, payoff 1/2 + 0.4 B, B antisymmetric) whose only
+    equilibrium is (1/7, 2/7, 4/7): the replicator path circles it without settling (its end
+    has a large regret); the mean of a Hedge path is close to it."""
+    from cardsim.analysis.cashnguns import SymmetricGame, evaluate_mix, replicator, symmetric_equilibrium
+
+    antisymmetric = np.array([[0.0, -1.0, 0.5], [1.0, 0.0, -0.25], [-0.5, 0.25, 0.0]])
+    game = SymmetricGame(("rock", "paper", "scissors"), 2, np.eye(3, dtype=np.int64), 0.5 + 0.4 * antisymmetric,
+                         np.ones(3), np.zeros((3, 3)), "win")
+    end = replicator(game, np.array([0.6, 0.2, 0.2]))
+    assert evaluate_mix(game, end).regret > 0.02
+    found = symmetric_equilibrium(game)
+    assert found.regret < 0.01
+    assert np.allclose(found.mix, [1 / 7, 2 / 7, 4 / 7], atol=0.05)

@@ -119,14 +119,88 @@ def test_discover_command_prints_each_round_and_one_json_document(tmp_path, monk
     text = CliRunner().invoke(app, args)
     assert text.exit_code == 0, text.output
     assert "round 1: equilibrium of 2 strategies" in text.stdout
-    assert "best of 6 candidates: custom:" in text.stdout and "exploitability" in text.stdout
-    assert "[95% " in text.stdout
+    assert "discover's search, best of 6 candidates: custom:" in text.stdout and "exploitability" in text.stdout
+    assert "[95% " in text.stdout and "reported: round " in text.stdout
     again = CliRunner().invoke(app, [*args, "--json"])  # resumed from the store: same rounds
     whole = json.loads(again.stdout)
     document = whole["details"]["discover"]
     assert whole["tables"]["discover"][0]["exploitability_hi"] == document["exploitability_hi"]
     last = document["rounds"][-1]
-    assert document["exploitability_hi"] == last["exploitability_hi"] >= last["gain"]
-    assert document["exploitability"] == last["exploitability"] == max(last["gain"], 0.0)
-    assert document["equilibrium"] == last["equilibrium"]
+    assert {"exploitability", "exploitability_hi", "equilibrium"} <= set(last)
+    reported = document["rounds"][document["reported_round"] - 1]
+    assert document["exploitability_hi"] == reported["exploitability_hi"] >= reported["gain"]
+    assert document["exploitability"] == reported["exploitability"] == max(reported["gain"], 0.0)
+    assert document["equilibrium"] == reported["equilibrium"]
     assert [f"round {r['round']}:" in text.stdout for r in document["rounds"]] == [True] * len(document["rounds"])
+
+
+def test_stop_checks_and_the_outside_check_draw_from_streams_discover_never_uses():
+    """Same root and key, other owner: other games (the spawn key separates them)."""
+    from cardsim.analysis.cashnguns import OUTSIDE_CHECK, STOP_CHECK, _seeds
+
+    own = _seeds(0, 0, 10, 1, size=50)
+    others = [_seeds(0, 0, 10, 1, size=50, streams=s) for s in ((STOP_CHECK, 0), (STOP_CHECK, 1), (OUTSIDE_CHECK,))]
+    assert not any(np.intersect1d(own, o).size for o in others)
+    assert not np.intersect1d(others[0], others[1]).size
+    assert np.array_equal(own, _seeds(0, 0, 10, 1, size=50))  # discover's own numbers unchanged
+
+
+def test_discover_stops_only_when_the_independent_searches_agree():
+    """Every round runs the stop checks besides its own search; the round converges exactly
+    when no search gains significantly and each bound is within the tolerance, and then the run
+    ends and reports it. The new reply with the highest significant gain joins the library. The
+    round's exploitability is the highest bound of its searches."""
+    from cardsim.analysis.cashnguns import reported_round
+
+    for settings in (replace(SMALL, rounds=3, stop_checks=1, tolerance=1e-6),
+                     replace(SMALL, rounds=4, stop_checks=2, tolerance=0.05)):
+        run = discover(settings)
+        for record in run["rounds"]:
+            searches = [record["search"], *record["stop_checks"]]
+            assert len(searches) == 1 + settings.stop_checks
+            assert record["converged"] == all(s["exploitability_lo"] <= 0 and s["exploitability_hi"] <= settings.tolerance
+                                              for s in searches)
+            new = [s for s in searches if s["exploitability_lo"] > 0 and s["best_response_name"] not in record["library"]]
+            if new:  # the best significant new reply joins, alone
+                assert [a["name"] for a in record["added"]] == [max(new, key=lambda s: s["gain"])["best_response_name"]]
+            assert len(record["added"]) <= 1
+            assert record["exploitability_hi"] == max(s["exploitability_hi"] for s in searches)
+        assert run["converged"] == run["rounds"][-1]["converged"]
+        assert run["converged"] or len(run["rounds"]) == settings.rounds
+        reported = reported_round(run)
+        if run["converged"]:
+            assert reported is run["rounds"][-1] and run["rounds"][-1]["added"] == []
+        else:
+            assert reported["exploitability_hi"] == min(r["exploitability_hi"] for r in run["rounds"])
+
+
+def test_outside_check_finds_the_exploit_of_a_poor_equilibrium_and_is_stored(tmp_path):
+    """Everyone playing 'stubborn' (never lies down, random cards) is beaten by far: the outside
+    check's reply gains significantly. The result is kept in the store and reused."""
+    from cardsim.analysis.cashnguns import OutsideCheck, check_equilibrium
+
+    entry = {"players": 4, "metric": "win", "shame_value": -5000,
+             "library": [{"name": "stubborn", "spec": "stubborn"}], "equilibrium": {"stubborn": 1.0}}
+    check = OutsideCheck(budget=12, search_games=100, validation_games=3_000, seed=5)
+    found = check_equilibrium(entry, check, store=tmp_path)
+    assert found["exploitability_lo"] > 0.03 and found["candidates"] == 12 and found["validation_games"] == 3_000
+    assert found["equilibrium"] == {"stubborn": 1.0} and found["check"]["seed"] == 5
+    assert len(list((tmp_path / "cashnguns_check").glob("*.json"))) == 1
+    assert check_equilibrium(entry, check, store=tmp_path) == found
+    with pytest.raises(UserError, match="not in the library: nobody"):
+        check_equilibrium({**entry, "equilibrium": {"nobody": 1.0}}, check)
+    with pytest.raises(UserError, match="--budget must be at least 1"):
+        check_equilibrium(entry, replace(check, budget=0))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--budget", "0"], "--budget must be at least 1"),
+    (["--games", "-3"], "--validation-games must be at least 1"),
+    (["--metric", "money"], "--metric must be one of"),
+    (["--players", "7"], "players must be 4-6"),
+    (["--libraries", "/nonexistent/libraries.json"], "missing or unreadable"),
+])
+def test_bad_check_input_is_a_user_error(args, message):
+    result = CliRunner().invoke(app, ["check", "--jobs", "1", *args])
+    assert isinstance(result.exception, UserError)
+    assert message in str(result.exception)

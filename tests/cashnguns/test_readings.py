@@ -1,66 +1,63 @@
-"""The readings side by side: tables and plain-words conclusions from stored discover runs."""
+"""The readings side by side: tables and plain-words conclusions from the readings' equilibria
+and their outside checks."""
 
 from __future__ import annotations
 
-import json
-
-from cardsim.analysis.cashnguns import (
-    DiscoverSettings,
-    discover_path,
-    load_discover_documents,
-    readings_conclusions,
-    readings_table,
-    searched_sentence,
-)
+from cardsim.analysis.cashnguns import readings_conclusions, readings_table, searched_sentence
 from cardsim.reports.sections.cashnguns import readings_blocks
 
 COWARD = "custom:bullet=random,target=random,lie=guns,guns=2"
 SNIPER = "custom:bullet=late,target=leader,lie=never"
 COUNTER = "custom:bullet=safe,target=clicks,lie=risk,safe=0,guns=1,risk=0.5,greed=0,care=0,endgame=0,count=1"
+NAMES = {COWARD: "coward", SNIPER: "sniper", COUNTER: "d1"}
 
 
-def document(shares: dict[str, float], gain: float = 0.004, converged: bool = True) -> dict:
-    names = {COWARD: "coward", SNIPER: "sniper", COUNTER: "d1"}
-    return {"converged": converged, "names": names, "settings": {"budget": 200}, "rounds": [{
-        "equilibrium": {names[s]: v for s, v in shares.items()}, "equilibrium_specs": shares,
-        "value": 0.25, "gain": gain, "exploitability_hi": gain + 0.004, "validation_games": 100_000}]}
+def entry(players, metric, shame, shares: dict[str, float], converged: bool = True) -> dict:
+    return {"players": players, "metric": metric, "shame_value": shame, "converged": converged, "rounds": 5,
+            "library": [{"name": name, "spec": spec} for spec, name in NAMES.items()],
+            "equilibrium": {NAMES[s]: v for s, v in shares.items()}, "exploitability_hi": 0.004,
+            "command": f"cardsim cashnguns discover --players {players}", "date": "2026-12-01T03:00:00+00:00"}
 
 
-def write(store, players, metric, shame, doc):
-    path = discover_path(store, DiscoverSettings(players=players, metric=metric, shame_value=shame))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc))
+def check(gain: float, seed: int = 1) -> dict:
+    return {"gain": gain, "exploitability_hi": gain + 0.004, "validation_games": 100_000, "candidates": 200,
+            "check": {"budget": 200, "search_games": 1_000, "validation_games": 100_000, "seed": seed}}
 
 
-def test_conclusions_say_what_holds_and_what_flips(tmp_path):
-    write(tmp_path, 4, "win", -5000, document({COUNTER: 0.7, SNIPER: 0.3}))
-    write(tmp_path, 4, "win", 5000, document({COUNTER: 0.6, COWARD: 0.4}))
-    write(tmp_path, 5, "score", -5000, document({SNIPER: 0.8, COUNTER: 0.2}, gain=900.0, converged=False))
-    documents = load_discover_documents(tmp_path, [4, 5, 6])
-    assert set(documents) == {(4, "win", -5000), (4, "win", 5000), (5, "score", -5000)}
-    table = readings_table(documents)
+def test_conclusions_say_what_holds_and_what_flips():
+    entries = {(4, "win", -5000): entry(4, "win", -5000, {COUNTER: 0.7, SNIPER: 0.3}),
+               (4, "win", 5000): entry(4, "win", 5000, {COUNTER: 0.6, COWARD: 0.4}),
+               (5, "score", -5000): entry(5, "score", -5000, {SNIPER: 0.8, COUNTER: 0.2}, converged=False)}
+    checks = {(4, "win", -5000): check(0.004), (4, "win", 5000): check(0.004), (5, "score", -5000): check(900.0)}
+    table = readings_table(entries, checks)
     assert table["exploitability"].to_list() == [0.4, 0.4, 900.0]  # points for win, dollars for score
-    text = " ".join(readings_conclusions(documents))
+    assert table["discover_hi"].to_list() == [0.4, 0.4, 0.004]
+    text = " ".join(readings_conclusions(entries))
     assert "Card order holds in all 3 runs: most of the equilibrium mix (at least 60%) holds its loaded cards back." in text
     assert "Bullet policy flips: bullet=safe in 4p win, shame -5,000, 4p win, shame +5,000; bullet=late in 5p score, shame -5,000." in text
     assert "Card counting flips" in text
 
 
-def test_report_block_lists_missing_runs(tmp_path, monkeypatch):
-    monkeypatch.setenv("CARDSIM_STORE", str(tmp_path))
-    write(tmp_path, 4, "win", -5000, document({COUNTER: 1.0}))
-    blocks = readings_blocks((4,))
+def test_report_block_lists_missing_runs():
+    entries = {(4, "win", -5000): entry(4, "win", -5000, {COUNTER: 1.0})}
+    blocks = readings_blocks((4,), entries, {(4, "win", -5000): check(0.002)})
     text = str(blocks[-1])
     assert "cardsim cashnguns discover --players 4 --metric score --shame 5000" in text
     assert "--metric win --shame -5000" not in text
 
 
-def test_key_sentence_gives_the_worst_bound_of_the_main_reading(tmp_path):
-    write(tmp_path, 4, "win", -5000, document({COUNTER: 0.7, SNIPER: 0.3}, gain=0.002))
-    write(tmp_path, 5, "win", -5000, document({COUNTER: 1.0}, gain=0.005))
-    write(tmp_path, 5, "score", 5000, document({COUNTER: 1.0}, gain=50.0))
-    text = searched_sentence(load_discover_documents(tmp_path, [4, 5, 6]))
-    assert text.startswith("With 4, 5 players (win probability, shame -$5,000)")
-    assert "finds gains at most 0.90 points over the searched equilibrium mix (95% upper bound)" in text
+def test_key_sentence_gives_each_outside_bound_and_the_target_verdict():
+    entries = {(4, "win", -5000): entry(4, "win", -5000, {COUNTER: 0.7, SNIPER: 0.3}),
+               (5, "win", -5000): entry(5, "win", -5000, {COUNTER: 1.0}),
+               (5, "score", 5000): entry(5, "score", 5000, {COUNTER: 1.0})}
+    checks = {(4, "win", -5000): check(0.002, seed=1), (5, "win", -5000): check(0.008, seed=1),
+              (5, "score", 5000): check(50.0, seed=1)}
+    text = searched_sentence(entries, checks)
+    assert text.startswith("Tried from outside: with 4, 5 players (win probability, shame -$5,000), a fresh "
+                           "best-response search of 200 candidates (seed 1")
+    assert "+0.20 (95% <= 0.60) at 4; +0.80 (95% <= 1.20) at 5 points" in text
+    assert "the 1-point target is missed at 5 players" in text
     assert "Card order holds in all 3 runs" in text
-    assert searched_sentence({}) == ""
+    checks[(5, "win", -5000)] = check(0.005)
+    assert "within the 1-point target at every count" in searched_sentence(entries, checks)
+    assert searched_sentence({}, {}) == ""

@@ -15,23 +15,26 @@ import numpy as np
 import polars as pl
 
 from cardsim.analysis.cashnguns import (
+    DEFAULT_TOLERANCE,
+    DISCOVER_METHOD,
     READINGS,
     SHIPPED_LIBRARIES,
-    CheckSettings,
     Equilibrium,
-    cashnguns_fingerprint,
-    check_library,
-    load_libraries,
-    reading_label,
+    OutsideCheck,
     best_responses,
+    cashnguns_fingerprint,
+    check_command_line,
+    check_equilibrium,
     discover_command_line,
-    load_discover_documents,
+    equilibrium_table,
+    load_libraries,
+    payoff_matrix,
+    reading_label,
     readings_conclusions,
-    searched_sentence,
     readings_strategies,
     readings_table,
-    equilibrium_table,
-    payoff_matrix,
+    searched_sentence,
+    stored_entries,
     symmetric_equilibrium,
     symmetric_game,
     table_profiles,
@@ -73,46 +76,44 @@ PLAYERS: dict[str, tuple[int, ...]] = {"default": (4, 5, 6), "quick": (5,)}
 GAMES_PER_PROFILE: dict[str, int] = {"default": 2_000, "quick": 200}
 
 
-#: How hard a shipped library is replayed when its discover run is not stored: one discover
-#: round from the library (see :class:`cardsim.analysis.cashnguns.CheckSettings`), for a
-#: profile whose max_n is REPLAY_MAX_N; a smaller max_n scales the games and the budget down.
-REPLAY: dict[str, dict[str, int]] = {
-    "default": {"budget": 200, "table_games": 300_000, "profile_min": 32, "search_games": 1_000,
-                "validation_games": 100_000, "table_passes": 6},
-    "quick": {"budget": 30, "table_games": 10_000, "profile_min": 8, "search_games": 200,
-              "validation_games": 10_000, "table_passes": 4},
+#: How hard the report tries each reading's equilibrium from outside (see
+#: :class:`cardsim.analysis.cashnguns.OutsideCheck`), for a profile whose max_n is CHECK_MAX_N;
+#: a smaller max_n scales the games and the budget down.
+CHECK: dict[str, dict[str, int]] = {
+    "default": {"budget": 200, "search_games": 1_000, "validation_games": 100_000},
+    "quick": {"budget": 30, "search_games": 200, "validation_games": 10_000},
 }
-REPLAY_MAX_N: dict[str, int] = {"default": 20_000, "quick": 1_000}
+CHECK_MAX_N: dict[str, int] = {"default": 20_000, "quick": 1_000}
 
 
-def replay_settings(profile: Profile, seed: int) -> CheckSettings:
-    """The replay of a shipped library for ``profile`` (scaled down below its usual max_n)."""
-    base = REPLAY[profile.name]
-    scale = min(1.0, profile.max_n / REPLAY_MAX_N[profile.name])
-    return CheckSettings(budget=max(6, round(base["budget"] * scale)),
-                         table_games=max(100, round(base["table_games"] * scale)),
-                         profile_min=max(2, round(base["profile_min"] * scale)),
-                         search_games=max(10, round(base["search_games"] * scale)),
-                         validation_games=max(100, round(base["validation_games"] * scale)),
-                         table_passes=base["table_passes"], seed=seed)
+def check_settings(profile: Profile, seed: int) -> OutsideCheck:
+    """The outside check for ``profile`` (scaled down below its usual max_n), from ``seed``."""
+    base = CHECK[profile.name]
+    scale = min(1.0, profile.max_n / CHECK_MAX_N[profile.name])
+    return OutsideCheck(budget=max(6, round(base["budget"] * scale)),
+                        search_games=max(10, round(base["search_games"] * scale)),
+                        validation_games=max(100, round(base["validation_games"] * scale)), seed=seed)
 
 
-def replay_shipped(players: tuple[int, ...], stored: dict, check: CheckSettings, *, jobs: int = 1,
-                   store: Path | None = None, shipped_path: Path = SHIPPED_LIBRARIES) -> tuple[dict, str]:
-    """The readings at ``players`` with no stored discover run, replayed from the shipped
-    libraries (:func:`~cardsim.analysis.cashnguns.check_library`, kept in ``store``); and a
-    note when the shipped file cannot be read (empty otherwise)."""
+def reading_entries(players: tuple[int, ...], store: Path, shipped_path: Path = SHIPPED_LIBRARIES
+                    ) -> tuple[dict, str]:
+    """The equilibrium of every reading at ``players``: the stored discover run in ``store``
+    when there is one, else the shipped library; and a note when the shipped file cannot be
+    read (empty otherwise). Each entry says its ``source``."""
+    stored = {key: {**entry, "source": "stored discover run"} for key, entry in stored_entries(store, players).items()}
     try:
         shipped = load_libraries(shipped_path)
     except UserError as error:
-        return {}, str(error)
-    replayed = {}
-    for count in players:
-        for metric, shame_value in READINGS:
-            key = (count, metric, shame_value)
-            if key not in stored and key in shipped:
-                replayed[key] = check_library(shipped[key], check, jobs=jobs, store=store)
-    return replayed, ""
+        return stored, str(error)
+    found = {key: {**shipped[key], "source": "shipped library"} for key in
+             ((count, metric, shame_value) for count in players for metric, shame_value in READINGS)
+             if key in shipped and key not in stored}
+    return {**found, **stored}, ""
+
+
+def outside_checks(entries: dict, check: OutsideCheck, *, jobs: int = 1, store: Path | None = None) -> dict:
+    """:func:`~cardsim.analysis.cashnguns.check_equilibrium` of every entry (kept in ``store``)."""
+    return {key: check_equilibrium(entry, check, jobs=jobs, store=store) for key, entry in sorted(entries.items())}
 
 
 def _setup(profile: Profile) -> tuple[tuple[str, ...], tuple[int, ...], int]:
@@ -225,116 +226,99 @@ def discover_store() -> Path:
     return Path(os.environ.get("CARDSIM_STORE") or "results")
 
 
-def readings_blocks(players: tuple[int, ...], documents: dict | None = None, replayed: dict | None = None,
-                    note: str = "") -> list[Block]:
-    """The final equilibrium of every stored discover run, reading by reading, with its
-    exploitability, the strategies in it, and which conclusions hold across readings.
-    ``replayed``: readings without a stored run, recomputed now from the shipped libraries
-    (:func:`replay_shipped`); ``note``: why the shipped libraries could not be read."""
+def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note: str = "") -> list[Block]:
+    """The equilibrium of every reading (stored discover run or shipped library), discover's own
+    exploitability bound and the outside check's, the strategies in them, which conclusions
+    hold across readings, and where each library came from. ``note``: why the shipped
+    libraries could not be read."""
     store = discover_store()
-    if documents is None:
-        documents = load_discover_documents(store, players)
-    documents = {**(replayed or {}), **documents}
-    missing = [discover_command_line(p, m, v) for p in players for m, v in READINGS
-               if (p, m, v) not in documents]
+    missing = [discover_command_line(p, m, v) for p in players for m, v in READINGS if (p, m, v) not in entries]
     blocks: list[Block] = [Paragraph(
         "Searched equilibria under every reading. The named strategies are a small library; "
         "`cardsim cashnguns discover` grows it by best responses (double oracle / PSRO): each round "
         "solves the symmetric equilibrium of the library, searches 200 candidate strategies (including "
-        "card-counting ones) for the best reply, and adds it when its gain is significant. "
-        "Exploitability is the chosen reply's gain over the equilibrium mix itself, measured on fresh "
-        "paired games (points of win probability, or dollars of score), with the 95% upper bound. "
-        "The readings: payoff = win probability or final score; a shame marker = -$5,000 (the "
-        "published penalty) or +$5,000 (the seed's 'worth $5,000' read literally). "
-        f"Runs are read from {store}/cashnguns_discover.")]
-    if documents:
-        table = readings_table(documents)
+        "card-counting ones) for the best reply, two independent searches (fresh candidates and games) "
+        "search again, and the best significant new reply joins the library; the run stops only "
+        f"when no search gains significantly and every 95% upper bound is within "
+        f"{100 * DEFAULT_TOLERANCE['win']:g} points (or ${DEFAULT_TOLERANCE['score']:,.0f}); "
+        "a run that does not converge within its rounds reports its least exploitable fully checked round "
+        "(libraries marked discover/1 in the provenance table come from the first method, which stopped at "
+        "the first round its own search found nothing). "
+        "Each reading's equilibrium is then tried from outside by this report: a fresh best-response "
+        "search against the mix as reported (not re-solved), from random streams discover never draws "
+        "from, and the reply's gain over the mix on fresh paired games (points of win probability, or "
+        "dollars of score), with its 95% upper bound. The readings: payoff = win probability or final "
+        "score; a shame marker = -$5,000 (the published penalty) or +$5,000 (the seed's 'worth $5,000' "
+        f"read literally). Stored runs are read from {store}/cashnguns_discover, else the libraries "
+        f"shipped with cardsim ({SHIPPED_LIBRARIES.name}) are used.")]
+    if entries:
+        table = readings_table(entries, checks)
+        check = next(iter(checks.values()))["check"] if checks else None
         blocks.append(table_from_frame(
-            table, title="Final equilibrium of each reading",
+            table, title="Final equilibrium of each reading, tried from outside",
             columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
-                     text_column("reading", "reading"), text_column("figures from", "source"),
+                     text_column("reading", "reading"), text_column("equilibrium from", "source"),
                      ("rounds", "rounds", lambda r: f"{r['rounds']}{'' if r['converged'] else '+'}",
                       lambda r: float(r["rounds"])),
                      text_column("equilibrium mix", "equilibrium"),
-                     ("exploitability", "exploitability",
+                     ("discover's own bound", "discover_hi",
+                      lambda r: f"{r['discover_hi']:.2f} pts" if r["metric"] == "win" else f"{r['discover_hi']:,.0f} $",
+                      lambda r: float(r["discover_hi"])),
+                     ("outside check", "exploitability",
                       lambda r: (f"{r['exploitability']:+.2f} pts (95% <= {r['exploitability_hi']:.2f})"
                                  if r["metric"] == "win" else
                                  f"{r['exploitability']:+,.0f} $ (95% <= {r['exploitability_hi']:,.0f})"),
                       lambda r: float(r["exploitability_hi"])),
                      ("paired games", "games", lambda r: f"{int(r['games']):,}", lambda r: float(r["games"]))],
-            note=("Rounds: the discover run's rounds; marked + it stopped at the round limit with a reply "
-                  "still gaining significantly (not converged); otherwise the last round's best reply gained "
-                  "nothing significant. Rows 'recomputed now': equilibrium and exploitability measured by "
-                  "this report (see the replay table), not copied from the shipped run."),
+            note=("Rounds: the discover run's rounds; marked + it stopped at the round limit without converging. "
+                  "Discover's own bound: the highest 95% upper bound of its last round's searches. Outside check: "
+                  + (f"a search of {check['budget']} candidates ({check['search_games']:,} games each, then the "
+                     f"best tenth {4 * check['search_games']:,} and the best three {15 * check['search_games']:,} "
+                     f"fresh games), root seed {check['seed']}, the reply's gain on {check['validation_games']:,} "
+                     "fresh paired games, with the current code; a shipped row reruns with "
+                     f"{check_command_line(*next(iter(sorted(checks))), OutsideCheck(**check))}."
+                     if check else "not run.")),
         ))
         blocks.append(table_from_frame(
-            readings_strategies(documents), title="The strategies in those equilibria",
+            readings_strategies(entries), title="The strategies in those equilibria",
             columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
                      text_column("reading", "reading"), text_column("strategy", "strategy"),
                      ("share", "share", lambda r: percent(r["share"]), lambda r: float(r["share"])),
                      text_column("what it does", "description")],
         ))
-        blocks.append(Paragraph(" ".join(readings_conclusions(documents))))
-    if replayed:
-        blocks.extend(replay_blocks(replayed))
+        blocks.append(Paragraph(" ".join(readings_conclusions(entries))))
+        blocks.append(provenance_block(entries))
     if note:
-        blocks.append(Paragraph(f"The shipped libraries could not be replayed: {note}."))
+        blocks.append(Paragraph(f"The shipped libraries could not be read: {note}."))
     if missing:
         blocks.append(Paragraph("Not yet run (the table fills in when these are run with the same "
                                 "store): " + "; ".join(missing) + "."))
     return blocks
 
 
-def replay_blocks(replayed: dict) -> list[Block]:
-    """What was recomputed now, how, and from which shipped discover run."""
-    first = next(iter(replayed.values()))
-    check, shipped = first["check"], first["shipped"]
+def provenance_block(entries: dict) -> Block:
+    """Where each equilibrium came from: the discover command, its date, its method and whether
+    the game code it ran is the current one."""
     current = cashnguns_fingerprint()
-    code = ("the same game code as now" if shipped["code_fingerprint"] == current else
-            f"game code {shipped['code_fingerprint']}; the current code is {current}, so the replay may differ")
-    rows = []
-    for (players, metric, shame_value), document in sorted(replayed.items()):
-        entry, last = document["shipped"], document["rounds"][-1]
-        scale = 100.0 if metric == "win" else 1.0
-        unit = " pts" if metric == "win" else " $"
-        rows.append({"players": players, "reading": reading_label(metric, shame_value), "command": entry["command"],
-                     "date": entry["date"][:16].replace("T", " "), "shipped_hi": f"{entry['exploitability_hi'] * scale:,.2f}{unit}",
-                     "now_hi": f"{last['exploitability_hi'] * scale:,.2f}{unit}", "now_hi_value": last["exploitability_hi"] * scale,
-                     "games": last["validation_games"]})
-    return [
-        Paragraph(
-            f"Recomputed now: the readings without a stored discover run in {discover_store()}/cashnguns_discover "
-            f"replay the final library of the discover run shipped with cardsim ({SHIPPED_LIBRARIES.name}, "
-            f"found by the command listed below with {code}). For each, this report ran one discover round "
-            f"from that library with the current code and root seed {check['seed']}: the library's payoff table "
-            f"({check['profile_min']:,} games per table profile plus {check['table_games']:,} spread over the "
-            f"profiles in {check['table_passes']} passes, the first weighted by the shipped run's final mix, "
-            f"each later one by the equilibrium solved after the pass before), the symmetric equilibrium "
-            f"solved afresh, a best-response search "
-            f"of {check['budget']} candidates ({check['search_games']:,} games each, then the best tenth "
-            f"{4 * check['search_games']:,} and the best three {15 * check['search_games']:,} fresh games) "
-            f"against it, and the reply's gain on {max(1, check['validation_games'] // 5):,} paired games, "
-            f"{check['validation_games']:,} when that first check is not significant. The equilibrium, "
-            f"exploitability and conclusions of those rows are this replay's; the shipped run's own bound "
-            f"(budget {shipped['budget']}) is listed for comparison. A full discover run replaces the replay: "
-            f"run the command with the same store."),
-        table_from_frame(
-            pl.DataFrame(rows), title="Shipped libraries replayed now",
-            columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
-                     text_column("reading", "reading"), text_column("shipped discover run", "command"),
-                     text_column("run on (UTC)", "date"),
-                     text_column("its exploitability, 95% bound", "shipped_hi"),
-                     ("recomputed now, 95% bound", "now_hi", lambda r: r["now_hi"], lambda r: float(r["now_hi_value"])),
-                     ("paired games", "games", lambda r: f"{int(r['games']):,}", lambda r: float(r["games"]))]),
-    ]
+    rows = [{"players": players, "reading": reading_label(metric, shame_value), "command": entry["command"],
+             "date": entry["date"][:16].replace("T", " "), "method": entry.get("method", DISCOVER_METHOD),
+             "code": ("current" if entry.get("code_fingerprint", current) == current
+                      else f"{entry['code_fingerprint']} (now {current})")}
+            for (players, metric, shame_value), entry in sorted(entries.items())]
+    return table_from_frame(
+        pl.DataFrame(rows), title="Where each equilibrium comes from",
+        columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
+                 text_column("reading", "reading"), text_column("discover run", "command"),
+                 text_column("run on (UTC)", "date"), text_column("discover method", "method"),
+                 text_column("game code", "code")],
+        note="A stored run is the current method and code. The outside check always plays the current code.")
 
 
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     _, counts, _ = _setup(profile)
-    documents = load_discover_documents(discover_store(), counts)
-    replayed, note = replay_shipped(counts, documents, replay_settings(profile, outcomes.seed),
-                                    jobs=outcomes.jobs, store=outcomes.store)
-    blocks: list[Block] = list(readings_blocks(counts, documents, replayed, note))
+    entries, note = reading_entries(counts, discover_store())
+    checks = outside_checks(entries, check_settings(profile, outcomes.seed), jobs=outcomes.jobs, store=outcomes.store)
+    blocks: list[Block] = list(readings_blocks(counts, entries, checks, note))
     found: list[tuple[int, str | None, dict, Equilibrium]] = []
     for players in counts:
         matrix, game, equilibrium = _analyse(outcomes, profile, players)
@@ -356,7 +340,7 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         pure = top["strategy"] if mix.height == 1 else None
         found.append((players, pure, top, equilibrium))
     named = Paragraph(equilibrium_sentence(found))
-    searched = searched_sentence({**replayed, **documents})
+    searched = searched_sentence(entries, checks)
     return (Paragraph(searched), *blocks, named) if searched else (named, *blocks)
 
 
