@@ -24,6 +24,7 @@ from cardsim.commands.common import (
     record_result,
     show_table,
 )
+from cardsim.commands.output import record_run
 from cardsim.errors import UserError
 
 app = command_app("bang", help="Bang!: role and character win rates for 4-7 players.",
@@ -188,6 +189,7 @@ def compare_command(
     from cardsim.commands.common import search_jobs
     from cardsim.sims.bang.compare import compare_rows
 
+    record_run(None, seed, f"fixed n={n} per role")
     rows = compare_rows(_player_counts(players), bot, against,
                         [r.strip() for r in roles.split(",") if r.strip()], n, seed,
                         search_jobs(jobs), params)
@@ -243,6 +245,7 @@ def stress_command(
                         f">= 0, --sigma in [0, 1]; got {games}, {validation}, {n}, {steps}, "
                         f"{trials}, {sigma}")
     map_calls = mapper(search_jobs(jobs))
+    record_run(None, seed, f"{steps} steps of {games} games, {trials} tables of {n} games")
     found, shaken = [], []
     for count in counts:
         present = set(roles_for(count))

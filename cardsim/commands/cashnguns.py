@@ -30,6 +30,7 @@ from cardsim.commands.common import (
     show_table,
     show_value,
 )
+from cardsim.commands.output import record_run
 from cardsim.api import strategy_specs
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
@@ -311,6 +312,7 @@ def discover_command(
         settings.check()
     folder = resolve_store(store, no_store)
     workers = search_jobs(jobs)
+    record_run(None, seed, f"until converged, at most {rounds} rounds of {budget} candidates")
     documents = []
     for settings in every_settings:
         if not as_json:
@@ -394,6 +396,7 @@ def check_command(
         raise UserError(f"check: no library for {', '.join(map(str, missing))} players, "
                         f"--metric {metric} --shame {shame} in {libraries or SHIPPED_LIBRARIES}")
     workers = search_jobs(jobs)
+    record_run(None, seed, f"{budget} candidates, {games} fresh paired games")
     scale, unit = (100.0, "pts") if metric == "win" else (1.0, "$")
     rows = []
     for count in counts:
