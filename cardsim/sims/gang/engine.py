@@ -42,7 +42,6 @@ from cardsim.sims.gang.cards import (
     con_artist_redeal,
     coordinator_pass,
     fingerprint_scan_passes,
-    group_expects_gain,
     has_challenge,
     investor_face_count,
     key_card_slot,
@@ -54,6 +53,14 @@ from cardsim.sims.gang.cards import (
     retina_scan_passes,
     round_has_chips,
     use_group_specialist,
+)
+from cardsim.sims.gang.estimate import (
+    ALWAYS,
+    HELPFUL,
+    LEAKY_HELPFUL,
+    announcement_is_open,
+    hand_card_gain,
+    reveal_pockets,
 )
 from cardsim.sims.gang.holdings import (
     MAX_PLAYERS,
@@ -150,16 +157,17 @@ def play_heist(
     levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
     pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
     pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray, work_masks: np.ndarray,
-    helpful: bool, jack_stays: bool, replay_chips: np.ndarray, replay_bands: np.ndarray,
+    use_rule: int, jack_stays: bool, replay_chips: np.ndarray, replay_bands: np.ndarray,
     replay_info: np.ndarray, hidden_swap: np.ndarray, record: np.ndarray, info_out: np.ndarray,
 ) -> tuple[bool, bool, int, int, int, int, float, int]:
     """Play one heist; fills ``pockets``, ``board``, ``chips``, ``finals`` in place.
 
     ``use_round`` (1 = flop or 3 = river) is when the group plays a specialist that is used
     "at any time"; ``boost_star_top`` says whether Hacker and Jack go to the latest top-chip
-    holder (True) or the latest 1-star holder (False). ``helpful``: the group plays a
-    specialist it decides on only when it expects, on public information, a gain
-    (:func:`group_expects_gain`); ``jack_stays``: the Jack user may not discard the Jack.
+    holder (True) or the latest 1-star holder (False). ``use_rule``: ``HELPFUL``, the group
+    plays a specialist it decides on only when it expects, on public information, a gain
+    (:mod:`cardsim.sims.gang.estimate`), or ``ALWAYS`` (``LEAKY_HELPFUL``: the swap test's
+    deliberately leaky estimate, which reads every pocket); ``jack_stays``: the Jack user may not discard the Jack.
     ``pair_cards``/``pair_masks`` are the two-card holdings followed by the Jack holdings.
 
     Decisions are written to ``record[r, p]`` (the band player p claims from their own hand,
@@ -177,6 +185,7 @@ def play_heist(
     viewer or -1).
     """
     np.random.seed(seed)
+    helpful = use_rule != ALWAYS
     size = pocket_size(challenges)
     bands = levels * players
     pockets[:, :] = -1
@@ -212,6 +221,13 @@ def play_heist(
     hband = np.zeros((4, width), dtype=np.int64)
     public_ok = np.ones((players, space if model == BAYES else 1), dtype=np.bool_)
     chip_ok = np.ones((players, space if estimate and model != BAYES else 1), dtype=np.bool_)
+    # Percentile and history: each earlier round's holding scores, for the estimate's exact
+    # chip likelihood (:func:`cardsim.sims.gang.estimate.chips_likelihood_ratio`).
+    past = space if estimate and model != BAYES else 1
+    round_scores = np.zeros((4, past), dtype=np.int64)
+    round_valid = np.zeros((4, past), dtype=np.bool_)
+    round_values = np.zeros((4, past), dtype=np.int64)
+    round_count = np.zeros(4, dtype=np.int64)
     public_prior = np.ones((players, space if jack_space else 1))
     if jack_space:
         public_prior[:, count:] = 0.0
@@ -304,10 +320,18 @@ def play_heist(
                 chooser = public_ok if model == BAYES else chip_ok
                 _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
                             chooser, public_prior, jack_space, weights)
-                use = group_expects_gain(
-                    specialist, model, r, chips, players, size, bands, board, shown,
-                    boost_star_top, hold_cards, hold_masks, count, weights,
-                    blackout_hides_history(challenges), jack_stays, seed)
+                if use_rule == LEAKY_HELPFUL:
+                    reveal_pockets(pockets, players, size, hold_masks, count, weights)
+                if specialist == 2 or specialist == 4:
+                    use = announcement_is_open(specialist, model, r, chips, players, size, board,
+                                               shown, hold_cards, hold_masks, count, weights)
+                else:
+                    use = hand_card_gain(
+                        specialist, model, r, chips, players, size, bands, board, shown,
+                        boost_star_top, hold_cards, hold_masks, count, weights,
+                        blackout_hides_history(challenges), jack_stays, seed, challenges,
+                        likelihood, hband, evidence_from, round_scores, round_valid,
+                        round_values, round_count)
             if use:
                 if jack_space:  # the Jack user's public posterior, carried over (see below)
                     jack_user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
@@ -372,6 +396,11 @@ def play_heist(
                 index, values = rank_holdings(hscores, valid, count, shown, size, hpct)
                 for h in range(count):
                     hband[r, h] = min(int(hpct[h] * bands), bands - 1)
+                if past > 1 and r < use_round:
+                    round_scores[r, :count] = hscores[:count]
+                    round_valid[r, :count] = valid[:count]
+                    round_values[r, :values.shape[0]] = values
+                    round_count[r] = values.shape[0]
             if model == BAYES:
                 _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
                             public_ok, public_prior, jack_space, weights)
@@ -492,7 +521,7 @@ def play_batch_kernel(
     players: int, model: int, levels: int, use_round: int, boost_star_top: bool,
     likelihood: np.ndarray, out_pockets: np.ndarray, out_board: np.ndarray, out_chips: np.ndarray, out_finals: np.ndarray,
     out_flags: np.ndarray, out_random_p: np.ndarray, pair_cards: np.ndarray, pair_masks: np.ndarray,
-    helpful: bool, jack_stays: bool,
+    use_rule: int, jack_stays: bool,
 ) -> None:
     """Play ``len(seeds)`` heists; out_flags columns: order ok, scan ok, redrawn mask,
     specialist user, specialist detail, scan guess, specialist target (Informant viewer)
@@ -515,7 +544,7 @@ def play_batch_kernel(
         order_ok, scan_ok, redrawn, user, detail, guess, p_random, target = play_heist(
             deck, seeds[i], challenges[i], specialists[i], players, model, levels, use_round,
             boost_star_top, likelihood, pockets, board, chips, finals, pair_cards, pair_masks, work_cards,
-            work_masks, helpful, jack_stays, no_replay, no_replay, no_info, no_swap, record,
+            work_masks, use_rule, jack_stays, no_replay, no_replay, no_info, no_swap, record,
             info_out,
         )
         out_pockets[i, :players, :] = pockets
@@ -561,6 +590,7 @@ def play_batch(
         np.asarray(challenges, dtype=np.int64), np.asarray(specialists, dtype=np.int64),
         players, model, levels, use_round, boost_top, likelihood,
         out["pockets"], out["board"], out["chips"], out["finals"], out["flags"], out["random_p"],
-        PAIRS_WITH_JACK.copy(), PAIR_MASKS_WITH_JACK.copy(), helpful, jack_stays,
+        PAIRS_WITH_JACK.copy(), PAIR_MASKS_WITH_JACK.copy(), HELPFUL if helpful else ALWAYS,
+        jack_stays,
     )
     return out
