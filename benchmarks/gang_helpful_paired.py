@@ -8,7 +8,8 @@ its 95% interval (mean +- 1.96 standard errors of the paired differences, in poi
 target holds where every upper bound is >= 0.
 
 Usage: python benchmarks/gang_helpful_paired.py --players 3-6 --model history --n 20000
-       [--specialist-round flop] [--boost bottom] [--jobs 2] [--seed 0]
+       [--specialist-round flop] [--boost bottom] [--cards hacker,jack,jack-discard,muscle]
+       [--jobs 2] [--seed 0]
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ import numpy as np
 from cardsim.sims.core.runner import run
 from cardsim.sims.gang.simulator import SIMULATOR
 
-CARDS = (("hacker", "stay"), ("jack", "stay"), ("jack", "discard"), ("muscle", "stay"))
+CARDS = {"hacker": ("hacker", "stay"), "jack": ("jack", "stay"),
+         "jack-discard": ("jack", "discard"), "muscle": ("muscle", "stay")}
 
 
-def paired_rows(players: int, model: str, n: int, seed: int, jobs: int, **reading) -> list[dict]:
+def paired_rows(players: int, model: str, n: int, seed: int, jobs: int, cards: list[str],
+                **reading) -> list[dict]:
     """One row per card: effect (points), 95% interval, share of heists it was played in."""
     def success(**fields) -> tuple[np.ndarray, np.ndarray]:
         config = SIMULATOR.make_config(players=players, model=model, **reading, **fields)
@@ -33,7 +36,7 @@ def paired_rows(players: int, model: str, n: int, seed: int, jobs: int, **readin
 
     base, _ = success()
     out = []
-    for card, jack in CARDS:
+    for card, jack in (CARDS[name] for name in cards):
         with_card, user = success(specialist=card, jack=jack)
         diff = with_card - base
         mean = diff.mean()
@@ -57,11 +60,12 @@ def main() -> None:
     parser.add_argument("--boost", default="top")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--cards", default=",".join(CARDS), help="of: " + ", ".join(CARDS))
     args = parser.parse_args()
     low, _, high = args.players.partition("-")
     for players in range(int(low), int(high or low) + 1):
         for row in paired_rows(players, args.model, args.n, args.seed, args.jobs,
-                               specialist_round=args.specialist_round, boost=args.boost):
+                               args.cards.split(","), specialist_round=args.specialist_round, boost=args.boost):
             print("  ".join(f"{key}={value}" for key, value in row.items()), flush=True)
 
 

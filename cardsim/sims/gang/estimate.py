@@ -46,6 +46,7 @@ LEAKY_HELPFUL = 2  # not a reading: helpful with an estimate that reads every po
 ESTIMATE_SAMPLES = 512  # teams drawn per decision
 ESTIMATE_BOARDS = 16  # completions of the board when community cards are still to come
 ESTIMATE_MARGIN = 2.0  # the estimated gain must exceed this many standard errors
+ESTIMATE_FIRST_LOOK = 128  # teams after which a card that changed no outcome is declined
 
 
 @kernel(inline="always")
@@ -257,7 +258,8 @@ def hand_card_gain(
     (a hand's rating on that round's board, bayes's curve from the current posteriors) and
     contest rule give the chips, and the red chips are checked against the final hands. Left
     out: the private settle, locks and redraws after the use round, and the scans. The card
-    is played iff its weighted gain is clearly above 0 (:func:`clear_gain`).
+    is played iff its weighted gain is clearly above 0 (:func:`clear_gain`); after
+    ``ESTIMATE_FIRST_LOOK`` teams in which the card changed no outcome it is declined.
     """
     top = specialist == 10 or boost_star_top
     user = holder_of(chips, r, players if top else 1, players, 0)
@@ -295,6 +297,8 @@ def hand_card_gain(
     sample_gain = np.zeros(ESTIMATE_SAMPLES)
     n_samples = 0
     for b in range(boards):
+        if n_samples >= ESTIMATE_FIRST_LOOK and not sample_gain[:n_samples].any():
+            return False  # the card changed no outcome so far: no clear gain can follow
         full_mask = seen
         for k in range(shown, 5):
             card = -1
@@ -316,7 +320,10 @@ def hand_card_gain(
             curve, belief = claim_curve(model, index, sorted_values, weights, players, bands)
             curves[t, :n_values[t] + 1] = curve
             beliefs[t] = belief
-        for _s in range(per_board):
+        for team in range(per_board):
+            if team % ESTIMATE_FIRST_LOOK == 0 and n_samples >= ESTIMATE_FIRST_LOOK \
+                    and not sample_gain[:n_samples].any():
+                return False
             used = full_mask
             ok = True
             for j in range(players):
