@@ -152,6 +152,164 @@ def _lock(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int
 
 
 @kernel
+def deal(deck: np.ndarray, players: int, size: int, pockets: np.ndarray, board: np.ndarray,
+         chips: np.ndarray) -> int:
+    """The deal (seed 000, "Quy trình vụ cướp"): ``size`` pocket cards each from the shuffled
+    deck, then the five community cards the rounds show; no chip taken yet. Returns the next
+    card to draw."""
+    pockets[:, :] = -1
+    chips[:, :] = 0
+    for p in range(players):
+        for s in range(size):
+            pockets[p, s] = deck[p * size + s]
+    for k in range(5):
+        board[k] = deck[players * size + k]
+    return players * size + 5
+
+
+@kernel
+def redraw_pocket(pockets: np.ndarray, p: int, size: int, deck: np.ndarray, draw: int) -> int:
+    """Motion Detector / Laser Tripwires: player ``p`` takes a new pocket from the deck."""
+    for s in range(size):
+        pockets[p, s] = deck[draw]
+        draw += 1
+    return draw
+
+
+@kernel
+def rate_own_hands(own: np.ndarray, own_masks: np.ndarray, pockets: np.ndarray, players: int,
+                   size: int, board: np.ndarray, shown: int, hold_cards: np.ndarray,
+                   hold_masks: np.ndarray, count: int, pair_cards: np.ndarray,
+                   valid: np.ndarray, hscores: np.ndarray, ratings: np.ndarray) -> None:
+    """Every player's percentile among the holdings they could face (valid on the board shown,
+    without their own cards, ties one half), from the holdings scored once for this board."""
+    score_holdings(hold_cards, hold_masks, count, size, board, shown, valid, hscores)
+    if size == 2 and shown == 0:
+        preflop_pair_percentiles(own, pockets, players, pair_cards, ratings)
+    elif size == 2:
+        pair_percentiles(hscores[:N_PAIRS], valid[:N_PAIRS], own, pockets, players, pair_cards,
+                         ratings)
+    else:
+        for p in range(players):
+            less = 0
+            equal = 0
+            total = 0
+            for h in range(count):
+                if valid[h] and (hold_masks[h] & own_masks[p]) == 0:
+                    total += 1
+                    if hscores[h] < own[p]:
+                        less += 1
+                    elif hscores[h] == own[p]:
+                        equal += 1
+            ratings[p] = (less + 0.5 * equal) / max(total, 1)
+
+
+@kernel
+def contest_key(model: int, band: int, u: float, r: int, chips: np.ndarray, p: int,
+                hidden_history: bool) -> float:
+    """Where a claim sorts in the chip dance: percentile, the band then a random tie-break;
+    history, the band then the player's earlier chips, most recent first (none under Blackout),
+    then a random tie-break."""
+    if model == HISTORY:
+        key = float(band)
+        for t in range(r - 1, -1, -1):
+            key = key * 8.0 + (0.0 if hidden_history else chips[t, p])
+        return key * 8.0 + u
+    return band + u
+
+
+@kernel
+def hand_out_chips(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int,
+                   challenges: int, r: int, model: int, row: np.ndarray) -> None:
+    """The settled chips of a round into ``row``: locks first (Noise Sensors, Ventilation
+    Shaft; not for the random model, which takes chips blindly), then the claim keys' order."""
+    if model != RANDOM:
+        bottom, top = locked_chips(challenges, r, players)
+        if bottom > 0:
+            _lock(keys, bands_claimed, players, levels, 0, -1e300)
+        if top > 0:
+            _lock(keys, bands_claimed, players, levels, players - 1, 1e300)
+    chips_from_keys(keys, players, row)
+
+
+@kernel
+def final_scores(pockets: np.ndarray, size: int, board: np.ndarray, players: int,
+                 muscle_seat: int, finals: np.ndarray) -> None:
+    """Every final hand on the full board (the Muscle holder's raised, :func:`muscle_score`)."""
+    for p in range(players):
+        finals[p] = hand_score(pockets[p], size, board, 5)
+        if p == muscle_seat:
+            finals[p] = muscle_score(finals[p])
+
+
+@kernel
+def play_plain_heist(
+    deck: np.ndarray, seed: int, challenges: int, players: int, model: int, levels: int,
+    pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
+    pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray,
+    work_masks: np.ndarray,
+) -> tuple[bool, int, float]:
+    """:func:`play_heist` for a heist with no specialist and no scan, under the random,
+    percentile or history model: the same rules, random numbers and rows, in a kernel that
+    does not reach the bayes beliefs, the specialists or the group's estimate (so a first run
+    of such heists compiles none of them). Returns (order correct, redrawn-player bit mask,
+    exact random-order success)."""
+    np.random.seed(seed)
+    size = pocket_size(challenges)
+    bands = levels * players
+    draw = deal(deck, players, size, pockets, board, chips)
+    if size == 2:
+        count = N_PAIRS
+        hold_cards = pair_cards
+        hold_masks = pair_masks
+    else:
+        count = N_TRIPLES
+        sample_triples(work_cards, work_masks, count)
+        hold_cards = work_cards
+        hold_masks = work_masks
+    hidden = blackout_hides_history(challenges)
+    valid = np.zeros(count, dtype=np.bool_)
+    hscores = np.zeros(count, dtype=np.int64)
+    own = np.zeros(players, dtype=np.int64)
+    own_masks = np.zeros(players, dtype=np.int64)
+    ratings = np.zeros(players)
+    keys = np.zeros(players)
+    bands_claimed = np.zeros(players, dtype=np.int64)
+    row = np.zeros(players, dtype=np.int64)
+    redrawn = 0
+    for r in range(4):
+        shown = BOARD_SIZES[r]
+        if r == 1 and round_has_chips(challenges, 0):
+            star = redraw_star(challenges, board, players)
+            if star > 0:
+                p = holder_of(chips, 1, star, players, 0)
+                draw = redraw_pocket(pockets, p, size, deck, draw)
+                redrawn |= 1 << p
+        if not round_has_chips(challenges, r):
+            continue
+        for p in range(players):
+            own[p] = strength(pockets[p], size, board, shown)
+            own_masks[p] = pocket_mask(pockets[p], size)
+        if model == RANDOM:
+            for p in range(players):
+                keys[p] = np.random.random()
+        else:
+            rate_own_hands(own, own_masks, pockets, players, size, board, shown, hold_cards,
+                           hold_masks, count, pair_cards, valid, hscores, ratings)
+            for p in range(players):
+                bands_claimed[p] = min(int(ratings[p] * bands), bands - 1)
+            for p in range(players):
+                keys[p] = contest_key(model, bands_claimed[p], np.random.random(), r, chips, p,
+                                      hidden)
+        hand_out_chips(keys, bands_claimed, players, levels, challenges, r, model, row)
+        for p in range(players):
+            chips[r, p] = row[p]
+    final_scores(pockets, size, board, players, -1, finals)
+    return (showdown_in_order(finals, chips[3], players), redrawn,
+            random_order_success(finals, players))
+
+
+@kernel
 def play_heist(
     deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
     levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
@@ -188,14 +346,7 @@ def play_heist(
     helpful = use_rule != ALWAYS
     size = pocket_size(challenges)
     bands = levels * players
-    pockets[:, :] = -1
-    chips[:, :] = 0
-    for p in range(players):
-        for s in range(size):
-            pockets[p, s] = deck[p * size + s]
-    for k in range(5):
-        board[k] = deck[players * size + k]
-    draw = players * size + 5
+    draw = deal(deck, players, size, pockets, board, chips)
 
     # Holdings the percentile and bayes models reason about (bayes with the Jack: also the
     # holdings with the suitless Jack, valid once it has been used).
@@ -305,9 +456,7 @@ def play_heist(
             star = redraw_star(challenges, board, players)
             if star > 0:
                 p = holder_of(chips, 1, star, players, 0)
-                for s in range(size):
-                    pockets[p, s] = deck[draw]
-                    draw += 1
+                draw = redraw_pocket(pockets, p, size, deck, draw)
                 redrawn |= 1 << p
                 evidence_from[p] = 1  # the new pocket voids what was known about the old one
                 public_ok[p, :] = True
@@ -364,25 +513,8 @@ def play_heist(
             for p in range(players):
                 keys[p] = np.random.random()
         else:
-            score_holdings(hold_cards, hold_masks, count, size, board, shown, valid, hscores)
-            if size == 2 and shown == 0:
-                preflop_pair_percentiles(own, pockets, players, pair_cards, ratings)
-            elif size == 2:
-                pair_percentiles(hscores[:N_PAIRS], valid[:N_PAIRS], own, pockets, players,
-                                 pair_cards, ratings)
-            else:
-                for p in range(players):
-                    less = 0
-                    equal = 0
-                    total = 0
-                    for h in range(count):
-                        if valid[h] and (hold_masks[h] & own_masks[p]) == 0:
-                            total += 1
-                            if hscores[h] < own[p]:
-                                less += 1
-                            elif hscores[h] == own[p]:
-                                equal += 1
-                    ratings[p] = (less + 0.5 * equal) / max(total, 1)
+            rate_own_hands(own, own_masks, pockets, players, size, board, shown, hold_cards,
+                           hold_masks, count, pair_cards, valid, hscores, ratings)
             if model == LEAKY:  # deliberately reads the teammates' hands (swap test only)
                 for p in range(players):
                     below = 0.5
@@ -420,16 +552,11 @@ def play_heist(
             for p in range(players):
                 band = bands_claimed[p]
                 u = np.random.random()
-                if model == PERCENTILE or model == LEAKY:
-                    keys[p] = band + u
-                elif model == HISTORY:
-                    key = float(band)
-                    hidden = blackout_hides_history(challenges)
-                    for t in range(r - 1, -1, -1):
-                        key = key * 8.0 + (0.0 if hidden else chips[t, p])
-                    keys[p] = key * 8.0 + u
-                else:
+                if model == BAYES:
                     keys[p] = band + 0.999 * (beliefs[p] + 1e-6 * u)
+                else:
+                    keys[p] = contest_key(model, band, u, r, chips, p,
+                                          blackout_hides_history(challenges))
             if model == BAYES:
                 claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
                 if specialist == 1 and r >= use_round and target < 0:
@@ -466,20 +593,11 @@ def play_heist(
             target = order[(players - 2) // 2 + 1]
             detail = pockets[user, key_card_slot(pockets[user], size, board, shown)]
             known_card[target, user] = detail
-        if model != RANDOM:
-            bottom, top = locked_chips(challenges, r, players)
-            if bottom > 0:
-                _lock(keys, bands_claimed, players, levels, 0, -1e300)
-            if top > 0:
-                _lock(keys, bands_claimed, players, levels, players - 1, 1e300)
-        chips_from_keys(keys, players, row)
+        hand_out_chips(keys, bands_claimed, players, levels, challenges, r, model, row)
         for p in range(players):
             chips[r, p] = replay_chips[r, p] if replay else row[p]
 
-    for p in range(players):
-        finals[p] = hand_score(pockets[p], size, board, 5)
-        if p == muscle_seat:
-            finals[p] = muscle_score(finals[p])
+    final_scores(pockets, size, board, players, muscle_seat, finals)
     order_ok = showdown_in_order(finals, chips[3], players)
     scan_ok = True
     if scans:
@@ -561,6 +679,42 @@ def play_batch_kernel(
         out_random_p[i] = p_random
 
 
+@kernel
+def play_plain_batch(
+    decks: np.ndarray, seeds: np.ndarray, challenges: np.ndarray, players: int, model: int,
+    levels: int, out_pockets: np.ndarray, out_board: np.ndarray, out_chips: np.ndarray,
+    out_finals: np.ndarray, out_flags: np.ndarray, out_random_p: np.ndarray,
+    pair_cards: np.ndarray, pair_masks: np.ndarray,
+) -> None:
+    """:func:`play_batch_kernel` for heists of :func:`play_plain_heist` (no specialist, no
+    scan; random, percentile or history): the same rows."""
+    work_cards = np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64)
+    work_masks = np.zeros(N_TRIPLES, dtype=np.int64)
+    pockets = np.zeros((players, MAX_POCKET), dtype=np.int64)
+    board = np.zeros(5, dtype=np.int64)
+    chips = np.zeros((4, players), dtype=np.int64)
+    finals = np.zeros(players, dtype=np.int64)
+    deck = np.zeros(52, dtype=np.int64)
+    for i in range(seeds.shape[0]):
+        for k in range(52):
+            deck[k] = decks[i, k]
+        order_ok, redrawn, p_random = play_plain_heist(
+            deck, seeds[i], challenges[i], players, model, levels, pockets, board, chips,
+            finals, pair_cards, pair_masks, work_cards, work_masks)
+        out_pockets[i, :players, :] = pockets
+        out_board[i, :] = board
+        out_chips[i, :, :players] = chips
+        out_finals[i, :players] = finals
+        out_flags[i, 0] = order_ok
+        out_flags[i, 1] = True
+        out_flags[i, 2] = redrawn
+        out_flags[i, 3:] = -1  # no specialist user, detail, scan guess or Informant viewer
+        out_random_p[i] = p_random
+
+
+SCAN_CHALLENGES = (1 << 4) | (1 << 9)  # Retina Scan, Fingerprint Scan
+
+
 def play_batch(
     rng: np.random.Generator, players: int, model: int, levels: int, challenges: np.ndarray,
     specialists: np.ndarray, use_round: int = 3, decks: np.ndarray | None = None,
@@ -585,9 +739,17 @@ def play_batch(
         "flags": np.zeros((n, 7), dtype=np.int64),
         "random_p": np.zeros(n),
     }
+    decks = np.ascontiguousarray(decks, dtype=np.int64)
+    challenges = np.asarray(challenges, dtype=np.int64)
+    specialists = np.asarray(specialists, dtype=np.int64)
+    if model in (RANDOM, PERCENTILE, HISTORY) and not specialists.any() \
+            and not (challenges & SCAN_CHALLENGES).any():
+        play_plain_batch(decks, seeds, challenges, players, model, levels, out["pockets"],
+                         out["board"], out["chips"], out["finals"], out["flags"],
+                         out["random_p"], PAIRS_WITH_JACK.copy(), PAIR_MASKS_WITH_JACK.copy())
+        return out
     play_batch_kernel(
-        np.ascontiguousarray(decks, dtype=np.int64), seeds,
-        np.asarray(challenges, dtype=np.int64), np.asarray(specialists, dtype=np.int64),
+        decks, seeds, challenges, specialists,
         players, model, levels, use_round, boost_top, likelihood,
         out["pockets"], out["board"], out["chips"], out["finals"], out["flags"], out["random_p"],
         PAIRS_WITH_JACK.copy(), PAIR_MASKS_WITH_JACK.copy(), HELPFUL if helpful else ALWAYS,
