@@ -168,12 +168,45 @@ def deal(deck: np.ndarray, players: int, size: int, pockets: np.ndarray, board: 
 
 
 @kernel
-def redraw_pocket(pockets: np.ndarray, p: int, size: int, deck: np.ndarray, draw: int) -> int:
-    """Motion Detector / Laser Tripwires: player ``p`` takes a new pocket from the deck."""
+def opponent_holdings(size: int, pair_cards: np.ndarray, pair_masks: np.ndarray,
+                      work_cards: np.ndarray, work_masks: np.ndarray,
+                      ) -> tuple[int, np.ndarray, np.ndarray]:
+    """The holdings a player rates their hand against: the 1,326 pairs, or under Security
+    Cameras ``N_TRIPLES`` triples drawn for this heist (into ``work_cards``/``work_masks``)."""
+    if size == 2:
+        return N_PAIRS, pair_cards, pair_masks
+    sample_triples(work_cards, work_masks, N_TRIPLES)
+    return N_TRIPLES, work_cards, work_masks
+
+
+@kernel
+def flop_redraw(challenges: int, board: np.ndarray, chips: np.ndarray, players: int,
+                pockets: np.ndarray, size: int, deck: np.ndarray, draw: int) -> tuple[int, int]:
+    """Motion Detector / Laser Tripwires at the start of the flop round (only after a white
+    round): the white chip's holder named by the flop (:func:`redraw_star`) takes a new pocket
+    from the deck. Returns (that seat or -1, the next card to draw)."""
+    if not round_has_chips(challenges, 0):
+        return -1, draw
+    star = redraw_star(challenges, board, players)
+    if star == 0:
+        return -1, draw
+    p = holder_of(chips, 1, star, players, 0)
     for s in range(size):
         pockets[p, s] = deck[draw]
         draw += 1
-    return draw
+    return p, draw
+
+
+@kernel
+def current_hands(pockets: np.ndarray, players: int, size: int, board: np.ndarray, shown: int,
+                  muscle_seat: int, own: np.ndarray, own_masks: np.ndarray) -> None:
+    """What every player rates this round (:func:`strength`; the Muscle holder's raised once
+    a community card is shown) and their pocket's card set."""
+    for p in range(players):
+        own[p] = strength(pockets[p], size, board, shown)
+        if p == muscle_seat and shown > 0:
+            own[p] = muscle_score(own[p])
+        own_masks[p] = pocket_mask(pockets[p], size)
 
 
 @kernel
@@ -258,15 +291,8 @@ def play_plain_heist(
     size = pocket_size(challenges)
     bands = levels * players
     draw = deal(deck, players, size, pockets, board, chips)
-    if size == 2:
-        count = N_PAIRS
-        hold_cards = pair_cards
-        hold_masks = pair_masks
-    else:
-        count = N_TRIPLES
-        sample_triples(work_cards, work_masks, count)
-        hold_cards = work_cards
-        hold_masks = work_masks
+    count, hold_cards, hold_masks = opponent_holdings(size, pair_cards, pair_masks, work_cards,
+                                                     work_masks)
     hidden = blackout_hides_history(challenges)
     valid = np.zeros(count, dtype=np.bool_)
     hscores = np.zeros(count, dtype=np.int64)
@@ -279,17 +305,13 @@ def play_plain_heist(
     redrawn = 0
     for r in range(4):
         shown = BOARD_SIZES[r]
-        if r == 1 and round_has_chips(challenges, 0):
-            star = redraw_star(challenges, board, players)
-            if star > 0:
-                p = holder_of(chips, 1, star, players, 0)
-                draw = redraw_pocket(pockets, p, size, deck, draw)
-                redrawn |= 1 << p
+        if r == 1:
+            seat, draw = flop_redraw(challenges, board, chips, players, pockets, size, deck, draw)
+            if seat >= 0:
+                redrawn |= 1 << seat
         if not round_has_chips(challenges, r):
             continue
-        for p in range(players):
-            own[p] = strength(pockets[p], size, board, shown)
-            own_masks[p] = pocket_mask(pockets[p], size)
+        current_hands(pockets, players, size, board, shown, -1, own, own_masks)
         if model == RANDOM:
             for p in range(players):
                 keys[p] = np.random.random()
@@ -351,15 +373,8 @@ def play_heist(
     # Holdings the percentile and bayes models reason about (bayes with the Jack: also the
     # holdings with the suitless Jack, valid once it has been used).
     jack_space = model == BAYES and specialist == 7 and size == 2
-    if size == 2:
-        count = N_PAIRS
-        hold_cards = pair_cards
-        hold_masks = pair_masks
-    else:
-        count = N_TRIPLES
-        sample_triples(work_cards, work_masks, count)
-        hold_cards = work_cards
-        hold_masks = work_masks
+    count, hold_cards, hold_masks = opponent_holdings(size, pair_cards, pair_masks, work_cards,
+                                                     work_masks)
     space = count + N_JACK_PAIRS if jack_space else count
 
     # Per-holding beliefs are only kept where a model, a scan or the group's estimate reads them.
@@ -452,15 +467,13 @@ def play_heist(
 
     for r in range(4):
         shown = BOARD_SIZES[r]
-        if r == 1 and round_has_chips(challenges, 0):
-            star = redraw_star(challenges, board, players)
-            if star > 0:
-                p = holder_of(chips, 1, star, players, 0)
-                draw = redraw_pocket(pockets, p, size, deck, draw)
-                redrawn |= 1 << p
-                evidence_from[p] = 1  # the new pocket voids what was known about the old one
-                public_ok[p, :] = True
-                known_card[:, p] = -1
+        if r == 1:
+            seat, draw = flop_redraw(challenges, board, chips, players, pockets, size, deck, draw)
+            if seat >= 0:
+                redrawn |= 1 << seat
+                evidence_from[seat] = 1  # the new pocket voids what was known about the old one
+                public_ok[seat, :] = True
+                known_card[:, seat] = -1
         if r == use_round and specialist in GROUP_SPECIALISTS and specialist != 1:
             use = True
             if helpful and (specialist == 2 or specialist == 4) and model != BAYES:
@@ -503,11 +516,7 @@ def play_heist(
         if not round_has_chips(challenges, r):
             continue
 
-        for p in range(players):
-            own[p] = strength(pockets[p], size, board, shown)
-            if p == muscle_seat and shown > 0:
-                own[p] = muscle_score(own[p])
-            own_masks[p] = pocket_mask(pockets[p], size)
+        current_hands(pockets, players, size, board, shown, muscle_seat, own, own_masks)
 
         if model == RANDOM:
             for p in range(players):

@@ -60,6 +60,16 @@ def _lcg_uniform(state: int) -> float:
     return ((state >> 11) & ((np.int64(1) << 53) - 1)) * (1.0 / 9007199254740992.0)
 
 
+@kernel(inline="always")
+def _unseen_card(state: int, seen: int) -> tuple[int, int]:
+    """A uniformly random card not in the bit set ``seen``, and the generator's next state."""
+    while True:
+        state = _lcg(state)
+        card = int(_lcg_uniform(state) * 52)
+        if not (seen >> card) & 1:
+            return card, state
+
+
 @kernel
 def reveal_pockets(pockets: np.ndarray, players: int, size: int, hold_masks: np.ndarray,
                    count: int, weights: np.ndarray) -> None:
@@ -301,12 +311,7 @@ def hand_card_gain(
             return False  # the card changed no outcome so far: no clear gain can follow
         full_mask = seen
         for k in range(shown, 5):
-            card = -1
-            while card < 0:
-                state = _lcg(state)
-                c = int(_lcg_uniform(state) * 52)
-                if not (full_mask >> c) & 1:
-                    card = c
+            card, state = _unseen_card(state, full_mask)
             full[k] = card
             full_mask |= np.int64(1) << card
         for t in range(r, 4):  # the claim curves of the rounds still to play on this board
@@ -360,12 +365,7 @@ def hand_card_gain(
             if specialist != 10:
                 new_card = SUITLESS_JACK
                 if specialist == 5:
-                    new_card = -1
-                    while new_card < 0:
-                        state = _lcg(state)
-                        c = int(_lcg_uniform(state) * 52)
-                        if not (used >> c) & 1:
-                            new_card = c
+                    new_card, state = _unseen_card(state, used)
                 slot = best_drop_slot(trial, size, new_card, full, shown,
                                       specialist == 5 or not jack_stays)
                 swap_in_card(trial, size, new_card, slot)
