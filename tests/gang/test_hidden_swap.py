@@ -8,6 +8,11 @@ pair, the scan guess) do not change. The same test catches a deliberately leaky 
 Replay is the kernel's own (``play_heist`` with ``replay_chips``): the first run records the
 public record, the second forces it while other players' pockets are swapped after the
 after-deal cards.
+
+The group's decision to play a specialist (``--specialist-use helpful``,
+:mod:`cardsim.sims.gang.estimate`) is checked at 3-6 players, at the flop and the river, with
+the Hacker and Jack going to the top or the bottom chip, and a deliberately leaky estimate
+(``LEAKY_HELPFUL``: it reads every pocket) is caught.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import pytest
 
 from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS, pocket_size
 from cardsim.sims.gang.engine import play_heist
+from cardsim.sims.gang.estimate import HELPFUL, LEAKY_HELPFUL
 from cardsim.sims.gang.holdings import MAX_POCKET, N_TRIPLES, PAIR_MASKS_WITH_JACK, PAIRS_WITH_JACK
 from cardsim.sims.gang.models import BAYES, HISTORY, LEAKY, PERCENTILE, RANDOM, chip_likelihood
 
@@ -27,10 +33,10 @@ CARDS = [("none", 0, 0)] + [(c, 1 << n, 0) for c, n in CHALLENGES.items()] + [
 MODELS = {"random": RANDOM, "percentile": PERCENTILE, "history": HISTORY, "bayes": BAYES}
 
 
-def _play(deck, seed, challenges, specialist, model, replay=None, swap=None):
+def _play(deck, seed, challenges, specialist, model, replay=None, swap=None, players=PLAYERS,
+          use_round=3, boost_top=True, use_rule=HELPFUL):
     """One heist; returns (flags, chips, record, info, pockets). ``replay`` = (chips, bands,
     info) forces the public record; ``swap`` (players x 3, -1 = keep) changes pockets."""
-    players = PLAYERS
     pockets = np.zeros((players, MAX_POCKET), dtype=np.int64)
     board = np.zeros(5, dtype=np.int64)
     chips = np.zeros((4, players), dtype=np.int64)
@@ -43,11 +49,11 @@ def _play(deck, seed, challenges, specialist, model, replay=None, swap=None):
     if swap is None:
         swap = np.full((players, MAX_POCKET), -1, dtype=np.int64)
     flags = play_heist(
-        deck.copy(), seed, challenges, specialist, players, model, 1, 3, True,
+        deck.copy(), seed, challenges, specialist, players, model, 1, use_round, boost_top,
         chip_likelihood(players, players), pockets, board, chips, finals, PAIRS_WITH_JACK.copy(),
         PAIR_MASKS_WITH_JACK.copy(), np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64),
-        np.zeros(N_TRIPLES, dtype=np.int64), True, True, replay[0], replay[1], replay[2], swap,
-        record, info)
+        np.zeros(N_TRIPLES, dtype=np.int64), use_rule, True, replay[0], replay[1], replay[2],
+        swap, record, info)
     return flags, chips.copy(), record.copy(), info.copy(), pockets.copy()
 
 
@@ -56,11 +62,11 @@ def _bands(record):
     return np.concatenate([record[:, :, 0], record[:, :1, 3]], axis=1).astype(np.int64)
 
 
-def _swap_for(deck, challenges, hidden_from: list[int]):
+def _swap_for(deck, challenges, hidden_from: list[int], players=PLAYERS):
     """Replacement cards for the pockets of ``hidden_from``: taken from the end of the deck
     (never dealt, drawn or on the board)."""
     size = pocket_size(challenges)
-    swap = np.full((PLAYERS, MAX_POCKET), -1, dtype=np.int64)
+    swap = np.full((players, MAX_POCKET), -1, dtype=np.int64)
     spare = list(deck[-12:])
     for p in hidden_from:
         for s in range(size):
@@ -68,20 +74,27 @@ def _swap_for(deck, challenges, hidden_from: list[int]):
     return swap
 
 
-def leaks(model: int, name: str, challenges: int, specialist: int) -> list[str]:
-    """Every decision that changed when hidden cards changed, over a few deals."""
+def leaks(model: int, name: str, challenges: int, specialist: int, players: int = PLAYERS,
+          use_round: int = 3, boost_top: bool = True, use_rule: int = HELPFUL,
+          heists: int = HEISTS, uses: list | None = None) -> list[str]:
+    """Every decision that changed when hidden cards changed, over a few deals (``uses``, if
+    given, collects whether the specialist was played in each original heist)."""
     rng = np.random.default_rng(11)
     found = []
-    for heist in range(HEISTS):
+    setup = {"players": players, "use_round": use_round, "boost_top": boost_top,
+             "use_rule": use_rule}
+    for heist in range(heists):
         deck = rng.permutation(52).astype(np.int64)
         seed = int(rng.integers(1 << 30))
-        flags, chips, record, info, _ = _play(deck, seed, challenges, specialist, model)
+        flags, chips, record, info, _ = _play(deck, seed, challenges, specialist, model, **setup)
+        if uses is not None:
+            uses.append(flags[3] >= 0)
         public = (np.ascontiguousarray(chips), _bands(record), info)
-        for me in range(PLAYERS):
-            others = [p for p in range(PLAYERS) if p != me]
-            swap = _swap_for(deck, challenges, others)
+        for me in range(players):
+            others = [p for p in range(players) if p != me]
+            swap = _swap_for(deck, challenges, others, players)
             flags2, chips2, record2, info2, pockets2 = _play(deck, seed, challenges, specialist,
-                                                             model, public, swap)
+                                                             model, public, swap, **setup)
             where = f"{name} heist {heist} seat {me}"
             if (record2[:, me, :3] != record[:, me, :3]).any():
                 found.append(f"{where}: own claims/votes")
@@ -89,9 +102,9 @@ def leaks(model: int, name: str, challenges: int, specialist: int) -> list[str]:
                 found.append(f"{where}: who uses the specialist")
             if flags[3] == me and flags2[4] != flags[4] and specialist in (5, 7):
                 found.append(f"{where}: the user's own discard")
-        top = int(np.flatnonzero(chips[3] == PLAYERS)[0])
-        swap = _swap_for(deck, challenges, [top])
-        flags2 = _play(deck, seed, challenges, specialist, model, public, swap)[0]
+        top = int(np.flatnonzero(chips[3] == players)[0])
+        swap = _swap_for(deck, challenges, [top], players)
+        flags2 = _play(deck, seed, challenges, specialist, model, public, swap, **setup)[0]
         if flags2[5] != flags[5]:
             found.append(f"{name} heist {heist}: the scan guess")
     return found
@@ -115,3 +128,36 @@ def test_replay_without_a_swap_reproduces_the_heist() -> None:
 def test_the_swap_test_catches_a_leaky_model() -> None:
     """A model that claims its true rank in the team (it reads the others' hands) is caught."""
     assert leaks(LEAKY, "leaky", 0, 0)
+
+
+GROUP_DECIDED = [(name, SPECIALISTS[name]) for name in
+                 ("informant", "getaway-driver", "mastermind", "hacker", "jack", "muscle")]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("use_round", [1, 3], ids=["flop", "river"])
+@pytest.mark.parametrize("boost_top", [True, False], ids=["top", "bottom"])
+def test_helpful_group_decision_reads_no_hidden_card(players: int, use_round: int,
+                                                     boost_top: bool) -> None:
+    """--specialist-use helpful: whether and by whom a group-decided specialist is played does
+    not change when the pockets a player cannot see change (every reading of the use round and
+    the boost, 3-6 players, history and bayes)."""
+    for model in (HISTORY, BAYES):
+        for name, number in GROUP_DECIDED:
+            found = leaks(model, name, 0, number, players, use_round, boost_top, heists=4)
+            assert found == [], (model, name)
+
+
+def test_the_swap_test_catches_a_leaky_group_decision() -> None:
+    """A group estimate that reads every pocket (``LEAKY_HELPFUL``) changes its decision when
+    hidden cards change; the honest estimate, on the same deals, plays the card in some heists
+    and declines it in others, and is not caught."""
+    caught = []
+    uses: list = []
+    for name in ("hacker", "jack", "muscle"):
+        for use_round in (1, 3):
+            setup = {"use_round": use_round, "heists": 12}
+            caught += leaks(HISTORY, name, 0, SPECIALISTS[name], use_rule=LEAKY_HELPFUL, **setup)
+            assert leaks(HISTORY, name, 0, SPECIALISTS[name], uses=uses, **setup) == []
+    assert any("who uses the specialist" in line for line in caught), caught
+    assert 0 < sum(uses) < len(uses)

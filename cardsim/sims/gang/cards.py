@@ -2,8 +2,9 @@
 
 Every rule below cites its card in seed 000 (sections "THẺ THỬ THÁCH" and "THẺ CHUYÊN GIA") and
 is checked by a fixed-card scenario test in ``tests/gang/test_cards.py``. The heist kernel
-(:mod:`cardsim.sims.gang.engine`) calls these functions (the specialists' use and effects, the
-group's decision to use one, at the end of this module); a card is active in a heist when its
+(:mod:`cardsim.sims.gang.engine`) calls these functions (the specialists' use and effects at
+the end of this module; the group's decision to use one is in
+:mod:`cardsim.sims.gang.estimate`); a card is active in a heist when its
 bit is set in the heist's challenge mask or its number is the heist's specialist.
 
 Decisions the rules leave to the group (who uses a specialist, when, which value to ask) are
@@ -22,11 +23,8 @@ from cardsim.sims.gang.holdings import (
     hand_score,
     muscle_score,
     holder_of,
-    score_holdings,
-    sort_valid,
     strength,
 )
-from cardsim.sims.gang.models import BAYES, HISTORY, PERCENTILE
 from cardsim.sims.poker.cards import ACE_RANK, JACK_RANK, SUITLESS_JACK
 from cardsim.sims.poker.rules import STRAIGHT_FLUSH
 
@@ -379,188 +377,3 @@ def use_group_specialist(
         return user, slot, draw, -1
     user = holder_of(chips, r, players, players, 0)  # Muscle: the latest top chip holder
     return user, -1, draw, user
-
-
-@kernel(inline="always")
-def _lcg(state: int) -> int:
-    """Next state of the group estimate's own generator (keeps the heist's stream intact)."""
-    return state * 6364136223846793005 + 1442695040888963407
-
-
-@kernel(inline="always")
-def _lcg_uniform(state: int) -> float:
-    return ((state >> 11) & ((np.int64(1) << 53) - 1)) * (1.0 / 9007199254740992.0)
-
-
-ESTIMATE_SAMPLES = 64
-
-
-@kernel
-def group_expects_gain(
-    specialist: int, model: int, r: int, chips: np.ndarray, players: int, size: int,
-    bands: int, board: np.ndarray, shown: int, boost_star_top: bool, hold_cards: np.ndarray,
-    hold_masks: np.ndarray, count: int, weights: np.ndarray, hidden_history: bool,
-    jack_stays: bool, seed: int,
-) -> bool:
-    """``--specialist-use helpful``: does the group, on public information at the moment of
-    use (start of the use round), expect the specialist to raise success? (seed 000: the group
-    decides who uses it; we read that it may also decline.)
-
-    Getaway Driver / Mastermind: only the bayes model reads announcements; it expects a gain
-    when the answer is not already certain under the user's public posterior. Hacker, Jack,
-    Muscle: a public Monte Carlo estimate: ``ESTIMATE_SAMPLES`` teams drawn from the public
-    chip posteriors (``weights``; holdings without shared cards), each played through the
-    round's claims by the model's own claim and contest rules, with and without the card (same
-    samples, same tie-breaks); the card is used iff it wins more often. The hands are rated on
-    the current board as if it were final (exact at the river, an approximation at the flop);
-    the private settle is left out of the estimate.
-    """
-    if specialist == 2 or specialist == 4:
-        if model != BAYES:
-            return False
-        user = holder_of(chips, r, (players + 1) // 2, players, 0)
-        asked = 0
-        for k in range(shown):
-            asked = max(asked, card_rank(board[k]))
-        board_mask = np.int64(0)
-        for k in range(shown):
-            board_mask |= np.int64(1) << board[k]
-        first = -1
-        for h in range(count):
-            if weights[user, h] == 0.0 or hold_masks[h] & board_mask:
-                continue
-            if specialist == 2:
-                answer = getaway_driver_category(hand_score(hold_cards[h], size, board, shown))
-            else:
-                answer = mastermind_count(hold_cards[h], asked)
-            if first < 0:
-                first = answer
-            elif answer != first:
-                return True
-        return False
-
-    top = specialist == 10 or boost_star_top
-    user = holder_of(chips, r, players if top else 1, players, 0)
-    valid_now = np.zeros(count, dtype=np.bool_)
-    scores_now = np.zeros(count, dtype=np.int64)
-    score_holdings(hold_cards, hold_masks, count, size, board, shown, valid_now, scores_now)
-    index, values = sort_valid(scores_now, valid_now, count)
-    n_valid = values.shape[0]
-    if n_valid == 0:
-        return False
-    # The claim curve: rating of a score = curve at its tie group's middle.
-    curve = np.zeros(n_valid + 1)
-    cumw = np.zeros((players, n_valid + 1))
-    for j in range(players):
-        for k in range(n_valid):
-            cumw[j, k + 1] = cumw[j, k] + weights[j, index[k]]
-    for k in range(n_valid + 1):
-        if model == BAYES:
-            for j in range(players):
-                mass = cumw[j, n_valid]
-                curve[k] += (cumw[j, k] / mass if mass > 0.0 else k / n_valid) / players
-        else:
-            curve[k] = k / n_valid
-    belief = np.zeros((players, bands))
-    if model == BAYES:
-        belief_mass = np.zeros((players, bands))
-        k = 0
-        while k < n_valid:
-            end = k
-            while end + 1 < n_valid and values[end + 1] == values[k]:
-                end += 1
-            f = 0.5 * (curve[k] + curve[end + 1])
-            band = min(int(f * bands), bands - 1)
-            for m in range(k, end + 1):
-                for j in range(players):
-                    w = weights[j, index[m]]
-                    belief[j, band] += w * f
-                    belief_mass[j, band] += w
-            k = end + 1
-        for j in range(players):
-            for b in range(bands):
-                if belief_mass[j, b] > 0.0:
-                    belief[j, b] /= belief_mass[j, b]
-                else:
-                    belief[j, b] = (b + 0.5) / bands
-
-    board_mask = np.int64(0)
-    for k in range(shown):
-        board_mask |= np.int64(1) << board[k]
-    state = np.int64(seed) * 2654435761 + 12345
-    held = np.zeros(players, dtype=np.int64)
-    scores = np.zeros((2, players), dtype=np.int64)
-    ties = np.zeros(players)
-    keys = np.zeros(players)
-    trial = np.empty(MAX_POCKET, dtype=np.int64)
-    wins = np.zeros(2, dtype=np.int64)
-    for _ in range(ESTIMATE_SAMPLES):
-        used = board_mask
-        ok = True
-        for j in range(players):
-            total = cumw[j, n_valid]
-            if total <= 0.0:
-                ok = False
-                break
-            found = False
-            for _try in range(50):
-                state = _lcg(state)
-                k = np.searchsorted(cumw[j], _lcg_uniform(state) * total, side="right") - 1
-                k = min(max(k, 0), n_valid - 1)
-                h = index[k]
-                if not hold_masks[h] & used:
-                    found = True
-                    break
-            if not found:
-                ok = False
-                break
-            held[j] = h
-            used |= hold_masks[h]
-        if not ok:
-            continue
-        for j in range(players):
-            scores[0, j] = hand_score(hold_cards[held[j]], size, board, shown)
-            scores[1, j] = scores[0, j]
-            state = _lcg(state)
-            ties[j] = _lcg_uniform(state)
-        if specialist == 10:
-            scores[1, user] = muscle_score(scores[0, user])
-        else:
-            for s in range(size):
-                trial[s] = hold_cards[held[user], s]
-            new_card = SUITLESS_JACK
-            if specialist == 5:
-                new_card = -1
-                while new_card < 0:
-                    state = _lcg(state)
-                    c = int(_lcg_uniform(state) * 52)
-                    if not (used >> c) & 1:
-                        new_card = c
-            slot = best_drop_slot(trial, size, new_card, board, shown,
-                                  specialist == 5 or not jack_stays)
-            swap_in_card(trial, size, new_card, slot)
-            scores[1, user] = hand_score(trial, size, board, shown)
-        for variant in range(2):
-            for j in range(players):
-                lo = np.searchsorted(values, scores[variant, j], side="left")
-                hi = np.searchsorted(values, scores[variant, j], side="right")
-                rating = 0.5 * (curve[lo] + curve[hi])
-                band = min(int(rating * bands), bands - 1)
-                if model == PERCENTILE:
-                    keys[j] = band + ties[j]
-                elif model == HISTORY:
-                    key = float(band)
-                    for t in range(r - 1, -1, -1):
-                        key = key * 8.0 + (0.0 if hidden_history else chips[t, j])
-                    keys[j] = key * 8.0 + ties[j]
-                else:
-                    keys[j] = band + 0.999 * (belief[j, band] + 1e-6 * ties[j])
-            order = np.argsort(keys[:players])
-            in_order = True
-            for k in range(1, players):
-                if scores[variant, order[k]] < scores[variant, order[k - 1]]:
-                    in_order = False
-                    break
-            if in_order:
-                wins[variant] += 1
-    return wins[1] > wins[0]

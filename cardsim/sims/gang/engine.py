@@ -42,7 +42,6 @@ from cardsim.sims.gang.cards import (
     con_artist_redeal,
     coordinator_pass,
     fingerprint_scan_passes,
-    group_expects_gain,
     has_challenge,
     investor_face_count,
     key_card_slot,
@@ -54,6 +53,14 @@ from cardsim.sims.gang.cards import (
     retina_scan_passes,
     round_has_chips,
     use_group_specialist,
+)
+from cardsim.sims.gang.estimate import (
+    ALWAYS,
+    HELPFUL,
+    LEAKY_HELPFUL,
+    announcement_is_open,
+    hand_card_gain,
+    reveal_pockets,
 )
 from cardsim.sims.gang.holdings import (
     MAX_PLAYERS,
@@ -145,21 +152,202 @@ def _lock(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int
 
 
 @kernel
+def deal(deck: np.ndarray, players: int, size: int, pockets: np.ndarray, board: np.ndarray,
+         chips: np.ndarray) -> int:
+    """The deal (seed 000, "Quy trình vụ cướp"): ``size`` pocket cards each from the shuffled
+    deck, then the five community cards the rounds show; no chip taken yet. Returns the next
+    card to draw."""
+    pockets[:, :] = -1
+    chips[:, :] = 0
+    for p in range(players):
+        for s in range(size):
+            pockets[p, s] = deck[p * size + s]
+    for k in range(5):
+        board[k] = deck[players * size + k]
+    return players * size + 5
+
+
+@kernel
+def opponent_holdings(size: int, pair_cards: np.ndarray, pair_masks: np.ndarray,
+                      work_cards: np.ndarray, work_masks: np.ndarray,
+                      ) -> tuple[int, np.ndarray, np.ndarray]:
+    """The holdings a player rates their hand against: the 1,326 pairs, or under Security
+    Cameras ``N_TRIPLES`` triples drawn for this heist (into ``work_cards``/``work_masks``)."""
+    if size == 2:
+        return N_PAIRS, pair_cards, pair_masks
+    sample_triples(work_cards, work_masks, N_TRIPLES)
+    return N_TRIPLES, work_cards, work_masks
+
+
+@kernel
+def flop_redraw(challenges: int, board: np.ndarray, chips: np.ndarray, players: int,
+                pockets: np.ndarray, size: int, deck: np.ndarray, draw: int) -> tuple[int, int]:
+    """Motion Detector / Laser Tripwires at the start of the flop round (only after a white
+    round): the white chip's holder named by the flop (:func:`redraw_star`) takes a new pocket
+    from the deck. Returns (that seat or -1, the next card to draw)."""
+    if not round_has_chips(challenges, 0):
+        return -1, draw
+    star = redraw_star(challenges, board, players)
+    if star == 0:
+        return -1, draw
+    p = holder_of(chips, 1, star, players, 0)
+    for s in range(size):
+        pockets[p, s] = deck[draw]
+        draw += 1
+    return p, draw
+
+
+@kernel
+def current_hands(pockets: np.ndarray, players: int, size: int, board: np.ndarray, shown: int,
+                  muscle_seat: int, own: np.ndarray, own_masks: np.ndarray) -> None:
+    """What every player rates this round (:func:`strength`; the Muscle holder's raised once
+    a community card is shown) and their pocket's card set."""
+    for p in range(players):
+        own[p] = strength(pockets[p], size, board, shown)
+        if p == muscle_seat and shown > 0:
+            own[p] = muscle_score(own[p])
+        own_masks[p] = pocket_mask(pockets[p], size)
+
+
+@kernel
+def rate_own_hands(own: np.ndarray, own_masks: np.ndarray, pockets: np.ndarray, players: int,
+                   size: int, board: np.ndarray, shown: int, hold_cards: np.ndarray,
+                   hold_masks: np.ndarray, count: int, pair_cards: np.ndarray,
+                   valid: np.ndarray, hscores: np.ndarray, ratings: np.ndarray) -> None:
+    """Every player's percentile among the holdings they could face (valid on the board shown,
+    without their own cards, ties one half), from the holdings scored once for this board."""
+    score_holdings(hold_cards, hold_masks, count, size, board, shown, valid, hscores)
+    if size == 2 and shown == 0:
+        preflop_pair_percentiles(own, pockets, players, pair_cards, ratings)
+    elif size == 2:
+        pair_percentiles(hscores[:N_PAIRS], valid[:N_PAIRS], own, pockets, players, pair_cards,
+                         ratings)
+    else:
+        for p in range(players):
+            less = 0
+            equal = 0
+            total = 0
+            for h in range(count):
+                if valid[h] and (hold_masks[h] & own_masks[p]) == 0:
+                    total += 1
+                    if hscores[h] < own[p]:
+                        less += 1
+                    elif hscores[h] == own[p]:
+                        equal += 1
+            ratings[p] = (less + 0.5 * equal) / max(total, 1)
+
+
+@kernel
+def contest_key(model: int, band: int, u: float, r: int, chips: np.ndarray, p: int,
+                hidden_history: bool) -> float:
+    """Where a claim sorts in the chip dance: percentile, the band then a random tie-break;
+    history, the band then the player's earlier chips, most recent first (none under Blackout),
+    then a random tie-break."""
+    if model == HISTORY:
+        key = float(band)
+        for t in range(r - 1, -1, -1):
+            key = key * 8.0 + (0.0 if hidden_history else chips[t, p])
+        return key * 8.0 + u
+    return band + u
+
+
+@kernel
+def hand_out_chips(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int,
+                   challenges: int, r: int, model: int, row: np.ndarray) -> None:
+    """The settled chips of a round into ``row``: locks first (Noise Sensors, Ventilation
+    Shaft; not for the random model, which takes chips blindly), then the claim keys' order."""
+    if model != RANDOM:
+        bottom, top = locked_chips(challenges, r, players)
+        if bottom > 0:
+            _lock(keys, bands_claimed, players, levels, 0, -1e300)
+        if top > 0:
+            _lock(keys, bands_claimed, players, levels, players - 1, 1e300)
+    chips_from_keys(keys, players, row)
+
+
+@kernel
+def final_scores(pockets: np.ndarray, size: int, board: np.ndarray, players: int,
+                 muscle_seat: int, finals: np.ndarray) -> None:
+    """Every final hand on the full board (the Muscle holder's raised, :func:`muscle_score`)."""
+    for p in range(players):
+        finals[p] = hand_score(pockets[p], size, board, 5)
+        if p == muscle_seat:
+            finals[p] = muscle_score(finals[p])
+
+
+@kernel
+def play_plain_heist(
+    deck: np.ndarray, seed: int, challenges: int, players: int, model: int, levels: int,
+    pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
+    pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray,
+    work_masks: np.ndarray,
+) -> tuple[bool, int, float]:
+    """:func:`play_heist` for a heist with no specialist and no scan, under the random,
+    percentile or history model: the same rules, random numbers and rows, in a kernel that
+    does not reach the bayes beliefs, the specialists or the group's estimate (so a first run
+    of such heists compiles none of them). Returns (order correct, redrawn-player bit mask,
+    exact random-order success)."""
+    np.random.seed(seed)
+    size = pocket_size(challenges)
+    bands = levels * players
+    draw = deal(deck, players, size, pockets, board, chips)
+    count, hold_cards, hold_masks = opponent_holdings(size, pair_cards, pair_masks, work_cards,
+                                                     work_masks)
+    hidden = blackout_hides_history(challenges)
+    valid = np.zeros(count, dtype=np.bool_)
+    hscores = np.zeros(count, dtype=np.int64)
+    own = np.zeros(players, dtype=np.int64)
+    own_masks = np.zeros(players, dtype=np.int64)
+    ratings = np.zeros(players)
+    keys = np.zeros(players)
+    bands_claimed = np.zeros(players, dtype=np.int64)
+    row = np.zeros(players, dtype=np.int64)
+    redrawn = 0
+    for r in range(4):
+        shown = BOARD_SIZES[r]
+        if r == 1:
+            seat, draw = flop_redraw(challenges, board, chips, players, pockets, size, deck, draw)
+            if seat >= 0:
+                redrawn |= 1 << seat
+        if not round_has_chips(challenges, r):
+            continue
+        current_hands(pockets, players, size, board, shown, -1, own, own_masks)
+        if model == RANDOM:
+            for p in range(players):
+                keys[p] = np.random.random()
+        else:
+            rate_own_hands(own, own_masks, pockets, players, size, board, shown, hold_cards,
+                           hold_masks, count, pair_cards, valid, hscores, ratings)
+            for p in range(players):
+                bands_claimed[p] = min(int(ratings[p] * bands), bands - 1)
+            for p in range(players):
+                keys[p] = contest_key(model, bands_claimed[p], np.random.random(), r, chips, p,
+                                      hidden)
+        hand_out_chips(keys, bands_claimed, players, levels, challenges, r, model, row)
+        for p in range(players):
+            chips[r, p] = row[p]
+    final_scores(pockets, size, board, players, -1, finals)
+    return (showdown_in_order(finals, chips[3], players), redrawn,
+            random_order_success(finals, players))
+
+
+@kernel
 def play_heist(
     deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
     levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
     pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
     pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray, work_masks: np.ndarray,
-    helpful: bool, jack_stays: bool, replay_chips: np.ndarray, replay_bands: np.ndarray,
+    use_rule: int, jack_stays: bool, replay_chips: np.ndarray, replay_bands: np.ndarray,
     replay_info: np.ndarray, hidden_swap: np.ndarray, record: np.ndarray, info_out: np.ndarray,
 ) -> tuple[bool, bool, int, int, int, int, float, int]:
     """Play one heist; fills ``pockets``, ``board``, ``chips``, ``finals`` in place.
 
     ``use_round`` (1 = flop or 3 = river) is when the group plays a specialist that is used
     "at any time"; ``boost_star_top`` says whether Hacker and Jack go to the latest top-chip
-    holder (True) or the latest 1-star holder (False). ``helpful``: the group plays a
-    specialist it decides on only when it expects, on public information, a gain
-    (:func:`group_expects_gain`); ``jack_stays``: the Jack user may not discard the Jack.
+    holder (True) or the latest 1-star holder (False). ``use_rule``: ``HELPFUL``, the group
+    plays a specialist it decides on only when it expects, on public information, a gain
+    (:mod:`cardsim.sims.gang.estimate`), or ``ALWAYS`` (``LEAKY_HELPFUL``: the swap test's
+    deliberately leaky estimate, which reads every pocket); ``jack_stays``: the Jack user may not discard the Jack.
     ``pair_cards``/``pair_masks`` are the two-card holdings followed by the Jack holdings.
 
     Decisions are written to ``record[r, p]`` (the band player p claims from their own hand,
@@ -177,29 +365,16 @@ def play_heist(
     viewer or -1).
     """
     np.random.seed(seed)
+    helpful = use_rule != ALWAYS
     size = pocket_size(challenges)
     bands = levels * players
-    pockets[:, :] = -1
-    chips[:, :] = 0
-    for p in range(players):
-        for s in range(size):
-            pockets[p, s] = deck[p * size + s]
-    for k in range(5):
-        board[k] = deck[players * size + k]
-    draw = players * size + 5
+    draw = deal(deck, players, size, pockets, board, chips)
 
     # Holdings the percentile and bayes models reason about (bayes with the Jack: also the
     # holdings with the suitless Jack, valid once it has been used).
     jack_space = model == BAYES and specialist == 7 and size == 2
-    if size == 2:
-        count = N_PAIRS
-        hold_cards = pair_cards
-        hold_masks = pair_masks
-    else:
-        count = N_TRIPLES
-        sample_triples(work_cards, work_masks, count)
-        hold_cards = work_cards
-        hold_masks = work_masks
+    count, hold_cards, hold_masks = opponent_holdings(size, pair_cards, pair_masks, work_cards,
+                                                     work_masks)
     space = count + N_JACK_PAIRS if jack_space else count
 
     # Per-holding beliefs are only kept where a model, a scan or the group's estimate reads them.
@@ -212,6 +387,13 @@ def play_heist(
     hband = np.zeros((4, width), dtype=np.int64)
     public_ok = np.ones((players, space if model == BAYES else 1), dtype=np.bool_)
     chip_ok = np.ones((players, space if estimate and model != BAYES else 1), dtype=np.bool_)
+    # Percentile and history: each earlier round's holding scores, for the estimate's exact
+    # chip likelihood (:func:`cardsim.sims.gang.estimate.chips_likelihood_ratio`).
+    past = space if estimate and model != BAYES else 1
+    round_scores = np.zeros((4, past), dtype=np.int64)
+    round_valid = np.zeros((4, past), dtype=np.bool_)
+    round_values = np.zeros((4, past), dtype=np.int64)
+    round_count = np.zeros(4, dtype=np.int64)
     public_prior = np.ones((players, space if jack_space else 1))
     if jack_space:
         public_prior[:, count:] = 0.0
@@ -285,17 +467,13 @@ def play_heist(
 
     for r in range(4):
         shown = BOARD_SIZES[r]
-        if r == 1 and round_has_chips(challenges, 0):
-            star = redraw_star(challenges, board, players)
-            if star > 0:
-                p = holder_of(chips, 1, star, players, 0)
-                for s in range(size):
-                    pockets[p, s] = deck[draw]
-                    draw += 1
-                redrawn |= 1 << p
-                evidence_from[p] = 1  # the new pocket voids what was known about the old one
-                public_ok[p, :] = True
-                known_card[:, p] = -1
+        if r == 1:
+            seat, draw = flop_redraw(challenges, board, chips, players, pockets, size, deck, draw)
+            if seat >= 0:
+                redrawn |= 1 << seat
+                evidence_from[seat] = 1  # the new pocket voids what was known about the old one
+                public_ok[seat, :] = True
+                known_card[:, seat] = -1
         if r == use_round and specialist in GROUP_SPECIALISTS and specialist != 1:
             use = True
             if helpful and (specialist == 2 or specialist == 4) and model != BAYES:
@@ -304,10 +482,18 @@ def play_heist(
                 chooser = public_ok if model == BAYES else chip_ok
                 _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
                             chooser, public_prior, jack_space, weights)
-                use = group_expects_gain(
-                    specialist, model, r, chips, players, size, bands, board, shown,
-                    boost_star_top, hold_cards, hold_masks, count, weights,
-                    blackout_hides_history(challenges), jack_stays, seed)
+                if use_rule == LEAKY_HELPFUL:
+                    reveal_pockets(pockets, players, size, hold_masks, count, weights)
+                if specialist == 2 or specialist == 4:
+                    use = announcement_is_open(specialist, model, r, chips, players, size, board,
+                                               shown, hold_cards, hold_masks, count, weights)
+                else:
+                    use = hand_card_gain(
+                        specialist, model, r, chips, players, size, bands, board, shown,
+                        boost_star_top, hold_cards, hold_masks, count, weights,
+                        blackout_hides_history(challenges), jack_stays, seed, challenges,
+                        likelihood, hband, evidence_from, round_scores, round_valid,
+                        round_values, round_count)
             if use:
                 if jack_space:  # the Jack user's public posterior, carried over (see below)
                     jack_user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
@@ -330,35 +516,14 @@ def play_heist(
         if not round_has_chips(challenges, r):
             continue
 
-        for p in range(players):
-            own[p] = strength(pockets[p], size, board, shown)
-            if p == muscle_seat and shown > 0:
-                own[p] = muscle_score(own[p])
-            own_masks[p] = pocket_mask(pockets[p], size)
+        current_hands(pockets, players, size, board, shown, muscle_seat, own, own_masks)
 
         if model == RANDOM:
             for p in range(players):
                 keys[p] = np.random.random()
         else:
-            score_holdings(hold_cards, hold_masks, count, size, board, shown, valid, hscores)
-            if size == 2 and shown == 0:
-                preflop_pair_percentiles(own, pockets, players, pair_cards, ratings)
-            elif size == 2:
-                pair_percentiles(hscores[:N_PAIRS], valid[:N_PAIRS], own, pockets, players,
-                                 pair_cards, ratings)
-            else:
-                for p in range(players):
-                    less = 0
-                    equal = 0
-                    total = 0
-                    for h in range(count):
-                        if valid[h] and (hold_masks[h] & own_masks[p]) == 0:
-                            total += 1
-                            if hscores[h] < own[p]:
-                                less += 1
-                            elif hscores[h] == own[p]:
-                                equal += 1
-                    ratings[p] = (less + 0.5 * equal) / max(total, 1)
+            rate_own_hands(own, own_masks, pockets, players, size, board, shown, hold_cards,
+                           hold_masks, count, pair_cards, valid, hscores, ratings)
             if model == LEAKY:  # deliberately reads the teammates' hands (swap test only)
                 for p in range(players):
                     below = 0.5
@@ -372,6 +537,11 @@ def play_heist(
                 index, values = rank_holdings(hscores, valid, count, shown, size, hpct)
                 for h in range(count):
                     hband[r, h] = min(int(hpct[h] * bands), bands - 1)
+                if past > 1 and r < use_round:
+                    round_scores[r, :count] = hscores[:count]
+                    round_valid[r, :count] = valid[:count]
+                    round_values[r, :values.shape[0]] = values
+                    round_count[r] = values.shape[0]
             if model == BAYES:
                 _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
                             public_ok, public_prior, jack_space, weights)
@@ -391,16 +561,11 @@ def play_heist(
             for p in range(players):
                 band = bands_claimed[p]
                 u = np.random.random()
-                if model == PERCENTILE or model == LEAKY:
-                    keys[p] = band + u
-                elif model == HISTORY:
-                    key = float(band)
-                    hidden = blackout_hides_history(challenges)
-                    for t in range(r - 1, -1, -1):
-                        key = key * 8.0 + (0.0 if hidden else chips[t, p])
-                    keys[p] = key * 8.0 + u
-                else:
+                if model == BAYES:
                     keys[p] = band + 0.999 * (beliefs[p] + 1e-6 * u)
+                else:
+                    keys[p] = contest_key(model, band, u, r, chips, p,
+                                          blackout_hides_history(challenges))
             if model == BAYES:
                 claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
                 if specialist == 1 and r >= use_round and target < 0:
@@ -437,20 +602,11 @@ def play_heist(
             target = order[(players - 2) // 2 + 1]
             detail = pockets[user, key_card_slot(pockets[user], size, board, shown)]
             known_card[target, user] = detail
-        if model != RANDOM:
-            bottom, top = locked_chips(challenges, r, players)
-            if bottom > 0:
-                _lock(keys, bands_claimed, players, levels, 0, -1e300)
-            if top > 0:
-                _lock(keys, bands_claimed, players, levels, players - 1, 1e300)
-        chips_from_keys(keys, players, row)
+        hand_out_chips(keys, bands_claimed, players, levels, challenges, r, model, row)
         for p in range(players):
             chips[r, p] = replay_chips[r, p] if replay else row[p]
 
-    for p in range(players):
-        finals[p] = hand_score(pockets[p], size, board, 5)
-        if p == muscle_seat:
-            finals[p] = muscle_score(finals[p])
+    final_scores(pockets, size, board, players, muscle_seat, finals)
     order_ok = showdown_in_order(finals, chips[3], players)
     scan_ok = True
     if scans:
@@ -492,7 +648,7 @@ def play_batch_kernel(
     players: int, model: int, levels: int, use_round: int, boost_star_top: bool,
     likelihood: np.ndarray, out_pockets: np.ndarray, out_board: np.ndarray, out_chips: np.ndarray, out_finals: np.ndarray,
     out_flags: np.ndarray, out_random_p: np.ndarray, pair_cards: np.ndarray, pair_masks: np.ndarray,
-    helpful: bool, jack_stays: bool,
+    use_rule: int, jack_stays: bool,
 ) -> None:
     """Play ``len(seeds)`` heists; out_flags columns: order ok, scan ok, redrawn mask,
     specialist user, specialist detail, scan guess, specialist target (Informant viewer)
@@ -515,7 +671,7 @@ def play_batch_kernel(
         order_ok, scan_ok, redrawn, user, detail, guess, p_random, target = play_heist(
             deck, seeds[i], challenges[i], specialists[i], players, model, levels, use_round,
             boost_star_top, likelihood, pockets, board, chips, finals, pair_cards, pair_masks, work_cards,
-            work_masks, helpful, jack_stays, no_replay, no_replay, no_info, no_swap, record,
+            work_masks, use_rule, jack_stays, no_replay, no_replay, no_info, no_swap, record,
             info_out,
         )
         out_pockets[i, :players, :] = pockets
@@ -530,6 +686,42 @@ def play_batch_kernel(
         out_flags[i, 5] = guess
         out_flags[i, 6] = target
         out_random_p[i] = p_random
+
+
+@kernel
+def play_plain_batch(
+    decks: np.ndarray, seeds: np.ndarray, challenges: np.ndarray, players: int, model: int,
+    levels: int, out_pockets: np.ndarray, out_board: np.ndarray, out_chips: np.ndarray,
+    out_finals: np.ndarray, out_flags: np.ndarray, out_random_p: np.ndarray,
+    pair_cards: np.ndarray, pair_masks: np.ndarray,
+) -> None:
+    """:func:`play_batch_kernel` for heists of :func:`play_plain_heist` (no specialist, no
+    scan; random, percentile or history): the same rows."""
+    work_cards = np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64)
+    work_masks = np.zeros(N_TRIPLES, dtype=np.int64)
+    pockets = np.zeros((players, MAX_POCKET), dtype=np.int64)
+    board = np.zeros(5, dtype=np.int64)
+    chips = np.zeros((4, players), dtype=np.int64)
+    finals = np.zeros(players, dtype=np.int64)
+    deck = np.zeros(52, dtype=np.int64)
+    for i in range(seeds.shape[0]):
+        for k in range(52):
+            deck[k] = decks[i, k]
+        order_ok, redrawn, p_random = play_plain_heist(
+            deck, seeds[i], challenges[i], players, model, levels, pockets, board, chips,
+            finals, pair_cards, pair_masks, work_cards, work_masks)
+        out_pockets[i, :players, :] = pockets
+        out_board[i, :] = board
+        out_chips[i, :, :players] = chips
+        out_finals[i, :players] = finals
+        out_flags[i, 0] = order_ok
+        out_flags[i, 1] = True
+        out_flags[i, 2] = redrawn
+        out_flags[i, 3:] = -1  # no specialist user, detail, scan guess or Informant viewer
+        out_random_p[i] = p_random
+
+
+SCAN_CHALLENGES = (1 << 4) | (1 << 9)  # Retina Scan, Fingerprint Scan
 
 
 def play_batch(
@@ -556,11 +748,20 @@ def play_batch(
         "flags": np.zeros((n, 7), dtype=np.int64),
         "random_p": np.zeros(n),
     }
+    decks = np.ascontiguousarray(decks, dtype=np.int64)
+    challenges = np.asarray(challenges, dtype=np.int64)
+    specialists = np.asarray(specialists, dtype=np.int64)
+    if model in (RANDOM, PERCENTILE, HISTORY) and not specialists.any() \
+            and not (challenges & SCAN_CHALLENGES).any():
+        play_plain_batch(decks, seeds, challenges, players, model, levels, out["pockets"],
+                         out["board"], out["chips"], out["finals"], out["flags"],
+                         out["random_p"], PAIRS_WITH_JACK.copy(), PAIR_MASKS_WITH_JACK.copy())
+        return out
     play_batch_kernel(
-        np.ascontiguousarray(decks, dtype=np.int64), seeds,
-        np.asarray(challenges, dtype=np.int64), np.asarray(specialists, dtype=np.int64),
+        decks, seeds, challenges, specialists,
         players, model, levels, use_round, boost_top, likelihood,
         out["pockets"], out["board"], out["chips"], out["finals"], out["flags"], out["random_p"],
-        PAIRS_WITH_JACK.copy(), PAIR_MASKS_WITH_JACK.copy(), helpful, jack_stays,
+        PAIRS_WITH_JACK.copy(), PAIR_MASKS_WITH_JACK.copy(), HELPFUL if helpful else ALWAYS,
+        jack_stays,
     )
     return out

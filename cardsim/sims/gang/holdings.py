@@ -302,12 +302,36 @@ NO_HOLDING = np.int64(1) << 40  # score of a holding that collides with the boar
 
 
 @kernel
+def own_pair_counts(first: int, second: int, scores: np.ndarray, valid: np.ndarray, target: int,
+                    pair_cards: np.ndarray) -> tuple[int, int, int]:
+    """The valid two-card holdings that use card ``first`` or ``second`` (a player's own cards,
+    which no teammate can hold; the holding of both counted once, the suitless Jack in none):
+    how many, and how many of them score below / equal to ``target``."""
+    total = 0
+    less = 0
+    equal = 0
+    for c in (first, second):
+        if c < 0 or c >= 52:
+            continue
+        for k in range(51):
+            h = CARD_PAIRS[c, k]
+            if not valid[h]:
+                continue
+            if c == second and first < 52 and _pair_has(pair_cards, h, first):
+                continue  # the holding of both own cards was already counted
+            total += 1
+            less += scores[h] < target
+            equal += scores[h] == target
+    return total, less, equal
+
+
+@kernel
 def pair_percentiles(scores: np.ndarray, valid: np.ndarray, own: np.ndarray, pockets: np.ndarray,
                      players: int, pair_cards: np.ndarray, ratings: np.ndarray) -> None:
     """Every player's percentile among the two-card holdings they could face (valid holdings
     without their own cards; ties one half), shared per board: one branch-free pass counts
     against all holdings, then the at most 101 holdings that use a player's own cards are
-    taken back out."""
+    taken back out (:func:`own_pair_counts`)."""
     count = scores.shape[0]
     masked = np.empty(count, dtype=np.int64)
     n_valid = 0
@@ -322,22 +346,9 @@ def pair_percentiles(scores: np.ndarray, valid: np.ndarray, own: np.ndarray, poc
             value = masked[h]
             less += value < target
             equal += value == target
-        total = n_valid
-        first = pockets[p, 0]
-        second = pockets[p, 1]
-        for c in (first, second):
-            if c < 0 or c >= 52:  # the suitless Jack is in no holding
-                continue
-            for k in range(51):
-                h = CARD_PAIRS[c, k]
-                if not valid[h]:
-                    continue
-                if c == second and first < 52 and _pair_has(pair_cards, h, first):
-                    continue  # the holding of both own cards was already taken out
-                total -= 1
-                less -= masked[h] < target
-                equal -= masked[h] == target
-        ratings[p] = (less + 0.5 * equal) / max(total, 1)
+        out_total, out_less, out_equal = own_pair_counts(pockets[p, 0], pockets[p, 1], scores,
+                                                         valid, target, pair_cards)
+        ratings[p] = (less - out_less + 0.5 * (equal - out_equal)) / max(n_valid - out_total, 1)
 
 
 @kernel(inline="always")
@@ -449,6 +460,9 @@ def rank_holdings(scores: np.ndarray, valid: np.ndarray, count: int, shown: int,
     return index, values
 
 
+ALL_VALID = np.ones(N_PAIRS, dtype=np.bool_)
+
+
 @kernel
 def preflop_pair_percentiles(own: np.ndarray, pockets: np.ndarray, players: int,
                              pair_cards: np.ndarray, ratings: np.ndarray) -> None:
@@ -459,17 +473,7 @@ def preflop_pair_percentiles(own: np.ndarray, pockets: np.ndarray, players: int,
         target = own[p]
         less = np.searchsorted(PREFLOP_VALUES, target, side="left")
         equal = np.searchsorted(PREFLOP_VALUES, target, side="right") - less
-        total = N_PAIRS
-        first = pockets[p, 0]
-        second = pockets[p, 1]
-        for c in (first, second):
-            if c < 0 or c >= 52:  # the suitless Jack is in no holding
-                continue
-            for k in range(51):
-                h = CARD_PAIRS[c, k]
-                if c == second and first < 52 and _pair_has(pair_cards, h, first):
-                    continue  # the holding of both own cards was already taken out
-                total -= 1
-                less -= PAIR_PREFLOP[h] < target
-                equal -= PAIR_PREFLOP[h] == target
-        ratings[p] = (less + 0.5 * equal) / max(total, 1)
+        out_total, out_less, out_equal = own_pair_counts(pockets[p, 0], pockets[p, 1],
+                                                         PAIR_PREFLOP, ALL_VALID, target,
+                                                         pair_cards)
+        ratings[p] = (less - out_less + 0.5 * (equal - out_equal)) / max(N_PAIRS - out_total, 1)

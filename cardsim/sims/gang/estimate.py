@@ -1,0 +1,434 @@
+"""The group's decision to play a specialist (``--specialist-use helpful``): does the group, on
+public information at the moment of use, expect the card to raise success?
+
+Seed 000 ("THẺ CHUYÊN GIA"): the group decides who among them uses the Informant, Getaway
+Driver, Mastermind, Hacker, Jack or Muscle; we read that it may also decide that nobody does
+(digest "Specialist use"). The estimate reads only what is public at the start of the use round:
+the chips of the earlier rounds, the community cards shown, who redrew, and the public
+posteriors over every player's holding that the engine computes from them (``weights``). The
+community cards still to come and every pocket are drawn by the estimate's own generator, so a
+declined card leaves the heist exactly as without it and no hidden card is read
+(``tests/gang/test_hidden_swap.py`` replays the decision with the hidden cards changed).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from cardsim.sims.core.jit import kernel
+
+from cardsim.sims.gang.cards import (
+    best_drop_slot,
+    card_rank,
+    getaway_driver_category,
+    locked_chips,
+    mastermind_count,
+    round_has_chips,
+    swap_in_card,
+)
+from cardsim.sims.gang.holdings import (
+    BOARD_SIZES,
+    MAX_POCKET,
+    N_PAIRS,
+    hand_score,
+    holder_of,
+    muscle_score,
+    own_pair_counts,
+    score_holdings,
+    sort_valid,
+)
+from cardsim.sims.gang.models import BAYES, HISTORY, PERCENTILE
+from cardsim.sims.poker.cards import SUITLESS_JACK
+
+ALWAYS, HELPFUL = 0, 1  # --specialist-use always / helpful
+LEAKY_HELPFUL = 2  # not a reading: helpful with an estimate that reads every pocket (the
+#                    hidden-card swap test uses it, to show that the test catches a leak)
+
+ESTIMATE_SAMPLES = 512  # teams drawn per decision
+ESTIMATE_BOARDS = 16  # completions of the board when community cards are still to come
+ESTIMATE_MARGIN = 2.0  # the estimated gain must exceed this many standard errors
+ESTIMATE_FIRST_LOOK = 128  # teams after which a card that changed no outcome is declined
+
+
+@kernel(inline="always")
+def _lcg(state: int) -> int:
+    """Next state of the estimate's own generator (keeps the heist's stream intact)."""
+    return state * 6364136223846793005 + 1442695040888963407
+
+
+@kernel(inline="always")
+def _lcg_uniform(state: int) -> float:
+    return ((state >> 11) & ((np.int64(1) << 53) - 1)) * (1.0 / 9007199254740992.0)
+
+
+@kernel(inline="always")
+def _unseen_card(state: int, seen: int) -> tuple[int, int]:
+    """A uniformly random card not in the bit set ``seen``, and the generator's next state."""
+    while True:
+        state = _lcg(state)
+        card = int(_lcg_uniform(state) * 52)
+        if not (seen >> card) & 1:
+            return card, state
+
+
+@kernel
+def reveal_pockets(pockets: np.ndarray, players: int, size: int, hold_masks: np.ndarray,
+                   count: int, weights: np.ndarray) -> None:
+    """The deliberately leaky estimate (``LEAKY_HELPFUL``, swap test only): every player's
+    posterior becomes their true holding (none, if it is not among the hypotheses)."""
+    for j in range(players):
+        mask = np.int64(0)
+        for s in range(size):
+            if pockets[j, s] != SUITLESS_JACK:
+                mask |= np.int64(1) << pockets[j, s]
+        for h in range(count):
+            weights[j, h] = 1.0 if hold_masks[h] == mask else 0.0
+
+
+@kernel
+def announcement_is_open(specialist: int, model: int, r: int, chips: np.ndarray, players: int,
+                         size: int, board: np.ndarray, shown: int, hold_cards: np.ndarray,
+                         hold_masks: np.ndarray, count: int, weights: np.ndarray) -> bool:
+    """Getaway Driver (2) / Mastermind (4): only the bayes model reads announcements; it expects
+    a gain when the answer is not already certain under the user's public posterior."""
+    if model != BAYES:
+        return False
+    user = holder_of(chips, r, (players + 1) // 2, players, 0)
+    asked = 0
+    for k in range(shown):
+        asked = max(asked, card_rank(board[k]))
+    board_mask = np.int64(0)
+    for k in range(shown):
+        board_mask |= np.int64(1) << board[k]
+    first = -1
+    for h in range(count):
+        if weights[user, h] == 0.0 or hold_masks[h] & board_mask:
+            continue
+        if specialist == 2:
+            answer = getaway_driver_category(hand_score(hold_cards[h], size, board, shown))
+        else:
+            answer = mastermind_count(hold_cards[h], asked)
+        if first < 0:
+            first = answer
+        elif answer != first:
+            return True
+    return False
+
+
+@kernel
+def claim_curve(model: int, index: np.ndarray, values: np.ndarray, weights: np.ndarray,
+                players: int, bands: int) -> tuple[np.ndarray, np.ndarray]:
+    """The claim a hand makes on one board, as the estimate plays it: ``curve[k]`` for the
+    ``k`` weakest valid holdings (a score's rating is the curve at its tie group's middle), and
+    bayes's contest belief per player and band (its public mean team rank in that band).
+    Percentile and history: the share of valid holdings below; bayes: the mean over players of
+    the public posterior mass below (the team rank of :func:`beliefs.bayes_claims`)."""
+    n_valid = values.shape[0]
+    curve = np.zeros(n_valid + 1)
+    belief = np.zeros((players, bands))
+    if model != BAYES:
+        for k in range(n_valid + 1):
+            curve[k] = k / max(n_valid, 1)
+        return curve, belief
+    cumw = np.zeros((players, n_valid + 1))
+    for j in range(players):
+        for k in range(n_valid):
+            cumw[j, k + 1] = cumw[j, k] + weights[j, index[k]]
+    for k in range(n_valid + 1):
+        for j in range(players):
+            mass = cumw[j, n_valid]
+            curve[k] += (cumw[j, k] / mass if mass > 0.0 else k / max(n_valid, 1)) / players
+    belief_mass = np.zeros((players, bands))
+    k = 0
+    while k < n_valid:
+        end = k
+        while end + 1 < n_valid and values[end + 1] == values[k]:
+            end += 1
+        f = 0.5 * (curve[k] + curve[end + 1])
+        band = min(int(f * bands), bands - 1)
+        for m in range(k, end + 1):
+            for j in range(players):
+                w = weights[j, index[m]]
+                belief[j, band] += w * f
+                belief_mass[j, band] += w
+        k = end + 1
+    for j in range(players):
+        for b in range(bands):
+            if belief_mass[j, b] > 0.0:
+                belief[j, b] /= belief_mass[j, b]
+            else:
+                belief[j, b] = (b + 0.5) / bands
+    return curve, belief
+
+
+@kernel
+def holding_rating(h: int, scores: np.ndarray, valid: np.ndarray, values: np.ndarray,
+                   hold_cards: np.ndarray, hold_masks: np.ndarray, count: int,
+                   size: int) -> float:
+    """The percentile a player holding ``h`` claimed in an earlier round (percentile and history
+    models): among the holdings valid then without ``h``'s cards, ties one half (as
+    :func:`holdings.pair_percentiles`); ``scores``/``valid``/``values`` are that round's."""
+    target = scores[h]
+    less = np.searchsorted(values, target, side="left")
+    equal = np.searchsorted(values, target, side="right") - less
+    total = values.shape[0]
+    if size == 2 and h < N_PAIRS:
+        out_total, out_less, out_equal = own_pair_counts(hold_cards[h, 0], hold_cards[h, 1],
+                                                         scores, valid, target, hold_cards)
+    else:
+        out_total = 0
+        out_less = 0
+        out_equal = 0
+        for g in range(count):
+            if valid[g] and hold_masks[g] & hold_masks[h]:
+                out_total += 1
+                out_less += scores[g] < target
+                out_equal += scores[g] == target
+    return (less - out_less + 0.5 * (equal - out_equal)) / max(total - out_total, 1)
+
+
+@kernel
+def chips_likelihood_ratio(held: np.ndarray, chips: np.ndarray, r: int, players: int,
+                           bands: int, model: int, hidden_history: bool, challenges: int,
+                           evidence_from: np.ndarray, likelihood: np.ndarray, hband: np.ndarray,
+                           round_scores: np.ndarray, round_valid: np.ndarray,
+                           round_values: np.ndarray, round_count: np.ndarray,
+                           hold_cards: np.ndarray, hold_masks: np.ndarray, count: int,
+                           size: int, rated: np.ndarray) -> float:
+    """Importance weight of a team drawn from the public posteriors (percentile, history).
+
+    The posteriors treat each player's chips as independent evidence
+    (``likelihood[chip - 1, band]``, a model of the others as uniform claims). The chips of a
+    round are in fact one sorting of the whole team's claims: under the percentile and history
+    models a team's claims place the chips exactly, up to random order within equal claim keys.
+    The weight is that exact probability of the public chips divided by the posteriors'
+    product, round by round (rounds with a lock, where a random claimant keeps the chip, keep
+    the posteriors' approximation); 0 for a team the public chips rule out. ``rated[t, h]``
+    keeps each holding's claim key part (its band) once computed (-1: not yet).
+    """
+    weight = 1.0
+    keys = np.zeros(players)
+    known = np.zeros(players, dtype=np.bool_)
+    for t in range(r):
+        if not round_has_chips(challenges, t) or round_count[t] == 0:
+            continue
+        bottom, top = locked_chips(challenges, t, players)
+        if bottom > 0 or top > 0:
+            continue
+        n_values = round_count[t]
+        for j in range(players):
+            known[j] = evidence_from[j] <= t and chips[t, j] > 0
+            if not known[j]:
+                continue
+            h = held[j]
+            if rated[t, h] < 0:
+                rating = holding_rating(h, round_scores[t], round_valid[t],
+                                        round_values[t, :n_values], hold_cards, hold_masks,
+                                        count, size)
+                rated[t, h] = min(int(rating * bands), bands - 1)
+            key = float(rated[t, h])
+            if model == HISTORY:
+                for u in range(t - 1, -1, -1):
+                    key = key * 8.0 + (0.0 if hidden_history else chips[u, j])
+            keys[j] = key
+            weight /= likelihood[chips[t, j] - 1, hband[t, h]]
+        # the chips must follow the keys; equal keys come in each order with equal chance
+        for i in range(players):
+            if not known[i]:
+                continue
+            ties = 0
+            for j in range(players):
+                if not known[j] or j == i:
+                    continue
+                if chips[t, j] < chips[t, i] and keys[j] > keys[i]:
+                    return 0.0
+                if keys[j] == keys[i] and chips[t, j] < chips[t, i]:
+                    ties += 1
+            weight /= ties + 1  # i above ``ties`` equal keys: the product is 1 / group size!
+    return weight
+
+
+@kernel
+def hand_card_gain(
+    specialist: int, model: int, r: int, chips: np.ndarray, players: int, size: int,
+    bands: int, board: np.ndarray, shown: int, boost_star_top: bool, hold_cards: np.ndarray,
+    hold_masks: np.ndarray, count: int, weights: np.ndarray, hidden_history: bool,
+    jack_stays: bool, seed: int, challenges: int, likelihood: np.ndarray, hband: np.ndarray,
+    evidence_from: np.ndarray, round_scores: np.ndarray, round_valid: np.ndarray,
+    round_values: np.ndarray, round_count: np.ndarray,
+) -> bool:
+    """Hacker (5), Jack (7), Muscle (10): a public Monte Carlo estimate of the card's gain.
+
+    Teams are drawn from the public posteriors (``weights``: every earlier chip as evidence,
+    holdings sharing no card); for percentile and history each team is weighted by how well it
+    explains the public chips (:func:`chips_likelihood_ratio`; bayes's own contest rule is not
+    replayed, its posteriors are the model's beliefs). When community cards are still to come,
+    the board is completed at random (``ESTIMATE_BOARDS`` completions from the unseen cards,
+    the teams drawn without those cards). Each team is then played from the use round to the
+    showdown, with and without the card on the same draws: every round the model's own claims
+    (a hand's rating on that round's board, bayes's curve from the current posteriors) and
+    contest rule give the chips, and the red chips are checked against the final hands. Left
+    out: the private settle, locks and redraws after the use round, and the scans. The card
+    is played iff its weighted gain is clearly above 0 (:func:`clear_gain`); after
+    ``ESTIMATE_FIRST_LOOK`` teams in which the card changed no outcome it is declined.
+    """
+    top = specialist == 10 or boost_star_top
+    user = holder_of(chips, r, players if top else 1, players, 0)
+    exact = model != BAYES
+    boards = 1 if shown == 5 else ESTIMATE_BOARDS
+    per_board = ESTIMATE_SAMPLES // boards
+    rated = np.full((4, count if exact else 1), -1, dtype=np.int64)
+    cum = np.zeros((players, count + 1))
+    for j in range(players):
+        for h in range(count):
+            cum[j, h + 1] = cum[j, h] + weights[j, h]
+        if cum[j, count] <= 0.0:
+            return False
+
+    full = np.zeros(5, dtype=np.int64)
+    seen = np.int64(0)
+    for k in range(shown):
+        full[k] = board[k]
+        seen |= np.int64(1) << board[k]
+    state = np.int64(seed) * 2654435761 + 12345
+    valid = np.zeros(count, dtype=np.bool_)
+    scores = np.zeros(count, dtype=np.int64)
+    values = np.zeros((4, count), dtype=np.int64)
+    n_values = np.zeros(4, dtype=np.int64)
+    curves = np.zeros((4, count + 1))
+    beliefs = np.zeros((4, players, bands))
+    held = np.zeros(players, dtype=np.int64)
+    hands = np.zeros((2, 4, players), dtype=np.int64)
+    ties = np.zeros((4, players))
+    keys = np.zeros(players)
+    played = np.zeros((4, players), dtype=np.int64)
+    trial = np.empty(MAX_POCKET, dtype=np.int64)
+    wins = np.zeros(2)
+    sample_weight = np.zeros(ESTIMATE_SAMPLES)
+    sample_gain = np.zeros(ESTIMATE_SAMPLES)
+    n_samples = 0
+    for b in range(boards):
+        if n_samples >= ESTIMATE_FIRST_LOOK and not sample_gain[:n_samples].any():
+            return False  # the card changed no outcome so far: no clear gain can follow
+        full_mask = seen
+        for k in range(shown, 5):
+            card, state = _unseen_card(state, full_mask)
+            full[k] = card
+            full_mask |= np.int64(1) << card
+        for t in range(r, 4):  # the claim curves of the rounds still to play on this board
+            if b > 0 and BOARD_SIZES[t] == shown:
+                continue  # the current board: the same for every completion
+            score_holdings(hold_cards, hold_masks, count, size, full, BOARD_SIZES[t], valid,
+                           scores)
+            index, sorted_values = sort_valid(scores, valid, count)
+            n_values[t] = sorted_values.shape[0]
+            values[t, :n_values[t]] = sorted_values
+            curve, belief = claim_curve(model, index, sorted_values, weights, players, bands)
+            curves[t, :n_values[t] + 1] = curve
+            beliefs[t] = belief
+        for team in range(per_board):
+            if team % ESTIMATE_FIRST_LOOK == 0 and n_samples >= ESTIMATE_FIRST_LOOK \
+                    and not sample_gain[:n_samples].any():
+                return False
+            used = full_mask
+            ok = True
+            for j in range(players):
+                found = False
+                for _try in range(50):
+                    state = _lcg(state)
+                    h = np.searchsorted(cum[j], _lcg_uniform(state) * cum[j, count],
+                                        side="right") - 1
+                    h = min(max(h, 0), count - 1)
+                    if weights[j, h] > 0.0 and not hold_masks[h] & used:
+                        found = True
+                        break
+                if not found:
+                    ok = False
+                    break
+                held[j] = h
+                used |= hold_masks[h]
+            if not ok:
+                continue
+            weight = 1.0
+            if exact:
+                weight = chips_likelihood_ratio(
+                    held, chips, r, players, bands, model, hidden_history, challenges,
+                    evidence_from, likelihood, hband, round_scores, round_valid, round_values,
+                    round_count, hold_cards, hold_masks, count, size, rated)
+                if weight == 0.0:
+                    continue
+            for t in range(4):
+                for j in range(players):
+                    state = _lcg(state)
+                    ties[t, j] = _lcg_uniform(state)
+            for s in range(size):
+                trial[s] = hold_cards[held[user], s]
+            if specialist != 10:
+                new_card = SUITLESS_JACK
+                if specialist == 5:
+                    new_card, state = _unseen_card(state, used)
+                slot = best_drop_slot(trial, size, new_card, full, shown,
+                                      specialist == 5 or not jack_stays)
+                swap_in_card(trial, size, new_card, slot)
+            for t in range(r, 4):  # every hand on every round's board, without / with the card
+                for j in range(players):
+                    plain = hand_score(hold_cards[held[j]], size, full, BOARD_SIZES[t])
+                    hands[0, t, j] = plain
+                    hands[1, t, j] = plain
+                if specialist == 10:
+                    hands[1, t, user] = muscle_score(hands[0, t, user])
+                else:
+                    hands[1, t, user] = hand_score(trial, size, full, BOARD_SIZES[t])
+            wins[:] = 0.0
+            for variant in range(2):
+                for t in range(r):
+                    for j in range(players):
+                        played[t, j] = chips[t, j]
+                for t in range(r, 4):
+                    for j in range(players):
+                        played[t, j] = 0
+                    if not round_has_chips(challenges, t):
+                        continue
+                    n_t = n_values[t]
+                    for j in range(players):
+                        score = hands[variant, t, j]
+                        lo = np.searchsorted(values[t, :n_t], score, side="left")
+                        hi = np.searchsorted(values[t, :n_t], score, side="right")
+                        rating = 0.5 * (curves[t, lo] + curves[t, hi])
+                        band = min(int(rating * bands), bands - 1)
+                        if model == PERCENTILE:
+                            keys[j] = band + ties[t, j]
+                        elif model == HISTORY:
+                            key = float(band)
+                            for u in range(t - 1, -1, -1):
+                                key = key * 8.0 + (0.0 if hidden_history else played[u, j])
+                            keys[j] = key * 8.0 + ties[t, j]
+                        else:
+                            keys[j] = band + 0.999 * (beliefs[t, j, band] + 1e-6 * ties[t, j])
+                    order = np.argsort(keys[:players])
+                    for k in range(players):
+                        played[t, order[k]] = k + 1
+                order = np.argsort(played[3, :players])
+                in_order = True
+                for k in range(1, players):
+                    if hands[variant, 3, order[k]] < hands[variant, 3, order[k - 1]]:
+                        in_order = False
+                        break
+                if in_order:
+                    wins[variant] = 1.0
+            sample_weight[n_samples] = weight
+            sample_gain[n_samples] = wins[1] - wins[0]
+            n_samples += 1
+    return clear_gain(sample_weight[:n_samples], sample_gain[:n_samples])
+
+
+@kernel
+def clear_gain(weight: np.ndarray, gain: np.ndarray) -> bool:
+    """Is the weighted mean gain above ``ESTIMATE_MARGIN`` of its standard error (the
+    self-normalised importance-sampling variance)? A group that plays a card on a gain within
+    its estimate's noise would also play it where it expects none."""
+    total = weight.sum()
+    if total <= 0.0:
+        return False
+    mean = (weight * gain).sum() / total
+    variance = (weight * weight * (gain - mean) ** 2).sum() / (total * total)
+    return mean > 0.0 and mean > ESTIMATE_MARGIN * np.sqrt(variance)
