@@ -12,7 +12,9 @@ after-deal cards.
 The group's decision to play a specialist (``--specialist-use helpful``,
 :mod:`cardsim.sims.gang.estimate`) is checked at 3-6 players, at the flop and the river, with
 the Hacker and Jack going to the top or the bottom chip, and a deliberately leaky estimate
-(``LEAKY_HELPFUL``: it reads every pocket) is caught.
+(``LEAKY_HELPFUL``: it reads every pocket) is caught. Every check also reorders the cards not yet
+shown (the board to come, later draws) with the public record fixed, which catches an estimate
+that reads the undealt board (``LEAKY_BOARD_HELPFUL``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import pytest
 
 from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS, pocket_size
 from cardsim.sims.gang.engine import play_heist
-from cardsim.sims.gang.estimate import HELPFUL, LEAKY_HELPFUL
+from cardsim.sims.gang.estimate import HELPFUL, LEAKY_BOARD_HELPFUL, LEAKY_HELPFUL
 from cardsim.sims.gang.holdings import MAX_POCKET, N_TRIPLES, PAIR_MASKS_WITH_JACK, PAIRS_WITH_JACK
 from cardsim.sims.gang.models import BAYES, HISTORY, LEAKY, PERCENTILE, RANDOM, chip_likelihood
 
@@ -74,6 +76,18 @@ def _swap_for(deck, challenges, hidden_from: list[int], players=PLAYERS):
     return swap
 
 
+SHOWN_AT = {0: 0, 1: 3, 2: 4, 3: 5}  # community cards shown in each round (pre-flop .. river)
+
+
+def _undealt_reordered(deck, challenges, players, use_round):
+    """The same deal with every card not yet shown at ``use_round`` in reverse order: the
+    pockets and the shown board stay, the board still to come and every later draw change."""
+    first_hidden = players * pocket_size(challenges) + SHOWN_AT[use_round]
+    reordered = deck.copy()
+    reordered[first_hidden:] = deck[first_hidden:][::-1]
+    return reordered
+
+
 def leaks(model: int, name: str, challenges: int, specialist: int, players: int = PLAYERS,
           use_round: int = 3, boost_top: bool = True, use_rule: int = HELPFUL,
           heists: int = HEISTS, uses: list | None = None) -> list[str]:
@@ -102,6 +116,10 @@ def leaks(model: int, name: str, challenges: int, specialist: int, players: int 
                 found.append(f"{where}: who uses the specialist")
             if flags[3] == me and flags2[4] != flags[4] and specialist in (5, 7):
                 found.append(f"{where}: the user's own discard")
+        future = _undealt_reordered(deck, challenges, players, use_round)
+        flags2 = _play(future, seed, challenges, specialist, model, public, **setup)[0]
+        if flags2[3] != flags[3] or flags2[7] != flags[7]:
+            found.append(f"{name} heist {heist}: who uses the specialist (undealt cards)")
         top = int(np.flatnonzero(chips[3] == players)[0])
         swap = _swap_for(deck, challenges, [top], players)
         flags2 = _play(deck, seed, challenges, specialist, model, public, swap, **setup)[0]
@@ -161,3 +179,13 @@ def test_the_swap_test_catches_a_leaky_group_decision() -> None:
             assert leaks(HISTORY, name, 0, SPECIALISTS[name], uses=uses, **setup) == []
     assert any("who uses the specialist" in line for line in caught), caught
     assert 0 < sum(uses) < len(uses)
+
+
+def test_the_swap_test_catches_an_estimate_that_reads_the_undealt_board() -> None:
+    """An estimate that plays the card out on the true turn and river (``LEAKY_BOARD_HELPFUL``)
+    changes its flop decision when the cards still to come are reordered, public record fixed."""
+    caught = []
+    for name in ("jack", "muscle"):
+        caught += leaks(BAYES, name, 0, SPECIALISTS[name], use_round=1, heists=12,
+                        use_rule=LEAKY_BOARD_HELPFUL)
+    assert any("(undealt cards)" in line for line in caught), caught

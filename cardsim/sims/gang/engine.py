@@ -57,6 +57,7 @@ from cardsim.sims.gang.cards import (
 from cardsim.sims.gang.estimate import (
     ALWAYS,
     HELPFUL,
+    LEAKY_BOARD_HELPFUL,
     LEAKY_HELPFUL,
     announcement_is_open,
     hand_card_gain,
@@ -346,8 +347,9 @@ def play_heist(
     "at any time"; ``boost_star_top`` says whether Hacker and Jack go to the latest top-chip
     holder (True) or the latest 1-star holder (False). ``use_rule``: ``HELPFUL``, the group
     plays a specialist it decides on only when it expects, on public information, a gain
-    (:mod:`cardsim.sims.gang.estimate`), or ``ALWAYS`` (``LEAKY_HELPFUL``: the swap test's
-    deliberately leaky estimate, which reads every pocket); ``jack_stays``: the Jack user may not discard the Jack.
+    (:mod:`cardsim.sims.gang.estimate`), or ``ALWAYS`` (``LEAKY_HELPFUL`` and
+    ``LEAKY_BOARD_HELPFUL``: the swap test's deliberately leaky estimates, which read every
+    pocket or the undealt board); ``jack_stays``: the Jack user may not discard the Jack.
     ``pair_cards``/``pair_masks`` are the two-card holdings followed by the Jack holdings.
 
     Decisions are written to ``record[r, p]`` (the band player p claims from their own hand,
@@ -489,7 +491,8 @@ def play_heist(
                                                shown, hold_cards, hold_masks, count, weights)
                 else:
                     use = hand_card_gain(
-                        specialist, model, r, chips, players, size, bands, board, shown,
+                        specialist, model, r, chips, players, size, bands, board,
+                        5 if use_rule == LEAKY_BOARD_HELPFUL else shown,
                         boost_star_top, hold_cards, hold_masks, count, weights,
                         blackout_hides_history(challenges), jack_stays, seed, challenges,
                         likelihood, hband, evidence_from, round_scores, round_valid,

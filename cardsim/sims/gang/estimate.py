@@ -42,6 +42,7 @@ from cardsim.sims.poker.cards import SUITLESS_JACK
 ALWAYS, HELPFUL = 0, 1  # --specialist-use always / helpful
 LEAKY_HELPFUL = 2  # not a reading: helpful with an estimate that reads every pocket (the
 #                    hidden-card swap test uses it, to show that the test catches a leak)
+LEAKY_BOARD_HELPFUL = 3  # not a reading either: an estimate that reads the undealt board
 
 ESTIMATE_SAMPLES = 512  # teams drawn per decision
 ESTIMATE_BOARDS = 16  # completions of the board when community cards are still to come
