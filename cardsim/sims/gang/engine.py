@@ -645,6 +645,23 @@ def play_heist(
             target)
 
 
+@kernel(inline="always")
+def store_heist(i: int, players: int, pockets: np.ndarray, board: np.ndarray, chips: np.ndarray,
+                finals: np.ndarray, out_pockets: np.ndarray, out_board: np.ndarray,
+                out_chips: np.ndarray, out_finals: np.ndarray) -> None:
+    """Copy one heist's cards, chips and final scores into row ``i`` of the batch outputs,
+    element by element (an array slice assignment would compile numba's shape-mismatch error
+    message, string formatting and all, into the batch kernel)."""
+    for p in range(players):
+        for s in range(pockets.shape[1]):
+            out_pockets[i, p, s] = pockets[p, s]
+        out_finals[i, p] = finals[p]
+        for r in range(4):
+            out_chips[i, r, p] = chips[r, p]
+    for k in range(5):
+        out_board[i, k] = board[k]
+
+
 @kernel
 def play_batch_kernel(
     decks: np.ndarray, seeds: np.ndarray, challenges: np.ndarray, specialists: np.ndarray,
@@ -677,10 +694,8 @@ def play_batch_kernel(
             work_masks, use_rule, jack_stays, no_replay, no_replay, no_info, no_swap, record,
             info_out,
         )
-        out_pockets[i, :players, :] = pockets
-        out_board[i, :] = board
-        out_chips[i, :, :players] = chips
-        out_finals[i, :players] = finals
+        store_heist(i, players, pockets, board, chips, finals, out_pockets, out_board,
+                    out_chips, out_finals)
         out_flags[i, 0] = order_ok
         out_flags[i, 1] = scan_ok
         out_flags[i, 2] = redrawn
@@ -713,10 +728,8 @@ def play_plain_batch(
         order_ok, redrawn, p_random = play_plain_heist(
             deck, seeds[i], challenges[i], players, model, levels, pockets, board, chips,
             finals, pair_cards, pair_masks, work_cards, work_masks)
-        out_pockets[i, :players, :] = pockets
-        out_board[i, :] = board
-        out_chips[i, :, :players] = chips
-        out_finals[i, :players] = finals
+        store_heist(i, players, pockets, board, chips, finals, out_pockets, out_board,
+                    out_chips, out_finals)
         out_flags[i, 0] = order_ok
         out_flags[i, 1] = True
         out_flags[i, 2] = redrawn
