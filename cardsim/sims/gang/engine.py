@@ -91,10 +91,10 @@ def showdown_in_order(final_scores: np.ndarray, red_chips: np.ndarray, players: 
     """Showdown (seed 000, "Màn so bài"): reveal in ascending red-chip order; success iff every
     revealed hand is at least as strong as the previous one (so true ties pass either way, but
     tied players must still sit correctly against everyone else)."""
-    order = np.argsort(red_chips[:players])
-    for k in range(1, players):
-        if final_scores[order[k]] < final_scores[order[k - 1]]:
-            return False
+    for p in range(players):  # pairwise, no sort to compile: a lower red chip, a weaker hand
+        for q in range(players):
+            if red_chips[p] < red_chips[q] and final_scores[p] > final_scores[q]:
+                return False
     return True
 
 
@@ -103,16 +103,13 @@ def random_order_success(final_scores: np.ndarray, players: int) -> float:
     """Exact chance that a uniformly random red-chip order passes the showdown for this deal:
     the number of orders consistent with the true ranking (product of tie-group sizes
     factorial) over players factorial."""
-    sorted_scores = np.sort(final_scores[:players])
-    ways = 1.0
-    run = 1
-    for k in range(1, players + 1):
-        if k < players and sorted_scores[k] == sorted_scores[k - 1]:
-            run += 1
-        else:
-            for f in range(2, run + 1):
-                ways *= f
-            run = 1
+    ways = 1.0  # each player tied with m earlier players multiplies by m + 1: the group's m!
+    for k in range(1, players):
+        tied_before = 0
+        for j in range(k):
+            if final_scores[j] == final_scores[k]:
+                tied_before += 1
+        ways *= tied_before + 1
     total = 1.0
     for f in range(2, players + 1):
         total *= f
@@ -127,9 +124,12 @@ def chips_from_keys(keys: np.ndarray, players: int, out: np.ndarray) -> None:
     other (seed 000, round rules): every higher claim ends above every lower one, and the key's
     tie-breaking part is the model's contest rule.
     """
-    order = np.argsort(keys[:players])
-    for k in range(players):
-        out[order[k]] = k + 1
+    for p in range(players):  # rank by counting (keys are distinct: ties are broken in them)
+        below = 0
+        for q in range(players):
+            if keys[q] < keys[p] or (keys[q] == keys[p] and q < p):
+                below += 1
+        out[p] = below + 1
 
 
 @kernel
