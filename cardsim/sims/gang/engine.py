@@ -646,6 +646,17 @@ def play_heist(
 
 
 @kernel(inline="always")
+def heist_buffers(players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                         np.ndarray, np.ndarray, np.ndarray]:
+    """The scratch arrays one heist is played in, reused by every heist of a batch: sampled
+    triples (cards, masks), pockets, board, chips, final scores and the deck."""
+    return (np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64), np.zeros(N_TRIPLES, dtype=np.int64),
+            np.zeros((players, MAX_POCKET), dtype=np.int64), np.zeros(5, dtype=np.int64),
+            np.zeros((4, players), dtype=np.int64), np.zeros(players, dtype=np.int64),
+            np.zeros(52, dtype=np.int64))
+
+
+@kernel(inline="always")
 def store_heist(i: int, players: int, pockets: np.ndarray, board: np.ndarray, chips: np.ndarray,
                 finals: np.ndarray, out_pockets: np.ndarray, out_board: np.ndarray,
                 out_chips: np.ndarray, out_finals: np.ndarray) -> None:
@@ -673,13 +684,7 @@ def play_batch_kernel(
     """Play ``len(seeds)`` heists; out_flags columns: order ok, scan ok, redrawn mask,
     specialist user, specialist detail, scan guess, specialist target (Informant viewer)
     or -1."""
-    work_cards = np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64)
-    work_masks = np.zeros(N_TRIPLES, dtype=np.int64)
-    pockets = np.zeros((players, MAX_POCKET), dtype=np.int64)
-    board = np.zeros(5, dtype=np.int64)
-    chips = np.zeros((4, players), dtype=np.int64)
-    finals = np.zeros(players, dtype=np.int64)
-    deck = np.zeros(52, dtype=np.int64)
+    work_cards, work_masks, pockets, board, chips, finals, deck = heist_buffers(players)
     no_replay = np.zeros((1, players + 1), dtype=np.int64)
     no_info = np.zeros(players + 1, dtype=np.int64)
     no_swap = np.full((1, MAX_POCKET), -1, dtype=np.int64)
@@ -715,13 +720,7 @@ def play_plain_batch(
 ) -> None:
     """:func:`play_batch_kernel` for heists of :func:`play_plain_heist` (no specialist, no
     scan; random, percentile or history): the same rows."""
-    work_cards = np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64)
-    work_masks = np.zeros(N_TRIPLES, dtype=np.int64)
-    pockets = np.zeros((players, MAX_POCKET), dtype=np.int64)
-    board = np.zeros(5, dtype=np.int64)
-    chips = np.zeros((4, players), dtype=np.int64)
-    finals = np.zeros(players, dtype=np.int64)
-    deck = np.zeros(52, dtype=np.int64)
+    work_cards, work_masks, pockets, board, chips, finals, deck = heist_buffers(players)
     for i in range(seeds.shape[0]):
         for k in range(52):
             deck[k] = decks[i, k]

@@ -1446,6 +1446,21 @@ def finish_row(out_row, counts, players, draw_pos, first, stats) -> None:
 # The strategies that talk (signals and above) let the team pick who starts.
 
 
+@kernel(inline="always")
+def start_talking_game(deal_seed, players, hand_size, min_cards, trick_ok, talk, params, deck,
+                       hands, counts, piles, below, rng, W, F, C, stats) -> tuple[int, int]:
+    """Deal one game and clear its stats; when the team ``talk``s (signals and above) and has
+    more than one player, it picks who starts (:func:`choose_first_player`), else seat 0.
+    Returns (draw position, first player)."""
+    draw_pos = setup_game(deal_seed, players, hand_size, deck, hands, counts, piles, below, rng)
+    stats[:STATS_LEN] = 0
+    first = 0
+    if talk and players > 1:
+        first = choose_first_player(hands, counts, players, piles, below, min_cards, trick_ok,
+                                    params, W, F, C)
+    return draw_pos, first
+
+
 @kernel
 def batch_greedy(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params, stats,
                  out) -> None:
@@ -1468,13 +1483,9 @@ def batch_heuristic(deal_seeds, players, hand_size, min_cards, trick_ok, strateg
     deck, hands, counts, piles, below, rng = new_table()
     W, F, C = new_work()
     for g in range(deal_seeds.shape[0]):
-        draw_pos = setup_game(deal_seeds[g], players, hand_size, deck, hands, counts, piles,
-                              below, rng)
-        stats[:STATS_LEN] = 0
-        first = 0
-        if strategy >= SIGNALS and players > 1:
-            first = choose_first_player(hands, counts, players, piles, below, min_cards,
-                                        trick_ok, params, W, F, C)
+        draw_pos, first = start_talking_game(deal_seeds[g], players, hand_size, min_cards,
+                                             trick_ok, strategy >= SIGNALS, params, deck, hands,
+                                             counts, piles, below, rng, W, F, C, stats)
         draw_pos = play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
                             min_cards, trick_ok, piles, below, rng, params, W, F, C, stats)
         finish_row(out[g], counts, players, draw_pos, first, stats)
@@ -1488,13 +1499,9 @@ def batch_search(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, 
     W, F, C = new_work()
     sc = new_rollout()
     for g in range(deal_seeds.shape[0]):
-        draw_pos = setup_game(deal_seeds[g], players, hand_size, deck, hands, counts, piles,
-                              below, rng)
-        stats[:STATS_LEN] = 0
-        first = 0
-        if players > 1:
-            first = choose_first_player(hands, counts, players, piles, below, min_cards,
-                                        trick_ok, params, W, F, C)
+        draw_pos, first = start_talking_game(deal_seeds[g], players, hand_size, min_cards,
+                                             trick_ok, True, params, deck, hands, counts, piles,
+                                             below, rng, W, F, C, stats)
         draw_pos = play_out_search(deck, draw_pos, hands, counts, first, players, hand_size,
                                    min_cards, trick_ok, piles, below, rng, params, W, F, C, sc,
                                    stats)
@@ -1509,13 +1516,9 @@ def batch_omniscient(deal_seeds, players, hand_size, min_cards, trick_ok, strate
     W, F, C = new_work()
     sc = new_rollout()
     for g in range(deal_seeds.shape[0]):
-        draw_pos = setup_game(deal_seeds[g], players, hand_size, deck, hands, counts, piles,
-                              below, rng)
-        stats[:STATS_LEN] = 0
-        first = 0
-        if players > 1:
-            first = choose_first_player(hands, counts, players, piles, below, min_cards,
-                                        trick_ok, params, W, F, C)
+        draw_pos, first = start_talking_game(deal_seeds[g], players, hand_size, min_cards,
+                                             trick_ok, True, params, deck, hands, counts, piles,
+                                             below, rng, W, F, C, stats)
         rows = plan_game(deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
                          trick_ok, piles, below, rng, params, W, F, C, sc)
         draw_pos = play_plan(deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
