@@ -389,9 +389,10 @@ def play_heist(
     hband = np.zeros((4, width), dtype=np.int64)
     public_ok = np.ones((players, space if model == BAYES else 1), dtype=np.bool_)
     chip_ok = np.ones((players, space if estimate and model != BAYES else 1), dtype=np.bool_)
-    # Percentile and history: each earlier round's holding scores, for the estimate's exact
-    # chip likelihood (:func:`cardsim.sims.gang.estimate.chips_likelihood_ratio`).
-    past = space if estimate and model != BAYES else 1
+    # Each earlier round's holding scores, for the estimate's chip likelihood (percentile and
+    # history: exact, :func:`cardsim.sims.gang.estimate.chips_likelihood_ratio`; bayes: its
+    # claims and settle replayed, :func:`cardsim.sims.gang.estimate.bayes_round_likelihood`).
+    past = space if estimate else 1
     round_scores = np.zeros((4, past), dtype=np.int64)
     round_valid = np.zeros((4, past), dtype=np.bool_)
     round_values = np.zeros((4, past), dtype=np.int64)
@@ -496,7 +497,7 @@ def play_heist(
                         boost_star_top, hold_cards, hold_masks, count, weights,
                         blackout_hides_history(challenges), jack_stays, seed, challenges,
                         likelihood, hband, evidence_from, round_scores, round_valid,
-                        round_values, round_count)
+                        round_values, round_count, chooser)
             if use:
                 if jack_space:  # the Jack user's public posterior, carried over (see below)
                     jack_user = holder_of(chips, r, players if boost_star_top else 1, players, 0)

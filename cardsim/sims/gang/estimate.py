@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.gang.beliefs import _posteriors
 from cardsim.sims.gang.cards import (
     best_drop_slot,
     card_rank,
@@ -33,6 +34,7 @@ from cardsim.sims.gang.holdings import (
     holder_of,
     muscle_score,
     own_pair_counts,
+    rank_holdings,
     score_holdings,
     sort_valid,
 )
@@ -48,6 +50,7 @@ ESTIMATE_SAMPLES = 512  # teams drawn per decision
 ESTIMATE_BOARDS = 16  # completions of the board when community cards are still to come
 ESTIMATE_MARGIN = 2.0  # the estimated gain must exceed this many standard errors
 ESTIMATE_FIRST_LOOK = 128  # teams after which a card that changed no outcome is declined
+KEY_NOISE = 1e-9  # bayes contest beliefs closer than this are equal up to rounding
 
 
 @kernel(inline="always")
@@ -249,13 +252,186 @@ def chips_likelihood_ratio(held: np.ndarray, chips: np.ndarray, r: int, players:
 
 
 @kernel
+def bayes_round_tables(index: np.ndarray, values: np.ndarray, weights: np.ndarray, count: int,
+                       players: int, bands: int, pos: np.ndarray, team_rank: np.ndarray,
+                       team_band: np.ndarray, band_start: np.ndarray, band_end: np.ndarray,
+                       belief: np.ndarray) -> None:
+    """The team-independent part of one earlier round's bayes claims (as
+    :func:`beliefs.bayes_claims` computes them from that round's public posteriors
+    ``weights``): every holding's sorted position ``pos`` (-1: not valid then), the team rank
+    and team band of every sorted position (its claim; nondecreasing, so each band is the contiguous range
+    ``band_start[b]:band_end[b]``), and every player's contest belief per claimed band
+    (:func:`beliefs.claim_beliefs`; -1 where the player's posterior has no mass in the band)."""
+    n_valid = values.shape[0]
+    cum = np.zeros((players, n_valid + 1))
+    for k in range(n_valid):
+        for j in range(players):
+            cum[j, k + 1] = cum[j, k] + weights[j, index[k]]
+    for h in range(count):
+        pos[h] = -1
+    for b in range(bands):
+        band_start[b] = n_valid
+        band_end[b] = n_valid
+    k = 0
+    while k < n_valid:
+        end = k
+        while end + 1 < n_valid and values[end + 1] == values[k]:
+            end += 1
+        f = 0.0
+        for j in range(players):
+            mass = cum[j, n_valid]
+            f += (cum[j, k] + 0.5 * (cum[j, end + 1] - cum[j, k])) / mass if mass > 0.0 else 0.5
+        for m in range(k, end + 1):
+            team_rank[m] = f / players
+        k = end + 1
+    for k in range(n_valid):
+        pos[index[k]] = k
+        b = min(int(team_rank[k] * bands), bands - 1)
+        team_band[k] = b
+        if band_start[b] == n_valid:
+            band_start[b] = k
+        band_end[b] = k + 1
+    for j in range(players):
+        for b in range(bands):
+            acc = 0.0
+            mass = 0.0
+            for k in range(band_start[b], band_end[b]):
+                w = weights[j, index[k]]
+                acc += w * team_rank[k]
+                mass += w
+            belief[j, b] = acc / mass if mass > 0.0 else -1.0
+
+
+@kernel
+def bayes_round_likelihood(held: np.ndarray, chips_row: np.ndarray, players: int,
+                           index: np.ndarray, values: np.ndarray, weights: np.ndarray,
+                           pos: np.ndarray, team_rank: np.ndarray, team_band: np.ndarray, band_start: np.ndarray,
+                           band_end: np.ndarray, belief: np.ndarray,
+                           hold_masks: np.ndarray) -> float:
+    """P(this round's public chips | the drawn team ``held``) under the bayes claim rule: each
+    player claims the team band of their holding, the keys are band then contest belief
+    (equal keys in random order: every order is enumerated, at most 6! of them), then
+    the private settle of equal claims next to each other, bottom up
+    (:func:`beliefs.settle_equal_claims` without cards or priors: each of the two compares
+    their hand with the rival's claimed posterior without their own cards; a vote to move and
+    none to stay swaps them). Exact, no sampling."""
+    band = np.zeros(players, dtype=np.int64)
+    key = np.zeros(players)
+    for j in range(players):
+        k = pos[held[j]]
+        if k < 0:
+            return 0.0
+        band[j] = team_band[k]
+        key[j] = belief[j, band[j]]
+        if key[j] < 0.0:  # no posterior mass in the claimed band: the player's own team rank
+            key[j] = team_rank[k]
+    for i in range(players):  # a higher claim always ends above a lower one
+        for j in range(players):
+            if band[i] < band[j] and chips_row[i] > chips_row[j]:
+                return 0.0
+    # P(me's hand above rival's | me's private view), for every pair with equal claims
+    above = np.full((players, players), 0.5)
+    for me in range(players):
+        target = values[pos[held[me]]]
+        mine = hold_masks[held[me]]
+        for rival in range(players):
+            if rival == me or band[rival] != band[me]:
+                continue
+            below = 0.0
+            mass = 0.0
+            b = band[me]
+            for k in range(band_start[b], band_end[b]):
+                h = index[k]
+                if hold_masks[h] & mine:
+                    continue
+                w = weights[rival, h]
+                mass += w
+                if values[k] < target:
+                    below += w
+                elif values[k] == target:
+                    below += 0.5 * w
+            if mass > 0.0:
+                above[me, rival] = below / mass
+    # the keys' order; equal keys (equal up to rounding: the engine's random tie-break, 1e-6,
+    # outweighs it) next to each other, each of their orders equally likely: all enumerated
+    base = np.zeros(players, dtype=np.int64)
+    for j in range(players):
+        below = 0
+        for q in range(players):
+            if band[q] < band[j] or (band[q] == band[j] and (key[q] < key[j] or (
+                    key[q] == key[j] and q < j))):
+                below += 1
+        base[below] = j
+    total = 1
+    k = 0
+    while k < players:
+        end = k
+        while end + 1 < players and band[base[end + 1]] == band[base[end]] \
+                and key[base[end + 1]] - key[base[end]] <= KEY_NOISE:
+            end += 1
+        for m in range(2, end - k + 2):
+            total *= m
+        k = end + 1
+    order = np.zeros(players, dtype=np.int64)
+    pool = np.zeros(players, dtype=np.int64)
+    hits = 0
+    for combo in range(total):
+        code = combo
+        k = 0
+        while k < players:  # decode this combination's order of every tie group
+            end = k
+            while end + 1 < players and band[base[end + 1]] == band[base[end]] \
+                    and key[base[end + 1]] - key[base[end]] <= KEY_NOISE:
+                end += 1
+            size = end - k + 1
+            for m in range(size):
+                pool[m] = base[k + m]
+            left = size
+            for m in range(size):
+                pick = code % left
+                code //= left
+                order[k + m] = pool[pick]
+                for q in range(pick, left - 1):
+                    pool[q] = pool[q + 1]
+                left -= 1
+            k = end + 1
+        for step in range(players - 1):
+            lo = order[step]
+            hi = order[step + 1]
+            if band[lo] != band[hi]:
+                continue
+            flip = 0
+            keep = 0
+            p_lo = above[lo, hi]
+            p_hi = above[hi, lo]
+            if p_lo > 0.5:
+                flip += 1
+            elif p_lo != 0.5:
+                keep += 1
+            if p_hi < 0.5:
+                flip += 1
+            elif p_hi != 0.5:
+                keep += 1
+            if flip > 0 and keep == 0:
+                order[step] = hi
+                order[step + 1] = lo
+        match = True
+        for m in range(players):
+            if chips_row[order[m]] != m + 1:
+                match = False
+                break
+        hits += match
+    return hits / total
+
+
+@kernel
 def hand_card_gain(
     specialist: int, model: int, r: int, chips: np.ndarray, players: int, size: int,
     bands: int, board: np.ndarray, shown: int, boost_star_top: bool, hold_cards: np.ndarray,
     hold_masks: np.ndarray, count: int, weights: np.ndarray, hidden_history: bool,
     jack_stays: bool, seed: int, challenges: int, likelihood: np.ndarray, hband: np.ndarray,
     evidence_from: np.ndarray, round_scores: np.ndarray, round_valid: np.ndarray,
-    round_values: np.ndarray, round_count: np.ndarray,
+    round_values: np.ndarray, round_count: np.ndarray, public_ok: np.ndarray,
 ) -> bool:
     """Hacker (5), Jack (7), Muscle (10): a public Monte Carlo estimate of the card's gain.
 
@@ -284,6 +460,44 @@ def hand_card_gain(
             cum[j, h + 1] = cum[j, h] + weights[j, h]
         if cum[j, count] <= 0.0:
             return False
+
+    # bayes: each earlier round's claim tables, from that round's public posteriors, to weight
+    # a drawn team by the chance of the public chips under bayes's own claim and settle rule
+    # (rounds with a lock, or a player whose claim came from a pocket since redrawn, keep the
+    # posteriors' approximation)
+    replayed = np.zeros(4, dtype=np.bool_)
+    width = 1 if exact else count
+    past_weights = np.zeros((4, players, width))
+    past_index = np.zeros((4, width), dtype=np.int64)
+    past_values = np.zeros((4, width), dtype=np.int64)
+    past_valid = np.zeros(4, dtype=np.int64)
+    past_pos = np.zeros((4, width), dtype=np.int64)
+    past_rank = np.zeros((4, width))
+    past_band = np.zeros((4, width), dtype=np.int64)
+    band_start = np.zeros((4, bands), dtype=np.int64)
+    band_end = np.zeros((4, bands), dtype=np.int64)
+    past_belief = np.zeros((4, players, bands))
+    if not exact:
+        no_prior = np.ones((players, 1))
+        pct = np.zeros(count)
+        for t in range(r):
+            if not round_has_chips(challenges, t) or round_count[t] == 0:
+                continue
+            bottom, top_lock = locked_chips(challenges, t, players)
+            if bottom > 0 or top_lock > 0 or evidence_from.max() > t:
+                continue
+            replayed[t] = True
+            _posteriors(chips, t, players, count, round_valid[t], hband, likelihood,
+                        evidence_from, public_ok, no_prior, False, past_weights[t])
+            index, sorted_values = rank_holdings(round_scores[t], round_valid[t], count,
+                                                 BOARD_SIZES[t], size, pct)
+            n_t = sorted_values.shape[0]
+            past_valid[t] = n_t
+            past_index[t, :n_t] = index
+            past_values[t, :n_t] = sorted_values
+            bayes_round_tables(index, sorted_values, past_weights[t], count, players, bands,
+                               past_pos[t], past_rank[t], past_band[t], band_start[t],
+                               band_end[t], past_belief[t])
 
     full = np.zeros(5, dtype=np.int64)
     seen = np.int64(0)
@@ -355,6 +569,23 @@ def hand_card_gain(
                     held, chips, r, players, bands, model, hidden_history, challenges,
                     evidence_from, likelihood, hband, round_scores, round_valid, round_values,
                     round_count, hold_cards, hold_masks, count, size, rated)
+                if weight == 0.0:
+                    continue
+            else:
+                for t in range(r):
+                    if not replayed[t]:
+                        continue
+                    n_t = past_valid[t]
+                    chance = bayes_round_likelihood(
+                        held, chips[t], players, past_index[t, :n_t], past_values[t, :n_t],
+                        past_weights[t], past_pos[t], past_rank[t], past_band[t],
+                        band_start[t], band_end[t], past_belief[t], hold_masks)
+                    if chance == 0.0:
+                        weight = 0.0
+                        break
+                    weight *= chance
+                    for j in range(players):
+                        weight /= likelihood[chips[t, j] - 1, hband[t, held[j]]]
                 if weight == 0.0:
                     continue
             for t in range(4):

@@ -1,0 +1,94 @@
+"""The group's estimate (:mod:`cardsim.sims.gang.estimate`): the bayes chip likelihood replays
+the model's own claims and private settle, so a team's true holdings always explain the chips
+the heist really handed out (probability 1 where no two keys are exactly equal)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardsim.sims.gang.beliefs import _posteriors
+from cardsim.sims.gang.engine import play_heist
+from cardsim.sims.gang.estimate import ALWAYS, bayes_round_likelihood, bayes_round_tables
+from cardsim.sims.gang.holdings import (
+    BOARD_SIZES,
+    MAX_POCKET,
+    N_PAIRS,
+    N_TRIPLES,
+    PAIR_MASKS_WITH_JACK,
+    PAIRS_WITH_JACK,
+    rank_holdings,
+    score_holdings,
+)
+from cardsim.sims.gang.models import BAYES, chip_likelihood
+
+
+def _heist(players: int, rng: np.random.Generator):
+    """One bayes heist without cards: (pockets, board, chips)."""
+    deck = rng.permutation(52).astype(np.int64)
+    pockets = np.zeros((players, MAX_POCKET), dtype=np.int64)
+    board = np.zeros(5, dtype=np.int64)
+    chips = np.zeros((4, players), dtype=np.int64)
+    none = np.zeros((1, players + 1), dtype=np.int64)
+    play_heist(deck, int(rng.integers(1 << 30)), 0, 0, players, BAYES, 1, 3, True,
+               chip_likelihood(players, players), pockets, board, chips,
+               np.zeros(players, dtype=np.int64), PAIRS_WITH_JACK.copy(),
+               PAIR_MASKS_WITH_JACK.copy(), np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64),
+               np.zeros(N_TRIPLES, dtype=np.int64), ALWAYS, True, none, none,
+               np.zeros(players + 1, dtype=np.int64),
+               np.full((players, MAX_POCKET), -1, dtype=np.int64), np.zeros((4, players, 4)),
+               np.zeros(players + 1, dtype=np.int64))
+    return pockets, board, chips
+
+
+def _holding(pocket) -> int:
+    pair = sorted(int(c) for c in pocket[:2])
+    return int(np.flatnonzero((PAIRS_WITH_JACK[:N_PAIRS] == pair).all(axis=1))[0])
+
+
+def _round_chances(players: int, pockets, board, chips) -> list[float]:
+    """The replayed likelihood of every round's real chips for the real team."""
+    bands = players
+    count = N_PAIRS
+    likelihood = chip_likelihood(players, bands)
+    held = np.array([_holding(pockets[p]) for p in range(players)], dtype=np.int64)
+    hband = np.zeros((4, count), dtype=np.int64)
+    public_ok = np.ones((players, count), dtype=np.bool_)
+    evidence_from = np.zeros(players, dtype=np.int64)
+    out = []
+    for t in range(4):
+        valid = np.zeros(count, dtype=np.bool_)
+        scores = np.zeros(count, dtype=np.int64)
+        pct = np.zeros(count)
+        score_holdings(PAIRS_WITH_JACK, PAIR_MASKS_WITH_JACK, count, 2, board, BOARD_SIZES[t],
+                       valid, scores)
+        index, values = rank_holdings(scores, valid, count, BOARD_SIZES[t], 2, pct)
+        hband[t] = np.minimum((pct * bands).astype(np.int64), bands - 1)
+        weights = np.zeros((players, count))
+        _posteriors(chips, t, players, count, valid, hband, likelihood, evidence_from,
+                    public_ok, np.ones((players, 1)), False, weights)
+        pos = np.zeros(count, dtype=np.int64)
+        rank = np.zeros(count)
+        band = np.zeros(count, dtype=np.int64)
+        start = np.zeros(bands, dtype=np.int64)
+        end = np.zeros(bands, dtype=np.int64)
+        belief = np.zeros((players, bands))
+        bayes_round_tables(index, values, weights, count, players, bands, pos, rank, band, start,
+                           end, belief)
+        chance = bayes_round_likelihood(held, chips[t], players, index, values, weights, pos,
+                                        rank, band, start, end, belief, PAIR_MASKS_WITH_JACK)
+        out.append(chance)
+    return out
+
+
+@pytest.mark.parametrize("players", [3, 5, 6])
+def test_the_real_team_explains_the_real_bayes_chips(players: int) -> None:
+    """Replaying bayes's claims, contest beliefs and private settle on the true holdings gives
+    the chips the heist handed out: never probability 0, and exactly 1 after the first round
+    (the posteriors then differ, so no two keys are equal), in every round of 25 heists."""
+    rng = np.random.default_rng(players)
+    for _ in range(25):
+        pockets, board, chips = _heist(players, rng)
+        chances = _round_chances(players, pockets, board, chips)
+        assert min(chances) > 0.0, chances
+        assert sum(c == 1.0 for c in chances[1:]) >= 2, chances
