@@ -1,6 +1,8 @@
 """The group's estimate (:mod:`cardsim.sims.gang.estimate`): the bayes chip likelihood replays
 the model's own claims and private settle, so a team's true holdings always explain the chips
-the heist really handed out (probability 1 where no two keys are exactly equal)."""
+the heist really handed out (probability 1 where no two keys are exactly equal); the clear-gain
+rule counts a board completion once and needs enough effective teams; bayes reads the Muscle
+holder's chips as claims of the raised hand."""
 
 from __future__ import annotations
 
@@ -9,7 +11,13 @@ import pytest
 
 from cardsim.sims.gang.beliefs import _posteriors
 from cardsim.sims.gang.engine import play_heist
-from cardsim.sims.gang.estimate import ALWAYS, bayes_round_likelihood, bayes_round_tables
+from cardsim.sims.gang.estimate import (
+    ALWAYS,
+    ESTIMATE_MIN_TEAMS,
+    bayes_round_likelihood,
+    bayes_round_tables,
+    clear_gain,
+)
 from cardsim.sims.gang.holdings import (
     BOARD_SIZES,
     MAX_POCKET,
@@ -66,7 +74,7 @@ def _round_chances(players: int, pockets, board, chips) -> list[float]:
         hband[t] = np.minimum((pct * bands).astype(np.int64), bands - 1)
         weights = np.zeros((players, count))
         _posteriors(chips, t, players, count, valid, hband, likelihood, evidence_from,
-                    public_ok, np.ones((players, 1)), False, weights)
+                    public_ok, np.ones((players, 1)), False, weights, -1, 4, hband)
         pos = np.zeros(count, dtype=np.int64)
         rank = np.zeros(count)
         band = np.zeros(count, dtype=np.int64)
@@ -92,3 +100,48 @@ def test_the_real_team_explains_the_real_bayes_chips(players: int) -> None:
         chances = _round_chances(players, pockets, board, chips)
         assert min(chances) > 0.0, chances
         assert sum(c == 1.0 for c in chances[1:]) >= 2, chances
+
+
+def test_clear_gain_counts_a_board_completion_once() -> None:
+    """Teams drawn on one completion of the board share its turn and river: 4 of 16 boards on
+    which the card wins for every team, none on which it loses, is no clear gain (the boards
+    are the draws), while the same gains on 512 teams of one board are."""
+    boards = np.repeat(np.arange(16), 32)
+    gain = np.where(boards < 3, 1.0, 0.0)
+    weight = np.ones(512)
+    assert not clear_gain(weight, gain, boards)
+    assert clear_gain(weight, gain, np.zeros(512, dtype=np.int64))
+
+
+def test_clear_gain_needs_enough_effective_teams() -> None:
+    """All the weight on a few teams (Kong's effective sample size below
+    ``ESTIMATE_MIN_TEAMS``) gives no reliable standard error: the card is not played."""
+    gain = np.ones(512)
+    weight = np.zeros(512)
+    weight[:ESTIMATE_MIN_TEAMS - 1] = 1.0
+    cluster = np.zeros(512, dtype=np.int64)
+    assert not clear_gain(weight, gain, cluster)
+    weight[:ESTIMATE_MIN_TEAMS] = 1.0
+    assert clear_gain(weight, gain, cluster)
+
+
+def test_bayes_reads_the_muscle_holders_chips_as_claims_of_the_raised_hand() -> None:
+    """From the round the Muscle is taken, the holder's chips are evidence about the band of
+    their holding raised by the Muscle (the hand they claim with), before it about the plain
+    holding; the other players' evidence is unchanged."""
+    players, count = 2, 3
+    chips = np.array([[1, 2], [2, 1], [0, 0], [0, 0]], dtype=np.int64)  # rounds x seats
+    hband = np.array([[0, 1, 1]] * 4, dtype=np.int64)
+    raised = np.array([[1, 1, 1]] * 4, dtype=np.int64)
+    likelihood = np.array([[0.8, 0.2], [0.2, 0.8]])
+    ones = np.ones((players, count), dtype=np.bool_)
+    plain = np.zeros((players, count))
+    muscle = np.zeros((players, count))
+    args = (chips, 2, players, count, np.ones(count, dtype=np.bool_), hband, likelihood,
+            np.zeros(players, dtype=np.int64), ones, np.ones((players, 1)), False)
+    _posteriors(*args, plain, -1, 4, raised)
+    _posteriors(*args, muscle, 0, 1, raised)
+    assert np.allclose(muscle[1], plain[1])
+    # seat 0: chip 1 then 2; from round 2 (the Muscle) every holding claims in band 1
+    assert np.allclose(plain[0], [0.8 * 0.2, 0.2 * 0.8, 0.2 * 0.8])
+    assert np.allclose(muscle[0], [0.8 * 0.8, 0.2 * 0.8, 0.2 * 0.8])

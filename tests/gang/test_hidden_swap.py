@@ -169,7 +169,11 @@ def test_helpful_group_decision_reads_no_hidden_card(players: int, use_round: in
 def test_the_swap_test_catches_a_leaky_group_decision() -> None:
     """A group estimate that reads every pocket (``LEAKY_HELPFUL``) changes its decision when
     hidden cards change; the honest estimate, on the same deals, plays the card in some heists
-    and declines it in others, and is not caught."""
+    and declines it in others, and is not caught. (History: given the true pockets the bayes
+    play-out almost never sees a clear gain, so a leaky bayes estimate has no decision to
+    change; the honest bayes estimate, chip likelihood replayed on every drawn team, is
+    checked by :func:`test_helpful_group_decision_reads_no_hidden_card` and the undealt-board
+    test below.)"""
     caught = []
     uses: list = []
     for name in ("hacker", "jack", "muscle"):

@@ -20,11 +20,14 @@ from cardsim.sims.gang.holdings import category_floor, pocket_mask
 def _posteriors(chips: np.ndarray, r: int, players: int, count: int, valid: np.ndarray,
                 hband: np.ndarray, likelihood: np.ndarray, evidence_from: np.ndarray,
                 public_ok: np.ndarray, public_prior: np.ndarray, with_prior: bool,
-                weights: np.ndarray) -> None:
+                weights: np.ndarray, muscle_seat: int, muscle_from: int,
+                muscle_band: np.ndarray) -> None:
     """Public posterior weight of every holding for every player: each earlier chip since the
     player's last redraw (or Jack) is evidence (likelihood of that chip given the holding's
-    percentile band then), times the public announcements' filters and, ``with_prior``, the
-    public prior (a Jack user's posterior carried over, :func:`jack_pushforward`)."""
+    percentile band then; for the Muscle holder from the round they took it,
+    ``muscle_band``: the band of the holding raised by the Muscle, the hand they claimed
+    with), times the public announcements' filters and, ``with_prior``, the public prior (a
+    Jack user's posterior carried over, :func:`jack_pushforward`)."""
     for j in range(players):
         for h in range(count):
             weights[j, h] = 1.0 if valid[h] and public_ok[j, h] else 0.0
@@ -34,7 +37,7 @@ def _posteriors(chips: np.ndarray, r: int, players: int, count: int, valid: np.n
             chip = chips[t, j]
             if chip > 0:
                 row = likelihood[chip - 1]
-                band_row = hband[t]
+                band_row = muscle_band[t] if j == muscle_seat and t >= muscle_from else hband[t]
                 for h in range(count):
                     weights[j, h] *= row[band_row[h]]
 

@@ -387,6 +387,9 @@ def play_heist(
     hscores = np.zeros(space, dtype=np.int64)
     hpct = np.zeros(width)
     hband = np.zeros((4, width), dtype=np.int64)
+    # bayes with the Muscle: the band of every holding raised by the Muscle, per round
+    muscle_band = np.zeros((4, width if model == BAYES and specialist == 10 else 1),
+                           dtype=np.int64)
     public_ok = np.ones((players, space if model == BAYES else 1), dtype=np.bool_)
     chip_ok = np.ones((players, space if estimate and model != BAYES else 1), dtype=np.bool_)
     # Each earlier round's holding scores, for the estimate's chip likelihood (percentile and
@@ -484,7 +487,7 @@ def play_heist(
             elif helpful:
                 chooser = public_ok if model == BAYES else chip_ok
                 _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
-                            chooser, public_prior, jack_space, weights)
+                            chooser, public_prior, jack_space, weights, -1, 4, hband)
                 if use_rule == LEAKY_HELPFUL:
                     reveal_pockets(pockets, players, size, hold_masks, count, weights)
                 if specialist == 2 or specialist == 4:
@@ -502,7 +505,8 @@ def play_heist(
                 if jack_space:  # the Jack user's public posterior, carried over (see below)
                     jack_user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
                     _posteriors(chips, r, players, count, valid, hband, likelihood,
-                                evidence_from, public_ok, public_prior, jack_space, weights)
+                                evidence_from, public_ok, public_prior, jack_space, weights,
+                                -1, 4, hband)
                     jack_pushforward(weights[jack_user], hold_cards, count, board, shown,
                                      not jack_stays, public_prior[jack_user])
                     evidence_from[jack_user] = r
@@ -541,6 +545,13 @@ def play_heist(
                 index, values = rank_holdings(hscores, valid, count, shown, size, hpct)
                 for h in range(count):
                     hband[r, h] = min(int(hpct[h] * bands), bands - 1)
+                if model == BAYES and muscle_seat >= 0:  # the band the holder claims with
+                    for h in range(count):
+                        if valid[h]:
+                            raised = muscle_score(hscores[h])
+                            below = np.searchsorted(values, raised, side="left")
+                            muscle_band[r, h] = min(int(below / values.shape[0] * bands),
+                                                    bands - 1)
                 if past > 1 and r < use_round:
                     round_scores[r, :count] = hscores[:count]
                     round_valid[r, :count] = valid[:count]
@@ -548,7 +559,8 @@ def play_heist(
                     round_count[r] = values.shape[0]
             if model == BAYES:
                 _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
-                            public_ok, public_prior, jack_space, weights)
+                            public_ok, public_prior, jack_space, weights, muscle_seat,
+                            use_round, muscle_band)
                 team_rank, team_band = bayes_claims(
                     index, values, weights, own, players, bands,
                     muscle_seat if shown > 0 else -1, ratings, beliefs,
@@ -617,7 +629,8 @@ def play_heist(
         top_seat = holder_of(chips, 4, players, players, 0)
         if model == BAYES:
             _posteriors(chips, 4, players, count, valid, hband, likelihood, evidence_from,
-                        public_ok, public_prior, jack_space, weights)
+                        public_ok, public_prior, jack_space, weights, muscle_seat, use_round,
+                        muscle_band)
             for h in range(count):
                 weights[0, h] = weights[top_seat, h]
         else:

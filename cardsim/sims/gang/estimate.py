@@ -30,6 +30,7 @@ from cardsim.sims.gang.holdings import (
     BOARD_SIZES,
     MAX_POCKET,
     N_PAIRS,
+    category_floor,
     hand_score,
     holder_of,
     muscle_score,
@@ -50,6 +51,8 @@ ESTIMATE_SAMPLES = 512  # teams drawn per decision
 ESTIMATE_BOARDS = 16  # completions of the board when community cards are still to come
 ESTIMATE_MARGIN = 2.0  # the estimated gain must exceed this many standard errors
 ESTIMATE_FIRST_LOOK = 128  # teams after which a card that changed no outcome is declined
+ESTIMATE_MIN_TEAMS = 30  # effective teams (importance weights) below which nothing is played
+ESTIMATE_TEAM_TRIES = 400  # draws of a whole team before giving up on it
 KEY_NOISE = 1e-9  # bayes contest beliefs closer than this are equal up to rounding
 
 
@@ -436,9 +439,11 @@ def hand_card_gain(
     """Hacker (5), Jack (7), Muscle (10): a public Monte Carlo estimate of the card's gain.
 
     Teams are drawn from the public posteriors (``weights``: every earlier chip as evidence,
-    holdings sharing no card); for percentile and history each team is weighted by how well it
-    explains the public chips (:func:`chips_likelihood_ratio`; bayes's own contest rule is not
-    replayed, its posteriors are the model's beliefs). When community cards are still to come,
+    holdings sharing no card); each team is then weighted by the exact chance of the public
+    chips given the team over the posteriors' approximation of it: for percentile and history
+    from the claim keys (:func:`chips_likelihood_ratio`), for bayes by replaying each earlier
+    round's claims, contest beliefs and private settle from that round's public posteriors
+    (:func:`bayes_round_tables`, :func:`bayes_round_likelihood`). When community cards are still to come,
     the board is completed at random (``ESTIMATE_BOARDS`` completions from the unseen cards,
     the teams drawn without those cards). Each team is then played from the use round to the
     showdown, with and without the card on the same draws: every round the model's own claims
@@ -488,7 +493,8 @@ def hand_card_gain(
                 continue
             replayed[t] = True
             _posteriors(chips, t, players, count, round_valid[t], hband, likelihood,
-                        evidence_from, public_ok, no_prior, False, past_weights[t])
+                        evidence_from, public_ok, no_prior, False, past_weights[t], -1, 4,
+                        hband)
             index, sorted_values = rank_holdings(round_scores[t], round_valid[t], count,
                                                  BOARD_SIZES[t], size, pct)
             n_t = sorted_values.shape[0]
@@ -505,11 +511,18 @@ def hand_card_gain(
         full[k] = board[k]
         seen |= np.int64(1) << board[k]
     state = np.int64(seed) * 2654435761 + 12345
-    valid = np.zeros(count, dtype=np.bool_)
-    scores = np.zeros(count, dtype=np.int64)
+    board_valid = np.zeros((4, count), dtype=np.bool_)
+    board_scores = np.zeros((4, count), dtype=np.int64)
+    # percentile and history rate a two-card hand without the holdings that use its own cards
+    # (:func:`holdings.pair_percentiles`), exactly as in the game
+    own_out = exact and size == 2
     values = np.zeros((4, count), dtype=np.int64)
     n_values = np.zeros(4, dtype=np.int64)
     curves = np.zeros((4, count + 1))
+    # bayes with the Muscle: the others compare their hand with the user's at the user's
+    # ranking's floor (the user beats every hand of it), in the claims as in the game
+    rival_muscle = specialist == 10 and model == BAYES
+    user_below = np.zeros((4, count + 1 if rival_muscle else 1))
     beliefs = np.zeros((4, players, bands))
     held = np.zeros(players, dtype=np.int64)
     hands = np.zeros((2, 4, players), dtype=np.int64)
@@ -520,6 +533,7 @@ def hand_card_gain(
     wins = np.zeros(2)
     sample_weight = np.zeros(ESTIMATE_SAMPLES)
     sample_gain = np.zeros(ESTIMATE_SAMPLES)
+    sample_board = np.zeros(ESTIMATE_SAMPLES, dtype=np.int64)
     n_samples = 0
     for b in range(boards):
         if n_samples >= ESTIMATE_FIRST_LOOK and not sample_gain[:n_samples].any():
@@ -532,35 +546,48 @@ def hand_card_gain(
         for t in range(r, 4):  # the claim curves of the rounds still to play on this board
             if b > 0 and BOARD_SIZES[t] == shown:
                 continue  # the current board: the same for every completion
-            score_holdings(hold_cards, hold_masks, count, size, full, BOARD_SIZES[t], valid,
-                           scores)
-            index, sorted_values = sort_valid(scores, valid, count)
+            score_holdings(hold_cards, hold_masks, count, size, full, BOARD_SIZES[t],
+                           board_valid[t], board_scores[t])
+            index, sorted_values = sort_valid(board_scores[t], board_valid[t], count)
             n_values[t] = sorted_values.shape[0]
             values[t, :n_values[t]] = sorted_values
             curve, belief = claim_curve(model, index, sorted_values, weights, players, bands)
             curves[t, :n_values[t] + 1] = curve
             beliefs[t] = belief
+            if rival_muscle:  # the user's public posterior mass below each sorted position
+                mass = 0.0
+                for k in range(n_values[t]):
+                    mass += weights[user, index[k]]
+                acc = 0.0
+                for k in range(n_values[t]):
+                    user_below[t, k] = acc / mass if mass > 0.0 else 0.5
+                    acc += weights[user, index[k]]
+                user_below[t, n_values[t]] = acc / mass if mass > 0.0 else 0.5
         for team in range(per_board):
             if team % ESTIMATE_FIRST_LOOK == 0 and n_samples >= ESTIMATE_FIRST_LOOK \
                     and not sample_gain[:n_samples].any():
                 return False
+            # every player's holding from their posterior, independently; a team sharing a
+            # card (with each other or the board) is drawn again whole, so teams come in
+            # proportion to the product of the posteriors over the teams that can exist (a
+            # player redrawn alone would favour teams whose earlier members leave them little)
+            ok = False
             used = full_mask
-            ok = True
-            for j in range(players):
-                found = False
-                for _try in range(50):
+            for _try in range(ESTIMATE_TEAM_TRIES):
+                used = full_mask
+                ok = True
+                for j in range(players):
                     state = _lcg(state)
                     h = np.searchsorted(cum[j], _lcg_uniform(state) * cum[j, count],
                                         side="right") - 1
                     h = min(max(h, 0), count - 1)
-                    if weights[j, h] > 0.0 and not hold_masks[h] & used:
-                        found = True
+                    if weights[j, h] <= 0.0 or hold_masks[h] & used:
+                        ok = False
                         break
-                if not found:
-                    ok = False
+                    held[j] = h
+                    used |= hold_masks[h]
+                if ok:
                     break
-                held[j] = h
-                used |= hold_masks[h]
             if not ok:
                 continue
             weight = 1.0
@@ -626,6 +653,22 @@ def hand_card_gain(
                         lo = np.searchsorted(values[t, :n_t], score, side="left")
                         hi = np.searchsorted(values[t, :n_t], score, side="right")
                         rating = 0.5 * (curves[t, lo] + curves[t, hi])
+                        if own_out:
+                            mine = hold_cards[held[j]]
+                            if variant == 1 and j == user:
+                                mine = trial
+                            out_total, out_less, out_equal = own_pair_counts(
+                                mine[0], mine[1], board_scores[t], board_valid[t], score,
+                                hold_cards)
+                            rating = (lo - out_less + 0.5 * (hi - lo - out_equal)) / max(
+                                n_t - out_total, 1)
+                        if rival_muscle and variant == 1 and j != user:
+                            floor = category_floor(score)
+                            f_lo = np.searchsorted(values[t, :n_t], floor, side="left")
+                            f_hi = np.searchsorted(values[t, :n_t], floor, side="right")
+                            rating -= (0.5 * (user_below[t, lo] + user_below[t, hi])
+                                       - 0.5 * (user_below[t, f_lo] + user_below[t, f_hi])
+                                       ) / players
                         band = min(int(rating * bands), bands - 1)
                         if model == PERCENTILE:
                             keys[j] = band + ties[t, j]
@@ -649,18 +692,41 @@ def hand_card_gain(
                     wins[variant] = 1.0
             sample_weight[n_samples] = weight
             sample_gain[n_samples] = wins[1] - wins[0]
+            sample_board[n_samples] = b
             n_samples += 1
-    return clear_gain(sample_weight[:n_samples], sample_gain[:n_samples])
+    return clear_gain(sample_weight[:n_samples], sample_gain[:n_samples],
+                      sample_board[:n_samples])
 
 
 @kernel
-def clear_gain(weight: np.ndarray, gain: np.ndarray) -> bool:
-    """Is the weighted mean gain above ``ESTIMATE_MARGIN`` of its standard error (the
-    self-normalised importance-sampling variance)? A group that plays a card on a gain within
-    its estimate's noise would also play it where it expects none."""
+def clear_gain(weight: np.ndarray, gain: np.ndarray, cluster: np.ndarray) -> bool:
+    """Is the weighted mean gain above ``ESTIMATE_MARGIN`` of its standard error? A group that
+    plays a card on a gain within its estimate's noise would also play it where it expects
+    none.
+
+    The standard error is the self-normalised importance-sampling one, summed by cluster: the
+    teams drawn on one completion of the board (``cluster``, nondecreasing) share its turn and
+    river, so their gains are not independent, and a board's weighted deviation counts as one
+    draw (with one board, every team is its own cluster). An estimate resting on fewer than
+    ``ESTIMATE_MIN_TEAMS`` effective teams (Kong's (sum w)^2 / sum w^2) has no reliable
+    standard error and plays nothing."""
     total = weight.sum()
     if total <= 0.0:
         return False
+    if total * total < ESTIMATE_MIN_TEAMS * (weight * weight).sum():
+        return False
     mean = (weight * gain).sum() / total
-    variance = (weight * weight * (gain - mean) ** 2).sum() / (total * total)
+    variance = 0.0
+    single = cluster[0] == cluster[-1]
+    k = 0
+    while k < weight.shape[0]:
+        end = k + 1
+        while not single and end < weight.shape[0] and cluster[end] == cluster[k]:
+            end += 1
+        deviation = 0.0
+        for i in range(k, end):
+            deviation += weight[i] * (gain[i] - mean)
+        variance += deviation * deviation
+        k = end
+    variance /= total * total
     return mean > 0.0 and mean > ESTIMATE_MARGIN * np.sqrt(variance)
