@@ -428,6 +428,83 @@ def bayes_round_likelihood(held: np.ndarray, chips_row: np.ndarray, players: int
 
 
 @kernel
+def claim_ranges(curve: np.ndarray, values: np.ndarray, bands: int, lo: np.ndarray,
+                 hi: np.ndarray) -> None:
+    """The sorted positions making each bayes claim on one board of the play-out: a tie
+    group's claim is the band of the curve at its middle; claims rise with the score, so each
+    band is the range ``lo[b]:hi[b]`` (empty: ``lo == hi``)."""
+    n_valid = values.shape[0]
+    for b in range(bands):
+        lo[b] = n_valid
+        hi[b] = n_valid
+    k = 0
+    while k < n_valid:
+        end = k
+        while end + 1 < n_valid and values[end + 1] == values[k]:
+            end += 1
+        b = min(int(0.5 * (curve[k] + curve[end + 1]) * bands), bands - 1)
+        if lo[b] == n_valid:
+            lo[b] = k
+        hi[b] = end + 1
+        k = end + 1
+
+
+@kernel
+def playout_settle(order: np.ndarray, keys: np.ndarray, claimed_band: np.ndarray, players: int,
+                   t: int, variant: int, user: int, specialist: int, hands: np.ndarray,
+                   held: np.ndarray, trial: np.ndarray, size: int, weights: np.ndarray,
+                   index: np.ndarray, values: np.ndarray, band_lo: np.ndarray,
+                   band_hi: np.ndarray, hold_masks: np.ndarray) -> None:
+    """Bayes's private settle of equal claims next to each other in the play-out (as
+    :func:`beliefs.settle_equal_claims` without cards or priors): each of the two compares
+    their hand with the rival's posterior kept to the rival's claim and without their own
+    cards (a rival holding the Muscle beats every hand of the viewer's ranking); a vote to
+    move and none to stay swaps them, bottom up. The posteriors are the use round's."""
+    for step in range(players - 1):
+        lo_seat = order[step]
+        hi_seat = order[step + 1]
+        b = claimed_band[lo_seat]
+        if b != claimed_band[hi_seat]:
+            continue
+        flip = 0
+        keep = 0
+        for side in range(2):
+            me = lo_seat if side == 0 else hi_seat
+            rival = hi_seat if side == 0 else lo_seat
+            target = hands[variant, t, me]
+            if variant == 1 and specialist == 10 and rival == user:
+                target = category_floor(target)
+            mine = np.int64(0)
+            if variant == 1 and me == user:
+                for s in range(size):
+                    if trial[s] != SUITLESS_JACK:
+                        mine |= np.int64(1) << trial[s]
+            else:
+                mine = hold_masks[held[me]]
+            below = 0.0
+            mass = 0.0
+            for k in range(band_lo[b], band_hi[b]):
+                h = index[k]
+                if hold_masks[h] & mine:
+                    continue
+                w = weights[rival, h]
+                mass += w
+                if values[k] < target:
+                    below += w
+                elif values[k] == target:
+                    below += 0.5 * w
+            above = below / mass if mass > 0.0 else 0.5
+            if (side == 0 and above > 0.5) or (side == 1 and above < 0.5):
+                flip += 1
+            elif above != 0.5:
+                keep += 1
+        if flip > 0 and keep == 0:
+            keys[lo_seat], keys[hi_seat] = keys[hi_seat], keys[lo_seat]
+            order[step] = hi_seat
+            order[step + 1] = lo_seat
+
+
+@kernel
 def hand_card_gain(
     specialist: int, model: int, r: int, chips: np.ndarray, players: int, size: int,
     bands: int, board: np.ndarray, shown: int, boost_star_top: bool, hold_cards: np.ndarray,
@@ -447,9 +524,11 @@ def hand_card_gain(
     the board is completed at random (``ESTIMATE_BOARDS`` completions from the unseen cards,
     the teams drawn without those cards). Each team is then played from the use round to the
     showdown, with and without the card on the same draws: every round the model's own claims
-    (a hand's rating on that round's board, bayes's curve from the current posteriors) and
-    contest rule give the chips, and the red chips are checked against the final hands. Left
-    out: the private settle, locks and redraws after the use round, and the scans. The card
+    (a hand's rating on that round's board, without the holdings that use its own cards;
+    bayes: its curve from the current posteriors) and contest rule (bayes: with its private
+    settle, :func:`playout_settle`) give the chips, and the red chips are checked against the
+    final hands. Left out: locks and redraws after the use round, bayes's posterior updates
+    after the use round, and the scans. The card
     is played iff its weighted gain is clearly above 0 (:func:`clear_gain`); after
     ``ESTIMATE_FIRST_LOOK`` teams in which the card changed no outcome it is declined.
     """
@@ -519,10 +598,10 @@ def hand_card_gain(
     values = np.zeros((4, count), dtype=np.int64)
     n_values = np.zeros(4, dtype=np.int64)
     curves = np.zeros((4, count + 1))
-    # bayes with the Muscle: the others compare their hand with the user's at the user's
-    # ranking's floor (the user beats every hand of it), in the claims as in the game
-    rival_muscle = specialist == 10 and model == BAYES
-    user_below = np.zeros((4, count + 1 if rival_muscle else 1))
+    sorted_index = np.zeros((4, count), dtype=np.int64)
+    band_lo = np.zeros((4, bands), dtype=np.int64)
+    band_hi = np.zeros((4, bands), dtype=np.int64)
+    claimed_band = np.zeros(players, dtype=np.int64)
     beliefs = np.zeros((4, players, bands))
     held = np.zeros(players, dtype=np.int64)
     hands = np.zeros((2, 4, players), dtype=np.int64)
@@ -551,18 +630,12 @@ def hand_card_gain(
             index, sorted_values = sort_valid(board_scores[t], board_valid[t], count)
             n_values[t] = sorted_values.shape[0]
             values[t, :n_values[t]] = sorted_values
+            sorted_index[t, :n_values[t]] = index
             curve, belief = claim_curve(model, index, sorted_values, weights, players, bands)
             curves[t, :n_values[t] + 1] = curve
             beliefs[t] = belief
-            if rival_muscle:  # the user's public posterior mass below each sorted position
-                mass = 0.0
-                for k in range(n_values[t]):
-                    mass += weights[user, index[k]]
-                acc = 0.0
-                for k in range(n_values[t]):
-                    user_below[t, k] = acc / mass if mass > 0.0 else 0.5
-                    acc += weights[user, index[k]]
-                user_below[t, n_values[t]] = acc / mass if mass > 0.0 else 0.5
+            if not exact:
+                claim_ranges(curve, sorted_values, bands, band_lo[t], band_hi[t])
         for team in range(per_board):
             if team % ESTIMATE_FIRST_LOOK == 0 and n_samples >= ESTIMATE_FIRST_LOOK \
                     and not sample_gain[:n_samples].any():
@@ -662,13 +735,6 @@ def hand_card_gain(
                                 hold_cards)
                             rating = (lo - out_less + 0.5 * (hi - lo - out_equal)) / max(
                                 n_t - out_total, 1)
-                        if rival_muscle and variant == 1 and j != user:
-                            floor = category_floor(score)
-                            f_lo = np.searchsorted(values[t, :n_t], floor, side="left")
-                            f_hi = np.searchsorted(values[t, :n_t], floor, side="right")
-                            rating -= (0.5 * (user_below[t, lo] + user_below[t, hi])
-                                       - 0.5 * (user_below[t, f_lo] + user_below[t, f_hi])
-                                       ) / players
                         band = min(int(rating * bands), bands - 1)
                         if model == PERCENTILE:
                             keys[j] = band + ties[t, j]
@@ -679,7 +745,13 @@ def hand_card_gain(
                             keys[j] = key * 8.0 + ties[t, j]
                         else:
                             keys[j] = band + 0.999 * (beliefs[t, j, band] + 1e-6 * ties[t, j])
+                            claimed_band[j] = band
                     order = np.argsort(keys[:players])
+                    if model == BAYES:
+                        playout_settle(order, keys, claimed_band, players, t, variant, user,
+                                       specialist, hands, held, trial, size, weights,
+                                       sorted_index[t, :n_t], values[t, :n_t], band_lo[t],
+                                       band_hi[t], hold_masks)
                     for k in range(players):
                         played[t, order[k]] = k + 1
                 order = np.argsort(played[3, :players])
