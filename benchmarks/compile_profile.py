@@ -83,6 +83,7 @@ def record_this_process() -> None:
             done = stack.pop()
             done["seconds"] = time.time() - done["start"]
             done["own_seconds"] = done["seconds"] - done.pop("nested")
+            done["process_cpu"] = time.process_time()  # this process's CPU seconds so far
             if stack:
                 stack[-1]["nested"] += done["seconds"]
             _append(log, done)
@@ -137,8 +138,10 @@ def summary(entries: list[dict[str, Any]], top: int, began: float) -> str:
         first = min(c["start"] for c in group) - began
         last = max(c["start"] + c["seconds"] for c in group) - began
         tops = sorted({c["kernel"].rsplit(".", 1)[0] for c in group if c["depth"] == 0})
+        cpu = max(c["process_cpu"] for c in group)
         lines.append(f"  pid {pid}: {len(group)} compiles, {sum(c['own_seconds'] for c in group):6.1f} s "
-                     f"between {first:.0f} s and {last:.0f} s; modules {', '.join(tops)[:150]}")
+                     f"between {first:.0f} s and {last:.0f} s (process at {cpu:.0f} CPU-s by the "
+                     f"last); modules {', '.join(tops)[:150]}")
     by_kernel: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for c in compiles:
         by_kernel[c["kernel"]].append(c)

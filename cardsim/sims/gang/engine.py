@@ -276,7 +276,7 @@ def final_scores(pockets: np.ndarray, size: int, board: np.ndarray, players: int
             finals[p] = muscle_score(finals[p])
 
 
-@kernel
+@kernel(inline="always")  # one caller: compiled as part of play_plain_batch, not once more
 def play_plain_heist(
     deck: np.ndarray, seed: int, challenges: int, players: int, model: int, levels: int,
     pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
