@@ -166,6 +166,7 @@ def build_report(
                 on_done(outcome)
 
         if side_by_side:
+            announce()
             chapters = _chapters_side_by_side(
                 [(game, module, simulator) for game, module, simulator, _ in landed],
                 profile=profile, seed=seed, jobs=jobs, store=store, tracker=tracker, on_done=done)
