@@ -77,8 +77,8 @@ def _distinct_configs(simulator: Simulator, experiments: Sequence[Experiment]) -
     return list(dict.fromkeys(simulator.make_config(**e.config) for e in experiments))
 
 
-# Rough CPU seconds of each game's chapter in a first quick report (compiling included), so
-# that side by side the longest starts first.
+# Rough CPU seconds of each game's chapter in a first quick report (compiling included,
+# `benchmarks/compile_profile.py` on 0ab17ce), so that side by side the longest starts first.
 CHAPTER_SECONDS: dict[str, float] = {"gang": 67.0, "thegame": 39.0, "bang": 20.0,
                                      "cashnguns": 8.0}
 
@@ -101,21 +101,25 @@ def _chapters_side_by_side(
 ) -> dict[str, tuple[Section, str]]:
     """Every game's chapter and key result, built at once in worker processes (one game each,
     the longest first). Each run's chunks come from their own seeds, so the numbers are the
-    ones a sequential build gives."""
+    ones a sequential build gives; ``on_done`` hears of the outcomes in the games' order once
+    all are in, as it would from a sequential build."""
     from joblib import Parallel, delayed
 
     order = sorted(landed, key=lambda g: -CHAPTER_SECONDS.get(g[0], 0.0))
     parallel = Parallel(n_jobs=min(jobs, len(order)), return_as="generator_unordered")
     chapters: dict[str, tuple[Section, str]] = {}
+    finished: dict[str, list[Outcome]] = {}
     for game, section, outcomes, key in parallel(
             delayed(chapter_in_worker)(game, module.__name__, simulator, profile, seed, store)
             for game, module, simulator in order):
         for outcome in outcomes:
             tracker.start(game, outcome.experiment.key)
             tracker.finish()
-            on_done(outcome)
         tracker.game_done(section.title)
-        chapters[game] = (section, key)
+        chapters[game], finished[game] = (section, key), outcomes
+    for game, *_ in landed:
+        for outcome in finished[game]:
+            on_done(outcome)
     return chapters
 
 
