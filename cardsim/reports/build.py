@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import polars as pl
+
 import cardsim
 from cardsim.reports.content import Block, Bullets, Paragraph, Report, Section
 from cardsim.reports.html import write_html
-from cardsim.reports.pdf import write_pdf
+from cardsim.reports.pdf import drawn_ahead, write_pdf
 from cardsim.reports.progress import Tracker
 from cardsim.reports.sections import GAME_TITLES, SECTION_MODULES, section_module
 from cardsim.reports.sections.common import models_block, reproducibility_blocks, rules_blocks
@@ -74,6 +77,52 @@ def _distinct_configs(simulator: Simulator, experiments: Sequence[Experiment]) -
     return list(dict.fromkeys(simulator.make_config(**e.config) for e in experiments))
 
 
+# Rough CPU seconds of each game's chapter in a first quick report (compiling included,
+# `benchmarks/compile_profile.py` on 0ab17ce), so that side by side the longest starts first.
+CHAPTER_SECONDS: dict[str, float] = {"gang": 67.0, "thegame": 39.0, "bang": 20.0,
+                                     "cashnguns": 8.0}
+
+
+def chapter_in_worker(game: str, module_name: str, simulator: Simulator, profile: Profile,
+                      seed: int, store: Path | None) -> tuple[str, Section, list[Outcome], str]:
+    """One game's chapter (section builder ``module_name``) built in a worker process, its
+    runs played there with one job, its plots drawn ahead. The outcomes come back with one
+    column of their episodes: the callers read their experiment, n, stop rule and run."""
+    module = importlib.import_module(module_name)
+    section, outcomes, key = game_section(game, module, simulator, profile=profile, seed=seed,
+                                          jobs=1, store=store)
+    slim = [replace(o, episodes=o.episodes.select(pl.first())) for o in outcomes.by_key.values()]
+    return game, drawn_ahead(section), slim, key
+
+
+def _chapters_side_by_side(
+    landed: Sequence[tuple[str, ModuleType, Simulator]], *, profile: Profile, seed: int,
+    jobs: int, store: Path | None, tracker: Tracker, on_done: Callable[[Outcome], None],
+) -> dict[str, tuple[Section, str]]:
+    """Every game's chapter and key result, built at once in worker processes (one game each,
+    the longest first). Each run's chunks come from their own seeds, so the numbers are the
+    ones a sequential build gives; ``on_done`` hears of the outcomes in the games' order once
+    all are in, as it would from a sequential build."""
+    from joblib import Parallel, delayed
+
+    order = sorted(landed, key=lambda g: -CHAPTER_SECONDS.get(g[0], 0.0))
+    parallel = Parallel(n_jobs=min(jobs, len(order)), return_as="generator_unordered")
+    chapters: dict[str, tuple[Section, str]] = {}
+    finished: dict[str, list[Outcome]] = {}
+    for game, section, outcomes, key in parallel(
+            delayed(chapter_in_worker)(game, module.__name__, simulator, profile, seed, store)
+            for game, module, simulator in order):
+        for outcome in outcomes:
+            tracker.start(game, outcome.experiment.key)
+            tracker.finish()
+        tracker.game_done(section.title)
+        chapters[game], finished[game] = (section, key), outcomes
+    for game, *_ in landed:
+        for outcome in finished[game]:
+            on_done(outcome)
+    return chapters
+
+
 def build_report(
     games: Sequence[str], *, profile: Profile, seed: int, jobs: int, store: Path | None,
     progress: bool = False, on_done: Callable[[Outcome], None] | None = None,
@@ -106,10 +155,12 @@ def build_report(
             print("preparing the games' compiled kernels (about a minute on the first run "
                   "after installing, seconds later)", file=sys.stderr)
 
-    compile_ahead(
-        [(simulator, _distinct_configs(simulator, plan)) for _, _, simulator, plan in landed],
-        jobs, on_start=announce,
-    )
+    side_by_side = profile.games_side_by_side and jobs > 1 and len(landed) > 1
+    if not side_by_side:
+        compile_ahead(
+            [(simulator, _distinct_configs(simulator, plan)) for _, _, simulator, plan in landed],
+            jobs, on_start=announce,
+        )
     with Tracker(sum(len(plan) for *_, plan in landed), enabled=progress) as tracker:
 
         def done(outcome: Outcome) -> None:
@@ -118,10 +169,21 @@ def build_report(
             if on_done is not None:
                 on_done(outcome)
 
-        for game, module, simulator, plan in landed:
-            section, _, key = game_section(game, module, simulator, profile=profile, seed=seed, jobs=jobs,
-                                           store=store, tracker=tracker, on_done=done, experiments=plan)
-            tracker.game_done(section.title)
+        if side_by_side:
+            announce()
+            chapters = _chapters_side_by_side(
+                [(game, module, simulator) for game, module, simulator, _ in landed],
+                profile=profile, seed=seed, jobs=jobs, store=store, tracker=tracker, on_done=done)
+        else:
+            chapters = {}
+            for game, module, simulator, plan in landed:
+                section, _, key = game_section(game, module, simulator, profile=profile, seed=seed,
+                                               jobs=jobs, store=store, tracker=tracker,
+                                               on_done=done, experiments=plan)
+                tracker.game_done(section.title)
+                chapters[game] = (section, key)
+        for game, *_ in landed:
+            section, key = chapters[game]
             sections.append(section)
             included.append(game)
             if key:

@@ -59,12 +59,19 @@ class Table:
 class Plot:
     """A figure with a caption. ``make`` builds a fresh matplotlib Figure on each call.
 
-    A builder rather than a Figure object lets each renderer own (and resize) its copy.
+    A builder rather than a Figure object lets each renderer own (and resize) its copy. A plot
+    drawn ahead (in the worker process that built its chapter, see
+    :func:`cardsim.reports.pdf.drawn_ahead`) also carries its drawings: ``svg`` for the HTML,
+    ``size`` (the figure's inches) and ``pdf`` (vector PDFs by drawn height) for the PDF; the
+    renderers use them instead of drawing the same bytes again.
     """
 
     key: str
     caption: str
     make: Callable[[], Figure]
+    svg: str | None = None
+    size: tuple[float, float] | None = None
+    pdf: tuple[tuple[float, bytes], ...] = ()
 
 
 Block = Union[Paragraph, Bullets, Table, Plot]

@@ -155,7 +155,8 @@ def render_block(block: Block, scope: str, index: int) -> Markup:
     if isinstance(block, Table):
         return _table_html(block) + Markup("\n")
     if isinstance(block, Plot):
-        svg = inline_svg(svg_text(block.make()), f"{scope}-{index}")
+        drawn = block.svg if block.svg is not None else svg_text(block.make())
+        svg = inline_svg(drawn, f"{scope}-{index}")
         return Markup(
             f'<figure id="fig-{escape(block.key)}"><div class="svg-wrap" role="img" '
             f'aria-label="{escape(block.caption)}">{svg}</div>'

@@ -14,7 +14,7 @@ creation date), so the same report always gives the same bytes.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,8 +29,8 @@ from pypdf import PdfReader, PdfWriter, Transformation
 from pypdf.annotations import Link
 from pypdf.generic import Fit
 
-from cardsim.reports.content import Block, Bullets, Paragraph, Plot, Report, Table
-from cardsim.reports.style import OKABE_ITO, RC_PARAMS
+from cardsim.reports.content import Block, Bullets, Paragraph, Plot, Report, Section, Table
+from cardsim.reports.style import OKABE_ITO, RC_PARAMS, svg_text
 
 PAGE_W, PAGE_H = 8.27, 11.69  # A4, inches
 MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 0.8, 0.85, 0.9
@@ -96,7 +96,7 @@ class Page:
 
     header: str
     placed: list[tuple[float, Item]] = field(default_factory=list)
-    figures: list[Figure] = field(default_factory=list)
+    figures: list[Figure | None] = field(default_factory=list)  # None: a plot drawn ahead
     marks: list[Mark] = field(default_factory=list)
     links: list[PageLink] = field(default_factory=list)
 
@@ -250,9 +250,15 @@ def outline_title(block: Block) -> str | None:
     return None
 
 
-def _plot_height(fig: Figure) -> float:
-    width, height = fig.get_size_inches()
+def _plot_height(size: tuple[float, float]) -> float:
+    """The height a plot of ``size`` inches (width, height) is drawn at the content width."""
+    width, height = size
     return min(MAX_PLOT_H, CONTENT_W * height / width)
+
+
+def _figure_size(fig: Figure) -> tuple[float, float]:
+    width, height = fig.get_size_inches()
+    return float(width), float(height)
 
 
 def layout(report: Report) -> list[Page]:
@@ -276,16 +282,8 @@ def layout(report: Report) -> list[Page]:
     pages[contents_at].marks.append(Mark(0, "Contents", 0.0))
     starts: list[tuple[str, int]] = []
     for section in report.sections:
-        page = Page(header=section.title)
-        pages.append(page)
-        starts.append((section.title, len(pages)))
-        page.marks.append(Mark(0, section.title, 0.0))
-        y = MARGIN_TOP
-        for item in _text_items(section.title, size=17, weight="bold", color=ACCENT, gap_after=0.2):
-            page.placed.append((y, item))
-            y += item.height
-        for block in section.blocks:
-            page, y = _flow(pages, page, y, block)
+        starts.append((section.title, len(pages) + 1))
+        pages += section_pages(section)
     contents = pages[contents_at]
     y = MARGIN_TOP
     for item in _text_items("Contents", size=17, weight="bold", color=ACCENT, gap_after=0.25):
@@ -302,6 +300,42 @@ def layout(report: Report) -> list[Page]:
     return pages
 
 
+def section_pages(section: Section) -> list[Page]:
+    """The pages of one section: it starts on a fresh page, so its layout does not depend on
+    what comes before it."""
+    page = Page(header=section.title)
+    pages = [page]
+    page.marks.append(Mark(0, section.title, 0.0))
+    y = MARGIN_TOP
+    for item in _text_items(section.title, size=17, weight="bold", color=ACCENT, gap_after=0.2):
+        page.placed.append((y, item))
+        y += item.height
+    for block in section.blocks:
+        page, y = _flow(pages, page, y, block)
+    return pages
+
+
+def drawn_ahead(section: Section) -> Section:
+    """The section with each plot's drawings attached (its SVG, and its PDF at the height the
+    section's layout gives it), so that a worker process that built the chapter can draw its
+    plots while other chapters are still being computed; the renderers then write the same
+    bytes without drawing them again."""
+    drawings: dict[int, tuple[tuple[float, float], list[tuple[float, bytes]]]] = {}
+    for page in section_pages(section):
+        plots = [item for _, item in page.placed if item.plot is not None]
+        for item, figure in zip(plots, page.figures, strict=True):
+            height = item.height - 0.1
+            size, drawn = drawings.setdefault(id(item.plot), (_figure_size(figure), []))
+            drawn.append((height, _plot_pdf(figure, height)))
+    blocks = tuple(
+        replace(block, svg=svg_text(block.make()), size=drawings[id(block)][0],
+                pdf=tuple(drawings[id(block)][1]))
+        if isinstance(block, Plot) and id(block) in drawings else block
+        for block in section.blocks
+    )
+    return replace(section, blocks=blocks)
+
+
 def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, float]:
     items, repeat_header = block_items(block)
     mark = outline_title(block)
@@ -309,15 +343,16 @@ def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, 
     while i < len(items):
         item = items[i]
         height = item.height
-        figure = item.plot.make() if item.plot is not None else None
-        if figure is not None:
-            height = _plot_height(figure) + 0.1
+        plot = item.plot
+        figure = plot.make() if plot is not None and plot.size is None else None
+        if plot is not None:
+            height = _plot_height(plot.size or _figure_size(figure)) + 0.1
         # keep a run of keep_with_next items together with the item that follows them
         run_h, j = height, i
         while items[j].keep_with_next and j + 1 < len(items):
             j += 1
             run_h += items[j].height
-        if figure is not None and y + run_h > CONTENT_BOTTOM:
+        if plot is not None and y + run_h > CONTENT_BOTTOM:
             # a plot that almost fits is drawn shorter rather than leaving the page half empty
             room = CONTENT_BOTTOM - y - (run_h - height)
             if room >= MIN_PLOT_SHRINK * height:
@@ -331,9 +366,9 @@ def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, 
                 y += repeat_header.height
         if mark is not None and i == 0:
             page.marks.append(Mark(1, mark, y))
-        if figure is not None:
+        if plot is not None:
             page.figures.append(figure)
-            page.placed.append((y, Item(height=height, plot=item.plot)))
+            page.placed.append((y, Item(height=height, plot=plot)))
         else:
             page.placed.append((y, item))
         y += height
@@ -382,7 +417,10 @@ def _place_plots(writer: PdfWriter, pages: list[Page]) -> None:
         plots = [(top, item) for top, item in page.placed if item.plot is not None]
         for (top, item), figure in zip(plots, page.figures, strict=True):
             height = item.height - 0.1
-            drawn = PdfReader(io.BytesIO(_plot_pdf(figure, height))).pages[0]
+            data = dict(item.plot.pdf).get(height)
+            if data is None:
+                data = _plot_pdf(figure if figure is not None else item.plot.make(), height)
+            drawn = PdfReader(io.BytesIO(data)).pages[0]
             writer.pages[index].merge_transformed_page(
                 drawn, Transformation().translate(MARGIN_X * PT, (PAGE_H - top - height) * PT))
 

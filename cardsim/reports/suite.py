@@ -34,6 +34,11 @@ class Profile:
         max_n: episodes at most per experiment (the stop rule says when this bound was hit).
         tune_precision: the same target for the many candidate runs of difficulty tuning.
         tune_max_n: the bound for those runs.
+        games_side_by_side: run the games' chapters at once, one worker process each, rather
+            than one after another with each run's chunks spread over the workers (the quick
+            profile's runs mostly fit in one chunk, which one worker plays alone; side by side,
+            a first run also compiles one game's kernels per core at once). The numbers are
+            the same either way.
     """
 
     name: str
@@ -41,6 +46,7 @@ class Profile:
     max_n: int
     tune_precision: float
     tune_max_n: int
+    games_side_by_side: bool = False
 
     def describe(self) -> str:
         """One sentence for the report's first page."""
@@ -69,7 +75,8 @@ class Profile:
 
 
 DEFAULT = Profile("default", precision=0.01, max_n=20_000, tune_precision=0.02, tune_max_n=2_500)
-QUICK = Profile("quick", precision=0.05, max_n=1_000, tune_precision=0.08, tune_max_n=300)
+QUICK = Profile("quick", precision=0.05, max_n=1_000, tune_precision=0.08, tune_max_n=300,
+                games_side_by_side=True)
 PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, QUICK)}
 
 

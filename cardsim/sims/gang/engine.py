@@ -276,7 +276,7 @@ def final_scores(pockets: np.ndarray, size: int, board: np.ndarray, players: int
             finals[p] = muscle_score(finals[p])
 
 
-@kernel
+@kernel(inline="always")  # one caller: compiled as part of play_plain_batch, not once more
 def play_plain_heist(
     deck: np.ndarray, seed: int, challenges: int, players: int, model: int, levels: int,
     pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
@@ -332,8 +332,8 @@ def play_plain_heist(
             random_order_success(finals, players))
 
 
-@kernel
-def play_heist(
+@kernel(inline="always")
+def play_heist_inline(
     deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
     levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
     pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
@@ -365,6 +365,10 @@ def play_heist(
     redrawn-player bit mask, specialist user or -1, specialist detail or -1 (shown card /
     announced value / discarded slot), scan guess or -1, exact random-order success, Informant
     viewer or -1).
+
+    Inlined into its one compiled caller, :func:`play_batch_kernel` (numba links and
+    optimises every compiled callee once more in each caller: a kernel of its own would
+    compile the whole heist twice); :func:`play_heist` plays one heist through that kernel.
     """
     np.random.seed(seed)
     helpful = use_rule != ALWAYS
@@ -693,25 +697,22 @@ def play_batch_kernel(
     players: int, model: int, levels: int, use_round: int, boost_star_top: bool,
     likelihood: np.ndarray, out_pockets: np.ndarray, out_board: np.ndarray, out_chips: np.ndarray, out_finals: np.ndarray,
     out_flags: np.ndarray, out_random_p: np.ndarray, pair_cards: np.ndarray, pair_masks: np.ndarray,
-    use_rule: int, jack_stays: bool,
+    use_rule: int, jack_stays: bool, replay_chips: np.ndarray, replay_bands: np.ndarray,
+    replay_info: np.ndarray, hidden_swap: np.ndarray, record: np.ndarray, info_out: np.ndarray,
 ) -> None:
     """Play ``len(seeds)`` heists; out_flags columns: order ok, scan ok, redrawn mask,
     specialist user, specialist detail, scan guess, specialist target (Informant viewer)
-    or -1."""
+    or -1. ``replay_chips`` ... ``info_out`` as in :func:`play_heist_inline` (``replay_chips``
+    of one row: no replay; ``record`` and ``info_out`` end with the last heist's)."""
     work_cards, work_masks, pockets, board, chips, finals, deck = heist_buffers(players)
-    no_replay = np.zeros((1, players + 1), dtype=np.int64)
-    no_info = np.zeros(players + 1, dtype=np.int64)
-    no_swap = np.full((1, MAX_POCKET), -1, dtype=np.int64)
-    record = np.zeros((4, players, 4))
-    info_out = np.zeros(players + 1, dtype=np.int64)
     for i in range(seeds.shape[0]):
         for k in range(52):
             deck[k] = decks[i, k]
-        order_ok, scan_ok, redrawn, user, detail, guess, p_random, target = play_heist(
+        order_ok, scan_ok, redrawn, user, detail, guess, p_random, target = play_heist_inline(
             deck, seeds[i], challenges[i], specialists[i], players, model, levels, use_round,
             boost_star_top, likelihood, pockets, board, chips, finals, pair_cards, pair_masks, work_cards,
-            work_masks, use_rule, jack_stays, no_replay, no_replay, no_info, no_swap, record,
-            info_out,
+            work_masks, use_rule, jack_stays, replay_chips, replay_bands, replay_info,
+            hidden_swap, record, info_out,
         )
         store_heist(i, players, pockets, board, chips, finals, out_pockets, out_board,
                     out_chips, out_finals)
@@ -786,11 +787,48 @@ def play_batch(
                          out["board"], out["chips"], out["finals"], out["flags"],
                          out["random_p"], PAIRS_WITH_JACK.copy(), PAIR_MASKS_WITH_JACK.copy())
         return out
+    no_replay = np.zeros((1, players + 1), dtype=np.int64)
     play_batch_kernel(
         decks, seeds, challenges, specialists,
         players, model, levels, use_round, boost_top, likelihood,
         out["pockets"], out["board"], out["chips"], out["finals"], out["flags"], out["random_p"],
         PAIRS_WITH_JACK.copy(), PAIR_MASKS_WITH_JACK.copy(), HELPFUL if helpful else ALWAYS,
-        jack_stays,
+        jack_stays, no_replay, no_replay, np.zeros(players + 1, dtype=np.int64),
+        np.full((1, MAX_POCKET), -1, dtype=np.int64), np.zeros((4, players, 4)),
+        np.zeros(players + 1, dtype=np.int64),
     )
     return out
+
+
+def play_heist(
+    deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
+    levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
+    pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
+    pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray, work_masks: np.ndarray,
+    use_rule: int, jack_stays: bool, replay_chips: np.ndarray, replay_bands: np.ndarray,
+    replay_info: np.ndarray, hidden_swap: np.ndarray, record: np.ndarray, info_out: np.ndarray,
+) -> tuple[bool, bool, int, int, int, int, float, int]:
+    """One heist of :func:`play_heist_inline` (same arguments and result; ``pockets``,
+    ``board``, ``chips``, ``finals``, ``record`` and ``info_out`` filled in place), played by
+    :func:`play_batch_kernel` as a batch of one so that it runs the batches' compiled code
+    (the hidden-swap test replays heists with it). ``work_cards`` / ``work_masks``: scratch
+    space, which the batch kernel brings itself."""
+    out_pockets = np.full((1, players, MAX_POCKET), -1, dtype=np.int64)
+    out_board = np.zeros((1, 5), dtype=np.int64)
+    out_chips = np.zeros((1, 4, players), dtype=np.int64)
+    out_finals = np.zeros((1, players), dtype=np.int64)
+    flags = np.zeros((1, 7), dtype=np.int64)
+    random_p = np.zeros(1)
+    play_batch_kernel(
+        np.ascontiguousarray(deck, dtype=np.int64).reshape(1, 52), np.array([seed], np.int64),
+        np.array([challenges], np.int64), np.array([specialist], np.int64), int(players),
+        int(model), int(levels), int(use_round), bool(boost_star_top), likelihood, out_pockets,
+        out_board, out_chips, out_finals, flags, random_p, pair_cards, pair_masks, int(use_rule),
+        bool(jack_stays), replay_chips, replay_bands, replay_info, hidden_swap, record, info_out)
+    pockets[:players] = out_pockets[0]
+    board[:] = out_board[0]
+    chips[:, :players] = out_chips[0]
+    finals[:players] = out_finals[0]
+    row = flags[0]
+    return (bool(row[0]), bool(row[1]), int(row[2]), int(row[3]), int(row[4]), int(row[5]),
+            float(random_p[0]), int(row[6]))

@@ -1276,7 +1276,7 @@ def same_position(sc, t) -> bool:
     return True
 
 
-@kernel
+@kernel(inline="always")  # one caller: compiled as part of batch_omniscient, not once more
 def plan_game(deck, draw_pos, hands, counts, first, players, hand_size, min_cards, trick_ok,
               piles, below, rng, params, W, F, C, sc) -> int:
     """omniscient's plan of the game from the given state (rows like the play log, in
@@ -1370,7 +1370,7 @@ def plan_game(deck, draw_pos, hands, counts, first, players, hand_size, min_card
     return rows
 
 
-@kernel
+@kernel(inline="always")  # one caller: compiled as part of batch_omniscient
 def play_plan(deck, draw_pos, hands, counts, first, players, hand_size, min_cards, piles,
               below, rows, sc, stats) -> int:
     """Play the plan's ``rows`` on the live state (logged, tricks and extras counted); returns
