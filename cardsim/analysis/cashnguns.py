@@ -422,8 +422,16 @@ class DiscoverSettings:
             stop check).
         rounds: PSRO rounds at most (the loop ends earlier when it converges, see stop_checks).
         start: specs of the starting library.
-        library_cap: most strategies in the library; beyond it, strategies without share in
-            the last equilibrium are dropped, oldest first (they stay search candidates).
+        library_cap: most strategies in the library after a reply joins; beyond it, the
+            strategies with the smallest share in the round's equilibrium are dropped (oldest
+            first among equals; never the reply that joins). Dropped strategies stay search
+            candidates and keep their profile-table games.
+        prune_share: every round, before the new reply joins, the strategies whose share in the
+            round's equilibrium is below this are pruned from the library (a negligible share
+            barely moves the mix, and every extra strategy multiplies the table's profiles).
+            They stay in the run's record of strategies met (``names``, ``dropped``), so one
+            that comes back as a search's reply keeps its name and table games and is flagged
+            ``returned``; the stop rule is unchanged (every search still tries them).
         table_games: games added to the library's profile table per round, spread over the
             profiles in proportion to how likely they are under the current mix.
         profile_min: games every new profile gets first.
@@ -450,6 +458,7 @@ class DiscoverSettings:
     rounds: int = 20
     start: tuple[str, ...] = ("stubborn", "coward", "bluffer", "sniper")
     library_cap: int = 8
+    prune_share: float = 0.02
     table_games: int = 200_000
     profile_min: int = 32
     table_passes: int = 4
@@ -476,6 +485,8 @@ class DiscoverSettings:
             raise UserError(f"--stop-checks must be at least 0, got {self.stop_checks}")
         if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
             raise UserError(f"--tolerance must be a number >= 0, got {self.tolerance}")
+        if not (math.isfinite(self.prune_share) and 0 <= self.prune_share < 1):
+            raise UserError(f"--prune-share must be a number from 0 to below 1, got {self.prune_share}")
         for spec in self.start:
             parse_strategy(spec)
 
@@ -794,9 +805,10 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
              on_round: Callable[[dict], None] | None = None) -> dict:
     """The PSRO loop: solve the library's symmetric equilibrium, search the strategy space for
     a best response to it, add the response when its gain is significant (95% low bound > 0),
-    repeat. The library keeps every strategy up to ``library_cap`` (then drops the oldest
-    without equilibrium share); every strategy ever in a library or chosen as a round's best
-    reply (named ``dN`` when new) stays a candidate of every later search.
+    repeat. Before a reply joins, strategies with a share below ``prune_share`` leave the
+    library, and beyond ``library_cap`` the smallest shares leave too (:func:`_next_library`);
+    every strategy ever in a library or chosen as a round's best reply (named ``dN`` when new)
+    stays a candidate of every later search, and one that comes back is flagged ``returned``.
     Every round also runs ``stop_checks`` independent searches (:class:`DiscoverSettings`);
     the run converges when no search gains significantly and every bound is within the
     tolerance. The run reports the equilibrium of
@@ -810,6 +822,7 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
     for done in document["rounds"]:
         if on_round is not None:
             on_round(done)
+    dropped: list[str] = document.setdefault("dropped", [])  # every spec ever pruned, in order
     while len(document["rounds"]) < settings.rounds and not document["converged"]:
         index = len(document["rounds"])
         library: list[str] = list(document["library"])
@@ -865,12 +878,16 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
             "exploitability_hi": worst.high,
             "validation_games": worst.games,
             "exploitability_from": "discover's search" if worst is main else "an independent stop check",
-            "added": [{"name": names[reply.spec], "spec": reply.spec, "description": reply.strategy.describe()}
-                      for reply in chosen],
+            "added": [{"name": names[reply.spec], "spec": reply.spec, "description": reply.strategy.describe(),
+                       "returned": reply.spec in dropped} for reply in chosen],
         }
-        document["rounds"].append(record)
         document["library"] = _next_library(library, record["equilibrium_specs"],
-                                            [reply.spec for reply in chosen], settings.library_cap)
+                                            [reply.spec for reply in chosen], settings.library_cap,
+                                            settings.prune_share)
+        record["pruned"] = [{"name": names[s], "share": record["equilibrium_specs"].get(s, 0.0)}
+                            for s in library if s not in document["library"]]
+        dropped.extend(s for s in library if s not in document["library"] and s not in dropped)
+        document["rounds"].append(record)
         document["converged"] = converged
         if path is not None:
             _save_discover(path, document, table)
@@ -893,16 +910,18 @@ def table_parts(games: int, passes: int) -> list[int]:
     return [games * (part + 1) // passes - games * part // passes for part in range(passes)]
 
 
-def _next_library(library: list[str], shares: dict[str, float], added: list[str], cap: int) -> list[str]:
-    """The library plus the added strategies; beyond ``cap``, strategies without share in the
-    equilibrium are dropped, oldest first."""
-    library = library + added
-    for spec in list(library):
-        if len(library) <= cap:
-            break
-        if spec not in added and shares.get(spec, 0.0) == 0.0:
-            library.remove(spec)
-    return library
+def _next_library(library: list[str], shares: dict[str, float], added: list[str], cap: int,
+                  prune_share: float = 0.0) -> list[str]:
+    """The next round's library: the strategies whose equilibrium share is at least
+    ``prune_share`` (all of them when it is 0), then the added ones; while that exceeds
+    ``cap``, the kept strategy with the smallest share leaves (the oldest of equals; added
+    strategies never). At least one strategy of the old library stays when nothing is added."""
+    kept = [spec for spec in library if spec not in added and shares.get(spec, 0.0) >= prune_share]
+    if not kept and not added:
+        kept = [max(library, key=lambda spec: shares.get(spec, 0.0))]
+    while kept and len(kept) + len(added) > cap:
+        kept.remove(min(kept, key=lambda spec: shares.get(spec, 0.0)))  # min keeps the first of equals
+    return kept + list(added)
 
 
 def _name_of(strategy: Strategy, names: dict[str, str]) -> str:
@@ -973,7 +992,11 @@ def discover_round_lines(record: dict, metric: str) -> list[str]:
     lines.append(f"  exploitability {record['gain'] * scale:+.2f}{unit} (95% <= {record['exploitability_hi'] * scale:.2f}, "
                  f"the highest bound of the round's searches)")
     for added in record["added"]:
-        lines.append(f"  added {added['name']} = {added['spec']}")
+        back = " (returns: pruned earlier)" if added.get("returned") else ""
+        lines.append(f"  added {added['name']} = {added['spec']}{back}")
+    if record.get("pruned"):
+        lines.append("  pruned from the library (still searched): " + ", ".join(
+            f"{item['name']} {item['share']:.1%}" for item in record["pruned"]))
     if record["converged"]:
         lines.append("  converged: no search gains significantly and every bound is within the tolerance")
     elif not record["added"]:
@@ -1156,8 +1179,12 @@ LIBRARIES_FORMAT = "cardsim-cashnguns-libraries/2"
 #: The first format: one code fingerprint for the whole file, no method per entry.
 LIBRARIES_FORMAT_1 = "cardsim-cashnguns-libraries/1"
 #: The discover method the current code runs (a shipped entry says which one produced it).
-DISCOVER_METHOD = ("discover/2: stops only when two independent 200-candidate searches find no "
+DISCOVER_METHOD = ("discover/3: prunes strategies under a 2% equilibrium share (they stay search "
+                   "candidates); stops only when two independent 200-candidate searches find no "
                    "significant gain and both 95% bounds are within the tolerance")
+#: The second method: the same stop rule, a library that only dropped zero shares beyond its cap.
+DISCOVER_METHOD_2 = ("discover/2: stops only when two independent 200-candidate searches find no "
+                     "significant gain and both 95% bounds are within the tolerance")
 #: The method of entries written before the method was recorded.
 DISCOVER_METHOD_1 = "discover/1: stopped at the first round whose own search found no significant gain"
 

@@ -204,3 +204,70 @@ def test_bad_check_input_is_a_user_error(args, message):
     result = CliRunner().invoke(app, ["check", "--jobs", "1", *args])
     assert isinstance(result.exception, UserError)
     assert message in str(result.exception)
+
+
+def _matrix_game(strategies):
+    """The symmetric two-player game of MATRIX restricted to ``strategies`` (indices)."""
+    from cardsim.analysis.cashnguns import SymmetricGame
+
+    count = len(strategies)
+    payoff = MATRIX[np.ix_(strategies, strategies)]
+    return SymmetricGame(tuple(str(s) for s in strategies), 2, np.eye(count, dtype=np.int64), payoff,
+                         np.ones(count), np.zeros((count, count)), "win")
+
+
+def test_pruning_drops_negligible_shares_and_keeps_the_equilibrium():
+    """MATRIX's symmetric equilibrium puts 2/11, 19/77 and 4/7 on strategies 0, 2 and 3 and
+    nothing on 1 and 4. Pruning under 2% leaves {0, 2, 3} and the joining reply; the pruned
+    game's equilibrium is the same mix (up to the solver's iterations), and against it no pruned strategy gains (so the search,
+    which still tries them, finds nothing). The cap drops the smallest share, never the reply."""
+    from cardsim.analysis.cashnguns import _next_library, evaluate_mix, symmetric_equilibrium
+
+    full = symmetric_equilibrium(_matrix_game([0, 1, 2, 3, 4]))
+    assert full.mix == pytest.approx([2 / 11, 0, 19 / 77, 4 / 7, 0], abs=1e-4)
+    shares = {str(s): float(share) for s, share in enumerate(full.mix) if share > 0}
+    library = ["0", "1", "2", "3", "4"]
+    assert _next_library(library, shares, [], cap=8, prune_share=0.02) == ["0", "2", "3"]
+    assert _next_library(library, shares, ["9"], cap=8, prune_share=0.02) == ["0", "2", "3", "9"]
+    assert _next_library(library, shares, ["9"], cap=3, prune_share=0.02) == ["2", "3", "9"]  # 0 has 2/11
+    assert _next_library(library, shares, ["9"], cap=8, prune_share=0.0) == library + ["9"]
+    assert _next_library(["1", "4"], {}, [], cap=8, prune_share=0.02) == ["1"]  # never empty
+    pruned = symmetric_equilibrium(_matrix_game([0, 2, 3]))
+    assert pruned.mix == pytest.approx([2 / 11, 19 / 77, 4 / 7], abs=5e-3) and pruned.regret < 1e-3
+    against = evaluate_mix(_matrix_game([0, 1, 2, 3, 4]), np.array([pruned.mix[0], 0, pruned.mix[1], pruned.mix[2], 0]))
+    assert against.regret < 1e-3  # the pruned strategies gain nothing: the restricted mix is still an equilibrium
+    arena = MatrixArena()  # and the oracle, offered the pruned ones, finds no reply beating the mix's own payoff
+    found, mean = search_best_response(arena, [0, 2, 3], pruned.mix, [1, 4, 0, 2, 3], 4_000, 11, 0)
+    gain, low, high = measure_gain(arena, [0, 2, 3], pruned.mix, found, 40_000, 11, 0)
+    assert low <= 0 <= high or gain < 0.01
+
+
+def test_discover_prunes_small_shares_and_recognises_a_returning_strategy():
+    """With a large pruning share the library loses strategies every round; each round records
+    what it pruned (shares below the threshold, never the joining reply), the next library is
+    exactly the kept ones plus the reply, a pruned strategy keeps its name, and one that joins
+    again is flagged as returning."""
+    settings = replace(SMALL, rounds=4, start=("stubborn", "coward", "bluffer"), prune_share=0.3, stop_checks=1,
+                       tolerance=1e-6)
+    run = discover(settings)
+    dropped: set[str] = set()
+    rounds = run["rounds"]
+    for record, following in zip(rounds, rounds[1:] + [None]):
+        shares = record["equilibrium"]
+        added = [a["name"] for a in record["added"]]
+        pruned = [p["name"] for p in record["pruned"]]
+        assert all(p["share"] < 0.3 for p in record["pruned"]) and not set(pruned) & set(added)
+        kept = [name for name in record["library"] if name not in pruned]
+        assert all(shares.get(name, 0.0) >= 0.3 for name in kept)
+        for a in record["added"]:
+            assert a["returned"] == (a["name"] in dropped)
+        dropped |= set(pruned)
+        if following is not None:
+            assert following["library"] == kept + added
+    assert any(record["pruned"] for record in rounds)
+    assert set(run["dropped"]) == {spec for spec, name in run["names"].items() if name in dropped}
+
+
+def test_bad_prune_share_is_a_user_error():
+    with pytest.raises(UserError, match="--prune-share"):
+        discover(replace(SMALL, prune_share=1.0))
