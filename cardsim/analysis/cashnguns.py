@@ -422,16 +422,18 @@ class DiscoverSettings:
             stop check).
         rounds: PSRO rounds at most (the loop ends earlier when it converges, see stop_checks).
         start: specs of the starting library.
-        library_cap: most strategies in the library after a reply joins; beyond it, the
-            strategies with the smallest share in the round's equilibrium are dropped (oldest
-            first among equals; never the reply that joins). Dropped strategies stay search
-            candidates and keep their profile-table games.
-        prune_share: every round, before the new reply joins, the strategies whose share in the
-            round's equilibrium is below this are pruned from the library (a negligible share
-            barely moves the mix, and every extra strategy multiplies the table's profiles).
-            They stay in the run's record of strategies met (``names``, ``dropped``), so one
-            that comes back as a search's reply keeps its name and table games and is flagged
-            ``returned``; the stop rule is unchanged (every search still tries them).
+        library_cap: most strategies in the library after a reply joins (a hard cap: the number
+            of table profiles grows as library_cap ** players / players!, and a table spread over
+            too many profiles is too noisy to solve). Beyond it strategies leave, never the reply
+            that joins: first those with a negligible share (below ``prune_share``) in the
+            round's equilibrium, oldest first, then the smallest shares. Under the cap nothing
+            leaves, so the library keeps the double oracle's memory (a library that drops every
+            zero share each round turns into a best-response chase that cycles).
+        prune_share: the share under which a strategy counts as negligible (see library_cap).
+            Strategies that leave stay in the run's record of strategies met (``names``, and
+            ``dropped`` in order), stay candidates of every later search and keep their table
+            games; one that comes back as a search's reply keeps its name and is flagged
+            ``returned``. The stop rule does not depend on it (every search still tries them).
         table_games: games added to the library's profile table per round, spread over the
             profiles in proportion to how likely they are under the current mix.
         profile_min: games every new profile gets first.
@@ -805,8 +807,8 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
              on_round: Callable[[dict], None] | None = None) -> dict:
     """The PSRO loop: solve the library's symmetric equilibrium, search the strategy space for
     a best response to it, add the response when its gain is significant (95% low bound > 0),
-    repeat. Before a reply joins, strategies with a share below ``prune_share`` leave the
-    library, and beyond ``library_cap`` the smallest shares leave too (:func:`_next_library`);
+    repeat. Beyond ``library_cap`` strategies leave the library, negligible shares (below
+    ``prune_share``) first, then the smallest (:func:`_next_library`);
     every strategy ever in a library or chosen as a round's best reply (named ``dN`` when new)
     stays a candidate of every later search, and one that comes back is flagged ``returned``.
     Every round also runs ``stop_checks`` independent searches (:class:`DiscoverSettings`);
@@ -912,15 +914,17 @@ def table_parts(games: int, passes: int) -> list[int]:
 
 def _next_library(library: list[str], shares: dict[str, float], added: list[str], cap: int,
                   prune_share: float = 0.0) -> list[str]:
-    """The next round's library: the strategies whose equilibrium share is at least
-    ``prune_share`` (all of them when it is 0), then the added ones; while that exceeds
-    ``cap``, the kept strategy with the smallest share leaves (the oldest of equals; added
-    strategies never). At least one strategy of the old library stays when nothing is added."""
-    kept = [spec for spec in library if spec not in added and shares.get(spec, 0.0) >= prune_share]
-    if not kept and not added:
-        kept = [max(library, key=lambda spec: shares.get(spec, 0.0))]
+    """The next round's library: the library plus the added strategies; while that exceeds
+    ``cap``, a strategy of the old library leaves (never an added one): the oldest whose share
+    in the equilibrium ``shares`` is under ``prune_share`` (or zero), else the one with the
+    smallest share (the oldest of equals)."""
+    def share(spec: str) -> float:
+        return shares.get(spec, 0.0)
+
+    kept = [spec for spec in library if spec not in added]
     while kept and len(kept) + len(added) > cap:
-        kept.remove(min(kept, key=lambda spec: shares.get(spec, 0.0)))  # min keeps the first of equals
+        negligible = [spec for spec in kept if share(spec) < prune_share or share(spec) == 0.0]
+        kept.remove(negligible[0] if negligible else min(kept, key=share))
     return kept + list(added)
 
 
@@ -1179,9 +1183,10 @@ LIBRARIES_FORMAT = "cardsim-cashnguns-libraries/2"
 #: The first format: one code fingerprint for the whole file, no method per entry.
 LIBRARIES_FORMAT_1 = "cardsim-cashnguns-libraries/1"
 #: The discover method the current code runs (a shipped entry says which one produced it).
-DISCOVER_METHOD = ("discover/3: prunes strategies under a 2% equilibrium share (they stay search "
-                   "candidates); stops only when two independent 200-candidate searches find no "
-                   "significant gain and both 95% bounds are within the tolerance")
+DISCOVER_METHOD = ("discover/3: a hard library cap of 8 (beyond it, shares under 2% leave first, then "
+                   "the smallest; they stay search candidates); stops only when two independent "
+                   "200-candidate searches find no significant gain and both 95% bounds are within "
+                   "the tolerance")
 #: The second method: the same stop rule, a library that only dropped zero shares beyond its cap.
 DISCOVER_METHOD_2 = ("discover/2: stops only when two independent 200-candidate searches find no "
                      "significant gain and both 95% bounds are within the tolerance")
