@@ -1087,10 +1087,30 @@ def equilibrium_features(entry: dict) -> dict[str, dict[str, float]]:
     return features
 
 
+def converged_entry(entry: dict) -> bool:
+    """Whether an entry's mix is a searched equilibrium under the current stop rule: its run
+    converged (no search gained significantly and every 95% bound was within the tolerance).
+    A first-method entry ("discover/1") never is: it stopped when its own search alone found
+    nothing."""
+    return bool(entry["converged"]) and entry.get("method") != DISCOVER_METHOD_1
+
+
+def entry_status(entry: dict) -> str:
+    """A library entry's status in plain words: converged, stopped by the first method's rule,
+    or not converged (the run's least exploitable round is reported)."""
+    if entry.get("method") == DISCOVER_METHOD_1:
+        return "first method: stopped when its own search found nothing; not an equilibrium by the current rule"
+    if entry["converged"]:
+        return "converged"
+    return (f"not converged in {entry['rounds']} rounds: round {entry.get('reported_round', '?')}'s mix "
+            "(the least exploitable), not an equilibrium")
+
+
 def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]
                    ) -> pl.DataFrame:
     """One row per (players, reading): where the equilibrium comes from (a stored discover run,
-    or the shipped library), the discover run's rounds and whether it converged, the
+    or the shipped library), the discover run's rounds, whether it converged and its status
+    (:func:`entry_status`), the
     equilibrium (name share, ...), discover's own exploitability bound, and the outside check's
     (:func:`check_equilibrium`) gain with its 95% upper bound, in points of win probability or
     dollars. A reading without an outside check has no gain (NaN)."""
@@ -1104,7 +1124,7 @@ def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple
         rows.append({
             "players": players, "reading": reading_label(metric, shame_value), "metric": metric,
             "source": entry.get("source", "shipped library"), "rounds": entry["rounds"],
-            "converged": bool(entry["converged"]), "equilibrium": mix,
+            "converged": bool(entry["converged"]), "status": entry_status(entry), "equilibrium": mix,
             "discover_hi": entry["exploitability_hi"] * scale,
             "exploitability": check.get("gain", math.nan) * scale,
             "exploitability_hi": check.get("exploitability_hi", math.nan) * scale,
