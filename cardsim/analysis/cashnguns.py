@@ -346,11 +346,78 @@ def hedge_average(game: SymmetricGame, start: np.ndarray, iterations: int = 2_00
     return total / total.sum()
 
 
+def _newton_on_support(game: SymmetricGame, mix: np.ndarray, support: np.ndarray, steps: int) -> np.ndarray:
+    """Newton's method on the indifference equations of ``support`` (every strategy of it earns
+    the same against the mix, shares summing to one) from ``mix``. A step that would take a
+    share below zero goes only to the edge of the simplex, and that strategy leaves the support.
+    Returns the last mix reached."""
+    mix = np.where(np.isin(np.arange(len(mix)), support), mix, 0.0)
+    mix = mix / mix.sum()
+    scale = float(np.abs(game.payoff).max()) or 1.0
+    for _ in range(steps):
+        support = np.flatnonzero(mix > 0)
+        if support.size < 2:
+            break
+
+        def equations(free: np.ndarray) -> np.ndarray:
+            full = np.zeros(len(mix))
+            full[support] = np.append(free, 1.0 - free.sum())
+            payoffs = expected_payoffs(game, full)[support]
+            return payoffs[1:] - payoffs[0]
+
+        free = mix[support][:-1]
+        residual = equations(free)
+        if np.abs(residual).max() < 1e-12 * scale:
+            break
+        jacobian = np.empty((free.size, free.size))
+        for j in range(free.size):
+            shifted = free.copy()
+            shifted[j] += 1e-7
+            jacobian[:, j] = (equations(shifted) - residual) / 1e-7
+        try:
+            step = np.linalg.solve(jacobian, -residual)
+        except np.linalg.LinAlgError:
+            break
+        shares, change = mix[support], np.append(step, -step.sum())
+        falling = change < 0
+        reach = float(np.min(-shares[falling] / change[falling])) if falling.any() else math.inf
+        fraction = min(1.0, reach)
+        shares = shares + fraction * change
+        if fraction < 1.0:  # a share reached zero: it leaves the support
+            shares[np.argmin(shares)] = 0.0
+        mix = np.zeros(len(mix))
+        mix[support] = np.maximum(shares, 0.0)
+        mix /= mix.sum()
+    return mix
+
+
+def polish_support(game: SymmetricGame, mix: np.ndarray, steps: int = 40) -> np.ndarray:
+    """A mix near ``mix`` solving its support's indifference equations (a symmetric equilibrium
+    with that support solves them; payoffs are polynomials of degree players - 1 in the shares):
+    Newton's method on the support of shares > 1e-4 (:func:`_newton_on_support`); then, while a
+    strategy outside the support earns more than the mix, it enters with a 2% share and Newton
+    runs again (at most once per strategy). The caller keeps the result only if its regret is
+    lower. Replicator paths that circle an interior equilibrium settle here."""
+    current = mix / mix.sum()
+    for _ in range(len(mix)):
+        current = _newton_on_support(game, current, np.flatnonzero(current > 1e-4), steps)
+        payoffs = expected_payoffs(game, current)
+        value = float(current @ payoffs)
+        outside = np.where(current > 0, -np.inf, payoffs)
+        entrant = int(np.argmax(outside))
+        if not outside[entrant] > value + 1e-9 * (float(np.abs(game.payoff).max()) or 1.0):
+            break
+        current = 0.98 * current
+        current[entrant] += 0.02
+    return current
+
+
 def symmetric_equilibrium(game: SymmetricGame, *, starts: int = 4, iterations: int = 2_000, seed: int = 0) -> Equilibrium:
     """A symmetric mixed equilibrium: replicator dynamics from the uniform mix, from near each
     pure strategy and from random mixes; Hedge path means (:func:`hedge_average`) from the
-    uniform and the random mixes; also every pure strategy; the lowest regret wins (the first
-    of equals). Tiny shares (< 1e-6) are dropped and the mix renormalised before reporting."""
+    uniform and the random mixes; also every pure strategy; then the three of least regret are
+    polished on their support (:func:`polish_support`); the lowest regret wins (the first of
+    equals, the unpolished before the polished). Tiny shares (< 1e-6) are dropped and the mix renormalised before reporting."""
     count = len(game.strategies)
     rng = np.random.default_rng(seed)
     candidates = [np.eye(count)[s] for s in range(count)]
@@ -361,7 +428,8 @@ def symmetric_equilibrium(game: SymmetricGame, *, starts: int = 4, iterations: i
     candidates += [hedge_average(game, start, iterations) for start in uniform + random_starts]
     candidates = [np.where(mix < 1e-6, 0.0, mix) for mix in candidates]
     evaluated = [evaluate_mix(game, mix / mix.sum()) for mix in candidates]
-    return min(evaluated, key=lambda e: e.regret)
+    polished = [evaluate_mix(game, polish_support(game, e.mix)) for e in sorted(evaluated, key=lambda e: e.regret)[:3]]
+    return min(evaluated + polished, key=lambda e: e.regret)
 
 
 def best_responses(matrix: pl.DataFrame, metric: str = "win") -> pl.DataFrame:
