@@ -1272,7 +1272,8 @@ LIBRARIES_FORMAT = "cardsim-cashnguns-libraries/2"
 LIBRARIES_FORMAT_1 = "cardsim-cashnguns-libraries/1"
 #: The discover method the current code runs (a shipped entry says which one produced it).
 DISCOVER_METHOD = ("discover/3: a hard library cap of 8 (beyond it, shares under 2% leave first, then "
-                   "the smallest; they stay search candidates); stops only when two independent "
+                   "the smallest; they stay search candidates); the library's equilibrium polished by "
+                   "Newton's method on its support; stops only when two independent "
                    "200-candidate searches find no significant gain and both 95% bounds are within "
                    "the tolerance")
 #: The second method: the same stop rule, a library that only dropped zero shares beyond its cap.
