@@ -1167,11 +1167,11 @@ def entry_status(entry: dict) -> str:
     """A library entry's status in plain words: converged, stopped by the first method's rule,
     or not converged (the run's least exploitable round is reported)."""
     if entry.get("method") == DISCOVER_METHOD_1:
-        return "first method: stopped when its own search found nothing; not an equilibrium by the current rule"
+        return "first method: stopped when its own search found nothing; not converged by the current rule"
     if entry["converged"]:
         return "converged"
     return (f"not converged in {entry['rounds']} rounds: round {entry.get('reported_round', '?')}'s mix "
-            "(the least exploitable), not an equilibrium")
+            "(the least exploitable), not shown to be an equilibrium")
 
 
 def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]

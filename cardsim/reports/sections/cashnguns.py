@@ -307,8 +307,9 @@ def conclusions_text(entries: dict) -> str:
     left_out = [f"{p}p {reading_label(m, v)}" for (p, m, v) in sorted(entries) if (p, m, v) not in converged]
     text = " ".join(readings_conclusions(converged)) if converged else "No reading converged."
     if left_out:
-        text += (" Left out of these conclusions because their runs did not converge (their mixes are not "
-                 f"equilibria; see the outside check above): {', '.join(left_out)}.")
+        text += (" Left out of these conclusions because their runs did not converge by the current rule "
+                 "(not shown to be equilibria; the outside check above says how far each mix is beaten): "
+                 f"{', '.join(left_out)}.")
     return text
 
 
