@@ -346,11 +346,78 @@ def hedge_average(game: SymmetricGame, start: np.ndarray, iterations: int = 2_00
     return total / total.sum()
 
 
+def _newton_on_support(game: SymmetricGame, mix: np.ndarray, support: np.ndarray, steps: int) -> np.ndarray:
+    """Newton's method on the indifference equations of ``support`` (every strategy of it earns
+    the same against the mix, shares summing to one) from ``mix``. A step that would take a
+    share below zero goes only to the edge of the simplex, and that strategy leaves the support.
+    Returns the last mix reached."""
+    mix = np.where(np.isin(np.arange(len(mix)), support), mix, 0.0)
+    mix = mix / mix.sum()
+    scale = float(np.abs(game.payoff).max()) or 1.0
+    for _ in range(steps):
+        support = np.flatnonzero(mix > 0)
+        if support.size < 2:
+            break
+
+        def equations(free: np.ndarray) -> np.ndarray:
+            full = np.zeros(len(mix))
+            full[support] = np.append(free, 1.0 - free.sum())
+            payoffs = expected_payoffs(game, full)[support]
+            return payoffs[1:] - payoffs[0]
+
+        free = mix[support][:-1]
+        residual = equations(free)
+        if np.abs(residual).max() < 1e-12 * scale:
+            break
+        jacobian = np.empty((free.size, free.size))
+        for j in range(free.size):
+            shifted = free.copy()
+            shifted[j] += 1e-7
+            jacobian[:, j] = (equations(shifted) - residual) / 1e-7
+        try:
+            step = np.linalg.solve(jacobian, -residual)
+        except np.linalg.LinAlgError:
+            break
+        shares, change = mix[support], np.append(step, -step.sum())
+        falling = change < 0
+        reach = float(np.min(-shares[falling] / change[falling])) if falling.any() else math.inf
+        fraction = min(1.0, reach)
+        shares = shares + fraction * change
+        if fraction < 1.0:  # a share reached zero: it leaves the support
+            shares[np.argmin(shares)] = 0.0
+        mix = np.zeros(len(mix))
+        mix[support] = np.maximum(shares, 0.0)
+        mix /= mix.sum()
+    return mix
+
+
+def polish_support(game: SymmetricGame, mix: np.ndarray, steps: int = 40) -> np.ndarray:
+    """A mix near ``mix`` solving its support's indifference equations (a symmetric equilibrium
+    with that support solves them; payoffs are polynomials of degree players - 1 in the shares):
+    Newton's method on the support of shares > 1e-4 (:func:`_newton_on_support`); then, while a
+    strategy outside the support earns more than the mix, it enters with a 2% share and Newton
+    runs again (at most once per strategy). The caller keeps the result only if its regret is
+    lower. Replicator paths that circle an interior equilibrium settle here."""
+    current = mix / mix.sum()
+    for _ in range(len(mix)):
+        current = _newton_on_support(game, current, np.flatnonzero(current > 1e-4), steps)
+        payoffs = expected_payoffs(game, current)
+        value = float(current @ payoffs)
+        outside = np.where(current > 0, -np.inf, payoffs)
+        entrant = int(np.argmax(outside))
+        if not outside[entrant] > value + 1e-9 * (float(np.abs(game.payoff).max()) or 1.0):
+            break
+        current = 0.98 * current
+        current[entrant] += 0.02
+    return current
+
+
 def symmetric_equilibrium(game: SymmetricGame, *, starts: int = 4, iterations: int = 2_000, seed: int = 0) -> Equilibrium:
     """A symmetric mixed equilibrium: replicator dynamics from the uniform mix, from near each
     pure strategy and from random mixes; Hedge path means (:func:`hedge_average`) from the
-    uniform and the random mixes; also every pure strategy; the lowest regret wins (the first
-    of equals). Tiny shares (< 1e-6) are dropped and the mix renormalised before reporting."""
+    uniform and the random mixes; also every pure strategy; then the three of least regret are
+    polished on their support (:func:`polish_support`); the lowest regret wins (the first of
+    equals, the unpolished before the polished). Tiny shares (< 1e-6) are dropped and the mix renormalised before reporting."""
     count = len(game.strategies)
     rng = np.random.default_rng(seed)
     candidates = [np.eye(count)[s] for s in range(count)]
@@ -361,7 +428,8 @@ def symmetric_equilibrium(game: SymmetricGame, *, starts: int = 4, iterations: i
     candidates += [hedge_average(game, start, iterations) for start in uniform + random_starts]
     candidates = [np.where(mix < 1e-6, 0.0, mix) for mix in candidates]
     evaluated = [evaluate_mix(game, mix / mix.sum()) for mix in candidates]
-    return min(evaluated, key=lambda e: e.regret)
+    polished = [evaluate_mix(game, polish_support(game, e.mix)) for e in sorted(evaluated, key=lambda e: e.regret)[:3]]
+    return min(evaluated + polished, key=lambda e: e.regret)
 
 
 def best_responses(matrix: pl.DataFrame, metric: str = "win") -> pl.DataFrame:
@@ -422,8 +490,18 @@ class DiscoverSettings:
             stop check).
         rounds: PSRO rounds at most (the loop ends earlier when it converges, see stop_checks).
         start: specs of the starting library.
-        library_cap: most strategies in the library; beyond it, strategies without share in
-            the last equilibrium are dropped, oldest first (they stay search candidates).
+        library_cap: most strategies in the library after a reply joins (a hard cap: the number
+            of table profiles grows as library_cap ** players / players!, and a table spread over
+            too many profiles is too noisy to solve). Beyond it strategies leave, never the reply
+            that joins: first those with a negligible share (below ``prune_share``) in the
+            round's equilibrium, oldest first, then the smallest shares. Under the cap nothing
+            leaves, so the library keeps the double oracle's memory (a library that drops every
+            zero share each round turns into a best-response chase that cycles).
+        prune_share: the share under which a strategy counts as negligible (see library_cap).
+            Strategies that leave stay in the run's record of strategies met (``names``, and
+            ``dropped`` in order), stay candidates of every later search and keep their table
+            games; one that comes back as a search's reply keeps its name and is flagged
+            ``returned``. The stop rule does not depend on it (every search still tries them).
         table_games: games added to the library's profile table per round, spread over the
             profiles in proportion to how likely they are under the current mix.
         profile_min: games every new profile gets first.
@@ -450,6 +528,7 @@ class DiscoverSettings:
     rounds: int = 20
     start: tuple[str, ...] = ("stubborn", "coward", "bluffer", "sniper")
     library_cap: int = 8
+    prune_share: float = 0.02
     table_games: int = 200_000
     profile_min: int = 32
     table_passes: int = 4
@@ -476,6 +555,8 @@ class DiscoverSettings:
             raise UserError(f"--stop-checks must be at least 0, got {self.stop_checks}")
         if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
             raise UserError(f"--tolerance must be a number >= 0, got {self.tolerance}")
+        if not (math.isfinite(self.prune_share) and 0 <= self.prune_share < 1):
+            raise UserError(f"--prune-share must be a number from 0 to below 1, got {self.prune_share}")
         for spec in self.start:
             parse_strategy(spec)
 
@@ -794,9 +875,10 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
              on_round: Callable[[dict], None] | None = None) -> dict:
     """The PSRO loop: solve the library's symmetric equilibrium, search the strategy space for
     a best response to it, add the response when its gain is significant (95% low bound > 0),
-    repeat. The library keeps every strategy up to ``library_cap`` (then drops the oldest
-    without equilibrium share); every strategy ever in a library or chosen as a round's best
-    reply (named ``dN`` when new) stays a candidate of every later search.
+    repeat. Beyond ``library_cap`` strategies leave the library, negligible shares (below
+    ``prune_share``) first, then the smallest (:func:`_next_library`);
+    every strategy ever in a library or chosen as a round's best reply (named ``dN`` when new)
+    stays a candidate of every later search, and one that comes back is flagged ``returned``.
     Every round also runs ``stop_checks`` independent searches (:class:`DiscoverSettings`);
     the run converges when no search gains significantly and every bound is within the
     tolerance. The run reports the equilibrium of
@@ -810,6 +892,7 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
     for done in document["rounds"]:
         if on_round is not None:
             on_round(done)
+    dropped: list[str] = document.setdefault("dropped", [])  # every spec ever pruned, in order
     while len(document["rounds"]) < settings.rounds and not document["converged"]:
         index = len(document["rounds"])
         library: list[str] = list(document["library"])
@@ -865,12 +948,16 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
             "exploitability_hi": worst.high,
             "validation_games": worst.games,
             "exploitability_from": "discover's search" if worst is main else "an independent stop check",
-            "added": [{"name": names[reply.spec], "spec": reply.spec, "description": reply.strategy.describe()}
-                      for reply in chosen],
+            "added": [{"name": names[reply.spec], "spec": reply.spec, "description": reply.strategy.describe(),
+                       "returned": reply.spec in dropped} for reply in chosen],
         }
-        document["rounds"].append(record)
         document["library"] = _next_library(library, record["equilibrium_specs"],
-                                            [reply.spec for reply in chosen], settings.library_cap)
+                                            [reply.spec for reply in chosen], settings.library_cap,
+                                            settings.prune_share)
+        record["pruned"] = [{"name": names[s], "share": record["equilibrium_specs"].get(s, 0.0)}
+                            for s in library if s not in document["library"]]
+        dropped.extend(s for s in library if s not in document["library"] and s not in dropped)
+        document["rounds"].append(record)
         document["converged"] = converged
         if path is not None:
             _save_discover(path, document, table)
@@ -893,16 +980,20 @@ def table_parts(games: int, passes: int) -> list[int]:
     return [games * (part + 1) // passes - games * part // passes for part in range(passes)]
 
 
-def _next_library(library: list[str], shares: dict[str, float], added: list[str], cap: int) -> list[str]:
-    """The library plus the added strategies; beyond ``cap``, strategies without share in the
-    equilibrium are dropped, oldest first."""
-    library = library + added
-    for spec in list(library):
-        if len(library) <= cap:
-            break
-        if spec not in added and shares.get(spec, 0.0) == 0.0:
-            library.remove(spec)
-    return library
+def _next_library(library: list[str], shares: dict[str, float], added: list[str], cap: int,
+                  prune_share: float = 0.0) -> list[str]:
+    """The next round's library: the library plus the added strategies; while that exceeds
+    ``cap``, a strategy of the old library leaves (never an added one): the oldest whose share
+    in the equilibrium ``shares`` is under ``prune_share`` (or zero), else the one with the
+    smallest share (the oldest of equals)."""
+    def share(spec: str) -> float:
+        return shares.get(spec, 0.0)
+
+    kept = [spec for spec in library if spec not in added]
+    while kept and len(kept) + len(added) > cap:
+        negligible = [spec for spec in kept if share(spec) < prune_share or share(spec) == 0.0]
+        kept.remove(negligible[0] if negligible else min(kept, key=share))
+    return kept + list(added)
 
 
 def _name_of(strategy: Strategy, names: dict[str, str]) -> str:
@@ -973,7 +1064,11 @@ def discover_round_lines(record: dict, metric: str) -> list[str]:
     lines.append(f"  exploitability {record['gain'] * scale:+.2f}{unit} (95% <= {record['exploitability_hi'] * scale:.2f}, "
                  f"the highest bound of the round's searches)")
     for added in record["added"]:
-        lines.append(f"  added {added['name']} = {added['spec']}")
+        back = " (returns: pruned earlier)" if added.get("returned") else ""
+        lines.append(f"  added {added['name']} = {added['spec']}{back}")
+    if record.get("pruned"):
+        lines.append("  pruned from the library (still searched): " + ", ".join(
+            f"{item['name']} {item['share']:.1%}" for item in record["pruned"]))
     if record["converged"]:
         lines.append("  converged: no search gains significantly and every bound is within the tolerance")
     elif not record["added"]:
@@ -1060,10 +1155,30 @@ def equilibrium_features(entry: dict) -> dict[str, dict[str, float]]:
     return features
 
 
+def converged_entry(entry: dict) -> bool:
+    """Whether an entry's mix is a searched equilibrium under the current stop rule: its run
+    converged (no search gained significantly and every 95% bound was within the tolerance).
+    A first-method entry ("discover/1") never is: it stopped when its own search alone found
+    nothing."""
+    return bool(entry["converged"]) and entry.get("method") != DISCOVER_METHOD_1
+
+
+def entry_status(entry: dict) -> str:
+    """A library entry's status in plain words: converged, stopped by the first method's rule,
+    or not converged (the run's least exploitable round is reported)."""
+    if entry.get("method") == DISCOVER_METHOD_1:
+        return "first method: stopped when its own search found nothing; not converged by the current rule"
+    if entry["converged"]:
+        return "converged"
+    return (f"not converged in {entry['rounds']} rounds: round {entry.get('reported_round', '?')}'s mix "
+            "(the least exploitable), not shown to be an equilibrium")
+
+
 def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]
                    ) -> pl.DataFrame:
     """One row per (players, reading): where the equilibrium comes from (a stored discover run,
-    or the shipped library), the discover run's rounds and whether it converged, the
+    or the shipped library), the discover run's rounds, whether it converged and its status
+    (:func:`entry_status`), the
     equilibrium (name share, ...), discover's own exploitability bound, and the outside check's
     (:func:`check_equilibrium`) gain with its 95% upper bound, in points of win probability or
     dollars. A reading without an outside check has no gain (NaN)."""
@@ -1077,7 +1192,7 @@ def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple
         rows.append({
             "players": players, "reading": reading_label(metric, shame_value), "metric": metric,
             "source": entry.get("source", "shipped library"), "rounds": entry["rounds"],
-            "converged": bool(entry["converged"]), "equilibrium": mix,
+            "converged": bool(entry["converged"]), "status": entry_status(entry), "equilibrium": mix,
             "discover_hi": entry["exploitability_hi"] * scale,
             "exploitability": check.get("gain", math.nan) * scale,
             "exploitability_hi": check.get("exploitability_hi", math.nan) * scale,
@@ -1156,8 +1271,14 @@ LIBRARIES_FORMAT = "cardsim-cashnguns-libraries/2"
 #: The first format: one code fingerprint for the whole file, no method per entry.
 LIBRARIES_FORMAT_1 = "cardsim-cashnguns-libraries/1"
 #: The discover method the current code runs (a shipped entry says which one produced it).
-DISCOVER_METHOD = ("discover/2: stops only when two independent 200-candidate searches find no "
-                   "significant gain and both 95% bounds are within the tolerance")
+DISCOVER_METHOD = ("discover/3: a hard library cap of 8 (beyond it, shares under 2% leave first, then "
+                   "the smallest; they stay search candidates); the library's equilibrium polished by "
+                   "Newton's method on its support; stops only when two independent "
+                   "200-candidate searches find no significant gain and both 95% bounds are within "
+                   "the tolerance")
+#: The second method: the same stop rule, a library that only dropped zero shares beyond its cap.
+DISCOVER_METHOD_2 = ("discover/2: stops only when two independent 200-candidate searches find no "
+                     "significant gain and both 95% bounds are within the tolerance")
 #: The method of entries written before the method was recorded.
 DISCOVER_METHOD_1 = "discover/1: stopped at the first round whose own search found no significant gain"
 

@@ -121,3 +121,24 @@ def test_equilibrium_of_a_cycling_game_comes_from_a_hedge_path_mean():
     found = symmetric_equilibrium(game)
     assert found.regret < 0.01
     assert np.allclose(found.mix, [1 / 7, 2 / 7, 4 / 7], atol=0.05)
+
+
+def test_polishing_on_the_support_reaches_the_exact_equilibrium():
+    """Newton's method on the support's indifference equations lands exactly on the cycling
+    game's equilibrium (1/7, 2/7, 4/7), where the replicator path circles; and on a five-strategy
+    table from a support whose payoffs cannot be equalised ({0, 2}: 0 always beats 2), the
+    strategy that beats the mix (3) enters and Newton reaches the equilibrium (2/11, 0, 19/77,
+    4/7, 0) with no regret."""
+    from cardsim.analysis.cashnguns import SymmetricGame, evaluate_mix, polish_support
+
+    antisymmetric = np.array([[0.0, -1.0, 0.5], [1.0, 0.0, -0.25], [-0.5, 0.25, 0.0]])
+    cycling = SymmetricGame(("rock", "paper", "scissors"), 2, np.eye(3, dtype=np.int64), 0.5 + 0.4 * antisymmetric,
+                            np.ones(3), np.zeros((3, 3)), "win")
+    polished = polish_support(cycling, np.array([0.6, 0.2, 0.2]))
+    assert polished == pytest.approx([1 / 7, 2 / 7, 4 / 7], abs=1e-9) and evaluate_mix(cycling, polished).regret < 1e-9
+    table = np.array([[0.50, 0.30, 0.70, 0.45, 0.52], [0.80, 0.50, 0.20, 0.40, 0.50], [0.30, 0.80, 0.50, 0.60, 0.50],
+                      [0.75, 0.60, 0.40, 0.50, 0.50], [0.48, 0.50, 0.50, 0.50, 0.50]])
+    five = SymmetricGame(tuple("abcde"), 2, np.eye(5, dtype=np.int64), table, np.ones(5), np.zeros((5, 5)), "win")
+    polished = polish_support(five, np.array([0.5, 0.0, 0.5, 0.0, 0.0]))
+    assert polished == pytest.approx([2 / 11, 0, 19 / 77, 4 / 7, 0], abs=1e-9)
+    assert evaluate_mix(five, polished).regret < 1e-9

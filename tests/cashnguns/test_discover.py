@@ -204,3 +204,75 @@ def test_bad_check_input_is_a_user_error(args, message):
     result = CliRunner().invoke(app, ["check", "--jobs", "1", *args])
     assert isinstance(result.exception, UserError)
     assert message in str(result.exception)
+
+
+def _matrix_game(strategies):
+    """The symmetric two-player game of MATRIX restricted to ``strategies`` (indices)."""
+    from cardsim.analysis.cashnguns import SymmetricGame
+
+    count = len(strategies)
+    payoff = MATRIX[np.ix_(strategies, strategies)]
+    return SymmetricGame(tuple(str(s) for s in strategies), 2, np.eye(count, dtype=np.int64), payoff,
+                         np.ones(count), np.zeros((count, count)), "win")
+
+
+def test_pruning_beyond_the_cap_drops_negligible_then_smallest_shares():
+    """MATRIX's symmetric equilibrium puts 2/11, 19/77 and 4/7 on strategies 0, 2 and 3 and
+    nothing on 1 and 4. Under the cap nothing leaves (the double oracle's memory); beyond it the
+    negligible shares leave first, oldest first, then the smallest share, never the joining
+    reply. Pruning down to the support keeps the equilibrium (up to the solver's iterations),
+    and against it no pruned strategy gains, so the oracle, which still tries them, finds no
+    reply beating the mix's own payoff."""
+    from cardsim.analysis.cashnguns import _next_library, evaluate_mix, symmetric_equilibrium
+
+    full = symmetric_equilibrium(_matrix_game([0, 1, 2, 3, 4]))
+    assert full.mix == pytest.approx([2 / 11, 0, 19 / 77, 4 / 7, 0], abs=1e-4)
+    shares = {str(s): float(share) for s, share in enumerate(full.mix) if share > 0}
+    library = ["0", "1", "2", "3", "4"]
+    assert _next_library(library, shares, [], cap=5, prune_share=0.02) == library
+    assert _next_library(library, shares, ["9"], cap=8, prune_share=0.02) == library + ["9"]
+    assert _next_library(library, shares, ["9"], cap=5, prune_share=0.02) == ["0", "2", "3", "4", "9"]
+    assert _next_library(library, shares, ["9"], cap=3, prune_share=0.02) == ["2", "3", "9"]  # then 0 (2/11)
+    assert _next_library(library, shares, ["9"], cap=2, prune_share=0.02) == ["3", "9"]
+    small = {"a": 0.015, "b": 0.5, "c": 0.01, "d": 0.475}
+    assert _next_library(list(small), small, ["e"], cap=4, prune_share=0.02) == ["b", "c", "d", "e"]  # oldest negligible
+    assert _next_library(list(small), small, ["e"], cap=4, prune_share=0.0) == ["a", "b", "d", "e"]  # smallest share
+    pruned = symmetric_equilibrium(_matrix_game([0, 2, 3]))
+    assert pruned.mix == pytest.approx([2 / 11, 19 / 77, 4 / 7], abs=5e-3) and pruned.regret < 1e-3
+    against = evaluate_mix(_matrix_game([0, 1, 2, 3, 4]), np.array([pruned.mix[0], 0, pruned.mix[1], pruned.mix[2], 0]))
+    assert against.regret < 1e-3
+    arena = MatrixArena()
+    found, _ = search_best_response(arena, [0, 2, 3], pruned.mix, [1, 4, 0, 2, 3], 4_000, 11, 0)
+    gain, low, high = measure_gain(arena, [0, 2, 3], pruned.mix, found, 40_000, 11, 0)
+    assert found in (0, 2, 3) and low <= 0 <= high
+
+
+def test_discover_keeps_the_cap_and_recognises_a_returning_strategy():
+    """With a cap of 3 the library is pruned every round a reply joins; each round records what
+    left (exactly what the cap rule drops), the next library is the kept ones plus the reply, a
+    pruned strategy keeps its name, and one that joins again is flagged as returning."""
+    from cardsim.analysis.cashnguns import _next_library
+
+    settings = replace(SMALL, rounds=4, start=("stubborn", "coward", "bluffer"), library_cap=3, stop_checks=1,
+                       tolerance=1e-6)
+    run = discover(settings)
+    specs = {name: spec for spec, name in run["names"].items()}
+    dropped: list[str] = []
+    rounds = run["rounds"]
+    for record, following in zip(rounds, rounds[1:] + [None]):
+        library = [specs[name] for name in record["library"]]
+        added = [a["spec"] for a in record["added"]]
+        expected = _next_library(library, record["equilibrium_specs"], added, 3, settings.prune_share)
+        assert [p["name"] for p in record["pruned"]] == [run["names"][s] for s in library if s not in expected]
+        for a in record["added"]:
+            assert a["returned"] == (a["spec"] in dropped)
+        dropped += [s for s in library if s not in expected and s not in dropped]
+        if following is not None:
+            assert following["library"] == [run["names"][s] for s in expected] and len(expected) <= 3
+    assert any(record["pruned"] for record in rounds)
+    assert run["dropped"] == dropped
+
+
+def test_bad_prune_share_is_a_user_error():
+    with pytest.raises(UserError, match="--prune-share"):
+        discover(replace(SMALL, prune_share=1.0))

@@ -61,3 +61,25 @@ def test_key_sentence_gives_each_outside_bound_and_the_target_verdict():
     checks[(5, "win", -5000)] = check(0.005)
     assert "within the 1-point target at every count" in searched_sentence(entries, checks)
     assert searched_sentence({}, {}) == ""
+
+
+def test_a_mix_that_did_not_converge_is_labelled_and_left_out_of_the_conclusions():
+    """The report calls a mix an equilibrium only when its run converged under the current stop
+    rule: a run stopped at its round limit, or a first-method entry, is labelled as such in the
+    table and left out of what holds and flips (named as left out)."""
+    from cardsim.analysis.cashnguns import DISCOVER_METHOD_1, converged_entry, entry_status
+    from cardsim.reports.sections.cashnguns import conclusions_text
+
+    entries = {(4, "win", -5000): entry(4, "win", -5000, {COUNTER: 0.7, SNIPER: 0.3}),
+               (4, "win", 5000): {**entry(4, "win", 5000, {COWARD: 1.0}), "method": DISCOVER_METHOD_1},
+               (5, "score", -5000): {**entry(5, "score", -5000, {SNIPER: 1.0}, converged=False), "reported_round": 3}}
+    assert [converged_entry(e) for e in entries.values()] == [True, False, False]
+    assert entry_status(entries[(4, "win", -5000)]) == "converged"
+    assert entry_status(entries[(4, "win", 5000)]).startswith("first method")
+    assert entry_status(entries[(5, "score", -5000)]).startswith("not converged in 5 rounds: round 3's mix")
+    table = readings_table(entries, {})
+    assert table["status"].to_list() == [entry_status(e) for _, e in sorted(entries.items())]
+    text = conclusions_text(entries)
+    assert "Card order holds in all 1 runs: all of the equilibrium mix holds its loaded cards back." in text
+    assert text.endswith("did not converge by the current rule (not shown to be equilibria; the outside check "
+                         "above says how far each mix is beaten): 4p win, shame +5,000, 5p score, shame -5,000.")

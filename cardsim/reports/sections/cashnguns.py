@@ -25,6 +25,7 @@ from cardsim.analysis.cashnguns import (
     cashnguns_fingerprint,
     check_command_line,
     check_equilibrium,
+    converged_entry,
     discover_command_line,
     equilibrium_table,
     load_libraries,
@@ -238,12 +239,14 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
         "`cardsim cashnguns discover` grows it by best responses (double oracle / PSRO): each round "
         "solves the symmetric equilibrium of the library, searches 200 candidate strategies (including "
         "card-counting ones) for the best reply, two independent searches (fresh candidates and games) "
-        "search again, and the best significant new reply joins the library; the run stops only "
+        "search again, and the best significant new reply joins the library (at most 8 strategies: beyond "
+        "that, shares under 2% leave first, then the smallest; they stay search candidates); the run stops only "
         f"when no search gains significantly and every 95% upper bound is within "
         f"{100 * DEFAULT_TOLERANCE['win']:g} points (or ${DEFAULT_TOLERANCE['score']:,.0f}); "
         "a run that does not converge within its rounds reports its least exploitable fully checked round "
         "(libraries marked discover/1 in the provenance table come from the first method, which stopped at "
-        "the first round its own search found nothing). "
+        "the first round its own search found nothing; discover/2 libraries had no hard cap and no polish "
+        "of the solved mix). "
         "Each reading's equilibrium is then tried from outside by this report: a fresh best-response "
         "search against the mix as reported (not re-solved), from random streams discover never draws "
         "from, and the reply's gain over the mix on fresh paired games (points of win probability, or "
@@ -255,12 +258,13 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
         table = readings_table(entries, checks)
         check = next(iter(checks.values()))["check"] if checks else None
         blocks.append(table_from_frame(
-            table, title="Final equilibrium of each reading, tried from outside",
+            table, title="Final mix of each reading (an equilibrium only where converged), tried from outside",
             columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
-                     text_column("reading", "reading"), text_column("equilibrium from", "source"),
+                     text_column("reading", "reading"), text_column("mix from", "source"),
                      ("rounds", "rounds", lambda r: f"{r['rounds']}{'' if r['converged'] else '+'}",
                       lambda r: float(r["rounds"])),
-                     text_column("equilibrium mix", "equilibrium"),
+                     text_column("status", "status"),
+                     text_column("mix", "equilibrium"),
                      ("discover's own bound", "discover_hi",
                       lambda r: f"{r['discover_hi']:.2f} pts" if r["metric"] == "win" else f"{r['discover_hi']:,.0f} $",
                       lambda r: float(r["discover_hi"])),
@@ -271,7 +275,9 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
                       lambda r: float(r["exploitability_hi"])),
                      ("paired games", "games", lambda r: f"{int(r['games']):,}", lambda r: float(r["games"]))],
             note=("Rounds: the discover run's rounds; marked + it stopped at the round limit without converging. "
-                  "Discover's own bound: the highest 95% upper bound of its last round's searches. Outside check: "
+                  "Status: a mix is called an equilibrium only when its run converged under the current stop "
+                  "rule; any other mix is what its run reported, and the outside check measures how far it "
+                  "is beaten. Discover's own bound: the highest 95% upper bound of its last round's searches. Outside check: "
                   + (f"a search of {check['budget']} candidates ({check['search_games']:,} games each, then the "
                      f"best tenth {4 * check['search_games']:,} and the best three {15 * check['search_games']:,} "
                      f"fresh games), root seed {check['seed']}, the reply's gain on {check['validation_games']:,} "
@@ -286,7 +292,7 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
                      ("share", "share", lambda r: percent(r["share"]), lambda r: float(r["share"])),
                      text_column("what it does", "description")],
         ))
-        blocks.append(Paragraph(" ".join(readings_conclusions(entries))))
+        blocks.append(Paragraph(conclusions_text(entries)))
         blocks.append(provenance_block(entries))
     if note:
         blocks.append(Paragraph(f"The shipped libraries could not be read: {note}."))
@@ -294,6 +300,19 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
         blocks.append(Paragraph("Not yet run (the table fills in when these are run with the same "
                                 "store): " + "; ".join(missing) + "."))
     return blocks
+
+
+def conclusions_text(entries: dict) -> str:
+    """Which conclusions hold and which flip, over the converged readings only
+    (:func:`~cardsim.analysis.cashnguns.converged_entry`), naming the readings left out."""
+    converged = {key: entry for key, entry in entries.items() if converged_entry(entry)}
+    left_out = [f"{p}p {reading_label(m, v)}" for (p, m, v) in sorted(entries) if (p, m, v) not in converged]
+    text = " ".join(readings_conclusions(converged)) if converged else "No reading converged."
+    if left_out:
+        text += (" Left out of these conclusions because their runs did not converge by the current rule "
+                 "(not shown to be equilibria; the outside check above says how far each mix is beaten): "
+                 f"{', '.join(left_out)}.")
+    return text
 
 
 def provenance_block(entries: dict) -> Block:
@@ -340,7 +359,7 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         pure = top["strategy"] if mix.height == 1 else None
         found.append((players, pure, top, equilibrium))
     named = Paragraph(equilibrium_sentence(found))
-    searched = searched_sentence(entries, checks)
+    searched = searched_sentence({key: entry for key, entry in entries.items() if converged_entry(entry)}, checks)
     return (Paragraph(searched), *blocks, named) if searched else (named, *blocks)
 
 
