@@ -76,7 +76,9 @@ def profile_command(as_json: bool) -> None:
             typer.echo(f"  {game}: {run['cpu_s']} CPU s in the process, {run['compilations']} "
                        f"compilations, {run['compile_s']} s compiling ({run['command']})",
                        err=True)
-        kernels = run["kernels"] if as_json else run["kernels"][:PROFILE_TOP]
+        kernels = run["kernels"] if as_json else [
+            {**kernel, "kernel": kernel["kernel"].removeprefix("cardsim.sims.")}
+            for kernel in run["kernels"][:PROFILE_TOP]]
         rows += [{"game": game, **kernel} for kernel in kernels]
     title = ("benchmark: compile profile (seconds compiling each kernel in a cold first run; "
              "self = without the kernels it compiled in)")
