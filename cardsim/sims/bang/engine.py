@@ -24,11 +24,14 @@ caller, not on its own; so are the few-line helpers with one or two callers (a s
 costs a fixed share of compile time however small it is). Kernels called from many places stay
 separate (inlined, each call site would be typed again), and so do the bots' play rules, the
 random bot's legal plays and the Bang!/Gatling shot (inlined, they made their callers slower to
-type than the separate kernels cost). Every separate kernel but the batch kernel is
-``inner=True``: compiled without numba's CPython wrapper, which only a call from Python needs
-(a test's call goes to a twin compiled for it). :func:`play_focus_batch` is the one batch
-kernel every command compiles; :func:`play_focus_games` hands it one argument type per argument
-whatever the caller passes. ``cardsim bench compile --profile`` shows the cost per kernel.
+type than the separate kernels cost). The separate kernels are ``inner=True`` (compiled without
+numba's CPython wrapper, which only a call from Python needs) except the batch kernel and the
+large rules the tests call from Python (the action, a life lost, the view, the legal plays, the
+invariants): a test's call of an inner kernel compiles a twin with the wrapper, which for those
+costs the test run more than the wrapper costs a first run. :func:`play_focus_batch` is the one
+batch kernel every command compiles; :func:`play_focus_games` hands it one argument type per
+argument whatever the caller passes. ``cardsim bench compile --profile`` shows the cost per
+kernel.
 """
 
 from __future__ import annotations
@@ -581,7 +584,7 @@ def save_from_death(s, rng, p):
         return
 
 
-@kernel(inner=True)
+@kernel
 def lose_life(s, rng, victim, amount, source):
     """victim loses ``amount`` life points caused by player ``source`` (-1: Dynamite).
     Below 1 the victim may be saved, else is eliminated. Survivors' abilities (published):
@@ -831,7 +834,7 @@ def effective_kind(s, p, c):
     return k
 
 
-@kernel(inner=True)
+@kernel
 def apply_action(s, rng, p, c, t, which):
     """Carry out one play by p (card c, target t, which card to take for Panic!/Cat Balou)."""
     if c == SID_ABILITY:
@@ -892,7 +895,7 @@ def push_take_options(s, n, c, t):
     return n
 
 
-@kernel(inner=True)
+@kernel
 def legal_actions(s, p):
     """All legal plays for p in its play phase into the ACTS block; returns their number.
     Missed! is not playable in one's own turn (except by Calamity Janet as BANG!); a Beer that
@@ -941,7 +944,7 @@ def legal_actions(s, p):
 # ---------------------------------------------------------------- what a bot sees
 
 
-@kernel(inner=True)
+@kernel
 def public_view(s, p):
     """Fill and return the view of seat p (layout: :mod:`cardsim.sims.bang.view`): the public
     record and p's own hand, nothing else. Roles shown: the Sheriff's, the dead's and p's own;
@@ -1147,7 +1150,7 @@ def take_turn(s, rng, p):
 # ---------------------------------------------------------------- invariants and the game
 
 
-@kernel(inner=True)
+@kernel
 def invariant_error(s):
     """0 if the state is consistent, else a code: 1 cards not all accounted for (deck,
     discard, hands, play), 2 deck/discard stacks disagree with zones, 3 table slots disagree,
