@@ -68,6 +68,9 @@ def bench(
     target: str = typer.Argument(..., help="poker, gang, thegame, cashnguns, bang or compile."),
     quick: bool = typer.Option(False, "--quick", help="Shorter measurements (rougher figures)."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
+    profile: bool = typer.Option(
+        False, "--profile",
+        help="compile only: each game's cold first run, compile seconds per kernel."),
 ) -> None:
     """Speed benchmarks, as ratios against a reference run in the same process.
 
@@ -75,7 +78,7 @@ def bench(
     """
     from cardsim.commands.bench import bench_command
 
-    bench_command(target, quick, as_json)
+    bench_command(target, quick, as_json, profile)
 
 
 def version() -> None:

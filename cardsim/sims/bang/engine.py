@@ -19,10 +19,19 @@ Compile time: numba optimises and compiles every separately compiled kernel toge
 whole call tree, so each level of a deep call chain compiles the rules below it once more.
 A kernel with a single caller that sits between the batch kernel and the shared rules (the
 turn, the draw phase, the card plays, the bots' seat-level choices, the path from a lethal hit
-to an elimination) is therefore ``@kernel(inline="always")``: compiled as part of its caller,
-not on its own. Kernels called from many places stay separate (inlined, each call site would
-be compiled again), and so do the bots' play rules, which would make the batch kernel too big
-to type quickly. :func:`play_focus_games` is the one batch kernel every command compiles.
+to an elimination, the deal) is therefore ``@kernel(inline="always")``: compiled as part of its
+caller, not on its own; so are the few-line helpers with one or two callers (a separate kernel
+costs a fixed share of compile time however small it is). Kernels called from many places stay
+separate (inlined, each call site would be typed again), and so do the bots' play rules, the
+random bot's legal plays and the Bang!/Gatling shot (inlined, they made their callers slower to
+type than the separate kernels cost). The separate kernels are ``inner=True`` (compiled without
+numba's CPython wrapper, which only a call from Python needs) except the batch kernel and the
+large rules the tests call from Python (the action, a life lost, the view, the legal plays, the
+invariants): a test's call of an inner kernel compiles a twin with the wrapper, which for those
+costs the test run more than the wrapper costs a first run. :func:`play_focus_batch` is the one
+batch kernel every command compiles; :func:`play_focus_games` hands it one argument type per
+argument whatever the caller passes. ``cardsim bench compile --profile`` shows the cost per
+kernel.
 """
 
 from __future__ import annotations
@@ -42,8 +51,8 @@ from cardsim.sims.bang.cards import (
 )  # fmt: skip
 from cardsim.sims.bang.policies import (
     N_PARAMS, NO_ACTION, SID_ABILITY, default_params, pick_discard, pick_jesse_source,
-    pick_kit_return, pick_pedro_discard, pick_store_card, pick_two_to_discard, random_play,
-    scripted_play,
+    pick_kit_return, pick_pedro_discard, pick_store_card, pick_two_to_discard, rand_below,
+    random_play, scripted_play,
 )
 from cardsim.sims.bang.view import (
     V_ALIVE, V_ALIVE_N, V_ATTACKS, V_BOT, V_CHAR, V_DISCARD_TOP, V_DIST, V_FOES, V_HAND_COUNT,
@@ -123,23 +132,23 @@ class StateView:
 # ---------------------------------------------------------------- state construction
 
 
-@kernel
-def set_seat_params(s, p, params):
-    """Store seat p's bot parameters (float64) bit for bit in the state. Element by element,
-    here and wherever the rules copy arrays: a slice assignment compiles numba's shape-mismatch
-    error (string formatting and all) into every kernel that reaches it."""
-    bits = params.view(np.int64)
-    for i in range(N_PARAMS):
-        s[PARAMS + p * N_PARAMS + i] = bits[i]
-
-
-@kernel
+@kernel(inner=True)
 def seat_params(s, p):
     """Seat p's bot parameters as float64 (a view into the state)."""
     return s[PARAMS + p * N_PARAMS : PARAMS + (p + 1) * N_PARAMS].view(np.float64)
 
 
-@kernel
+@kernel(inner=True)
+def set_seat_params(s, p, params):
+    """Store seat p's bot parameters (float64) bit for bit in the state. Element by element,
+    here and wherever the rules copy arrays: a slice assignment compiles numba's shape-mismatch
+    error (string formatting and all) into every kernel that reaches it."""
+    slot = seat_params(s, p)
+    for i in range(N_PARAMS):
+        slot[i] = params[i]
+
+
+@kernel(inline="always")
 def blank_state(roles, chars, bots, max_turns):
     """A table with the given roles/characters/bots per seat, full life, all 80 cards in the
     draw pile in id order (top = card 79), nobody dealt. Used by setup and by scenario tests."""
@@ -177,15 +186,7 @@ def blank_state(roles, chars, bots, max_turns):
     return s
 
 
-@kernel
-def rand_below(rng, n):
-    """A uniform integer in [0, n) from one uniform double of the Generator (the bias, below
-    n / 2**53, is far under any Monte Carlo error). One helper for every random pick keeps
-    numba's compile time down (``Generator.integers`` is costly to compile at each site)."""
-    return min(int(rng.random() * n), n - 1)
-
-
-@kernel
+@kernel(inner=True)
 def shuffle_prefix(values, n, rng):
     """Fisher-Yates shuffle of values[:n] in place."""
     for i in range(n - 1, 0, -1):
@@ -193,27 +194,28 @@ def shuffle_prefix(values, n, rng):
         values[i], values[j] = values[j], values[i]
 
 
-@kernel
+@kernel(inline="always")
 def deal_roles(n_players, rng):
     """Roles for a table (seed 003 step 2-3): the Sheriff sits at seat 0 and plays first (seats
     are clockwise turn order), the other roles are shuffled over seats 1..n-1."""
-    roles = ROLES_BY_PLAYERS[n_players - 4, :n_players].copy()
-    others = roles[1:]
-    shuffle_prefix(others, n_players - 1, rng)
-    for i in range(1, n_players):
-        roles[i] = others[i - 1]
+    roles = np.empty(n_players, np.int64)
+    for i in range(n_players):
+        roles[i] = ROLES_BY_PLAYERS[n_players - 4, i]
+    shuffle_prefix(roles[1:], n_players - 1, rng)
     return roles
 
 
-@kernel
+@kernel(inline="always")
 def setup_game(n_players, bots_by_role, params_by_role, max_turns, rng):
     """Deal a fresh game: roles, distinct random characters, shuffled deck, each player dealt
     as many cards as their life points (seed 003 steps 2-5). Each seat gets its role's bot
     and bot parameters (row of ``params_by_role``)."""
     roles = deal_roles(n_players, rng)
-    pool = np.arange(N_CHARACTERS).astype(np.int64)
+    pool = np.empty(N_CHARACTERS, np.int64)
+    for i in range(N_CHARACTERS):
+        pool[i] = i
     shuffle_prefix(pool, N_CHARACTERS, rng)
-    chars = pool[:n_players].copy()
+    chars = pool[:n_players]
     bots = np.empty(n_players, np.int64)
     for p in range(n_players):
         bots[p] = bots_by_role[roles[p]]
@@ -229,7 +231,7 @@ def setup_game(n_players, bots_by_role, params_by_role, max_turns, rng):
 # ---------------------------------------------------------------- card movement
 
 
-@kernel
+@kernel(inner=True)
 def move(s, c, zone, p):
     """The one place a card changes zone: keeps the in-play slots and hand counts in step."""
     k = CARD_KIND[c]
@@ -247,19 +249,19 @@ def move(s, c, zone, p):
         s[TABLE + p * N_KINDS + k] = c
 
 
-@kernel
+@kernel(inner=True)
 def hand_count(s, p):
     """Number of cards in seat p's hand."""
     return s[HAND + p * HAND_WIDTH + N_KINDS]
 
 
-@kernel
+@kernel(inline="always")
 def count_in_hand(s, p, kind):
     """Number of cards of ``kind`` in p's hand."""
     return s[HAND + p * HAND_WIDTH + kind]
 
 
-@kernel
+@kernel(inner=True)
 def find_in_hand(s, p, kind):
     """Some card of ``kind`` in p's hand, -1 if none."""
     if s[HAND + p * HAND_WIDTH + kind] == 0:
@@ -270,7 +272,7 @@ def find_in_hand(s, p, kind):
     return -1
 
 
-@kernel
+@kernel(inner=True)
 def random_hand_card(s, rng, p):
     """A uniformly random card from p's hand (drawn blind), -1 if the hand is empty."""
     n = hand_count(s, p)
@@ -285,7 +287,7 @@ def random_hand_card(s, rng, p):
     return -1
 
 
-@kernel
+@kernel(inline="always")
 def table_count(s, p):
     """Number of cards in play in front of p."""
     n = 0
@@ -295,13 +297,13 @@ def table_count(s, p):
     return n
 
 
-@kernel
+@kernel(inner=True)
 def to_hand(s, c, p):
     """Put card c into p's hand (leaving the table slot it may have held)."""
     move(s, c, Z_HAND, p)
 
 
-@kernel
+@kernel(inner=True)
 def to_discard(s, c):
     """Put card c face up on the discard pile (leaving the table slot it may have held)."""
     move(s, c, Z_DISCARD, -1)
@@ -309,13 +311,13 @@ def to_discard(s, c):
     s[G_DISCARD_N] += 1
 
 
-@kernel
+@kernel(inner=True)
 def to_table(s, c, p):
     """Put blue card c in play in front of p (seed 003: blue cards stay in play)."""
     move(s, c, Z_TABLE, p)
 
 
-@kernel
+@kernel(inline="always")
 def to_deck_top(s, c):
     """Put card c back on top of the draw pile (Kit Carlson's returned card)."""
     move(s, c, Z_DECK, -1)
@@ -323,7 +325,7 @@ def to_deck_top(s, c):
     s[G_DECK_N] += 1
 
 
-@kernel
+@kernel(inline="always")
 def reshuffle(s, rng):
     """Seed 003 draw phase: an empty draw pile is rebuilt by shuffling the discard pile."""
     n = s[G_DISCARD_N]
@@ -337,7 +339,7 @@ def reshuffle(s, rng):
     s[G_RESHUFFLES] += 1
 
 
-@kernel
+@kernel(inner=True)
 def pop_deck(s, rng):
     """Take the top card of the draw pile into limbo (reshuffling if empty); -1 if no card
     exists anywhere outside hands and play."""
@@ -351,7 +353,7 @@ def pop_deck(s, rng):
     return c
 
 
-@kernel
+@kernel(inner=True)
 def draw_to_hand(s, rng, p, k):
     """p draws k cards from the draw pile."""
     for _ in range(k):
@@ -361,7 +363,7 @@ def draw_to_hand(s, rng, p, k):
         to_hand(s, c, p)
 
 
-@kernel
+@kernel(inner=True)
 def suzy_refill(s, rng):
     """Suzy Lafayette (published): as soon as she has no cards in hand, she draws one."""
     q = s[G_SUZY]
@@ -372,7 +374,7 @@ def suzy_refill(s, rng):
 # ---------------------------------------------------------------- table geometry
 
 
-@kernel
+@kernel(inner=True)
 def alive_count(s):
     """Number of players still in the game."""
     n = 0
@@ -381,7 +383,7 @@ def alive_count(s):
     return n
 
 
-@kernel
+@kernel(inner=True)
 def next_alive(s, p):
     """The next living player clockwise (to p's left) after p; p itself if alone."""
     n = s[G_PLAYERS]
@@ -391,7 +393,7 @@ def next_alive(s, p):
     return q
 
 
-@kernel
+@kernel(inline="always")
 def seat_distance(s, a, b):
     """Seat distance a->b counting living players only, the shorter way round (seed 003)."""
     n = s[G_PLAYERS]
@@ -404,7 +406,7 @@ def seat_distance(s, a, b):
     return min(clockwise, alive_count(s) - clockwise)
 
 
-@kernel
+@kernel(inner=True)
 def distance(s, a, b):
     """Distance a sees b at: seat distance, +1 for b's Mustang, +1 if b is Paul Regret, -1 for
     a's Scope, -1 if a is Rose Doolan (seed 003 range; published cards and characters)."""
@@ -420,7 +422,7 @@ def distance(s, a, b):
     return max(d, 1)
 
 
-@kernel
+@kernel(inline="always")
 def weapon_reach(s, p):
     """Reach of p's weapon in play; the Colt .45 (reach 1) without one (published)."""
     for k in range(FIRST_WEAPON, N_KINDS):
@@ -429,14 +431,14 @@ def weapon_reach(s, p):
     return COLT_REACH
 
 
-@kernel
+@kernel(inline="always")
 def can_shoot(s, p, t):
     """p may aim a BANG! at t: t is another living player at distance <= p's reach
     (published 'up to the reach', not the seed's 'strictly more')."""
     return t != p and s[ALIVE + t] == 1 and distance(s, p, t) <= weapon_reach(s, p)
 
 
-@kernel
+@kernel(inline="always")
 def may_bang_again(s, p):
     """One BANG! per turn unless p has a Volcanic in play or is Willy the Kid (published)."""
     volcanic = s[TABLE + p * N_KINDS + VOLCANIC] >= 0
@@ -446,7 +448,7 @@ def may_bang_again(s, p):
 # ---------------------------------------------------------------- draw! checks
 
 
-@kernel
+@kernel(inline="always")
 def check_succeeds(purpose, c):
     """Outcome of one flipped card for the checking player: Dynamite explodes on spades 2-9,
     Jail is escaped and Barrel dodges on a heart (published cards)."""
@@ -455,7 +457,7 @@ def check_succeeds(purpose, c):
     return CARD_SUIT[c] == HEARTS
 
 
-@kernel
+@kernel(inner=True)
 def draw_check(s, rng, p, purpose):
     """p 'draw!'s: flip the top card and discard it; Lucky Duke flips two and keeps the better.
     True when the outcome is good for p (no explosion / escape / dodge)."""
@@ -473,7 +475,7 @@ def draw_check(s, rng, p, purpose):
 # ---------------------------------------------------------------- public record
 
 
-@kernel
+@kernel(inner=True)
 def record_attack(s, attacker, target):
     """The public record of who attacked whom (BANG!, Duel, Panic!, Cat Balou, Jail): the bots'
     beliefs about hidden roles are built from it (:func:`policies.suspicion`)."""
@@ -484,7 +486,7 @@ def record_attack(s, attacker, target):
 # ---------------------------------------------------------------- life, death and the end
 
 
-@kernel
+@kernel(inner=True)
 def check_end(s):
     """End conditions (seed 003): Sheriff dead -> the Renegade wins if he is the only one
     alive, otherwise the Outlaws; all Outlaws and the Renegade dead -> Sheriff and Deputies."""
@@ -510,7 +512,7 @@ def check_end(s):
         s[G_WINNER] = SIDE_LAW
 
 
-@kernel
+@kernel(inline="always")
 def discard_everything(s, p):
     """Discard all cards in p's hand and in play in front of p."""
     for c in range(N_CARDS):
@@ -546,7 +548,7 @@ def eliminate(s, rng, victim, killer):
     suzy_refill(s, rng)
 
 
-@kernel
+@kernel(inner=True)
 def choose_two_to_discard(s, rng, p):
     """Sid Ketchum's two cards, chosen by p's bot."""
     return pick_two_to_discard(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM,
@@ -610,7 +612,7 @@ def lose_life(s, rng, victim, amount, source):
 # ---------------------------------------------------------------- responses
 
 
-@kernel
+@kernel(inline="always")
 def dodge_card(s, p):
     """A card p can play as Missed!: a Missed!, or a BANG! for Calamity Janet (published)."""
     c = find_in_hand(s, p, MISSED)
@@ -619,7 +621,7 @@ def dodge_card(s, p):
     return c
 
 
-@kernel
+@kernel(inline="always")
 def bang_card(s, p):
     """A card p can discard as a BANG! (Duel, Indians!): a BANG!, or a Missed! for Calamity."""
     c = find_in_hand(s, p, BANG)
@@ -628,7 +630,7 @@ def bang_card(s, p):
     return c
 
 
-@kernel
+@kernel(inline="always")
 def dodges_in_hand(s, p):
     """How many shots p can cancel from hand."""
     n = count_in_hand(s, p, MISSED)
@@ -637,7 +639,7 @@ def dodges_in_hand(s, p):
     return n
 
 
-@kernel
+@kernel(inner=True)
 def resolve_shot(s, rng, shooter, target, needed):
     """A shot at target that takes ``needed`` Missed! to cancel (2 for Slab the Killer's
     BANG!). Barrel and Jourdonnais each give one draw! (a heart counts as one Missed!), then
@@ -682,7 +684,7 @@ def play_beer(s, p, c):
         s[LIFE + p] = min(s[LIFE + p] + 1, s[MAX_LIFE + p])
 
 
-@kernel
+@kernel(inline="always")
 def take_card_from(s, rng, t, which):
     """The card taken from t: a random hand card when which < 0, else the chosen card in play."""
     if which < 0:
@@ -823,7 +825,7 @@ def play_jail(s, p, c, t):
     to_table(s, c, t)
 
 
-@kernel
+@kernel(inline="always")
 def effective_kind(s, p, c):
     """The kind c is played as in p's own turn: Calamity Janet's Missed! plays as a BANG!."""
     k = CARD_KIND[c]
@@ -871,7 +873,7 @@ def apply_action(s, rng, p, c, t, which):
 # ---------------------------------------------------------------- legal actions
 
 
-@kernel
+@kernel(inner=True)
 def push_action(s, n, c, t, which):
     """Append one action to the scratch buffer."""
     if n < MAX_ACTIONS:
@@ -882,7 +884,7 @@ def push_action(s, n, c, t, which):
     return n
 
 
-@kernel
+@kernel(inline="always")
 def push_take_options(s, n, c, t):
     """Panic!/Cat Balou options against t: a blind hand card, or each card t has in play."""
     if hand_count(s, t) > 0:
@@ -1235,13 +1237,43 @@ def play_games(n_games, n_players, bots_by_role, params_by_role, max_turns, rng,
                check_every_turn):
     """Play n_games independent games; one row of results per game. ``params_by_role``: one
     row of bot parameters per role (see :mod:`cardsim.sims.bang.policies`). Plain Python over
-    the one batch kernel :func:`play_focus_games` (no focus seat), so every command compiles
+    the one batch kernel :func:`play_focus_batch` (no focus seat), so every command compiles
     and caches that kernel alone."""
     return play_focus_games(n_games, n_players, bots_by_role, params_by_role, -1, 0,
                             params_by_role[0], max_turns, rng, rng, check_every_turn)
 
 
-@kernel
+def play_focus_games(n_games, n_players, bots_by_role, params_by_role, focus_role, focus_bot,
+                     focus_params, max_turns, deal_rng, play_rng, check_every_turn):
+    """Play n_games; deals (roles, characters, deck) come from ``deal_rng`` and everything
+    after from ``play_rng``, so two runs with equal deal streams play the same deals whatever
+    the bots do (common random numbers). With ``focus_role`` >= 0 the first seat of that role
+    plays ``focus_bot`` with ``focus_params`` instead of its role's bot. Returns (winner,
+    turns, roles, chars, alive, life, killer, out_turn, errors), one row per game.
+
+    Plain Python: it allocates the result arrays and hands the batch kernel one argument type
+    per argument (C-contiguous int64 / float64 arrays, plain ints and a bool) whatever the
+    caller passed, so every caller reaches the same compiled (and cached) kernel."""
+    n_games = int(n_games)
+    results = (
+        np.empty(n_games, np.int8),  # winner
+        np.empty(n_games, np.int16),  # turns
+        np.full((n_games, MAX_SEATS), -1, np.int8),  # roles
+        np.full((n_games, MAX_SEATS), -1, np.int8),  # chars
+        np.zeros((n_games, MAX_SEATS), np.int8),  # alive
+        np.zeros((n_games, MAX_SEATS), np.int8),  # life
+        np.full((n_games, MAX_SEATS), -1, np.int8),  # killer
+        np.zeros((n_games, MAX_SEATS), np.int16),  # out_turn
+        np.zeros(n_games, np.int8),  # errors
+    )
+    play_focus_batch(n_games, int(n_players), np.ascontiguousarray(bots_by_role, np.int64),
+                     np.ascontiguousarray(params_by_role, np.float64), int(focus_role),
+                     int(focus_bot), np.ascontiguousarray(focus_params, np.float64),
+                     int(max_turns), deal_rng, play_rng, bool(check_every_turn), *results)
+    return results
+
+
+@kernel(inline="always")
 def focus_seat(s, role):
     """The first seat dealt ``role`` (-1 if none)."""
     for p in range(s[G_PLAYERS]):
@@ -1251,21 +1283,12 @@ def focus_seat(s, role):
 
 
 @kernel
-def play_focus_games(n_games, n_players, bots_by_role, params_by_role, focus_role, focus_bot,
-                     focus_params, max_turns, deal_rng, play_rng, check_every_turn):
-    """Play n_games; deals (roles, characters, deck) come from ``deal_rng`` and everything
-    after from ``play_rng``, so two runs with equal deal streams play the same deals whatever
-    the bots do (common random numbers). With ``focus_role`` >= 0 the first seat of that role
-    plays ``focus_bot`` with ``focus_params`` instead of its role's bot."""
-    winner = np.empty(n_games, np.int8)
-    turns = np.empty(n_games, np.int16)
-    roles = np.full((n_games, MAX_SEATS), -1, np.int8)
-    chars = np.full((n_games, MAX_SEATS), -1, np.int8)
-    alive = np.zeros((n_games, MAX_SEATS), np.int8)
-    life = np.zeros((n_games, MAX_SEATS), np.int8)
-    killer = np.full((n_games, MAX_SEATS), -1, np.int8)
-    out_turn = np.zeros((n_games, MAX_SEATS), np.int16)
-    errors = np.zeros(n_games, np.int8)
+def play_focus_batch(n_games, n_players, bots_by_role, params_by_role, focus_role, focus_bot,
+                     focus_params, max_turns, deal_rng, play_rng, check_every_turn, winner,
+                     turns, roles, chars, alive, life, killer, out_turn, errors):
+    """The batch kernel of :func:`play_focus_games`: plays the games into its result arrays
+    (allocated by the caller: numba compiles each array constructor once per shape and type,
+    seconds of a cold first run)."""
     for i in range(n_games):
         s = setup_game(n_players, bots_by_role, params_by_role, max_turns, deal_rng)
         if focus_role >= 0:
@@ -1282,4 +1305,3 @@ def play_focus_games(n_games, n_players, bots_by_role, params_by_role, focus_rol
             life[i, p] = s[LIFE + p]
             killer[i, p] = s[KILLER + p]
             out_turn[i, p] = s[OUT_TURN + p]
-    return winner, turns, roles, chars, alive, life, killer, out_turn, errors

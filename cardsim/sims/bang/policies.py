@@ -104,7 +104,7 @@ def default_params(role: int) -> np.ndarray:
 # ---------------------------------------------------------------- reading the view
 
 
-@kernel
+@kernel(inner=True)
 def find_card(v, kind):
     """Some card of ``kind`` in my hand (the lowest id), -1 if none."""
     if v[V_MY_KINDS + kind] == 0:
@@ -116,13 +116,13 @@ def find_card(v, kind):
     return -1
 
 
-@kernel
+@kernel(inner=True)
 def in_play(v, seat, kind):
     """True if ``seat`` has a card of ``kind`` in play."""
     return v[V_TABLE + seat * N_KINDS + kind] >= 0
 
 
-@kernel
+@kernel(inner=True)
 def random_own_card(v, rng):
     """A uniformly random card of my hand (same draw as the engine's blind pick)."""
     n = v[V_HAND_N]
@@ -131,19 +131,22 @@ def random_own_card(v, rng):
     return v[V_MY_CARDS + min(int(rng.random() * n), n - 1)]
 
 
-@kernel
+@kernel(inner=True)
 def rand_below(rng, n):
-    """A uniform integer in [0, n) from one uniform double (as the engine draws them)."""
+    """A uniform integer in [0, n) from one uniform double of the Generator (the bias, below
+    n / 2**53, is far under any Monte Carlo error). One helper for every random pick, the
+    engine's and the bots', keeps numba's compile time down (``Generator.integers`` is costly
+    to compile at each site)."""
     return min(int(rng.random() * n), n - 1)
 
 
-@kernel
+@kernel(inline="always")
 def sheriff_life(v):
     """The Sheriff's current life (public)."""
     return v[V_LIFE + v[V_SHERIFF]]
 
 
-@kernel
+@kernel(inline="always")
 def bang_cards(v):
     """How many cards I can discard as a BANG! (Calamity Janet: Missed! too)."""
     n = v[V_MY_KINDS + BANG]
@@ -155,7 +158,7 @@ def bang_cards(v):
 # ---------------------------------------------------------------- beliefs
 
 
-@kernel
+@kernel(inner=True)
 def suspicion(v, w):
     """Suspicion (hostility to the Sheriff) per seat from the public attack record: each attack
     on the Sheriff adds ``evidence_sheriff``; an attack on a player who looks (or is revealed)
@@ -165,12 +168,15 @@ def suspicion(v, w):
     n = v[V_PLAYERS]
     sheriff = v[V_SHERIFF]
     base = np.zeros(MAX_SEATS)
+    current = np.zeros(MAX_SEATS)
+    nxt = np.zeros(MAX_SEATS)
     for a in range(n):
         if a != sheriff:
             base[a] = w[P_EVIDENCE_SHERIFF] * v[V_ATTACKS + a * MAX_SEATS + sheriff]
-    current = base.copy()
+        current[a] = base[a]
     for _ in range(2):
-        nxt = base.copy()
+        for a in range(n):
+            nxt[a] = base[a]
         for a in range(n):
             if a == sheriff:
                 continue
@@ -183,11 +189,11 @@ def suspicion(v, w):
                     nxt[a] -= w[P_EVIDENCE_CHAIN] * hits
                 elif role == DEPUTY or (role < 0 and current[t] < 0):
                     nxt[a] += w[P_EVIDENCE_CHAIN] * hits
-        current = nxt
+        current, nxt = nxt, current
     return current
 
 
-@kernel
+@kernel(inline="always")
 def certain_foe_score(w, evidence):
     """Hostility toward a player who is certainly a foe from role counts alone: always worth a
     shot, the evidence only orders such players (a Renegade who shot Outlaws looks lawful but
@@ -195,7 +201,7 @@ def certain_foe_score(w, evidence):
     return max(w[P_CERTAIN] + 0.1 * max(min(evidence, 5.0), -5.0), 0.5)
 
 
-@kernel
+@kernel(inline="always")
 def naive_hostility(v, w, t):
     """The naive bot: anyone its role does not rule out as a friend scores 1 (Outlaws: the
     Sheriff 10); a Renegade spares the Sheriff until they are the last two."""
@@ -213,7 +219,7 @@ def naive_hostility(v, w, t):
     return 1.0 + lean
 
 
-@kernel
+@kernel(inner=True)
 def hostility(v, w, suspect, t):
     """How much I want to hurt t (> the play's threshold: worth attacking), from my role, the
     public Sheriff, public role counts and the suspicion ``suspect``."""
@@ -254,7 +260,7 @@ def hostility(v, w, suspect, t):
     return 2.0 + lean
 
 
-@kernel
+@kernel(inner=True)
 def wants_dynamite(v, w):
     """Dynamite hits whoever it explodes on as it goes round, so it helps a side in proportion
     to the foes among the other living players. Naive: always. Role bot: when that share is
@@ -274,7 +280,7 @@ def wants_dynamite(v, w):
     return foes >= w[P_DYNAMITE] * others
 
 
-@kernel
+@kernel(inner=True)
 def card_worth(v, w, c):
     """Worth of card c to me (what to keep, pick and throw away)."""
     k = CARD_KIND[c]
@@ -298,7 +304,7 @@ def card_worth(v, w, c):
     return KIND_WORTH[k]
 
 
-@kernel
+@kernel(inner=True)
 def best_target(v, w, suspect, kind, threshold):
     """The living player I most want to hit with ``kind`` among legal targets, -1 if nobody
     scores above ``threshold``."""
@@ -323,7 +329,7 @@ def best_target(v, w, suspect, kind, threshold):
     return best
 
 
-@kernel
+@kernel(inline="always")
 def pick_card_to_take(v, t):
     """Panic!/Cat Balou on a foe: its best card in play (not Jail/Dynamite), else blind from
     hand, else -2 when only a Jail/Dynamite (that hurts it) is left."""
@@ -344,7 +350,7 @@ def pick_card_to_take(v, t):
 # ---------------------------------------------------------------- the play phase
 
 
-@kernel
+@kernel(inner=True)
 def scripted_play(v, w):
     """The naive/role/tuned bot's next play. Order: heal, draw, equip, Jail, Panic!/Cat Balou,
     Duel (one it can win), Gatling/Indians!, BANG!, Dynamite, Saloon, Sid's ability."""
@@ -429,7 +435,7 @@ def scripted_play(v, w):
     return NO_ACTION
 
 
-@kernel
+@kernel(inline="always")
 def random_play(legal, n, rng):
     """The random bot: uniformly one of the n legal plays or 'stop'."""
     i = rand_below(rng, n + 1)
@@ -465,7 +471,7 @@ def pick_two_to_discard(v, w, random_bot, rng):
     return first, second
 
 
-@kernel
+@kernel(inline="always")
 def pick_discard(v, w, random_bot, rng):
     """End-of-turn discard: a random card, or the one worth least."""
     if random_bot:
@@ -481,7 +487,7 @@ def pick_discard(v, w, random_bot, rng):
     return worst
 
 
-@kernel
+@kernel(inline="always")
 def pick_store_card(v, w, random_bot, rng, shown, remaining):
     """General Store: a random shown card, or the one worth most (index into ``shown``)."""
     if random_bot:
@@ -493,7 +499,7 @@ def pick_store_card(v, w, random_bot, rng, shown, remaining):
     return best
 
 
-@kernel
+@kernel(inner=True)
 def pick_jesse_source(v, w, random_bot, rng):
     """Jesse Jones: the player to draw his first card from (-1: the deck). Random among the
     deck and every other player with cards, or the most hostile player with cards."""
@@ -522,7 +528,7 @@ def pick_jesse_source(v, w, random_bot, rng):
     return source
 
 
-@kernel
+@kernel(inline="always")
 def pick_kit_return(v, w, random_bot, rng, seen):
     """Kit Carlson: which of the three cards he looked at goes back on the deck."""
     if random_bot:
@@ -534,7 +540,7 @@ def pick_kit_return(v, w, random_bot, rng, seen):
     return back
 
 
-@kernel
+@kernel(inline="always")
 def pick_pedro_discard(v, w, random_bot, rng):
     """Pedro Ramirez: take the top of the discard pile as first card? (random: a coin)."""
     if random_bot:

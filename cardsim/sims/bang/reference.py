@@ -23,7 +23,7 @@ from cardsim.sims.core import jit
 def _identity_kernel(*args, **kwargs):
     """Stand-in for :func:`cardsim.sims.core.jit.kernel`: return the function unchanged (with
     or without options)."""
-    if len(args) == 1 and callable(args[0]) and not kwargs:
+    if len(args) == 1 and callable(args[0]):
         return args[0]
     return lambda function: function
 

@@ -27,8 +27,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import types as pytypes
+
 from numba import njit
 from numba.core import types
+from numba.core.registry import CPUDispatcher
 
 
 SIMS = Path(__file__).resolve().parent.parent
@@ -84,9 +87,35 @@ def _plain(argument_type: Any) -> Any:
     return types.unliteral(argument_type)
 
 
+class InnerKernel(CPUDispatcher):
+    """A kernel compiled without numba's CPython wrapper, the code that unboxes Python
+    arguments (arrays, a Generator) for a call from Python: compiled kernels call each other
+    directly and never use it, yet numba optimises and compiles it with every kernel (about a
+    tenth of a small kernel's compile time). A call from Python goes to a twin of the same
+    function compiled with the wrapper (and cached apart, under its own name) the first time
+    Python calls it; calls between kernels never compile the twin."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        twin = self.__dict__.get("python_twin")
+        if twin is None:
+            twin = self.__dict__["python_twin"] = njit(cache=True)(python_copy(self.py_func))
+        return twin(*args, **kwargs)
+
+
+def python_copy(function: Callable) -> Callable:
+    """The same code as a new function named ``<name>__python`` (numba's cache files are
+    named after the function, so the twin never reads or overwrites the inner kernel's)."""
+    copy = pytypes.FunctionType(function.__code__, function.__globals__, function.__name__,
+                                function.__defaults__, function.__closure__)
+    copy.__qualname__ = function.__qualname__ + "__python"
+    copy.__module__ = function.__module__
+    copy.__doc__ = function.__doc__
+    return copy
+
+
 def kernel(
     function: Callable | None = None, *, inline: str = "never",
-    literals: bool | tuple[str, ...] = False,
+    literals: bool | tuple[str, ...] = False, inner: bool = False,
 ) -> Any:
     """Compile ``function`` in nopython mode with the on-disk cache, typed for its compiled
     callers without literal specialisation. Use as ``@kernel`` or ``@kernel(inline="always")``.
@@ -97,6 +126,10 @@ def kernel(
     speed without them). Every other argument is typed plainly, even when a caller happens to
     pass a constant (``n_cand = 0`` before a loop would otherwise compile one more copy).
     ``literals=True`` keeps numba's behaviour of a copy per constant of any argument.
+
+    ``inner=True`` compiles an :class:`InnerKernel`: no CPython wrapper (nor C callback
+    wrapper) for kernels that the product calls only from other kernels; a call from Python
+    (a test) still works, through a twin compiled for it.
     """
 
     def compile_later(python_function: Callable) -> Any:
@@ -106,7 +139,12 @@ def kernel(
         if unknown:
             raise TypeError(f"{python_function.__name__} has no argument {sorted(unknown)}")
         drop_stale_cache(Path(inspect.getfile(python_function)))
-        dispatcher = njit(cache=True, inline=inline)(python_function)
+        if inner:
+            dispatcher = njit(cache=True, inline=inline, no_cpython_wrapper=True,
+                              no_cfunc_wrapper=True)(python_function)
+            dispatcher.__class__ = InnerKernel
+        else:
+            dispatcher = njit(cache=True, inline=inline)(python_function)
         if literals is True:
             return dispatcher
         keep_position = [name in kept for name in names]
