@@ -1157,17 +1157,31 @@ def equilibrium_features(entry: dict) -> dict[str, dict[str, float]]:
 
 def converged_entry(entry: dict) -> bool:
     """Whether an entry's mix is a searched equilibrium under the current stop rule: its run
-    converged (no search gained significantly and every 95% bound was within the tolerance).
-    A first-method entry ("discover/1") never is: it stopped when its own search alone found
-    nothing."""
-    return bool(entry["converged"]) and entry.get("method") != DISCOVER_METHOD_1
+    converged (no search gained significantly and every 95% bound was within the tolerance)
+    and no outside check recorded with it (``refuted``) found a reply whose whole 95%
+    interval lies above the tolerance. A first-method entry ("discover/1") never is: it
+    stopped when its own search alone found nothing."""
+    return (bool(entry["converged"]) and entry.get("method") != DISCOVER_METHOD_1
+            and not entry.get("refuted"))
 
 
 def entry_status(entry: dict) -> str:
-    """A library entry's status in plain words: converged, stopped by the first method's rule,
-    or not converged (the run's least exploitable round is reported)."""
+    """A library entry's status in plain words: converged, converged but refuted by an outside
+    check (``refuted``: the check's command, gain and 95% interval, in the reading's unit),
+    stopped by the first method's rule, or not converged (the run's least exploitable round is
+    reported)."""
     if entry.get("method") == DISCOVER_METHOD_1:
         return "first method: stopped when its own search found nothing; not converged by the current rule"
+    refuted = entry.get("refuted")
+    if entry["converged"] and refuted:
+        def amount(value: float) -> str:
+            if entry["metric"] == "score":
+                return f"{'-' if value < 0 else '+'}${abs(value):,.0f}"
+            return f"{value * 100:+.2f} points"
+        low, high = refuted["interval"]
+        return (f"converged by discover's rule, but refuted from outside: `{refuted['command']}` "
+                f"found a reply gaining {amount(refuted['gain'])} (95% {amount(low)} to "
+                f"{amount(high)}); not an equilibrium")
     if entry["converged"]:
         return "converged"
     return (f"not converged in {entry['rounds']} rounds: round {entry.get('reported_round', '?')}'s mix "

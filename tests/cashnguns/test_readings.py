@@ -81,5 +81,25 @@ def test_a_mix_that_did_not_converge_is_labelled_and_left_out_of_the_conclusions
     assert table["status"].to_list() == [entry_status(e) for _, e in sorted(entries.items())]
     text = conclusions_text(entries)
     assert "Card order holds in all 1 runs: all of the equilibrium mix holds its loaded cards back." in text
-    assert text.endswith("did not converge by the current rule (not shown to be equilibria; the outside check "
-                         "above says how far each mix is beaten): 4p win, shame +5,000, 5p score, shame -5,000.")
+    assert text.endswith("did not converge by the current rule or an outside check refuted them (not shown to "
+                         "be equilibria; the table's status says which and how far each mix is beaten): "
+                         "4p win, shame +5,000, 5p score, shame -5,000.")
+
+
+def test_a_converged_mix_refuted_from_outside_is_not_called_an_equilibrium():
+    """A run that converged by discover's own rule but whose mix an outside check beats beyond
+    the tolerance (the whole 95% interval above it, recorded in the entry as ``refuted``) is
+    labelled refuted, with the check's command and figures, and left out of the conclusions."""
+    from cardsim.analysis.cashnguns import converged_entry, entry_status
+    from cardsim.reports.sections.cashnguns import conclusions_text
+
+    refuted = {"command": "cardsim cashnguns check --players 4 --metric score --shame -5000 --seed 13",
+               "gain": 2176.75, "interval": [1809.95, 2543.55]}
+    entries = {(4, "win", -5000): entry(4, "win", -5000, {COUNTER: 0.7, SNIPER: 0.3}),
+               (4, "score", -5000): {**entry(4, "score", -5000, {SNIPER: 1.0}), "refuted": refuted}}
+    assert [converged_entry(e) for e in entries.values()] == [True, False]
+    status = entry_status(entries[(4, "score", -5000)])
+    assert status.startswith("converged by discover's rule, but refuted from outside: "
+                             "`cardsim cashnguns check --players 4 --metric score --shame -5000 --seed 13`")
+    assert "gaining +$2,177 (95% +$1,810 to +$2,544); not an equilibrium" in status
+    assert conclusions_text(entries).endswith("4p score, shame -5,000.")

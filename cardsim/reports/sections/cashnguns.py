@@ -310,8 +310,8 @@ def conclusions_text(entries: dict) -> str:
     text = " ".join(readings_conclusions(converged)) if converged else "No reading converged."
     if left_out:
         text += (" Left out of these conclusions because their runs did not converge by the current rule "
-                 "(not shown to be equilibria; the outside check above says how far each mix is beaten): "
-                 f"{', '.join(left_out)}.")
+                 "or an outside check refuted them (not shown to be equilibria; the table's status says "
+                 f"which and how far each mix is beaten): {', '.join(left_out)}.")
     return text
 
 

@@ -43,6 +43,31 @@ def _posteriors(chips: np.ndarray, r: int, players: int, count: int, valid: np.n
 
 
 @kernel
+def fill_team_ranks(cum: np.ndarray, values: np.ndarray, players: int,
+                    team_rank: np.ndarray) -> None:
+    """Team rank F(s) / n of every sorted valid holding (``values`` nondecreasing): the
+    expected share of the players publicly believed weaker (ties one half), from the players'
+    running posterior sums ``cum`` (row j: cum[j, k] = weight of the k weakest holdings); a
+    player with no posterior mass counts one half. Equal scores get one rank."""
+    n_valid = values.shape[0]
+    k = 0
+    while k < n_valid:
+        end = k
+        while end + 1 < n_valid and values[end + 1] == values[k]:
+            end += 1
+        f = 0.0
+        for j in range(players):
+            mass = cum[j, n_valid]
+            if mass > 0.0:
+                f += (cum[j, k] + 0.5 * (cum[j, end + 1] - cum[j, k])) / mass
+            else:
+                f += 0.5
+        for m in range(k, end + 1):
+            team_rank[m] = f / players
+        k = end + 1
+
+
+@kernel
 def bayes_claims(
     index: np.ndarray, values: np.ndarray, weights: np.ndarray, own: np.ndarray,
     players: int, bands: int, muscle_seat: int,
@@ -80,21 +105,7 @@ def bayes_claims(
         ratings[i] = total / players
 
     team_rank = np.zeros(n_valid)
-    k = 0
-    while k < n_valid:
-        end = k
-        while end + 1 < n_valid and values[end + 1] == values[k]:
-            end += 1
-        f = 0.0
-        for j in range(players):
-            mass = cum[j, n_valid]
-            if mass > 0.0:
-                f += (cum[j, k] + 0.5 * (cum[j, end + 1] - cum[j, k])) / mass
-            else:
-                f += 0.5
-        for m in range(k, end + 1):
-            team_rank[m] = f / players
-        k = end + 1
+    fill_team_ranks(cum, values, players, team_rank)
     team_band = np.empty(n_valid, dtype=np.int64)
     for k in range(n_valid):
         team_band[k] = min(int(team_rank[k] * bands), bands - 1)

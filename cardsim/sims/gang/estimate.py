@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from cardsim.sims.core.jit import kernel
 
-from cardsim.sims.gang.beliefs import _posteriors
+from cardsim.sims.gang.beliefs import _posteriors, fill_team_ranks
 from cardsim.sims.gang.cards import (
     best_drop_slot,
     card_rank,
@@ -255,6 +255,28 @@ def chips_likelihood_ratio(held: np.ndarray, chips: np.ndarray, r: int, players:
 
 
 @kernel
+def weight_below(index: np.ndarray, values: np.ndarray, rival_weights: np.ndarray,
+                 hold_masks: np.ndarray, mine: int, target: int, lo: int,
+                 hi: int) -> tuple[float, float]:
+    """A rival's posterior weight below ``target`` (ties one half) and in all, over the sorted
+    holdings ``lo:hi`` that share no card with the viewer's own cards ``mine``: the viewer's
+    private chance of being above that rival is the first over the second."""
+    below = 0.0
+    mass = 0.0
+    for k in range(lo, hi):
+        h = index[k]
+        if hold_masks[h] & mine:
+            continue
+        w = rival_weights[h]
+        mass += w
+        if values[k] < target:
+            below += w
+        elif values[k] == target:
+            below += 0.5 * w
+    return below, mass
+
+
+@kernel
 def bayes_round_tables(index: np.ndarray, values: np.ndarray, weights: np.ndarray, count: int,
                        players: int, bands: int, pos: np.ndarray, team_rank: np.ndarray,
                        team_band: np.ndarray, band_start: np.ndarray, band_end: np.ndarray,
@@ -275,18 +297,7 @@ def bayes_round_tables(index: np.ndarray, values: np.ndarray, weights: np.ndarra
     for b in range(bands):
         band_start[b] = n_valid
         band_end[b] = n_valid
-    k = 0
-    while k < n_valid:
-        end = k
-        while end + 1 < n_valid and values[end + 1] == values[k]:
-            end += 1
-        f = 0.0
-        for j in range(players):
-            mass = cum[j, n_valid]
-            f += (cum[j, k] + 0.5 * (cum[j, end + 1] - cum[j, k])) / mass if mass > 0.0 else 0.5
-        for m in range(k, end + 1):
-            team_rank[m] = f / players
-        k = end + 1
+    fill_team_ranks(cum, values, players, team_rank)
     for k in range(n_valid):
         pos[index[k]] = k
         b = min(int(team_rank[k] * bands), bands - 1)
@@ -340,19 +351,9 @@ def bayes_round_likelihood(held: np.ndarray, chips_row: np.ndarray, players: int
         for rival in range(players):
             if rival == me or band[rival] != band[me]:
                 continue
-            below = 0.0
-            mass = 0.0
             b = band[me]
-            for k in range(band_start[b], band_end[b]):
-                h = index[k]
-                if hold_masks[h] & mine:
-                    continue
-                w = weights[rival, h]
-                mass += w
-                if values[k] < target:
-                    below += w
-                elif values[k] == target:
-                    below += 0.5 * w
+            below, mass = weight_below(index, values, weights[rival], hold_masks, mine, target,
+                                       band_start[b], band_end[b])
             if mass > 0.0:
                 above[me, rival] = below / mass
     # the keys' order; equal keys (equal up to rounding: the engine's random tie-break, 1e-6,
@@ -481,18 +482,8 @@ def playout_settle(order: np.ndarray, keys: np.ndarray, claimed_band: np.ndarray
                         mine |= np.int64(1) << trial[s]
             else:
                 mine = hold_masks[held[me]]
-            below = 0.0
-            mass = 0.0
-            for k in range(band_lo[b], band_hi[b]):
-                h = index[k]
-                if hold_masks[h] & mine:
-                    continue
-                w = weights[rival, h]
-                mass += w
-                if values[k] < target:
-                    below += w
-                elif values[k] == target:
-                    below += 0.5 * w
+            below, mass = weight_below(index, values, weights[rival], hold_masks, mine, target,
+                                       band_lo[b], band_hi[b])
             above = below / mass if mass > 0.0 else 0.5
             if (side == 0 and above > 0.5) or (side == 1 and above < 0.5):
                 flip += 1
