@@ -22,7 +22,6 @@ from cardsim.sims.gang.holdings import (
     BOARD_SIZES,
     MAX_POCKET,
     N_PAIRS,
-    N_TRIPLES,
     PAIR_MASKS_WITH_JACK,
     PAIRS_WITH_JACK,
     rank_holdings,
@@ -41,8 +40,7 @@ def _heist(players: int, rng: np.random.Generator):
     play_heist(deck, int(rng.integers(1 << 30)), 0, 0, players, BAYES, 1, 3, True,
                chip_likelihood(players, players), pockets, board, chips,
                np.zeros(players, dtype=np.int64), PAIRS_WITH_JACK.copy(),
-               PAIR_MASKS_WITH_JACK.copy(), np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64),
-               np.zeros(N_TRIPLES, dtype=np.int64), ALWAYS, True, none, none,
+               PAIR_MASKS_WITH_JACK.copy(), ALWAYS, True, none, none,
                np.zeros(players + 1, dtype=np.int64),
                np.full((players, MAX_POCKET), -1, dtype=np.int64), np.zeros((4, players, 4)),
                np.zeros(players + 1, dtype=np.int64))

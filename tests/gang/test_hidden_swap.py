@@ -25,7 +25,7 @@ import pytest
 from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS, pocket_size
 from cardsim.sims.gang.engine import play_heist
 from cardsim.sims.gang.estimate import HELPFUL, LEAKY_BOARD_HELPFUL, LEAKY_HELPFUL
-from cardsim.sims.gang.holdings import MAX_POCKET, N_TRIPLES, PAIR_MASKS_WITH_JACK, PAIRS_WITH_JACK
+from cardsim.sims.gang.holdings import MAX_POCKET, PAIR_MASKS_WITH_JACK, PAIRS_WITH_JACK
 from cardsim.sims.gang.models import BAYES, HISTORY, LEAKY, PERCENTILE, RANDOM, chip_likelihood
 
 PLAYERS = 4
@@ -53,8 +53,7 @@ def _play(deck, seed, challenges, specialist, model, replay=None, swap=None, pla
     flags = play_heist(
         deck.copy(), seed, challenges, specialist, players, model, 1, use_round, boost_top,
         chip_likelihood(players, players), pockets, board, chips, finals, PAIRS_WITH_JACK.copy(),
-        PAIR_MASKS_WITH_JACK.copy(), np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64),
-        np.zeros(N_TRIPLES, dtype=np.int64), use_rule, True, replay[0], replay[1], replay[2],
+        PAIR_MASKS_WITH_JACK.copy(), use_rule, True, replay[0], replay[1], replay[2],
         swap, record, info)
     return flags, chips.copy(), record.copy(), info.copy(), pockets.copy()
 

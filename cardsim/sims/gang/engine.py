@@ -804,15 +804,15 @@ def play_heist(
     deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
     levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
     pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
-    pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray, work_masks: np.ndarray,
+    pair_cards: np.ndarray, pair_masks: np.ndarray,
     use_rule: int, jack_stays: bool, replay_chips: np.ndarray, replay_bands: np.ndarray,
     replay_info: np.ndarray, hidden_swap: np.ndarray, record: np.ndarray, info_out: np.ndarray,
 ) -> tuple[bool, bool, int, int, int, int, float, int]:
-    """One heist of :func:`play_heist_inline` (same arguments and result; ``pockets``,
-    ``board``, ``chips``, ``finals``, ``record`` and ``info_out`` filled in place), played by
-    :func:`play_batch_kernel` as a batch of one so that it runs the batches' compiled code
-    (the hidden-swap test replays heists with it). ``work_cards`` / ``work_masks``: scratch
-    space, which the batch kernel brings itself."""
+    """One heist of :func:`play_heist_inline` (its arguments but the scratch space, which the
+    batch kernel brings itself; same result; ``pockets``, ``board``, ``chips``, ``finals``,
+    ``record`` and ``info_out`` filled in place), played by :func:`play_batch_kernel` as a
+    batch of one so that it runs the batches' compiled code (the hidden-swap test replays
+    heists with it)."""
     out_pockets = np.full((1, players, MAX_POCKET), -1, dtype=np.int64)
     out_board = np.zeros((1, 5), dtype=np.int64)
     out_chips = np.zeros((1, 4, players), dtype=np.int64)
