@@ -4,6 +4,7 @@ shot, Dynamite is played only by the side it helps, the Renegade turns on a lead
 from __future__ import annotations
 
 from cardsim.sims.bang import cards as C
+from cardsim.sims.bang.policies import NO_ACTION
 from cardsim.sims.bang import engine as E
 from tests.bang.scenario import card, equip, give, rng, table
 
@@ -63,7 +64,7 @@ def test_only_outlaws_play_dynamite() -> None:
         dynamite = card(C.DYNAMITE)
         give(s, seat, dynamite, card(C.MISSED, "10C"))
         assert s.role[seat] == role
-        expected = (dynamite, -1, -1) if role == C.OUTLAW else E.NO_ACTION
+        expected = (dynamite, -1, -1) if role == C.OUTLAW else NO_ACTION
         assert E.choose_action(s.state, rng(), seat) == expected
         if role != C.OUTLAW:
             assert E.choose_discard(s.state, rng(), seat) == dynamite
@@ -85,4 +86,4 @@ def test_renegade_turns_on_a_leading_sheriff_while_outlaws_live() -> None:
     c, t, _ = E.choose_action(s.state, rng(), 1)
     assert (C.CARD_KIND[c], t) == (C.BANG, 0)
     s.life[0] = 2
-    assert E.choose_action(s.state, rng(), 1) == E.NO_ACTION
+    assert E.choose_action(s.state, rng(), 1) == NO_ACTION

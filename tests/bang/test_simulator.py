@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 
 from cardsim.sims.bang import cards as C
+from cardsim.sims.bang.policies import NO_ACTION
 from cardsim.sims.bang import engine as E
 from cardsim.sims.bang.simulator import SIMULATOR, BangConfig, parse_bots, play_arrays
 from cardsim.sims.core.runner import run
@@ -120,7 +121,7 @@ def test_scenario_turn_by_role_bot_shoots_the_sheriff_as_outlaw() -> None:
 def test_role_bot_deputy_never_targets_the_sheriff() -> None:
     s = table([C.KIT_CARLSON] * 7)  # seats 5, 6 Deputies; 6 sits next to the Sheriff
     give(s, 6, card(C.BANG, "AS"), card(C.DUEL, "QD"), card(C.JAIL, "JS"))
-    assert E.choose_action(s.state, rng(), 6) == E.NO_ACTION  # no evidence against anyone yet
+    assert E.choose_action(s.state, rng(), 6) == NO_ACTION  # no evidence against anyone yet
     E.record_attack(s.state, 1, 0)  # seat 1 shot at the Sheriff earlier
     c, t, _ = E.choose_action(s.state, rng(), 6)
     assert t == 1 and C.CARD_KIND[c] == C.JAIL
