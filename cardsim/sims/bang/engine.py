@@ -50,7 +50,7 @@ from cardsim.sims.bang.cards import (
     WILLY_THE_KID,
 )  # fmt: skip
 from cardsim.sims.bang.policies import (
-    N_PARAMS, SID_ABILITY, default_params, pick_discard, pick_jesse_source,
+    N_PARAMS, NO_ACTION, SID_ABILITY, default_params, pick_discard, pick_jesse_source,
     pick_kit_return, pick_pedro_discard, pick_store_card, pick_two_to_discard, rand_below,
     random_play, scripted_play,
 )
