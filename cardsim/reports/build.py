@@ -15,7 +15,7 @@ import polars as pl
 import cardsim
 from cardsim.reports.content import Block, Bullets, Paragraph, Report, Section
 from cardsim.reports.html import write_html
-from cardsim.reports.pdf import drawn_ahead, write_pdf
+from cardsim.reports.pdf import drawn_ahead, measured_widths, remember_widths, write_pdf
 from cardsim.reports.progress import Tracker
 from cardsim.reports.sections import GAME_TITLES, SECTION_MODULES, section_module
 from cardsim.reports.sections.common import models_block, reproducibility_blocks, rules_blocks
@@ -84,15 +84,18 @@ CHAPTER_SECONDS: dict[str, float] = {"gang": 67.0, "thegame": 39.0, "bang": 20.0
 
 
 def chapter_in_worker(game: str, module_name: str, simulator: Simulator, profile: Profile,
-                      seed: int, store: Path | None) -> tuple[str, Section, list[Outcome], str]:
+                      seed: int, store: Path | None,
+                      ) -> tuple[str, Section, list[Outcome], str, dict[Any, float]]:
     """One game's chapter (section builder ``module_name``) built in a worker process, its
     runs played there with one job, its plots drawn ahead. The outcomes come back with one
-    column of their episodes: the callers read their experiment, n, stop rule and run."""
+    column of their episodes: the callers read their experiment, n, stop rule and run; and
+    the text widths its layout measured, so that the PDF's layout does not measure them
+    again."""
     module = importlib.import_module(module_name)
     section, outcomes, key = game_section(game, module, simulator, profile=profile, seed=seed,
                                           jobs=1, store=store)
     slim = [replace(o, episodes=o.episodes.select(pl.first())) for o in outcomes.by_key.values()]
-    return game, drawn_ahead(section), slim, key
+    return game, drawn_ahead(section), slim, key, measured_widths()
 
 
 def _chapters_side_by_side(
@@ -109,13 +112,14 @@ def _chapters_side_by_side(
     parallel = Parallel(n_jobs=min(jobs, len(order)), return_as="generator_unordered")
     chapters: dict[str, tuple[Section, str]] = {}
     finished: dict[str, list[Outcome]] = {}
-    for game, section, outcomes, key in parallel(
+    for game, section, outcomes, key, widths in parallel(
             delayed(chapter_in_worker)(game, module.__name__, simulator, profile, seed, store)
             for game, module, simulator in order):
         for outcome in outcomes:
             tracker.start(game, outcome.experiment.key)
             tracker.finish()
         tracker.game_done(section.title)
+        remember_widths(widths)
         chapters[game], finished[game] = (section, key), outcomes
     for game, *_ in landed:
         for outcome in finished[game]:

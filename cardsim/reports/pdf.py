@@ -113,11 +113,32 @@ def _renderer() -> RendererAgg:
     return RendererAgg(10, 10, 72)  # at 72 dpi one pixel is one point
 
 
+# Every width measured in this process, by (text, size, weight, style): measuring is most of
+# the layout's time (the word wrap measures each line as it grows), and the report's process
+# lays out again the chapters its workers laid out; the workers hand their widths over.
+_widths: dict[tuple[str, float, str, str], float] = {}
+
+
 def text_width(text: str, size: float, weight: str = "normal", style: str = "normal") -> float:
     """Width of ``text`` in inches when drawn in the report font."""
-    prop = FontProperties(family=FAMILY, size=size, weight=weight, style=style)
-    width, _, _ = _renderer().get_text_width_height_descent(text, prop, ismath=False)
-    return width / 72.0
+    key = (text, size, weight, style)
+    width = _widths.get(key)
+    if width is None:
+        prop = FontProperties(family=FAMILY, size=size, weight=weight, style=style)
+        points, _, _ = _renderer().get_text_width_height_descent(text, prop, ismath=False)
+        width = _widths[key] = points / 72.0
+    return width
+
+
+def measured_widths() -> dict[tuple[str, float, str, str], float]:
+    """The text widths this process has measured (for :func:`remember_widths` elsewhere)."""
+    return dict(_widths)
+
+
+def remember_widths(widths: dict[tuple[str, float, str, str], float]) -> None:
+    """Take over widths another process measured with :func:`text_width` (the same font and
+    measure, so the same numbers)."""
+    _widths.update(widths)
 
 
 def wrap(text: str, width: float, size: float, weight: str = "normal", style: str = "normal") -> list[str]:
