@@ -286,7 +286,7 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
                      f"best tenth {4 * check['search_games']:,} and the best three {15 * check['search_games']:,} "
                      f"fresh games), root seed {check['seed']}, the reply's gain on {check['validation_games']:,} "
                      "fresh paired games, with the current code; a shipped row reruns with "
-                     f"{check_command_line(*next(iter(sorted(checks))), OutsideCheck(**{"local": 0, **check}))}."
+                     f"{check_command_line(*next(iter(sorted(checks))), OutsideCheck(**{'local': 0, **check}))}."
                      if check else "not run.")),
         ))
         blocks.append(table_from_frame(
