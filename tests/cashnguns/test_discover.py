@@ -91,6 +91,7 @@ def test_discover_is_the_same_for_any_job_count_and_resumes(tmp_path, monkeypatc
     (["--metric", "money"], "--metric must be one of"),
     (["--players", "7"], "players must be 4-6"),
     (["--shame", "5000", "--rounds", "0"], "--rounds must be at least 1"),
+    (["--local", "-1"], "--local must be at least 0"),
 ])
 def test_bad_discover_input_is_a_user_error_and_writes_nothing(tmp_path, args, message):
     result = CliRunner().invoke(app, ["discover", "--store", str(tmp_path / "store"), *args])
@@ -201,6 +202,7 @@ def test_outside_check_finds_the_exploit_of_a_poor_equilibrium_and_is_stored(tmp
     (["--metric", "money"], "--metric must be one of"),
     (["--players", "7"], "players must be 4-6"),
     (["--libraries", "/nonexistent/libraries.json"], "missing or unreadable"),
+    (["--local", "-5"], "--local must be at least 0"),
 ])
 def test_bad_check_input_is_a_user_error(args, message):
     result = CliRunner().invoke(app, ["check", "--jobs", "1", *args])
