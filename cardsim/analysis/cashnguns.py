@@ -1177,7 +1177,8 @@ def discover_command_line(players: int, metric: str, shame_value: int) -> str:
 def load_discover_documents(store: Path, players: Sequence[int]) -> dict[tuple[int, str, int], dict]:
     """The stored discover runs (the current default settings but the reading) of every reading
     and player count, each with ``date``: its file's last change (UTC). A file at the same path
-    with other settings (an older method's run) is skipped."""
+    with other settings (an older method's run) is skipped, and so is an unfinished run (not
+    converged and fewer than the default rounds: still running or interrupted)."""
     import datetime
     import json
 
@@ -1193,6 +1194,8 @@ def load_discover_documents(store: Path, players: Sequence[int]) -> dict[tuple[i
                     continue
                 if document.get("settings") != _settings_key(settings) or not document.get("rounds"):
                     continue  # another method's or settings' run at the same path
+                if not document.get("converged") and len(document["rounds"]) < settings.rounds:
+                    continue  # unfinished: still running or interrupted (rerun the command to resume)
                 stamp = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc)
                 found[(count, metric, shame_value)] = {**document, "date": stamp.isoformat(timespec="seconds")}
     return found

@@ -126,3 +126,17 @@ def test_table_parts_cut_the_games():
     assert sum(table_parts(300_000, 6)) == 300_000 and len(set(table_parts(300_000, 6))) == 1
     with pytest.raises(UserError, match="--table-passes must be at least 1"):
         DiscoverSettings(table_passes=0).check()
+
+
+def test_an_unfinished_stored_run_is_not_exported(tmp_path):
+    """A run still going (not converged, fewer than the default 20 rounds) is not taken for a
+    reading's entry; the same run at 20 rounds is."""
+    from cardsim.analysis.cashnguns import load_discover_documents
+
+    _stored_run(tmp_path, 5, "score", -5000)
+    path = discover_path(tmp_path, DiscoverSettings(players=5, metric="score", shame_value=-5000))
+    document = json.loads(path.read_text())
+    path.write_text(json.dumps({**document, "converged": False}))
+    assert load_discover_documents(tmp_path, (5,)) == {}
+    path.write_text(json.dumps({**document, "converged": False, "rounds": document["rounds"] * 20}))
+    assert set(load_discover_documents(tmp_path, (5,))) == {(5, "score", -5000)}
