@@ -474,6 +474,8 @@ def equilibrium_table(equilibrium: Equilibrium, game: SymmetricGame) -> pl.DataF
 #: discover's default stop tolerance per metric: three quarters of a point of win probability
 #: (a margin under the issue's one-point target), $750 of score.
 DEFAULT_TOLERANCE = {"win": 0.0075, "score": 750.0}
+#: Local-search candidates per best-response search (discover/4), on top of ``budget``.
+DEFAULT_LOCAL = 100
 
 #: Games simulated per chunk; chunks are fixed by game index, so results never depend on --jobs.
 DISCOVER_CHUNK = 20_000
@@ -518,6 +520,8 @@ class DiscoverSettings:
             bound is within ``tolerance``; when nothing is significant but a bound is wider, the
             new reply with the highest gain joins and the loop goes on.
         tolerance: that bound in the payoff's unit; default (0): ``DEFAULT_TOLERANCE``.
+        local: local-search candidates per search on top of ``budget`` (discover/4,
+            :func:`local_search_steps`; 0 turns the local search off).
     """
 
     players: int = 5
@@ -536,6 +540,7 @@ class DiscoverSettings:
     validation_games: int = 100_000
     stop_checks: int = 2
     tolerance: float = 0.0
+    local: int = DEFAULT_LOCAL
 
     def stop_tolerance(self) -> float:
         """The bound every stop check must be within (``tolerance``, or the metric's default)."""
@@ -553,6 +558,8 @@ class DiscoverSettings:
                 raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
         if self.stop_checks < 0:
             raise UserError(f"--stop-checks must be at least 0, got {self.stop_checks}")
+        if self.local < 0:
+            raise UserError(f"--local must be at least 0, got {self.local}")
         if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
             raise UserError(f"--tolerance must be a number >= 0, got {self.tolerance}")
         if not (math.isfinite(self.prune_share) and 0 <= self.prune_share < 1):
@@ -723,11 +730,15 @@ def focal_payoffs(arena, library: Sequence, mix: np.ndarray, candidates: Sequenc
 
 def search_best_response(arena, library: Sequence, mix: np.ndarray, candidates: Sequence, games: int,
                          root: int, round_index: int, refine: Callable[[Sequence], Sequence] | None = None,
-                         streams: tuple[int, ...] = ()) -> tuple[object, float]:
+                         streams: tuple[int, ...] = (),
+                         local: Sequence[Callable[[list, np.ndarray], Sequence]] = ()) -> tuple[object, float]:
     """The candidate with the highest payoff against ``mix``, by successive halving.
 
     Stage 1: every candidate plays ``games`` games; ``refine`` (if given) then proposes
-    variations of the stage-1 leaders, which play the same games. Stage 2: the best tenth (at
+    variations of the stage-1 leaders, which play the same games; then each step of ``local``
+    (the local search, :func:`local_search_steps`) proposes candidates from the pool so far and
+    its stage-1 means, which play the same games again (common random numbers: a hill-climb
+    compares neighbours on identical games). Stage 2: the best tenth (at
     least 3) play 4 x ``games`` fresh games; stage 3: the best three 15 x ``games``. Every stage
     plays all its candidates on the same games and opponents (common random numbers). Returns
     (the winner, its stage-3 mean payoff). ``streams``: whose random streams (see
@@ -738,6 +749,13 @@ def search_best_response(arena, library: Sequence, mix: np.ndarray, candidates: 
     if refine is not None:
         leaders = [pool[i] for i in np.argsort(-means, kind="stable")[:5]]
         extra = [c for c in refine(leaders) if c not in pool]
+        if extra:
+            pool += extra
+            more = focal_payoffs(arena, library, mix, extra, games, root, round_index, 10,
+                                 streams=streams).mean(axis=1)
+            means = np.concatenate([means, more])
+    for step in local:
+        extra = [c for c in step(pool, means) if c not in pool]
         if extra:
             pool += extra
             more = focal_payoffs(arena, library, mix, extra, games, root, round_index, 10,
@@ -819,6 +837,67 @@ def refinements(leaders: Sequence[Strategy], count: int, rng: np.random.Generato
     return out
 
 
+#: How the local budget is spent: this share on the library members' neighbours, the rest on
+#: ``CLIMB_STEPS`` hill-climb steps from the ``CLIMB_TOP`` best candidates so far.
+MEMBER_SHARE, CLIMB_STEPS, CLIMB_TOP = 0.6, 2, 3
+
+
+def local_search_steps(library: Sequence[Strategy], mix: np.ndarray, local: int,
+                       rng: np.random.Generator) -> list[Callable[[list, np.ndarray], list[Strategy]]]:
+    """The local search of one best-response search (discover/4), as steps for
+    :func:`search_best_response`, ``local`` candidates in all (none when 0):
+
+    1. the neighbours of the mix's members (``space.neighbours``: every other bullet policy,
+       with ``safe`` at each midpoint between the counted chances such as 0.3542 between 1/3
+       and 3/8; every other target and lie-down rule; each parameter one and two grid steps and
+       to the next chance midpoint), members with a share by decreasing share, taken in turn
+       (the first neighbour of each member, then the second, ...), then the library's members
+       without a share the same way, ``MEMBER_SHARE`` of ``local``;
+    2. ``CLIMB_STEPS`` hill-climb steps that share the rest: each takes the ``CLIMB_TOP`` best
+       candidates so far on the stage-1 games and tries neighbours of theirs drawn at random
+       (``rng``), on the same games.
+
+    Candidates already in the pool are skipped; the draws depend only on ``rng`` and the
+    stage-1 means, so the search is the same for any --jobs."""
+    from cardsim.sims.cashnguns.space import neighbours
+
+    if local <= 0:
+        return []
+    members = round(local * MEMBER_SHARE)
+    climbs = [(local - members) * (k + 1) // CLIMB_STEPS - (local - members) * k // CLIMB_STEPS
+              for k in range(CLIMB_STEPS)]
+    ranked = np.argsort(-np.asarray(mix), kind="stable")
+    support = [library[i] for i in ranked if mix[i] > 0]
+    rest = [library[i] for i in ranked if mix[i] <= 0]
+
+    def fresh(pool: list, options: list[Strategy], count: int) -> list[Strategy]:
+        seen = {c.spec() for c in pool}
+        out = []
+        for option in options:
+            spec = option.spec()
+            if spec not in seen and len(out) < count:
+                seen.add(spec)
+                out.append(parse_strategy(spec))
+        return out
+
+    def interleave(strategies: list) -> list[Strategy]:
+        lists = [neighbours(member) for member in strategies]
+        return [lst[k] for k in range(max(map(len, lists), default=0)) for lst in lists if k < len(lst)]
+
+    def around_members(pool: list, means: np.ndarray) -> list[Strategy]:
+        return fresh(pool, interleave(support) + interleave(rest), members)
+
+    def climb(count: int) -> Callable[[list, np.ndarray], list[Strategy]]:
+        def step(pool: list, means: np.ndarray) -> list[Strategy]:
+            leaders = [pool[i] for i in np.argsort(-means, kind="stable")[:CLIMB_TOP]]
+            options = fresh(pool, [n for leader in leaders for n in neighbours(leader)], 10**9)
+            picked = rng.permutation(len(options))[:count] if options else []
+            return [options[int(i)] for i in sorted(picked)]
+        return step
+
+    return [around_members] + [climb(count) for count in climbs if count > 0]
+
+
 @dataclass(frozen=True)
 class Reply:
     """One best-response search's answer: the reply, its last-stage search payoff, and its
@@ -847,12 +926,14 @@ class Reply:
 
 def find_reply(arena, library: Sequence[Strategy], mix: np.ndarray, archive: Sequence[Strategy], *,
                budget: int, search_games: int, validation_games: int, root: int, key: int,
-               streams: tuple[int, ...] = (), quick: bool = True) -> Reply:
+               streams: tuple[int, ...] = (), quick: bool = True, local: int = DEFAULT_LOCAL) -> Reply:
     """One best-response search against ``mix`` and the measure of its reply's gain.
 
     ``budget`` candidates: seven tenths proposed by :func:`propose_candidates` (the
     ``archive`` and named strategies first), the rest one-step refinements of the stage-1
-    leaders; successive halving (:func:`search_best_response`, ``search_games`` per candidate
+    leaders, then ``local`` local-search candidates (:func:`local_search_steps`: neighbours of
+    the library's members and a short hill-climb from the best candidates so far, discover/4);
+    successive halving (:func:`search_best_response`, ``search_games`` per candidate
     first) picks the reply. Its gain is measured on fresh paired games that no candidate was
     selected on: a fifth of ``validation_games`` first when ``quick`` and, unless that already
     shows a significant gain, all of them. Every draw comes from the streams ``streams`` keyed
@@ -862,13 +943,14 @@ def find_reply(arena, library: Sequence[Strategy], mix: np.ndarray, archive: Seq
     candidates = propose_candidates(archive, library, mix, initial, rng)
     response, search_mean = search_best_response(
         arena, library, mix, candidates, search_games, root, key,
-        refine=lambda leaders: refinements(leaders, budget - len(candidates), rng), streams=streams)
+        refine=lambda leaders: refinements(leaders, budget - len(candidates), rng), streams=streams,
+        local=local_search_steps(library, mix, local, rng))
     games = max(1, validation_games // 5) if quick else validation_games
     gain, low, high = measure_gain(arena, library, mix, response, games, root, key, 0, streams=streams)
     if quick and low <= 0:  # not clearly significant: measure on the full, separate set of games
         games = validation_games
         gain, low, high = measure_gain(arena, library, mix, response, games, root, key, 1, streams=streams)
-    return Reply(response, search_mean, gain, low, high, games, budget)
+    return Reply(response, search_mean, gain, low, high, games, budget + max(local, 0))
 
 
 def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = None,
@@ -911,7 +993,8 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
             mix = equilibrium.mix
         archive = [parse_strategy(spec) for spec in names]
         search = dict(budget=settings.budget, search_games=settings.search_games,
-                      validation_games=settings.validation_games, root=settings.seed, key=index)
+                      validation_games=settings.validation_games, root=settings.seed, key=index,
+                      local=settings.local)
         main = find_reply(arena, strategies, mix, archive, **search)
         replies = [main] + [find_reply(arena, strategies, mix, archive, **search, streams=(STOP_CHECK, check))
                             for check in range(settings.stop_checks)]
@@ -937,7 +1020,7 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
             "best_response": spec,
             "best_response_name": names[spec],
             "description": main.strategy.describe(),
-            "candidates": settings.budget,
+            "candidates": settings.budget + settings.local,
             "search_payoff": main.search_payoff,
             "search": main.record(names),
             "stop_checks": [reply.record(names) for reply in replies[1:]],
@@ -1094,7 +1177,8 @@ def discover_command_line(players: int, metric: str, shame_value: int) -> str:
 def load_discover_documents(store: Path, players: Sequence[int]) -> dict[tuple[int, str, int], dict]:
     """The stored discover runs (the current default settings but the reading) of every reading
     and player count, each with ``date``: its file's last change (UTC). A file at the same path
-    with other settings (an older method's run) is skipped."""
+    with other settings (an older method's run) is skipped, and so is an unfinished run (not
+    converged and fewer than the default rounds: still running or interrupted)."""
     import datetime
     import json
 
@@ -1110,6 +1194,8 @@ def load_discover_documents(store: Path, players: Sequence[int]) -> dict[tuple[i
                     continue
                 if document.get("settings") != _settings_key(settings) or not document.get("rounds"):
                     continue  # another method's or settings' run at the same path
+                if not document.get("converged") and len(document["rounds"]) < settings.rounds:
+                    continue  # unfinished: still running or interrupted (rerun the command to resume)
                 stamp = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc)
                 found[(count, metric, shame_value)] = {**document, "date": stamp.isoformat(timespec="seconds")}
     return found
@@ -1284,12 +1370,21 @@ SHIPPED_LIBRARIES = Path(__file__).resolve().parent.parent / "sims" / "cashnguns
 LIBRARIES_FORMAT = "cardsim-cashnguns-libraries/2"
 #: The first format: one code fingerprint for the whole file, no method per entry.
 LIBRARIES_FORMAT_1 = "cardsim-cashnguns-libraries/1"
+#: The short name of the current discover method (printed by discover and check).
+METHOD_VERSION = "discover/4"
 #: The discover method the current code runs (a shipped entry says which one produced it).
-DISCOVER_METHOD = ("discover/3: a hard library cap of 8 (beyond it, shares under 2% leave first, then "
-                   "the smallest; they stay search candidates); the library's equilibrium polished by "
-                   "Newton's method on its support; stops only when two independent "
-                   "200-candidate searches find no significant gain and both 95% bounds are within "
-                   "the tolerance")
+DISCOVER_METHOD = ("discover/4: discover/3 (a hard library cap of 8, shares under 2% leave first; "
+                   "the equilibrium polished by Newton's method on its support; stops only when two "
+                   "independent searches find no significant gain and both 95% bounds are within the "
+                   "tolerance) with a local search in every best-response search: 200 grid/random "
+                   "candidates plus 100 local ones (the library members' neighbours, counted-chance "
+                   "midpoints such as safe=0.3542, a two-step hill-climb on common random numbers)")
+#: The third method: discover/4 without the local search.
+DISCOVER_METHOD_3 = ("discover/3: a hard library cap of 8 (beyond it, shares under 2% leave first, then "
+                     "the smallest; they stay search candidates); the library's equilibrium polished by "
+                     "Newton's method on its support; stops only when two independent "
+                     "200-candidate searches find no significant gain and both 95% bounds are within "
+                     "the tolerance")
 #: The second method: the same stop rule, a library that only dropped zero shares beyond its cap.
 DISCOVER_METHOD_2 = ("discover/2: stops only when two independent 200-candidate searches find no "
                      "significant gain and both 95% bounds are within the tolerance")
@@ -1386,18 +1481,22 @@ class OutsideCheck:
     best-response search of ``budget`` candidates (``search_games`` games each in the first
     stage) against the equilibrium mix as shipped, and the reply's gain on
     ``validation_games`` fresh paired games, all drawn from ``seed``'s outside-check streams,
-    which discover never draws from."""
+    which discover never draws from; plus ``local`` local-search candidates (discover/4's
+    :func:`local_search_steps`: neighbours of the library's members, then a hill-climb)."""
 
     budget: int = 200
     search_games: int = 1_000
     validation_games: int = 100_000
     seed: int = 0
+    local: int = DEFAULT_LOCAL
 
     def check(self) -> None:
         """One-line errors for settings out of range."""
         for name in ("budget", "search_games", "validation_games"):
             if getattr(self, name) < 1:
                 raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
+        if self.local < 0:
+            raise UserError(f"--local must be at least 0, got {self.local}")
 
 
 def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store: Path | None = None) -> dict:
@@ -1442,7 +1541,7 @@ def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store:
     library = [parse_strategy(spec) for spec in specs]
     reply = find_reply(arena, library, mix, library, budget=check.budget, search_games=check.search_games,
                        validation_games=check.validation_games, root=check.seed, key=0,
-                       streams=(OUTSIDE_CHECK,), quick=False)
+                       streams=(OUTSIDE_CHECK,), quick=False, local=check.local)
     name = names.get(reply.spec) or _name_of(reply.strategy, {**names, **{spec: spec for spec in ()}})
     result = {"players": entry["players"], "metric": entry["metric"], "shame_value": entry["shame_value"],
               "equilibrium": {names[spec]: float(share) for spec, share in zip(specs, mix) if share > 0},
@@ -1459,4 +1558,5 @@ def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store:
 def check_command_line(players: int, metric: str, shame_value: int, check: OutsideCheck) -> str:
     """The command that runs one outside check of a shipped library."""
     return (f"cardsim cashnguns check --players {players} --metric {metric} --shame {shame_value} "
-            f"--budget {check.budget} --games {check.validation_games} --seed {check.seed}")
+            f"--budget {check.budget} --games {check.validation_games} --seed {check.seed}"
+            + (f" --local {check.local}" if check.local != DEFAULT_LOCAL else ""))

@@ -282,6 +282,7 @@ def discover_command(
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched per round.")] = 200,
     rounds: Annotated[int, typer.Option("--rounds", help="PSRO rounds at most (stops earlier when no candidate gains significantly).")] = 20,
+    local: Annotated[int, typer.Option("--local", help="Local-search candidates per search on top of --budget (neighbours of the library's members and a hill-climb; 0: off).")] = 100,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     store: StoreOpt = None,
@@ -303,20 +304,21 @@ def discover_command(
 
     Example: cardsim cashnguns discover --players 5 --budget 200 --rounds 8
     """
-    from cardsim.analysis.cashnguns import DiscoverSettings, discover, discover_round_lines
+    from cardsim.analysis.cashnguns import METHOD_VERSION, DiscoverSettings, discover, discover_round_lines
     from cardsim.commands.common import resolve_store, search_jobs
 
     every_settings = [DiscoverSettings(players=count, metric=metric, shame_value=shame, seed=seed,
-                                       budget=budget, rounds=rounds) for count in parse_range(players)]
+                                       budget=budget, rounds=rounds, local=local) for count in parse_range(players)]
     for settings in every_settings:  # every count checked before any is run
         settings.check()
     folder = resolve_store(store, no_store)
     workers = search_jobs(jobs)
-    record_run(None, seed, f"until converged, at most {rounds} rounds of {budget} candidates")
+    record_run(None, seed, f"until converged, at most {rounds} rounds of {budget} + {local} local candidates")
     documents = []
     for settings in every_settings:
         if not as_json:
-            typer.echo(f"Cash'n Guns discover, {settings.players} players:")
+            typer.echo(f"Cash'n Guns discover, {settings.players} players ({METHOD_VERSION}: {settings.budget} "
+                       f"grid/random + {settings.local} local-search candidates per search):")
         show = None if as_json else (lambda record: typer.echo("\n".join(discover_round_lines(record, metric))))
         documents.append(discover_json(discover(settings, jobs=workers, store=folder, on_round=show)))
         if not as_json:
@@ -347,7 +349,9 @@ def discover_json(document: dict) -> dict:
     from cardsim.analysis.cashnguns import reported_round
 
     reported = reported_round(document)
-    return {"settings": document["settings"], "converged": document["converged"],
+    from cardsim.analysis.cashnguns import METHOD_VERSION
+
+    return {"method": METHOD_VERSION, "settings": document["settings"], "converged": document["converged"],
             "strategies": {name: spec for spec, name in document["names"].items()},
             "rounds": document["rounds"], "reported_round": reported["round"],
             "exploitability": reported["exploitability"], "exploitability_hi": reported["exploitability_hi"],
@@ -361,6 +365,7 @@ def check_command(
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched.")] = 200,
     games: Annotated[int, typer.Option("--games", help="Fresh paired games that measure the reply's gain.")] = 100_000,
+    local: Annotated[int, typer.Option("--local", help="Local-search candidates on top of --budget (neighbours of the library's members and a hill-climb; 0: off).")] = 100,
     seed: SeedOpt = 0,
     libraries: Annotated[Path | None, typer.Option("--libraries", help="Libraries file (default: the shipped libraries.json).")] = None,
     jobs: JobsOpt = None,
@@ -374,6 +379,7 @@ def check_command(
     Example: cardsim cashnguns check --players 4-6 --metric win --shame -5000 --seed 1
     """
     from cardsim.analysis.cashnguns import (
+        METHOD_VERSION,
         METRICS,
         SHIPPED_LIBRARIES,
         OutsideCheck,
@@ -388,7 +394,7 @@ def check_command(
     for count in counts:
         if not 4 <= count <= 6:
             raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {count}")
-    check = OutsideCheck(budget=budget, validation_games=games, seed=seed)
+    check = OutsideCheck(budget=budget, validation_games=games, seed=seed, local=local)
     check.check()
     shipped = load_libraries(libraries or SHIPPED_LIBRARIES)
     missing = [count for count in counts if (count, metric, shame) not in shipped]
@@ -396,7 +402,7 @@ def check_command(
         raise UserError(f"check: no library for {', '.join(map(str, missing))} players, "
                         f"--metric {metric} --shame {shame} in {libraries or SHIPPED_LIBRARIES}")
     workers = search_jobs(jobs)
-    record_run(None, seed, f"{budget} candidates, {games} fresh paired games")
+    record_run(None, seed, f"{budget} + {local} local candidates, {games} fresh paired games")
     scale, unit = (100.0, "pts") if metric == "win" else (1.0, "$")
     rows = []
     for count in counts:
@@ -416,8 +422,9 @@ def check_command(
             "players", "equilibrium", "candidates", "games",
             pl.format("{} [{}, {}]", pl.col("gain").round(2), pl.col("lo").round(2), pl.col("hi").round(2)).alias(f"gain, 95% ({unit})"),
             pl.col("discover_hi").round(2).alias(f"discover's own bound ({unit})"), "best_response")
-    show_table(table, title=(f"outside check: best reply to each shipped equilibrium, {metric}, shame {shame:+,}, "
-                             f"seed {seed}"), name="check", as_json=as_json)
+    show_table(table, title=(f"outside check ({METHOD_VERSION} search, {budget} + {local} local candidates): best "
+                             f"reply to each shipped equilibrium, {metric}, shame {shame:+,}, seed {seed}"),
+               name="check", as_json=as_json)
 
 
 @app.command("libraries")

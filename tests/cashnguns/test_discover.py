@@ -91,6 +91,7 @@ def test_discover_is_the_same_for_any_job_count_and_resumes(tmp_path, monkeypatc
     (["--metric", "money"], "--metric must be one of"),
     (["--players", "7"], "players must be 4-6"),
     (["--shame", "5000", "--rounds", "0"], "--rounds must be at least 1"),
+    (["--local", "-1"], "--local must be at least 0"),
 ])
 def test_bad_discover_input_is_a_user_error_and_writes_nothing(tmp_path, args, message):
     result = CliRunner().invoke(app, ["discover", "--store", str(tmp_path / "store"), *args])
@@ -115,15 +116,17 @@ def test_discover_command_prints_each_round_and_one_json_document(tmp_path, monk
     monkeypatch.setattr(analysis, "discover", lambda settings, **kw: real(
         replace(settings, start=SMALL.start, table_games=4_000, profile_min=40, search_games=100,
                 validation_games=3_000), **kw))
-    args = ["discover", "--players", "4", "--budget", "6", "--rounds", "2", "--store", str(tmp_path)]
+    args = ["discover", "--players", "4", "--budget", "6", "--local", "4", "--rounds", "2", "--store", str(tmp_path)]
     text = CliRunner().invoke(app, args)
     assert text.exit_code == 0, text.output
     assert "round 1: equilibrium of 2 strategies" in text.stdout
-    assert "discover's search, best of 6 candidates: custom:" in text.stdout and "exploitability" in text.stdout
+    assert "(discover/4: 6 grid/random + 4 local-search candidates per search)" in text.stdout
+    assert "discover's search, best of 10 candidates: custom:" in text.stdout and "exploitability" in text.stdout
     assert "[95% " in text.stdout and "reported: round " in text.stdout
     again = CliRunner().invoke(app, [*args, "--json"])  # resumed from the store: same rounds
     whole = json.loads(again.stdout)
     document = whole["details"]["discover"]
+    assert document["method"] == "discover/4" and document["settings"]["local"] == 4
     assert whole["tables"]["discover"][0]["exploitability_hi"] == document["exploitability_hi"]
     last = document["rounds"][-1]
     assert {"exploitability", "exploitability_hi", "equilibrium"} <= set(last)
@@ -183,7 +186,7 @@ def test_outside_check_finds_the_exploit_of_a_poor_equilibrium_and_is_stored(tmp
              "library": [{"name": "stubborn", "spec": "stubborn"}], "equilibrium": {"stubborn": 1.0}}
     check = OutsideCheck(budget=12, search_games=100, validation_games=3_000, seed=5)
     found = check_equilibrium(entry, check, store=tmp_path)
-    assert found["exploitability_lo"] > 0.03 and found["candidates"] == 12 and found["validation_games"] == 3_000
+    assert found["exploitability_lo"] > 0.03 and found["candidates"] == 12 + check.local and found["validation_games"] == 3_000
     assert found["equilibrium"] == {"stubborn": 1.0} and found["check"]["seed"] == 5
     assert len(list((tmp_path / "cashnguns_check").glob("*.json"))) == 1
     assert check_equilibrium(entry, check, store=tmp_path) == found
@@ -199,6 +202,7 @@ def test_outside_check_finds_the_exploit_of_a_poor_equilibrium_and_is_stored(tmp
     (["--metric", "money"], "--metric must be one of"),
     (["--players", "7"], "players must be 4-6"),
     (["--libraries", "/nonexistent/libraries.json"], "missing or unreadable"),
+    (["--local", "-5"], "--local must be at least 0"),
 ])
 def test_bad_check_input_is_a_user_error(args, message):
     result = CliRunner().invoke(app, ["check", "--jobs", "1", *args])

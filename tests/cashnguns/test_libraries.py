@@ -11,6 +11,7 @@ from cardsim.analysis.cashnguns import (
     DISCOVER_METHOD,
     DISCOVER_METHOD_1,
     DISCOVER_METHOD_2,
+    DISCOVER_METHOD_3,
     READINGS,
     DiscoverSettings,
     OutsideCheck,
@@ -25,7 +26,7 @@ from cardsim.sims.cashnguns.strategies import parse_strategy
 
 COWARD = "custom:bullet=random,target=random,lie=guns,guns=2"
 SNIPER = "custom:bullet=late,target=leader,lie=never"
-TINY = OutsideCheck(budget=6, search_games=10, validation_games=200, seed=3)
+TINY = OutsideCheck(budget=6, search_games=10, validation_games=200, seed=3, local=4)
 
 
 def test_shipped_file_loads_with_provenance_and_parseable_specs():
@@ -33,7 +34,7 @@ def test_shipped_file_loads_with_provenance_and_parseable_specs():
     assert set(shipped) == {(p, m, v) for p in (4, 5, 6) for m, v in READINGS}
     for (players, metric, shame_value), entry in shipped.items():
         assert len(entry["code_fingerprint"]) == 16 and entry["version"]
-        assert entry["method"] in (DISCOVER_METHOD, DISCOVER_METHOD_2, DISCOVER_METHOD_1)
+        assert entry["method"] in (DISCOVER_METHOD, DISCOVER_METHOD_3, DISCOVER_METHOD_2, DISCOVER_METHOD_1)
         assert entry["command"].startswith(f"cardsim cashnguns discover --players {players} --metric {metric} "
                                            f"--shame {shame_value} --seed {entry['seed']} --budget {entry['budget']}")
         assert entry["date"].startswith("20") and entry["rounds"] >= 1
@@ -105,12 +106,13 @@ def test_report_tries_every_reading_from_outside(tmp_path, monkeypatch):
     assert set(checks) == set(entries)
     for key, check in checks.items():
         assert check["equilibrium"] == pytest.approx(entries[key]["equilibrium"])  # the mix as reported
-        assert check["candidates"] == 6 and check["validation_games"] == 200 and check["check"]["seed"] == 3
+        assert check["candidates"] == 6 + 4 and check["validation_games"] == 200 and check["check"]["seed"] == 3
     assert outside_checks(entries, TINY, store=tmp_path / "checks") == checks  # reused from the store
     text = " ".join(str(block) for block in readings_blocks((4,), entries, checks))
     assert "tried from outside" in text and "stored discover run" in text and "shipped library" in text
-    assert "a search of 6 candidates" in text and "root seed 3" in text
-    assert "reruns with cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --games 200 --seed 3" in text
+    assert "a search of 6 candidates plus 4 local-search ones" in text and "root seed 3" in text
+    assert ("reruns with cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --games 200 "
+            "--seed 3 --local 4") in text
     assert "cardsim cashnguns discover --players 4 --metric win --shame -5000 --seed 0 --budget 200" in text
     assert "Not yet run" in text and "--metric score --shame 5000" in text
     _, note = reading_entries((4,), tmp_path / "store", shipped_path=tmp_path / "missing.json")
@@ -124,3 +126,17 @@ def test_table_parts_cut_the_games():
     assert sum(table_parts(300_000, 6)) == 300_000 and len(set(table_parts(300_000, 6))) == 1
     with pytest.raises(UserError, match="--table-passes must be at least 1"):
         DiscoverSettings(table_passes=0).check()
+
+
+def test_an_unfinished_stored_run_is_not_exported(tmp_path):
+    """A run still going (not converged, fewer than the default 20 rounds) is not taken for a
+    reading's entry; the same run at 20 rounds is."""
+    from cardsim.analysis.cashnguns import load_discover_documents
+
+    _stored_run(tmp_path, 5, "score", -5000)
+    path = discover_path(tmp_path, DiscoverSettings(players=5, metric="score", shame_value=-5000))
+    document = json.loads(path.read_text())
+    path.write_text(json.dumps({**document, "converged": False}))
+    assert load_discover_documents(tmp_path, (5,)) == {}
+    path.write_text(json.dumps({**document, "converged": False, "rounds": document["rounds"] * 20}))
+    assert set(load_discover_documents(tmp_path, (5,))) == {(5, "score", -5000)}

@@ -61,3 +61,94 @@ def mutate(strategy: Strategy, rng: np.random.Generator) -> Strategy:
         value = min(high, max(low, getattr(strategy, name) + step))
         value = int(round(value)) if name in ("guns", "wound", "count") else round(value, 4)
     return replace(strategy, **{name: value})
+
+
+# --- Local search (discover/4): systematic one-move neighbours of a strategy -------------------
+
+def counted_chances() -> tuple[float, ...]:
+    """Every value the public estimate of "this card is loaded" can take,
+    (3 - loaded revealed) / (8 - cards revealed) (:func:`strategies.loaded_chance`), sorted:
+    0, 1/6, 1/5, 1/4, 2/7, 1/3, 3/8, 2/5, 3/7, 1/2, 3/5, 2/3, 3/4, 1."""
+    from fractions import Fraction
+
+    from cardsim.sims.cashnguns.strategies import CARDS_IN_HAND, LOADED_IN_HAND
+
+    values = {Fraction(0)}
+    for loaded in range(LOADED_IN_HAND + 1):
+        left = LOADED_IN_HAND - loaded
+        for unrevealed in range(max(left, 1), CARDS_IN_HAND - loaded + 1):
+            values.add(Fraction(left, unrevealed))
+    return tuple(float(v) for v in sorted(values))
+
+
+def chance_midpoints() -> tuple[float, ...]:
+    """The values halfway between consecutive counted chances (rounded to 4 places), e.g.
+    0.3542 between 1/3 and 3/8. A threshold compared with a counted chance (``safe``; ``risk``
+    and ``hit`` against one gun) behaves the same anywhere between two consecutive chances, so
+    these midpoints are one representative of every behaviour a grid can straddle or miss."""
+    chances = counted_chances()
+    return tuple(round((a + b) / 2, 4) for a, b in zip(chances, chances[1:]))
+
+
+#: The parameters compared with a counted chance (their neighbours include the midpoints).
+CHANCE_PARAMETERS = ("safe", "risk", "hit")
+
+
+def _value(name: str, value: float) -> float | int:
+    low, high = PARAM_RANGES[name]
+    value = min(high, max(low, value))
+    return int(round(value)) if name in ("guns", "wound", "count") else round(value, 4)
+
+
+def policy_neighbours(strategy: Strategy) -> list[Strategy]:
+    """Every strategy one policy away, in a fixed order: the bullet policy first (``random``,
+    ``early``, ``late``, ``bigpot`` at pot 1.2, then ``safe`` at every chance midpoint, nearest
+    to 3/8 first (the loaded share of a full hand, so the thresholds that split the most common
+    counted states come first), then ``safe=0`` and ``bigpot`` at pot 1 and 1.5), then the
+    target, then the lie-down rule (its parameters kept), then the count toggle."""
+    midpoints = sorted(chance_midpoints(), key=lambda m: (abs(m - 0.375), m))
+    out: list[Strategy] = [replace(strategy, bullet=b) for b in ("random", "early", "late")]
+    out.append(replace(strategy, bullet="bigpot", pot=1.2))
+    out += [replace(strategy, bullet="safe", safe=m) for m in midpoints + [0.0]]
+    out += [replace(strategy, bullet="bigpot", pot=p) for p in (1.0, 1.5)]
+    out += [replace(strategy, target=target) for target in POLICY_TABLES["target"]]
+    out += [replace(strategy, lie=lie) for lie in POLICY_TABLES["lie"]]
+    if strategy.lie in ("threshold", "risk"):
+        out.append(replace(strategy, count=1 - strategy.count))
+    return _distinct(strategy, out)
+
+
+def parameter_neighbours(strategy: Strategy) -> list[Strategy]:
+    """Every strategy one parameter move away: each parameter it uses one and two grid steps
+    up and down, and for the chance parameters (``CHANCE_PARAMETERS``) the nearest chance
+    midpoint above and below the current value."""
+    out: list[Strategy] = []
+    midpoints = chance_midpoints()
+    for name in strategy.used_fields():
+        if name == "count":
+            continue
+        value = getattr(strategy, name)
+        for steps in (-1, 1, -2, 2):
+            out.append(replace(strategy, **{name: _value(name, value + steps * PARAM_STEPS[name])}))
+        if name in CHANCE_PARAMETERS:
+            below = [m for m in midpoints if m < value - 1e-9]
+            above = [m for m in midpoints if m > value + 1e-9]
+            out += [replace(strategy, **{name: m}) for m in (below[-1:] + above[:1])]
+    return _distinct(strategy, out)
+
+
+def _distinct(strategy: Strategy, candidates: list[Strategy]) -> list[Strategy]:
+    """The candidates by spec, first occurrence kept, the strategy itself left out."""
+    seen = {strategy.spec()}
+    out = []
+    for candidate in candidates:
+        spec = candidate.spec()
+        if spec not in seen:
+            seen.add(spec)
+            out.append(candidate)
+    return out
+
+
+def neighbours(strategy: Strategy) -> list[Strategy]:
+    """Every one-move neighbour: :func:`policy_neighbours` then :func:`parameter_neighbours`."""
+    return _distinct(strategy, policy_neighbours(strategy) + parameter_neighbours(strategy))
