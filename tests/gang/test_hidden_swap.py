@@ -89,16 +89,22 @@ def _undealt_reordered(deck, challenges, players, use_round):
 
 def leaks(model: int, name: str, challenges: int, specialist: int, players: int = PLAYERS,
           use_round: int = 3, boost_top: bool = True, use_rule: int = HELPFUL,
-          heists: int = HEISTS, uses: list | None = None) -> list[str]:
+          heists: int = HEISTS, uses: list | None = None,
+          deals: list | None = None) -> list[str]:
     """Every decision that changed when hidden cards changed, over a few deals (``uses``, if
-    given, collects whether the specialist was played in each original heist)."""
+    given, collects whether the specialist was played in each original heist; ``deals``, if
+    given, are the (deck, heist seed) pairs to play instead of random ones)."""
     rng = np.random.default_rng(11)
     found = []
     setup = {"players": players, "use_round": use_round, "boost_top": boost_top,
              "use_rule": use_rule}
-    for heist in range(heists):
-        deck = rng.permutation(52).astype(np.int64)
-        seed = int(rng.integers(1 << 30))
+    for heist in range(heists if deals is None else len(deals)):
+        if deals is None:
+            deck = rng.permutation(52).astype(np.int64)
+            seed = int(rng.integers(1 << 30))
+        else:
+            deck = np.array(deals[heist][0], dtype=np.int64)
+            seed = int(deals[heist][1])
         flags, chips, record, info, _ = _play(deck, seed, challenges, specialist, model, **setup)
         if uses is not None:
             uses.append(flags[3] >= 0)

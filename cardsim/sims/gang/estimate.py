@@ -47,6 +47,9 @@ ALWAYS, HELPFUL = 0, 1  # --specialist-use always / helpful
 LEAKY_HELPFUL = 2  # not a reading: helpful with an estimate that reads every pocket (the
 #                    hidden-card swap test uses it, to show that the test catches a leak)
 LEAKY_BOARD_HELPFUL = 3  # not a reading either: an estimate that reads the undealt board
+LEAKY_TILT_HELPFUL = 4  # not a reading either: an estimate whose team draws lean towards the
+#                         true pockets (a soft leak: the swap test's bayes fixture catches it)
+LEAK_TILT = 8.0  # LEAKY_TILT_HELPFUL: weight factor of holdings sharing a card with the pocket
 
 ESTIMATE_SAMPLES = 512  # teams drawn per decision
 ESTIMATE_BOARDS = 16  # completions of the board when community cards are still to come
@@ -90,6 +93,22 @@ def reveal_pockets(pockets: np.ndarray, players: int, size: int, hold_masks: np.
                 mask |= np.int64(1) << pockets[j, s]
         for h in range(count):
             weights[j, h] = 1.0 if hold_masks[h] == mask else 0.0
+
+
+@kernel
+def tilt_to_pockets(pockets: np.ndarray, players: int, size: int, hold_masks: np.ndarray,
+                    count: int, weights: np.ndarray) -> None:
+    """The softly leaky estimate (``LEAKY_TILT_HELPFUL``, swap test only): every player's
+    posterior weight of the holdings sharing a card with their true pocket times
+    ``LEAK_TILT``."""
+    for j in range(players):
+        mask = np.int64(0)
+        for s in range(size):
+            if pockets[j, s] != SUITLESS_JACK:
+                mask |= np.int64(1) << pockets[j, s]
+        for h in range(count):
+            if hold_masks[h] & mask:
+                weights[j, h] *= LEAK_TILT
 
 
 @kernel
