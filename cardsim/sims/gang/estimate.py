@@ -51,7 +51,9 @@ LEAKY_TILT_HELPFUL = 4  # not a reading either: an estimate whose team draws lea
 #                         true pockets (a soft leak: the swap test's bayes fixture catches it)
 LEAK_TILT = 8.0  # LEAKY_TILT_HELPFUL: weight factor of holdings sharing a card with the pocket
 
-ESTIMATE_SAMPLES = 512  # teams drawn per decision
+ESTIMATE_SAMPLES = 512  # teams drawn per batch
+ESTIMATE_BATCHES = 4  # batches at most: a gain that looks clear, or rests on too few effective
+#                       teams, is checked on more teams before the card is played
 ESTIMATE_BOARDS = 16  # completions of the board when community cards are still to come
 ESTIMATE_MARGIN = 2.0  # the estimated gain must exceed this many standard errors
 ESTIMATE_FIRST_LOOK = 128  # teams after which a card that changed no outcome is declined
@@ -604,12 +606,17 @@ def hand_card_gain(
     the board is completed at random (``ESTIMATE_BOARDS`` completions from the unseen cards,
     the teams drawn without those cards). Each team is then played from the use round to the
     showdown, with and without the card on the same draws: every round the model's own claims
-    (a hand's rating on that round's board, without the holdings that use its own cards;
-    bayes: its curve from the current posteriors) and contest rule (bayes: with its private
-    settle, :func:`playout_settle`) give the chips, and the red chips are checked against the
-    final hands. Left out: locks and redraws after the use round, bayes's posterior updates
-    after the use round, and the scans. The card
-    is played iff its weighted gain is clearly above 0 (:func:`clear_gain`); after
+    (a hand's rating on that round's board, without the holdings that use its own cards)
+    and contest rule give the chips; bayes plays every round as the game does
+    (:func:`bayes_playout_round`: claims, contest beliefs and private settle, a hand counted
+    as the floor of its ranking against the Muscle holder) from posteriors updated after
+    every play-out chip round (:func:`fill_playout_posterior`), as the game updates its own.
+    The red chips are then checked against the final hands. Left out: locks and redraws after
+    the use round, the scans, and (Jack) the Jack holdings in the user's later posterior. The
+    card is played iff its weighted gain is clearly above 0 (:func:`clear_gain`) on
+    ``ESTIMATE_BATCHES`` batches of ``ESTIMATE_SAMPLES`` teams: after each batch the card is
+    declined unless the gain so far looks clear or rests on too few effective teams
+    (:func:`more_teams_needed`); after
     ``ESTIMATE_FIRST_LOOK`` teams in which the card changed no outcome it is declined.
     """
     top = specialist == 10 or boost_star_top
@@ -686,9 +693,9 @@ def hand_card_gain(
     played = np.zeros((4, players), dtype=np.int64)
     trial = np.empty(MAX_POCKET, dtype=np.int64)
     wins = np.zeros(2)
-    sample_weight = np.zeros(ESTIMATE_SAMPLES)
-    sample_gain = np.zeros(ESTIMATE_SAMPLES)
-    sample_board = np.zeros(ESTIMATE_SAMPLES, dtype=np.int64)
+    sample_weight = np.zeros(ESTIMATE_SAMPLES * ESTIMATE_BATCHES)
+    sample_gain = np.zeros(ESTIMATE_SAMPLES * ESTIMATE_BATCHES)
+    sample_board = np.zeros(ESTIMATE_SAMPLES * ESTIMATE_BATCHES, dtype=np.int64)
     n_samples = 0
     # bayes: the play-out's posteriors of every later round are the use round's updated with
     # the play-out's own chips (as the game updates them after every chip round), cached per
@@ -709,9 +716,12 @@ def hand_card_gain(
     slot_of = np.zeros(players, dtype=np.int64)
     code_of = np.zeros(players, dtype=np.int64)
     order_out = np.zeros(players, dtype=np.int64)
-    for b in range(boards):
+    for b in range(boards * ESTIMATE_BATCHES):
         if n_samples >= ESTIMATE_FIRST_LOOK and not sample_gain[:n_samples].any():
             return False  # the card changed no outcome so far: no clear gain can follow
+        if b > 0 and b % boards == 0 and not more_teams_needed(
+                sample_weight[:n_samples], sample_gain[:n_samples], sample_board[:n_samples]):
+            return False  # a batch done: no clear gain on enough effective teams
         full_mask = seen
         for k in range(shown, 5):
             card, state = _unseen_card(state, full_mask)
@@ -889,10 +899,25 @@ def hand_card_gain(
                     wins[variant] = 1.0
             sample_weight[n_samples] = weight
             sample_gain[n_samples] = wins[1] - wins[0]
-            sample_board[n_samples] = b
+            sample_board[n_samples] = b if shown < 5 else 0  # river: every team its own draw
             n_samples += 1
     return clear_gain(sample_weight[:n_samples], sample_gain[:n_samples],
                       sample_board[:n_samples])
+
+
+@kernel
+def more_teams_needed(weight: np.ndarray, gain: np.ndarray, cluster: np.ndarray) -> bool:
+    """After a batch of teams: draw another one when the gain looks clear (so that a card is
+    played only if the gain is still clear on ``ESTIMATE_BATCHES`` batches: one batch's noise
+    alone does not play it) or when the weights rest on fewer than ``ESTIMATE_MIN_TEAMS``
+    effective teams (then the standard error is not reliable yet); otherwise the card is
+    declined."""
+    total = weight.sum()
+    if total <= 0.0:
+        return True
+    if total * total < ESTIMATE_MIN_TEAMS * (weight * weight).sum():
+        return True
+    return clear_gain(weight, gain, cluster)
 
 
 @kernel
