@@ -9,14 +9,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cardsim.sims.gang.beliefs import _posteriors
+from cardsim.sims.gang.beliefs import _posteriors, tie_bounds
 from cardsim.sims.gang.engine import play_heist
 from cardsim.sims.gang.estimate import (
     ALWAYS,
     ESTIMATE_MIN_TEAMS,
+    bayes_playout_round,
     bayes_round_likelihood,
     bayes_round_tables,
     clear_gain,
+    fill_playout_posterior,
 )
 from cardsim.sims.gang.holdings import (
     BOARD_SIZES,
@@ -24,6 +26,8 @@ from cardsim.sims.gang.holdings import (
     N_PAIRS,
     PAIR_MASKS_WITH_JACK,
     PAIRS_WITH_JACK,
+    hand_score,
+    muscle_score,
     rank_holdings,
     score_holdings,
 )
@@ -143,3 +147,101 @@ def test_bayes_reads_the_muscle_holders_chips_as_claims_of_the_raised_hand() -> 
     # seat 0: chip 1 then 2; from round 2 (the Muscle) every holding claims in band 1
     assert np.allclose(plain[0], [0.8 * 0.2, 0.2 * 0.8, 0.2 * 0.8])
     assert np.allclose(muscle[0], [0.8 * 0.8, 0.2 * 0.8, 0.2 * 0.8])
+
+
+def _playout_chips(players: int, pockets, board, chips, user: int, r: int = 1):
+    """The bayes play-out (:func:`estimate.bayes_playout_round`) of the real team on the real
+    board from the use round ``r``'s public posteriors, its posteriors updated with its own
+    chips after every round; ``user`` holds the Muscle from round ``r`` (-1: no card). Each
+    round is played on the game's chips of the rounds before it (so that a true tie the game
+    broke at random does not carry over). Returns, per round ``r`` .. 3, the hand scores in the
+    play-out's chip order and in the game's."""
+    bands = players
+    count = N_PAIRS
+    likelihood = chip_likelihood(players, bands)
+    held = np.array([_holding(pockets[p]) for p in range(players)], dtype=np.int64)
+    hband = np.zeros((4, count), dtype=np.int64)
+    mband = np.zeros((4, count), dtype=np.int64)
+    tables = {}
+    for t in range(4):
+        valid = np.zeros(count, dtype=np.bool_)
+        scores = np.zeros(count, dtype=np.int64)
+        pct = np.zeros(count)
+        score_holdings(PAIRS_WITH_JACK, PAIR_MASKS_WITH_JACK, count, 2, board, BOARD_SIZES[t],
+                       valid, scores)
+        index, values = rank_holdings(scores, valid, count, BOARD_SIZES[t], 2, pct)
+        hband[t] = np.minimum((pct * bands).astype(np.int64), bands - 1)
+        for k, h in enumerate(index):
+            below = np.searchsorted(values, muscle_score(values[k]), side="left")
+            mband[t, h] = min(int(below / len(values) * bands), bands - 1)
+        tables[t] = (valid, index, values) + tie_bounds(values)
+    weights = np.zeros((players, count))
+    _posteriors(chips, r, players, count, tables[r][0], hband, likelihood,
+                np.zeros(players, dtype=np.int64), np.ones((players, count), dtype=np.bool_),
+                np.ones((players, 1)), False, weights, -1, 4, hband)
+    variant = 1 if user >= 0 else 0
+    hands = np.zeros((2, 4, players), dtype=np.int64)
+    for t in range(4):
+        for j in range(players):
+            hands[:, t, j] = hand_score(pockets[j], 2, board, BOARD_SIZES[t])
+        if user >= 0:
+            hands[1, t, user] = muscle_score(hands[0, t, user])
+    played = chips.copy()
+    played[r:] = 0
+    base = players + 1
+    out = []
+    for t in range(r, 4):
+        valid, index, values, lo, hi = tables[t]
+        n_t = len(values)
+        w_sorted = np.zeros((players + 1, 1, count))
+        cum = np.zeros((players + 1, 1, count + 1))
+        slots = np.zeros(players, dtype=np.int64)
+        for j in range(players):
+            slot = players if j == user else j
+            code = sum(int(played[u, j]) * base ** (u - r) for u in range(r, t))
+            fill_playout_posterior(weights[user if slot == players else j], index, n_t, r, t,
+                                   code, base, likelihood, mband if slot == players else hband,
+                                   w_sorted[slot, 0], cum[slot, 0])
+            slots[j] = slot
+        order = np.zeros(players, dtype=np.int64)
+        bayes_playout_round(t, variant, user, 10, players, bands, hands, held,
+                            pockets[max(user, 0)].copy(), 2, np.full((4, players), 0.5),
+                            values, n_t, lo, hi, w_sorted, cum, slots,
+                            np.zeros(players, dtype=np.int64), index, PAIR_MASKS_WITH_JACK,
+                            order)
+        out.append((hands[variant, t, order].tolist(),
+                    hands[variant, t, np.argsort(chips[t])].tolist()))
+        played[t] = chips[t]
+    return out
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("muscle", [False, True], ids=["no-card", "muscle"])
+def test_bayes_playout_predicts_the_games_chips_from_the_use_round(players: int,
+                                                                   muscle: bool) -> None:
+    """The estimate plays the rounds after the use round as the game does: given the real team
+    and board, the play-out from the flop's public posteriors (updated with its own chips after
+    every round, as the game's are; with the Muscle, the holder's chips read as claims of the
+    raised hand and every other hand counted as the floor of its ranking against the holder)
+    orders the hands as the game does in every round from the flop to the river, up to true
+    ties (equal hands with equal claims and beliefs, which the game orders at random). (Before,
+    with the flop's posteriors kept for the turn and river and no Muscle floor in the claims,
+    it did not.)"""
+    rng = np.random.default_rng(100 + players)
+    for _ in range(20):
+        deck = rng.permutation(52).astype(np.int64)
+        pockets = np.zeros((players, MAX_POCKET), dtype=np.int64)
+        board = np.zeros(5, dtype=np.int64)
+        chips = np.zeros((4, players), dtype=np.int64)
+        none = np.zeros((1, players + 1), dtype=np.int64)
+        flags = play_heist(deck, int(rng.integers(1 << 30)), 0, 10 if muscle else 0, players,
+                           BAYES, 1, 1, True, chip_likelihood(players, players), pockets, board,
+                           chips, np.zeros(players, dtype=np.int64), PAIRS_WITH_JACK.copy(),
+                           PAIR_MASKS_WITH_JACK.copy(), ALWAYS, True, none, none,
+                           np.zeros(players + 1, dtype=np.int64),
+                           np.full((players, MAX_POCKET), -1, dtype=np.int64),
+                           np.zeros((4, players, 4)), np.zeros(players + 1, dtype=np.int64))
+        user = int(flags[3]) if muscle else -1
+        assert (user >= 0) == muscle
+        for played, game in _playout_chips(players, pockets, board, chips, user):
+            assert played == game, (players, muscle)

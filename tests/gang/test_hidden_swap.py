@@ -19,12 +19,20 @@ that reads the undealt board (``LEAKY_BOARD_HELPFUL``).
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS, pocket_size
 from cardsim.sims.gang.engine import play_heist
-from cardsim.sims.gang.estimate import HELPFUL, LEAKY_BOARD_HELPFUL, LEAKY_HELPFUL
+from cardsim.sims.gang.estimate import (
+    HELPFUL,
+    LEAKY_BOARD_HELPFUL,
+    LEAKY_HELPFUL,
+    LEAKY_TILT_HELPFUL,
+)
 from cardsim.sims.gang.holdings import MAX_POCKET, PAIR_MASKS_WITH_JACK, PAIRS_WITH_JACK
 from cardsim.sims.gang.models import BAYES, HISTORY, LEAKY, PERCENTILE, RANDOM, chip_likelihood
 
@@ -89,16 +97,22 @@ def _undealt_reordered(deck, challenges, players, use_round):
 
 def leaks(model: int, name: str, challenges: int, specialist: int, players: int = PLAYERS,
           use_round: int = 3, boost_top: bool = True, use_rule: int = HELPFUL,
-          heists: int = HEISTS, uses: list | None = None) -> list[str]:
+          heists: int = HEISTS, uses: list | None = None,
+          deals: list | None = None) -> list[str]:
     """Every decision that changed when hidden cards changed, over a few deals (``uses``, if
-    given, collects whether the specialist was played in each original heist)."""
+    given, collects whether the specialist was played in each original heist; ``deals``, if
+    given, are the (deck, heist seed) pairs to play instead of random ones)."""
     rng = np.random.default_rng(11)
     found = []
     setup = {"players": players, "use_round": use_round, "boost_top": boost_top,
              "use_rule": use_rule}
-    for heist in range(heists):
-        deck = rng.permutation(52).astype(np.int64)
-        seed = int(rng.integers(1 << 30))
+    for heist in range(heists if deals is None else len(deals)):
+        if deals is None:
+            deck = rng.permutation(52).astype(np.int64)
+            seed = int(rng.integers(1 << 30))
+        else:
+            deck = np.array(deals[heist][0], dtype=np.int64)
+            seed = int(deals[heist][1])
         flags, chips, record, info, _ = _play(deck, seed, challenges, specialist, model, **setup)
         if uses is not None:
             uses.append(flags[3] >= 0)
@@ -192,3 +206,25 @@ def test_the_swap_test_catches_an_estimate_that_reads_the_undealt_board() -> Non
         caught += leaks(BAYES, name, 0, SPECIALISTS[name], use_round=1, heists=12,
                         use_rule=LEAKY_BOARD_HELPFUL)
     assert any("(undealt cards)" in line for line in caught), caught
+
+
+BAYES_DEALS = json.loads((Path(__file__).parent / "bayes_swap_deals.json").read_text())
+
+
+def test_the_swap_test_covers_a_bayes_play_of_the_estimate() -> None:
+    """The swap test at default settings exercises a bayes play of the helpful estimate: on the
+    committed deals (``bayes_swap_deals.json``: 4 players, the Jack at the river) the honest
+    estimate plays the card in every heist and no decision reads a hidden card, while an
+    estimate whose team draws lean towards the true pockets (``LEAKY_TILT_HELPFUL``: a
+    holding sharing a card with the player's pocket weighs 8 times more, a leak into the bayes
+    team distribution that is no oracle) changes who uses the card when hidden cards change."""
+    fixture = BAYES_DEALS
+    deals = [(np.array(d["deck"], dtype=np.int64), d["seed"]) for d in fixture["deals"]]
+    setup = {"players": fixture["players"], "use_round": fixture["use_round"],
+             "boost_top": fixture["boost_top"], "deals": deals}
+    card = SPECIALISTS[fixture["card"]]
+    uses: list = []
+    assert leaks(BAYES, fixture["card"], 0, card, uses=uses, **setup) == []
+    assert all(uses) and len(uses) == len(deals)
+    caught = leaks(BAYES, fixture["card"], 0, card, use_rule=LEAKY_TILT_HELPFUL, **setup)
+    assert any("who uses the specialist" in line for line in caught), caught

@@ -59,9 +59,11 @@ from cardsim.sims.gang.estimate import (
     HELPFUL,
     LEAKY_BOARD_HELPFUL,
     LEAKY_HELPFUL,
+    LEAKY_TILT_HELPFUL,
     announcement_is_open,
     hand_card_gain,
     reveal_pockets,
+    tilt_to_pockets,
 )
 from cardsim.sims.gang.holdings import (
     MAX_PLAYERS,
@@ -494,6 +496,8 @@ def play_heist_inline(
                             chooser, public_prior, jack_space, weights, -1, 4, hband)
                 if use_rule == LEAKY_HELPFUL:
                     reveal_pockets(pockets, players, size, hold_masks, count, weights)
+                elif use_rule == LEAKY_TILT_HELPFUL:
+                    tilt_to_pockets(pockets, players, size, hold_masks, count, weights)
                 if specialist == 2 or specialist == 4:
                     use = announcement_is_open(specialist, model, r, chips, players, size, board,
                                                shown, hold_cards, hold_masks, count, weights)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from cardsim.sims.core.jit import kernel
 
-from cardsim.sims.gang.beliefs import _posteriors, fill_team_ranks
+from cardsim.sims.gang.beliefs import _posteriors, fill_team_ranks, tie_bounds
 from cardsim.sims.gang.cards import (
     best_drop_slot,
     card_rank,
@@ -33,6 +33,7 @@ from cardsim.sims.gang.holdings import (
     category_floor,
     hand_score,
     holder_of,
+    holding_percentiles,
     muscle_score,
     own_pair_counts,
     rank_holdings,
@@ -46,8 +47,13 @@ ALWAYS, HELPFUL = 0, 1  # --specialist-use always / helpful
 LEAKY_HELPFUL = 2  # not a reading: helpful with an estimate that reads every pocket (the
 #                    hidden-card swap test uses it, to show that the test catches a leak)
 LEAKY_BOARD_HELPFUL = 3  # not a reading either: an estimate that reads the undealt board
+LEAKY_TILT_HELPFUL = 4  # not a reading either: an estimate whose team draws lean towards the
+#                         true pockets (a soft leak: the swap test's bayes fixture catches it)
+LEAK_TILT = 8.0  # LEAKY_TILT_HELPFUL: weight factor of holdings sharing a card with the pocket
 
-ESTIMATE_SAMPLES = 512  # teams drawn per decision
+ESTIMATE_SAMPLES = 512  # teams drawn per batch
+ESTIMATE_BATCHES = 4  # batches at most: a gain that looks clear, or rests on too few effective
+#                       teams, is checked on more teams before the card is played
 ESTIMATE_BOARDS = 16  # completions of the board when community cards are still to come
 ESTIMATE_MARGIN = 2.0  # the estimated gain must exceed this many standard errors
 ESTIMATE_FIRST_LOOK = 128  # teams after which a card that changed no outcome is declined
@@ -92,6 +98,22 @@ def reveal_pockets(pockets: np.ndarray, players: int, size: int, hold_masks: np.
 
 
 @kernel
+def tilt_to_pockets(pockets: np.ndarray, players: int, size: int, hold_masks: np.ndarray,
+                    count: int, weights: np.ndarray) -> None:
+    """The softly leaky estimate (``LEAKY_TILT_HELPFUL``, swap test only): every player's
+    posterior weight of the holdings sharing a card with their true pocket times
+    ``LEAK_TILT``."""
+    for j in range(players):
+        mask = np.int64(0)
+        for s in range(size):
+            if pockets[j, s] != SUITLESS_JACK:
+                mask |= np.int64(1) << pockets[j, s]
+        for h in range(count):
+            if hold_masks[h] & mask:
+                weights[j, h] *= LEAK_TILT
+
+
+@kernel
 def announcement_is_open(specialist: int, model: int, r: int, chips: np.ndarray, players: int,
                          size: int, board: np.ndarray, shown: int, hold_cards: np.ndarray,
                          hold_masks: np.ndarray, count: int, weights: np.ndarray) -> bool:
@@ -122,49 +144,15 @@ def announcement_is_open(specialist: int, model: int, r: int, chips: np.ndarray,
 
 
 @kernel
-def claim_curve(model: int, index: np.ndarray, values: np.ndarray, weights: np.ndarray,
-                players: int, bands: int) -> tuple[np.ndarray, np.ndarray]:
-    """The claim a hand makes on one board, as the estimate plays it: ``curve[k]`` for the
-    ``k`` weakest valid holdings (a score's rating is the curve at its tie group's middle), and
-    bayes's contest belief per player and band (its public mean team rank in that band).
-    Percentile and history: the share of valid holdings below; bayes: the mean over players of
-    the public posterior mass below (the team rank of :func:`beliefs.bayes_claims`)."""
-    n_valid = values.shape[0]
+def claim_curve(n_valid: int) -> np.ndarray:
+    """The claim a hand makes on one board under the percentile and history models, as the
+    estimate plays it: ``curve[k]`` is the share of valid holdings below the ``k`` weakest (a
+    score's rating is the curve at its tie group's middle). Bayes plays its rounds with
+    :func:`bayes_playout_round`."""
     curve = np.zeros(n_valid + 1)
-    belief = np.zeros((players, bands))
-    if model != BAYES:
-        for k in range(n_valid + 1):
-            curve[k] = k / max(n_valid, 1)
-        return curve, belief
-    cumw = np.zeros((players, n_valid + 1))
-    for j in range(players):
-        for k in range(n_valid):
-            cumw[j, k + 1] = cumw[j, k] + weights[j, index[k]]
     for k in range(n_valid + 1):
-        for j in range(players):
-            mass = cumw[j, n_valid]
-            curve[k] += (cumw[j, k] / mass if mass > 0.0 else k / max(n_valid, 1)) / players
-    belief_mass = np.zeros((players, bands))
-    k = 0
-    while k < n_valid:
-        end = k
-        while end + 1 < n_valid and values[end + 1] == values[k]:
-            end += 1
-        f = 0.5 * (curve[k] + curve[end + 1])
-        band = min(int(f * bands), bands - 1)
-        for m in range(k, end + 1):
-            for j in range(players):
-                w = weights[j, index[m]]
-                belief[j, band] += w * f
-                belief_mass[j, band] += w
-        k = end + 1
-    for j in range(players):
-        for b in range(bands):
-            if belief_mass[j, b] > 0.0:
-                belief[j, b] /= belief_mass[j, b]
-            else:
-                belief[j, b] = (b + 0.5) / bands
-    return curve, belief
+        curve[k] = k / max(n_valid, 1)
+    return curve
 
 
 @kernel
@@ -429,43 +417,136 @@ def bayes_round_likelihood(held: np.ndarray, chips_row: np.ndarray, players: int
 
 
 @kernel
-def claim_ranges(curve: np.ndarray, values: np.ndarray, bands: int, lo: np.ndarray,
-                 hi: np.ndarray) -> None:
-    """The sorted positions making each bayes claim on one board of the play-out: a tie
-    group's claim is the band of the curve at its middle; claims rise with the score, so each
-    band is the range ``lo[b]:hi[b]`` (empty: ``lo == hi``)."""
-    n_valid = values.shape[0]
-    for b in range(bands):
-        lo[b] = n_valid
-        hi[b] = n_valid
-    k = 0
-    while k < n_valid:
-        end = k
-        while end + 1 < n_valid and values[end + 1] == values[k]:
-            end += 1
-        b = min(int(0.5 * (curve[k] + curve[end + 1]) * bands), bands - 1)
-        if lo[b] == n_valid:
-            lo[b] = k
-        hi[b] = end + 1
-        k = end + 1
+def fill_playout_posterior(base_row: np.ndarray, index: np.ndarray, n_valid: int, r: int, t: int,
+                           code: int, base: int, likelihood: np.ndarray, band_rows: np.ndarray,
+                           out_w: np.ndarray, out_cum: np.ndarray) -> None:
+    """One player's bayes posterior in round ``t`` of the play-out, over the sorted valid
+    holdings of that round's board (``index``): the use round's public posterior ``base_row``
+    times the likelihood of each chip the player took in the play-out's rounds ``r .. t-1``
+    (``code``: chip of round ``r + m`` is digit ``m`` in base ``base``, 0 = no chip round),
+    read with that round's band of the holding (``band_rows[u, h]``: its percentile band, or
+    for the Muscle holder the band of the raised holding), exactly as :func:`beliefs._posteriors`
+    updates the game's posteriors after every chip round. ``out_cum`` is the running sum."""
+    out_cum[0] = 0.0
+    for k in range(n_valid):
+        h = index[k]
+        w = base_row[h]
+        if w > 0.0:
+            c = code
+            for u in range(r, t):
+                chip = c % base
+                c //= base
+                if chip > 0:
+                    w *= likelihood[chip - 1, band_rows[u, h]]
+        out_w[k] = w
+        out_cum[k + 1] = out_cum[k] + w
+
+
+@kernel(inline="always")
+def _playout_team_rank(k: int, cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
+                       players: int, n_valid: int, tie_lo: np.ndarray,
+                       tie_hi: np.ndarray) -> float:
+    """Team rank F/n of sorted position ``k`` under the play-out's current posteriors (as
+    :func:`beliefs.fill_team_ranks`)."""
+    f = 0.0
+    a = tie_lo[k]
+    z = tie_hi[k]
+    for j in range(players):
+        c = cum[slot_of[j], code_of[j]]
+        mass = c[n_valid]
+        if mass > 0.0:
+            f += (c[a] + 0.5 * (c[z] - c[a])) / mass
+        else:
+            f += 0.5
+    return f / players
 
 
 @kernel
-def playout_settle(order: np.ndarray, keys: np.ndarray, claimed_band: np.ndarray, players: int,
-                   t: int, variant: int, user: int, specialist: int, hands: np.ndarray,
-                   held: np.ndarray, trial: np.ndarray, size: int, weights: np.ndarray,
-                   index: np.ndarray, values: np.ndarray, band_lo: np.ndarray,
-                   band_hi: np.ndarray, hold_masks: np.ndarray) -> None:
-    """Bayes's private settle of equal claims next to each other in the play-out (as
-    :func:`beliefs.settle_equal_claims` without cards or priors): each of the two compares
-    their hand with the rival's posterior kept to the rival's claim and without their own
-    cards (a rival holding the Muscle beats every hand of the viewer's ranking); a vote to
-    move and none to stay swaps them, bottom up. The posteriors are the use round's."""
+def _playout_band_start(b: int, cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
+                        players: int, n_valid: int, bands: int, tie_lo: np.ndarray,
+                        tie_hi: np.ndarray) -> int:
+    """First sorted position whose team band is at least ``b`` (team ranks never fall)."""
+    lo = 0
+    hi = n_valid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        f = _playout_team_rank(mid, cum, slot_of, code_of, players, n_valid, tie_lo, tie_hi)
+        if min(int(f * bands), bands - 1) >= b:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@kernel
+def bayes_playout_round(t: int, variant: int, user: int, specialist: int, players: int,
+                        bands: int, hands: np.ndarray, held: np.ndarray, trial: np.ndarray,
+                        size: int, ties: np.ndarray, values: np.ndarray, n_valid: int,
+                        tie_lo: np.ndarray, tie_hi: np.ndarray, w_sorted: np.ndarray,
+                        cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
+                        index: np.ndarray, hold_masks: np.ndarray, order_out: np.ndarray) -> None:
+    """One round of the bayes play-out, as the game plays it (:func:`beliefs.bayes_claims`,
+    :func:`beliefs.claim_beliefs`, :func:`beliefs.settle_equal_claims` without cards or priors)
+    from the play-out's own posteriors of that round (``w_sorted``/``cum`` per player slot and
+    chip code: the use round's posteriors updated with the play-out's earlier chips):
+
+    - claim: team rank F(own)/n, where against the Muscle holder a hand counts as the floor of
+      its ranking (the holder beats every hand of it);
+    - contest belief: the posterior mean team rank over the holdings making the same claim;
+    - private settle of equal claims next to each other, bottom up: each of the two compares
+      their hand with the rival's posterior kept to the claim, without their own cards.
+
+    Writes the chip order (lowest chip first) to ``order_out``."""
+    muscle = variant == 1 and specialist == 10
+    claimed = np.zeros(players, dtype=np.int64)
+    ratings = np.zeros(players)
+    keys = np.zeros(players)
+    lo_of = np.zeros(players, dtype=np.int64)
+    hi_of = np.zeros(players, dtype=np.int64)
+    vals = values[:n_valid]
+    for i in range(players):
+        total = 0.0
+        for j in range(players):
+            target = hands[variant, t, i]
+            if muscle and j == user and i != user:
+                target = category_floor(target)
+            lo = np.searchsorted(vals, target, side="left")
+            hi = np.searchsorted(vals, target, side="right")
+            c = cum[slot_of[j], code_of[j]]
+            mass = c[n_valid]
+            total += (c[lo] + 0.5 * (c[hi] - c[lo])) / mass if mass > 0.0 else 0.5
+        ratings[i] = total / players
+        claimed[i] = min(int(ratings[i] * bands), bands - 1)
+    for i in range(players):
+        b = claimed[i]
+        found = -1
+        for q in range(i):
+            if claimed[q] == b:
+                found = q
+                break
+        if found >= 0:
+            lo_of[i] = lo_of[found]
+            hi_of[i] = hi_of[found]
+        else:
+            lo_of[i] = _playout_band_start(b, cum, slot_of, code_of, players, n_valid, bands,
+                                           tie_lo, tie_hi)
+            hi_of[i] = _playout_band_start(b + 1, cum, slot_of, code_of, players, n_valid,
+                                           bands, tie_lo, tie_hi) if b + 1 < bands else n_valid
+        w = w_sorted[slot_of[i], code_of[i]]
+        acc = 0.0
+        mass = 0.0
+        for k in range(lo_of[i], hi_of[i]):
+            if w[k] > 0.0:
+                acc += w[k] * _playout_team_rank(k, cum, slot_of, code_of, players, n_valid,
+                                                 tie_lo, tie_hi)
+                mass += w[k]
+        belief = acc / mass if mass > 0.0 else ratings[i]
+        keys[i] = b + 0.999 * (belief + 1e-6 * ties[t, i])
+    order = np.argsort(keys)
     for step in range(players - 1):
         lo_seat = order[step]
         hi_seat = order[step + 1]
-        b = claimed_band[lo_seat]
-        if b != claimed_band[hi_seat]:
+        if claimed[lo_seat] != claimed[hi_seat]:
             continue
         flip = 0
         keep = 0
@@ -473,7 +554,7 @@ def playout_settle(order: np.ndarray, keys: np.ndarray, claimed_band: np.ndarray
             me = lo_seat if side == 0 else hi_seat
             rival = hi_seat if side == 0 else lo_seat
             target = hands[variant, t, me]
-            if variant == 1 and specialist == 10 and rival == user:
+            if muscle and rival == user:
                 target = category_floor(target)
             mine = np.int64(0)
             if variant == 1 and me == user:
@@ -482,17 +563,27 @@ def playout_settle(order: np.ndarray, keys: np.ndarray, claimed_band: np.ndarray
                         mine |= np.int64(1) << trial[s]
             else:
                 mine = hold_masks[held[me]]
-            below, mass = weight_below(index, values, weights[rival], hold_masks, mine, target,
-                                       band_lo[b], band_hi[b])
+            w = w_sorted[slot_of[rival], code_of[rival]]
+            below = 0.0
+            mass = 0.0
+            for k in range(lo_of[rival], hi_of[rival]):
+                if w[k] == 0.0 or hold_masks[index[k]] & mine:
+                    continue
+                mass += w[k]
+                if vals[k] < target:
+                    below += w[k]
+                elif vals[k] == target:
+                    below += 0.5 * w[k]
             above = below / mass if mass > 0.0 else 0.5
             if (side == 0 and above > 0.5) or (side == 1 and above < 0.5):
                 flip += 1
             elif above != 0.5:
                 keep += 1
         if flip > 0 and keep == 0:
-            keys[lo_seat], keys[hi_seat] = keys[hi_seat], keys[lo_seat]
             order[step] = hi_seat
             order[step + 1] = lo_seat
+    for k in range(players):
+        order_out[k] = order[k]
 
 
 @kernel
@@ -515,12 +606,17 @@ def hand_card_gain(
     the board is completed at random (``ESTIMATE_BOARDS`` completions from the unseen cards,
     the teams drawn without those cards). Each team is then played from the use round to the
     showdown, with and without the card on the same draws: every round the model's own claims
-    (a hand's rating on that round's board, without the holdings that use its own cards;
-    bayes: its curve from the current posteriors) and contest rule (bayes: with its private
-    settle, :func:`playout_settle`) give the chips, and the red chips are checked against the
-    final hands. Left out: locks and redraws after the use round, bayes's posterior updates
-    after the use round, and the scans. The card
-    is played iff its weighted gain is clearly above 0 (:func:`clear_gain`); after
+    (a hand's rating on that round's board, without the holdings that use its own cards)
+    and contest rule give the chips; bayes plays every round as the game does
+    (:func:`bayes_playout_round`: claims, contest beliefs and private settle, a hand counted
+    as the floor of its ranking against the Muscle holder) from posteriors updated after
+    every play-out chip round (:func:`fill_playout_posterior`), as the game updates its own.
+    The red chips are then checked against the final hands. Left out: locks and redraws after
+    the use round, the scans, and (Jack) the Jack holdings in the user's later posterior. The
+    card is played iff its weighted gain is clearly above 0 (:func:`clear_gain`) on
+    ``ESTIMATE_BATCHES`` batches of ``ESTIMATE_SAMPLES`` teams: after each batch the card is
+    declined unless the gain so far looks clear or rests on too few effective teams
+    (:func:`more_teams_needed`); after
     ``ESTIMATE_FIRST_LOOK`` teams in which the card changed no outcome it is declined.
     """
     top = specialist == 10 or boost_star_top
@@ -590,10 +686,6 @@ def hand_card_gain(
     n_values = np.zeros(4, dtype=np.int64)
     curves = np.zeros((4, count + 1))
     sorted_index = np.zeros((4, count), dtype=np.int64)
-    band_lo = np.zeros((4, bands), dtype=np.int64)
-    band_hi = np.zeros((4, bands), dtype=np.int64)
-    claimed_band = np.zeros(players, dtype=np.int64)
-    beliefs = np.zeros((4, players, bands))
     held = np.zeros(players, dtype=np.int64)
     hands = np.zeros((2, 4, players), dtype=np.int64)
     ties = np.zeros((4, players))
@@ -601,13 +693,35 @@ def hand_card_gain(
     played = np.zeros((4, players), dtype=np.int64)
     trial = np.empty(MAX_POCKET, dtype=np.int64)
     wins = np.zeros(2)
-    sample_weight = np.zeros(ESTIMATE_SAMPLES)
-    sample_gain = np.zeros(ESTIMATE_SAMPLES)
-    sample_board = np.zeros(ESTIMATE_SAMPLES, dtype=np.int64)
+    sample_weight = np.zeros(ESTIMATE_SAMPLES * ESTIMATE_BATCHES)
+    sample_gain = np.zeros(ESTIMATE_SAMPLES * ESTIMATE_BATCHES)
+    sample_board = np.zeros(ESTIMATE_SAMPLES * ESTIMATE_BATCHES, dtype=np.int64)
     n_samples = 0
-    for b in range(boards):
+    # bayes: the play-out's posteriors of every later round are the use round's updated with
+    # the play-out's own chips (as the game updates them after every chip round), cached per
+    # board completion, round, player slot (slot ``players``: the Muscle holder with the card,
+    # whose chips read as claims of the raised holding) and chip code of the rounds since
+    # the use round
+    base = players + 1
+    codes = 1 if exact else base ** (3 - r)
+    later = 1 if exact else 4 - r
+    cache_w = np.empty((later, players + 1, codes, count if not exact else 1))
+    cache_cum = np.empty((later, players + 1, codes, count + 1 if not exact else 1))
+    cache_ok = np.zeros((later, players + 1, codes), dtype=np.bool_)
+    play_band = np.zeros((4, width), dtype=np.int64)
+    play_mband = np.zeros((4, width), dtype=np.int64)
+    tie_lo = np.zeros((4, width), dtype=np.int64)
+    tie_hi = np.zeros((4, width), dtype=np.int64)
+    play_pct = np.zeros(width)
+    slot_of = np.zeros(players, dtype=np.int64)
+    code_of = np.zeros(players, dtype=np.int64)
+    order_out = np.zeros(players, dtype=np.int64)
+    for b in range(boards * ESTIMATE_BATCHES):
         if n_samples >= ESTIMATE_FIRST_LOOK and not sample_gain[:n_samples].any():
             return False  # the card changed no outcome so far: no clear gain can follow
+        if b > 0 and b % boards == 0 and not more_teams_needed(
+                sample_weight[:n_samples], sample_gain[:n_samples], sample_board[:n_samples]):
+            return False  # a batch done: no clear gain on enough effective teams
         full_mask = seen
         for k in range(shown, 5):
             card, state = _unseen_card(state, full_mask)
@@ -622,11 +736,22 @@ def hand_card_gain(
             n_values[t] = sorted_values.shape[0]
             values[t, :n_values[t]] = sorted_values
             sorted_index[t, :n_values[t]] = index
-            curve, belief = claim_curve(model, index, sorted_values, weights, players, bands)
-            curves[t, :n_values[t] + 1] = curve
-            beliefs[t] = belief
-            if not exact:
-                claim_ranges(curve, sorted_values, bands, band_lo[t], band_hi[t])
+            if exact:
+                curves[t, :n_values[t] + 1] = claim_curve(n_values[t])
+            else:
+                n_t = n_values[t]
+                holding_percentiles(index, sorted_values, play_pct)
+                for k in range(n_t):
+                    h = index[k]
+                    play_band[t, h] = min(int(play_pct[h] * bands), bands - 1)
+                    if specialist == 10:  # the band the Muscle holder claims with
+                        raised = muscle_score(sorted_values[k])
+                        below = np.searchsorted(sorted_values, raised, side="left")
+                        play_mband[t, h] = min(int(below / n_t * bands), bands - 1)
+                start_t, stop_t = tie_bounds(sorted_values)
+                tie_lo[t, :n_t] = start_t
+                tie_hi[t, :n_t] = stop_t
+                cache_ok[t - r] = False
         for team in range(per_board):
             if team % ESTIMATE_FIRST_LOOK == 0 and n_samples >= ESTIMATE_FIRST_LOOK \
                     and not sample_gain[:n_samples].any():
@@ -712,6 +837,33 @@ def hand_card_gain(
                     if not round_has_chips(challenges, t):
                         continue
                     n_t = n_values[t]
+                    if not exact:
+                        ti = t - r
+                        for j in range(players):
+                            slot = players if (variant == 1 and specialist == 10
+                                               and j == user) else j
+                            code = 0
+                            mult = 1
+                            for u in range(r, t):
+                                code += played[u, j] * mult
+                                mult *= base
+                            if not cache_ok[ti, slot, code]:
+                                fill_playout_posterior(
+                                    weights[user if slot == players else j],
+                                    sorted_index[t, :n_t], n_t, r, t, code, base, likelihood,
+                                    play_mband if slot == players else play_band,
+                                    cache_w[ti, slot, code], cache_cum[ti, slot, code])
+                                cache_ok[ti, slot, code] = True
+                            slot_of[j] = slot
+                            code_of[j] = code
+                        bayes_playout_round(t, variant, user, specialist, players, bands, hands,
+                                            held, trial, size, ties, values[t], n_t,
+                                            tie_lo[t], tie_hi[t], cache_w[ti], cache_cum[ti],
+                                            slot_of, code_of, sorted_index[t], hold_masks,
+                                            order_out)
+                        for k in range(players):
+                            played[t, order_out[k]] = k + 1
+                        continue
                     for j in range(players):
                         score = hands[variant, t, j]
                         lo = np.searchsorted(values[t, :n_t], score, side="left")
@@ -729,20 +881,12 @@ def hand_card_gain(
                         band = min(int(rating * bands), bands - 1)
                         if model == PERCENTILE:
                             keys[j] = band + ties[t, j]
-                        elif model == HISTORY:
+                        else:
                             key = float(band)
                             for u in range(t - 1, -1, -1):
                                 key = key * 8.0 + (0.0 if hidden_history else played[u, j])
                             keys[j] = key * 8.0 + ties[t, j]
-                        else:
-                            keys[j] = band + 0.999 * (beliefs[t, j, band] + 1e-6 * ties[t, j])
-                            claimed_band[j] = band
                     order = np.argsort(keys[:players])
-                    if model == BAYES:
-                        playout_settle(order, keys, claimed_band, players, t, variant, user,
-                                       specialist, hands, held, trial, size, weights,
-                                       sorted_index[t, :n_t], values[t, :n_t], band_lo[t],
-                                       band_hi[t], hold_masks)
                     for k in range(players):
                         played[t, order[k]] = k + 1
                 order = np.argsort(played[3, :players])
@@ -755,10 +899,25 @@ def hand_card_gain(
                     wins[variant] = 1.0
             sample_weight[n_samples] = weight
             sample_gain[n_samples] = wins[1] - wins[0]
-            sample_board[n_samples] = b
+            sample_board[n_samples] = b if shown < 5 else 0  # river: every team its own draw
             n_samples += 1
     return clear_gain(sample_weight[:n_samples], sample_gain[:n_samples],
                       sample_board[:n_samples])
+
+
+@kernel
+def more_teams_needed(weight: np.ndarray, gain: np.ndarray, cluster: np.ndarray) -> bool:
+    """After a batch of teams: draw another one when the gain looks clear (so that a card is
+    played only if the gain is still clear on ``ESTIMATE_BATCHES`` batches: one batch's noise
+    alone does not play it) or when the weights rest on fewer than ``ESTIMATE_MIN_TEAMS``
+    effective teams (then the standard error is not reliable yet); otherwise the card is
+    declined."""
+    total = weight.sum()
+    if total <= 0.0:
+        return True
+    if total * total < ESTIMATE_MIN_TEAMS * (weight * weight).sum():
+        return True
+    return clear_gain(weight, gain, cluster)
 
 
 @kernel
