@@ -83,16 +83,24 @@ def _unseen_card(state: int, seen: int) -> tuple[int, int]:
             return card, state
 
 
+@kernel(inline="always")
+def pocket_mask(pockets: np.ndarray, player: int, size: int) -> np.int64:
+    """The bit mask of a player's true pocket cards (the suitless Jack has no bit): the leaky
+    estimates' view of the hidden cards, swap test only."""
+    mask = np.int64(0)
+    for s in range(size):
+        if pockets[player, s] != SUITLESS_JACK:
+            mask |= np.int64(1) << pockets[player, s]
+    return mask
+
+
 @kernel
 def reveal_pockets(pockets: np.ndarray, players: int, size: int, hold_masks: np.ndarray,
                    count: int, weights: np.ndarray) -> None:
     """The deliberately leaky estimate (``LEAKY_HELPFUL``, swap test only): every player's
     posterior becomes their true holding (none, if it is not among the hypotheses)."""
     for j in range(players):
-        mask = np.int64(0)
-        for s in range(size):
-            if pockets[j, s] != SUITLESS_JACK:
-                mask |= np.int64(1) << pockets[j, s]
+        mask = pocket_mask(pockets, j, size)
         for h in range(count):
             weights[j, h] = 1.0 if hold_masks[h] == mask else 0.0
 
@@ -104,10 +112,7 @@ def tilt_to_pockets(pockets: np.ndarray, players: int, size: int, hold_masks: np
     posterior weight of the holdings sharing a card with their true pocket times
     ``LEAK_TILT``."""
     for j in range(players):
-        mask = np.int64(0)
-        for s in range(size):
-            if pockets[j, s] != SUITLESS_JACK:
-                mask |= np.int64(1) << pockets[j, s]
+        mask = pocket_mask(pockets, j, size)
         for h in range(count):
             if hold_masks[h] & mask:
                 weights[j, h] *= LEAK_TILT
