@@ -8,7 +8,12 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from cardsim.analysis.stats import mean_table, proportion_table, wilson_interval
+from cardsim.analysis.stats import (
+    mean_table,
+    paired_difference_interval,
+    proportion_table,
+    wilson_interval,
+)
 
 HEIST_GROUP = ("players", "model", "levels")
 GAME_GROUP = ("players", "model", "levels", "mode")
@@ -102,7 +107,14 @@ def difference_interval(k1, n1, k2, n2) -> tuple[np.ndarray, np.ndarray, np.ndar
 def card_effects(episodes: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl.DataFrame:
     """Per group and card (column ``card``; "none" is the baseline; and per ``use`` of a
     specialist when the column is there): heist success with its Wilson interval and the
-    difference against no card with its Newcombe interval, hardest card first."""
+    difference against no card, hardest card first.
+
+    When the rows carry ``deal`` (the heist's index in its run: every card's run shares the
+    seed, so heist k of every card is played on the same deal and heist seed) and a card's run
+    has as many heists as the baseline's, the difference is paired by deal (Newcombe's paired
+    hybrid score interval, :func:`cardsim.analysis.stats.paired_difference_interval`), column
+    ``pairing`` "by deal"; otherwise the two runs are compared as independent samples
+    (Newcombe's hybrid score interval, :func:`difference_interval`), "unpaired"."""
     keys = list(by)
     cards = ["kind", "card", "use"] if "use" in episodes.columns else ["kind", "card"]
     table = proportion_table(episodes, [*keys, *cards], "success")
@@ -113,9 +125,35 @@ def card_effects(episodes: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl.
     table = table.join(base, on=keys, how="left", maintain_order="left")
     d, lo, hi = difference_interval(table["successes"], table["n"], table["base_successes"],
                                     table["base_n"])
+    paired = np.zeros(table.height, dtype=bool)
+    if "deal" in episodes.columns:
+        counts = _paired_counts(episodes, keys, cards)
+        table = table.join(counts, on=[*keys, *cards], how="left", maintain_order="left")
+        paired = (table["pairs"].fill_null(0) == table["n"]).to_numpy() & \
+            (table["n"] == table["base_n"]).to_numpy()
+        by_deal = paired_difference_interval(
+            *(table[name].fill_null(0).to_numpy() for name in ("both", "card_only", "base_only",
+                                                                "neither")))
+        d, lo, hi = (np.where(paired, pair, apart) for pair, apart in zip(by_deal, (d, lo, hi)))
+        table = table.drop("pairs", "both", "card_only", "base_only", "neither")
     return (
         table.with_columns(pl.Series("difference", d), pl.Series("difference_lo", lo),
-                           pl.Series("difference_hi", hi))
+                           pl.Series("difference_hi", hi),
+                           pl.Series("pairing", np.where(paired, "by deal", "unpaired")))
         .drop("base_n", "base_successes")
         .sort([*keys, "p"])
+    )
+
+
+def _paired_counts(episodes: pl.DataFrame, keys: list[str], cards: list[str]) -> pl.DataFrame:
+    """Per group and card, the 2x2 table of its heists against the baseline's on the same
+    ``deal``: pairs, both succeeded, only the card's, only the baseline's, neither."""
+    base = episodes.filter(pl.col("card") == "none").select(
+        *keys, "deal", pl.col("success").alias("base_success"))
+    joined = episodes.join(base, on=[*keys, "deal"], how="inner")
+    card, none = pl.col("success"), pl.col("base_success")
+    return joined.group_by([*keys, *cards], maintain_order=True).agg(
+        pl.len().alias("pairs"),
+        (card & none).sum().alias("both"), (card & ~none).sum().alias("card_only"),
+        (~card & none).sum().alias("base_only"), (~card & ~none).sum().alias("neither"),
     )

@@ -274,7 +274,9 @@ def cards_command(
                 "vs none, always",
             ),
             title="The Gang: heist success per card (specialists used when helpful), hardest "
-            "first; differences in points with Newcombe 95% CI; 'always': every specialist used",
+            "first; differences in points with Newcombe 95% CI, paired by deal (unpaired where a "
+            "card's n differs from no card's: column pairing in --json); 'always': every "
+            "specialist used",
             name="card_effects",
         )
     if plot is not None:

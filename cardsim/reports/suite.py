@@ -140,9 +140,14 @@ class Outcomes:
     def select(self, keep: Callable[[Experiment], bool]) -> list[Outcome]:
         return [o for o in self.by_key.values() if keep(o.experiment)]
 
-    def combined(self, keep: Callable[[Experiment], bool] = lambda e: True) -> pl.DataFrame:
-        """Labelled episodes of the kept experiments, stacked (columns not shared are dropped)."""
+    def combined(self, keep: Callable[[Experiment], bool] = lambda e: True,
+                 index: str | None = None) -> pl.DataFrame:
+        """Labelled episodes of the kept experiments, stacked (columns not shared are dropped);
+        with ``index``, a column of that name numbers each experiment's episodes from 0 (every
+        experiment shares the seed, so episode k of each is played from the same chunk stream)."""
         frames = [o.labelled() for o in self.select(keep)]
+        if index is not None:
+            frames = [f.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias(index)) for f in frames]
         if not frames:
             return pl.DataFrame()
         shared = [c for c in frames[0].columns if all(c in f.columns for f in frames)]

@@ -63,6 +63,29 @@ def test_card_effects_sorted_hardest_first_against_the_none_baseline() -> None:
     assert svg.startswith("<svg")
 
 
+def test_card_effects_pair_heists_by_deal_when_the_runs_match() -> None:
+    # the card changes 3 of 100 deals (2 lost, 1 won): paired, the interval is a few points
+    # wide; unpaired (no deal column, or a run of another length) it spans about +-13 points
+    base = [True] * 60 + [False] * 40
+    card = [False, False] + base[2:60] + [True] + base[61:]
+
+    def rows(name: str, kind: str, success: list[bool]) -> pl.DataFrame:
+        return pl.DataFrame({"players": 4, "model": "bayes", "levels": 1, "success": success,
+                             "deal": range(len(success)), "kind": kind, "card": name})
+
+    paired = card_effects(pl.concat([rows("none", "none", base), rows("muscle", "specialist", card)]))
+    muscle = paired.filter(pl.col("card") == "muscle").row(0, named=True)
+    assert muscle["pairing"] == "by deal" and muscle["difference"] == pytest.approx(-0.01)
+    assert muscle["difference_hi"] - muscle["difference_lo"] < 0.1
+    assert muscle["difference_lo"] < -0.01 < muscle["difference_hi"]
+    unpaired = card_effects(pl.concat([rows("none", "none", base), rows("muscle", "specialist", card)])
+                            .drop("deal")).filter(pl.col("card") == "muscle").row(0, named=True)
+    assert unpaired["pairing"] == "unpaired"
+    assert unpaired["difference_hi"] - unpaired["difference_lo"] > 0.2
+    shorter = card_effects(pl.concat([rows("none", "none", base), rows("muscle", "specialist", card[:90])]))
+    assert shorter.filter(pl.col("card") == "muscle")["pairing"][0] == "unpaired"
+
+
 def _games() -> pl.DataFrame:
     return pl.DataFrame({
         "players": [4] * 4, "model": ["history"] * 4, "levels": [1] * 4,

@@ -110,8 +110,8 @@ def models(profile: Profile) -> list[tuple[str, str]]:
                    "standing for finer table conventions (levels = 1 is the plain game)")]
 
 
-def _part(outcomes: Outcomes, part: str) -> pl.DataFrame:
-    return outcomes.combined(lambda e: e.labels["part"] == part)
+def _part(outcomes: Outcomes, part: str, index: str | None = None) -> pl.DataFrame:
+    return outcomes.combined(lambda e: e.labels["part"] == part, index)
 
 
 def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
@@ -136,10 +136,11 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                        "more strength bands per chip (levels); large levels approach perfect sorting.",
                        lambda t=levels: levels_curve_plot(t)))
     for model in CARD_MODELS[profile.name]:
-        cards = _part(outcomes, "cards").filter(pl.col("model") == model)
+        cards = _part(outcomes, "cards", index="deal").filter(pl.col("model") == model)
         effects = card_effects(cards)
         blocks.append(Plot(f"gang-cards-{model}", f"Change in heist success caused by each card alone "
-                           f"({FOCUS_PLAYERS} players, {model} model), with Newcombe 95% intervals; "
+                           f"({FOCUS_PLAYERS} players, {model} model), with Newcombe 95% intervals "
+                           "(paired by deal: every card plays the same deals); "
                            "specialists highlighted. The group plays a specialist it decides on only "
                            "when it expects a gain on public information (--specialist-use helpful); "
                            "the Jack must stay in the pocket (the Hacker's text alone allows "
