@@ -1304,27 +1304,51 @@ def converged_entry(entry: dict) -> bool:
             and not entry.get("refuted"))
 
 
-def entry_status(entry: dict) -> str:
-    """A library entry's status in plain words: converged, converged but refuted by an outside
-    check (``refuted``: the check's command, gain and 95% interval, in the reading's unit),
-    stopped by the first method's rule, or not converged (the run's least exploitable round is
-    reported)."""
-    if entry.get("method") == DISCOVER_METHOD_1:
-        return "first method: stopped when its own search found nothing; not converged by the current rule"
+def _amount(metric: str, value: float) -> str:
+    """A gain in the reading's unit: points of win probability or dollars of score."""
+    if metric == "score":
+        return f"{'-' if value < 0 else '+'}${abs(value):,.0f}"
+    return f"{value * 100:+.2f} points"
+
+
+def refutation_text(entry: dict) -> str:
+    """The entry's ``refuted`` record in words: "refuted from outside: `command` found a reply
+    gaining G (95% L to H)"; empty without one."""
     refuted = entry.get("refuted")
-    if entry["converged"] and refuted:
-        def amount(value: float) -> str:
-            if entry["metric"] == "score":
-                return f"{'-' if value < 0 else '+'}${abs(value):,.0f}"
-            return f"{value * 100:+.2f} points"
-        low, high = refuted["interval"]
-        return (f"converged by discover's rule, but refuted from outside: `{refuted['command']}` "
-                f"found a reply gaining {amount(refuted['gain'])} (95% {amount(low)} to "
-                f"{amount(high)}); not an equilibrium")
-    if entry["converged"]:
-        return "converged"
-    return (f"not converged in {entry['rounds']} rounds: round {entry.get('reported_round', '?')}'s mix "
-            "(the least exploitable), not shown to be an equilibrium")
+    if not refuted:
+        return ""
+    low, high = refuted["interval"]
+    return (f"refuted from outside: `{refuted['command']}` found a reply gaining "
+            f"{_amount(entry['metric'], refuted['gain'])} (95% {_amount(entry['metric'], low)} to "
+            f"{_amount(entry['metric'], high)})")
+
+
+def entry_status(entry: dict) -> str:
+    """A library entry's status in plain words: converged, stopped by the first method's rule,
+    or not converged (the run's least exploitable round is reported); an outside refutation
+    recorded with the entry (``refuted``: the command, gain and 95% interval, in the
+    reading's unit) is added to any of them (a converged one is then not an equilibrium)."""
+    refuted = refutation_text(entry)
+    if entry.get("method") == DISCOVER_METHOD_1:
+        status = "first method: stopped when its own search found nothing; not converged by the current rule"
+    elif entry["converged"]:
+        return f"converged by discover's rule, but {refuted}; not an equilibrium" if refuted else "converged"
+    else:
+        status = (f"not converged in {entry['rounds']} rounds: round {entry.get('reported_round', '?')}'s mix "
+                  "(the least exploitable), not shown to be an equilibrium")
+    return f"{status}; {refuted}" if refuted else status
+
+
+def outside_figures(entry: dict, check: dict) -> dict:
+    """What the report gives as a reading's outside measure: the outside check's ``gain`` and
+    ``exploitability_hi`` (``check``, possibly empty), or the entry's recorded refutation
+    (``refuted``) when its 95% upper bound is higher (or there is no check), with ``refuted``
+    saying which."""
+    refuted = entry.get("refuted")
+    if refuted and refuted["interval"][1] > check.get("exploitability_hi", -math.inf):
+        return {"gain": refuted["gain"], "exploitability_hi": refuted["interval"][1], "refuted": True}
+    return {"gain": check.get("gain", math.nan), "exploitability_hi": check.get("exploitability_hi", math.nan),
+            "refuted": False}
 
 
 def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]
@@ -1332,14 +1356,16 @@ def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple
     """One row per (players, reading): where the equilibrium comes from (a stored discover run,
     or the shipped library), the discover run's rounds, whether it converged and its status
     (:func:`entry_status`), the
-    equilibrium (name share, ...), discover's own exploitability bound, and the outside check's
-    (:func:`check_equilibrium`) gain with its 95% upper bound, in points of win probability or
-    dollars. A reading without an outside check has no gain (NaN)."""
+    equilibrium (name share, ...), discover's own exploitability bound, and the outside
+    measure (:func:`outside_figures`: the outside check's gain with its 95% upper bound, or a
+    recorded refutation's where that bound is higher, ``refuted`` saying which), in points of
+    win probability or dollars. A reading with neither has no gain (NaN)."""
     rows = []
     for key, entry in sorted(entries.items()):
         players, metric, shame_value = key
         scale = 100.0 if metric == "win" else 1.0
         check = checks.get(key, {})
+        outside = outside_figures(entry, check)
         mix = ", ".join(f"{name} {share:.0%}" for name, share in
                         sorted(entry["equilibrium"].items(), key=lambda item: -item[1]))
         rows.append({
@@ -1347,8 +1373,9 @@ def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple
             "source": entry.get("source", "shipped library"), "rounds": entry["rounds"],
             "converged": bool(entry["converged"]), "status": entry_status(entry), "equilibrium": mix,
             "discover_hi": entry["exploitability_hi"] * scale,
-            "exploitability": check.get("gain", math.nan) * scale,
-            "exploitability_hi": check.get("exploitability_hi", math.nan) * scale,
+            "exploitability": outside["gain"] * scale,
+            "exploitability_hi": outside["exploitability_hi"] * scale,
+            "refuted": outside["refuted"],
             "games": check.get("validation_games", 0), "candidates": check.get("candidates", 0),
         })
     return pl.DataFrame(rows)
@@ -1395,24 +1422,36 @@ TARGET_POINTS = 1.0
 
 def searched_sentence(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]) -> str:
     """The chapter's key result: how far the outside check (:func:`check_equilibrium`) beats
-    the equilibria of the main reading (win, shame -$5,000), whether that meets the one-point
-    target at each count, and what holds in every run. Empty when the main reading has no
-    checked equilibrium."""
+    the mixes of the main reading (win, shame -$5,000), or a refutation recorded with an entry
+    where its 95% upper bound is higher (:func:`outside_figures`; its command is named),
+    whether that meets the one-point target at each count, and what holds in every converged,
+    unrefuted run (:func:`converged_entry`). Empty when the main reading has no checked mix."""
     main = {key[0]: check for key, check in checks.items() if key[1:] == ("win", DEFAULT_SHAME_DOLLARS)}
     if not main:
         return ""
     counts = ", ".join(str(players) for players in sorted(main))
-    bounds = {players: 100 * check["exploitability_hi"] for players, check in main.items()}
-    per_count = "; ".join(f"{100 * main[p]['gain']:+.2f} (95% <= {bounds[p]:.2f}) at {p}" for p in sorted(main))
+    figures = {p: outside_figures(entries.get((p, "win", DEFAULT_SHAME_DOLLARS), {}), check)
+               for p, check in main.items()}
+    bounds = {p: 100 * found["exploitability_hi"] for p, found in figures.items()}
+
+    def reading(p: int) -> str:
+        text = f"{100 * figures[p]['gain']:+.2f} (95% <= {bounds[p]:.2f}) at {p}"
+        if figures[p]["refuted"]:
+            command = entries[(p, "win", DEFAULT_SHAME_DOLLARS)]["refuted"]["command"]
+            text += f" (an outside refutation, `{command}`; the check: {100 * main[p]['gain']:+.2f})"
+        return text
+
+    per_count = "; ".join(reading(p) for p in sorted(main))
     missed = sorted(p for p, bound in bounds.items() if bound > TARGET_POINTS)
     verdict = (f"within the {TARGET_POINTS:g}-point target at every count" if not missed else
                f"the {TARGET_POINTS:g}-point target is missed at {', '.join(map(str, missed))} players")
     budgets = " or ".join(str(b) for b in sorted({check["candidates"] for check in main.values()}))
     seeds = " or ".join(str(s) for s in sorted({check["check"]["seed"] for check in main.values()}))
-    holds = [sentence for sentence in readings_conclusions(entries) if " holds in all " in sentence]
+    converged = {key: entry for key, entry in entries.items() if converged_entry(entry)}
+    holds = [sentence for sentence in readings_conclusions(converged) if " holds in all " in sentence]
     return (f"Tried from outside: with {counts} players (win probability, shame -$5,000), a fresh "
             f"best-response search of {budgets} candidates (seed {seeds}, random streams discover never "
-            f"draws from) against each reported equilibrium gains {per_count} points: {verdict}. "
+            f"draws from) against each reported mix gains {per_count} points: {verdict}. "
             + " ".join(holds))
 
 
