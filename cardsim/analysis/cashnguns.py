@@ -474,8 +474,9 @@ def equilibrium_table(equilibrium: Equilibrium, game: SymmetricGame) -> pl.DataF
 #: discover's default stop tolerance per metric: three quarters of a point of win probability
 #: (a margin under the issue's one-point target), $750 of score.
 DEFAULT_TOLERANCE = {"win": 0.0075, "score": 750.0}
-#: Local-search candidates per best-response search (discover/4), on top of ``budget``.
-DEFAULT_LOCAL = 100
+#: Local-search candidates per best-response search (discover/5: one-move neighbours, compound
+#: moves and a hill-climb, :func:`local_search_steps`), on top of ``budget``.
+DEFAULT_LOCAL = 200
 
 #: Games simulated per chunk; chunks are fixed by game index, so results never depend on --jobs.
 DISCOVER_CHUNK = 20_000
@@ -520,8 +521,9 @@ class DiscoverSettings:
             bound is within ``tolerance``; when nothing is significant but a bound is wider, the
             new reply with the highest gain joins and the loop goes on.
         tolerance: that bound in the payoff's unit; default (0): ``DEFAULT_TOLERANCE``.
-        local: local-search candidates per search on top of ``budget`` (discover/4,
-            :func:`local_search_steps`; 0 turns the local search off).
+        local: local-search candidates per search on top of ``budget`` (discover/5,
+            :func:`local_search_steps`: the members' one-move neighbours, compound moves of
+            several parameters, a hill-climb; 0 turns the local search off).
     """
 
     players: int = 5
@@ -837,15 +839,67 @@ def refinements(leaders: Sequence[Strategy], count: int, rng: np.random.Generato
     return out
 
 
-#: How the local budget is spent: this share on the library members' neighbours, the rest on
+#: How the local budget is spent: ``MEMBER_SHARE`` on the library members' one-move neighbours,
+#: ``COMPOUND_SHARE`` on compound moves (several parameters at once, discover/5), the rest on
 #: ``CLIMB_STEPS`` hill-climb steps from the ``CLIMB_TOP`` best candidates so far.
-MEMBER_SHARE, CLIMB_STEPS, CLIMB_TOP = 0.6, 2, 3
+MEMBER_SHARE, COMPOUND_SHARE, CLIMB_STEPS, CLIMB_TOP = 0.3, 0.5, 2, 3
+#: Parameters a compound move changes once every pair of range ends is tried.
+COMPOUND_SIZE = 3
+
+
+def _interleave(lists: Sequence[Sequence[Strategy]]) -> list[Strategy]:
+    """The first item of each list, then the second of each, and so on."""
+    return [lst[k] for k in range(max(map(len, lists), default=0)) for lst in lists if k < len(lst)]
+
+
+def _fresh(pool: Sequence[Strategy], options: Sequence[Strategy], count: int) -> list[Strategy]:
+    """The first ``count`` options (parsed back from their specs) whose spec is neither in
+    ``pool`` nor repeated."""
+    seen = {c.spec() for c in pool}
+    out = []
+    for option in options:
+        spec = option.spec()
+        if spec not in seen and len(out) < count:
+            seen.add(spec)
+            out.append(parse_strategy(spec))
+    return out
+
+
+def local_budget(local: int) -> tuple[int, int, list[int]]:
+    """``local`` candidates split into (members' neighbours, compound moves, each climb step)."""
+    members = round(local * MEMBER_SHARE)
+    compound = round(local * COMPOUND_SHARE)
+    rest = local - members - compound
+    return members, compound, [rest * (k + 1) // CLIMB_STEPS - rest * k // CLIMB_STEPS for k in range(CLIMB_STEPS)]
+
+
+def compound_candidates(members: Sequence[Strategy], leaders: Sequence[Strategy], count: int,
+                        pool: Sequence[Strategy], rng: np.random.Generator) -> list[Strategy]:
+    """``count`` compound moves not in ``pool``: every pair of range ends (``space.end_pairs``,
+    each strategy's pairs in an order drawn from ``rng``) of the ``members``, taken in turn,
+    then of the ``leaders`` the same way; once those run out, random ``COMPOUND_SIZE``-parameter
+    moves (``space.compound_move``) of members and leaders in turn."""
+    from cardsim.sims.cashnguns.space import compound_move, end_pairs
+
+    def shuffled_pairs(strategy: Strategy) -> list[Strategy]:
+        options = end_pairs(strategy)
+        return [options[int(i)] for i in rng.permutation(len(options))]
+
+    bases = list(members) + list(leaders)
+    out = _fresh(pool, _interleave([shuffled_pairs(m) for m in members])
+                 + _interleave([shuffled_pairs(m) for m in leaders]), count)
+    attempts = 0
+    while bases and len(out) < count and attempts < 50 * count:
+        move = compound_move(bases[attempts % len(bases)], COMPOUND_SIZE, rng)
+        attempts += 1
+        out += _fresh(list(pool) + out, [move], 1)
+    return out
 
 
 def local_search_steps(library: Sequence[Strategy], mix: np.ndarray, local: int,
                        rng: np.random.Generator) -> list[Callable[[list, np.ndarray], list[Strategy]]]:
-    """The local search of one best-response search (discover/4), as steps for
-    :func:`search_best_response`, ``local`` candidates in all (none when 0):
+    """The local search of one best-response search (discover/5), as steps for
+    :func:`search_best_response`, ``local`` candidates in all (none when 0), in this order:
 
     1. the neighbours of the mix's members (``space.neighbours``: every other bullet policy,
        with ``safe`` at each midpoint between the counted chances such as 0.3542 between 1/3
@@ -853,7 +907,12 @@ def local_search_steps(library: Sequence[Strategy], mix: np.ndarray, local: int,
        to the next chance midpoint), members with a share by decreasing share, taken in turn
        (the first neighbour of each member, then the second, ...), then the library's members
        without a share the same way, ``MEMBER_SHARE`` of ``local``;
-    2. ``CLIMB_STEPS`` hill-climb steps that share the rest: each takes the ``CLIMB_TOP`` best
+    2. compound moves, ``COMPOUND_SHARE`` of ``local`` (:func:`compound_candidates`): from the
+       mix's members by decreasing share, then from the ``CLIMB_TOP`` best candidates so far on
+       the stage-1 games, two parameters set to ends of their ranges at once, then random moves
+       of three parameters; they reach replies that differ from every member in several
+       parameters where no single change gains (discover/4's one-move search cannot);
+    3. ``CLIMB_STEPS`` hill-climb steps that share the rest: each takes the ``CLIMB_TOP`` best
        candidates so far on the stage-1 games and tries neighbours of theirs drawn at random
        (``rng``), on the same games.
 
@@ -863,39 +922,32 @@ def local_search_steps(library: Sequence[Strategy], mix: np.ndarray, local: int,
 
     if local <= 0:
         return []
-    members = round(local * MEMBER_SHARE)
-    climbs = [(local - members) * (k + 1) // CLIMB_STEPS - (local - members) * k // CLIMB_STEPS
-              for k in range(CLIMB_STEPS)]
+    members, compound, climbs = local_budget(local)
     ranked = np.argsort(-np.asarray(mix), kind="stable")
     support = [library[i] for i in ranked if mix[i] > 0]
     rest = [library[i] for i in ranked if mix[i] <= 0]
 
-    def fresh(pool: list, options: list[Strategy], count: int) -> list[Strategy]:
-        seen = {c.spec() for c in pool}
-        out = []
-        for option in options:
-            spec = option.spec()
-            if spec not in seen and len(out) < count:
-                seen.add(spec)
-                out.append(parse_strategy(spec))
-        return out
-
-    def interleave(strategies: list) -> list[Strategy]:
-        lists = [neighbours(member) for member in strategies]
-        return [lst[k] for k in range(max(map(len, lists), default=0)) for lst in lists if k < len(lst)]
+    def leaders(pool: list, means: np.ndarray) -> list[Strategy]:
+        return [pool[i] for i in np.argsort(-means, kind="stable")[:CLIMB_TOP]]
 
     def around_members(pool: list, means: np.ndarray) -> list[Strategy]:
-        return fresh(pool, interleave(support) + interleave(rest), members)
+        return _fresh(pool, _interleave([neighbours(m) for m in support])
+                      + _interleave([neighbours(m) for m in rest]), members)
+
+    def compound_moves(pool: list, means: np.ndarray) -> list[Strategy]:
+        member_specs = {m.spec() for m in support}
+        best = [s for s in leaders(pool, means) if s.spec() not in member_specs]
+        return compound_candidates(support, best, compound, pool, rng)
 
     def climb(count: int) -> Callable[[list, np.ndarray], list[Strategy]]:
         def step(pool: list, means: np.ndarray) -> list[Strategy]:
-            leaders = [pool[i] for i in np.argsort(-means, kind="stable")[:CLIMB_TOP]]
-            options = fresh(pool, [n for leader in leaders for n in neighbours(leader)], 10**9)
+            options = _fresh(pool, [n for leader in leaders(pool, means) for n in neighbours(leader)], 10**9)
             picked = rng.permutation(len(options))[:count] if options else []
             return [options[int(i)] for i in sorted(picked)]
         return step
 
-    return [around_members] + [climb(count) for count in climbs if count > 0]
+    steps = [around_members] + ([compound_moves] if compound > 0 else [])
+    return steps + [climb(count) for count in climbs if count > 0]
 
 
 @dataclass(frozen=True)
@@ -932,7 +984,8 @@ def find_reply(arena, library: Sequence[Strategy], mix: np.ndarray, archive: Seq
     ``budget`` candidates: seven tenths proposed by :func:`propose_candidates` (the
     ``archive`` and named strategies first), the rest one-step refinements of the stage-1
     leaders, then ``local`` local-search candidates (:func:`local_search_steps`: neighbours of
-    the library's members and a short hill-climb from the best candidates so far, discover/4);
+    the library's members, compound moves of several parameters and a short hill-climb from the
+    best candidates so far, discover/5);
     successive halving (:func:`search_best_response`, ``search_games`` per candidate
     first) picks the reply. Its gain is measured on fresh paired games that no candidate was
     selected on: a fifth of ``validation_games`` first when ``quick`` and, unless that already
@@ -1251,27 +1304,51 @@ def converged_entry(entry: dict) -> bool:
             and not entry.get("refuted"))
 
 
-def entry_status(entry: dict) -> str:
-    """A library entry's status in plain words: converged, converged but refuted by an outside
-    check (``refuted``: the check's command, gain and 95% interval, in the reading's unit),
-    stopped by the first method's rule, or not converged (the run's least exploitable round is
-    reported)."""
-    if entry.get("method") == DISCOVER_METHOD_1:
-        return "first method: stopped when its own search found nothing; not converged by the current rule"
+def _amount(metric: str, value: float) -> str:
+    """A gain in the reading's unit: points of win probability or dollars of score."""
+    if metric == "score":
+        return f"{'-' if value < 0 else '+'}${abs(value):,.0f}"
+    return f"{value * 100:+.2f} points"
+
+
+def refutation_text(entry: dict) -> str:
+    """The entry's ``refuted`` record in words: "refuted from outside: `command` found a reply
+    gaining G (95% L to H)"; empty without one."""
     refuted = entry.get("refuted")
-    if entry["converged"] and refuted:
-        def amount(value: float) -> str:
-            if entry["metric"] == "score":
-                return f"{'-' if value < 0 else '+'}${abs(value):,.0f}"
-            return f"{value * 100:+.2f} points"
-        low, high = refuted["interval"]
-        return (f"converged by discover's rule, but refuted from outside: `{refuted['command']}` "
-                f"found a reply gaining {amount(refuted['gain'])} (95% {amount(low)} to "
-                f"{amount(high)}); not an equilibrium")
-    if entry["converged"]:
-        return "converged"
-    return (f"not converged in {entry['rounds']} rounds: round {entry.get('reported_round', '?')}'s mix "
-            "(the least exploitable), not shown to be an equilibrium")
+    if not refuted:
+        return ""
+    low, high = refuted["interval"]
+    return (f"refuted from outside: `{refuted['command']}` found a reply gaining "
+            f"{_amount(entry['metric'], refuted['gain'])} (95% {_amount(entry['metric'], low)} to "
+            f"{_amount(entry['metric'], high)})")
+
+
+def entry_status(entry: dict) -> str:
+    """A library entry's status in plain words: converged, stopped by the first method's rule,
+    or not converged (the run's least exploitable round is reported); an outside refutation
+    recorded with the entry (``refuted``: the command, gain and 95% interval, in the
+    reading's unit) is added to any of them (a converged one is then not an equilibrium)."""
+    refuted = refutation_text(entry)
+    if entry.get("method") == DISCOVER_METHOD_1:
+        status = "first method: stopped when its own search found nothing; not converged by the current rule"
+    elif entry["converged"]:
+        return f"converged by discover's rule, but {refuted}; not an equilibrium" if refuted else "converged"
+    else:
+        status = (f"not converged in {entry['rounds']} rounds: round {entry.get('reported_round', '?')}'s mix "
+                  "(the least exploitable), not shown to be an equilibrium")
+    return f"{status}; {refuted}" if refuted else status
+
+
+def outside_figures(entry: dict, check: dict) -> dict:
+    """What the report gives as a reading's outside measure: the outside check's ``gain`` and
+    ``exploitability_hi`` (``check``, possibly empty), or the entry's recorded refutation
+    (``refuted``) when its 95% upper bound is higher (or there is no check), with ``refuted``
+    saying which."""
+    refuted = entry.get("refuted")
+    if refuted and refuted["interval"][1] > check.get("exploitability_hi", -math.inf):
+        return {"gain": refuted["gain"], "exploitability_hi": refuted["interval"][1], "refuted": True}
+    return {"gain": check.get("gain", math.nan), "exploitability_hi": check.get("exploitability_hi", math.nan),
+            "refuted": False}
 
 
 def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]
@@ -1279,14 +1356,16 @@ def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple
     """One row per (players, reading): where the equilibrium comes from (a stored discover run,
     or the shipped library), the discover run's rounds, whether it converged and its status
     (:func:`entry_status`), the
-    equilibrium (name share, ...), discover's own exploitability bound, and the outside check's
-    (:func:`check_equilibrium`) gain with its 95% upper bound, in points of win probability or
-    dollars. A reading without an outside check has no gain (NaN)."""
+    equilibrium (name share, ...), discover's own exploitability bound, and the outside
+    measure (:func:`outside_figures`: the outside check's gain with its 95% upper bound, or a
+    recorded refutation's where that bound is higher, ``refuted`` saying which), in points of
+    win probability or dollars. A reading with neither has no gain (NaN)."""
     rows = []
     for key, entry in sorted(entries.items()):
         players, metric, shame_value = key
         scale = 100.0 if metric == "win" else 1.0
         check = checks.get(key, {})
+        outside = outside_figures(entry, check)
         mix = ", ".join(f"{name} {share:.0%}" for name, share in
                         sorted(entry["equilibrium"].items(), key=lambda item: -item[1]))
         rows.append({
@@ -1294,8 +1373,9 @@ def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple
             "source": entry.get("source", "shipped library"), "rounds": entry["rounds"],
             "converged": bool(entry["converged"]), "status": entry_status(entry), "equilibrium": mix,
             "discover_hi": entry["exploitability_hi"] * scale,
-            "exploitability": check.get("gain", math.nan) * scale,
-            "exploitability_hi": check.get("exploitability_hi", math.nan) * scale,
+            "exploitability": outside["gain"] * scale,
+            "exploitability_hi": outside["exploitability_hi"] * scale,
+            "refuted": outside["refuted"],
             "games": check.get("validation_games", 0), "candidates": check.get("candidates", 0),
         })
     return pl.DataFrame(rows)
@@ -1342,24 +1422,36 @@ TARGET_POINTS = 1.0
 
 def searched_sentence(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]) -> str:
     """The chapter's key result: how far the outside check (:func:`check_equilibrium`) beats
-    the equilibria of the main reading (win, shame -$5,000), whether that meets the one-point
-    target at each count, and what holds in every run. Empty when the main reading has no
-    checked equilibrium."""
+    the mixes of the main reading (win, shame -$5,000), or a refutation recorded with an entry
+    where its 95% upper bound is higher (:func:`outside_figures`; its command is named),
+    whether that meets the one-point target at each count, and what holds in every converged,
+    unrefuted run (:func:`converged_entry`). Empty when the main reading has no checked mix."""
     main = {key[0]: check for key, check in checks.items() if key[1:] == ("win", DEFAULT_SHAME_DOLLARS)}
     if not main:
         return ""
     counts = ", ".join(str(players) for players in sorted(main))
-    bounds = {players: 100 * check["exploitability_hi"] for players, check in main.items()}
-    per_count = "; ".join(f"{100 * main[p]['gain']:+.2f} (95% <= {bounds[p]:.2f}) at {p}" for p in sorted(main))
+    figures = {p: outside_figures(entries.get((p, "win", DEFAULT_SHAME_DOLLARS), {}), check)
+               for p, check in main.items()}
+    bounds = {p: 100 * found["exploitability_hi"] for p, found in figures.items()}
+
+    def reading(p: int) -> str:
+        text = f"{100 * figures[p]['gain']:+.2f} (95% <= {bounds[p]:.2f}) at {p}"
+        if figures[p]["refuted"]:
+            command = entries[(p, "win", DEFAULT_SHAME_DOLLARS)]["refuted"]["command"]
+            text += f" (an outside refutation, `{command}`; the check: {100 * main[p]['gain']:+.2f})"
+        return text
+
+    per_count = "; ".join(reading(p) for p in sorted(main))
     missed = sorted(p for p, bound in bounds.items() if bound > TARGET_POINTS)
     verdict = (f"within the {TARGET_POINTS:g}-point target at every count" if not missed else
                f"the {TARGET_POINTS:g}-point target is missed at {', '.join(map(str, missed))} players")
     budgets = " or ".join(str(b) for b in sorted({check["candidates"] for check in main.values()}))
     seeds = " or ".join(str(s) for s in sorted({check["check"]["seed"] for check in main.values()}))
-    holds = [sentence for sentence in readings_conclusions(entries) if " holds in all " in sentence]
+    converged = {key: entry for key, entry in entries.items() if converged_entry(entry)}
+    holds = [sentence for sentence in readings_conclusions(converged) if " holds in all " in sentence]
     return (f"Tried from outside: with {counts} players (win probability, shame -$5,000), a fresh "
             f"best-response search of {budgets} candidates (seed {seeds}, random streams discover never "
-            f"draws from) against each reported equilibrium gains {per_count} points: {verdict}. "
+            f"draws from) against each reported mix gains {per_count} points: {verdict}. "
             + " ".join(holds))
 
 
@@ -1371,14 +1463,19 @@ LIBRARIES_FORMAT = "cardsim-cashnguns-libraries/2"
 #: The first format: one code fingerprint for the whole file, no method per entry.
 LIBRARIES_FORMAT_1 = "cardsim-cashnguns-libraries/1"
 #: The short name of the current discover method (printed by discover and check).
-METHOD_VERSION = "discover/4"
+METHOD_VERSION = "discover/5"
 #: The discover method the current code runs (a shipped entry says which one produced it).
-DISCOVER_METHOD = ("discover/4: discover/3 (a hard library cap of 8, shares under 2% leave first; "
-                   "the equilibrium polished by Newton's method on its support; stops only when two "
-                   "independent searches find no significant gain and both 95% bounds are within the "
-                   "tolerance) with a local search in every best-response search: 200 grid/random "
-                   "candidates plus 100 local ones (the library members' neighbours, counted-chance "
-                   "midpoints such as safe=0.3542, a two-step hill-climb on common random numbers)")
+DISCOVER_METHOD = ("discover/5: discover/4 with compound moves in its local search: 200 grid/random "
+                   "candidates plus 200 local ones (60 one-move neighbours of the library members, 100 "
+                   "compound moves that set two parameters to ends of their ranges at once or move three, "
+                   "from the members and the best candidates so far, 40 hill-climb candidates)")
+#: The fourth method: discover/5 with a one-move local search of 100 candidates.
+DISCOVER_METHOD_4 = ("discover/4: discover/3 (a hard library cap of 8, shares under 2% leave first; "
+                     "the equilibrium polished by Newton's method on its support; stops only when two "
+                     "independent searches find no significant gain and both 95% bounds are within the "
+                     "tolerance) with a local search in every best-response search: 200 grid/random "
+                     "candidates plus 100 local ones (the library members' neighbours, counted-chance "
+                     "midpoints such as safe=0.3542, a two-step hill-climb on common random numbers)")
 #: The third method: discover/4 without the local search.
 DISCOVER_METHOD_3 = ("discover/3: a hard library cap of 8 (beyond it, shares under 2% leave first, then "
                      "the smallest; they stay search candidates); the library's equilibrium polished by "
@@ -1481,8 +1578,9 @@ class OutsideCheck:
     best-response search of ``budget`` candidates (``search_games`` games each in the first
     stage) against the equilibrium mix as shipped, and the reply's gain on
     ``validation_games`` fresh paired games, all drawn from ``seed``'s outside-check streams,
-    which discover never draws from; plus ``local`` local-search candidates (discover/4's
-    :func:`local_search_steps`: neighbours of the library's members, then a hill-climb)."""
+    which discover never draws from; plus ``local`` local-search candidates (discover/5's
+    :func:`local_search_steps`: neighbours of the library's members, compound moves, then a
+    hill-climb)."""
 
     budget: int = 200
     search_games: int = 1_000

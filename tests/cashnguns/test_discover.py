@@ -120,13 +120,13 @@ def test_discover_command_prints_each_round_and_one_json_document(tmp_path, monk
     text = CliRunner().invoke(app, args)
     assert text.exit_code == 0, text.output
     assert "round 1: equilibrium of 2 strategies" in text.stdout
-    assert "(discover/4: 6 grid/random + 4 local-search candidates per search)" in text.stdout
+    assert "(discover/5: 6 grid/random + 4 local-search candidates per search)" in text.stdout
     assert "discover's search, best of 10 candidates: custom:" in text.stdout and "exploitability" in text.stdout
     assert "[95% " in text.stdout and "reported: round " in text.stdout
     again = CliRunner().invoke(app, [*args, "--json"])  # resumed from the store: same rounds
     whole = json.loads(again.stdout)
     document = whole["details"]["discover"]
-    assert document["method"] == "discover/4" and document["settings"]["local"] == 4
+    assert document["method"] == "discover/5" and document["settings"]["local"] == 4
     assert whole["tables"]["discover"][0]["exploitability_hi"] == document["exploitability_hi"]
     last = document["rounds"][-1]
     assert {"exploitability", "exploitability_hi", "equilibrium"} <= set(last)

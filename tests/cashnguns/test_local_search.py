@@ -1,5 +1,6 @@
-"""discover/4's local search: the counted chances and their midpoints, the neighbours of a
-strategy, and a best-response search that finds a narrow reply the grid/random search misses."""
+"""The local search (discover/4, compound moves since discover/5): the counted chances and their
+midpoints, the neighbours of a strategy, a best-response search that finds a narrow reply the
+grid/random search misses, and one that needs two parameters changed at once."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from fractions import Fraction
 
 import numpy as np
 
+import cardsim.analysis.cashnguns as analysis
 from cardsim.analysis.cashnguns import find_reply, local_search_steps
-from cardsim.sims.cashnguns.space import chance_midpoints, counted_chances, neighbours
+from cardsim.sims.cashnguns.space import chance_midpoints, compound_move, counted_chances, end_pairs, neighbours
 from cardsim.sims.cashnguns.strategies import loaded_chance, parse_strategy
 
 #: A mix member's lie-down rule (the shipped 4-player score / -$5,000 mix's d34, `late` cards).
@@ -95,23 +97,90 @@ def test_the_local_search_finds_a_narrow_reply_the_grid_search_misses():
 
 
 def test_local_steps_spend_the_stated_budget_and_climb_from_the_leaders():
-    """The member step proposes round(0.6 x local) neighbours of the members (highest share
-    first); each climb step proposes neighbours of the current leaders only, none already
-    in the pool."""
+    """The member step proposes round(0.3 x local) neighbours of the members (highest share
+    first), the compound step round(0.5 x local) end pairs of the members (highest share first,
+    each member's pairs in turn); each climb step proposes neighbours of the current leaders
+    only, none already in the pool."""
     rng = np.random.default_rng(0)
     steps = local_search_steps([OTHER, MEMBER], np.array([0.2, 0.8]), 50, rng)
-    assert len(steps) == 3
+    assert len(steps) == 4
     first = steps[0]([], np.zeros(0))
-    assert len(first) == 30 and first[0].spec() == neighbours(MEMBER)[0].spec()
+    assert len(first) == 15 and first[0].spec() == neighbours(MEMBER)[0].spec()
     assert first[1].spec() == neighbours(OTHER)[0].spec()
     pool = list(first)
     means = np.arange(len(pool), dtype=float)  # the last three are the leaders
-    climb = steps[1](pool, means)
-    assert len(climb) == 10
+    compound = steps[1](pool, means)
+    assert len(compound) == 25
+    member_pairs = {c.spec() for c in end_pairs(MEMBER)}
+    other_pairs = {c.spec() for c in end_pairs(OTHER)}  # one parameter (guns): no pairs
+    assert not other_pairs and {c.spec() for c in compound} <= member_pairs
+    pool += compound
+    means = np.arange(len(pool), dtype=float)
+    climb = steps[2](pool, means)
+    assert len(climb) == 5
     allowed = {n.spec() for leader in pool[-3:] for n in neighbours(leader)}
     assert all(c.spec() in allowed for c in climb)
     assert not {c.spec() for c in climb} & {c.spec() for c in pool}
     assert local_search_steps([MEMBER], np.array([1.0]), 0, rng) == []
+
+
+def test_compound_moves_change_two_or_three_parameters_at_once():
+    """end_pairs sets exactly two used parameters to ends of their ranges (every such pair,
+    hit=0 with endgame=-1 among them); compound_move changes at most three used parameters and
+    never a policy."""
+    used = [f for f in MEMBER.used_fields() if f != "count"]
+    pairs = end_pairs(MEMBER)
+    assert len({p.spec() for p in pairs}) == len(pairs)
+    for pair in pairs:
+        assert [f for f in ("bullet", "target", "lie", "count") if getattr(pair, f) != getattr(MEMBER, f)] == []
+        assert sum(getattr(pair, f) != getattr(MEMBER, f) for f in used) == 2
+    assert CLOCK.spec() in {p.spec() for p in pairs}
+    rng = np.random.default_rng(1)
+    changed = set()
+    for _ in range(200):
+        move = compound_move(MEMBER, 3, rng)
+        count = sum(getattr(move, f) != getattr(MEMBER, f) for f in used)
+        assert 1 <= count <= 3 and move.lie == MEMBER.lie and move.bullet == MEMBER.bullet
+        changed.add(count)
+    assert 3 in changed
+
+
+#: MEMBER with its lie-down rule turned into a clock: hit=0 (no wound feared) and endgame=-1
+#: (the tolerance falls below zero late in the game). Two parameters from MEMBER; neither change
+#: alone does it (the shipped 5-player win mix's d14 gains +1.8 points this way, +0.2 and -2.5
+#: with one of the two changes).
+CLOCK = parse_strategy(MEMBER.spec().replace("endgame=0.3,hit=0.55", "endgame=-1,hit=0"))
+
+
+class ClockArena(NarrowArena):
+    """Four players; slot 0 wins with probability 0.60 when it plays CLOCK, else 0.30 (no
+    single change of a member helps); one Bernoulli draw per game from its seed."""
+
+    def play(self, strategies, lineups, seeds):
+        uniform = (seeds % np.uint64(1_000_003)).astype(np.float64) / 1_000_003
+        clock = np.array([s.spec() == CLOCK.spec() for s in strategies])
+        out = np.zeros(lineups.shape)
+        out[:, 0] = (uniform < np.where(clock[lineups[:, 0]], 0.60, 0.30)).astype(np.float64)
+        return out
+
+
+def test_a_reply_two_parameters_from_every_member_needs_the_compound_moves(monkeypatch):
+    """Against a mix of MEMBER and another strategy, the same seed and budgets: the discover/5
+    local search finds CLOCK (a significant +30 points); the one-move search of discover/4 (the
+    same local budget, no compound share: 60% neighbours, 40% climb) does not, nor does the
+    grid/random search alone."""
+    arena = ClockArena()
+    library = [MEMBER, OTHER]
+    mix = np.array([0.4, 0.6])
+    common = dict(budget=40, search_games=400, validation_games=5_000, root=3, key=0, local=60)
+    found = find_reply(arena, library, mix, library, **common)
+    assert found.spec == CLOCK.spec() and found.low > 0.2
+    assert find_reply(arena, library, mix, library, **common) == found  # deterministic given the seed
+    monkeypatch.setattr(analysis, "MEMBER_SHARE", 0.6)
+    monkeypatch.setattr(analysis, "COMPOUND_SHARE", 0.0)
+    one_move = find_reply(arena, library, mix, library, **common)
+    assert one_move.spec != CLOCK.spec() and one_move.low <= 0 and one_move.candidates == 100
+    assert find_reply(arena, library, mix, library, **{**common, "local": 0}).spec != CLOCK.spec()
 
 
 #: The 4-player score / -$5,000 mix discover/3 shipped as converged (refuted from outside by

@@ -3,6 +3,8 @@ and their outside checks."""
 
 from __future__ import annotations
 
+import pytest
+
 from cardsim.analysis.cashnguns import readings_conclusions, readings_table, searched_sentence
 from cardsim.reports.sections.cashnguns import readings_blocks
 
@@ -103,3 +105,33 @@ def test_a_converged_mix_refuted_from_outside_is_not_called_an_equilibrium():
                              "`cardsim cashnguns check --players 4 --metric score --shame -5000 --seed 13`")
     assert "gaining +$2,177 (95% +$1,810 to +$2,544); not an equilibrium" in status
     assert conclusions_text(entries).endswith("4p score, shame -5,000.")
+
+
+def test_a_refutation_of_a_mix_that_did_not_converge_is_reported_as_missing_the_target():
+    """A ``refuted`` record applies to an entry whose run did not converge too: its status says
+    both, and where the refutation's 95% upper bound is above the outside check's, the table and
+    the key sentence give the refuting gain, so the count misses the one-point target even though
+    the package's own check is within it."""
+    from cardsim.analysis.cashnguns import converged_entry, entry_status
+
+    command = "measure_gain(reviewer's reply, 200,000 paired games)"
+    refuted = {"command": command, "gain": 0.0254, "interval": [0.0234, 0.0275]}
+    entries = {(4, "win", -5000): entry(4, "win", -5000, {COUNTER: 0.7, SNIPER: 0.3}),
+               (5, "win", -5000): {**entry(5, "win", -5000, {COUNTER: 1.0}, converged=False),
+                                   "reported_round": 8, "refuted": refuted}}
+    checks = {(4, "win", -5000): check(0.002), (5, "win", -5000): check(0.005)}
+    assert not converged_entry(entries[(5, "win", -5000)])
+    assert entry_status(entries[(5, "win", -5000)]) == (
+        "not converged in 5 rounds: round 8's mix (the least exploitable), not shown to be an equilibrium; "
+        f"refuted from outside: `{command}` found a reply gaining +2.54 points (95% +2.34 points to +2.75 points)")
+    table = readings_table(entries, checks)
+    assert table["exploitability"].to_list() == pytest.approx([0.2, 2.54]) and table["refuted"].to_list() == [False, True]
+    assert table["exploitability_hi"].to_list()[1] == pytest.approx(2.75)
+    text = searched_sentence(entries, checks)
+    assert f"+2.54 (95% <= 2.75) at 5 (an outside refutation, `{command}`; the check: +0.50) points" in text
+    assert "the 1-point target is missed at 5 players" in text
+    assert "Card order holds in all 1 runs" in text  # what holds: the converged, unrefuted run only
+    weaker = {**refuted, "gain": 0.003, "interval": [0.001, 0.005]}  # below the check's bound: the check stands
+    entries[(5, "win", -5000)]["refuted"] = weaker
+    assert "within the 1-point target at every count" in searched_sentence(entries, checks)
+    assert readings_table(entries, checks)["exploitability"].to_list() == pytest.approx([0.2, 0.5])

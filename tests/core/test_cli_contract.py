@@ -171,7 +171,7 @@ def test_search_commands_record_their_seed_and_stop_rule(capsys):
     assert code == 0, err
     document = json.loads(out)
     assert document["seed"] == 5
-    assert document["stop_rule"] == "2 + 100 local candidates, 200 fresh paired games"
+    assert document["stop_rule"] == "2 + 200 local candidates, 200 fresh paired games"
 
 
 def test_csv_format_prints_named_tables(capsys):

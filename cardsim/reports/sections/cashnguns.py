@@ -238,9 +238,10 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
         "Searched equilibria under every reading. The named strategies are a small library; "
         "`cardsim cashnguns discover` grows it by best responses (double oracle / PSRO): each round "
         "solves the symmetric equilibrium of the library, searches 200 candidate strategies (including "
-        "card-counting ones) and, since discover/4, 100 more from a local search (neighbours of the "
-        "library's members, with thresholds moved to the midpoints between the counted chances such as "
-        "1/3 and 3/8, then a short hill-climb on common games) for the best reply, two independent "
+        "card-counting ones) and 200 more from a local search (neighbours of the library's members, with "
+        "thresholds moved to the midpoints between the counted chances such as 1/3 and 3/8; since "
+        "discover/5, compound moves that change two or three parameters at once; then a short hill-climb "
+        "on common games) for the best reply, two independent "
         "searches (fresh candidates and games) "
         "search again, and the best significant new reply joins the library (at most 8 strategies: beyond "
         "that, shares under 2% leave first, then the smallest; they stay search candidates); the run stops only "
@@ -249,7 +250,7 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
         "a run that does not converge within its rounds reports its least exploitable fully checked round "
         "(libraries marked discover/1 in the provenance table come from the first method, which stopped at "
         "the first round its own search found nothing; discover/2 libraries had no hard cap and no polish "
-        "of the solved mix; discover/3 had no local search). "
+        "of the solved mix; discover/3 had no local search; discover/4's moved one parameter at a time). "
         "Each reading's equilibrium is then tried from outside by this report: a fresh best-response "
         "search against the mix as reported (not re-solved), from random streams discover never draws "
         "from, and the reply's gain over the mix on fresh paired games (points of win probability, or "
@@ -272,15 +273,17 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
                       lambda r: f"{r['discover_hi']:.2f} pts" if r["metric"] == "win" else f"{r['discover_hi']:,.0f} $",
                       lambda r: float(r["discover_hi"])),
                      ("outside check", "exploitability",
-                      lambda r: (f"{r['exploitability']:+.2f} pts (95% <= {r['exploitability_hi']:.2f})"
-                                 if r["metric"] == "win" else
-                                 f"{r['exploitability']:+,.0f} $ (95% <= {r['exploitability_hi']:,.0f})"),
+                      lambda r: ((f"{r['exploitability']:+.2f} pts (95% <= {r['exploitability_hi']:.2f})"
+                                  if r["metric"] == "win" else
+                                  f"{r['exploitability']:+,.0f} $ (95% <= {r['exploitability_hi']:,.0f})")
+                                 + (", the refutation in its status" if r["refuted"] else "")),
                       lambda r: float(r["exploitability_hi"])),
                      ("paired games", "games", lambda r: f"{int(r['games']):,}", lambda r: float(r["games"]))],
             note=("Rounds: the discover run's rounds; marked + it stopped at the round limit without converging. "
                   "Status: a mix is called an equilibrium only when its run converged under the current stop "
                   "rule; any other mix is what its run reported, and the outside check measures how far it "
-                  "is beaten. Discover's own bound: the highest 95% upper bound of its last round's searches. Outside check: "
+                  "is beaten. Discover's own bound: the highest 95% upper bound of its last round's searches. Outside check "
+                  "(where a refutation recorded with the entry has a higher 95% bound, its figures instead): "
                   + (f"a search of {check['budget']} candidates plus {check.get('local', 0)} local-search ones "
                      f"({check['search_games']:,} games each, then the "
                      f"best tenth {4 * check['search_games']:,} and the best three {15 * check['search_games']:,} "
@@ -363,7 +366,7 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         pure = top["strategy"] if mix.height == 1 else None
         found.append((players, pure, top, equilibrium))
     named = Paragraph(equilibrium_sentence(found))
-    searched = searched_sentence({key: entry for key, entry in entries.items() if converged_entry(entry)}, checks)
+    searched = searched_sentence(entries, checks)
     return (Paragraph(searched), *blocks, named) if searched else (named, *blocks)
 
 

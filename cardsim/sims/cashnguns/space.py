@@ -3,7 +3,9 @@
 Every strategy of :class:`strategies.Strategy` is reachable: the three policies are drawn
 uniformly and each numeric parameter on a grid of its range (``strategies.PARAM_RANGES``), so
 candidates print as short, readable specs. :func:`mutate` changes one policy or one parameter
-of a strategy, which lets the search refine what already works.
+of a strategy, which lets the search refine what already works; :func:`neighbours` lists every
+one-move change, and :func:`end_pairs` and :func:`compound_move` change several parameters at
+once (discover/5's compound moves).
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ def mutate(strategy: Strategy, rng: np.random.Generator) -> Strategy:
     return replace(strategy, **{name: value})
 
 
-# --- Local search (discover/4): systematic one-move neighbours of a strategy -------------------
+# --- Local search (since discover/4): systematic one-move neighbours of a strategy -------------
 
 def counted_chances() -> tuple[float, ...]:
     """Every value the public estimate of "this card is loaded" can take,
@@ -118,23 +120,24 @@ def policy_neighbours(strategy: Strategy) -> list[Strategy]:
     return _distinct(strategy, out)
 
 
+def parameter_steps(strategy: Strategy, name: str) -> list[float | int]:
+    """The values one move of parameter ``name`` reaches: one and two grid steps down and up,
+    and for the chance parameters (``CHANCE_PARAMETERS``) the nearest chance midpoint below and
+    above the current value (in that order; the current value and repeats left out)."""
+    value = getattr(strategy, name)
+    steps = [_value(name, value + k * PARAM_STEPS[name]) for k in (-1, 1, -2, 2)]
+    if name in CHANCE_PARAMETERS:
+        midpoints = chance_midpoints()
+        steps += [m for m in midpoints if m < value - 1e-9][-1:] + [m for m in midpoints if m > value + 1e-9][:1]
+    return list(dict.fromkeys(v for v in steps if v != value))
+
+
 def parameter_neighbours(strategy: Strategy) -> list[Strategy]:
-    """Every strategy one parameter move away: each parameter it uses one and two grid steps
-    up and down, and for the chance parameters (``CHANCE_PARAMETERS``) the nearest chance
-    midpoint above and below the current value."""
-    out: list[Strategy] = []
-    midpoints = chance_midpoints()
-    for name in strategy.used_fields():
-        if name == "count":
-            continue
-        value = getattr(strategy, name)
-        for steps in (-1, 1, -2, 2):
-            out.append(replace(strategy, **{name: _value(name, value + steps * PARAM_STEPS[name])}))
-        if name in CHANCE_PARAMETERS:
-            below = [m for m in midpoints if m < value - 1e-9]
-            above = [m for m in midpoints if m > value + 1e-9]
-            out += [replace(strategy, **{name: m}) for m in (below[-1:] + above[:1])]
-    return _distinct(strategy, out)
+    """Every strategy one parameter move away (:func:`parameter_steps` of each parameter it
+    uses but the ``count`` toggle)."""
+    return _distinct(strategy, [replace(strategy, **{name: value})
+                                for name in strategy.used_fields() if name != "count"
+                                for value in parameter_steps(strategy, name)])
 
 
 def _distinct(strategy: Strategy, candidates: list[Strategy]) -> list[Strategy]:
@@ -152,3 +155,47 @@ def _distinct(strategy: Strategy, candidates: list[Strategy]) -> list[Strategy]:
 def neighbours(strategy: Strategy) -> list[Strategy]:
     """Every one-move neighbour: :func:`policy_neighbours` then :func:`parameter_neighbours`."""
     return _distinct(strategy, policy_neighbours(strategy) + parameter_neighbours(strategy))
+
+
+# --- Compound moves (discover/5): several parameters changed at once ---------------------------
+
+def range_ends(strategy: Strategy) -> dict[str, list[float | int]]:
+    """Each parameter the strategy uses (but the ``count`` toggle) with the ends of its search
+    range (``SEARCH_RANGES``) that it does not already hold; parameters at neither end only."""
+    ends: dict[str, list[float | int]] = {}
+    for name in strategy.used_fields():
+        if name == "count":
+            continue
+        values = [v for v in dict.fromkeys(_value(name, end) for end in SEARCH_RANGES[name])
+                  if v != getattr(strategy, name)]
+        if values:
+            ends[name] = values
+    return ends
+
+
+def end_pairs(strategy: Strategy) -> list[Strategy]:
+    """Every strategy with two of its parameters each set to an end of its range
+    (:func:`range_ends`), in a fixed order (parameter pairs in ``used_fields`` order, low end
+    first). No one-step neighbour makes these moves, and some work only together: with
+    ``hit=0`` and ``endgame=-1`` the ``risk`` rule becomes a clock (lie down from a round on,
+    earlier when wounded), which neither change makes alone."""
+    ends = range_ends(strategy)
+    names = list(ends)
+    return _distinct(strategy, [replace(strategy, **{first: a, second: b})
+                                for i, first in enumerate(names) for second in names[i + 1:]
+                                for a in ends[first] for b in ends[second]])
+
+
+def compound_move(strategy: Strategy, size: int, rng: np.random.Generator) -> Strategy:
+    """The strategy with ``size`` distinct parameters it uses (fewer if it uses fewer; never
+    the ``count`` toggle) moved at once, each, with equal chance, to an end of its range or to
+    one of its one-step values (:func:`parameter_steps`)."""
+    ends = range_ends(strategy)
+    names = [name for name in strategy.used_fields() if name != "count"]
+    chosen = sorted(int(i) for i in rng.choice(len(names), size=min(size, len(names)), replace=False))
+    changes = {}
+    for name in (names[i] for i in chosen):
+        steps = parameter_steps(strategy, name)
+        options = ends[name] if name in ends and (not steps or rng.random() < 0.5) else steps
+        changes[name] = options[int(rng.integers(len(options)))]
+    return replace(strategy, **changes)
