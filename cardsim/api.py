@@ -259,7 +259,9 @@ class Gang:
         options: RunOptions | None = None,
     ) -> Result:
         """For every single card: heist success and its difference against no card (Newcombe
-        95% interval), hardest first; every card sees the same deals (same seed).
+        95% interval), hardest first; every card's heist k starts from the same deck and heist
+        seed (same seed), so the difference is paired by deal (column ``pairing``, see
+        :func:`cardsim.analysis.gang.card_effects`).
 
         ``kind``: "challenges", "specialists" or "all". Specialists the group decides on are
         run both ways (column ``use``: "helpful" and "always"); the Jack also under its other

@@ -110,11 +110,13 @@ def card_effects(episodes: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl.
     difference against no card, hardest card first.
 
     When the rows carry ``deal`` (the heist's index in its run: every card's run shares the
-    seed, so heist k of every card is played on the same deal and heist seed) and a card's run
-    has as many heists as the baseline's, the difference is paired by deal (Newcombe's paired
-    hybrid score interval, :func:`cardsim.analysis.stats.paired_difference_interval`), column
-    ``pairing`` "by deal"; otherwise the two runs are compared as independent samples
-    (Newcombe's hybrid score interval, :func:`difference_interval`), "unpaired"."""
+    seed, so heist k of every card starts from the same shuffled deck and heist seed; a card
+    that deals differently, such as Security Cameras' third pocket card, still gets the same
+    deck) and a card's run has as many heists as the baseline's, each deal once, the
+    difference is paired by deal (Newcombe's paired hybrid score interval,
+    :func:`cardsim.analysis.stats.paired_difference_interval`), column ``pairing`` "by deal";
+    otherwise the two runs are compared as independent samples (Newcombe's hybrid score
+    interval, :func:`difference_interval`), "unpaired"."""
     keys = list(by)
     cards = ["kind", "card", "use"] if "use" in episodes.columns else ["kind", "card"]
     table = proportion_table(episodes, [*keys, *cards], "success")
@@ -129,13 +131,15 @@ def card_effects(episodes: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl.
     if "deal" in episodes.columns:
         counts = _paired_counts(episodes, keys, cards)
         table = table.join(counts, on=[*keys, *cards], how="left", maintain_order="left")
-        paired = (table["pairs"].fill_null(0) == table["n"]).to_numpy() & \
-            (table["n"] == table["base_n"]).to_numpy()
+        paired = ((pl.col("pairs") == pl.col("n")) & (pl.col("deals") == pl.col("n"))
+                  & (pl.col("base_deals") == pl.col("n")) & (pl.col("n") == pl.col("base_n")))
+        paired = table.select(paired.fill_null(False)).to_series().to_numpy()
         by_deal = paired_difference_interval(
             *(table[name].fill_null(0).to_numpy() for name in ("both", "card_only", "base_only",
                                                                 "neither")))
         d, lo, hi = (np.where(paired, pair, apart) for pair, apart in zip(by_deal, (d, lo, hi)))
-        table = table.drop("pairs", "both", "card_only", "base_only", "neither")
+        table = table.drop("pairs", "deals", "base_deals", "both", "card_only", "base_only",
+                           "neither")
     return (
         table.with_columns(pl.Series("difference", d), pl.Series("difference_lo", lo),
                            pl.Series("difference_hi", hi),
@@ -147,13 +151,19 @@ def card_effects(episodes: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl.
 
 def _paired_counts(episodes: pl.DataFrame, keys: list[str], cards: list[str]) -> pl.DataFrame:
     """Per group and card, the 2x2 table of its heists against the baseline's on the same
-    ``deal``: pairs, both succeeded, only the card's, only the baseline's, neither."""
-    base = episodes.filter(pl.col("card") == "none").select(
-        *keys, "deal", pl.col("success").alias("base_success"))
-    joined = episodes.join(base, on=[*keys, "deal"], how="inner")
+    ``deal``: pairs, both succeeded, only the card's, only the baseline's, neither; and how
+    many distinct deals the card's run and the baseline's hold (pairing needs each once)."""
+    base = episodes.filter(pl.col("card") == "none")
+    base_deals = base.group_by(keys).agg(pl.col("deal").n_unique().alias("base_deals"))
+    deals = episodes.group_by([*keys, *cards], maintain_order=True).agg(
+        pl.col("deal").n_unique().alias("deals"))
+    joined = episodes.join(base.select(*keys, "deal", pl.col("success").alias("base_success")),
+                           on=[*keys, "deal"], how="inner")
     card, none = pl.col("success"), pl.col("base_success")
-    return joined.group_by([*keys, *cards], maintain_order=True).agg(
+    counts = joined.group_by([*keys, *cards], maintain_order=True).agg(
         pl.len().alias("pairs"),
         (card & none).sum().alias("both"), (card & ~none).sum().alias("card_only"),
         (~card & none).sum().alias("base_only"), (~card & ~none).sum().alias("neither"),
     )
+    return (deals.join(counts, on=[*keys, *cards], how="left")
+            .join(base_deals, on=keys, how="left"))

@@ -51,15 +51,15 @@ def paired_difference_interval(both, first_only, second_only, neither, z: float 
     second_only) / n. Independent pairs (phi = 0) give the unpaired hybrid interval."""
     a, b, c, d_ = (np.asarray(v, dtype=np.float64) for v in (both, first_only, second_only, neither))
     n = a + b + c + d_
-    p1, p2 = (a + b) / n, (a + c) / n
     l1, u1 = wilson_interval(a + b, n, z)
     l2, u2 = wilson_interval(a + c, n, z)
     margins = (a + b) * (c + d_) * (a + c) * (b + d_)
     cross = a * d_ - b * c
     numerator = np.where(cross > 0, np.maximum(cross - n / 2, 0.0), cross)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # no pairs: every figure is nan
+        p1, p2 = (a + b) / n, (a + c) / n
         phi = np.where(margins > 0, numerator / np.sqrt(margins), 0.0)
-    diff = (b - c) / n
+        diff = (b - c) / n
     lower = np.sqrt(np.maximum((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))
     upper = np.sqrt(np.maximum((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
     return diff, diff - lower, diff + upper

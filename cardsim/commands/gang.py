@@ -233,7 +233,8 @@ def cards_command(
     as_json: JsonOpt = False,
 ) -> None:
     """For every single card: heist success and its difference against no card, each with a
-    95% interval, hardest first. All cards share the seed, so they see the same deals.
+    95% interval, hardest first. All cards share the seed, so heist k of every card starts
+    from the same deck and heist seed, and the differences are paired by deal.
     Specialists the group decides on are run both ways (--specialist-use helpful, the default,
     and always); the Jack also under its other reading ("jack (may discard)").
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import polars as pl
 import pytest
@@ -84,6 +86,15 @@ def test_card_effects_pair_heists_by_deal_when_the_runs_match() -> None:
     assert unpaired["difference_hi"] - unpaired["difference_lo"] > 0.2
     shorter = card_effects(pl.concat([rows("none", "none", base), rows("muscle", "specialist", card[:90])]))
     assert shorter.filter(pl.col("card") == "muscle")["pairing"][0] == "unpaired"
+    twice = rows("muscle", "specialist", card[:50] * 2).with_columns(pl.Series("deal", list(range(50)) * 2))
+    repeated = card_effects(pl.concat([rows("none", "none", base), twice]))
+    assert repeated.filter(pl.col("card") == "muscle")["pairing"][0] == "unpaired"  # deals 0-49 twice
+    from cardsim.reports.sections.gang import _pairing_words
+
+    assert _pairing_words(paired).startswith("paired by deal (")
+    assert "unpaired (independent samples) for muscle (n = 90)" in _pairing_words(shorter)
+    no_baseline = card_effects(rows("muscle", "specialist", card))
+    assert no_baseline["pairing"][0] == "unpaired" and math.isnan(no_baseline["difference"][0])
 
 
 def _games() -> pl.DataFrame:

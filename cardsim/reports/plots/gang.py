@@ -43,16 +43,18 @@ def levels_curve_plot(summary: pl.DataFrame) -> Figure:
 
 
 def card_effects_plot(effects: pl.DataFrame) -> Figure:
-    """Change in heist success per card against no card (Newcombe 95% whiskers), hardest card
+    """Change in heist success per card against no card (Newcombe 95% whiskers, paired by deal
+    where :func:`cardsim.analysis.gang.card_effects` could pair), hardest card
     on top; ``effects`` is :func:`cardsim.analysis.gang.card_effects` output for one group."""
     rows = effects.filter(pl.col("card") != "none").sort("difference")
-    n_min = int(rows["n"].min())
+    n_min, n_max = int(rows["n"].min()), int(rows["n"].max())
+    sizes = f"n={n_min:,} each" if n_min == n_max else f"n={n_min:,} to {n_max:,}"
     model = rows["model"][0]
     players = rows["players"][0]
     return interval_bars(
         rows, label="card", y="difference", lo="difference_lo", hi="difference_hi",
         xlabel="heist success minus success without cards", reference=0.0,
-        title=f"The Gang, {players} players, {model}: card effects (n={n_min:,} each, 95% CI)",
+        title=f"The Gang, {players} players, {model}: card effects ({sizes}, 95% CI)",
         highlight=[c for c, k in zip(rows["card"], rows["kind"]) if k == "specialist"],
     )
 

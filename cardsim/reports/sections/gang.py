@@ -110,6 +110,21 @@ def models(profile: Profile) -> list[tuple[str, str]]:
                    "standing for finer table conventions (levels = 1 is the plain game)")]
 
 
+def _pairing_words(effects: pl.DataFrame) -> str:
+    """How the card effects' intervals were computed (:func:`card_effects`, column ``pairing``):
+    paired by deal where a card's run has no card's n, unpaired for the cards named."""
+    cards = effects.filter(pl.col("card") != "none")
+    unpaired = cards.filter(pl.col("pairing") != "by deal")
+    if unpaired.is_empty():
+        return ("paired by deal (every card's heist k starts from the same deck and heist seed as "
+                "no card's)")
+    runs = ", ".join(f"{card} (n = {n:,})" for card, n in unpaired.select("card", "n").iter_rows())
+    base_n = int(effects.filter(pl.col("card") == "none")["n"][0])
+    return (f"paired by deal for {cards.height - unpaired.height} of {cards.height} cards; "
+            f"unpaired (independent samples) for {runs}, whose runs stopped at another n than no "
+            f"card's {base_n:,}")
+
+
 def _part(outcomes: Outcomes, part: str, index: str | None = None) -> pl.DataFrame:
     return outcomes.combined(lambda e: e.labels["part"] == part, index)
 
@@ -139,9 +154,8 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         cards = _part(outcomes, "cards", index="deal").filter(pl.col("model") == model)
         effects = card_effects(cards)
         blocks.append(Plot(f"gang-cards-{model}", f"Change in heist success caused by each card alone "
-                           f"({FOCUS_PLAYERS} players, {model} model), with Newcombe 95% intervals "
-                           "(paired by deal: every card plays the same deals); "
-                           "specialists highlighted. The group plays a specialist it decides on only "
+                           f"({FOCUS_PLAYERS} players, {model} model), with Newcombe 95% intervals: "
+                           f"{_pairing_words(effects)}; specialists highlighted. The group plays a specialist it decides on only "
                            "when it expects a gain on public information (--specialist-use helpful); "
                            "the Jack must stay in the pocket (the Hacker's text alone allows "
                            "discarding the card just taken); `cardsim gang cards` also reports "
