@@ -311,7 +311,8 @@ class Gang:
         runs = _Runs("gang cards", n, options, len(planned))
         episodes = _concat([
             runs.episodes("gang", config).select("players", "model", "levels", "success")
-            .with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("deal"),pl.lit(card_kind).alias("kind"), pl.lit(card).alias("card"),
+            .with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("deal"),
+                          pl.lit(card_kind).alias("kind"), pl.lit(card).alias("card"),
                           pl.lit(use).alias("use"))
             for card_kind, card, use, config in planned
         ])
