@@ -112,7 +112,8 @@ def models(profile: Profile) -> list[tuple[str, str]]:
 
 def _pairing_words(effects: pl.DataFrame) -> str:
     """How the card effects' intervals were computed (:func:`card_effects`, column ``pairing``):
-    paired by deal where a card's run has no card's n, unpaired for the cards named."""
+    paired by deal where a card's run has as many heists as no card's, unpaired for the cards
+    named."""
     cards = effects.filter(pl.col("card") != "none")
     unpaired = cards.filter(pl.col("pairing") != "by deal")
     if unpaired.is_empty():
