@@ -267,7 +267,7 @@ class Gang:
         run both ways (column ``use``: "helpful" and "always"); the Jack also under its other
         reading, as the card "jack (may discard)".
 
-        >>> r = cardsim.gang.cards(model="history", kind="specialists", n=200, jobs=1,
+        >>> r = cardsim.gang.cards(model="random", kind="specialists", n=200, jobs=1,
         ...                        quiet=True)
         >>> r.table.filter(r.table["card"] == "none")["difference"].to_list()
         [0.0]

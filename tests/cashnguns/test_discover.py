@@ -63,7 +63,9 @@ def test_the_oracle_against_a_mixed_strategy():
     assert found == 2
 
 
-SMALL = DiscoverSettings(players=4, budget=8, rounds=2, start=("stubborn", "coward"), table_games=4_000,
+#: Cut-down settings: 8 grid/random and 8 local-search candidates per search (the default 100
+#: local ones would be twelve times the budget).
+SMALL = DiscoverSettings(players=4, budget=8, local=8, rounds=2, start=("stubborn", "coward"), table_games=4_000,
                          profile_min=40, search_games=100, validation_games=3_000)
 
 

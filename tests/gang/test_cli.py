@@ -103,7 +103,7 @@ def test_unknown_specialist_use_is_one_line_exit_2(tmp_path) -> None:
 
 def test_cards_reports_helpful_and_always_and_the_other_jack_reading(tmp_path) -> None:
     out = tmp_path / "effects.parquet"
-    result = cardsim("cards", "--kind", "specialists", "--model", "history", "--n", "100",
+    result = cardsim("cards", "--kind", "specialists", "--model", "random", "--n", "100",
                      "--jobs", "1", "--no-store", "-q", "--out", str(out), tmp_path=tmp_path)
     assert result.exit_code == 0, result.output
     assert "always" in result.stdout and "helpful" in result.stdout
