@@ -699,8 +699,8 @@ def report(game: Names = (), quick: bool = False, out: str | Path = "reports", *
            seed: int = 0, jobs: int | None = None, store: str | Path | None = "results",
            verbose: bool = False, quiet: bool = False) -> Result:
     """Run the default experiment suite (``quick``: small samples) and write
-    ``<out>/cardsim-report.html`` and ``.pdf``, showing one progress bar with ETA over all
-    experiments on stderr (``verbose``: also a line per experiment; ``quiet``: neither).
+    ``<out>/cardsim-report.html`` and ``.pdf``, showing one progress bar over all experiments
+    (done and time elapsed) on stderr (``verbose``: also a line per experiment; ``quiet``: neither).
     Unlike the analyses, the report keeps its runs in ``store`` by default (as ``cardsim
     report`` does), so a second call reuses them and only re-renders; ``store=None`` writes no
     runs. ``jobs`` defaults to every core.

@@ -1341,14 +1341,23 @@ def entry_status(entry: dict) -> str:
 
 def outside_figures(entry: dict, check: dict) -> dict:
     """What the report gives as a reading's outside measure: the outside check's ``gain`` and
-    ``exploitability_hi`` (``check``, possibly empty), or the entry's recorded refutation
-    (``refuted``) when its 95% upper bound is higher (or there is no check), with ``refuted``
-    saying which."""
-    refuted = entry.get("refuted")
-    if refuted and refuted["interval"][1] > check.get("exploitability_hi", -math.inf):
-        return {"gain": refuted["gain"], "exploitability_hi": refuted["interval"][1], "refuted": True}
-    return {"gain": check.get("gain", math.nan), "exploitability_hi": check.get("exploitability_hi", math.nan),
-            "refuted": False}
+    ``exploitability_hi`` (``check``, possibly empty), or, when its 95% upper bound is higher
+    (or there is no check), the entry's recorded refutation (``refuted``) or the highest of its
+    other recorded outside checks (``outside_checks``: the same record, the command, gain and
+    95% interval, for checks whose interval is not wholly above the tolerance, such as other
+    seeds of ``cardsim cashnguns check``); ``refuted`` says whether a refutation gave the
+    figures and ``command`` names the record that did (None for this check)."""
+    records = [(True, entry["refuted"])] if entry.get("refuted") else []
+    records += [(False, record) for record in entry.get("outside_checks", [])]
+    best_hi = check.get("exploitability_hi", -math.inf)
+    found = {"gain": check.get("gain", math.nan), "exploitability_hi": check.get("exploitability_hi", math.nan),
+             "refuted": False, "command": None}
+    for refutation, record in records:
+        if record["interval"][1] > best_hi:
+            best_hi = record["interval"][1]
+            found = {"gain": record["gain"], "exploitability_hi": best_hi, "refuted": refutation,
+                     "command": record["command"]}
+    return found
 
 
 def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]
@@ -1375,7 +1384,7 @@ def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple
             "discover_hi": entry["exploitability_hi"] * scale,
             "exploitability": outside["gain"] * scale,
             "exploitability_hi": outside["exploitability_hi"] * scale,
-            "refuted": outside["refuted"],
+            "refuted": outside["refuted"], "recorded_check": outside["command"] or "",
             "games": check.get("validation_games", 0), "candidates": check.get("candidates", 0),
         })
     return pl.DataFrame(rows)
@@ -1422,8 +1431,9 @@ TARGET_POINTS = 1.0
 
 def searched_sentence(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]) -> str:
     """The chapter's key result: how far the outside check (:func:`check_equilibrium`) beats
-    the mixes of the main reading (win, shame -$5,000), or a refutation recorded with an entry
-    where its 95% upper bound is higher (:func:`outside_figures`; its command is named),
+    the mixes of the main reading (win, shame -$5,000), or a refutation or another outside check
+    recorded with an entry where its 95% upper bound is higher (:func:`outside_figures`; its
+    command is named),
     whether that meets the one-point target at each count, and what holds in every converged,
     unrefuted run (:func:`converged_entry`). Empty when the main reading has no checked mix."""
     main = {key[0]: check for key, check in checks.items() if key[1:] == ("win", DEFAULT_SHAME_DOLLARS)}
@@ -1436,9 +1446,10 @@ def searched_sentence(entries: dict[tuple[int, str, int], dict], checks: dict[tu
 
     def reading(p: int) -> str:
         text = f"{100 * figures[p]['gain']:+.2f} (95% <= {bounds[p]:.2f}) at {p}"
-        if figures[p]["refuted"]:
-            command = entries[(p, "win", DEFAULT_SHAME_DOLLARS)]["refuted"]["command"]
-            text += f" (an outside refutation, `{command}`; the check: {100 * main[p]['gain']:+.2f})"
+        if figures[p]["command"]:
+            what = "an outside refutation" if figures[p]["refuted"] else "a recorded outside check"
+            text += (f" ({what}, `{figures[p]['command']}`; this report's check: "
+                     f"{100 * main[p]['gain']:+.2f}, 95% <= {100 * main[p]['exploitability_hi']:.2f})")
         return text
 
     per_count = "; ".join(reading(p) for p in sorted(main))

@@ -50,7 +50,7 @@ def report_command(
 
     Runs each landed game's experiments (reusing stored chunks), then renders one self-contained
     HTML file and one PDF. Same store and seed: byte-identical files. Shows one progress bar
-    with ETA over all experiments; --verbose adds a line per experiment.
+    over all experiments (done, time elapsed); --verbose adds a line per experiment.
 
     Example: cardsim report --quick --game gang
     """

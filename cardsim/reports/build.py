@@ -134,7 +134,7 @@ def build_report(
 ) -> tuple[Report, tuple[str, ...]]:
     """The report over ``games`` (landed ones; the others are noted); returns it and the skips.
 
-    ``progress`` shows one bar with ETA over all the games' experiments (on stderr); ``verbose``
+    ``progress`` shows one bar over all the games' experiments (on stderr); ``verbose``
     adds one line per finished experiment (its n and stop rule). ``plugins`` maps a game name to its section builder and simulator, replacing the registry
     (tests use it to plug in a toy game).
     """

@@ -1,8 +1,10 @@
-"""One progress display for a whole report run: a bar with ETA across every game's experiments.
+"""One progress display for a whole report run: a bar across every game's experiments.
 
 The unit is one experiment; an experiment advances its share chunk by chunk (each computed
 chunk is ``1 / most chunks it may need``, the rest when it stops), so the bar moves during long
-runs and the ETA follows the average pace so far. On a terminal the bar is a rich progress bar
+runs. No time left is shown: experiments differ widely in cost (a Cash'n Guns replay against
+a Gang run with the specialists' estimate) and the games' chapters run side by side, so a pace
+per experiment foretold 8,114 s left where about 460 s were (the README's main command). On a terminal the bar is a rich progress bar
 on stderr; elsewhere (a log, CI) one plain line is printed per finished game instead. Notes
 (per-experiment lines under ``--verbose``) go through :meth:`Tracker.note` so they print above
 the bar rather than through it.
@@ -38,13 +40,12 @@ class Tracker:
                     TaskProgressColumn,
                     TextColumn,
                     TimeElapsedColumn,
-                    TimeRemainingColumn,
                 )
 
                 self._bar = Progress(
                     TextColumn(label), BarColumn(), TaskProgressColumn(),
-                    TextColumn("{task.fields[experiments]}"), TimeElapsedColumn(), TextColumn("ETA"),
-                    TimeRemainingColumn(), TextColumn("[dim]{task.description}"),
+                    TextColumn("{task.fields[experiments]}"), TimeElapsedColumn(),
+                    TextColumn("[dim]{task.description}"),
                     console=console, transient=True,
                 )
                 self._task = self._bar.add_task("", total=self.total, experiments=self._count_text())
@@ -93,20 +94,12 @@ class Tracker:
         self._share = 0.0
         self._update()
 
-    def eta_seconds(self) -> float | None:
-        """Seconds left at the average pace so far (None before any progress)."""
-        if self.done <= 0:
-            return None
-        elapsed = time.perf_counter() - self._started
-        return elapsed * (self.total - self.done) / self.done
-
     def game_done(self, title: str) -> None:
-        """Off a terminal: one line per finished game with the overall share and ETA."""
+        """Off a terminal: one line per finished game with the time so far and the overall share
+        of experiments done."""
         if self.enabled and self._bar is None:
-            eta = self.eta_seconds()
-            left = f", about {eta:.0f} s left" if eta is not None and self.done < self.total else ""
-            print(f"{title} done: {self.done / self.total:.0%} of the experiments"
-                  f" after {time.perf_counter() - self._started:.0f} s{left}", file=sys.stderr)
+            print(f"{title} done after {time.perf_counter() - self._started:.0f} s "
+                  f"({self.done / self.total:.0%} of the experiments)", file=sys.stderr)
 
     def note(self, text: str) -> None:
         """A line on stderr above the bar."""

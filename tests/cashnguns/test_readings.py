@@ -128,10 +128,30 @@ def test_a_refutation_of_a_mix_that_did_not_converge_is_reported_as_missing_the_
     assert table["exploitability"].to_list() == pytest.approx([0.2, 2.54]) and table["refuted"].to_list() == [False, True]
     assert table["exploitability_hi"].to_list()[1] == pytest.approx(2.75)
     text = searched_sentence(entries, checks)
-    assert f"+2.54 (95% <= 2.75) at 5 (an outside refutation, `{command}`; the check: +0.50) points" in text
+    assert f"+2.54 (95% <= 2.75) at 5 (an outside refutation, `{command}`; this report's check: +0.50, 95% <= " in text
     assert "the 1-point target is missed at 5 players" in text
     assert "Card order holds in all 1 runs" in text  # what holds: the converged, unrefuted run only
     weaker = {**refuted, "gain": 0.003, "interval": [0.001, 0.005]}  # below the check's bound: the check stands
     entries[(5, "win", -5000)]["refuted"] = weaker
     assert "within the 1-point target at every count" in searched_sentence(entries, checks)
     assert readings_table(entries, checks)["exploitability"].to_list() == pytest.approx([0.2, 0.5])
+
+
+def test_another_recorded_outside_check_with_a_higher_bound_gives_the_figures():
+    """An ``outside_checks`` record (another seed of ``cashnguns check``, not a refutation: its
+    interval is not wholly above the tolerance) whose 95% upper bound is above this report's
+    check gives the table's and the key sentence's figures, named as a recorded check; one below
+    leaves the check's figures."""
+    command = "cardsim cashnguns check --players 5 --seed 1 --jobs 1"
+    recorded = {"command": command, "gain": 0.0083, "interval": [0.0053, 0.0113]}
+    entries = {(5, "win", -5000): {**entry(5, "win", -5000, {COUNTER: 1.0}), "outside_checks": [recorded]}}
+    checks = {(5, "win", -5000): check(0.002)}
+    text = searched_sentence(entries, checks)
+    assert f"+0.83 (95% <= 1.13) at 5 (a recorded outside check, `{command}`; this report's check: +0.20" in text
+    assert "the 1-point target is missed at 5 players" in text
+    table = readings_table(entries, checks)
+    assert table["exploitability_hi"].to_list() == pytest.approx([1.13]) and table["refuted"].to_list() == [False]
+    assert table["recorded_check"].to_list() == [command]
+    entries[(5, "win", -5000)]["outside_checks"] = [{**recorded, "gain": 0.0, "interval": [-0.001, 0.001]}]
+    assert "within the 1-point target at every count" in searched_sentence(entries, checks)
+    assert readings_table(entries, checks)["recorded_check"].to_list() == [""]

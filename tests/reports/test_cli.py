@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import pytest
@@ -93,7 +94,8 @@ def test_report_run_prints_progress_and_notes_only_when_verbose(tmp_path, monkey
                                  store=tmp_path / "store", quiet=False, verbose=verbose)
     err = capsys.readouterr().err
     notes = [line for line in err.splitlines() if line.startswith("  ") and " n=" in line]
-    assert "Bang! done: 100% of the experiments" in err  # off a terminal: one line per game
+    assert re.search(r"Bang! done after \d+ s \(100% of the experiments\)", err)  # one line per game
+    assert " left" not in err  # no time left foretold from a pace per experiment
     assert (len(notes) > 0) == verbose
 
 

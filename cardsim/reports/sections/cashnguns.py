@@ -276,14 +276,16 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
                       lambda r: ((f"{r['exploitability']:+.2f} pts (95% <= {r['exploitability_hi']:.2f})"
                                   if r["metric"] == "win" else
                                   f"{r['exploitability']:+,.0f} $ (95% <= {r['exploitability_hi']:,.0f})")
-                                 + (", the refutation in its status" if r["refuted"] else "")),
+                                 + (", the refutation in its status" if r["refuted"] else
+                                    f", recorded: `{r['recorded_check']}`" if r["recorded_check"] else "")),
                       lambda r: float(r["exploitability_hi"])),
                      ("paired games", "games", lambda r: f"{int(r['games']):,}", lambda r: float(r["games"]))],
             note=("Rounds: the discover run's rounds; marked + it stopped at the round limit without converging. "
                   "Status: a mix is called an equilibrium only when its run converged under the current stop "
                   "rule; any other mix is what its run reported, and the outside check measures how far it "
                   "is beaten. Discover's own bound: the highest 95% upper bound of its last round's searches. Outside check "
-                  "(where a refutation recorded with the entry has a higher 95% bound, its figures instead): "
+                  "(where a refutation or another outside check recorded with the entry has a higher 95% bound, its "
+                  "figures instead): "
                   + (f"a search of {check['budget']} candidates plus {check.get('local', 0)} local-search ones "
                      f"({check['search_games']:,} games each, then the "
                      f"best tenth {4 * check['search_games']:,} and the best three {15 * check['search_games']:,} "
