@@ -748,15 +748,10 @@ def search_best_response(arena, library: Sequence, mix: np.ndarray, candidates: 
     """
     pool = list(candidates)
     means = focal_payoffs(arena, library, mix, pool, games, root, round_index, 10, streams=streams).mean(axis=1)
-    if refine is not None:
-        leaders = [pool[i] for i in np.argsort(-means, kind="stable")[:5]]
-        extra = [c for c in refine(leaders) if c not in pool]
-        if extra:
-            pool += extra
-            more = focal_payoffs(arena, library, mix, extra, games, root, round_index, 10,
-                                 streams=streams).mean(axis=1)
-            means = np.concatenate([means, more])
-    for step in local:
+    steps = list(local)
+    if refine is not None:  # the first step: variations of the five stage-1 leaders
+        steps.insert(0, lambda pool, means: refine([pool[i] for i in np.argsort(-means, kind="stable")[:5]]))
+    for step in steps:
         extra = [c for c in step(pool, means) if c not in pool]
         if extra:
             pool += extra
@@ -1367,8 +1362,9 @@ def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple
     (:func:`entry_status`), the
     equilibrium (name share, ...), discover's own exploitability bound, and the outside
     measure (:func:`outside_figures`: the outside check's gain with its 95% upper bound, or a
-    recorded refutation's where that bound is higher, ``refuted`` saying which), in points of
-    win probability or dollars. A reading with neither has no gain (NaN)."""
+    recorded refutation's or other outside check's where that bound is higher, ``refuted`` and
+    ``recorded_check`` saying which), in points of win probability or dollars. A reading with
+    none has no gain (NaN)."""
     rows = []
     for key, entry in sorted(entries.items()):
         players, metric, shame_value = key
@@ -1651,7 +1647,7 @@ def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store:
     reply = find_reply(arena, library, mix, library, budget=check.budget, search_games=check.search_games,
                        validation_games=check.validation_games, root=check.seed, key=0,
                        streams=(OUTSIDE_CHECK,), quick=False, local=check.local)
-    name = names.get(reply.spec) or _name_of(reply.strategy, {**names, **{spec: spec for spec in ()}})
+    name = names.get(reply.spec) or _name_of(reply.strategy, names)
     result = {"players": entry["players"], "metric": entry["metric"], "shame_value": entry["shame_value"],
               "equilibrium": {names[spec]: float(share) for spec, share in zip(specs, mix) if share > 0},
               "check": asdict(check), **reply.record({**names, reply.spec: name}),

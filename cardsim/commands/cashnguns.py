@@ -10,6 +10,7 @@ import numpy as np
 import polars as pl
 import typer
 
+from cardsim.analysis.cashnguns import DEFAULT_LOCAL
 from cardsim.analysis.stats import wilson_interval
 from cardsim.commands.common import (
     JobsOpt,
@@ -56,6 +57,7 @@ MetricOpt = Annotated[str, typer.Option("--metric", help="Payoff: win (probabili
 ShameOpt = Annotated[
     int, typer.Option("--shame", help="Dollars per shame marker in the final score (default -5000, the published rules' penalty; the seed's 'worth $5,000' read literally is +5000).")
 ]
+LocalOpt = Annotated[int, typer.Option("--local", help="Local-search candidates per search on top of --budget (30%: neighbours of the library's members; 50%: compound moves of two or three parameters; 20%: a hill-climb; 0: off).")]
 
 
 @app.command("strategies")
@@ -282,7 +284,7 @@ def discover_command(
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched per round.")] = 200,
     rounds: Annotated[int, typer.Option("--rounds", help="PSRO rounds at most (stops earlier when no candidate gains significantly).")] = 20,
-    local: Annotated[int, typer.Option("--local", help="Local-search candidates per search on top of --budget (30%: neighbours of the library's members; 50%: compound moves of two or three parameters; 20%: a hill-climb; 0: off).")] = 200,
+    local: LocalOpt = DEFAULT_LOCAL,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     store: StoreOpt = None,
@@ -346,11 +348,9 @@ def reported_line(document: dict, metric: str) -> str:
 def discover_json(document: dict) -> dict:
     """The discover document without the internal profile table; on top, the reported round's
     (:func:`~cardsim.analysis.cashnguns.reported_round`) number, exploitability and equilibrium."""
-    from cardsim.analysis.cashnguns import reported_round
+    from cardsim.analysis.cashnguns import METHOD_VERSION, reported_round
 
     reported = reported_round(document)
-    from cardsim.analysis.cashnguns import METHOD_VERSION
-
     return {"method": METHOD_VERSION, "settings": document["settings"], "converged": document["converged"],
             "strategies": {name: spec for spec, name in document["names"].items()},
             "rounds": document["rounds"], "reported_round": reported["round"],
@@ -365,7 +365,7 @@ def check_command(
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched.")] = 200,
     games: Annotated[int, typer.Option("--games", help="Fresh paired games that measure the reply's gain.")] = 100_000,
-    local: Annotated[int, typer.Option("--local", help="Local-search candidates on top of --budget (30%: neighbours of the library's members; 50%: compound moves of two or three parameters; 20%: a hill-climb; 0: off).")] = 200,
+    local: LocalOpt = DEFAULT_LOCAL,
     seed: SeedOpt = 0,
     libraries: Annotated[Path | None, typer.Option("--libraries", help="Libraries file (default: the shipped libraries.json).")] = None,
     jobs: JobsOpt = None,
