@@ -566,8 +566,12 @@ class DiscoverSettings:
             raise UserError(f"--tolerance must be a number >= 0, got {self.tolerance}")
         if not (math.isfinite(self.prune_share) and 0 <= self.prune_share < 1):
             raise UserError(f"--prune-share must be a number from 0 to below 1, got {self.prune_share}")
-        for spec in self.start:
-            parse_strategy(spec)
+        specs = [parse_strategy(spec).spec() for spec in self.start]
+        if not specs:
+            raise UserError("--start needs at least one strategy")
+        repeated = sorted({spec for spec in specs if specs.count(spec) > 1})
+        if repeated:
+            raise UserError(f"--start names the same strategy twice: {repeated[0]}")
 
 
 class CashNGunsArena:
@@ -1128,19 +1132,56 @@ def _next_library(library: list[str], shares: dict[str, float], added: list[str]
 
 
 def _name_of(strategy: Strategy, names: dict[str, str]) -> str:
-    """A named strategy's name, else the next free ``dN``."""
+    """A named strategy's name, else ``dN`` numbered on from the highest ``dN`` in ``names``
+    (a run that continues a shipped library starting at d40 names its first new reply d41, not
+    d1, which the earlier run used for another strategy)."""
     for name, (_, named) in NAMED_STRATEGIES.items():
         if named.spec() == strategy.spec():
             return name
-    used = set(names.values())
-    return next(f"d{k}" for k in itertools.count(1) if f"d{k}" not in used)
+    numbers = [int(name[1:]) for name in names.values() if name[:1] == "d" and name[1:].isdigit()]
+    return f"d{max(numbers, default=0) + 1}"
 
 
 def discover_path(store: Path, settings: DiscoverSettings) -> Path:
-    """Where a discover run with these settings keeps its rounds."""
+    """Where a discover run with these settings keeps its rounds: one file per reading, seed and
+    budget, with a hash of the other settings in its name where they are not the defaults (a
+    run with another start library, stop checks or local budget never overwrites the default
+    run's record, nor resumes from it)."""
+    import hashlib
+    import json
+
     shame = f"{settings.shame_value:+d}".replace("+", "p").replace("-", "m")
+    key = _settings_key(settings)
+    default = _settings_key(DiscoverSettings(players=settings.players, metric=settings.metric,
+                                             shame_value=settings.shame_value, seed=settings.seed,
+                                             budget=settings.budget))
+    suffix = "" if key == default else "_" + hashlib.sha256(
+        json.dumps(key, sort_keys=True).encode()).hexdigest()[:10]
     return Path(store) / "cashnguns_discover" / (
-        f"{settings.players}p_{settings.metric}_shame{shame}_seed{settings.seed}_budget{settings.budget}.json")
+        f"{settings.players}p_{settings.metric}_shame{shame}_seed{settings.seed}_budget{settings.budget}{suffix}.json")
+
+
+def settings_from_key(key: dict) -> DiscoverSettings:
+    """The settings a discover record stores (:func:`_settings_key`), as ``DiscoverSettings``."""
+    return DiscoverSettings(**{**key, "start": tuple(key["start"])})
+
+
+def discover_flags(settings: DiscoverSettings) -> str:
+    """The ``cardsim cashnguns discover`` options beyond the reading that give ``settings``
+    (``--seed`` and ``--budget`` always, the others only where they are not the defaults)."""
+    default = DiscoverSettings(players=settings.players, metric=settings.metric, shame_value=settings.shame_value)
+    flags = f"--seed {settings.seed} --budget {settings.budget}"
+    if settings.start != default.start:
+        flags += f" --start '{','.join(settings.start)}'"
+    for name in ("stop_checks", "local", "rounds"):
+        if getattr(settings, name) != getattr(default, name):
+            flags += f" --{name.replace('_', '-')} {getattr(settings, name)}"
+    unexposed = [name for name in DiscoverSettings.__dataclass_fields__
+                 if name not in ("players", "metric", "shame_value", "seed", "budget", "start", "stop_checks",
+                                 "local", "rounds") and getattr(settings, name) != getattr(default, name)]
+    if unexposed:
+        raise UserError(f"discover: no command-line option gives {', '.join(unexposed)}")
+    return flags
 
 
 def _settings_key(settings: DiscoverSettings) -> dict:
@@ -1150,11 +1191,29 @@ def _settings_key(settings: DiscoverSettings) -> dict:
     return key
 
 
+def start_names(settings: DiscoverSettings) -> dict[str, str]:
+    """{spec: name} of the starting library: a named strategy's name, the name a spec has in the
+    shipped library of the same reading (so a run that continues it keeps d32 as d32), else
+    ``dN`` numbered on from those (:func:`_name_of`)."""
+    try:
+        shipped = load_libraries().get((settings.players, settings.metric, settings.shame_value))
+    except UserError:
+        shipped = None
+    known = {item["spec"]: item["name"] for item in (shipped or {}).get("library", [])}
+    names: dict[str, str] = {}
+    for given in settings.start:
+        spec = parse_strategy(given).spec()
+        names[spec] = given if given in NAMED_STRATEGIES else known.get(spec) or ""
+    for spec, name in names.items():
+        if not name:
+            names[spec] = _name_of(parse_strategy(spec), {**known, **{s: n for s, n in names.items() if n}})
+    return names
+
+
 def _load_discover(path: Path | None, settings: DiscoverSettings) -> dict:
-    start = [parse_strategy(spec).spec() for spec in settings.start]
-    given = list(settings.start)
+    names = start_names(settings)
     fresh = {"settings": _settings_key(settings), "rounds": [], "converged": False,
-             "library": start, "names": dict(zip(start, given))}
+             "library": list(names), "names": names}
     if path is None or not path.exists():
         return fresh
     import json
@@ -1512,8 +1571,7 @@ def library_entry(document: dict, settings: DiscoverSettings, date: str) -> dict
     last = reported_round(document)
     names = document["names"]
     specs = {name: spec for spec, name in names.items()}
-    command = (f"{discover_command_line(settings.players, settings.metric, settings.shame_value)} "
-               f"--seed {settings.seed} --budget {settings.budget}")
+    command = f"{discover_command_line(settings.players, settings.metric, settings.shame_value)} {discover_flags(settings)}"
     return {
         "players": settings.players, "metric": settings.metric, "shame_value": settings.shame_value,
         "command": command, "seed": settings.seed, "budget": settings.budget, "date": date,
@@ -1527,15 +1585,47 @@ def library_entry(document: dict, settings: DiscoverSettings, date: str) -> dict
     }
 
 
-def export_libraries(store: Path, players: Sequence[int], path: Path = SHIPPED_LIBRARIES) -> tuple[dict, list]:
-    """Write the shipped-libraries file: every reading at ``players`` with a stored discover run
-    (default settings but the reading) gets a new entry; a reading without one keeps its entry
-    of the file already at ``path`` (with that entry's own provenance); a reading with neither
-    is an error (nothing written). Entries of other player counts are kept. The date of a new
-    entry is its stored file's last change (UTC). Returns (the document, the kept readings)."""
+def record_entries(records: Sequence[Path]) -> dict[tuple[int, str, int], dict]:
+    """Library entries from discover record files named by hand (any settings, e.g. a run that
+    continues a shipped library with ``--start``), by reading; one-line errors for a file that
+    is not a finished discover record and for two records of one reading."""
+    import datetime
     import json
 
-    stored = stored_entries(store, players)
+    found: dict[tuple[int, str, int], dict] = {}
+    for record in records:
+        try:
+            document = json.loads(Path(record).read_text())
+            settings = settings_from_key(document["settings"])
+            rounds = document["rounds"]
+        except (OSError, ValueError, KeyError, TypeError):
+            raise UserError(f"libraries: {record} is not a readable discover record") from None
+        if not rounds or not (document.get("converged") or len(rounds) >= settings.rounds):
+            raise UserError(f"libraries: {record} is unfinished (rerun its discover command to resume it)")
+        key = (settings.players, settings.metric, settings.shame_value)
+        if key in found:
+            raise UserError(f"libraries: two records for {settings.players} players, {reading_label(*key[1:])}")
+        stamp = datetime.datetime.fromtimestamp(Path(record).stat().st_mtime, datetime.timezone.utc)
+        found[key] = library_entry(document, settings, stamp.isoformat(timespec="seconds"))
+    return found
+
+
+def export_libraries(store: Path, players: Sequence[int], path: Path = SHIPPED_LIBRARIES,
+                     records: Sequence[Path] = ()) -> tuple[dict, list]:
+    """Write the shipped-libraries file: every reading at ``players`` with a stored discover run
+    (default settings but the reading), or with one of the discover ``records`` named (any
+    settings; a record of another player count is an error), gets a new entry; a reading
+    without one keeps its entry of the file already at ``path`` (with that entry's own
+    provenance); a reading with neither is an error (nothing written). Entries of other player
+    counts are kept. The date of a new entry is its stored file's last change (UTC). Returns
+    (the document, the kept readings)."""
+    import json
+
+    named = record_entries(records)
+    stray = sorted({count for count, _, _ in named} - set(players))
+    if stray:
+        raise UserError(f"libraries: a --record is for {stray[0]} players, not among --players")
+    stored = {**stored_entries(store, players), **named}
     try:
         existing = load_libraries(path)
     except UserError:
@@ -1658,6 +1748,33 @@ def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store:
         temporary.write_text(json.dumps(result))
         temporary.replace(path)
     return result
+
+
+def record_outside_check(path: Path, result: dict, command: str) -> dict:
+    """Record an outside check (:func:`check_equilibrium`'s ``result``) with its reading's entry
+    in the libraries file at ``path``, in ``outside_checks`` (command, gain, 95% interval, reply,
+    games; a record with the same command is replaced), so that the report gives the highest
+    recorded bound (:func:`outside_figures`). The file is rewritten atomically; a check of
+    another mix than the entry's (the file changed since) is an error. Returns the entry."""
+    import json
+
+    shipped = json.loads(Path(path).read_text(encoding="utf-8"))
+    key = (result["players"], result["metric"], result["shame_value"])
+    entry = next(e for e in shipped["readings"] if (e["players"], e["metric"], e["shame_value"]) == key)
+    shares = {name: share for name, share in entry["equilibrium"].items() if share > 0}
+    total = sum(shares.values())
+    if set(shares) != set(result["equilibrium"]) or any(
+            not math.isclose(share / total, result["equilibrium"][name], abs_tol=1e-12)
+            for name, share in shares.items()):
+        raise UserError(f"check: the library in {path} changed during the check; nothing recorded")
+    record = {"command": command, "gain": result["gain"],
+              "interval": [result["exploitability_lo"], result["exploitability_hi"]],
+              "reply": result["best_response"], "games": result["validation_games"]}
+    entry["outside_checks"] = [r for r in entry.get("outside_checks", []) if r["command"] != command] + [record]
+    temporary = Path(path).with_suffix(".tmp")
+    temporary.write_text(json.dumps(shipped, indent=1) + "\n", encoding="utf-8")
+    temporary.replace(path)
+    return entry
 
 
 def check_command_line(players: int, metric: str, shame_value: int, check: OutsideCheck) -> str:

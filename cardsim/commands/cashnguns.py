@@ -285,6 +285,8 @@ def discover_command(
     budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched per round.")] = 200,
     rounds: Annotated[int, typer.Option("--rounds", help="PSRO rounds at most (stops earlier when no candidate gains significantly).")] = 20,
     local: LocalOpt = DEFAULT_LOCAL,
+    start: Annotated[list[str] | None, typer.Option("--start", help="Starting library: strategy specs, comma separated (or repeated), and 'library' for the shipped library of the reading (continue its run; default: stubborn,coward,bluffer,sniper).")] = None,
+    stop_checks: Annotated[int, typer.Option("--stop-checks", help="Independent searches every round besides discover's own; the run stops only when none gains significantly and every 95% bound is within the tolerance.")] = 2,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     store: StoreOpt = None,
@@ -294,12 +296,14 @@ def discover_command(
     """Grow a strategy library by best responses (double oracle / PSRO): each round solves the
     library's symmetric equilibrium, searches the strategy space for the best reply to it, adds
     the reply when its gain is significant, and reports the exploitability with a 95% interval.
-    Every round also runs two independent searches (fresh candidates and games); the best
-    significant new reply joins; the run stops only when no search gains significantly and every
-    95% bound is within 0.75 points (win) or $750 (score); otherwise it reports its least
-    exploitable round.
+    Every round also runs --stop-checks independent searches (default two; fresh candidates
+    and games); the best significant new reply joins; the run stops only when no search gains
+    significantly and every 95% bound is within 0.75 points (win) or $750 (score); otherwise it
+    reports its least exploitable round. --start library continues the shipped library of the
+    reading (add specs to bring in replies found elsewhere).
     Finished rounds are stored; rerunning the same command resumes after them (a larger
-    --rounds continues a run that stopped at the round limit). --json: one document; its last
+    --rounds continues a run that stopped at the round limit; other settings keep their own
+    record). --json: one document; its last
     round carries exploitability, exploitability_hi (95% upper bound) and the equilibrium, its
     top level those of the reported round, in the payoff's unit (win probability 0-1, or
     dollars of score).
@@ -309,8 +313,10 @@ def discover_command(
     from cardsim.analysis.cashnguns import METHOD_VERSION, DiscoverSettings, discover, discover_round_lines
     from cardsim.commands.common import resolve_store, search_jobs
 
-    every_settings = [DiscoverSettings(players=count, metric=metric, shame_value=shame, seed=seed,
-                                       budget=budget, rounds=rounds, local=local) for count in parse_range(players)]
+    every_settings = [DiscoverSettings(players=count, metric=metric, shame_value=shame, seed=seed, budget=budget,
+                                       rounds=rounds, local=local, stop_checks=stop_checks,
+                                       **({"start": start_library(start, count, metric, shame)} if start else {}))
+                      for count in parse_range(players)]
     for settings in every_settings:  # every count checked before any is run
         settings.check()
     folder = resolve_store(store, no_store)
@@ -331,6 +337,25 @@ def discover_command(
                                   "converged": d["converged"], "exploitability": d["exploitability"],
                                   "exploitability_hi": d["exploitability_hi"]} for d in documents]),
                    name="discover", as_json=True)
+
+
+def start_library(start: list[str], players: int, metric: str, shame: int) -> tuple[str, ...]:
+    """The --start specs, the token 'library' replaced by the shipped library of the reading
+    (its specs in the file's order), each strategy once (a repeat is dropped)."""
+    from cardsim.analysis.cashnguns import load_libraries
+    from cardsim.sims.cashnguns.strategies import parse_strategy
+
+    specs: list[str] = []
+    for given in strategy_specs(start):
+        if given == "library":
+            entry = load_libraries().get((players, metric, shame))
+            if entry is None:
+                raise UserError(f"--start library: no shipped library for {players} players, --metric {metric} "
+                                f"--shame {shame}")
+            specs += [item["spec"] for item in entry["library"]]
+        else:
+            specs.append(given if given in NAMED_STRATEGIES else parse_strategy(given).spec())
+    return tuple(dict.fromkeys(specs))
 
 
 def reported_line(document: dict, metric: str) -> str:
@@ -368,6 +393,7 @@ def check_command(
     local: LocalOpt = DEFAULT_LOCAL,
     seed: SeedOpt = 0,
     libraries: Annotated[Path | None, typer.Option("--libraries", help="Libraries file (default: the shipped libraries.json).")] = None,
+    record: Annotated[bool, typer.Option("--record", help="Record each check with its entry in the libraries file (outside_checks), so the report gives the highest recorded bound.")] = False,
     jobs: JobsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -383,8 +409,10 @@ def check_command(
         METRICS,
         SHIPPED_LIBRARIES,
         OutsideCheck,
+        check_command_line,
         check_equilibrium,
         load_libraries,
+        record_outside_check,
     )
     from cardsim.commands.common import search_jobs
 
@@ -408,6 +436,9 @@ def check_command(
     for count in counts:
         entry = shipped[(count, metric, shame)]
         result = check_equilibrium(entry, check, jobs=workers)
+        if record:
+            record_outside_check(libraries or SHIPPED_LIBRARIES, result,
+                                 check_command_line(count, metric, shame, check))
         rows.append({"players": count, "metric": metric, "shame": shame,
                      "equilibrium": ", ".join(f"{name} {share:.0%}" for name, share in
                                               sorted(result["equilibrium"].items(), key=lambda item: -item[1])),
@@ -432,10 +463,12 @@ def libraries_command(
     players: CountsOpt = "4-6",
     store: StoreOpt = None,
     out: Annotated[Path | None, typer.Option("--out", help="File to write (default: the package's shipped libraries.json).")] = None,
+    record: Annotated[list[Path] | None, typer.Option("--record", help="A discover record file (in STORE/cashnguns_discover) to ship for its reading, whatever its settings (e.g. a run with --start); repeat for several.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Write the shipped strategy libraries from the stored discover runs (default settings
-    but the reading) of every reading (win/score x shame -5000/+5000) at --players: each run's
+    but the reading, or the --record files named) of every reading (win/score x shame
+    -5000/+5000) at --players: each run's
     final library with its command, seed, budget, date, discover method and code fingerprint.
     A reading without a stored run keeps its entry of the file (and its provenance). The report
     and `cardsim cashnguns check` try these equilibria from outside.
@@ -451,7 +484,7 @@ def libraries_command(
             raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {count}")
     folder = resolve_store(store, False)
     target = out or SHIPPED_LIBRARIES
-    shipped, kept = export_libraries(folder, counts, target)
+    shipped, kept = export_libraries(folder, counts, target, records=record or ())
     table = pl.DataFrame([{"players": e["players"], "metric": e["metric"], "shame": e["shame_value"],
                            "strategies": len(e["library"]), "rounds": e["rounds"], "date": e["date"],
                            "entry": ("kept" if (e["players"], e["metric"], e["shame_value"]) in kept

@@ -282,3 +282,63 @@ def test_discover_keeps_the_cap_and_recognises_a_returning_strategy():
 def test_bad_prune_share_is_a_user_error():
     with pytest.raises(UserError, match="--prune-share"):
         discover(replace(SMALL, prune_share=1.0))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--start", "nope"], "unknown strategy 'nope'"),
+    (["--start", "coward:guns=9"], "guns"),
+    (["--stop-checks", "-1"], "--stop-checks must be at least 0"),
+])
+def test_bad_start_and_stop_checks_are_user_errors_and_write_nothing(tmp_path, args, message):
+    result = CliRunner().invoke(app, ["discover", "--store", str(tmp_path / "store"), *args])
+    assert isinstance(result.exception, UserError)
+    assert message in str(result.exception)
+    assert not (tmp_path / "store").exists()
+
+
+def test_start_library_continues_the_shipped_library_with_its_names(tmp_path, monkeypatch):
+    """--start library,SPEC: the shipped library of the reading (its specs in order, a repeat
+    dropped) plus the reply; the shipped strategies keep their names and the new one is numbered
+    on from the highest shipped dN; --stop-checks reaches the settings."""
+    import cardsim.analysis.cashnguns as analysis
+    from cardsim.analysis.cashnguns import load_libraries, start_names
+
+    seen = []
+
+    def capture(settings, **kw):
+        seen.append(settings)
+        raise UserError("captured")
+
+    monkeypatch.setattr(analysis, "discover", capture)
+    entry = load_libraries()[(5, "win", -5000)]
+    shipped = [item["spec"] for item in entry["library"]]
+    reply = "custom:bullet=late,target=leader,lie=risk,guns=2,risk=0.8,greed=0,care=0.1,endgame=-0.4,hit=0.225"
+    result = CliRunner().invoke(app, ["discover", "--players", "5", "--start", f"library,{shipped[0]},{reply}",
+                                      "--stop-checks", "4", "--store", str(tmp_path)])
+    assert "captured" in str(result.exception)
+    settings = seen[0]
+    assert settings.stop_checks == 4
+    assert list(settings.start) == shipped + [analysis.parse_strategy(reply).spec()]
+    names = start_names(settings)
+    assert [names[spec] for spec in shipped] == [item["name"] for item in entry["library"]]
+    highest = max(int(item["name"][1:]) for item in entry["library"] if item["name"][1:].isdigit())
+    assert names[settings.start[-1]] == f"d{highest + 1}"
+    with pytest.raises(UserError, match="same strategy twice"):
+        replace(settings, start=(shipped[0], shipped[0])).check()
+
+
+def test_other_settings_keep_their_own_record(tmp_path):
+    """A run with another start, stop-check count or local budget is stored apart from the
+    default run of the reading (it never overwrites or resumes it); --rounds shares the record."""
+    default = DiscoverSettings(players=4)
+    path = discover_path(tmp_path, default)
+    assert path.name == "4p_win_shamem5000_seed0_budget200.json"
+    assert discover_path(tmp_path, replace(default, rounds=3)) == path
+    others = {discover_path(tmp_path, replace(default, **change)) for change in
+              ({"local": 0}, {"stop_checks": 4}, {"start": ("coward", "sniper")})}
+    assert len(others) == 3 and path not in others
+    discover(replace(SMALL, rounds=1), store=tmp_path)
+    first = discover_path(tmp_path, SMALL).read_text()
+    discover(replace(SMALL, rounds=1, stop_checks=1), store=tmp_path)
+    assert discover_path(tmp_path, SMALL).read_text() == first
+    assert discover_path(tmp_path, replace(SMALL, stop_checks=1)).exists()

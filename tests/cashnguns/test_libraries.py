@@ -17,9 +17,11 @@ from cardsim.analysis.cashnguns import (
     DiscoverSettings,
     OutsideCheck,
     _settings_key,
+    discover_flags,
     discover_path,
     export_libraries,
     load_libraries,
+    settings_from_key,
 )
 from cardsim.errors import UserError
 from cardsim.reports.sections.cashnguns import outside_checks, reading_entries, readings_blocks
@@ -40,9 +42,11 @@ def test_shipped_file_loads_with_provenance_and_parseable_specs():
                                            f"--shame {shame_value} --seed {entry['seed']} --budget {entry['budget']}")
         assert entry["date"].startswith("20") and entry["rounds"] >= 1
         assert entry["settings"]["players"] == players and entry["settings"]["budget"] == entry["budget"]
-        if entry["method"] == DISCOVER_METHOD:  # written by the current discover: its settings
-            assert entry["settings"] == _settings_key(DiscoverSettings(
-                players=players, metric=metric, shame_value=shame_value, seed=entry["seed"], budget=entry["budget"]))
+        if entry["method"] == DISCOVER_METHOD:  # written by the current discover: its command gives its settings
+            settings = settings_from_key(entry["settings"])
+            assert (settings.players, settings.metric, settings.shame_value) == (players, metric, shame_value)
+            assert entry["command"] == (f"cardsim cashnguns discover --players {players} --metric {metric} "
+                                        f"--shame {shame_value} {discover_flags(settings)}")
         names = {item["name"] for item in entry["library"]}
         assert set(entry["equilibrium"]) <= names
         assert sum(entry["equilibrium"].values()) == pytest.approx(1.0)
@@ -141,3 +145,88 @@ def test_an_unfinished_stored_run_is_not_exported(tmp_path):
     assert load_discover_documents(tmp_path, (5,)) == {}
     path.write_text(json.dumps({**document, "converged": False, "rounds": document["rounds"] * 20}))
     assert set(load_discover_documents(tmp_path, (5,))) == {(5, "score", -5000)}
+
+
+def test_a_record_named_by_hand_is_shipped_with_the_command_that_reruns_it(tmp_path):
+    """`libraries --record FILE`: a finished run with other settings (here --start and
+    --stop-checks) replaces its reading's entry, and the entry's command gives those settings
+    back; an unfinished or unreadable record, two of one reading, or one of a count not among
+    --players is a one-line error and writes nothing."""
+    from cardsim.commands.cashnguns import app
+    from typer.testing import CliRunner
+
+    settings = DiscoverSettings(players=4, start=(COWARD, SNIPER), stop_checks=4)
+    document = {"settings": _settings_key(settings), "converged": True, "library": [COWARD, SNIPER],
+                "names": {COWARD: "d7", SNIPER: "d9"},
+                "rounds": [{"round": 1, "library": ["d7", "d9"], "equilibrium": {"d9": 1.0},
+                            "equilibrium_specs": {SNIPER: 1.0}, "gain": 0.001, "exploitability": 0.001,
+                            "exploitability_hi": 0.004, "validation_games": 1000, "stop_checks": []}]}
+    record = discover_path(tmp_path, settings)
+    assert record != discover_path(tmp_path, DiscoverSettings(players=4))
+    record.parent.mkdir(parents=True)
+    record.write_text(json.dumps(document))
+    out = tmp_path / "libraries.json"
+    out.write_text(load_libraries.__defaults__[0].read_text())
+    before = out.read_text()
+    unfinished = tmp_path / "unfinished.json"
+    unfinished.write_text(json.dumps({**document, "converged": False}))
+    for args, message in (([str(unfinished)], "is unfinished"), ([str(tmp_path / "none.json")], "not a readable"),
+                          ([str(record), str(record)], "two records for 4 players")):
+        result = CliRunner().invoke(app, ["libraries", "--players", "4", "--store", str(tmp_path), "--out", str(out),
+                                          *[f"--record={path}" for path in args]])
+        assert isinstance(result.exception, UserError) and message in str(result.exception)
+        assert out.read_text() == before
+    with pytest.raises(UserError, match="a --record is for 4 players"):
+        export_libraries(tmp_path, [5], out, records=[record])
+    shipped, kept = export_libraries(tmp_path, [4], out, records=[record])
+    entry = load_libraries(out)[(4, "win", -5000)]
+    assert (4, "win", -5000) not in kept
+    assert entry["library"] == [{"name": "d7", "spec": COWARD}, {"name": "d9", "spec": SNIPER}]
+    assert entry["command"] == ("cardsim cashnguns discover --players 4 --metric win --shame -5000 --seed 0 --budget 200 "
+                                f"--start '{COWARD},{SNIPER}' --stop-checks 4")
+    assert settings_from_key(entry["settings"]) == settings
+    import shlex
+
+    from cardsim.commands.cashnguns import start_library
+
+    words = shlex.split(entry["command"])
+    assert start_library([words[words.index("--start") + 1]], 4, "win", -5000) == settings.start
+
+
+def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp_path):
+    """`check --record`: the check's command, gain, 95% interval, reply and games go into the
+    entry's outside_checks (the same command again replaces its record, another seed adds one);
+    the other entries are untouched; a file whose mix changed meanwhile is an error."""
+    from typer.testing import CliRunner
+
+    from cardsim.analysis.cashnguns import outside_figures, record_outside_check
+    from cardsim.commands.cashnguns import app
+
+    out = tmp_path / "libraries.json"
+    out.write_text(load_libraries.__defaults__[0].read_text())
+    before = load_libraries(out)
+    args = ["check", "--players", "4", "--budget", "6", "--games", "200", "--local", "4", "--jobs", "1",
+            "--libraries", str(out), "--record", "--json"]
+    first = CliRunner().invoke(app, [*args, "--seed", "3"])
+    assert first.exit_code == 0, first.output
+    row = json.loads(first.stdout)["tables"]["check"][0]
+    CliRunner().invoke(app, [*args, "--seed", "3"])
+    CliRunner().invoke(app, [*args, "--seed", "4"])
+    after = load_libraries(out)
+    records = after[(4, "win", -5000)]["outside_checks"]
+    assert [r["command"] for r in records] == [
+        f"cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --games 200 --seed {s} --local 4"
+        for s in (3, 4)]
+    assert records[0]["gain"] * 100 == pytest.approx(row["gain"])
+    assert [100 * x for x in records[0]["interval"]] == pytest.approx([row["lo"], row["hi"]])
+    assert records[0]["reply"] == row["best_response"] and records[0]["games"] == 200
+    for key in set(before) - {(4, "win", -5000)}:
+        assert after[key] == before[key]
+    highest = max(records, key=lambda r: r["interval"][1])
+    assert outside_figures(after[(4, "win", -5000)], {})["exploitability_hi"] == highest["interval"][1]
+    changed = json.loads(out.read_text())
+    entry = next(e for e in changed["readings"] if (e["players"], e["metric"], e["shame_value"]) == (4, "win", -5000))
+    result = {"players": 4, "metric": "win", "shame_value": -5000, "equilibrium": {"d1": 1.0}}
+    with pytest.raises(UserError, match="changed during the check"):
+        record_outside_check(out, result, "x")
+    assert entry["outside_checks"] == records
