@@ -337,8 +337,9 @@ def test_other_settings_keep_their_own_record(tmp_path):
     others = {discover_path(tmp_path, replace(default, **change)) for change in
               ({"local": 0}, {"stop_checks": 4}, {"start": ("coward", "sniper")})}
     assert len(others) == 3 and path not in others
-    discover(replace(SMALL, rounds=1), store=tmp_path)
-    first = discover_path(tmp_path, SMALL).read_text()
-    discover(replace(SMALL, rounds=1, stop_checks=1), store=tmp_path)
-    assert discover_path(tmp_path, SMALL).read_text() == first
-    assert discover_path(tmp_path, replace(SMALL, stop_checks=1)).exists()
+    base = replace(SMALL, rounds=1, stop_checks=0)
+    discover(base, store=tmp_path)
+    first = discover_path(tmp_path, base).read_text()
+    discover(replace(base, local=0), store=tmp_path)
+    assert discover_path(tmp_path, base).read_text() == first
+    assert discover_path(tmp_path, replace(base, local=0)).exists()
