@@ -54,16 +54,19 @@ def test_shipped_file_loads_with_provenance_and_parseable_specs():
             assert parse_strategy(item["spec"]).spec() == item["spec"]
 
 
-def _stored_run(store, players, metric, shame):
-    settings = DiscoverSettings(players=players, metric=metric, shame_value=shame)
+def _stored_run(store, players, metric, shame, settings=None, names=("coward", "d1")):
+    """A finished one-round discover record of COWARD and SNIPER (named ``names``) at the path
+    of ``settings`` (default: the reading's default settings); returns (path, document)."""
+    settings = settings or DiscoverSettings(players=players, metric=metric, shame_value=shame)
     document = {"settings": _settings_key(settings), "converged": True, "library": [COWARD, SNIPER],
-                "names": {COWARD: "coward", SNIPER: "d1"},
-                "rounds": [{"round": 1, "library": ["coward", "d1"], "equilibrium": {"d1": 1.0},
+                "names": dict(zip((COWARD, SNIPER), names)),
+                "rounds": [{"round": 1, "library": list(names), "equilibrium": {names[1]: 1.0},
                             "equilibrium_specs": {SNIPER: 1.0}, "gain": 0.001, "exploitability": 0.001,
                             "exploitability_hi": 0.004, "validation_games": 1000, "stop_checks": []}]}
     path = discover_path(store, settings)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(document))
+    return path, document
 
 
 def test_export_writes_stored_runs_and_keeps_the_other_entries(tmp_path):
@@ -156,15 +159,8 @@ def test_a_record_named_by_hand_is_shipped_with_the_command_that_reruns_it(tmp_p
     from typer.testing import CliRunner
 
     settings = DiscoverSettings(players=4, start=(COWARD, SNIPER), stop_checks=4)
-    document = {"settings": _settings_key(settings), "converged": True, "library": [COWARD, SNIPER],
-                "names": {COWARD: "d7", SNIPER: "d9"},
-                "rounds": [{"round": 1, "library": ["d7", "d9"], "equilibrium": {"d9": 1.0},
-                            "equilibrium_specs": {SNIPER: 1.0}, "gain": 0.001, "exploitability": 0.001,
-                            "exploitability_hi": 0.004, "validation_games": 1000, "stop_checks": []}]}
-    record = discover_path(tmp_path, settings)
+    record, document = _stored_run(tmp_path, 4, "win", -5000, settings=settings, names=("d7", "d9"))
     assert record != discover_path(tmp_path, DiscoverSettings(players=4))
-    record.parent.mkdir(parents=True)
-    record.write_text(json.dumps(document))
     out = tmp_path / "libraries.json"
     out.write_text(load_libraries.__defaults__[0].read_text())
     before = out.read_text()
