@@ -87,13 +87,10 @@ def chapter_in_worker(game: str, module_name: str, simulator: Simulator, profile
                       seed: int, store: Path | None,
                       ) -> tuple[str, Section, list[Outcome], str, dict[Any, float]]:
     """One game's chapter (section builder ``module_name``) built in a worker process, its
-    runs played there with one job (the quick profile's short runs: the simulator's
-    ``short_runs`` hook may leave out kernels that only pay off in long ones), its plots drawn
-    ahead. The outcomes come back with one column of their episodes: the callers read their
-    experiment, n, stop rule and run; and the text widths its layout measured, so that the
-    PDF's layout does not measure them again."""
-    if profile.name == "quick" and simulator.short_runs is not None:
-        simulator.short_runs()
+    runs played there with one job, its plots drawn ahead. The outcomes come back with one
+    column of their episodes: the callers read their experiment, n, stop rule and run; and
+    the text widths its layout measured, so that the PDF's layout does not measure them
+    again."""
     module = importlib.import_module(module_name)
     section, outcomes, key = game_section(game, module, simulator, profile=profile, seed=seed,
                                           jobs=1, store=store)

@@ -36,9 +36,6 @@ class Simulator:
         policies: registered player models/strategies, name -> one-line description.
         chunk_size: episodes per chunk by default (a chunk should take roughly 0.1-2 s), so that
             progress, resuming and the precision stop have a fine enough grain.
-        short_runs: called (if given) in a process that will play only short runs, the quick
-            report's chapter worker: the game may then leave out kernels that repay their
-            compile time only over long runs. The episodes must stay the same.
     """
 
     name: str
@@ -47,7 +44,6 @@ class Simulator:
     headline: str
     policies: Mapping[str, str]
     chunk_size: int = 1000
-    short_runs: Callable[[], None] | None = None
 
     def make_config(self, **fields: Any) -> Any:
         """Build a validated config from keyword fields (lists become tuples)."""

@@ -758,20 +758,6 @@ def play_plain_batch(
 SCAN_CHALLENGES = (1 << 4) | (1 << 9)  # Retina Scan, Fingerprint Scan
 
 
-PLAIN_KERNEL = True
-"""Whether :func:`play_batch` plays plain heists (random, percentile or history, no specialist,
-no scan) with :func:`play_plain_batch`, about 13% faster than :func:`play_batch_kernel` on
-them (the same rows); :func:`skip_plain_kernel` turns it off."""
-
-
-def skip_plain_kernel() -> None:
-    """Play every heist of this process with :func:`play_batch_kernel`: where a process plays a
-    few thousand plain heists and compiles the general kernel anyway (the quick report's
-    chapter), compiling :func:`play_plain_batch` as well costs about 10 CPU-s to save under 1."""
-    global PLAIN_KERNEL
-    PLAIN_KERNEL = False
-
-
 def play_batch(
     rng: np.random.Generator, players: int, model: int, levels: int, challenges: np.ndarray,
     specialists: np.ndarray, use_round: int = 3, decks: np.ndarray | None = None,
@@ -799,7 +785,7 @@ def play_batch(
     decks = np.ascontiguousarray(decks, dtype=np.int64)
     challenges = np.asarray(challenges, dtype=np.int64)
     specialists = np.asarray(specialists, dtype=np.int64)
-    if PLAIN_KERNEL and model in (RANDOM, PERCENTILE, HISTORY) and not specialists.any() \
+    if model in (RANDOM, PERCENTILE, HISTORY) and not specialists.any() \
             and not (challenges & SCAN_CHALLENGES).any():
         play_plain_batch(decks, seeds, challenges, players, model, levels, out["pockets"],
                          out["board"], out["chips"], out["finals"], out["flags"],

@@ -10,7 +10,7 @@ import polars as pl
 
 from cardsim.sims.core.simulator import Simulator
 from cardsim.sims.gang.config import GangConfig
-from cardsim.sims.gang.engine import play_batch, skip_plain_kernel
+from cardsim.sims.gang.engine import play_batch
 from cardsim.sims.gang.holdings import MAX_PLAYERS, MAX_POCKET
 from cardsim.sims.gang.game import MAX_HEISTS, play_games
 from cardsim.sims.gang.models import MODEL_DESCRIPTIONS
@@ -112,5 +112,4 @@ SIMULATOR = Simulator(
     headline="success",
     policies=MODEL_DESCRIPTIONS,
     chunk_size=2000,
-    short_runs=skip_plain_kernel,
 )
