@@ -670,9 +670,8 @@ def hand_card_gain(
                                                  BOARD_SIZES[t], size, pct)
             n_t = sorted_values.shape[0]
             past_valid[t] = n_t
-            for k in range(n_t):  # element by element, as at the claim curves below
-                past_index[t, k] = index[k]
-                past_values[t, k] = sorted_values[k]
+            past_index[t, :n_t] = index
+            past_values[t, :n_t] = sorted_values
             bayes_round_tables(index, sorted_values, past_weights[t], count, players, bands,
                                past_pos[t], past_rank[t], past_band[t], band_start[t],
                                band_end[t], past_belief[t])
@@ -739,18 +738,13 @@ def hand_card_gain(
             score_holdings(hold_cards, hold_masks, count, size, full, BOARD_SIZES[t],
                            board_valid[t], board_scores[t])
             index, sorted_values = sort_valid(board_scores[t], board_valid[t], count)
-            n_t = n_values[t] = sorted_values.shape[0]
-            # Copied element by element: an array-to-slice assignment compiles numba's
-            # shape-mismatch error message (string formatting and all) into this kernel,
-            # about 2 CPU-s of the report's cold start on the long chapter's worker.
-            for k in range(n_t):
-                values[t, k] = sorted_values[k]
-                sorted_index[t, k] = index[k]
+            n_values[t] = sorted_values.shape[0]
+            values[t, :n_values[t]] = sorted_values
+            sorted_index[t, :n_values[t]] = index
             if exact:
-                curve = claim_curve(n_t)
-                for k in range(n_t + 1):
-                    curves[t, k] = curve[k]
+                curves[t, :n_values[t] + 1] = claim_curve(n_values[t])
             else:
+                n_t = n_values[t]
                 holding_percentiles(index, sorted_values, play_pct)
                 for k in range(n_t):
                     h = index[k]
@@ -760,9 +754,8 @@ def hand_card_gain(
                         below = np.searchsorted(sorted_values, raised, side="left")
                         play_mband[t, h] = min(int(below / n_t * bands), bands - 1)
                 start_t, stop_t = tie_bounds(sorted_values)
-                for k in range(n_t):
-                    tie_lo[t, k] = start_t[k]
-                    tie_hi[t, k] = stop_t[k]
+                tie_lo[t, :n_t] = start_t
+                tie_hi[t, :n_t] = stop_t
                 cache_ok[t - r] = False
         for team in range(per_board):
             if team % ESTIMATE_FIRST_LOOK == 0 and n_samples >= ESTIMATE_FIRST_LOOK \
