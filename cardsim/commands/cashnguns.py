@@ -425,6 +425,8 @@ def check_command(
     check = OutsideCheck(budget=budget, validation_games=games, seed=seed, local=local)
     check.check()
     shipped = load_libraries(libraries or SHIPPED_LIBRARIES)
+    if record:  # the file is rewritten after the checks: its folder must take it before any is run
+        check_output_file(libraries or SHIPPED_LIBRARIES, what="check --record", suffixes=(".json",))
     missing = [count for count in counts if (count, metric, shame) not in shipped]
     if missing:
         raise UserError(f"check: no library for {', '.join(map(str, missing))} players, "
@@ -483,7 +485,7 @@ def libraries_command(
         if not 4 <= count <= 6:
             raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {count}")
     folder = resolve_store(store, False)
-    target = out or SHIPPED_LIBRARIES
+    target = check_output_file(out or SHIPPED_LIBRARIES, what="libraries --out", suffixes=(".json",))
     shipped, kept = export_libraries(folder, counts, target, records=record or ())
     table = pl.DataFrame([{"players": e["players"], "metric": e["metric"], "shame": e["shame_value"],
                            "strategies": len(e["library"]), "rounds": e["rounds"], "date": e["date"],

@@ -226,3 +226,21 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     with pytest.raises(UserError, match="changed during the check"):
         record_outside_check(out, result, "x")
     assert entry["outside_checks"] == records
+
+
+def test_record_and_out_paths_are_checked_before_anything_runs(tmp_path):
+    """`check --record` rewrites its libraries file after the checks and `libraries --out`
+    writes one: a path that cannot take it is a one-line error before any check runs."""
+    from typer.testing import CliRunner
+
+    from cardsim.commands.cashnguns import app
+
+    text = tmp_path / "libraries.txt"
+    text.write_text(load_libraries.__defaults__[0].read_text())
+    result = CliRunner().invoke(app, ["check", "--players", "4", "--jobs", "1", "--libraries", str(text), "--record"])
+    assert isinstance(result.exception, UserError) and "check --record" in str(result.exception)
+    blocker = tmp_path / "blocker"
+    blocker.write_text("")
+    result = CliRunner().invoke(app, ["libraries", "--players", "4", "--store", str(tmp_path),
+                                      "--out", str(blocker / "libraries.json")])
+    assert isinstance(result.exception, UserError) and "is not a folder" in str(result.exception)
