@@ -39,6 +39,7 @@ from cardsim.sims.cashnguns.strategies import (
     parse_strategy,
 )
 from cardsim.sims.core.runner import run
+from cardsim.sims.core.store import atomic_write_bytes
 
 METRICS = ("win", "score")
 
@@ -1230,10 +1231,7 @@ def _load_discover(path: Path | None, settings: DiscoverSettings) -> dict:
 def _save_discover(path: Path, document: dict, table: ProfileTable) -> None:
     import json
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps({**document, "table_rows": table.to_json()}))
-    temporary.replace(path)
+    atomic_write_bytes(path, json.dumps({**document, "table_rows": table.to_json()}).encode())
 
 
 def discover_round_lines(record: dict, metric: str) -> list[str]:
@@ -1637,11 +1635,7 @@ def export_libraries(store: Path, players: Sequence[int], path: Path = SHIPPED_L
     kept = sorted(key for key in existing if key not in stored)
     entries = {**{key: existing[key] for key in kept}, **stored}
     shipped = {"format": LIBRARIES_FORMAT, "readings": [entries[key] for key in sorted(entries)]}
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(shipped, indent=1) + "\n", encoding="utf-8")
-    temporary.replace(path)
+    atomic_write_bytes(Path(path), (json.dumps(shipped, indent=1) + "\n").encode("utf-8"))
     return shipped, [key for key in kept if key in wanted]
 
 
@@ -1743,10 +1737,7 @@ def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store:
               "check": asdict(check), **reply.record({**names, reply.spec: name}),
               "search_payoff": reply.search_payoff, "code_fingerprint": fingerprint}
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(result))
-        temporary.replace(path)
+        atomic_write_bytes(path, json.dumps(result).encode())
     return result
 
 
@@ -1760,7 +1751,8 @@ def record_outside_check(path: Path, result: dict, command: str) -> dict:
 
     shipped = json.loads(Path(path).read_text(encoding="utf-8"))
     key = (result["players"], result["metric"], result["shame_value"])
-    entry = next(e for e in shipped["readings"] if (e["players"], e["metric"], e["shame_value"]) == key)
+    entry = next((e for e in shipped["readings"] if (e["players"], e["metric"], e["shame_value"]) == key),
+                 {"equilibrium": {}})
     shares = {name: share for name, share in entry["equilibrium"].items() if share > 0}
     total = sum(shares.values())
     if set(shares) != set(result["equilibrium"]) or any(
@@ -1771,9 +1763,7 @@ def record_outside_check(path: Path, result: dict, command: str) -> dict:
               "interval": [result["exploitability_lo"], result["exploitability_hi"]],
               "reply": result["best_response"], "games": result["validation_games"]}
     entry["outside_checks"] = [r for r in entry.get("outside_checks", []) if r["command"] != command] + [record]
-    temporary = Path(path).with_suffix(".tmp")
-    temporary.write_text(json.dumps(shipped, indent=1) + "\n", encoding="utf-8")
-    temporary.replace(path)
+    atomic_write_bytes(Path(path), (json.dumps(shipped, indent=1) + "\n").encode("utf-8"))
     return entry
 
 
