@@ -63,3 +63,39 @@ def test_cache_dropped_when_a_compiled_in_source_changes(tmp_path, monkeypatch):
     jit.drop_stale_cache(engine)
     assert not any(path.exists() for path in cached)
     assert (cache / "cardsim-sources.stamp").exists()
+
+
+def test_the_garbage_collector_pauses_while_numba_compiles_and_resumes_after():
+    import gc
+
+    from numba import njit
+    from numba.core import event
+
+    seen: list[bool] = []
+
+    class Watch(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            seen.append(gc.isenabled())
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    def inner(x):
+        return x + 1
+
+    def outer(x):
+        return inner_compiled(x) * 2
+
+    inner_compiled = njit(inner)
+    outer_compiled = njit(outer)
+    assert gc.isenabled()
+    with event.install_listener("numba:compile", Watch()):
+        assert outer_compiled(3) == 8  # compiles outer, and inner inside it
+    assert seen == [False, False]  # paused through the outer and the nested compilation
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert njit(inner)(1) == 2
+        assert not gc.isenabled()  # a collector the caller had paused stays paused
+    finally:
+        gc.enable()

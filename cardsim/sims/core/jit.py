@@ -16,10 +16,16 @@ upgrade or an edit. :func:`drop_stale_cache` guards against that: before the fir
 module is declared, it compares a fingerprint of every source a kernel there can compile in
 (its own package, ``sims/core`` and ``sims/poker``) with the one stamped beside the cache, and
 deletes the cache files when they differ.
+
+While numba compiles, Python's cyclic garbage collector is paused (:class:`PausedCollector`):
+numba's compiler builds and drops millions of objects, and the collector's full passes over
+them cost a cold first run of The Gang's kernels about 8% of its compile time. It resumes
+when the outermost compilation ends, so the garbage is collected as usual afterwards.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import inspect
 import os
@@ -30,7 +36,7 @@ from typing import Any
 import types as pytypes
 
 from numba import njit
-from numba.core import types
+from numba.core import event, types
 from numba.core.registry import CPUDispatcher
 
 
@@ -80,6 +86,33 @@ def drop_stale_cache(source: Path) -> None:
         stamp.write_text(current)
     except OSError:
         pass
+
+
+class PausedCollector(event.Listener):
+    """A ``numba:compile`` listener that pauses the cyclic garbage collector from the start
+    of an outermost compilation to its end (compiling a caller compiles its callees inside
+    it) and then restores the collector's state. Measured on this project's 2-core machine
+    (a fresh ``NUMBA_CACHE_DIR``, The Gang's history and Jack kernels, three runs each way):
+    44.4-47.8 CPU-s with the collector running, 41.8-44.3 paused; peak memory rises by the
+    garbage of one compilation (0.77 to 1.15 GB for the largest)."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.was_enabled = False
+
+    def on_start(self, ev: event.Event) -> None:
+        if self.depth == 0:
+            self.was_enabled = gc.isenabled()
+            gc.disable()
+        self.depth += 1
+
+    def on_end(self, ev: event.Event) -> None:
+        self.depth -= 1
+        if self.depth == 0 and self.was_enabled:
+            gc.enable()
+
+
+event.register("numba:compile", PausedCollector())
 
 
 def _plain(argument_type: Any) -> Any:

@@ -696,6 +696,7 @@ def hand_card_gain(
     ties = np.zeros((4, players))
     keys = np.zeros(players)
     played = np.zeros((4, players), dtype=np.int64)
+    bands_without = np.zeros((4, players), dtype=np.int64)  # percentile/history claim bands
     trial = np.empty(MAX_POCKET, dtype=np.int64)
     wins = np.zeros(2)
     sample_weight = np.zeros(ESTIMATE_SAMPLES * ESTIMATE_BATCHES)
@@ -869,21 +870,28 @@ def hand_card_gain(
                         for k in range(players):
                             played[t, order_out[k]] = k + 1
                         continue
+                    claim_values = values[t, :n_t]
+                    scores_t = board_scores[t]
+                    valid_t = board_valid[t]
                     for j in range(players):
-                        score = hands[variant, t, j]
-                        lo = np.searchsorted(values[t, :n_t], score, side="left")
-                        hi = np.searchsorted(values[t, :n_t], score, side="right")
-                        rating = 0.5 * (curves[t, lo] + curves[t, hi])
-                        if own_out:
-                            mine = hold_cards[held[j]]
-                            if variant == 1 and j == user:
-                                mine = trial
-                            out_total, out_less, out_equal = own_pair_counts(
-                                mine[0], mine[1], board_scores[t], board_valid[t], score,
-                                hold_cards)
-                            rating = (lo - out_less + 0.5 * (hi - lo - out_equal)) / max(
-                                n_t - out_total, 1)
-                        band = min(int(rating * bands), bands - 1)
+                        if variant == 1 and j != user:
+                            band = bands_without[t, j]  # the same hand as without the card
+                        else:
+                            score = hands[variant, t, j]
+                            lo = np.searchsorted(claim_values, score, side="left")
+                            hi = np.searchsorted(claim_values, score, side="right")
+                            rating = 0.5 * (curves[t, lo] + curves[t, hi])
+                            if own_out:
+                                if variant == 1:
+                                    first, second = trial[0], trial[1]
+                                else:
+                                    first, second = hold_cards[held[j], 0], hold_cards[held[j], 1]
+                                out_total, out_less, out_equal = own_pair_counts(
+                                    first, second, scores_t, valid_t, score, hold_cards)
+                                rating = (lo - out_less + 0.5 * (hi - lo - out_equal)) / max(
+                                    n_t - out_total, 1)
+                            band = min(int(rating * bands), bands - 1)
+                            bands_without[t, j] = band
                         if model == PERCENTILE:
                             keys[j] = band + ties[t, j]
                         else:
