@@ -339,21 +339,18 @@ def section_pages(section: Section) -> list[Page]:
 
 def drawn_ahead(section: Section) -> Section:
     """The section with each plot's drawings attached (its SVG, and its PDF at the height the
-    section's layout gives it, both from the one figure the layout made), so that a worker process that built the chapter can draw its
+    section's layout gives it), so that a worker process that built the chapter can draw its
     plots while other chapters are still being computed; the renderers then write the same
     bytes without drawing them again."""
     drawings: dict[int, tuple[tuple[float, float], list[tuple[float, bytes]]]] = {}
-    svgs: dict[int, str] = {}
     for page in section_pages(section):
         plots = [item for _, item in page.placed if item.plot is not None]
         for item, figure in zip(plots, page.figures, strict=True):
             height = item.height - 0.1
             size, drawn = drawings.setdefault(id(item.plot), (_figure_size(figure), []))
-            if id(item.plot) not in svgs:  # the layout's figure, before the PDF resizes it
-                svgs[id(item.plot)] = svg_text(figure)
             drawn.append((height, _plot_pdf(figure, height)))
     blocks = tuple(
-        replace(block, svg=svgs[id(block)], size=drawings[id(block)][0],
+        replace(block, svg=svg_text(block.make()), size=drawings[id(block)][0],
                 pdf=tuple(drawings[id(block)][1]))
         if isinstance(block, Plot) and id(block) in drawings else block
         for block in section.blocks

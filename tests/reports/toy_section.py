@@ -8,6 +8,7 @@ import polars as pl
 from cardsim.analysis.stats import proportion_table
 from cardsim.analysis.tuning import candidate_table, ladder, rank_candidates
 from cardsim.reports.content import Block, Paragraph, Plot, proportion_columns, table_from_frame, text_column
+from cardsim.reports.plots.common import heatmap
 from cardsim.reports.sections.common import proportion_block
 from cardsim.reports.style import new_figure, series_style
 from cardsim.reports.suite import Experiment, Outcomes, Profile
@@ -42,11 +43,23 @@ def heads_plot(frame: pl.DataFrame):
     return fig
 
 
+def outcome_heatmap(frame: pl.DataFrame):
+    """Share of heads and tails per bias as a heatmap with a colour bar (a constrained-layout
+    colour bar is laid out again when the figure is drawn again: the side-by-side test needs
+    one)."""
+    table = proportion_table(frame, ["bias"], "heads").sort("bias")
+    p = table["p"].to_numpy()
+    return heatmap(np.column_stack([p, 1.0 - p]), rows=[str(b) for b in table["bias"]],
+                   columns=["heads", "tails"], title="Outcome share by bias", xlabel="outcome",
+                   ylabel="bias", colorbar_label="share")
+
+
 def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     frame = outcomes.combined()
     return (
         proportion_block(frame, ["bias"], "heads", title="Heads by bias", label="heads"),
         Plot("coin-heads", "Heads rate by bias, 95% intervals.", lambda: heads_plot(frame)),
+        Plot("coin-outcomes", "Share of heads and tails per bias.", lambda: outcome_heatmap(frame)),
     )
 
 

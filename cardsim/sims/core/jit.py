@@ -19,7 +19,7 @@ deletes the cache files when they differ.
 
 While numba compiles, Python's cyclic garbage collector is paused (:class:`PausedCollector`):
 numba's compiler builds and drops millions of objects, and the collector's full passes over
-them cost a cold first run of The Gang's kernels about 8% of its compile time. It resumes
+them cost a cold first run of The Gang's kernels about a tenth of its compile time. It resumes
 when the outermost compilation ends, so the garbage is collected as usual afterwards.
 """
 
@@ -92,9 +92,9 @@ class PausedCollector(event.Listener):
     """A ``numba:compile`` listener that pauses the cyclic garbage collector from the start
     of an outermost compilation to its end (compiling a caller compiles its callees inside
     it) and then restores the collector's state. Measured on this project's 2-core machine
-    (a fresh ``NUMBA_CACHE_DIR``, The Gang's history and Jack kernels, three runs each way):
-    44.4-47.8 CPU-s with the collector running, 41.8-44.3 paused; peak memory rises by the
-    garbage of one compilation (0.77 to 1.15 GB for the largest)."""
+    (a fresh ``NUMBA_CACHE_DIR``, compiling The Gang's history and Jack kernels, one process):
+    44.4-47.8 CPU-s in three runs with the collector running, 39.2-41.1 in two with it paused
+    here; peak memory rises by the garbage of one compilation (0.77 to 1.04 GB here)."""
 
     def __init__(self) -> None:
         self.depth = 0
