@@ -696,7 +696,8 @@ def hand_card_gain(
     ties = np.zeros((4, players))
     keys = np.zeros(players)
     played = np.zeros((4, players), dtype=np.int64)
-    bands_without = np.zeros((4, players), dtype=np.int64)  # percentile/history claim bands
+    # percentile/history: each player's claim band per round in the play-out without the card
+    bands_without = np.zeros((4, players), dtype=np.int64)
     trial = np.empty(MAX_POCKET, dtype=np.int64)
     wins = np.zeros(2)
     sample_weight = np.zeros(ESTIMATE_SAMPLES * ESTIMATE_BATCHES)
@@ -891,7 +892,8 @@ def hand_card_gain(
                                 rating = (lo - out_less + 0.5 * (hi - lo - out_equal)) / max(
                                     n_t - out_total, 1)
                             band = min(int(rating * bands), bands - 1)
-                            bands_without[t, j] = band
+                            if variant == 0:
+                                bands_without[t, j] = band
                         if model == PERCENTILE:
                             keys[j] = band + ties[t, j]
                         else:
