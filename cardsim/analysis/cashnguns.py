@@ -1174,12 +1174,13 @@ def discover_flags(settings: DiscoverSettings) -> str:
     flags = f"--seed {settings.seed} --budget {settings.budget}"
     if settings.start != default.start:
         flags += f" --start '{','.join(settings.start)}'"
-    for name in ("stop_checks", "local", "rounds"):
+    numeric = ("stop_checks", "local", "rounds")
+    for name in numeric:
         if getattr(settings, name) != getattr(default, name):
             flags += f" --{name.replace('_', '-')} {getattr(settings, name)}"
+    given = {"players", "metric", "shame_value", "seed", "budget", "start", *numeric}
     unexposed = [name for name in DiscoverSettings.__dataclass_fields__
-                 if name not in ("players", "metric", "shame_value", "seed", "budget", "start", "stop_checks",
-                                 "local", "rounds") and getattr(settings, name) != getattr(default, name)]
+                 if name not in given and getattr(settings, name) != getattr(default, name)]
     if unexposed:
         raise UserError(f"discover: no command-line option gives {', '.join(unexposed)}")
     return flags
@@ -1583,6 +1584,14 @@ def library_entry(document: dict, settings: DiscoverSettings, date: str) -> dict
     }
 
 
+def write_libraries(path: Path, shipped: dict) -> None:
+    """Write a libraries document to ``path`` atomically, in the shipped file's layout (one
+    space of indent, a final newline)."""
+    import json
+
+    atomic_write_bytes(path, (json.dumps(shipped, indent=1) + "\n").encode("utf-8"))
+
+
 def record_entries(records: Sequence[Path]) -> dict[tuple[int, str, int], dict]:
     """Library entries from discover record files named by hand (any settings, e.g. a run that
     continues a shipped library with ``--start``), by reading; one-line errors for a file that
@@ -1617,8 +1626,6 @@ def export_libraries(store: Path, players: Sequence[int], path: Path = SHIPPED_L
     provenance); a reading with neither is an error (nothing written). Entries of other player
     counts are kept. The date of a new entry is its stored file's last change (UTC). Returns
     (the document, the kept readings)."""
-    import json
-
     named = record_entries(records)
     stray = sorted({count for count, _, _ in named} - set(players))
     if stray:
@@ -1635,7 +1642,7 @@ def export_libraries(store: Path, players: Sequence[int], path: Path = SHIPPED_L
     kept = sorted(key for key in existing if key not in stored)
     entries = {**{key: existing[key] for key in kept}, **stored}
     shipped = {"format": LIBRARIES_FORMAT, "readings": [entries[key] for key in sorted(entries)]}
-    atomic_write_bytes(Path(path), (json.dumps(shipped, indent=1) + "\n").encode("utf-8"))
+    write_libraries(Path(path), shipped)
     return shipped, [key for key in kept if key in wanted]
 
 
@@ -1763,7 +1770,7 @@ def record_outside_check(path: Path, result: dict, command: str) -> dict:
               "interval": [result["exploitability_lo"], result["exploitability_hi"]],
               "reply": result["best_response"], "games": result["validation_games"]}
     entry["outside_checks"] = [r for r in entry.get("outside_checks", []) if r["command"] != command] + [record]
-    atomic_write_bytes(Path(path), (json.dumps(shipped, indent=1) + "\n").encode("utf-8"))
+    write_libraries(Path(path), shipped)
     return entry
 
 

@@ -424,13 +424,14 @@ def check_command(
             raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {count}")
     check = OutsideCheck(budget=budget, validation_games=games, seed=seed, local=local)
     check.check()
-    shipped = load_libraries(libraries or SHIPPED_LIBRARIES)
+    libraries = libraries or SHIPPED_LIBRARIES
+    shipped = load_libraries(libraries)
     if record:  # the file is rewritten after the checks: its folder must take it before any is run
-        check_output_file(libraries or SHIPPED_LIBRARIES, what="check --record", suffixes=(".json",))
+        check_output_file(libraries, what="check --record", suffixes=(".json",))
     missing = [count for count in counts if (count, metric, shame) not in shipped]
     if missing:
         raise UserError(f"check: no library for {', '.join(map(str, missing))} players, "
-                        f"--metric {metric} --shame {shame} in {libraries or SHIPPED_LIBRARIES}")
+                        f"--metric {metric} --shame {shame} in {libraries}")
     workers = search_jobs(jobs)
     record_run(None, seed, f"{budget} + {local} local candidates, {games} fresh paired games")
     scale, unit = (100.0, "pts") if metric == "win" else (1.0, "$")
@@ -439,7 +440,7 @@ def check_command(
         entry = shipped[(count, metric, shame)]
         result = check_equilibrium(entry, check, jobs=workers)
         if record:
-            record_outside_check(libraries or SHIPPED_LIBRARIES, result,
+            record_outside_check(libraries, result,
                                  check_command_line(count, metric, shame, check))
         rows.append({"players": count, "metric": metric, "shame": shame,
                      "equilibrium": ", ".join(f"{name} {share:.0%}" for name, share in
