@@ -24,14 +24,12 @@ caller, not on its own; so are the few-line helpers with one or two callers (a s
 costs a fixed share of compile time however small it is). Kernels called from many places stay
 separate (inlined, each call site would be typed again), and so do the bots' play rules, the
 random bot's legal plays and the Bang!/Gatling shot (inlined, they made their callers slower to
-type than the separate kernels cost). The separate kernels are ``inner=True`` (compiled without
-numba's CPython wrapper, which only a call from Python needs) except the batch kernel and the
-large rules the tests call from Python (the action, a life lost, the view, the legal plays, the
-invariants): a test's call of an inner kernel compiles a twin with the wrapper, which for those
-costs the test run more than the wrapper costs a first run. :func:`play_focus_batch` is the one
-batch kernel every command compiles; :func:`play_focus_games` hands it one argument type per
-argument whatever the caller passes. ``cardsim bench compile --profile`` shows the cost per
-kernel.
+type than the separate kernels cost). Like every kernel, the separate ones are compiled
+without numba's CPython wrapper and without machine code of their own
+(:mod:`cardsim.sims.core.jit`); a test's call from Python compiles a twin with the wrapper.
+:func:`play_focus_batch` is the one batch kernel every command compiles;
+:func:`play_focus_games` hands it one argument type per argument whatever the caller passes.
+``cardsim bench compile --profile`` shows the cost per kernel.
 """
 
 from __future__ import annotations
@@ -132,13 +130,13 @@ class StateView:
 # ---------------------------------------------------------------- state construction
 
 
-@kernel(inner=True)
+@kernel
 def seat_params(s, p):
     """Seat p's bot parameters as float64 (a view into the state)."""
     return s[PARAMS + p * N_PARAMS : PARAMS + (p + 1) * N_PARAMS].view(np.float64)
 
 
-@kernel(inner=True)
+@kernel
 def set_seat_params(s, p, params):
     """Store seat p's bot parameters (float64) bit for bit in the state. Element by element,
     here and wherever the rules copy arrays: a slice assignment compiles numba's shape-mismatch
@@ -186,7 +184,7 @@ def blank_state(roles, chars, bots, max_turns):
     return s
 
 
-@kernel(inner=True)
+@kernel
 def shuffle_prefix(values, n, rng):
     """Fisher-Yates shuffle of values[:n] in place."""
     for i in range(n - 1, 0, -1):
@@ -231,7 +229,7 @@ def setup_game(n_players, bots_by_role, params_by_role, max_turns, rng):
 # ---------------------------------------------------------------- card movement
 
 
-@kernel(inner=True)
+@kernel
 def move(s, c, zone, p):
     """The one place a card changes zone: keeps the in-play slots and hand counts in step."""
     k = CARD_KIND[c]
@@ -249,7 +247,7 @@ def move(s, c, zone, p):
         s[TABLE + p * N_KINDS + k] = c
 
 
-@kernel(inner=True)
+@kernel
 def hand_count(s, p):
     """Number of cards in seat p's hand."""
     return s[HAND + p * HAND_WIDTH + N_KINDS]
@@ -261,7 +259,7 @@ def count_in_hand(s, p, kind):
     return s[HAND + p * HAND_WIDTH + kind]
 
 
-@kernel(inner=True)
+@kernel
 def find_in_hand(s, p, kind):
     """Some card of ``kind`` in p's hand, -1 if none."""
     if s[HAND + p * HAND_WIDTH + kind] == 0:
@@ -272,7 +270,7 @@ def find_in_hand(s, p, kind):
     return -1
 
 
-@kernel(inner=True)
+@kernel
 def random_hand_card(s, rng, p):
     """A uniformly random card from p's hand (drawn blind), -1 if the hand is empty."""
     n = hand_count(s, p)
@@ -297,13 +295,13 @@ def table_count(s, p):
     return n
 
 
-@kernel(inner=True)
+@kernel
 def to_hand(s, c, p):
     """Put card c into p's hand (leaving the table slot it may have held)."""
     move(s, c, Z_HAND, p)
 
 
-@kernel(inner=True)
+@kernel
 def to_discard(s, c):
     """Put card c face up on the discard pile (leaving the table slot it may have held)."""
     move(s, c, Z_DISCARD, -1)
@@ -311,7 +309,7 @@ def to_discard(s, c):
     s[G_DISCARD_N] += 1
 
 
-@kernel(inner=True)
+@kernel
 def to_table(s, c, p):
     """Put blue card c in play in front of p (seed 003: blue cards stay in play)."""
     move(s, c, Z_TABLE, p)
@@ -339,7 +337,7 @@ def reshuffle(s, rng):
     s[G_RESHUFFLES] += 1
 
 
-@kernel(inner=True)
+@kernel
 def pop_deck(s, rng):
     """Take the top card of the draw pile into limbo (reshuffling if empty); -1 if no card
     exists anywhere outside hands and play."""
@@ -353,7 +351,7 @@ def pop_deck(s, rng):
     return c
 
 
-@kernel(inner=True)
+@kernel
 def draw_to_hand(s, rng, p, k):
     """p draws k cards from the draw pile."""
     for _ in range(k):
@@ -363,7 +361,7 @@ def draw_to_hand(s, rng, p, k):
         to_hand(s, c, p)
 
 
-@kernel(inner=True)
+@kernel
 def suzy_refill(s, rng):
     """Suzy Lafayette (published): as soon as she has no cards in hand, she draws one."""
     q = s[G_SUZY]
@@ -374,7 +372,7 @@ def suzy_refill(s, rng):
 # ---------------------------------------------------------------- table geometry
 
 
-@kernel(inner=True)
+@kernel
 def alive_count(s):
     """Number of players still in the game."""
     n = 0
@@ -383,7 +381,7 @@ def alive_count(s):
     return n
 
 
-@kernel(inner=True)
+@kernel
 def next_alive(s, p):
     """The next living player clockwise (to p's left) after p; p itself if alone."""
     n = s[G_PLAYERS]
@@ -406,7 +404,7 @@ def seat_distance(s, a, b):
     return min(clockwise, alive_count(s) - clockwise)
 
 
-@kernel(inner=True)
+@kernel
 def distance(s, a, b):
     """Distance a sees b at: seat distance, +1 for b's Mustang, +1 if b is Paul Regret, -1 for
     a's Scope, -1 if a is Rose Doolan (seed 003 range; published cards and characters)."""
@@ -457,7 +455,7 @@ def check_succeeds(purpose, c):
     return CARD_SUIT[c] == HEARTS
 
 
-@kernel(inner=True)
+@kernel
 def draw_check(s, rng, p, purpose):
     """p 'draw!'s: flip the top card and discard it; Lucky Duke flips two and keeps the better.
     True when the outcome is good for p (no explosion / escape / dodge)."""
@@ -475,7 +473,7 @@ def draw_check(s, rng, p, purpose):
 # ---------------------------------------------------------------- public record
 
 
-@kernel(inner=True)
+@kernel
 def record_attack(s, attacker, target):
     """The public record of who attacked whom (BANG!, Duel, Panic!, Cat Balou, Jail): the bots'
     beliefs about hidden roles are built from it (:func:`policies.suspicion`)."""
@@ -486,7 +484,7 @@ def record_attack(s, attacker, target):
 # ---------------------------------------------------------------- life, death and the end
 
 
-@kernel(inner=True)
+@kernel
 def check_end(s):
     """End conditions (seed 003): Sheriff dead -> the Renegade wins if he is the only one
     alive, otherwise the Outlaws; all Outlaws and the Renegade dead -> Sheriff and Deputies."""
@@ -548,7 +546,7 @@ def eliminate(s, rng, victim, killer):
     suzy_refill(s, rng)
 
 
-@kernel(inner=True)
+@kernel
 def choose_two_to_discard(s, rng, p):
     """Sid Ketchum's two cards, chosen by p's bot."""
     return pick_two_to_discard(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM,
@@ -639,7 +637,7 @@ def dodges_in_hand(s, p):
     return n
 
 
-@kernel(inner=True)
+@kernel
 def resolve_shot(s, rng, shooter, target, needed):
     """A shot at target that takes ``needed`` Missed! to cancel (2 for Slab the Killer's
     BANG!). Barrel and Jourdonnais each give one draw! (a heart counts as one Missed!), then
@@ -873,7 +871,7 @@ def apply_action(s, rng, p, c, t, which):
 # ---------------------------------------------------------------- legal actions
 
 
-@kernel(inner=True)
+@kernel
 def push_action(s, n, c, t, which):
     """Append one action to the scratch buffer."""
     if n < MAX_ACTIONS:

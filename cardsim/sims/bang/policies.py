@@ -104,7 +104,7 @@ def default_params(role: int) -> np.ndarray:
 # ---------------------------------------------------------------- reading the view
 
 
-@kernel(inner=True)
+@kernel
 def find_card(v, kind):
     """Some card of ``kind`` in my hand (the lowest id), -1 if none."""
     if v[V_MY_KINDS + kind] == 0:
@@ -116,13 +116,13 @@ def find_card(v, kind):
     return -1
 
 
-@kernel(inner=True)
+@kernel
 def in_play(v, seat, kind):
     """True if ``seat`` has a card of ``kind`` in play."""
     return v[V_TABLE + seat * N_KINDS + kind] >= 0
 
 
-@kernel(inner=True)
+@kernel
 def random_own_card(v, rng):
     """A uniformly random card of my hand (same draw as the engine's blind pick)."""
     n = v[V_HAND_N]
@@ -131,7 +131,7 @@ def random_own_card(v, rng):
     return v[V_MY_CARDS + min(int(rng.random() * n), n - 1)]
 
 
-@kernel(inner=True)
+@kernel
 def rand_below(rng, n):
     """A uniform integer in [0, n) from one uniform double of the Generator (the bias, below
     n / 2**53, is far under any Monte Carlo error). One helper for every random pick, the
@@ -158,7 +158,7 @@ def bang_cards(v):
 # ---------------------------------------------------------------- beliefs
 
 
-@kernel(inner=True)
+@kernel
 def suspicion(v, w):
     """Suspicion (hostility to the Sheriff) per seat from the public attack record: each attack
     on the Sheriff adds ``evidence_sheriff``; an attack on a player who looks (or is revealed)
@@ -219,7 +219,7 @@ def naive_hostility(v, w, t):
     return 1.0 + lean
 
 
-@kernel(inner=True)
+@kernel
 def hostility(v, w, suspect, t):
     """How much I want to hurt t (> the play's threshold: worth attacking), from my role, the
     public Sheriff, public role counts and the suspicion ``suspect``."""
@@ -260,7 +260,7 @@ def hostility(v, w, suspect, t):
     return 2.0 + lean
 
 
-@kernel(inner=True)
+@kernel
 def wants_dynamite(v, w):
     """Dynamite hits whoever it explodes on as it goes round, so it helps a side in proportion
     to the foes among the other living players. Naive: always. Role bot: when that share is
@@ -280,7 +280,7 @@ def wants_dynamite(v, w):
     return foes >= w[P_DYNAMITE] * others
 
 
-@kernel(inner=True)
+@kernel
 def card_worth(v, w, c):
     """Worth of card c to me (what to keep, pick and throw away)."""
     k = CARD_KIND[c]
@@ -304,7 +304,7 @@ def card_worth(v, w, c):
     return KIND_WORTH[k]
 
 
-@kernel(inner=True)
+@kernel
 def best_target(v, w, suspect, kind, threshold):
     """The living player I most want to hit with ``kind`` among legal targets, -1 if nobody
     scores above ``threshold``."""
@@ -350,7 +350,7 @@ def pick_card_to_take(v, t):
 # ---------------------------------------------------------------- the play phase
 
 
-@kernel(inner=True)
+@kernel
 def scripted_play(v, w):
     """The naive/role/tuned bot's next play. Order: heal, draw, equip, Jail, Panic!/Cat Balou,
     Duel (one it can win), Gatling/Indians!, BANG!, Dynamite, Saloon, Sid's ability."""
@@ -499,7 +499,7 @@ def pick_store_card(v, w, random_bot, rng, shown, remaining):
     return best
 
 
-@kernel(inner=True)
+@kernel
 def pick_jesse_source(v, w, random_bot, rng):
     """Jesse Jones: the player to draw his first card from (-1: the deck). Random among the
     deck and every other player with cards, or the most hostile player with cards."""

@@ -1,0 +1,146 @@
+"""Machine code only for kernels that Python calls: inner kernels stay optimised LLVM code.
+
+numba turns every function it compiles into machine code straight away, including a kernel
+that only other kernels call (an :class:`~cardsim.sims.core.jit.InnerKernel`, compiled without
+the CPython wrapper). Its callers never run that machine code: each links the callee's
+optimised LLVM module into its own and makes machine code for the whole. The first copy is
+waste, and a cold first run pays it for every inner kernel (a cold `report --quick` made about
+150 of them for The Gang alone).
+
+:func:`defer_inner_machine_code` changes three things in numba's JIT code libraries
+(``numba.core.codegen.JITCodeLibrary``), for numba versions whose internals it was checked
+against (:data:`CHECKED_NUMBA`; others keep numba's behaviour):
+
+- a library whose function has no CPython wrapper is optimised and linked as before but not
+  added to the execution engine, so no machine code is made for it; anything that asks for
+  its machine code (a function pointer, its object code) makes it then;
+- such a library goes to the disk cache as LLVM bitcode (what its callers link), and comes
+  back from it the same way, without machine code;
+- an environment pointer (numba reads a function's environment to build an exception's
+  arguments) whose symbol no machine code defines yet is written once some caller's machine
+  code defines it, instead of through a null address.
+
+The results are the ones numba gives without it (the whole test suite and the quick report's
+files are the same either way); ``CARDSIM_DEFERRED_MACHINE_CODE=0`` turns it off.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import llvmlite.binding as llvm
+import numba
+from numba import _dynfunc
+from numba.core import codegen, cpu
+from numba.core.compiler_lock import require_global_compiler_lock
+
+# numba versions whose code-library internals this module was checked against
+CHECKED_NUMBA = ("0.68",)
+
+# environment pointers numba asked to write before any machine code defined their symbol
+_waiting_environments: dict[str, Any] = {}
+
+
+def _write_environment(generator: codegen.JITCPUCodegen, name: str, environment: Any) -> None:
+    """numba's ``set_env``, but a symbol no machine code defines yet waits (numba would write
+    through its null address)."""
+    if generator._engine.is_symbol_defined(name):
+        _numba_set_env(generator, name, environment)
+    else:
+        _waiting_environments[name] = environment
+
+
+class DeferredLibrary(codegen.JITCodeLibrary):
+    """A JIT code library that makes machine code only when something needs it."""
+
+    _deferred = False
+
+    def finalize_without_machine_code(self) -> None:
+        """numba's ``finalize`` (link the callees, optimise, verify) without adding the module
+        to the execution engine."""
+        require_global_compiler_lock()
+        self._codegen._check_llvm_bugs()
+        self._raise_if_finalized()
+        linked: set[int] = set()
+        for library in self._linking_libraries:
+            if id(library) not in linked:
+                linked.add(id(library))
+                self._reload_init.update(library._reload_init)
+                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+        self._optimize_final_module()
+        self._final_module.verify()
+        self._deferred = True
+        self._finalized = True
+
+    def _finalize_final_module(self) -> None:
+        super()._finalize_final_module()
+        engine = self._codegen._engine
+        for name in [n for n in _waiting_environments if engine.is_symbol_defined(n)]:
+            _numba_set_env(self._codegen, name, _waiting_environments.pop(name))
+
+    def make_machine_code(self) -> None:
+        """The machine code a deferred library skipped, made now."""
+        if self._deferred:
+            self._deferred = False
+            self._finalize_final_module()
+
+    def get_pointer_to_function(self, name: str) -> int:
+        self.make_machine_code()
+        return super().get_pointer_to_function(name)
+
+    def _get_compiled_object(self) -> bytes:
+        self.make_machine_code()
+        return super()._get_compiled_object()
+
+    def serialize_using_object_code(self) -> tuple:
+        if self._deferred:
+            return self.serialize_using_bitcode()
+        return super().serialize_using_object_code()
+
+    @classmethod
+    def _unserialize(cls, generator: codegen.JITCPUCodegen, state: tuple) -> DeferredLibrary:
+        name, kind, data = state
+        if kind != "bitcode":
+            return super()._unserialize(generator, state)
+        library = generator.create_library(name)
+        library._final_module = llvm.parse_bitcode(data)
+        library._deferred = True
+        library._finalized = True
+        return library
+
+
+def _get_executable(context: cpu.CPUContext, library: DeferredLibrary, fndesc: Any,
+                    environment: Any) -> Any:
+    """numba's ``get_executable``; for a function without a CPython wrapper, whose library
+    stays (or came from the cache) without machine code, the same null entry point numba gives
+    it, and its environment written once machine code defines its symbol."""
+    if isinstance(library, DeferredLibrary) and (not library._finalized or library._deferred):
+        defined = {f.name for f in library._final_module.functions if not f.is_declaration}
+        if fndesc.llvm_cpython_wrapper_name not in defined:
+            if not library._finalized:
+                library.finalize_without_machine_code()
+            library.codegen.set_env(context.get_env_name(fndesc), environment)
+            return _dynfunc.make_function(
+                fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
+                f"compiled wrapper for {fndesc.qualname!r}", 0, environment, (library,))
+    return _numba_get_executable(context, library, fndesc, environment)
+
+
+_numba_set_env = codegen.JITCPUCodegen.set_env
+_numba_get_executable = cpu.CPUContext.get_executable
+
+
+def defer_inner_machine_code() -> bool:
+    """Install the deferral (once; before numba compiles anything). Returns whether it is on:
+    not with ``CARDSIM_DEFERRED_MACHINE_CODE=0`` nor with a numba version not checked."""
+    if codegen.JITCPUCodegen._library_class is DeferredLibrary:
+        return True
+    if os.environ.get("CARDSIM_DEFERRED_MACHINE_CODE", "1") == "0":
+        return False
+    if ".".join(numba.__version__.split(".")[:2]) not in CHECKED_NUMBA:
+        return False
+    codegen.JITCPUCodegen._library_class = DeferredLibrary
+    codegen.JITCPUCodegen.set_env = _write_environment
+    cpu.CPUContext.get_executable = _get_executable
+    return True

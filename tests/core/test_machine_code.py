@@ -1,0 +1,104 @@
+"""Deferred machine code (``cardsim.sims.core.machine_code``): an inner kernel gets none of its
+own, goes to the disk cache as bitcode, and still gives the same values and exceptions (numba
+builds an exception's arguments from the function's environment), compiled fresh, read back
+from the cache by a new caller, and with the deferral off."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numba
+import pytest
+
+from cardsim.sims.core.machine_code import CHECKED_NUMBA
+
+ROOT = Path(__file__).resolve().parents[2]
+
+KERNELS = '''
+import numpy as np
+from cardsim.sims.core.jit import kernel
+
+
+@kernel
+def zeros_plus(n):
+    total = np.zeros(n).sum()  # a negative n raises numba's error with the shape in it
+    if n == 3:
+        raise ValueError("three is not allowed", n)  # arguments known only at run time
+    return total + n
+
+
+@kernel
+def doubled(n):
+    return zeros_plus(n) * 2
+
+
+@kernel
+def plus_one(n):
+    return zeros_plus(n) + 1
+
+
+@kernel
+def doubled_plus_one(n):
+    return doubled(n) + 1
+'''
+
+PROBE = '''
+import json, sys
+import deferred_demo as demo
+from cardsim.sims.core.machine_code import DeferredLibrary
+
+entry = getattr(demo, sys.argv[1])
+seen = {"value": entry(5), "errors": []}
+for bad in (-1, 3):
+    try:
+        entry(bad)
+        seen["errors"].append(None)
+    except Exception as error:  # noqa: BLE001 - the test compares type and message
+        seen["errors"].append([type(error).__name__, str(error)])
+seen["inner_deferred"] = [isinstance(r.library, DeferredLibrary) and r.library._deferred
+                          for r in demo.zeros_plus.overloads.values()]
+print(json.dumps(seen))
+'''
+
+
+def probe(folder: Path, cache: Path, entry: str, deferred: bool = True) -> dict:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
+               CARDSIM_DEFERRED_MACHINE_CODE="1" if deferred else "0",
+               PYTHONPATH=os.pathsep.join([str(folder), str(ROOT)]))
+    done = subprocess.run([sys.executable, "-c", PROBE, entry], env=env, cwd=folder,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(".".join(numba.__version__.split(".")[:2]) not in CHECKED_NUMBA,
+                    reason="the deferral is off for numba versions it was not checked against")
+def test_inner_kernels_get_no_machine_code_yet_give_the_same_values_and_exceptions(tmp_path):
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "deferred_demo.py").write_text(textwrap.dedent(KERNELS))
+    errors = [["ValueError", "negative dimensions not allowed"],
+              ["ValueError", "('three is not allowed', 3)"]]
+    cache = tmp_path / "cache"
+
+    fresh = probe(folder, cache, "plus_one")  # compiles everything
+    assert fresh["value"] == 6 and fresh["errors"] == errors
+    assert fresh["inner_deferred"] == [True]  # compiled, but no machine code of its own
+    # a new caller in a new process reads zeros_plus back from the cache (bitcode, no machine
+    # code) and links it
+    later = probe(folder, cache, "doubled_plus_one")
+    assert later["value"] == 11 and later["errors"] == errors
+    assert later["inner_deferred"] == [True]
+    assert list(cache.rglob("deferred_demo.zeros_plus-*.nbc"))
+    again = probe(folder, cache, "plus_one")  # its caller read from the cache as a whole
+    assert again["value"] == 6 and again["errors"] == errors
+
+    # numba's own behaviour (deferral off) gives the same values and exceptions
+    plain = probe(folder, tmp_path / "plain-cache", "doubled_plus_one", deferred=False)
+    assert plain["value"] == 11 and plain["errors"] == errors
+    assert plain["inner_deferred"] == [False]
