@@ -45,6 +45,19 @@ def plus_one(n):
 @kernel
 def doubled_plus_one(n):
     return doubled(n) + 1
+
+
+STRIDED = (np.arange(40, dtype=np.int64) * 3)[::2]  # numba bakes its address into the code
+
+
+@kernel
+def strided_sum(k):
+    return STRIDED[:k].sum()
+
+
+@kernel
+def strided_plus_one(k):
+    return strided_sum(k) + 1
 '''
 
 PROBE = '''
@@ -102,3 +115,25 @@ def test_inner_kernels_get_no_machine_code_yet_give_the_same_values_and_exceptio
     plain = probe(folder, tmp_path / "plain-cache", "doubled_plus_one", deferred=False)
     assert plain["value"] == 11 and plain["errors"] == errors
     assert plain["inner_deferred"] == [False]
+
+
+@pytest.mark.skipif(".".join(numba.__version__.split(".")[:2]) not in CHECKED_NUMBA,
+                    reason="the deferral is off for numba versions it was not checked against")
+def test_a_kernel_holding_an_address_of_its_process_is_not_cached(tmp_path):
+    """A global array numba cannot embed (strided) is compiled in as its address: numba does
+    not cache such a kernel, deferred or not (read back by a new process, the address would
+    point nowhere: an outside check crashed one that way)."""
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "deferred_demo.py").write_text(textwrap.dedent(KERNELS))
+    cache = tmp_path / "cache"
+    script = ("import deferred_demo as demo; "
+              "print(demo.strided_plus_one(5), demo.strided_plus_one(20))")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), CARDSIM_DEFERRED_MACHINE_CODE="1",
+               PYTHONPATH=os.pathsep.join([str(folder), str(ROOT)]))
+    for _ in range(2):  # the second process would read what the first cached
+        done = subprocess.run([sys.executable, "-c", script], env=env, cwd=folder,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.split() == ["61", "1141"]
+    assert not list(cache.rglob("deferred_demo.strided_sum-*.nbc"))

@@ -15,7 +15,8 @@ against (:data:`CHECKED_NUMBA`; others keep numba's behaviour):
   added to the execution engine, so no machine code is made for it; anything that asks for
   its machine code (a function pointer, its object code) makes it then;
 - such a library goes to the disk cache as LLVM bitcode (what its callers link), and comes
-  back from it the same way, without machine code;
+  back from it the same way, without machine code (one holding an address from this process,
+  numba's "dynamic globals", is not cached, as numba decides);
 - an environment pointer (numba reads a function's environment to build an exception's
   arguments) whose symbol no machine code defines yet is written once some caller's machine
   code defines it, instead of through a null address.
@@ -70,6 +71,9 @@ class DeferredLibrary(codegen.JITCodeLibrary):
                 self._final_module.link_in(library._get_module_for_linking(), preserve=True)
         self._optimize_final_module()
         self._final_module.verify()
+        # numba notes the addresses baked into the code (a large or strided global array)
+        # here, so that such a library is never cached: an address from this process
+        self._finalize_dynamic_globals()
         self._deferred = True
         self._finalized = True
 
