@@ -18,6 +18,9 @@ import pytest
 from cardsim.sims.core.machine_code import CHECKED_NUMBA
 
 ROOT = Path(__file__).resolve().parents[2]
+numba_checked = pytest.mark.skipif(
+    ".".join(numba.__version__.split(".")[:2]) not in CHECKED_NUMBA,
+    reason="the deferral is off for numba versions it was not checked against")
 
 KERNELS = '''
 import numpy as np
@@ -79,22 +82,33 @@ print(json.dumps(seen))
 '''
 
 
-def probe(folder: Path, cache: Path, entry: str, deferred: bool = True) -> dict:
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
-               CARDSIM_DEFERRED_MACHINE_CODE="1" if deferred else "0",
-               PYTHONPATH=os.pathsep.join([str(folder), str(ROOT)]))
-    done = subprocess.run([sys.executable, "-c", PROBE, entry], env=env, cwd=folder,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-@pytest.mark.skipif(".".join(numba.__version__.split(".")[:2]) not in CHECKED_NUMBA,
-                    reason="the deferral is off for numba versions it was not checked against")
-def test_inner_kernels_get_no_machine_code_yet_give_the_same_values_and_exceptions(tmp_path):
+def demo_folder(tmp_path: Path) -> Path:
+    """A folder holding the kernels above as module ``deferred_demo``."""
     folder = tmp_path / "src"
     folder.mkdir()
     (folder / "deferred_demo.py").write_text(textwrap.dedent(KERNELS))
+    return folder
+
+
+def run_python(folder: Path, cache: Path, script: str, *args: str, deferred: bool = True) -> str:
+    """``python -c script args`` in a new process using ``cache`` as numba's cache; its stdout."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
+               CARDSIM_DEFERRED_MACHINE_CODE="1" if deferred else "0",
+               PYTHONPATH=os.pathsep.join([str(folder), str(ROOT)]))
+    done = subprocess.run([sys.executable, "-c", script, *args], env=env, cwd=folder,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def probe(folder: Path, cache: Path, entry: str, deferred: bool = True) -> dict:
+    return json.loads(run_python(folder, cache, PROBE, entry, deferred=deferred)
+                      .strip().splitlines()[-1])
+
+
+@numba_checked
+def test_inner_kernels_get_no_machine_code_yet_give_the_same_values_and_exceptions(tmp_path):
+    folder = demo_folder(tmp_path)
     errors = [["ValueError", "negative dimensions not allowed"],
               ["ValueError", "('three is not allowed', 3)"]]
     cache = tmp_path / "cache"
@@ -117,23 +131,15 @@ def test_inner_kernels_get_no_machine_code_yet_give_the_same_values_and_exceptio
     assert plain["inner_deferred"] == [False]
 
 
-@pytest.mark.skipif(".".join(numba.__version__.split(".")[:2]) not in CHECKED_NUMBA,
-                    reason="the deferral is off for numba versions it was not checked against")
+@numba_checked
 def test_a_kernel_holding_an_address_of_its_process_is_not_cached(tmp_path):
     """A global array numba cannot embed (strided) is compiled in as its address: numba does
     not cache such a kernel, deferred or not (read back by a new process, the address would
     point nowhere: an outside check crashed one that way)."""
-    folder = tmp_path / "src"
-    folder.mkdir()
-    (folder / "deferred_demo.py").write_text(textwrap.dedent(KERNELS))
+    folder = demo_folder(tmp_path)
     cache = tmp_path / "cache"
     script = ("import deferred_demo as demo; "
               "print(demo.strided_plus_one(5), demo.strided_plus_one(20))")
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), CARDSIM_DEFERRED_MACHINE_CODE="1",
-               PYTHONPATH=os.pathsep.join([str(folder), str(ROOT)]))
     for _ in range(2):  # the second process would read what the first cached
-        done = subprocess.run([sys.executable, "-c", script], env=env, cwd=folder,
-                              capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr[-2000:]
-        assert done.stdout.split() == ["61", "1141"]
+        assert run_python(folder, cache, script).split() == ["61", "1141"]
     assert not list(cache.rglob("deferred_demo.strided_sum-*.nbc"))

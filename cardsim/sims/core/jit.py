@@ -20,8 +20,9 @@ deletes the cache files when they differ.
 Every kernel is compiled for the kernels that call it, without numba's CPython wrapper and
 without machine code of its own (:class:`InnerKernel`, :mod:`cardsim.sims.core.machine_code`):
 its callers compile its code into theirs. Python's calls (a batch kernel, a test) go through a
-twin compiled with the wrapper. A cold `report --quick` fell from 107.5 s (185.6 CPU-s) to
-77.0 s (134.6 CPU-s) with that, the same files written.
+twin compiled with the wrapper. A cold `report --quick` took 0.86-0.92x the wall time and
+0.87-0.95x the CPU seconds of the code before it, in alternated runs on this project's 2-core
+machine, with the same numbers written.
 
 While numba compiles, Python's cyclic garbage collector is paused (:class:`PausedCollector`):
 numba's compiler builds and drops millions of objects, and the collector's full passes over

@@ -4,8 +4,9 @@ numba turns every function it compiles into machine code straight away, includin
 that only other kernels call (an :class:`~cardsim.sims.core.jit.InnerKernel`, compiled without
 the CPython wrapper). Its callers never run that machine code: each links the callee's
 optimised LLVM module into its own and makes machine code for the whole. The first copy is
-waste, and a cold first run pays it for every inner kernel (a cold `report --quick` made about
-150 of them for The Gang alone).
+waste, and a cold first run pays it for every inner kernel (a cold `gang heist` with the Muscle
+spent 12 of its 50 CPU seconds making machine code for about 150 libraries, 8 of them on
+kernels that only other kernels call).
 
 :func:`defer_inner_machine_code` changes three things in numba's JIT code libraries
 (``numba.core.codegen.JITCodeLibrary``), for numba versions whose internals it was checked
@@ -21,8 +22,9 @@ against (:data:`CHECKED_NUMBA`; others keep numba's behaviour):
   arguments) whose symbol no machine code defines yet is written once some caller's machine
   code defines it, instead of through a null address.
 
-The results are the ones numba gives without it (the whole test suite and the quick report's
-files are the same either way); ``CARDSIM_DEFERRED_MACHINE_CODE=0`` turns it off.
+The results are the ones numba gives without it (a cold `report --quick` wrote byte-identical
+files with it on and off, and an outside check found each game's output, exceptions and cache
+reuse across processes the same); ``CARDSIM_DEFERRED_MACHINE_CODE=0`` turns it off.
 """
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ CHECKED_NUMBA = ("0.68",)
 
 # environment pointers numba asked to write before any machine code defined their symbol
 _waiting_environments: dict[str, Any] = {}
+
+# numba's own methods, which the deferral wraps
+_numba_set_env = codegen.JITCPUCodegen.set_env
+_numba_get_executable = cpu.CPUContext.get_executable
 
 
 def _write_environment(generator: codegen.JITCPUCodegen, name: str, environment: Any) -> None:
@@ -114,7 +120,7 @@ class DeferredLibrary(codegen.JITCodeLibrary):
         return library
 
 
-def _get_executable(context: cpu.CPUContext, library: DeferredLibrary, fndesc: Any,
+def _get_executable(context: cpu.CPUContext, library: codegen.CodeLibrary, fndesc: Any,
                     environment: Any) -> Any:
     """numba's ``get_executable``; for a function without a CPython wrapper, whose library
     stays (or came from the cache) without machine code, the same null entry point numba gives
@@ -129,10 +135,6 @@ def _get_executable(context: cpu.CPUContext, library: DeferredLibrary, fndesc: A
                 fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
                 f"compiled wrapper for {fndesc.qualname!r}", 0, environment, (library,))
     return _numba_get_executable(context, library, fndesc, environment)
-
-
-_numba_set_env = codegen.JITCPUCodegen.set_env
-_numba_get_executable = cpu.CPUContext.get_executable
 
 
 def defer_inner_machine_code() -> bool:
