@@ -12,15 +12,13 @@ import sys
 import textwrap
 from pathlib import Path
 
-import numba
 import pytest
 
-from cardsim.sims.core.machine_code import CHECKED_NUMBA
+from cardsim.sims.core.machine_code import numba_checked
 
 ROOT = Path(__file__).resolve().parents[2]
-numba_checked = pytest.mark.skipif(
-    ".".join(numba.__version__.split(".")[:2]) not in CHECKED_NUMBA,
-    reason="the deferral is off for numba versions it was not checked against")
+checked_numba_only = pytest.mark.skipif(
+    not numba_checked(), reason="the deferral is off for numba versions it was not checked against")
 
 KERNELS = '''
 import numpy as np
@@ -106,7 +104,7 @@ def probe(folder: Path, cache: Path, entry: str, deferred: bool = True) -> dict:
                       .strip().splitlines()[-1])
 
 
-@numba_checked
+@checked_numba_only
 def test_inner_kernels_get_no_machine_code_yet_give_the_same_values_and_exceptions(tmp_path):
     folder = demo_folder(tmp_path)
     errors = [["ValueError", "negative dimensions not allowed"],
@@ -131,7 +129,7 @@ def test_inner_kernels_get_no_machine_code_yet_give_the_same_values_and_exceptio
     assert plain["inner_deferred"] == [False]
 
 
-@numba_checked
+@checked_numba_only
 def test_a_kernel_holding_an_address_of_its_process_is_not_cached(tmp_path):
     """A global array numba cannot embed (strided) is compiled in as its address: numba does
     not cache such a kernel, deferred or not (read back by a new process, the address would

@@ -34,7 +34,6 @@ from typing import Any
 
 import llvmlite.binding as llvm
 import numba
-from numba import _dynfunc
 from numba.core import codegen, cpu
 from numba.core.compiler_lock import require_global_compiler_lock
 
@@ -95,7 +94,16 @@ class DeferredLibrary(codegen.JITCodeLibrary):
             self._deferred = False
             self._finalize_final_module()
 
+    def defines(self, name: str) -> bool:
+        """Does this library's own module define the function ``name``?"""
+        try:
+            return not self._final_module.get_function(name).is_declaration
+        except NameError:
+            return False
+
     def get_pointer_to_function(self, name: str) -> int:
+        if self._deferred and not self.defines(name):
+            return 0  # numba's answer for a function the library lacks (no CPython wrapper)
         self.make_machine_code()
         return super().get_pointer_to_function(name)
 
@@ -122,31 +130,27 @@ class DeferredLibrary(codegen.JITCodeLibrary):
 
 def _get_executable(context: cpu.CPUContext, library: codegen.CodeLibrary, fndesc: Any,
                     environment: Any) -> Any:
-    """numba's ``get_executable``; for a function without a CPython wrapper, whose library
-    stays (or came from the cache) without machine code, the same null entry point numba gives
-    it, and its environment written once machine code defines its symbol."""
-    if isinstance(library, DeferredLibrary) and (not library._finalized or library._deferred):
-        defined = {f.name for f in library._final_module.functions if not f.is_declaration}
-        if fndesc.llvm_cpython_wrapper_name not in defined:
-            if not library._finalized:
-                library.finalize_without_machine_code()
-            library.codegen.set_env(context.get_env_name(fndesc), environment)
-            return _dynfunc.make_function(
-                fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
-                f"compiled wrapper for {fndesc.qualname!r}", 0, environment, (library,))
+    """numba's ``get_executable``, which finalizes the library first: one whose function has no
+    CPython wrapper is finalized without machine code (its entry point is null, as numba gives
+    it, and its environment waits for a caller's machine code)."""
+    if isinstance(library, DeferredLibrary) and not library._finalized \
+            and not library.defines(fndesc.llvm_cpython_wrapper_name):
+        library.finalize_without_machine_code()
     return _numba_get_executable(context, library, fndesc, environment)
 
 
-def defer_inner_machine_code() -> bool:
-    """Install the deferral (once; before numba compiles anything). Returns whether it is on:
-    not with ``CARDSIM_DEFERRED_MACHINE_CODE=0`` nor with a numba version not checked."""
+def numba_checked() -> bool:
+    """Is the installed numba a version this module was checked against?"""
+    return ".".join(numba.__version__.split(".")[:2]) in CHECKED_NUMBA
+
+
+def defer_inner_machine_code() -> None:
+    """Install the deferral (once; before numba compiles anything), unless
+    ``CARDSIM_DEFERRED_MACHINE_CODE=0`` or the installed numba was not checked."""
     if codegen.JITCPUCodegen._library_class is DeferredLibrary:
-        return True
-    if os.environ.get("CARDSIM_DEFERRED_MACHINE_CODE", "1") == "0":
-        return False
-    if ".".join(numba.__version__.split(".")[:2]) not in CHECKED_NUMBA:
-        return False
+        return
+    if os.environ.get("CARDSIM_DEFERRED_MACHINE_CODE", "1") == "0" or not numba_checked():
+        return
     codegen.JITCPUCodegen._library_class = DeferredLibrary
     codegen.JITCPUCodegen.set_env = _write_environment
     cpu.CPUContext.get_executable = _get_executable
-    return True
