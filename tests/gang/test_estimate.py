@@ -85,8 +85,13 @@ def _round_chances(players: int, pockets, board, chips) -> list[float]:
         belief = np.zeros((players, bands))
         bayes_round_tables(index, values, weights, count, players, bands, pos, rank, band, start,
                            end, belief)
-        chance = bayes_round_likelihood(held, chips[t], players, index, values, weights, pos,
-                                        rank, band, start, end, belief, PAIR_MASKS_WITH_JACK)
+        sorted_masks = PAIR_MASKS_WITH_JACK[index]
+        sorted_weights = weights[:, index]
+        kept = np.zeros((players, count), dtype=np.bool_)
+        chance = bayes_round_likelihood(held, chips[t], players, sorted_masks, values,
+                                        sorted_weights, pos, rank, band, start, end, belief,
+                                        PAIR_MASKS_WITH_JACK, kept, np.empty((players, count)),
+                                        np.empty((players, count)))
         out.append(chance)
     return out
 
@@ -204,11 +209,13 @@ def _playout_chips(players: int, pockets, board, chips, user: int, r: int = 1):
                                    w_sorted[slot, 0], cum[slot, 0])
             slots[j] = slot
         order = np.zeros(players, dtype=np.int64)
+        round_values = np.zeros((4, n_t), dtype=np.int64)  # row t: this round's sorted scores
+        round_values[t] = values
         bayes_playout_round(t, variant, user, 10, players, bands, hands, held,
                             pockets[max(user, 0)].copy(), 2, np.full((4, players), 0.5),
-                            values, n_t, lo, hi, w_sorted, cum, slots,
+                            round_values, n_t, lo, hi, w_sorted, cum, slots,
                             np.zeros(players, dtype=np.int64), index, PAIR_MASKS_WITH_JACK,
-                            order)
+                            order, np.empty(n_t), np.zeros(n_t, dtype=np.int64), 1)
         out.append((hands[variant, t, order].tolist(),
                     hands[variant, t, np.argsort(chips[t])].tolist()))
         played[t] = chips[t]

@@ -14,6 +14,7 @@ from cardsim.sims.gang.holdings import (
     hand_score,
     muscle_score,
 )
+from cardsim.sims.poker.cards import SUITLESS_JACK
 from cardsim.sims.poker.evaluator import score_four
 from cardsim.sims.poker.hands import CATEGORY_NAMES
 
@@ -179,3 +180,72 @@ def test_sort_valid_is_a_stable_sort_of_the_valid_holdings(top: int) -> None:
     kept = np.flatnonzero(valid)
     expected = kept[np.argsort(scores[kept], kind="stable")]
     assert (index == expected).all() and (values == scores[expected]).all()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_own_out_counts_equal_the_direct_count(seed: int) -> None:
+    """The estimate's own-card counts from per-card sorted positions equal
+    :func:`own_pair_counts` (which walks the 101 holdings of the two cards), also for a
+    pocket with the suitless Jack and scores with many ties."""
+    from cardsim.sims.gang.holdings import (
+        PAIRS,
+        card_positions,
+        own_out_counts,
+        own_pair_counts,
+        sort_valid,
+    )
+
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, 30, size=1326).astype(np.int64)
+    valid = rng.random(1326) < 0.8
+    index, values = sort_valid(scores, valid, 1326)
+    positions = np.empty((52, 51), dtype=np.int64)
+    counts = np.zeros(52, dtype=np.int64)
+    card_positions(index, values.shape[0], PAIRS, positions, counts)
+    for _ in range(200):
+        first, second = (int(c) for c in rng.choice(52, size=2, replace=False))
+        if rng.random() < 0.1:
+            second = SUITLESS_JACK
+        if rng.random() < 0.05:
+            first, second = second, first
+        target = int(rng.integers(-1, 32))
+        lo = int(np.searchsorted(values, target, side="left"))
+        hi = int(np.searchsorted(values, target, side="right"))
+        assert own_out_counts(first, second, lo, hi, positions, counts, scores, valid, target) \
+            == own_pair_counts(first, second, scores, valid, target, PAIRS)
+
+
+def test_branch_free_searches_equal_numpy_searchsorted() -> None:
+    """``count_below`` / ``count_up_to`` are ``np.searchsorted`` left / right on a row's
+    first ``n`` values, ties and empty rows included, for integers and floats."""
+    from numba import njit
+
+    from cardsim.sims.gang.holdings import count_below, count_up_to
+
+    @njit
+    def both(values, row, n, x):
+        return count_below(values, row, n, x), count_up_to(values, row, n, x)
+
+    rng = np.random.default_rng(3)
+    for _ in range(3000):
+        n = int(rng.integers(0, 40))
+        rows = np.sort(rng.integers(0, 10, size=(2, n + 2)), axis=1)
+        row = int(rng.integers(0, 2))
+        for values, x in ((rows.astype(np.int64), int(rng.integers(-1, 12))),
+                          (rows / 2.0, float(rng.integers(-1, 24)) / 4.0)):
+            assert both(values, row, n, x) == (np.searchsorted(values[row, :n], x, "left"),
+                                                np.searchsorted(values[row, :n], x, "right"))
+
+
+def test_order_by_is_argsort_with_ties_in_index_order() -> None:
+    """``order_by`` gives ``np.argsort``'s order of a few keys (a stable insertion sort, as
+    numpy's and numba's argsort below 16 items), equal keys in index order."""
+    from cardsim.sims.gang.holdings import order_by
+
+    rng = np.random.default_rng(4)
+    for _ in range(2000):
+        n = int(rng.integers(1, 9))
+        keys = rng.integers(0, 4, size=n + 1).astype(np.float64)
+        order = np.full(n + 1, -1, dtype=np.int64)
+        order_by(keys, n, order)
+        assert (order[:n] == np.argsort(keys[:n], kind="stable")).all() and order[n] == -1

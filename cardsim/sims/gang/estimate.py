@@ -30,11 +30,16 @@ from cardsim.sims.gang.holdings import (
     BOARD_SIZES,
     MAX_POCKET,
     N_PAIRS,
+    card_positions,
     category_floor,
+    count_below,
+    count_up_to,
     hand_score,
     holder_of,
     holding_percentiles,
     muscle_score,
+    order_by,
+    own_out_counts,
     own_pair_counts,
     rank_holdings,
     score_holdings,
@@ -60,6 +65,7 @@ ESTIMATE_FIRST_LOOK = 128  # teams after which a card that changed no outcome is
 ESTIMATE_MIN_TEAMS = 30  # effective teams (importance weights) below which nothing is played
 ESTIMATE_TEAM_TRIES = 400  # draws of a whole team before giving up on it
 KEY_NOISE = 1e-9  # bayes contest beliefs closer than this are equal up to rounding
+TEAM_RANK_ROWS = 64  # bayes play-out: team rank tables kept per round and board completion
 
 
 @kernel(inline="always")
@@ -248,19 +254,18 @@ def chips_likelihood_ratio(held: np.ndarray, chips: np.ndarray, r: int, players:
 
 
 @kernel
-def weight_below(index: np.ndarray, values: np.ndarray, rival_weights: np.ndarray,
-                 hold_masks: np.ndarray, mine: int, target: int, lo: int,
-                 hi: int) -> tuple[float, float]:
+def weight_below(sorted_masks: np.ndarray, values: np.ndarray, rival_weights: np.ndarray,
+                 mine: int, target: int, lo: int, hi: int) -> tuple[float, float]:
     """A rival's posterior weight below ``target`` (ties one half) and in all, over the sorted
     holdings ``lo:hi`` that share no card with the viewer's own cards ``mine``: the viewer's
-    private chance of being above that rival is the first over the second."""
+    private chance of being above that rival is the first over the second (card masks and
+    the rival's weights in the sorted order of ``values``)."""
     below = 0.0
     mass = 0.0
     for k in range(lo, hi):
-        h = index[k]
-        if hold_masks[h] & mine:
+        if sorted_masks[k] & mine:
             continue
-        w = rival_weights[h]
+        w = rival_weights[k]
         mass += w
         if values[k] < target:
             below += w
@@ -311,17 +316,20 @@ def bayes_round_tables(index: np.ndarray, values: np.ndarray, weights: np.ndarra
 
 @kernel
 def bayes_round_likelihood(held: np.ndarray, chips_row: np.ndarray, players: int,
-                           index: np.ndarray, values: np.ndarray, weights: np.ndarray,
-                           pos: np.ndarray, team_rank: np.ndarray, team_band: np.ndarray, band_start: np.ndarray,
-                           band_end: np.ndarray, belief: np.ndarray,
-                           hold_masks: np.ndarray) -> float:
+                           sorted_masks: np.ndarray, values: np.ndarray,
+                           sorted_weights: np.ndarray, pos: np.ndarray, team_rank: np.ndarray,
+                           team_band: np.ndarray, band_start: np.ndarray, band_end: np.ndarray,
+                           belief: np.ndarray, hold_masks: np.ndarray, kept: np.ndarray,
+                           kept_below: np.ndarray, kept_mass: np.ndarray) -> float:
     """P(this round's public chips | the drawn team ``held``) under the bayes claim rule: each
     player claims the team band of their holding, the keys are band then contest belief
     (equal keys in random order: every order is enumerated, at most 6! of them), then
     the private settle of equal claims next to each other, bottom up
     (:func:`beliefs.settle_equal_claims` without cards or priors: each of the two compares
     their hand with the rival's claimed posterior without their own cards; a vote to move and
-    none to stay swaps them). Exact, no sampling."""
+    none to stay swaps them). Exact, no sampling. A rival's weight below a holding depends
+    only on the two and the round's tables: it is kept in ``kept_below[rival, h]`` and
+    ``kept_mass[rival, h]`` once ``kept[rival, h]``."""
     band = np.zeros(players, dtype=np.int64)
     key = np.zeros(players)
     for j in range(players):
@@ -339,14 +347,18 @@ def bayes_round_likelihood(held: np.ndarray, chips_row: np.ndarray, players: int
     # P(me's hand above rival's | me's private view), for every pair with equal claims
     above = np.full((players, players), 0.5)
     for me in range(players):
-        target = values[pos[held[me]]]
-        mine = hold_masks[held[me]]
+        h = held[me]
         for rival in range(players):
             if rival == me or band[rival] != band[me]:
                 continue
-            b = band[me]
-            below, mass = weight_below(index, values, weights[rival], hold_masks, mine, target,
-                                       band_start[b], band_end[b])
+            if not kept[rival, h]:
+                b = band[me]
+                kept_below[rival, h], kept_mass[rival, h] = weight_below(
+                    sorted_masks, values, sorted_weights[rival], hold_masks[h], values[pos[h]],
+                    band_start[b], band_end[b])
+                kept[rival, h] = True
+            below = kept_below[rival, h]
+            mass = kept_mass[rival, h]
             if mass > 0.0:
                 above[me, rival] = below / mass
     # the keys' order; equal keys (equal up to rounding: the engine's random tie-break, 1e-6,
@@ -466,16 +478,32 @@ def _playout_team_rank(k: int, cum: np.ndarray, slot_of: np.ndarray, code_of: np
     return f / players
 
 
+@kernel(inline="always")
+def _kept_team_rank(k: int, cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
+                    players: int, n_valid: int, tie_lo: np.ndarray, tie_hi: np.ndarray,
+                    memo: np.ndarray, stamps: np.ndarray, stamp: int) -> float:
+    """:func:`_playout_team_rank`, kept in ``memo[k]`` (valid where ``stamps[k] == stamp``,
+    :func:`_team_rank_memo_row`): the rank depends only on the posteriors every player is
+    read with (``slot_of``, ``code_of``), which many teams of one board share."""
+    if stamps[k] != stamp:
+        memo[k] = _playout_team_rank(k, cum, slot_of, code_of, players, n_valid, tie_lo,
+                                     tie_hi)
+        stamps[k] = stamp
+    return memo[k]
+
+
 @kernel
 def _playout_band_start(b: int, cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
                         players: int, n_valid: int, bands: int, tie_lo: np.ndarray,
-                        tie_hi: np.ndarray) -> int:
+                        tie_hi: np.ndarray, memo: np.ndarray, stamps: np.ndarray,
+                        stamp: int) -> int:
     """First sorted position whose team band is at least ``b`` (team ranks never fall)."""
     lo = 0
     hi = n_valid
     while lo < hi:
         mid = (lo + hi) // 2
-        f = _playout_team_rank(mid, cum, slot_of, code_of, players, n_valid, tie_lo, tie_hi)
+        f = _kept_team_rank(mid, cum, slot_of, code_of, players, n_valid, tie_lo, tie_hi,
+                            memo, stamps, stamp)
         if min(int(f * bands), bands - 1) >= b:
             hi = mid
         else:
@@ -489,7 +517,8 @@ def bayes_playout_round(t: int, variant: int, user: int, specialist: int, player
                         size: int, ties: np.ndarray, values: np.ndarray, n_valid: int,
                         tie_lo: np.ndarray, tie_hi: np.ndarray, w_sorted: np.ndarray,
                         cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
-                        index: np.ndarray, hold_masks: np.ndarray, order_out: np.ndarray) -> None:
+                        index: np.ndarray, hold_masks: np.ndarray, order_out: np.ndarray,
+                        memo: np.ndarray, stamps: np.ndarray, stamp: int) -> None:
     """One round of the bayes play-out, as the game plays it (:func:`beliefs.bayes_claims`,
     :func:`beliefs.claim_beliefs`, :func:`beliefs.settle_equal_claims` without cards or priors)
     from the play-out's own posteriors of that round (``w_sorted``/``cum`` per player slot and
@@ -501,22 +530,23 @@ def bayes_playout_round(t: int, variant: int, user: int, specialist: int, player
     - private settle of equal claims next to each other, bottom up: each of the two compares
       their hand with the rival's posterior kept to the claim, without their own cards.
 
-    Writes the chip order (lowest chip first) to ``order_out``."""
+    ``values[t, :n_valid]`` are the round's sorted holding scores. Writes the chip order
+    (lowest chip first) to ``order_out``. Team ranks are kept in ``memo``
+    (:func:`_kept_team_rank`)."""
     muscle = variant == 1 and specialist == 10
     claimed = np.zeros(players, dtype=np.int64)
     ratings = np.zeros(players)
     keys = np.zeros(players)
     lo_of = np.zeros(players, dtype=np.int64)
     hi_of = np.zeros(players, dtype=np.int64)
-    vals = values[:n_valid]
     for i in range(players):
         total = 0.0
         for j in range(players):
             target = hands[variant, t, i]
             if muscle and j == user and i != user:
                 target = category_floor(target)
-            lo = np.searchsorted(vals, target, side="left")
-            hi = np.searchsorted(vals, target, side="right")
+            lo = count_below(values, t, n_valid, target)
+            hi = count_up_to(values, t, n_valid, target)
             c = cum[slot_of[j], code_of[j]]
             mass = c[n_valid]
             total += (c[lo] + 0.5 * (c[hi] - c[lo])) / mass if mass > 0.0 else 0.5
@@ -534,20 +564,25 @@ def bayes_playout_round(t: int, variant: int, user: int, specialist: int, player
             hi_of[i] = hi_of[found]
         else:
             lo_of[i] = _playout_band_start(b, cum, slot_of, code_of, players, n_valid, bands,
-                                           tie_lo, tie_hi)
+                                           tie_lo, tie_hi, memo, stamps, stamp)
             hi_of[i] = _playout_band_start(b + 1, cum, slot_of, code_of, players, n_valid,
-                                           bands, tie_lo, tie_hi) if b + 1 < bands else n_valid
+                                           bands, tie_lo, tie_hi, memo, stamps,
+                                           stamp) if b + 1 < bands else n_valid
         w = w_sorted[slot_of[i], code_of[i]]
         acc = 0.0
         mass = 0.0
         for k in range(lo_of[i], hi_of[i]):
             if w[k] > 0.0:
-                acc += w[k] * _playout_team_rank(k, cum, slot_of, code_of, players, n_valid,
+                if stamps[k] != stamp:  # :func:`_kept_team_rank`, written out in this loop
+                    memo[k] = _playout_team_rank(k, cum, slot_of, code_of, players, n_valid,
                                                  tie_lo, tie_hi)
+                    stamps[k] = stamp
+                acc += w[k] * memo[k]
                 mass += w[k]
         belief = acc / mass if mass > 0.0 else ratings[i]
         keys[i] = b + 0.999 * (belief + 1e-6 * ties[t, i])
-    order = np.argsort(keys)
+    order = order_out
+    order_by(keys, players, order)
     for step in range(players - 1):
         lo_seat = order[step]
         hi_seat = order[step + 1]
@@ -575,9 +610,9 @@ def bayes_playout_round(t: int, variant: int, user: int, specialist: int, player
                 if w[k] == 0.0 or hold_masks[index[k]] & mine:
                     continue
                 mass += w[k]
-                if vals[k] < target:
+                if values[t, k] < target:
                     below += w[k]
-                elif vals[k] == target:
+                elif values[t, k] == target:
                     below += 0.5 * w[k]
             above = below / mass if mass > 0.0 else 0.5
             if (side == 0 and above > 0.5) or (side == 1 and above < 0.5):
@@ -587,8 +622,30 @@ def bayes_playout_round(t: int, variant: int, user: int, specialist: int, player
         if flip > 0 and keep == 0:
             order[step] = hi_seat
             order[step + 1] = lo_seat
-    for k in range(players):
-        order_out[k] = order[k]
+
+
+@kernel
+def _team_rank_memo_row(memo_keys: np.ndarray, memo_used: np.ndarray, memo_stamp: np.ndarray,
+                        stamp_counter: np.ndarray, ti: int, key: int) -> int:
+    """The row of the team rank table (:func:`_playout_team_rank`) of posterior choice ``key``
+    in play-out round ``ti``: found by open addressing in ``memo_keys[ti]`` (-1: free), or
+    taken for it with a new stamp, which voids what the row held before; a full table is
+    emptied first."""
+    rows = memo_keys.shape[1]
+    row = key % rows
+    while memo_keys[ti, row] != key and memo_keys[ti, row] != -1:
+        row = (row + 1) % rows
+    if memo_keys[ti, row] == key:
+        return row
+    if memo_used[ti] >= rows // 2:
+        memo_keys[ti, :] = -1
+        memo_used[ti] = 0
+        row = key % rows
+    memo_keys[ti, row] = key
+    memo_used[ti] += 1
+    stamp_counter[0] += 1
+    memo_stamp[ti, row] = stamp_counter[0]
+    return row
 
 
 @kernel
@@ -644,7 +701,8 @@ def hand_card_gain(
     replayed = np.zeros(4, dtype=np.bool_)
     width = 1 if exact else count
     past_weights = np.zeros((4, players, width))
-    past_index = np.zeros((4, width), dtype=np.int64)
+    past_masks = np.zeros((4, width), dtype=np.int64)  # card masks in each round's sorted order
+    past_sorted_weights = np.zeros((4, players, width))  # and the posteriors
     past_values = np.zeros((4, width), dtype=np.int64)
     past_valid = np.zeros(4, dtype=np.int64)
     past_pos = np.zeros((4, width), dtype=np.int64)
@@ -653,6 +711,9 @@ def hand_card_gain(
     band_start = np.zeros((4, bands), dtype=np.int64)
     band_end = np.zeros((4, bands), dtype=np.int64)
     past_belief = np.zeros((4, players, bands))
+    past_kept = np.zeros((4, players, width), dtype=np.bool_)
+    past_below = np.empty((4, players, width))
+    past_mass = np.empty((4, players, width))
     if not exact:
         no_prior = np.ones((players, 1))
         pct = np.zeros(count)
@@ -670,7 +731,10 @@ def hand_card_gain(
                                                  BOARD_SIZES[t], size, pct)
             n_t = sorted_values.shape[0]
             past_valid[t] = n_t
-            past_index[t, :n_t] = index
+            for k in range(n_t):
+                past_masks[t, k] = hold_masks[index[k]]
+                for j in range(players):
+                    past_sorted_weights[t, j, k] = past_weights[t, j, index[k]]
             past_values[t, :n_t] = sorted_values
             bayes_round_tables(index, sorted_values, past_weights[t], count, players, bands,
                                past_pos[t], past_rank[t], past_band[t], band_start[t],
@@ -687,6 +751,8 @@ def hand_card_gain(
     # percentile and history rate a two-card hand without the holdings that use its own cards
     # (:func:`holdings.pair_percentiles`), exactly as in the game
     own_out = exact and size == 2
+    card_pos = np.empty((4 if own_out else 1, 52, 51), dtype=np.int64)
+    card_n = np.zeros((4 if own_out else 1, 52), dtype=np.int64)
     values = np.zeros((4, count), dtype=np.int64)
     n_values = np.zeros(4, dtype=np.int64)
     curves = np.zeros((4, count + 1))
@@ -715,6 +781,16 @@ def hand_card_gain(
     cache_w = np.empty((later, players + 1, codes, count if not exact else 1))
     cache_cum = np.empty((later, players + 1, codes, count + 1 if not exact else 1))
     cache_ok = np.zeros((later, players + 1, codes), dtype=np.bool_)
+    # bayes: the team ranks of the play-out's sorted holdings, per round and the posterior
+    # every player is read with (slot and chip code: ``memo_key``), shared by the teams of one
+    # board completion that play alike (:func:`_team_rank_memo_row`)
+    memo_rows = 1 if exact else TEAM_RANK_ROWS
+    memo_keys = np.full((later, memo_rows), -1, dtype=np.int64)
+    memo_used = np.zeros(later, dtype=np.int64)
+    memo_stamp = np.zeros((later, memo_rows), dtype=np.int64)
+    stamp_counter = np.zeros(1, dtype=np.int64)
+    rank_memo = np.empty((later, memo_rows, 1 if exact else count))
+    rank_stamps = np.zeros((later, memo_rows, 1 if exact else count), dtype=np.int64)
     play_band = np.zeros((4, width), dtype=np.int64)
     play_mband = np.zeros((4, width), dtype=np.int64)
     tie_lo = np.zeros((4, width), dtype=np.int64)
@@ -723,6 +799,7 @@ def hand_card_gain(
     slot_of = np.zeros(players, dtype=np.int64)
     code_of = np.zeros(players, dtype=np.int64)
     order_out = np.zeros(players, dtype=np.int64)
+    order = np.zeros(players, dtype=np.int64)
     for b in range(boards * ESTIMATE_BATCHES):
         if n_samples >= ESTIMATE_FIRST_LOOK and not sample_gain[:n_samples].any():
             return False  # the card changed no outcome so far: no clear gain can follow
@@ -745,6 +822,8 @@ def hand_card_gain(
             sorted_index[t, :n_values[t]] = index
             if exact:
                 curves[t, :n_values[t] + 1] = claim_curve(n_values[t])
+                if own_out:
+                    card_positions(index, n_values[t], hold_cards, card_pos[t], card_n[t])
             else:
                 n_t = n_values[t]
                 holding_percentiles(index, sorted_values, play_pct)
@@ -759,6 +838,8 @@ def hand_card_gain(
                 tie_lo[t, :n_t] = start_t
                 tie_hi[t, :n_t] = stop_t
                 cache_ok[t - r] = False
+                memo_keys[t - r] = -1
+                memo_used[t - r] = 0
         for team in range(per_board):
             if team % ESTIMATE_FIRST_LOOK == 0 and n_samples >= ESTIMATE_FIRST_LOOK \
                     and not sample_gain[:n_samples].any():
@@ -774,8 +855,7 @@ def hand_card_gain(
                 ok = True
                 for j in range(players):
                     state = _lcg(state)
-                    h = np.searchsorted(cum[j], _lcg_uniform(state) * cum[j, count],
-                                        side="right") - 1
+                    h = count_up_to(cum, j, count + 1, _lcg_uniform(state) * cum[j, count]) - 1
                     h = min(max(h, 0), count - 1)
                     if weights[j, h] <= 0.0 or hold_masks[h] & used:
                         ok = False
@@ -800,9 +880,10 @@ def hand_card_gain(
                         continue
                     n_t = past_valid[t]
                     chance = bayes_round_likelihood(
-                        held, chips[t], players, past_index[t, :n_t], past_values[t, :n_t],
-                        past_weights[t], past_pos[t], past_rank[t], past_band[t],
-                        band_start[t], band_end[t], past_belief[t], hold_masks)
+                        held, chips[t], players, past_masks[t, :n_t], past_values[t, :n_t],
+                        past_sorted_weights[t], past_pos[t], past_rank[t], past_band[t],
+                        band_start[t], band_end[t], past_belief[t], hold_masks, past_kept[t],
+                        past_below[t], past_mass[t])
                     if chance == 0.0:
                         weight = 0.0
                         break
@@ -846,6 +927,7 @@ def hand_card_gain(
                     n_t = n_values[t]
                     if not exact:
                         ti = t - r
+                        memo_key = 0
                         for j in range(players):
                             slot = players if (variant == 1 and specialist == 10
                                                and j == user) else j
@@ -863,15 +945,18 @@ def hand_card_gain(
                                 cache_ok[ti, slot, code] = True
                             slot_of[j] = slot
                             code_of[j] = code
+                            memo_key = memo_key * ((players + 1) * codes) + slot * codes + code
+                        row = _team_rank_memo_row(memo_keys, memo_used, memo_stamp,
+                                                  stamp_counter, ti, memo_key)
                         bayes_playout_round(t, variant, user, specialist, players, bands, hands,
-                                            held, trial, size, ties, values[t], n_t,
+                                            held, trial, size, ties, values, n_t,
                                             tie_lo[t], tie_hi[t], cache_w[ti], cache_cum[ti],
                                             slot_of, code_of, sorted_index[t], hold_masks,
-                                            order_out)
+                                            order_out, rank_memo[ti, row], rank_stamps[ti, row],
+                                            memo_stamp[ti, row])
                         for k in range(players):
                             played[t, order_out[k]] = k + 1
                         continue
-                    claim_values = values[t, :n_t]
                     scores_t = board_scores[t]
                     valid_t = board_valid[t]
                     for j in range(players):
@@ -879,16 +964,17 @@ def hand_card_gain(
                             band = bands_without[t, j]  # the same hand as without the card
                         else:
                             score = hands[variant, t, j]
-                            lo = np.searchsorted(claim_values, score, side="left")
-                            hi = np.searchsorted(claim_values, score, side="right")
+                            lo = count_below(values, t, n_t, score)
+                            hi = count_up_to(values, t, n_t, score)
                             rating = 0.5 * (curves[t, lo] + curves[t, hi])
                             if own_out:
                                 if variant == 1:
                                     first, second = trial[0], trial[1]
                                 else:
                                     first, second = hold_cards[held[j], 0], hold_cards[held[j], 1]
-                                out_total, out_less, out_equal = own_pair_counts(
-                                    first, second, scores_t, valid_t, score, hold_cards)
+                                out_total, out_less, out_equal = own_out_counts(
+                                    first, second, lo, hi, card_pos[t], card_n[t], scores_t,
+                                    valid_t, score)
                                 rating = (lo - out_less + 0.5 * (hi - lo - out_equal)) / max(
                                     n_t - out_total, 1)
                             band = min(int(rating * bands), bands - 1)
@@ -901,10 +987,10 @@ def hand_card_gain(
                             for u in range(t - 1, -1, -1):
                                 key = key * 8.0 + (0.0 if hidden_history else played[u, j])
                             keys[j] = key * 8.0 + ties[t, j]
-                    order = np.argsort(keys[:players])
+                    order_by(keys, players, order)
                     for k in range(players):
                         played[t, order[k]] = k + 1
-                order = np.argsort(played[3, :players])
+                order_by(played[3], players, order)
                 in_order = True
                 for k in range(1, players):
                     if hands[variant, 3, order[k]] < hands[variant, 3, order[k - 1]]:

@@ -298,6 +298,19 @@ def _card_pairs() -> np.ndarray:
 CARD_PAIRS = _card_pairs()
 
 
+def _pair_index() -> np.ndarray:
+    """The index of the two-card holding of cards ``a`` and ``b`` at ``[a, b]`` and ``[b, a]``
+    (-1 on the diagonal)."""
+    table = np.full((52, 52), -1, dtype=np.int64)
+    for index, (a, b) in enumerate(PAIRS):
+        table[a, b] = index
+        table[b, a] = index
+    return table
+
+
+PAIR_INDEX = _pair_index()
+
+
 NO_HOLDING = np.int64(1) << 40  # score of a holding that collides with the board: never counted
 
 
@@ -323,6 +336,107 @@ def own_pair_counts(first: int, second: int, scores: np.ndarray, valid: np.ndarr
             less += scores[h] < target
             equal += scores[h] == target
     return total, less, equal
+
+
+@kernel
+def card_positions(index: np.ndarray, n_valid: int, pair_cards: np.ndarray,
+                   positions: np.ndarray, counts: np.ndarray) -> None:
+    """For each card, the sorted positions of the valid two-card holdings that contain it:
+    ``positions[c, :counts[c]]``, ascending, from the holdings ``index[:n_valid]`` sorted by
+    score (:func:`sort_valid`; holdings with the suitless Jack are left out, as in
+    :func:`own_pair_counts`)."""
+    counts[:] = 0
+    for k in range(n_valid):
+        h = index[k]
+        if h >= N_PAIRS:
+            continue
+        for s in range(2):
+            c = pair_cards[h, s]
+            positions[c, counts[c]] = k
+            counts[c] += 1
+
+
+@kernel(inline="always")
+def _positions_below(positions: np.ndarray, c: int, n_c: int, bound: int) -> int:
+    """How many of ``positions[c, :n_c]`` (ascending) are below ``bound``."""
+    lo = 0
+    hi = n_c
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if positions[c, mid] < bound:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@kernel
+def own_out_counts(first: int, second: int, lo: int, hi: int, positions: np.ndarray,
+                   counts: np.ndarray, scores: np.ndarray, valid: np.ndarray,
+                   target: int) -> tuple[int, int, int]:
+    """:func:`own_pair_counts` from the card positions of :func:`card_positions`, where ``lo``
+    and ``hi`` are the sorted positions where scores equal to ``target`` start and end: per own
+    card, the holdings below ``lo`` score less and those from ``lo`` to ``hi`` the same; the
+    holding of both own cards, counted under each, is taken out once."""
+    total = 0
+    less = 0
+    equal = 0
+    for c in (first, second):
+        if c < 0 or c >= 52:
+            continue
+        below_lo = _positions_below(positions, c, counts[c], lo)
+        total += counts[c]
+        less += below_lo
+        equal += _positions_below(positions, c, counts[c], hi) - below_lo
+    if 0 <= first < 52 and 0 <= second < 52:
+        both = PAIR_INDEX[first, second]
+        if valid[both]:
+            total -= 1
+            less -= scores[both] < target
+            equal -= scores[both] == target
+    return total, less, equal
+
+
+@kernel(inline="always")
+def count_below(values: np.ndarray, row: int, n: int, x: float) -> int:
+    """``np.searchsorted(values[row, :n], x, side="left")`` for ascending values and ``x`` not
+    NaN: how many of them are below ``x``. Branch-free halving (the next half is chosen by
+    arithmetic on the comparison, so random ``x`` cost no mispredicted jumps), on a row of a
+    2-D table so that no view is made."""
+    if n == 0:
+        return 0
+    base = 0
+    while n > 1:
+        half = n >> 1
+        base += half * (values[row, base + half - 1] < x)
+        n -= half
+    return base + (values[row, base] < x)
+
+
+@kernel(inline="always")
+def count_up_to(values: np.ndarray, row: int, n: int, x: float) -> int:
+    """``np.searchsorted(values[row, :n], x, side="right")`` (:func:`count_below` with
+    ``<=``): how many of the ascending values are at most ``x``."""
+    if n == 0:
+        return 0
+    base = 0
+    while n > 1:
+        half = n >> 1
+        base += half * (values[row, base + half - 1] <= x)
+        n -= half
+    return base + (values[row, base] <= x)
+
+
+@kernel
+def order_by(keys: np.ndarray, n: int, order: np.ndarray) -> None:
+    """``order[:n]``: the indices ``0 .. n-1`` sorted by ``keys``, equal keys in index order
+    (an insertion sort: the order ``np.argsort`` gives below 16 items, without its array)."""
+    for i in range(n):
+        j = i
+        while j > 0 and keys[i] < keys[order[j - 1]]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
 
 
 @kernel
