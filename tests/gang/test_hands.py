@@ -216,15 +216,15 @@ def test_own_out_counts_equal_the_direct_count(seed: int) -> None:
 
 
 def test_branch_free_searches_equal_numpy_searchsorted() -> None:
-    """``count_below`` / ``count_up_to`` are ``np.searchsorted`` left / right on a row's
-    first ``n`` values, ties and empty rows included, for integers and floats."""
+    """``count_sorted`` is ``np.searchsorted`` left / right (``up_to``) on a row's first ``n``
+    values, ties and empty rows included, for integers and floats."""
     from numba import njit
 
-    from cardsim.sims.gang.holdings import count_below, count_up_to
+    from cardsim.sims.gang.holdings import count_sorted
 
     @njit
     def both(values, row, n, x):
-        return count_below(values, row, n, x), count_up_to(values, row, n, x)
+        return count_sorted(values, row, n, x, False), count_sorted(values, row, n, x, True)
 
     rng = np.random.default_rng(3)
     for _ in range(3000):

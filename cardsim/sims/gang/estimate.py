@@ -32,8 +32,7 @@ from cardsim.sims.gang.holdings import (
     N_PAIRS,
     card_positions,
     category_floor,
-    count_below,
-    count_up_to,
+    count_sorted,
     hand_score,
     holder_of,
     holding_percentiles,
@@ -545,8 +544,8 @@ def bayes_playout_round(t: int, variant: int, user: int, specialist: int, player
             target = hands[variant, t, i]
             if muscle and j == user and i != user:
                 target = category_floor(target)
-            lo = count_below(values, t, n_valid, target)
-            hi = count_up_to(values, t, n_valid, target)
+            lo = count_sorted(values, t, n_valid, target, False)
+            hi = count_sorted(values, t, n_valid, target, True)
             c = cum[slot_of[j], code_of[j]]
             mass = c[n_valid]
             total += (c[lo] + 0.5 * (c[hi] - c[lo])) / mass if mass > 0.0 else 0.5
@@ -855,7 +854,8 @@ def hand_card_gain(
                 ok = True
                 for j in range(players):
                     state = _lcg(state)
-                    h = count_up_to(cum, j, count + 1, _lcg_uniform(state) * cum[j, count]) - 1
+                    drawn = _lcg_uniform(state) * cum[j, count]
+                    h = count_sorted(cum, j, count + 1, drawn, True) - 1
                     h = min(max(h, 0), count - 1)
                     if weights[j, h] <= 0.0 or hold_masks[h] & used:
                         ok = False
@@ -964,8 +964,8 @@ def hand_card_gain(
                             band = bands_without[t, j]  # the same hand as without the card
                         else:
                             score = hands[variant, t, j]
-                            lo = count_below(values, t, n_t, score)
-                            hi = count_up_to(values, t, n_t, score)
+                            lo = count_sorted(values, t, n_t, score, False)
+                            hi = count_sorted(values, t, n_t, score, True)
                             rating = 0.5 * (curves[t, lo] + curves[t, hi])
                             if own_out:
                                 if variant == 1:

@@ -398,33 +398,21 @@ def own_out_counts(first: int, second: int, lo: int, hi: int, positions: np.ndar
 
 
 @kernel(inline="always")
-def count_below(values: np.ndarray, row: int, n: int, x: float) -> int:
-    """``np.searchsorted(values[row, :n], x, side="left")`` for ascending values and ``x`` not
-    NaN: how many of them are below ``x``. Branch-free halving (the next half is chosen by
-    arithmetic on the comparison, so random ``x`` cost no mispredicted jumps), on a row of a
-    2-D table so that no view is made."""
+def count_sorted(values: np.ndarray, row: int, n: int, x: float, up_to: bool) -> int:
+    """``np.searchsorted(values[row, :n], x, side="right" if up_to else "left")`` for ascending
+    values and ``x`` not NaN: how many of them are at most (``up_to``) or below ``x``.
+    Branch-free halving (the next half is chosen by arithmetic on the comparison, so random
+    ``x`` cost no mispredicted jumps), on a row of a 2-D table so that no view is made."""
     if n == 0:
         return 0
     base = 0
     while n > 1:
         half = n >> 1
-        base += half * (values[row, base + half - 1] < x)
+        value = values[row, base + half - 1]
+        base += half * ((value < x) | (up_to & (value == x)))
         n -= half
-    return base + (values[row, base] < x)
-
-
-@kernel(inline="always")
-def count_up_to(values: np.ndarray, row: int, n: int, x: float) -> int:
-    """``np.searchsorted(values[row, :n], x, side="right")`` (:func:`count_below` with
-    ``<=``): how many of the ascending values are at most ``x``."""
-    if n == 0:
-        return 0
-    base = 0
-    while n > 1:
-        half = n >> 1
-        base += half * (values[row, base + half - 1] <= x)
-        n -= half
-    return base + (values[row, base] <= x)
+    value = values[row, base]
+    return base + ((value < x) | (up_to & (value == x)))
 
 
 @kernel
