@@ -781,7 +781,9 @@ def hand_card_gain(
     cache_cum = np.empty((later, players + 1, codes, count + 1 if not exact else 1))
     cache_ok = np.zeros((later, players + 1, codes), dtype=np.bool_)
     # bayes: the team ranks of the play-out's sorted holdings, per round and the posterior
-    # every player is read with (slot and chip code: ``memo_key``), shared by the teams of one
+    # every player is read with (slot and chip code: ``memo_key``, one digit of base
+    # (players + 1) * codes per player: below 343**6 < 2**63 for the use rounds there are, the
+    # flop and the river; a pre-flop use would need another key), shared by the teams of one
     # board completion that play alike (:func:`_team_rank_memo_row`)
     memo_rows = 1 if exact else TEAM_RANK_ROWS
     memo_keys = np.full((later, memo_rows), -1, dtype=np.int64)
