@@ -516,7 +516,7 @@ def bayes_playout_round(t: int, variant: int, user: int, specialist: int, player
                         size: int, ties: np.ndarray, values: np.ndarray, n_valid: int,
                         tie_lo: np.ndarray, tie_hi: np.ndarray, w_sorted: np.ndarray,
                         cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
-                        index: np.ndarray, hold_masks: np.ndarray, order_out: np.ndarray,
+                        index: np.ndarray, hold_masks: np.ndarray, order: np.ndarray,
                         memo: np.ndarray, stamps: np.ndarray, stamp: int) -> None:
     """One round of the bayes play-out, as the game plays it (:func:`beliefs.bayes_claims`,
     :func:`beliefs.claim_beliefs`, :func:`beliefs.settle_equal_claims` without cards or priors)
@@ -530,7 +530,7 @@ def bayes_playout_round(t: int, variant: int, user: int, specialist: int, player
       their hand with the rival's posterior kept to the claim, without their own cards.
 
     ``values[t, :n_valid]`` are the round's sorted holding scores. Writes the chip order
-    (lowest chip first) to ``order_out``. Team ranks are kept in ``memo``
+    (lowest chip first) to ``order``. Team ranks are kept in ``memo``
     (:func:`_kept_team_rank`)."""
     muscle = variant == 1 and specialist == 10
     claimed = np.zeros(players, dtype=np.int64)
@@ -580,7 +580,6 @@ def bayes_playout_round(t: int, variant: int, user: int, specialist: int, player
                 mass += w[k]
         belief = acc / mass if mass > 0.0 else ratings[i]
         keys[i] = b + 0.999 * (belief + 1e-6 * ties[t, i])
-    order = order_out
     order_by(keys, players, order)
     for step in range(players - 1):
         lo_seat = order[step]
@@ -799,8 +798,7 @@ def hand_card_gain(
     play_pct = np.zeros(width)
     slot_of = np.zeros(players, dtype=np.int64)
     code_of = np.zeros(players, dtype=np.int64)
-    order_out = np.zeros(players, dtype=np.int64)
-    order = np.zeros(players, dtype=np.int64)
+    order = np.zeros(players, dtype=np.int64)  # a round's chip order, lowest chip first
     for b in range(boards * ESTIMATE_BATCHES):
         if n_samples >= ESTIMATE_FIRST_LOOK and not sample_gain[:n_samples].any():
             return False  # the card changed no outcome so far: no clear gain can follow
@@ -954,10 +952,10 @@ def hand_card_gain(
                                             held, trial, size, ties, values, n_t,
                                             tie_lo[t], tie_hi[t], cache_w[ti], cache_cum[ti],
                                             slot_of, code_of, sorted_index[t], hold_masks,
-                                            order_out, rank_memo[ti, row], rank_stamps[ti, row],
+                                            order, rank_memo[ti, row], rank_stamps[ti, row],
                                             memo_stamp[ti, row])
                         for k in range(players):
-                            played[t, order_out[k]] = k + 1
+                            played[t, order[k]] = k + 1
                         continue
                     scores_t = board_scores[t]
                     valid_t = board_valid[t]

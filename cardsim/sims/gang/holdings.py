@@ -357,17 +357,21 @@ def card_positions(index: np.ndarray, n_valid: int, pair_cards: np.ndarray,
 
 
 @kernel(inline="always")
-def _positions_below(positions: np.ndarray, c: int, n_c: int, bound: int) -> int:
-    """How many of ``positions[c, :n_c]`` (ascending) are below ``bound``."""
-    lo = 0
-    hi = n_c
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if positions[c, mid] < bound:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+def count_sorted(values: np.ndarray, row: int, n: int, x: float, up_to: bool) -> int:
+    """``np.searchsorted(values[row, :n], x, side="right" if up_to else "left")`` for ascending
+    values and ``x`` not NaN: how many of them are at most (``up_to``) or below ``x``.
+    Branch-free halving (the next half is chosen by arithmetic on the comparison, so random
+    ``x`` cost no mispredicted jumps), on a row of a 2-D table so that no view is made."""
+    if n == 0:
+        return 0
+    base = 0
+    while n > 1:
+        half = n >> 1
+        value = values[row, base + half - 1]
+        base += half * ((value < x) | (up_to & (value == x)))
+        n -= half
+    value = values[row, base]
+    return base + ((value < x) | (up_to & (value == x)))
 
 
 @kernel
@@ -384,10 +388,10 @@ def own_out_counts(first: int, second: int, lo: int, hi: int, positions: np.ndar
     for c in (first, second):
         if c < 0 or c >= 52:
             continue
-        below_lo = _positions_below(positions, c, counts[c], lo)
+        below_lo = count_sorted(positions, c, counts[c], lo, False)
         total += counts[c]
         less += below_lo
-        equal += _positions_below(positions, c, counts[c], hi) - below_lo
+        equal += count_sorted(positions, c, counts[c], hi, False) - below_lo
     if 0 <= first < 52 and 0 <= second < 52:
         both = PAIR_INDEX[first, second]
         if valid[both]:
@@ -395,24 +399,6 @@ def own_out_counts(first: int, second: int, lo: int, hi: int, positions: np.ndar
             less -= scores[both] < target
             equal -= scores[both] == target
     return total, less, equal
-
-
-@kernel(inline="always")
-def count_sorted(values: np.ndarray, row: int, n: int, x: float, up_to: bool) -> int:
-    """``np.searchsorted(values[row, :n], x, side="right" if up_to else "left")`` for ascending
-    values and ``x`` not NaN: how many of them are at most (``up_to``) or below ``x``.
-    Branch-free halving (the next half is chosen by arithmetic on the comparison, so random
-    ``x`` cost no mispredicted jumps), on a row of a 2-D table so that no view is made."""
-    if n == 0:
-        return 0
-    base = 0
-    while n > 1:
-        half = n >> 1
-        value = values[row, base + half - 1]
-        base += half * ((value < x) | (up_to & (value == x)))
-        n -= half
-    value = values[row, base]
-    return base + ((value < x) | (up_to & (value == x)))
 
 
 @kernel
