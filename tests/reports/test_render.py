@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from cardsim.reports.build import INTRO
 from cardsim.reports.content import Bullets, Paragraph, Plot, Report, Section, Table
 from cardsim.reports.html import inline_svg, render_html
 from cardsim.reports.pdf import (CONTENT_BOTTOM, CONTENT_W, MARGIN_TOP, MIN_PLOT_SHRINK, layout, text_width,
                                  wrap)
+from cardsim.reports.sections import SECTION_MODULES, section_module
 from cardsim.reports.sections.common import digest_facts, digest_path
 from cardsim.reports.style import new_figure, svg_text
 
@@ -80,6 +85,42 @@ def test_wrap_fits_the_width():
     assert len(lines) > 5
     assert all(text_width(line, 9.5) <= CONTENT_W for line in lines)
     assert " ".join(lines).split() == text.split()
+
+
+def greedy_wrap(text: str, width: float, size: float, weight: str = "normal", style: str = "normal") -> list[str]:
+    """The plain greedy wrap: measure the line with each next word, break when it is too wide."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        current = ""
+        for word in paragraph.split():
+            trial = f"{current} {word}" if current else word
+            if current and text_width(trial, size, weight, style) > width:
+                lines.append(current)
+                current = word
+            else:
+                current = trial
+        lines.append(current)
+    return lines
+
+
+QUESTIONS = [section_module(game)[0].QUESTION for game in SECTION_MODULES]
+
+
+@pytest.mark.parametrize(("width", "size", "weight", "style"), [
+    (CONTENT_W, 9.5, "normal", "normal"), (0.9, 8.0, "bold", "normal"), (3.1, 7.5, "normal", "italic")])
+def test_wrap_breaks_the_report_text_where_greedy_wrapping_does(width, size, weight, style):
+    text = "\n".join((INTRO, *QUESTIONS))
+    assert wrap(text, width, size, weight, style) == greedy_wrap(text, width, size, weight, style)
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(st.text("iljWMmw.,-0123456789 \u2014\u00b7()%", min_size=1, max_size=14)
+                      .map(str.strip).filter(bool), max_size=40),
+       width=st.floats(0.05, 7.0), size=st.sampled_from([7.0, 8.0, 9.5]),
+       weight=st.sampled_from(["normal", "bold"]))
+def test_wrap_is_greedy_wrapping_for_any_words(words, width, size, weight):
+    text = " ".join(words)
+    assert wrap(text, width, size, weight) == greedy_wrap(text, width, size, weight)
 
 
 def test_long_table_breaks_with_repeated_header():
