@@ -1,19 +1,45 @@
-"""The tiny report over every landed game (``tiny_report.py``), once per test session."""
+"""One tiny report over every landed game, written once per test session.
+
+``cardsim report --quick`` takes minutes; this runs the same code path (every game's section
+builder, the HTML and the PDF writer) on a profile of one small chunk per experiment, so the
+browser, PDF and chapter tests all read the same files and the same store.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.reports.tiny_report import TinyReport, build_tiny_report, load_tiny_report
+from cardsim.reports.build import ALL_GAMES, HTML_NAME, PDF_NAME, WrittenReport, build_report
+from cardsim.reports.content import Report
+from cardsim.reports.html import write_html
+from cardsim.reports.pdf import Page, layout, write_pdf
+from cardsim.reports.suite import Profile
+
+# one small chunk per experiment: checks the plumbing, not the numbers
+TINY = Profile("quick", precision=0.45, max_n=40, tune_precision=0.45, tune_max_n=20)
+TINY_SEED = 11
+
+
+@dataclass(frozen=True)
+class TinyReport:
+    """The report, its PDF layout, the written files and the results store they came from."""
+
+    report: Report
+    pages: list[Page]
+    written: WrittenReport
+    store: Path
 
 
 @pytest.fixture(scope="session")
-def tiny_report(tmp_path_factory, built_aside: Callable[[str], Path | None]) -> TinyReport:
-    """The tiny report the session built on its second core, or, when that build did not run
-    (one core, the warm-up off, only some tests selected) or failed, built here."""
-    base = built_aside("tiny-report")
-    tiny = load_tiny_report(base) if base is not None else None
-    return tiny if tiny is not None else build_tiny_report(tmp_path_factory.mktemp("tiny-report"))
+def tiny_report(tmp_path_factory) -> TinyReport:
+    """What ``write_report`` does, keeping the report object for layout checks."""
+    base = tmp_path_factory.mktemp("tiny-report")
+    report, skipped = build_report(list(ALL_GAMES), profile=TINY, seed=TINY_SEED, jobs=1, store=base / "store")
+    html = write_html(report, base / "out" / HTML_NAME)
+    pages = layout(report)
+    count = write_pdf(report, base / "out" / PDF_NAME, pages)
+    written = WrittenReport(html, base / "out" / PDF_NAME, count, tuple(s.key for s in report.sections), skipped)
+    return TinyReport(report, pages, written, base / "store")

@@ -17,7 +17,7 @@ from cardsim.reports.suite import Outcome, Outcomes
 from cardsim.sims.core.runner import load_episodes
 from cardsim.sims.core.store import load_run
 from cardsim.sims.registry import get_simulator
-from tests.reports.tiny_report import TINY, TINY_SEED
+from tests.reports.conftest import TINY, TINY_SEED
 
 
 @pytest.fixture(scope="module", params=sorted(SECTION_MODULES))

@@ -1,0 +1,153 @@
+"""Run part of the test session in a second pytest process, on the second core.
+
+One pytest process keeps one core busy, and with cold numba caches most of a run is compiling.
+The session hands the tests under :data:`ASIDE` (The Gang's and The Game's, and the report tests
+that share the tiny report: about half of the warm run and of the kernels to compile) to a
+second ``pytest`` process started at the end of collection, and runs the rest itself
+meanwhile. The aside tests stay in the session: they are moved to its end, and when the session
+reaches one it takes that test's setup, call and teardown reports from the second process
+(pytest's own ``pytest_report_to_serializable`` / ``pytest_report_from_serializable`` hooks)
+and logs them as its own, so they count, fail, stop the run under ``-x`` and print as if run
+here. A test whose reports never come (the second process failed or was stopped) runs here
+after all.
+
+Off with ``CARDSIM_TEST_ASIDE=0``, on a single core, and when the session is one side only
+(``-k``, a file, a folder). The second process compiles into the same on-disk numba cache, so
+a kernel one process has compiled the other loads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Node-id prefixes of the tests run in the second process.
+ASIDE = ("tests/gang/", "tests/thegame/", "tests/reports/test_browser.py", "tests/reports/test_pdf.py",
+         "tests/reports/test_sections.py")
+OUT = "CARDSIM_TEST_ASIDE_OUT"  # set in the second process: the file its reports go to
+
+
+class Aside:
+    """The second process and the reports it has written so far, by node id."""
+
+    def __init__(self, config: pytest.Config, nodeids: list[str]) -> None:
+        self.config = config
+        self.folder = Path(tempfile.mkdtemp(prefix="cardsim-aside-"))
+        self.out = self.folder / "reports.jsonl"
+        self.out.touch()
+        arguments = self.folder / "nodeids.txt"
+        arguments.write_text("\n".join(nodeids) + "\n", encoding="utf-8")
+        self.log = (self.folder / "pytest.log").open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+             "--strict-markers", f"--tb={config.option.tbstyle}", f"@{arguments}"],
+            cwd=config.rootpath, env={**os.environ, OUT: str(self.out)}, stdin=subprocess.DEVNULL,
+            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.reading = self.out.open("r", encoding="utf-8")
+        self.pending = ""
+        self.reports: dict[str, list[pytest.TestReport]] = {}
+        self.finished: set[str] = set()
+
+    def _read(self) -> bool:
+        """Take in the complete lines written since the last read; whether there were any."""
+        chunk = self.reading.read()
+        if not chunk:
+            return False
+        lines = (self.pending + chunk).split("\n")
+        self.pending = lines.pop()
+        for line in lines:
+            report = self.config.hook.pytest_report_from_serializable(config=self.config, data=json.loads(line))
+            if isinstance(report.longrepr, list):  # a skip's (path, line, reason), a list in JSON
+                report.longrepr = tuple(report.longrepr)
+            self.reports.setdefault(report.nodeid, []).append(report)
+            if report.when == "teardown":
+                self.finished.add(report.nodeid)
+        return True
+
+    def reports_for(self, nodeid: str) -> list[pytest.TestReport] | None:
+        """The test's setup, call and teardown reports, waiting while the second process
+        runs; None if it ended without them."""
+        while nodeid not in self.finished:
+            if not self._read():
+                if self.process.poll() is not None and not self._read():
+                    return None
+                time.sleep(0.05)
+        return self.reports.pop(nodeid)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait()
+        self.reading.close()
+        self.log.close()
+        for path in self.folder.iterdir():
+            path.unlink()
+        self.folder.rmdir()
+
+
+_aside: Aside | None = None
+_aside_ids: set[str] = set()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """After selection: move the aside tests to the end and start the second process on them."""
+    global _aside, _aside_ids
+    if OUT in os.environ or os.environ.get("CARDSIM_TEST_ASIDE", "1") == "0" or (os.cpu_count() or 1) < 2 \
+            or config.option.collectonly:
+        return
+    aside = [item for item in items if item.nodeid.startswith(ASIDE)]
+    here = [item for item in items if not item.nodeid.startswith(ASIDE)]
+    if not aside or not here:
+        return
+    items[:] = here + aside
+    _aside_ids = {item.nodeid for item in aside}
+    _aside = Aside(config, [item.nodeid for item in aside])
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
+    """An aside test: log the second process's reports of it instead of running it here."""
+    if _aside is None or item.nodeid not in _aside_ids:
+        return None
+    reports = _aside.reports_for(item.nodeid)
+    if reports is None:
+        return None  # run here after all
+    item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+    for report in reports:
+        item.ihook.pytest_runtest_logreport(report=report)
+    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+    return True
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """In the second process: hand every test report to the session that started it."""
+    out = os.environ.get(OUT)
+    if out is None:
+        return
+    config: Any = _config
+    data = config.hook.pytest_report_to_serializable(config=config, report=report)
+    with open(out, "a", encoding="utf-8") as stream:
+        stream.write(json.dumps(data) + "\n")
+
+
+_config: pytest.Config | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _config
+    _config = config
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _aside is not None:
+        _aside.close()
