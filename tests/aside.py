@@ -56,6 +56,9 @@ class Aside:
         self.pending = ""
         self.reports: dict[str, list[pytest.TestReport]] = {}
         self.finished: set[str] = set()
+        self.ran_here = 0  # aside tests run in the session after all
+        self.exit_code: int | None = None
+        self.last_output = ""
 
     def _read(self) -> bool:
         """Take in the complete lines written since the last read; whether there were any."""
@@ -84,11 +87,13 @@ class Aside:
         return self.reports.pop(nodeid)
 
     def close(self) -> None:
-        if self.process.poll() is None:
+        self.exit_code = self.process.poll()
+        if self.exit_code is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             self.process.wait()
         self.reading.close()
         self.log.close()
+        self.last_output = (self.folder / "pytest.log").read_text(encoding="utf-8", errors="replace").strip()[-500:]
         for path in self.folder.iterdir():
             path.unlink()
         self.folder.rmdir()
@@ -121,6 +126,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return None
     reports = _aside.reports_for(item.nodeid)
     if reports is None:
+        _aside.ran_here += 1
         return None  # run here after all
     item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
     for report in reports:
@@ -146,6 +152,14 @@ _config: pytest.Config | None = None
 def pytest_configure(config: pytest.Config) -> None:
     global _config
     _config = config
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say so when the second process ended early (its remaining tests then ran here)."""
+    if _aside is not None and _aside.ran_here:
+        terminalreporter.write_line(
+            f"aside: the second pytest process ended (exit code {_aside.exit_code}) before "
+            f"{_aside.ran_here} of its tests, which ran here; its last output: {_aside.last_output or 'none'}")
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -75,3 +75,4 @@ def test_aside_tests_count_and_fail_in_the_session(project, how):
     assert "SKIPPED [1] tests/gang/test_away.py:12: not today" in out, out
     # where the aside tests ran: in a process of their own only when it lived
     assert (pids["away"] != pids["here"]) == (how == "aside"), (pids, out)
+    assert ("aside: the second pytest process ended (exit code 3) before 3 of its tests" in out) == (how == "aside dies"), out
