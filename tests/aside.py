@@ -11,9 +11,15 @@ and logs them as its own, so they count, fail, stop the run under ``-x`` and pri
 here. A test whose reports never come (the second process failed or was stopped) runs here
 after all.
 
-Off with ``CARDSIM_TEST_ASIDE=0``, on a single core, and when the session is one side only
-(``-k``, a file, a folder). The second process compiles into the same on-disk numba cache, so
-a kernel one process has compiled the other loads.
+Off with ``CARDSIM_TEST_ASIDE=0``, on a single core, when the session is one side only (``-k``,
+a file, a folder), and whenever it has an option beyond :data:`PLAIN` or ``PYTEST_ADDOPTS`` is
+set: options such as ``-W``, ``-o``, ``-x``, ``-s``, ``--pdb``, ``--runxfail``, ``-v`` or
+``--hypothesis-seed`` would not reach the second process (or, for ``-x``, would stop at another
+first failure), so such a session runs in one process, as without this plugin. Tests that use
+the ``cache`` fixture stay in the session (the second process runs without the cache
+provider). Warnings raised in the second process are not relayed to the session's summary.
+The second process compiles into the same on-disk numba cache, so a kernel one process has
+compiled the other loads; it gets SIGTERM when the session's process ends.
 """
 
 from __future__ import annotations
@@ -34,6 +40,34 @@ import pytest
 ASIDE = ("tests/gang/", "tests/thegame/", "tests/reports/test_browser.py", "tests/reports/test_pdf.py",
          "tests/reports/test_sections.py")
 OUT = "CARDSIM_TEST_ASIDE_OUT"  # set in the second process: the file its reports go to
+# The options a session may have and still hand tests aside: selection, reporting and output
+# files, which mean the same whichever process runs a test (``-p`` only as ``-p no:cacheprovider``).
+PLAIN = ("-q", "--quiet", "-r", "--tb", "--durations", "--junitxml", "--junit-xml", "-k", "-m",
+         "--strict-markers", "--color")
+
+
+def _plain_session(config: pytest.Config) -> bool:
+    """Whether every option of the session is one of :data:`PLAIN`."""
+    if os.environ.get("PYTEST_ADDOPTS"):
+        return False
+    args = list(config.invocation_params.args)
+    for i, arg in enumerate(args):
+        if arg == "-p":
+            if i + 1 == len(args) or args[i + 1] != "no:cacheprovider":
+                return False
+        elif arg.startswith("-") and not arg.startswith(PLAIN) and args[i - 1:i] not in (["-k"], ["-m"]):
+            return False
+    return True
+
+
+def _die_with_parent() -> None:
+    """In the second process: SIGTERM when the session's process ends (Linux), so that a
+    session stopped by a signal leaves nothing running."""
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 class Aside:
@@ -51,7 +85,7 @@ class Aside:
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
              "--strict-markers", f"--tb={config.option.tbstyle}", f"@{arguments}"],
             cwd=config.rootpath, env={**os.environ, OUT: str(self.out)}, stdin=subprocess.DEVNULL,
-            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_die_with_parent)
         self.reading = self.out.open("r", encoding="utf-8")
         self.pending = ""
         self.reports: dict[str, list[pytest.TestReport]] = {}
@@ -108,10 +142,14 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     """After selection: move the aside tests to the end and start the second process on them."""
     global _aside, _aside_ids
     if OUT in os.environ or os.environ.get("CARDSIM_TEST_ASIDE", "1") == "0" or (os.cpu_count() or 1) < 2 \
-            or config.option.collectonly:
+            or config.option.collectonly or not _plain_session(config):
         return
-    aside = [item for item in items if item.nodeid.startswith(ASIDE)]
-    here = [item for item in items if not item.nodeid.startswith(ASIDE)]
+
+    def goes_aside(item: pytest.Item) -> bool:
+        return item.nodeid.startswith(ASIDE) and "cache" not in getattr(item, "fixturenames", ())
+
+    aside = [item for item in items if goes_aside(item)]
+    here = [item for item in items if not goes_aside(item)]
     if not aside or not here:
         return
     items[:] = here + aside
@@ -159,7 +197,9 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if _aside is not None and _aside.ran_here:
         terminalreporter.write_line(
             f"aside: the second pytest process ended (exit code {_aside.exit_code}) before "
-            f"{_aside.ran_here} of its tests, which ran here; its last output: {_aside.last_output or 'none'}")
+            f"{_aside.ran_here} of its tests, which ran here; its last output:")
+        for line in (_aside.last_output or "none").splitlines():
+            terminalreporter.write_line(f"    | {line}")
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -52,11 +52,11 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def run(project: Path, **env: str) -> tuple[subprocess.CompletedProcess, dict[str, str]]:
+def run(project: Path, *options: str, **env: str) -> tuple[subprocess.CompletedProcess, dict[str, str]]:
     pids = project / "pids.txt"
     pids.unlink(missing_ok=True)
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-rfs", "-p", "no:cacheprovider"], cwd=project,
+        [sys.executable, "-m", "pytest", "-q", "-rfs", "-p", "no:cacheprovider", *options], cwd=project,
         env={**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{project / 'tests'}", "PIDS": str(pids),
              "CARDSIM_TEST_ASIDE": "1", **env},
         capture_output=True, text=True, timeout=120)
@@ -64,10 +64,11 @@ def run(project: Path, **env: str) -> tuple[subprocess.CompletedProcess, dict[st
 
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the second process needs a second core")
-@pytest.mark.parametrize("how", ["aside", "off", "aside dies"])
+@pytest.mark.parametrize("how", ["aside", "off", "aside dies", "an option it would not pass on"])
 def test_aside_tests_count_and_fail_in_the_session(project, how):
     env = {"off": {"CARDSIM_TEST_ASIDE": "0"}, "aside dies": {"ASIDE_DIES": "1"}}.get(how, {})
-    result, pids = run(project, **env)
+    options = ("-W", "error::UserWarning") if how == "an option it would not pass on" else ()
+    result, pids = run(project, *options, **env)
     out = result.stdout
     assert result.returncode == 1, out
     assert "1 failed, 2 passed, 1 skipped" in out, out
