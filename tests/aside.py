@@ -7,8 +7,7 @@ second ``pytest`` process started at the end of collection, and runs the rest it
 meanwhile. The aside tests stay in the session: they are moved to its end, and when the session
 reaches one it takes that test's setup, call and teardown reports from the second process
 (pytest's own ``pytest_report_to_serializable`` / ``pytest_report_from_serializable`` hooks)
-and logs them as its own, so they count, fail, stop the run under ``-x`` and print as if run
-here. A test whose reports never come (the second process failed or was stopped) runs here
+and logs them as its own, so they count, fail and print as if run here. A test whose reports never come (the second process failed or was stopped) runs here
 after all.
 
 Off with ``CARDSIM_TEST_ASIDE=0``, on a single core, when the session is one side only (``-k``,
