@@ -142,19 +142,11 @@ def remember_widths(widths: dict[tuple[str, float, str, str], float]) -> None:
     _widths.update(widths)
 
 
-# What each character adds to a line, by (character, size, weight, style): wrap's guess.
-_advances: dict[tuple[str, float, str, str], float] = {}
-
-
+@lru_cache(maxsize=None)
 def _advance(char: str, size: float, weight: str, style: str) -> float:
     """Roughly what ``char`` adds to a line's width (measured between two x's, kerning and all):
     :func:`wrap` guesses with it and then measures."""
-    key = (char, size, weight, style)
-    advance = _advances.get(key)
-    if advance is None:
-        advance = _advances[key] = (text_width(f"x{char}x", size, weight, style)
-                                    - text_width("xx", size, weight, style))
-    return advance
+    return text_width(f"x{char}x", size, weight, style) - text_width("xx", size, weight, style)
 
 
 def wrap(text: str, width: float, size: float, weight: str = "normal", style: str = "normal") -> list[str]:
