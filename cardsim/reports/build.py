@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -59,6 +60,14 @@ def game_section(
         experiments = module.plan(profile)
     outcomes = run_experiments(simulator, experiments, seed=seed, jobs=jobs, store=store,
                                tracker=tracker, on_done=on_done)
+    section, key = chapter(game, module, outcomes, profile)
+    return section, outcomes, key
+
+
+def chapter(game: str, module: ModuleType, outcomes: Outcomes, profile: Profile
+            ) -> tuple[Section, str]:
+    """One game's chapter from its experiments' outcomes (section builder ``module``), and its
+    key result (the first paragraph of its recommendations)."""
     recommended = tuple(module.recommendations(outcomes, profile))
     blocks = (
         Paragraph(module.QUESTION),
@@ -69,7 +78,7 @@ def game_section(
         *reproducibility_blocks(outcomes, profile, game, module.rerun(profile)),
     )
     key = next((b.text for b in recommended if isinstance(b, Paragraph)), "")
-    return Section(key=game, title=module.TITLE, blocks=tuple(blocks)), outcomes, key
+    return Section(key=game, title=module.TITLE, blocks=tuple(blocks)), key
 
 
 def _distinct_configs(simulator: Simulator, experiments: Sequence[Experiment]) -> list[Any]:
@@ -81,46 +90,121 @@ def _distinct_configs(simulator: Simulator, experiments: Sequence[Experiment]) -
 # `benchmarks/compile_profile.py` on 0ab17ce), so that side by side the longest starts first.
 CHAPTER_SECONDS: dict[str, float] = {"gang": 67.0, "thegame": 39.0, "bang": 20.0,
                                      "cashnguns": 8.0}
+# Side by side, the longest chapter's last experiments (this share of its plan, in this many
+# slices) wait in the queue for whichever worker is free first: the other chapters may end well
+# before it (The Gang's worker 99 CPU-s against 85 for the other three's on 2d6f172,
+# `benchmarks/compile_profile.py`), and by then its kernels are in the numba cache, so another
+# worker only loads them.
+SHARED_TAIL = 1 / 3
+TAIL_SLICES = 4
+
+
+def split_plan(simulator: Simulator, plan: Sequence[Experiment]) -> list[list[Experiment]]:
+    """``plan`` as a head and up to :data:`TAIL_SLICES` slices of its last :data:`SHARED_TAIL`,
+    each in plan order; experiments with the same config go with the first of them (one worker
+    then plays that run once, reusing it through the store)."""
+    tail = int(len(plan) * SHARED_TAIL)
+    head = len(plan) - tail
+    slice_of: dict[Any, int] = {}
+    parts: list[list[Experiment]] = [[] for _ in range(1 + min(TAIL_SLICES, tail))]
+    for position, experiment in enumerate(plan):
+        first = 0 if position < head else 1 + (position - head) * (len(parts) - 1) // tail
+        parts[slice_of.setdefault(simulator.make_config(**experiment.config), first)].append(experiment)
+    return [part for part in parts if part]
 
 
 def chapter_in_worker(game: str, module_name: str, simulator: Simulator, profile: Profile,
-                      seed: int, store: Path | None,
+                      seed: int, store: Path | None, played: Sequence[Outcome] = (),
                       ) -> tuple[str, Section, list[Outcome], str, dict[Any, float]]:
-    """One game's chapter (section builder ``module_name``) built in a worker process, its
-    runs played there with one job, its plots drawn ahead. The outcomes come back with one
-    column of their episodes: the callers read their experiment, n, stop rule and run; and
-    the text widths its layout measured, so that the PDF's layout does not measure them
-    again."""
+    """One game's chapter (section builder ``module_name``) built in a worker process, the
+    experiments not ``played`` already played there with one job, its plots drawn ahead. The
+    outcomes come back in plan order with one column of their episodes: the callers read their
+    experiment, n, stop rule and run; and the text widths its layout measured, so that the PDF's
+    layout does not measure them again."""
     module = importlib.import_module(module_name)
-    section, outcomes, key = game_section(game, module, simulator, profile=profile, seed=seed,
-                                          jobs=1, store=store)
+    plan = module.plan(profile)
+    earlier = {o.experiment.key: o for o in played}
+    outcomes = run_experiments(simulator, [e for e in plan if e.key not in earlier], seed=seed,
+                               jobs=1, store=store)
+    outcomes.by_key = {e.key: earlier[e.key] if e.key in earlier else outcomes[e.key]
+                       for e in plan}
+    section, key = chapter(game, module, outcomes, profile)
     slim = [replace(o, episodes=o.episodes.select(pl.first())) for o in outcomes.by_key.values()]
     return game, drawn_ahead(section), slim, key, measured_widths()
 
 
+def runs_in_worker(game: str, simulator: Simulator, experiments: Sequence[Experiment],
+                   seed: int, store: Path | None) -> tuple[str, None, list[Outcome], str, dict[Any, float]]:
+    """Some of one game's experiments played in a worker process with one job, their outcomes
+    whole, for the worker that builds the chapter (shaped as :func:`chapter_in_worker`'s
+    answer, without a section)."""
+    outcomes = run_experiments(simulator, experiments, seed=seed, jobs=1, store=store)
+    return game, None, list(outcomes.by_key.values()), "", {}
+
+
 def _chapters_side_by_side(
-    landed: Sequence[tuple[str, ModuleType, Simulator]], *, profile: Profile, seed: int,
-    jobs: int, store: Path | None, tracker: Tracker, on_done: Callable[[Outcome], None],
+    landed: Sequence[tuple[str, ModuleType, Simulator, list[Experiment]]], *, profile: Profile,
+    seed: int, jobs: int, store: Path | None, tracker: Tracker,
+    on_done: Callable[[Outcome], None],
 ) -> dict[str, tuple[Section, str]]:
     """Every game's chapter and key result, built at once in worker processes (one game each,
-    the longest first). Each run's chunks come from their own seeds, so the numbers are the
-    ones a sequential build gives; ``on_done`` hears of the outcomes in the games' order once
-    all are in, as it would from a sequential build."""
-    from joblib import Parallel, delayed
+    the longest first). That one's plan is split by :func:`split_plan`: its head first, its
+    tail slices before the shortest chapter, and once all its parts are in, its chapter goes
+    to the next free worker. Each run's chunks come from their own seeds, so the numbers are
+    the ones a sequential build gives; ``on_done`` hears of the outcomes in the games' order
+    once all are in, as it would from a sequential build."""
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
+
+    from joblib.externals.loky import ProcessPoolExecutor
+    from joblib.parallel import LokyBackend
 
     order = sorted(landed, key=lambda g: -CHAPTER_SECONDS.get(g[0], 0.0))
-    parallel = Parallel(n_jobs=min(jobs, len(order)), return_as="generator_unordered")
+    (first, first_module, first_simulator, first_plan), rest = order[0], order[1:]
+
+    def whole(game: str, module: ModuleType, simulator: Simulator, played: Sequence[Outcome] = ()
+              ) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        return chapter_in_worker, (game, module.__name__, simulator, profile, seed, store, played)
+
+    head, *tails = split_plan(first_simulator, first_plan)
+    waiting = [(runs_in_worker, (first, first_simulator, head, seed, store)),
+               *(whole(game, module, simulator) for game, module, simulator, _ in rest[:-1]),
+               *((runs_in_worker, (first, first_simulator, tail, seed, store)) for tail in tails),
+               *(whole(game, module, simulator) for game, module, simulator, _ in rest[-1:])]
+    workers = min(jobs, len(order))
+    # The workers' thread pools limited as joblib's Parallel limits them (cores per worker).
+    threads = str(max((os.cpu_count() or 1) // workers, 1))
+    executor = ProcessPoolExecutor(
+        max_workers=workers,
+        env={name: os.environ.get(name, threads) for name in LokyBackend.MAX_NUM_THREADS_VARS})
+    running: set[Future[Any]] = set()
+    parts_left = 1 + len(tails)
+    played: list[Outcome] = []
     chapters: dict[str, tuple[Section, str]] = {}
     finished: dict[str, list[Outcome]] = {}
-    for game, section, outcomes, key, widths in parallel(
-            delayed(chapter_in_worker)(game, module.__name__, simulator, profile, seed, store)
-            for game, module, simulator in order):
-        for outcome in outcomes:
-            tracker.start(game, outcome.experiment.key)
-            tracker.finish()
-        tracker.game_done(section.title)
-        remember_widths(widths)
-        chapters[game], finished[game] = (section, key), outcomes
+    try:
+        while waiting or running:
+            while waiting and len(running) < workers:
+                function, arguments = waiting.pop(0)
+                running.add(executor.submit(function, *arguments))
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                game, section, outcomes, key, widths = future.result()
+                for outcome in outcomes if section is None or game != first else ():
+                    tracker.start(game, outcome.experiment.key)
+                    tracker.finish()
+                if section is None:
+                    played.extend(outcomes)
+                    parts_left -= 1
+                    if not parts_left:
+                        waiting.insert(0, whole(first, first_module, first_simulator, played))
+                    continue
+                tracker.game_done(section.title)
+                remember_widths(widths)
+                chapters[game], finished[game] = (section, key), outcomes
+    except BaseException:
+        executor.shutdown(wait=False, kill_workers=True)
+        raise
+    executor.shutdown()
     for game, *_ in landed:
         for outcome in finished[game]:
             on_done(outcome)
@@ -176,8 +260,7 @@ def build_report(
         if side_by_side:
             announce()
             chapters = _chapters_side_by_side(
-                [(game, module, simulator) for game, module, simulator, _ in landed],
-                profile=profile, seed=seed, jobs=jobs, store=store, tracker=tracker, on_done=done)
+                landed, profile=profile, seed=seed, jobs=jobs, store=store, tracker=tracker, on_done=done)
         else:
             chapters = {}
             for game, module, simulator, plan in landed:
