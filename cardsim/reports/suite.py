@@ -34,11 +34,12 @@ class Profile:
         max_n: episodes at most per experiment (the stop rule says when this bound was hit).
         tune_precision: the same target for the many candidate runs of difficulty tuning.
         tune_max_n: the bound for those runs.
-        games_side_by_side: run the games' chapters at once, one worker process each, rather
-            than one after another with each run's chunks spread over the workers (the quick
-            profile's runs mostly fit in one chunk, which one worker plays alone; side by side,
-            a first run also compiles one game's kernels per core at once). The numbers are
-            the same either way.
+        games_side_by_side: run the games' chapters at once in worker processes (each
+            chapter in one worker, the longest chapter's last runs in slices for whichever
+            worker is free first), rather than one after another with each run's chunks spread
+            over the workers (the quick profile's runs mostly fit in one chunk, which one worker
+            plays alone; side by side, a first run also compiles different games' kernels on
+            different cores at once). The numbers are the same either way.
     """
 
     name: str

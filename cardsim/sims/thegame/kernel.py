@@ -303,7 +303,7 @@ def new_rollout() -> Rollout:
 # Turn search: the cheapest legal sequences of exactly `required` plays.
 
 
-@kernel(literals=("keep", "required"))
+@kernel(literals=("required",))
 def keep_candidate(W, F, C, keep, n_cand, total, hand, required) -> int:
     """Insert the sequence in the W[R_SEQ_*] rows (cost ``total``) into the sorted
     top-``keep`` candidate list."""
@@ -323,7 +323,7 @@ def keep_candidate(W, F, C, keep, n_cand, total, hand, required) -> int:
     return n_cand + 1 if n_cand < keep else keep
 
 
-@kernel(literals=("keep",))
+@kernel
 def record_pair(W, F, C, keep, n_cand, total, hand, s1, p1, s2, p2) -> int:
     """Offer the two-play sequence (s1 on p1, then s2 on p2) to the candidate list."""
     W[R_SEQ_SLOT, 0] = s1
@@ -333,7 +333,7 @@ def record_pair(W, F, C, keep, n_cand, total, hand, s1, p1, s2, p2) -> int:
     return keep_candidate(W, F, C, keep, n_cand, total, hand, 2)
 
 
-@kernel(literals=("keep",))
+@kernel
 def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F, C,
                keep) -> int:
     """:func:`best_sequences` for the common case of two effective-gap plays, enumerating the
@@ -430,7 +430,7 @@ def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F,
     return n_cand
 
 
-@kernel(literals=("effective", "keep"))
+@kernel(literals=("effective",))
 def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, params,
                    pile_penalty, W, F, C, keep) -> int:
     """The ``keep`` cheapest legal sequences of exactly ``required`` plays, cheapest first, in
