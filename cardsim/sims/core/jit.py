@@ -166,7 +166,7 @@ def kernel(
     callers without literal specialisation. Use as ``@kernel`` or ``@kernel(inline="always")``.
 
     ``literals`` names the arguments whose constant values select the code of a hot loop (a
-    strategy flag, a candidate count): a caller passing a constant there gets a copy compiled
+    strategy flag, a sequence length): a caller passing a constant there gets a copy compiled
     for that value, worth its compile time where it matters (The Game's planner ran at half
     speed without them). Every other argument is typed plainly, even when a caller happens to
     pass a constant (``n_cand = 0`` before a loop would otherwise compile one more copy).
