@@ -1351,10 +1351,14 @@ def converged_entry(entry: dict) -> bool:
     """Whether an entry's mix is a searched equilibrium under the current stop rule: its run
     converged (no search gained significantly and every 95% bound was within the tolerance)
     and no outside check recorded with it (``refuted``) found a reply whose whole 95%
-    interval lies above the tolerance. A first-method entry ("discover/1") never is: it
+    interval lies above the tolerance, nor a reply from outside the searched space
+    (``beyond_space``) gains more than the tolerance. Even then it is a mix of the searched
+    space, not shown to be an equilibrium of the game. A first-method entry ("discover/1") never is: it
     stopped when its own search alone found nothing."""
+    tolerance = DEFAULT_TOLERANCE[entry.get("metric", "win")]
+    beaten_outside = any(reply["gain"] > tolerance for reply in entry.get("beyond_space", []))
     return (bool(entry["converged"]) and entry.get("method") != DISCOVER_METHOD_1
-            and not entry.get("refuted"))
+            and not entry.get("refuted") and not beaten_outside)
 
 
 def _amount(metric: str, value: float) -> str:
@@ -1376,20 +1380,46 @@ def refutation_text(entry: dict) -> str:
             f"{_amount(entry['metric'], high)})")
 
 
+#: What every exploitability figure is measured against: the searched strategy space only.
+SEARCHED_SPACE = ("the searched strategy space only (five fixed card orders: random, big pot, "
+                  "early, late, safe; targets and lie-down rules from the public record)")
+
+
+def beyond_space_text(entry: dict, sources: bool = True) -> str:
+    """The replies from outside the searched space recorded with an entry (``beyond_space``:
+    what the reply does, its gain in the reading's unit, the paired games and who measured
+    it), as one clause (``sources``: with who measured each and on how many games); empty
+    when none is recorded."""
+    replies = entry.get("beyond_space", [])
+    if not replies:
+        return ""
+    metric = entry.get("metric", "win")
+    parts = [f"{reply['reply']} gains {_amount(metric, reply['gain'])}"
+             + (f" ({reply['source']}, {reply['games']} paired games)" if sources else "")
+             for reply in replies]
+    return "beaten from outside the searched space: " + "; ".join(parts)
+
+
 def entry_status(entry: dict) -> str:
     """A library entry's status in plain words: converged, stopped by the first method's rule,
     or not converged (the run's least exploitable round is reported); an outside refutation
     recorded with the entry (``refuted``: the command, gain and 95% interval, in the
     reading's unit) is added to any of them (a converged one is then not an equilibrium)."""
     refuted = refutation_text(entry)
+    beyond = beyond_space_text(entry)
     if entry.get("method") == DISCOVER_METHOD_1:
         status = "first method: stopped when its own search found nothing; not converged by the current rule"
     elif entry["converged"]:
-        return f"converged by discover's rule, but {refuted}; not an equilibrium" if refuted else "converged"
+        status = (f"converged by discover's rule, but {refuted}; not an equilibrium" if refuted
+                  else "converged within the searched space; not shown to be an equilibrium of the game")
     else:
         status = (f"not converged in {entry['rounds']} rounds: round {entry.get('reported_round', '?')}'s mix "
                   "(the least exploitable), not shown to be an equilibrium")
-    return f"{status}; {refuted}" if refuted else status
+        if refuted:
+            status += f"; {refuted}"
+    if entry.get("method") == DISCOVER_METHOD_1 and refuted:
+        status += f"; {refuted}"
+    return f"{status}; {beyond}" if beyond else status
 
 
 def outside_figures(entry: dict, check: dict) -> dict:
@@ -1468,7 +1498,7 @@ def readings_conclusions(entries: dict[tuple[int, str, int], dict]) -> list[str]
         answers = {value for value, _ in by_run.values()}
         if len(answers) == 1:
             low = min(share for _, share in by_run.values())
-            amount = "all of the equilibrium mix" if low > 0.9995 else f"most of the equilibrium mix (at least {low:.0%})"
+            amount = "all of the searched mix" if low > 0.9995 else f"most of the searched mix (at least {low:.0%})"
             sentences.append(f"{question.capitalize()} holds in all {len(by_run)} runs: {amount} {answers.pop()}.")
         else:
             groups: dict[str, list[str]] = {}
@@ -1514,10 +1544,20 @@ def searched_sentence(entries: dict[tuple[int, str, int], dict], checks: dict[tu
     seeds = " or ".join(str(s) for s in sorted({check["check"]["seed"] for check in main.values()}))
     converged = {key: entry for key, entry in entries.items() if converged_entry(entry)}
     holds = [sentence for sentence in readings_conclusions(converged) if " holds in all " in sentence]
-    return (f"Tried from outside: with {counts} players (win probability, shame -$5,000), a fresh "
-            f"best-response search of {budgets} candidates (seed {seeds}, random streams discover never "
-            f"draws from) against each reported mix gains {per_count} points: {verdict}. "
-            + " ".join(holds))
+    main_entries = {p: entries.get((p, "win", DEFAULT_SHAME_DOLLARS), {}) for p in sorted(main)}
+    beyond = [f"at {p} players {beyond_space_text(entry, sources=False).split(': ', 1)[1]}"
+              for p, entry in main_entries.items() if entry.get("beyond_space")]
+    measured = sorted({f"{reply['source']}, {reply['games']} paired games"
+                       for entry in main_entries.values() for reply in entry.get("beyond_space", [])})
+    text = (f"Tried from outside, within {SEARCHED_SPACE}: with {counts} players (win probability, shame "
+            f"-$5,000), a fresh best-response search of {budgets} candidates (seed {seeds}, random streams "
+            f"discover never draws from) against each reported mix gains {per_count} points: {verdict}. ")
+    if beyond:
+        text += ("Replies the searched space cannot express beat these mixes, so none is an equilibrium of "
+                 "the game: " + "; ".join(beyond) + f" ({'; '.join(measured)}). ")
+    if holds:
+        text += "Within the searched space only: " + " ".join(holds)
+    return text.rstrip()
 
 
 # --- the shipped libraries: each reading's final discover library, checked afresh -----------------

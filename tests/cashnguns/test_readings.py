@@ -35,7 +35,7 @@ def test_conclusions_say_what_holds_and_what_flips():
     assert table["exploitability"].to_list() == [0.4, 0.4, 900.0]  # points for win, dollars for score
     assert table["discover_hi"].to_list() == [0.4, 0.4, 0.004]
     text = " ".join(readings_conclusions(entries))
-    assert "Card order holds in all 3 runs: most of the equilibrium mix (at least 60%) holds its loaded cards back." in text
+    assert "Card order holds in all 3 runs: most of the searched mix (at least 60%) holds its loaded cards back." in text
     assert "Bullet policy flips: bullet=safe in 4p win, shame -5,000, 4p win, shame +5,000; bullet=late in 5p score, shame -5,000." in text
     assert "Card counting flips" in text
 
@@ -55,7 +55,9 @@ def test_key_sentence_gives_each_outside_bound_and_the_target_verdict():
     checks = {(4, "win", -5000): check(0.002, seed=1), (5, "win", -5000): check(0.008, seed=1),
               (5, "score", 5000): check(50.0, seed=1)}
     text = searched_sentence(entries, checks)
-    assert text.startswith("Tried from outside: with 4, 5 players (win probability, shame -$5,000), a fresh "
+    assert text.startswith("Tried from outside, within the searched strategy space only (five fixed card "
+                           "orders: random, big pot, early, late, safe; targets and lie-down rules from the public "
+                           "record): with 4, 5 players (win probability, shame -$5,000), a fresh "
                            "best-response search of 200 candidates (seed 1")
     assert "+0.20 (95% <= 0.60) at 4; +0.80 (95% <= 1.20) at 5 points" in text
     assert "the 1-point target is missed at 5 players" in text
@@ -76,13 +78,14 @@ def test_a_mix_that_did_not_converge_is_labelled_and_left_out_of_the_conclusions
                (4, "win", 5000): {**entry(4, "win", 5000, {COWARD: 1.0}), "method": DISCOVER_METHOD_1},
                (5, "score", -5000): {**entry(5, "score", -5000, {SNIPER: 1.0}, converged=False), "reported_round": 3}}
     assert [converged_entry(e) for e in entries.values()] == [True, False, False]
-    assert entry_status(entries[(4, "win", -5000)]) == "converged"
+    assert entry_status(entries[(4, "win", -5000)]) == (
+        "converged within the searched space; not shown to be an equilibrium of the game")
     assert entry_status(entries[(4, "win", 5000)]).startswith("first method")
     assert entry_status(entries[(5, "score", -5000)]).startswith("not converged in 5 rounds: round 3's mix")
     table = readings_table(entries, {})
     assert table["status"].to_list() == [entry_status(e) for _, e in sorted(entries.items())]
     text = conclusions_text(entries)
-    assert "Card order holds in all 1 runs: all of the equilibrium mix holds its loaded cards back." in text
+    assert "Card order holds in all 1 runs: all of the searched mix holds its loaded cards back." in text
     assert text.endswith("did not converge by the current rule or an outside check refuted them (not shown to "
                          "be equilibria; the table's status says which and how far each mix is beaten): "
                          "4p win, shame +5,000, 5p score, shame -5,000.")
@@ -155,3 +158,27 @@ def test_another_recorded_outside_check_with_a_higher_bound_gives_the_figures():
     entries[(5, "win", -5000)]["outside_checks"] = [{**recorded, "gain": 0.0, "interval": [-0.001, 0.001]}]
     assert "within the 1-point target at every count" in searched_sentence(entries, checks)
     assert readings_table(entries, checks)["recorded_check"].to_list() == [""]
+
+
+def test_a_reply_from_outside_the_searched_space_is_named_and_the_mix_left_out():
+    """A reply recorded with an entry from outside the searched space (``beyond_space``, e.g. a
+    card order the space cannot express) that gains more than the tolerance is named in the
+    status and the key sentence, says no mix is an equilibrium of the game, and takes the entry
+    out of what holds; one within the tolerance is named but leaves the entry in."""
+    from cardsim.analysis.cashnguns import converged_entry, entry_status
+    from cardsim.reports.sections.cashnguns import conclusions_text
+
+    reply = {"reply": "card order C C C C C B X B", "gain": 0.245, "games": "200,000", "source": "an outside check"}
+    entries = {(4, "win", -5000): {**entry(4, "win", -5000, {COUNTER: 1.0}), "beyond_space": [reply]},
+               (5, "win", -5000): {**entry(5, "win", -5000, {COUNTER: 0.7, SNIPER: 0.3}),
+                                   "beyond_space": [{**reply, "gain": 0.005}]}}
+    assert [converged_entry(e) for e in entries.values()] == [False, True]
+    assert entry_status(entries[(4, "win", -5000)]).endswith(
+        "beaten from outside the searched space: card order C C C C C B X B gains +24.50 points "
+        "(an outside check, 200,000 paired games)")
+    text = searched_sentence(entries, {(4, "win", -5000): check(0.002), (5, "win", -5000): check(0.002)})
+    assert ("none is an equilibrium of the game: at 4 players card order C C C C C B X B gains +24.50 points; "
+            "at 5 players card order C C C C C B X B gains +0.50 points (an outside check, 200,000 paired games)") in text
+    assert "Within the searched space only: Card order holds in all 1 runs" in text
+    assert conclusions_text(entries).startswith("Within the searched space only")
+    assert conclusions_text(entries).endswith("4p win, shame -5,000.")

@@ -235,7 +235,7 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
     store = discover_store()
     missing = [discover_command_line(p, m, v) for p in players for m, v in READINGS if (p, m, v) not in entries]
     blocks: list[Block] = [Paragraph(
-        "Searched equilibria under every reading. The named strategies are a small library; "
+        "Searched mixes under every reading, each measured against the searched strategy space only. The named strategies are a small library; "
         "`cardsim cashnguns discover` grows it by best responses (double oracle / PSRO): each round "
         "solves the symmetric equilibrium of the library, searches 200 candidate strategies (including "
         "card-counting ones) and 200 more from a local search (neighbours of the library's members, with "
@@ -251,7 +251,7 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
         "(libraries marked discover/1 in the provenance table come from the first method, which stopped at "
         "the first round its own search found nothing; discover/2 libraries had no hard cap and no polish "
         "of the solved mix; discover/3 had no local search; discover/4's moved one parameter at a time). "
-        "Each reading's equilibrium is then tried from outside by this report: a fresh best-response "
+        "Each reading's mix is then tried from outside by this report: a fresh best-response "
         "search against the mix as reported (not re-solved), from random streams discover never draws "
         "from, and the reply's gain over the mix on fresh paired games (points of win probability, or "
         "dollars of score), with its 95% upper bound. The readings: payoff = win probability or final "
@@ -262,7 +262,7 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
         table = readings_table(entries, checks)
         check = next(iter(checks.values()))["check"] if checks else None
         blocks.append(table_from_frame(
-            table, title="Final mix of each reading (an equilibrium only where converged), tried from outside",
+            table, title="Final mix of each reading (converged only within the searched space), tried from outside",
             columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
                      text_column("reading", "reading"), text_column("mix from", "source"),
                      ("rounds", "rounds", lambda r: f"{r['rounds']}{'' if r['converged'] else '+'}",
@@ -281,9 +281,10 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
                       lambda r: float(r["exploitability_hi"])),
                      ("paired games", "games", lambda r: f"{int(r['games']):,}", lambda r: float(r["games"]))],
             note=("Rounds: the discover run's rounds; marked + it stopped at the round limit without converging. "
-                  "Status: a mix is called an equilibrium only when its run converged under the current stop "
-                  "rule; any other mix is what its run reported, and the outside check measures how far it "
-                  "is beaten. Discover's own bound: the highest 95% upper bound of its last round's searches. Outside check "
+                  "Status: 'converged' means that no search of the searched space gains beyond the tolerance "
+                  "(five fixed card orders; replies outside it are recorded in the status where known), not that "
+                  "the mix is an equilibrium of the game; any other mix is what its run reported, and the outside "
+                  "check measures how far it is beaten within the space. Discover's own bound: the highest 95% upper bound of its last round's searches. Outside check "
                   "(where a refutation or another outside check recorded with the entry has a higher 95% bound, its "
                   "figures instead): "
                   + (f"a search of {check['budget']} candidates plus {check.get('local', 0)} local-search ones "
@@ -295,7 +296,7 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
                      if check else "not run.")),
         ))
         blocks.append(table_from_frame(
-            readings_strategies(entries), title="The strategies in those equilibria",
+            readings_strategies(entries), title="The strategies in those mixes",
             columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
                      text_column("reading", "reading"), text_column("strategy", "strategy"),
                      ("share", "share", lambda r: percent(r["share"]), lambda r: float(r["share"])),
@@ -316,7 +317,8 @@ def conclusions_text(entries: dict) -> str:
     (:func:`~cardsim.analysis.cashnguns.converged_entry`), naming the readings left out."""
     converged = {key: entry for key, entry in entries.items() if converged_entry(entry)}
     left_out = [f"{p}p {reading_label(m, v)}" for (p, m, v) in sorted(entries) if (p, m, v) not in converged]
-    text = " ".join(readings_conclusions(converged)) if converged else "No reading converged."
+    text = ("Within the searched space only (a reply outside it can still gain): "
+            + " ".join(readings_conclusions(converged)) if converged else "No reading converged.")
     if left_out:
         text += (" Left out of these conclusions because their runs did not converge by the current rule "
                  "or an outside check refuted them (not shown to be equilibria; the table's status says "
