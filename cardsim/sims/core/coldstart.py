@@ -30,7 +30,7 @@ from typing import Any
 import cardsim
 from cardsim.sims.core.game import resolve
 from cardsim.sims.core.seeds import chunk_generator
-from cardsim.sims.registry import games, get_game, get_simulator
+from cardsim.sims.registry import get_game, get_simulator, names
 
 # Each game declares one small first command (its ``first_command``): its default run at a
 # small n, one job (a cold first run compiles the same kernels whatever n is; the warm run shows
@@ -39,7 +39,8 @@ from cardsim.sims.registry import games, get_game, get_simulator
 
 def first_commands() -> dict[str, tuple[str, ...]]:
     """Each registered game's first small command (``cardsim`` arguments), by game."""
-    return {name: game.first_command for name, game in games().items() if game.first_command}
+    declared = (get_game(name) for name in names())
+    return {game.name: game.first_command for game in declared if game.first_command}
 
 
 COMMON_FLAGS = ("--jobs", "1", "--no-store", "--quiet")
