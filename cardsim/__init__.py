@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardsim.errors import UserError
+from cardsim.errors import UserError as UserError  # re-exported
 
 __version__ = "0.1.0"
 

@@ -66,7 +66,7 @@ def _group_help(help_text: str, example: str) -> str:
 
 
 def _game_titles() -> str:
-    """"The Gang, The Game, Cash'n Guns and Bang!": every registered game's title."""
+    """Every registered game's title, as "The Gang, The Game, Cash'n Guns and Bang!"."""
     from cardsim.sims.registry import games
 
     titles = [game.title for game in games().values()]

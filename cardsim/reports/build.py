@@ -86,7 +86,6 @@ def _distinct_configs(simulator: Simulator, experiments: Sequence[Experiment]) -
     return list(dict.fromkeys(simulator.make_config(**e.config) for e in experiments))
 
 
-
 def chapter_seconds(game: str) -> float:
     """Rough CPU seconds of the game's chapter in a first quick report (its declared
     ``chapter_seconds``), so that side by side the longest starts first."""
@@ -94,6 +93,7 @@ def chapter_seconds(game: str) -> float:
 
     declared = games().get(game)
     return declared.chapter_seconds if declared is not None else 0.0
+
 
 # Side by side, the longest chapter's last experiments (this share of its plan, in this many
 # slices) wait in the queue for whichever worker is free first: the other chapters may end well
@@ -323,7 +323,6 @@ def write_report(
     pages = write_pdf(report, pdf)
     return WrittenReport(html=html, pdf=pdf, pdf_pages=pages,
                          games=tuple(s.key for s in report.sections), skipped=skipped)
-
 
 
 def all_games() -> tuple[str, ...]:

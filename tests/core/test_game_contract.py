@@ -127,3 +127,32 @@ def test_the_example_game_is_everywhere(example_game):
             cardsim.hilo  # noqa: B018
     finally:
         register(example_game)
+
+
+def test_games_come_in_through_the_entry_point_group(monkeypatch, example_game):
+    """An installed plug-in's entry point (here a stand-in, nothing is installed) adds its game
+    after the built-in ones; one that fails to load or takes a used name is skipped with a
+    warning, and cardsim keeps working."""
+    from importlib.metadata import EntryPoint
+
+    from cardsim.sims import registry
+
+    points = [EntryPoint("hilo", "cardsim_hilo:GAME", registry.ENTRY_POINT_GROUP),
+              EntryPoint("broken", "cardsim_no_such_game:GAME", registry.ENTRY_POINT_GROUP),
+              EntryPoint("gang", "cardsim_hilo:GAME", registry.ENTRY_POINT_GROUP)]
+    seen_groups = []
+    monkeypatch.setattr(registry, "entry_points",
+                        lambda group: seen_groups.append(group) or [p for p in points if p.group == group])
+    unregister(EXAMPLE)
+    registry.refresh()
+    try:
+        with pytest.warns(UserWarning) as caught:
+            found = names()
+        assert seen_groups == ["cardsim.games"]
+        assert found == ["gang", "thegame", "cashnguns", "bang", EXAMPLE]
+        assert get_game(EXAMPLE) == example_game and get_game("gang").title == "The Gang"
+        assert len(caught) == 2 and "broken" in str(caught[0].message)
+    finally:
+        monkeypatch.undo()
+        registry.refresh()
+        register(example_game)

@@ -25,7 +25,6 @@ import importlib
 from types import ModuleType
 
 
-
 def section_games() -> list[str]:
     """The registered games that declare a report section, in the registry's order."""
     from cardsim.sims.registry import games
