@@ -720,14 +720,15 @@ def report(game: Names = (), quick: bool = False, out: str | Path = "reports", *
     import polars as pl
 
     from cardsim.options import check_output_folder
-    from cardsim.reports.build import ALL_GAMES, write_report
+    from cardsim.reports.build import all_games, write_report
     from cardsim.reports.suite import PROFILES
 
     out = check_output_folder(Path(out), what="--out")
-    games = split_names(game, name="game") or list(ALL_GAMES)
-    unknown = [g for g in games if g not in ALL_GAMES]
+    known = all_games()
+    games = split_names(game, name="game") or list(known)
+    unknown = [g for g in games if g not in known]
     if unknown:
-        raise UserError(f"unknown game {', '.join(unknown)}; choose from: {', '.join(ALL_GAMES)}")
+        raise UserError(f"unknown game {', '.join(unknown)}; choose from: {', '.join(known)}")
     options = run_options(seed=seed, jobs=jobs, store=store, quiet=quiet)
     profile = PROFILES["quick" if quick else "default"]
     outcomes: list[dict[str, Any]] = []

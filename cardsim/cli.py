@@ -18,21 +18,15 @@ import typer
 from cardsim import __version__
 from cardsim.commands.common import wrap_root_command
 from cardsim.errors import Interrupted, UserError
+from cardsim.sims.core.game import resolve
 
-SUB_APPS: dict[str, str] = {
-    "gang": "The Gang: heist success and game win rates per player model, mode and card.",
-    "thegame": "The Game: win rates and cards left per player count and strategy.",
-    "cashnguns": "Cash'n Guns: payoff matrices of strategies and their equilibria.",
-    "bang": "Bang!: role and character win rates for 4-7 players.",
+# Sub-commands that are not games (the games' come from the registry, before these).
+HELPERS: dict[str, str] = {
     "poker": "Poker engine: hand scores, equity, exact percentiles, the pre-flop table.",
     "runs": "List, inspect and prune stored runs.",
     "tune": "Difficulty tuning: configurations closest to a target win rate.",
 }
-EXAMPLES: dict[str, str] = {
-    "gang": "cardsim gang heist --players 3-6 --model history,bayes --n 20000",
-    "thegame": "cardsim thegame run --players 1-5 --strategy planner,search --n 2000",
-    "cashnguns": "cardsim cashnguns payoff --players 4-6 --n 300",
-    "bang": "cardsim bang run --players 4-7 --n 50000",
+HELPER_EXAMPLES: dict[str, str] = {
     "poker": 'cardsim poker equity "As Ah" --board "Kd 7c 2s"',
     "runs": "cardsim runs list",
     "tune": "cardsim tune gang --players 3-6 --model history --target 0.5",
@@ -54,9 +48,29 @@ def _click_exception_types() -> tuple[type[Exception], ...]:
 CLICK_ERRORS = _click_exception_types()
 
 
-def _group_help(name: str) -> str:
+def sub_apps() -> dict[str, tuple[str, str, str]]:
+    """Sub-command -> (one-line help, example, dotted path of its typer app): every registered
+    game that declares a command line, in the registry's order, then the helpers."""
+    from cardsim.sims.registry import games
+
+    found = {name: (game.help, game.example, game.cli)
+             for name, game in games().items() if game.cli}
+    for name, help_text in HELPERS.items():
+        found.setdefault(name, (help_text, HELPER_EXAMPLES[name], f"cardsim.commands.{name}:app"))
+    return found
+
+
+def _group_help(help_text: str, example: str) -> str:
     """A group's one-line help and its example (``\\b`` keeps click from re-flowing it)."""
-    return f"{SUB_APPS[name]}\n\n\b\nExample: {EXAMPLES[name]}"
+    return f"{help_text}\n\n\b\nExample: {example}"
+
+
+def _game_titles() -> str:
+    """Every registered game's title, as "The Gang, The Game, Cash'n Guns and Bang!"."""
+    from cardsim.sims.registry import games
+
+    titles = [game.title for game in games().values()]
+    return " and ".join(filter(None, [", ".join(titles[:-1]), titles[-1]]))
 
 
 def _stub(help_text: str) -> typer.Typer:
@@ -64,8 +78,16 @@ def _stub(help_text: str) -> typer.Typer:
     return typer.Typer(help=help_text, rich_markup_mode=None)
 
 
+def _bench_targets() -> str:
+    """'poker, gang, ... or compile': the benchmark targets for the help line."""
+    from cardsim.sims.registry import games
+
+    names = ["poker", *(name for name, game in games().items() if game.bench)]
+    return f"{', '.join(names)} or compile."
+
+
 def bench(
-    target: str = typer.Argument(..., help="poker, gang, thegame, cashnguns, bang or compile."),
+    target: str = typer.Argument(..., help=_bench_targets()),
     quick: bool = typer.Option(False, "--quick", help="Shorter measurements (rougher figures)."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
     profile: bool = typer.Option(
@@ -94,18 +116,15 @@ def build_app(wanted: str | None = None) -> typer.Typer:
     """The typer app; only the sub-command ``wanted`` is imported (None: every one)."""
     app = typer.Typer(
         name="cardsim",
-        help="Monte Carlo strategy analysis for The Gang, The Game, Cash'n Guns and Bang!",
+        help=f"Monte Carlo strategy analysis for {_game_titles()}",
         no_args_is_help=True,
         pretty_exceptions_enable=False,
         add_completion=False,
         rich_markup_mode=None,
     )
-    for name, help_text in SUB_APPS.items():
-        if wanted in (None, name):
-            sub_app = importlib.import_module(f"cardsim.commands.{name}").app
-        else:
-            sub_app = _stub(help_text)
-        app.add_typer(sub_app, name=name, help=_group_help(name), short_help=help_text)
+    for name, (help_text, example, where) in sub_apps().items():
+        sub_app = resolve(where) if wanted in (None, name) else _stub(help_text)
+        app.add_typer(sub_app, name=name, help=_group_help(help_text, example), short_help=help_text)
     if wanted in (None, "report"):
         report_command = importlib.import_module("cardsim.commands.report").report_command
         app.command("report", help=None)(wrap_root_command(report_command, "report"))
@@ -129,7 +148,7 @@ def main(argv: list[str] | None = None) -> None:
     (``argv``: the arguments, default ``sys.argv[1:]``)."""
     args = sys.argv[1:] if argv is None else list(argv)
     words = [word for word in args if not word.startswith("-")]
-    wanted = words[0] if words and words[0] in (*SUB_APPS, "report") else ""
+    wanted = words[0] if words and words[0] in (*sub_apps(), "report") else ""
     try:
         code = build_app(wanted)(args=args, prog_name="cardsim", standalone_mode=False)
     except UserError as exc:

@@ -37,15 +37,17 @@ _SCHEDULER = re.compile(r"^(?:(?:tcp|tls|ucx|ws|wss)://)?\[?[A-Za-z0-9_.:-]+\]?:
                         r"^(?:tcp|tls|ucx|ws|wss)://[A-Za-z0-9_.-]+$")
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
-# Warm single-core throughput (episodes per second, rounded down) of each game's usual
-# configuration on the project's shared 2-core machine (gang 4p history 11k, thegame 3p planner
-# 4.4k and search 1.1k, bang 5p 5.9k, cashnguns 5p 85k); used only to pick the default --jobs.
-EPISODES_PER_SECOND = {"gang": 10_000, "thegame": 2_000, "cashnguns": 80_000, "bang": 5_000}
-# Below this many estimated seconds of work one worker is faster than starting a pool.
+# Below this many estimated seconds of work one worker is faster than starting a pool. Each
+# game declares its warm single-core speed (episodes per second, used only to pick the default
+# --jobs) and its cold compile seconds (:class:`cardsim.sims.core.game.Game`).
 SHORT_RUN_SECONDS = 10.0
-# First-run compile times measured cold on the same machine (issue 13).
-COMPILE_SECONDS = {"gang": 46, "thegame": 71, "cashnguns": 12, "bang": 33}
-GAME_TITLES = {"gang": "Gang", "thegame": "Game", "cashnguns": "Cash'n Guns", "bang": "Bang!"}
+
+
+def _declared(game: str) -> Any:
+    """The game's declaration, or None for a simulator outside the registry (tests' toys)."""
+    from cardsim.sims.registry import games
+
+    return games().get(game)
 
 
 def note(text: str) -> None:
@@ -267,7 +269,9 @@ def choose_jobs(game: str, n: int, options: RunOptions, runs: int = 1) -> int:
         # the worst case (a rate near 1/2) needs 1.96^2 / (4 precision^2) episodes
         needed = math.ceil(0.9604 / options.precision**2)
         episodes = max(n, min(needed, options.max_n or DEFAULT_MAX_N))
-    seconds = runs * episodes / EPISODES_PER_SECOND.get(game, 1_000)
+    declared = _declared(game)
+    speed = declared.episodes_per_second if declared is not None else 1_000
+    seconds = runs * episodes / speed
     return 1 if seconds < SHORT_RUN_SECONDS or cores == 1 else cores
 
 
@@ -281,7 +285,9 @@ def kernels_cold(game: str) -> bool:
     from cardsim.sims.core.jit import cache_folder
 
     cache_dir = os.environ.get("NUMBA_CACHE_DIR")
-    prefix = f"cardsim.sims.{game}."
+    declared = _declared(game)
+    module = declared.simulator_module if declared else f"cardsim.sims.{game}.simulator"
+    prefix = f"{module.rpartition('.')[0] or module}."
     for name, module in list(sys.modules.items()):
         source = Path(getattr(module, "__file__", None) or "")
         if not name.startswith(prefix) or source.suffix != ".py":
@@ -298,13 +304,14 @@ def kernels_cold(game: str) -> bool:
 
 def announce_compile(game: str, quiet: bool = False) -> None:
     """Say once per process that ``game``'s kernels will compile, with the expected time."""
-    if quiet or game in _announced or game not in COMPILE_SECONDS:
+    declared = _declared(game)
+    if quiet or game in _announced or declared is None or declared.compile_seconds is None:
         return
     _announced.add(game)
     if kernels_cold(game):
-        seconds = COMPILE_SECONDS[game]
-        about = "about a minute" if 40 <= seconds <= 80 else f"about {seconds} s"
-        note(f"compiling the {GAME_TITLES[game]} kernels (first run after install or a code "
+        seconds = declared.compile_seconds
+        about = "about a minute" if 40 <= seconds <= 80 else f"about {seconds:g} s"
+        note(f"compiling the {declared.running_title} kernels (first run after install or a code "
              f"change, {about}); later runs start at once")
 
 

@@ -19,7 +19,7 @@ from cardsim.commands.common import (
     SeedOpt,
     check_output_file,
     check_plot_folder,
-    command_app,
+    game_app,
     parse_range,
     record_result,
     show_table,
@@ -27,8 +27,7 @@ from cardsim.commands.common import (
 from cardsim.commands.output import record_run
 from cardsim.errors import UserError
 
-app = command_app("bang", help="Bang!: role and character win rates for 4-7 players.",
-                  example="cardsim bang run --players 4-7 --n 50000")
+app = game_app("bang")
 
 BotsOpt = Annotated[
     str,

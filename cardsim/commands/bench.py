@@ -1,6 +1,8 @@
 """`cardsim bench TARGET`: speed benchmarks, each a ratio against a reference in the same process.
 
-Each game target's module ``cardsim.sims.<target>.bench`` has ``main(quick) -> list[dict]``.
+Each game that declares a ``bench`` (:class:`cardsim.sims.core.game.Game`) is a target, whose
+``main(quick) -> list[dict]`` gives the rows; ``poker`` is the poker engine's
+(``cardsim.sims.poker.bench``).
 ``compile`` is the cold-start benchmark of :mod:`cardsim.sims.core.coldstart`: each game's first
 small command with an empty numba cache and again warm, and (unless ``--quick``)
 ``cardsim report --quick`` with an empty cache. ``compile --profile`` shows where those first
@@ -9,23 +11,33 @@ runs spend their compile time, kernel by kernel (:mod:`cardsim.sims.core.compile
 
 from __future__ import annotations
 
-import importlib
-
 import polars as pl
 import typer
 
 from cardsim.commands.common import show_table
 from cardsim.errors import UserError
+from cardsim.sims.core.game import resolve
 
-TARGETS = ("poker", "gang", "thegame", "cashnguns", "bang", "compile")
+POKER_BENCH = "cardsim.sims.poker.bench:main"
+
+
+def targets() -> dict[str, str | None]:
+    """Benchmark name -> its ``main`` (dotted path): poker, every game with a benchmark, and
+    ``compile`` (None: built in here)."""
+    from cardsim.sims.registry import games
+
+    found: dict[str, str | None] = {"poker": POKER_BENCH}
+    found.update((name, game.bench) for name, game in games().items() if game.bench)
+    return {**found, "compile": None}
 
 
 def bench_command(target: str, quick: bool, as_json: bool = False,
                   profile: bool = False) -> None:
     """Run one benchmark and print its rows (in the command's --format; ``as_json``: any
     machine format, so progress notes stay off)."""
-    if target not in TARGETS:
-        raise UserError(f"unknown benchmark {target!r}; choose one of: {', '.join(TARGETS)}")
+    known = targets()
+    if target not in known:
+        raise UserError(f"unknown benchmark {target!r}; choose one of: {', '.join(known)}")
     if profile and target != "compile":
         raise UserError("--profile goes with the compile benchmark: cardsim bench compile "
                         "--profile")
@@ -35,14 +47,13 @@ def bench_command(target: str, quick: bool, as_json: bool = False,
         else:
             compile_command(quick, as_json)
         return
-    module = importlib.import_module(f"cardsim.sims.{target}.bench")
-    rows = module.main(quick)
+    rows = resolve(known[target])(quick)
     show_table(pl.DataFrame(rows), title=f"benchmark: {target}", name="benchmark")
 
 
 def compile_command(quick: bool, as_json: bool) -> None:
     """`cardsim bench compile`: cold and warm first runs (and the quick report unless quick)."""
-    from cardsim.sims.core.coldstart import FIRST_COMMANDS, compile_benchmark
+    from cardsim.sims.core.coldstart import compile_benchmark, first_commands
 
     def note(row: dict) -> None:
         if not as_json:
@@ -50,7 +61,7 @@ def compile_command(quick: bool, as_json: bool) -> None:
                        f"{row['warm_s']} s warm "
                        f"(load {row['load_1min']})", err=True)
 
-    rows = compile_benchmark(list(FIRST_COMMANDS), report=not quick, on_row=note)
+    rows = compile_benchmark(list(first_commands()), report=not quick, on_row=note)
     title = "benchmark: compile (seconds; cold = fresh NUMBA_CACHE_DIR, warm = run again)"
     if as_json:
         show_table(pl.DataFrame(rows), title=title, name="compile", as_json=True)
@@ -66,11 +77,11 @@ PROFILE_TOP = 15  # kernels shown per game (the JSON document holds every one)
 def profile_command(as_json: bool) -> None:
     """`cardsim bench compile --profile`: where each game's cold first run spends its compile
     time, per kernel (most self time first)."""
-    from cardsim.sims.core.coldstart import COMMON_FLAGS, FIRST_COMMANDS
+    from cardsim.sims.core.coldstart import COMMON_FLAGS, first_commands
     from cardsim.sims.core.compile_profile import profile_command as profile_run
 
     rows = []
-    for game, argv in FIRST_COMMANDS.items():
+    for game, argv in first_commands().items():
         run = profile_run((*argv, *COMMON_FLAGS))
         if not as_json:
             typer.echo(f"  {game}: {run['cpu_s']} CPU s in the process, {run['compilations']} "

@@ -24,8 +24,8 @@ from cardsim.commands.common import (
     StoreOpt,
     check_output_file,
     check_plot_folder,
-    command_app,
     execute,
+    game_app,
     parse_range,
     record_result,
     show_table,
@@ -38,10 +38,7 @@ from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, HAND_COUNTS
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
 
-app = command_app(
-    "cashnguns", help="Cash'n Guns: payoff matrices of strategies and their equilibria.",
-    example="cardsim cashnguns payoff --players 4-6 --n 300",
-)
+app = game_app("cashnguns")
 
 StrategyOpt = Annotated[
     list[str] | None,

@@ -1,8 +1,9 @@
 """Options and helpers shared by every command: one option vocabulary, one output contract.
 
-A command module makes its sub-app with :func:`command_app` and declares commands as usual::
+A command module makes its sub-app with :func:`command_app` (a game's with :func:`game_app`,
+which takes the help and example its declaration gives) and declares commands as usual::
 
-    app = command_app("gang", help="The Gang: ...", example="cardsim gang heist --players 4")
+    app = game_app("gang")
 
     @app.command("heist")
     def heist_command(players: PlayersOpt = "4", n: NOpt = 100_000, run: RunOpts = RunOptions(),
@@ -54,7 +55,7 @@ from cardsim.options import (
 
 __all__ = [
     "DEFAULT_STORE", "RunOptions", "RunOpts", "check_n", "check_output_file",
-    "check_output_folder", "check_plot_folder", "command_app", "execute",
+    "check_output_folder", "check_plot_folder", "command_app", "execute", "game_app",
     "parse_choice", "parse_range", "record_result", "resolve_store", "search_jobs", "show_table",
     "show_value",
     "split_names",
@@ -206,6 +207,14 @@ def command_app(group: str, *, help: str, example: str) -> CommandApp:
         group, help=f"{help}\n\n\b\nExample: {example}", no_args_is_help=True,
         rich_markup_mode=None,
     )
+
+
+def game_app(name: str) -> CommandApp:
+    """The sub-app of ``cardsim <name>`` for a registered game: its declared help and example."""
+    from cardsim.sims.registry import get_game
+
+    game = get_game(name)
+    return command_app(name, help=game.help, example=game.example)
 
 
 def wrap_root_command(function: Callable[..., Any], name: str) -> Callable[..., Any]:

@@ -17,17 +17,14 @@ from cardsim.commands.common import (
     RunOpts,
     check_output_file,
     check_plot_folder,
-    command_app,
+    game_app,
     record_result,
     show_table,
     split_names,
 )
 from cardsim.errors import UserError
 
-app = command_app(
-    "gang", help="The Gang: heist success and game win rates per player model, mode and card.",
-    example="cardsim gang heist --players 3-6 --model history,bayes --n 20000",
-)
+app = game_app("gang")
 
 PlayersOpt = Annotated[str, typer.Option("--players", help="Player counts: 4, 3-6 or 3,5.")]
 ModelOpt = Annotated[

@@ -25,13 +25,14 @@ from cardsim.commands.common import (
     StoreOpt,
     resolve_store,
 )
+from cardsim.sims.registry import games
 
 
 def report_command(
     game: Annotated[
         list[str] | None,
-        typer.Option("--game", help="Limit to these games (comma separated or repeated): gang, "
-                     "thegame, cashnguns, bang."),
+        typer.Option("--game", help="Limit to these games (comma separated or repeated): "
+                     f"{', '.join(n for n, g in games().items() if g.report_section)}."),
     ] = None,
     quick: Annotated[
         bool, typer.Option("--quick", help="Small samples (under 2 minutes, wide intervals).")

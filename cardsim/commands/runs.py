@@ -23,7 +23,7 @@ from cardsim.commands.common import (
 from cardsim.errors import UserError
 from cardsim.sims.core.runner import load_episodes
 from cardsim.sims.core.store import StoredRun, StoreWriteError, delete_run, find_run, scan_runs
-from cardsim.sims.registry import get_simulator
+from cardsim.sims.registry import games, get_simulator
 
 app = command_app("runs", help="List, inspect and prune stored runs.",
                   example="cardsim runs list")
@@ -105,7 +105,7 @@ def show_command(run_id: str, store: StoreOpt = None, as_json: JsonOpt = False) 
     stored = find_run(resolve_store(store), run_id)
     manifest = stored.manifest
     headline = None
-    if manifest.get("game") in ("gang", "thegame", "cashnguns", "bang"):
+    if manifest.get("game") in games():
         column = get_simulator(manifest["game"]).headline
         episodes = load_episodes(stored)
         if column in episodes.columns:

@@ -15,16 +15,13 @@ from cardsim.commands.common import (
     RunOptions,
     RunOpts,
     check_plot_folder,
-    command_app,
+    game_app,
     parse_range,
     record_result,
     show_table,
 )
 
-app = command_app(
-    "thegame", help="The Game: win rates and cards left per player count and strategy.",
-    example="cardsim thegame run --players 1-5 --strategy planner,search --n 2000",
-)
+app = game_app("thegame")
 
 PlayersOpt = Annotated[str, typer.Option("--players", help="Player counts: 2, 1-5 or 1,3,5.")]
 StrategyOpt = Annotated[

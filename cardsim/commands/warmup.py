@@ -9,11 +9,12 @@ import time
 import typer
 
 from cardsim.errors import UserError
+from cardsim.sims.registry import names as game_names
 
 
 def warmup_command(
     games: list[str] | None = typer.Argument(
-        None, help="Games to compile (default: all): gang, thegame, cashnguns, bang."),
+        None, help=f"Games to compile (default: all): {', '.join(game_names())}."),
     jobs: int | None = typer.Option(None, "--jobs", help="Worker processes (default: all cores)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or notes."),
 ) -> None:
@@ -26,12 +27,11 @@ def warmup_command(
     """
     from cardsim.commands.common import search_jobs
     from cardsim.sims.core.coldstart import warm_up
-    from cardsim.sims.registry import GAMES
-
-    chosen = list(dict.fromkeys(games)) if games else list(GAMES)
-    unknown = [g for g in chosen if g not in GAMES]
+    known = game_names()
+    chosen = list(dict.fromkeys(games)) if games else known
+    unknown = [g for g in chosen if g not in known]
     if unknown:
-        raise UserError(f"unknown game {', '.join(unknown)}; choose from: {', '.join(GAMES)}")
+        raise UserError(f"unknown game {', '.join(unknown)}; choose from: {', '.join(known)}")
     workers = search_jobs(jobs)
     started = time.perf_counter()
     bar = _bar(len(chosen), quiet)

@@ -18,7 +18,7 @@ from cardsim.reports.content import Block, Bullets, Paragraph, Report, Section
 from cardsim.reports.html import write_html
 from cardsim.reports.pdf import drawn_ahead, measured_widths, remember_widths, write_pdf
 from cardsim.reports.progress import Tracker
-from cardsim.reports.sections import GAME_TITLES, SECTION_MODULES, section_module
+from cardsim.reports.sections import game_title, section_games, section_module
 from cardsim.reports.sections.common import models_block, reproducibility_blocks, rules_blocks
 from cardsim.reports.suite import Experiment, Outcome, Outcomes, Profile, run_experiments
 from cardsim.sims.core.runner import compile_ahead
@@ -86,10 +86,15 @@ def _distinct_configs(simulator: Simulator, experiments: Sequence[Experiment]) -
     return list(dict.fromkeys(simulator.make_config(**e.config) for e in experiments))
 
 
-# Rough CPU seconds of each game's chapter in a first quick report (compiling included,
-# `benchmarks/compile_profile.py` on 0ab17ce), so that side by side the longest starts first.
-CHAPTER_SECONDS: dict[str, float] = {"gang": 67.0, "thegame": 39.0, "bang": 20.0,
-                                     "cashnguns": 8.0}
+def chapter_seconds(game: str) -> float:
+    """Rough CPU seconds of the game's chapter in a first quick report (its declared
+    ``chapter_seconds``), so that side by side the longest starts first."""
+    from cardsim.sims.registry import games
+
+    declared = games().get(game)
+    return declared.chapter_seconds if declared is not None else 0.0
+
+
 # Side by side, the longest chapter's last experiments (this share of its plan, in this many
 # slices) wait in the queue for whichever worker is free first: the other chapters may end well
 # before it (The Gang's worker 99 CPU-s against 85 for the other three's on 2d6f172,
@@ -158,7 +163,7 @@ def _chapters_side_by_side(
     from joblib.externals.loky import ProcessPoolExecutor
     from joblib.parallel import LokyBackend
 
-    order = sorted(landed, key=lambda g: -CHAPTER_SECONDS.get(g[0], 0.0))
+    order = sorted(landed, key=lambda g: -chapter_seconds(g[0]))
     (first, first_module, first_simulator, first_plan), rest = order[0], order[1:]
 
     def whole(game: str, module: ModuleType, simulator: Simulator, played: Sequence[Outcome] = ()
@@ -275,7 +280,7 @@ def build_report(
             included.append(game)
             if key:
                 key_results.append(f"{section.title}: {key}")
-    names = ", ".join(GAME_TITLES.get(g, g) for g in included) or "no game"
+    names = ", ".join(game_title(g) for g in included) or "no game"
     front: list[Block] = [
         Paragraph(INTRO),
         Paragraph(profile.describe()),
@@ -320,4 +325,6 @@ def write_report(
                          games=tuple(s.key for s in report.sections), skipped=skipped)
 
 
-ALL_GAMES: tuple[str, ...] = tuple(SECTION_MODULES)
+def all_games() -> tuple[str, ...]:
+    """Every registered game with a report section, in chapter order."""
+    return tuple(section_games())

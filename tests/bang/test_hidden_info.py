@@ -120,3 +120,13 @@ def test_view_holds_no_hidden_role_or_hand() -> None:
         assert v[V.V_HAND_COUNT + q] == s.hand[q, C.N_KINDS]
     mine = sorted(c for c in range(C.N_CARDS) if s.zone[c] == E.Z_HAND and s.holder[c] == p)
     assert list(v[V.V_MY_CARDS : V.V_MY_CARDS + v[V.V_HAND_N]]) == mine
+
+
+def hidden_info_check(seed: int) -> int:
+    """The game declaration's hidden-information hook (``hidden_info_check``, run by the
+    generic contract test): role bots at 4 players, a few games; asserts no decision changes
+    when the deciding seat's hidden part is changed and returns the states compared (the games
+    come from :func:`mid_game_states`' own stream, so ``seed`` is not used)."""
+    states = mid_game_states(C.BOT_ROLE, 4, n_games=3)
+    assert changed_decisions(bot_decisions, states) == 0
+    return len(states)

@@ -134,3 +134,12 @@ def test_the_record_counts_revealed_cards_and_history():
     assert table.revealed == [[1, 0, 1], [1, 0, 0], [0, 1, 0], [1, 0, 0]]
     assert table.aims == [[1, 0, 3, 0], [1, 0, 1, 2]]
     assert table.lay == [[False, False, False, True], [False] * 4]
+
+
+def hidden_info_check(seed: int) -> int:
+    """The game declaration's hidden-information hook (``hidden_info_check``, run by the
+    generic contract test): asserts no decision changes when what a seat cannot see is dealt
+    again, over the usual positions, and returns the decisions compared."""
+    changed, checked = changed_decisions(plan_shot, plan_lie, seed=seed)
+    assert changed == 0
+    return checked

@@ -311,11 +311,17 @@ def test_compile_notice_only_when_the_cache_is_cold(tmp_path, monkeypatch, capsy
     os.utime(folder / "engine.f-1.py311.nbi", (source.stat().st_mtime + 1,) * 2)
     assert not options.kernels_cold("fakegame")
     monkeypatch.delenv("NUMBA_CACHE_DIR")
-    monkeypatch.setitem(options.COMPILE_SECONDS, "fakegame", 46)
-    monkeypatch.setitem(options.GAME_TITLES, "fakegame", "Fake")
+    from cardsim.sims.core.game import Game
+    from cardsim.sims.registry import register, unregister
+
+    register(Game(name="fakegame", title="Fake", simulator="cardsim.sims.fakegame.simulator:SIMULATOR",
+                  help="Fake.", example="cardsim fakegame", compile_seconds=46))
     monkeypatch.setattr(options, "_announced", set())
-    options.announce_compile("fakegame")
-    options.announce_compile("fakegame")
+    try:
+        options.announce_compile("fakegame")
+        options.announce_compile("fakegame")
+    finally:
+        unregister("fakegame")
     lines = capsys.readouterr().err.strip().splitlines()
     assert lines == ["note: compiling the Fake kernels (first run after install or a code "
                      "change, about a minute); later runs start at once"]

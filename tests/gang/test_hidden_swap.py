@@ -237,3 +237,13 @@ def test_the_swap_test_covers_a_bayes_play_of_the_estimate() -> None:
     assert all(uses) and len(uses) == len(deals)
     caught = leaks(BAYES, fixture["card"], 0, card, use_rule=LEAKY_TILT_HELPFUL, **setup)
     assert any("who uses the specialist" in line for line in caught), caught
+
+
+def hidden_info_check(seed: int) -> int:
+    """The game declaration's hidden-information hook (``hidden_info_check``, run by the
+    generic contract test): every model, one heist without cards, every seat's hidden cards
+    swapped; asserts no decision changed and returns the decisions compared (the deals come
+    from :func:`leaks`' own fixed stream, so ``seed`` is not used)."""
+    for name, model in MODELS.items():
+        assert leaks(model, "none", 0, 0, heists=1) == [], name
+    return len(MODELS) * PLAYERS

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cardsim.reports.build import ALL_GAMES, HTML_NAME, PDF_NAME, WrittenReport, build_report
+from cardsim.reports.build import HTML_NAME, PDF_NAME, WrittenReport, all_games, build_report
 from cardsim.reports.content import Report
 from cardsim.reports.html import write_html
 from cardsim.reports.pdf import Page, layout, write_pdf
@@ -37,7 +37,7 @@ class TinyReport:
 def tiny_report(tmp_path_factory) -> TinyReport:
     """What ``write_report`` does, keeping the report object for layout checks."""
     base = tmp_path_factory.mktemp("tiny-report")
-    report, skipped = build_report(list(ALL_GAMES), profile=TINY, seed=TINY_SEED, jobs=1, store=base / "store")
+    report, skipped = build_report(list(all_games()), profile=TINY, seed=TINY_SEED, jobs=1, store=base / "store")
     html = write_html(report, base / "out" / HTML_NAME)
     pages = layout(report)
     count = write_pdf(report, base / "out" / PDF_NAME, pages)

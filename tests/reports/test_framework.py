@@ -16,9 +16,9 @@ from cardsim.reports.pdf import layout
 from cardsim.reports.build import build_report
 from cardsim.reports.style import svg_text
 from cardsim.reports.suite import Profile
-from cardsim.reports.sections import GAME_TITLES
 from cardsim.sims.core.coin import SIMULATOR as COIN
-from cardsim.sims.registry import GAMES
+from cardsim.sims.core.game import Game
+from cardsim.sims.registry import register, unregister
 from tests.reports import toy_section
 
 TINY = Profile("quick", precision=0.2, max_n=300, tune_precision=0.2, tune_max_n=100)
@@ -48,10 +48,10 @@ def assert_pdf_structure(data: bytes) -> None:
 @pytest.fixture(scope="module", autouse=True)
 def absent_game():
     """A registered game whose simulator module does not exist (a game not landed yet)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(GAMES, "absent", "cardsim.sims.absent.simulator")
-        patch.setitem(GAME_TITLES, "absent", "Absent Game")
-        yield
+    register(Game(name="absent", title="Absent Game", simulator="cardsim.sims.absent.simulator:SIMULATOR",
+                  help="Not landed.", example="cardsim absent", report_section="cardsim.reports.sections.absent"))
+    yield
+    unregister("absent")
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pypdf import PdfReader
 
 from cardsim.reports.pdf import CONTENT_BOTTOM, MARGIN_TOP
-from cardsim.reports.sections import GAME_TITLES
+from cardsim.reports.sections import game_title, section_games
 
 
 def entries(outline: list) -> list[tuple[object, list]]:
@@ -25,8 +25,8 @@ def test_outline_has_every_chapter_and_its_sections(tiny_report):
     pairs = entries(reader.outline)
     top = [item for item, _ in pairs]
     titles = [item.title for item in top]
-    assert titles == [tiny_report.report.title, "Contents", *(GAME_TITLES[g] for g in tiny_report.written.games)]
-    assert len(tiny_report.written.games) == len(GAME_TITLES)
+    assert titles == [tiny_report.report.title, "Contents", *(game_title(g) for g in tiny_report.written.games)]
+    assert len(tiny_report.written.games) == len(section_games())
     assert pairs[0][1]  # the first page's headed lists (key results, about this report)
     for chapter, sections in pairs[2:]:
         names = [s.title for s in sections]
@@ -49,7 +49,7 @@ def test_contents_entries_link_to_their_chapters(tiny_report):
         assert link["/Subtype"] == "/Link"
         page_ref = link["/Dest"][0]
         targets.append(next(i for i, p in enumerate(reader.pages) if p.indirect_reference == page_ref))
-    assert targets == [starts[GAME_TITLES[g]] for g in tiny_report.written.games]
+    assert targets == [starts[game_title(g)] for g in tiny_report.written.games]
 
 
 def test_no_page_half_empty_unless_its_chapter_ends(tiny_report):

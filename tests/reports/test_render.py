@@ -12,7 +12,7 @@ from cardsim.reports.content import Bullets, Paragraph, Plot, Report, Section, T
 from cardsim.reports.html import inline_svg, render_html
 from cardsim.reports.pdf import (CONTENT_BOTTOM, CONTENT_W, MARGIN_TOP, MIN_PLOT_SHRINK, layout, text_width,
                                  wrap)
-from cardsim.reports.sections import SECTION_MODULES, section_module
+from cardsim.reports.sections import section_games, section_module
 from cardsim.reports.sections.common import digest_facts, digest_path
 from cardsim.reports.style import new_figure, svg_text
 
@@ -103,7 +103,7 @@ def greedy_wrap(text: str, width: float, size: float, weight: str = "normal", st
     return lines
 
 
-QUESTIONS = [section_module(game)[0].QUESTION for game in SECTION_MODULES]
+QUESTIONS = [section_module(game)[0].QUESTION for game in section_games()]
 
 
 @pytest.mark.parametrize(("width", "size", "weight", "style"), [

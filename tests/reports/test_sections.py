@@ -11,7 +11,7 @@ from cardsim.reports.build import game_section
 from cardsim.reports.content import Bullets, Plot, Table
 from cardsim.reports.html import render_html
 from cardsim.reports.content import Report
-from cardsim.reports.sections import SECTION_MODULES, section_module
+from cardsim.reports.sections import section_games, section_module
 from cardsim.reports.style import svg_text
 from cardsim.reports.suite import Outcome, Outcomes
 from cardsim.sims.core.runner import load_episodes
@@ -20,7 +20,7 @@ from cardsim.sims.registry import get_simulator
 from tests.reports.conftest import TINY, TINY_SEED
 
 
-@pytest.fixture(scope="module", params=sorted(SECTION_MODULES))
+@pytest.fixture(scope="module", params=sorted(section_games()))
 def chapter(request, tiny_report):
     """The game's chapter rebuilt from the session report's store (its chunks are reused)."""
     game = request.param

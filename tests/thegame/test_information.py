@@ -299,3 +299,11 @@ def test_first_player_is_the_cheapest_announced_opening(name):
         assert int(stats[kernel.S_FIRST_PLAYER]) == int(np.argmin(costs)), (deal_seed, costs)
         compared += len(set(costs)) > 1
     assert compared >= 200  # deals where the announcements actually differ
+
+
+def hidden_info_check(seed: int) -> int:
+    """The game declaration's hidden-information hook (``hidden_info_check``, run by the
+    generic contract test): a few positions per strategy, everything hidden from the mover
+    re-dealt; asserts the turn never changes and returns the positions compared."""
+    return sum(check_reads_only_legal_information(single_turn, name, seed=seed, wanted=5)
+               for name in STRATEGIES)

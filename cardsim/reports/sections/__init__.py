@@ -1,4 +1,5 @@
-"""One section builder per game; a game joins the report by adding its module here.
+"""One section builder per game; a game joins the report by naming its module in its
+declaration (``report_section`` of :class:`cardsim.sims.core.game.Game`).
 
 A section builder module defines:
 
@@ -23,18 +24,20 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-SECTION_MODULES: dict[str, str] = {
-    "gang": "cardsim.reports.sections.gang",
-    "thegame": "cardsim.reports.sections.thegame",
-    "cashnguns": "cardsim.reports.sections.cashnguns",
-    "bang": "cardsim.reports.sections.bang",
-}
-GAME_TITLES: dict[str, str] = {
-    "gang": "The Gang",
-    "thegame": "The Game",
-    "cashnguns": "Cash'n Guns",
-    "bang": "Bang!",
-}
+
+def section_games() -> list[str]:
+    """The registered games that declare a report section, in the registry's order."""
+    from cardsim.sims.registry import games
+
+    return [name for name, game in games().items() if game.report_section]
+
+
+def game_title(game: str) -> str:
+    """A game's chapter title (its name when the game is not registered)."""
+    from cardsim.sims.registry import games
+
+    declared = games().get(game)
+    return declared.title if declared is not None else game
 
 
 def _import_if_present(name: str) -> ModuleType | None:
@@ -48,13 +51,16 @@ def _import_if_present(name: str) -> ModuleType | None:
 
 def section_module(game: str) -> tuple[ModuleType | None, str]:
     """The section builder of ``game`` if the game has landed, else None and the reason why."""
-    from cardsim.sims.registry import GAMES
+    from cardsim.sims.registry import get_game
 
-    title = GAME_TITLES[game]
-    if _import_if_present(GAMES[game]) is None:
+    declared = get_game(game)
+    title = declared.title
+    if _import_if_present(declared.simulator_module) is None:
         return None, f"{title}: its simulator has not landed yet, so it is not in this report."
+    if declared.report_section is None:
+        return None, f"{title}: the simulator exists but its report section is not written yet."
     try:
-        module = _import_if_present(SECTION_MODULES[game])
+        module = _import_if_present(declared.report_section)
     except ModuleNotFoundError as exc:
         if not (exc.name or "").startswith("cardsim."):
             raise

@@ -1,2 +1,22 @@
 """Cash'n Guns (first edition, seed 004_1e0bffc2eaca2406.txt): loot, bullets, seven phases,
 strategies, a compiled batch kernel and a plain-Python reference engine."""
+
+from cardsim.sims.core.game import Game
+
+GAME = Game(
+    name="cashnguns",
+    title="Cash'n Guns",
+    simulator="cardsim.sims.cashnguns.simulator:SIMULATOR",
+    help="Cash'n Guns: payoff matrices of strategies and their equilibria.",
+    example="cardsim cashnguns payoff --players 4-6 --n 300",
+    cli="cardsim.commands.cashnguns:app",
+    api="cardsim.api:cashnguns",
+    report_section="cardsim.reports.sections.cashnguns",
+    bench="cardsim.sims.cashnguns.bench:main",
+    first_command=("cashnguns", "run", "--n", "2000"),
+    hidden_info_check="tests.cashnguns.test_information:hidden_info_check",
+    reference_check="tests.cashnguns.test_simulator:reference_check",
+    episodes_per_second=80_000,
+    compile_seconds=12,
+    chapter_seconds=8,
+)

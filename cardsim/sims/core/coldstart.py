@@ -15,7 +15,6 @@ per game (as :func:`cardsim.sims.core.runner.compile_ahead` does for the report)
 
 from __future__ import annotations
 
-import importlib
 import os
 import resource
 import shutil
@@ -29,32 +28,27 @@ from pathlib import Path
 from typing import Any
 
 import cardsim
+from cardsim.sims.core.game import resolve
 from cardsim.sims.core.seeds import chunk_generator
-from cardsim.sims.registry import GAMES, get_simulator
+from cardsim.sims.registry import get_game, get_simulator, names
 
-# One small command per game: its default run at a small n, one job (a cold first run compiles
-# the same kernels whatever n is; the warm run shows what is left when nothing compiles).
-FIRST_COMMANDS: dict[str, tuple[str, ...]] = {
-    "gang": ("gang", "heist", "--players", "4", "--model", "history", "--n", "2000"),
-    "thegame": ("thegame", "run", "--players", "2", "--strategy", "signals", "--n", "2000"),
-    "cashnguns": ("cashnguns", "run", "--n", "2000"),
-    "bang": ("bang", "run", "--players", "4", "--n", "500"),
-}
+# Each game declares one small first command (its ``first_command``): its default run at a
+# small n, one job (a cold first run compiles the same kernels whatever n is; the warm run shows
+# what is left when nothing compiles).
+
+
+def first_commands() -> dict[str, tuple[str, ...]]:
+    """Each registered game's first small command (``cardsim`` arguments), by game."""
+    declared = (get_game(name) for name in names())
+    return {game.name: game.first_command for game in declared if game.first_command}
+
+
 COMMON_FLAGS = ("--jobs", "1", "--no-store", "--quiet")
 REPORT_COMMAND = ("report", "--quick", "--quiet")
 
 # Targets of issue 17 on the project's 2-core machine (seconds, cold cache).
 FIRST_RUN_TARGET = 20.0
 REPORT_TARGET = 75.0
-
-# The config field holding a game's player model, so that warm-up compiles every registered
-# policy; a config a game rejects is skipped (the report plan still covers its defaults).
-POLICY_FIELDS: dict[str, tuple[str, ...]] = {
-    "gang": ("model",),
-    "thegame": ("strategy",),
-    "bang": ("sheriff_bot", "deputy_bot", "outlaw_bot", "renegade_bot"),
-}
-
 
 @dataclass(frozen=True)
 class Timing:
@@ -147,7 +141,7 @@ def compile_benchmark(games: Sequence[str], report: bool,
     (``report``) ``cardsim report --quick`` cold."""
     rows = []
     for game in games:
-        argv = (*FIRST_COMMANDS[game], *COMMON_FLAGS)
+        argv = (*get_game(game).first_command, *COMMON_FLAGS)
         rows.append(measure_cold(game, argv, target=FIRST_RUN_TARGET,
                                  root=root).row())
         if on_row is not None:
@@ -169,17 +163,16 @@ def compile_benchmark(games: Sequence[str], report: bool,
 
 
 def warmup_configs(game: str) -> list[Any]:
-    """The configs whose first episode reaches every kernel of ``game``: a game's own
-    ``warmup_configs()`` if its simulator module has one, else one config per registered
-    policy (when :data:`POLICY_FIELDS` names the field), plus the report's default plan."""
-    module = importlib.import_module(GAMES[game])
-    simulator = module.SIMULATOR
-    own = getattr(module, "warmup_configs", None)
-    if own is not None:
-        return list(own())
+    """The configs whose first episode reaches every kernel of ``game``: the game's declared
+    ``warmup_configs()`` if it has one, else one config per registered policy (when the game
+    declares its ``policy_fields``), plus the report's default plan."""
+    declared = get_game(game)
+    simulator = declared.load_simulator()
+    if declared.warmup_configs is not None:
+        return list(resolve(declared.warmup_configs)())
     configs = [simulator.make_config()]
     for policy in simulator.policies:
-        fields = {field: policy for field in POLICY_FIELDS.get(game, ())}
+        fields = {field: policy for field in declared.policy_fields}
         if fields:
             try:
                 configs.append(simulator.make_config(**fields))
@@ -231,12 +224,9 @@ def warm_up(games: Sequence[str], jobs: int,
     longest-compiling games first); ``on_done`` hears of each finished game."""
     from joblib import Parallel, delayed
 
-    order = sorted(games, key=lambda g: -WARMUP_ORDER.get(g, 0))
+    order = sorted(games, key=lambda g: -(get_game(g).compile_seconds or 0))
     parallel = Parallel(n_jobs=max(1, min(jobs, len(order))), return_as="generator_unordered")
     for finished in parallel(delayed(warm_one_game)(game) for game in order):
         if on_done is not None:
             on_done(finished)
 
-
-# Rough cold compile seconds per game (from `cardsim bench compile`), to start the longest first.
-WARMUP_ORDER: dict[str, float] = {"thegame": 70.0, "gang": 46.0, "bang": 33.0, "cashnguns": 12.0}

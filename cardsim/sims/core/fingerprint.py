@@ -48,6 +48,7 @@ def code_fingerprint(module_name: str) -> str:
             todo.extend(_SIMS_IMPORT.findall(path.read_text(encoding="utf-8")))
     digest = hashlib.sha256()
     for path in sorted(set(files)):
-        digest.update(path.relative_to(SIMS_ROOT).as_posix().encode())
+        inside = path.is_relative_to(SIMS_ROOT)
+        digest.update((path.relative_to(SIMS_ROOT).as_posix() if inside else path.name).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

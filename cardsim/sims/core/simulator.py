@@ -2,7 +2,8 @@
 
 A game declares one :class:`Simulator` (OpenSpiel-style: a named game with its facts) in
 ``cardsim/sims/<game>/simulator.py`` as the module attribute ``SIMULATOR``. The runner knows
-nothing else about the game.
+nothing else about the game; what the rest of the package knows (command line, API, report) is
+the game's :class:`~cardsim.sims.core.game.Game` declaration, which names this simulator.
 """
 
 from __future__ import annotations

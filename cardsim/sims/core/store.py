@@ -211,10 +211,11 @@ class StoredRun:
         """Whether the code that played this run differs from the installed code (its code
         fingerprint changed); None when that cannot be told (unknown game module)."""
         from cardsim.sims.core.fingerprint import code_fingerprint
-        from cardsim.sims.registry import GAMES
+        from cardsim.sims.registry import games
 
         recorded = (self.manifest.get("identity") or {}).get("code")
-        module = self.manifest.get("code_module") or GAMES.get(self.manifest.get("game", ""))
+        declared = games().get(self.manifest.get("game", ""))
+        module = self.manifest.get("code_module") or (declared and declared.simulator_module)
         if not recorded or not module:
             return None
         try:
