@@ -24,7 +24,6 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from cardsim.analysis.stats import Z95, wilson_interval
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, UNIT_DOLLARS
@@ -40,6 +39,7 @@ from cardsim.sims.cashnguns.strategies import (
 )
 from cardsim.sims.core.runner import run
 from cardsim.sims.core.store import atomic_write_bytes
+from cardsim.stats import Z95, wilson_interval
 
 METRICS = ("win", "score")
 

@@ -20,10 +20,10 @@ from typing import Any
 
 import polars as pl
 
-from cardsim.analysis.stats import proportion_table
 from cardsim.errors import UserError
 from cardsim.sims.core.runner import RunResult, run
 from cardsim.sims.core.simulator import Simulator
+from cardsim.stats import proportion_table
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 

@@ -11,7 +11,7 @@ import polars as pl
 import typer
 
 from cardsim.analysis.cashnguns import DEFAULT_LOCAL
-from cardsim.analysis.stats import wilson_interval
+from cardsim.api import strategy_specs
 from cardsim.commands.common import (
     JobsOpt,
     JsonOpt,
@@ -32,11 +32,11 @@ from cardsim.commands.common import (
     show_value,
 )
 from cardsim.commands.output import record_run
-from cardsim.api import strategy_specs
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, HAND_COUNTS
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
+from cardsim.stats import wilson_interval
 
 app = command_app(
     "cashnguns", help="Cash'n Guns: payoff matrices of strategies and their equilibria.",
@@ -310,7 +310,12 @@ def discover_command(
 
     Example: cardsim cashnguns discover --players 5 --budget 200 --rounds 8
     """
-    from cardsim.analysis.cashnguns import METHOD_VERSION, DiscoverSettings, discover, discover_round_lines
+    from cardsim.analysis.cashnguns import (
+        METHOD_VERSION,
+        DiscoverSettings,
+        discover,
+        discover_round_lines,
+    )
     from cardsim.commands.common import resolve_store, search_jobs
 
     every_settings = [DiscoverSettings(players=count, metric=metric, shame_value=shame, seed=seed, budget=budget,

@@ -9,16 +9,15 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from cardsim.analysis.stats import wilson_interval
 from cardsim.reports import html as html_mod
-from cardsim.reports.build import write_report
+from cardsim.reports.build import build_report, write_report
 from cardsim.reports.pdf import layout
-from cardsim.reports.build import build_report
+from cardsim.reports.sections import GAME_TITLES
 from cardsim.reports.style import svg_text
 from cardsim.reports.suite import Profile
-from cardsim.reports.sections import GAME_TITLES
 from cardsim.sims.core.coin import SIMULATOR as COIN
 from cardsim.sims.registry import GAMES
+from cardsim.stats import wilson_interval
 from tests.reports import toy_section
 
 TINY = Profile("quick", precision=0.2, max_n=300, tune_precision=0.2, tune_max_n=100)

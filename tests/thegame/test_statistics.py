@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cardsim.analysis.stats import wilson_interval
 from cardsim.sims.thegame import kernel
 from cardsim.sims.thegame.params import strategy_params
 from cardsim.sims.thegame.rules import rules_hand_size
 from cardsim.sims.thegame.simulator import SIMULATOR
+from cardsim.stats import wilson_interval
 
 
 def win_interval(players: int, strategy: str, n: int, seed: int = 2026):

@@ -40,7 +40,6 @@ from cardsim.analysis.cashnguns import (
     symmetric_game,
     table_profiles,
 )
-from cardsim.analysis.stats import Z95, wilson_interval
 from cardsim.errors import UserError
 from cardsim.reports.content import (
     Block,
@@ -54,6 +53,7 @@ from cardsim.reports.content import (
 from cardsim.reports.plots.cashnguns import equilibrium_bars, payoff_heatmap
 from cardsim.reports.suite import Experiment, Outcomes, Profile
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
+from cardsim.stats import Z95, wilson_interval
 
 GAME = "cashnguns"
 TITLE = "Cash'n Guns"

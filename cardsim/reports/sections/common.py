@@ -11,7 +11,6 @@ from pathlib import Path
 import polars as pl
 
 import cardsim
-from cardsim.analysis.stats import proportion_table
 from cardsim.analysis.tuning import candidate_table, ladder
 from cardsim.reports.content import (
     Block,
@@ -24,6 +23,7 @@ from cardsim.reports.content import (
     text_column,
 )
 from cardsim.reports.suite import Outcome, Outcomes, Profile
+from cardsim.stats import proportion_table
 
 READING_WORDS = ("reading", "silent", "disagree", "ambigu", "interpret", "choice", "chosen")
 
