@@ -3,8 +3,8 @@
 Each game target's module ``cardsim.sims.<target>.bench`` has ``main(quick) -> list[dict]``.
 ``compile`` is the cold-start benchmark of :mod:`cardsim.sims.core.coldstart`: each game's first
 small command with an empty numba cache and again warm, and (unless ``--quick``)
-``cardsim report --quick`` with an empty cache. ``compile --profile`` shows where those first
-runs spend their compile time, kernel by kernel (:mod:`cardsim.sims.core.compile_profile`).
+``cardsim report --quick`` with an empty cache. Where a cold run spends its compile time,
+kernel by kernel, is development tooling: ``benchmarks/compile_profile.py``.
 """
 
 from __future__ import annotations
@@ -20,20 +20,13 @@ from cardsim.errors import UserError
 TARGETS = ("poker", "gang", "thegame", "cashnguns", "bang", "compile")
 
 
-def bench_command(target: str, quick: bool, as_json: bool = False,
-                  profile: bool = False) -> None:
+def bench_command(target: str, quick: bool, as_json: bool = False) -> None:
     """Run one benchmark and print its rows (in the command's --format; ``as_json``: any
     machine format, so progress notes stay off)."""
     if target not in TARGETS:
         raise UserError(f"unknown benchmark {target!r}; choose one of: {', '.join(TARGETS)}")
-    if profile and target != "compile":
-        raise UserError("--profile goes with the compile benchmark: cardsim bench compile "
-                        "--profile")
     if target == "compile":
-        if profile:
-            profile_command(as_json)
-        else:
-            compile_command(quick, as_json)
+        compile_command(quick, as_json)
         return
     module = importlib.import_module(f"cardsim.sims.{target}.bench")
     rows = module.main(quick)
@@ -59,27 +52,3 @@ def compile_command(quick: bool, as_json: bool) -> None:
     for row in rows:
         typer.echo(f"{row['what']}: {row['command']} ({row['cache_files']} kernels cached)")
 
-
-PROFILE_TOP = 15  # kernels shown per game (the JSON document holds every one)
-
-
-def profile_command(as_json: bool) -> None:
-    """`cardsim bench compile --profile`: where each game's cold first run spends its compile
-    time, per kernel (most self time first)."""
-    from cardsim.sims.core.coldstart import COMMON_FLAGS, FIRST_COMMANDS
-    from cardsim.sims.core.compile_profile import profile_command as profile_run
-
-    rows = []
-    for game, argv in FIRST_COMMANDS.items():
-        run = profile_run((*argv, *COMMON_FLAGS))
-        if not as_json:
-            typer.echo(f"  {game}: {run['cpu_s']} CPU s in the process, {run['compilations']} "
-                       f"compilations, {run['compile_s']} s compiling ({run['command']})",
-                       err=True)
-        kernels = run["kernels"] if as_json else [
-            {**kernel, "kernel": kernel["kernel"].removeprefix("cardsim.sims.")}
-            for kernel in run["kernels"][:PROFILE_TOP]]
-        rows += [{"game": game, **kernel} for kernel in kernels]
-    title = ("benchmark: compile profile (seconds compiling each kernel in a cold first run; "
-             "self = without the kernels it compiled in)")
-    show_table(pl.DataFrame(rows), title=title, name="compile_profile", as_json=as_json)

@@ -25,11 +25,11 @@ costs a fixed share of compile time however small it is). Kernels called from ma
 separate (inlined, each call site would be typed again), and so do the bots' play rules, the
 random bot's legal plays and the Bang!/Gatling shot (inlined, they made their callers slower to
 type than the separate kernels cost). Like every kernel, the separate ones are compiled
-without numba's CPython wrapper and without machine code of their own
-(:mod:`cardsim.sims.core.jit`); a test's call from Python compiles a twin with the wrapper.
+without numba's CPython wrapper (:mod:`cardsim.sims.core.jit`); a test's call from Python
+compiles a twin with the wrapper.
 :func:`play_focus_batch` is the one batch kernel every command compiles;
 :func:`play_focus_games` hands it one argument type per argument whatever the caller passes.
-``cardsim bench compile --profile`` shows the cost per kernel.
+``benchmarks/compile_profile.py`` shows the compile cost per kernel.
 """
 
 from __future__ import annotations
