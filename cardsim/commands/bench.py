@@ -1,7 +1,7 @@
 """`cardsim bench TARGET`: speed benchmarks, each a ratio against a reference in the same process.
 
 Each game target's module ``cardsim.sims.<target>.bench`` has ``main(quick) -> list[dict]``.
-``compile`` is the cold-start benchmark of :mod:`cardsim.sims.core.coldstart`: each game's first
+``compile`` is the cold-start benchmark of :mod:`cardsim.coldstart`: each game's first
 small command with an empty numba cache and again warm, and (unless ``--quick``)
 ``cardsim report --quick`` with an empty cache. Where a cold run spends its compile time,
 kernel by kernel, is development tooling: ``benchmarks/compile_profile.py``.
@@ -35,7 +35,7 @@ def bench_command(target: str, quick: bool, as_json: bool = False) -> None:
 
 def compile_command(quick: bool, as_json: bool) -> None:
     """`cardsim bench compile`: cold and warm first runs (and the quick report unless quick)."""
-    from cardsim.sims.core.coldstart import FIRST_COMMANDS, compile_benchmark
+    from cardsim.coldstart import FIRST_COMMANDS, compile_benchmark
 
     def note(row: dict) -> None:
         if not as_json:

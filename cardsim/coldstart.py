@@ -10,7 +10,8 @@ in the same folder loads it (warm). That the folder really received the cache is
 reported (``cache_files``).
 
 :func:`warm_up` compiles every kernel of the named games ahead of a first real run, one process
-per game (as :func:`cardsim.sims.core.runner.compile_ahead` does for the report).
+per game (as :func:`cardsim.sims.core.runner.compile_ahead` does for the report). It reads the
+report's plan, so this module sits above the reports, beside the API.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cardsim
 from cardsim.sims.core.seeds import chunk_generator
 from cardsim.sims.registry import GAMES, get_simulator
 
@@ -87,7 +87,7 @@ class Timing:
 
 def package_root() -> Path:
     """The folder that holds the ``cardsim`` package being run."""
-    return Path(cardsim.__file__).resolve().parent.parent
+    return Path(__file__).resolve().parent.parent
 
 
 def load_average() -> float:
@@ -185,15 +185,12 @@ def warmup_configs(game: str) -> list[Any]:
                 configs.append(simulator.make_config(**fields))
             except Exception:  # noqa: BLE001 - a policy this field cannot take is skipped
                 continue
-    try:
-        from cardsim.reports.build import section_module
-        from cardsim.reports.suite import PROFILES
+    from cardsim.reports.build import section_module
+    from cardsim.reports.suite import PROFILES
 
-        section, _ = section_module(game)
-        if section is not None:
-            configs += [simulator.make_config(**e.config) for e in section.plan(PROFILES["default"])]
-    except ImportError:
-        pass
+    section, _ = section_module(game)
+    if section is not None:
+        configs += [simulator.make_config(**e.config) for e in section.plan(PROFILES["default"])]
     return covering(configs)
 
 
@@ -238,5 +235,5 @@ def warm_up(games: Sequence[str], jobs: int,
             on_done(finished)
 
 
-# Rough cold compile seconds per game (from `cardsim bench compile`), to start the longest first.
+# Relative cold compile cost per game (as `cardsim bench compile` shows), to start the longest first.
 WARMUP_ORDER: dict[str, float] = {"thegame": 70.0, "gang": 46.0, "bang": 33.0, "cashnguns": 12.0}
