@@ -360,10 +360,11 @@ def _newton_on_support(game: SymmetricGame, mix: np.ndarray, support: np.ndarray
         if support.size < 2:
             break
 
+        # called only within this iteration, so the loop variables it reads are current
         def equations(free: np.ndarray) -> np.ndarray:
-            full = np.zeros(len(mix))
-            full[support] = np.append(free, 1.0 - free.sum())
-            payoffs = expected_payoffs(game, full)[support]
+            full = np.zeros(len(mix))  # noqa: B023
+            full[support] = np.append(free, 1.0 - free.sum())  # noqa: B023
+            payoffs = expected_payoffs(game, full)[support]  # noqa: B023
             return payoffs[1:] - payoffs[0]
 
         free = mix[support][:-1]
@@ -710,7 +711,7 @@ def fill_table(arena, table: ProfileTable, library: Sequence[str], mix: np.ndarr
     game_seeds = np.concatenate([seeds[:g] for _, _, g in chosen])
     payoffs = arena.play(strategies, lineups, game_seeds)
     start = 0
-    for profile, key, g in chosen:
+    for profile, _key, g in chosen:
         table.add(tuple(library[i] for i in profile), payoffs[start:start + g])
         start += g
 

@@ -262,7 +262,7 @@ def tune_rungs(
 
             def evaluate(candidates: list[Candidate]) -> pl.DataFrame:
                 return evaluate_candidates(simulator, candidates, column, seed=seed, jobs=jobs, store=store,
-                                           precision=precision, max_n=max_n, on_start=start,
+                                           precision=precision, max_n=max_n, on_start=start,  # noqa: B023 - called in this iteration
                                            on_chunk=on_chunk, on_done=on_done)
 
             table = evaluate(candidates_for(count, rung))

@@ -24,8 +24,8 @@ def warmup_command(
 
     Example: cardsim warmup thegame gang
     """
-    from cardsim.commands.common import search_jobs
     from cardsim.coldstart import warm_up
+    from cardsim.commands.common import search_jobs
     from cardsim.sims.registry import GAMES
 
     chosen = list(dict.fromkeys(games)) if games else list(GAMES)

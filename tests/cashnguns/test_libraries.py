@@ -155,8 +155,9 @@ def test_a_record_named_by_hand_is_shipped_with_the_command_that_reruns_it(tmp_p
     --stop-checks) replaces its reading's entry, and the entry's command gives those settings
     back; an unfinished or unreadable record, two of one reading, or one of a count not among
     --players is a one-line error and writes nothing."""
-    from cardsim.commands.cashnguns import app
     from typer.testing import CliRunner
+
+    from cardsim.commands.cashnguns import app
 
     settings = DiscoverSettings(players=4, start=(COWARD, SNIPER), stop_checks=4)
     record, document = _stored_run(tmp_path, 4, "win", -5000, settings=settings, names=("d7", "d9"))

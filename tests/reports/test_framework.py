@@ -124,7 +124,7 @@ def test_figures_and_numbers_equal_the_store(written):
     episodes = stored_episodes(base / "store")
     svg = html_mod.inline_svg(svg_text(toy_section.heads_plot(episodes)), "coin-5")
     assert svg in text
-    for bias, group in episodes.group_by("bias"):
+    for _bias, group in episodes.group_by("bias"):
         heads = int(group["heads"].sum())
         lo, hi = wilson_interval(heads, group.height)
         assert f"{100 * heads / group.height:.1f}%" in text

@@ -73,7 +73,7 @@ def test_ladder_is_ordered(players: int) -> None:
     do not overlap."""
     intervals = [win_interval(players, s, 10_000)[1:3] for s in
                  ("random", "greedy", "planner", "signals")]
-    for (lo_weak, hi_weak), (lo_strong, hi_strong) in zip(intervals, intervals[1:]):
+    for (_lo_weak, hi_weak), (lo_strong, _hi_strong) in zip(intervals, intervals[1:]):
         assert hi_weak < lo_strong, intervals
 
 

@@ -263,7 +263,7 @@ def recommendation_frame(tables: dict[int, pl.DataFrame], target: float) -> pl.D
         best = steps["medium"]
 
         def cell(level: str) -> str:
-            step = steps.get(level)
+            step = steps.get(level)  # noqa: B023 - called in this iteration
             return f"{step['label']}: {percent(step['p'])}" if step else "-"
 
         rows.append({"players": players, "play": best["label"], "n": best["n"], "p": best["p"],

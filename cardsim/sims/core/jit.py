@@ -31,16 +31,14 @@ import gc
 import hashlib
 import inspect
 import os
+import types as pytypes
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import types as pytypes
-
 from numba import njit
 from numba.core import event, types
 from numba.core.registry import CPUDispatcher
-
 
 SIMS = Path(__file__).resolve().parent.parent
 _checked_caches: set[Path] = set()

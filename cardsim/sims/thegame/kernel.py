@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.thegame.rules import (
     BACKWARDS_STEP,
     DECK_SIZE,

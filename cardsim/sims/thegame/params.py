@@ -11,10 +11,9 @@ import numpy as np
 
 from cardsim.sims.thegame.kernel import (
     N_PARAMS,
+    P_LATE_DRAW,
     P_LOOKAHEAD,
     P_LOOKAHEAD_CANDIDATES,
-    P_SEARCH_CONFIDENCE,
-    P_LATE_DRAW,
     P_OMNI_BUDGET,
     P_OMNI_CANDIDATES,
     P_OMNI_LOOKAHEAD,
@@ -22,6 +21,7 @@ from cardsim.sims.thegame.kernel import (
     P_REACH_EARLY,
     P_REACH_LATE,
     P_SEARCH_CANDIDATES,
+    P_SEARCH_CONFIDENCE,
     P_SEARCH_ROLLOUTS,
     P_SIGNAL_PENALTY,
     P_SIGNAL_THRESHOLD,
