@@ -25,6 +25,7 @@ import numpy as np
 import polars as pl
 
 from cardsim.errors import UserError
+from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, UNIT_DOLLARS
 from cardsim.sims.cashnguns.simulator import SIMULATOR, play_lineups, strategy_rows
@@ -1521,10 +1522,28 @@ def searched_sentence(entries: dict[tuple[int, str, int], dict], checks: dict[tu
             + " ".join(holds))
 
 
+def per_slot_table(config: CashNGunsConfig, episodes: pl.DataFrame) -> pl.DataFrame:
+    """Per player slot: strategy, win probability (Wilson 95%), mean score (95%), survival."""
+    n = episodes.height
+    rows = []
+    for slot, spec in enumerate(config.slot_specs()):
+        wins = int(episodes[f"win_{slot}"].sum())
+        lo, hi = wilson_interval(wins, n)
+        score = episodes[f"score_{slot}"].cast(pl.Float64)
+        half = Z95 * float(score.std() or 0.0) / np.sqrt(n)
+        rows.append({
+            "slot": slot, "strategy": spec, "n": n, "wins": wins, "p_win": wins / n,
+            "lo": float(lo), "hi": float(hi), "mean_score": float(score.mean()),
+            "score_lo": float(score.mean()) - half, "score_hi": float(score.mean()) + half,
+            "survived": float(episodes[f"alive_{slot}"].mean()),
+            "wounds": float(episodes[f"wounds_{slot}"].cast(pl.Float64).mean()),
+            "shame": float(episodes[f"shame_{slot}"].cast(pl.Float64).mean()),
+        })
+    return pl.DataFrame(rows)
+
+
 # --- the shipped libraries: each reading's final discover library, checked afresh -----------------
 
-#: Package data: the final library of every reading's discover run, with provenance.
-SHIPPED_LIBRARIES = Path(__file__).resolve().parent.parent / "sims" / "cashnguns" / "data" / "libraries.json"
 LIBRARIES_FORMAT = "cardsim-cashnguns-libraries/2"
 #: The first format: one code fingerprint for the whole file, no method per entry.
 LIBRARIES_FORMAT_1 = "cardsim-cashnguns-libraries/1"
@@ -1618,9 +1637,10 @@ def record_entries(records: Sequence[Path]) -> dict[tuple[int, str, int], dict]:
     return found
 
 
-def export_libraries(store: Path, players: Sequence[int], path: Path = SHIPPED_LIBRARIES,
+def export_libraries(store: Path, players: Sequence[int], path: Path,
                      records: Sequence[Path] = ()) -> tuple[dict, list]:
-    """Write the shipped-libraries file: every reading at ``players`` with a stored discover run
+    """Write the libraries file at ``path`` (the command passes the shipped one,
+    :data:`cardsim.sims.cashnguns.SHIPPED_LIBRARIES`, by default): every reading at ``players`` with a stored discover run
     (default settings but the reading), or with one of the discover ``records`` named (any
     settings; a record of another player count is an error), gets a new entry; a reading
     without one keeps its entry of the file already at ``path`` (with that entry's own

@@ -18,7 +18,6 @@ from cardsim.analysis.cashnguns import (
     DEFAULT_TOLERANCE,
     DISCOVER_METHOD,
     READINGS,
-    SHIPPED_LIBRARIES,
     Equilibrium,
     OutsideCheck,
     best_responses,
@@ -52,6 +51,7 @@ from cardsim.reports.content import (
 )
 from cardsim.reports.plots.cashnguns import equilibrium_bars, payoff_heatmap
 from cardsim.reports.suite import Experiment, Outcomes, Profile
+from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
 from cardsim.stats import Z95, wilson_interval
 
