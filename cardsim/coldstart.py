@@ -43,7 +43,7 @@ FIRST_COMMANDS: dict[str, tuple[str, ...]] = {
 COMMON_FLAGS = ("--jobs", "1", "--no-store", "--quiet")
 REPORT_COMMAND = ("report", "--quick", "--quiet")
 
-# Targets of issue 17 on the project's 2-core machine (seconds, cold cache).
+# Targets of issue 17 (seconds with a cold cache, on two cores).
 FIRST_RUN_TARGET = 20.0
 REPORT_TARGET = 75.0
 
@@ -235,5 +235,5 @@ def warm_up(games: Sequence[str], jobs: int,
             on_done(finished)
 
 
-# Relative cold compile cost per game (as `cardsim bench compile` shows), to start the longest first.
+# Rough cold compile seconds per game (from `cardsim bench compile`), to start the longest first.
 WARMUP_ORDER: dict[str, float] = {"thegame": 70.0, "gang": 46.0, "bang": 33.0, "cashnguns": 12.0}

@@ -492,41 +492,28 @@ class DiscoverSettings:
     Attributes:
         players, metric, shame_value, seed: the game, the payoff ('win' probability or mean
             'score' in dollars) and the root seed.
-        budget: best-response candidates searched per round (by discover's search and by each
-            stop check).
-        rounds: PSRO rounds at most (the loop ends earlier when it converges, see stop_checks).
+        budget: best-response candidates per search; rounds: PSRO rounds at most.
         start: specs of the starting library.
-        library_cap: most strategies in the library after a reply joins (a hard cap: the number
-            of table profiles grows as library_cap ** players / players!, and a table spread over
-            too many profiles is too noisy to solve). Beyond it strategies leave, never the reply
-            that joins: first those with a negligible share (below ``prune_share``) in the
-            round's equilibrium, oldest first, then the smallest shares. Under the cap nothing
-            leaves, so the library keeps the double oracle's memory (a library that drops every
-            zero share each round turns into a best-response chase that cycles).
-        prune_share: the share under which a strategy counts as negligible (see library_cap).
-            Strategies that leave stay in the run's record of strategies met (``names``, and
-            ``dropped`` in order), stay candidates of every later search and keep their table
-            games; one that comes back as a search's reply keeps its name and is flagged
-            ``returned``. The stop rule does not depend on it (every search still tries them).
-        table_games: games added to the library's profile table per round, spread over the
-            profiles in proportion to how likely they are under the current mix.
-        profile_min: games every new profile gets first.
-        table_passes: the table games are played in this many passes, each weighted by the
-            equilibrium solved after the previous pass (the first by the previous round's).
-        search_games: games per candidate in the first search stage; the best tenth get
-            4 x that many fresh games, the best three 15 x.
-        validation_games: fresh paired games that measure the chosen response's gain when a
-            fifth of them (a first, separate check) does not already show a significant gain.
-        stop_checks: independent searches every round besides discover's own (fresh
-            candidates and games from streams discover's own search never draws from, see
-            ``STOP_CHECK``). The new reply with the highest significant gain joins the library;
-            the loop stops only when no search gains significantly and every search's 95% upper
-            bound is within ``tolerance``; when nothing is significant but a bound is wider, the
-            new reply with the highest gain joins and the loop goes on.
-        tolerance: that bound in the payoff's unit; default (0): ``DEFAULT_TOLERANCE``.
-        local: local-search candidates per search on top of ``budget`` (discover/5,
-            :func:`local_search_steps`: the members' one-move neighbours, compound moves of
-            several parameters, a hill-climb; 0 turns the local search off).
+        library_cap: most strategies in the library after a reply joins (profiles grow as
+            cap ** players / players!, and a table spread too thin is too noisy to solve).
+            Beyond it, strategies with a share below ``prune_share`` leave first (oldest
+            first), then the smallest; never the reply. Under the cap nothing leaves, so the
+            double oracle keeps its memory instead of cycling.
+        prune_share: the negligible share (see library_cap). A strategy that left stays in
+            the record (``names``, ``dropped``) and a candidate of later searches; one that
+            comes back keeps its name and is flagged ``returned``.
+        table_games, profile_min, table_passes: games added to the profile table per round
+            (spread by how likely each profile is under the current mix), games every new
+            profile gets first, and the passes they are played in (each weighted by the
+            equilibrium of the previous pass).
+        search_games: games per candidate in the first search stage (the best tenth get 4x
+            that, the best three 15x); validation_games: fresh paired games measuring the
+            chosen reply's gain.
+        stop_checks: independent searches per round besides discover's own (streams of
+            ``STOP_CHECK``). The loop stops only when no search gains significantly and every
+            95% upper bound is within ``tolerance`` (0: ``DEFAULT_TOLERANCE``).
+        local: local-search candidates per search on top of ``budget``
+            (:func:`local_search_steps`; 0: off).
     """
 
     players: int = 5

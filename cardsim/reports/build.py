@@ -86,15 +86,13 @@ def _distinct_configs(simulator: Simulator, experiments: Sequence[Experiment]) -
     return list(dict.fromkeys(simulator.make_config(**e.config) for e in experiments))
 
 
-# Rough CPU seconds of each game's chapter in a first quick report (compiling included,
-# `benchmarks/compile_profile.py` on 0ab17ce), so that side by side the longest starts first.
+# Rough relative cost of each game's chapter in a first quick report (compiling included, as
+# `benchmarks/compile_profile.py` shows), so that side by side the longest starts first.
 CHAPTER_SECONDS: dict[str, float] = {"gang": 67.0, "thegame": 39.0, "bang": 20.0,
                                      "cashnguns": 8.0}
 # Side by side, the longest chapter's last experiments (this share of its plan, in this many
 # slices) wait in the queue for whichever worker is free first: the other chapters may end well
-# before it (The Gang's worker 99 CPU-s against 85 for the other three's on 2d6f172,
-# `benchmarks/compile_profile.py`), and by then its kernels are in the numba cache, so another
-# worker only loads them.
+# before it, and by then its kernels are in the numba cache, so another worker only loads them.
 SHARED_TAIL = 1 / 3
 TAIL_SLICES = 4
 

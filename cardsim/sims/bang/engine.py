@@ -15,21 +15,14 @@ kernels compile the policies into themselves; :func:`cardsim.sims.core.jit.drop_
 (called by ``@kernel``) therefore clears the package's cache whenever any of its sources
 changed.
 
-Compile time: numba optimises and compiles every separately compiled kernel together with its
-whole call tree, so each level of a deep call chain compiles the rules below it once more.
-A kernel with a single caller that sits between the batch kernel and the shared rules (the
-turn, the draw phase, the card plays, the bots' seat-level choices, the path from a lethal hit
-to an elimination, the deal) is therefore ``@kernel(inline="always")``: compiled as part of its
-caller, not on its own; so are the few-line helpers with one or two callers (a separate kernel
-costs a fixed share of compile time however small it is). Kernels called from many places stay
-separate (inlined, each call site would be typed again), and so do the bots' play rules, the
-random bot's legal plays and the Bang!/Gatling shot (inlined, they made their callers slower to
-type than the separate kernels cost). Like every kernel, the separate ones are compiled
-without numba's CPython wrapper (:mod:`cardsim.sims.core.jit`); a test's call from Python
-compiles a twin with the wrapper.
+Compile time: numba compiles every separately compiled kernel with its whole call tree, so
+a kernel with a single caller between the batch kernel and the shared rules (the turn, the
+draw phase, the card plays, the bots' seat-level choices, the deal), and a few-line helper
+with one or two callers, is ``@kernel(inline="always")``: compiled as part of its caller.
+Kernels called from many places stay separate (inlined, each call site would be typed again),
+and so do the bots' play rules, the random bot's legal plays and the Bang!/Gatling shot.
 :func:`play_focus_batch` is the one batch kernel every command compiles;
 :func:`play_focus_games` hands it one argument type per argument whatever the caller passes.
-``benchmarks/compile_profile.py`` shows the compile cost per kernel.
 """
 
 from __future__ import annotations
