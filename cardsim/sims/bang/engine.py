@@ -15,122 +15,48 @@ kernels compile the policies into themselves; :func:`cardsim.sims.core.jit.drop_
 (called by ``@kernel``) therefore clears the package's cache whenever any of its sources
 changed.
 
-Compile time: numba compiles every separately compiled kernel with its whole call tree, so
-a kernel with a single caller between the batch kernel and the shared rules (the turn, the
-draw phase, the card plays, the bots' seat-level choices, the deal), and a few-line helper
-with one or two callers, is ``@kernel(inline="always")``: compiled as part of its caller.
-Kernels called from many places stay separate (inlined, each call site would be typed again),
-and so do the bots' play rules, the random bot's legal plays and the Bang!/Gatling shot.
+Compile time: numba optimises and compiles every separately compiled kernel together with its
+whole call tree, so each level of a deep call chain compiles the rules below it once more.
+A kernel with a single caller that sits between the batch kernel and the shared rules (the
+turn, the draw phase, the card plays, the bots' seat-level choices, the path from a lethal hit
+to an elimination, the deal) is therefore ``@kernel(inline="always")``: compiled as part of its
+caller, not on its own; so are the few-line helpers with one or two callers (a separate kernel
+costs a fixed share of compile time however small it is). Kernels called from many places stay
+separate (inlined, each call site would be typed again), and so do the bots' play rules, the
+random bot's legal plays and the Bang!/Gatling shot (inlined, they made their callers slower to
+type than the separate kernels cost). Like every kernel, the separate ones are compiled
+without numba's CPython wrapper and without machine code of their own
+(:mod:`cardsim.sims.core.jit`); a test's call from Python compiles a twin with the wrapper.
 :func:`play_focus_batch` is the one batch kernel every command compiles;
 :func:`play_focus_games` hands it one argument type per argument whatever the caller passes.
+``cardsim bench compile --profile`` shows the cost per kernel.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.bang.cards import (
-    BANG,
-    BARREL,
-    BART_CASSIDY,
-    BEER,
-    BLACK_JACK,
-    BOT_RANDOM,
-    CALAMITY_JANET,
-    CARD_KIND,
-    CARD_RANK,
-    CARD_SUIT,
-    CAT_BALOU,
-    CHARACTER_LIFE,
-    COLT_REACH,
-    DEPUTY,
-    DIAMONDS,
-    DUEL,
-    DYNAMITE,
-    EL_GRINGO,
-    FIRST_BLUE,
-    FIRST_WEAPON,
-    GATLING,
-    GENERAL_STORE,
-    HEARTS,
-    INDIANS,
-    JAIL,
-    JESSE_JONES,
-    JOURDONNAIS,
-    KIT_CARLSON,
-    LUCKY_DUKE,
-    MISSED,
-    MUSTANG,
-    N_CARDS,
-    N_CHARACTERS,
-    N_KINDS,
-    OUTLAW,
-    PANIC,
-    PAUL_REGRET,
-    PEDRO_RAMIREZ,
-    RENEGADE,
-    ROLES_BY_PLAYERS,
-    ROSE_DOOLAN,
-    SALOON,
-    SCOPE,
-    SHERIFF,
-    SID_KETCHUM,
-    SIDE_LAW,
-    SIDE_NONE,
-    SIDE_OUTLAWS,
-    SIDE_RENEGADE,
-    SLAB_THE_KILLER,
-    SPADES,
-    STAGECOACH,
-    SUZY_LAFAYETTE,
-    VOLCANIC,
-    VULTURE_SAM,
-    WEAPON_REACH,
-    WELLS_FARGO,
+    BANG, BARREL, BART_CASSIDY, BEER, BLACK_JACK, BOT_RANDOM, CALAMITY_JANET, CARD_KIND, CARD_RANK,
+    CARD_SUIT, CAT_BALOU, CHARACTER_LIFE, COLT_REACH, DEPUTY, DIAMONDS, DUEL, DYNAMITE, EL_GRINGO,
+    FIRST_BLUE, FIRST_WEAPON, GATLING, GENERAL_STORE, HEARTS, INDIANS, JAIL, JESSE_JONES,
+    JOURDONNAIS, KIT_CARLSON, LUCKY_DUKE, MISSED, MUSTANG, N_CARDS, N_CHARACTERS, N_KINDS, OUTLAW,
+    PANIC, PAUL_REGRET, PEDRO_RAMIREZ, RENEGADE, ROLES_BY_PLAYERS, ROSE_DOOLAN, SALOON, SCOPE,
+    SHERIFF, SIDE_LAW, SIDE_NONE, SIDE_OUTLAWS, SIDE_RENEGADE, SID_KETCHUM, SLAB_THE_KILLER,
+    SPADES, STAGECOACH, SUZY_LAFAYETTE, VOLCANIC, VULTURE_SAM, WEAPON_REACH, WELLS_FARGO,
     WILLY_THE_KID,
 )  # fmt: skip
 from cardsim.sims.bang.policies import (
-    N_PARAMS,
-    SID_ABILITY,
-    default_params,
-    pick_discard,
-    pick_jesse_source,
-    pick_kit_return,
-    pick_pedro_discard,
-    pick_store_card,
-    pick_two_to_discard,
-    rand_below,
-    random_play,
-    scripted_play,
+    N_PARAMS, NO_ACTION, SID_ABILITY, default_params, pick_discard, pick_jesse_source,
+    pick_kit_return, pick_pedro_discard, pick_store_card, pick_two_to_discard, rand_below,
+    random_play, scripted_play,
 )
 from cardsim.sims.bang.view import (
-    V_ALIVE,
-    V_ALIVE_N,
-    V_ATTACKS,
-    V_BOT,
-    V_CHAR,
-    V_DISCARD_TOP,
-    V_DIST,
-    V_FOES,
-    V_HAND_COUNT,
-    V_HAND_N,
-    V_LIFE,
-    V_MAX_LIFE,
-    V_MAY_BANG,
-    V_MY_CARDS,
-    V_MY_KINDS,
-    V_MY_ROLE,
-    V_OUTLAWS,
-    V_PLAYERS,
-    V_REACH,
-    V_ROLE,
-    V_SEAT,
-    V_SHERIFF,
-    V_TABLE,
-    V_TABLE_N,
-    VIEW_SIZE,
+    V_ALIVE, V_ALIVE_N, V_ATTACKS, V_BOT, V_CHAR, V_DISCARD_TOP, V_DIST, V_FOES, V_HAND_COUNT,
+    V_HAND_N, V_LIFE, V_MAX_LIFE, V_MAY_BANG, V_MY_CARDS, V_MY_KINDS, V_MY_ROLE, V_OUTLAWS,
+    V_PLAYERS, V_REACH, V_ROLE, V_SEAT, V_SHERIFF, V_TABLE, V_TABLE_N, VIEW_SIZE,
 )  # fmt: skip
-from cardsim.sims.core.jit import kernel
 
 MAX_SEATS = 7
 MAX_ACTIONS = 1024  # far above any reachable count of legal plays

@@ -161,7 +161,7 @@ def training_fingerprint() -> str:
 
     digest = hashlib.sha256()
     for module in (engine, policies, view, cards, sys.modules[__name__]):
-        digest.update(Path(str(module.__file__)).read_bytes())
+        digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()[:16]
 
 
