@@ -2,22 +2,23 @@
 
 Runs one ``cardsim`` command in a new process with an empty numba cache folder (a new
 ``NUMBA_CACHE_DIR``) and records numba's ``numba:compile`` events in that process and in every
-worker process it starts, with the package's recorder and per-kernel costs
-(:func:`cardsim.sims.core.compile_profile.compile_listener` and
-:func:`~cardsim.sims.core.compile_profile.kernel_costs`, as ``cardsim bench compile --profile``
-does for one process). What this script adds is the other processes: a ``sitecustomize``
-module (written to a scratch folder put first on ``PYTHONPATH``) registers that recorder at
-the start of every Python process that inherits the environment, and each process appends one
-JSON line per compile to a shared log. For ``report`` it also times the report's phases
-(compiling ahead, the chapters, the HTML and PDF writers) in the command's own process.
+worker process it starts. numba announces every compilation of a function for one argument
+signature as such an event (:mod:`numba.core.event`); compiling a caller compiles its callees,
+so the events nest. A ``sitecustomize`` module (written to a scratch folder put first on
+``PYTHONPATH``) registers the recorder :func:`compile_listener` at the start of every Python
+process that inherits the environment, and each process appends one JSON line per compile to a
+shared log. For ``report`` it also times the report's phases (compiling ahead, the chapters,
+the HTML and PDF writers) in the command's own process.
 
     python benchmarks/compile_profile.py [--top 40] [--json profile.json] -- \\
         report --quick --jobs 2 --no-store --out /tmp/r --quiet
 
-The summary lists the phases, the compile seconds per process (wall and CPU: a compilation's
-CPU seconds hardly depend on the machine's load), the kernels by own compile seconds, the
-specialisations by inclusive seconds, and every specialisation compiled in more than one
-process (work a cold run repeats).
+The summary lists the phases, the compile seconds per process (wall and CPU: a compilation
+runs on one thread, so its CPU seconds hardly depend on the machine's load), the kernels by
+own compile seconds (:func:`kernel_costs`: ``self`` leaves out the callees compiled inside,
+``inclusive`` keeps them), the specialisations by inclusive seconds, and every specialisation
+compiled in more than one process (work a cold run repeats). numba's own library functions
+(``np.argsort``'s quicksort) show under their implementation's name.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import asdict, fields
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -52,18 +53,56 @@ if os.environ.get({LOG_VARIABLE!r}):
 """
 
 
+@dataclass(frozen=True)
+class CompileEvent:
+    """One compilation: the function's qualified name, its signature, when it started and
+    ended (``perf_counter`` seconds), how deep it nested in other compilations, and (when
+    recorded) the process's id and CPU seconds at its start and end."""
+
+    name: str
+    signature: str
+    start: float
+    end: float
+    depth: int
+    pid: int = 0
+    cpu_start: float = 0.0
+    cpu_end: float = 0.0
+
+
+def compile_listener(on_event: Callable[[CompileEvent], None]) -> Any:
+    """A numba event listener that hands every finished compilation of this process to
+    ``on_event`` (register it for ``"numba:compile"``)."""
+    from numba.core import event
+
+    pid = os.getpid()
+    open_events: list[tuple[str, str, float, float]] = []
+
+    class Recorder(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            function = getattr(ev.data["dispatcher"], "py_func", None)
+            name = (f"{getattr(function, '__module__', '?')}.{function.__qualname__}"
+                    if function is not None else repr(ev.data["dispatcher"]))
+            open_events.append((name, ", ".join(map(str, ev.data["args"])),
+                                time.perf_counter(), time.process_time()))
+
+        def on_end(self, ev: event.Event) -> None:
+            name, signature, start, cpu_start = open_events.pop()
+            on_event(CompileEvent(name, signature, start, time.perf_counter(),
+                                  len(open_events), pid, cpu_start, time.process_time()))
+
+    return Recorder()
+
+
 def _append(log: str, entry: dict[str, Any]) -> None:
     with open(log, "a") as handle:
         handle.write(json.dumps(entry) + "\n")
 
 
 def record_this_process() -> None:
-    """Log every compile of this process (the package's recorder), its CPU seconds when it
+    """Log every compile of this process (:func:`compile_listener`), its CPU seconds when it
     exits normally, and (in the command's own process when asked) the report's phases, to the
     file named by ``CARDSIM_COMPILE_LOG``."""
     from numba.core import event
-
-    from cardsim.sims.core.compile_profile import compile_listener
 
     log = os.environ[LOG_VARIABLE]
     pid = os.getpid()
@@ -105,18 +144,58 @@ def time_report_phases(log: str, pid: int) -> None:
 
 
 def compile_events(entries: Sequence[dict[str, Any]]) -> list[Any]:
-    """The logged compiles as the package's :class:`CompileEvent` records."""
-    from cardsim.sims.core.compile_profile import CompileEvent
-
+    """The logged compiles as :class:`CompileEvent` records."""
     names = {f.name for f in fields(CompileEvent)}
     return [CompileEvent(**{k: v for k, v in e.items() if k in names})
             for e in entries if e["kind"] == "compile"]
 
 
+def own_times(events: Sequence[CompileEvent]) -> dict[int, tuple[float, float]]:
+    """(self seconds, self CPU seconds) of each event, by ``id``: its own minus those of the
+    compilations directly nested in it (in the same process)."""
+    own: dict[int, tuple[float, float]] = {}
+    by_process: dict[int, list[CompileEvent]] = {}
+    for current in events:
+        by_process.setdefault(current.pid, []).append(current)
+    for group in by_process.values():
+        ordered = sorted(group, key=lambda e: (e.start, e.depth))
+        wall = {id(e): e.end - e.start for e in ordered}
+        cpu = {id(e): e.cpu_end - e.cpu_start for e in ordered}
+        stack: list[CompileEvent] = []
+        for current in ordered:
+            while stack and stack[-1].end <= current.start:
+                stack.pop()
+            if stack:
+                wall[id(stack[-1])] -= current.end - current.start
+                cpu[id(stack[-1])] -= current.cpu_end - current.cpu_start
+            stack.append(current)
+        own.update({key: (wall[key], cpu[key]) for key in wall})
+    return own
+
+
+def kernel_costs(events: Sequence[CompileEvent]) -> list[dict[str, Any]]:
+    """Per function: signatures compiled, self seconds (inclusive minus the directly nested
+    compilations of the same process), inclusive seconds (summed over its signatures and
+    processes) and the same two in CPU seconds, most self time first."""
+    own = own_times(events)
+    rows: dict[str, dict[str, Any]] = {}
+    for current in sorted(events, key=lambda e: (e.start, e.depth)):
+        row = rows.setdefault(current.name, {"kernel": current.name, "signatures": 0,
+                                             "self_s": 0.0, "inclusive_s": 0.0,
+                                             "self_cpu_s": 0.0, "inclusive_cpu_s": 0.0})
+        row["signatures"] += 1
+        row["self_s"] += own[id(current)][0]
+        row["inclusive_s"] += current.end - current.start
+        row["self_cpu_s"] += own[id(current)][1]
+        row["inclusive_cpu_s"] += current.cpu_end - current.cpu_start
+    for row in rows.values():
+        for column in ("self_s", "inclusive_s", "self_cpu_s", "inclusive_cpu_s"):
+            row[column] = round(row[column], 3)
+    return sorted(rows.values(), key=lambda r: -r["self_s"])
+
+
 def summary(entries: list[dict[str, Any]], top: int, began: float) -> str:
     """Phases, compile seconds per process, top kernels and specialisations, repeats."""
-    from cardsim.sims.core.compile_profile import kernel_costs, own_times
-
     events = compile_events(entries)
     own = own_times(events)
     exits = {e["pid"]: e for e in entries if e["kind"] == "exit"}

@@ -369,8 +369,17 @@ class TheGame:
                            episodes)
 
 
+def _bang_counts(players: Players) -> list[int]:
+    """Bang!'s player counts, 4-7."""
+    counts = parse_range(players)
+    if any(c < 4 or c > 7 for c in counts):
+        raise UserError(f"bang: players must be 4-7, got {players!r}")
+    return counts
+
+
 class Bang:
-    """Bang!: ``run`` (see ``cardsim bang --help``)."""
+    """Bang!: ``run``, ``bots``, ``train``, ``compare`` and ``stress`` (see ``cardsim bang
+    --help``)."""
 
     @staticmethod
     def run(
@@ -400,9 +409,7 @@ class Bang:
         options = options or run_options(seed=seed, jobs=jobs, backend=backend,
                                          scheduler=scheduler, store=store, precision=precision,
                                          max_n=max_n, quiet=quiet)
-        counts = parse_range(players)
-        if any(c < 4 or c > 7 for c in counts):
-            raise UserError(f"bang: players must be 4-7, got {players!r}")
+        counts = _bang_counts(players)
         bot_fields = parse_bots(bots)
         configs = [BangConfig(players=count, max_turns=max_turns, **bot_fields)
                    for count in counts]
@@ -416,9 +423,159 @@ class Bang:
             tables["eliminations"] = elimination_table(episodes)
         return runs.result(tables, episodes)
 
+    @staticmethod
+    def bot_label(bots: str = "role") -> str:
+        """How a ``bots`` setting reads in a title: the one bot every role plays, or the
+        ``role=bot`` pairs."""
+        from cardsim.sims.bang.simulator import parse_bots
+
+        fields = parse_bots(bots)
+        if len(fields) == 4 and len(set(fields.values())) == 1:
+            return next(iter(fields.values()))
+        return ", ".join(f"{k.removesuffix('_bot')}={v}" for k, v in fields.items()) or "role"
+
+    @staticmethod
+    def bots() -> pl.DataFrame:
+        """The bots that can be seated per role, with how each plays."""
+        import polars as pl
+
+        from cardsim.sims.bang.cards import BOT_DESCRIPTIONS
+
+        return pl.DataFrame([{"bot": name, "plays": text} for name, text in BOT_DESCRIPTIONS.items()])
+
+    @staticmethod
+    def train(players: Players = "4-7", seed: int = 0, jobs: int | None = None,
+              budget: int = 1_200_000, rounds: int = 3, out: str | Path = "results/bang/tuned.json",
+              log: Callable[[str], None] | None = None) -> None:
+        """Train the ``tuned`` bots by iterated best response and write their parameters to
+        ``out`` (entries of other player counts kept); ``log`` hears the progress lines."""
+        from cardsim.options import check_output_file, search_jobs
+        from cardsim.sims.bang.training import train_and_save
+
+        counts = _bang_counts(players)
+        check_output_file(Path(out), what="--out")
+        if budget < 10_000 or rounds < 1:
+            raise UserError(f"bang: --budget must be >= 10000 and --rounds >= 1, got {budget}, "
+                            f"{rounds}")
+        workers = search_jobs(jobs)
+        for count in counts:
+            train_and_save(count, seed, budget, rounds, workers, Path(out),
+                           log=log or (lambda line: None))
+
+    @staticmethod
+    def compare(players: Players = "4-7", bot: str = "tuned", against: str = "role",
+                roles: Names = "sheriff,deputy,outlaw,renegade", n: int = 20_000, seed: int = 0,
+                jobs: int | None = None, params: str | Path | None = None) -> pl.DataFrame:
+        """Win rate of one seat of each role playing ``bot`` while the others play
+        ``against``, the paired baseline on the same deals, and the difference with its 95%
+        interval, one row per player count and role."""
+        import polars as pl
+
+        from cardsim.options import search_jobs
+        from cardsim.sims.bang.compare import compare_rows
+
+        rows = compare_rows(_bang_counts(players), bot, against, split_names(roles, name="--roles"),
+                            n, seed, search_jobs(jobs), None if params is None else Path(params))
+        return pl.DataFrame(rows)
+
+    @staticmethod
+    def stress(players: Players = "5-7", roles: Names = "renegade", against: str = "tuned",
+               games: int = 3_000, steps: int = 8, validation: int = 20_000, trials: int = 12,
+               sigma: float = 0.1, n: int = 4_000, seed: int = 0,
+               jobs: int | None = None) -> dict[str, pl.DataFrame]:
+        """Try to overturn the ladder's balance conclusions on the tuned rung: the best
+        response of each named role (``best_response``) and the side win rates of randomly
+        perturbed tuned tables (``perturbation``); a part with 0 steps or 0 trials is left
+        out."""
+        import polars as pl
+
+        from cardsim.options import search_jobs
+        from cardsim.sims.bang.cards import ROLE_NAMES, roles_for
+        from cardsim.sims.bang.stress import best_response, mapper, perturbed_side_rates
+
+        counts = _bang_counts(players)
+        wanted = split_names(roles, name="--roles")
+        for role in wanted:
+            if role not in ROLE_NAMES:
+                raise UserError(f"bang: unknown role {role!r}; choose from: {', '.join(ROLE_NAMES)}")
+        if against not in ("tuned", "role"):
+            raise UserError(f"bang: --against must be tuned or role, got {against!r}")
+        if min(games, validation, n) < 2 or min(steps, trials) < 0 or not 0 <= sigma <= 1:
+            raise UserError("bang: --games, --validation and --n must be >= 2, --steps and --trials "
+                            f">= 0, --sigma in [0, 1]; got {games}, {validation}, {n}, {steps}, "
+                            f"{trials}, {sigma}")
+        map_calls = mapper(search_jobs(jobs))
+        found, shaken = [], []
+        for count in counts:
+            present = set(roles_for(count))
+            for role in wanted:
+                if steps and ROLE_NAMES.index(role) in present:
+                    found.append(best_response(count, ROLE_NAMES.index(role), against, games, steps,
+                                               validation, seed, map_calls))
+            if trials:
+                shaken.extend(perturbed_side_rates(count, sigma, trials, n, seed, map_calls))
+        tables = {}
+        if found:
+            tables["best_response"] = pl.DataFrame(found)
+        if shaken:
+            tables["perturbation"] = pl.DataFrame(shaken)
+        return tables
+
+
+def _cashnguns_counts(players: Players) -> list[int]:
+    """Cash'n Guns player counts for the searches over the seed rules' 4-6."""
+    counts = parse_range(players)
+    for count in counts:
+        if not 4 <= count <= 6:
+            raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {count}")
+    return counts
+
 
 class CashNGuns:
-    """Cash'n Guns: ``payoff`` (see ``cardsim cashnguns --help``)."""
+    """Cash'n Guns: ``strategies``, ``run``, ``payoff``, ``stage``, ``discover``, ``check`` and
+    ``libraries`` (see ``cardsim cashnguns --help``)."""
+
+    @staticmethod
+    def strategies() -> dict[str, pl.DataFrame]:
+        """The named strategies (``strategies``), the policies a custom strategy combines
+        (``policies``) and its parameters (``parameters``)."""
+        from cardsim.analysis.cashnguns import strategy_space_tables
+
+        named, policies, parameters = strategy_space_tables()
+        return {"strategies": named, "policies": policies, "parameters": parameters}
+
+    @staticmethod
+    def run(
+        players: Players = 5, strategy: Names | None = None, shame: int | None = None,
+        n: int = 20_000, *, seed: int = 0, jobs: int | None = None, backend: str = "joblib",
+        scheduler: str | None = None, store: str | Path | None = None,
+        precision: float | None = None, max_n: int | None = None, quiet: bool = False,
+        options: RunOptions | None = None,
+    ) -> Result:
+        """A table of strategies per player count (one for all, two for focal vs others, or one
+        per player): per slot (``slots``) the win probability, mean score, survival, wounds and
+        shame, with 95% intervals."""
+        import polars as pl
+
+        from cardsim.analysis.cashnguns import per_slot_table
+        from cardsim.sims.cashnguns.config import CashNGunsConfig
+        from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
+
+        options = options or run_options(seed=seed, jobs=jobs, backend=backend,
+                                         scheduler=scheduler, store=store, precision=precision,
+                                         max_n=max_n, quiet=quiet)
+        specs = tuple(strategy_specs(strategy) or ("calculator", "stubborn"))
+        shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
+        configs = [CashNGunsConfig(players=count, strategies=specs, shame_value=shame)
+                   for count in parse_range(players)]
+        runs = _Runs("cashnguns run", n, options, len(configs))
+        tables, frames = [], []
+        for config in configs:
+            episodes = runs.episodes("cashnguns", config)
+            frames.append(episodes)
+            table = per_slot_table(config, episodes)
+            tables.append(table.select(pl.lit(config.players).alias("players"), pl.all()))
+        return runs.result({"slots": pl.concat(tables)}, _concat(frames))
 
     @staticmethod
     def payoff(
@@ -499,6 +656,169 @@ class CashNGuns:
                     "stop_rule": options.stop_rule(n), "runs": [], "metric": metric,
                     "strategies": names, "equilibria": equilibria}
         return Result(tables[f"matrix_{counts[0]}p"], _concat(pooled), manifest, tables)
+
+
+    @staticmethod
+    def stage(players: Players = 5, guns: int = 2, loot: str = "20k,10k,10k,5k,5k",
+              shame: int | None = None, wound_cost: int = 10_000,
+              opponent_hand: str | Sequence[int] = "5,2,1") -> pl.DataFrame:
+        """One-round payoffs (bullet x stand/lie down) of a player aimed at by ``guns`` guns,
+        by exact enumeration (exact only for round one with fixed aims and nobody else lying
+        down); a ``players`` column when more than one count is asked."""
+        import polars as pl
+
+        from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, HAND_COUNTS
+        from cardsim.sims.cashnguns.stage import parse_loot, stage_game
+
+        try:
+            hand = tuple(int(x) for x in (opponent_hand.split(",") if isinstance(opponent_hand, str)
+                                          else opponent_hand))
+        except ValueError:
+            raise UserError(f"--opponent-hand: three counts like 5,2,1, got {opponent_hand!r}") from None
+        if len(hand) != 3 or any(h < 0 or h > full for h, full in zip(hand, HAND_COUNTS)):
+            raise UserError(f"--opponent-hand: three counts within 5,2,1, got {opponent_hand!r}")
+        shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
+        counts = parse_range(players)
+        tables = [stage_game(count, guns, parse_loot(loot), shame_value=shame,
+                             wound_cost=wound_cost, opponent_hand=hand) for count in counts]
+        if len(counts) == 1:
+            return tables[0]
+        return pl.concat([t.select(pl.lit(c).alias("players"), pl.all())
+                          for c, t in zip(counts, tables)])
+
+    @staticmethod
+    def start_library(start: Names, players: int, metric: str, shame: int) -> tuple[str, ...]:
+        """Discover's starting specs: the token 'library' replaced by the shipped library of
+        the reading (its specs in the file's order), each strategy once (a repeat is dropped)."""
+        from cardsim.analysis.cashnguns import load_libraries
+        from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, parse_strategy
+
+        specs: list[str] = []
+        for given in strategy_specs(start):
+            if given == "library":
+                entry = load_libraries().get((players, metric, shame))
+                if entry is None:
+                    raise UserError(f"--start library: no shipped library for {players} players, "
+                                    f"--metric {metric} --shame {shame}")
+                specs += [item["spec"] for item in entry["library"]]
+            else:
+                specs.append(given if given in NAMED_STRATEGIES else parse_strategy(given).spec())
+        return tuple(dict.fromkeys(specs))
+
+    @staticmethod
+    def discover(players: Players = 5, metric: str = "win", shame: int | None = None,
+                 budget: int = 200, rounds: int = 20, local: int | None = None,
+                 start: Names | None = None, stop_checks: int = 2, seed: int = 0,
+                 jobs: int | None = None, store: str | Path | None = None,
+                 on_round: Callable[[dict], None] | None = None,
+                 on_start: Callable[[Any], None] | None = None,
+                 on_done: Callable[[dict], None] | None = None) -> list[dict]:
+        """Grow a strategy library by best responses (double oracle) per player count; one
+        document per count (:func:`discover_document`). Every count's settings are checked
+        before any runs; ``on_start`` hears each count's settings before its run,
+        ``on_round`` each finished round and ``on_done`` each count's document."""
+        from cardsim.analysis.cashnguns import DEFAULT_LOCAL, DiscoverSettings, discover
+        from cardsim.options import search_jobs
+        from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
+
+        shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
+        local = DEFAULT_LOCAL if local is None else local
+        every_settings = [
+            DiscoverSettings(players=count, metric=metric, shame_value=shame, seed=seed, budget=budget,
+                             rounds=rounds, local=local, stop_checks=stop_checks,
+                             **({"start": CashNGuns.start_library(start, count, metric, shame)}
+                                if start else {}))
+            for count in parse_range(players)]
+        for settings in every_settings:  # every count checked before any is run
+            settings.check()
+        workers = search_jobs(jobs)
+        documents = []
+        for settings in every_settings:
+            if on_start is not None:
+                on_start(settings)
+            documents.append(discover_document(discover(
+                settings, jobs=workers, store=None if store is None else Path(store),
+                on_round=on_round)))
+            if on_done is not None:
+                on_done(documents[-1])
+        return documents
+
+    @staticmethod
+    def check(players: Players = "4-6", metric: str = "win", shame: int | None = None,
+              budget: int = 200, games: int = 100_000, local: int | None = None, seed: int = 0,
+              libraries: str | Path | None = None, record: bool = False,
+              jobs: int | None = None) -> list[dict]:
+        """Try each shipped equilibrium from outside: a fresh best-response search against the
+        mix as shipped and the reply's gain on ``games`` fresh paired games, one row per player
+        count (gain and its 95% bounds in the payoff's unit: win probability or dollars). With
+        ``record``, each check is written into the libraries file with its entry."""
+        from cardsim.analysis.cashnguns import (
+            DEFAULT_LOCAL,
+            METRICS,
+            OutsideCheck,
+            check_command_line,
+            check_equilibrium,
+            load_libraries,
+            record_outside_check,
+        )
+        from cardsim.options import check_output_file, search_jobs
+        from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
+        from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
+
+        if metric not in METRICS:
+            raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {metric!r}")
+        shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
+        counts = _cashnguns_counts(players)
+        check = OutsideCheck(budget=budget, validation_games=games, seed=seed,
+                             local=DEFAULT_LOCAL if local is None else local)
+        check.check()
+        path = Path(libraries) if libraries is not None else SHIPPED_LIBRARIES
+        shipped = load_libraries(path)
+        if record:  # the file is rewritten after the checks: its folder must take it before any is run
+            check_output_file(path, what="check --record", suffixes=(".json",))
+        missing = [count for count in counts if (count, metric, shame) not in shipped]
+        if missing:
+            raise UserError(f"check: no library for {', '.join(map(str, missing))} players, "
+                            f"--metric {metric} --shame {shame} in {path}")
+        workers = search_jobs(jobs)
+        rows = []
+        for count in counts:
+            entry = shipped[(count, metric, shame)]
+            result = check_equilibrium(entry, check, jobs=workers)
+            if record:
+                record_outside_check(path, result, check_command_line(count, metric, shame, check))
+            rows.append({"players": count, "entry": entry, **result})
+        return rows
+
+    @staticmethod
+    def libraries(players: Players = "4-6", store: str | Path = "results", out: str | Path | None = None,
+                  records: Sequence[str | Path] = ()) -> tuple[dict, list]:
+        """Write the strategy libraries file (default: the shipped one) from the stored discover
+        runs in ``store`` (or the discover ``records`` named) of every reading at ``players``;
+        returns (the document, the readings that kept their earlier entry)."""
+        from cardsim.analysis.cashnguns import export_libraries
+        from cardsim.options import check_output_file
+        from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
+
+        counts = _cashnguns_counts(players)
+        target = check_output_file(Path(out) if out is not None else SHIPPED_LIBRARIES,
+                                   what="libraries --out", suffixes=(".json",))
+        return export_libraries(Path(store), counts, target, records=[Path(r) for r in records])
+
+
+def discover_document(document: dict) -> dict:
+    """A discover record as the API and ``--json`` give it: without the internal profile
+    table; on top, the reported round's
+    (:func:`~cardsim.analysis.cashnguns.reported_round`) number, exploitability and
+    equilibrium."""
+    from cardsim.analysis.cashnguns import METHOD_VERSION, reported_round
+
+    reported = reported_round(document)
+    return {"method": METHOD_VERSION, "settings": document["settings"], "converged": document["converged"],
+            "strategies": {name: spec for spec, name in document["names"].items()},
+            "rounds": document["rounds"], "reported_round": reported["round"],
+            "exploitability": reported["exploitability"], "exploitability_hi": reported["exploitability_hi"],
+            "equilibrium": reported["equilibrium"]}
 
 
 def _games(profiles: pl.DataFrame) -> str:

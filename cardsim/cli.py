@@ -90,9 +90,6 @@ def bench(
     target: str = typer.Argument(..., help=_bench_targets()),
     quick: bool = typer.Option(False, "--quick", help="Shorter measurements (rougher figures)."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
-    profile: bool = typer.Option(
-        False, "--profile",
-        help="compile only: each game's cold first run, compile seconds per kernel."),
 ) -> None:
     """Speed benchmarks, as ratios against a reference run in the same process.
 
@@ -100,7 +97,7 @@ def bench(
     """
     from cardsim.commands.bench import bench_command
 
-    bench_command(target, quick, as_json, profile)
+    bench_command(target, quick, as_json)
 
 
 def version() -> None:

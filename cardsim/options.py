@@ -257,6 +257,13 @@ def check_n(n: int, *, name: str = "--n") -> int:
     return n
 
 
+def search_jobs(jobs: int | None) -> int:
+    """Workers for a search command (train, compare, discover), whose work is always long: the
+    ``--jobs`` given (checked like the run option, with its warning above the core count), else
+    every core."""
+    return RunOptions(jobs=jobs).checked().jobs or (os.cpu_count() or 1)
+
+
 def choose_jobs(game: str, n: int, options: RunOptions, runs: int = 1) -> int:
     """The worker count: as given, else one worker when the estimated work of ``runs`` runs of
     ``n`` episodes is short (a pool's start-up would cost more than it saves) and every core

@@ -1,6 +1,6 @@
 """Bang! summaries from the episode table: side win rates, per character, game length.
 
-Every rate carries n and a 95% Wilson interval (:mod:`cardsim.analysis.stats`). The episode
+Every rate carries n and a 95% Wilson interval (:mod:`cardsim.stats`). The episode
 table is the one :func:`cardsim.sims.bang.simulator.run_batch` returns (one row per game).
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from cardsim.analysis.stats import mean_table, proportion_table
 from cardsim.sims.bang.cards import CHARACTER_NAMES, ROLE_NAMES, ROLE_SIDE, SIDE_NAMES
+from cardsim.stats import mean_table, proportion_table
 
 MAX_SEATS = 7
 

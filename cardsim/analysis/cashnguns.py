@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from cardsim.analysis.stats import Z95, wilson_interval
 from cardsim.errors import UserError
+from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, UNIT_DOLLARS
 from cardsim.sims.cashnguns.simulator import SIMULATOR, play_lineups, strategy_rows
@@ -40,6 +40,7 @@ from cardsim.sims.cashnguns.strategies import (
 )
 from cardsim.sims.core.runner import run
 from cardsim.sims.core.store import atomic_write_bytes
+from cardsim.stats import Z95, wilson_interval
 
 METRICS = ("win", "score")
 
@@ -360,10 +361,11 @@ def _newton_on_support(game: SymmetricGame, mix: np.ndarray, support: np.ndarray
         if support.size < 2:
             break
 
+        # called only within this iteration, so the loop variables it reads are current
         def equations(free: np.ndarray) -> np.ndarray:
-            full = np.zeros(len(mix))
-            full[support] = np.append(free, 1.0 - free.sum())
-            payoffs = expected_payoffs(game, full)[support]
+            full = np.zeros(len(mix))  # noqa: B023
+            full[support] = np.append(free, 1.0 - free.sum())  # noqa: B023
+            payoffs = expected_payoffs(game, full)[support]  # noqa: B023
             return payoffs[1:] - payoffs[0]
 
         free = mix[support][:-1]
@@ -490,41 +492,28 @@ class DiscoverSettings:
     Attributes:
         players, metric, shame_value, seed: the game, the payoff ('win' probability or mean
             'score' in dollars) and the root seed.
-        budget: best-response candidates searched per round (by discover's search and by each
-            stop check).
-        rounds: PSRO rounds at most (the loop ends earlier when it converges, see stop_checks).
+        budget: best-response candidates per search; rounds: PSRO rounds at most.
         start: specs of the starting library.
-        library_cap: most strategies in the library after a reply joins (a hard cap: the number
-            of table profiles grows as library_cap ** players / players!, and a table spread over
-            too many profiles is too noisy to solve). Beyond it strategies leave, never the reply
-            that joins: first those with a negligible share (below ``prune_share``) in the
-            round's equilibrium, oldest first, then the smallest shares. Under the cap nothing
-            leaves, so the library keeps the double oracle's memory (a library that drops every
-            zero share each round turns into a best-response chase that cycles).
-        prune_share: the share under which a strategy counts as negligible (see library_cap).
-            Strategies that leave stay in the run's record of strategies met (``names``, and
-            ``dropped`` in order), stay candidates of every later search and keep their table
-            games; one that comes back as a search's reply keeps its name and is flagged
-            ``returned``. The stop rule does not depend on it (every search still tries them).
-        table_games: games added to the library's profile table per round, spread over the
-            profiles in proportion to how likely they are under the current mix.
-        profile_min: games every new profile gets first.
-        table_passes: the table games are played in this many passes, each weighted by the
-            equilibrium solved after the previous pass (the first by the previous round's).
-        search_games: games per candidate in the first search stage; the best tenth get
-            4 x that many fresh games, the best three 15 x.
-        validation_games: fresh paired games that measure the chosen response's gain when a
-            fifth of them (a first, separate check) does not already show a significant gain.
-        stop_checks: independent searches every round besides discover's own (fresh
-            candidates and games from streams discover's own search never draws from, see
-            ``STOP_CHECK``). The new reply with the highest significant gain joins the library;
-            the loop stops only when no search gains significantly and every search's 95% upper
-            bound is within ``tolerance``; when nothing is significant but a bound is wider, the
-            new reply with the highest gain joins and the loop goes on.
-        tolerance: that bound in the payoff's unit; default (0): ``DEFAULT_TOLERANCE``.
-        local: local-search candidates per search on top of ``budget`` (discover/5,
-            :func:`local_search_steps`: the members' one-move neighbours, compound moves of
-            several parameters, a hill-climb; 0 turns the local search off).
+        library_cap: most strategies in the library after a reply joins (profiles grow as
+            cap ** players / players!, and a table spread too thin is too noisy to solve).
+            Beyond it, strategies with a share below ``prune_share`` leave first (oldest
+            first), then the smallest; never the reply. Under the cap nothing leaves, so the
+            double oracle keeps its memory instead of cycling.
+        prune_share: the negligible share (see library_cap). A strategy that left stays in
+            the record (``names``, ``dropped``) and a candidate of later searches; one that
+            comes back keeps its name and is flagged ``returned``.
+        table_games, profile_min, table_passes: games added to the profile table per round
+            (spread by how likely each profile is under the current mix), games every new
+            profile gets first, and the passes they are played in (each weighted by the
+            equilibrium of the previous pass).
+        search_games: games per candidate in the first search stage (the best tenth get 4x
+            that, the best three 15x); validation_games: fresh paired games measuring the
+            chosen reply's gain.
+        stop_checks: independent searches per round besides discover's own (streams of
+            ``STOP_CHECK``). The loop stops only when no search gains significantly and every
+            95% upper bound is within ``tolerance`` (0: ``DEFAULT_TOLERANCE``).
+        local: local-search candidates per search on top of ``budget``
+            (:func:`local_search_steps`; 0: off).
     """
 
     players: int = 5
@@ -710,7 +699,7 @@ def fill_table(arena, table: ProfileTable, library: Sequence[str], mix: np.ndarr
     game_seeds = np.concatenate([seeds[:g] for _, _, g in chosen])
     payoffs = arena.play(strategies, lineups, game_seeds)
     start = 0
-    for profile, key, g in chosen:
+    for profile, _key, g in chosen:
         table.add(tuple(library[i] for i in profile), payoffs[start:start + g])
         start += g
 
@@ -1560,10 +1549,28 @@ def searched_sentence(entries: dict[tuple[int, str, int], dict], checks: dict[tu
     return text.rstrip()
 
 
+def per_slot_table(config: CashNGunsConfig, episodes: pl.DataFrame) -> pl.DataFrame:
+    """Per player slot: strategy, win probability (Wilson 95%), mean score (95%), survival."""
+    n = episodes.height
+    rows = []
+    for slot, spec in enumerate(config.slot_specs()):
+        wins = int(episodes[f"win_{slot}"].sum())
+        lo, hi = wilson_interval(wins, n)
+        score = episodes[f"score_{slot}"].cast(pl.Float64)
+        half = Z95 * float(score.std() or 0.0) / np.sqrt(n)
+        rows.append({
+            "slot": slot, "strategy": spec, "n": n, "wins": wins, "p_win": wins / n,
+            "lo": float(lo), "hi": float(hi), "mean_score": float(score.mean()),
+            "score_lo": float(score.mean()) - half, "score_hi": float(score.mean()) + half,
+            "survived": float(episodes[f"alive_{slot}"].mean()),
+            "wounds": float(episodes[f"wounds_{slot}"].cast(pl.Float64).mean()),
+            "shame": float(episodes[f"shame_{slot}"].cast(pl.Float64).mean()),
+        })
+    return pl.DataFrame(rows)
+
+
 # --- the shipped libraries: each reading's final discover library, checked afresh -----------------
 
-#: Package data: the final library of every reading's discover run, with provenance.
-SHIPPED_LIBRARIES = Path(__file__).resolve().parent.parent / "sims" / "cashnguns" / "data" / "libraries.json"
 LIBRARIES_FORMAT = "cardsim-cashnguns-libraries/2"
 #: The first format: one code fingerprint for the whole file, no method per entry.
 LIBRARIES_FORMAT_1 = "cardsim-cashnguns-libraries/1"
@@ -1657,9 +1664,10 @@ def record_entries(records: Sequence[Path]) -> dict[tuple[int, str, int], dict]:
     return found
 
 
-def export_libraries(store: Path, players: Sequence[int], path: Path = SHIPPED_LIBRARIES,
+def export_libraries(store: Path, players: Sequence[int], path: Path,
                      records: Sequence[Path] = ()) -> tuple[dict, list]:
-    """Write the shipped-libraries file: every reading at ``players`` with a stored discover run
+    """Write the libraries file at ``path`` (the command passes the shipped one,
+    :data:`cardsim.sims.cashnguns.SHIPPED_LIBRARIES`, by default): every reading at ``players`` with a stored discover run
     (default settings but the reading), or with one of the discover ``records`` named (any
     settings; a record of another player count is an error), gets a new entry; a reading
     without one keeps its entry of the file already at ``path`` (with that entry's own

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from cardsim.analysis.stats import (
+from cardsim.stats import (
     mean_table,
     paired_difference_interval,
     proportion_table,
@@ -114,7 +114,7 @@ def card_effects(episodes: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl.
     that deals differently, such as Security Cameras' third pocket card, still gets the same
     deck) and a card's run has as many heists as the baseline's, each deal once, the
     difference is paired by deal (Newcombe's paired hybrid score interval,
-    :func:`cardsim.analysis.stats.paired_difference_interval`), column ``pairing`` "by deal";
+    :func:`cardsim.stats.paired_difference_interval`), column ``pairing`` "by deal";
     otherwise the two runs are compared as independent samples (Newcombe's hybrid score
     interval, :func:`difference_interval`), "unpaired"."""
     keys = list(by)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from cardsim.analysis.stats import mean_table, proportion_table
+from cardsim.stats import mean_table, proportion_table
 
 GROUP = ("players", "strategy")
 

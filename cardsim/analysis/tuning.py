@@ -20,10 +20,10 @@ from typing import Any
 
 import polars as pl
 
-from cardsim.analysis.stats import proportion_table
 from cardsim.errors import UserError
 from cardsim.sims.core.runner import RunResult, run
 from cardsim.sims.core.simulator import Simulator
+from cardsim.stats import proportion_table
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 
@@ -262,7 +262,7 @@ def tune_rungs(
 
             def evaluate(candidates: list[Candidate]) -> pl.DataFrame:
                 return evaluate_candidates(simulator, candidates, column, seed=seed, jobs=jobs, store=store,
-                                           precision=precision, max_n=max_n, on_start=start,
+                                           precision=precision, max_n=max_n, on_start=start,  # noqa: B023 - called in this iteration
                                            on_chunk=on_chunk, on_done=on_done)
 
             table = evaluate(candidates_for(count, rung))

@@ -13,19 +13,16 @@ from cardsim.commands.common import (
     JsonOpt,
     PlotFormatOpt,
     PlotOpt,
-    RunOptions,
     QuietOpt,
+    RunOptions,
     RunOpts,
     SeedOpt,
-    check_output_file,
     check_plot_folder,
     game_app,
-    parse_range,
     record_result,
     show_table,
 )
 from cardsim.commands.output import record_run
-from cardsim.errors import UserError
 
 app = game_app("bang")
 
@@ -55,10 +52,9 @@ def bots_command(as_json: JsonOpt = False) -> None:
 
     Example: cardsim bang bots
     """
-    from cardsim.sims.bang.cards import BOT_DESCRIPTIONS
+    from cardsim.api import bang
 
-    rows = [{"bot": name, "plays": text} for name, text in BOT_DESCRIPTIONS.items()]
-    show_table(pl.DataFrame(rows), title="Bang! bots (--bots sheriff=role,outlaw=random)",
+    show_table(bang.bots(), title="Bang! bots (--bots sheriff=role,outlaw=random)",
                name="bots", as_json=as_json)
 
 
@@ -83,17 +79,12 @@ def run_command(
     Example: cardsim bang run --players 4-7 --n 50000 --bots sheriff=role,outlaw=random
     """
     from cardsim.api import bang
-    from cardsim.sims.bang.simulator import parse_bots
 
     plot = check_plot_folder(plot, plot_format)
     result = bang.run(players=players, bots=bots, n=n, max_turns=max_turns, kills=kills,
                       options=run)
     record_result(result)
-    bot_fields = parse_bots(bots)
-    same = len(bot_fields) == 4 and len(set(bot_fields.values())) == 1
-    label = next(iter(bot_fields.values())) if same else ", ".join(
-        f"{k.removesuffix('_bot')}={v}" for k, v in bot_fields.items()
-    ) or "role"
+    label = bang.bot_label(bots)
     sides = result.tables["sides"]
     show_table(_interval(sides, as_json), title=f"Bang!: games won per side ({label} bots)",
                name="sides", as_json=as_json)
@@ -122,13 +113,6 @@ def run_command(
 PlayersOpt = Annotated[str, typer.Option("--players", help="4-7, one count or a range.")]
 
 
-def _player_counts(players: str) -> list[int]:
-    counts = parse_range(players)
-    if any(c < 4 or c > 7 for c in counts):
-        raise UserError(f"bang: players must be 4-7, got {players!r}")
-    return counts
-
-
 @app.command("train")
 def train_command(
     players: PlayersOpt = "4-7",
@@ -148,20 +132,13 @@ def train_command(
 
     Example: cardsim bang train --players 4-7 --seed 0 --jobs 2 --budget 1200000
     """
-    from cardsim.commands.common import search_jobs
-    from cardsim.sims.bang.training import train_and_save
+    from cardsim.api import bang
 
-    counts = _player_counts(players)
-    check_output_file(out, what="--out")
-    if budget < 10_000 or rounds < 1:
-        raise UserError(f"bang: --budget must be >= 10000 and --rounds >= 1, got {budget}, "
-                        f"{rounds}")
     def log(line: str) -> None:
         if not quiet:
             typer.echo(line, err=True)
 
-    for count in counts:
-        train_and_save(count, seed, budget, rounds, search_jobs(jobs), out, log=log)
+    bang.train(players, seed=seed, jobs=jobs, budget=budget, rounds=rounds, out=out, log=log)
 
 
 @app.command("compare")
@@ -185,14 +162,10 @@ def compare_command(
 
     Example: cardsim bang compare --players 4-7 --bot tuned --against role --json
     """
-    from cardsim.commands.common import search_jobs
-    from cardsim.sims.bang.compare import compare_rows
+    from cardsim.api import bang
 
     record_run(None, seed, f"fixed n={n} per role")
-    rows = compare_rows(_player_counts(players), bot, against,
-                        [r.strip() for r in roles.split(",") if r.strip()], n, seed,
-                        search_jobs(jobs), params)
-    frame = pl.DataFrame(rows)
+    frame = bang.compare(players, bot, against, roles, n=n, seed=seed, jobs=jobs, params=params)
     show_table(frame if as_json else frame.drop("bot", "against"),
                title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",
                name="compare", as_json=as_json)
@@ -228,41 +201,20 @@ def stress_command(
 
     Example: cardsim bang stress --players 5-7 --roles renegade --json
     """
-    from cardsim.commands.common import search_jobs
-    from cardsim.sims.bang.cards import ROLE_NAMES, roles_for
-    from cardsim.sims.bang.stress import best_response, mapper, perturbed_side_rates
+    from cardsim.api import bang
 
-    counts = _player_counts(players)
-    wanted = [r.strip() for r in roles.split(",") if r.strip()]
-    for role in wanted:
-        if role not in ROLE_NAMES:
-            raise UserError(f"bang: unknown role {role!r}; choose from: {', '.join(ROLE_NAMES)}")
-    if against not in ("tuned", "role"):
-        raise UserError(f"bang: --against must be tuned or role, got {against!r}")
-    if min(games, validation, n) < 2 or min(steps, trials) < 0 or not 0 <= sigma <= 1:
-        raise UserError("bang: --games, --validation and --n must be >= 2, --steps and --trials "
-                        f">= 0, --sigma in [0, 1]; got {games}, {validation}, {n}, {steps}, "
-                        f"{trials}, {sigma}")
-    map_calls = mapper(search_jobs(jobs))
+    tables = bang.stress(players, roles, against, games=games, steps=steps, validation=validation,
+                         trials=trials, sigma=sigma, n=n, seed=seed, jobs=jobs)
     record_run(None, seed, f"{steps} steps of {games} games, {trials} tables of {n} games")
-    found, shaken = [], []
-    for count in counts:
-        present = set(roles_for(count))
-        for role in wanted:
-            if steps and ROLE_NAMES.index(role) in present:
-                found.append(best_response(count, ROLE_NAMES.index(role), against, games, steps,
-                                           validation, seed, map_calls))
-        if trials:
-            shaken.extend(perturbed_side_rates(count, sigma, trials, n, seed, map_calls))
-    if found:
-        frame = pl.DataFrame(found)
+    if "best_response" in tables:
+        frame = tables["best_response"]
         show_table(frame if as_json else frame.select(
                        "players", "role", "against", "n", "start", "win", "win_lo", "win_hi",
                        "diff", "diff_lo", "diff_hi"),
                    title=f"Bang!: best response against {against} (paired with its start)",
                    name="best_response", as_json=as_json)
-    if shaken:
-        frame = pl.DataFrame(shaken)
+    if "perturbation" in tables:
+        frame = tables["perturbation"]
         show_table(frame if as_json else frame.select(
                        "players", "trial", "sigma", "n", "sheriff", "outlaws", "renegade",
                        "weakest", "favoured"),

@@ -3,10 +3,10 @@
 Each game that declares a ``bench`` (:class:`cardsim.sims.core.game.Game`) is a target, whose
 ``main(quick) -> list[dict]`` gives the rows; ``poker`` is the poker engine's
 (``cardsim.sims.poker.bench``).
-``compile`` is the cold-start benchmark of :mod:`cardsim.sims.core.coldstart`: each game's first
+``compile`` is the cold-start benchmark of :mod:`cardsim.coldstart`: each game's first
 small command with an empty numba cache and again warm, and (unless ``--quick``)
-``cardsim report --quick`` with an empty cache. ``compile --profile`` shows where those first
-runs spend their compile time, kernel by kernel (:mod:`cardsim.sims.core.compile_profile`).
+``cardsim report --quick`` with an empty cache. Where a cold run spends its compile time,
+kernel by kernel, is development tooling: ``benchmarks/compile_profile.py``.
 """
 
 from __future__ import annotations
@@ -31,29 +31,24 @@ def targets() -> dict[str, str | None]:
     return {**found, "compile": None}
 
 
-def bench_command(target: str, quick: bool, as_json: bool = False,
-                  profile: bool = False) -> None:
+def bench_command(target: str, quick: bool, as_json: bool = False) -> None:
     """Run one benchmark and print its rows (in the command's --format; ``as_json``: any
     machine format, so progress notes stay off)."""
     known = targets()
     if target not in known:
         raise UserError(f"unknown benchmark {target!r}; choose one of: {', '.join(known)}")
-    if profile and target != "compile":
-        raise UserError("--profile goes with the compile benchmark: cardsim bench compile "
-                        "--profile")
     if target == "compile":
-        if profile:
-            profile_command(as_json)
-        else:
-            compile_command(quick, as_json)
+        compile_command(quick, as_json)
         return
-    rows = resolve(known[target])(quick)
+    main = known[target]
+    assert main is not None  # only "compile" has no dotted path, and it returned above
+    rows = resolve(main)(quick)
     show_table(pl.DataFrame(rows), title=f"benchmark: {target}", name="benchmark")
 
 
 def compile_command(quick: bool, as_json: bool) -> None:
     """`cardsim bench compile`: cold and warm first runs (and the quick report unless quick)."""
-    from cardsim.sims.core.coldstart import compile_benchmark, first_commands
+    from cardsim.coldstart import compile_benchmark, first_commands
 
     def note(row: dict) -> None:
         if not as_json:
@@ -70,27 +65,3 @@ def compile_command(quick: bool, as_json: bool) -> None:
     for row in rows:
         typer.echo(f"{row['what']}: {row['command']} ({row['cache_files']} kernels cached)")
 
-
-PROFILE_TOP = 15  # kernels shown per game (the JSON document holds every one)
-
-
-def profile_command(as_json: bool) -> None:
-    """`cardsim bench compile --profile`: where each game's cold first run spends its compile
-    time, per kernel (most self time first)."""
-    from cardsim.sims.core.coldstart import COMMON_FLAGS, first_commands
-    from cardsim.sims.core.compile_profile import profile_command as profile_run
-
-    rows = []
-    for game, argv in first_commands().items():
-        run = profile_run((*argv, *COMMON_FLAGS))
-        if not as_json:
-            typer.echo(f"  {game}: {run['cpu_s']} CPU s in the process, {run['compilations']} "
-                       f"compilations, {run['compile_s']} s compiling ({run['command']})",
-                       err=True)
-        kernels = run["kernels"] if as_json else [
-            {**kernel, "kernel": kernel["kernel"].removeprefix("cardsim.sims.")}
-            for kernel in run["kernels"][:PROFILE_TOP]]
-        rows += [{"game": game, **kernel} for kernel in kernels]
-    title = ("benchmark: compile profile (seconds compiling each kernel in a cold first run; "
-             "self = without the kernels it compiled in)")
-    show_table(pl.DataFrame(rows), title=title, name="compile_profile", as_json=as_json)

@@ -6,12 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-import numpy as np
 import polars as pl
 import typer
 
 from cardsim.analysis.cashnguns import DEFAULT_LOCAL
-from cardsim.analysis.stats import wilson_interval
 from cardsim.commands.common import (
     JobsOpt,
     JsonOpt,
@@ -24,19 +22,14 @@ from cardsim.commands.common import (
     StoreOpt,
     check_output_file,
     check_plot_folder,
-    execute,
     game_app,
-    parse_range,
     record_result,
     show_table,
     show_value,
 )
 from cardsim.commands.output import record_run
-from cardsim.api import strategy_specs
 from cardsim.errors import UserError
-from cardsim.sims.cashnguns.config import CashNGunsConfig
-from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, HAND_COUNTS
-from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
+from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
 
 app = game_app("cashnguns")
 
@@ -63,35 +56,16 @@ def strategies_command(as_json: JsonOpt = False) -> None:
 
     Example: cardsim cashnguns strategies
     """
-    from cardsim.analysis.cashnguns import strategy_space_tables
+    from cardsim.api import cashnguns
 
-    named, policies, parameters = strategy_space_tables()
+    tables = cashnguns.strategies()
+    named, policies, parameters = tables["strategies"], tables["policies"], tables["parameters"]
     show_table(named, title="named strategies (override any field: NAME:key=value,...)",
                name="strategies", as_json=as_json)
     show_table(policies, title="policies (custom:bullet=...,target=...,lie=...)",
                name="policies", as_json=as_json)
     show_table(parameters, title="parameters (custom:key=value; out of range is an error)",
                name="parameters", as_json=as_json)
-
-
-def per_slot_table(config: CashNGunsConfig, episodes: pl.DataFrame) -> pl.DataFrame:
-    """Per player slot: strategy, win probability (Wilson 95%), mean score (95%), survival."""
-    n = episodes.height
-    rows = []
-    for slot, spec in enumerate(config.slot_specs()):
-        wins = int(episodes[f"win_{slot}"].sum())
-        lo, hi = wilson_interval(wins, n)
-        score = episodes[f"score_{slot}"].cast(pl.Float64)
-        half = 1.959963984540054 * float(score.std() or 0.0) / np.sqrt(n)
-        rows.append({
-            "slot": slot, "strategy": spec, "n": n, "wins": wins, "p_win": wins / n,
-            "lo": float(lo), "hi": float(hi), "mean_score": float(score.mean()),
-            "score_lo": float(score.mean()) - half, "score_hi": float(score.mean()) + half,
-            "survived": float(episodes[f"alive_{slot}"].mean()),
-            "wounds": float(episodes[f"wounds_{slot}"].cast(pl.Float64).mean()),
-            "shame": float(episodes[f"shame_{slot}"].cast(pl.Float64).mean()),
-        })
-    return pl.DataFrame(rows)
 
 
 @app.command("run")
@@ -108,15 +82,11 @@ def run_command(
 
     Example: cardsim cashnguns run --players 5 -s shark,stubborn --n 20000
     """
-    specs = tuple(strategy_specs(strategy) or ("calculator", "stubborn"))
-    configs = [CashNGunsConfig(players=count, strategies=specs, shame_value=shame)
-               for count in parse_range(players)]
-    tables = []
-    for config in configs:
-        result = execute("cashnguns", config, n=n, run=run)
-        table = per_slot_table(config, result.episodes)
-        tables.append(table.select(pl.lit(config.players).alias("players"), pl.all()))
-    table = pl.concat(tables)
+    from cardsim.api import cashnguns
+
+    result = cashnguns.run(players=players, strategy=strategy, shame=shame, n=n, options=run)
+    record_result(result)
+    table = result.tables["slots"]
     if not as_json:
         table = table.select(
             "players", "slot", "strategy", "n", "p_win",
@@ -253,22 +223,10 @@ def stage_command(
 
     Example: cardsim cashnguns stage --players 5 --guns 2 --loot 20k,10k,10k,5k,5k
     """
-    from cardsim.sims.cashnguns.stage import parse_loot, stage_game
+    from cardsim.api import cashnguns
 
-    try:
-        hand = tuple(int(x) for x in opponent_hand.split(","))
-    except ValueError:
-        raise UserError(f"--opponent-hand: three counts like 5,2,1, got {opponent_hand!r}") from None
-    if len(hand) != 3 or any(h < 0 or h > full for h, full in zip(hand, HAND_COUNTS)):
-        raise UserError(f"--opponent-hand: three counts within 5,2,1, got {opponent_hand!r}")
-    counts = parse_range(players)
-    tables = [
-        stage_game(count, guns, parse_loot(loot), shame_value=shame, wound_cost=wound_cost,
-                   opponent_hand=hand)
-        for count in counts
-    ]
-    table = tables[0] if len(counts) == 1 else pl.concat(
-        [t.select(pl.lit(c).alias("players"), pl.all()) for c, t in zip(counts, tables)])
+    table = cashnguns.stage(players, guns, loot, shame=shame, wound_cost=wound_cost,
+                            opponent_hand=opponent_hand)
     show_table(table, title=(f"one round, exact only for round one with fixed aims and nobody else lying down: "
                              f"{players} players, {guns} guns on you, loot {loot}, "
                              f"opponents' cards {opponent_hand}"), name="stage", as_json=as_json)
@@ -307,52 +265,33 @@ def discover_command(
 
     Example: cardsim cashnguns discover --players 5 --budget 200 --rounds 8
     """
-    from cardsim.analysis.cashnguns import METHOD_VERSION, DiscoverSettings, discover, discover_round_lines
-    from cardsim.commands.common import resolve_store, search_jobs
+    from cardsim.analysis.cashnguns import METHOD_VERSION, discover_round_lines
+    from cardsim.api import cashnguns
+    from cardsim.commands.common import resolve_store
 
-    every_settings = [DiscoverSettings(players=count, metric=metric, shame_value=shame, seed=seed, budget=budget,
-                                       rounds=rounds, local=local, stop_checks=stop_checks,
-                                       **({"start": start_library(start, count, metric, shame)} if start else {}))
-                      for count in parse_range(players)]
-    for settings in every_settings:  # every count checked before any is run
-        settings.check()
     folder = resolve_store(store, no_store)
-    workers = search_jobs(jobs)
+
+    def starting(settings) -> None:
+        typer.echo(f"Cash'n Guns discover, {settings.players} players ({METHOD_VERSION}: {settings.budget} "
+                   f"grid/random + {settings.local} local-search candidates per search):")
+
+    def done(document: dict) -> None:
+        typer.echo(reported_line(document, metric))
+
+    def show(record: dict) -> None:
+        typer.echo("\n".join(discover_round_lines(record, metric)))
+
+    documents = cashnguns.discover(players, metric, shame, budget=budget, rounds=rounds, local=local,
+                                   start=start, stop_checks=stop_checks, seed=seed, jobs=jobs, store=folder,
+                                   on_round=None if as_json else show, on_start=None if as_json else starting,
+                                   on_done=None if as_json else done)
     record_run(None, seed, f"until converged, at most {rounds} rounds of {budget} + {local} local candidates")
-    documents = []
-    for settings in every_settings:
-        if not as_json:
-            typer.echo(f"Cash'n Guns discover, {settings.players} players ({METHOD_VERSION}: {settings.budget} "
-                       f"grid/random + {settings.local} local-search candidates per search):")
-        show = None if as_json else (lambda record: typer.echo("\n".join(discover_round_lines(record, metric))))
-        documents.append(discover_json(discover(settings, jobs=workers, store=folder, on_round=show)))
-        if not as_json:
-            typer.echo(reported_line(documents[-1], metric))
     if as_json:
         show_value("discover", documents if len(documents) > 1 else documents[0])
         show_table(pl.DataFrame([{"players": d["settings"]["players"], "rounds": len(d["rounds"]),
                                   "converged": d["converged"], "exploitability": d["exploitability"],
                                   "exploitability_hi": d["exploitability_hi"]} for d in documents]),
                    name="discover", as_json=True)
-
-
-def start_library(start: list[str], players: int, metric: str, shame: int) -> tuple[str, ...]:
-    """The --start specs, the token 'library' replaced by the shipped library of the reading
-    (its specs in the file's order), each strategy once (a repeat is dropped)."""
-    from cardsim.analysis.cashnguns import load_libraries
-    from cardsim.sims.cashnguns.strategies import parse_strategy
-
-    specs: list[str] = []
-    for given in strategy_specs(start):
-        if given == "library":
-            entry = load_libraries().get((players, metric, shame))
-            if entry is None:
-                raise UserError(f"--start library: no shipped library for {players} players, --metric {metric} "
-                                f"--shame {shame}")
-            specs += [item["spec"] for item in entry["library"]]
-        else:
-            specs.append(given if given in NAMED_STRATEGIES else parse_strategy(given).spec())
-    return tuple(dict.fromkeys(specs))
 
 
 def reported_line(document: dict, metric: str) -> str:
@@ -365,19 +304,6 @@ def reported_line(document: dict, metric: str) -> str:
     return (f"reported: round {document['reported_round']}'s equilibrium {mix} ({why}); exploitability "
             f"{document['exploitability_hi'] * scale:.2f}{unit} at most (95%). Try it from outside with "
             "'cardsim cashnguns check' once shipped.")
-
-
-def discover_json(document: dict) -> dict:
-    """The discover document without the internal profile table; on top, the reported round's
-    (:func:`~cardsim.analysis.cashnguns.reported_round`) number, exploitability and equilibrium."""
-    from cardsim.analysis.cashnguns import METHOD_VERSION, reported_round
-
-    reported = reported_round(document)
-    return {"method": METHOD_VERSION, "settings": document["settings"], "converged": document["converged"],
-            "strategies": {name: spec for spec, name in document["names"].items()},
-            "rounds": document["rounds"], "reported_round": reported["round"],
-            "exploitability": reported["exploitability"], "exploitability_hi": reported["exploitability_hi"],
-            "equilibrium": reported["equilibrium"]}
 
 
 @app.command("check")
@@ -401,52 +327,23 @@ def check_command(
 
     Example: cardsim cashnguns check --players 4-6 --metric win --shame -5000 --seed 1
     """
-    from cardsim.analysis.cashnguns import (
-        METHOD_VERSION,
-        METRICS,
-        SHIPPED_LIBRARIES,
-        OutsideCheck,
-        check_command_line,
-        check_equilibrium,
-        load_libraries,
-        record_outside_check,
-    )
-    from cardsim.commands.common import search_jobs
+    from cardsim.analysis.cashnguns import METHOD_VERSION
+    from cardsim.api import cashnguns
 
-    if metric not in METRICS:
-        raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {metric!r}")
-    counts = parse_range(players)
-    for count in counts:
-        if not 4 <= count <= 6:
-            raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {count}")
-    check = OutsideCheck(budget=budget, validation_games=games, seed=seed, local=local)
-    check.check()
-    libraries = libraries or SHIPPED_LIBRARIES
-    shipped = load_libraries(libraries)
-    if record:  # the file is rewritten after the checks: its folder must take it before any is run
-        check_output_file(libraries, what="check --record", suffixes=(".json",))
-    missing = [count for count in counts if (count, metric, shame) not in shipped]
-    if missing:
-        raise UserError(f"check: no library for {', '.join(map(str, missing))} players, "
-                        f"--metric {metric} --shame {shame} in {libraries}")
-    workers = search_jobs(jobs)
+    results = cashnguns.check(players, metric, shame, budget=budget, games=games, local=local, seed=seed,
+                              libraries=libraries, record=record, jobs=jobs)
     record_run(None, seed, f"{budget} + {local} local candidates, {games} fresh paired games")
     scale, unit = (100.0, "pts") if metric == "win" else (1.0, "$")
     rows = []
-    for count in counts:
-        entry = shipped[(count, metric, shame)]
-        result = check_equilibrium(entry, check, jobs=workers)
-        if record:
-            record_outside_check(libraries, result,
-                                 check_command_line(count, metric, shame, check))
-        rows.append({"players": count, "metric": metric, "shame": shame,
+    for result in results:
+        rows.append({"players": result["players"], "metric": metric, "shame": shame,
                      "equilibrium": ", ".join(f"{name} {share:.0%}" for name, share in
                                               sorted(result["equilibrium"].items(), key=lambda item: -item[1])),
                      "candidates": result["candidates"], "seed": seed, "best_response": result["best_response"],
                      "description": result["description"], "games": result["validation_games"],
                      "gain": result["gain"] * scale, "lo": result["exploitability_lo"] * scale,
                      "hi": result["exploitability_hi"] * scale, "unit": unit,
-                     "discover_hi": entry["exploitability_hi"] * scale})
+                     "discover_hi": result["entry"]["exploitability_hi"] * scale})
     table = pl.DataFrame(rows)
     if not as_json:
         table = table.select(
@@ -475,16 +372,12 @@ def libraries_command(
 
     Example: cardsim cashnguns libraries --players 4-6 --store results
     """
-    from cardsim.analysis.cashnguns import SHIPPED_LIBRARIES, export_libraries
+    from cardsim.api import cashnguns
     from cardsim.commands.common import resolve_store
+    from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 
-    counts = parse_range(players)
-    for count in counts:
-        if not 4 <= count <= 6:
-            raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {count}")
-    folder = resolve_store(store, False)
-    target = check_output_file(out or SHIPPED_LIBRARIES, what="libraries --out", suffixes=(".json",))
-    shipped, kept = export_libraries(folder, counts, target, records=record or ())
+    target = out or SHIPPED_LIBRARIES
+    shipped, kept = cashnguns.libraries(players, resolve_store(store, False), target, records=record or ())
     table = pl.DataFrame([{"players": e["players"], "metric": e["metric"], "shame": e["shame_value"],
                            "strategies": len(e["library"]), "rounds": e["rounds"], "date": e["date"],
                            "entry": ("kept" if (e["players"], e["metric"], e["shame_value"]) in kept

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -50,6 +49,7 @@ from cardsim.options import (
     resolve_store,
     run_config,
     run_id,
+    search_jobs,
     split_names,
 )
 
@@ -255,10 +255,4 @@ def record_result(result: Any) -> None:
     for identifier in manifest.get("runs") or [None]:
         record_run(identifier, manifest["seed"], manifest["stop_rule"])
 
-
-def search_jobs(jobs: int | None) -> int:
-    """Workers for a search command (train, compare, discover), whose work is always long: the
-    ``--jobs`` given (checked like the run option, with its warning above the core count), else
-    every core."""
-    return RunOptions(jobs=jobs).checked().jobs or (os.cpu_count() or 1)
 

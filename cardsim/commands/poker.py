@@ -11,7 +11,6 @@ import numpy as np
 import polars as pl
 import typer
 
-from cardsim.analysis.stats import wilson_interval
 from cardsim.commands.common import JsonOpt, command_app, show_table
 from cardsim.errors import UserError
 from cardsim.sims.poker.cards import format_cards, parse_cards
@@ -19,6 +18,7 @@ from cardsim.sims.poker.evaluator import evaluate
 from cardsim.sims.poker.hands import CATEGORY_NAMES, category_of, describe
 from cardsim.sims.poker.preflop import preflop_table
 from cardsim.sims.poker.strength import equity, hand_percentiles
+from cardsim.stats import wilson_interval
 
 app = command_app(
     "poker", help="Poker engine: hand scores, equity, exact percentiles, the 169-hand pre-flop table.",

@@ -11,7 +11,6 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from cardsim.analysis.stats import proportion_table
 from cardsim.commands.common import (
     JsonOpt,
     StoreOpt,
@@ -22,8 +21,15 @@ from cardsim.commands.common import (
 )
 from cardsim.errors import UserError
 from cardsim.sims.core.runner import load_episodes
-from cardsim.sims.core.store import StoredRun, StoreWriteError, delete_run, find_run, scan_runs
+from cardsim.sims.core.store import (
+    StoredRun,
+    StoreWriteError,
+    delete_run,
+    find_run,
+    scan_runs,
+)
 from cardsim.sims.registry import games, get_simulator
+from cardsim.stats import proportion_table
 
 app = command_app("runs", help="List, inspect and prune stored runs.",
                   example="cardsim runs list")

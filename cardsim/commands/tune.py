@@ -22,13 +22,13 @@ import polars as pl
 import typer
 
 from cardsim.commands.common import (
-    command_app,
     JobsOpt,
     JsonOpt,
     NoStoreOpt,
     QuietOpt,
     SeedOpt,
     StoreOpt,
+    command_app,
     record_result,
     resolve_store,
     show_table,

@@ -25,8 +25,8 @@ def warmup_command(
 
     Example: cardsim warmup thegame gang
     """
+    from cardsim.coldstart import warm_up
     from cardsim.commands.common import search_jobs
-    from cardsim.sims.core.coldstart import warm_up
     known = game_names()
     chosen = list(dict.fromkeys(games)) if games else known
     unknown = [g for g in chosen if g not in known]

@@ -97,9 +97,7 @@ def chapter_seconds(game: str) -> float:
 
 # Side by side, the longest chapter's last experiments (this share of its plan, in this many
 # slices) wait in the queue for whichever worker is free first: the other chapters may end well
-# before it (The Gang's worker 99 CPU-s against 85 for the other three's on 2d6f172,
-# `benchmarks/compile_profile.py`), and by then its kernels are in the numba cache, so another
-# worker only loads them.
+# before it, and by then its kernels are in the numba cache, so another worker only loads them.
 SHARED_TAIL = 1 / 3
 TAIL_SLICES = 4
 

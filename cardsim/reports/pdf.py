@@ -27,8 +27,15 @@ from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.patches import Rectangle
 from pypdf import PdfReader, PdfWriter
 from pypdf.annotations import Link
-from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject, Fit, FloatObject,
-                           IndirectObject, NameObject)
+from pypdf.generic import (
+    ArrayObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    Fit,
+    FloatObject,
+    IndirectObject,
+    NameObject,
+)
 
 from cardsim.reports.content import Block, Bullets, Paragraph, Plot, Report, Section, Table
 from cardsim.reports.style import OKABE_ITO, RC_PARAMS, svg_text

@@ -4,7 +4,7 @@ The unit is one experiment; an experiment advances its share chunk by chunk (eac
 chunk is ``1 / most chunks it may need``, the rest when it stops), so the bar moves during long
 runs. No time left is shown: experiments differ widely in cost (a Cash'n Guns replay against
 a Gang run with the specialists' estimate) and the games' chapters run side by side, so a pace
-per experiment foretold 8,114 s left where about 460 s were (the README's main command). On a
+per experiment foretells a time left many times too long. On a
 terminal the bar is a rich progress bar on stderr; elsewhere (a log, CI) one plain line is printed per finished game instead. Notes
 (per-experiment lines under ``--verbose``) go through :meth:`Tracker.note` so they print above
 the bar rather than through it.

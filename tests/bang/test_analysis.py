@@ -12,9 +12,9 @@ from cardsim.analysis.bang import (
     role_win_table,
     side_win_table,
 )
-from cardsim.analysis.stats import wilson_interval
 from cardsim.reports.plots.bang import side_win_plot
 from cardsim.sims.bang import cards as C
+from cardsim.stats import wilson_interval
 
 
 def _episodes() -> pl.DataFrame:

@@ -4,8 +4,8 @@ shot, Dynamite is played only by the side it helps, the Renegade turns on a lead
 from __future__ import annotations
 
 from cardsim.sims.bang import cards as C
-from cardsim.sims.bang.policies import NO_ACTION
 from cardsim.sims.bang import engine as E
+from cardsim.sims.bang.policies import NO_ACTION
 from tests.bang.scenario import card, equip, give, rng, table
 
 

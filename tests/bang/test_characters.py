@@ -5,7 +5,18 @@ from __future__ import annotations
 from cardsim.sims.bang import cards as C
 from cardsim.sims.bang import engine as E
 from tests.bang.scenario import (
-    card, club, discard_pile, equip, give, hand, heart, rng, spade_low, stack, table, top_discard,
+    card,
+    club,
+    discard_pile,
+    equip,
+    give,
+    hand,
+    heart,
+    rng,
+    spade_low,
+    stack,
+    table,
+    top_discard,
 )  # fmt: skip
 
 PLAIN = C.KIT_CARLSON  # acts only in his own draw phase

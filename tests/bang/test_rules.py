@@ -13,8 +13,19 @@ import pytest
 from cardsim.sims.bang import cards as C
 from cardsim.sims.bang import engine as E
 from tests.bang.scenario import (
-    card, club, discard_pile, equip, give, hand, hand_kinds, heart, rng, spade_low, stack,
-    table, top_discard,
+    card,
+    club,
+    discard_pile,
+    equip,
+    give,
+    hand,
+    hand_kinds,
+    heart,
+    rng,
+    spade_low,
+    stack,
+    table,
+    top_discard,
 )  # fmt: skip
 
 # characters with no effect on the rule under test

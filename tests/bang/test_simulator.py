@@ -9,8 +9,8 @@ import polars as pl
 import pytest
 
 from cardsim.sims.bang import cards as C
-from cardsim.sims.bang.policies import NO_ACTION
 from cardsim.sims.bang import engine as E
+from cardsim.sims.bang.policies import NO_ACTION
 from cardsim.sims.bang.simulator import SIMULATOR, BangConfig, parse_bots, play_arrays
 from cardsim.sims.core.runner import run
 from tests.bang.scenario import card, give, rng, stack, table

@@ -155,8 +155,9 @@ def test_a_record_named_by_hand_is_shipped_with_the_command_that_reruns_it(tmp_p
     --stop-checks) replaces its reading's entry, and the entry's command gives those settings
     back; an unfinished or unreadable record, two of one reading, or one of a count not among
     --players is a one-line error and writes nothing."""
-    from cardsim.commands.cashnguns import app
     from typer.testing import CliRunner
+
+    from cardsim.commands.cashnguns import app
 
     settings = DiscoverSettings(players=4, start=(COWARD, SNIPER), stop_checks=4)
     record, document = _stored_run(tmp_path, 4, "win", -5000, settings=settings, names=("d7", "d9"))
@@ -183,10 +184,10 @@ def test_a_record_named_by_hand_is_shipped_with_the_command_that_reruns_it(tmp_p
     assert settings_from_key(entry["settings"]) == settings
     import shlex
 
-    from cardsim.commands.cashnguns import start_library
+    from cardsim.api import cashnguns
 
     words = shlex.split(entry["command"])
-    assert start_library([words[words.index("--start") + 1]], 4, "win", -5000) == settings.start
+    assert cashnguns.start_library([words[words.index("--start") + 1]], 4, "win", -5000) == settings.start
 
 
 def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp_path):

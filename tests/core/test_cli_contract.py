@@ -19,9 +19,9 @@ import pytest
 import cardsim.api  # noqa: F401  (imported before the tripwire replaces run_config)
 import cardsim.commands.common  # noqa: F401
 from cardsim import options
-from cardsim.sims.core import jit
 from cardsim.cli import main
 from cardsim.commands.output import print_table
+from cardsim.sims.core import jit
 
 
 def cardsim(capsys, *args: str) -> tuple[int, str, str]:

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import textwrap
 
-from cardsim.sims.core.coldstart import measure_cold, package_root
+from cardsim.coldstart import measure_cold, package_root
 
 
 def test_kernel_cache_goes_to_numba_cache_dir(tmp_path):
@@ -55,7 +55,7 @@ def test_warmup_rejects_an_unknown_game_in_one_line():
 def test_covering_keeps_configs_that_bring_a_new_value():
     from dataclasses import dataclass
 
-    from cardsim.sims.core.coldstart import covering
+    from cardsim.coldstart import covering
 
     @dataclass(frozen=True)
     class Config:

@@ -9,13 +9,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from cardsim.analysis.stats import wilson_half_width
 from cardsim.errors import Interrupted, UserError
 from cardsim.sims.core.coin import SIMULATOR as COIN
 from cardsim.sims.core.coin import CoinConfig
 from cardsim.sims.core.runner import compile_ahead, compile_one_game, load_episodes, run
 from cardsim.sims.core.seeds import chunk_seed
 from cardsim.sims.core.store import load_run
+from cardsim.stats import wilson_half_width
 
 
 def test_chunk_seed_is_the_spawned_child():

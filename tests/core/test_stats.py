@@ -8,7 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from cardsim.analysis.stats import (
+from cardsim.stats import (
     mean_interval,
     mean_table,
     paired_difference_interval,

@@ -8,8 +8,8 @@ import pytest
 
 from cardsim.sims.gang import cards as C
 from cardsim.sims.gang.cards import key_card_slot
-from cardsim.sims.gang.holdings import hand_score
-from cardsim.sims.gang.holdings import category_of_score, describe_category as describe, is_muscle
+from cardsim.sims.gang.holdings import category_of_score, hand_score, is_muscle
+from cardsim.sims.gang.holdings import describe_category as describe
 from cardsim.sims.gang.models import BAYES, HISTORY, RANDOM
 
 from .conftest import card, cards, fixed_deck, play_fixed
@@ -194,7 +194,10 @@ def test_informant_viewer_uses_only_the_card_and_the_claims() -> None:
     card says so, never across another player. Without a card the same private step is the
     bayes base rule: both claimants decide and must agree."""
     from cardsim.sims.gang.beliefs import (
-        claimed_posteriors, informant_pair, settle_equal_claims, tie_bounds,
+        claimed_posteriors,
+        informant_pair,
+        settle_equal_claims,
+        tie_bounds,
     )
     from cardsim.sims.gang.holdings import PAIR_MASKS, PAIRS
     count = len(PAIRS)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-
 from cardsim.analysis.gang import best_of_five, formula_check
 from cardsim.sims.core.runner import run
 from cardsim.sims.gang.cards import CHALLENGES

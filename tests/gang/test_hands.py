@@ -10,9 +10,11 @@ from phevaluator import evaluate_cards
 
 from cardsim.sims.gang.holdings import (
     category_floor,
-    describe_category as describe,
     hand_score,
     muscle_score,
+)
+from cardsim.sims.gang.holdings import (
+    describe_category as describe,
 )
 from cardsim.sims.poker.cards import SUITLESS_JACK
 from cardsim.sims.poker.evaluator import score_four

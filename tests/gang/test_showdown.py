@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.sims.gang.cards import muscle_score
 from cardsim.sims.gang.engine import random_order_success, showdown_in_order
-from cardsim.sims.gang.holdings import hand_score
+from cardsim.sims.gang.holdings import hand_score, muscle_score
 
 from .conftest import cards
 

@@ -6,8 +6,8 @@ import json
 
 from typer.testing import CliRunner
 
-from cardsim.errors import UserError
 from cardsim.commands.poker import app
+from cardsim.errors import UserError
 
 runner = CliRunner()
 

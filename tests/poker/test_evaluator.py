@@ -15,8 +15,8 @@ from cardsim.sims.poker import (
     score_hand,
     suit_masks_into,
 )
-from cardsim.sims.poker.rules import best_pattern_of_cards
 from cardsim.sims.poker.evaluator import PATTERN_KEYS
+from cardsim.sims.poker.rules import best_pattern_of_cards
 from cardsim.sims.poker.tables import build_tables, load_tables
 
 

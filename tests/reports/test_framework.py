@@ -9,16 +9,15 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from cardsim.analysis.stats import wilson_interval
 from cardsim.reports import html as html_mod
-from cardsim.reports.build import write_report
+from cardsim.reports.build import build_report, write_report
 from cardsim.reports.pdf import layout
-from cardsim.reports.build import build_report
 from cardsim.reports.style import svg_text
 from cardsim.reports.suite import Profile
 from cardsim.sims.core.coin import SIMULATOR as COIN
 from cardsim.sims.core.game import Game
 from cardsim.sims.registry import register, unregister
+from cardsim.stats import wilson_interval
 from tests.reports import toy_section
 
 TINY = Profile("quick", precision=0.2, max_n=300, tune_precision=0.2, tune_max_n=100)
@@ -125,7 +124,7 @@ def test_figures_and_numbers_equal_the_store(written):
     episodes = stored_episodes(base / "store")
     svg = html_mod.inline_svg(svg_text(toy_section.heads_plot(episodes)), "coin-5")
     assert svg in text
-    for bias, group in episodes.group_by("bias"):
+    for _bias, group in episodes.group_by("bias"):
         heads = int(group["heads"].sum())
         lo, hi = wilson_interval(heads, group.height)
         assert f"{100 * heads / group.height:.1f}%" in text

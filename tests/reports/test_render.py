@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from cardsim.reports.build import INTRO
 from cardsim.reports.content import Bullets, Paragraph, Plot, Report, Section, Table
 from cardsim.reports.html import inline_svg, render_html
-from cardsim.reports.pdf import (CONTENT_BOTTOM, CONTENT_W, MARGIN_TOP, MIN_PLOT_SHRINK, layout, text_width,
-                                 wrap)
+from cardsim.reports.pdf import CONTENT_BOTTOM, CONTENT_W, MARGIN_TOP, MIN_PLOT_SHRINK, layout, text_width, wrap
 from cardsim.reports.sections import section_games, section_module
 from cardsim.reports.sections.common import digest_facts, digest_path
 from cardsim.reports.style import new_figure, svg_text

@@ -8,9 +8,8 @@ import re
 import pytest
 
 from cardsim.reports.build import game_section
-from cardsim.reports.content import Bullets, Plot, Table
+from cardsim.reports.content import Bullets, Plot, Report, Table
 from cardsim.reports.html import render_html
-from cardsim.reports.content import Report
 from cardsim.reports.sections import section_games, section_module
 from cardsim.reports.style import svg_text
 from cardsim.reports.suite import Outcome, Outcomes

@@ -7,7 +7,6 @@ import math
 import polars as pl
 import pytest
 
-from cardsim.analysis.stats import wilson_interval
 from cardsim.analysis.tuning import (
     Candidate,
     check_target,
@@ -15,14 +14,15 @@ from cardsim.analysis.tuning import (
     evaluate_candidates,
     gang_candidates,
     gang_combinations,
-    neighbour_rungs,
-    tune_rungs,
     ladder,
     level_aims,
+    neighbour_rungs,
     rank_candidates,
+    tune_rungs,
 )
 from cardsim.errors import UserError
 from cardsim.sims.core.coin import SIMULATOR as COIN
+from cardsim.stats import wilson_interval
 
 
 def table(rows: list[tuple[str, int, int]]) -> pl.DataFrame:

@@ -5,13 +5,20 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from cardsim.analysis.stats import proportion_table
 from cardsim.analysis.tuning import candidate_table, ladder, rank_candidates
-from cardsim.reports.content import Block, Paragraph, Plot, proportion_columns, table_from_frame, text_column
+from cardsim.reports.content import (
+    Block,
+    Paragraph,
+    Plot,
+    proportion_columns,
+    table_from_frame,
+    text_column,
+)
 from cardsim.reports.plots.common import heatmap
 from cardsim.reports.sections.common import proportion_block
 from cardsim.reports.style import new_figure, series_style
 from cardsim.reports.suite import Experiment, Outcomes, Profile
+from cardsim.stats import proportion_table
 
 GAME = "coin"
 TITLE = "Coin (toy chapter)"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cardsim.analysis.stats import wilson_interval
 from cardsim.sims.thegame import kernel
 from cardsim.sims.thegame.params import strategy_params
 from cardsim.sims.thegame.rules import rules_hand_size
 from cardsim.sims.thegame.simulator import SIMULATOR
+from cardsim.stats import wilson_interval
 
 
 def win_interval(players: int, strategy: str, n: int, seed: int = 2026):
@@ -73,7 +73,7 @@ def test_ladder_is_ordered(players: int) -> None:
     do not overlap."""
     intervals = [win_interval(players, s, 10_000)[1:3] for s in
                  ("random", "greedy", "planner", "signals")]
-    for (lo_weak, hi_weak), (lo_strong, hi_strong) in zip(intervals, intervals[1:]):
+    for (_lo_weak, hi_weak), (lo_strong, _hi_strong) in zip(intervals, intervals[1:]):
         assert hi_weak < lo_strong, intervals
 
 

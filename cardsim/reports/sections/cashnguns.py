@@ -18,7 +18,6 @@ from cardsim.analysis.cashnguns import (
     DEFAULT_TOLERANCE,
     DISCOVER_METHOD,
     READINGS,
-    SHIPPED_LIBRARIES,
     Equilibrium,
     OutsideCheck,
     best_responses,
@@ -40,7 +39,6 @@ from cardsim.analysis.cashnguns import (
     symmetric_game,
     table_profiles,
 )
-from cardsim.analysis.stats import Z95, wilson_interval
 from cardsim.errors import UserError
 from cardsim.reports.content import (
     Block,
@@ -53,7 +51,9 @@ from cardsim.reports.content import (
 )
 from cardsim.reports.plots.cashnguns import equilibrium_bars, payoff_heatmap
 from cardsim.reports.suite import Experiment, Outcomes, Profile
+from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
+from cardsim.stats import Z95, wilson_interval
 
 GAME = "cashnguns"
 TITLE = "Cash'n Guns"

@@ -11,7 +11,6 @@ from pathlib import Path
 import polars as pl
 
 import cardsim
-from cardsim.analysis.stats import proportion_table
 from cardsim.analysis.tuning import candidate_table, ladder
 from cardsim.reports.content import (
     Block,
@@ -24,6 +23,7 @@ from cardsim.reports.content import (
     text_column,
 )
 from cardsim.reports.suite import Outcome, Outcomes, Profile
+from cardsim.stats import proportion_table
 
 READING_WORDS = ("reading", "silent", "disagree", "ambigu", "interpret", "choice", "chosen")
 
@@ -263,7 +263,7 @@ def recommendation_frame(tables: dict[int, pl.DataFrame], target: float) -> pl.D
         best = steps["medium"]
 
         def cell(level: str) -> str:
-            step = steps.get(level)
+            step = steps.get(level)  # noqa: B023 - called in this iteration
             return f"{step['label']}: {percent(step['p'])}" if step else "-"
 
         rows.append({"players": players, "play": best["label"], "n": best["n"], "p": best["p"],

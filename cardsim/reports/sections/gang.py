@@ -16,13 +16,13 @@ from cardsim.reports.content import (
     table_from_frame,
     text_column,
 )
+from cardsim.reports.plots.common import interval_bars
 from cardsim.reports.plots.gang import (
     card_effects_plot,
     game_win_plot,
     levels_curve_plot,
     success_by_players_plot,
 )
-from cardsim.reports.plots.common import interval_bars
 from cardsim.reports.sections.common import (
     recommendation_columns,
     recommendation_frame,

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
-from cardsim.analysis.stats import wilson_interval
 from cardsim.errors import UserError
 from cardsim.sims.bang import engine, tuned
 from cardsim.sims.bang.cards import BOT_NAMES, ROLE_NAMES, ROLE_SIDE, roles_for
 from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS
 from cardsim.sims.bang.training import Z95, stream
+from cardsim.stats import wilson_interval
 
 CHUNK = 5_000
 

@@ -25,11 +25,24 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from cardsim.analysis.stats import wilson_interval
 from cardsim.sims.bang import engine, tuned
-from cardsim.sims.bang.cards import BOT_ROLE, BOT_TUNED, ROLE_NAMES, ROLE_SIDE, SIDE_NAMES
+from cardsim.sims.bang.cards import (
+    BOT_ROLE,
+    BOT_TUNED,
+    ROLE_NAMES,
+    ROLE_SIDE,
+    SIDE_NAMES,
+)
 from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS
-from cardsim.sims.bang.training import CANDIDATES, HIGH, LOW, STEP_DECAY, paired_gain, stream
+from cardsim.sims.bang.training import (
+    CANDIDATES,
+    HIGH,
+    LOW,
+    STEP_DECAY,
+    paired_gain,
+    stream,
+)
+from cardsim.stats import wilson_interval
 
 STRESS_KEY = 18  # first spawn key entry: keeps these streams apart from training's and compare's
 STEP_START = 0.3  # first search step, as a share of each parameter's range

@@ -10,7 +10,6 @@ target and bullet draws of every living seat in seat order, then the lie-down dr
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.cashnguns.rng import next_uniform
 from cardsim.sims.cashnguns.rules import (
@@ -33,6 +32,7 @@ from cardsim.sims.cashnguns.strategies import (
     choose_target,
     loaded_chance,
 )
+from cardsim.sims.core.jit import kernel
 
 DECK_SIZE = sum(DECK_NOTE_COUNTS)
 

@@ -8,6 +8,7 @@ move by move. The compiled and the plain-Python versions give the same stream (t
 from __future__ import annotations
 
 import numpy as np
+
 from cardsim.sims.core.jit import kernel
 
 _GOLDEN = 0x9E3779B97F4A7C15

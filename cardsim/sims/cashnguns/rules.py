@@ -13,6 +13,7 @@ Money is counted in units of $5,000 (the smallest banknote), so the three notes 
 from __future__ import annotations
 
 import numpy as np
+
 from cardsim.sims.core.jit import kernel
 
 #: Dollars in one money unit (the $5,000 note).

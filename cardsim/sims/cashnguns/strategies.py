@@ -19,7 +19,6 @@ import math
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.rules import (
@@ -31,6 +30,7 @@ from cardsim.sims.cashnguns.rules import (
     ROUNDS,
     UNIT_DOLLARS,
 )
+from cardsim.sims.core.jit import kernel
 
 # Bullet policies: which card to play this round.
 BULLET_RANDOM, BULLET_BIG_POT, BULLET_EARLY, BULLET_LATE, BULLET_SAFE = 0, 1, 2, 3, 4

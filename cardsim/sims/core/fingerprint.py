@@ -37,7 +37,7 @@ def code_fingerprint(module_name: str) -> str:
     seen: set[str] = set()
     # a game outside cardsim.sims: its own module file (imported only then, so that listing
     # the store's runs never imports a game's kernels)
-    files: list[Path] = [] if package else [Path(importlib.import_module(module_name).__file__)]
+    files: list[Path] = [] if package else [Path(str(importlib.import_module(module_name).__file__))]
     while todo:
         package = todo.pop()
         if package in seen:

@@ -3,11 +3,10 @@
 ``@kernel`` is ``numba.njit(cache=True)`` with one difference: when a compiled function calls
 another with a constant argument (``find_in_hand(s, p, BANG)``), plain numba types the constant
 as a literal and compiles a separate copy of the callee for every constant value it is ever
-called with. Bang!'s engine compiled 191 versions of its 78 functions that way. A ``kernel``
-is typed for its callers with such arguments as their plain type (``int64``), so it compiles
-once per genuine argument type. First-run compilation of the four games' default kernels fell
-from 176 s to 92 s on this project's 2-core machine, with the same results (the tests compare
-compiled games with their plain-Python references game by game).
+called with. A ``kernel`` is typed for its callers with such arguments as their plain type
+(``int64``), so it compiles once per genuine argument type, which roughly halves a cold first
+run's compile time with the same results (the tests compare compiled games with their
+plain-Python references).
 
 The results are cached on disk like ``njit(cache=True)``. numba's cache notices edits only in
 the file that holds a function, not in the files of the functions it compiles in (a game's
@@ -17,17 +16,13 @@ module is declared, it compares a fingerprint of every source a kernel there can
 (its own package, ``sims/core`` and ``sims/poker``) with the one stamped beside the cache, and
 deletes the cache files when they differ.
 
-Every kernel is compiled for the kernels that call it, without numba's CPython wrapper and
-without machine code of its own (:class:`InnerKernel`, :mod:`cardsim.sims.core.machine_code`):
-its callers compile its code into theirs. Python's calls (a batch kernel, a test) go through a
-twin compiled with the wrapper. A cold `report --quick` took 0.86-0.92x the wall time and
-0.87-0.95x the CPU seconds of the code before it, in alternated runs on this project's 2-core
-machine, with the same numbers written.
+Every kernel is compiled for the kernels that call it, without numba's CPython wrapper
+(:class:`InnerKernel`); Python's calls (a batch kernel, a test) go through a twin compiled with
+the wrapper.
 
 While numba compiles, Python's cyclic garbage collector is paused (:class:`PausedCollector`):
 numba's compiler builds and drops millions of objects, and the collector's full passes over
-them cost a cold first run of The Gang's kernels about a tenth of its compile time. It resumes
-when the outermost compilation ends, so the garbage is collected as usual afterwards.
+them are a noticeable share of compile time. It resumes when the outermost compilation ends.
 """
 
 from __future__ import annotations
@@ -36,18 +31,14 @@ import gc
 import hashlib
 import inspect
 import os
+import types as pytypes
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import types as pytypes
-
 from numba import njit
 from numba.core import event, types
 from numba.core.registry import CPUDispatcher
-
-from cardsim.sims.core.machine_code import defer_inner_machine_code
-
 
 SIMS = Path(__file__).resolve().parent.parent
 _checked_caches: set[Path] = set()
@@ -100,10 +91,8 @@ def drop_stale_cache(source: Path) -> None:
 class PausedCollector(event.Listener):
     """A ``numba:compile`` listener that pauses the cyclic garbage collector from the start
     of an outermost compilation to its end (compiling a caller compiles its callees inside
-    it) and then restores the collector's state. Measured on this project's 2-core machine
-    (a fresh ``NUMBA_CACHE_DIR``, compiling The Gang's history and Jack kernels, one process):
-    44.4-47.8 CPU-s in three runs with the collector running, 39.2-41.1 in two with it paused
-    here; peak memory rises by the garbage of one compilation (0.77 to 1.04 GB here)."""
+    it) and then restores the collector's state. Compiling gets cheaper; peak memory rises by
+    the garbage of one compilation."""
 
     def __init__(self) -> None:
         self.depth = 0
@@ -122,7 +111,6 @@ class PausedCollector(event.Listener):
 
 
 event.register("numba:compile", PausedCollector())
-defer_inner_machine_code()
 
 
 def _plain(argument_type: Any) -> Any:
@@ -134,9 +122,7 @@ class InnerKernel(CPUDispatcher):
     """A kernel compiled without numba's CPython wrapper, the code that unboxes Python
     arguments (arrays, a Generator) for a call from Python: compiled kernels call each other
     directly and never use it, yet numba optimises and compiles it with every kernel (about a
-    tenth of a small kernel's compile time). Without it, no machine code is made for the kernel
-    itself either (:mod:`cardsim.sims.core.machine_code`): its callers compile its code into
-    theirs. A call from Python goes to a twin of the same function compiled with the wrapper
+    tenth of a small kernel's compile time). A call from Python goes to a twin of the same function compiled with the wrapper
     (and cached apart, under its own name) the first time Python calls it; calls between
     kernels never compile the twin."""
 
@@ -167,13 +153,12 @@ def kernel(
 
     ``literals`` names the arguments whose constant values select the code of a hot loop (a
     strategy flag, a sequence length): a caller passing a constant there gets a copy compiled
-    for that value, worth its compile time where it matters (The Game's planner ran at half
-    speed without them). Every other argument is typed plainly, even when a caller happens to
+    for that value, worth its compile time where it matters (The Game's planner's hot loops). Every other argument is typed plainly, even when a caller happens to
     pass a constant (``n_cand = 0`` before a loop would otherwise compile one more copy).
     ``literals=True`` keeps numba's behaviour of a copy per constant of any argument.
 
     Every kernel is an :class:`InnerKernel`: compiled for other kernels without a CPython
-    wrapper (nor a C callback wrapper) and without machine code of its own; a call from Python
+    wrapper (nor a C callback wrapper); a call from Python
     (a batch kernel, a test) goes through a twin compiled for it.
     """
 

@@ -23,12 +23,12 @@ from typing import Any
 import polars as pl
 
 from cardsim import __version__
-from cardsim.analysis.stats import Z95, wilson_half_width
 from cardsim.errors import Interrupted, UserError
 from cardsim.sims.core.fingerprint import code_fingerprint
 from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
 from cardsim.sims.core.simulator import Simulator, config_summary, config_to_dict
 from cardsim.sims.core.store import StoredRun, StoreWriteError, open_run
+from cardsim.stats import Z95, wilson_half_width
 
 BACKENDS = ("joblib", "dask")
 DEFAULT_MAX_N = 1_000_000

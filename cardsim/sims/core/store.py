@@ -211,11 +211,11 @@ class StoredRun:
         """Whether the code that played this run differs from the installed code (its code
         fingerprint changed); None when that cannot be told (unknown game module)."""
         from cardsim.sims.core.fingerprint import code_fingerprint
-        from cardsim.sims.registry import games
 
         recorded = (self.manifest.get("identity") or {}).get("code")
-        declared = games().get(self.manifest.get("game", ""))
-        module = self.manifest.get("code_module") or (declared and declared.simulator_module)
+        # a manifest from before ``code_module`` was recorded: the game's simulator module
+        game = self.manifest.get("game")
+        module = self.manifest.get("code_module") or (game and f"cardsim.sims.{game}.simulator")
         if not recorded or not module:
             return None
         try:

@@ -9,11 +9,11 @@ settles equal claims (Informant, Coordinator, Con Artist).
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.gang.cards import best_drop_slot
-from cardsim.sims.poker.cards import SUITLESS_JACK
 from cardsim.sims.gang.holdings import category_floor, pocket_mask
+from cardsim.sims.poker.cards import SUITLESS_JACK
 
 
 @kernel

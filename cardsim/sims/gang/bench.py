@@ -13,8 +13,8 @@ import os
 import time
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.gang.engine import play_batch, showdown_in_order
 from cardsim.sims.gang.holdings import BOARD_SIZES, hand_score, preflop_value
 from cardsim.sims.gang.models import BAYES, HISTORY, PERCENTILE, RANDOM

@@ -14,15 +14,15 @@ part of the player model and documented in ``seeds/the_gang.md`` ("Card decision
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
 from cardsim.errors import UserError
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.gang.holdings import (
     MAX_POCKET,
     category_of_score,
     hand_score,
-    muscle_score,
     holder_of,
+    muscle_score,  # noqa: F401 - the engine imports it from here
     strength,
 )
 from cardsim.sims.poker.cards import ACE_RANK, JACK_RANK, SUITLESS_JACK

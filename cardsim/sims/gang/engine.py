@@ -21,8 +21,8 @@ settle are in :mod:`cardsim.sims.gang.beliefs`; hands and the shared holdings in
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.gang.beliefs import (
     _posteriors,
     bayes_claims,
@@ -66,12 +66,12 @@ from cardsim.sims.gang.estimate import (
     tilt_to_pockets,
 )
 from cardsim.sims.gang.holdings import (
+    BOARD_SIZES,
     MAX_PLAYERS,
     MAX_POCKET,
     N_JACK_PAIRS,
     N_PAIRS,
     N_TRIPLES,
-    BOARD_SIZES,
     PAIR_MASKS_WITH_JACK,
     PAIRS_WITH_JACK,
     hand_score,

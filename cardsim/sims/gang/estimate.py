@@ -14,8 +14,8 @@ declined card leaves the heist exactly as without it and no hidden card is read
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.gang.beliefs import _posteriors, fill_team_ranks, tie_bounds
 from cardsim.sims.gang.cards import (
     best_drop_slot,

@@ -20,8 +20,8 @@ that shared list.
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.gang.preflop import EQUITY, class_index
 from cardsim.sims.poker.cards import JACK_RANK, SUITLESS_JACK
 from cardsim.sims.poker.evaluator import (
@@ -34,7 +34,6 @@ from cardsim.sims.poker.evaluator import (
     suit_masks_into,
 )
 from cardsim.sims.poker.hands import CATEGORY_NAMES, CATEGORY_OF_SCORE, TOP_SCORE_OF_CATEGORY
-
 
 MAX_PLAYERS = 6
 

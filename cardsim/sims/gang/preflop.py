@@ -17,8 +17,8 @@ suited above and offsuit below it.
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.poker.cards import JACK_RANK, SUITLESS_JACK
 from cardsim.sims.poker.evaluator import score_hand
 

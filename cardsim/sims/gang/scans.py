@@ -4,11 +4,11 @@ challenges 4 and 9; digest C4, C9)."""
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
-from cardsim.sims.gang.cards import card_rank, fingerprint_ranking, muscle_score
+from cardsim.sims.core.jit import kernel
+from cardsim.sims.gang.cards import card_rank, fingerprint_ranking
+from cardsim.sims.gang.holdings import hand_score, muscle_score, pocket_mask
 from cardsim.sims.poker.cards import SUITLESS_JACK
-from cardsim.sims.gang.holdings import hand_score, pocket_mask
 
 
 @kernel

@@ -11,9 +11,10 @@ import polars as pl
 from cardsim.sims.core.simulator import Simulator
 from cardsim.sims.gang.config import GangConfig
 from cardsim.sims.gang.engine import play_batch
-from cardsim.sims.gang.holdings import MAX_PLAYERS, MAX_POCKET
 from cardsim.sims.gang.game import MAX_HEISTS, play_games
+from cardsim.sims.gang.holdings import MAX_PLAYERS, MAX_POCKET
 from cardsim.sims.gang.models import MODEL_DESCRIPTIONS
+
 
 def _config_columns(config: GangConfig, n: int) -> dict[str, pl.Series]:
     return {

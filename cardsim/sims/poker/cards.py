@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
 from cardsim.errors import UserError
+from cardsim.sims.core.jit import kernel
 
 N_RANKS = 13
 N_SUITS = 4

@@ -13,9 +13,9 @@ compiled code. Numba's cache only watches each function's own source file, so af
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
 from cardsim.errors import UserError
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.poker.cards import JACK_RANK, SUITLESS_JACK
 from cardsim.sims.poker.rules import FOUR_OF_A_KIND, HIGH_CARD, PAIR, THREE_OF_A_KIND, TWO_PAIR
 from cardsim.sims.poker.tables import (

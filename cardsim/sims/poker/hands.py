@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.poker.cards import RANK_NAMES, RANK_PLURALS
 from cardsim.sims.poker.evaluator import N_SCORES, PATTERN_KEYS
 from cardsim.sims.poker.rules import (

@@ -22,12 +22,12 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-from cardsim.sims.core.jit import kernel
 
-from cardsim.analysis.stats import wilson_interval
 from cardsim.errors import UserError
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.poker.cards import JACK_RANK, N_RANKS, RANK_CHARS, SUITLESS_JACK
 from cardsim.sims.poker.strength import equity
+from cardsim.stats import wilson_interval
 
 N_CLASSES = 169
 DEFAULT_SAMPLES = 1_000_000

@@ -14,8 +14,8 @@ one integer whose order is the ranking order.
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.poker.cards import ACE_RANK, N_RANKS
 
 HIGH_CARD = 0

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from math import comb
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
 from cardsim.errors import UserError
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.poker.cards import DECK_SIZE, SUITLESS_JACK, uniform_below
 from cardsim.sims.poker.evaluator import hand_key, score_extended, score_hand, suit_masks_into
 

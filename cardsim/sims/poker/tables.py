@@ -30,8 +30,8 @@ import itertools
 from pathlib import Path
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.poker.cards import JACK_RANK, N_RANKS, SUITLESS_JACK
 from cardsim.sims.poker.rules import best_flush_pattern, best_rank_pattern
 

@@ -7,9 +7,9 @@ greedy >= 50,000 games/s, planner and signals >= 10,000 games/s, search <= 20 ms
 omniscient >= 1,000 games/s (so that ``cardsim thegame run --strategy all --n 100000`` takes
 minutes, not hours).
 
-On this shared 2-core machine one timing of the same work varied by 20-30% from run to run, so,
-as ``timeit`` advises, each speed (kernel and reference alike) is the best of ``REPEATS``
-timings of the same games: noise only ever slows a run down.
+Timings of the same work vary from run to run on a shared machine, so, as ``timeit`` advises,
+each speed (kernel and reference alike) is the best of ``REPEATS`` timings of the same games:
+noise only ever slows a run down.
 """
 
 from __future__ import annotations

@@ -11,10 +11,9 @@ import numpy as np
 
 from cardsim.sims.thegame.kernel import (
     N_PARAMS,
+    P_LATE_DRAW,
     P_LOOKAHEAD,
     P_LOOKAHEAD_CANDIDATES,
-    P_SEARCH_CONFIDENCE,
-    P_LATE_DRAW,
     P_OMNI_BUDGET,
     P_OMNI_CANDIDATES,
     P_OMNI_LOOKAHEAD,
@@ -22,6 +21,7 @@ from cardsim.sims.thegame.kernel import (
     P_REACH_EARLY,
     P_REACH_LATE,
     P_SEARCH_CANDIDATES,
+    P_SEARCH_CONFIDENCE,
     P_SEARCH_ROLLOUTS,
     P_SIGNAL_PENALTY,
     P_SIGNAL_THRESHOLD,
@@ -59,11 +59,11 @@ BY_PLAYERS: dict[int, dict[int, float]] = {
 }
 
 # search and omniscient add the next-turn lookahead to the signals planner. omniscient's plan
-# improvement (kernel.plan_game): 4 passes, rollouts by signals without the lookahead (about 5
-# times cheaper per turn, so more deviations fit the budget), 300 rollout turns per game (about
-# 1,000-2,000 games per CPU second). On 2,000 deals per player count, passes (the cheapest
-# sequence at every turn before the second cheapest anywhere) won more at the same budget than
-# trying 2-8 candidates at each turn in one pass, and search-policy rollouts won less.
+# improvement (kernel.plan_game): 4 passes, rollouts by signals without the lookahead (cheaper
+# per turn, so more deviations fit the budget), 300 rollout turns per game. Passes (the
+# cheapest sequence at every turn before the second cheapest anywhere) won more at the same
+# budget than trying several candidates at each turn in one pass; search-policy rollouts won
+# less.
 LOOKAHEAD: dict[int, dict[int, float]] = {
     1: {P_LOOKAHEAD: 0.75},
     2: {P_LOOKAHEAD: 0.6},

@@ -5,9 +5,9 @@ from __future__ import annotations
 import polars as pl
 
 from cardsim import __version__
-from cardsim.analysis.stats import proportion_table
 from cardsim.api import Result, run_options
 from cardsim.options import RunOptions, check_n, parse_choice, run_config, run_id
+from cardsim.stats import proportion_table
 from cardsim_hilo.simulator import SIMULATOR, STRATEGIES
 
 

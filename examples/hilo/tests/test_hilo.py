@@ -6,11 +6,11 @@ import json
 
 import numpy as np
 import pytest
+from cardsim_hilo import GAME
+from cardsim_hilo.simulator import SIMULATOR, hidden_info_check, play, reference_check
 
 from cardsim.errors import UserError
 from cardsim.sims.registry import get_game, register
-from cardsim_hilo import GAME
-from cardsim_hilo.simulator import SIMULATOR, hidden_info_check, play, reference_check
 
 register(GAME)  # once installed, its entry point registers it too
 

@@ -1,4 +1,6 @@
-"""Intervals and summary tables: every probability shown carries n and a 95% Wilson interval."""
+"""Intervals and summary tables: every probability shown carries n and a 95% Wilson interval.
+
+Used by every layer (simulators, analysis, reports, commands), so it imports nothing from cardsim."""
 
 from __future__ import annotations
 
