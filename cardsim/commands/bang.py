@@ -98,10 +98,11 @@ def run_command(
     sides = result.tables["sides"]
     show_table(_interval(sides, as_json), title=f"Bang!: games won per side ({label} bots)",
                name="sides", as_json=as_json)
-    show_table(_interval(result.tables["roles"], as_json), title="win rate per role (seats)",
+    show_table(_interval(result.tables["roles"], as_json),
+               title="win rate per role (n = games: a role's seats win together)",
                name="roles", as_json=as_json)
     characters = result.tables["characters"].with_columns(pl.col("survived").round(4))
-    show_table(_interval(characters, as_json), title="win rate per character (all counts, seats)",
+    show_table(_interval(characters, as_json), title="win rate per character (all counts; one seat per game)",
                name="characters", as_json=as_json)
     lengths = result.tables["length"].with_columns(pl.col("mean", "lo", "hi").round(2))
     show_table(lengths, title="game length in player turns (mean, 95% CI)", name="length",
