@@ -112,10 +112,11 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     role_bot = BOTS[profile.name][0]
     episodes = _episodes(outcomes, role_bot)
     characters = character_win_table(episodes)
+    every_seat = float(seat_table(episodes)["won"].mean())
     blocks.append(Plot(
         "bang-characters", f"Win rate of each character over all roles and player counts ({role_bot} bots), "
         "with 95% intervals; the dashed line is the rate over all seats.",
-        lambda t=characters, r=float(seat_table(episodes)["won"].mean()): interval_bars(
+        lambda t=characters, r=every_seat: interval_bars(
             t, label="character", title=f"Bang!: win rate by character ({role_bot} bots)", reference=r,
             reference_label="all seats")))
     lengths = length_table(episodes)
