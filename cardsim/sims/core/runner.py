@@ -432,9 +432,21 @@ def run(
     return RunResult(episodes, manifest, stop_rule, stored.path if stored else None)
 
 
-def load_episodes(stored: StoredRun) -> pl.DataFrame:
-    """The episode table a stored run last reported (its first ``n`` rows, in chunk order)."""
+def load_episodes(stored: StoredRun, *, trust_unhashed: bool = False) -> pl.DataFrame:
+    """The episode table a stored run last reported (its first ``n`` rows, in chunk order).
+
+    A chunk whose hash the manifest does not record is refused (a one-line UserError) unless
+    ``trust_unhashed``: its rows cannot be checked, so a figure from them could be wrong."""
     size = stored.manifest["chunk_size"]
     n = stored.manifest.get("n", 0)
-    frames = [stored.read_chunk(i) for i in range(math.ceil(n / size))]
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise UserError(f"corrupt results file {stored.path / 'manifest.json'}: "
+                        f"n is {n!r}, not a count")
+    count = math.ceil(n / size)
+    unhashed = stored.unhashed_chunk_indices(count)
+    if unhashed and not trust_unhashed:
+        raise UserError(
+            f"run {stored.run_id}: {len(unhashed)} of its {count} chunk(s) have no recorded "
+            "hash, so their rows cannot be checked; give --trust-unhashed to read them anyway")
+    frames = [stored.read_chunk(i) for i in range(count)]
     return pl.concat(frames, how="vertical").head(n) if frames else pl.DataFrame()
