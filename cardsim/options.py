@@ -32,9 +32,10 @@ BACKENDS = ("joblib", "dask")
 PLOT_FORMATS = ("svg", "png")
 OUTPUT_FORMATS = ("table", "csv", "json")
 
-# A dask scheduler address: protocol://host[:port] (tcp, tls, ucx, ws, wss) or host:port.
-_SCHEDULER = re.compile(r"^(?:(?:tcp|tls|ucx|ws|wss)://)?\[?[A-Za-z0-9_.:-]+\]?:\d{1,5}$|"
-                        r"^(?:tcp|tls|ucx|ws|wss)://[A-Za-z0-9_.-]+$")
+# A dask scheduler address: [protocol://]host:port (tcp, tls, ucx, ws, wss); dask needs the
+# port (a bare tcp://host fails only once the client connects).
+_SCHEDULER = re.compile(r"^(?:(?:tcp|tls|ucx|ws|wss)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)"
+                        r":(\d{1,5})$")
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
 # Warm single-core throughput (episodes per second, rounded down) of each game's usual
@@ -122,8 +123,10 @@ def parse_choice(value: str | Sequence[str], choices: Sequence[str], *, name: st
 
 def check_scheduler(address: str) -> str:
     """A dask scheduler address must look like tcp://host:port (or host:port)."""
-    if not _SCHEDULER.match(address.strip()):
-        raise UserError(f"--scheduler: expected an address like tcp://host:8786, got {address!r}")
+    match = _SCHEDULER.match(address.strip()) if isinstance(address, str) else None
+    if not match or not 0 < int(match.group(1)) < 65536:
+        raise UserError(f"--scheduler: expected an address with a port, like tcp://host:8786; "
+                        f"got {address!r}")
     return address.strip()
 
 
