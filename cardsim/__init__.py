@@ -24,6 +24,11 @@ _API_NAMES = ("gang", "thegame", "cashnguns", "bang", "tune", "report", "Result"
 __all__ = ["UserError", "__version__", *_API_NAMES]
 
 
+def __dir__() -> list[str]:
+    """The module's names with the API's (loaded on first use), for completion in notebooks."""
+    return sorted({*globals(), *_API_NAMES})
+
+
 def __getattr__(name: str) -> Any:
     """Load the API on first use of one of its names."""
     if name in _API_NAMES:
