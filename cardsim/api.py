@@ -480,6 +480,7 @@ class CashNGuns:
         tables: dict[str, pl.DataFrame] = {}
         pooled = []
         equilibria: dict[str, dict[str, Any]] = {}
+        runs: list[str] = []
         for count in counts:
             profiles = profile_payoffs(
                 names, count, n=n, seed=options.seed, shame_value=shame, store=options.store,
@@ -494,6 +495,7 @@ class CashNGuns:
             tables[f"equilibrium_{count}p"] = equilibrium_table(equilibrium, game)
             tables[f"best_responses_{count}p"] = best_responses(matrix, metric)
             pooled.append(profiles.select(pl.lit(count).alias("players"), pl.all()))
+            runs.extend(profiles["run"].unique(maintain_order=True).to_list())
             equilibria[f"{count}p"] = {
                 "value": equilibrium.value, "regret": equilibrium.regret,
                 "best_deviation": equilibrium.best_deviation,
@@ -504,7 +506,8 @@ class CashNGuns:
                             f"(best deviation: {equilibrium.best_deviation})"),
             }
         manifest = {"command": "cashnguns payoff", "version": __version__, "seed": options.seed,
-                    "stop_rule": options.stop_rule(n), "runs": [], "metric": metric,
+                    "stop_rule": options.stop_rule(n), "runs": list(dict.fromkeys(runs)),
+                    "metric": metric,
                     "strategies": names, "equilibria": equilibria}
         return Result(tables[f"matrix_{counts[0]}p"], _concat(pooled), manifest, tables)
 

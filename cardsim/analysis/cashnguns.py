@@ -27,6 +27,7 @@ import polars as pl
 
 from cardsim.analysis.stats import Z95, wilson_interval
 from cardsim.errors import UserError
+from cardsim.options import run_id
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, UNIT_DOLLARS
 from cardsim.sims.cashnguns.simulator import SIMULATOR, play_lineups, strategy_rows
@@ -107,12 +108,12 @@ def _profile_rows(
     for profile in batch:
         specs = tuple(strategies[i] for i in profile)
         config = CashNGunsConfig(players=players, strategies=specs, shame_value=shame_value)
-        episodes = run(SIMULATOR, config, n=n, seed=seed, store=store, jobs=1, chunk_size=chunk,
-                       **(runner_options or {})).episodes
+        result = run(SIMULATOR, config, n=n, seed=seed, store=store, jobs=1, chunk_size=chunk,
+                     **(runner_options or {}))
         for index in sorted(set(profile)):
             slots = [slot for slot, s in enumerate(profile) if s == index]
             rows.append({"profile": "+".join(specs), "strategy": strategies[index],
-                         **pooled_seats(episodes, slots)})
+                         **pooled_seats(result.episodes, slots), "run": run_id(result)})
     return rows
 
 
@@ -170,7 +171,7 @@ def profile_payoffs(
 
     Returns one row per (profile, strategy in it): ``profile`` (strategy names joined by
     ``+``), ``strategy``, ``count`` (its seats), ``games``, ``n`` (= games, the unit of the
-    intervals), ``seats`` (count x games), ``wins``, ``p_win`` (wins per seat) with its 95%
+    intervals), ``seats`` (count x games), ``wins``, ``run`` (the profile's run id), ``p_win`` (wins per seat) with its 95%
     interval ``win_lo``/``win_hi``, ``mean_score`` with its 95% interval
     ``score_lo``/``score_hi`` (dollars). Seats of one strategy in the same game are correlated,
     so each game is one observation (see :func:`pooled_seats`, :func:`pooled_intervals`).
