@@ -26,6 +26,7 @@ from cardsim import __version__
 from cardsim.analysis.stats import Z95, wilson_half_width
 from cardsim.errors import Interrupted, UserError
 from cardsim.sims.core.fingerprint import code_fingerprint
+from cardsim.sims.core.interrupts import start_workers, worker_lost_errors, worker_task
 from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
 from cardsim.sims.core.simulator import Simulator, config_summary, config_to_dict
 from cardsim.sims.core.store import StoredRun, StoreWriteError, open_run
@@ -102,9 +103,11 @@ def _joblib(simulator: Simulator, config: Any, seed: int, size: int, jobs: int) 
     from joblib import Parallel, delayed
 
     def execute(indices: list[int]) -> Iterator[tuple[int, pl.DataFrame]]:
+        start_workers(jobs)  # a Ctrl-C while they start: no traceback from them
         parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
         yield from parallel(
-            delayed(play_chunk)(simulator, config, seed, index, size) for index in indices
+            delayed(worker_task)(play_chunk, simulator, config, seed, index, size)
+            for index in indices
         )
 
     return execute
@@ -302,6 +305,14 @@ def _precision_stop(
         count = min(max_chunks, max(count + batch, needed))
 
 
+def _kept_message(what: str, chunks: _Chunks, stored: StoredRun | None) -> str:
+    """One line: what stopped the run and which finished chunks are kept."""
+    if stored is None:
+        return f"{what}: nothing kept (no results store)"
+    return (f"{what}: {len(chunks.on_disk)} finished chunk(s) kept in {stored.path}; run the "
+            "same command to resume")
+
+
 def run(
     simulator: Simulator,
     config: Any,
@@ -395,11 +406,11 @@ def run(
             )
             rows = min(count * size, limit)
     except KeyboardInterrupt:
-        kept = len(chunks.on_disk)
-        where = f" in {stored.path}" if stored else ""
-        raise Interrupted(
-            f"interrupted: {kept} finished chunk(s) kept{where}; run the same command to resume"
-        ) from None
+        raise Interrupted(_kept_message("interrupted", chunks, stored)) from None
+    except worker_lost_errors() as exc:  # Ctrl-C (or a kill) reached the workers only
+        raise Interrupted(_kept_message(
+            f"interrupted: a worker process was stopped ({type(exc).__name__})", chunks, stored,
+        )) from None
     except StoreWriteError as exc:
         raise StoreWriteError(
             f"{exc}; {len(chunks.on_disk)} finished chunk(s) kept in {stored.path}, "
