@@ -32,7 +32,9 @@ SIMULATOR = Simulator(name="slowcoin", config_type=SlowCoinConfig, run_batch=run
 if __name__ == "__main__":
     from cardsim.errors import Interrupted
     from cardsim.sims.core import runner
-    from tests.core.interrupt_game import SIMULATOR as GAME  # by module name, for the workers
+    from tests.core.interrupt_game import (
+        SIMULATOR as GAME,  # by module name, for the workers
+    )
     from tests.core.interrupt_game import SlowCoinConfig as Config
 
     runner.code_fingerprint = lambda module: "slowcoin"  # a test game outside cardsim.sims

@@ -30,7 +30,9 @@ def worker_lost_errors() -> tuple[type[BaseException], ...]:
 
     errors: list[type[BaseException]] = [BrokenProcessPool]
     try:
-        from joblib.externals.loky.process_executor import BrokenProcessPool as LokyBroken
+        from joblib.externals.loky.process_executor import (
+            BrokenProcessPool as LokyBroken,
+        )
         from joblib.externals.loky.process_executor import TerminatedWorkerError
     except ImportError:  # pragma: no cover - joblib is a dependency
         return tuple(errors)
