@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from cardsim.analysis.stats import Z95, wilson_interval
-from cardsim.errors import UserError
+from cardsim.errors import Interrupted, UserError
 from cardsim.options import run_id
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, UNIT_DOLLARS
@@ -40,6 +40,7 @@ from cardsim.sims.cashnguns.strategies import (
     Strategy,
     parse_strategy,
 )
+from cardsim.sims.core.interrupts import start_workers, worker_lost_errors, worker_task
 from cardsim.sims.core.runner import run
 from cardsim.sims.core.store import atomic_write_bytes
 
@@ -196,17 +197,27 @@ def profile_payoffs(
     else:
         from joblib import Parallel, delayed
 
+        start_workers(jobs)  # a Ctrl-C while they start: no traceback from them
         results = Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(_profile_rows)(*arguments, batch, n, seed, shame_value, store, runner_options)
+            delayed(worker_task)(_profile_rows, *arguments, batch, n, seed, shame_value, store,
+                                 runner_options)
             for batch in batches
         )
     rows: list[dict] = []
     done = 0
-    for batch, batch_rows in zip(batches, results):
-        rows.extend(batch_rows)
-        done += len(batch)
-        if on_profile is not None:
-            on_profile(done, len(profiles))
+    try:
+        for batch, batch_rows in zip(batches, results):
+            rows.extend(batch_rows)
+            done += len(batch)
+            if on_profile is not None:
+                on_profile(done, len(profiles))
+    except (KeyboardInterrupt, *worker_lost_errors()) as exc:
+        stopped = ("interrupted" if isinstance(exc, KeyboardInterrupt)
+                   else f"interrupted: a worker process was stopped ({type(exc).__name__})")
+        kept = (f"their runs and finished chunks kept in {store}; run the same command to resume"
+                if store is not None else "nothing kept (no results store)")
+        raise Interrupted(f"{stopped}: {done} of {len(profiles)} profile(s) finished, "
+                          f"{kept}") from None
     return pooled_intervals(pl.DataFrame(rows))
 
 

@@ -11,12 +11,14 @@ import typer
 from cardsim.commands.common import (
     JobsOpt,
     JsonOpt,
+    NoStoreOpt,
     PlotFormatOpt,
     PlotOpt,
     RunOptions,
     QuietOpt,
     RunOpts,
     SeedOpt,
+    StoreOpt,
     check_output_file,
     check_plot_folder,
     command_app,
@@ -180,20 +182,39 @@ def compare_command(
     params: Annotated[
         Path | None, typer.Option("--params", help="Tuned parameter file (default: shipped).")
     ] = None,
+    store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
+    quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Win rate of one seat of each role playing --bot while the others play --against, the
-    paired baseline on the same deals, and the difference with its 95% interval.
+    paired baseline on the same deals, and the difference with its 95% interval. Each finished
+    row is kept in the store (bang_compare/) and reused by the same comparison.
 
     Example: cardsim bang compare --players 4-7 --bot tuned --against role --json
     """
-    from cardsim.commands.common import search_jobs
+    from cardsim.commands.common import resolve_store, search_jobs
     from cardsim.sims.bang.compare import compare_rows
 
+    counts = _player_counts(players)
+    folder = resolve_store(store, no_store)
+    if folder is not None:
+        from cardsim.options import check_output_folder
+
+        check_output_folder(folder, what="--store")
+    if seed < 0:
+        raise UserError(f"--seed must be a non-negative whole number, got {seed}")
+    workers = search_jobs(jobs)
+
+    def progress(row: dict) -> None:
+        if not quiet:
+            typer.echo(f"[bang compare] {row['players']} players, {row['role']}: done",
+                       err=True)
+
     record_run(None, seed, f"fixed n={n} per role")
-    rows = compare_rows(_player_counts(players), bot, against,
+    rows = compare_rows(counts, bot, against,
                         [r.strip() for r in roles.split(",") if r.strip()], n, seed,
-                        search_jobs(jobs), params)
+                        workers, params, store=folder, on_row=progress)
     frame = pl.DataFrame(rows)
     show_table(frame if as_json else frame.drop("bot", "against"),
                title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",

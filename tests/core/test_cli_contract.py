@@ -104,6 +104,8 @@ BAD_INPUT = [
     (["bang", "run", "--bots", ""], "--bots is empty"),
     (["bang", "run", "--bots", " , "], "--bots is empty"),
     (["bang", "run", "--bots", "sheriff=role,sheriff=random"], "--bots names sheriff twice"),
+    (["bang", "compare", "--store", "somewhere", "--no-store"], "--store and --no-store"),
+    (["bang", "compare", "--seed", "-1", "--no-store"], "--seed must be a non-negative"),
 ]
 
 
