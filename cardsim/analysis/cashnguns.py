@@ -620,7 +620,9 @@ class CashNGunsArena:
         else:
             from joblib import Parallel, delayed
 
-            parts = Parallel(n_jobs=self.jobs)(delayed(_play_chunk)(*a) for a in arguments)
+            start_workers(self.jobs)  # a Ctrl-C while they start: no traceback from them
+            parts = Parallel(n_jobs=self.jobs)(delayed(worker_task)(_play_chunk, *a)
+                                               for a in arguments)
         if not parts:
             return np.zeros((0, self.players))
         return np.concatenate(parts)
