@@ -271,3 +271,12 @@ def test_runs_show_says_when_chunks_had_no_hash(tmp_path):
     assert shown.exit_code == 0, shown.output
     assert "note: 2 chunk(s) of" in shown.output and "no recorded hash" in shown.output
     assert "n=20" in shown.output
+
+
+def test_record_folders_of_other_commands_are_not_foreign(tmp_path):
+    """compare's and discover's record folders sit next to the runs without a 'skipped' note."""
+    run(COIN, CoinConfig(), n=100, seed=1, store=tmp_path)
+    (tmp_path / "bang_compare").mkdir()
+    (tmp_path / "cashnguns_discover").mkdir()
+    runs, skipped = scan_runs(tmp_path)
+    assert len(runs) == 1 and skipped == []

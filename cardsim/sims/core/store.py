@@ -40,6 +40,8 @@ MANIFEST_NAME = "manifest.json"
 CHUNKS_DIR = "chunks"
 MANIFEST_FORMAT = "cardsim-run/1"
 _RUN_DIR_PATTERN = re.compile(r"^[a-z]+-[0-9a-f]{16}$")
+# Folders other commands keep their records in, next to the runs (not runs, not foreign).
+RECORD_FOLDERS = ("cashnguns_discover", "bang_compare")
 _CHUNK_PATTERN = re.compile(r"^(\d{6})\.parquet$")
 _TEMP_PATTERN = re.compile(r"^\..+\.tmp$")
 
@@ -296,7 +298,7 @@ def scan_runs(store: Path) -> tuple[list[StoredRun], list[str]]:
     _readable_store(store)
     runs, skipped = [], []
     for entry in sorted(store.iterdir()):
-        if entry.name.startswith("."):
+        if entry.name.startswith(".") or (entry.name in RECORD_FOLDERS and entry.is_dir()):
             continue
         try:
             runs.append(_load_entry(entry))
