@@ -206,7 +206,9 @@ def compare_command(
         raise UserError(f"--seed must be a non-negative whole number, got {seed}")
     workers = search_jobs(jobs)
 
-    def progress(row: dict) -> None:
+    def progress(row: dict, record: str | None) -> None:
+        if record is not None:
+            record_run(record, seed, f"fixed n={n} per role")
         if not quiet:
             typer.echo(f"[bang compare] {row['players']} players, {row['role']}: done",
                        err=True)

@@ -89,5 +89,7 @@ def test_compare_takes_the_shared_store_options_and_reuses_rows(tmp_path, monkey
     again = runner.invoke(app, [*args, "--quiet"])
     assert again.exit_code == 0, again.output
     assert json.loads(again.stdout)["tables"] == json.loads(first.stdout)["tables"]
+    (kept,) = (tmp_path / "bang_compare").iterdir()
+    assert json.loads(again.stdout)["runs"] == [f"bang_compare/{kept.stem}"]
     clash = runner.invoke(app, [*args, "--no-store"])
     assert clash.exit_code != 0 and "--store and --no-store" in str(clash.exception)

@@ -76,6 +76,10 @@ def _stored_row(store: Path | None, key: dict) -> tuple[Path | None, dict | None
     return path, kept["row"]
 
 
+def _record_id(path: Path | None) -> str | None:
+    return f"{path.parent.name}/{path.stem}" if path is not None else None
+
+
 def _keep_row(path: Path | None, key: dict, row: dict) -> None:
     if path is None:
         return
@@ -95,14 +99,15 @@ def _keep_row(path: Path | None, key: dict, row: dict) -> None:
 
 def compare_rows(players_list: list[int], bot: str, against: str, roles: list[str], n: int,
                  seed: int, jobs: int, params_file: Path | None = None, *,
-                 store: Path | None = None, on_row: Callable[[dict], None] | None = None,
+                 store: Path | None = None,
+                 on_row: Callable[[dict, str | None], None] | None = None,
                  ) -> list[dict]:
     """One row per (players, role): win, baseline, diff and intervals (see module doc).
 
     With a ``store`` folder each finished row is kept there and reused when the same
     comparison (players, role, bots, n, seed, parameter tables, code) is asked again, so a
     Ctrl-C loses only the rows still running. ``on_row``: called with each row as it is
-    ready."""
+    ready and its record's id in the store (``bang_compare/<hash>``, None without a store)."""
     for role in roles:
         if role not in ROLE_NAMES:
             raise UserError(f"bang: unknown role {role!r}; choose from: {', '.join(ROLE_NAMES)}")
@@ -124,7 +129,7 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
             if kept is not None:
                 rows.append(kept)
                 if on_row is not None:
-                    on_row(kept)
+                    on_row(kept, _record_id(path))
                 continue
             tasks = [(players, role, focus, base, size, seed, i) for i, size in chunks]
             if jobs > 1:
@@ -154,5 +159,5 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
             })
             _keep_row(path, key, rows[-1])
             if on_row is not None:
-                on_row(rows[-1])
+                on_row(rows[-1], _record_id(path))
     return rows
