@@ -52,4 +52,6 @@ def _game_apis() -> list[str]:
 
 
 def __dir__() -> list[str]:
+    """The module's names with the API's and every registered game's (loaded on first use),
+    for completion in notebooks."""
     return sorted({*globals(), *_game_apis(), *_API_NAMES})

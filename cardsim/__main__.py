@@ -1,5 +1,11 @@
 """`python -m cardsim` runs the same command line as the `cardsim` script."""
 
-from cardsim.cli import main
+import sys
+
+try:
+    from cardsim.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the command line loads: nothing ran yet
+    print("interrupted: nothing ran", file=sys.stderr)
+    sys.exit(130)
 
 main()

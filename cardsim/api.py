@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardsim import __version__
-from cardsim.errors import UserError
+from cardsim.errors import COMMAND_LINE, UserError, keyword_message
 from cardsim.options import (
     RunOptions,
     announce_compile,
@@ -36,10 +37,10 @@ from cardsim.options import (
     parse_choice,
     parse_range,
     run_config,
-    run_id,
     split_names,
     unique,
 )
+from cardsim.sims.core.runner import run_id
 
 if TYPE_CHECKING:
     import pandas
@@ -122,6 +123,8 @@ def run_options(
     precision: float | None = None, max_n: int | None = None, quiet: bool = False,
 ) -> RunOptions:
     """The checked runner options of an API call (``store=None``: nothing written)."""
+    if store is not None and not isinstance(store, (str, Path)):
+        raise UserError(f"--store must be a folder name or None, got {store!r}")
     return RunOptions(seed=seed, jobs=jobs, backend=backend, scheduler=scheduler,
                       store=Path(store) if store is not None else None, precision=precision,
                       max_n=max_n, quiet=quiet).checked()
@@ -133,10 +136,15 @@ def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
     return pl.concat(frames, how="vertical")
 
 
+GANG_MODES = ("basic", "advanced", "professional", "master")
+
+
 def _gang_modes(value: Names) -> list[str]:
     aliases = {"pro": "professional"}
+    if value is None:
+        return parse_choice(value, GANG_MODES, name="mode")
     names = ["all"] if value == "all" else [aliases.get(m, m) for m in split_names(value, name="mode")]
-    return parse_choice(names, ["basic", "advanced", "professional", "master"], name="mode")
+    return parse_choice(names, GANG_MODES, name="mode")
 
 
 class Gang:
@@ -465,17 +473,25 @@ class Bang:
     @staticmethod
     def compare(players: Players = "4-7", bot: str = "tuned", against: str = "role",
                 roles: Names = "sheriff,deputy,outlaw,renegade", n: int = 20_000, seed: int = 0,
-                jobs: int | None = None, params: str | Path | None = None) -> pl.DataFrame:
+                jobs: int | None = None, params: str | Path | None = None,
+                store: str | Path | None = None,
+                on_row: Callable[[dict, str | None], None] | None = None) -> pl.DataFrame:
         """Win rate of one seat of each role playing ``bot`` while the others play
         ``against``, the paired baseline on the same deals, and the difference with its 95%
-        interval, one row per player count and role."""
+        interval, one row per player count and role. With a ``store`` folder each finished
+        row is kept there and reused by the same comparison; ``on_row`` is called with each
+        row and its record's id as it is ready."""
         import polars as pl
 
         from cardsim.options import search_jobs
         from cardsim.sims.bang.compare import compare_rows
+        from cardsim.sims.core.seeds import validate_root_seed
 
-        rows = compare_rows(_bang_counts(players), bot, against, split_names(roles, name="--roles"),
-                            n, seed, search_jobs(jobs), None if params is None else Path(params))
+        counts = _bang_counts(players)
+        validate_root_seed(seed)
+        rows = compare_rows(counts, bot, against, split_names(roles, name="--roles"),
+                            n, seed, search_jobs(jobs), None if params is None else Path(params),
+                            store=None if store is None else Path(store), on_row=on_row)
         return pl.DataFrame(rows)
 
     @staticmethod
@@ -629,6 +645,7 @@ class CashNGuns:
         tables: dict[str, pl.DataFrame] = {}
         pooled = []
         equilibria: dict[str, dict[str, Any]] = {}
+        runs: list[str] = []
         for count in counts:
             profiles = profile_payoffs(
                 names, count, n=n, seed=options.seed, shame_value=shame, store=options.store,
@@ -643,6 +660,7 @@ class CashNGuns:
             tables[f"equilibrium_{count}p"] = equilibrium_table(equilibrium, game)
             tables[f"best_responses_{count}p"] = best_responses(matrix, metric)
             pooled.append(profiles.select(pl.lit(count).alias("players"), pl.all()))
+            runs.extend(profiles["run"].unique(maintain_order=True).to_list())
             equilibria[f"{count}p"] = {
                 "value": equilibrium.value, "regret": equilibrium.regret,
                 "best_deviation": equilibrium.best_deviation,
@@ -653,7 +671,8 @@ class CashNGuns:
                             f"(best deviation: {equilibrium.best_deviation})"),
             }
         manifest = {"command": "cashnguns payoff", "version": __version__, "seed": options.seed,
-                    "stop_rule": options.stop_rule(n), "runs": [], "metric": metric,
+                    "stop_rule": options.stop_rule(n), "runs": list(dict.fromkeys(runs)),
+                    "metric": metric,
                     "strategies": names, "equilibria": equilibria}
         return Result(tables[f"matrix_{counts[0]}p"], _concat(pooled), manifest, tables)
 
@@ -832,7 +851,11 @@ def strategy_specs(value: Names | None) -> list[str]:
     """Cash'n Guns strategy specs from 'a,b:key=v,key=v,c' or a list of such strings: a comma
     piece with '=' but no ':' continues the previous spec's parameters."""
     specs: list[str] = []
-    for part in ([value] if isinstance(value, str) else list(value or ())):
+    parts = [value] if isinstance(value, str) else value or ()
+    if not isinstance(parts, (list, tuple)) or not all(isinstance(p, str) for p in parts):
+        raise UserError(f"--strategy: expected 'a,b', a list of strategy specs or None; "
+                        f"got {value!r}")
+    for part in parts:
         for piece in (p.strip() for p in part.split(",")):
             if not piece:
                 continue
@@ -1074,6 +1097,67 @@ def report(game: Names = (), quick: bool = False, out: str | Path = "reports", *
     return Result(experiments, pl.DataFrame(), manifest,
                   {"experiments": experiments, "files": files})
 
+
+def _keywords(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` raising its UserErrors with keyword names (``max_n``), not the command
+    line's flags (``--max-n``), unless a command-line command called it."""
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except UserError as exc:
+            if COMMAND_LINE.get():
+                raise
+            raise type(exc)(keyword_message(str(exc))) from None
+
+    return call
+
+
+def _valid_names() -> dict[str, dict[str, Sequence[str]]]:
+    """The names each API function accepts, per keyword, read from the games' own tables (so
+    the docstrings list what the code accepts)."""
+    from cardsim.sims.bang.cards import BOT_NAMES, ROLE_NAMES
+    from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
+    from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS
+    from cardsim.sims.gang.models import MODEL_IDS
+    from cardsim.sims.thegame.config import STRATEGY_NAMES
+
+    gang_cards: dict[str, Sequence[str]] = {"model": [*MODEL_IDS, "all"], "challenge": list(CHALLENGES),
+                  "specialist": list(SPECIALISTS)}
+    return {
+        "Gang.heist": gang_cards,
+        "Gang.game": {"mode": [*GANG_MODES, "pro", "all"], **gang_cards},
+        "Gang.cards": {"model": gang_cards["model"],
+                       "kind": ["challenges", "specialists", "all"]},
+        "TheGame.run": {"strategy": [*STRATEGY_NAMES, "all"]},
+        "Bang.run": {"bots (one for every seat, or role=bot pairs)": list(BOT_NAMES),
+                     "roles (in role=bot pairs)": list(ROLE_NAMES)},
+        "CashNGuns.payoff": {"strategy (NAME or NAME:key=value,...)": list(NAMED_STRATEGIES),
+                             "metric": ["win", "score"]},
+        "Tune.gang": {"model": list(MODEL_IDS)},
+        "Tune.thegame": {"strategy": list(STRATEGY_NAMES)},
+    }
+
+
+def _with_names(function: Callable[..., Any], names: dict[str, Sequence[str]]) -> None:
+    """Append the valid names to ``function``'s docstring, at its own indentation."""
+    doc = function.__doc__ or ""
+    lines = doc.expandtabs().splitlines()[1:]
+    indent = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
+    pad = " " * indent
+    listed = "\n".join(f"{pad}- ``{keyword}``: {', '.join(values)}"
+                       for keyword, values in names.items())
+    function.__doc__ = f"{doc.rstrip()}\n\n{pad}Valid names:\n\n{listed}\n{pad}"
+
+
+_VALID_NAMES = _valid_names()
+for _owner, _names in ((Gang, ("heist", "game", "cards")), (TheGame, ("run",)), (Bang, ("run",)),
+                       (CashNGuns, ("payoff",)), (Tune, ("gang", "thegame"))):
+    for _name in _names:
+        _function = _owner.__dict__[_name].__func__
+        _with_names(_function, _VALID_NAMES[f"{_owner.__name__}.{_name}"])
+        setattr(_owner, _name, staticmethod(_keywords(_function)))
+report = _keywords(report)
 
 gang = Gang()
 thegame = TheGame()

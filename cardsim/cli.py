@@ -155,7 +155,8 @@ def main(argv: list[str] | None = None) -> None:
         typer.echo(str(exc), err=True)
         sys.exit(130)
     except (typer.Abort, KeyboardInterrupt):
-        typer.echo("interrupted", err=True)
+        typer.echo("interrupted: finished runs and chunks are kept in the store (if any); run "
+                   "the same command to resume", err=True)
         sys.exit(130)
     except CLICK_ERRORS as exc:
         typer.echo(f"error: {exc.format_message()}", err=True)
@@ -169,7 +170,22 @@ def main(argv: list[str] | None = None) -> None:
         where = f": {exc.filename}" if exc.filename else ""
         typer.echo(f"error: {exc.strerror or exc}{where}", err=True)
         sys.exit(1)
+    except Exception as exc:
+        if not _worker_lost(exc):
+            raise
+        # Ctrl-C (or a kill) reached the worker processes only, outside a stored run's chunks
+        typer.echo(f"interrupted: a worker process was stopped ({type(exc).__name__}); finished "
+                   "runs are kept in the store (if any); run the same command to resume",
+                   err=True)
+        sys.exit(130)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _worker_lost(exc: BaseException) -> bool:
+    """Whether ``exc`` is a worker pool's 'a worker process died' error (joblib's loky or the
+    standard library's), told by name so the command line never imports joblib to ask."""
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    return bool(names & {"BrokenProcessPool", "TerminatedWorkerError"})
 
 
 if __name__ == "__main__":

@@ -32,9 +32,10 @@ BACKENDS = ("joblib", "dask")
 PLOT_FORMATS = ("svg", "png")
 OUTPUT_FORMATS = ("table", "csv", "json")
 
-# A dask scheduler address: protocol://host[:port] (tcp, tls, ucx, ws, wss) or host:port.
-_SCHEDULER = re.compile(r"^(?:(?:tcp|tls|ucx|ws|wss)://)?\[?[A-Za-z0-9_.:-]+\]?:\d{1,5}$|"
-                        r"^(?:tcp|tls|ucx|ws|wss)://[A-Za-z0-9_.-]+$")
+# A dask scheduler address: [protocol://]host:port (tcp, tls, ucx, ws, wss); dask needs the
+# port (a bare tcp://host fails only once the client connects).
+_SCHEDULER = re.compile(r"^(?:(?:tcp|tls|ucx|ws|wss)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)"
+                        r":(\d{1,5})$")
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
 # Below this many estimated seconds of work one worker is faster than starting a pool. Each
@@ -80,6 +81,9 @@ def parse_range(value: str | int | Sequence[int], *, name: str = "players") -> l
         raise UserError(f"{name}: expected a number, got {value!r}")
     if isinstance(value, int):
         return [value]
+    if not isinstance(value, (str, Sequence)):
+        raise UserError(f"{name}: expected a whole number, a range like 3-6 or a list of whole "
+                        f"numbers; got {value!r}")
     if not isinstance(value, str):
         values = list(value)
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
@@ -104,6 +108,9 @@ def split_names(value: str | Sequence[str] | None, *, name: str) -> list[str]:
     repeats dropped with a note."""
     if value is None:
         return []
+    if not isinstance(value, (str, Sequence)) or not all(
+            isinstance(part, str) for part in ([value] if isinstance(value, str) else value)):
+        raise UserError(f"{name}: expected a name, 'a,b' or a list of names; got {value!r}")
     parts = [value] if isinstance(value, str) else list(value)
     names = [item.strip() for part in parts for item in str(part).split(",") if item.strip()]
     return unique(names, name=name)
@@ -112,9 +119,11 @@ def split_names(value: str | Sequence[str] | None, *, name: str) -> list[str]:
 def parse_choice(value: str | Sequence[str], choices: Sequence[str], *, name: str) -> list[str]:
     """'all' -> every choice; 'a,b' (or ['a', 'b']) -> [a, b], each checked against ``choices``;
     repeats dropped with a note."""
-    if value == "all" or (not isinstance(value, str) and list(value) == ["all"]):
-        return list(choices)
+    if value is None:
+        raise UserError(f"{name}: give one or more of: {', '.join(choices)}, all (got None)")
     picked = split_names(value, name=name)
+    if picked == ["all"]:
+        return list(choices)
     unknown = [item for item in picked if item not in choices]
     if unknown or not picked:
         raise UserError(f"unknown {name} {', '.join(unknown) or value!r}; "
@@ -124,8 +133,10 @@ def parse_choice(value: str | Sequence[str], choices: Sequence[str], *, name: st
 
 def check_scheduler(address: str) -> str:
     """A dask scheduler address must look like tcp://host:port (or host:port)."""
-    if not _SCHEDULER.match(address.strip()):
-        raise UserError(f"--scheduler: expected an address like tcp://host:8786, got {address!r}")
+    match = _SCHEDULER.match(address.strip()) if isinstance(address, str) else None
+    if not match or not 0 < int(match.group(1)) < 65536:
+        raise UserError(f"--scheduler: expected an address with a port, like tcp://host:8786; "
+                        f"got {address!r}")
     return address.strip()
 
 
@@ -215,12 +226,25 @@ class RunOptions:
         """These options, validated together (each problem one UserError line)."""
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise UserError(f"--seed must be a non-negative whole number, got {self.seed!r}")
-        if self.jobs is not None and self.jobs < 1:
-            raise UserError(f"--jobs must be at least 1, got {self.jobs}")
-        if self.backend not in BACKENDS:
+        if self.jobs is not None and (not _whole(self.jobs) or self.jobs < 1):
+            raise UserError(f"--jobs must be a whole number of at least 1, got {self.jobs!r}")
+        if not isinstance(self.backend, str) or self.backend not in BACKENDS:
             raise UserError(f"unknown backend {self.backend!r}; choose one of: "
                             f"{', '.join(BACKENDS)}")
         scheduler = self.scheduler
+        if scheduler is not None and not isinstance(scheduler, str):
+            raise UserError(f"--scheduler must be an address like tcp://host:8786, "
+                            f"got {scheduler!r}")
+        if self.store is not None and not isinstance(self.store, (str, os.PathLike)):
+            raise UserError(f"--store must be a folder name, got {self.store!r}")
+        if not isinstance(self.quiet, bool):
+            raise UserError(f"--quiet must be True or False, got {self.quiet!r}")
+        if self.precision is not None and (isinstance(self.precision, bool) or not isinstance(
+                self.precision, (int, float)) or math.isnan(self.precision)):
+            raise UserError(f"--precision must be a number between 0 and 0.5, "
+                            f"got {self.precision!r}")
+        if self.max_n is not None and not _whole(self.max_n):
+            raise UserError(f"--max-n must be a whole number, got {self.max_n!r}")
         if self.backend == "dask":
             if not scheduler:
                 raise UserError("--backend dask needs --scheduler tcp://host:port")
@@ -248,6 +272,11 @@ class RunOptions:
             return f"fixed n={n:,}"
         bound = f", max-n {self.max_n:,}" if self.max_n is not None else ""
         return f"precision {self.precision} (n >= {n:,}{bound})"
+
+
+def _whole(value: Any) -> bool:
+    """A whole number (an int, not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_n(n: int, *, name: str = "--n") -> int:
@@ -343,11 +372,3 @@ def run_config(game: str, config: Any, *, n: int, options: RunOptions,
     return result
 
 
-def run_id(result: RunResult) -> str:
-    """The run's store id (the same id whether or not it was stored)."""
-    if result.path is not None:
-        return result.path.name
-    from cardsim.sims.core.store import run_key
-
-    identity = result.manifest.get("identity", result.manifest)
-    return f"{identity['game']}-{run_key(identity)}"

@@ -32,11 +32,14 @@ def side_win_table(episodes: pl.DataFrame) -> pl.DataFrame:
 
 
 def seat_table(episodes: pl.DataFrame) -> pl.DataFrame:
-    """One row per seat actually used: players, seat, role, character, won, survived."""
+    """One row per seat actually used: game (the episode's row), players, seat, role,
+    character, won, survived."""
     frames = []
+    numbered = episodes.with_row_index("game")
     for seat in range(MAX_SEATS):
         frames.append(
-            episodes.filter(pl.col(f"role_{seat}") >= 0).select(
+            numbered.filter(pl.col(f"role_{seat}") >= 0).select(
+                pl.col("game"),
                 pl.col("players"),
                 pl.lit(seat, dtype=pl.Int8).alias("seat"),
                 pl.col(f"role_{seat}").cast(pl.Int64).alias("role_code"),
@@ -56,15 +59,23 @@ def seat_table(episodes: pl.DataFrame) -> pl.DataFrame:
 
 
 def role_win_table(episodes: pl.DataFrame) -> pl.DataFrame:
-    """Per player count and role: seats with that role, how many won, p and 95% interval."""
-    return proportion_table(seat_table(episodes), ["players", "role"], "won").sort(
-        ["players", "role"]
-    )
+    """Per player count and role: games with that role, how many the role won, p and its 95%
+    interval.
+
+    The unit is the game: every seat of a role wins or loses with its side (two Outlaws win
+    together), so the seats of one role in one game are one observation, not several; p is
+    both the chance that the role's side wins and the chance that a seat dealt the role
+    wins."""
+    games = (seat_table(episodes).group_by(["game", "players", "role"], maintain_order=True)
+             .agg(pl.col("won").first()))
+    return proportion_table(games, ["players", "role"], "won").sort(["players", "role"])
 
 
 def character_win_table(episodes: pl.DataFrame, *, by_role: bool = False) -> pl.DataFrame:
     """Per character (optionally per character and role): seats, wins, p, 95% interval,
-    sorted by win rate, ties by name (so the same episodes give the same table)."""
+    sorted by win rate, ties by name (so the same episodes give the same table). A character
+    is dealt to at most one seat per game, so its seats are games (the unit of the
+    interval)."""
     keys = ["character", "role"] if by_role else ["character"]
     table = proportion_table(seat_table(episodes), keys, "won")
     survived = seat_table(episodes).group_by(keys).agg(pl.col("survived").mean())

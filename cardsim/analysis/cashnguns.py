@@ -20,11 +20,12 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
 
-from cardsim.errors import UserError
+from cardsim.errors import Interrupted, UserError
 from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, UNIT_DOLLARS
@@ -38,7 +39,8 @@ from cardsim.sims.cashnguns.strategies import (
     Strategy,
     parse_strategy,
 )
-from cardsim.sims.core.runner import run
+from cardsim.sims.core.interrupts import start_workers, worker_lost_errors, worker_task
+from cardsim.sims.core.runner import run, run_id
 from cardsim.sims.core.store import atomic_write_bytes
 from cardsim.stats import Z95, wilson_interval
 
@@ -107,24 +109,48 @@ def _profile_rows(
     for profile in batch:
         specs = tuple(strategies[i] for i in profile)
         config = CashNGunsConfig(players=players, strategies=specs, shame_value=shame_value)
-        episodes = run(SIMULATOR, config, n=n, seed=seed, store=store, jobs=1, chunk_size=chunk,
-                       **(runner_options or {})).episodes
-        games = episodes.height
-        wins = episodes.select([f"win_{slot}" for slot in range(players)]).to_numpy()
-        scores = episodes.select([f"score_{slot}" for slot in range(players)]).to_numpy().astype(np.float64)
+        result = run(SIMULATOR, config, n=n, seed=seed, store=store, jobs=1, chunk_size=chunk,
+                     **(runner_options or {}))
         for index in sorted(set(profile)):
             slots = [slot for slot, s in enumerate(profile) if s == index]
-            rows.append({
-                "profile": "+".join(specs),
-                "strategy": strategies[index],
-                "count": len(slots),
-                "games": games,
-                "n": games * len(slots),
-                "wins": int(wins[:, slots].sum()),
-                "score_sum": float(scores[:, slots].sum()),
-                "score_sq": float((scores[:, slots] ** 2).sum()),
-            })
+            rows.append({"profile": "+".join(specs), "strategy": strategies[index],
+                         **pooled_seats(result.episodes, slots), "run": run_id(result)})
     return rows
+
+
+def pooled_seats(episodes: pl.DataFrame, slots: Sequence[int]) -> dict[str, Any]:
+    """The raw sums of one strategy's ``slots`` over the games of ``episodes``, with the game
+    as the unit: its seats in one game share the deal and the table (their outcomes are
+    correlated), so each game gives one observation, the mean over its seats (the share of
+    them that won, their mean score). ``n`` = games, ``seats`` = games x count."""
+    wins = episodes.select([f"win_{slot}" for slot in slots]).to_numpy().astype(np.float64)
+    scores = episodes.select([f"score_{slot}" for slot in slots]).to_numpy().astype(np.float64)
+    share, score = wins.mean(axis=1), scores.mean(axis=1)
+    return {"count": len(slots), "games": episodes.height, "n": episodes.height,
+            "seats": episodes.height * len(slots), "wins": int(wins.sum()),
+            "share_sum": float(share.sum()), "score_sum": float(score.sum()),
+            "score_sq": float((score**2).sum())}
+
+
+def pooled_intervals(frame: pl.DataFrame) -> pl.DataFrame:
+    """``p_win`` (wins per seat) and ``mean_score`` per row of :func:`pooled_seats` sums, with
+    95% intervals over games: the Wilson interval of the per-game share of seats that won
+    (n = games; valid for a share in [0, 1], exact Wilson with one seat) and the normal
+    interval of the per-game mean score."""
+    games = frame["n"].to_numpy().astype(np.float64)
+    share = frame["share_sum"].to_numpy()
+    lo, hi = wilson_interval(share, games)
+    mean = frame["score_sum"].to_numpy() / games
+    variance = np.maximum(frame["score_sq"].to_numpy() / games - mean**2, 0.0) * games / np.maximum(games - 1, 1)
+    half = Z95 * np.sqrt(variance / games)
+    return frame.with_columns(
+        pl.Series("p_win", share / games),
+        pl.Series("win_lo", lo),
+        pl.Series("win_hi", hi),
+        pl.Series("mean_score", mean),
+        pl.Series("score_lo", mean - half),
+        pl.Series("score_hi", mean + half),
+    ).drop("share_sum", "score_sum", "score_sq")
 
 
 def profile_payoffs(
@@ -145,11 +171,12 @@ def profile_payoffs(
     any ``jobs`` (each profile is its own run from the same seed, rows in profile order).
 
     Returns one row per (profile, strategy in it): ``profile`` (strategy names joined by
-    ``+``), ``strategy``, ``count`` (its seats), ``games``, ``n`` (seat observations =
-    count x games), ``wins``, ``p_win`` with its 95% Wilson interval ``win_lo``/``win_hi``,
-    ``mean_score`` with its 95% interval ``score_lo``/``score_hi`` (dollars). Seats of one
-    strategy in the same game are pooled; their outcomes are negatively correlated (mostly one
-    winner per game), so the pooled interval is conservative. ``runner_options`` passes
+    ``+``), ``strategy``, ``count`` (its seats), ``games``, ``n`` (= games, the unit of the
+    intervals), ``seats`` (count x games), ``wins``, ``run`` (the profile's run id), ``p_win`` (wins per seat) with its 95%
+    interval ``win_lo``/``win_hi``, ``mean_score`` with its 95% interval
+    ``score_lo``/``score_hi`` (dollars). Seats of one strategy in the same game are correlated,
+    so each game is one observation (see :func:`pooled_seats`, :func:`pooled_intervals`).
+    ``runner_options`` passes
     ``precision``/``max_n`` (each profile then stops on its own precision; ``games`` says how
     many it played) or ``backend="dask"``/``scheduler`` (profiles then run one after another,
     each on the cluster) to every profile's run.
@@ -170,39 +197,36 @@ def profile_payoffs(
     else:
         from joblib import Parallel, delayed
 
+        start_workers(jobs)  # a Ctrl-C while they start: no traceback from them
         results = Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(_profile_rows)(*arguments, batch, n, seed, shame_value, store, runner_options)
+            delayed(worker_task)(_profile_rows, *arguments, batch, n, seed, shame_value, store,
+                                 runner_options)
             for batch in batches
         )
     rows: list[dict] = []
     done = 0
-    for batch, batch_rows in zip(batches, results):
-        rows.extend(batch_rows)
-        done += len(batch)
-        if on_profile is not None:
-            on_profile(done, len(profiles))
-    frame = pl.DataFrame(rows)
-    obs = frame["n"].to_numpy().astype(np.float64)
-    lo, hi = wilson_interval(frame["wins"].to_numpy(), obs)
-    mean = frame["score_sum"].to_numpy() / obs
-    variance = np.maximum(frame["score_sq"].to_numpy() / obs - mean**2, 0.0) * obs / np.maximum(obs - 1, 1)
-    half = Z95 * np.sqrt(variance / obs)
-    return frame.with_columns(
-        (pl.col("wins") / pl.col("n")).alias("p_win"),
-        pl.Series("win_lo", lo),
-        pl.Series("win_hi", hi),
-        pl.Series("mean_score", mean),
-        pl.Series("score_lo", mean - half),
-        pl.Series("score_hi", mean + half),
-    ).drop("score_sum", "score_sq")
+    try:
+        for batch, batch_rows in zip(batches, results):
+            rows.extend(batch_rows)
+            done += len(batch)
+            if on_profile is not None:
+                on_profile(done, len(profiles))
+    except (KeyboardInterrupt, *worker_lost_errors()) as exc:  # type: ignore[misc]
+        stopped = ("interrupted" if isinstance(exc, KeyboardInterrupt)
+                   else f"interrupted: a worker process was stopped ({type(exc).__name__})")
+        kept = (f"their runs and finished chunks kept in {store}; run the same command to resume"
+                if store is not None else "nothing kept (no results store)")
+        raise Interrupted(f"{stopped}: {done} of {len(profiles)} profile(s) finished, "
+                          f"{kept}") from None
+    return pooled_intervals(pl.DataFrame(rows))
 
 
 def payoff_matrix(profiles: pl.DataFrame, strategies: Sequence[str], players: int) -> pl.DataFrame:
     """Focal strategy A against (players - 1) opponents all playing B, for every pair.
 
-    One row per (focal, others) with ``n``, ``wins``, ``p_win`` (95% Wilson interval) and
-    ``mean_score`` (95% interval). On the diagonal the n seats of the one-strategy table are
-    pooled.
+    One row per (focal, others) with ``n`` (games), ``wins``, ``p_win`` (95% Wilson interval)
+    and ``mean_score`` (95% interval). On the diagonal every seat plays the focal strategy:
+    each game is one observation of its seats' mean (see :func:`pooled_seats`).
     """
     rows = []
     for focal in strategies:
@@ -584,7 +608,9 @@ class CashNGunsArena:
         else:
             from joblib import Parallel, delayed
 
-            parts = Parallel(n_jobs=self.jobs)(delayed(_play_chunk)(*a) for a in arguments)
+            start_workers(self.jobs)  # a Ctrl-C while they start: no traceback from them
+            parts = Parallel(n_jobs=self.jobs)(delayed(worker_task)(_play_chunk, *a)
+                                               for a in arguments)
         if not parts:
             return np.zeros((0, self.players))
         return np.concatenate(parts)

@@ -21,8 +21,17 @@ GAME_GROUP = ("players", "model", "levels", "mode")
 
 def heist_summary(episodes: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl.DataFrame:
     """Per group: n, heist success p with its Wilson interval, the share with the red chips in
-    a correct order (before any scan), and the mean exact random-order value of the deals."""
+    a correct order (before any scan), and the mean exact random-order value of the deals.
+
+    The unit is the heist: the rows must be standalone heists (unit "heist"), each a fresh
+    deal independent of the others, and the crew wins or loses it together (one row, not one
+    per player). Heists played within a game are correlated (the same crew, the growing
+    chip ladder), so game rows are refused: summarise them per game with
+    :func:`game_summary`."""
     keys = list(by)
+    if "heists" in episodes.columns:
+        raise ValueError("heist_summary takes standalone heist rows; these are game rows, whose "
+                         "heists are correlated: use game_summary (the game is the unit)")
     success = proportion_table(episodes, keys, "success").rename(
         {"p": "success", "lo": "success_lo", "hi": "success_hi"}
     )
@@ -38,8 +47,8 @@ def heist_summary(episodes: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl
 
 
 def game_summary(games: pl.DataFrame, by: Sequence[str] = GAME_GROUP) -> pl.DataFrame:
-    """Per group: n, game win rate with its Wilson interval and mean heists per game with its
-    95% interval."""
+    """Per group: n (games, the unit of every interval), game win rate with its Wilson
+    interval and mean heists per game with its 95% interval."""
     keys = list(by)
     wins = proportion_table(games, keys, "success").rename(
         {"p": "win", "lo": "win_lo", "hi": "win_hi"}

@@ -37,8 +37,15 @@ def best_anchor(players: int) -> float | None:
 
 def summary_table(episodes: pl.DataFrame, by: Sequence[str] = GROUP) -> pl.DataFrame:
     """Per group: n, win rate, excellent rate (<= 10 left) and mean cards left, each with its
-    95% interval (Wilson for the rates, normal approximation for the mean)."""
+    95% interval (Wilson for the rates, normal approximation for the mean).
+
+    The unit is the game: the players win or lose together and the cards left are the
+    table's, so ``episodes`` must hold one row per game (as the simulator writes them); a
+    table with a row per player is refused (its rows would be correlated copies)."""
     keys = list(by)
+    if "player" in episodes.columns or "seat" in episodes.columns:
+        raise ValueError("summary_table takes one row per game (the unit): the players of a "
+                         "game win together")
     wins = proportion_table(episodes, keys, "won").select(
         *keys, "n", pl.col("p").alias("win"), pl.col("lo").alias("win_lo"),
         pl.col("hi").alias("win_hi"),

@@ -38,8 +38,8 @@ class Candidate:
 
 def check_target(target: float) -> float:
     """A target win rate strictly between 0 and 1 (else a one-line user error)."""
-    if not 0.0 < target < 1.0:
-        raise UserError(f"target must be a win rate between 0 and 1 (e.g. 0.5), got {target}")
+    if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0.0 < target < 1.0:
+        raise UserError(f"target must be a win rate between 0 and 1 (e.g. 0.5), got {target!r}")
     return float(target)
 
 

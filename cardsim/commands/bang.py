@@ -11,18 +11,21 @@ import typer
 from cardsim.commands.common import (
     JobsOpt,
     JsonOpt,
+    NoStoreOpt,
     PlotFormatOpt,
     PlotOpt,
     QuietOpt,
     RunOptions,
     RunOpts,
     SeedOpt,
+    StoreOpt,
     check_plot_folder,
     game_app,
     record_result,
     show_table,
 )
 from cardsim.commands.output import record_run
+from cardsim.errors import UserError
 
 app = game_app("bang")
 
@@ -88,10 +91,11 @@ def run_command(
     sides = result.tables["sides"]
     show_table(_interval(sides, as_json), title=f"Bang!: games won per side ({label} bots)",
                name="sides", as_json=as_json)
-    show_table(_interval(result.tables["roles"], as_json), title="win rate per role (seats)",
+    show_table(_interval(result.tables["roles"], as_json),
+               title="win rate per role (n = games: a role's seats win together)",
                name="roles", as_json=as_json)
     characters = result.tables["characters"].with_columns(pl.col("survived").round(4))
-    show_table(_interval(characters, as_json), title="win rate per character (all counts, seats)",
+    show_table(_interval(characters, as_json), title="win rate per character (all counts; one seat per game)",
                name="characters", as_json=as_json)
     lengths = result.tables["length"].with_columns(pl.col("mean", "lo", "hi").round(2))
     show_table(lengths, title="game length in player turns (mean, 95% CI)", name="length",
@@ -155,17 +159,38 @@ def compare_command(
     params: Annotated[
         Path | None, typer.Option("--params", help="Tuned parameter file (default: shipped).")
     ] = None,
+    store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
+    quiet: QuietOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Win rate of one seat of each role playing --bot while the others play --against, the
-    paired baseline on the same deals, and the difference with its 95% interval.
+    paired baseline on the same deals, and the difference with its 95% interval. Each finished
+    row is kept in the store (bang_compare/) and reused by the same comparison.
 
     Example: cardsim bang compare --players 4-7 --bot tuned --against role --json
     """
     from cardsim.api import bang
+    from cardsim.commands.common import resolve_store
+
+    folder = resolve_store(store, no_store)
+    if folder is not None:
+        from cardsim.options import check_output_folder
+
+        check_output_folder(folder, what="--store")
+    if seed < 0:
+        raise UserError(f"--seed must be a non-negative whole number, got {seed}")
+
+    def progress(row: dict, record: str | None) -> None:
+        if record is not None:
+            record_run(record, seed, f"fixed n={n} per role")
+        if not quiet:
+            typer.echo(f"[bang compare] {row['players']} players, {row['role']}: done",
+                       err=True)
 
     record_run(None, seed, f"fixed n={n} per role")
-    frame = bang.compare(players, bot, against, roles, n=n, seed=seed, jobs=jobs, params=params)
+    frame = bang.compare(players, bot, against, roles, n=n, seed=seed, jobs=jobs, params=params,
+                         store=folder, on_row=progress)
     show_table(frame if as_json else frame.drop("bot", "against"),
                title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",
                name="compare", as_json=as_json)

@@ -36,7 +36,7 @@ from typing import Annotated, Any
 import typer
 
 from cardsim.commands.output import abandon, begin, finish, record_run, show_table, show_value
-from cardsim.errors import UserError
+from cardsim.errors import COMMAND_LINE, UserError
 from cardsim.options import (
     DEFAULT_STORE,
     RunOptions,
@@ -48,10 +48,10 @@ from cardsim.options import (
     parse_range,
     resolve_store,
     run_config,
-    run_id,
     search_jobs,
     split_names,
 )
+from cardsim.sims.core.runner import run_id
 
 __all__ = [
     "DEFAULT_STORE", "RunOptions", "RunOpts", "check_n", "check_output_file",
@@ -164,6 +164,7 @@ def _wrap_command(function: Callable[..., Any], command_name: str) -> Callable[.
                 raise UserError(f"--json and --format {output_format} contradict each other")
             output_format = "json"
         begin(command_name, output_format)
+        from_command_line = COMMAND_LINE.set(True)  # messages name flags, not keywords
         try:
             if "as_json" in values:
                 values["as_json"] = output_format != "table"
@@ -174,6 +175,8 @@ def _wrap_command(function: Callable[..., Any], command_name: str) -> Callable[.
         except BaseException:
             abandon()
             raise
+        finally:
+            COMMAND_LINE.reset(from_command_line)
         finish()
         return result
 

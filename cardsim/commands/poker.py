@@ -67,6 +67,8 @@ def equity_command(
     Exact enumeration with one opponent when cheap, otherwise sampled; the method is printed.
     Example: cardsim poker equity "As Ah" --board "Kd 7c 2s"
     """
+    if seed < 0:
+        raise UserError(f"--seed must be a non-negative whole number, got {seed}")
     pockets = parse_cards(pocket)[None, :]
     boards = parse_cards(board)[None, :] if board.strip() else None
     result = equity(

@@ -36,6 +36,7 @@ app = command_app("runs", help="List, inspect and prune stored runs.",
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+_LONGEST = timedelta(days=365 * 1000)  # beyond this a duration is a typo (and overflows)
 LIST_COLUMNS = ("id", "game", "n", "seed", "created", "stale", "config")
 
 
@@ -44,7 +45,11 @@ def parse_duration(text: str) -> timedelta:
     match = _DURATION.match(text)
     if not match:
         raise UserError(f"--older-than: expected a duration like 12h, 7d or 2w; got {text!r}")
-    return timedelta(seconds=int(match.group(1)) * _UNIT_SECONDS[match.group(2)])
+    seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+    if seconds > _LONGEST.total_seconds():
+        raise UserError(f"--older-than: {text.strip()} is longer than any run can be old "
+                        f"(at most {_LONGEST.days:,}d)")
+    return timedelta(seconds=seconds)
 
 
 def _stale_word(run: StoredRun) -> str:
@@ -103,7 +108,12 @@ def list_command(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
 
 
 @app.command("show")
-def show_command(run_id: str, store: StoreOpt = None, as_json: JsonOpt = False) -> None:
+def show_command(
+    run_id: str, store: StoreOpt = None, as_json: JsonOpt = False,
+    trust_unhashed: Annotated[bool, typer.Option(
+        "--trust-unhashed", help="Read chunks whose hash the manifest does not record (made "
+        "before chunk hashes, or stripped) instead of refusing the run.")] = False,
+) -> None:
     """Show one run's manifest and its headline proportion with a 95% Wilson interval.
 
     Example: cardsim runs show gang-3f2a  (an id prefix is enough)
@@ -113,13 +123,13 @@ def show_command(run_id: str, store: StoreOpt = None, as_json: JsonOpt = False) 
     headline = None
     if manifest.get("game") in games():
         column = get_simulator(manifest["game"]).headline
-        episodes = load_episodes(stored)
+        episodes = load_episodes(stored, trust_unhashed=trust_unhashed)
         if column in episodes.columns:
             headline = proportion_table(episodes, [], column).to_dicts()[0] | {"column": column}
     if stored.unverified:
         typer.echo(
             f"note: {len(stored.unverified)} chunk(s) of {stored.run_id} have no recorded hash "
-            "(made before chunk hashes), so they were read unchecked",
+            "and were read unchecked (--trust-unhashed): the headline rests on them",
             err=True,
         )
     if as_json:

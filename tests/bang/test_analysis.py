@@ -49,12 +49,24 @@ def test_side_win_table_counts_and_intervals() -> None:
     assert table["successes"].sum() == 3
 
 
-def test_role_win_table_counts_seats() -> None:
+def test_role_win_table_counts_games() -> None:
     table = role_win_table(_episodes())
     outlaw = table.filter(pl.col("role") == "outlaw").row(0, named=True)
-    assert (outlaw["n"], outlaw["successes"]) == (6, 4)
+    assert (outlaw["n"], outlaw["successes"]) == (3, 2)  # two Outlaw seats per game, one unit
     renegade = table.filter(pl.col("role") == "renegade").row(0, named=True)
     assert (renegade["n"], renegade["successes"]) == (3, 0)
+
+
+def test_role_interval_is_the_game_level_one() -> None:
+    """The two Outlaw seats of a game win together: the Outlaw row is the game-level Wilson
+    interval of 'the Outlaws won', the same as the sides table's, not one over 2 x games."""
+    episodes = pl.concat([_episodes()] * 40)  # 120 games, 240 perfectly correlated Outlaw seats
+    outlaw = role_win_table(episodes).filter(pl.col("role") == "outlaw").row(0, named=True)
+    side = side_win_table(episodes).filter(pl.col("side") == "outlaws").row(0, named=True)
+    assert (outlaw["n"], outlaw["successes"]) == (120, 80)
+    lo, hi = wilson_interval(80, 120)
+    assert np.isclose(outlaw["lo"], lo) and np.isclose(outlaw["hi"], hi)
+    assert np.isclose(outlaw["lo"], side["lo"]) and np.isclose(outlaw["hi"], side["hi"])
 
 
 def test_character_win_table() -> None:

@@ -69,3 +69,27 @@ def test_run_kills_table() -> None:
     kills = json.loads(result.stdout)["tables"]["eliminations"]
     victims = {row["victim"] for row in kills}
     assert victims <= {"sheriff", "deputy", "outlaw", "renegade"} and "outlaw" in victims
+
+
+def test_compare_takes_the_shared_store_options_and_reuses_rows(tmp_path, monkeypatch) -> None:
+    """compare speaks the run options' vocabulary (--store, --no-store, --quiet): its finished
+    rows are kept in the store and the same comparison is read back, not played again."""
+    import cardsim.sims.bang.compare as compare
+
+    args = ["compare", "--players", "4", "--roles", "sheriff", "--n", "200", "--jobs", "1",
+            "--store", str(tmp_path), "--json"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert len(list((tmp_path / "bang_compare").iterdir())) == 1
+
+    def tripwire(*args, **kwargs):
+        raise AssertionError("a kept row was played again")
+
+    monkeypatch.setattr(compare, "focus_chunk", tripwire)
+    again = runner.invoke(app, [*args, "--quiet"])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["tables"] == json.loads(first.stdout)["tables"]
+    (kept,) = (tmp_path / "bang_compare").iterdir()
+    assert json.loads(again.stdout)["runs"] == [f"bang_compare/{kept.stem}"]
+    clash = runner.invoke(app, [*args, "--no-store"])
+    assert clash.exit_code != 0 and "--store and --no-store" in str(clash.exception)

@@ -81,7 +81,7 @@ def test_profile_payoffs_matrix_and_best_responses_from_simulation():
     strategies = ["stubborn", "coward"]
     profiles = profile_payoffs(strategies, 4, n=400, seed=1)
     assert profiles.height == 1 + 2 + 2 + 2 + 1
-    assert (profiles["n"] == profiles["count"] * 400).all()
+    assert (profiles["n"] == 400).all() and (profiles["seats"] == profiles["count"] * 400).all()
     assert ((profiles["win_lo"] <= profiles["p_win"]) & (profiles["p_win"] <= profiles["win_hi"])).all()
     wins_per_profile = profiles.group_by("profile").agg(pl.col("wins").sum())["wins"]
     assert (wins_per_profile >= 0.8 * 400).all()  # nearly every game has a winner
@@ -95,6 +95,26 @@ def test_profile_payoffs_matrix_and_best_responses_from_simulation():
         block = matrix.filter(pl.col("others") == row["others"])
         assert row["payoff"] == block["p_win"].max()
         assert row["gain"] >= 0
+
+
+def test_seats_of_one_strategy_in_a_game_are_one_observation():
+    """Three seats of a strategy with perfectly correlated outcomes (all win or all lose, the
+    same score): the interval is the game-level one (n = games), not one over 3 x games."""
+    from cardsim.analysis.cashnguns import pooled_intervals, pooled_seats
+    from cardsim.analysis.stats import wilson_interval
+
+    won = np.array([1, 0, 1, 1, 0] * 20)
+    score = np.array([10.0, 0.0, 30.0, 20.0, 5.0] * 20)
+    episodes = pl.DataFrame({**{f"win_{s}": won for s in range(3)},
+                             **{f"score_{s}": score for s in range(3)}})
+    row = pooled_intervals(pl.DataFrame([{"profile": "x", "strategy": "x",
+                                          **pooled_seats(episodes, [0, 1, 2])}])).row(0, named=True)
+    assert (row["n"], row["seats"], row["wins"]) == (100, 300, 180)
+    lo, hi = wilson_interval(60, 100)
+    assert np.isclose(row["p_win"], 0.6) and np.isclose(row["win_lo"], lo) and np.isclose(row["win_hi"], hi)
+    half = 1.959963984540054 * score.std(ddof=1) / np.sqrt(100)
+    assert np.isclose(row["score_lo"], score.mean() - half)
+    assert np.isclose(row["score_hi"], score.mean() + half)
 
 
 def test_profile_payoffs_are_reproducible():

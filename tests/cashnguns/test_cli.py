@@ -68,6 +68,15 @@ def test_payoff_prints_matrix_equilibrium_and_writes_plots(tmp_path):
     assert "symmetric equilibrium" in text.stdout and "regret" in text.stdout
 
 
+def test_payoff_json_names_every_run_it_stored(tmp_path):
+    """The document's ``runs`` lists each profile's stored run (not an empty list)."""
+    store = tmp_path / "store"
+    result = invoke("payoff", "--players", "4", "-s", "stubborn,coward", "--n", "100", "-q",
+                    "--store", str(store), "--jobs", "1", "--json")
+    runs = json.loads(result.stdout)["runs"]
+    assert sorted(runs) == sorted(entry.name for entry in store.iterdir()) and len(runs) == 5
+
+
 @pytest.mark.parametrize(
     "args, message",
     [

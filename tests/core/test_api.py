@@ -54,7 +54,7 @@ def test_import_is_light():
 def test_errors_are_user_errors_before_any_run():
     with pytest.raises(cardsim.UserError, match="players must be 3 to 6"):
         cardsim.gang.heist(players=9, n=10)
-    with pytest.raises(cardsim.UserError, match="--max-n bounds"):
+    with pytest.raises(cardsim.UserError, match="max_n bounds a precision run"):
         cardsim.thegame.run(players=2, n=10, max_n=100)
     with pytest.raises(cardsim.UserError, match="unknown strategy"):
         cardsim.thegame.run(players=2, strategy="psychic", n=10)
@@ -97,3 +97,55 @@ def test_one_configuration_is_never_counted_twice():
     runs.episodes("thegame", config)
     with pytest.raises(cardsim.UserError, match="counted twice"):
         runs.episodes("thegame", config)
+
+
+BAD_CALLS = [  # (call, the keyword its one-line message names)
+    (lambda: cardsim.gang.heist(jobs="2", n=10), "jobs"),
+    (lambda: cardsim.gang.heist(precision="0.1", n=10), "precision"),
+    (lambda: cardsim.gang.heist(store=123, n=10), "store"),
+    (lambda: cardsim.gang.heist(players=3.5, n=10), "players"),
+    (lambda: cardsim.gang.heist(model=None, n=10), "model"),
+    (lambda: cardsim.gang.heist(levels=1.5, n=10), "levels"),
+    (lambda: cardsim.gang.heist(challenge=3, n=10), "challenge"),
+    (lambda: cardsim.gang.heist(n="5"), "n"),
+    (lambda: cardsim.gang.heist(seed=-1, n=10), "seed"),
+    (lambda: cardsim.gang.heist(backend="dask", scheduler="tcp://host", n=10), "scheduler"),
+    (lambda: cardsim.gang.game(mode=None, n=10), "mode"),
+    (lambda: cardsim.gang.cards(kind=None, n=10), "kind"),
+    (lambda: cardsim.thegame.run(strategy=None, n=10), "strategy"),
+    (lambda: cardsim.thegame.run(players=2, n=10, max_n=100), "max_n"),
+    (lambda: cardsim.bang.run(bots=None, n=10), "bots"),
+    (lambda: cardsim.bang.run(bots="", n=10), "bots"),
+    (lambda: cardsim.bang.run(bots="sheriff=role,sheriff=random", n=10), "sheriff twice"),
+    (lambda: cardsim.bang.run(players=None, n=10), "players"),
+    (lambda: cardsim.cashnguns.payoff(strategy=5, n=10), "strategy"),
+    (lambda: cardsim.cashnguns.payoff(metric=None, n=10), "metric"),
+    (lambda: cardsim.tune.gang(target="x"), "target"),
+    (lambda: cardsim.report(game=5), "game"),
+]
+
+
+@pytest.mark.parametrize("call, keyword", BAD_CALLS)
+def test_bad_arguments_are_one_line_user_errors_naming_the_keyword(call, keyword, tmp_path,
+                                                                    monkeypatch):
+    """Wrong types and values never reach a run: one UserError line naming the keyword (not a
+    command-line flag), and nothing written."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(cardsim.UserError) as caught:
+        call()
+    message = str(caught.value)
+    assert keyword in message and "--" not in message and "\n" not in message, message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_dir_lists_the_games_and_docstrings_list_valid_names():
+    from cardsim.sims.bang.cards import BOT_NAMES
+    from cardsim.sims.gang.cards import SPECIALISTS
+    from cardsim.sims.gang.models import MODEL_IDS
+    from cardsim.sims.thegame.config import STRATEGY_NAMES
+
+    assert {"gang", "thegame", "cashnguns", "bang", "tune", "report", "Result"} <= set(dir(cardsim))
+    assert all(name in cardsim.gang.heist.__doc__ for name in [*MODEL_IDS, *SPECIALISTS])
+    assert all(name in cardsim.thegame.run.__doc__ for name in STRATEGY_NAMES)
+    assert all(name in cardsim.bang.run.__doc__ for name in BOT_NAMES)
+    assert "Valid names" in cardsim.cashnguns.payoff.__doc__ and "stubborn" in cardsim.cashnguns.payoff.__doc__

@@ -67,7 +67,7 @@ BAD_INPUT = [
     (["gang", "heist", "--store", "{file}"], "is not a folder"),
     (["gang", "heist", "--max-n", "5000"], "--max-n bounds a --precision run"),
     (["gang", "heist", "--precision", "2"], "--precision must be between"),
-    (["gang", "heist", "--jobs", "0"], "--jobs must be at least 1"),
+    (["gang", "heist", "--jobs", "0"], "--jobs must be a whole number of at least 1"),
     (["gang", "heist", "--n", "0"], "--n must be a positive whole number"),
     (["gang", "heist", "--n", "-5"], "--n must be a positive whole number"),
     (["gang", "heist", "--seed", "-1"], "--seed must be a non-negative"),
@@ -93,6 +93,19 @@ BAD_INPUT = [
     (["tune", "gang", "--players", "9"], "players must be 3 to 6"),
     (["runs", "show", "nothing-like-this", "--store", "{tmp}"], "no run"),
     (["bench", "nothing"], "unknown benchmark"),
+    # issue 38
+    (["gang", "heist", "--backend", "dask", "--scheduler", "tcp://host"],
+     "--scheduler: expected an address with a port"),
+    (["gang", "heist", "--backend", "dask", "--scheduler", "tcp://host:99999"],
+     "--scheduler: expected an address with a port"),
+    (["poker", "equity", "As Ah", "--seed", "-1"], "--seed must be a non-negative"),
+    (["runs", "prune", "--older-than", "99999999999d", "--yes"],
+     "--older-than: 99999999999d is longer than any run can be old"),
+    (["bang", "run", "--bots", ""], "--bots is empty"),
+    (["bang", "run", "--bots", " , "], "--bots is empty"),
+    (["bang", "run", "--bots", "sheriff=role,sheriff=random"], "--bots names sheriff twice"),
+    (["bang", "compare", "--store", "somewhere", "--no-store"], "--store and --no-store"),
+    (["bang", "compare", "--seed", "-1", "--no-store"], "--seed must be a non-negative"),
 ]
 
 

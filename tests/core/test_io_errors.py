@@ -94,3 +94,19 @@ def test_runner_keeps_finished_chunks_after_a_write_error(tmp_path, monkeypatch)
     resumed = run(COIN, CoinConfig(0.6), n=900, seed=8, store=tmp_path, on_chunk=calls.append)
     assert sorted(calls) == list(range(3, 9))
     assert resumed.episodes.equals(run(COIN, CoinConfig(0.6), n=900, seed=8).episodes)
+
+
+def test_a_manifest_without_chunk_size_is_the_file_blamed(tmp_path):
+    """A run whose manifest lost its chunk size names the manifest (not a chunk file), in one
+    line, when the same command meets it again and when `runs show` reads it."""
+    made = cardsim(*GAME, "--store", str(tmp_path), "--jobs", "1")
+    assert made.returncode == 0, made.stderr
+    (run_dir,) = tmp_path.iterdir()
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    del manifest["chunk_size"]
+    (run_dir / "manifest.json").write_text(json.dumps(manifest))
+    for result in (cardsim(*GAME, "--store", str(tmp_path), "--jobs", "1"),
+                   cardsim("runs", "show", run_dir.name, "--store", str(tmp_path))):
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode == 2 and len(lines) == 1, result.stderr
+        assert "manifest.json: no valid chunk_size" in lines[0] and ".parquet" not in lines[0]

@@ -75,12 +75,28 @@ def test_chunk_without_recorded_hash_is_computed_again(tmp_path):
     assert "000002" in load_run(first.path).manifest["chunk_sha256"]
 
 
-def test_manifest_without_hashes_reads_unverified_with_a_note(tmp_path):
+def test_manifest_without_hashes_is_refused_unless_trusted(tmp_path):
     result = run(COIN, CoinConfig(0.4), n=200, seed=5, store=tmp_path)
     edit_manifest(result.path, lambda m: m.pop("chunk_sha256"))
     stored = load_run(result.path)
-    assert load_episodes(stored).equals(result.episodes)
+    with pytest.raises(UserError, match="no recorded hash.*--trust-unhashed"):
+        load_episodes(stored)
+    assert load_episodes(stored, trust_unhashed=True).equals(result.episodes)
     assert stored.unverified == {0, 1}
+
+
+@pytest.mark.parametrize("change", [lambda m: m.pop("chunk_size"),
+                                    lambda m: m.update(chunk_size="100"),
+                                    lambda m: m.update(chunk_size=0)])
+def test_manifest_without_a_chunk_size_is_named_not_its_chunks(tmp_path, change):
+    """A manifest that lost its chunk size is the file blamed, by a run and by runs show."""
+    result = run(COIN, CoinConfig(0.4), n=200, seed=5, store=tmp_path)
+    edit_manifest(result.path, change)
+    with pytest.raises(UserError, match=r"manifest\.json: no valid chunk_size"):
+        run(COIN, CoinConfig(0.4), n=200, seed=5, store=tmp_path)
+    shown = cardsim("runs", "show", result.path.name, "--store", str(tmp_path))
+    assert shown.returncode == 2 and shown.stderr.count("\n") == 1
+    assert "manifest.json: no valid chunk_size" in shown.stderr
 
 
 def test_files_follow_the_umask(tmp_path):
@@ -248,7 +264,19 @@ def test_runs_show_says_when_chunks_had_no_hash(tmp_path):
     checked = invoke("show", result.path.name, "--store", str(tmp_path))
     assert checked.exit_code == 0 and "no recorded hash" not in checked.output
     edit_manifest(result.path, lambda m: m.pop("chunk_sha256"))  # as made before chunk hashes
-    shown = invoke("show", result.path.name, "--store", str(tmp_path))
+    refused = cardsim("runs", "show", result.path.name, "--store", str(tmp_path))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "--trust-unhashed" in refused.stderr and "n=20" not in refused.stdout
+    shown = invoke("show", result.path.name, "--store", str(tmp_path), "--trust-unhashed")
     assert shown.exit_code == 0, shown.output
     assert "note: 2 chunk(s) of" in shown.output and "no recorded hash" in shown.output
     assert "n=20" in shown.output
+
+
+def test_record_folders_of_other_commands_are_not_foreign(tmp_path):
+    """compare's and discover's record folders sit next to the runs without a 'skipped' note."""
+    run(COIN, CoinConfig(), n=100, seed=1, store=tmp_path)
+    (tmp_path / "bang_compare").mkdir()
+    (tmp_path / "cashnguns_discover").mkdir()
+    runs, skipped = scan_runs(tmp_path)
+    assert len(runs) == 1 and skipped == []

@@ -17,6 +17,7 @@ from cardsim.analysis.gang import (
     game_summary,
     heist_summary,
 )
+from cardsim.analysis.stats import wilson_interval
 from cardsim.reports.plots.gang import (
     card_effects_plot,
     game_win_plot,
@@ -135,3 +136,18 @@ def test_figures_render() -> None:
     games = game_summary(pl.concat([_games(), _games().with_columns(pl.lit("master").alias("mode"))]))
     assert "<svg" in svg_text(game_win_plot(games))
     assert np.isfinite(summary["success_lo"].to_numpy()).all()
+
+
+def test_game_rows_are_summarised_per_game_never_per_heist() -> None:
+    """The heists of a game are correlated (one crew, one chip ladder): game rows give the
+    game-level interval (n = games), and the heist table refuses them."""
+    games = pl.DataFrame({
+        "players": [4] * 200, "model": ["history"] * 200, "levels": [1] * 200,
+        "mode": ["basic"] * 200, "success": [True] * 120 + [False] * 80,
+        "heists": [5] * 120 + [4] * 80,
+    })
+    row = game_summary(games).row(0, named=True)
+    lo, hi = wilson_interval(120, 200)
+    assert row["n"] == 200 and np.isclose(row["win_lo"], lo) and np.isclose(row["win_hi"], hi)
+    with pytest.raises(ValueError, match="game rows"):
+        heist_summary(games)

@@ -97,3 +97,21 @@ def test_bad_player_count_is_one_line_exit_2() -> None:
                            "0-2", "--n", "10", "--no-store"], capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "players" in done.stderr
+
+
+def test_summary_interval_is_per_game_never_per_player() -> None:
+    """The players of a game win together: the win interval is the game-level Wilson interval
+    (n = games); a table with one (perfectly correlated) row per player is refused."""
+    from cardsim.analysis.stats import wilson_interval
+
+    games = pl.DataFrame({"players": [3] * 50, "strategy": ["greedy"] * 50,
+                          "won": [True] * 10 + [False] * 40, "excellent": [True] * 20 + [False] * 30,
+                          "cards_left": [0] * 10 + [12] * 40})
+    row = summary_table(games).row(0, named=True)
+    lo, hi = wilson_interval(10, 50)
+    assert row["n"] == 50 and np.isclose(row["win_lo"], lo) and np.isclose(row["win_hi"], hi)
+    seats = pl.concat([games.with_columns(pl.lit(k).alias("player")) for k in range(3)])
+    import pytest
+
+    with pytest.raises(ValueError, match="one row per game"):
+        summary_table(seats)

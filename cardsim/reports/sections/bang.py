@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import polars as pl
 
 from cardsim.analysis.bang import (
@@ -9,6 +11,7 @@ from cardsim.analysis.bang import (
     ladder_conclusions,
     length_table,
     role_win_table,
+    seat_table,
     side_win_table,
 )
 from cardsim.reports.content import (
@@ -100,7 +103,8 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         blocks.append(table_from_frame(
             role_tables[bot], title=f"Win rate per seat by role ({bot} bots)",
             columns=[text_column("players", "players"), text_column("role", "role")] + proportion_columns(),
-            note="n counts seats: a 7-player game has two Deputy and three Outlaw seats, pooled.",
+            note="n = games: the seats of one role win or lose together (a 7-player game's three "
+                 "Outlaws are one observation), so the game is the unit of the 95% Wilson interval.",
         ))
     if len(side_tables) > 1:
         blocks.append(Paragraph(
@@ -109,12 +113,12 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     blocks.append(Paragraph(ANCHOR))
     role_bot = BOTS[profile.name][0]
     episodes = _episodes(outcomes, role_bot)
-    roles = role_tables[role_bot]
     characters = character_win_table(episodes)
+    every_seat = float(cast(float, seat_table(episodes)["won"].mean()))
     blocks.append(Plot(
         "bang-characters", f"Win rate of each character over all roles and player counts ({role_bot} bots), "
         "with 95% intervals; the dashed line is the rate over all seats.",
-        lambda t=characters, r=float(roles["successes"].sum() / roles["n"].sum()): interval_bars(
+        lambda t=characters, r=every_seat: interval_bars(
             t, label="character", title=f"Bang!: win rate by character ({role_bot} bots)", reference=r,
             reference_label="all seats")))
     lengths = length_table(episodes)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
 from cardsim.analysis.cashnguns import (
@@ -29,6 +28,8 @@ from cardsim.analysis.cashnguns import (
     equilibrium_table,
     load_libraries,
     payoff_matrix,
+    pooled_intervals,
+    pooled_seats,
     reading_label,
     readings_conclusions,
     readings_strategies,
@@ -53,7 +54,6 @@ from cardsim.reports.plots.cashnguns import equilibrium_bars, payoff_heatmap
 from cardsim.reports.suite import Experiment, Outcomes, Profile
 from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
-from cardsim.stats import Z95, wilson_interval
 
 GAME = "cashnguns"
 TITLE = "Cash'n Guns"
@@ -152,33 +152,14 @@ def models(profile: Profile) -> list[tuple[str, str]]:
 def profile_table(outcomes: Outcomes, players: int) -> pl.DataFrame:
     """Pooled seats per (profile, strategy) at ``players``, in the columns of
     :func:`cardsim.analysis.cashnguns.profile_payoffs`, built from the stored episodes."""
-    rows: dict[str, list] = {k: [] for k in ("profile", "strategy", "count", "games", "n", "wins",
-                                             "score_sum", "score_sq")}
+    rows = []
     for outcome in outcomes.select(lambda e: e.labels["players"] == players):
         specs = outcome.experiment.config["strategies"]
-        episodes = outcome.episodes
-        wins = episodes.select([f"win_{s}" for s in range(players)]).to_numpy()
-        scores = episodes.select([f"score_{s}" for s in range(players)]).to_numpy().astype(np.float64)
         for name in dict.fromkeys(specs):
             slots = [slot for slot, s in enumerate(specs) if s == name]
-            rows["profile"].append("+".join(specs))
-            rows["strategy"].append(name)
-            rows["count"].append(len(slots))
-            rows["games"].append(episodes.height)
-            rows["n"].append(episodes.height * len(slots))
-            rows["wins"].append(int(wins[:, slots].sum()))
-            rows["score_sum"].append(float(scores[:, slots].sum()))
-            rows["score_sq"].append(float((scores[:, slots] ** 2).sum()))
-    frame = pl.DataFrame(rows)
-    obs = frame["n"].to_numpy().astype(np.float64)
-    lo, hi = wilson_interval(frame["wins"].to_numpy(), obs)
-    mean = frame["score_sum"].to_numpy() / obs
-    variance = np.maximum(frame["score_sq"].to_numpy() / obs - mean**2, 0.0) * obs / np.maximum(obs - 1, 1)
-    half = Z95 * np.sqrt(variance / obs)
-    return frame.with_columns(
-        (pl.col("wins") / pl.col("n")).alias("p_win"), pl.Series("win_lo", lo), pl.Series("win_hi", hi),
-        pl.Series("mean_score", mean), pl.Series("score_lo", mean - half), pl.Series("score_hi", mean + half),
-    ).drop("score_sum", "score_sq")
+            rows.append({"profile": "+".join(specs), "strategy": name,
+                         **pooled_seats(outcome.episodes, slots)})
+    return pooled_intervals(pl.DataFrame(rows))
 
 
 def _analyse(outcomes: Outcomes, profile: Profile, players: int):
@@ -194,9 +175,9 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     _, counts, games = _setup(profile)
     blocks: list[Block] = [Paragraph(
         f"Each table profile was played {games:,} times with the root seed (common random numbers "
-        "across profiles). A cell's n counts the focal seats observed; seats of one strategy in the "
-        "same game are pooled, which makes the intervals conservative. With n players a fair share "
-        "of wins is 1/n, less the games nobody survives.")]
+        "across profiles). A cell's n counts games: the seats of one strategy in the same game "
+        "are correlated, so each game is one observation (their mean), the unit of the interval. "
+        "With n players a fair share of wins is 1/n, less the games nobody survives.")]
     for players in counts:
         matrix, game, equilibrium = _analyse(outcomes, profile, players)
         mix = equilibrium_table(equilibrium, game)

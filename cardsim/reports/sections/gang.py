@@ -142,8 +142,11 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                   lambda r: float(r["success_lo"])),
                  ("random order, exact", "random_exact", lambda r: percent(r["random_exact"]),
                   lambda r: float(r["random_exact"]))],
-        note="Random order, exact: the mean over these deals of the share of chip orders that would "
-             "have been correct (what random chips achieve), computed exactly per deal.",
+        note="n = heists, each a standalone heist on a fresh deal (the crew wins or loses it "
+             "together; heists within a game are only counted per game, in the game table), the "
+             "unit of the 95% Wilson interval. Random order, exact: the mean over these deals of "
+             "the share of chip orders that would have been correct (what random chips achieve), "
+             "computed exactly per deal.",
     ))
     blocks.append(Plot("gang-players-model", "Heist success by number of players, one line per "
                        "player model, with 95% intervals.", lambda t=heists: success_by_players_plot(t)))
@@ -173,7 +176,8 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                  ("95% interval", "win_lo", lambda r: interval_text(r["win_lo"], r["win_hi"]),
                   lambda r: float(r["win_lo"])),
                  ("heists per game", "heists", lambda r: f"{r['heists']:.2f}", lambda r: float(r["heists"]))],
-        note="A game is won with three vaults before three alarms (two in Master Thief).",
+        note="A game is won with three vaults before three alarms (two in Master Thief); n = games, "
+             "the unit of the 95% intervals (the heists of a game are correlated).",
     ))
     blocks.append(Plot("gang-modes", "Game win rate per mode, one line per model, with 95% intervals.",
                        lambda t=modes: game_win_plot(t)))

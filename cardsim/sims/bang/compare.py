@@ -10,6 +10,9 @@ i, stream))``, so the figures are the same for any ``jobs``.
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -50,9 +53,61 @@ def focus_chunk(players: int, role: int, bot: tuple[int, np.ndarray],
     return results[0], results[1]
 
 
+def _stored_row(store: Path | None, key: dict) -> tuple[Path | None, dict | None]:
+    """Where the row of ``key`` is kept in ``store`` (``bang_compare/<hash>.json``, the hash
+    covering the settings, the parameter tables and the Bang! code) and the row if it is
+    there already."""
+    if store is None:
+        return None, None
+    from cardsim.sims.core.fingerprint import code_fingerprint
+
+    text = json.dumps({**key, "code": code_fingerprint(__name__)}, sort_keys=True)
+    path = Path(store) / "bang_compare" / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.json"
+    if not path.is_file():
+        return path, None
+    try:
+        kept = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        raise UserError(f"corrupt results file {path}: not a compare row; move it away to "
+                        "recompute") from None
+    if not isinstance(kept, dict) or kept.get("key") != text or not isinstance(kept.get("row"), dict):
+        raise UserError(f"corrupt results file {path}: not this comparison's row; move it away "
+                        "to recompute")
+    return path, kept["row"]
+
+
+def _record_id(path: Path | None) -> str | None:
+    return f"{path.parent.name}/{path.stem}" if path is not None else None
+
+
+def _keep_row(path: Path | None, key: dict, row: dict) -> None:
+    if path is None:
+        return
+    from cardsim.sims.core.fingerprint import code_fingerprint
+    from cardsim.sims.core.store import (
+        StoreWriteError,
+        atomic_write_bytes,
+        describe_os_error,
+    )
+
+    text = json.dumps({**key, "code": code_fingerprint(__name__)}, sort_keys=True)
+    try:
+        atomic_write_bytes(path, json.dumps({"key": text, "row": row}).encode())
+    except OSError as exc:
+        raise StoreWriteError(f"cannot write {path}: {describe_os_error(exc)}") from None
+
+
 def compare_rows(players_list: list[int], bot: str, against: str, roles: list[str], n: int,
-                 seed: int, jobs: int, params_file: Path | None = None) -> list[dict]:
-    """One row per (players, role): win, baseline, diff and intervals (see module doc)."""
+                 seed: int, jobs: int, params_file: Path | None = None, *,
+                 store: Path | None = None,
+                 on_row: Callable[[dict, str | None], None] | None = None,
+                 ) -> list[dict]:
+    """One row per (players, role): win, baseline, diff and intervals (see module doc).
+
+    With a ``store`` folder each finished row is kept there and reused when the same
+    comparison (players, role, bots, n, seed, parameter tables, code) is asked again, so a
+    Ctrl-C loses only the rows still running. ``on_row``: called with each row as it is
+    ready and its record's id in the store (``bang_compare/<hash>``, None without a store)."""
     for role in roles:
         if role not in ROLE_NAMES:
             raise UserError(f"bang: unknown role {role!r}; choose from: {', '.join(ROLE_NAMES)}")
@@ -67,11 +122,23 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
         for role in present:
             if ROLE_NAMES[role] not in roles:
                 continue
+            key = {"players": players, "role": ROLE_NAMES[role], "bot": bot, "against": against,
+                   "n": n, "seed": seed, "chunk": CHUNK,
+                   "tables": [focus[1].tolist(), base[1].tolist()]}
+            path, kept = _stored_row(store, key)
+            if kept is not None:
+                rows.append(kept)
+                if on_row is not None:
+                    on_row(kept, _record_id(path))
+                continue
             tasks = [(players, role, focus, base, size, seed, i) for i, size in chunks]
             if jobs > 1:
                 from joblib import Parallel, delayed
 
-                parts = Parallel(n_jobs=jobs)(delayed(focus_chunk)(*t) for t in tasks)
+                from cardsim.sims.core.interrupts import start_workers, worker_task
+
+                start_workers(jobs)
+                parts = Parallel(n_jobs=jobs)(delayed(worker_task)(focus_chunk, *t) for t in tasks)
             else:
                 parts = [focus_chunk(*t) for t in tasks]
             win = np.concatenate([p[0] for p in parts])
@@ -90,4 +157,7 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
                 "diff": round(float(d.mean()), 5), "diff_lo": round(float(d.mean() - half), 5),
                 "diff_hi": round(float(d.mean() + half), 5),
             })
+            _keep_row(path, key, rows[-1])
+            if on_row is not None:
+                on_row(rows[-1], _record_id(path))
     return rows

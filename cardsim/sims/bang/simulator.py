@@ -93,8 +93,15 @@ class BangConfig:
 
 
 def parse_bots(text: str) -> dict[str, str]:
-    """``"sheriff=role,outlaw=random"`` -> config fields; ``"random"`` seats it everywhere."""
+    """``"sheriff=role,outlaw=random"`` -> config fields; ``"random"`` seats it everywhere.
+
+    An empty value and a role named twice are refused (neither has one meaning)."""
+    if not isinstance(text, str):
+        raise UserError(f"bang: --bots must be a bot name or role=bot pairs, got {text!r}")
     text = text.strip()
+    if not text:
+        raise UserError(f"bang: --bots is empty; give a bot ({', '.join(BOT_NAMES)}) or "
+                        "role=bot pairs")
     if text in BOT_NAMES:
         return {f"{role}_bot": text for role in ROLE_NAMES}
     fields: dict[str, str] = {}
@@ -107,7 +114,13 @@ def parse_bots(text: str) -> dict[str, str]:
             )
         if bot not in BOT_NAMES:
             raise UserError(f"bang: unknown bot {bot!r}; choose from: {', '.join(BOT_NAMES)}")
+        if f"{role}_bot" in fields:
+            raise UserError(f"bang: --bots names {role} twice ({role}={fields[f'{role}_bot']}, "
+                            f"{role}={bot}); give each role once")
         fields[f"{role}_bot"] = bot
+    if not fields:
+        raise UserError(f"bang: --bots is empty; give a bot ({', '.join(BOT_NAMES)}) or "
+                        "role=bot pairs")
     return fields
 
 

@@ -150,5 +150,8 @@ def mapper(jobs: int) -> Callable[[Callable, Sequence[tuple]], list]:
         return lambda fn, tasks: [fn(*task) for task in tasks]
     from joblib import Parallel, delayed
 
+    from cardsim.sims.core.interrupts import start_workers, worker_task
+
+    start_workers(jobs)  # a Ctrl-C while they start: no traceback from them
     parallel = Parallel(n_jobs=jobs)
-    return lambda fn, tasks: parallel(delayed(fn)(*task) for task in tasks)
+    return lambda fn, tasks: parallel(delayed(worker_task)(fn, *task) for task in tasks)

@@ -25,6 +25,7 @@ import polars as pl
 from cardsim import __version__
 from cardsim.errors import Interrupted, UserError
 from cardsim.sims.core.fingerprint import code_fingerprint
+from cardsim.sims.core.interrupts import start_workers, worker_lost_errors, worker_task
 from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
 from cardsim.sims.core.simulator import Simulator, config_summary, config_to_dict
 from cardsim.sims.core.store import StoredRun, StoreWriteError, open_run
@@ -43,6 +44,16 @@ class RunResult:
     manifest: dict[str, Any]
     stop_rule: str
     path: Path | None
+
+
+def run_id(result: RunResult) -> str:
+    """The run's store id (the same id whether or not it was stored)."""
+    if result.path is not None:
+        return result.path.name
+    from cardsim.sims.core.store import run_key
+
+    identity = result.manifest.get("identity", result.manifest)
+    return f"{identity['game']}-{run_key(identity)}"
 
 
 def play_chunk(
@@ -102,9 +113,11 @@ def _joblib(simulator: Simulator, config: Any, seed: int, size: int, jobs: int) 
     from joblib import Parallel, delayed
 
     def execute(indices: list[int]) -> Iterator[tuple[int, pl.DataFrame]]:
+        start_workers(jobs)  # a Ctrl-C while they start: no traceback from them
         parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
         yield from parallel(
-            delayed(play_chunk)(simulator, config, seed, index, size) for index in indices
+            delayed(worker_task)(play_chunk, simulator, config, seed, index, size)
+            for index in indices
         )
 
     return execute
@@ -302,6 +315,14 @@ def _precision_stop(
         count = min(max_chunks, max(count + batch, needed))
 
 
+def _kept_message(what: str, chunks: _Chunks, stored: StoredRun | None) -> str:
+    """One line: what stopped the run and which finished chunks are kept."""
+    if stored is None:
+        return f"{what}: nothing kept (no results store)"
+    return (f"{what}: {len(chunks.on_disk)} finished chunk(s) kept in {stored.path}; run the "
+            "same command to resume")
+
+
 def run(
     simulator: Simulator,
     config: Any,
@@ -395,11 +416,11 @@ def run(
             )
             rows = min(count * size, limit)
     except KeyboardInterrupt:
-        kept = len(chunks.on_disk)
-        where = f" in {stored.path}" if stored else ""
-        raise Interrupted(
-            f"interrupted: {kept} finished chunk(s) kept{where}; run the same command to resume"
-        ) from None
+        raise Interrupted(_kept_message("interrupted", chunks, stored)) from None
+    except worker_lost_errors() as exc:  # Ctrl-C (or a kill) reached the workers only
+        raise Interrupted(_kept_message(
+            f"interrupted: a worker process was stopped ({type(exc).__name__})", chunks, stored,
+        )) from None
     except StoreWriteError as exc:
         raise StoreWriteError(
             f"{exc}; {len(chunks.on_disk)} finished chunk(s) kept in {stored.path}, "
@@ -432,9 +453,21 @@ def run(
     return RunResult(episodes, manifest, stop_rule, stored.path if stored else None)
 
 
-def load_episodes(stored: StoredRun) -> pl.DataFrame:
-    """The episode table a stored run last reported (its first ``n`` rows, in chunk order)."""
+def load_episodes(stored: StoredRun, *, trust_unhashed: bool = False) -> pl.DataFrame:
+    """The episode table a stored run last reported (its first ``n`` rows, in chunk order).
+
+    A chunk whose hash the manifest does not record is refused (a one-line UserError) unless
+    ``trust_unhashed``: its rows cannot be checked, so a figure from them could be wrong."""
     size = stored.manifest["chunk_size"]
     n = stored.manifest.get("n", 0)
-    frames = [stored.read_chunk(i) for i in range(math.ceil(n / size))]
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise UserError(f"corrupt results file {stored.path / 'manifest.json'}: "
+                        f"n is {n!r}, not a count")
+    count = math.ceil(n / size)
+    unhashed = stored.unhashed_chunk_indices(count)
+    if unhashed and not trust_unhashed:
+        raise UserError(
+            f"run {stored.run_id}: {len(unhashed)} of its {count} chunk(s) have no recorded "
+            "hash, so their rows cannot be checked; give --trust-unhashed to read them anyway")
+    frames = [stored.read_chunk(i) for i in range(count)]
     return pl.concat(frames, how="vertical").head(n) if frames else pl.DataFrame()

@@ -40,6 +40,8 @@ MANIFEST_NAME = "manifest.json"
 CHUNKS_DIR = "chunks"
 MANIFEST_FORMAT = "cardsim-run/1"
 _RUN_DIR_PATTERN = re.compile(r"^[a-z]+-[0-9a-f]{16}$")
+# Folders other commands keep their records in, next to the runs (not runs, not foreign).
+RECORD_FOLDERS = ("cashnguns_discover", "bang_compare")
 _CHUNK_PATTERN = re.compile(r"^(\d{6})\.parquet$")
 _TEMP_PATTERN = re.compile(r"^\..+\.tmp$")
 
@@ -157,6 +159,11 @@ class StoredRun:
             indices.append(int(match.group(1)))
         return indices
 
+    def unhashed_chunk_indices(self, count: int) -> list[int]:
+        """Chunks 0..count-1 whose hash the manifest does not record (their rows cannot be
+        checked: a reader must refuse them unless told to trust them)."""
+        return [index for index in range(count) if self.chunk_hash(index) is None]
+
     def trusted_chunk_indices(self) -> list[int]:
         """Chunk files present whose hash the manifest records (the others are recomputed)."""
         return [index for index in self.chunk_indices() if self.chunk_hash(index) is not None]
@@ -242,6 +249,17 @@ def read_manifest(path: Path) -> dict[str, Any]:
         raise UserError(f"corrupt results file {path}: not valid JSON") from None
     if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
         raise UserError(f"foreign file in the results store: {path} is not a cardsim manifest")
+    identity = manifest.get("identity")
+    size = manifest.get("chunk_size")
+    if not isinstance(identity, dict) or not isinstance(manifest.get("game"), str):
+        raise UserError(f"corrupt results file {path}: no game or identity recorded")
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1 or (
+            identity.get("chunk_size") != size):
+        raise UserError(f"corrupt results file {path}: no valid chunk_size recorded "
+                        f"(got {size!r}); move the run folder away to recompute it")
+    hashes = manifest.get("chunk_sha256")
+    if hashes is not None and not isinstance(hashes, dict):
+        raise UserError(f"corrupt results file {path}: chunk_sha256 is not a table of hashes")
     return manifest
 
 
@@ -281,7 +299,7 @@ def scan_runs(store: Path) -> tuple[list[StoredRun], list[str]]:
     _readable_store(store)
     runs, skipped = [], []
     for entry in sorted(store.iterdir()):
-        if entry.name.startswith("."):
+        if entry.name.startswith(".") or (entry.name in RECORD_FOLDERS and entry.is_dir()):
             continue
         try:
             runs.append(_load_entry(entry))
