@@ -19,10 +19,11 @@ import time
 import numpy as np
 
 from cardsim.sims.thegame.config import STRATEGIES
-from cardsim.sims.thegame.kernel import S_TURNS, deal_deck, play_games
+from cardsim.sims.thegame.batch import play_games
 from cardsim.sims.thegame.params import strategy_params
 from cardsim.sims.thegame.reference import greedy_game
 from cardsim.sims.thegame.rules import rules_hand_size
+from cardsim.sims.thegame.state import S_TURNS, deal_deck
 
 TARGETS: dict[str, float] = {"greedy": 50_000.0, "planner": 10_000.0, "signals": 10_000.0,
                              "omniscient": 1_000.0}
