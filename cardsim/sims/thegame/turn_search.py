@@ -21,12 +21,15 @@ from cardsim.sims.thegame.rules import (
 from cardsim.sims.thegame.state import (
     F_ACC,
     F_CAND_COST,
+    F_NO_PENALTY,
     F_PILE_MIN,
     F_SINGLE,
     F_SINGLE_PAIR,
     INF,
     P_PAIR_PENALTY,
     P_TRICK_BONUS,
+    R_LOOK_HAND,
+    R_LOOK_TOPS,
     R_POS,
     R_SAVED_TOP,
     R_SEQ_KIND,
@@ -305,3 +308,35 @@ def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, pa
     for s in range(hcount):
         slot_of[hand[s]] = -1
     return n_cand
+
+
+@kernel
+def completable_plays(hand, hcount, piles, below, to_play, trick_ok, params, W, F, C,
+                      out) -> int:
+    """The plays a turn may make now, as ``card * 4 + pile`` in ``out`` (in hand order, then
+    pile); returns how many. A play is legal on its pile (rules 6-7 of ``seeds/the_game.md``)
+    and, while ``to_play`` > 1 cards of the minimum are still due, leaves a hand that can play
+    the other ``to_play - 1`` in some order (rule 11), so a turn never gets stuck halfway."""
+    n = 0
+    rest = W[R_LOOK_HAND]
+    tops = W[R_LOOK_TOPS]
+    for s in range(hcount):
+        card = hand[s]
+        for pile in range(N_PILES):
+            if not can_play(card, pile, piles[pile], trick_ok):
+                continue
+            if to_play > 1:
+                k = 0
+                for t in range(hcount):
+                    if t != s:
+                        rest[k] = hand[t]
+                        k += 1
+                for p in range(N_PILES):
+                    tops[p] = piles[p]
+                tops[pile] = card
+                if best_sequences(rest, k, tops[:N_PILES], below, to_play - 1, trick_ok, False,
+                                  params, F[F_NO_PENALTY], W, F, C, 1) == 0:
+                    continue
+            out[n] = card * N_PILES + pile
+            n += 1
+    return n

@@ -1,0 +1,312 @@
+"""Write your own strategy for The Game: the view a seat sees, its decisions, and the engine.
+
+The Game is cooperative, so every seat plays the same strategy object (rules digest:
+``seeds/the_game.md``; source ``../shared/seeds/001_60c4279a89d01a35.txt``). A strategy is a
+class (or an object) with the method ``play`` and, optionally, the two kinds of talk the rules
+allow (LÀM VIỆC NHÓM LÀ CHÌA KHÓA, XÁC ĐỊNH NGƯỜI ĐI TRƯỚC): ``signal`` and ``opening``. A
+strategy without them never talks: seat 0 starts and no pile is ever announced.
+
+Decisions (each receives the seat's :class:`View` and the tuple of legal choices, and returns
+one of them):
+
+* ``play(view, legal)``: the next card of the turn, as ``(card, pile)`` (piles 0 and 1 go up
+  from 1, piles 2 and 3 go down from 100; a backwards trick is an ordinary choice), or ``None``
+  to end the turn. ``None`` is legal (and listed first) once the minimum is played
+  (``view.to_play == 0``); a play is legal when the pile takes the card and the rest of the
+  minimum can still be played afterwards in some order, so a turn never gets stuck halfway.
+  When nothing is left to choose (the minimum is met and no card fits, or the hand is empty)
+  the turn ends without asking.
+* ``signal(view, legal)``: asked of every other seat holding cards at the start of each turn:
+  the piles it says "I have something good for pile N" about, a sorted tuple of pile numbers
+  (``()`` says nothing; all 16 subsets are legal). The player to move sees them in
+  ``view.signals``. No numbers may be named, so this is all the talk there is during a turn.
+* ``opening(view, legal)``: asked of every seat once, before the first turn: how good its start
+  is, an integer 0 (excellent) to 100 (hopeless). The lowest starts; ties go to the lower seat.
+
+The :class:`View` holds only what the seat may know: its own hand, the pile tops, every card
+played (public: all saw it go down), the sizes of the other hands and of the draw pile, the talk,
+and the rule knobs. It never holds a hidden card. Example (plays the card closest to its pile)::
+
+    class Closest:
+        def play(self, view, legal):
+            if view.to_play == 0:
+                return None                      # play only the minimum
+            def gap(option):
+                card, pile = option
+                top = view.piles[pile]
+                return card - top if pile < 2 else top - card   # a trick is negative
+            return min(legal, key=gap)
+
+Run it: ``cardsim thegame evaluate --strategy closest.py:Closest --players 3 --n 2000``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cardsim.sims.core.user_strategy import DEFAULT_TIME_LIMIT, check_methods, decide
+from cardsim.sims.thegame.config import TheGameConfig
+from cardsim.sims.thegame.rules import DECK_SIZE, HIGHEST_CARD, LOWEST_CARD, N_PILES
+from cardsim.sims.thegame.state import (
+    N_PARAMS,
+    LOG_TURN_END,
+    N_STATS,
+    S_CARDS_LEFT,
+    S_DRAW_LEFT,
+    S_EXTRA_PLAYS,
+    S_FIRST_PLAYER,
+    S_IN_HANDS,
+    S_TRICKS,
+    S_TURNS,
+    apply_play,
+    new_table,
+    new_work,
+    refill,
+    setup_game,
+)
+from cardsim.sims.thegame.turn_search import completable_plays
+
+#: The decisions a strategy may define; only ``play`` is required.
+DECISIONS: tuple[str, ...] = ("play", "signal", "opening")
+REQUIRED_DECISIONS: tuple[str, ...] = ("play",)
+#: Legal choices of ``signal``: every subset of the four piles, as sorted tuples.
+SIGNAL_CHOICES: tuple[tuple[int, ...], ...] = tuple(
+    combo for size in range(N_PILES + 1) for combo in itertools.combinations(range(N_PILES), size))
+#: Legal choices of ``opening``: 0 (excellent start) to 100 (hopeless).
+OPENING_CHOICES: tuple[int, ...] = tuple(range(101))
+END_TURN = None
+# Every (card, pile) choice, built once: completable_plays writes card * 4 + pile.
+_CHOICE: tuple[tuple[int, int], ...] = tuple((code >> 2, code & 3) for code in range(4 * 128))
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What seat ``seat`` knows when it decides.
+
+    Attributes:
+        seat: the seat deciding; ``mover``: the seat whose turn it is (-1 before the first).
+        players: seats at the table (1-5).
+        turn: the turn being played, from 1 (0 during the opening talk).
+        hand: the seat's own cards, in the order it holds them.
+        piles: the four pile tops (0 and 1 ascend from 1, 2 and 3 descend from 100).
+        played: every card on the piles as ``(seat, card, pile)``, in the order played.
+        hand_counts: cards in each seat's hand.
+        draw_left: cards in the draw pile.
+        to_play: cards this turn must still play before it may end (0: the minimum is met).
+        played_this_turn: cards the mover has played this turn.
+        signals: per seat, the piles it announced at the start of this turn (see ``signal``).
+        min_cards, hand_size, backwards_trick: the rules in force (2, 8/7/6 by players, True).
+    """
+
+    seat: int
+    mover: int
+    players: int
+    turn: int
+    hand: tuple[int, ...]
+    piles: tuple[int, int, int, int]
+    played: tuple[tuple[int, int, int], ...]
+    hand_counts: tuple[int, ...]
+    draw_left: int
+    to_play: int
+    played_this_turn: int
+    signals: tuple[tuple[int, ...], ...]
+    min_cards: int
+    hand_size: int
+    backwards_trick: bool
+
+    @property
+    def unplayed(self) -> frozenset[int]:
+        """Cards not yet on a pile (in some hand or the draw pile): public, since played cards
+        are."""
+        down = {card for _, card, _ in self.played}
+        return frozenset(c for c in range(LOWEST_CARD, HIGHEST_CARD + 1) if c not in down)
+
+
+_SCRATCH: dict[str, Any] = {}
+
+
+def _scratch() -> tuple[np.ndarray, ...]:
+    """Work arrays of the compiled turn search, shared by every table of the process."""
+    if not _SCRATCH:
+        W, F, C = new_work()
+        _SCRATCH.update(W=W, F=F, C=C, params=np.zeros(N_PARAMS), out=np.zeros(64, np.int64))
+    return _SCRATCH["W"], _SCRATCH["F"], _SCRATCH["C"], _SCRATCH["params"], _SCRATCH["out"]
+
+
+class Table:
+    """One game of The Game played one decision at a time (the Python engine; also the state
+    of the PettingZoo environment). The rules are the compiled ones of the batch kernel: the
+    same deal for the same ``deal_seed`` (:func:`~cardsim.sims.thegame.state.setup_game`),
+    the same plays and refills, and a turn may only start when its minimum can be played in
+    some order (:func:`~cardsim.sims.thegame.turn_search.completable_plays`)."""
+
+    def __init__(self, deal_seed: int, players: int, hand_size: int | None = None,
+                 min_cards: int = 2, backwards_trick: bool = True) -> None:
+        config = TheGameConfig(players=players, min_cards=min_cards, hand_size=hand_size,
+                               backwards_trick=backwards_trick)
+        self.players = players
+        self.hand_size = config.effective_hand_size
+        self.min_cards = min_cards
+        self.trick_ok = backwards_trick
+        self.deck, self.hands, self.counts, self.piles, self.below, rng = new_table()
+        self.draw_pos = int(setup_game(int(deal_seed), players, self.hand_size, self.deck,
+                                       self.hands, self.counts, self.piles, self.below, rng))
+        self.played: tuple[tuple[int, int, int], ...] = ()
+        self.log: list[tuple[int, int, int]] = []  # as the kernel logs: (seat, 0, -1) ends a turn
+        self.signals: tuple[tuple[int, ...], ...] = ((),) * players
+        self.mover = -1
+        self.first = 0
+        self.turn = 0
+        self.turns = 0
+        self.tricks = 0
+        self.extra = 0
+        self.required = 0
+        self.played_this_turn = 0
+        self.over = False
+        self.legal: tuple[Any, ...] = ()
+
+    # -- reading -------------------------------------------------------------------------
+    @property
+    def draw_left(self) -> int:
+        return DECK_SIZE - self.draw_pos
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        return tuple(self.hands[seat, :self.counts[seat]].tolist())
+
+    def view(self, seat: int) -> View:
+        """The public view of ``seat`` now (its own hand, nothing hidden)."""
+        mover_turn = seat == self.mover
+        return View(
+            seat, self.mover, self.players, self.turn, self.hand(seat),
+            tuple(self.piles.tolist()), self.played,
+            tuple(self.counts[:self.players].tolist()), self.draw_left,
+            max(self.required - self.played_this_turn, 0) if mover_turn else 0,
+            self.played_this_turn, self.signals, self.min_cards, self.hand_size, self.trick_ok)
+
+    def cards_left(self) -> int:
+        return int(self.counts[:self.players].sum()) + self.draw_left
+
+    def stats_row(self) -> np.ndarray:
+        """The episode statistics of the batch kernel's rows (``state.S_*`` columns)."""
+        row = np.zeros(N_STATS, np.int16)
+        in_hands = int(self.counts[:self.players].sum())
+        row[S_CARDS_LEFT] = in_hands + self.draw_left
+        row[S_IN_HANDS] = in_hands
+        row[S_DRAW_LEFT] = self.draw_left
+        row[S_TURNS] = self.turns
+        row[S_FIRST_PLAYER] = self.first
+        row[S_EXTRA_PLAYS] = self.extra
+        row[S_TRICKS] = self.tricks
+        return row
+
+    # -- moving --------------------------------------------------------------------------
+    def _plays(self, to_play: int) -> tuple[tuple[int, int], ...]:
+        W, F, C, params, out = _scratch()
+        seat = self.mover
+        n = completable_plays(self.hands[seat], int(self.counts[seat]), self.piles, self.below,
+                              to_play, self.trick_ok, params, W, F, C, out)
+        return tuple(map(_CHOICE.__getitem__, out[:n].tolist()))
+
+    def start(self, first: int) -> None:
+        """Begin the game with ``first`` to move."""
+        self.first = first
+        self._begin_turn(first)
+
+    def _begin_turn(self, seat: int) -> None:
+        for _ in range(self.players):
+            if self.counts[seat] > 0:
+                break
+            seat = (seat + 1) % self.players
+        else:
+            self.mover, self.over, self.legal = -1, True, ()  # every card is down: won
+            return
+        self.mover = seat
+        self.turn = self.turns + 1
+        self.required = self.min_cards if self.draw_pos < DECK_SIZE else 1
+        self.played_this_turn = 0
+        self.signals = ((),) * self.players
+        self.legal = self._plays(self.required)
+        if not self.legal:
+            self.over = True  # the player to move cannot play the minimum: the game ends
+
+    def play(self, choice: tuple[int, int] | None) -> bool:
+        """Apply the mover's legal ``choice``; returns whether the turn ended."""
+        seat = self.mover
+        if choice is not END_TURN:
+            card, pile = choice
+            slot = self.hands[seat, :self.counts[seat]].tolist().index(card)
+            if (pile < 2 and card < self.piles[pile]) or (pile >= 2 and card > self.piles[pile]):
+                self.tricks += 1
+            apply_play(self.hands, self.counts, seat, slot, pile, self.piles, self.below)
+            self.played += ((seat, card, pile),)
+            self.log.append((seat, card, pile))
+            self.played_this_turn += 1
+            to_play = self.required - self.played_this_turn
+            if to_play > 0 or self.counts[seat] > 0:
+                self.legal = self._plays(to_play)
+                if to_play > 0 or self.legal:
+                    if to_play <= 0:
+                        self.legal = (END_TURN, *self.legal)
+                    return False
+        self.extra += self.played_this_turn - self.required
+        self.turns += 1
+        self.log.append((seat, 0, LOG_TURN_END))
+        self.draw_pos = int(refill(self.hands, self.counts, seat, self.hand_size, self.deck,
+                                   self.draw_pos))
+        self._begin_turn((seat + 1) % self.players)
+        return True
+
+
+def _talks(strategy: Any, name: str) -> bool:
+    return callable(getattr(strategy, name, None))
+
+
+def play_table(strategy: Any, spec: str, deal_seed: int, players: int, *,
+               hand_size: int | None = None, min_cards: int = 2, backwards_trick: bool = True,
+               time_limit: float = DEFAULT_TIME_LIMIT) -> Table:
+    """One game with every seat played by ``strategy`` (every decision checked by
+    :func:`~cardsim.sims.core.user_strategy.decide`); returns the finished table (its
+    ``stats_row()`` and ``log``). A failing decision raises a ``StrategyError``."""
+    table = Table(deal_seed, players, hand_size, min_cards, backwards_trick)
+    first = 0
+    if _talks(strategy, "opening"):
+        bids = [decide(strategy, "opening", table.view(seat), OPENING_CHOICES, spec=spec,
+                       seat=seat, turn=0, time_limit=time_limit) for seat in range(players)]
+        first = bids.index(min(bids))
+    signal = _talks(strategy, "signal") and players > 1
+    table.start(first)
+    while not table.over:
+        seat = table.mover
+        if signal and table.played_this_turn == 0:
+            table.signals = tuple(
+                decide(strategy, "signal", table.view(q), SIGNAL_CHOICES, spec=spec, seat=q,
+                       turn=table.turn, time_limit=time_limit)
+                if q != seat and table.counts[q] > 0 else ()
+                for q in range(players))
+        choice = decide(strategy, "play", table.view(seat), table.legal, spec=spec, seat=seat,
+                        turn=table.turn, time_limit=time_limit)
+        table.play(choice)
+    return table
+
+
+def play_game(strategy: Any, spec: str, deal_seed: int, players: int, **rules: Any) -> np.ndarray:
+    """:func:`play_table`'s row of episode statistics (the batch kernel's columns)."""
+    return play_table(strategy, spec, deal_seed, players, **rules).stats_row()
+
+
+def play_games(strategy: Any, spec: str, deal_seeds: np.ndarray, players: int, *,
+               hand_size: int | None = None, min_cards: int = 2, backwards_trick: bool = True,
+               time_limit: float = DEFAULT_TIME_LIMIT) -> np.ndarray:
+    """One game per seed (see :func:`play_game`): an int16 array [n, N_STATS] like the batch
+    kernel's :func:`~cardsim.sims.thegame.batch.play_games`."""
+    check_methods(strategy, spec, REQUIRED_DECISIONS)
+    out = np.zeros((len(deal_seeds), N_STATS), np.int16)
+    for g, seed in enumerate(np.asarray(deal_seeds).tolist()):
+        out[g] = play_game(strategy, spec, seed, players, hand_size=hand_size,
+                           min_cards=min_cards, backwards_trick=backwards_trick,
+                           time_limit=time_limit)
+    return out

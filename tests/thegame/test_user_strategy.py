@@ -1,0 +1,200 @@
+"""User strategies for The Game (issue 33): the Python engine plays by the kernel's rules, the
+greedy twin written against the interface plays the kernel's greedy game for game, and no view
+a strategy receives depends on a hidden card."""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cardsim.sims.core.user_strategy import load_strategy
+from cardsim.sims.thegame import reference, strategy
+from cardsim.sims.thegame.batch import play_games
+from cardsim.sims.thegame.params import strategy_params
+from cardsim.sims.thegame.rules import rules_hand_size
+from cardsim.sims.thegame.state import (
+    GREEDY,
+    S_CARDS_LEFT,
+    S_EXTRA_PLAYS,
+    S_FIRST_PLAYER,
+    S_TRICKS,
+    S_TURNS,
+    deal_deck,
+)
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "strategies"
+GREEDY_SPEC = f"{EXAMPLES / 'thegame_greedy.py'}:Greedy"
+CLOSEST_SPEC = f"{EXAMPLES / 'thegame_closest.py'}:Closest"
+SEEDS = np.arange(60, dtype=np.int64) * 7919 + 3
+
+
+class SeededRandom:
+    """Uniform among the legal choices, from its own seeded stream; talks at random too."""
+
+    def __init__(self, seed: int = 5) -> None:
+        self.rng = random.Random(seed)
+
+    def play(self, view, legal):
+        return self.rng.choice(legal)
+
+    def signal(self, view, legal):
+        return self.rng.choice(legal)
+
+    def opening(self, view, legal):
+        return self.rng.choice(legal)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+def test_greedy_twin_plays_the_kernels_greedy_game_for_game(players):
+    size = rules_hand_size(players)
+    kernel_rows = play_games(SEEDS, players, size, 2, True, GREEDY,
+                             strategy_params(players, "greedy"))
+    twin_rows = strategy.play_games(load_strategy(GREEDY_SPEC), GREEDY_SPEC, SEEDS, players)
+    assert twin_rows.tolist() == kernel_rows.tolist()
+    assert (kernel_rows[:, S_TURNS] > 0).all()
+
+
+@pytest.mark.parametrize("min_cards, trick_ok, hand_size", [(3, True, None), (2, False, None),
+                                                            (1, True, 4)])
+def test_greedy_twin_follows_the_variant_knobs(min_cards, trick_ok, hand_size):
+    size = hand_size or rules_hand_size(3)
+    kernel_rows = play_games(SEEDS[:30], 3, size, min_cards, trick_ok, GREEDY,
+                             strategy_params(3, "greedy"))
+    twin_rows = strategy.play_games(load_strategy(GREEDY_SPEC), GREEDY_SPEC, SEEDS[:30], 3,
+                                    hand_size=hand_size, min_cards=min_cards,
+                                    backwards_trick=trick_ok)
+    assert twin_rows.tolist() == kernel_rows.tolist()
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 5])
+@pytest.mark.parametrize("make", [SeededRandom, lambda: load_strategy(CLOSEST_SPEC)])
+def test_engine_games_pass_the_referee(players, make):
+    """Every play legal, turn order and minimum kept, and the game stops only when the player
+    to move really cannot play the minimum (the referee searches every order)."""
+    size = rules_hand_size(players)
+    for seed in SEEDS[:15].tolist():
+        table = strategy.play_table(make(), "s.py:S", seed, players)
+        row = table.stats_row()
+        replayed = reference.replay(deal_deck(seed).tolist(), players, size, 2, True, table.log)
+        assert replayed.cards_left == row[S_CARDS_LEFT] == table.cards_left()
+        assert replayed.turns == row[S_TURNS] and replayed.tricks == row[S_TRICKS]
+        assert replayed.extra_plays == row[S_EXTRA_PLAYS]
+        assert replayed.first_player == row[S_FIRST_PLAYER] or row[S_TURNS] == 0
+
+
+def _play(user, seed, players, on_decision=None):
+    """:func:`strategy.play_game` written out, returning the table (and calling
+    ``on_decision(table, seat)`` before every decision)."""
+    table = strategy.Table(seed, players)
+    first = 0
+    if hasattr(user, "opening"):
+        bids = [user.opening(table.view(q), strategy.OPENING_CHOICES) for q in range(players)]
+        first = bids.index(min(bids))
+    table.start(first)
+    while not table.over:
+        seat = table.mover
+        if hasattr(user, "signal") and players > 1 and table.played_this_turn == 0:
+            signals = []
+            for q in range(players):
+                if q == seat or table.counts[q] == 0:
+                    signals.append(())
+                    continue
+                if on_decision:
+                    on_decision(table, q)
+                signals.append(user.signal(table.view(q), strategy.SIGNAL_CHOICES))
+            table.signals = tuple(signals)
+        if on_decision:
+            on_decision(table, seat)
+        table.play(user.play(table.view(seat), table.legal))
+    return table
+
+
+def test_the_engine_replays_like_play_game():
+    for seed in SEEDS[:5].tolist():
+        row = strategy.play_game(SeededRandom(), "s.py:S", seed, 3)
+        assert _play(SeededRandom(), seed, 3).stats_row().tolist() == row.tolist()
+
+
+def _redeal_hidden(table: strategy.Table, seat: int, rng: np.random.Generator):
+    """A copy of the table with every card ``seat`` cannot see (the other hands, the draw
+    pile) dealt again at random, each hand keeping its size."""
+    other = copy.deepcopy(table)
+    seats = [q for q in range(table.players) if q != seat]
+    hidden = [int(c) for q in seats for c in table.hands[q, :table.counts[q]]]
+    hidden += table.deck[table.draw_pos:].tolist()
+    hidden = rng.permutation(hidden).tolist()
+    at = 0
+    for q in seats:
+        for s in range(table.counts[q]):
+            other.hands[q, s] = hidden[at]
+            at += 1
+    other.deck[table.draw_pos:] = hidden[at:]
+    return other
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_no_view_depends_on_a_hidden_card(players):
+    """Digest reading 18 for user strategies: at every decision of whole games (the plays of
+    the mover and the talk of the others), re-dealing the cards the deciding seat cannot see
+    leaves its view and its legal choices exactly as they were."""
+    rng = np.random.default_rng(players)
+    checked = [0, 0]  # decisions checked, re-deals that moved a hidden card
+
+    def check(table, seat):
+        before = table.view(seat)
+        legal = table._plays(max(table.required - table.played_this_turn, 0))
+        for _ in range(2):
+            other = _redeal_hidden(table, seat, rng)
+            assert other.view(seat) == before
+            if seat == table.mover:
+                assert other._plays(max(table.required - table.played_this_turn, 0)) == legal
+            checked[1] += not (np.array_equal(other.hands, table.hands)
+                               and np.array_equal(other.deck, table.deck))
+        checked[0] += 1
+
+    for seed in SEEDS[:3].tolist():
+        _play(load_strategy(CLOSEST_SPEC), seed, players, on_decision=check)
+        _play(SeededRandom(seed), seed, players, on_decision=check)
+    assert checked[0] > 300 and checked[1] > 1.8 * checked[0]
+
+
+def test_a_mutant_view_showing_a_teammates_card_is_caught():
+    """The swap test has teeth: a view that leaks the next seat's hand differs after a
+    re-deal."""
+    table = strategy.Table(11, 3)
+    table.start(0)
+    leaky = (table.view(0), table.hand(1))
+    other = _redeal_hidden(table, 0, np.random.default_rng(1))
+    assert (other.view(0), other.hand(1)) != leaky
+
+
+def test_talk_reaches_the_views():
+    """opening: the lowest bid starts (ties to the lower seat); signal: the mover sees what the
+    others announced at the start of its turn, and its own entry is empty."""
+
+    class Talker:
+        seen = []
+
+        def opening(self, view, legal):
+            return {0: 50, 1: 7, 2: 7}[view.seat]
+
+        def signal(self, view, legal):
+            return (view.seat % 4,)
+
+        def play(self, view, legal):
+            Talker.seen.append((view.seat, view.signals))
+            return legal[0] if view.to_play == 0 else legal[-1]
+
+    row = strategy.play_game(Talker(), "t.py:Talker", 3, 3)
+    assert row[S_FIRST_PLAYER] == 1
+    seat, signals = Talker.seen[0]
+    assert seat == 1 and signals == ((0,), (), (2,))
+
+
+def test_examples_of_the_interface_play_whole_games():
+    rows = strategy.play_games(load_strategy(CLOSEST_SPEC), CLOSEST_SPEC, SEEDS[:20], 3)
+    assert (rows[:, S_TURNS] > 10).all() and rows[:, S_CARDS_LEFT].mean() < 40
