@@ -310,3 +310,113 @@ def play_games(strategy: Any, spec: str, deal_seeds: np.ndarray, players: int, *
                            min_cards=min_cards, backwards_trick=backwards_trick,
                            time_limit=time_limit)
     return out
+
+
+# -- evaluation: the user's strategy and a built-in on the same deals ------------------------
+
+#: Games per chunk of an evaluation: fixed, so the deals do not depend on the worker count.
+EVALUATE_CHUNK = 250
+SEED_LIMIT = 2**63 - 1
+
+
+def chunk_deal_seeds(seed: int, chunk: int, size: int) -> np.ndarray:
+    """The deal seeds of chunk ``chunk`` of an evaluation with root ``seed``."""
+    from cardsim.sims.core.seeds import chunk_generator
+
+    return chunk_generator(seed, chunk).integers(0, SEED_LIMIT, size=size, dtype=np.int64)
+
+
+def fresh_copy(strategy: Any) -> Any:
+    """A copy of the strategy as loaded, so every chunk starts from the same state whichever
+    worker plays it (a strategy that cannot be copied is used as it is)."""
+    import copy
+
+    try:
+        return copy.deepcopy(strategy)
+    except Exception:
+        return strategy
+
+
+def evaluate_chunk(spec: str, shown: str, against: str, players: int, seed: int, chunk: int,
+                   size: int, rules: dict[str, Any], time_limit: float) -> dict[str, Any]:
+    """One chunk of an evaluation, in a worker: every deal played once by the strategy
+    ``spec`` (loaded here, a fresh copy per chunk; ``shown`` is the spec as the user wrote it)
+    and once by the built-in
+    ``against`` (the batch kernel). Returns both row arrays, or the failure as plain data
+    (``error``: the StrategyError's fields and the strategy's own traceback text), since the
+    error itself need not survive pickling."""
+    from cardsim.errors import UserError
+    from cardsim.sims.core.user_strategy import StrategyError, load_strategy, strategy_traceback
+    from cardsim.sims.thegame.batch import play_games as kernel_games
+    from cardsim.sims.thegame.config import STRATEGIES
+    from cardsim.sims.thegame.params import strategy_params
+
+    deals = chunk_deal_seeds(seed, chunk, size)
+    try:
+        user = play_games(fresh_copy(load_strategy(spec)), shown, deals, players,
+                          time_limit=time_limit, **rules)
+    except StrategyError as exc:
+        return {"error": {"problem": exc.problem, "strategy": exc.strategy, "seat": exc.seat,
+                          "turn": exc.turn, "decision": exc.decision,
+                          "traceback": strategy_traceback(exc)}}
+    except UserError as exc:
+        return {"error": {"message": str(exc)}}
+    config = TheGameConfig(players=players, strategy=against, **rules)
+    builtin = kernel_games(deals, players, config.effective_hand_size, config.min_cards,
+                           config.backwards_trick, STRATEGIES[against][0],
+                           strategy_params(players, against))
+    return {"user": user, "builtin": builtin, "deals": deals}
+
+
+def warm_up(players: int, against: str, rules: dict[str, Any]) -> None:
+    """Compile (or load from numba's cache) the engine's kernels and the built-in's batch
+    kernel in this process, so that workers started next load them instead of all compiling
+    them at once. Plays no user code."""
+    from cardsim.sims.thegame.batch import play_games as kernel_games
+    from cardsim.sims.thegame.config import STRATEGIES
+    from cardsim.sims.thegame.params import strategy_params
+
+    table = Table(1, players, **rules)
+    table.start(0)
+    if table.legal:
+        table.play(table.legal[-1])
+    config = TheGameConfig(players=players, strategy=against, **rules)
+    kernel_games(np.ones(1, np.int64), players, config.effective_hand_size, config.min_cards,
+                 config.backwards_trick, STRATEGIES[against][0], strategy_params(players, against))
+
+
+def evaluate_games(spec: str, shown: str, against: str, players: int, n: int, seed: int,
+                   jobs: int, rules: dict[str, Any],
+                   time_limit: float = DEFAULT_TIME_LIMIT) -> dict[str, np.ndarray]:
+    """``n`` deals, in chunks of :data:`EVALUATE_CHUNK` run by ``jobs`` joblib workers (each
+    loads the strategy from ``spec``), played by the strategy and by the built-in: the rows of
+    both (the batch kernel's columns) and the deal seeds, in chunk order, so the numbers are the
+    same whatever ``jobs``. The first failing decision is raised as a ``StrategyError`` (its
+    ``traceback_text`` holds the strategy's traceback)."""
+    from cardsim.errors import UserError
+    from cardsim.sims.core.user_strategy import StrategyError
+
+    sizes = [min(EVALUATE_CHUNK, n - start) for start in range(0, n, EVALUATE_CHUNK)]
+    warm_up(players, against, rules)
+    work = [(spec, shown, against, players, seed, chunk, size, rules, time_limit)
+            for chunk, size in enumerate(sizes)]
+    if jobs <= 1 or len(work) == 1:
+        results = [evaluate_chunk(*args) for args in work]
+    else:
+        from joblib import Parallel, delayed
+
+        results = Parallel(n_jobs=min(jobs, len(work)))(delayed(evaluate_chunk)(*args)
+                                                        for args in work)
+    for result in results:
+        error = result.get("error")
+        if error is None:
+            continue
+        if "message" in error:
+            raise UserError(error["message"])
+        failure = StrategyError(error["problem"], strategy=error["strategy"],
+                                seat=error["seat"], turn=error["turn"],
+                                decision=error["decision"])
+        failure.traceback_text = error["traceback"]
+        raise failure
+    return {name: np.concatenate([result[name] for result in results])
+            for name in ("user", "builtin", "deals")}
