@@ -198,3 +198,11 @@ def test_talk_reaches_the_views():
 def test_examples_of_the_interface_play_whole_games():
     rows = strategy.play_games(load_strategy(CLOSEST_SPEC), CLOSEST_SPEC, SEEDS[:20], 3)
     assert (rows[:, S_TURNS] > 10).all() and rows[:, S_CARDS_LEFT].mean() < 40
+
+
+def test_the_bench_rows_of_user_strategies_measure_whole_games():
+    from cardsim.sims.thegame import bench
+
+    for user in (bench.FirstLegal(), bench.ClosestCard()):
+        games, decisions = bench.user_strategy_speed(user, 3, 6)
+        assert games > 0 and decisions > 2 * games
