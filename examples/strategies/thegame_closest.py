@@ -4,7 +4,7 @@ for, and keeps off the piles a teammate asked for unless nothing else is as clos
 
 
 def gap(card, pile, top):
-    """How far the card moves the pile (a backwards trick is -10: it moves the pile back)."""
+    # how far the card moves the pile; a backwards trick is -10 (it moves the pile back)
     return card - top if pile < 2 else top - card
 
 
@@ -13,8 +13,9 @@ class Closest:
         if view.to_play == 0:
             return None  # the minimum is played: end the turn
         asked = {pile for piles in view.signals for pile in piles}
-        return min(legal, key=lambda o: gap(o[0], o[1], view.piles[o[1]]) + 3 * (o[1] in asked))
+        return min(legal, key=lambda o: gap(*o, view.piles[o[1]]) + 3 * (o[1] in asked))
 
     def signal(self, view, legal):
-        return tuple(pile for pile in range(4)
-                     if any(gap(card, pile, view.piles[pile]) in (-10, 1, 2) for card in view.hand))
+        close = (-10, 1, 2)  # a trick, or one or two steps away
+        return tuple(p for p in range(4)
+                     if any(gap(c, p, view.piles[p]) in close for c in view.hand))

@@ -206,3 +206,20 @@ def test_the_bench_rows_of_user_strategies_measure_whole_games():
     for user in (bench.FirstLegal(), bench.ClosestCard()):
         games, decisions = bench.user_strategy_speed(user, 3, 6)
         assert games > 0 and decisions > 2 * games
+
+
+def test_the_tutorial_shows_the_example_files_the_tests_run():
+    """docs/strategies.md's code block for The Game is the example file (which the tests above
+    run), and the module docstring's example is its code."""
+    root = EXAMPLES.parents[1]
+    text = (root / "docs" / "strategies.md").read_text()
+    section = text.split("## The Game", 1)[1].split("\n## ", 1)[0]
+    blocks = [block.split("\n", 1)[1].split("```", 1)[0]
+              for block in section.split("```python")[1:]]
+    closest = EXAMPLES / "thegame_closest.py"
+    assert blocks == [closest.read_text()]
+    for path in (closest, EXAMPLES / "thegame_greedy.py"):
+        assert str(path.relative_to(root)) in section
+    code = closest.read_text().split("\n\n\n", 1)[1]
+    docstring = "\n".join(line[4:] for line in strategy.__doc__.splitlines())
+    assert code.strip() in docstring

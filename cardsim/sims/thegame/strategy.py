@@ -25,19 +25,27 @@ one of them):
 
 The :class:`View` holds only what the seat may know: its own hand, the pile tops, every card
 played (public: all saw it go down), the sizes of the other hands and of the draw pile, the talk,
-and the rule knobs. It never holds a hidden card. Example (plays the card closest to its pile)::
+and the rule knobs. It never holds a hidden card. Example
+(``examples/strategies/thegame_closest.py``: each card to the pile it fits most closely)::
+
+    def gap(card, pile, top):
+        # how far the card moves the pile; a backwards trick is -10 (it moves the pile back)
+        return card - top if pile < 2 else top - card
+
 
     class Closest:
         def play(self, view, legal):
             if view.to_play == 0:
-                return None                      # play only the minimum
-            def gap(option):
-                card, pile = option
-                top = view.piles[pile]
-                return card - top if pile < 2 else top - card   # a trick is negative
-            return min(legal, key=gap)
+                return None  # the minimum is played: end the turn
+            asked = {pile for piles in view.signals for pile in piles}
+            return min(legal, key=lambda o: gap(*o, view.piles[o[1]]) + 3 * (o[1] in asked))
 
-Run it: ``cardsim thegame evaluate --strategy closest.py:Closest --players 3 --n 2000``.
+        def signal(self, view, legal):
+            close = (-10, 1, 2)  # a trick, or one or two steps away
+            return tuple(p for p in range(4)
+                         if any(gap(c, p, view.piles[p]) in close for c in view.hand))
+
+Run it: ``cardsim thegame evaluate --strategy examples/strategies/thegame_closest.py:Closest``.
 """
 
 from __future__ import annotations
