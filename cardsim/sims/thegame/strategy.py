@@ -70,13 +70,12 @@ from cardsim.sims.thegame.state import (
     S_IN_HANDS,
     S_TRICKS,
     S_TURNS,
-    apply_play,
     new_table,
     new_work,
     refill,
     setup_game,
 )
-from cardsim.sims.thegame.turn_search import completable_plays
+from cardsim.sims.thegame.turn_search import completable_plays, play_and_list
 
 #: The decisions a strategy may define; only ``play`` is required.
 DECISIONS: tuple[str, ...] = ("play", "signal", "opening")
@@ -246,20 +245,21 @@ class Table:
         seat = self.mover
         if choice is not END_TURN:
             card, pile = choice
-            slot = self.hands[seat, :self.counts[seat]].tolist().index(card)
-            if (pile < 2 and card < self.piles[pile]) or (pile >= 2 and card > self.piles[pile]):
+            top = self.piles[pile]
+            if (pile < 2 and card < top) or (pile >= 2 and card > top):
                 self.tricks += 1
-            apply_play(self.hands, self.counts, seat, slot, pile, self.piles, self.below)
             self.played += ((seat, card, pile),)
             self.log.append((seat, card, pile))
             self.played_this_turn += 1
             to_play = self.required - self.played_this_turn
-            if to_play > 0 or self.counts[seat] > 0:
-                self.legal = self._plays(to_play)
-                if to_play > 0 or self.legal:
-                    if to_play <= 0:
-                        self.legal = (END_TURN, *self.legal)
-                    return False
+            W, F, C, params, out = _scratch()
+            n = play_and_list(self.hands, self.counts, seat, card, pile, self.piles, self.below,
+                              max(to_play, 0), self.trick_ok, params, W, F, C, out)
+            if n:
+                self.legal = tuple(map(_CHOICE.__getitem__, out[:n].tolist()))
+                if to_play <= 0:
+                    self.legal = (END_TURN, *self.legal)
+                return False
         self.extra += self.played_this_turn - self.required
         self.turns += 1
         self.log.append((seat, 0, LOG_TURN_END))

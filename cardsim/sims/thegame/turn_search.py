@@ -40,6 +40,8 @@ from cardsim.sims.thegame.state import (
     R_USED,
     R_WORK,
     SLOT_TABLE,
+    apply_play,
+    find_slot,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -340,3 +342,14 @@ def completable_plays(hand, hcount, piles, below, to_play, trick_ok, params, W, 
             out[n] = card * N_PILES + pile
             n += 1
     return n
+
+
+@kernel
+def play_and_list(hands, counts, player, card, pile, piles, below, to_play, trick_ok, params, W,
+                  F, C, out) -> int:
+    """Play ``card`` (held by ``player``) on ``pile``, then list the player's next plays as
+    :func:`completable_plays` does for ``to_play`` more cards; returns how many. One call per
+    decision of the Python engine instead of two."""
+    apply_play(hands, counts, player, find_slot(hands, counts, player, card), pile, piles, below)
+    return completable_plays(hands[player], counts[player], piles, below, to_play, trick_ok,
+                             params, W, F, C, out)
