@@ -148,6 +148,9 @@ AgainstOpt = Annotated[
     str, typer.Option("--against", help="The built-in strategy to compare with, on the same deals.")
 ]
 OnePlayerCountOpt = Annotated[int, typer.Option("--players", help="Player count, 1-5.")]
+DealsOpt = Annotated[
+    int, typer.Option("--n", help="Deals, each played by your strategy and by the built-in.")
+]
 TimeLimitOpt = Annotated[
     float, typer.Option("--time-limit", help="Seconds one decision may take.")
 ]
@@ -160,7 +163,7 @@ TracebackOpt = Annotated[
 def evaluate_command(
     strategy: UserStrategyOpt,
     players: OnePlayerCountOpt = 3,
-    n: NOpt = 2_000,
+    n: DealsOpt = 2_000,
     against: AgainstOpt = "signals",
     min_cards: MinCardsOpt = 2,
     hand_size: HandSizeOpt = None,
