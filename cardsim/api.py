@@ -417,8 +417,8 @@ class TheGame:
         if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not limit > 0:
             raise UserError(f"time_limit: seconds per decision, above 0, not {time_limit!r}")
         workers = RunOptions(jobs=jobs).checked().jobs or (1 if n <= 1_000 else os.cpu_count() or 1)
-        check_methods(load_strategy(strategy), strategy, REQUIRED_DECISIONS)
         path, name = split_spec(strategy)
+        check_methods(load_strategy(strategy), strategy, REQUIRED_DECISIONS)
         resolved = f"{path.resolve()}:{name}"  # workers load it wherever they start
         rules = {"min_cards": min_cards, "hand_size": hand_size,
                  "backwards_trick": backwards_trick}

@@ -163,6 +163,12 @@ def test_bad_keywords_are_a_user_error_naming_them(keyword, value, words):
         cardsim.thegame.evaluate(GREEDY, **{keyword: value})
 
 
+@pytest.mark.parametrize("value", [["mine.py:Mine"], None, 3])
+def test_a_strategy_that_is_not_a_spec_is_a_user_error(value):
+    with pytest.raises(UserError, match="strategy must be given as FILE.py:NAME"):
+        cardsim.thegame.evaluate(value)
+
+
 def test_a_strategy_error_from_the_api_keeps_the_traceback(bad_file):
     with pytest.raises(StrategyError) as caught:
         cardsim.thegame.evaluate("bad.py:Raises", n=10, jobs=1)
