@@ -17,6 +17,8 @@ from cardsim.sims.thegame.params import strategy_params
 from cardsim.sims.thegame.rules import rules_hand_size
 from cardsim.sims.thegame.state import (
     GREEDY,
+    PLANNER,
+    SIGNALS,
     S_CARDS_LEFT,
     S_EXTRA_PLAYS,
     S_FIRST_PLAYER,
@@ -28,6 +30,7 @@ from cardsim.sims.thegame.state import (
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "strategies"
 GREEDY_SPEC = f"{EXAMPLES / 'thegame_greedy.py'}:Greedy"
 CLOSEST_SPEC = f"{EXAMPLES / 'thegame_closest.py'}:Closest"
+SIGNALS_FILE = EXAMPLES / "thegame_signals.py"
 SEEDS = np.arange(60, dtype=np.int64) * 7919 + 3
 
 
@@ -57,13 +60,31 @@ def test_greedy_twin_plays_the_kernels_greedy_game_for_game(players):
     assert (kernel_rows[:, S_TURNS] > 0).all()
 
 
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("name, strategy_id", [("Planner", PLANNER), ("Signals", SIGNALS)])
+def test_planner_and_signals_twins_play_the_kernels_games(players, name, strategy_id):
+    """The talk too: signals' reservations are the twin's ``signal`` answers, and its choice
+    of who starts is the lowest ``opening`` bid (twice the opening's cost)."""
+    spec = f"{SIGNALS_FILE}:{name}"
+    seeds = SEEDS[:40]
+    kernel_rows = play_games(seeds, players, rules_hand_size(players), 2, True, strategy_id,
+                             strategy_params(players, name.lower()))
+    twin_rows = strategy.play_games(load_strategy(spec), spec, seeds, players)
+    assert twin_rows.tolist() == kernel_rows.tolist()
+    assert (kernel_rows[:, S_CARDS_LEFT] == 0).any()
+    if name == "Signals" and players > 1:
+        assert (kernel_rows[:, S_FIRST_PLAYER] > 0).any()
+
+
 @pytest.mark.parametrize("min_cards, trick_ok, hand_size", [(3, True, None), (2, False, None),
                                                             (1, True, 4)])
-def test_greedy_twin_follows_the_variant_knobs(min_cards, trick_ok, hand_size):
+@pytest.mark.parametrize("name", ["greedy", "signals"])
+def test_twins_follow_the_variant_knobs(min_cards, trick_ok, hand_size, name):
     size = hand_size or rules_hand_size(3)
-    kernel_rows = play_games(SEEDS[:30], 3, size, min_cards, trick_ok, GREEDY,
-                             strategy_params(3, "greedy"))
-    twin_rows = strategy.play_games(load_strategy(GREEDY_SPEC), GREEDY_SPEC, SEEDS[:30], 3,
+    spec = GREEDY_SPEC if name == "greedy" else f"{SIGNALS_FILE}:Signals"
+    kernel_rows = play_games(SEEDS[:30], 3, size, min_cards, trick_ok,
+                             GREEDY if name == "greedy" else SIGNALS, strategy_params(3, name))
+    twin_rows = strategy.play_games(load_strategy(spec), spec, SEEDS[:30], 3,
                                     hand_size=hand_size, min_cards=min_cards,
                                     backwards_trick=trick_ok)
     assert twin_rows.tolist() == kernel_rows.tolist()

@@ -21,7 +21,7 @@ one of them):
   (``()`` says nothing; all 16 subsets are legal). The player to move sees them in
   ``view.signals``. No numbers may be named, so this is all the talk there is during a turn.
 * ``opening(view, legal)``: asked of every seat once, before the first turn: how good its start
-  is, an integer 0 (excellent) to 100 (hopeless). The lowest starts; ties go to the lower seat.
+  is, an integer 0 (excellent) to 1000 (hopeless). The lowest starts; ties go to the lower seat.
 
 The :class:`View` holds only what the seat may know: its own hand, the pile tops, every card
 played (public: all saw it go down), the sizes of the other hands and of the draw pile, the talk,
@@ -83,8 +83,8 @@ REQUIRED_DECISIONS: tuple[str, ...] = ("play",)
 #: Legal choices of ``signal``: every subset of the four piles, as sorted tuples.
 SIGNAL_CHOICES: tuple[tuple[int, ...], ...] = tuple(
     combo for size in range(N_PILES + 1) for combo in itertools.combinations(range(N_PILES), size))
-#: Legal choices of ``opening``: 0 (excellent start) to 100 (hopeless).
-OPENING_CHOICES: tuple[int, ...] = tuple(range(101))
+#: Legal choices of ``opening``: 0 (excellent start) to 1000 (hopeless).
+OPENING_CHOICES: tuple[int, ...] = tuple(range(1001))
 END_TURN = None
 # Every (card, pile) choice, built once: completable_plays writes card * 4 + pile.
 _CHOICE: tuple[tuple[int, int], ...] = tuple((code >> 2, code & 3) for code in range(4 * 128))
