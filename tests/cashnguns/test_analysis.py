@@ -101,7 +101,7 @@ def test_seats_of_one_strategy_in_a_game_are_one_observation():
     """Three seats of a strategy with perfectly correlated outcomes (all win or all lose, the
     same score): the interval is the game-level one (n = games), not one over 3 x games."""
     from cardsim.analysis.cashnguns import pooled_intervals, pooled_seats
-    from cardsim.analysis.stats import wilson_interval
+    from cardsim.stats import wilson_interval
 
     won = np.array([1, 0, 1, 1, 0] * 20)
     score = np.array([10.0, 0.0, 30.0, 20.0, 5.0] * 20)

@@ -17,7 +17,6 @@ from cardsim.analysis.gang import (
     game_summary,
     heist_summary,
 )
-from cardsim.analysis.stats import wilson_interval
 from cardsim.reports.plots.gang import (
     card_effects_plot,
     game_win_plot,
@@ -25,6 +24,7 @@ from cardsim.reports.plots.gang import (
     success_by_players_plot,
 )
 from cardsim.reports.style import svg_text
+from cardsim.stats import wilson_interval
 
 
 def _heists(players: int, model: str, levels: int, successes: int, n: int) -> pl.DataFrame:

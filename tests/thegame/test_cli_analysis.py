@@ -102,7 +102,7 @@ def test_bad_player_count_is_one_line_exit_2() -> None:
 def test_summary_interval_is_per_game_never_per_player() -> None:
     """The players of a game win together: the win interval is the game-level Wilson interval
     (n = games); a table with one (perfectly correlated) row per player is refused."""
-    from cardsim.analysis.stats import wilson_interval
+    from cardsim.stats import wilson_interval
 
     games = pl.DataFrame({"players": [3] * 50, "strategy": ["greedy"] * 50,
                           "won": [True] * 10 + [False] * 40, "excellent": [True] * 20 + [False] * 30,

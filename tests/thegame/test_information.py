@@ -13,16 +13,22 @@ out the mover, the minimum and the draw count themselves) and on search's rollou
 first-player choice is checked against what each player can announce from their own hand. A
 mutant (signals computed at a too-generous threshold, i.e. more talk than allowed) must be
 caught for signals and for search.
+
+The Python engine of user strategies is checked the same way: at every decision of whole games
+(the mover's plays and the others' talk), re-dealing what the deciding seat cannot see leaves
+the view and the legal choices it receives unchanged.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pytest
 
-from cardsim.sims.thegame import kernel
+from cardsim.sims.core.user_strategy import load_strategy
+from cardsim.sims.thegame import kernel, strategy
 from cardsim.sims.thegame.params import strategy_params
 from cardsim.sims.thegame.rules import (
     DECK_SIZE,
@@ -31,6 +37,8 @@ from cardsim.sims.thegame.rules import (
     MAX_PLAYERS,
     rules_hand_size,
 )
+
+from .test_user_strategy import CLOSEST_SPEC, SEEDS, SeededRandom, _play
 
 POSITIONS = 200  # compared positions wanted per strategy and check
 MAX_REDEALS = 400  # re-deals tried per position for one with the same signal bits
@@ -307,3 +315,58 @@ def hidden_info_check(seed: int) -> int:
     re-dealt; asserts the turn never changes and returns the positions compared."""
     return sum(check_reads_only_legal_information(single_turn, name, seed=seed, wanted=5)
                for name in STRATEGIES)
+# ---------------------------------------------------------------------------------------------
+# The Python engine of user strategies (issue 33): the views and legal choices it hands a
+# strategy, at every decision of whole games.
+
+def _redeal_hidden(table: strategy.Table, seat: int, rng: np.random.Generator):
+    """A copy of the table with every card ``seat`` cannot see (the other hands, the draw
+    pile) dealt again at random, each hand keeping its size."""
+    other = copy.deepcopy(table)
+    seats = [q for q in range(table.players) if q != seat]
+    hidden = [int(c) for q in seats for c in table.hands[q, :table.counts[q]]]
+    hidden += table.deck[table.draw_pos:].tolist()
+    hidden = rng.permutation(hidden).tolist()
+    at = 0
+    for q in seats:
+        for s in range(table.counts[q]):
+            other.hands[q, s] = hidden[at]
+            at += 1
+    other.deck[table.draw_pos:] = hidden[at:]
+    return other
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_no_view_depends_on_a_hidden_card(players):
+    """Digest reading 18 for user strategies: at every decision of whole games (the plays of
+    the mover and the talk of the others), re-dealing the cards the deciding seat cannot see
+    leaves its view and its legal choices exactly as they were."""
+    rng = np.random.default_rng(players)
+    checked = [0, 0]  # decisions checked, re-deals that moved a hidden card
+
+    def check(table, seat):
+        before = table.view(seat)
+        legal = table._plays(max(table.required - table.played_this_turn, 0))
+        for _ in range(2):
+            other = _redeal_hidden(table, seat, rng)
+            assert other.view(seat) == before
+            if seat == table.mover:
+                assert other._plays(max(table.required - table.played_this_turn, 0)) == legal
+            checked[1] += not (np.array_equal(other.hands, table.hands)
+                               and np.array_equal(other.deck, table.deck))
+        checked[0] += 1
+
+    for seed in SEEDS[:3].tolist():
+        _play(load_strategy(CLOSEST_SPEC), seed, players, on_decision=check)
+        _play(SeededRandom(seed), seed, players, on_decision=check)
+    assert checked[0] > 300 and checked[1] > 1.8 * checked[0]
+
+
+def test_a_mutant_view_showing_a_teammates_card_is_caught():
+    """The swap test has teeth: a view that leaks the next seat's hand differs after a
+    re-deal."""
+    table = strategy.Table(11, 3)
+    table.start(0)
+    leaky = (table.view(0), table.hand(1))
+    other = _redeal_hidden(table, 0, np.random.default_rng(1))
+    assert (other.view(0), other.hand(1)) != leaky

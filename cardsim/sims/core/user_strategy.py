@@ -42,11 +42,15 @@ class StrategyError(UserError):
     """A user strategy failed at one decision: raised, chose illegally, or ran too long.
 
     Its message is one line naming the strategy, seat, turn, decision and what went wrong;
-    ``__cause__`` holds the strategy's own exception where there is one.
+    ``__cause__`` holds the strategy's own exception where there is one (``traceback_text``
+    its traceback, when the failure came back from a worker process).
     """
 
-    def __init__(self, problem: str, *, strategy: str, seat: object, turn: object, decision: str) -> None:
+    def __init__(self, problem: str, *, strategy: str, seat: object, turn: object, decision: str,
+                 traceback_text: str = "") -> None:
         self.problem, self.strategy, self.seat, self.turn, self.decision = problem, strategy, seat, turn, decision
+        #: The strategy's traceback as text, for a failure that happened in a worker process.
+        self.traceback_text = traceback_text
         super().__init__(f"strategy {strategy}, seat {seat}, turn {turn}, decision {decision}: {problem}")
 
 
@@ -167,7 +171,7 @@ def strategy_traceback(error: BaseException) -> str:
     for ``--traceback``."""
     cause = error.__cause__
     if cause is None:
-        return ""
+        return getattr(error, "traceback_text", "")
     return "".join(traceback.format_exception(type(cause), cause, cause.__traceback__))
 
 

@@ -5,7 +5,9 @@ inflate it; every row also gives the ratio against the plain-Python greedy
 (:func:`cardsim.sims.thegame.reference.greedy_game`) measured in the same process. Targets:
 greedy >= 50,000 games/s, planner and signals >= 10,000 games/s, search <= 20 ms per move, and
 omniscient >= 1,000 games/s (so that ``cardsim thegame run --strategy all --n 100000`` takes
-minutes, not hours).
+minutes, not hours). User strategies (issue 33) run in the Python engine of
+:mod:`cardsim.sims.thegame.strategy`; its target is 500 games per CPU second for a trivial
+strategy (the first legal choice), and a second row shows full-length games (closest card).
 
 Timings of the same work vary from run to run on a shared machine, so, as ``timeit`` advises,
 each speed (kernel and reference alike) is the best of ``REPEATS`` timings of the same games:
@@ -18,16 +20,56 @@ import time
 
 import numpy as np
 
+from cardsim.sims.thegame.batch import play_games
 from cardsim.sims.thegame.config import STRATEGIES
-from cardsim.sims.thegame.kernel import S_TURNS, deal_deck, play_games
 from cardsim.sims.thegame.params import strategy_params
 from cardsim.sims.thegame.reference import greedy_game
 from cardsim.sims.thegame.rules import rules_hand_size
+from cardsim.sims.thegame.state import S_CARDS_LEFT, S_TURNS, deal_deck
 
 TARGETS: dict[str, float] = {"greedy": 50_000.0, "planner": 10_000.0, "signals": 10_000.0,
                              "omniscient": 1_000.0}
 SEARCH_MOVE_BUDGET_MS = 20.0
+USER_STRATEGY_TARGET = 500.0
 REPEATS = 3
+
+
+class FirstLegal:
+    """The trivial user strategy: the first legal choice, so it ends its turn as soon as the
+    minimum is played and otherwise plays the first card that fits (its games are short)."""
+
+    def play(self, view, legal):
+        return legal[0]
+
+
+class ClosestCard:
+    """A plain user strategy whose games last as long as a built-in's: the minimum, each card
+    on the pile it fits most closely."""
+
+    def play(self, view, legal):
+        if view.to_play == 0:
+            return None
+        piles = view.piles
+        return min(legal, key=lambda o: o[0] - piles[o[1]] if o[1] < 2 else piles[o[1]] - o[0])
+
+
+def user_strategy_speed(user: object, players: int, n: int) -> tuple[float, float]:
+    """(games per CPU second, decisions per CPU second) of the Python engine with ``user`` at
+    every seat, every decision checked as in ``cardsim thegame evaluate``; decisions are
+    counted as the cards played plus one turn end per turn (a turn that cannot go on ends
+    without asking, so this slightly overcounts)."""
+    from cardsim.sims.thegame.strategy import play_games as engine_games
+
+    seeds = np.arange(n, dtype=np.int64) * 7919 + 1
+    engine_games(user, "bench", seeds[:2], players)  # compile / load the cache
+    elapsed = []
+    for _ in range(REPEATS):
+        start = time.process_time()
+        rows = engine_games(user, "bench", seeds, players)
+        elapsed.append(time.process_time() - start)
+    plays = int(98 * n - rows[:, S_CARDS_LEFT].astype(np.int64).sum())
+    decisions = plays + int(rows[:, S_TURNS].astype(np.int64).sum())  # each turn also ends
+    return n / min(elapsed), decisions / min(elapsed)
 
 
 def kernel_speed(strategy: str, players: int, n: int) -> tuple[float, float]:
@@ -83,4 +125,12 @@ def main(quick: bool) -> list[dict]:
                 row["target_ms_per_move"] = SEARCH_MOVE_BUDGET_MS
                 row["meets_target"] = bool(row["ms_per_move"] <= SEARCH_MOVE_BUDGET_MS)
             rows.append(row)
+    for name, user in (("first legal choice", FirstLegal()), ("closest card", ClosestCard())):
+        speed, decisions = user_strategy_speed(user, 3, 400 // scale)
+        row = {"what": f"user strategy ({name}), 3p", "games_per_second": round(speed, 1),
+               "decisions_per_second": round(decisions, 1)}
+        if name == "first legal choice":
+            row["target"] = USER_STRATEGY_TARGET
+            row["meets_target"] = bool(speed >= USER_STRATEGY_TARGET)
+        rows.append(row)
     return rows

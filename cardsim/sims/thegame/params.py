@@ -2,14 +2,14 @@
 
 Values come from the tuning runs described in ``seeds/the_game.md`` (section "Strategy
 parameters"); they are inputs of the player model, not results. Index names are the ``P_*``
-constants of :mod:`cardsim.sims.thegame.kernel`.
+constants of :mod:`cardsim.sims.thegame.state`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from cardsim.sims.thegame.kernel import (
+from cardsim.sims.thegame.state import (
     N_PARAMS,
     P_LATE_DRAW,
     P_LOOKAHEAD,
@@ -59,7 +59,7 @@ BY_PLAYERS: dict[int, dict[int, float]] = {
 }
 
 # search and omniscient add the next-turn lookahead to the signals planner. omniscient's plan
-# improvement (kernel.plan_game): 4 passes, rollouts by signals without the lookahead (cheaper
+# improvement (rollouts.plan_game): 4 passes, rollouts by signals without the lookahead (cheaper
 # per turn, so more deviations fit the budget), 300 rollout turns per game. Passes (the
 # cheapest sequence at every turn before the second cheapest anywhere) won more at the same
 # budget than trying several candidates at each turn in one pass; search-policy rollouts won

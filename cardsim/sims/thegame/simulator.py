@@ -6,8 +6,11 @@ import numpy as np
 import polars as pl
 
 from cardsim.sims.core.simulator import Simulator
+from cardsim.sims.thegame.batch import play_games
 from cardsim.sims.thegame.config import STRATEGIES, TheGameConfig
-from cardsim.sims.thegame.kernel import (
+from cardsim.sims.thegame.params import strategy_params
+from cardsim.sims.thegame.rules import EXCELLENT_MAX_LEFT
+from cardsim.sims.thegame.state import (
     S_CARDS_LEFT,
     S_DRAW_LEFT,
     S_EXTRA_PLAYS,
@@ -15,10 +18,7 @@ from cardsim.sims.thegame.kernel import (
     S_IN_HANDS,
     S_TRICKS,
     S_TURNS,
-    play_games,
 )
-from cardsim.sims.thegame.params import strategy_params
-from cardsim.sims.thegame.rules import EXCELLENT_MAX_LEFT
 
 SEED_LIMIT = 2**63 - 1
 
@@ -29,7 +29,7 @@ def run_batch(config: TheGameConfig, rng: np.random.Generator, n: int) -> pl.Dat
     Columns: the config (players, strategy, min_cards, hand_size, backwards_trick, rollouts),
     the outcome (won, excellent, cards_left = cards_in_hands + draw_left), the play (turns,
     extra_plays beyond the minimum, tricks, first_player chosen) and ``deal_seed``, from which
-    :func:`cardsim.sims.thegame.kernel.deal_deck` regenerates the deal (the same seed gives the
+    :func:`cardsim.sims.thegame.state.deal_deck` regenerates the deal (the same seed gives the
     same deal under every strategy, so strategies can be compared game by game).
     """
     deal_seeds = rng.integers(0, SEED_LIMIT, size=n, dtype=np.int64)
@@ -67,7 +67,7 @@ def run_batch(config: TheGameConfig, rng: np.random.Generator, n: int) -> pl.Dat
 
 def warmup_configs() -> list[TheGameConfig]:
     """Configs that between them reach every batch kernel (one per strategy family, see
-    :func:`cardsim.sims.thegame.kernel.batch_kernel`): each strategy, and search with rollouts.
+    :func:`cardsim.sims.thegame.batch.batch_kernel`): each strategy, and search with rollouts.
     Used by ``cardsim warmup``."""
     configs = [TheGameConfig(players=2, strategy=name) for name in STRATEGIES]
     return configs + [TheGameConfig(players=2, strategy="search", rollouts=1)]
