@@ -60,6 +60,10 @@ from cardsim.sims.gang.estimate import (
     LEAKY_BOARD_HELPFUL,
     LEAKY_HELPFUL,
     LEAKY_TILT_HELPFUL,
+    CardUse,
+    Evidence,
+    Holdings,
+    PublicTable,
     announcement_is_open,
     hand_card_gain,
     reveal_pockets,
@@ -503,12 +507,13 @@ def play_heist_inline(
                                                shown, hold_cards, hold_masks, count, weights)
                 else:
                     use = hand_card_gain(
-                        specialist, model, r, chips, players, size, bands, board,
-                        5 if use_rule == LEAKY_BOARD_HELPFUL else shown,
-                        boost_star_top, hold_cards, hold_masks, count, weights,
-                        blackout_hides_history(challenges), jack_stays, seed, challenges,
-                        likelihood, hband, evidence_from, round_scores, round_valid,
-                        round_values, round_count, chooser)
+                        CardUse(specialist, model, r, boost_star_top, jack_stays, seed),
+                        PublicTable(chips, players, size, bands, board,
+                                    5 if use_rule == LEAKY_BOARD_HELPFUL else shown, challenges,
+                                    blackout_hides_history(challenges)),
+                        Holdings(hold_cards, hold_masks, count),
+                        Evidence(weights, likelihood, hband, evidence_from, chooser,
+                                 round_scores, round_valid, round_values, round_count))
             if use:
                 if jack_space:  # the Jack user's public posterior, carried over (see below)
                     jack_user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
