@@ -304,3 +304,50 @@ def models_command(as_json: JsonOpt = False) -> None:
     rows = [{"model": name, "how it plays": text} for name, text in MODEL_DESCRIPTIONS.items()]
     show_table(pl.DataFrame(rows), title="The Gang player models (--model NAME,... or all)",
                name="models", as_json=as_json)
+
+
+@app.command("evaluate")
+def evaluate_command(
+    strategy: Annotated[str, typer.Option("--strategy", help="Your strategy as FILE.py:NAME "
+                                          "(see docs/strategies.md).")],
+    players: Annotated[int, typer.Option("--players", help="Player count, 3-6.")] = 4,
+    n: NOpt = 2_000,
+    against: Annotated[str, typer.Option("--against", help="Built-in model to compare with "
+                                         "on the same deals; see `models`.")] = "percentile",
+    seed: Annotated[int, typer.Option("--seed", help="Root seed (same numbers for any --jobs).")] = 0,
+    jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes.")] = None,
+    traceback: Annotated[bool, typer.Option("--traceback", help="Show the strategy's traceback "
+                                            "when it fails.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Your strategy on every seat of basic heists, against a built-in model on the same deals.
+
+    Example: cardsim gang evaluate --strategy examples/strategies/gang_pairs_high.py:PairsHigh --n 2000
+    """
+    from cardsim.api import gang
+    from cardsim.sims.core.user_strategy import StrategyError, report_traceback_if_asked
+
+    try:
+        result = gang.evaluate(strategy, players=players, n=n, against=against, seed=seed,
+                               jobs=jobs)
+    except StrategyError as err:
+        if traceback and getattr(err, "traceback_text", ""):
+            typer.echo(err.traceback_text, err=True, nl=False)
+        else:
+            report_traceback_if_asked(err, traceback)
+        raise
+    record_result(result)
+    if as_json:
+        show_table(result.table, title="gang evaluate", name="evaluate", as_json=True)
+        show_table(result.tables["paired_difference"], title="paired difference",
+                   name="paired_difference", as_json=True)
+        return
+    show_table(result.table.select("strategy", "players", "n",
+                                   _pct("success").alias("success % (95% CI)")),
+               title="The Gang: heist success, your strategy on every seat and the built-in "
+               "on the same deals", name="evaluate")
+    show_table(result.tables["paired_difference"].select(
+        "strategy", "against", "n",
+        _interval_pct("difference", "difference_lo", "difference_hi")
+        .alias("difference, points (95% CI)")),
+        title="Paired difference per heist (strategy minus built-in)", name="paired_difference")
