@@ -336,8 +336,9 @@ class Gang:
         strategy raises :class:`cardsim.sims.core.user_strategy.StrategyError` (one line naming
         the seat and turn); a bad file or name, a :class:`UserError`.
 
-        >>> r = cardsim.gang.evaluate("examples/strategies/gang_percentile.py:Percentile",
-        ...                           n=200, jobs=1)
+        >>> from pathlib import Path
+        >>> twin = Path(cardsim.__file__).parents[1] / "examples/strategies/gang_percentile.py"
+        >>> r = cardsim.gang.evaluate(f"{twin}:Percentile", n=200, jobs=1)
         >>> r.tables["paired_difference"]["difference"].to_list()
         [0.0]
         """

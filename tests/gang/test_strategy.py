@@ -151,3 +151,21 @@ def test_the_command_fails_with_one_line_and_exit_2(bad, tmp_path, extra) -> Non
     if not extra:
         assert len(lines) == 1
     assert not (tmp_path / "store").exists()
+
+
+def test_the_tutorial_shows_the_example_files_as_they_are() -> None:
+    """docs/strategies.md's code blocks for The Gang are the example files (which the tests above
+    run), and the module docstring's example is the first of them."""
+    import cardsim.sims.gang.strategy as module
+
+    text = (ROOT / "docs" / "strategies.md").read_text()
+    section = text.split("## The Gang", 1)[1].split("\n## ", 1)[0]
+    blocks = [block.split("\n", 1)[1] for block in section.split("```python")[1:]]
+    blocks = [block.split("```", 1)[0] for block in blocks]
+    files = [EXAMPLES / "gang_pairs_high.py", EXAMPLES / "gang_percentile.py"]
+    assert blocks == [path.read_text() for path in files]
+    for path in files:
+        assert str(path.relative_to(ROOT)) in section
+    code = files[0].read_text().split("\n\n\n", 1)[1]
+    docstring = "\n".join(line[4:] for line in module.__doc__.splitlines())
+    assert code.strip() in docstring
