@@ -325,9 +325,10 @@ class Gang:
 
     @staticmethod
     def evaluate(strategy: str, players: int = 4, n: int = 2_000, against: str = "percentile",
-                 *, seed: int = 0, jobs: int | None = None, quiet: bool = False) -> Result:
+                 *, seed: int = 0, jobs: int | None = None) -> Result:
         """A user strategy (``FILE.py:NAME``, see :mod:`cardsim.sims.gang.strategy`) playing
-        every seat of basic heists, against a built-in model on the same deals.
+        every seat of basic heists (the game is cooperative, so there is no seat to pick),
+        against a built-in model on the same deals.
 
         ``table``: one row for the strategy and one for the built-in: n heists, successes and
         success with its 95% Wilson interval (the heist is the unit: the team wins it
@@ -347,14 +348,14 @@ class Gang:
 
         from cardsim.analysis.stats import wilson_interval
         from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
-        from cardsim.sims.core.user_strategy import (
-            StrategyError,
-            check_methods,
-            load_strategy,
-            paired_difference,
-        )
+        from cardsim.sims.core.user_strategy import check_methods, load_strategy, paired_difference
         from cardsim.sims.gang.models import MODEL_IDS
-        from cardsim.sims.gang.strategy import DECISIONS, EVALUATE_CHUNK, evaluate_chunk
+        from cardsim.sims.gang.strategy import (
+            DECISIONS,
+            EVALUATE_CHUNK,
+            WorkerStrategyError,
+            evaluate_chunk,
+        )
 
         count = parse_range(players)
         if len(count) != 1 or not 3 <= count[0] <= 6:
@@ -378,9 +379,7 @@ class Gang:
             parts = Parallel(n_jobs=jobs)(delayed(evaluate_chunk)(*task) for task in tasks)
         for part in parts:  # the first failure in heist order, whichever worker met it
             if "error" in part:
-                error = StrategyError(**part["error"])
-                error.traceback_text = part["traceback"]
-                raise error
+                raise WorkerStrategyError(**part["error"], traceback_text=part["traceback"])
         user = np.concatenate([part["user"] for part in parts])[:n]
         builtin = np.concatenate([part["builtin"] for part in parts])[:n]
         names = [strategy, against]

@@ -325,16 +325,14 @@ def evaluate_command(
     Example: cardsim gang evaluate --strategy examples/strategies/gang_pairs_high.py:PairsHigh --n 2000
     """
     from cardsim.api import gang
-    from cardsim.sims.core.user_strategy import StrategyError, report_traceback_if_asked
+    from cardsim.sims.gang.strategy import WorkerStrategyError
 
     try:
         result = gang.evaluate(strategy, players=players, n=n, against=against, seed=seed,
                                jobs=jobs)
-    except StrategyError as err:
-        if traceback and getattr(err, "traceback_text", ""):
+    except WorkerStrategyError as err:  # every chunk, in a worker or not, reports this way
+        if traceback:
             typer.echo(err.traceback_text, err=True, nl=False)
-        else:
-            report_traceback_if_asked(err, traceback)
         raise
     record_result(result)
     if as_json:

@@ -143,7 +143,7 @@ def test_the_command_fails_with_one_line_and_exit_2(bad, tmp_path, extra) -> Non
     env = dict(os.environ, CARDSIM_STORE=str(tmp_path / "store"))
     result = subprocess.run([sys.executable, "-m", "cardsim.cli", "gang", "evaluate", "--strategy",
                              f"{bad}:Raises", "--n", "10", "--jobs", "1", *extra],
-                            capture_output=True, text=True, env=env)
+                            capture_output=True, text=True, env=env, check=False)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert "seat 0, turn heist 1, turn, decision take_chip" in lines[-1]

@@ -9,8 +9,8 @@ posteriors updated after every play-out chip round (:func:`fill_playout_posterio
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.gang.holdings import (
     category_floor,
     count_sorted,

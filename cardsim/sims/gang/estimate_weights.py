@@ -10,8 +10,8 @@ the chip rounds are seed 000, "Vòng 1 b)".
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
+from cardsim.sims.core.jit import kernel
 from cardsim.sims.gang.beliefs import fill_team_ranks
 from cardsim.sims.gang.cards import locked_chips, round_has_chips
 from cardsim.sims.gang.holdings import (

@@ -47,8 +47,18 @@ from typing import Any
 import numpy as np
 
 from cardsim.sims.core.jit import kernel
-from cardsim.sims.core.user_strategy import DEFAULT_TIME_LIMIT, StrategyError, decide, load_strategy
-from cardsim.sims.gang.engine import current_hands, play_batch, rate_own_hands, showdown_in_order
+from cardsim.sims.core.user_strategy import (
+    DEFAULT_TIME_LIMIT,
+    StrategyError,
+    decide,
+    load_strategy,
+)
+from cardsim.sims.gang.engine import (
+    current_hands,
+    play_batch,
+    rate_own_hands,
+    showdown_in_order,
+)
 from cardsim.sims.gang.holdings import (
     BOARD_SIZES,
     N_PAIRS,
@@ -84,6 +94,16 @@ class View:
     chips: tuple[tuple[int, ...], ...]
     hidden_cards: int
     cards_to_come: int
+
+
+class WorkerStrategyError(StrategyError):
+    """A :class:`StrategyError` met in a worker process, re-raised in the caller's: the
+    strategy's traceback comes along as text (``traceback_text``) for ``--traceback``."""
+
+    def __init__(self, problem: str, *, strategy: str, seat: object, turn: object, decision: str,
+                 traceback_text: str = "") -> None:
+        super().__init__(problem, strategy=strategy, seat=seat, turn=turn, decision=decision)
+        self.traceback_text = traceback_text
 
 
 def card_rank(card: int) -> int:
