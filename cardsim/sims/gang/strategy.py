@@ -53,12 +53,7 @@ from cardsim.sims.core.user_strategy import (
     decide,
     load_strategy,
 )
-from cardsim.sims.gang.engine import (
-    current_hands,
-    play_batch,
-    rate_own_hands,
-    showdown_in_order,
-)
+from cardsim.sims.gang.engine import play_batch
 from cardsim.sims.gang.holdings import (
     BOARD_SIZES,
     N_PAIRS,
@@ -67,6 +62,7 @@ from cardsim.sims.gang.holdings import (
     hand_score,
 )
 from cardsim.sims.gang.models import MODEL_IDS
+from cardsim.sims.gang.rounds import current_hands, rate_own_hands, showdown_in_order
 from cardsim.sims.poker.cards import format_card
 
 DECISIONS = ("take_chip",)
