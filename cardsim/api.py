@@ -324,8 +324,9 @@ class Gang:
         return runs.result({"card_effects": effects}, episodes)
 
     @staticmethod
-    def evaluate(strategy: str, players: int = 4, n: int = 2_000, against: str = "percentile",
-                 *, seed: int = 0, jobs: int | None = None) -> Result:
+    def evaluate(strategy: str, players: int | str = 4, n: int = 2_000,
+                 against: str = "percentile", *, seed: int = 0,
+                 jobs: int | None = None) -> Result:
         """A user strategy (``FILE.py:NAME``, see :mod:`cardsim.sims.gang.strategy`) playing
         every seat of basic heists (the game is cooperative, so there is no seat to pick),
         against a built-in model on the same deals.
@@ -399,7 +400,7 @@ class Gang:
                                  "builtin_success": builtin})
         manifest = {"command": "gang evaluate", "version": __version__, "seed": seed,
                     "strategy": strategy, "against": against, "players": count[0], "n": n,
-                    "chunk": EVALUATE_CHUNK, "stop_rule": f"n = {n}", "runs": []}
+                    "chunk": EVALUATE_CHUNK, "stop_rule": f"fixed n={n}", "runs": []}
         return Result(table, episodes, manifest,
                       {"evaluate": table, "paired_difference": difference})
 

@@ -310,7 +310,7 @@ def models_command(as_json: JsonOpt = False) -> None:
 def evaluate_command(
     strategy: Annotated[str, typer.Option("--strategy", help="Your strategy as FILE.py:NAME "
                                           "(see docs/strategies.md).")],
-    players: Annotated[int, typer.Option("--players", help="Player count, 3-6.")] = 4,
+    players: Annotated[str, typer.Option("--players", help="Player count, 3-6.")] = "4",
     n: NOpt = 2_000,
     against: Annotated[str, typer.Option("--against", help="Built-in model to compare with "
                                          "on the same deals; see `models`.")] = "percentile",
@@ -346,6 +346,7 @@ def evaluate_command(
                "on the same deals", name="evaluate")
     show_table(result.tables["paired_difference"].select(
         "strategy", "against", "n",
-        _interval_pct("difference", "difference_lo", "difference_hi")
+        pl.format("{} ({}..{})", *((pl.col(c) * 100).round(2) for c in (
+            "difference", "difference_lo", "difference_hi")))
         .alias("difference, points (95% CI)")),
         title="Paired difference per heist (strategy minus built-in)", name="paired_difference")
