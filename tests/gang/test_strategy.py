@@ -92,10 +92,10 @@ def test_the_twin_against_its_kernel_differs_by_nothing() -> None:
 
 
 @pytest.mark.parametrize("name, words", [
-    ("Raises", "seat 0, turn heist 1, turn, decision take_chip: raised RuntimeError: lost my nerve"),
-    ("Illegal", "seat 0, turn heist 1, pre-flop, decision take_chip: returned 5 (int), not one"),
-    ("WrongType", "seat 0, turn heist 1, pre-flop, decision take_chip: returned 1.0 (float)"),
-    ("Slow", "seat 0, turn heist 1, pre-flop, decision take_chip: took longer than"),
+    ("Raises", "seat 0, turn heist 1, turn round, decision take_chip: raised RuntimeError: lost my nerve"),
+    ("Illegal", "seat 0, turn heist 1, pre-flop round, decision take_chip: returned 5 (int), not one"),
+    ("WrongType", "seat 0, turn heist 1, pre-flop round, decision take_chip: returned 1.0 (float)"),
+    ("Slow", "seat 0, turn heist 1, pre-flop round, decision take_chip: took longer than"),
 ])
 def test_a_failing_strategy_is_one_error_naming_seat_and_turn(bad, name, words) -> None:
     with pytest.raises(StrategyError) as caught:
@@ -105,7 +105,7 @@ def test_a_failing_strategy_is_one_error_naming_seat_and_turn(bad, name, words) 
 
 
 def test_a_failure_in_a_worker_names_the_same_seat_and_turn(bad) -> None:
-    with pytest.raises(StrategyError, match="seat 0, turn heist 1, turn, decision take_chip"):
+    with pytest.raises(StrategyError, match="seat 0, turn heist 1, turn round, decision take_chip"):
         cardsim.gang.evaluate(f"{bad}:Raises", n=600, jobs=2)
 
 
@@ -146,7 +146,7 @@ def test_the_command_fails_with_one_line_and_exit_2(bad, tmp_path, extra) -> Non
                             capture_output=True, text=True, env=env, check=False)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
-    assert "seat 0, turn heist 1, turn, decision take_chip" in lines[-1]
+    assert "seat 0, turn heist 1, turn round, decision take_chip" in lines[-1]
     assert ("Traceback" in result.stderr) == bool(extra)
     if not extra:
         assert len(lines) == 1

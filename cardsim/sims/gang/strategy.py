@@ -173,7 +173,7 @@ def play_heists(strategy: Any, spec: str, players: int, decks: np.ndarray, seeds
                 *, first: int = 0, time_limit: float = DEFAULT_TIME_LIMIT) -> dict[str, np.ndarray]:
     """Basic heists (no cards) with every seat driven by ``strategy``: ``success`` per heist and
     ``chips`` (heist x round x seat, stars). A failing decision raises :class:`StrategyError`
-    naming the seat and turn ("heist K, ROUND"; heists counted from ``first + 1``)."""
+    naming the seat and turn ("heist K, flop round"; heists counted from ``first + 1``)."""
     warm_helpers()
     n = seeds.shape[0]
     finals = np.zeros((n, players), dtype=np.int64)
@@ -194,7 +194,7 @@ def play_heists(strategy: Any, spec: str, players: int, decks: np.ndarray, seeds
         for r in range(4):
             shown = BOARD_SIZES[r]
             seen = board[:shown]
-            turn = f"heist {first + i + 1}, {ROUND_NAMES[r]}"
+            turn = f"heist {first + i + 1}, {ROUND_NAMES[r]} round"
             keys = []
             for p in seats:
                 view = View(p, players, r, pockets[p], seen, history, hidden, 5 - shown)
