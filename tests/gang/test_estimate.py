@@ -155,7 +155,7 @@ def test_bayes_reads_the_muscle_holders_chips_as_claims_of_the_raised_hand() -> 
 
 
 def _playout_chips(players: int, pockets, board, chips, user: int, r: int = 1):
-    """The bayes play-out (:func:`estimate.bayes_playout_round`) of the real team on the real
+    """The bayes play-out (:func:`estimate_playout.bayes_playout_round`) of the real team on the real
     board from the use round ``r``'s public posteriors, its posteriors updated with its own
     chips after every round; ``user`` holds the Muscle from round ``r`` (-1: no card). Each
     round is played on the game's chips of the rounds before it (so that a true tie the game

@@ -217,8 +217,9 @@ def play_heist_inline(
     public_ok = np.ones((players, space if model == BAYES else 1), dtype=np.bool_)
     chip_ok = np.ones((players, space if estimate and model != BAYES else 1), dtype=np.bool_)
     # Each earlier round's holding scores, for the estimate's chip likelihood (percentile and
-    # history: exact, :func:`cardsim.sims.gang.estimate.chips_likelihood_ratio`; bayes: its
-    # claims and settle replayed, :func:`cardsim.sims.gang.estimate.bayes_round_likelihood`).
+    # history: exact, :func:`cardsim.sims.gang.estimate_weights.chips_likelihood_ratio`; bayes:
+    # its claims and settle replayed,
+    # :func:`cardsim.sims.gang.estimate_weights.bayes_round_likelihood`).
     past = space if estimate else 1
     round_scores = np.zeros((4, past), dtype=np.int64)
     round_valid = np.zeros((4, past), dtype=np.bool_)
