@@ -11,15 +11,9 @@ import pytest
 
 from cardsim.sims.gang.beliefs import _posteriors, tie_bounds
 from cardsim.sims.gang.engine import play_heist
-from cardsim.sims.gang.estimate import (
-    ALWAYS,
-    ESTIMATE_MIN_TEAMS,
-    bayes_playout_round,
-    bayes_round_likelihood,
-    bayes_round_tables,
-    clear_gain,
-    fill_playout_posterior,
-)
+from cardsim.sims.gang.estimate import ALWAYS, ESTIMATE_MIN_TEAMS, clear_gain
+from cardsim.sims.gang.estimate_playout import bayes_playout_round, fill_playout_posterior
+from cardsim.sims.gang.estimate_weights import bayes_round_likelihood, bayes_round_tables
 from cardsim.sims.gang.holdings import (
     BOARD_SIZES,
     MAX_POCKET,

@@ -18,12 +18,11 @@ from collections import namedtuple
 import numpy as np
 from cardsim.sims.core.jit import kernel
 
-from cardsim.sims.gang.beliefs import _posteriors, tie_bounds
+from cardsim.sims.gang.beliefs import tie_bounds
 from cardsim.sims.gang.cards import (
     best_drop_slot,
     card_rank,
     getaway_driver_category,
-    locked_chips,
     mastermind_count,
     round_has_chips,
     swap_in_card,
@@ -39,7 +38,6 @@ from cardsim.sims.gang.holdings import (
     muscle_score,
     order_by,
     own_out_counts,
-    rank_holdings,
     score_holdings,
     sort_valid,
 )
@@ -50,8 +48,8 @@ from cardsim.sims.gang.estimate_playout import (
     fill_playout_posterior,
 )
 from cardsim.sims.gang.estimate_weights import (
-    bayes_round_likelihood,
-    bayes_round_tables,
+    bayes_past_rounds,
+    bayes_team_weight,
     chips_likelihood_ratio,
 )
 from cardsim.sims.gang.models import BAYES, PERCENTILE
@@ -220,51 +218,10 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
         if cum[j, count] <= 0.0:
             return False
 
-    # bayes: each earlier round's claim tables, from that round's public posteriors, to weight
-    # a drawn team by the chance of the public chips under bayes's own claim and settle rule
-    # (rounds with a lock, or a player whose claim came from a pocket since redrawn, keep the
-    # posteriors' approximation)
-    replayed = np.zeros(4, dtype=np.bool_)
+    # bayes: each earlier round's claim tables, to weight a drawn team by the chance of the
+    # public chips under bayes's own claim and settle rule
+    past = bayes_past_rounds(not exact, r, table, holdings, evidence)
     width = 1 if exact else count
-    past_weights = np.zeros((4, players, width))
-    past_masks = np.zeros((4, width), dtype=np.int64)  # card masks in each round's sorted order
-    past_sorted_weights = np.zeros((4, players, width))  # and the posteriors
-    past_values = np.zeros((4, width), dtype=np.int64)
-    past_valid = np.zeros(4, dtype=np.int64)
-    past_pos = np.zeros((4, width), dtype=np.int64)
-    past_rank = np.zeros((4, width))
-    past_band = np.zeros((4, width), dtype=np.int64)
-    band_start = np.zeros((4, bands), dtype=np.int64)
-    band_end = np.zeros((4, bands), dtype=np.int64)
-    past_belief = np.zeros((4, players, bands))
-    past_kept = np.zeros((4, players, width), dtype=np.bool_)
-    past_below = np.empty((4, players, width))
-    past_mass = np.empty((4, players, width))
-    if not exact:
-        no_prior = np.ones((players, 1))
-        pct = np.zeros(count)
-        for t in range(r):
-            if not round_has_chips(challenges, t) or round_count[t] == 0:
-                continue
-            bottom, top_lock = locked_chips(challenges, t, players)
-            if bottom > 0 or top_lock > 0 or evidence_from.max() > t:
-                continue
-            replayed[t] = True
-            _posteriors(chips, t, players, count, round_valid[t], hband, likelihood,
-                        evidence_from, public_ok, no_prior, False, past_weights[t], -1, 4,
-                        hband)
-            index, sorted_values = rank_holdings(round_scores[t], round_valid[t], count,
-                                                 BOARD_SIZES[t], size, pct)
-            n_t = sorted_values.shape[0]
-            past_valid[t] = n_t
-            for k in range(n_t):
-                past_masks[t, k] = hold_masks[index[k]]
-                for j in range(players):
-                    past_sorted_weights[t, j, k] = past_weights[t, j, index[k]]
-            past_values[t, :n_t] = sorted_values
-            bayes_round_tables(index, sorted_values, past_weights[t], count, players, bands,
-                               past_pos[t], past_rank[t], past_band[t], band_start[t],
-                               band_end[t], past_belief[t])
 
     full = np.zeros(5, dtype=np.int64)
     seen = np.int64(0)
@@ -403,21 +360,8 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                 if weight == 0.0:
                     continue
             else:
-                for t in range(r):
-                    if not replayed[t]:
-                        continue
-                    n_t = past_valid[t]
-                    chance = bayes_round_likelihood(
-                        held, chips[t], players, past_masks[t, :n_t], past_values[t, :n_t],
-                        past_sorted_weights[t], past_pos[t], past_rank[t], past_band[t],
-                        band_start[t], band_end[t], past_belief[t], hold_masks, past_kept[t],
-                        past_below[t], past_mass[t])
-                    if chance == 0.0:
-                        weight = 0.0
-                        break
-                    weight *= chance
-                    for j in range(players):
-                        weight /= likelihood[chips[t, j] - 1, hband[t, held[j]]]
+                weight = bayes_team_weight(held, chips, r, players, past, likelihood, hband,
+                                           hold_masks)
                 if weight == 0.0:
                     continue
             for t in range(4):

@@ -9,14 +9,18 @@ the chip rounds are seed 000, "Vòng 1 b)".
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from cardsim.sims.core.jit import kernel
-from cardsim.sims.gang.beliefs import fill_team_ranks
+from cardsim.sims.gang.beliefs import _posteriors, fill_team_ranks
 from cardsim.sims.gang.cards import locked_chips, round_has_chips
 from cardsim.sims.gang.holdings import (
+    BOARD_SIZES,
     N_PAIRS,
     own_pair_counts,
+    rank_holdings,
 )
 from cardsim.sims.gang.models import HISTORY
 
@@ -288,3 +292,95 @@ def bayes_round_likelihood(held: np.ndarray, chips_row: np.ndarray, players: int
                 break
         hits += match
     return hits / total
+
+
+# Each earlier round's bayes claim tables (:func:`bayes_past_rounds`), per round: whether it is
+# replayed, its valid holdings' count, card masks, posteriors and scores in its sorted order, and
+# the tables :func:`bayes_round_tables` fills; ``kept``, ``below`` and ``mass`` are scratch
+# space for :func:`bayes_round_likelihood`.
+PastRounds = namedtuple("PastRounds", "replayed valid masks sorted_weights values pos rank band "
+                        "band_start band_end belief kept below mass")
+
+
+@kernel
+def bayes_past_rounds(bayes: bool, r: int, table: tuple, holdings: tuple,
+                      evidence: tuple) -> PastRounds:
+    """The claim tables of every round before the use round ``r``, each from that round's
+    public posteriors, to weight a drawn team by the chance of the public chips under bayes's
+    own claim and settle rule (:func:`bayes_team_weight`). Rounds with a lock, or with a player
+    whose claim came from a pocket since redrawn, are not replayed (they keep the posteriors'
+    approximation); nothing is replayed for the other models (``bayes`` False)."""
+    chips, players, size, bands, board, shown, challenges, hidden_history = table
+    hold_cards, hold_masks, count = holdings
+    (weights, likelihood, hband, evidence_from, public_ok, round_scores, round_valid,
+     round_values, round_count) = evidence
+    replayed = np.zeros(4, dtype=np.bool_)
+    width = count if bayes else 1
+    past_weights = np.zeros((4, players, width))
+    past_masks = np.zeros((4, width), dtype=np.int64)  # card masks in each round's sorted order
+    past_sorted_weights = np.zeros((4, players, width))  # and the posteriors
+    past_values = np.zeros((4, width), dtype=np.int64)
+    past_valid = np.zeros(4, dtype=np.int64)
+    past_pos = np.zeros((4, width), dtype=np.int64)
+    past_rank = np.zeros((4, width))
+    past_band = np.zeros((4, width), dtype=np.int64)
+    band_start = np.zeros((4, bands), dtype=np.int64)
+    band_end = np.zeros((4, bands), dtype=np.int64)
+    past_belief = np.zeros((4, players, bands))
+    past_kept = np.zeros((4, players, width), dtype=np.bool_)
+    past_below = np.empty((4, players, width))
+    past_mass = np.empty((4, players, width))
+    if bayes:
+        no_prior = np.ones((players, 1))
+        pct = np.zeros(count)
+        for t in range(r):
+            if not round_has_chips(challenges, t) or round_count[t] == 0:
+                continue
+            bottom, top_lock = locked_chips(challenges, t, players)
+            if bottom > 0 or top_lock > 0 or evidence_from.max() > t:
+                continue
+            replayed[t] = True
+            _posteriors(chips, t, players, count, round_valid[t], hband, likelihood,
+                        evidence_from, public_ok, no_prior, False, past_weights[t], -1, 4,
+                        hband)
+            index, sorted_values = rank_holdings(round_scores[t], round_valid[t], count,
+                                                 BOARD_SIZES[t], size, pct)
+            n_t = sorted_values.shape[0]
+            past_valid[t] = n_t
+            for k in range(n_t):
+                past_masks[t, k] = hold_masks[index[k]]
+                for j in range(players):
+                    past_sorted_weights[t, j, k] = past_weights[t, j, index[k]]
+            past_values[t, :n_t] = sorted_values
+            bayes_round_tables(index, sorted_values, past_weights[t], count, players, bands,
+                               past_pos[t], past_rank[t], past_band[t], band_start[t],
+                               band_end[t], past_belief[t])
+    return PastRounds(replayed, past_valid, past_masks, past_sorted_weights, past_values,
+                      past_pos, past_rank, past_band, band_start, band_end, past_belief,
+                      past_kept, past_below, past_mass)
+
+
+@kernel
+def bayes_team_weight(held: np.ndarray, chips: np.ndarray, r: int, players: int,
+                      past: PastRounds, likelihood: np.ndarray, hband: np.ndarray,
+                      hold_masks: np.ndarray) -> float:
+    """A drawn team's importance weight under bayes: over the replayed earlier rounds, the
+    exact chance of the public chips (:func:`bayes_round_likelihood`) over the posteriors'
+    approximation of it (every chip as independent evidence about its holder); 0 when a
+    round's chips cannot come from this team."""
+    weight = 1.0
+    for t in range(r):
+        if not past.replayed[t]:
+            continue
+        n_t = past.valid[t]
+        chance = bayes_round_likelihood(
+            held, chips[t], players, past.masks[t, :n_t], past.values[t, :n_t],
+            past.sorted_weights[t], past.pos[t], past.rank[t], past.band[t],
+            past.band_start[t], past.band_end[t], past.belief[t], hold_masks, past.kept[t],
+            past.below[t], past.mass[t])
+        if chance == 0.0:
+            return 0.0
+        weight *= chance
+        for j in range(players):
+            weight /= likelihood[chips[t, j] - 1, hband[t, held[j]]]
+    return weight
