@@ -301,3 +301,49 @@ def models_command(as_json: JsonOpt = False) -> None:
     rows = [{"model": name, "how it plays": text} for name, text in MODEL_DESCRIPTIONS.items()]
     show_table(pl.DataFrame(rows), title="The Gang player models (--model NAME,... or all)",
                name="models", as_json=as_json)
+
+
+@app.command("evaluate")
+def evaluate_command(
+    strategy: Annotated[str, typer.Option("--strategy", help="Your strategy as FILE.py:NAME "
+                                          "(see docs/strategies.md).")],
+    players: Annotated[str, typer.Option("--players", help="Player count, 3-6.")] = "4",
+    n: NOpt = 2_000,
+    against: Annotated[str, typer.Option("--against", help="Built-in model to compare with "
+                                         "on the same deals; see `models`.")] = "percentile",
+    seed: Annotated[int, typer.Option("--seed", help="Root seed (same numbers for any --jobs).")] = 0,
+    jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes.")] = None,
+    traceback: Annotated[bool, typer.Option("--traceback", help="Show the strategy's traceback "
+                                            "when it fails.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Your strategy on every seat of basic heists, against a built-in model on the same deals.
+
+    Example: cardsim gang evaluate --strategy examples/strategies/gang_pairs_high.py:PairsHigh --n 2000
+    """
+    from cardsim.api import gang
+    from cardsim.sims.core.user_strategy import StrategyError, strategy_traceback
+
+    try:
+        result = gang.evaluate(strategy, players=players, n=n, against=against, seed=seed,
+                               jobs=jobs)
+    except StrategyError as err:  # every chunk, in a worker or not, reports this way
+        if traceback:
+            typer.echo(strategy_traceback(err), err=True, nl=False)
+        raise
+    record_result(result)
+    if as_json:
+        show_table(result.table, title="gang evaluate", name="evaluate", as_json=True)
+        show_table(result.tables["paired_difference"], title="paired difference",
+                   name="paired_difference", as_json=True)
+        return
+    show_table(result.table.select("strategy", "players", "n",
+                                   _pct("success").alias("success % (95% CI)")),
+               title="The Gang: heist success, your strategy on every seat and the built-in "
+               "on the same deals", name="evaluate")
+    show_table(result.tables["paired_difference"].select(
+        "strategy", "against", "n",
+        pl.format("{} ({}..{})", *((pl.col(c) * 100).round(2) for c in (
+            "difference", "difference_lo", "difference_hi")))
+        .alias("difference, points (95% CI)")),
+        title="Paired difference per heist (strategy minus built-in)", name="paired_difference")

@@ -11,15 +11,9 @@ import pytest
 
 from cardsim.sims.gang.beliefs import _posteriors, tie_bounds
 from cardsim.sims.gang.engine import play_heist
-from cardsim.sims.gang.estimate import (
-    ALWAYS,
-    ESTIMATE_MIN_TEAMS,
-    bayes_playout_round,
-    bayes_round_likelihood,
-    bayes_round_tables,
-    clear_gain,
-    fill_playout_posterior,
-)
+from cardsim.sims.gang.estimate import ALWAYS, ESTIMATE_MIN_TEAMS, clear_gain
+from cardsim.sims.gang.estimate_playout import bayes_playout_round, fill_playout_posterior
+from cardsim.sims.gang.estimate_weights import bayes_round_likelihood, bayes_round_tables
 from cardsim.sims.gang.holdings import (
     BOARD_SIZES,
     MAX_POCKET,
@@ -155,7 +149,7 @@ def test_bayes_reads_the_muscle_holders_chips_as_claims_of_the_raised_hand() -> 
 
 
 def _playout_chips(players: int, pockets, board, chips, user: int, r: int = 1):
-    """The bayes play-out (:func:`estimate.bayes_playout_round`) of the real team on the real
+    """The bayes play-out (:func:`estimate_playout.bayes_playout_round`) of the real team on the real
     board from the use round ``r``'s public posteriors, its posteriors updated with its own
     chips after every round; ``user`` holds the Muscle from round ``r`` (-1: no card). Each
     round is played on the game's chips of the rounds before it (so that a true tie the game

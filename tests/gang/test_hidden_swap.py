@@ -247,3 +247,46 @@ def hidden_info_check(seed: int) -> int:
     for name, model in MODELS.items():
         assert leaks(model, "none", 0, 0, heists=1) == [], name
     return len(MODELS) * PLAYERS
+class _Recorder:
+    """A user strategy that keeps every view it gets and chooses from public information only
+    (so the chips stay the same when hidden cards change)."""
+
+    def __init__(self) -> None:
+        self.views: list = []
+
+    def take_chip(self, view, legal):
+        self.views.append(view)
+        public = view.seat + view.round + sum(sum(row) for row in view.chips)
+        return legal[public % len(legal)]
+
+
+def _seat_views(seat: int, decks: np.ndarray, seeds: np.ndarray, players: int,
+                last_round: int) -> list:
+    from cardsim.sims.gang.strategy import play_heists
+
+    recorder = _Recorder()
+    play_heists(recorder, "recorder", players, decks, seeds)
+    return [v for v in recorder.views if v.seat == seat and v.round <= last_round]
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_user_strategy_views_do_not_change_when_hidden_cards_are_redealt(players: int) -> None:
+    """The Python engine of user strategies (cardsim.sims.gang.strategy): redealing the cards a
+    seat cannot see (teammates' pockets, the community cards still to come, the rest of the
+    deck) leaves every view that seat receives unchanged, round by round."""
+    from cardsim.sims.gang.holdings import BOARD_SIZES
+    from cardsim.sims.gang.strategy import draw_deals
+
+    decks, seeds = draw_deals(np.random.default_rng(11), 30)
+    rng = np.random.default_rng(12)
+    for seat in range(players):
+        for r in range(4):
+            kept = {2 * seat, 2 * seat + 1} | set(range(2 * players,
+                                                        2 * players + BOARD_SIZES[r]))
+            hidden = [k for k in range(52) if k not in kept]
+            swapped = decks.copy()
+            for i in range(len(decks)):
+                swapped[i, hidden] = rng.permutation(decks[i, hidden])
+            assert (swapped != decks).any()
+            assert _seat_views(seat, decks, seeds, players, r) == \
+                _seat_views(seat, swapped, seeds, players, r)

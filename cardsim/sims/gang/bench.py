@@ -116,11 +116,40 @@ def _runner_seconds(n: int, jobs: int) -> float:
     return time.perf_counter() - start
 
 
+class _FirstChip:
+    """The trivial user strategy the speed target is stated for: every seat takes the 1-star."""
+
+    def take_chip(self, view: object, legal: tuple[int, ...]) -> int:
+        return legal[0]
+
+
+STRATEGY_TARGET = 2_000  # heists per CPU-second with a trivial user strategy (issue 33)
+
+
+def strategy_rows(quick: bool = False, players: int = 4) -> list[dict]:
+    """Heists per CPU-second of the user-strategy engine (:mod:`cardsim.sims.gang.strategy`)
+    with a trivial strategy on every seat, every decision checked as for a user's."""
+    from cardsim.sims.gang.strategy import draw_deals, play_heists
+
+    n = 1_000 if quick else 4_000
+    strategy = _FirstChip()
+    decks, seeds = draw_deals(np.random.default_rng(3), n)
+    play_heists(strategy, "bench", players, decks[:20], seeds[:20])  # load the kernels
+    start = time.process_time()
+    play_heists(strategy, "bench", players, decks, seeds)
+    rate = n / (time.process_time() - start)
+    return [{"what": f"user strategy (trivial, every seat), {players} players, one core",
+             "per_second": round(rate), "ratio": None,
+             "target": f">= {STRATEGY_TARGET:,}/s: {'met' if rate >= STRATEGY_TARGET else 'NOT met'}"}]
+
+
 def main(quick: bool = False) -> list[dict]:
     """Rows: heists/s per model on one core (4 players, all four rounds; CPU time of this
     process, so other load on the machine does not count), the naive reference and the
     ratio; the runner's wall time for 1M history heists on 2 cores (extrapolated from 200k,
-    or 50k with ``quick``). Targets (issue 15): history >= 50,000/s, bayes >= 6,000/s; 1M < 60 s."""
+    or 50k with ``quick``). Targets (issue 15): history >= 50,000/s, bayes >= 6,000/s; 1M < 60 s.
+    Last, the user-strategy engine's heists per CPU-second (:func:`strategy_rows`, issue 33:
+    >= 2,000/s)."""
     scale = 1 if quick else 4
     naive = _naive_rate(300 * scale)
     rows = [{"what": "naive per-player enumeration, history, 4 players (reference)",
@@ -145,4 +174,4 @@ def main(quick: bool = False) -> list[dict]:
         "ratio": round(1_000_000 / seconds / naive, 2),
         "target": f"< 60 s: {'met' if seconds < 60 else 'NOT met'} ({seconds:.1f} s)",
     })
-    return rows
+    return rows + strategy_rows(quick)

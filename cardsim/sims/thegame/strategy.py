@@ -421,10 +421,8 @@ def evaluate_games(spec: str, shown: str, against: str, players: int, n: int, se
             continue
         if "message" in error:
             raise UserError(error["message"])
-        failure = StrategyError(error["problem"], strategy=error["strategy"],
-                                seat=error["seat"], turn=error["turn"],
-                                decision=error["decision"])
-        failure.traceback_text = error["traceback"]
-        raise failure
+        raise StrategyError(error["problem"], strategy=error["strategy"], seat=error["seat"],
+                            turn=error["turn"], decision=error["decision"],
+                            traceback_text=error["traceback"])
     return {name: np.concatenate([result[name] for result in results])
             for name in ("user", "builtin", "deals")}
