@@ -46,7 +46,7 @@ def report_command(
         bool, typer.Option("--verbose", "-v", help="Also print one line per experiment (its n and stop rule).")
     ] = False,
 ) -> None:
-    """Write reports/cardsim-report.html and .pdf from the default experiment suite.
+    """Write reports/cardsim-report.html, .pdf and findings.json from the default experiment suite.
 
     Runs each landed game's experiments (reusing stored chunks), then renders one self-contained
     HTML file and one PDF. Same store and seed: byte-identical files. Shows one progress bar
@@ -63,4 +63,5 @@ def report_command(
         for line in manifest["skipped"]:
             typer.echo(f"note: {line}", err=True)
         typer.echo(f"done in {manifest['seconds']:.0f} s", err=True)
-    typer.echo(f"{manifest['html']}\n{manifest['pdf']} ({manifest['pdf_pages']} pages)")
+    typer.echo(f"{manifest['html']}\n{manifest['pdf']} ({manifest['pdf_pages']} pages)\n"
+               f"{manifest['findings']}")
