@@ -220,7 +220,8 @@ def key_result(picks: dict, profile: Profile) -> str:
     elif answer.reach == "below":
         first = f"{who} wins more than half its games even in {answer.label}, {_rate(answer)}."
     else:
-        first = f"{who} should play {answer.label} for about an even chance: it wins {_rate(answer)}."
+        first = (f"{who} should play {answer.label}, the mode closest to an even chance: it wins "
+                 f"{_rate(answer)}.")
     others = [f"{n} ('{m}') {picks[(FOCUS_PLAYERS, m)].label}, {_rate(picks[(FOCUS_PLAYERS, m)])}"
               for n, m in shown if m != model]
     second = (f"Closest to even for other groups of {FOCUS_PLAYERS}: " + "; ".join(others)

@@ -176,7 +176,8 @@ def key_result(picks: dict) -> str:
     elif answer.reach == "below":
         first = f"{who} wins more than {aim} even in {answer.label}, {_rate(answer)}."
     else:
-        first = f"{who} should play {answer.label} to win {aim}: it wins {_rate(answer)}."
+        first = (f"{who} should play {answer.label}, the variant closest to winning {aim}: it "
+                 f"wins {_rate(answer)}.")
     others = [f"{n} ('{s}') {picks[(FOCUS_PLAYERS, s)].label}, {_rate(picks[(FOCUS_PLAYERS, s)])}"
               for n, s in shown if s != strategy]
     second = (f"Closest for other teams of {FOCUS_PLAYERS}: " + "; ".join(others)
