@@ -28,7 +28,7 @@ except ImportError:  # pragma: no cover
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 PARSE_ONLY = "<!-- docs-test: parse-only -->"
-TINY_N = 40
+TINY_N = 10
 FENCE = re.compile(r"(?P<marker><!-- docs-test: [a-z-]+ -->\n)?```(?P<lang>[a-z]*)[^\n]*\n(?P<body>.*?)```", re.S)
 
 
