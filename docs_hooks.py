@@ -130,12 +130,47 @@ def findings_table(game: str) -> str:
     return "\n".join(lines)
 
 
+def findings_plot(game: str) -> str | None:
+    """An SVG of ``game``'s findings: each estimate with its 95% interval, one line each."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    document = json.loads(FINDINGS.read_text(encoding="utf-8"))
+    rows = [f for f in document["findings"] if f["game"] == game]
+    if not rows:
+        return None
+    labels = [f"{f['question']}, {f['players']}p, {f['model']}, {f['setting']}" for f in rows]
+    figure = Figure(figsize=(7.5, 0.35 * len(rows) + 1.0))
+    axes = figure.add_subplot()
+    ys = list(range(len(rows)))[::-1]
+    p = [100 * f["p"] for f in rows]
+    errors = [[100 * (f["p"] - f["lo"]) for f in rows], [100 * (f["hi"] - f["p"]) for f in rows]]
+    axes.errorbar(p, ys, xerr=errors, fmt="o", color="#1f5f99", capsize=3)
+    axes.set_yticks(ys, labels, fontsize=8)
+    axes.set_xlim(0, 100)
+    axes.set_xlabel(f"estimate with its 95% interval (%), {document['command']}", fontsize=8)
+    axes.grid(axis="x", alpha=0.3)
+    figure.tight_layout()
+    out = io.StringIO()
+    figure.savefig(out, format="svg", metadata={"Date": None})
+    return out.getvalue()
+
+
 def on_files(files, config):
     from mkdocs.structure.files import File
 
     generated = {f"rules/{p.name}": rules_page(p) for p in sorted(SEEDS.glob("*.md"))}
     generated["reference/cli.md"] = cli_page()
     generated["benchmarks.md"] = benchmarks_page()
+    document = json.loads(FINDINGS.read_text(encoding="utf-8"))
+    for game in dict.fromkeys(f["game"] for f in document["findings"]):
+        svg = findings_plot(game)
+        if svg is not None:
+            generated[f"img/findings-{game}.svg"] = svg
     for uri, content in generated.items():
         files.append(File.generated(config, uri, content=content))
     return files
@@ -144,7 +179,13 @@ def on_files(files, config):
 def on_page_markdown(markdown, page, config, files):
     import re
 
-    return re.sub(r"<!-- findings: ([a-z]+) -->", lambda m: findings_table(m.group(1)), markdown)
+    def table_and_plot(game: str) -> str:
+        table = findings_table(game)
+        if "*No figure" in table:
+            return table
+        return f"{table}\n\n![{game}: headline figures with 95% intervals](../img/findings-{game}.svg)"
+
+    return re.sub(r"<!-- findings: ([a-z]+) -->", lambda m: table_and_plot(m.group(1)), markdown)
 
 
 class _IndexingNotAReference:
