@@ -108,3 +108,14 @@ def test_python_blocks_run():
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert re.search(r"\d+ passed", done.stdout), done.stdout[-2000:]
+
+
+def test_json_blocks_parse():
+    """``json`` blocks (sample output) are valid JSON documents."""
+    import json
+
+    blocks = [(page, block["body"]) for page in PAGES
+              for block in FENCE.finditer(page.read_text(encoding="utf-8")) if block["lang"] == "json"]
+    assert blocks
+    for page, body in blocks:
+        assert isinstance(json.loads(body), dict), page
