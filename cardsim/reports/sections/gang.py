@@ -212,6 +212,8 @@ def key_result(picks: dict, profile: Profile) -> str:
     """The chapter's key result: which mode gives a group of FOCUS_PLAYERS an even chance, by
     experience, naming the models it holds for."""
     shown = [(name, model) for name, model in EXPERIENCE[profile.name] if (FOCUS_PLAYERS, model) in picks]
+    if not shown:
+        return ""
     name, model = next(((n, m) for n, m in shown if m == TUNE_MODEL), shown[0])
     answer = picks[(FOCUS_PLAYERS, model)]
     who = f"A group of {FOCUS_PLAYERS} {name} players (the '{model}' model: {READS.get(model, model)})"
@@ -242,7 +244,7 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     experiences = EXPERIENCE[profile.name]
     picks = pick_group(outcomes, PLAYERS, experiences, "model", "success", TARGET)
     return (
-        Paragraph(key_result(picks, profile)),
+        *([Paragraph(key)] if (key := key_result(picks, profile)) else []),
         pick_group_table(
             picks, PLAYERS, experiences,
             title=f"Pick your group: the mode closest to a {percent(TARGET, 0)} game win rate",

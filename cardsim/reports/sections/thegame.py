@@ -167,6 +167,8 @@ def key_result(picks: dict) -> str:
     """The chapter's key result: which variant gives a team of FOCUS_PLAYERS about a TARGET
     win rate, by experience, naming the strategies it holds for."""
     shown = [(name, s) for name, s in EXPERIENCE if (FOCUS_PLAYERS, s) in picks]
+    if not shown:
+        return ""
     name, strategy = next(((n, s) for n, s in shown if s == TUNE_STRATEGY), shown[0])
     answer = picks[(FOCUS_PLAYERS, strategy)]
     who = f"A team of {FOCUS_PLAYERS} {name} players (the '{strategy}' strategy: {PLAYS[strategy]})"
@@ -194,7 +196,7 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     ranked = rank_candidates(tables[FOCUS_PLAYERS], TARGET)
     picks = pick_group(outcomes, PLAYERS, EXPERIENCE, "strategy", "won", TARGET)
     return (
-        Paragraph(key_result(picks)),
+        *([Paragraph(key)] if (key := key_result(picks)) else []),
         pick_group_table(
             picks, PLAYERS, EXPERIENCE,
             title=f"Pick your group: the variant closest to a {percent(TARGET, 0)} win rate",
