@@ -5,8 +5,9 @@ or rule in the site is typed twice.
 - ``reference/cli.md``: every command and option of the typer app (its click tree);
 - ``benchmarks.md``: the benchmark records in ``benchmarks/results/`` (figures of record, dated,
   with machine and commit), one table per target, then the history of every record;
-- ``<!-- findings: GAME -->`` in a page: the table of that game's figures in
-  ``docs/findings.json``, the file ``cardsim report`` writes and the README's table comes from.
+- ``<!-- findings: GAME -->`` in a page: the table and plot of that game's headline figures in
+  ``docs/findings.json``, the file ``cardsim report`` writes and the README's table comes from;
+  ``<!-- findings: GAME pick -->``: its "pick your group" cells.
 """
 
 from __future__ import annotations
@@ -113,10 +114,10 @@ def benchmarks_page() -> str:
     return "\n".join(out) + "\n"
 
 
-def findings_table(game: str) -> str:
-    """The findings of ``game`` as a Markdown table, with the run they come from."""
+def findings_table(game: str, group: str = "headline") -> str:
+    """The findings of ``game`` in ``group`` as a Markdown table, with the run they come from."""
     document = json.loads(FINDINGS.read_text(encoding="utf-8"))
-    rows = [f for f in document["findings"] if f["game"] == game]
+    rows = [f for f in document["findings"] if f["game"] == game and f.get("group", "headline") == group]
     if not rows:
         return f"*No figure for this game in `docs/findings.json` ({document['command']}).*"
     lines = ["| question | players | model | setting | estimate | 95% interval | n |",
@@ -140,7 +141,7 @@ def findings_plot(game: str) -> str | None:
     from matplotlib.figure import Figure
 
     document = json.loads(FINDINGS.read_text(encoding="utf-8"))
-    rows = [f for f in document["findings"] if f["game"] == game]
+    rows = [f for f in document["findings"] if f["game"] == game and f.get("group", "headline") == "headline"]
     if not rows:
         return None
     labels = [f"{f['question']}, {f['players']}p, {f['model']}, {f['setting']}" for f in rows]
@@ -179,13 +180,16 @@ def on_files(files, config):
 def on_page_markdown(markdown, page, config, files):
     import re
 
-    def table_and_plot(game: str) -> str:
+    def table_and_plot(game: str, group: str | None) -> str:
+        if group:
+            return findings_table(game, group)
         table = findings_table(game)
         if "*No figure" in table:
             return table
         return f"{table}\n\n![{game}: headline figures with 95% intervals](../img/findings-{game}.svg)"
 
-    return re.sub(r"<!-- findings: ([a-z]+) -->", lambda m: table_and_plot(m.group(1)), markdown)
+    return re.sub(r"<!-- findings: ([a-z]+)(?: ([a-z]+))? -->",
+                  lambda m: table_and_plot(m.group(1), m.group(2)), markdown)
 
 
 class _IndexingNotAReference:

@@ -37,6 +37,8 @@ class Finding:
         n: episodes behind it, counted in ``unit``.
         unit: what one episode is ("heists", "games").
         p: the estimate; lo, hi: its 95% Wilson interval.
+        group: "headline" (the README's table) or "pick" (a "pick your group" cell: the
+            choice closest to the chapter's target for that player count and experience).
     """
 
     game: str
@@ -49,6 +51,7 @@ class Finding:
     p: float
     lo: float
     hi: float
+    group: str = "headline"
 
 
 def from_row(game: str, question: str, row: dict[str, Any], *, model: str, setting: str, unit: str,
@@ -58,6 +61,19 @@ def from_row(game: str, question: str, row: dict[str, Any], *, model: str, setti
     return Finding(game=game, question=question, players=int(row["players"]), model=model,
                    setting=setting, n=int(row["n"]), unit=unit, p=float(row[p]), lo=float(row[lo]),
                    hi=float(row[hi]))
+
+
+def pick_findings(game: str, picks: dict, experiences: Sequence[tuple[str, str]], target: float,
+                  what: str) -> list[Finding]:
+    """The cells of a "pick your group" table (:func:`cardsim.reports.sections.common.pick_group`)
+    as findings: per player count and experience, the ``what`` (mode, variant) closest to
+    ``target`` and its win rate; n counts games."""
+    names = dict((model, name) for name, model in experiences)
+    return [Finding(game=game, question=f"{what} closest to a {target:.0%} win rate", players=players,
+                    model=f"{names[model]} ({model})", setting=answer.label, n=answer.n, unit="games",
+                    p=answer.p, lo=answer.lo, hi=answer.hi, group="pick")
+            for (players, model), answer in sorted(picks.items(), key=lambda kv: (
+                kv[0][0], [m for _, m in experiences].index(kv[0][1])))]
 
 
 def _bang(outcomes: Outcomes, profile: Profile) -> list[Finding]:
@@ -128,11 +144,13 @@ def _percent(p: float) -> str:
 
 
 def markdown_table(document: dict[str, Any]) -> str:
-    """The findings as a Markdown table (one row per finding), with a line naming the run."""
+    """The headline findings as a Markdown table (one row each), with a line naming the run."""
     lines = ["| game | question | players | model | setting | estimate | 95% interval | n |",
              "|---|---|---|---|---|---|---|---|"]
     titles = document["games"]
     for f in document["findings"]:
+        if f.get("group", "headline") != "headline":
+            continue
         lines.append(f"| {titles.get(f['game'], f['game'])} | {f['question']} | {f['players']} | "
                      f"{f['model']} | {f['setting']} | {_percent(f['p'])} | "
                      f"{_percent(f['lo'])}-{_percent(f['hi'])} | {f['n']:,} {f['unit']} |")

@@ -23,7 +23,7 @@ from cardsim.reports.plots.gang import (
     success_by_players_plot,
 )
 from cardsim.reports.plots.common import interval_bars
-from cardsim.reports.findings import Finding, from_row
+from cardsim.reports.findings import Finding, from_row, pick_findings
 from cardsim.reports.sections.common import (
     pick_group,
     pick_group_table,
@@ -274,7 +274,7 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
 def findings(outcomes: Outcomes, profile: Profile) -> list[Finding]:
     """Headline figures: heist success at FOCUS_PLAYERS per model (basic heist; n counts
     heists, one team wins or loses each) and the game win rate per mode for the focus model
-    (n counts games)."""
+    (n counts games); then the "pick your group" cells."""
     found = []
     heists = heist_summary(_part(outcomes, "players"))
     for row in heists.filter((pl.col("players") == FOCUS_PLAYERS) & (pl.col("model") != "random")
@@ -286,4 +286,5 @@ def findings(outcomes: Outcomes, profile: Profile) -> list[Finding]:
     for row in sorted(modes.iter_rows(named=True), key=lambda r: order[r["mode"]]):
         found.append(from_row(GAME, "game win rate", {**row, "players": FOCUS_PLAYERS}, model=row["model"],
                               setting=f"{row['mode']} mode", unit="games", p="win", lo="win_lo", hi="win_hi"))
-    return found
+    picks = pick_group(outcomes, PLAYERS, EXPERIENCE[profile.name], "model", "success", TARGET)
+    return found + pick_findings(GAME, picks, EXPERIENCE[profile.name], TARGET, "mode")

@@ -18,7 +18,7 @@ from cardsim.reports.content import (
 )
 from cardsim.reports.plots.common import interval_bars
 from cardsim.reports.plots.thegame import cards_left_histogram, win_rate_plot
-from cardsim.reports.findings import Finding, from_row
+from cardsim.reports.findings import Finding, from_row, pick_findings
 from cardsim.reports.sections.common import (
     pick_group,
     pick_group_table,
@@ -226,8 +226,10 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
 
 def findings(outcomes: Outcomes, profile: Profile) -> list[Finding]:
     """Headline figures: the best legal strategy's win rate per player count in the rules game
-    (n counts games: the team wins or loses together)."""
+    (n counts games: the team wins or loses together); then the "pick your group" cells."""
     summary = summary_table(_ladder(outcomes)).filter(pl.col("strategy") != "omniscient")
     best = summary.sort(["players", "win"], descending=[False, True]).group_by("players", maintain_order=True).first()
-    return [from_row(GAME, "win rate, best legal strategy", row, model=row["strategy"], setting="rules game",
-                     unit="games", p="win", lo="win_lo", hi="win_hi") for row in best.iter_rows(named=True)]
+    found = [from_row(GAME, "win rate, best legal strategy", row, model=row["strategy"], setting="rules game",
+                      unit="games", p="win", lo="win_lo", hi="win_hi") for row in best.iter_rows(named=True)]
+    picks = pick_group(outcomes, PLAYERS, EXPERIENCE, "strategy", "won", TARGET)
+    return found + pick_findings(GAME, picks, EXPERIENCE, TARGET, "variant")
