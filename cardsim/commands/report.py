@@ -46,10 +46,11 @@ def report_command(
         bool, typer.Option("--verbose", "-v", help="Also print one line per experiment (its n and stop rule).")
     ] = False,
 ) -> None:
-    """Write reports/cardsim-report.html, .pdf and findings.json from the default experiment suite.
+    """Write reports/cardsim-report.html and .pdf from the default experiment suite.
 
     Runs each landed game's experiments (reusing stored chunks), then renders one self-contained
-    HTML file and one PDF. Same store and seed: byte-identical files. Shows one progress bar
+    HTML file and one PDF, and findings.json beside them (the headline figures with n and 95%
+    intervals). Same store and seed: byte-identical files. Shows one progress bar
     over all experiments (done, time elapsed); --verbose adds a line per experiment.
 
     Example: cardsim report --quick --game gang
