@@ -1224,8 +1224,9 @@ def report(game: Names = (), quick: bool = False, out: str | Path = "reports", *
 
     ``table`` (``experiments``): one row per experiment with its game, key, n, stop rule and
     run id; ``files``: the HTML and PDF paths (and the PDF's pages). ``manifest`` adds
-    ``html``, ``pdf``, ``pdf_pages``, the ``games`` included, the ``skipped`` notes and the
-    ``seconds`` taken.
+    ``html``, ``pdf``, ``pdf_pages``, ``findings`` (the headline figures as JSON, with n and
+    95% intervals: :mod:`cardsim.reports.findings`), the ``games`` included, the ``skipped``
+    notes and the ``seconds`` taken.
 
     >>> r = cardsim.report(game="gang", quick=True, out="reports")  # doctest: +SKIP
     >>> r.manifest["html"]  # doctest: +SKIP
@@ -1265,7 +1266,7 @@ def report(game: Names = (), quick: bool = False, out: str | Path = "reports", *
                 "stop_rule": profile.describe(),
                 "runs": [r for r in dict.fromkeys(experiments["run"]) if r != "(memory)"],
                 "html": str(written.html), "pdf": str(written.pdf),
-                "pdf_pages": written.pdf_pages, "games": list(written.games),
+                "pdf_pages": written.pdf_pages, "findings": str(written.findings), "games": list(written.games),
                 "skipped": list(written.skipped),
                 "seconds": round(time.perf_counter() - started, 1)}
     return Result(experiments, pl.DataFrame(), manifest,

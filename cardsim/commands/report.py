@@ -50,7 +50,8 @@ def report_command(
     """Write reports/cardsim-report.html and .pdf from the default experiment suite.
 
     Runs each landed game's experiments (reusing stored chunks), then renders one self-contained
-    HTML file and one PDF. Same store and seed: byte-identical files. Shows one progress bar
+    HTML file and one PDF, and findings.json beside them (the headline figures with n and 95%
+    intervals). Same store and seed: byte-identical files. Shows one progress bar
     over all experiments (done, time elapsed); --verbose adds a line per experiment.
 
     Example: cardsim report --quick --game gang
@@ -64,4 +65,5 @@ def report_command(
         for line in manifest["skipped"]:
             typer.echo(f"note: {line}", err=True)
         typer.echo(f"done in {manifest['seconds']:.0f} s", err=True)
-    typer.echo(f"{manifest['html']}\n{manifest['pdf']} ({manifest['pdf_pages']} pages)")
+    typer.echo(f"{manifest['html']}\n{manifest['pdf']} ({manifest['pdf_pages']} pages)\n"
+               f"{manifest['findings']}")

@@ -15,6 +15,7 @@ import polars as pl
 
 import cardsim
 from cardsim.reports.content import Block, Bullets, Paragraph, Report, Section
+from cardsim.reports.findings import FINDINGS_NAME, chapter_findings, findings_document, write_findings
 from cardsim.reports.html import write_html
 from cardsim.reports.pdf import drawn_ahead, measured_widths, remember_widths, write_pdf
 from cardsim.reports.progress import Tracker
@@ -46,6 +47,7 @@ class WrittenReport:
     pdf_pages: int
     games: tuple[str, ...]
     skipped: tuple[str, ...]
+    findings: Path | None = None
 
 
 def game_section(
@@ -78,7 +80,8 @@ def chapter(game: str, module: ModuleType, outcomes: Outcomes, profile: Profile
         *reproducibility_blocks(outcomes, profile, game, module.rerun(profile)),
     )
     key = next((b.text for b in recommended if isinstance(b, Paragraph)), "")
-    return Section(key=game, title=module.TITLE, blocks=tuple(blocks)), key
+    findings = chapter_findings(game, module, outcomes, profile)
+    return Section(key=game, title=module.TITLE, blocks=tuple(blocks), findings=findings), key
 
 
 def _distinct_configs(simulator: Simulator, experiments: Sequence[Experiment]) -> list[Any]:
@@ -312,15 +315,19 @@ def write_report(
     progress: bool = False, on_done: Callable[[Outcome], None] | None = None,
     plugins: dict[str, tuple[ModuleType, Simulator]] | None = None, verbose: bool = False,
 ) -> WrittenReport:
-    """Build the report (see :func:`build_report`) and write ``out_dir/cardsim-report.html``
-    and ``.pdf``."""
+    """Build the report (see :func:`build_report`) and write ``out_dir/cardsim-report.html``,
+    ``.pdf`` and the chapters' headline figures as ``out_dir/findings.json``."""
     report, skipped = build_report(games, profile=profile, seed=seed, jobs=jobs, store=store,
                                    progress=progress, on_done=on_done, plugins=plugins, verbose=verbose)
     html = write_html(report, out_dir / HTML_NAME)
     pdf = out_dir / PDF_NAME
     pages = write_pdf(report, pdf)
+    document = findings_document([f for s in report.sections for f in s.findings], seed=seed,
+                                 profile=profile.name, version=cardsim.__version__,
+                                 titles={s.key: s.title for s in report.sections})
+    findings = write_findings(document, out_dir / FINDINGS_NAME)
     return WrittenReport(html=html, pdf=pdf, pdf_pages=pages,
-                         games=tuple(s.key for s in report.sections), skipped=skipped)
+                         games=tuple(s.key for s in report.sections), skipped=skipped, findings=findings)
 
 
 def all_games() -> tuple[str, ...]:

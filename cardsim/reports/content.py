@@ -79,11 +79,13 @@ Block = Union[Paragraph, Bullets, Table, Plot]
 
 @dataclass(frozen=True)
 class Section:
-    """One chapter of the report (usually one game)."""
+    """One chapter of the report (usually one game); ``findings`` are its headline figures as
+    data (:mod:`cardsim.reports.findings`), not drawn."""
 
     key: str
     title: str
     blocks: tuple[Block, ...]
+    findings: tuple = ()
 
 
 @dataclass(frozen=True)

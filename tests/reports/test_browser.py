@@ -68,6 +68,15 @@ function probeRun() {
   // data: URIs (the plots' embedded bitmaps) never leave the page; anything else would
   out.resources = performance.getEntriesByType('resource').map(function (e) { return e.name; })
     .filter(function (name) { return name.indexOf('data:') !== 0; });
+  out.keyResults = [];  // the first page's key results, as a reader sees them
+  document.querySelectorAll('#front h3').forEach(function (h) {
+    var list = h.textContent.indexOf('Key results') === 0 ? h.parentElement.querySelector('ul') : null;
+    if (!list) return;
+    list.querySelectorAll('li').forEach(function (li) {
+      var r = li.getBoundingClientRect();
+      out.keyResults.push({text: li.innerText, width: r.width, height: r.height});
+    });
+  });
   out.errors = window.probe.errors;
   out.blocked = window.probe.blocked;
   var pre = document.createElement('pre');
@@ -157,3 +166,36 @@ def test_report_in_a_browser(chromium, tiny_report, tmp_path):
     assert reordered > 0  # some click really moved rows
     assert seen["errors"] == []
     assert seen["resources"] == [] and seen["blocked"] == []
+
+
+# What each cooperative game's key result must name: who it holds for (the player count and the
+# models or strategies of the "pick your group" table) and what to play.
+ADVICE = {
+    "The Gang": ("A group of 4 ", ("'history' model", "'percentile'")),
+    "The Game": ("A team of 3 ", ("'signals' strategy", "'planner'", "'search'")),
+}
+
+
+def test_key_results_read_as_advice_with_scope(chromium, tiny_report, tmp_path):
+    """On the first page, The Gang's and The Game's key results are one or two sentences a group
+    can act on: what to play, for whom (player count and model), the win rate with its 95%
+    interval and n; no command, seed or bound (those are in the chapter)."""
+    seen = probe_page(chromium, tiny_report.written.html.read_text(encoding="utf-8"), tmp_path)
+    shown = {item["text"].split(":", 1)[0]: item for item in seen["keyResults"]}
+    for title, (who, models) in ADVICE.items():
+        item = shown[title]
+        assert item["width"] > 0 and item["height"] > 0, item
+        text = item["text"].split(":", 1)[1].strip()
+        assert text.startswith(who), text
+        assert re.search(r"should play |in every (mode|variant)|even in ", text), text
+        assert all(model in text for model in models), text
+        assert re.search(r"\d+% \(95% interval [\d.]+\u2013[\d.]+%, n=[\d,]+ games\)", text), text
+        assert not re.search(r"cardsim |--|seed|\[|<=", text), text
+        assert len(re.findall(r"\.(?:\s|$)", text)) <= 2, text
+
+
+def test_key_result_check_can_fail():
+    """The advice check rejects a key result that is a command line and a list of bounds."""
+    text = "With 5 players cardsim cashnguns check --seed 1 gains +1.04 (95% <= 1.88)."
+    assert re.search(r"cardsim |--|seed|\[|<=", text)
+    assert not text.startswith(ADVICE["The Gang"][0])

@@ -7,11 +7,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
 import cardsim
-from cardsim.analysis.tuning import candidate_table, ladder
+from cardsim.analysis.tuning import candidate_table, closest_answer, ladder
 from cardsim.reports.content import (
     Block,
     Bullets,
@@ -280,3 +281,44 @@ def recommendation_columns(target: float, easier: str = "easier", harder: str = 
             ("target in interval", "p", lambda r: on_target(r, target),
              lambda r: abs(float(r["p"]) - target)),
             text_column(easier, "easier"), text_column(harder, "harder")]
+
+
+def pick_group(outcomes: Outcomes, players: Sequence[int], experiences: Sequence[tuple[str, str]],
+               who: str, column: str, target: float) -> dict[tuple[int, str], Any]:
+    """Per (player count, model): the choice closest to ``target`` among that group's "pick"
+    runs (labels ``part`` = "pick", ``players``, ``who`` = the model and ``candidate`` = the
+    choice), as an :class:`cardsim.analysis.tuning.Answer` (label, n, p, interval, reach)."""
+    picks = {}
+    for count in players:
+        for _, model in experiences:
+            runs = outcomes.select(lambda e, c=count, m=model: e.labels["part"] == "pick"
+                                   and e.labels["players"] == c and e.labels[who] == m)
+            if runs:
+                table = candidate_table([(o.experiment.labels["candidate"], o.episodes) for o in runs], column)
+                picks[(count, model)] = closest_answer(table, target)
+    return picks
+
+
+def pick_cell(answer: Any) -> str:
+    """One cell of a "pick your group" table: the choice, its win rate, interval and n, and
+    whether the target was out of reach."""
+    reach = {"above": " (target out of reach: easiest)", "below": " (target out of reach: hardest)"}
+    return (f"{answer.label}: {percent(answer.p)} ({interval_text(answer.lo, answer.hi)}, "
+            f"n={answer.n:,}){reach.get(answer.reach, '')}")
+
+
+def pick_group_table(picks: dict[tuple[int, str], Any], players: Sequence[int],
+                     experiences: Sequence[tuple[str, str]], *, title: str, unit: str, note: str) -> Table:
+    """The "pick your group" table: a row per player count, a column per experience."""
+    shown = [(name, model) for name, model in experiences if any(k[1] == model for k in picks)]
+    rows, keys = [], []
+    for count in players:
+        if not any((count, model) in picks for _, model in shown):
+            continue
+        cells = [pick_cell(picks[(count, m)]) if (count, m) in picks else "-" for _, m in shown]
+        rows.append((str(count), *cells))
+        keys.append((float(count), *cells))
+    return Table(title=title, columns=("players", *(f"{name} ({model})" for name, model in shown)),
+                 rows=tuple(rows), sort_keys=tuple(keys),
+                 note=f"{note} Each cell: the choice whose win rate is closest to the target, its win "
+                      f"rate, 95% Wilson interval and n ({unit}).")

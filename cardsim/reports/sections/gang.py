@@ -16,6 +16,7 @@ from cardsim.reports.content import (
     table_from_frame,
     text_column,
 )
+from cardsim.reports.findings import Finding, from_row, pick_findings
 from cardsim.reports.plots.common import interval_bars
 from cardsim.reports.plots.gang import (
     card_effects_plot,
@@ -24,6 +25,8 @@ from cardsim.reports.plots.gang import (
     success_by_players_plot,
 )
 from cardsim.reports.sections.common import (
+    pick_group,
+    pick_group_table,
     recommendation_columns,
     recommendation_frame,
     tuning_tables,
@@ -54,6 +57,14 @@ CARD_MODELS: dict[str, tuple[str, ...]] = {"default": ("history", "bayes"), "qui
 GAME_MODELS: dict[str, tuple[str, ...]] = {"default": ("percentile", "history", "bayes"), "quick": ("history",)}
 MODES: tuple[str, ...] = ("basic", "advanced", "professional", "master")
 BAYES_SCALE = 0.25  # bayes plays about five times slower: a smaller episode bound per run
+# "Pick your group": how well a group reads the chips, as the model that plays like it, and the
+# modes offered (the rulebook's four; Professional draws its challenge as the rules say).
+EXPERIENCE: dict[str, tuple[tuple[str, str], ...]] = {
+    "default": (("new to the game", "percentile"), ("experienced", "history"), ("expert", "bayes")),
+    "quick": (("new to the game", "percentile"), ("experienced", "history")),
+}
+PICK_MODES: dict[str, str] = {"Basic": "basic", "Advanced": "advanced", "Professional": "professional",
+                              "Master Thief": "master"}
 
 
 def rerun(profile: Profile) -> str:
@@ -67,7 +78,8 @@ def _scale(model: str) -> float:
 
 
 def plan(profile: Profile) -> list[Experiment]:
-    """Heists by players x model; levels; every card at 4 players; games per mode; tuning."""
+    """Heists by players x model; levels; every card at 4 players; games per mode; tuning; the
+    four modes per player count and experience for "pick your group"."""
     ex = profile.experiment
     base = {"part": "", "players": 0, "model": "", "levels": 1, "kind": "", "card": "", "mode": "", "candidate": ""}
     plans: list[Experiment] = []
@@ -101,6 +113,13 @@ def plan(profile: Profile) -> list[Experiment]:
                             {"players": players, "model": TUNE_MODEL, **candidate.config},
                             {**base, "part": "tune", "players": players, "model": TUNE_MODEL,
                              "candidate": candidate.label}, tuning=True))
+    for _, model in EXPERIENCE[profile.name]:
+        for players in PLAYERS:
+            for label, mode in PICK_MODES.items():
+                plans.append(ex(f"pick-{players}p-{model}-{mode}",
+                                {"players": players, "model": model, "unit": "game", "mode": mode},
+                                {**base, "part": "pick", "players": players, "model": model, "mode": mode,
+                                 "candidate": label}, tuning=True, scale=_scale(model)))
     return plans
 
 
@@ -184,15 +203,61 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
+READS: dict[str, str] = {"percentile": "chips from their own hand only",
+                        "history": "earlier chips settle contests",
+                        "bayes": "every visible chip read"}
+
+
+def _rate(answer) -> str:
+    return f"{percent(answer.p, 0)} (95% interval {interval_text(answer.lo, answer.hi)}, n={answer.n:,} games)"
+
+
+def key_result(picks: dict, profile: Profile) -> str:
+    """The chapter's key result: which mode gives a group of FOCUS_PLAYERS an even chance, by
+    experience, naming the models it holds for."""
+    shown = [(name, model) for name, model in EXPERIENCE[profile.name] if (FOCUS_PLAYERS, model) in picks]
+    if not shown:
+        return ""
+    name, model = next(((n, m) for n, m in shown if m == TUNE_MODEL), shown[0])
+    answer = picks[(FOCUS_PLAYERS, model)]
+    who = f"A group of {FOCUS_PLAYERS} {name} players (the '{model}' model: {READS.get(model, model)})"
+    if answer.reach == "above":
+        first = f"{who} stays below an even chance in every mode; its best is {answer.label}, {_rate(answer)}."
+    elif answer.reach == "below":
+        first = f"{who} wins more than half its games even in {answer.label}, {_rate(answer)}."
+    else:
+        first = (f"{who} should play {answer.label}, the mode closest to an even chance: it wins "
+                 f"{_rate(answer)}.")
+    others = [f"{n} ('{m}') {picks[(FOCUS_PLAYERS, m)].label}, {_rate(picks[(FOCUS_PLAYERS, m)])}"
+              for n, m in shown if m != model]
+    second = (f"Closest to even for other groups of {FOCUS_PLAYERS}: " + "; ".join(others)
+              + "; other player counts are in the 'pick your group' table.") if others else \
+        "Other player counts are in the 'pick your group' table."
+    return f"{first} {second}"
+
+
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     tables = tuning_tables(outcomes, PLAYERS, "success")
     table = recommendation_frame(tables, TARGET)
     focus = table.filter(pl.col("players") == FOCUS_PLAYERS).row(0, named=True)
     sentence = (f"For {FOCUS_PLAYERS} experienced players (the '{TUNE_MODEL}' model) aiming at a "
-                f"{percent(TARGET, 0)} win rate, play {focus['play']}: {percent(focus['p'])} "
+                f"{percent(TARGET, 0)} win rate, among every mode and Professional challenge, play "
+                f"{focus['play']}: {percent(focus['p'])} "
                 f"(95% interval {interval_text(focus['lo'], focus['hi'])}, n={focus['n']:,} games).")
     ranked = rank_candidates(tables[FOCUS_PLAYERS], TARGET)
+    experiences = EXPERIENCE[profile.name]
+    picks = pick_group(outcomes, PLAYERS, experiences, "model", "success", TARGET)
     return (
+        *([Paragraph(key)] if (key := key_result(picks, profile)) else []),
+        pick_group_table(
+            picks, PLAYERS, experiences,
+            title=f"Pick your group: the mode closest to a {percent(TARGET, 0)} game win rate",
+            unit="games",
+            note="Experience is played by a player model: new to the game = 'percentile' (claims "
+                 "from your own hand only), experienced = 'history' (contests settled by earlier "
+                 "chips), expert = 'bayes' (reads every visible chip). Modes: Basic, Advanced, "
+                 "Professional (a drawn permanent challenge), Master Thief.",
+        ),
         Paragraph(sentence),
         table_from_frame(
             table, title=f"Recommended configuration per player count for a {percent(TARGET, 0)} win rate "
@@ -208,3 +273,22 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                  t, label="label", title=f"The Gang, {FOCUS_PLAYERS} players: game win rate per configuration",
                  xlabel="game win rate", reference=TARGET, reference_label="target")),
     )
+
+
+def findings(outcomes: Outcomes, profile: Profile) -> list[Finding]:
+    """Headline figures: heist success at FOCUS_PLAYERS per model (basic heist; n counts
+    heists, one team wins or loses each) and the game win rate per mode for the focus model
+    (n counts games); then the "pick your group" cells."""
+    found = []
+    heists = heist_summary(_part(outcomes, "players"))
+    for row in heists.filter((pl.col("players") == FOCUS_PLAYERS) & (pl.col("model") != "random")
+                             ).sort("success").iter_rows(named=True):
+        found.append(from_row(GAME, "heist success", row, model=row["model"], setting="basic heist",
+                              unit="heists", p="success", lo="success_lo", hi="success_hi"))
+    modes = game_summary(_part(outcomes, "modes")).filter(pl.col("model") == TUNE_MODEL)
+    order = {m: i for i, m in enumerate(MODES)}
+    for row in sorted(modes.iter_rows(named=True), key=lambda r: order[r["mode"]]):
+        found.append(from_row(GAME, "game win rate", {**row, "players": FOCUS_PLAYERS}, model=row["model"],
+                              setting=f"{row['mode']} mode", unit="games", p="win", lo="win_lo", hi="win_hi"))
+    picks = pick_group(outcomes, PLAYERS, EXPERIENCE[profile.name], "model", "success", TARGET)
+    return found + pick_findings(GAME, picks, EXPERIENCE[profile.name], TARGET, "mode")

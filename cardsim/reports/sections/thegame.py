@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 
 from cardsim.analysis.thegame import anchor_check, cards_left_counts, summary_table
-from cardsim.analysis.tuning import rank_candidates, thegame_candidates
+from cardsim.analysis.tuning import Candidate, rank_candidates, thegame_candidates
 from cardsim.reports.content import (
     Block,
     Paragraph,
@@ -16,9 +16,12 @@ from cardsim.reports.content import (
     table_from_frame,
     text_column,
 )
+from cardsim.reports.findings import Finding, from_row, pick_findings
 from cardsim.reports.plots.common import interval_bars
 from cardsim.reports.plots.thegame import cards_left_histogram, win_rate_plot
 from cardsim.reports.sections.common import (
+    pick_group,
+    pick_group_table,
     recommendation_columns,
     recommendation_frame,
     tuning_tables,
@@ -41,6 +44,28 @@ PLAYERS: tuple[int, ...] = (1, 2, 3, 4, 5)
 FOCUS_PLAYERS = 3
 TUNE_STRATEGY = "signals"
 TARGET = 0.3
+# "Pick your group": how well a team plays, as the strategy that plays like it; the variants
+# offered keep the rules' hand size and vary the cards a turn must play and the backwards trick.
+EXPERIENCE: tuple[tuple[str, str], ...] = (("casual", "planner"), ("experienced", "signals"),
+                                            ("expert", "search"))
+PLAYS: dict[str, str] = {"planner": "plans each turn, no hints", "signals": "plans each turn and uses "
+                         "the allowed 'good for pile N' hints", "search": "looks ahead over the "
+                         "unplayed cards, with the hints"}
+
+
+def pick_variants(players: int) -> list[Candidate]:
+    """The variants of "pick your group": :func:`thegame_candidates` at the rules' hand size,
+    labelled in a player's words."""
+    variants = []
+    for candidate in thegame_candidates(players):
+        config = candidate.config
+        if config["hand_size"] is not None:
+            continue
+        words = [f"play at least {config['min_cards']} card{'s' if config['min_cards'] > 1 else ''} a turn"
+                 ] if config["min_cards"] != 2 else []
+        words += [] if config["backwards_trick"] else ["no backwards trick"]
+        variants.append(Candidate(", ".join(words) or "the rules as printed", config))
+    return variants
 
 
 def rerun(profile: Profile) -> str:
@@ -50,8 +75,9 @@ def rerun(profile: Profile) -> str:
 
 
 def plan(profile: Profile) -> list[Experiment]:
-    """Every strategy at every player count, then the tuning grid (all at the profile's
-    precision: even the lookahead strategies play over a thousand games a second)."""
+    """Every strategy at every player count, then the tuning grid, then "pick your group"'s
+    variants per player count and experience (all at the profile's precision: even the
+    lookahead strategies play over a thousand games a second)."""
     base = {"part": "", "players": 0, "strategy": "", "candidate": ""}
     plans: list[Experiment] = []
     for strategy in STRATEGY_NAMES:
@@ -67,6 +93,15 @@ def plan(profile: Profile) -> list[Experiment]:
                 {**base, "part": "tune", "players": players, "strategy": TUNE_STRATEGY,
                  "candidate": candidate.label},
                 tuning=True))
+    for _, strategy in EXPERIENCE:
+        for players in PLAYERS:
+            for candidate in pick_variants(players):
+                plans.append(profile.experiment(
+                    f"pick-{players}p-{strategy}-{candidate.label}",
+                    {"players": players, "strategy": strategy, **candidate.config},
+                    {**base, "part": "pick", "players": players, "strategy": strategy,
+                     "candidate": candidate.label},
+                    tuning=True))
     return plans
 
 
@@ -124,14 +159,54 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
+def _rate(answer) -> str:
+    return f"{percent(answer.p, 0)} (95% interval {interval_text(answer.lo, answer.hi)}, n={answer.n:,} games)"
+
+
+def key_result(picks: dict) -> str:
+    """The chapter's key result: which variant gives a team of FOCUS_PLAYERS about a TARGET
+    win rate, by experience, naming the strategies it holds for."""
+    shown = [(name, s) for name, s in EXPERIENCE if (FOCUS_PLAYERS, s) in picks]
+    if not shown:
+        return ""
+    name, strategy = next(((n, s) for n, s in shown if s == TUNE_STRATEGY), shown[0])
+    answer = picks[(FOCUS_PLAYERS, strategy)]
+    who = f"A team of {FOCUS_PLAYERS} {name} players (the '{strategy}' strategy: {PLAYS[strategy]})"
+    aim = f"about {percent(TARGET, 0)} of games"
+    if answer.reach == "above":
+        first = f"{who} wins less than {aim} in every variant; its easiest is {answer.label}, {_rate(answer)}."
+    elif answer.reach == "below":
+        first = f"{who} wins more than {aim} even in {answer.label}, {_rate(answer)}."
+    else:
+        first = (f"{who} should play {answer.label}, the variant closest to winning {aim}: it "
+                 f"wins {_rate(answer)}.")
+    others = [f"{n} ('{s}') {picks[(FOCUS_PLAYERS, s)].label}, {_rate(picks[(FOCUS_PLAYERS, s)])}"
+              for n, s in shown if s != strategy]
+    second = (f"Closest for other teams of {FOCUS_PLAYERS}: " + "; ".join(others)
+              + "; other player counts are in the 'pick your group' table.") if others else \
+        "Other player counts are in the 'pick your group' table."
+    return f"{first} {second}"
+
+
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     tables = tuning_tables(outcomes, PLAYERS, "won")
     table = recommendation_frame(tables, TARGET)
     focus = table.filter(pl.col("players") == FOCUS_PLAYERS).row(0, named=True)
     aims = f"easier aims at {percent(TARGET + (1 - TARGET) / 2, 0)}, harder at {percent(TARGET / 2, 0)}"
     ranked = rank_candidates(tables[FOCUS_PLAYERS], TARGET)
+    picks = pick_group(outcomes, PLAYERS, EXPERIENCE, "strategy", "won", TARGET)
     return (
-        Paragraph(f"For {FOCUS_PLAYERS} experienced players (the '{TUNE_STRATEGY}' strategy) aiming at a "
+        *([Paragraph(key)] if (key := key_result(picks)) else []),
+        pick_group_table(
+            picks, PLAYERS, EXPERIENCE,
+            title=f"Pick your group: the variant closest to a {percent(TARGET, 0)} win rate",
+            unit="games",
+            note="Experience is played by a strategy: casual = 'planner', experienced = 'signals', "
+                 "expert = 'search'. Variants keep the rules' hand size and vary the cards a turn "
+                 "must play (rules: 2) and the backwards trick (rules: on).",
+        ),
+        Paragraph(f"Among every variant knob, including the hand size, for {FOCUS_PLAYERS} experienced "
+                  f"players (the '{TUNE_STRATEGY}' strategy) aiming at a "
                   f"{percent(TARGET, 0)} win rate, play {focus['play']}: {percent(focus['p'])} (95% interval "
                   f"{interval_text(focus['lo'], focus['hi'])}, n={focus['n']:,} games)."),
         table_from_frame(
@@ -147,3 +222,14 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                  t, label="label", title=f"The Game, {FOCUS_PLAYERS} players: win rate per variant",
                  reference=TARGET, reference_label="target")),
     )
+
+
+def findings(outcomes: Outcomes, profile: Profile) -> list[Finding]:
+    """Headline figures: the best legal strategy's win rate per player count in the rules game
+    (n counts games: the team wins or loses together); then the "pick your group" cells."""
+    summary = summary_table(_ladder(outcomes)).filter(pl.col("strategy") != "omniscient")
+    best = summary.sort(["players", "win"], descending=[False, True]).group_by("players", maintain_order=True).first()
+    found = [from_row(GAME, "win rate, best legal strategy", row, model=row["strategy"], setting="rules game",
+                      unit="games", p="win", lo="win_lo", hi="win_hi") for row in best.iter_rows(named=True)]
+    picks = pick_group(outcomes, PLAYERS, EXPERIENCE, "strategy", "won", TARGET)
+    return found + pick_findings(GAME, picks, EXPERIENCE, TARGET, "variant")
