@@ -12,19 +12,16 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.bang.cards import (
-    BANG, BLACK_JACK, BOT_RANDOM, CALAMITY_JANET, CARD_SUIT, DIAMONDS, HEARTS, JESSE_JONES,
-    KIT_CARLSON, MISSED, PEDRO_RAMIREZ,
-)  # fmt: skip
-from cardsim.sims.bang.policies import (
-    pick_jesse_source, pick_kit_return, pick_pedro_discard,
+    BANG, BLACK_JACK, CALAMITY_JANET, CARD_SUIT, DIAMONDS, HEARTS, JESSE_JONES, KIT_CARLSON, MISSED,
+    PEDRO_RAMIREZ,
 )  # fmt: skip
 from cardsim.sims.bang.state import (
-    ALIVE, BOT, CHAR, DISCARD, G_DISCARD_N, G_SUZY, G_WINNER, LIFE, MAX_LIFE, count_in_hand,
-    draw_to_hand, find_in_hand, hand_count, pop_deck, random_hand_card, seat_params, to_deck_top,
-    to_discard, to_hand,
+    ALIVE, CHAR, DISCARD, G_DISCARD_N, G_SUZY, G_WINNER, LIFE, MAX_LIFE, count_in_hand,
+    draw_to_hand, find_in_hand, hand_count, pop_deck, random_hand_card, to_deck_top, to_discard,
+    to_hand,
 )  # fmt: skip
 from cardsim.sims.bang.decisions import (
-    choose_two_to_discard, public_view,
+    choose_jesse_source, choose_kit_return, choose_pedro_discard, choose_two_to_discard,
 )  # fmt: skip
 
 
@@ -85,7 +82,6 @@ def draw_phase(s, rng, p):
     at random from another player's hand; Kit Carlson looks at three, keeps two and puts one
     back on top; Pedro Ramirez may take his first card from the top of the discard pile."""
     ch = s[CHAR + p]
-    random_bot = s[BOT + p] == BOT_RANDOM
     if ch == BLACK_JACK:
         draw_to_hand(s, rng, p, 1)
         c = pop_deck(s, rng)
@@ -94,7 +90,7 @@ def draw_phase(s, rng, p):
             if CARD_SUIT[c] == HEARTS or CARD_SUIT[c] == DIAMONDS:
                 draw_to_hand(s, rng, p, 1)
     elif ch == JESSE_JONES:
-        source = pick_jesse_source(public_view(s, p), seat_params(s, p), random_bot, rng)
+        source = choose_jesse_source(s, rng, p)
         if source >= 0:
             to_hand(s, random_hand_card(s, rng, source), p)
             suzy_refill(s, rng)
@@ -112,7 +108,7 @@ def draw_phase(s, rng, p):
             n_seen += 1
         back = -1
         if n_seen == 3:
-            back = pick_kit_return(public_view(s, p), seat_params(s, p), random_bot, rng, seen)
+            back = choose_kit_return(s, rng, p, seen)
         for i in range(n_seen):
             if i == back:
                 to_deck_top(s, seen[i])
@@ -121,8 +117,7 @@ def draw_phase(s, rng, p):
     elif ch == PEDRO_RAMIREZ:
         take_discard = False
         if s[G_DISCARD_N] > 0:
-            take_discard = pick_pedro_discard(public_view(s, p), seat_params(s, p), random_bot,
-                                              rng)
+            take_discard = choose_pedro_discard(s, rng, p)
         if take_discard:
             s[G_DISCARD_N] -= 1
             to_hand(s, s[DISCARD + (s[G_DISCARD_N])], p)

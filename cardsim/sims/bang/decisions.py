@@ -18,7 +18,8 @@ from cardsim.sims.bang.cards import (
     N_CARDS, N_KINDS, OUTLAW, PANIC, RENEGADE, ROLES_BY_PLAYERS, SHERIFF, SID_KETCHUM,
 )  # fmt: skip
 from cardsim.sims.bang.policies import (
-    SID_ABILITY, pick_discard, pick_store_card, pick_two_to_discard, random_play, scripted_play,
+    SID_ABILITY, pick_discard, pick_jesse_source, pick_kit_return, pick_pedro_discard,
+    pick_store_card, pick_two_to_discard, random_play, scripted_play,
 )  # fmt: skip
 from cardsim.sims.bang.view import (
     VIEW_SIZE, V_ALIVE, V_ALIVE_N, V_ATTACKS, V_BOT, V_CHAR, V_DISCARD_TOP, V_DIST, V_FOES,
@@ -206,9 +207,28 @@ def choose_discard(s, rng, p):
     return pick_discard(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM, rng)
 
 
-
 @kernel
 def choose_two_to_discard(s, rng, p):
     """Sid Ketchum's two cards, chosen by p's bot."""
     return pick_two_to_discard(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM,
                                rng)
+
+
+@kernel(inline="always")
+def choose_jesse_source(s, rng, p):
+    """Jesse Jones's draw: the seat to take his first card from (-1: the deck), by p's bot."""
+    return pick_jesse_source(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM, rng)
+
+
+@kernel(inline="always")
+def choose_kit_return(s, rng, p, seen):
+    """Kit Carlson's draw: which of the three ``seen`` cards goes back on the deck, by p's bot."""
+    return pick_kit_return(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM, rng,
+                           seen)
+
+
+@kernel(inline="always")
+def choose_pedro_discard(s, rng, p):
+    """Pedro Ramirez's draw: take the top of the discard pile as his first card? By p's bot."""
+    return pick_pedro_discard(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM,
+                              rng)
