@@ -77,7 +77,8 @@ from cardsim.sims.bang.state import (  # noqa: F401
 )  # fmt: skip
 from cardsim.sims.bang.decisions import (  # noqa: F401
     choose_action, choose_discard, choose_jesse_source, choose_kit_return, choose_pedro_discard,
-    choose_store_card, choose_two_to_discard, effective_kind, legal_actions, public_view, push_action, push_take_options,
+    choose_store_card, choose_two_to_discard, effective_kind, legal_actions, public_view,
+    push_action, push_take_options,
 )  # fmt: skip
 from cardsim.sims.bang.characters import (  # noqa: F401
     bang_card, dodge_card, dodges_in_hand, draw_phase, sid_heal, suzy_refill,
