@@ -16,9 +16,9 @@ import numpy as np
 
 from cardsim.analysis.stats import wilson_interval
 from cardsim.errors import UserError
-from cardsim.sims.bang import engine, tuned
+from cardsim.sims.bang import engine
 from cardsim.sims.bang.cards import BOT_NAMES, ROLE_NAMES, ROLE_SIDE, roles_for
-from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS
+from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS, bot_params
 from cardsim.sims.bang.training import Z95, stream
 
 CHUNK = 5_000
@@ -29,9 +29,7 @@ def bot_table(bot: str, players: int, params_file: Path | None) -> tuple[int, np
     parameter file."""
     if bot not in BOT_NAMES:
         raise UserError(f"bang: unknown bot {bot!r}; choose from: {', '.join(BOT_NAMES)}")
-    if bot == "tuned":
-        return BOT_NAMES.index(bot), tuned.params_for(players, params_file or tuned.SHIPPED)
-    return BOT_NAMES.index(bot), engine.DEFAULT_PARAMS.copy()
+    return BOT_NAMES.index(bot), bot_params(bot, players, params_file)
 
 
 def focus_chunk(players: int, role: int, bot: tuple[int, np.ndarray],
