@@ -44,14 +44,13 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.bang.cards import (  # noqa: F401
-    BANG, BARREL, BART_CASSIDY, BEER, BLACK_JACK, BOT_RANDOM, CALAMITY_JANET, CARD_KIND, CARD_RANK,
-    CARD_SUIT, CAT_BALOU, CHARACTER_LIFE, COLT_REACH, DEPUTY, DIAMONDS, DUEL, DYNAMITE, EL_GRINGO,
-    FIRST_BLUE, FIRST_WEAPON, GATLING, GENERAL_STORE, HEARTS, INDIANS, JAIL, JESSE_JONES,
+    BANG, BARREL, BART_CASSIDY, BEER, BLACK_JACK, BOT_RANDOM, BOT_SEARCH, CALAMITY_JANET, CARD_KIND,
+    CARD_RANK, CARD_SUIT, CAT_BALOU, CHARACTER_LIFE, COLT_REACH, DEPUTY, DIAMONDS, DUEL, DYNAMITE,
+    EL_GRINGO, FIRST_BLUE, FIRST_WEAPON, GATLING, GENERAL_STORE, HEARTS, INDIANS, JAIL, JESSE_JONES,
     JOURDONNAIS, KIT_CARLSON, LUCKY_DUKE, MISSED, MUSTANG, N_CARDS, N_CHARACTERS, N_KINDS, OUTLAW,
     PANIC, PAUL_REGRET, PEDRO_RAMIREZ, RENEGADE, ROLES_BY_PLAYERS, ROSE_DOOLAN, SALOON, SCOPE,
-    SHERIFF, SIDE_LAW, SIDE_NONE, SIDE_OUTLAWS, SIDE_RENEGADE, SID_KETCHUM, SLAB_THE_KILLER,
-    SPADES, STAGECOACH, SUZY_LAFAYETTE, VOLCANIC, VULTURE_SAM, WEAPON_REACH, WELLS_FARGO,
-    WILLY_THE_KID,
+    SHERIFF, SIDE_LAW, SIDE_NONE, SIDE_OUTLAWS, SIDE_RENEGADE, SID_KETCHUM, SLAB_THE_KILLER, SPADES,
+    STAGECOACH, SUZY_LAFAYETTE, VOLCANIC, VULTURE_SAM, WEAPON_REACH, WELLS_FARGO, WILLY_THE_KID,
 )  # fmt: skip
 from cardsim.sims.bang.policies import (  # noqa: F401
     N_PARAMS, NO_ACTION, SID_ABILITY, default_params, pick_discard, pick_jesse_source,
@@ -60,20 +59,21 @@ from cardsim.sims.bang.policies import (  # noqa: F401
 )
 from cardsim.sims.bang.view import (  # noqa: F401
     V_ALIVE, V_ALIVE_N, V_ATTACKS, V_BOT, V_CHAR, V_DISCARD_TOP, V_DIST, V_FOES, V_HAND_COUNT,
-    V_HAND_N, V_LIFE, V_MAX_LIFE, V_MAY_BANG, V_MY_CARDS, V_MY_KINDS, V_MY_ROLE, V_OUTLAWS,
-    V_PLAYERS, V_REACH, V_ROLE, V_SEAT, V_SHERIFF, V_TABLE, V_TABLE_N, VIEW_SIZE,
+    V_HAND_N,
+    V_LIFE, V_MAX_LIFE, V_MAY_BANG, V_MY_CARDS, V_MY_KINDS, V_MY_ROLE, V_OUTLAWS, V_PLAYERS,
+    V_REACH, V_ROLE, V_SEAT, V_SHERIFF, V_TABLE, V_TABLE_N, VIEW_SIZE,
 )  # fmt: skip
 from cardsim.sims.bang.state import (  # noqa: F401
     ACTS, ALIVE, ATTACKS, BOT, CHAR, CHECK_BARREL, CHECK_DYNAMITE, CHECK_JAIL, DECK, DEFAULT_PARAMS,
     DEFAULT_PARAM_BITS, DISCARD, G_BANGS, G_CURRENT, G_DECK_N, G_DISCARD_N, G_MAX_TURNS, G_PLAYERS,
     G_RESHUFFLES, G_SIZE, G_SUZY, G_TURNS, G_VULTURE, G_WINNER, HAND, HAND_WIDTH, HOLDER, KILLER,
     LIFE, MAX_ACTIONS, MAX_ACTIONS_PER_TURN, MAX_LIFE, MAX_SEATS, OUT_TURN, PARAMS, REVEALED, ROLE,
-    STATE_SIZE, StateView, TABLE, VIEW, ZONE, Z_DECK, Z_DISCARD, Z_HAND, Z_LIMBO, Z_TABLE,
-    alive_count, blank_state, can_shoot, check_succeeds, count_in_hand, deal_roles, distance,
-    draw_check, draw_to_hand, find_in_hand, hand_count, may_bang_again, move, next_alive, pop_deck,
-    random_hand_card, record_attack, reshuffle, seat_distance, seat_params, set_seat_params,
-    setup_game, shuffle_prefix, table_count, to_deck_top, to_discard, to_hand, to_table,
-    weapon_reach,
+    ROLLOUT, SEARCH, SEARCH_BUDGET, SEARCH_HORIZON, STATE_SIZE, StateView, TABLE, VIEW, ZONE,
+    Z_DECK, Z_DISCARD, Z_HAND, Z_LIMBO, Z_TABLE, alive_count, blank_state, can_shoot,
+    check_succeeds, count_in_hand, deal_roles, distance, draw_check, draw_to_hand, find_in_hand,
+    hand_count, may_bang_again, move, next_alive, pop_deck, random_hand_card, record_attack,
+    reshuffle, seat_distance, seat_params, set_seat_params, setup_game, shuffle_prefix, table_count,
+    to_deck_top, to_discard, to_hand, to_table, weapon_reach,
 )  # fmt: skip
 from cardsim.sims.bang.decisions import (  # noqa: F401
     choose_action, choose_discard, choose_jesse_source, choose_kit_return, choose_pedro_discard,
@@ -84,65 +84,37 @@ from cardsim.sims.bang.characters import (  # noqa: F401
     bang_card, dodge_card, dodges_in_hand, draw_phase, sid_heal, suzy_refill,
 )  # fmt: skip
 from cardsim.sims.bang.rules import (  # noqa: F401
-    apply_action, check_end, discard_everything, eliminate, lose_life, play_bang, play_beer,
-    play_cat_balou, play_duel, play_equipment, play_gatling, play_general_store,
-    play_indians, play_jail, play_panic, play_saloon, play_stagecoach, play_wells_fargo,
-    resolve_shot, save_from_death, take_card_from,
+    apply_action, begin_turn, check_end, discard_everything, eliminate, end_turn, lose_life,
+    play_bang, play_beer, play_cat_balou, play_duel, play_equipment, play_gatling,
+    play_general_store, play_indians, play_jail, play_panic, play_saloon, play_stagecoach,
+    play_wells_fargo, resolve_dynamite, resolve_jail, resolve_shot, save_from_death, take_card_from,
 )  # fmt: skip
+from cardsim.sims.bang.search import search_play
 
 
 @kernel(inline="always")
-def resolve_dynamite(s, rng, p):
-    """Dynamite draw! at the start of p's turn: on spades 2-9 it explodes (3 life points, no
-    player responsible) and is discarded, otherwise it passes to the player on p's left."""
-    c = s[TABLE + p * N_KINDS + DYNAMITE]
-    if draw_check(s, rng, p, CHECK_DYNAMITE):
-        q = next_alive(s, p)
-        if q != p and s[TABLE + q * N_KINDS + DYNAMITE] < 0:
-            to_table(s, c, q)
-    else:
-        to_discard(s, c)
-        lose_life(s, rng, p, 3, -1)
-
-
-@kernel(inline="always")
-def resolve_jail(s, rng, p):
-    """Jail draw!: a heart frees p for this turn; either way Jail is discarded. True if p
-    plays the turn."""
-    c = s[TABLE + p * N_KINDS + JAIL]
-    free = draw_check(s, rng, p, CHECK_JAIL)
-    to_discard(s, c)
-    return free
+def turn_action(s, rng, p):
+    """p's next play: the search bot's search (:mod:`cardsim.sims.bang.search`), every other
+    bot's :func:`~cardsim.sims.bang.decisions.choose_action`."""
+    if s[BOT + p] == BOT_SEARCH:
+        return search_play(s, rng, p)
+    return choose_action(s, rng, p)
 
 
 @kernel(inline="always")
 def take_turn(s, rng, p):
     """One turn (seed 003): draw! checks (Dynamite first, then Jail), draw, play any number of
     cards, then discard down to the hand limit (= current life)."""
-    s[G_TURNS] += 1
-    s[G_CURRENT] = p
-    s[G_BANGS] = 0
-    if s[TABLE + p * N_KINDS + DYNAMITE] >= 0:
-        resolve_dynamite(s, rng, p)
-        if s[ALIVE + p] == 0 or s[G_WINNER] >= 0:
-            return
-    if s[TABLE + p * N_KINDS + JAIL] >= 0:
-        if not resolve_jail(s, rng, p):
-            return
-    draw_phase(s, rng, p)
-    suzy_refill(s, rng)
+    if not begin_turn(s, rng, p):
+        return
     for _ in range(MAX_ACTIONS_PER_TURN):
         if s[ALIVE + p] == 0 or s[G_WINNER] >= 0:
             return
-        c, t, which = choose_action(s, rng, p)
+        c, t, which = turn_action(s, rng, p)
         if c == -1:
             break
         apply_action(s, rng, p, c, t, which)
-    if s[ALIVE + p] == 0 or s[G_WINNER] >= 0:
-        return
-    while hand_count(s, p) > s[LIFE + p]:
-        to_discard(s, choose_discard(s, rng, p))
-    suzy_refill(s, rng)
+    end_turn(s, rng, p)
 
 
 # ---------------------------------------------------------------- invariants and the game
@@ -242,11 +214,15 @@ def play_games(n_games, n_players, bots_by_role, params_by_role, max_turns, rng,
 
 
 def play_focus_games(n_games, n_players, bots_by_role, params_by_role, focus_role, focus_bot,
-                     focus_params, max_turns, deal_rng, play_rng, check_every_turn):
+                     focus_params, max_turns, deal_rng, play_rng, check_every_turn,
+                     rollout_params=None, search_budget=SEARCH_BUDGET,
+                     search_horizon=SEARCH_HORIZON):
     """Play n_games; deals (roles, characters, deck) come from ``deal_rng`` and everything
     after from ``play_rng``, so two runs with equal deal streams play the same deals whatever
     the bots do (common random numbers). With ``focus_role`` >= 0 the first seat of that role
-    plays ``focus_bot`` with ``focus_params`` instead of its role's bot. Returns (winner,
+    plays ``focus_bot`` with ``focus_params`` instead of its role's bot. A ``search`` seat plans
+    with ``rollout_params`` (per role; default ``params_by_role``), ``search_budget`` rollouts
+    per decision and a horizon of ``search_horizon`` turns. Returns (winner,
     turns, roles, chars, alive, life, killer, out_turn, errors), one row per game.
 
     Plain Python: it allocates the result arrays and hands the batch kernel one argument type
@@ -267,7 +243,10 @@ def play_focus_games(n_games, n_players, bots_by_role, params_by_role, focus_rol
     play_focus_batch(n_games, int(n_players), np.ascontiguousarray(bots_by_role, np.int64),
                      np.ascontiguousarray(params_by_role, np.float64), int(focus_role),
                      int(focus_bot), np.ascontiguousarray(focus_params, np.float64),
-                     int(max_turns), deal_rng, play_rng, bool(check_every_turn), *results)
+                     int(max_turns), deal_rng, play_rng, bool(check_every_turn),
+                     np.ascontiguousarray(params_by_role if rollout_params is None
+                                          else rollout_params, np.float64),
+                     int(search_budget), int(search_horizon), *results)
     return results
 
 
@@ -280,10 +259,22 @@ def focus_seat(s, role):
     return -1
 
 
+@kernel(inline="always")
+def set_search(s, rollout_params, budget, horizon):
+    """The search bot's rollout parameters (per role), budget and horizon, into the state."""
+    slot = s[ROLLOUT : ROLLOUT + 4 * N_PARAMS].view(np.float64)
+    for r in range(4):
+        for i in range(N_PARAMS):
+            slot[r * N_PARAMS + i] = rollout_params[r, i]
+    s[SEARCH] = budget
+    s[SEARCH + 1] = horizon
+
+
 @kernel
 def play_focus_batch(n_games, n_players, bots_by_role, params_by_role, focus_role, focus_bot,
-                     focus_params, max_turns, deal_rng, play_rng, check_every_turn, winner,
-                     turns, roles, chars, alive, life, killer, out_turn, errors):
+                     focus_params, max_turns, deal_rng, play_rng, check_every_turn,
+                     rollout_params, search_budget, search_horizon, winner, turns, roles, chars,
+                     alive, life, killer, out_turn, errors):
     """The batch kernel of :func:`play_focus_games`: plays the games into its result arrays
     (allocated by the caller: numba compiles each array constructor once per shape and type,
     seconds of a cold first run)."""
@@ -293,6 +284,7 @@ def play_focus_batch(n_games, n_players, bots_by_role, params_by_role, focus_rol
             seat = focus_seat(s, focus_role)
             s[BOT + seat] = focus_bot
             set_seat_params(s, seat, focus_params)
+        set_search(s, rollout_params, search_budget, search_horizon)
         errors[i] = play_game(s, play_rng, check_every_turn)
         winner[i] = s[G_WINNER]
         turns[i] = s[G_TURNS]

@@ -15,11 +15,11 @@ import sys
 from types import ModuleType
 from unittest import mock
 
-from cardsim.sims.bang import characters, decisions, engine, policies, rules, state
+from cardsim.sims.bang import characters, decisions, engine, policies, rules, search, state
 from cardsim.sims.core import jit
 
 #: the kernel modules in import order (each imports only those before it)
-KERNEL_MODULES = (policies, state, decisions, characters, rules, engine)
+KERNEL_MODULES = (policies, state, decisions, characters, rules, search, engine)
 
 
 def _identity_kernel(*args, **kwargs):

@@ -11,25 +11,25 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.bang.cards import (
-    BANG, BARREL, BART_CASSIDY, BEER, CARD_KIND, CAT_BALOU, DEPUTY, DUEL, EL_GRINGO, FIRST_WEAPON,
-    GATLING, GENERAL_STORE, INDIANS, JAIL, JOURDONNAIS, N_CARDS, N_KINDS, OUTLAW, PANIC, RENEGADE,
-    SALOON, SHERIFF, SIDE_LAW, SIDE_OUTLAWS, SIDE_RENEGADE, SID_KETCHUM, SLAB_THE_KILLER,
-    STAGECOACH, WELLS_FARGO,
+    BANG, BARREL, BART_CASSIDY, BEER, CARD_KIND, CAT_BALOU, DEPUTY, DUEL, DYNAMITE, EL_GRINGO,
+    FIRST_WEAPON, GATLING, GENERAL_STORE, INDIANS, JAIL, JOURDONNAIS, N_CARDS, N_KINDS, OUTLAW,
+    PANIC, RENEGADE, SALOON, SHERIFF, SIDE_LAW, SIDE_OUTLAWS, SIDE_RENEGADE, SID_KETCHUM,
+    SLAB_THE_KILLER, STAGECOACH, WELLS_FARGO,
 )  # fmt: skip
 from cardsim.sims.bang.policies import (
     SID_ABILITY,
 )  # fmt: skip
 from cardsim.sims.bang.state import (
-    ALIVE, CHAR, CHECK_BARREL, G_BANGS, G_PLAYERS, G_TURNS, G_VULTURE, G_WINNER, HOLDER, KILLER,
-    LIFE, MAX_LIFE, OUT_TURN, REVEALED, ROLE, TABLE, ZONE, Z_HAND, Z_TABLE, alive_count, draw_check,
-    draw_to_hand, find_in_hand, hand_count, next_alive, pop_deck, random_hand_card, record_attack,
-    to_discard, to_hand, to_table,
+    ALIVE, CHAR, CHECK_BARREL, CHECK_DYNAMITE, CHECK_JAIL, G_BANGS, G_CURRENT, G_PLAYERS, G_TURNS,
+    G_VULTURE, G_WINNER, HOLDER, KILLER, LIFE, MAX_LIFE, OUT_TURN, REVEALED, ROLE, TABLE, ZONE,
+    Z_HAND, Z_TABLE, alive_count, draw_check, draw_to_hand, find_in_hand, hand_count, next_alive,
+    pop_deck, random_hand_card, record_attack, to_discard, to_hand, to_table,
 )  # fmt: skip
 from cardsim.sims.bang.decisions import (
-    choose_store_card, choose_two_to_discard, effective_kind,
+    choose_discard, choose_store_card, choose_two_to_discard, effective_kind,
 )  # fmt: skip
 from cardsim.sims.bang.characters import (
-    bang_card, dodge_card, dodges_in_hand, sid_heal, suzy_refill,
+    bang_card, dodge_card, dodges_in_hand, draw_phase, sid_heal, suzy_refill,
 )  # fmt: skip
 
 
@@ -362,4 +362,61 @@ def apply_action(s, rng, p, c, t, which):
         play_jail(s, p, c, t)
     else:
         play_equipment(s, p, c)
+    suzy_refill(s, rng)
+
+
+# ---------------------------------------------------------------- the turn's frame
+
+
+@kernel(inline="always")
+def resolve_dynamite(s, rng, p):
+    """Dynamite draw! at the start of p's turn: on spades 2-9 it explodes (3 life points, no
+    player responsible) and is discarded, otherwise it passes to the player on p's left."""
+    c = s[TABLE + p * N_KINDS + DYNAMITE]
+    if draw_check(s, rng, p, CHECK_DYNAMITE):
+        q = next_alive(s, p)
+        if q != p and s[TABLE + q * N_KINDS + DYNAMITE] < 0:
+            to_table(s, c, q)
+    else:
+        to_discard(s, c)
+        lose_life(s, rng, p, 3, -1)
+
+
+@kernel(inline="always")
+def resolve_jail(s, rng, p):
+    """Jail draw!: a heart frees p for this turn; either way Jail is discarded. True if p
+    plays the turn."""
+    c = s[TABLE + p * N_KINDS + JAIL]
+    free = draw_check(s, rng, p, CHECK_JAIL)
+    to_discard(s, c)
+    return free
+
+
+@kernel(inline="always")
+def begin_turn(s, rng, p):
+    """The start of p's turn (seed 003): draw! checks (Dynamite first, then Jail) and the draw
+    phase. True if p goes on to play cards."""
+    s[G_TURNS] += 1
+    s[G_CURRENT] = p
+    s[G_BANGS] = 0
+    if s[TABLE + p * N_KINDS + DYNAMITE] >= 0:
+        resolve_dynamite(s, rng, p)
+        if s[ALIVE + p] == 0 or s[G_WINNER] >= 0:
+            return False
+    if s[TABLE + p * N_KINDS + JAIL] >= 0:
+        if not resolve_jail(s, rng, p):
+            return False
+    draw_phase(s, rng, p)
+    suzy_refill(s, rng)
+    return True
+
+
+@kernel(inline="always")
+def end_turn(s, rng, p):
+    """The end of p's turn (seed 003): discard down to the hand limit (= current life), by
+    p's bot, unless p is out or the game is over."""
+    if s[ALIVE + p] == 0 or s[G_WINNER] >= 0:
+        return
+    while hand_count(s, p) > s[LIFE + p]:
+        to_discard(s, choose_discard(s, rng, p))
     suzy_refill(s, rng)

@@ -59,7 +59,12 @@ ATTACKS = HAND + MAX_SEATS * HAND_WIDTH  # s[ATTACKS + a * MAX_SEATS + t]: attac
 PARAMS = ATTACKS + MAX_SEATS * MAX_SEATS  # float64 bits of each seat's bot parameters
 VIEW = PARAMS + MAX_SEATS * N_PARAMS  # the public view of the deciding seat (scratch)
 ACTS = VIEW + VIEW_SIZE  # s[ACTS + i * 3 + 0..2]: legal action i (scratch)
-STATE_SIZE = ACTS + MAX_ACTIONS * 3
+ROLLOUT = ACTS + MAX_ACTIONS * 3  # float64 bits of the search bot's rollout parameters, per role
+SEARCH = ROLLOUT + 4 * N_PARAMS  # s[SEARCH]: search rollouts per decision; s[SEARCH + 1]: horizon
+STATE_SIZE = SEARCH + 2
+#: the search bot's default rollouts per decision and rollout horizon (turns)
+SEARCH_BUDGET = 16
+SEARCH_HORIZON = 12
 #: role bot parameters per role (row = role), the defaults of every seat
 DEFAULT_PARAMS = np.array([default_params(role) for role in range(4)])
 #: the same bit for bit as int64 (how the state holds them; no float view to compile)
@@ -92,7 +97,8 @@ class StateView:
         self.hand = state[HAND:ATTACKS].reshape(MAX_SEATS, HAND_WIDTH)
         self.attacks = state[ATTACKS:PARAMS].reshape(MAX_SEATS, MAX_SEATS)
         self.params = state[PARAMS:VIEW].view(np.float64).reshape(MAX_SEATS, N_PARAMS)
-        self.acts = state[ACTS:].reshape(MAX_ACTIONS, 3)
+        self.acts = state[ACTS:ROLLOUT].reshape(MAX_ACTIONS, 3)
+        self.rollout = state[ROLLOUT:SEARCH].view(np.float64).reshape(4, N_PARAMS)
 
 
 # ---------------------------------------------------------------- state construction
@@ -148,6 +154,10 @@ def blank_state(roles, chars, bots, max_turns):
         s[HOLDER + c] = -1
         s[DECK + c] = c
     s[TABLE:HAND] = -1
+    for i in range(4 * N_PARAMS):
+        s[ROLLOUT + i] = DEFAULT_PARAM_BITS[i // N_PARAMS, i % N_PARAMS]
+    s[SEARCH] = SEARCH_BUDGET
+    s[SEARCH + 1] = SEARCH_HORIZON
     s[G_DECK_N] = N_CARDS
     return s
 
