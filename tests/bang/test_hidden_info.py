@@ -19,7 +19,7 @@ import pytest
 
 from cardsim.sims.bang import cards as C
 from cardsim.sims.bang import engine as E
-from cardsim.sims.bang import tuned
+from cardsim.sims.bang.simulator import bot_params
 from cardsim.sims.bang.policies import card_worth
 
 Decide = Callable[[np.ndarray, int], tuple]
@@ -28,7 +28,9 @@ Decide = Callable[[np.ndarray, int], tuple]
 def mid_game_states(bot: int, players: int, n_games: int = 12) -> list[tuple[np.ndarray, int]]:
     """(state, seat about to decide) pairs after 4..30 turns of ``bot`` games."""
     rng = np.random.default_rng(players * 10 + bot)
-    params = tuned.params_for(players) if bot == C.BOT_TUNED else E.DEFAULT_PARAMS
+    params = E.DEFAULT_PARAMS
+    if bot in (C.BOT_TUNED, C.BOT_ROLE2, C.BOT_SEARCH):
+        params = bot_params(C.BOT_NAMES[bot], players)
     found = []
     for _ in range(n_games):
         s = E.setup_game(players, np.full(4, bot), params, 1000, rng)
@@ -84,7 +86,7 @@ def bot_decisions(state: np.ndarray, p: int) -> tuple:
     """Everything seat p's bot decides on this state (same random streams for both copies):
     play, end-of-turn discard, General Store pick, Sid Ketchum's discards, Jesse Jones's
     source, Kit Carlson's returned card and Pedro Ramirez's choice."""
-    play = E.choose_action(state.copy(), np.random.default_rng(1), p)
+    play = E.turn_action(state.copy(), np.random.default_rng(1), p)
     discard = E.choose_discard(state.copy(), np.random.default_rng(2), p)
     shown = public_cards(state, 3)
     store = kit = -1
@@ -139,12 +141,25 @@ def changed_decisions(decide: Decide, states: list[tuple[np.ndarray, int]]) -> i
     return changed
 
 
-@pytest.mark.parametrize("bot", [C.BOT_ROLE, C.BOT_NAIVE, C.BOT_RANDOM, C.BOT_TUNED])
+@pytest.mark.parametrize(
+    "bot", [C.BOT_ROLE, C.BOT_NAIVE, C.BOT_RANDOM, C.BOT_TUNED, C.BOT_ROLE2, C.BOT_SEARCH])
 @pytest.mark.parametrize("players", [4, 7])
 def test_decisions_ignore_hidden_cards_and_roles(bot: int, players: int) -> None:
     states = mid_game_states(bot, players)
     assert len(states) > 50
     assert changed_decisions(bot_decisions, states) == 0
+
+
+def test_search_decisions_were_searched() -> None:
+    """The search bot's states above include plays it searched and changed: its plays differ
+    from its rollout policy's on some of them (so the check above covers the search)."""
+    states = mid_game_states(C.BOT_SEARCH, 7)
+    differ = 0
+    for state, p in states:
+        searched = E.turn_action(state.copy(), np.random.default_rng(1), p)
+        plain = E.choose_action(state.copy(), np.random.default_rng(1), p)
+        differ += tuple(searched) != tuple(plain)
+    assert differ > 0
 
 
 def test_a_leaky_policy_is_caught() -> None:
