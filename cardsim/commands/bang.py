@@ -179,6 +179,9 @@ def compare_command(
     params: Annotated[
         Path | None, typer.Option("--params", help="Tuned parameter file (default: shipped).")
     ] = None,
+    budget: Annotated[
+        int, typer.Option("--budget", help="Rollouts per decision of a search seat.")
+    ] = 64,
     as_json: JsonOpt = False,
 ) -> None:
     """Win rate of one seat of each role playing --bot while the others play --against, the
@@ -192,7 +195,7 @@ def compare_command(
     record_run(None, seed, f"fixed n={n} per role")
     rows = compare_rows(_player_counts(players), bot, against,
                         [r.strip() for r in roles.split(",") if r.strip()], n, seed,
-                        search_jobs(jobs), params)
+                        search_jobs(jobs), params, budget)
     frame = pl.DataFrame(rows)
     show_table(frame if as_json else frame.drop("bot", "against"),
                title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",

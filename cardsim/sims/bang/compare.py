@@ -19,6 +19,7 @@ from cardsim.errors import UserError
 from cardsim.sims.bang import engine
 from cardsim.sims.bang.cards import BOT_NAMES, ROLE_NAMES, ROLE_SIDE, roles_for
 from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS, bot_params
+from cardsim.sims.bang.state import SEARCH_BUDGET
 from cardsim.sims.bang.training import Z95, stream
 
 CHUNK = 5_000
@@ -34,8 +35,9 @@ def bot_table(bot: str, players: int, params_file: Path | None) -> tuple[int, np
 
 def focus_chunk(players: int, role: int, bot: tuple[int, np.ndarray],
                 against: tuple[int, np.ndarray], games: int, seed: int, chunk: int,
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """(wins with the focus seat on ``bot``, wins with it on ``against``) for one chunk."""
+                budget: int = SEARCH_BUDGET) -> tuple[np.ndarray, np.ndarray]:
+    """(wins with the focus seat on ``bot``, wins with it on ``against``) for one chunk. A
+    ``search`` seat plans with its own table as the rollout policy and ``budget`` rollouts."""
     bots = np.full(4, against[0], dtype=np.int64)
     results = []
     for code, table in (bot, against):
@@ -43,19 +45,24 @@ def focus_chunk(players: int, role: int, bot: tuple[int, np.ndarray],
         winner = engine.play_focus_games(
             games, players, bots, against[1], role, code, np.ascontiguousarray(table[role]),
             DEFAULT_MAX_TURNS, stream(seed, *key, 0), stream(seed, *key, 1), False,
+            rollout_params=table, search_budget=budget,
         )[0]
         results.append((winner == ROLE_SIDE[role]).astype(np.int8))
     return results[0], results[1]
 
 
 def compare_rows(players_list: list[int], bot: str, against: str, roles: list[str], n: int,
-                 seed: int, jobs: int, params_file: Path | None = None) -> list[dict]:
-    """One row per (players, role): win, baseline, diff and intervals (see module doc)."""
+                 seed: int, jobs: int, params_file: Path | None = None,
+                 budget: int = SEARCH_BUDGET) -> list[dict]:
+    """One row per (players, role): win, baseline, diff and intervals (see module doc);
+    ``budget``: rollouts per decision of a ``search`` seat."""
     for role in roles:
         if role not in ROLE_NAMES:
             raise UserError(f"bang: unknown role {role!r}; choose from: {', '.join(ROLE_NAMES)}")
     if n < 2:
         raise UserError(f"bang: --n must be at least 2, got {n}")
+    if not isinstance(budget, int) or not 1 <= budget <= 100_000:
+        raise UserError(f"bang: --budget must be 1-100000 rollouts, got {budget!r}")
     rows = []
     for players in players_list:
         focus = bot_table(bot, players, params_file)
@@ -65,7 +72,7 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
         for role in present:
             if ROLE_NAMES[role] not in roles:
                 continue
-            tasks = [(players, role, focus, base, size, seed, i) for i, size in chunks]
+            tasks = [(players, role, focus, base, size, seed, i, budget) for i, size in chunks]
             if jobs > 1:
                 from joblib import Parallel, delayed
 
