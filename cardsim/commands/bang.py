@@ -202,6 +202,41 @@ def compare_command(
                name="compare", as_json=as_json)
 
 
+@app.command("ladder")
+def ladder_command(
+    players: PlayersOpt = "5,7",
+    rungs: Annotated[
+        str, typer.Option("--rungs", help="Bots from the weakest rung up, comma-separated.")
+    ] = "random,role2,tuned2,search",
+    n: Annotated[int, typer.Option("--n", help="Deals per player count, role and rung.")] = 2_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    params: Annotated[
+        Path | None, typer.Option("--params", help="Tuned parameter file (default: shipped).")
+    ] = None,
+    budget: Annotated[
+        int, typer.Option("--budget", help="Rollouts per decision of a search seat.")
+    ] = 64,
+    as_json: JsonOpt = False,
+) -> None:
+    """Each rung of the bot ladder against the rung below, for every role (as bang compare),
+    and whether it gains at least 3 points with the 95% lower bound above 0.
+
+    Example: cardsim bang ladder --players 5,7 --rungs random,role2,tuned2,search --n 2000
+    """
+    from cardsim.commands.common import search_jobs
+    from cardsim.sims.bang.compare import ladder_rows, ladder_verdict
+
+    names = [r.strip() for r in rungs.split(",") if r.strip()]
+    record_run(None, seed, f"fixed n={n} per role and rung")
+    rows = ladder_rows(_player_counts(players), names, n, seed, search_jobs(jobs), params, budget)
+    frame = pl.DataFrame(rows)
+    show_table(frame, title="Bang!: each rung against the rung below (paired)", name="ladder",
+               as_json=as_json)
+    if not as_json:
+        typer.echo(ladder_verdict(rows))
+
+
 @app.command("stress")
 def stress_command(
     players: PlayersOpt = "5-7",

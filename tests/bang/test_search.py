@@ -90,3 +90,23 @@ def test_the_structural_rules_are_off_for_the_role_and_tuned_bots() -> None:
 def test_compare_rejects_a_bad_budget() -> None:
     with pytest.raises(UserError, match="budget"):
         compare_rows([5], "search", "tuned2", ["renegade"], 10, 0, 1, budget=0)
+
+
+def test_ladder_verdict_names_the_cells_that_miss() -> None:
+    from cardsim.sims.bang.compare import ladder_verdict
+
+    rows = [{"players": 5, "role": role, "bot": "tuned2", "against": "role2", "diff": d,
+             "diff_lo": d - 0.01, "diff_hi": d + 0.01, "holds": d >= 0.03 and d - 0.01 > 0}
+            for role, d in (("sheriff", 0.05), ("renegade", 0.02))]
+    verdict = ladder_verdict(rows)
+    assert "1 of 2 cells" in verdict and "5p renegade +2.0" in verdict
+    assert "sheriff" not in verdict
+    rows[1]["diff"], rows[1]["diff_lo"], rows[1]["holds"] = 0.04, 0.03, True
+    assert "for every role" in ladder_verdict(rows)
+
+
+def test_ladder_needs_two_rungs() -> None:
+    from cardsim.sims.bang.compare import ladder_rows
+
+    with pytest.raises(UserError, match="rungs"):
+        ladder_rows([5], ["tuned2"], 10, 0, 1)

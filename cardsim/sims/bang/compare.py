@@ -96,3 +96,45 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
                 "diff_hi": round(float(d.mean() + half), 5),
             })
     return rows
+
+
+#: how far a rung must beat the one below it, per role (issue 37)
+LADDER_MARGIN = 0.03
+
+
+def ladder_rows(players_list: list[int], rungs: list[str], n: int, seed: int, jobs: int,
+                params_file: Path | None = None, budget: int = SEARCH_BUDGET,
+                margin: float = LADDER_MARGIN) -> list[dict]:
+    """Each rung against the one below it (:func:`compare_rows`: one seat of each role on the
+    upper rung, the others on the lower, paired with the lower rung in that seat), with
+    ``holds``: the rung gains at least ``margin`` and the 95% interval of the gain lies above
+    0."""
+    if len(rungs) < 2:
+        raise UserError(f"bang: --rungs needs at least two bots, got {', '.join(rungs)}")
+    rows = []
+    for lower, upper in zip(rungs, rungs[1:]):
+        for row in compare_rows(players_list, upper, lower, list(ROLE_NAMES), n, seed, jobs,
+                                params_file, budget):
+            row["holds"] = bool(row["diff"] >= margin and row["diff_lo"] > 0)
+            rows.append(row)
+    return rows
+
+
+def ladder_verdict(rows: list[dict], margin: float = LADDER_MARGIN) -> str:
+    """One sentence per rung pair: where it beats the rung below by ``margin`` for every role
+    and player count, or the (players, role) cells where it does not."""
+    lines = []
+    pairs = dict.fromkeys((row["bot"], row["against"]) for row in rows)
+    for upper, lower in pairs:
+        part = [r for r in rows if (r["bot"], r["against"]) == (upper, lower)]
+        misses = [f"{r['players']}p {r['role']} {100 * r['diff']:+.1f} "
+                  f"({100 * r['diff_lo']:+.1f}..{100 * r['diff_hi']:+.1f})"
+                  for r in part if not r["holds"]]
+        if misses:
+            lines.append(f"{upper} over {lower}: not by {100 * margin:.0f} points with the 95% "
+                         f"lower bound above 0 in {len(misses)} of {len(part)} cells: "
+                         + "; ".join(misses) + ".")
+        else:
+            lines.append(f"{upper} over {lower}: by at least {100 * margin:.0f} points for every "
+                         f"role and player count measured (95% lower bound above 0).")
+    return " ".join(lines)
