@@ -645,14 +645,34 @@ class Bang:
                            log=log or (lambda line: None))
 
     @staticmethod
+    def ladder(players: Players = "5,7", rungs: Names = "random,role2,tuned2,search", n: int = 2_000,
+               seed: int = 0, jobs: int | None = None, params: str | Path | None = None,
+               budget: int = 64) -> tuple[pl.DataFrame, str]:
+        """Each rung of the bot ladder against the rung below, for every role (as
+        :meth:`compare`, paired on the same deals), and the verdict sentence naming every cell
+        where a rung does not gain 3 points with its 95% lower bound above 0."""
+        import polars as pl
+
+        from cardsim.options import search_jobs
+        from cardsim.sims.bang.compare import ladder_rows, ladder_verdict
+        from cardsim.sims.core.seeds import validate_root_seed
+
+        counts = _bang_counts(players)
+        validate_root_seed(seed)
+        rows = ladder_rows(counts, split_names(rungs, name="--rungs"), n, seed, search_jobs(jobs),
+                           None if params is None else Path(params), budget)
+        return pl.DataFrame(rows), ladder_verdict(rows)
+
+    @staticmethod
     def compare(players: Players = "4-7", bot: str = "tuned", against: str = "role",
                 roles: Names = "sheriff,deputy,outlaw,renegade", n: int = 20_000, seed: int = 0,
-                jobs: int | None = None, params: str | Path | None = None,
+                jobs: int | None = None, params: str | Path | None = None, budget: int = 64,
                 store: str | Path | None = None,
                 on_row: Callable[[dict, str | None], None] | None = None) -> pl.DataFrame:
         """Win rate of one seat of each role playing ``bot`` while the others play
         ``against``, the paired baseline on the same deals, and the difference with its 95%
-        interval, one row per player count and role. With a ``store`` folder each finished
+        interval, one row per player count and role (``budget``: rollouts per decision of a
+        ``search`` seat). With a ``store`` folder each finished
         row is kept there and reused by the same comparison; ``on_row`` is called with each
         row and its record's id as it is ready."""
         import polars as pl
@@ -665,7 +685,7 @@ class Bang:
         validate_root_seed(seed)
         rows = compare_rows(counts, bot, against, split_names(roles, name="--roles"),
                             n, seed, search_jobs(jobs), None if params is None else Path(params),
-                            store=None if store is None else Path(store), on_row=on_row)
+                            budget, store=None if store is None else Path(store), on_row=on_row)
         return pl.DataFrame(rows)
 
     @staticmethod

@@ -162,6 +162,9 @@ def compare_command(
     store: StoreOpt = None,
     no_store: NoStoreOpt = False,
     quiet: QuietOpt = False,
+    budget: Annotated[
+        int, typer.Option("--budget", help="Rollouts per decision of a search seat.")
+    ] = 64,
     as_json: JsonOpt = False,
 ) -> None:
     """Win rate of one seat of each role playing --bot while the others play --against, the
@@ -190,10 +193,43 @@ def compare_command(
 
     record_run(None, seed, f"fixed n={n} per role")
     frame = bang.compare(players, bot, against, roles, n=n, seed=seed, jobs=jobs, params=params,
-                         store=folder, on_row=progress)
+                         budget=budget, store=folder, on_row=progress)
     show_table(frame if as_json else frame.drop("bot", "against"),
                title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",
                name="compare", as_json=as_json)
+
+
+@app.command("ladder")
+def ladder_command(
+    players: PlayersOpt = "5,7",
+    rungs: Annotated[
+        str, typer.Option("--rungs", help="Bots from the weakest rung up, comma-separated.")
+    ] = "random,role2,tuned2,search",
+    n: Annotated[int, typer.Option("--n", help="Deals per player count, role and rung.")] = 2_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    params: Annotated[
+        Path | None, typer.Option("--params", help="Tuned parameter file (default: shipped).")
+    ] = None,
+    budget: Annotated[
+        int, typer.Option("--budget", help="Rollouts per decision of a search seat.")
+    ] = 64,
+    as_json: JsonOpt = False,
+) -> None:
+    """Each rung of the bot ladder against the rung below, for every role (as bang compare),
+    and whether it gains at least 3 points with the 95% lower bound above 0.
+
+    Example: cardsim bang ladder --players 5,7 --rungs random,role2,tuned2,search --n 2000
+    """
+    from cardsim.api import bang
+
+    record_run(None, seed, f"fixed n={n} per role and rung")
+    frame, verdict = bang.ladder(players, rungs, n=n, seed=seed, jobs=jobs, params=params,
+                                 budget=budget)
+    show_table(frame, title="Bang!: each rung against the rung below (paired)", name="ladder",
+               as_json=as_json)
+    if not as_json:
+        typer.echo(verdict)
 
 
 @app.command("stress")

@@ -17,7 +17,8 @@ def test_bots_lists_every_bot() -> None:
     result = runner.invoke(app, ["bots", "--json"])
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)["tables"]["bots"]
-    assert {row["bot"] for row in rows} == {"random", "role", "naive", "tuned"}
+    assert {row["bot"] for row in rows} == {"random", "role", "naive", "tuned", "role2", "tuned2",
+                                            "search"}
 
 
 def test_run_prints_sides_roles_characters_and_length(tmp_path) -> None:

@@ -2,8 +2,12 @@
 
 Mid-game states are changed in everything hidden from the deciding seat (other players'
 hands, the draw pile's order, which hidden seat holds which hidden role) while the public
-record stays as it was; every bot must then decide exactly as before. A deliberately leaky
-policy (one that peeks at hands) must be caught by the same check.
+record stays as it was; every bot must then make every decision exactly as before: its play,
+its end-of-turn discard, a General Store pick, Sid Ketchum's two discards and the draw-phase
+choices of Jesse Jones, Kit Carlson and Pedro Ramirez (each asked of every seat, whatever its
+character: the bots' choice does not depend on who is allowed to make it). Deliberately leaky
+policies (one that peeks at hands, one whose Pedro Ramirez reads the hidden top of the draw
+pile) must be caught by the same check.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import pytest
 
 from cardsim.sims.bang import cards as C
 from cardsim.sims.bang import engine as E
+from cardsim.sims.bang.policies import card_worth
+from cardsim.sims.bang.simulator import bot_params
 
 Decide = Callable[[np.ndarray, int], tuple]
 
@@ -22,9 +28,12 @@ Decide = Callable[[np.ndarray, int], tuple]
 def mid_game_states(bot: int, players: int, n_games: int = 12) -> list[tuple[np.ndarray, int]]:
     """(state, seat about to decide) pairs after 4..30 turns of ``bot`` games."""
     rng = np.random.default_rng(players * 10 + bot)
+    params = E.DEFAULT_PARAMS
+    if bot in (C.BOT_TUNED, C.BOT_ROLE2, C.BOT_SEARCH):
+        params = bot_params(C.BOT_NAMES[bot], players)
     found = []
     for _ in range(n_games):
-        s = E.setup_game(players, np.full(4, bot), E.DEFAULT_PARAMS, 1000, rng)
+        s = E.setup_game(players, np.full(4, bot), params, 1000, rng)
         p = 0
         for turn in range(30):
             if s[E.G_WINNER] >= 0:
@@ -63,11 +72,36 @@ def hide_differently(state: np.ndarray, p: int, rng: np.random.Generator) -> np.
     return s.state
 
 
+def public_cards(state: np.ndarray, k: int) -> np.ndarray:
+    """``k`` cards every seat has seen (the bottom of the discard pile; -1 padded), to stand
+    for the cards a General Store shows or Kit Carlson looks at."""
+    s = E.StateView(state)
+    shown = np.full(k, -1, np.int64)
+    n = min(k, int(s.g[E.G_DISCARD_N]))
+    shown[:n] = s.discard[:n]
+    return shown
+
+
 def bot_decisions(state: np.ndarray, p: int) -> tuple:
-    """Everything seat p's bot decides on this state (same random stream for both copies)."""
-    play = E.choose_action(state.copy(), np.random.default_rng(1), p)
+    """Everything seat p's bot decides on this state (same random streams for both copies):
+    play, end-of-turn discard, General Store pick, Sid Ketchum's discards, Jesse Jones's
+    source, Kit Carlson's returned card and Pedro Ramirez's choice."""
+    play = E.turn_action(state.copy(), np.random.default_rng(1), p)
     discard = E.choose_discard(state.copy(), np.random.default_rng(2), p)
-    return tuple(int(x) for x in play), int(discard)
+    shown = public_cards(state, 3)
+    store = kit = -1
+    if shown[2] >= 0:
+        store = E.choose_store_card(state.copy(), np.random.default_rng(3), p, shown.copy(), 3)
+        kit = E.choose_kit_return(state.copy(), np.random.default_rng(4), p, shown.copy())
+    sid = (-1, -1)
+    if E.hand_count(state, p) >= 2:
+        sid = E.choose_two_to_discard(state.copy(), np.random.default_rng(5), p)
+    jesse = E.choose_jesse_source(state.copy(), np.random.default_rng(6), p)
+    pedro = False
+    if E.StateView(state).g[E.G_DISCARD_N] > 0:
+        pedro = E.choose_pedro_discard(state.copy(), np.random.default_rng(7), p)
+    return (tuple(int(x) for x in play), int(discard), int(store), int(kit),
+            tuple(int(x) for x in sid), int(jesse), bool(pedro))
 
 
 def leaky_decisions(state: np.ndarray, p: int) -> tuple:
@@ -77,6 +111,21 @@ def leaky_decisions(state: np.ndarray, p: int) -> tuple:
     living = [q for q in range(int(view.g[E.G_PLAYERS])) if q != p and view.alive[q] == 1]
     softest = min(living, key=lambda q: (int(view.hand[q, C.MISSED]), q))
     return play, softest
+
+
+def leaky_pedro_decisions(state: np.ndarray, p: int) -> tuple:
+    """A cheat in the draw phase: Pedro Ramirez takes the discard pile's top card when the
+    hidden top card of the draw pile is worth less to him (it reads the draw pile)."""
+    decisions = bot_decisions(state, p)
+    s = E.StateView(state)
+    if s.g[E.G_DISCARD_N] == 0 or s.g[E.G_DECK_N] == 0:
+        return decisions
+    view = E.public_view(state.copy(), p)
+    params = s.params[p]
+    deck_top = int(s.deck[s.g[E.G_DECK_N] - 1])
+    discard_top = int(s.discard[s.g[E.G_DISCARD_N] - 1])
+    take = card_worth(view, params, discard_top) > card_worth(view, params, deck_top)
+    return (*decisions[:-1], bool(take))
 
 
 def changed_decisions(decide: Decide, states: list[tuple[np.ndarray, int]]) -> int:
@@ -92,7 +141,8 @@ def changed_decisions(decide: Decide, states: list[tuple[np.ndarray, int]]) -> i
     return changed
 
 
-@pytest.mark.parametrize("bot", [C.BOT_ROLE, C.BOT_NAIVE, C.BOT_RANDOM])
+@pytest.mark.parametrize(
+    "bot", [C.BOT_ROLE, C.BOT_NAIVE, C.BOT_RANDOM, C.BOT_TUNED, C.BOT_ROLE2, C.BOT_SEARCH])
 @pytest.mark.parametrize("players", [4, 7])
 def test_decisions_ignore_hidden_cards_and_roles(bot: int, players: int) -> None:
     states = mid_game_states(bot, players)
@@ -100,9 +150,37 @@ def test_decisions_ignore_hidden_cards_and_roles(bot: int, players: int) -> None
     assert changed_decisions(bot_decisions, states) == 0
 
 
+def test_search_decisions_were_searched() -> None:
+    """The search bot's states above include plays it searched and changed: its plays differ
+    from its rollout policy's on some of them (so the check above covers the search)."""
+    states = mid_game_states(C.BOT_SEARCH, 7)
+    differ = 0
+    for state, p in states:
+        searched = E.turn_action(state.copy(), np.random.default_rng(1), p)
+        plain = E.choose_action(state.copy(), np.random.default_rng(1), p)
+        differ += tuple(searched) != tuple(plain)
+    assert differ > 0
+
+
 def test_a_leaky_policy_is_caught() -> None:
     states = mid_game_states(C.BOT_ROLE, 7)
     assert changed_decisions(leaky_decisions, states) > 0
+
+
+def test_a_leaky_draw_phase_policy_is_caught() -> None:
+    states = mid_game_states(C.BOT_ROLE, 7)
+    assert changed_decisions(leaky_pedro_decisions, states) > 0
+
+
+def test_every_decision_is_asked() -> None:
+    """The check above reaches each decision: on these states the store pick, Kit's card, Sid's
+    discards and Pedro's choice are all made (not left at their placeholders)."""
+    states = mid_game_states(C.BOT_ROLE, 7)
+    decisions = [bot_decisions(state, p) for state, p in states]
+    assert sum(d[2] >= 0 and d[3] >= 0 for d in decisions) > 0.9 * len(decisions)
+    assert {0, 1, 2} <= {d[2] for d in decisions} and {0, 1, 2} <= {d[3] for d in decisions}
+    assert any(d[4] != (-1, -1) for d in decisions)
+    assert {d[6] for d in decisions} == {False, True}
 
 
 def test_view_holds_no_hidden_role_or_hand() -> None:

@@ -34,14 +34,20 @@ TITLE = "Bang!"
 QUESTION = (
     "How often does each side win Bang! (the Sheriff with the Deputies, the Outlaws, the "
     "Renegade) at 4 to 7 players, and which characters help most? Every seat is played by the "
-    "same bot, on a ladder of three rungs: 'random' is the baseline; 'role' plays toward its "
+    "same bot, on a ladder of rungs: 'random' is the baseline; 'role' plays toward its "
     "role's goal and infers hidden roles only from what happened at the table; 'tuned' is the "
-    "role bot with its parameters trained per role and player count by iterated best response. "
-    "Roles and characters are dealt at random."
+    "role bot with its parameters trained per role and player count by iterated best response; "
+    "'role2' and 'tuned2' add the structural rules a strong player uses (the Renegade spares the "
+    "Sheriff while others live and turns on the lawful-looking once Deputies match Outlaws, the "
+    "Sheriff holds fire on players with no hostile record, Outlaws spare the Sheriff's "
+    "attackers). The 'search' rung (one seat planning each aimed play by rollouts of the engine "
+    "over hidden roles and hands sampled from the public record) is too slow to fill every seat "
+    "at this n; its standing is measured one seat at a time by 'cardsim bang compare --bot "
+    "search --against tuned2'. Roles and characters are dealt at random."
 )
 PLAYERS: tuple[int, ...] = (4, 5, 6, 7)
 # the strongest rung first: the role, character and length tables use it
-BOTS: dict[str, tuple[str, ...]] = {"default": ("tuned", "role", "random"),
+BOTS: dict[str, tuple[str, ...]] = {"default": ("tuned2", "tuned", "role2", "role", "random"),
                                     "quick": ("tuned", "role")}
 ANCHOR = (
     "How our bots compare in kind: Dan\u00edl\u00e1kov\u00e1 (2017) compared Monte Carlo tree "

@@ -4,7 +4,10 @@ The reference is the very same rules source run as plain Python
 (:func:`cardsim.sims.bang.reference.interpreted_engine`), measured in the same process, so the
 ratio is what numba buys. Targets: >= 2,000 games/s for 7 players with ``role`` bots, and
 >= 5,000 games/s for 7 players with ``tuned`` bots (issue 18), whose row also gives its speed
-relative to the role bots measured in the same run. On a shared machine the wall-clock rate
+relative to the role bots measured in the same run. The search bot's rows (issue 37) play
+7 players with one ``search`` seat (each role in turn) among ``tuned2`` bots, at the default
+budget (target: >= 20 games per CPU-second) and at a quarter of it, so the budget's cost shows;
+they have no interpreted reference (it would take minutes). On a shared machine the wall-clock rate
 depends on the other load, so each row also gives games per CPU-second of this process
 (``cpu_games_per_second``, the one-core figure the targets are checked on).
 """
@@ -16,10 +19,13 @@ import time
 import numpy as np
 
 from cardsim.sims.bang import engine
+from cardsim.sims.bang.cards import BOT_NAMES
 from cardsim.sims.bang.reference import interpreted_engine
-from cardsim.sims.bang.simulator import BangConfig, parse_bots
+from cardsim.sims.bang.simulator import BangConfig, bot_params, parse_bots
+from cardsim.sims.bang.state import SEARCH_BUDGET
 
 TARGETS = {(7, "role"): 2000.0, (7, "tuned"): 5000.0}
+SEARCH_TARGET = 20.0
 
 
 def games_per_second(module, config: BangConfig, n: int, seed: int
@@ -64,4 +70,40 @@ def main(quick: bool) -> list[dict]:
             row["target"] = TARGETS[(players, bots)]
             row["meets_target"] = bool(fast_cpu >= TARGETS[(players, bots)])
         rows.append(row)
+    for budget in (SEARCH_BUDGET, SEARCH_BUDGET // 4):
+        rows.append(search_row(budget, 20 if quick else 100))
     return rows
+
+
+def search_row(budget: int, n_per_role: int) -> dict:
+    """Games per second of 7-player games with one search seat (each role in turn, the same
+    number of games) among tuned2 bots, at ``budget`` rollouts per decision."""
+    table = bot_params("tuned2", 7)
+    bots = np.full(4, BOT_NAMES.index("tuned2"), dtype=np.int64)
+    search = BOT_NAMES.index("search")
+    engine.play_focus_games(1, 7, bots, table, 2, search, table[2], 1000,
+                            np.random.default_rng(0), np.random.default_rng(0), False,
+                            rollout_params=table, search_budget=budget)  # warm
+    wall = cpu = 0.0
+    turns = []
+    for role in range(4):
+        start, clock = time.perf_counter(), time.process_time()
+        result = engine.play_focus_games(
+            n_per_role, 7, bots, table, role, search, table[role], 1000,
+            np.random.default_rng(role), np.random.default_rng(10 + role), False,
+            rollout_params=table, search_budget=budget)
+        wall += time.perf_counter() - start
+        cpu += time.process_time() - clock
+        turns.append(float(result[1].mean()))
+    games = 4 * n_per_role
+    row = {
+        "what": f"7 players, one search seat (budget {budget}), tuned2 bots",
+        "games_per_second": round(games / wall, 1),
+        "cpu_games_per_second": round(games / max(cpu, 1e-9), 1),
+        "mean_turns": round(float(np.mean(turns)), 1),
+        "budget": budget,
+    }
+    if budget == SEARCH_BUDGET:
+        row["target"] = SEARCH_TARGET
+        row["meets_target"] = bool(games / max(cpu, 1e-9) >= SEARCH_TARGET)
+    return row

@@ -142,8 +142,8 @@ SIDE_NAMES: tuple[str, ...] = ("sheriff", "outlaws", "renegade", "none")
 ROLE_SIDE = np.array([SIDE_LAW, SIDE_LAW, SIDE_OUTLAWS, SIDE_RENEGADE], dtype=np.int64)
 
 # --- bots ------------------------------------------------------------------------------------
-BOT_RANDOM, BOT_ROLE, BOT_NAIVE, BOT_TUNED = 0, 1, 2, 3
-BOT_NAMES: tuple[str, ...] = ("random", "role", "naive", "tuned")
+BOT_RANDOM, BOT_ROLE, BOT_NAIVE, BOT_TUNED, BOT_ROLE2, BOT_TUNED2, BOT_SEARCH = range(7)
+BOT_NAMES: tuple[str, ...] = ("random", "role", "naive", "tuned", "role2", "tuned2", "search")
 BOT_DESCRIPTIONS: dict[str, str] = {
     "random": "uniformly random legal play each step of its turn (incl. ending it); "
     "always dodges/saves when it legally can",
@@ -153,6 +153,12 @@ BOT_DESCRIPTIONS: dict[str, str] = {
     "rule out as a friend (Outlaws: the Sheriff first)",
     "tuned": "the role bot with parameters trained per role and player count by iterated "
     "best response (cardsim bang train)",
+    "role2": "the role bot with structural rules: a Renegade who never aims at the Sheriff while "
+    "others live and turns on the lawful-looking once Deputies match Outlaws, a Sheriff who "
+    "holds fire on players with no hostile record, Outlaws who spare the Sheriff's attackers",
+    "tuned2": "the tuned bot's trained parameters with role2's structural rules",
+    "search": "plans each aimed play with the engine: Monte Carlo rollouts (tuned2 bots "
+    "everywhere) over hidden roles and hands sampled from the public record; tuned2 otherwise",
 }
 
 

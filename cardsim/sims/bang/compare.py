@@ -18,9 +18,10 @@ from pathlib import Path
 import numpy as np
 
 from cardsim.errors import UserError
-from cardsim.sims.bang import engine, tuned
+from cardsim.sims.bang import engine
 from cardsim.sims.bang.cards import BOT_NAMES, ROLE_NAMES, ROLE_SIDE, roles_for
-from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS
+from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS, bot_params
+from cardsim.sims.bang.state import SEARCH_BUDGET
 from cardsim.sims.bang.training import Z95, stream
 from cardsim.stats import wilson_interval
 
@@ -32,15 +33,14 @@ def bot_table(bot: str, players: int, params_file: Path | None) -> tuple[int, np
     parameter file."""
     if bot not in BOT_NAMES:
         raise UserError(f"bang: unknown bot {bot!r}; choose from: {', '.join(BOT_NAMES)}")
-    if bot == "tuned":
-        return BOT_NAMES.index(bot), tuned.params_for(players, params_file or tuned.SHIPPED)
-    return BOT_NAMES.index(bot), engine.DEFAULT_PARAMS.copy()
+    return BOT_NAMES.index(bot), bot_params(bot, players, params_file)
 
 
 def focus_chunk(players: int, role: int, bot: tuple[int, np.ndarray],
                 against: tuple[int, np.ndarray], games: int, seed: int, chunk: int,
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """(wins with the focus seat on ``bot``, wins with it on ``against``) for one chunk."""
+                budget: int = SEARCH_BUDGET) -> tuple[np.ndarray, np.ndarray]:
+    """(wins with the focus seat on ``bot``, wins with it on ``against``) for one chunk. A
+    ``search`` seat plans with its own table as the rollout policy and ``budget`` rollouts."""
     bots = np.full(4, against[0], dtype=np.int64)
     results = []
     for code, table in (bot, against):
@@ -48,6 +48,7 @@ def focus_chunk(players: int, role: int, bot: tuple[int, np.ndarray],
         winner = engine.play_focus_games(
             games, players, bots, against[1], role, code, np.ascontiguousarray(table[role]),
             DEFAULT_MAX_TURNS, stream(seed, *key, 0), stream(seed, *key, 1), False,
+            rollout_params=table, search_budget=budget,
         )[0]
         results.append((winner == ROLE_SIDE[role]).astype(np.int8))
     return results[0], results[1]
@@ -98,21 +99,25 @@ def _keep_row(path: Path | None, key: dict, row: dict) -> None:
 
 
 def compare_rows(players_list: list[int], bot: str, against: str, roles: list[str], n: int,
-                 seed: int, jobs: int, params_file: Path | None = None, *,
+                 seed: int, jobs: int, params_file: Path | None = None,
+                 budget: int = SEARCH_BUDGET, *,
                  store: Path | None = None,
                  on_row: Callable[[dict, str | None], None] | None = None,
                  ) -> list[dict]:
-    """One row per (players, role): win, baseline, diff and intervals (see module doc).
+    """One row per (players, role): win, baseline, diff and intervals (see module doc);
+    ``budget``: rollouts per decision of a ``search`` seat.
 
     With a ``store`` folder each finished row is kept there and reused when the same
-    comparison (players, role, bots, n, seed, parameter tables, code) is asked again, so a
-    Ctrl-C loses only the rows still running. ``on_row``: called with each row as it is
+    comparison (players, role, bots, n, seed, budget, parameter tables, code) is asked again,
+    so a Ctrl-C loses only the rows still running. ``on_row``: called with each row as it is
     ready and its record's id in the store (``bang_compare/<hash>``, None without a store)."""
     for role in roles:
         if role not in ROLE_NAMES:
             raise UserError(f"bang: unknown role {role!r}; choose from: {', '.join(ROLE_NAMES)}")
     if n < 2:
         raise UserError(f"bang: --n must be at least 2, got {n}")
+    if not isinstance(budget, int) or not 1 <= budget <= 100_000:
+        raise UserError(f"bang: --budget must be 1-100000 rollouts, got {budget!r}")
     rows = []
     for players in players_list:
         focus = bot_table(bot, players, params_file)
@@ -125,13 +130,15 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
             key = {"players": players, "role": ROLE_NAMES[role], "bot": bot, "against": against,
                    "n": n, "seed": seed, "chunk": CHUNK,
                    "tables": [focus[1].tolist(), base[1].tolist()]}
+            if "search" in (bot, against):
+                key["budget"] = budget
             path, kept = _stored_row(store, key)
             if kept is not None:
                 rows.append(kept)
                 if on_row is not None:
                     on_row(kept, _record_id(path))
                 continue
-            tasks = [(players, role, focus, base, size, seed, i) for i, size in chunks]
+            tasks = [(players, role, focus, base, size, seed, i, budget) for i, size in chunks]
             if jobs > 1:
                 from joblib import Parallel, delayed
 
@@ -161,3 +168,45 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
             if on_row is not None:
                 on_row(rows[-1], _record_id(path))
     return rows
+
+
+#: how far a rung must beat the one below it, per role (issue 37)
+LADDER_MARGIN = 0.03
+
+
+def ladder_rows(players_list: list[int], rungs: list[str], n: int, seed: int, jobs: int,
+                params_file: Path | None = None, budget: int = SEARCH_BUDGET,
+                margin: float = LADDER_MARGIN) -> list[dict]:
+    """Each rung against the one below it (:func:`compare_rows`: one seat of each role on the
+    upper rung, the others on the lower, paired with the lower rung in that seat), with
+    ``holds``: the rung gains at least ``margin`` and the 95% interval of the gain lies above
+    0."""
+    if len(rungs) < 2:
+        raise UserError(f"bang: --rungs needs at least two bots, got {', '.join(rungs)}")
+    rows = []
+    for lower, upper in zip(rungs, rungs[1:]):
+        for row in compare_rows(players_list, upper, lower, list(ROLE_NAMES), n, seed, jobs,
+                                params_file, budget):
+            row["holds"] = bool(row["diff"] >= margin and row["diff_lo"] > 0)
+            rows.append(row)
+    return rows
+
+
+def ladder_verdict(rows: list[dict], margin: float = LADDER_MARGIN) -> str:
+    """One sentence per rung pair: where it beats the rung below by ``margin`` for every role
+    and player count, or the (players, role) cells where it does not."""
+    lines = []
+    pairs = dict.fromkeys((row["bot"], row["against"]) for row in rows)
+    for upper, lower in pairs:
+        part = [r for r in rows if (r["bot"], r["against"]) == (upper, lower)]
+        misses = [f"{r['players']}p {r['role']} {100 * r['diff']:+.1f} "
+                  f"({100 * r['diff_lo']:+.1f}..{100 * r['diff_hi']:+.1f})"
+                  for r in part if not r["holds"]]
+        if misses:
+            lines.append(f"{upper} over {lower}: not by {100 * margin:.0f} points with the 95% "
+                         f"lower bound above 0 in {len(misses)} of {len(part)} cells: "
+                         + "; ".join(misses) + ".")
+        else:
+            lines.append(f"{upper} over {lower}: by at least {100 * margin:.0f} points for every "
+                         f"role and player count measured (95% lower bound above 0).")
+    return " ".join(lines)

@@ -27,10 +27,11 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.bang.cards import (
-    BANG, BARREL, BEER, BOT_NAIVE, CALAMITY_JANET, CARABINE, CARD_KIND, CAT_BALOU, DEPUTY,
-    DUEL, DYNAMITE, FIRST_BLUE, FIRST_WEAPON, GATLING, GENERAL_STORE, INDIANS, JAIL, MISSED,
-    MUSTANG, N_KINDS, OUTLAW, PANIC, REMINGTON, RENEGADE, SALOON, SCHOFIELD, SCOPE, SHERIFF,
-    SID_KETCHUM, STAGECOACH, VOLCANIC, WEAPON_REACH, WELLS_FARGO, WILLY_THE_KID, WINCHESTER,
+    BANG, BARREL, BEER, BOT_NAIVE, CALAMITY_JANET, CARABINE, CARD_KIND, CAT_BALOU, DEPUTY, DUEL,
+    DYNAMITE, FIRST_BLUE, FIRST_WEAPON, GATLING, GENERAL_STORE, INDIANS, JAIL, MISSED, MUSTANG,
+    N_KINDS, OUTLAW, PANIC, ROLES_BY_PLAYERS, REMINGTON, RENEGADE, SALOON, SCHOFIELD, SCOPE,
+    SHERIFF, SID_KETCHUM, STAGECOACH, VOLCANIC, WEAPON_REACH, WELLS_FARGO, WILLY_THE_KID,
+    WINCHESTER,
 )  # fmt: skip
 from cardsim.sims.bang.view import (
     MAX_SEATS, V_ALIVE, V_ALIVE_N, V_ATTACKS, V_BOT, V_CHAR, V_DISCARD_TOP, V_DIST, V_FOES,
@@ -70,19 +71,26 @@ P_RESERVE_MISSED = 17  # Calamity Janet keeps this many Missed! instead of firin
 P_WORTH_BANG = 18  # keep/discard worth of a BANG!
 P_WORTH_MISSED = 19  # ... of a Missed!
 P_WORTH_BEER = 20  # ... of a Beer (when wounded)
-N_PARAMS = 21
+# structural rules (issue 37), off at 0 (the role and tuned bots), on in role2/tuned2
+P_REN_RULES = 21  # > 0.5: the Renegade never aims at the Sheriff while others live, and once
+#                   living Deputies >= living Outlaws he hits the lawful-looking players
+P_SHERIFF_CAUTION = 22  # the Sheriff's hostility drop toward players with no hostile record
+P_OUTLAW_FOCUS = 23  # an Outlaw's hostility shift toward the Sheriff's helpers (+) and
+#                      toward those who attacked him (-)
+N_PARAMS = 24
 PARAM_NAMES: tuple[str, ...] = (
     "evidence_sheriff", "evidence_chain", "wounded", "unknown", "trust", "certain",
     "outlaw_sheriff", "renegade_sheriff_life", "renegade_margin", "dynamite", "jail_min",
     "take_min", "shoot_min", "beer_gap", "saloon_gap", "duel_bangs", "mass_sheriff_life",
-    "reserve_missed", "worth_bang", "worth_missed", "worth_beer",
+    "reserve_missed", "worth_bang", "worth_missed", "worth_beer", "renegade_rules",
+    "sheriff_caution", "outlaw_focus",
 )  # fmt: skip
 #: (low, high) range searched by the training for each parameter
 PARAM_RANGES: tuple[tuple[float, float], ...] = (
     (0.0, 4.0), (0.0, 3.0), (0.0, 1.0), (-1.0, 1.5), (0.0, 3.0), (0.5, 4.0),
     (1.0, 20.0), (1.0, 6.0), (-1.0, 4.0), (0.0, 2.0), (-1.0, 2.0),
     (-1.0, 2.0), (-1.0, 2.0), (1.0, 3.0), (1.0, 3.0), (0.0, 3.0), (1.0, 5.0),
-    (0.0, 2.0), (3.0, 10.0), (3.0, 10.0), (3.0, 10.0),
+    (0.0, 2.0), (3.0, 10.0), (3.0, 10.0), (3.0, 10.0), (0.0, 1.0), (0.0, 2.0), (0.0, 2.0),
 )  # fmt: skip
 
 
@@ -92,13 +100,27 @@ def default_params(role: int) -> np.ndarray:
     life whose side outnumbers the Outlaws)."""
     params = np.array(
         [2.0, 1.0, 0.05, 0.0, 1.0, 2.0, 10.0, 3.0, 1.0, 2.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 2.0,
-         0.0, KIND_WORTH[BANG], KIND_WORTH[MISSED], KIND_WORTH[BEER]]
+         0.0, KIND_WORTH[BANG], KIND_WORTH[MISSED], KIND_WORTH[BEER], 0.0, 0.0, 0.0]
     )  # fmt: skip
     if role == SHERIFF:
         params[P_UNKNOWN] = 0.5
     if role == OUTLAW:
         params[P_DYNAMITE] = 0.6
     return params
+
+
+#: the structural rules as the role2 bot plays them (issue 37): the Renegade's two rules, a
+#: Sheriff who holds fire on players with no hostile record, Outlaws who spare the Sheriff's
+#: attackers and hit his helpers
+STRUCTURAL = {P_REN_RULES: 1.0, P_SHERIFF_CAUTION: 1.0, P_OUTLAW_FOCUS: 1.0}
+
+
+def with_structure(params: np.ndarray) -> np.ndarray:
+    """A copy of a parameter table (rows = roles) or vector with the structural rules on."""
+    out = np.array(params, dtype=np.float64, copy=True)
+    for index, value in STRUCTURAL.items():
+        out[..., index] = value
+    return out
 
 
 # ---------------------------------------------------------------- reading the view
@@ -238,16 +260,22 @@ def hostility(v, w, suspect, t):
             return -1e9
         if v[V_FOES] == others_hidden:
             return certain_foe_score(w, suspect[t]) + lean
+        if r == SHERIFF and suspect[t] <= 0.0:
+            return evidence + w[P_UNKNOWN] + lean - w[P_SHERIFF_CAUTION]
         return evidence + w[P_UNKNOWN] + lean
     if r == OUTLAW:
         if t_sheriff:
             return w[P_OUTLAW_SHERIFF] + lean
         if v[V_OUTLAWS] == 1:
             return certain_foe_score(w, -suspect[t]) + lean
+        if suspect[t] != 0.0:
+            return -evidence + w[P_UNKNOWN] + lean - w[P_OUTLAW_FOCUS] * np.sign(suspect[t])
         return -evidence + w[P_UNKNOWN] + lean
     # Renegade: while Outlaws live he fights whichever side leads; then he clears the
     # Deputies, the Sheriff last (killing him before would hand the game to the Outlaws).
     outlaws = v[V_OUTLAWS]
+    if w[P_REN_RULES] > 0.5:
+        return renegade_rules_hostility(v, w, suspect, t)
     if outlaws > 0:
         if t_sheriff:
             law_lead = living - 1 - outlaws - outlaws
@@ -258,6 +286,37 @@ def hostility(v, w, suspect, t):
     if t_sheriff:
         return 1.0 if living == 2 else -1e9
     return 2.0 + lean
+
+
+@kernel(inline="always")
+def deputies_alive(v):
+    """Deputies still alive: the role count of the player count minus the revealed dead."""
+    n = v[V_PLAYERS]
+    deputies = 0
+    for q in range(n):
+        if ROLES_BY_PLAYERS[n - 4, q] == DEPUTY:
+            deputies += 1
+        if v[V_ALIVE + q] == 0 and v[V_ROLE + q] == DEPUTY:
+            deputies -= 1
+    return deputies
+
+
+@kernel
+def renegade_rules_hostility(v, w, suspect, t):
+    """The Renegade's two rules (issue 37): never aim at the Sheriff while anyone else lives;
+    while the Outlaws outnumber the living Deputies hit the outlaw-looking players, and once the
+    Deputies are at least as many hit the lawful-looking ones (the Sheriff's side must not win
+    before the Renegade is alone with him)."""
+    lean = w[P_WOUNDED] * (v[V_MAX_LIFE + t] - v[V_LIFE + t])
+    if t == v[V_SHERIFF]:
+        return 1.0 + lean if v[V_ALIVE_N] == 2 else -1e9
+    evidence = w[P_TRUST] * suspect[t]
+    outlaws = v[V_OUTLAWS]
+    if outlaws == 0:
+        return 2.0 + lean
+    if deputies_alive(v) >= outlaws:
+        return -evidence + w[P_UNKNOWN] + lean
+    return evidence + w[P_UNKNOWN] + lean
 
 
 @kernel

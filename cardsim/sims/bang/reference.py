@@ -1,10 +1,10 @@
 """The same rules kernel interpreted by Python: the benchmark's reference and a cross-check.
 
 :func:`interpreted_engine` loads ``engine.py`` a second time as a separate module with numba's
-``kernel`` decorator replaced by the identity (the policies it calls likewise), so every rule
-runs as plain Python. Same source, same Generator calls: the interpreted and compiled kernels
-play identical games from the same seed (checked by the tests), and the speed ratio between them
-is what ``cardsim bench bang`` reports.
+``kernel`` decorator replaced by the identity (the policies and the rule modules it imports
+likewise), so every rule runs as plain Python. Same source, same Generator calls: the
+interpreted and compiled kernels play identical games from the same seed (checked by the
+tests), and the speed ratio between them is what ``cardsim bench bang`` reports.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ import sys
 from types import ModuleType
 from unittest import mock
 
-import cardsim.sims.bang as bang_package
-from cardsim.sims.bang import engine, policies
+from cardsim.sims.bang import characters, decisions, engine, policies, rules, search, state
 from cardsim.sims.core import jit
+
+#: the kernel modules in import order (each imports only those before it)
+KERNEL_MODULES = (policies, state, decisions, characters, rules, search, engine)
 
 
 def _identity_kernel(*args, **kwargs):
@@ -40,10 +42,14 @@ def _load_plain(name: str, path: str) -> ModuleType:
 
 @functools.cache
 def interpreted_engine() -> ModuleType:
-    """``cardsim.sims.bang.engine`` loaded again with every kernel, its policies' included,
-    left as plain Python."""
-    with mock.patch.object(jit, "kernel", _identity_kernel):
-        plain_policies = _load_plain("cardsim.sims.bang._policies_interpreted", policies.__file__)
-        with mock.patch.dict(sys.modules, {"cardsim.sims.bang.policies": plain_policies}), \
-                mock.patch.object(bang_package, "policies", plain_policies):
-            return _load_plain("cardsim.sims.bang._engine_interpreted", engine.__file__)
+    """``cardsim.sims.bang.engine`` loaded again with every kernel, its policies' and rule
+    modules' included, left as plain Python."""
+    plain: dict[str, ModuleType] = {}
+    with mock.patch.object(jit, "kernel", _identity_kernel), mock.patch.dict(sys.modules):
+        for module in KERNEL_MODULES:
+            short = module.__name__.rsplit(".", 1)[1]
+            assert module.__file__ is not None
+            copy = _load_plain(f"cardsim.sims.bang._{short}_interpreted", module.__file__)
+            plain[module.__name__] = copy
+            sys.modules[module.__name__] = copy
+    return plain[engine.__name__]

@@ -26,6 +26,7 @@ from cardsim.sims.bang.cards import (
     ROLE_NAMES,
     SIDE_LAW,
 )
+from cardsim.sims.bang.policies import with_structure
 from cardsim.sims.core.simulator import Simulator
 
 DEFAULT_MAX_TURNS = 1000
@@ -69,8 +70,11 @@ class BangConfig:
         if not isinstance(self.max_turns, int) or not 10 <= self.max_turns <= 30000:
             raise UserError(f"bang: max_turns must be 10-30000, got {self.max_turns!r}")
         digest = ""
-        if any(getattr(self, f"{role}_bot") == "tuned" for role in ROLE_NAMES):
-            digest = hashlib.sha256(self.params_by_role().tobytes()).hexdigest()[:16]
+        if any(getattr(self, f"{role}_bot") in ("tuned", "tuned2") for role in ROLE_NAMES):
+            table = self.params_by_role()
+            if not table[:, tuned.TRAINED_PARAMS:].any():  # the digest of a table of the first 21
+                table = np.ascontiguousarray(table[:, :tuned.TRAINED_PARAMS])
+            digest = hashlib.sha256(table.tobytes()).hexdigest()[:16]
         object.__setattr__(self, "tuned_params", digest)
 
     def bots_by_role(self) -> np.ndarray:
@@ -81,15 +85,26 @@ class BangConfig:
         )
 
     def params_by_role(self) -> np.ndarray:
-        """Bot parameters per role (row = role index): the trained ones for roles seated with
-        ``tuned`` (package data, for this player count), the role bot's defaults otherwise."""
+        """Bot parameters per role (row = role index): :func:`bot_params` of each role's bot."""
         table = engine.DEFAULT_PARAMS.copy()
-        tuned_roles = [i for i, role in enumerate(ROLE_NAMES)
-                       if getattr(self, f"{role}_bot") == "tuned"]
-        if tuned_roles:
-            trained = tuned.params_for(self.players)
-            table[tuned_roles] = trained[tuned_roles]
+        for i, role in enumerate(ROLE_NAMES):
+            bot = getattr(self, f"{role}_bot")
+            if bot != "role":
+                table[i] = bot_params(bot, self.players)[i]
         return table
+
+
+def bot_params(bot: str, players: int, params_file=None) -> np.ndarray:
+    """Parameters per role (row = role index) a bot plays with at ``players``: the trained
+    ones for ``tuned`` (package data or ``params_file``), those with the structural rules on for
+    ``role2`` / ``tuned2``, the role bot's defaults otherwise."""
+    if bot in ("tuned", "tuned2", "search"):
+        table = tuned.params_for(players, params_file or tuned.SHIPPED)
+    else:
+        table = engine.DEFAULT_PARAMS.copy()
+    if bot in ("role2", "tuned2", "search"):
+        table = with_structure(table)
+    return table
 
 
 def parse_bots(text: str) -> dict[str, str]:

@@ -18,11 +18,9 @@ trained parameters are the same for any ``jobs``.
 from __future__ import annotations
 
 import hashlib
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -30,6 +28,7 @@ from cardsim.sims.bang import engine
 from cardsim.sims.bang.cards import BOT_ROLE, ROLE_NAMES, ROLE_SIDE, roles_for
 from cardsim.sims.bang.policies import PARAM_RANGES
 from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS
+from cardsim.sims.bang.tuned import TRAINED_PARAMS
 
 CANDIDATES = 6  # candidates per search step
 STEP_START = 0.25  # first step, as a share of each parameter's range
@@ -154,14 +153,33 @@ def timed_training(players: int, seed: int, budget: int, max_rounds: int, jobs: 
 
 
 def training_fingerprint() -> str:
-    """16 hex digits hashing every source that decides what training finds: the rules and turn
-    loop, the view, the policies, the cards and this module. Recorded with the trained
-    parameters; a test checks the shipped ones against the current code."""
-    from cardsim.sims.bang import cards, policies, view
+    """16 hex digits for what decides what training finds: this search (its functions and
+    constants) and how the games play out for given parameters, measured on the games
+    themselves (every result of 60 fixed deals per player count, with the role bot's default
+    parameters and with one fixed random table over the trained parameters). Recorded with the
+    trained parameters; a test checks the shipped ones against the current code, so a change
+    of the rules or the bots that moves a game asks for retraining, and a change that moves
+    none (moving code between files) does not."""
+    import inspect
 
     digest = hashlib.sha256()
-    for module in (engine, policies, view, cards, sys.modules[__name__]):
-        digest.update(Path(module.__file__).read_bytes())
+    for function in (stream, side_wins, paired_gain, train_players):
+        digest.update(inspect.getsource(function).encode())
+    digest.update(repr((CANDIDATES, STEP_START, STEP_DECAY, GAMES_PER_CANDIDATE_SHARE,
+                        VALIDATION_SHARE, GAIN_THRESHOLD, LOW[:TRAINED_PARAMS].tolist(),
+                        HIGH[:TRAINED_PARAMS].tolist())).encode())
+    draw = stream(0, 9090)
+    bots = np.full(4, BOT_ROLE, dtype=np.int64)
+    for players in range(4, 8):
+        shaken = engine.DEFAULT_PARAMS.copy()
+        shaken[:, :TRAINED_PARAMS] = draw.uniform(LOW[:TRAINED_PARAMS], HIGH[:TRAINED_PARAMS],
+                                                  (4, TRAINED_PARAMS))
+        for table in (engine.DEFAULT_PARAMS, shaken):
+            games = engine.play_focus_games(
+                60, players, bots, np.ascontiguousarray(table), -1, 0, table[0],
+                DEFAULT_MAX_TURNS, stream(0, players, 0), stream(0, players, 1), False)
+            for column in games:
+                digest.update(np.ascontiguousarray(column).tobytes())
     return digest.hexdigest()[:16]
 
 

@@ -17,10 +17,12 @@ import numpy as np
 
 from cardsim.errors import UserError
 from cardsim.sims.bang.cards import ROLE_NAMES, roles_for
-from cardsim.sims.bang.policies import N_PARAMS, PARAM_NAMES, default_params
+from cardsim.sims.bang.policies import PARAM_NAMES, default_params
 
 FORMAT = "cardsim-bang-tuned/1"
 SHIPPED = Path(__file__).parent / "data" / "tuned.json"
+#: parameters the shipped file was trained over (the first ones of ``PARAM_NAMES``)
+TRAINED_PARAMS = 21
 
 
 def _bad(path: Path, why: str) -> UserError:
@@ -37,7 +39,8 @@ def read_file(path: Path) -> dict[str, Any]:
         raise _bad(path, f"unreadable ({type(error).__name__})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise _bad(path, f"not a {FORMAT} document")
-    if document.get("param_names") != list(PARAM_NAMES):
+    names = document.get("param_names")
+    if not isinstance(names, list) or not names or names != list(PARAM_NAMES[: len(names)]):
         raise _bad(path, "its parameter names do not match this version of the bots")
     if not isinstance(document.get("players"), dict):
         raise _bad(path, "no 'players' table")
@@ -46,8 +49,11 @@ def read_file(path: Path) -> dict[str, Any]:
 
 def params_for(players: int, path: Path = SHIPPED) -> np.ndarray:
     """Tuned parameters per role (row = role index) for ``players``; roles absent at that
-    count keep the defaults. UserError if the file has no valid entry for ``players``."""
+    count keep the defaults, and so do parameters added after the file was trained (its
+    ``param_names`` are a leading part of ``PARAM_NAMES``). UserError if the file has no valid
+    entry for ``players``."""
     document = read_file(path)
+    width = len(document["param_names"])
     entry = document["players"].get(str(players))
     if not isinstance(entry, dict) or not isinstance(entry.get("params"), dict):
         trained = ", ".join(sorted(document["players"])) or "none"
@@ -55,11 +61,11 @@ def params_for(players: int, path: Path = SHIPPED) -> np.ndarray:
     table = np.array([default_params(role) for role in range(len(ROLE_NAMES))])
     for role in sorted(set(roles_for(players))):
         values = entry["params"].get(ROLE_NAMES[role])
-        ok = isinstance(values, list) and len(values) == N_PARAMS
+        ok = isinstance(values, list) and len(values) == width
         if not ok or not all(isinstance(x, (int, float)) and np.isfinite(x) for x in values):
-            raise _bad(path, f"{players} players, {ROLE_NAMES[role]}: expected {N_PARAMS} "
+            raise _bad(path, f"{players} players, {ROLE_NAMES[role]}: expected {width} "
                              f"finite numbers")
-        table[role] = values
+        table[role, :width] = values
     return table
 
 

@@ -1,0 +1,307 @@
+"""The ``search`` bot: determinized Monte Carlo planning with the engine itself.
+
+At each play it would aim (BANG!, Duel, Jail, Panic!, Cat Balou) the search bot asks its
+rollout policy (tuned2: the tuned parameters with the structural rules) for the play, lists
+the same card aimed at every other legal target plus ending the play phase, and scores each
+option by rollouts: it samples a world consistent with the public record (the hidden roles
+dealt over the seats whose role is unknown, the unseen cards over the other hands by their
+public counts and the draw pile), plays the option there and continues the game with the
+rollout policy in every seat for a horizon of turns, and scores the end: 1 / 0 for a won /
+lost game, else its side's share of the living players' life points. Every option is played
+in the same sampled worlds. The option with the best total wins; ties keep the rollout
+policy's choice. Every other decision is the rollout policy's.
+
+The sampled world is built from public information and the bot's own hand only (card ids and
+seats taken in a fixed order, then shuffled), so the decision is a function of the public view
+and the random stream: ``tests/bang/test_hidden_info.py`` checks it like every other bot.
+Budget (rollouts per decision) and horizon (turns) are state fields set per batch; the method
+follows the determinized tree search of Daniláková's Bang! AI, one level deep.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.sims.bang.cards import (
+    BANG,
+    BOT_TUNED,
+    CAT_BALOU,
+    DEPUTY,
+    DUEL,
+    JAIL,
+    N_CARDS,
+    N_KINDS,
+    OUTLAW,
+    PANIC,
+    ROLE_SIDE,
+    ROLES_BY_PLAYERS,
+    SIDE_RENEGADE,
+)  # fmt: skip
+from cardsim.sims.bang.decisions import choose_action, effective_kind, public_view
+from cardsim.sims.bang.policies import (
+    N_PARAMS,
+    P_JAIL_MIN,
+    P_SHOOT_MIN,
+    P_TAKE_MIN,
+    hostility,
+    pick_card_to_take,
+    rand_below,
+    scripted_play,
+    suspicion,
+)  # fmt: skip
+from cardsim.sims.bang.rules import apply_action, begin_turn, end_turn
+from cardsim.sims.bang.state import (
+    ALIVE,
+    BOT,
+    DECK,
+    G_DECK_N,
+    G_MAX_TURNS,
+    G_PLAYERS,
+    G_TURNS,
+    G_WINNER,
+    HAND,
+    HAND_WIDTH,
+    HOLDER,
+    LIFE,
+    MAX_ACTIONS_PER_TURN,
+    MAX_SEATS,
+    PARAMS,
+    REVEALED,
+    ROLE,
+    ROLLOUT,
+    SEARCH,
+    STATE_SIZE,
+    TABLE,
+    Z_DECK,
+    Z_HAND,
+    Z_LIMBO,
+    ZONE,
+    can_shoot,
+    distance,
+    move,
+    seat_params,
+    shuffle_prefix,
+)  # fmt: skip
+from cardsim.sims.bang.view import V_SHERIFF
+from cardsim.sims.core.jit import kernel
+
+MAX_OPTIONS = MAX_SEATS + 1
+SWAPS = 24  # Metropolis swaps of two hidden roles per sampled world
+BELIEF = 1.0  # weight of the suspicion in the sampled roles
+SWITCH_Z = 2.0  # leave the rollout policy's choice only for an option better by this many s.e.
+
+
+@kernel
+def copy_state(dst, src):
+    """dst[:] = src[:] element by element (no shape check compiled in)."""
+    for i in range(STATE_SIZE):
+        dst[i] = src[i]
+
+
+@kernel(inline="always")
+def role_lean(role, suspect):
+    """Log-weight of a hidden ``role`` for a seat of suspicion ``suspect`` (hostility to the
+    Sheriff read from the public attack record): Outlaws lean to the suspects, Deputies away."""
+    if role == OUTLAW:
+        return BELIEF * suspect
+    if role == DEPUTY:
+        return -BELIEF * suspect
+    return 0.0
+
+
+@kernel
+def sample_world(s, rng, p, world, suspect):
+    """``world`` = ``s`` with everything hidden from p dealt afresh from what p knows: the
+    roles not yet public over the seats whose role is unknown (shuffled, then ``SWAPS``
+    Metropolis swaps toward weights exp(``role_lean``) from the suspicion ``suspect``), the
+    cards p has not seen (the draw pile and the other hands) over the other hands by their
+    public sizes and the draw pile. Every seat plays the rollout policy of its sampled role."""
+    copy_state(world, s)
+    n = s[G_PLAYERS]
+    left = np.zeros(4, np.int64)
+    for q in range(n):
+        left[ROLES_BY_PLAYERS[n - 4, q]] += 1
+    seats = np.empty(MAX_SEATS, np.int64)
+    n_hidden = 0
+    for q in range(n):
+        if s[REVEALED + q] == 1 or q == p:
+            left[s[ROLE + q]] -= 1
+        else:
+            seats[n_hidden] = q
+            n_hidden += 1
+    pool = np.empty(MAX_SEATS, np.int64)
+    k = 0
+    for r in range(4):
+        for _ in range(left[r]):
+            pool[k] = r
+            k += 1
+    shuffle_prefix(pool, k, rng)
+    for _ in range(SWAPS):
+        if n_hidden < 2:
+            break
+        a = rand_below(rng, n_hidden)
+        b = rand_below(rng, n_hidden)
+        if pool[a] == pool[b]:
+            continue
+        change = (role_lean(pool[b], suspect[seats[a]]) + role_lean(pool[a], suspect[seats[b]])
+                  - role_lean(pool[a], suspect[seats[a]]) - role_lean(pool[b], suspect[seats[b]]))
+        if change >= 0.0 or rng.random() < np.exp(change):
+            pool[a], pool[b] = pool[b], pool[a]
+    for i in range(n_hidden):
+        world[ROLE + seats[i]] = pool[i]
+    for q in range(n):
+        world[BOT + q] = BOT_TUNED
+        r = world[ROLE + q]
+        for i in range(N_PARAMS):
+            world[PARAMS + q * N_PARAMS + i] = s[ROLLOUT + r * N_PARAMS + i]
+    unseen = np.empty(N_CARDS, np.int64)
+    m = 0
+    for c in range(N_CARDS):
+        zone = s[ZONE + c]
+        if zone == Z_DECK or (zone == Z_HAND and s[HOLDER + c] != p):
+            unseen[m] = c
+            m += 1
+    for i in range(m):
+        move(world, unseen[i], Z_LIMBO, -1)
+    shuffle_prefix(unseen, m, rng)
+    dealt = 0
+    for q in range(n):
+        if q != p:
+            for _ in range(s[HAND + q * HAND_WIDTH + N_KINDS]):
+                move(world, unseen[dealt], Z_HAND, q)
+                dealt += 1
+    for i in range(dealt, m):
+        c = unseen[i]
+        world[DECK + i - dealt] = c
+        world[ZONE + c] = Z_DECK
+        world[HOLDER + c] = -1
+    world[G_DECK_N] = m - dealt
+
+
+@kernel
+def world_value(world, p):
+    """p's score of a rollout's end: 1 / 0 for a game its side won / lost, else its side's
+    share of the living players' life points (a Renegade's side is himself)."""
+    side = ROLE_SIDE[world[ROLE + p]]
+    if world[G_WINNER] >= 0:
+        return 1.0 if world[G_WINNER] == side else 0.0
+    if world[ALIVE + p] == 0 and side == SIDE_RENEGADE:
+        return 0.0
+    mine = 0.0
+    total = 0.0
+    for q in range(world[G_PLAYERS]):
+        if world[ALIVE + q] == 1:
+            total += world[LIFE + q]
+            if ROLE_SIDE[world[ROLE + q]] == side:
+                mine += world[LIFE + q]
+    return mine / total if total > 0 else 0.0
+
+
+@kernel
+def play_out(world, rng, p, c, t, which, horizon):
+    """From p's play phase: play (c, t, which) (c = -1: end the play phase), finish p's turn
+    and play ``horizon`` more turns with every seat's rollout policy (or to the game's end)."""
+    if c >= 0:
+        apply_action(world, rng, p, c, t, which)
+        for _ in range(MAX_ACTIONS_PER_TURN):
+            if world[ALIVE + p] == 0 or world[G_WINNER] >= 0:
+                break
+            c2, t2, which2 = choose_action(world, rng, p)
+            if c2 == -1:
+                break
+            apply_action(world, rng, p, c2, t2, which2)
+    end_turn(world, rng, p)
+    stop = world[G_TURNS] + horizon
+    q = p
+    n = world[G_PLAYERS]
+    while world[G_WINNER] < 0 and world[G_TURNS] < stop and world[G_TURNS] < world[G_MAX_TURNS]:
+        q = (q + 1) % n
+        if world[ALIVE + q] == 0:
+            continue
+        if begin_turn(world, rng, q):
+            for _ in range(MAX_ACTIONS_PER_TURN):
+                if world[ALIVE + q] == 0 or world[G_WINNER] >= 0:
+                    break
+                c2, t2, which2 = choose_action(world, rng, q)
+                if c2 == -1:
+                    break
+                apply_action(world, rng, q, c2, t2, which2)
+            end_turn(world, rng, q)
+
+
+@kernel(inline="always")
+def may_aim(s, v, p, kind, t):
+    """t (another living player) is a legal target of p's card of ``kind``, as in
+    :func:`~cardsim.sims.bang.decisions.legal_actions`."""
+    if kind == BANG:
+        return can_shoot(s, p, t)
+    if kind == PANIC:
+        return distance(s, p, t) <= 1
+    if kind == JAIL:
+        return t != v[V_SHERIFF] and s[TABLE + t * N_KINDS + JAIL] < 0
+    return kind == DUEL or kind == CAT_BALOU
+
+
+@kernel
+def search_play(s, rng, p):
+    """The search bot's play (see the module docstring)."""
+    v = public_view(s, p)
+    w = seat_params(s, p)
+    c0, t0, which0 = scripted_play(v, w)
+    if c0 < 0 or t0 < 0:
+        return c0, t0, which0
+    kind = effective_kind(s, p, c0)
+    suspect = suspicion(v, w)
+    threshold = w[P_SHOOT_MIN]
+    if kind == JAIL:
+        threshold = w[P_JAIL_MIN]
+    elif kind == PANIC or kind == CAT_BALOU:
+        threshold = w[P_TAKE_MIN]
+    targets = np.empty(MAX_OPTIONS, np.int64)
+    whiches = np.empty(MAX_OPTIONS, np.int64)
+    targets[0] = t0
+    whiches[0] = which0
+    n_options = 1
+    for t in range(s[G_PLAYERS]):
+        if t == t0 or t == p or s[ALIVE + t] == 0 or not may_aim(s, v, p, kind, t):
+            continue
+        if hostility(v, w, suspect, t) <= threshold:
+            continue
+        which = -1
+        if kind == PANIC or kind == CAT_BALOU:
+            which = pick_card_to_take(v, t)  # -2: nothing worth taking
+            if which == -2:
+                continue
+        targets[n_options] = t
+        whiches[n_options] = which
+        n_options += 1
+    targets[n_options] = -1  # end the play phase instead
+    whiches[n_options] = -1
+    n_options += 1
+    rounds = max(1, s[SEARCH] // n_options)
+    totals = np.zeros(MAX_OPTIONS)
+    squares = np.zeros(MAX_OPTIONS)  # sums of squared differences from the default option
+    base = np.empty(STATE_SIZE, np.int64)
+    world = np.empty(STATE_SIZE, np.int64)
+    values = np.empty(MAX_OPTIONS)
+    for _ in range(rounds):
+        sample_world(s, rng, p, base, suspect)
+        for j in range(n_options):
+            copy_state(world, base)
+            card = c0 if targets[j] >= 0 else -1
+            play_out(world, rng, p, card, targets[j], whiches[j], s[SEARCH + 1])
+            values[j] = world_value(world, p)
+            totals[j] += values[j]
+            squares[j] += (values[j] - values[0]) ** 2
+    best = 0
+    best_edge = 0.0
+    for j in range(1, n_options):
+        mean = (totals[j] - totals[0]) / rounds
+        spread = np.sqrt(max(squares[j] / rounds - mean * mean, 0.0) / max(rounds - 1, 1))
+        edge = mean - SWITCH_Z * spread
+        if mean > 0.0 and edge > best_edge:
+            best = j
+            best_edge = edge
+    if targets[best] < 0:
+        return -1, -1, -1
+    return c0, targets[best], whiches[best]

@@ -1,0 +1,112 @@
+"""The search bot and the structural rules of the role2/tuned2 bots (issue 37)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardsim.errors import UserError
+from cardsim.sims.bang import cards as C
+from cardsim.sims.bang import engine as E
+from cardsim.sims.bang import policies as P
+from cardsim.sims.bang import search as S
+from cardsim.sims.bang import view as V
+from cardsim.sims.bang.compare import compare_rows
+from cardsim.sims.bang.simulator import bot_params
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_games_with_a_search_seat_keep_every_invariant(players: int) -> None:
+    table = bot_params("tuned2", players)
+    bots = np.full(4, C.BOT_NAMES.index("tuned2"), dtype=np.int64)
+    result = E.play_focus_games(6, players, bots, table, C.OUTLAW, C.BOT_SEARCH, table[C.OUTLAW],
+                                1000, np.random.default_rng(1), np.random.default_rng(2), True,
+                                rollout_params=table, search_budget=8, search_horizon=10)
+    assert result[-1].max() == 0
+    assert set(result[0].tolist()) <= {C.SIDE_LAW, C.SIDE_OUTLAWS, C.SIDE_RENEGADE}
+
+
+def mid_game(players: int, seed: int) -> tuple[np.ndarray, int]:
+    """A state some turns into a role-bot game, and the seat about to play."""
+    rng = np.random.default_rng(seed)
+    s = E.setup_game(players, np.full(4, C.BOT_ROLE), E.DEFAULT_PARAMS, 1000, rng)
+    p = 0
+    for _ in range(12):
+        if s[E.G_WINNER] >= 0:
+            break
+        if s[E.ALIVE + p] == 1:
+            E.take_turn(s, rng, p)
+        p = (p + 1) % players
+    while s[E.ALIVE + p] == 0:
+        p = (p + 1) % players
+    return s, p
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_sampled_world_keeps_what_the_seat_sees(seed: int) -> None:
+    """The world a search samples shows its seat the same public view (but for the seat's own
+    bot kind), keeps every invariant, and deals the hidden roles the table's role counts."""
+    s, p = mid_game(7, seed)
+    if s[E.G_WINNER] >= 0:
+        pytest.skip("game over early")
+    world = np.empty_like(s)
+    v = P.suspicion(E.public_view(s.copy(), p), E.seat_params(s, p))
+    S.sample_world(s, np.random.default_rng(seed), p, world, v)
+    assert E.invariant_error(world) == 0
+    seen = E.public_view(s.copy(), p).copy()
+    sampled = E.public_view(world.copy(), p).copy()
+    seen[V.V_BOT] = sampled[V.V_BOT] = 0
+    assert np.array_equal(seen, sampled)
+    assert sorted(world[E.ROLE : E.ROLE + 7]) == sorted(C.ROLES_BY_PLAYERS[3])
+
+
+def renegade_view(alive: list[int]) -> np.ndarray:
+    """The view of a 7-player Renegade (seat 1) with only the listed seats alive."""
+    s, _ = mid_game(7, 0)
+    state = E.StateView(s)
+    state.role[:7] = C.ROLES_BY_PLAYERS[3]
+    for q in range(7):
+        state.alive[q] = 1 if q in alive else 0
+        state.revealed[q] = 1 if q not in alive or q == 0 else 0
+    return E.public_view(s, 1).copy()
+
+
+def test_the_two_rule_renegade_spares_the_sheriff_while_others_live() -> None:
+    w = P.with_structure(E.DEFAULT_PARAMS)[C.RENEGADE]
+    v = renegade_view([0, 1, 2, 6])
+    suspect = P.suspicion(v, w)
+    assert P.hostility(v, w, suspect, 0) < -1e8
+    assert max(P.hostility(v, w, suspect, t) for t in (2, 6)) > -1e8
+    alone = renegade_view([0, 1])
+    assert P.hostility(alone, w, P.suspicion(alone, w), 0) > 0
+
+
+def test_the_structural_rules_are_off_for_the_role_and_tuned_bots() -> None:
+    for table in (E.DEFAULT_PARAMS, bot_params("tuned", 5)):
+        assert not table[:, P.P_REN_RULES:].any()
+    assert (bot_params("tuned2", 5)[:, P.P_REN_RULES] == 1.0).all()
+
+
+def test_compare_rejects_a_bad_budget() -> None:
+    with pytest.raises(UserError, match="budget"):
+        compare_rows([5], "search", "tuned2", ["renegade"], 10, 0, 1, budget=0)
+
+
+def test_ladder_verdict_names_the_cells_that_miss() -> None:
+    from cardsim.sims.bang.compare import ladder_verdict
+
+    rows = [{"players": 5, "role": role, "bot": "tuned2", "against": "role2", "diff": d,
+             "diff_lo": d - 0.01, "diff_hi": d + 0.01, "holds": d >= 0.03 and d - 0.01 > 0}
+            for role, d in (("sheriff", 0.05), ("renegade", 0.02))]
+    verdict = ladder_verdict(rows)
+    assert "1 of 2 cells" in verdict and "5p renegade +2.0" in verdict
+    assert "sheriff" not in verdict
+    rows[1]["diff"], rows[1]["diff_lo"], rows[1]["holds"] = 0.04, 0.03, True
+    assert "for every role" in ladder_verdict(rows)
+
+
+def test_ladder_needs_two_rungs() -> None:
+    from cardsim.sims.bang.compare import ladder_rows
+
+    with pytest.raises(UserError, match="rungs"):
+        ladder_rows([5], ["tuned2"], 10, 0, 1)
