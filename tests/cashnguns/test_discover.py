@@ -70,7 +70,7 @@ SMALL = DiscoverSettings(players=4, budget=8, local=8, rounds=2, start=("stubbor
 
 
 def test_discover_is_the_same_for_any_job_count_and_resumes(tmp_path, monkeypatch):
-    monkeypatch.setattr("cardsim.analysis.cashnguns.DISCOVER_CHUNK", 1_000)  # several chunks per call
+    monkeypatch.setattr("cardsim.analysis.cashnguns.search.DISCOVER_CHUNK", 1_000)  # several chunks per call
     one = discover(SMALL, jobs=1)
     two = discover(SMALL, jobs=2)
     assert one["rounds"] == two["rounds"]

@@ -176,8 +176,8 @@ def test_a_reply_two_parameters_from_every_member_needs_the_compound_moves(monke
     found = find_reply(arena, library, mix, library, **common)
     assert found.spec == CLOCK.spec() and found.low > 0.2
     assert find_reply(arena, library, mix, library, **common) == found  # deterministic given the seed
-    monkeypatch.setattr(analysis, "MEMBER_SHARE", 0.6)
-    monkeypatch.setattr(analysis, "COMPOUND_SHARE", 0.0)
+    monkeypatch.setattr(analysis.search, "MEMBER_SHARE", 0.6)
+    monkeypatch.setattr(analysis.search, "COMPOUND_SHARE", 0.0)
     one_move = find_reply(arena, library, mix, library, **common)
     assert one_move.spec != CLOCK.spec() and one_move.low <= 0 and one_move.candidates == 100
     assert find_reply(arena, library, mix, library, **{**common, "local": 0}).spec != CLOCK.spec()

@@ -1,0 +1,275 @@
+"""Cash'n Guns profile tables: every table profile of a strategy list simulated, the payoff
+matrix, the symmetric game and its best responses (``cardsim cashnguns payoff``, the report).
+
+All profiles use the same root seed, so they are played on the same deals and random draws
+(common random numbers), which makes strategy comparisons sharper.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from cardsim.analysis.equilibrium import (
+    Equilibrium,
+    SymmetricGame,
+    payoff_half_widths,
+    table_profiles,
+)
+from cardsim.analysis.stats import Z95, wilson_interval
+from cardsim.errors import UserError
+from cardsim.sims.cashnguns.config import CashNGunsConfig
+from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
+from cardsim.sims.cashnguns.simulator import SIMULATOR
+from cardsim.sims.cashnguns.strategies import (
+    BULLET_POLICIES,
+    LIE_POLICIES,
+    NAMED_STRATEGIES,
+    PARAM_RANGES,
+    TARGET_POLICIES,
+    Strategy,
+)
+from cardsim.sims.core.runner import run
+
+METRICS = ("win", "score")
+
+
+def strategy_space_tables() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The strategy space as three tables: named strategies (policies, spec, description), the
+    policies of each part with their meaning, and each parameter with its default, range and
+    meaning (from :class:`Strategy`'s documentation)."""
+    named = pl.DataFrame([
+        {"strategy": name, "bullet": s.bullet, "target": s.target, "lie": s.lie,
+         "spec": s.spec(), "description": description}
+        for name, (description, s) in NAMED_STRATEGIES.items()
+    ])
+    policies = pl.DataFrame([
+        {"part": part, "policy": name, "meaning": meaning}
+        for part, table in (("bullet", BULLET_POLICIES), ("target", TARGET_POLICIES), ("lie", LIE_POLICIES))
+        for name, (_, meaning) in table.items()
+    ])
+    default = Strategy()
+    parameters = pl.DataFrame([
+        {"parameter": name, "default": f"{getattr(default, name):g}", "range": f"{low:g} to {high:g}",
+         "meaning": PARAMETER_MEANINGS[name]}
+        for name, (low, high) in PARAM_RANGES.items()
+    ])
+    return named, policies, parameters
+
+
+#: One line per parameter for ``cardsim cashnguns strategies``.
+PARAMETER_MEANINGS = {
+    "pot": "bigpot fires when the loot >= pot x the round's expected loot (round one: $53,125)",
+    "safe": "safe fires when the target's counted chance of holding a loaded card <= safe",
+    "guns": "guns lies down at >= guns guns; risk never lies down with fewer",
+    "lie_p": "random lies down with this probability",
+    "hit": "chance each gun wounds when not counting cards (3/8 = a full hand)",
+    "wound": "dollars threshold puts on a wound (x (wounds + 1); lethal: my money + 3x)",
+    "risk": "risk's base tolerated chance of a wound",
+    "greed": "risk tolerates greed x (pot/expected - 1) more",
+    "care": "risk tolerates care less per wound I carry",
+    "endgame": "risk tolerates endgame x round/7 more (round 0-7)",
+    "count": "1: each aimer's loaded chance from its revealed cards; 0: use hit",
+}
+
+
+
+def _profile_rows(
+    strategies: Sequence[str],
+    players: int,
+    batch: list[tuple[int, ...]],
+    n: int,
+    seed: int,
+    shame_value: int,
+    store: Path | None,
+    runner_options: dict | None = None,
+) -> list[dict]:
+    """Raw pooled sums for each strategy of each profile in ``batch`` (runs in workers).
+    ``runner_options``: further :func:`~cardsim.sims.core.runner.run` keywords (precision,
+    max_n, backend, scheduler)."""
+    rows = []
+    chunk = min(n, SIMULATOR.chunk_size)
+    for profile in batch:
+        specs = tuple(strategies[i] for i in profile)
+        config = CashNGunsConfig(players=players, strategies=specs, shame_value=shame_value)
+        episodes = run(SIMULATOR, config, n=n, seed=seed, store=store, jobs=1, chunk_size=chunk,
+                       **(runner_options or {})).episodes
+        games = episodes.height
+        wins = episodes.select([f"win_{slot}" for slot in range(players)]).to_numpy()
+        scores = episodes.select([f"score_{slot}" for slot in range(players)]).to_numpy().astype(np.float64)
+        for index in sorted(set(profile)):
+            slots = [slot for slot, s in enumerate(profile) if s == index]
+            rows.append({
+                "profile": "+".join(specs),
+                "strategy": strategies[index],
+                "count": len(slots),
+                "games": games,
+                "n": games * len(slots),
+                "wins": int(wins[:, slots].sum()),
+                "score_sum": float(scores[:, slots].sum()),
+                "score_sq": float((scores[:, slots] ** 2).sum()),
+            })
+    return rows
+
+
+def profile_payoffs(
+    strategies: Sequence[str],
+    players: int,
+    *,
+    n: int,
+    seed: int = 0,
+    shame_value: int = DEFAULT_SHAME_DOLLARS,
+    store: Path | None = None,
+    jobs: int = 1,
+    on_profile: Callable[[int, int], None] | None = None,
+    runner_options: dict | None = None,
+) -> pl.DataFrame:
+    """Simulate every profile ``n`` games and pool each strategy's seats.
+
+    Profiles are shared among ``jobs`` worker processes in batches; the table is the same for
+    any ``jobs`` (each profile is its own run from the same seed, rows in profile order).
+
+    Returns one row per (profile, strategy in it): ``profile`` (strategy names joined by
+    ``+``), ``strategy``, ``count`` (its seats), ``games``, ``n`` (seat observations =
+    count x games), ``wins``, ``p_win`` with its 95% Wilson interval ``win_lo``/``win_hi``,
+    ``mean_score`` with its 95% interval ``score_lo``/``score_hi`` (dollars). Seats of one
+    strategy in the same game are pooled; their outcomes are negatively correlated (mostly one
+    winner per game), so the pooled interval is conservative. ``runner_options`` passes
+    ``precision``/``max_n`` (each profile then stops on its own precision; ``games`` says how
+    many it played) or ``backend="dask"``/``scheduler`` (profiles then run one after another,
+    each on the cluster) to every profile's run.
+    """
+    if len(set(strategies)) != len(strategies) or not strategies:
+        raise UserError("payoff: give distinct strategies")
+    if jobs < 1:
+        raise UserError(f"jobs must be at least 1, got {jobs}")
+    profiles = table_profiles(len(strategies), players)
+    if (runner_options or {}).get("backend") == "dask":
+        jobs = 1
+    size = 1 if jobs == 1 else 40
+    batches = [profiles[i : i + size] for i in range(0, len(profiles), size)]
+    arguments = (tuple(strategies), players)
+    if jobs == 1:
+        results = (_profile_rows(*arguments, batch, n, seed, shame_value, store, runner_options)
+                   for batch in batches)
+    else:
+        from joblib import Parallel, delayed
+
+        results = Parallel(n_jobs=jobs, return_as="generator")(
+            delayed(_profile_rows)(*arguments, batch, n, seed, shame_value, store, runner_options)
+            for batch in batches
+        )
+    rows: list[dict] = []
+    done = 0
+    for batch, batch_rows in zip(batches, results):
+        rows.extend(batch_rows)
+        done += len(batch)
+        if on_profile is not None:
+            on_profile(done, len(profiles))
+    frame = pl.DataFrame(rows)
+    obs = frame["n"].to_numpy().astype(np.float64)
+    lo, hi = wilson_interval(frame["wins"].to_numpy(), obs)
+    mean = frame["score_sum"].to_numpy() / obs
+    variance = np.maximum(frame["score_sq"].to_numpy() / obs - mean**2, 0.0) * obs / np.maximum(obs - 1, 1)
+    half = Z95 * np.sqrt(variance / obs)
+    return frame.with_columns(
+        (pl.col("wins") / pl.col("n")).alias("p_win"),
+        pl.Series("win_lo", lo),
+        pl.Series("win_hi", hi),
+        pl.Series("mean_score", mean),
+        pl.Series("score_lo", mean - half),
+        pl.Series("score_hi", mean + half),
+    ).drop("score_sum", "score_sq")
+
+
+def payoff_matrix(profiles: pl.DataFrame, strategies: Sequence[str], players: int) -> pl.DataFrame:
+    """Focal strategy A against (players - 1) opponents all playing B, for every pair.
+
+    One row per (focal, others) with ``n``, ``wins``, ``p_win`` (95% Wilson interval) and
+    ``mean_score`` (95% interval). On the diagonal the n seats of the one-strategy table are
+    pooled.
+    """
+    rows = []
+    for focal in strategies:
+        for others in strategies:
+            specs = sorted([strategies.index(focal)] + [strategies.index(others)] * (players - 1))
+            name = "+".join(strategies[i] for i in specs)
+            row = profiles.filter((pl.col("profile") == name) & (pl.col("strategy") == focal))
+            if row.height != 1:
+                raise UserError(f"payoff: profile {name} missing from the profile table")
+            rows.append(row.with_columns(pl.lit(focal).alias("focal"), pl.lit(others).alias("others")))
+    return pl.concat(rows).select(
+        "focal", "others", "n", "wins", "p_win", "win_lo", "win_hi", "mean_score", "score_lo", "score_hi"
+    )
+
+
+def symmetric_game(profiles: pl.DataFrame, strategies: Sequence[str], players: int, metric: str = "win") -> SymmetricGame:
+    """The symmetric game from a profile table (``metric`` 'win': p_win, 'score': mean score)."""
+    if metric not in METRICS:
+        raise UserError(f"metric must be one of: {', '.join(METRICS)}")
+    column, lo, hi = ("p_win", "win_lo", "win_hi") if metric == "win" else ("mean_score", "score_lo", "score_hi")
+    count = len(strategies)
+    multisets = table_profiles(count, players - 1)
+    others = np.zeros((len(multisets), count), np.int64)
+    for row, multiset in enumerate(multisets):
+        for index in multiset:
+            others[row, index] += 1
+    lookup = {tuple(row): j for j, row in enumerate(others.tolist())}
+    payoff = np.full((count, len(multisets)), np.nan)
+    variance = np.full((count, len(multisets)), np.nan)
+    position = {name: i for i, name in enumerate(strategies)}
+    for profile, strategy, value, low, high in profiles.select("profile", "strategy", column, lo, hi).iter_rows():
+        counts = np.zeros(count, np.int64)
+        for name in profile.split("+"):
+            counts[position[name]] += 1
+        s = position[strategy]
+        counts[s] -= 1
+        payoff[s, lookup[tuple(counts.tolist())]] = value
+        variance[s, lookup[tuple(counts.tolist())]] = ((high - low) / (2 * Z95)) ** 2
+    if np.isnan(payoff).any():
+        raise UserError("payoff: the profile table does not cover every profile")
+    factorial = np.array([math.factorial(k) for k in range(players)], np.float64)
+    coefficients = math.factorial(players - 1) / factorial[others].prod(axis=1)
+    return SymmetricGame(tuple(strategies), players, others, payoff, coefficients, variance, metric)
+
+
+
+def best_responses(matrix: pl.DataFrame, metric: str = "win") -> pl.DataFrame:
+    """For each strategy B played by all others: the focal strategy with the highest payoff,
+    its payoff with interval, and B's own payoff against itself (what deviating gains)."""
+    column, lo, hi = ("p_win", "win_lo", "win_hi") if metric == "win" else ("mean_score", "score_lo", "score_hi")
+    rows = []
+    for others in matrix["others"].unique(maintain_order=True):
+        block = matrix.filter(pl.col("others") == others)
+        best = block.sort(column, descending=True).row(0, named=True)
+        itself = block.filter(pl.col("focal") == others).row(0, named=True)
+        rows.append({
+            "others": others,
+            "best_response": best["focal"],
+            "payoff": best[column],
+            "lo": best[lo],
+            "hi": best[hi],
+            "payoff_of_others": itself[column],
+            "gain": best[column] - itself[column],
+        })
+    return pl.DataFrame(rows)
+
+
+def equilibrium_table(equilibrium: Equilibrium, game: SymmetricGame) -> pl.DataFrame:
+    """The equilibrium as rows: strategy, its share in the mix, its payoff against the mix with
+    a 95% interval (``lo``, ``hi``), best share first then best payoff."""
+    half = payoff_half_widths(game, equilibrium.mix)
+    lo, hi = equilibrium.payoffs - half, equilibrium.payoffs + half
+    if game.metric == "win":
+        lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+    return pl.DataFrame({
+        "strategy": list(game.strategies),
+        "share": equilibrium.mix,
+        "payoff_vs_mix": equilibrium.payoffs,
+        "lo": lo,
+        "hi": hi,
+    }).sort(["share", "payoff_vs_mix"], descending=True)
