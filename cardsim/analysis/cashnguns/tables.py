@@ -57,7 +57,8 @@ def strategy_space_tables() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
         {"parameter": name, "default": f"{getattr(default, name):g}", "range": f"{low:g} to {high:g}",
          "meaning": PARAMETER_MEANINGS[name]}
         for name, (low, high) in PARAM_RANGES.items()
-    ])
+    ] + [{"parameter": "order", "default": default.order, "range": "any order of CCCCCBBX",
+          "meaning": PARAMETER_MEANINGS["order"]}])
     return named, policies, parameters
 
 
@@ -74,6 +75,8 @@ PARAMETER_MEANINGS = {
     "care": "risk tolerates care less per wound I carry",
     "endgame": "risk tolerates endgame x round/7 more (round 0-7)",
     "count": "1: each aimer's loaded chance from its revealed cards; 0: use hit",
+    "read": "1: an opponent who has shown only Clicks is read as playing Clicks first",
+    "order": "schedule's order of the 8 cards: C Click, B Bang!, X Bang!Bang!Bang! (168 orders)",
 }
 
 
