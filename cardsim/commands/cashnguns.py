@@ -59,6 +59,8 @@ ShameOpt = Annotated[
 ]
 LocalOpt = Annotated[int, typer.Option("--local", help="Local-search candidates per search on top of --budget (30%: neighbours of the library's members; 50%: compound moves of two or three parameters; 20%: a hill-climb; 0: off).")]
 
+SweepOpt = Annotated[bool, typer.Option("--sweep/--no-sweep", help="Also try every card order (168) and opponent reading on top of every mix member (the schedule sweep).")]
+
 
 @app.command("strategies")
 def strategies_command(as_json: JsonOpt = False) -> None:
@@ -287,6 +289,7 @@ def discover_command(
     local: LocalOpt = DEFAULT_LOCAL,
     start: Annotated[list[str] | None, typer.Option("--start", help="Starting library: strategy specs, comma separated (or repeated), and 'library' for the shipped library of the reading (continue its run; default: stubborn,coward,bluffer,sniper).")] = None,
     stop_checks: Annotated[int, typer.Option("--stop-checks", help="Independent searches every round besides discover's own; the run stops only when none gains significantly and every 95% bound is within the tolerance.")] = 2,
+    sweep: SweepOpt = True,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     store: StoreOpt = None,
@@ -297,7 +300,8 @@ def discover_command(
     library's symmetric equilibrium, searches the strategy space for the best reply to it, adds
     the reply when its gain is significant, and reports the exploitability with a 95% interval.
     Every round also runs --stop-checks independent searches (default two; fresh candidates
-    and games); the best significant new reply joins; the run stops only when no search gains
+    and games) and the schedule sweep (every mix member with each of the 168 card orders and
+    with opponent reading; --no-sweep leaves it out); the best significant new reply joins; the run stops only when no search gains
     significantly and every 95% bound is within 0.75 points (win) or $750 (score); otherwise it
     reports its least exploitable round. --start library continues the shipped library of the
     reading (add specs to bring in replies found elsewhere).
@@ -314,7 +318,7 @@ def discover_command(
     from cardsim.commands.common import resolve_store, search_jobs
 
     every_settings = [DiscoverSettings(players=count, metric=metric, shame_value=shame, seed=seed, budget=budget,
-                                       rounds=rounds, local=local, stop_checks=stop_checks,
+                                       rounds=rounds, local=local, stop_checks=stop_checks, sweep=sweep,
                                        **({"start": start_library(start, count, metric, shame)} if start else {}))
                       for count in parse_range(players)]
     for settings in every_settings:  # every count checked before any is run
@@ -326,7 +330,8 @@ def discover_command(
     for settings in every_settings:
         if not as_json:
             typer.echo(f"Cash'n Guns discover, {settings.players} players ({METHOD_VERSION}: {settings.budget} "
-                       f"grid/random + {settings.local} local-search candidates per search):")
+                       f"grid/random + {settings.local} local-search candidates per search"
+                       f"{', and the schedule sweep' if settings.sweep else ''}):")
         show = None if as_json else (lambda record: typer.echo("\n".join(discover_round_lines(record, metric))))
         documents.append(discover_json(discover(settings, jobs=workers, store=folder, on_round=show)))
         if not as_json:
@@ -394,13 +399,16 @@ def check_command(
     seed: SeedOpt = 0,
     libraries: Annotated[Path | None, typer.Option("--libraries", help="Libraries file (default: the shipped libraries.json).")] = None,
     record: Annotated[bool, typer.Option("--record", help="Record each check with its entry in the libraries file (outside_checks), so the report gives the highest recorded bound.")] = False,
+    sweep: SweepOpt = True,
     jobs: JobsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Try a shipped equilibrium from outside: a fresh best-response search of --budget
     candidates against the library's equilibrium mix as shipped (not re-solved), from random
-    streams discover never draws from, and the reply's gain over the mix on --games fresh
-    paired games, with its 95% interval (points of win probability, or dollars of score).
+    streams discover never draws from, and the schedule sweep (every mix member with each of
+    the 168 card orders and with opponent reading; --no-sweep leaves it out); the reply of the
+    search with the highest 95% upper bound and its gain over the mix on --games fresh paired
+    games, with its 95% interval (points of win probability, or dollars of score).
 
     Example: cardsim cashnguns check --players 4-6 --metric win --shame -5000 --seed 1
     """
@@ -422,7 +430,7 @@ def check_command(
     for count in counts:
         if not 4 <= count <= 6:
             raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {count}")
-    check = OutsideCheck(budget=budget, validation_games=games, seed=seed, local=local)
+    check = OutsideCheck(budget=budget, validation_games=games, seed=seed, local=local, sweep=sweep)
     check.check()
     libraries = libraries or SHIPPED_LIBRARIES
     shipped = load_libraries(libraries)
@@ -433,7 +441,8 @@ def check_command(
         raise UserError(f"check: no library for {', '.join(map(str, missing))} players, "
                         f"--metric {metric} --shame {shame} in {libraries}")
     workers = search_jobs(jobs)
-    record_run(None, seed, f"{budget} + {local} local candidates, {games} fresh paired games")
+    record_run(None, seed, f"{budget} + {local} local candidates{' and the schedule sweep' if sweep else ''}, "
+                           f"{games} fresh paired games")
     scale, unit = (100.0, "pts") if metric == "win" else (1.0, "$")
     rows = []
     for count in counts:
@@ -446,6 +455,7 @@ def check_command(
                      "equilibrium": ", ".join(f"{name} {share:.0%}" for name, share in
                                               sorted(result["equilibrium"].items(), key=lambda item: -item[1])),
                      "candidates": result["candidates"], "seed": seed, "best_response": result["best_response"],
+                     "found_by": result.get("exploitability_from", "search"),
                      "description": result["description"], "games": result["validation_games"],
                      "gain": result["gain"] * scale, "lo": result["exploitability_lo"] * scale,
                      "hi": result["exploitability_hi"] * scale, "unit": unit,
@@ -455,8 +465,9 @@ def check_command(
         table = table.select(
             "players", "equilibrium", "candidates", "games",
             pl.format("{} [{}, {}]", pl.col("gain").round(2), pl.col("lo").round(2), pl.col("hi").round(2)).alias(f"gain, 95% ({unit})"),
-            pl.col("discover_hi").round(2).alias(f"discover's own bound ({unit})"), "best_response")
-    show_table(table, title=(f"outside check ({METHOD_VERSION} search, {budget} + {local} local candidates): best "
+            pl.col("discover_hi").round(2).alias(f"discover's own bound ({unit})"), "found_by", "best_response")
+    show_table(table, title=(f"outside check ({METHOD_VERSION} search, {budget} + {local} local candidates"
+                             f"{' and the schedule sweep' if sweep else ''}): best "
                              f"reply to each shipped equilibrium, {metric}, shame {shame:+,}, seed {seed}"),
                name="check", as_json=as_json)
 

@@ -13,6 +13,7 @@ from cardsim.analysis.cashnguns import (
     DISCOVER_METHOD_2,
     DISCOVER_METHOD_3,
     DISCOVER_METHOD_4,
+    DISCOVER_METHOD_5,
     READINGS,
     DiscoverSettings,
     OutsideCheck,
@@ -37,7 +38,8 @@ def test_shipped_file_loads_with_provenance_and_parseable_specs():
     assert set(shipped) == {(p, m, v) for p in (4, 5, 6) for m, v in READINGS}
     for (players, metric, shame_value), entry in shipped.items():
         assert len(entry["code_fingerprint"]) == 16 and entry["version"]
-        assert entry["method"] in (DISCOVER_METHOD, DISCOVER_METHOD_4, DISCOVER_METHOD_3, DISCOVER_METHOD_2, DISCOVER_METHOD_1)
+        assert entry["method"] in (DISCOVER_METHOD, DISCOVER_METHOD_5, DISCOVER_METHOD_4, DISCOVER_METHOD_3,
+                                   DISCOVER_METHOD_2, DISCOVER_METHOD_1)
         assert entry["command"].startswith(f"cardsim cashnguns discover --players {players} --metric {metric} "
                                            f"--shame {shame_value} --seed {entry['seed']} --budget {entry['budget']}")
         assert entry["date"].startswith("20") and entry["rounds"] >= 1
@@ -114,7 +116,9 @@ def test_report_tries_every_reading_from_outside(tmp_path, monkeypatch):
     assert set(checks) == set(entries)
     for key, check in checks.items():
         assert check["equilibrium"] == pytest.approx(entries[key]["equilibrium"])  # the mix as reported
-        assert check["candidates"] == 6 + 4 and check["validation_games"] == 200 and check["check"]["seed"] == 3
+        assert [search["search"] for search in check["searches"]] == ["search", "schedule sweep"]
+        assert check["searches"][0]["candidates"] == 6 + 4 and check["check"]["seed"] == 3
+        assert check["candidates"] == 6 + 4 + check["searches"][1]["candidates"] and check["validation_games"] == 200
     assert outside_checks(entries, TINY, store=tmp_path / "checks") == checks  # reused from the store
     text = " ".join(str(block) for block in readings_blocks((4,), entries, checks))
     assert "tried from outside" in text and "stored discover run" in text and "shipped library" in text

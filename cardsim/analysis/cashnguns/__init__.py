@@ -6,6 +6,7 @@
 - :mod:`.discover`: the PSRO loop and its stored records;
 - :mod:`.records`: the readings side by side and whether an entry still holds;
 - :mod:`.libraries`: the shipped libraries (export, load);
+- :mod:`.sweep`: the schedule sweep (every card order and opponent reading on every member);
 - :mod:`.check`: the outside check of a shipped mix.
 
 The report's text about them is in :mod:`cardsim.reports.sections.cashnguns`. This package
@@ -15,9 +16,11 @@ re-exports the names commands, the API, reports and tests use.
 from __future__ import annotations
 
 from cardsim.analysis.cashnguns.check import (  # noqa: F401
+    SWEEP_STREAM,
     OutsideCheck,
     check_command_line,
     check_equilibrium,
+    checked_replies,
     record_outside_check,
 )
 from cardsim.analysis.cashnguns.discover import (  # noqa: F401
@@ -26,6 +29,7 @@ from cardsim.analysis.cashnguns.discover import (  # noqa: F401
     DISCOVER_METHOD_2,
     DISCOVER_METHOD_3,
     DISCOVER_METHOD_4,
+    DISCOVER_METHOD_5,
     METHOD_VERSION,
     DiscoverSettings,
     _load_discover,
@@ -74,6 +78,7 @@ from cardsim.analysis.cashnguns.search import (  # noqa: F401
     MEMBER_SHARE,
     OUTSIDE_CHECK,
     STOP_CHECK,
+    SWEEP_CHECK,
     CashNGunsArena,
     ProfileTable,
     Reply,
@@ -94,6 +99,12 @@ from cardsim.analysis.cashnguns.search import (  # noqa: F401
     propose_candidates,
     refinements,
     search_best_response,
+)
+from cardsim.analysis.cashnguns.sweep import (  # noqa: F401
+    reading_variants,
+    sweep_candidates,
+    sweep_members,
+    sweep_schedules,
 )
 from cardsim.analysis.cashnguns.tables import (  # noqa: F401
     METRICS,

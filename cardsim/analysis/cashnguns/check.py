@@ -15,8 +15,10 @@ from cardsim.analysis.cashnguns.search import (
     DEFAULT_LOCAL,
     OUTSIDE_CHECK,
     CashNGunsArena,
+    Reply,
     find_reply,
 )
+from cardsim.analysis.cashnguns.sweep import sweep_schedules
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.strategies import parse_strategy
 from cardsim.sims.core.store import atomic_write_bytes
@@ -30,13 +32,17 @@ class OutsideCheck:
     ``validation_games`` fresh paired games, all drawn from ``seed``'s outside-check streams,
     which discover never draws from; plus ``local`` local-search candidates (discover/5's
     :func:`local_search_steps`: neighbours of the library's members, compound moves, then a
-    hill-climb)."""
+    hill-climb); and with ``sweep``, the schedule sweep as a second search
+    (:func:`sweep.sweep_schedules`: every card order and the opponent reading on top of every
+    mix member, ``search_games`` games each first, its reply measured on ``validation_games``
+    fresh paired games of its own)."""
 
     budget: int = 200
     search_games: int = 1_000
     validation_games: int = 100_000
     seed: int = 0
     local: int = DEFAULT_LOCAL
+    sweep: bool = True
 
     def check(self) -> None:
         """One-line errors for settings out of range."""
@@ -55,9 +61,14 @@ def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store:
     code. ``entry``: a shipped library (:func:`load_libraries`) or any dict with players,
     metric, shame_value, library ([{name, spec}]) and equilibrium ({name: share}).
 
+    With ``check.sweep`` the schedule sweep (:func:`sweep.sweep_schedules`) is a second
+    search; the figures are those of the search with the highest 95% upper bound
+    (:func:`checked_replies`).
+
     Returns ``{players, metric, shame_value, equilibrium, check, best_response,
     best_response_name, description, candidates, search_payoff, gain, exploitability_lo,
-    exploitability_hi, validation_games, code_fingerprint}``; stored in
+    exploitability_hi, validation_games, exploitability_from, significant, searches,
+    code_fingerprint}``; stored in
     ``store``/cashnguns_check under a name that hashes the entry's library and mix, the
     settings and the code fingerprint, so a rerun with the same code reuses it."""
     import hashlib
@@ -87,17 +98,43 @@ def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store:
                 pass  # unreadable: computed again and rewritten
     arena = CashNGunsArena(entry["players"], entry["metric"], entry["shame_value"], jobs)
     library = [parse_strategy(spec) for spec in specs]
-    reply = find_reply(arena, library, mix, library, budget=check.budget, search_games=check.search_games,
-                       validation_games=check.validation_games, root=check.seed, key=0,
-                       streams=(OUTSIDE_CHECK,), quick=False, local=check.local)
-    name = names.get(reply.spec) or _name_of(reply.strategy, names)
+    replies = [("search", find_reply(arena, library, mix, library, budget=check.budget,
+                                     search_games=check.search_games, validation_games=check.validation_games,
+                                     root=check.seed, key=0, streams=(OUTSIDE_CHECK,), quick=False,
+                                     local=check.local))]
+    if check.sweep:
+        replies.append(("schedule sweep", sweep_schedules(
+            arena, library, mix, games=check.search_games, validation_games=check.validation_games,
+            root=check.seed, key=0, streams=(OUTSIDE_CHECK, SWEEP_STREAM))))
     result = {"players": entry["players"], "metric": entry["metric"], "shame_value": entry["shame_value"],
               "equilibrium": {names[spec]: float(share) for spec, share in zip(specs, mix) if share > 0},
-              "check": asdict(check), **reply.record({**names, reply.spec: name}),
-              "search_payoff": reply.search_payoff, "code_fingerprint": fingerprint}
+              "check": asdict(check), "code_fingerprint": fingerprint,
+              **checked_replies(replies, names)}
     if path is not None:
         atomic_write_bytes(path, json.dumps(result).encode())
     return result
+
+
+#: The spawn key under ``OUTSIDE_CHECK`` of the schedule sweep's streams.
+SWEEP_STREAM = 1
+
+
+def checked_replies(replies: list[tuple[str, Reply]], names: dict[str, str]) -> dict:
+    """The fields of a check from its searches' replies: each search's record (``searches``,
+    with ``search`` naming it), the best response, gain and 95% interval of the search whose
+    upper bound is highest (``exploitability_from`` names it), ``candidates`` over all
+    searches, and ``significant``: whether any search's whole interval lies above zero."""
+    records = []
+    for label, reply in replies:
+        name = names.get(reply.spec) or _name_of(reply.strategy, names)
+        records.append({"search": label, **reply.record({**names, reply.spec: name}),
+                        "search_payoff": reply.search_payoff})
+    worst = max(records, key=lambda record: record["exploitability_hi"])
+    return {**{key: value for key, value in worst.items() if key != "search"},
+            "exploitability_from": worst["search"],
+            "candidates": sum(record["candidates"] for record in records),
+            "significant": any(record["exploitability_lo"] > 0 for record in records),
+            "searches": records}
 
 
 def record_outside_check(path: Path, result: dict, command: str) -> dict:
@@ -130,4 +167,5 @@ def check_command_line(players: int, metric: str, shame_value: int, check: Outsi
     """The command that runs one outside check of a shipped library."""
     return (f"cardsim cashnguns check --players {players} --metric {metric} --shame {shame_value} "
             f"--budget {check.budget} --games {check.validation_games} --seed {check.seed}"
-            + (f" --local {check.local}" if check.local != DEFAULT_LOCAL else ""))
+            + (f" --local {check.local}" if check.local != DEFAULT_LOCAL else "")
+            + ("" if check.sweep else " --no-sweep"))

@@ -14,12 +14,14 @@ from cardsim.analysis.cashnguns.search import (
     DEFAULT_LOCAL,
     DEFAULT_TOLERANCE,
     STOP_CHECK,
+    SWEEP_CHECK,
     CashNGunsArena,
     ProfileTable,
     _seeds,
     fill_table,
     find_reply,
 )
+from cardsim.analysis.cashnguns.sweep import sweep_schedules
 from cardsim.analysis.cashnguns.tables import METRICS
 from cardsim.analysis.equilibrium import symmetric_equilibrium
 from cardsim.errors import UserError
@@ -28,9 +30,13 @@ from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, Strategy, parse_
 from cardsim.sims.core.store import atomic_write_bytes
 
 #: The short name of the current discover method (printed by discover and check).
-METHOD_VERSION = "discover/5"
+METHOD_VERSION = "discover/6"
 #: The discover method the current code runs (a shipped entry says which one produced it).
-DISCOVER_METHOD = ("discover/5: discover/4 with compound moves in its local search: 200 grid/random "
+DISCOVER_METHOD = ("discover/6: discover/5 with the schedule sweep as one more search every round (each "
+                   "mix member with each of the 168 card orders and with opponent reading; the run "
+                   "converges only when it gains nothing significant either)")
+#: The fifth method: discover/6 without the schedule sweep.
+DISCOVER_METHOD_5 = ("discover/5: discover/4 with compound moves in its local search: 200 grid/random "
                    "candidates plus 200 local ones (60 one-move neighbours of the library members, 100 "
                    "compound moves that set two parameters to ends of their ranges at once or move three, "
                    "from the members and the best candidates so far, 40 hill-climb candidates)")
@@ -96,6 +102,11 @@ class DiscoverSettings:
         local: local-search candidates per search on top of ``budget`` (discover/5,
             :func:`local_search_steps`: the members' one-move neighbours, compound moves of
             several parameters, a hill-climb; 0 turns the local search off).
+        sweep: the schedule sweep as one more search every round (discover/6,
+            :func:`sweep.sweep_schedules`: each mix member with each of the 168 card orders and
+            with opponent reading, ``search_games`` games each first, the reply measured on
+            ``validation_games`` fresh paired games); the run converges only when the sweep
+            gains nothing significant and its bound is within the tolerance too.
     """
 
     players: int = 5
@@ -115,6 +126,7 @@ class DiscoverSettings:
     stop_checks: int = 2
     tolerance: float = 0.0
     local: int = DEFAULT_LOCAL
+    sweep: bool = True
 
     def stop_tolerance(self) -> float:
         """The bound every stop check must be within (``tolerance``, or the metric's default)."""
@@ -191,6 +203,10 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
         main = find_reply(arena, strategies, mix, archive, **search)
         replies = [main] + [find_reply(arena, strategies, mix, archive, **search, streams=(STOP_CHECK, check))
                             for check in range(settings.stop_checks)]
+        if settings.sweep:
+            replies.append(sweep_schedules(arena, strategies, mix, games=settings.search_games,
+                                           validation_games=settings.validation_games, root=settings.seed,
+                                           key=index, streams=(SWEEP_CHECK,)))
         worst = max(replies, key=lambda reply: reply.high)
         for reply in replies:
             if reply.spec not in names:
@@ -216,14 +232,16 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
             "candidates": settings.budget + settings.local,
             "search_payoff": main.search_payoff,
             "search": main.record(names),
-            "stop_checks": [reply.record(names) for reply in replies[1:]],
+            "stop_checks": [reply.record(names) for reply in replies[1:1 + settings.stop_checks]],
+            "sweep": replies[-1].record(names) if settings.sweep else None,
             "converged": converged,
             "exploitability": max(worst.gain, 0.0),
             "gain": worst.gain,
             "exploitability_lo": worst.low,
             "exploitability_hi": worst.high,
             "validation_games": worst.games,
-            "exploitability_from": "discover's search" if worst is main else "an independent stop check",
+            "exploitability_from": ("discover's search" if worst is main else "the schedule sweep"
+                                    if settings.sweep and worst is replies[-1] else "an independent stop check"),
             "added": [{"name": names[reply.spec], "spec": reply.spec, "description": reply.strategy.describe(),
                        "returned": reply.spec in dropped} for reply in chosen],
         }
@@ -303,8 +321,9 @@ def discover_path(store: Path, settings: DiscoverSettings) -> Path:
 
 
 def settings_from_key(key: dict) -> DiscoverSettings:
-    """The settings a discover record stores (:func:`_settings_key`), as ``DiscoverSettings``."""
-    return DiscoverSettings(**{**key, "start": tuple(key["start"])})
+    """The settings a discover record stores (:func:`_settings_key`), as ``DiscoverSettings``;
+    a record from before the schedule sweep (no ``sweep`` key) ran without it."""
+    return DiscoverSettings(**{"sweep": False, **key, "start": tuple(key["start"])})
 
 
 def discover_flags(settings: DiscoverSettings) -> str:
@@ -314,11 +333,13 @@ def discover_flags(settings: DiscoverSettings) -> str:
     flags = f"--seed {settings.seed} --budget {settings.budget}"
     if settings.start != default.start:
         flags += f" --start '{','.join(settings.start)}'"
+    if not settings.sweep:
+        flags += " --no-sweep"
     numeric = ("stop_checks", "local", "rounds")
     for name in numeric:
         if getattr(settings, name) != getattr(default, name):
             flags += f" --{name.replace('_', '-')} {getattr(settings, name)}"
-    given = {"players", "metric", "shame_value", "seed", "budget", "start", *numeric}
+    given = {"players", "metric", "shame_value", "seed", "budget", "start", "sweep", *numeric}
     unexposed = [name for name in DiscoverSettings.__dataclass_fields__
                  if name not in given and getattr(settings, name) != getattr(default, name)]
     if unexposed:

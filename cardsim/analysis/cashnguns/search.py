@@ -119,8 +119,9 @@ class ProfileTable:
 #: names who draws from it, so streams of different owners never coincide, whatever the root
 #: and key: discover's own tables, searches and validations (no spawn key, the numbers as they
 #: always were), discover's j-th independent stop check ((STOP_CHECK, j)), and the outside
-#: check of a finished library ((OUTSIDE_CHECK,), see :func:`check_equilibrium`).
-STOP_CHECK, OUTSIDE_CHECK = 1, 2
+#: check of a finished library ((OUTSIDE_CHECK,), see :func:`check_equilibrium`, and
+#: (OUTSIDE_CHECK, 1) for its schedule sweep) and discover's schedule sweep ((SWEEP_CHECK,)).
+STOP_CHECK, OUTSIDE_CHECK, SWEEP_CHECK = 1, 2, 3
 
 
 def _sequence(root: int, key: tuple[int, ...], streams: tuple[int, ...]) -> np.random.SeedSequence:
