@@ -206,7 +206,7 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     out.write_text(load_libraries.__defaults__[0].read_text())
     before = load_libraries(out)
     args = ["check", "--players", "4", "--budget", "6", "--games", "200", "--local", "4", "--jobs", "1",
-            "--libraries", str(out), "--record", "--json"]
+            "--libraries", str(out), "--record", "--json", "--no-sweep"]
     first = CliRunner().invoke(app, [*args, "--seed", "3"])
     assert first.exit_code == 0, first.output
     row = json.loads(first.stdout)["tables"]["check"][0]
@@ -216,7 +216,7 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     records = after[(4, "win", -5000)]["outside_checks"]
     assert [r["command"] for r in records] == [
         f"cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --games 200 --seed {s} --local 4"
-        for s in (3, 4)]
+        " --no-sweep" for s in (3, 4)]
     assert records[0]["gain"] * 100 == pytest.approx(row["gain"])
     assert [100 * x for x in records[0]["interval"]] == pytest.approx([row["lo"], row["hi"]])
     assert records[0]["reply"] == row["best_response"] and records[0]["games"] == 200
@@ -248,3 +248,33 @@ def test_record_and_out_paths_are_checked_before_anything_runs(tmp_path):
     result = CliRunner().invoke(app, ["libraries", "--players", "4", "--store", str(tmp_path),
                                       "--out", str(blocker / "libraries.json")])
     assert isinstance(result.exception, UserError) and "is not a folder" in str(result.exception)
+
+
+def test_a_check_above_the_tolerance_refutes_and_a_sweep_replaces_what_it_reproduces(tmp_path):
+    """A recorded check whose whole 95% interval lies above the tolerance becomes the entry's
+    ``refuted`` record (the entry is no longer converged); a check with the schedule sweep
+    drops the ``beyond_space`` replies whose gain is within its upper bound and keeps the
+    others; a check within the tolerance goes to ``outside_checks``."""
+    from cardsim.analysis.cashnguns import converged_entry, record_outside_check
+
+    out = tmp_path / "libraries.json"
+    out.write_text(load_libraries.__defaults__[0].read_text())
+    entry = load_libraries(out)[(4, "win", -5000)]
+    total = sum(entry["equilibrium"].values())
+    mix = {name: share / total for name, share in entry["equilibrium"].items() if share > 0}
+    assert [r["gain"] for r in entry["beyond_space"]] == [0.245, 0.254]
+
+    def result(gain, low, high, sweep):
+        return {"players": 4, "metric": "win", "shame_value": -5000, "equilibrium": mix, "gain": gain,
+                "exploitability_lo": low, "exploitability_hi": high, "best_response": "sniper",
+                "description": "d", "validation_games": 1000, "check": {"sweep": sweep}}
+
+    within = record_outside_check(out, result(0.001, -0.002, 0.004, False), "small")
+    assert "refuted" not in within and within["outside_checks"][-1]["command"] == "small"
+    assert len(within["beyond_space"]) == 2
+    beaten = record_outside_check(out, result(0.25, 0.249, 0.2502, True), "sweep")
+    assert beaten["refuted"]["command"] == "sweep" and beaten["refuted"]["found_by"] == "search"
+    assert [r["gain"] for r in beaten["beyond_space"]] == [0.254]  # 0.245 reproduced, 0.254 above 0.2502
+    assert not converged_entry(load_libraries(out)[(4, "win", -5000)])
+    again = record_outside_check(out, result(0.26, 0.255, 0.265, True), "sweep 2")
+    assert again["refuted"]["command"] == "sweep 2" and "beyond_space" not in again

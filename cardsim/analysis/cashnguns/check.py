@@ -13,6 +13,7 @@ from cardsim.analysis.cashnguns.discover import _name_of
 from cardsim.analysis.cashnguns.libraries import cashnguns_fingerprint, write_libraries
 from cardsim.analysis.cashnguns.search import (
     DEFAULT_LOCAL,
+    DEFAULT_TOLERANCE,
     OUTSIDE_CHECK,
     CashNGunsArena,
     Reply,
@@ -141,7 +142,10 @@ def record_outside_check(path: Path, result: dict, command: str) -> dict:
     """Record an outside check (:func:`check_equilibrium`'s ``result``) with its reading's entry
     in the libraries file at ``path``, in ``outside_checks`` (command, gain, 95% interval, reply,
     games; a record with the same command is replaced), so that the report gives the highest
-    recorded bound (:func:`outside_figures`). The file is rewritten atomically; a check of
+    recorded bound (:func:`outside_figures`). A check whose whole 95% interval lies above the
+    tolerance refutes the mix (``refuted``, the highest such record kept; the entry is then not
+    converged). A check with the schedule sweep replaces the ``beyond_space`` replies it
+    reproduces (gain within its 95% upper bound). The file is rewritten atomically; a check of
     another mix than the entry's (the file changed since) is an error. Returns the entry."""
     import json
 
@@ -157,8 +161,25 @@ def record_outside_check(path: Path, result: dict, command: str) -> dict:
         raise UserError(f"check: the library in {path} changed during the check; nothing recorded")
     record = {"command": command, "gain": result["gain"],
               "interval": [result["exploitability_lo"], result["exploitability_hi"]],
-              "reply": result["best_response"], "games": result["validation_games"]}
-    entry["outside_checks"] = [r for r in entry.get("outside_checks", []) if r["command"] != command] + [record]
+              "reply": result["best_response"], "description": result["description"],
+              "found_by": result.get("exploitability_from", "search"), "games": result["validation_games"]}
+    tolerance = DEFAULT_TOLERANCE[result["metric"]]
+    refuted = entry.get("refuted")
+    if record["interval"][0] > tolerance:  # the whole interval above the tolerance: the mix is beaten
+        if not refuted or refuted["command"] == command or refuted["interval"][1] < record["interval"][1]:
+            entry["refuted"] = record
+    elif refuted and refuted["command"] == command:
+        del entry["refuted"]
+    if record["interval"][0] <= tolerance or entry.get("refuted") is not record:
+        entry["outside_checks"] = [r for r in entry.get("outside_checks", []) if r["command"] != command] + [record]
+    if result.get("check", {}).get("sweep") and entry.get("beyond_space"):
+        # the sweep searches the replies recorded from outside the old space: those it reproduces
+        # (their gain within this check's 95% upper bound) are replaced by this record
+        kept = [reply for reply in entry["beyond_space"] if reply["gain"] > record["interval"][1]]
+        if kept:
+            entry["beyond_space"] = kept
+        else:
+            del entry["beyond_space"]
     write_libraries(Path(path), shipped)
     return entry
 
