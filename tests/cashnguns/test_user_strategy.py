@@ -1,0 +1,99 @@
+"""Cash'n Guns strategies written in Python: the engine plays as the kernel, the plain-Python
+twin of ``counter`` plays as the built-in, views hold public information only, and
+``cardsim cashnguns evaluate`` / ``check --strategy`` measure a strategy paired, with every
+failure one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from cardsim.sims.cashnguns.simulator import play_lineups, strategy_rows
+from cardsim.sims.cashnguns.space import sample_extended_strategy
+from cardsim.sims.cashnguns.strategies import parse_strategy
+from cardsim.sims.cashnguns.strategy import Seat, play_game
+from cardsim.sims.core.user_strategy import load_strategy
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "strategies"
+COUNTER = f"{EXAMPLES / 'cashnguns_counter.py'}:Counter"
+PATIENT = f"{EXAMPLES / 'cashnguns_patient.py'}:Patient"
+
+
+def kernel_games(seeds, lineups, rows, shame_value):
+    money, wounds, shame, alive, winner, shots, cards = play_lineups(seeds, lineups, rows, shame_value)[:7]
+    return money, wounds, shame, alive, winner, shots, cards
+
+
+def same_game(result, raw, game, players):
+    money, wounds, shame, alive, winner, shots, cards = raw
+    assert result["money"] == [int(m) * 5000 for m in money[game]]
+    assert result["wounds"] == wounds[game].tolist() and result["shame"] == shame[game].tolist()
+    assert result["alive"] == alive[game].tolist() and result["winner"] == winner[game].tolist()
+    assert result["shots"] == shots[game].tolist() and result["cards_used"] == cards[game].tolist()
+
+
+def test_the_engine_with_built_in_seats_plays_as_the_kernel():
+    """Random tables of the whole space (free card orders and reading included): the Python
+    engine and the kernel give the same game, seat by seat."""
+    rng = np.random.default_rng(11)
+    for _ in range(6):
+        players = int(rng.integers(4, 7))
+        strategies = [sample_extended_strategy(rng) for _ in range(players)]
+        rows = strategy_rows(strategies)
+        seeds = rng.integers(0, 2**63, 20).astype(np.uint64)
+        lineups = np.tile(np.arange(players), (20, 1))
+        shame_value = int(rng.choice([-5000, 5000]))
+        raw = kernel_games(seeds, lineups, rows, shame_value)
+        for game, seed in enumerate(seeds):
+            same_game(play_game(int(seed), list(rows), shame_value), raw, game, players)
+
+
+def test_the_python_twin_of_counter_plays_as_the_built_in():
+    """examples/strategies/cashnguns_counter.py in one or two seats against the 4- and 6-player
+    shipped libraries' members: every game as the kernel plays the built-in ``counter``."""
+    from cardsim.analysis.cashnguns import load_libraries
+
+    twin = load_strategy(COUNTER)
+    counter = parse_strategy("counter")
+    for players in (4, 6):
+        library = [parse_strategy(item["spec"]) for item in load_libraries()[(players, "win", -5000)]["library"]]
+        rows = strategy_rows(library + [counter])
+        rng = np.random.default_rng(players)
+        seeds = rng.integers(0, 2**63, 150).astype(np.uint64)
+        lineups = rng.integers(0, len(library), (150, players))
+        lineups[:, 0] = len(library)
+        lineups[::3, 2] = len(library)
+        raw = kernel_games(seeds, lineups, rows, -5000)
+        for game, seed in enumerate(seeds):
+            slots = [Seat(twin, COUNTER) if lineups[game, s] == len(library) else rows[lineups[game, s]]
+                     for s in range(players)]
+            same_game(play_game(int(seed), slots, -5000), raw, game, players)
+
+
+def test_information_views_do_not_change_when_hidden_cards_are_redealt():
+    """The hidden-information swap of tests/cashnguns/test_information.py on the engine's views:
+    from a position of a real game, another seat's hidden hand is redealt (the public count of
+    revealed cards unchanged) and the view built for the deciding seat is identical."""
+    import copy
+
+    from cardsim.sims.cashnguns.strategy import _Game
+
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        game = _Game(5)
+        for seat in range(5):
+            played = int(rng.integers(0, 6))
+            for _ in range(played):
+                kinds = [k for k in range(3) if game.hands[seat, k] > 0]
+                kind = int(rng.choice(kinds))
+                game.hands[seat, kind] -= 1
+                if rng.random() < 0.5:
+                    game.revealed[seat, kind] += 1
+        other = copy.deepcopy(game)
+        for seat in range(1, 5):
+            unseen = [
+                k for k in range(3) for _ in range((5, 2, 1)[k] - int(game.revealed[seat, k]))]
+            hand = rng.permutation(unseen)[: int(game.hands[seat].sum())]
+            other.hands[seat] = [int((hand == k).sum()) for k in range(3)]
+        assert game.view(0, 3, 10.0, -5000, 0.25) == other.view(0, 3, 10.0, -5000, 0.25)
