@@ -5,9 +5,11 @@ failure one line."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from cardsim.sims.cashnguns.simulator import play_lineups, strategy_rows
 from cardsim.sims.cashnguns.space import sample_extended_strategy
@@ -97,3 +99,109 @@ def test_information_views_do_not_change_when_hidden_cards_are_redealt():
             hand = rng.permutation(unseen)[: int(game.hands[seat].sum())]
             other.hands[seat] = [int((hand == k).sum()) for k in range(3)]
         assert game.view(0, 3, 10.0, -5000, 0.25) == other.view(0, 3, 10.0, -5000, 0.25)
+
+
+BAD = '''
+import time
+
+
+class Raises:
+    def aim(self, view, legal):
+        raise ValueError("no target")
+
+    def card(self, view, legal):
+        return legal[0]
+
+    def lie_down(self, view, legal):
+        return False
+
+
+class Illegal(Raises):
+    def aim(self, view, legal):
+        return view.seat
+
+
+class WrongType(Raises):
+    def aim(self, view, legal):
+        return legal[0]
+
+    def lie_down(self, view, legal):
+        return 1
+
+
+class Slow(Raises):
+    def aim(self, view, legal):
+        time.sleep(5)
+        return legal[0]
+'''
+
+
+def cli(capsys, *args):
+    from cardsim.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(args))
+    captured = capsys.readouterr()
+    return exit_info.value.code, captured.out, captured.err
+
+
+def test_evaluate_from_the_api_and_the_cli_is_paired_and_the_same_for_any_jobs(capsys, tmp_path, monkeypatch):
+    """The API's evaluation: n, win rates inside their Wilson intervals, the paired difference
+    equal to the difference of the two rates (same deals); the same numbers with 1 or 2 jobs
+    and from the command line (--json)."""
+    import cardsim
+
+    monkeypatch.setattr("cardsim.analysis.cashnguns.evaluate.EVALUATE_CHUNK", 60)
+    one = cardsim.cashnguns.evaluate(PATIENT, players=4, n=150, seed=3, jobs=1).manifest["details"]
+    two = cardsim.cashnguns.evaluate(PATIENT, players=4, n=150, seed=3, jobs=2).manifest["details"]
+    assert one == two and one["n"] == 150
+    for side in ("user", "builtin"):
+        assert one[side]["win_lo"] <= one[side]["p_win"] <= one[side]["win_hi"]
+    assert one["difference"]["value"] == pytest.approx(one["user"]["p_win"] - one["builtin"]["p_win"])
+    assert one["difference"]["lo"] < one["difference"]["value"] < one["difference"]["hi"]
+    code, out, err = cli(capsys, "cashnguns", "evaluate", "--strategy", PATIENT, "--players", "4", "--n", "150",
+                         "--seed", "3", "--jobs", "1", "--json")
+    assert code in (0, None), err
+    assert json.loads(out)["details"]["evaluate"] == one
+    # the twin of a built-in against that built-in everywhere: no difference at all
+    same = cardsim.cashnguns.evaluate(COUNTER, players=5, n=60, against="counter", seed=1).manifest["details"]
+    assert same["difference"] == {"value": 0.0, "lo": 0.0, "hi": 0.0}
+
+
+@pytest.mark.parametrize("name, message", [
+    ("Raises", "seat {seat}, turn 1, decision aim: raised ValueError: no target"),
+    ("Illegal", "decision aim: returned"),
+    ("WrongType", "decision lie_down: returned 1 (int), not one of the legal choices"),
+    ("Slow", "decision aim: took longer than"),
+    ("Missing", "defines no 'Missing'"),
+])
+def test_a_failing_strategy_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, name, message):
+    monkeypatch.setattr("cardsim.sims.core.user_strategy.DEFAULT_TIME_LIMIT", 0.2)
+    monkeypatch.setattr("cardsim.sims.cashnguns.strategy.decide",
+                        __import__("functools").partial(__import__("cardsim.sims.core.user_strategy",
+                                                                   fromlist=["decide"]).decide, time_limit=0.2))
+    path = tmp_path / "bad.py"
+    path.write_text(BAD)
+    monkeypatch.setenv("CARDSIM_STORE", str(tmp_path / "store"))
+    code, out, err = cli(capsys, "cashnguns", "evaluate", "--strategy", f"{path}:{name}", "--n", "20", "--jobs", "1")
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    assert "strategy " in lines[0] and message.split("{seat}")[-1] in lines[0]
+    assert "Traceback" not in err and out == "" and not (tmp_path / "store").exists()
+    if name == "Raises":
+        code, _, err = cli(capsys, "cashnguns", "evaluate", "--strategy", f"{path}:{name}", "--n", "20",
+                           "--jobs", "1", "--traceback")
+        assert code == 2 and "Traceback" in err and "no target" in err
+
+
+def test_a_missing_file_and_check_strategy(capsys, tmp_path):
+    """A file that does not exist is one line, exit 2; check --strategy measures a Python
+    strategy against the shipped mix, paired, with its 95% interval."""
+    code, out, err = cli(capsys, "cashnguns", "check", "--players", "4", "--strategy", f"{tmp_path}/none.py:X",
+                         "--jobs", "1")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "no file" in err
+    code, out, err = cli(capsys, "cashnguns", "check", "--players", "4", "--strategy", PATIENT, "--games", "100",
+                         "--jobs", "1", "--json")
+    assert code in (0, None), err
+    row = json.loads(out)["tables"]["check"][0]
+    assert row["games"] == 100 and row["lo"] <= row["gain"] <= row["hi"]
