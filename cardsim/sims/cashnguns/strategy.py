@@ -146,21 +146,27 @@ class _Game:
         self.table = np.zeros(3, np.int64)
         self.drawn = np.zeros(3, np.int64)
 
-    def view(self, seat: int, round_index: int, expected: float, shame_dollars: int, u: float,
-             target: int = -1, targets: Sequence[int] = ()) -> View:
+    def public(self, round_index: int, expected: float, shame_dollars: int) -> dict:
+        """The fields of every view of this round's decisions that all seats share."""
         units = UNIT_DOLLARS
-        return View(
-            seat=seat, players=self.players, round=round_index,
-            hand=tuple(int(c) for c in self.hands[seat]),
-            alive=tuple(bool(a) for a in self.alive), money=tuple(int(c) * units for c in self.cash),
-            wounds=tuple(int(w) for w in self.wounds), shame=tuple(int(s) for s in self.shame),
-            loot=tuple(int(k) for k in self.table),
-            loot_value=int(self.table[0] + 2 * self.table[1] + 4 * self.table[2]) * units,
-            expected_loot=float(expected) * units, drawn=tuple(int(k) for k in self.drawn),
-            revealed=tuple(tuple(int(c) for c in row) for row in self.revealed),
-            aims=tuple(tuple(int(a) for a in row) for row in self.aims[:round_index]),
-            lay=tuple(tuple(bool(x) for x in row) for row in self.lay[:round_index]),
-            target=int(target), targets=tuple(int(t) for t in targets), shame_value=int(shame_dollars), u=float(u))
+        table = self.table.tolist()
+        return {
+            "players": self.players, "round": round_index, "alive": tuple(self.alive.tolist()),
+            "money": tuple((self.cash * units).tolist()), "wounds": tuple(self.wounds.tolist()),
+            "shame": tuple(self.shame.tolist()), "loot": tuple(table),
+            "loot_value": (table[0] + 2 * table[1] + 4 * table[2]) * units,
+            "expected_loot": float(expected) * units, "drawn": tuple(self.drawn.tolist()),
+            "revealed": tuple(map(tuple, self.revealed.tolist())),
+            "aims": tuple(map(tuple, self.aims[:round_index].tolist())),
+            "lay": tuple(map(tuple, self.lay[:round_index].tolist())), "shame_value": int(shame_dollars),
+        }
+
+    def view(self, seat: int, round_index: int, expected: float, shame_dollars: int, u: float,
+             target: int = -1, targets: Sequence[int] = (), public: dict | None = None) -> View:
+        """Seat ``seat``'s view (``public``: this round's shared fields, if already built)."""
+        shared = public if public is not None else self.public(round_index, expected, shame_dollars)
+        return View(**shared, seat=seat, hand=tuple(self.hands[seat].tolist()), target=int(target),
+                    targets=tuple(targets), u=float(u))
 
 
 def play_game(seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int) -> dict[str, list]:
@@ -177,6 +183,7 @@ def play_game(seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int) -
     slot_of_seat = _shuffle(list(range(players)), stream)
     deck = _shuffle([kind for kind in range(3) for _ in range(DECK_NOTE_COUNTS[kind])], stream)
     seat_of = [slots[slot] for slot in slot_of_seat]
+    users = any(isinstance(player, Seat) for player in seat_of)
     game = _Game(players)
     targets = np.zeros(players, np.int64)
     bullets = np.zeros(players, np.int64)
@@ -189,16 +196,19 @@ def play_game(seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int) -
             game.drawn[kind] += 1
         pot = int(game.table[0] + 2 * game.table[1] + 4 * game.table[2])
         living = [seat for seat in range(players) if game.alive[seat]]
+        public = game.public(round_index, expected, shame_value) if users else None
         for seat in living:
             u_target, u_bullet = stream.uniform(), stream.uniform()
             player = seat_of[seat]
             if isinstance(player, Seat):
                 legal = tuple(s for s in living if s != seat)
-                target = decide(player.strategy, "aim", game.view(seat, round_index, expected, shame_value, u_target),
+                target = decide(player.strategy, "aim",
+                                game.view(seat, round_index, expected, shame_value, u_target, public=public),
                                 legal, spec=player.spec, seat=seat, turn=round_index + 1)
                 hand = tuple(kind for kind in range(3) if game.hands[seat, kind] > 0)
                 card = decide(player.strategy, "card",
-                              game.view(seat, round_index, expected, shame_value, u_bullet, target=target),
+                              game.view(seat, round_index, expected, shame_value, u_bullet, target=target,
+                                        public=public),
                               hand, spec=player.spec, seat=seat, turn=round_index + 1)
             else:
                 target = choose_target(player, seat, game.alive, game.cash, game.wounds, game.revealed, game.aims,
@@ -217,7 +227,7 @@ def play_game(seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int) -
             if isinstance(player, Seat):
                 lying[seat] = decide(player.strategy, "lie_down",
                                      game.view(seat, round_index, expected, shame_value, u,
-                                               target=int(targets[seat]), targets=aimed),
+                                               target=int(targets[seat]), targets=aimed, public=public),
                                      LIE_CHOICES, spec=player.spec, seat=seat, turn=round_index + 1)
             else:
                 lying[seat] = choose_lie_down(player, seat, targets, game.alive, game.revealed, game.aims, pot,
