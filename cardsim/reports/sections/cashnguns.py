@@ -134,6 +134,61 @@ def refutation_text(entry: dict) -> str:
 #: What every exploitability figure is measured against: the searched strategy space only.
 SEARCHED_SPACE = ("the searched strategy space only (five fixed card orders: random, big pot, "
                   "early, late, safe; targets and lie-down rules from the public record)")
+#: The same with the schedule sweep (a check with ``sweep`` on).
+SWEPT_SPACE = ("the searched strategy space with the schedule sweep (the five card orders of the "
+               "search plus each of the 168 card orders and opponent reading on top of every mix "
+               "member; targets and lie-down rules from the public record)")
+
+
+def _card_rounds(order: str, letter: str) -> list[int]:
+    """The rounds (1-8) in which a card order plays ``letter`` (C, B or X)."""
+    return [k + 1 for k, card in enumerate(order) if card == letter]
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def advice_sentences(entries: dict[tuple[int, str, int], dict]) -> str:
+    """The chapter's key result in words a player can act on, derived from the replies recorded
+    against the main reading's mixes (win probability, shame -$5,000): at each player count
+    whose recorded refutation or outside check (``refuted``, ``outside_checks``) gains beyond
+    the tolerance with a card-order reply, when that reply fires its Bang!Bang!Bang! and Bangs
+    and how much it gains, and the lie-down rule it keeps. Empty when no such reply is recorded."""
+    tolerance = DEFAULT_TOLERANCE["win"]
+    found = {}
+    for (players, metric, shame_value), entry in sorted(entries.items()):
+        if (metric, shame_value) != ("win", DEFAULT_SHAME_DOLLARS):
+            continue
+        records = ([entry["refuted"]] if entry.get("refuted") else []) + list(entry.get("outside_checks", []))
+        records = [r for r in records if r["interval"][0] > tolerance and r.get("reply")]
+        if not records:
+            continue
+        best = max(records, key=lambda record: record["interval"][0])
+        reply = parse_strategy(best["reply"])
+        if reply.bullet == "schedule":
+            found[players] = (reply, best["gain"], entry)
+    if not found:
+        return ""
+    counts = _join([str(p) for p in found])
+    held = [p for p, (_, _, entry) in found.items()
+            if equilibrium_features(entry)["card order"].get("holds its loaded cards back", 0.0) > 0.5]
+    fire = _join([f"round {_card_rounds(r.order, 'X')[0]} at {p} players" for p, (r, _, _) in found.items()])
+    bangs = _join([f"{' and '.join(map(str, _card_rounds(r.order, 'B')))} at {p}" for p, (r, _, _) in found.items()])
+    gains = _join([f"{100 * gain:.0f} points at {p}" if k == 0 else f"{100 * gain:.0f} at {p}"
+                   for k, (p, (_, gain, _)) in enumerate(found.items())])
+    against = ("the shipped mixes, which hold their loaded cards back" if len(held) == len(found)
+               else "the shipped mixes")
+    first = (f"Do not save your loaded cards for the last rounds: against {against}, playing "
+             f"Bang!Bang!Bang! in {fire} (Bangs in rounds {bangs}), Clicks otherwise, and aiming and lying "
+             f"down as one of the mix's strategies does raises the chance to win by {gains} ({counts} "
+             f"players; win probability, shame -$5,000).")
+    rules: dict[str, list[str]] = {}
+    for p, (reply, _, _) in found.items():
+        rules.setdefault(reply.describe().split("; ")[1], []).append(str(p))
+    second = ("When to lie down does not change in these replies: "
+              + "; ".join(f"{_join(ps)} players: {rule}" for rule, ps in rules.items()) + ".")
+    return f"{first} {second}"
 
 
 def beyond_space_text(entry: dict, sources: bool = True) -> str:
@@ -276,8 +331,10 @@ def searched_sentence(entries: dict[tuple[int, str, int], dict], checks: dict[tu
               for p, entry in main_entries.items() if entry.get("beyond_space")]
     measured = sorted({f"{reply['source']}, {reply['games']} paired games"
                        for entry in main_entries.values() for reply in entry.get("beyond_space", [])})
-    text = (f"Tried from outside, within {SEARCHED_SPACE}: with {counts} players (win probability, shame "
-            f"-$5,000), a fresh best-response search of {budgets} candidates (seed {seeds}, random streams "
+    swept = all(check.get("check", {}).get("sweep") for check in main.values())
+    text = (f"Tried from outside, within {SWEPT_SPACE if swept else SEARCHED_SPACE}: with {counts} players "
+            f"(win probability, shame -$5,000), a fresh best-response search of {budgets} candidates "
+            f"({'the schedule sweep included; ' if swept else ''}seed {seeds}, random streams "
             f"discover never draws from) against each reported mix gains {per_count} points: {verdict}. ")
     if beyond:
         text += ("Replies the searched space cannot express beat these mixes, so none is an equilibrium of "
@@ -581,7 +638,9 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         found.append((players, pure, top, equilibrium))
     named = Paragraph(equilibrium_sentence(found))
     searched = searched_sentence(entries, checks)
-    return (Paragraph(searched), *blocks, named) if searched else (named, *blocks)
+    advice = advice_sentences(entries)
+    lead = tuple(Paragraph(text) for text in (advice, searched) if text)
+    return (*lead, *blocks, named) if lead else (named, *blocks)
 
 
 def equilibrium_sentence(found: list[tuple[int, str | None, dict, Equilibrium]]) -> str:
