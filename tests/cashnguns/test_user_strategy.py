@@ -205,3 +205,18 @@ def test_a_missing_file_and_check_strategy(capsys, tmp_path):
     assert code in (0, None), err
     row = json.loads(out)["tables"]["check"][0]
     assert row["games"] == 100 and row["lo"] <= row["gain"] <= row["hi"]
+
+
+def test_the_tutorial_shows_the_example_files():
+    """Each Python block of docs/strategies.md's Cash'n Guns section is an example file it names,
+    character for character (the other tests run the examples)."""
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "strategies.md").read_text()
+    section = text.split("## Cash'n Guns", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert blocks
+    source = (EXAMPLES / "cashnguns_patient.py").read_text()
+    for block in blocks:
+        assert block in source
+    assert "examples/strategies/cashnguns_patient.py" in section

@@ -29,7 +29,7 @@ Example (``examples/strategies/cashnguns_patient.py``)::
             return 0 if 0 in legal and view.round < 5 else max(legal)
 
         def lie_down(self, view, legal):
-            return sum(1 for seat, aim in enumerate(view.targets) if aim == view.seat) >= 2
+            return sum(1 for aim in view.targets if aim == view.seat) >= 2
 
 The engine (:func:`play_games`) plays the seats driven by such objects through
 :func:`cardsim.sims.core.user_strategy.decide` and every other seat by a built-in strategy,
