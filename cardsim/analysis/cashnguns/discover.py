@@ -408,6 +408,8 @@ def discover_round_lines(record: dict, metric: str) -> list[str]:
              f"(value {record['value'] * scale:.2f}{unit}, regret on the table {record['table_regret'] * scale:.2f})"]
     searches = [("discover's search", record.get("search", record))]
     searches += [(f"stop check {k}", check) for k, check in enumerate(record.get("stop_checks", []), start=1)]
+    if record.get("sweep"):
+        searches.append(("schedule sweep", record["sweep"]))
     for label, reply in searches:
         lines += [f"  {label}, best of {reply['candidates']} candidates: {reply['best_response']} "
                   f"({reply['best_response_name']}): {reply['description']}",
