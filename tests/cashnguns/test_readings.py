@@ -108,7 +108,7 @@ def test_a_converged_mix_refuted_from_outside_is_not_called_an_equilibrium():
                (4, "score", -5000): {**entry(4, "score", -5000, {SNIPER: 1.0}), "refuted": refuted}}
     assert [converged_entry(e) for e in entries.values()] == [True, False]
     status = entry_status(entries[(4, "score", -5000)])
-    assert status.startswith("converged by discover's rule, but refuted from outside: "
+    assert status.startswith("not converged: discover's rule stopped it, but refuted from outside: "
                              "`cardsim cashnguns check --players 4 --metric score --shame -5000 --seed 13`")
     assert "gaining +$2,177 (95% +$1,810 to +$2,544); not an equilibrium" in status
     assert conclusions_text(entries).endswith("4p score, shame -5,000.")

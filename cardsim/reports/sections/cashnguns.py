@@ -216,7 +216,7 @@ def entry_status(entry: dict) -> str:
     if entry.get("method") == DISCOVER_METHOD_1:
         status = "first method: stopped when its own search found nothing; not converged by the current rule"
     elif entry["converged"]:
-        status = (f"converged by discover's rule, but {refuted}; not an equilibrium" if refuted
+        status = (f"not converged: discover's rule stopped it, but {refuted}; not an equilibrium" if refuted
                   else "converged within the searched space; not shown to be an equilibrium of the game")
     else:
         status = (f"not converged in {entry['rounds']} rounds: round {entry.get('reported_round', '?')}'s mix "
@@ -231,7 +231,8 @@ def entry_status(entry: dict) -> str:
 def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]
                    ) -> pl.DataFrame:
     """One row per (players, reading): where the equilibrium comes from (a stored discover run,
-    or the shipped library), the discover run's rounds, whether it converged and its status
+    or the shipped library), the discover run's rounds, whether it holds as converged
+    (:func:`converged_entry`: a refuted or outside-beaten run does not) and its status
     (:func:`entry_status`), the
     equilibrium (name share, ...), discover's own exploitability bound, and the outside
     measure (:func:`outside_figures`: the outside check's gain with its 95% upper bound, or a
@@ -249,7 +250,7 @@ def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple
         rows.append({
             "players": players, "reading": reading_label(metric, shame_value), "metric": metric,
             "source": entry.get("source", "shipped library"), "rounds": entry["rounds"],
-            "converged": bool(entry["converged"]), "status": entry_status(entry), "equilibrium": mix,
+            "converged": converged_entry(entry), "status": entry_status(entry), "equilibrium": mix,
             "discover_hi": entry["exploitability_hi"] * scale,
             "exploitability": outside["gain"] * scale,
             "exploitability_hi": outside["exploitability_hi"] * scale,
