@@ -222,7 +222,8 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     assert records[0]["reply"] == row["best_response"] and records[0]["games"] == 200
     for key in set(before) - {(4, "win", -5000)}:
         assert after[key] == before[key]
-    highest = max(records, key=lambda r: r["interval"][1])
+    refuted = [after[(4, "win", -5000)]["refuted"]] if after[(4, "win", -5000)].get("refuted") else []
+    highest = max(records + refuted, key=lambda r: r["interval"][1])
     assert outside_figures(after[(4, "win", -5000)], {})["exploitability_hi"] == highest["interval"][1]
     changed = json.loads(out.read_text())
     entry = next(e for e in changed["readings"] if (e["players"], e["metric"], e["shame_value"]) == (4, "win", -5000))
@@ -258,7 +259,13 @@ def test_a_check_above_the_tolerance_refutes_and_a_sweep_replaces_what_it_reprod
     from cardsim.analysis.cashnguns import converged_entry, record_outside_check
 
     out = tmp_path / "libraries.json"
-    out.write_text(load_libraries.__defaults__[0].read_text())
+    shipped = json.loads(load_libraries.__defaults__[0].read_text())
+    for item in shipped["readings"]:
+        if (item["players"], item["metric"], item["shame_value"]) == (4, "win", -5000):
+            item.pop("refuted", None)
+            item["beyond_space"] = [{"reply": "a", "gain": 0.245, "games": "1", "source": "s"},
+                                    {"reply": "b", "gain": 0.254, "games": "1", "source": "s"}]
+    out.write_text(json.dumps(shipped))
     entry = load_libraries(out)[(4, "win", -5000)]
     total = sum(entry["equilibrium"].values())
     mix = {name: share / total for name, share in entry["equilibrium"].items() if share > 0}
