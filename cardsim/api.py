@@ -742,8 +742,8 @@ def _cashnguns_counts(players: Players) -> list[int]:
 
 
 class CashNGuns:
-    """Cash'n Guns: ``strategies``, ``run``, ``payoff``, ``stage``, ``discover``, ``check`` and
-    ``libraries`` (see ``cardsim cashnguns --help``)."""
+    """Cash'n Guns: ``strategies``, ``run``, ``payoff``, ``stage``, ``discover``, ``check``,
+    ``libraries`` and ``evaluate`` (see ``cardsim cashnguns --help``)."""
 
     @staticmethod
     def strategies() -> dict[str, pl.DataFrame]:
@@ -786,6 +786,39 @@ class CashNGuns:
             table = per_slot_table(config, episodes)
             tables.append(table.select(pl.lit(config.players).alias("players"), pl.all()))
         return runs.result({"slots": pl.concat(tables)}, _concat(frames))
+    @staticmethod
+    def evaluate(strategy: str, players: int = 4, n: int = 2_000, against: str = "mix", metric: str = "win",
+                 shame: int | None = None, *, seat: int = 0, seed: int = 0, jobs: int | None = 1) -> Result:
+        """A strategy written in Python (``FILE.py:NAME``, see ``cardsim/sims/cashnguns/strategy.py``)
+        in player slot ``seat`` against the shipped mix of the reading (``against="mix"``) or a
+        built-in strategy spec, on ``n`` deals each also played with the built-in in the same
+        seat: each side's win rate (95% Wilson interval) and mean score (95% interval), and the
+        paired difference in ``metric`` with its 95% interval. A bad keyword is a ``UserError``
+        naming it; a failing strategy a ``StrategyError`` naming seat, turn and decision.
+
+        >>> r = cardsim.cashnguns.evaluate("examples/strategies/cashnguns_patient.py:Patient",
+        ...                                players=4, n=200)  # doctest: +SKIP
+        """
+        import polars as pl
+
+        from cardsim.analysis.cashnguns.evaluate import evaluate_strategy
+        from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
+
+        for name, value in (("players", players), ("n", n), ("seat", seat), ("seed", seed)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise UserError(f"evaluate: {name} must be an integer, got {value!r}")
+        if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+            raise UserError(f"evaluate: jobs must be a positive integer, got {jobs!r}")
+        if not isinstance(against, str) or not isinstance(metric, str):
+            raise UserError("evaluate: against and metric must be strings")
+        shame_value = DEFAULT_SHAME_DOLLARS if shame is None else shame
+        if isinstance(shame_value, bool) or not isinstance(shame_value, int):
+            raise UserError(f"evaluate: shame must be whole dollars, got {shame!r}")
+        found = evaluate_strategy(strategy, players=players, n=n, against=against, metric=metric,
+                                  shame_value=shame_value, seat=seat, seed=seed, jobs=jobs or 1)
+        table = evaluation_table(found)
+        manifest = {"command": "cashnguns evaluate", "seed": seed, "details": found}
+        return Result(table, pl.DataFrame(), manifest, {"evaluate": table})
 
     @staticmethod
     def payoff(
@@ -922,12 +955,13 @@ class CashNGuns:
     def discover(players: Players = 5, metric: str = "win", shame: int | None = None,
                  budget: int = 200, rounds: int = 20, local: int | None = None,
                  start: Names | None = None, stop_checks: int = 2, seed: int = 0,
-                 jobs: int | None = None, store: str | Path | None = None,
+                 jobs: int | None = None, store: str | Path | None = None, sweep: bool = True,
                  on_round: Callable[[dict], None] | None = None,
                  on_start: Callable[[Any], None] | None = None,
                  on_done: Callable[[dict], None] | None = None) -> list[dict]:
         """Grow a strategy library by best responses (double oracle) per player count; one
-        document per count (:func:`discover_document`). Every count's settings are checked
+        document per count (:func:`discover_document`); ``sweep``: every round also tries each
+        member with all 168 card orders and opponent reading. Every count's settings are checked
         before any runs; ``on_start`` hears each count's settings before its run,
         ``on_round`` each finished round and ``on_done`` each count's document."""
         from cardsim.analysis.cashnguns import DEFAULT_LOCAL, DiscoverSettings, discover
@@ -938,7 +972,7 @@ class CashNGuns:
         local = DEFAULT_LOCAL if local is None else local
         every_settings = [
             DiscoverSettings(players=count, metric=metric, shame_value=shame, seed=seed, budget=budget,
-                             rounds=rounds, local=local, stop_checks=stop_checks,
+                             rounds=rounds, local=local, stop_checks=stop_checks, sweep=sweep,
                              **({"start": CashNGuns.start_library(start, count, metric, shame)}
                                 if start else {}))
             for count in parse_range(players)]
@@ -959,10 +993,11 @@ class CashNGuns:
     @staticmethod
     def check(players: Players = "4-6", metric: str = "win", shame: int | None = None,
               budget: int = 200, games: int = 100_000, local: int | None = None, seed: int = 0,
-              libraries: str | Path | None = None, record: bool = False,
+              libraries: str | Path | None = None, record: bool = False, sweep: bool = True,
               jobs: int | None = None) -> list[dict]:
-        """Try each shipped equilibrium from outside: a fresh best-response search against the
-        mix as shipped and the reply's gain on ``games`` fresh paired games, one row per player
+        """Try each shipped mix from outside: a fresh best-response search against the mix as
+        shipped and (``sweep``) every mix member with each of the 168 card orders and opponent
+        reading; the best reply's gain on ``games`` fresh paired games, one row per player
         count (gain and its 95% bounds in the payoff's unit: win probability or dollars). With
         ``record``, each check is written into the libraries file with its entry."""
         from cardsim.analysis.cashnguns import (
@@ -983,7 +1018,7 @@ class CashNGuns:
         shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
         counts = _cashnguns_counts(players)
         check = OutsideCheck(budget=budget, validation_games=games, seed=seed,
-                             local=DEFAULT_LOCAL if local is None else local)
+                             local=DEFAULT_LOCAL if local is None else local, sweep=sweep)
         check.check()
         path = Path(libraries) if libraries is not None else SHIPPED_LIBRARIES
         shipped = load_libraries(path)
@@ -1032,6 +1067,19 @@ def discover_document(document: dict) -> dict:
             "rounds": document["rounds"], "reported_round": reported["round"],
             "exploitability": reported["exploitability"], "exploitability_hi": reported["exploitability_hi"],
             "equilibrium": reported["equilibrium"]}
+def evaluation_table(found: dict) -> pl.DataFrame:
+    """One row per side of a Cash'n Guns evaluation (the user's strategy, the built-in in the
+    same seat) and the paired difference, with 95% intervals."""
+    import polars as pl
+
+    rows = [{"side": side, "strategy": found["strategy"] if side == "user" else found["against"],
+             "n": found["n"], **found[side]} for side in ("user", "builtin")]
+    difference = found["difference"]
+    table = pl.DataFrame(rows)
+    return table.with_columns(pl.lit(found["metric"]).alias("metric"),
+                              pl.lit(difference["value"]).alias("difference"),
+                              pl.lit(difference["lo"]).alias("difference_lo"),
+                              pl.lit(difference["hi"]).alias("difference_hi"))
 
 
 def _games(profiles: pl.DataFrame) -> str:

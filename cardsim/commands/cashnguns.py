@@ -23,6 +23,7 @@ from cardsim.commands.common import (
     check_output_file,
     check_plot_folder,
     game_app,
+    parse_range,
     record_result,
     show_table,
     show_value,
@@ -48,6 +49,10 @@ ShameOpt = Annotated[
     int, typer.Option("--shame", help="Dollars per shame marker in the final score (default -5000, the published rules' penalty; the seed's 'worth $5,000' read literally is +5000).")
 ]
 LocalOpt = Annotated[int, typer.Option("--local", help="Local-search candidates per search on top of --budget (30%: neighbours of the library's members; 50%: compound moves of two or three parameters; 20%: a hill-climb; 0: off).")]
+
+UserStrategyOpt = Annotated[str, typer.Option("--strategy", help="A strategy written in Python, FILE.py:NAME (see docs/strategies.md).")]
+TracebackOpt = Annotated[bool, typer.Option("--traceback", help="On a strategy's failure, also print its traceback.")]
+SweepOpt = Annotated[bool, typer.Option("--sweep/--no-sweep", help="Also try every card order (168) and opponent reading on top of every mix member (the schedule sweep).")]
 
 
 @app.command("strategies")
@@ -242,6 +247,7 @@ def discover_command(
     local: LocalOpt = DEFAULT_LOCAL,
     start: Annotated[list[str] | None, typer.Option("--start", help="Starting library: strategy specs, comma separated (or repeated), and 'library' for the shipped library of the reading (continue its run; default: stubborn,coward,bluffer,sniper).")] = None,
     stop_checks: Annotated[int, typer.Option("--stop-checks", help="Independent searches every round besides discover's own; the run stops only when none gains significantly and every 95% bound is within the tolerance.")] = 2,
+    sweep: SweepOpt = True,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     store: StoreOpt = None,
@@ -252,7 +258,8 @@ def discover_command(
     library's symmetric equilibrium, searches the strategy space for the best reply to it, adds
     the reply when its gain is significant, and reports the exploitability with a 95% interval.
     Every round also runs --stop-checks independent searches (default two; fresh candidates
-    and games); the best significant new reply joins; the run stops only when no search gains
+    and games) and the schedule sweep (every mix member with each of the 168 card orders and
+    with opponent reading; --no-sweep leaves it out); the best significant new reply joins; the run stops only when no search gains
     significantly and every 95% bound is within 0.75 points (win) or $750 (score); otherwise it
     reports its least exploitable round. --start library continues the shipped library of the
     reading (add specs to bring in replies found elsewhere).
@@ -273,7 +280,8 @@ def discover_command(
 
     def starting(settings) -> None:
         typer.echo(f"Cash'n Guns discover, {settings.players} players ({METHOD_VERSION}: {settings.budget} "
-                   f"grid/random + {settings.local} local-search candidates per search):")
+                   f"grid/random + {settings.local} local-search candidates per search"
+                   f"{', and the schedule sweep' if settings.sweep else ''}):")
 
     def done(document: dict) -> None:
         typer.echo(reported_line(document, metric))
@@ -282,7 +290,8 @@ def discover_command(
         typer.echo("\n".join(discover_round_lines(record, metric)))
 
     documents = cashnguns.discover(players, metric, shame, budget=budget, rounds=rounds, local=local,
-                                   start=start, stop_checks=stop_checks, seed=seed, jobs=jobs, store=folder,
+                                   start=start, stop_checks=stop_checks, sweep=sweep, seed=seed, jobs=jobs,
+                                   store=folder,
                                    on_round=None if as_json else show, on_start=None if as_json else starting,
                                    on_done=None if as_json else done)
     record_run(None, seed, f"until converged, at most {rounds} rounds of {budget} + {local} local candidates")
@@ -317,22 +326,51 @@ def check_command(
     seed: SeedOpt = 0,
     libraries: Annotated[Path | None, typer.Option("--libraries", help="Libraries file (default: the shipped libraries.json).")] = None,
     record: Annotated[bool, typer.Option("--record", help="Record each check with its entry in the libraries file (outside_checks), so the report gives the highest recorded bound.")] = False,
+    sweep: SweepOpt = True,
+    user_strategy: Annotated[str | None, typer.Option("--strategy", help="Measure this strategy written in Python (FILE.py:NAME) against the shipped mix instead of searching: paired, on --games deals.")] = None,
+    traceback: TracebackOpt = False,
     jobs: JobsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Try a shipped equilibrium from outside: a fresh best-response search of --budget
     candidates against the library's equilibrium mix as shipped (not re-solved), from random
-    streams discover never draws from, and the reply's gain over the mix on --games fresh
-    paired games, with its 95% interval (points of win probability, or dollars of score).
+    streams discover never draws from, and the schedule sweep (every mix member with each of
+    the 168 card orders and with opponent reading; --no-sweep leaves it out); the reply of the
+    search with the highest 95% upper bound and its gain over the mix on --games fresh paired
+    games, with its 95% interval (points of win probability, or dollars of score).
+    --strategy FILE.py:NAME measures a strategy written in Python instead (paired, --games deals).
 
     Example: cardsim cashnguns check --players 4-6 --metric win --shame -5000 --seed 1
     """
     from cardsim.analysis.cashnguns import METHOD_VERSION
     from cardsim.api import cashnguns
 
+    if user_strategy is not None:
+        if record:
+            raise UserError("check: --record keeps searches only, not --strategy measures")
+        counts = parse_range(players)
+        for count in counts:
+            if not 4 <= count <= 6:
+                raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {count}")
+        record_run(None, seed, f"{games} paired deals per count")
+        found = [run_user_strategy(lambda count=count: cashnguns.evaluate(
+                     user_strategy, players=count, n=games, against="mix", metric=metric, shame=shame,
+                     seed=seed, jobs=jobs), traceback).manifest["details"] for count in counts]
+        scale, unit = (100.0, "pts") if metric == "win" else (1.0, "$")
+        table = pl.DataFrame([{"players": f["players"], "equilibrium": f["against"], "games": f["n"],
+                               "gain": f["difference"]["value"] * scale, "lo": f["difference"]["lo"] * scale,
+                               "hi": f["difference"]["hi"] * scale, "unit": unit} for f in found])
+        if not as_json:
+            table = table.select("players", "equilibrium", "games", pl.format(
+                "{} [{}, {}]", pl.col("gain").round(2), pl.col("lo").round(2), pl.col("hi").round(2)
+            ).alias(f"gain over the mix, 95% ({unit})"))
+        show_table(table, title=f"{user_strategy} against each shipped mix, {metric}, shame {shame:+,}, seed {seed}",
+                   name="check", as_json=as_json)
+        return
     results = cashnguns.check(players, metric, shame, budget=budget, games=games, local=local, seed=seed,
-                              libraries=libraries, record=record, jobs=jobs)
-    record_run(None, seed, f"{budget} + {local} local candidates, {games} fresh paired games")
+                              libraries=libraries, record=record, sweep=sweep, jobs=jobs)
+    record_run(None, seed, f"{budget} + {local} local candidates{' and the schedule sweep' if sweep else ''}, "
+                           f"{games} fresh paired games")
     scale, unit = (100.0, "pts") if metric == "win" else (1.0, "$")
     rows = []
     for result in results:
@@ -340,6 +378,7 @@ def check_command(
                      "equilibrium": ", ".join(f"{name} {share:.0%}" for name, share in
                                               sorted(result["equilibrium"].items(), key=lambda item: -item[1])),
                      "candidates": result["candidates"], "seed": seed, "best_response": result["best_response"],
+                     "found_by": result.get("exploitability_from", "search"),
                      "description": result["description"], "games": result["validation_games"],
                      "gain": result["gain"] * scale, "lo": result["exploitability_lo"] * scale,
                      "hi": result["exploitability_hi"] * scale, "unit": unit,
@@ -349,10 +388,80 @@ def check_command(
         table = table.select(
             "players", "equilibrium", "candidates", "games",
             pl.format("{} [{}, {}]", pl.col("gain").round(2), pl.col("lo").round(2), pl.col("hi").round(2)).alias(f"gain, 95% ({unit})"),
-            pl.col("discover_hi").round(2).alias(f"discover's own bound ({unit})"), "best_response")
-    show_table(table, title=(f"outside check ({METHOD_VERSION} search, {budget} + {local} local candidates): best "
+            pl.col("discover_hi").round(2).alias(f"discover's own bound ({unit})"), "found_by", "best_response")
+    show_table(table, title=(f"outside check ({METHOD_VERSION} search, {budget} + {local} local candidates"
+                             f"{' and the schedule sweep' if sweep else ''}): best "
                              f"reply to each shipped equilibrium, {metric}, shame {shame:+,}, seed {seed}"),
                name="check", as_json=as_json)
+
+
+
+
+def run_user_strategy(call, traceback: bool):
+    """``call()``, with a failing user strategy's own traceback printed when asked (the error
+    itself stays one line, exit 2)."""
+    from cardsim.sims.core.user_strategy import StrategyError, report_traceback_if_asked
+
+    try:
+        return call()
+    except StrategyError as err:
+        report_traceback_if_asked(err, traceback)
+        raise
+
+
+def evaluation_rows(found: dict) -> pl.DataFrame:
+    """The evaluation as the command prints it: each side's win rate and mean score with their
+    95% intervals, and the paired difference."""
+    scale, unit = (100.0, "pts") if found["metric"] == "win" else (1.0, "$")
+    rows = []
+    for side in ("user", "builtin"):
+        values = found[side]
+        rows.append({"seat": found["seat"], "strategy": found["strategy"] if side == "user" else "built-in: " + found["against"],
+                     "n": found["n"],
+                     "win %": f"{100 * values['p_win']:.2f} [{100 * values['win_lo']:.2f}, {100 * values['win_hi']:.2f}]",
+                     "mean score $": f"{values['mean_score']:,.0f} [{values['score_lo']:,.0f}, {values['score_hi']:,.0f}]"})
+    difference = found["difference"]
+    rows.append({"seat": found["seat"], "strategy": f"paired difference ({found['metric']}, {unit})", "n": found["n"],
+                 "win %" if found["metric"] == "win" else "mean score $":
+                 f"{scale * difference['value']:+.2f} [{scale * difference['lo']:+.2f}, {scale * difference['hi']:+.2f}]",
+                 **({"mean score $": ""} if found["metric"] == "win" else {"win %": ""})})
+    return pl.DataFrame(rows)
+
+
+@app.command("evaluate")
+def evaluate_command(
+    strategy: UserStrategyOpt,
+    seat: Annotated[int, typer.Option("--seat", help="Player slot the strategy plays (seats are shuffled every game).")] = 0,
+    players: Annotated[int, typer.Option("--players", help="4-6 players.")] = 4,
+    n: Annotated[int, typer.Option("--n", help="Deals, each played with the strategy and with the built-in in its seat.")] = 2_000,
+    against: Annotated[str, typer.Option("--against", help="'mix' (the shipped mix of the reading) or a built-in strategy spec.")] = "mix",
+    metric: MetricOpt = "win",
+    shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    traceback: TracebackOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Measure a strategy written in Python in one seat against the shipped mix or a built-in:
+    each deal is played once with it and once with the built-in in the same seat (same seed,
+    common random numbers); win rates with 95% Wilson intervals, mean scores and the paired
+    difference with its 95% interval. Reproducible from --seed whatever --jobs.
+
+    Example: cardsim cashnguns evaluate --strategy examples/strategies/cashnguns_patient.py:Patient --players 4
+    """
+    import cardsim.api as api
+
+    workers = RunOptions(jobs=jobs).checked().jobs or 1
+    record_run(None, seed, f"{n} paired deals")
+    result = run_user_strategy(lambda: api.cashnguns.evaluate(strategy, players=players, n=n, against=against,
+                                                              metric=metric, shame=shame, seat=seat, seed=seed,
+                                                              jobs=workers), traceback)
+    found = result.manifest["details"]
+    if as_json:
+        show_value("evaluate", found)
+    show_table(result.table if as_json else evaluation_rows(found),
+               title=f"{strategy} in seat {seat}, {players} players, against {found['against']} "
+                     f"({metric}, shame {shame:+,}), seed {seed}", name="evaluate", as_json=as_json)
 
 
 @app.command("libraries")

@@ -70,7 +70,7 @@ SMALL = DiscoverSettings(players=4, budget=8, local=8, rounds=2, start=("stubbor
 
 
 def test_discover_is_the_same_for_any_job_count_and_resumes(tmp_path, monkeypatch):
-    monkeypatch.setattr("cardsim.analysis.cashnguns.DISCOVER_CHUNK", 1_000)  # several chunks per call
+    monkeypatch.setattr("cardsim.analysis.cashnguns.search.DISCOVER_CHUNK", 1_000)  # several chunks per call
     one = discover(SMALL, jobs=1)
     two = discover(SMALL, jobs=2)
     assert one["rounds"] == two["rounds"]
@@ -125,13 +125,14 @@ def test_discover_command_prints_each_round_and_one_json_document(tmp_path, monk
     text = CliRunner().invoke(app, args)
     assert text.exit_code == 0, text.output
     assert "round 1: equilibrium of 2 strategies" in text.stdout
-    assert "(discover/5: 6 grid/random + 4 local-search candidates per search)" in text.stdout
+    assert ("(discover/6: 6 grid/random + 4 local-search candidates per search, and the schedule sweep)"
+            in text.stdout)
     assert "discover's search, best of 10 candidates: custom:" in text.stdout and "exploitability" in text.stdout
     assert "[95% " in text.stdout and "reported: round " in text.stdout
     again = CliRunner().invoke(app, [*args, "--json"])  # resumed from the store: same rounds
     whole = json.loads(again.stdout)
     document = whole["details"]["discover"]
-    assert document["method"] == "discover/5" and document["settings"]["local"] == 4
+    assert document["method"] == "discover/6" and document["settings"]["local"] == 4
     assert whole["tables"]["discover"][0]["exploitability_hi"] == document["exploitability_hi"]
     last = document["rounds"][-1]
     assert {"exploitability", "exploitability_hi", "equilibrium"} <= set(last)
@@ -189,7 +190,7 @@ def test_outside_check_finds_the_exploit_of_a_poor_equilibrium_and_is_stored(tmp
 
     entry = {"players": 4, "metric": "win", "shame_value": -5000,
              "library": [{"name": "stubborn", "spec": "stubborn"}], "equilibrium": {"stubborn": 1.0}}
-    check = OutsideCheck(budget=12, search_games=100, validation_games=3_000, seed=5)
+    check = OutsideCheck(budget=12, search_games=100, validation_games=3_000, seed=5, sweep=False)
     found = check_equilibrium(entry, check, store=tmp_path)
     assert found["exploitability_lo"] > 0.03 and found["candidates"] == 12 + check.local and found["validation_games"] == 3_000
     assert found["equilibrium"] == {"stubborn": 1.0} and found["check"]["seed"] == 5

@@ -4,7 +4,8 @@ From positions reached in real games (any round), everything a seat cannot see i
 at random: every other seat's remaining hand (drawn from the cards it has not revealed, so the
 public count of revealed cards is unchanged) and the order of the undrawn loot notes. Every
 strategy, named and random custom ones, must then take exactly the same decisions (target,
-card, lie down). A deliberately leaky policy that peeks at hands is caught by the same check,
+card, lie down); the random ones include free card orders and opponent reading (``read``).
+A deliberately leaky policy that peeks at hands is caught by the same check,
 so the check can fail.
 """
 
@@ -18,7 +19,7 @@ import pytest
 from cardsim.sims.cashnguns.reference import Table, plan_lie, plan_shot
 from cardsim.sims.cashnguns.rng import PyStream
 from cardsim.sims.cashnguns.rules import BANG, BANG_BANG_BANG, DECK_NOTE_COUNTS, HAND_COUNTS, NOTES_PER_ROUND
-from cardsim.sims.cashnguns.space import sample_strategy
+from cardsim.sims.cashnguns.space import sample_extended_strategy, sample_strategy
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
 
 POSITIONS = 15
@@ -26,7 +27,8 @@ POSITIONS = 15
 
 def strategy_rows(rng: np.random.Generator) -> list[np.ndarray]:
     named = [strategy.param_row() for _, strategy in NAMED_STRATEGIES.values()]
-    return named + [sample_strategy(rng).param_row() for _ in range(15)]
+    return (named + [sample_strategy(rng).param_row() for _ in range(15)]
+            + [sample_extended_strategy(rng).param_row() for _ in range(15)])
 
 
 def random_position(rng: np.random.Generator, rows: list[np.ndarray]) -> Table:

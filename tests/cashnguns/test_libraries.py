@@ -13,6 +13,7 @@ from cardsim.analysis.cashnguns import (
     DISCOVER_METHOD_2,
     DISCOVER_METHOD_3,
     DISCOVER_METHOD_4,
+    DISCOVER_METHOD_5,
     READINGS,
     DiscoverSettings,
     OutsideCheck,
@@ -37,7 +38,8 @@ def test_shipped_file_loads_with_provenance_and_parseable_specs():
     assert set(shipped) == {(p, m, v) for p in (4, 5, 6) for m, v in READINGS}
     for (players, metric, shame_value), entry in shipped.items():
         assert len(entry["code_fingerprint"]) == 16 and entry["version"]
-        assert entry["method"] in (DISCOVER_METHOD, DISCOVER_METHOD_4, DISCOVER_METHOD_3, DISCOVER_METHOD_2, DISCOVER_METHOD_1)
+        assert entry["method"] in (DISCOVER_METHOD, DISCOVER_METHOD_5, DISCOVER_METHOD_4, DISCOVER_METHOD_3,
+                                   DISCOVER_METHOD_2, DISCOVER_METHOD_1)
         assert entry["command"].startswith(f"cardsim cashnguns discover --players {players} --metric {metric} "
                                            f"--shame {shame_value} --seed {entry['seed']} --budget {entry['budget']}")
         assert entry["date"].startswith("20") and entry["rounds"] >= 1
@@ -114,7 +116,9 @@ def test_report_tries_every_reading_from_outside(tmp_path, monkeypatch):
     assert set(checks) == set(entries)
     for key, check in checks.items():
         assert check["equilibrium"] == pytest.approx(entries[key]["equilibrium"])  # the mix as reported
-        assert check["candidates"] == 6 + 4 and check["validation_games"] == 200 and check["check"]["seed"] == 3
+        assert [search["search"] for search in check["searches"]] == ["search", "schedule sweep"]
+        assert check["searches"][0]["candidates"] == 6 + 4 and check["check"]["seed"] == 3
+        assert check["candidates"] == 6 + 4 + check["searches"][1]["candidates"] and check["validation_games"] == 200
     assert outside_checks(entries, TINY, store=tmp_path / "checks") == checks  # reused from the store
     text = " ".join(str(block) for block in readings_blocks((4,), entries, checks))
     assert "tried from outside" in text and "stored discover run" in text and "shipped library" in text
@@ -203,7 +207,7 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     out.write_text(load_libraries.__defaults__[0].read_text())
     before = load_libraries(out)
     args = ["check", "--players", "4", "--budget", "6", "--games", "200", "--local", "4", "--jobs", "1",
-            "--libraries", str(out), "--record", "--json"]
+            "--libraries", str(out), "--record", "--json", "--no-sweep"]
     first = CliRunner().invoke(app, [*args, "--seed", "3"])
     assert first.exit_code == 0, first.output
     row = json.loads(first.stdout)["tables"]["check"][0]
@@ -213,13 +217,14 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     records = after[(4, "win", -5000)]["outside_checks"]
     assert [r["command"] for r in records] == [
         f"cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --games 200 --seed {s} --local 4"
-        for s in (3, 4)]
+        " --no-sweep" for s in (3, 4)]
     assert records[0]["gain"] * 100 == pytest.approx(row["gain"])
     assert [100 * x for x in records[0]["interval"]] == pytest.approx([row["lo"], row["hi"]])
     assert records[0]["reply"] == row["best_response"] and records[0]["games"] == 200
     for key in set(before) - {(4, "win", -5000)}:
         assert after[key] == before[key]
-    highest = max(records, key=lambda r: r["interval"][1])
+    refuted = [after[(4, "win", -5000)]["refuted"]] if after[(4, "win", -5000)].get("refuted") else []
+    highest = max(records + refuted, key=lambda r: r["interval"][1])
     assert outside_figures(after[(4, "win", -5000)], {})["exploitability_hi"] == highest["interval"][1]
     changed = json.loads(out.read_text())
     entry = next(e for e in changed["readings"] if (e["players"], e["metric"], e["shame_value"]) == (4, "win", -5000))
@@ -245,3 +250,39 @@ def test_record_and_out_paths_are_checked_before_anything_runs(tmp_path):
     result = CliRunner().invoke(app, ["libraries", "--players", "4", "--store", str(tmp_path),
                                       "--out", str(blocker / "libraries.json")])
     assert isinstance(result.exception, UserError) and "is not a folder" in str(result.exception)
+
+
+def test_a_check_above_the_tolerance_refutes_and_a_sweep_replaces_what_it_reproduces(tmp_path):
+    """A recorded check whose whole 95% interval lies above the tolerance becomes the entry's
+    ``refuted`` record (the entry is no longer converged); a check with the schedule sweep
+    drops the ``beyond_space`` replies whose gain is within its upper bound and keeps the
+    others; a check within the tolerance goes to ``outside_checks``."""
+    from cardsim.analysis.cashnguns import converged_entry, record_outside_check
+
+    out = tmp_path / "libraries.json"
+    shipped = json.loads(load_libraries.__defaults__[0].read_text())
+    for item in shipped["readings"]:
+        if (item["players"], item["metric"], item["shame_value"]) == (4, "win", -5000):
+            item.pop("refuted", None)
+            item["beyond_space"] = [{"reply": "a", "gain": 0.245, "games": "1", "source": "s"},
+                                    {"reply": "b", "gain": 0.254, "games": "1", "source": "s"}]
+    out.write_text(json.dumps(shipped))
+    entry = load_libraries(out)[(4, "win", -5000)]
+    total = sum(entry["equilibrium"].values())
+    mix = {name: share / total for name, share in entry["equilibrium"].items() if share > 0}
+    assert [r["gain"] for r in entry["beyond_space"]] == [0.245, 0.254]
+
+    def result(gain, low, high, sweep):
+        return {"players": 4, "metric": "win", "shame_value": -5000, "equilibrium": mix, "gain": gain,
+                "exploitability_lo": low, "exploitability_hi": high, "best_response": "sniper",
+                "description": "d", "validation_games": 1000, "check": {"sweep": sweep}}
+
+    within = record_outside_check(out, result(0.001, -0.002, 0.004, False), "small")
+    assert "refuted" not in within and within["outside_checks"][-1]["command"] == "small"
+    assert len(within["beyond_space"]) == 2
+    beaten = record_outside_check(out, result(0.25, 0.249, 0.2502, True), "sweep")
+    assert beaten["refuted"]["command"] == "sweep" and beaten["refuted"]["found_by"] == "search"
+    assert [r["gain"] for r in beaten["beyond_space"]] == [0.254]  # 0.245 reproduced, 0.254 above 0.2502
+    assert not converged_entry(load_libraries(out)[(4, "win", -5000)])
+    again = record_outside_check(out, result(0.26, 0.255, 0.265, True), "sweep 2")
+    assert again["refuted"]["command"] == "sweep 2" and "beyond_space" not in again

@@ -176,8 +176,8 @@ def test_a_reply_two_parameters_from_every_member_needs_the_compound_moves(monke
     found = find_reply(arena, library, mix, library, **common)
     assert found.spec == CLOCK.spec() and found.low > 0.2
     assert find_reply(arena, library, mix, library, **common) == found  # deterministic given the seed
-    monkeypatch.setattr(analysis, "MEMBER_SHARE", 0.6)
-    monkeypatch.setattr(analysis, "COMPOUND_SHARE", 0.0)
+    monkeypatch.setattr(analysis.search, "MEMBER_SHARE", 0.6)
+    monkeypatch.setattr(analysis.search, "COMPOUND_SHARE", 0.0)
     one_move = find_reply(arena, library, mix, library, **common)
     assert one_move.spec != CLOCK.spec() and one_move.low <= 0 and one_move.candidates == 100
     assert find_reply(arena, library, mix, library, **{**common, "local": 0}).spec != CLOCK.spec()
@@ -201,15 +201,58 @@ def test_the_local_search_finds_the_narrow_safe_reply_to_the_refuted_4_player_sc
     """The real case, cut down (40 grid/random candidates): the local search's reply fires a
     loaded card only at a target whose counted chance is between 1/3 and 3/8 and gains over
     $1,000 against the mix (95% low bound, 20,000 fresh paired games); the same search without
-    the local part (local=0) does not find a reply in that band."""
+    the local part (local=0) does not find a reply in that band. (The schedule sweep is left
+    out: this is about the sampled search.)"""
     from cardsim.analysis.cashnguns import OutsideCheck, check_equilibrium
 
-    check = OutsideCheck(budget=40, search_games=1_000, validation_games=20_000, seed=13, local=60)
+    check = OutsideCheck(budget=40, search_games=1_000, validation_games=20_000, seed=13, local=60, sweep=False)
     found = check_equilibrium(REFUTED_MIX, check)
     reply = parse_strategy(found["best_response"])
     assert reply.bullet == "safe" and 1 / 3 < reply.safe < 3 / 8, found["best_response"]
     assert found["exploitability_lo"] > 1_000 and found["candidates"] == 100
     grid = check_equilibrium(REFUTED_MIX, OutsideCheck(budget=40, search_games=1_000, validation_games=20_000,
-                                                        seed=13, local=0))
+                                                        seed=13, local=0, sweep=False))
     plain = parse_strategy(grid["best_response"])
     assert not (plain.bullet == "safe" and 1 / 3 < plain.safe < 3 / 8)
+
+
+def test_the_schedule_sweep_tries_every_card_order_and_the_reading_on_every_member():
+    """Each mix member: its two reading variants, then its own aiming and lie-down rules with
+    each of the 168 card orders, without and with the reading (distinct by spec)."""
+    from cardsim.analysis.cashnguns.sweep import sweep_candidates, sweep_members
+    from cardsim.sims.cashnguns.strategies import ALL_ORDERS
+
+    library = [parse_strategy(s) for s in ("sniper", "counter", "coward")]
+    members = sweep_members(library, np.array([0.3, 0.7, 0.0]))
+    assert [m.spec() for m in members] == [library[1].spec(), library[0].spec()]
+    candidates = sweep_candidates(members)
+    # counter already aims at clicks: its two reading variants are one
+    assert len(candidates) == len({c.spec() for c in candidates}) == (1 + 2 * 168) + (2 + 2 * 168)
+    for member in members:
+        own = [c for c in candidates if (c.target, c.lie) == (member.target, member.lie) and c.bullet == "schedule"]
+        for read in (0, 1):
+            assert sorted(c.order for c in own if c.read == read) == sorted(ALL_ORDERS)
+    assert any(c.read == 1 and c.target == "clicks" and c.bullet == "late" and c.lie == "never"
+               for c in candidates)
+
+
+def test_the_outside_check_reports_the_search_with_the_highest_bound():
+    """The check's figures are those of whichever search (the sampled search or the schedule
+    sweep) has the highest 95% upper bound; both are recorded, and a plain card-order reply
+    against a mix that holds its loaded cards back is found by the sweep."""
+    from cardsim.analysis.cashnguns import OutsideCheck, check_equilibrium
+
+    entry = {"players": 4, "metric": "win", "shame_value": -5000,
+             "library": [{"name": "sniper", "spec": parse_strategy("sniper").spec()}],
+             "equilibrium": {"sniper": 1.0}}
+    result = check_equilibrium(entry, OutsideCheck(budget=6, search_games=60, validation_games=2_000,
+                                                   local=0, seed=3))
+    labels = [search["search"] for search in result["searches"]]
+    assert labels == ["search", "schedule sweep"]
+    worst = max(result["searches"], key=lambda search: search["exploitability_hi"])
+    assert result["exploitability_hi"] == worst["exploitability_hi"]
+    assert result["exploitability_from"] == worst["search"]
+    assert result["candidates"] == sum(search["candidates"] for search in result["searches"])
+    sweep = result["searches"][1]
+    assert sweep["candidates"] == 2 + 2 * 168
+    assert parse_strategy(sweep["best_response"]).lie == "never"

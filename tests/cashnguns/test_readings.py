@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from cardsim.analysis.cashnguns import readings_conclusions, readings_table, searched_sentence
-from cardsim.reports.sections.cashnguns import readings_blocks
+from cardsim.reports.sections.cashnguns import (
+    readings_blocks,
+    readings_conclusions,
+    readings_table,
+    searched_sentence,
+)
 
 COWARD = "custom:bullet=random,target=random,lie=guns,guns=2"
 SNIPER = "custom:bullet=late,target=leader,lie=never"
@@ -71,8 +75,8 @@ def test_a_mix_that_did_not_converge_is_labelled_and_left_out_of_the_conclusions
     """The report calls a mix an equilibrium only when its run converged under the current stop
     rule: a run stopped at its round limit, or a first-method entry, is labelled as such in the
     table and left out of what holds and flips (named as left out)."""
-    from cardsim.analysis.cashnguns import DISCOVER_METHOD_1, converged_entry, entry_status
-    from cardsim.reports.sections.cashnguns import conclusions_text
+    from cardsim.analysis.cashnguns import DISCOVER_METHOD_1, converged_entry
+    from cardsim.reports.sections.cashnguns import conclusions_text, entry_status
 
     entries = {(4, "win", -5000): entry(4, "win", -5000, {COUNTER: 0.7, SNIPER: 0.3}),
                (4, "win", 5000): {**entry(4, "win", 5000, {COWARD: 1.0}), "method": DISCOVER_METHOD_1},
@@ -95,8 +99,8 @@ def test_a_converged_mix_refuted_from_outside_is_not_called_an_equilibrium():
     """A run that converged by discover's own rule but whose mix an outside check beats beyond
     the tolerance (the whole 95% interval above it, recorded in the entry as ``refuted``) is
     labelled refuted, with the check's command and figures, and left out of the conclusions."""
-    from cardsim.analysis.cashnguns import converged_entry, entry_status
-    from cardsim.reports.sections.cashnguns import conclusions_text
+    from cardsim.analysis.cashnguns import converged_entry
+    from cardsim.reports.sections.cashnguns import conclusions_text, entry_status
 
     refuted = {"command": "cardsim cashnguns check --players 4 --metric score --shame -5000 --seed 13",
                "gain": 2176.75, "interval": [1809.95, 2543.55]}
@@ -104,7 +108,7 @@ def test_a_converged_mix_refuted_from_outside_is_not_called_an_equilibrium():
                (4, "score", -5000): {**entry(4, "score", -5000, {SNIPER: 1.0}), "refuted": refuted}}
     assert [converged_entry(e) for e in entries.values()] == [True, False]
     status = entry_status(entries[(4, "score", -5000)])
-    assert status.startswith("converged by discover's rule, but refuted from outside: "
+    assert status.startswith("not converged: discover's rule stopped it, but refuted from outside: "
                              "`cardsim cashnguns check --players 4 --metric score --shame -5000 --seed 13`")
     assert "gaining +$2,177 (95% +$1,810 to +$2,544); not an equilibrium" in status
     assert conclusions_text(entries).endswith("4p score, shame -5,000.")
@@ -115,7 +119,8 @@ def test_a_refutation_of_a_mix_that_did_not_converge_is_reported_as_missing_the_
     both, and where the refutation's 95% upper bound is above the outside check's, the table and
     the key sentence give the refuting gain, so the count misses the one-point target even though
     the package's own check is within it."""
-    from cardsim.analysis.cashnguns import converged_entry, entry_status
+    from cardsim.analysis.cashnguns import converged_entry
+    from cardsim.reports.sections.cashnguns import entry_status
 
     command = "measure_gain(reviewer's reply, 200,000 paired games)"
     refuted = {"command": command, "gain": 0.0254, "interval": [0.0234, 0.0275]}
@@ -165,8 +170,8 @@ def test_a_reply_from_outside_the_searched_space_is_named_and_the_mix_left_out()
     card order the space cannot express) that gains more than the tolerance is named in the
     status and the key sentence, says no mix is an equilibrium of the game, and takes the entry
     out of what holds; one within the tolerance is named but leaves the entry in."""
-    from cardsim.analysis.cashnguns import converged_entry, entry_status
-    from cardsim.reports.sections.cashnguns import conclusions_text
+    from cardsim.analysis.cashnguns import converged_entry
+    from cardsim.reports.sections.cashnguns import conclusions_text, entry_status
 
     reply = {"reply": "card order C C C C C B X B", "gain": 0.245, "games": "200,000", "source": "an outside check"}
     entries = {(4, "win", -5000): {**entry(4, "win", -5000, {COUNTER: 1.0}), "beyond_space": [reply]},
@@ -182,3 +187,22 @@ def test_a_reply_from_outside_the_searched_space_is_named_and_the_mix_left_out()
     assert "Within the searched space only: Card order holds in all 1 runs" in text
     assert conclusions_text(entries).startswith("Within the searched space only")
     assert conclusions_text(entries).endswith("4p win, shame -5,000.")
+
+
+def test_key_advice_is_derived_from_the_recorded_card_order_replies():
+    """The plain-words key result names the round of Bang!Bang!Bang!, the Bangs' rounds, the
+    gain and the lie-down rule of each recorded card-order refutation of the main reading,
+    and is empty without one."""
+    from cardsim.reports.sections.cashnguns import advice_sentences
+
+    entries = {(4, "win", -5000): entry(4, "win", -5000, {SNIPER: 1.0}),
+               (5, "score", 5000): entry(5, "score", 5000, {COUNTER: 1.0})}
+    assert advice_sentences(entries) == ""
+    reply = "custom:bullet=schedule,target=leader,lie=never,order=CCXCCBBC"
+    entries[(4, "win", -5000)]["refuted"] = {"command": "c", "gain": 0.123, "interval": [0.1, 0.15], "reply": reply}
+    text = advice_sentences(entries)
+    assert "Bang!Bang!Bang! in round 3 at 4 players (Bangs in rounds 6 and 7 at 4)" in text
+    assert "by 12 points at 4 (4 players; win probability, shame -$5,000)" in text
+    assert "4 players: never lies down" in text and "hold their loaded cards back" in text
+    entries[(4, "win", -5000)]["refuted"]["interval"] = [0.001, 0.2]  # not beyond the tolerance
+    assert advice_sentences(entries) == ""

@@ -137,14 +137,15 @@ def test_config_forms_and_validation():
 
 
 def test_kernel_matches_reference_on_random_custom_tables():
-    """Random tables of strategies drawn from the whole search space (every policy, random
-    parameters) and a random shame value: the kernel and the reference agree game by game."""
-    from cardsim.sims.cashnguns.space import sample_strategy
+    """Random tables of strategies drawn from the whole space (every policy, random parameters,
+    free card orders and opponent reading) and a random shame value: the kernel and the
+    reference agree game by game."""
+    from cardsim.sims.cashnguns.space import sample_extended_strategy
 
     rng = np.random.default_rng(2024)
     for _ in range(12):
         players = int(rng.integers(4, 7))
-        specs = tuple(sample_strategy(rng).spec() for _ in range(players))
+        specs = tuple(sample_extended_strategy(rng).spec() for _ in range(players))
         config = CashNGunsConfig(players=players, strategies=specs,
                                  shame_value=int(rng.choice([-10_000, -5_000, 0, 5_000])))
         seeds = rng.integers(0, 2**63, 15).astype(np.uint64)

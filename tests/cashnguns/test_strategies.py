@@ -130,8 +130,10 @@ def lie(policy, guns, pot=10, expected=10.0, alive=5, wounds=0, money=0, shame=-
         revealed=None, round_index=0, **changes):
     targets = np.array([1] + [0] * guns + [1] * (4 - guns))
     revealed = np.zeros((5, 3), np.int64) if revealed is None else np.array(revealed)
+    aims = np.full((8, 5), -1, np.int64)
+    aims[:round_index] = 1
     return bool(choose_lie_down(row(lie=policy, **changes), 0, targets, np.ones(5, np.bool_), revealed,
-                                pot, expected, alive, wounds, money, round_index, shame, u))
+                                aims, pot, expected, alive, wounds, money, round_index, shame, u))
 
 
 def test_never_lie_down():
@@ -186,12 +188,13 @@ def test_risk_rule_terms():
 
 
 def test_named_strategies_span_the_policy_space():
-    """Every bullet, target and lie-down policy is used by some named strategy."""
+    """Every bullet, target and lie-down policy is used by some named strategy, but the free
+    card order (``schedule``), whose 168 orders the schedule sweep tries on every mix member."""
     from cardsim.sims.cashnguns.strategies import BULLET_POLICIES, LIE_POLICIES, TARGET_POLICIES
 
     used = {(s.bullet, s.target, s.lie) for _, s in NAMED_STRATEGIES.values()}
     assert len(used) == len(NAMED_STRATEGIES)
-    assert {b for b, _, _ in used} == set(BULLET_POLICIES)
+    assert {b for b, _, _ in used} == set(BULLET_POLICIES) - {"schedule"}
     assert {t for _, t, _ in used} == set(TARGET_POLICIES)
     assert {x for _, _, x in used} == set(LIE_POLICIES)
 
@@ -233,3 +236,59 @@ def test_parse_named_strategy_and_overrides():
 def test_bad_strategy_specs_are_user_errors(spec, message):
     with pytest.raises(UserError, match=message):
         parse_strategy(spec)
+
+
+def test_card_orders_are_the_168_arrangements_and_the_schedule_plays_them():
+    """``order_of_index`` lists every arrangement of 5 Clicks, 2 Bangs and 1 Bang!Bang!Bang!
+    once; the compiled ``schedule_card`` plays an order card by card, and from a hand used
+    another way it plays the first card of the order still in hand."""
+    import itertools
+
+    from cardsim.sims.cashnguns.strategies import (
+        ALL_ORDERS,
+        Strategy,
+        choose_bullet,
+        order_index,
+        parse_strategy,
+        schedule_card,
+    )
+
+    assert len(ALL_ORDERS) == 168 == len(set(itertools.permutations("CCCCCBBX")))
+    assert set(ALL_ORDERS) == {"".join(p) for p in itertools.permutations("CCCCCBBX")}
+    kinds = {"C": 0, "B": 1, "X": 2}
+    for index, order in enumerate(ALL_ORDERS):
+        assert order_index(order) == index
+        hand = np.array([5, 2, 1], np.int64)
+        row = Strategy("schedule", order=order).param_row()
+        for letter in order:
+            card = choose_bullet(row, hand, 10.0, 10.0, 0.5, 0.3)
+            assert card == kinds[letter] == schedule_card(index, hand)
+            hand[card] -= 1
+    # a Bang! already used elsewhere: CCCCCBXB then plays its Clicks, Bang!Bang!Bang!, nothing else loaded
+    assert schedule_card(order_index("BCCCCCXB"), np.array([5, 1, 1], np.int64)) == 0
+    assert schedule_card(order_index("BCCCCCXB"), np.array([0, 1, 1], np.int64)) == 2
+    strategy = parse_strategy("coward:bullet=schedule,order=cccccbxb,read=1")
+    assert strategy.spec() == "custom:bullet=schedule,target=random,lie=guns,order=CCCCCBXB,guns=2,read=1"
+    assert parse_strategy(strategy.spec()) == strategy
+    with pytest.raises(UserError, match="order must be 8 letters"):
+        parse_strategy("custom:bullet=schedule,order=CCCCCBBB")
+
+
+def test_reading_clicks_first():
+    """``read=1``: an opponent who has shown Clicks only is read as holding a Click while it has
+    played fewer than five cards, loaded after; one that has shown a loaded card is counted as
+    without reading; ``read=0`` is plain counting."""
+    from cardsim.sims.cashnguns.strategies import loaded_chance, opponent_loaded
+
+    revealed = np.zeros((4, 3), np.int64)
+    revealed[1, 0] = 2  # seat 1 showed two Clicks
+    revealed[2] = [1, 1, 0]  # seat 2 showed a Click and a Bang!
+    aims = np.full((8, 4), -1, np.int64)
+    aims[:4] = 0
+    reading = row(read=1)
+    assert opponent_loaded(row(), revealed, aims, 4, 1) == loaded_chance(revealed, 1) == 3 / 6
+    assert opponent_loaded(reading, revealed, aims, 4, 1) == 0.0
+    aims[4] = 0
+    assert opponent_loaded(reading, revealed, aims, 5, 1) == 1.0
+    assert opponent_loaded(reading, revealed, aims, 5, 2) == loaded_chance(revealed, 2)
+    assert opponent_loaded(reading, revealed, aims, 5, 3) == loaded_chance(revealed, 3)

@@ -9,6 +9,7 @@ matrix, the symmetric mixed equilibrium and best responses. The runs are the sam
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -16,7 +17,9 @@ import polars as pl
 from cardsim.analysis.cashnguns import (
     DEFAULT_TOLERANCE,
     DISCOVER_METHOD,
+    DISCOVER_METHOD_1,
     READINGS,
+    TARGET_POINTS,
     Equilibrium,
     OutsideCheck,
     best_responses,
@@ -27,14 +30,11 @@ from cardsim.analysis.cashnguns import (
     discover_command_line,
     equilibrium_table,
     load_libraries,
+    outside_figures,
     payoff_matrix,
     pooled_intervals,
     pooled_seats,
     reading_label,
-    readings_conclusions,
-    readings_strategies,
-    readings_table,
-    searched_sentence,
     stored_entries,
     symmetric_equilibrium,
     symmetric_game,
@@ -53,7 +53,8 @@ from cardsim.reports.content import (
 from cardsim.reports.plots.cashnguns import equilibrium_bars, payoff_heatmap
 from cardsim.reports.suite import Experiment, Outcomes, Profile
 from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
-from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
+from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
+from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, Strategy, parse_strategy
 
 GAME = "cashnguns"
 TITLE = "Cash'n Guns"
@@ -75,6 +76,273 @@ STRATEGIES: dict[str, tuple[str, ...]] = {
 }
 PLAYERS: dict[str, tuple[int, ...]] = {"default": (4, 5, 6), "quick": (5,)}
 GAMES_PER_PROFILE: dict[str, int] = {"default": 2_000, "quick": 200}
+
+
+# --- the readings in words ---------------------------------------------------------------------
+
+FEATURES: tuple[tuple[str, Callable[[Strategy], str]], ...] = (
+    ("card order", lambda s: "holds its loaded cards back" if s.bullet in ("late", "bigpot", "safe")
+     else "plays loaded cards early or at random"),
+    ("target", lambda s: "picks its target from the public record" if s.target != "random"
+     else "aims at random"),
+    ("lying down", lambda s: "never lies down" if s.lie == "never" else "lies down when threatened"),
+    ("card counting", lambda s: "counts revealed cards" if (
+        s.bullet == "safe" or s.target == "clicks" or (s.lie in ("threshold", "risk") and s.count == 1))
+     else "does not count cards"),
+    ("bullet policy", lambda s: f"bullet={s.bullet}"),
+    ("target policy", lambda s: f"target={s.target}"),
+    ("lie-down policy", lambda s: f"lie={s.lie}"),
+)
+
+
+def _equilibrium_specs(entry: dict) -> dict[str, float]:
+    """A library entry's equilibrium as {spec: share}."""
+    by_name = {item["name"]: item["spec"] for item in entry["library"]}
+    return {by_name[name]: share for name, share in entry["equilibrium"].items()}
+
+
+def equilibrium_features(entry: dict) -> dict[str, dict[str, float]]:
+    """Share of an entry's equilibrium mix giving each answer to each question of ``FEATURES``."""
+    features: dict[str, dict[str, float]] = {question: {} for question, _ in FEATURES}
+    for spec, share in _equilibrium_specs(entry).items():
+        strategy = parse_strategy(spec)
+        for question, answer in FEATURES:
+            value = answer(strategy)
+            features[question][value] = features[question].get(value, 0.0) + share
+    return features
+
+
+def _amount(metric: str, value: float) -> str:
+    """A gain in the reading's unit: points of win probability or dollars of score."""
+    if metric == "score":
+        return f"{'-' if value < 0 else '+'}${abs(value):,.0f}"
+    return f"{value * 100:+.2f} points"
+
+
+def refutation_text(entry: dict) -> str:
+    """The entry's ``refuted`` record in words: "refuted from outside: `command` found a reply
+    gaining G (95% L to H)"; empty without one."""
+    refuted = entry.get("refuted")
+    if not refuted:
+        return ""
+    low, high = refuted["interval"]
+    return (f"refuted from outside: `{refuted['command']}` found a reply gaining "
+            f"{_amount(entry['metric'], refuted['gain'])} (95% {_amount(entry['metric'], low)} to "
+            f"{_amount(entry['metric'], high)})")
+
+
+#: What every exploitability figure is measured against: the searched strategy space only.
+SEARCHED_SPACE = ("the searched strategy space only (five fixed card orders: random, big pot, "
+                  "early, late, safe; targets and lie-down rules from the public record)")
+#: The same with the schedule sweep (a check with ``sweep`` on).
+SWEPT_SPACE = ("the searched strategy space with the schedule sweep (the five card orders of the "
+               "search plus each of the 168 card orders and opponent reading on top of every mix "
+               "member; targets and lie-down rules from the public record)")
+
+
+def _card_rounds(order: str, letter: str) -> list[int]:
+    """The rounds (1-8) in which a card order plays ``letter`` (C, B or X)."""
+    return [k + 1 for k, card in enumerate(order) if card == letter]
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def advice_sentences(entries: dict[tuple[int, str, int], dict]) -> str:
+    """The chapter's key result in words a player can act on, derived from the replies recorded
+    against the main reading's mixes (win probability, shame -$5,000): at each player count
+    whose recorded refutation or outside check (``refuted``, ``outside_checks``) gains beyond
+    the tolerance with a card-order reply, when that reply fires its Bang!Bang!Bang! and Bangs
+    and how much it gains, and the lie-down rule it keeps. Empty when no such reply is recorded."""
+    tolerance = DEFAULT_TOLERANCE["win"]
+    found = {}
+    for (players, metric, shame_value), entry in sorted(entries.items()):
+        if (metric, shame_value) != ("win", DEFAULT_SHAME_DOLLARS):
+            continue
+        records = ([entry["refuted"]] if entry.get("refuted") else []) + list(entry.get("outside_checks", []))
+        records = [r for r in records if r["interval"][0] > tolerance and r.get("reply")]
+        if not records:
+            continue
+        best = max(records, key=lambda record: record["interval"][0])
+        reply = parse_strategy(best["reply"])
+        if reply.bullet == "schedule":
+            found[players] = (reply, best["gain"], entry)
+    if not found:
+        return ""
+    counts = _join([str(p) for p in found])
+    held = [p for p, (_, _, entry) in found.items()
+            if equilibrium_features(entry)["card order"].get("holds its loaded cards back", 0.0) > 0.5]
+    fire = _join([f"round {_card_rounds(r.order, 'X')[0]} at {p} players" for p, (r, _, _) in found.items()])
+    bangs = _join([f"{' and '.join(map(str, _card_rounds(r.order, 'B')))} at {p}" for p, (r, _, _) in found.items()])
+    gains = _join([f"{100 * gain:.0f} points at {p}" if k == 0 else f"{100 * gain:.0f} at {p}"
+                   for k, (p, (_, gain, _)) in enumerate(found.items())])
+    against = ("the shipped mixes, which hold their loaded cards back" if len(held) == len(found)
+               else "the shipped mixes")
+    first = (f"Do not save your loaded cards for the last rounds: against {against}, playing "
+             f"Bang!Bang!Bang! in {fire} (Bangs in rounds {bangs}), Clicks otherwise, and aiming and lying "
+             f"down as one of the mix's strategies does raises the chance to win by {gains} ({counts} "
+             f"players; win probability, shame -$5,000).")
+    rules: dict[str, list[str]] = {}
+    for p, (reply, _, _) in found.items():
+        rules.setdefault(reply.describe().split("; ")[1], []).append(str(p))
+    second = ("When to lie down does not change in these replies: "
+              + "; ".join(f"{_join(ps)} players: {rule}" for rule, ps in rules.items()) + ".")
+    return f"{first} {second}"
+
+
+def beyond_space_text(entry: dict, sources: bool = True) -> str:
+    """The replies from outside the searched space recorded with an entry (``beyond_space``:
+    what the reply does, its gain in the reading's unit, the paired games and who measured
+    it), as one clause (``sources``: with who measured each and on how many games); empty
+    when none is recorded."""
+    replies = entry.get("beyond_space", [])
+    if not replies:
+        return ""
+    metric = entry.get("metric", "win")
+    parts = [f"{reply['reply']} gains {_amount(metric, reply['gain'])}"
+             + (f" ({reply['source']}, {reply['games']} paired games)" if sources else "")
+             for reply in replies]
+    return "beaten from outside the searched space: " + "; ".join(parts)
+
+
+def entry_status(entry: dict) -> str:
+    """A library entry's status in plain words: converged, stopped by the first method's rule,
+    or not converged (the run's least exploitable round is reported); an outside refutation
+    recorded with the entry (``refuted``: the command, gain and 95% interval, in the
+    reading's unit) is added to any of them (a converged one is then not an equilibrium)."""
+    refuted = refutation_text(entry)
+    beyond = beyond_space_text(entry)
+    if entry.get("method") == DISCOVER_METHOD_1:
+        status = "first method: stopped when its own search found nothing; not converged by the current rule"
+    elif entry["converged"]:
+        status = (f"not converged: discover's rule stopped it, but {refuted}; not an equilibrium" if refuted
+                  else "converged within the searched space; not shown to be an equilibrium of the game")
+    else:
+        status = (f"not converged in {entry['rounds']} rounds: round {entry.get('reported_round', '?')}'s mix "
+                  "(the least exploitable), not shown to be an equilibrium")
+        if refuted:
+            status += f"; {refuted}"
+    if entry.get("method") == DISCOVER_METHOD_1 and refuted:
+        status += f"; {refuted}"
+    return f"{status}; {beyond}" if beyond else status
+
+
+def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]
+                   ) -> pl.DataFrame:
+    """One row per (players, reading): where the equilibrium comes from (a stored discover run,
+    or the shipped library), the discover run's rounds, whether it holds as converged
+    (:func:`converged_entry`: a refuted or outside-beaten run does not) and its status
+    (:func:`entry_status`), the
+    equilibrium (name share, ...), discover's own exploitability bound, and the outside
+    measure (:func:`outside_figures`: the outside check's gain with its 95% upper bound, or a
+    recorded refutation's or other outside check's where that bound is higher, ``refuted`` and
+    ``recorded_check`` saying which), in points of win probability or dollars. A reading with
+    none has no gain (NaN)."""
+    rows = []
+    for key, entry in sorted(entries.items()):
+        players, metric, shame_value = key
+        scale = 100.0 if metric == "win" else 1.0
+        check = checks.get(key, {})
+        outside = outside_figures(entry, check)
+        mix = ", ".join(f"{name} {share:.0%}" for name, share in
+                        sorted(entry["equilibrium"].items(), key=lambda item: -item[1]))
+        rows.append({
+            "players": players, "reading": reading_label(metric, shame_value), "metric": metric,
+            "source": entry.get("source", "shipped library"), "rounds": entry["rounds"],
+            "converged": converged_entry(entry), "status": entry_status(entry), "equilibrium": mix,
+            "discover_hi": entry["exploitability_hi"] * scale,
+            "exploitability": outside["gain"] * scale,
+            "exploitability_hi": outside["exploitability_hi"] * scale,
+            "refuted": outside["refuted"], "recorded_check": outside["command"] or "",
+            "games": check.get("validation_games", 0), "candidates": check.get("candidates", 0),
+        })
+    return pl.DataFrame(rows)
+
+
+def readings_strategies(entries: dict[tuple[int, str, int], dict]) -> pl.DataFrame:
+    """Each strategy with a share in a final equilibrium: where, its share, spec, description."""
+    rows = []
+    for (players, metric, shame_value), entry in sorted(entries.items()):
+        by_name = {item["name"]: item["spec"] for item in entry["library"]}
+        for name, share in sorted(entry["equilibrium"].items(), key=lambda item: -item[1]):
+            rows.append({"players": players, "reading": reading_label(metric, shame_value),
+                         "strategy": name, "share": share, "spec": by_name[name],
+                         "description": parse_strategy(by_name[name]).describe()})
+    return pl.DataFrame(rows)
+
+
+def readings_conclusions(entries: dict[tuple[int, str, int], dict]) -> list[str]:
+    """Plain sentences, one per question of ``FEATURES``: the answer that takes most of the
+    equilibrium mix in every run (holds), or which runs answer which way (flips)."""
+    if not entries:
+        return []
+    sentences = []
+    features = {key: equilibrium_features(entry) for key, entry in sorted(entries.items())}
+    for question, _ in FEATURES:
+        by_run = {key: max(found[question].items(), key=lambda item: item[1]) for key, found in features.items()}
+        answers = {value for value, _ in by_run.values()}
+        if len(answers) == 1:
+            low = min(share for _, share in by_run.values())
+            amount = "all of the searched mix" if low > 0.9995 else f"most of the searched mix (at least {low:.0%})"
+            sentences.append(f"{question.capitalize()} holds in all {len(by_run)} runs: {amount} {answers.pop()}.")
+        else:
+            groups: dict[str, list[str]] = {}
+            for (players, metric, shame_value), (value, _) in by_run.items():
+                groups.setdefault(value, []).append(f"{players}p {reading_label(metric, shame_value)}")
+            parts = "; ".join(f"{value} in {', '.join(runs)}" for value, runs in groups.items())
+            sentences.append(f"{question.capitalize()} flips: {parts}.")
+    return sentences
+
+
+#: The issue's target: the outside check's 95% upper bound at most one point of win probability.
+def searched_sentence(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]) -> str:
+    """The chapter's key result: how far the outside check (:func:`check_equilibrium`) beats
+    the mixes of the main reading (win, shame -$5,000), or a refutation or another outside check
+    recorded with an entry where its 95% upper bound is higher (:func:`outside_figures`; its
+    command is named),
+    whether that meets the one-point target at each count, and what holds in every converged,
+    unrefuted run (:func:`converged_entry`). Empty when the main reading has no checked mix."""
+    main = {key[0]: check for key, check in checks.items() if key[1:] == ("win", DEFAULT_SHAME_DOLLARS)}
+    if not main:
+        return ""
+    counts = ", ".join(str(players) for players in sorted(main))
+    figures = {p: outside_figures(entries.get((p, "win", DEFAULT_SHAME_DOLLARS), {}), check)
+               for p, check in main.items()}
+    bounds = {p: 100 * found["exploitability_hi"] for p, found in figures.items()}
+
+    def reading(p: int) -> str:
+        text = f"{100 * figures[p]['gain']:+.2f} (95% <= {bounds[p]:.2f}) at {p}"
+        if figures[p]["command"]:
+            what = "an outside refutation" if figures[p]["refuted"] else "a recorded outside check"
+            text += (f" ({what}, `{figures[p]['command']}`; this report's check: "
+                     f"{100 * main[p]['gain']:+.2f}, 95% <= {100 * main[p]['exploitability_hi']:.2f})")
+        return text
+
+    per_count = "; ".join(reading(p) for p in sorted(main))
+    missed = sorted(p for p, bound in bounds.items() if bound > TARGET_POINTS)
+    verdict = (f"within the {TARGET_POINTS:g}-point target at every count" if not missed else
+               f"the {TARGET_POINTS:g}-point target is missed at {', '.join(map(str, missed))} players")
+    budgets = " or ".join(str(b) for b in sorted({check["candidates"] for check in main.values()}))
+    seeds = " or ".join(str(s) for s in sorted({check["check"]["seed"] for check in main.values()}))
+    converged = {key: entry for key, entry in entries.items() if converged_entry(entry)}
+    holds = [sentence for sentence in readings_conclusions(converged) if " holds in all " in sentence]
+    main_entries = {p: entries.get((p, "win", DEFAULT_SHAME_DOLLARS), {}) for p in sorted(main)}
+    beyond = [f"at {p} players {beyond_space_text(entry, sources=False).split(': ', 1)[1]}"
+              for p, entry in main_entries.items() if entry.get("beyond_space")]
+    measured = sorted({f"{reply['source']}, {reply['games']} paired games"
+                       for entry in main_entries.values() for reply in entry.get("beyond_space", [])})
+    swept = all(check.get("check", {}).get("sweep") for check in main.values())
+    text = (f"Tried from outside, within {SWEPT_SPACE if swept else SEARCHED_SPACE}: with {counts} players "
+            f"(win probability, shame -$5,000), a fresh best-response search of {budgets} candidates "
+            f"({'the schedule sweep included; ' if swept else ''}seed {seeds}, random streams "
+            f"discover never draws from) against each reported mix gains {per_count} points: {verdict}. ")
+    if beyond:
+        text += ("Replies the searched space cannot express beat these mixes, so none is an equilibrium of "
+                 "the game: " + "; ".join(beyond) + f" ({'; '.join(measured)}). ")
+    if holds:
+        text += "Within the searched space only: " + " ".join(holds)
+    return text.rstrip()
 
 
 #: How hard the report tries each reading's equilibrium from outside (see
@@ -352,7 +620,9 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         found.append((players, pure, top, equilibrium))
     named = Paragraph(equilibrium_sentence(found))
     searched = searched_sentence(entries, checks)
-    return (Paragraph(searched), *blocks, named) if searched else (named, *blocks)
+    advice = advice_sentences(entries)
+    lead = tuple(Paragraph(text) for text in (advice, searched) if text)
+    return (*lead, *blocks, named) if lead else (named, *blocks)
 
 
 def equilibrium_sentence(found: list[tuple[int, str | None, dict, Equilibrium]]) -> str:

@@ -30,7 +30,7 @@ from cardsim.sims.cashnguns.strategies import (
     choose_bullet,
     choose_lie_down,
     choose_target,
-    loaded_chance,
+    opponent_loaded,
 )
 from cardsim.sims.core.jit import kernel
 
@@ -164,7 +164,8 @@ def play_batch(
                     targets[seat] = target
                     card = choose_bullet(
                         seat_params[seat], hands[seat], pot, expected_pot,
-                        loaded_chance(revealed, target), next_uniform(state),
+                        opponent_loaded(seat_params[seat], revealed, aims, round_index, target),
+                        next_uniform(state),
                     )
                     bullets[seat] = card
                     hands[seat, card] -= 1
@@ -173,7 +174,7 @@ def play_batch(
                 lying[seat] = False
                 if alive[seat]:
                     lying[seat] = choose_lie_down(
-                        seat_params[seat], seat, targets, alive, revealed, pot, expected_pot,
+                        seat_params[seat], seat, targets, alive, revealed, aims, pot, expected_pot,
                         players_alive, wounds[seat], cash[seat], round_index, shame_units,
                         next_uniform(state),
                     )

@@ -6,8 +6,8 @@ It serves four purposes: scenario tests drive :class:`Table` with fixed cards an
 :func:`plan_lie` are a seat's decisions from a whole :class:`Table`, which the information test
 perturbs (hidden cards and deck order) to show they read only the public record; and the
 benchmark uses it as the interpreted reference speed. Rule and decision functions are called
-through their interpreted originals (``.py_func``); only the one-line helper
-:func:`strategies.loaded_chance` they call stays compiled.
+through their interpreted originals (``.py_func``); only the small helpers
+they call (:func:`strategies.opponent_loaded`, :func:`strategies.schedule_card`) stay compiled.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ _shares_loot = rules.shares_loot.py_func
 _choose_bullet = strategies.choose_bullet.py_func
 _choose_target = strategies.choose_target.py_func
 _choose_lie_down = strategies.choose_lie_down.py_func
-_loaded_chance = strategies.loaded_chance.py_func
+_opponent_loaded = strategies.opponent_loaded.py_func
 _expected_round_pot = rules.expected_round_pot.py_func
 
 
@@ -191,15 +191,16 @@ def plan_shot(table: Table, seat: int, row: np.ndarray, u_target: float, u_bulle
     target = _choose_target(row, seat, alive, np.array(table.cash), np.array(table.wounds), revealed,
                             aims, lay, table.rounds_played, u_target)
     bullet = _choose_bullet(row, np.array(table.hands[seat]), table.loot_units, table.expected_pot_units,
-                            _loaded_chance(revealed, target), u_bullet)
+                            _opponent_loaded(row, revealed, aims, table.rounds_played, target), u_bullet)
     return int(target), int(bullet)
 
 
 def plan_lie(table: Table, seat: int, row: np.ndarray, targets: list[int], u: float) -> bool:
     """Phase 4 for ``seat``: lie down or not, knowing every aim (``targets``) but not the cards
     the others chose (still in ``table.hands`` until the round is played)."""
+    aims, _ = _history(table)
     return bool(_choose_lie_down(
-        row, seat, np.array(targets), np.array(table.alive), np.array(table.revealed, np.int64),
+        row, seat, np.array(targets), np.array(table.alive), np.array(table.revealed, np.int64), aims,
         table.loot_units, table.expected_pot_units, sum(table.alive), table.wounds[seat],
         table.cash[seat], table.rounds_played, table.shame_units, u,
     ))

@@ -25,19 +25,27 @@ from cardsim.sims.cashnguns.strategies import (
 #: Grid step of each numeric parameter.
 PARAM_STEPS: dict[str, float] = {
     "pot": 0.05, "safe": 0.05, "guns": 1, "lie_p": 0.05, "hit": 0.025, "wound": 5_000,
-    "risk": 0.05, "greed": 0.1, "care": 0.05, "endgame": 0.1, "count": 1,
+    "risk": 0.05, "greed": 0.1, "care": 0.05, "endgame": 0.1, "count": 1, "read": 1,
 }
 #: Where the search draws ``pot`` and ``wound`` from (the full range is allowed in specs, but
 #: a pot ratio above 2 or a wound cost above $60,000 is never useful).
-SEARCH_RANGES: dict[str, tuple[float, float]] = {**PARAM_RANGES, "pot": (0.5, 2.0), "wound": (0, 60_000)}
-POLICY_TABLES = {"bullet": BULLET_POLICIES, "target": TARGET_POLICIES, "lie": LIE_POLICIES}
+#: The random draws and mutations keep to the space they searched before the card-order
+#: schedule and the opponent reading joined it (so a seed draws the same candidates as before);
+#: those two are searched exhaustively instead (``analysis.cashnguns.schedules``).
+SEARCH_RANGES: dict[str, tuple[float, float]] = {
+    **{name: value for name, value in PARAM_RANGES.items() if name != "read"},
+    "pot": (0.5, 2.0), "wound": (0, 60_000)}
+POLICY_TABLES = {"bullet": {name: value for name, value in BULLET_POLICIES.items() if name != "schedule"},
+                 "target": TARGET_POLICIES, "lie": LIE_POLICIES}
+#: Fields that no grid step moves: the count and read toggles and the card order.
+TOGGLES = ("count", "read", "order")
 
 
 def _grid_value(name: str, rng: np.random.Generator) -> float | int:
     low, high = SEARCH_RANGES[name]
     step = PARAM_STEPS[name]
     value = low + step * int(rng.integers(0, int(round((high - low) / step)) + 1))
-    return int(value) if name in ("guns", "wound", "count") else round(value, 4)
+    return int(value) if name in ("guns", "wound", "count", "read") else round(value, 4)
 
 
 def sample_strategy(rng: np.random.Generator) -> Strategy:
@@ -47,10 +55,22 @@ def sample_strategy(rng: np.random.Generator) -> Strategy:
     return Strategy(**policies, **values)
 
 
+def sample_extended_strategy(rng: np.random.Generator) -> Strategy:
+    """A strategy of the whole space: :func:`sample_strategy`, then half the time the free card
+    order (``schedule``, one of the 168 orders uniformly) as its bullet policy, and the opponent
+    reading (``read``) on or off with equal chance."""
+    from cardsim.sims.cashnguns.strategies import ALL_ORDERS
+
+    strategy = sample_strategy(rng)
+    if rng.random() < 0.5:
+        strategy = replace(strategy, bullet="schedule", order=ALL_ORDERS[int(rng.integers(len(ALL_ORDERS)))])
+    return replace(strategy, read=int(rng.integers(2)))
+
+
 def mutate(strategy: Strategy, rng: np.random.Generator) -> Strategy:
     """The strategy with one policy redrawn or one parameter it uses moved one to three grid
     steps (or redrawn)."""
-    used = strategy.used_fields()
+    used = tuple(name for name in strategy.used_fields() if name not in ("read", "order"))
     if not used or rng.random() < 0.3:
         part = str(rng.choice(list(POLICY_TABLES)))
         return replace(strategy, **{part: str(rng.choice(list(POLICY_TABLES[part])))})
@@ -61,7 +81,7 @@ def mutate(strategy: Strategy, rng: np.random.Generator) -> Strategy:
     else:
         step = PARAM_STEPS[name] * int(rng.choice([-3, -2, -1, 1, 2, 3]))
         value = min(high, max(low, getattr(strategy, name) + step))
-        value = int(round(value)) if name in ("guns", "wound", "count") else round(value, 4)
+        value = int(round(value)) if name in ("guns", "wound", "count", "read") else round(value, 4)
     return replace(strategy, **{name: value})
 
 
@@ -99,7 +119,7 @@ CHANCE_PARAMETERS = ("safe", "risk", "hit")
 def _value(name: str, value: float) -> float | int:
     low, high = PARAM_RANGES[name]
     value = min(high, max(low, value))
-    return int(round(value)) if name in ("guns", "wound", "count") else round(value, 4)
+    return int(round(value)) if name in ("guns", "wound", "count", "read") else round(value, 4)
 
 
 def policy_neighbours(strategy: Strategy) -> list[Strategy]:
@@ -136,7 +156,7 @@ def parameter_neighbours(strategy: Strategy) -> list[Strategy]:
     """Every strategy one parameter move away (:func:`parameter_steps` of each parameter it
     uses but the ``count`` toggle)."""
     return _distinct(strategy, [replace(strategy, **{name: value})
-                                for name in strategy.used_fields() if name != "count"
+                                for name in strategy.used_fields() if name not in TOGGLES
                                 for value in parameter_steps(strategy, name)])
 
 
@@ -164,7 +184,7 @@ def range_ends(strategy: Strategy) -> dict[str, list[float | int]]:
     range (``SEARCH_RANGES``) that it does not already hold; parameters at neither end only."""
     ends: dict[str, list[float | int]] = {}
     for name in strategy.used_fields():
-        if name == "count":
+        if name in TOGGLES:
             continue
         values = [v for v in dict.fromkeys(_value(name, end) for end in SEARCH_RANGES[name])
                   if v != getattr(strategy, name)]
@@ -191,7 +211,7 @@ def compound_move(strategy: Strategy, size: int, rng: np.random.Generator) -> St
     the ``count`` toggle) moved at once, each, with equal chance, to an end of its range or to
     one of its one-step values (:func:`parameter_steps`)."""
     ends = range_ends(strategy)
-    names = [name for name in strategy.used_fields() if name != "count"]
+    names = [name for name in strategy.used_fields() if name not in TOGGLES]
     chosen = sorted(int(i) for i in rng.choice(len(names), size=min(size, len(names)), replace=False))
     changes = {}
     for name in (names[i] for i in chosen):

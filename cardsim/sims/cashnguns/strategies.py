@@ -33,13 +33,14 @@ from cardsim.sims.cashnguns.rules import (
 from cardsim.sims.core.jit import kernel
 
 # Bullet policies: which card to play this round.
-BULLET_RANDOM, BULLET_BIG_POT, BULLET_EARLY, BULLET_LATE, BULLET_SAFE = 0, 1, 2, 3, 4
+BULLET_RANDOM, BULLET_BIG_POT, BULLET_EARLY, BULLET_LATE, BULLET_SAFE, BULLET_SCHEDULE = 0, 1, 2, 3, 4, 5
 BULLET_POLICIES = {
     "random": (BULLET_RANDOM, "a uniformly random card from the hand"),
     "bigpot": (BULLET_BIG_POT, "Bang!Bang!Bang!, then Bang!, when the loot is >= pot x the round's expected loot; else Click"),
     "early": (BULLET_EARLY, "Bang!Bang!Bang! first, then the Bangs, then the Clicks"),
     "late": (BULLET_LATE, "the Clicks first, then the Bangs, Bang!Bang!Bang! last"),
     "safe": (BULLET_SAFE, "a Bang! (then Bang!Bang!Bang!) only when the target's chance of holding a loaded card is <= safe; else Click"),
+    "schedule": (BULLET_SCHEDULE, "the next card of a fixed order of all eight (order, e.g. CCCCCBXB) still in hand"),
 }
 # Target policies: whom to aim at.
 TARGET_RANDOM, TARGET_LEADER, TARGET_RETALIATE, TARGET_WEAKEST, TARGET_CLICKS = 0, 1, 2, 3, 4
@@ -63,8 +64,9 @@ LIE_POLICIES = {
 
 # Columns of the strategy's float row handed to the kernel.
 (PARAM_BULLET, PARAM_TARGET, PARAM_LIE, PARAM_POT, PARAM_SAFE, PARAM_GUNS, PARAM_LIE_P, PARAM_HIT,
- PARAM_WOUND, PARAM_RISK, PARAM_GREED, PARAM_CARE, PARAM_ENDGAME, PARAM_COUNT) = range(14)
-N_PARAMS = 14
+ PARAM_WOUND, PARAM_RISK, PARAM_GREED, PARAM_CARE, PARAM_ENDGAME, PARAM_COUNT, PARAM_ORDER,
+ PARAM_READ) = range(16)
+N_PARAMS = 16
 
 #: Loaded cards (Bang! and Bang!Bang!Bang!) in a full hand, and cards in a full hand.
 LOADED_IN_HAND = HAND_COUNTS[BANG] + HAND_COUNTS[BANG_BANG_BANG]
@@ -83,7 +85,40 @@ PARAM_RANGES: dict[str, tuple[float, float]] = {
     "care": (0.0, 0.5),
     "endgame": (-1.0, 1.0),
     "count": (0, 1),
+    "read": (0, 1),
 }
+
+
+#: Letters of a card order: C Click, B Bang!, X Bang!Bang!Bang! (the kinds' indices).
+ORDER_LETTERS = "CBX"
+#: The ``late`` policy's order as a schedule (the default ``order``).
+LATE_ORDER = "CCCCCBBX"
+#: Positions left for the two Bangs once Bang!Bang!Bang! has its slot: C(7, 2) = 21.
+_BANG_PAIRS = 21
+
+
+def order_of_index(index: int) -> str:
+    """Card order number ``index`` (0-167): Bang!Bang!Bang! in slot ``index // 21``, the two
+    Bangs at pair ``index % 21`` (lexicographic) of the seven other slots, Clicks elsewhere."""
+    if not 0 <= index < 8 * _BANG_PAIRS:
+        raise ValueError(f"order index must be 0-167, got {index}")
+    bbb, rank = divmod(index, _BANG_PAIRS)
+    pair = [(i, j) for i in range(7) for j in range(i + 1, 7)][rank]
+    others = ["B" if k in pair else "C" for k in range(7)]
+    return "".join(others[:bbb] + ["X"] + others[bbb:])
+
+
+#: All 168 orders of 5 Clicks, 2 Bangs and 1 Bang!Bang!Bang!, by index.
+ALL_ORDERS: tuple[str, ...] = tuple(order_of_index(i) for i in range(8 * _BANG_PAIRS))
+
+
+def order_index(order: str) -> int:
+    """The index of a card order (:func:`order_of_index`'s inverse)."""
+    bbb = order.index("X")
+    others = order[:bbb] + order[bbb + 1:]
+    first, second = (k for k, letter in enumerate(others) if letter == "B")
+    pairs = [(i, j) for i in range(7) for j in range(i + 1, 7)]
+    return bbb * _BANG_PAIRS + pairs.index((first, second))
 
 
 @dataclass(frozen=True)
@@ -112,6 +147,14 @@ class Strategy:
             rises towards round 8 (negative: falls).
         count: 1 to estimate each aimer's chance of holding a loaded card from the cards it
             has revealed ((3 - loaded revealed) / (8 - cards revealed)); 0 to assume ``hit``.
+        order: the ``schedule`` policy's order of all eight cards, C (Click), B (Bang!) and X
+            (Bang!Bang!Bang!), first card first: any of the 168 orders of 5 C, 2 B and 1 X;
+            it plays the next card of the order still in hand.
+        read: 1 to read an opponent who has revealed only Clicks (at least one) as playing its
+            Clicks first: its current card is taken to be a Click while it has played fewer
+            than five cards (rounds alive, public) and loaded after; 0 to count only
+            (:func:`opponent_loaded`). Used wherever a counted chance is (``clicks``,
+            ``safe``, ``count=1``).
     """
 
     bullet: str = "random"
@@ -128,6 +171,8 @@ class Strategy:
     care: float = 0.0
     endgame: float = 0.0
     count: int = 1
+    order: str = LATE_ORDER
+    read: int = 0
 
     def __post_init__(self) -> None:
         for name, table in (
@@ -144,6 +189,8 @@ class Strategy:
                 raise UserError(f"{name} must be between {low:g} and {high:g}, got {value}")
         if self.wound % 1_000:
             raise UserError(f"wound must be whole thousands of dollars, got {self.wound}")
+        if not isinstance(self.order, str) or sorted(self.order) != sorted(LATE_ORDER):
+            raise UserError(f"order must be 8 letters with 5 C, 2 B and 1 X (e.g. CCCCCBXB), got {self.order!r}")
 
     def param_row(self) -> np.ndarray:
         """The strategy as the kernel's float row (money in $5,000 units)."""
@@ -160,6 +207,8 @@ class Strategy:
         row[PARAM_CARE] = self.care
         row[PARAM_ENDGAME] = self.endgame
         row[PARAM_COUNT] = self.count
+        row[PARAM_ORDER] = order_index(self.order)
+        row[PARAM_READ] = self.read
         return row
 
     def policy_ids(self) -> tuple[int, int, int]:
@@ -181,12 +230,17 @@ class Strategy:
         }.get(self.lie, ())
         if self.lie in ("threshold", "risk") and self.count:
             used = tuple(name for name in used if name != "hit")
+        if self.bullet == "schedule":
+            used = ("order",) + used
+        if self.read:
+            used += ("read",)
         return used
 
     def spec(self) -> str:
         """The shortest ``custom:...`` spec that gives this strategy back."""
         parts = [f"bullet={self.bullet}", f"target={self.target}", f"lie={self.lie}"]
-        parts += [f"{name}={getattr(self, name):g}" for name in self.used_fields()]
+        parts += [f"{name}={getattr(self, name)}" if name == "order" else f"{name}={getattr(self, name):g}"
+                  for name in self.used_fields()]
         return "custom:" + ",".join(parts)
 
     def describe(self) -> str:
@@ -198,6 +252,7 @@ class Strategy:
             "bigpot": f"fires only when the loot is >= {self.pot:.2f} x the expected pot",
             "safe": (f"fires only at a target whose chance of holding a loaded card is <= {self.safe:.2f}"
                      if self.safe > 0 else "fires only at a target with no loaded card left"),
+            "schedule": f"plays its cards in the order {self.order}",
         }[self.bullet]
         target = {
             "random": "at a random opponent",
@@ -217,7 +272,8 @@ class Strategy:
                      + (f" -{self.care:.2f}/wound" if self.care else "")
                      + (f" {self.endgame:+.2f}xround/7" if self.endgame else "")),
         }[self.lie]
-        return f"{bullet} {target}; {lie}"
+        read = "; reads an opponent who has shown only Clicks as playing Clicks first" if self.read else ""
+        return f"{bullet} {target}; {lie}{read}"
 
 
 #: The named strategies: name -> (one-line description, the strategy). ``coward``, ``patient``,
@@ -302,6 +358,8 @@ def _convert(key: str, type_name: object, value: str, spec: str) -> object:
             return int(number)
         if type_name in ("float", float):
             return float(value)
+        if key == "order":
+            return value.upper()
     except ValueError:
         raise UserError(f"bad value {value!r} for {key} in strategy {spec!r}") from None
     return value
@@ -316,6 +374,61 @@ def loaded_chance(revealed: np.ndarray, seat: int) -> float:
     if unrevealed <= 0:
         return 0.0
     return (LOADED_IN_HAND - revealed[seat, 1] - revealed[seat, 2]) / unrevealed
+
+
+@kernel
+def opponent_loaded(params: np.ndarray, revealed: np.ndarray, aims: np.ndarray, round_index: int,
+                    seat: int) -> float:
+    """The chance that ``seat``'s current card is loaded as a strategy estimates it from the
+    public record: :func:`loaded_chance`, or with ``read`` 1 and ``seat`` having revealed
+    Clicks only (at least one), the reading "Clicks first": 0 while it has played fewer cards
+    than a hand's Clicks (one card per round alive, from ``aims``), then 1."""
+    if params[PARAM_READ] > 0 and revealed[seat, 0] > 0 and revealed[seat, 1] + revealed[seat, 2] == 0:
+        played = 0
+        for past in range(round_index):
+            if aims[past, seat] >= 0:
+                played += 1
+        if played < HAND_COUNTS[CLICK]:
+            return 0.0
+        return 1.0
+    return loaded_chance(revealed, seat)
+
+
+@kernel
+def schedule_card(order: int, hand: np.ndarray) -> int:
+    """The next card of card order number ``order`` (:func:`order_of_index`) still in ``hand``:
+    the first slot whose kind has appeared in the order up to it more often than the player
+    has used that kind."""
+    bbb = order // _BANG_PAIRS
+    rank = order % _BANG_PAIRS
+    first = -1
+    second = -1
+    for i in range(7):
+        for j in range(i + 1, 7):
+            if rank == 0 and first < 0:
+                first = i
+                second = j
+            rank -= 1
+    seen_click = 0
+    seen_bang = 0
+    seen_bbb = 0
+    other = 0
+    for slot in range(CARDS_IN_HAND):
+        if slot == bbb:
+            seen_bbb += 1
+            if seen_bbb > HAND_COUNTS[BANG_BANG_BANG] - hand[BANG_BANG_BANG]:
+                return BANG_BANG_BANG
+        elif other == first or other == second:
+            other += 1
+            seen_bang += 1
+            if seen_bang > HAND_COUNTS[BANG] - hand[BANG]:
+                return BANG
+        else:
+            other += 1
+            seen_click += 1
+            if seen_click > HAND_COUNTS[CLICK] - hand[CLICK]:
+                return CLICK
+    return CLICK
 
 
 @kernel
@@ -334,7 +447,7 @@ def choose_target(
     """The living opponent a player aims at (phase 3); ties are broken uniformly with ``u``.
 
     ``leader``: the richest; ``weakest``: the most wounded; ``clicks``: the lowest
-    :func:`loaded_chance`; ``retaliate``: the players who aimed at me without lying down in the
+    :func:`opponent_loaded`; ``retaliate``: the players who aimed at me without lying down in the
     most recent earlier round anyone did (``aims``/``lay``: one row per round), everyone if
     nobody ever did; ``random``: every living opponent.
     """
@@ -357,7 +470,7 @@ def choose_target(
             elif policy == TARGET_WEAKEST:
                 value[seat] = wounds[seat]
             else:
-                value[seat] = -loaded_chance(revealed, seat)
+                value[seat] = -opponent_loaded(params, revealed, aims, round_index, seat)
     best = -np.inf
     for seat in range(players):
         if alive[seat] and seat != me and value[seat] > best:
@@ -388,9 +501,11 @@ def choose_bullet(
 
     ``pot_units``: the loot on the table; ``expected_pot_units``: the round's expected loot
     (:func:`rules.expected_round_pot`); ``target_loaded``: the chance the target holds a loaded
-    card (:func:`loaded_chance`). With no Click left a loaded card is played, and vice versa.
+    card (:func:`opponent_loaded`); ``schedule`` plays :func:`schedule_card`. With no Click left a loaded card is played, and vice versa.
     """
     policy = int(params[PARAM_BULLET])
+    if policy == BULLET_SCHEDULE:
+        return schedule_card(int(params[PARAM_ORDER]), hand)
     if policy == BULLET_RANDOM:
         pick = int(u * (hand[0] + hand[1] + hand[2]))
         for card in range(3):
@@ -422,6 +537,7 @@ def choose_lie_down(
     targets: np.ndarray,
     alive: np.ndarray,
     revealed: np.ndarray,
+    aims: np.ndarray,
     pot_units: float,
     expected_pot_units: float,
     players_alive: int,
@@ -434,7 +550,7 @@ def choose_lie_down(
     """Whether a player lies down in phase 4, knowing who aims at whom (``targets``).
 
     The chance of at least one wound is ``1 - prod(1 - q)`` over the guns on me, with ``q`` the
-    gun's :func:`loaded_chance` when ``count`` is 1 and ``hit`` otherwise.
+    gun's :func:`opponent_loaded` when ``count`` is 1 and ``hit`` otherwise.
     ``threshold`` compares standing, worth ``(1 - p) * pot / players_alive - p * cost`` with
     ``cost = wound * (wounds + 1)`` (a third wound costs all my money plus ``3 * wound``),
     against lying down, worth the shame value. ``risk`` lies down with at least ``guns`` guns on
@@ -451,7 +567,7 @@ def choose_lie_down(
         if alive[seat] and seat != me and targets[seat] == me:
             guns += 1
             if params[PARAM_COUNT] > 0:
-                p_safe *= 1.0 - loaded_chance(revealed, seat)
+                p_safe *= 1.0 - opponent_loaded(params, revealed, aims, round_index, seat)
             else:
                 p_safe *= 1.0 - params[PARAM_HIT]
     if policy == LIE_GUNS:

@@ -1,0 +1,417 @@
+"""discover: a double-oracle / PSRO loop over the Cash'n Guns strategy space, stored round by
+round so a run resumes where it stopped."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from cardsim.analysis.cashnguns.search import (
+    DEFAULT_LOCAL,
+    DEFAULT_TOLERANCE,
+    STOP_CHECK,
+    SWEEP_CHECK,
+    CashNGunsArena,
+    ProfileTable,
+    _seeds,
+    fill_table,
+    find_reply,
+)
+from cardsim.analysis.cashnguns.sweep import sweep_schedules
+from cardsim.analysis.cashnguns.tables import METRICS
+from cardsim.analysis.equilibrium import symmetric_equilibrium
+from cardsim.errors import UserError
+from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
+from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, Strategy, parse_strategy
+from cardsim.sims.core.store import atomic_write_bytes
+
+#: The short name of the current discover method (printed by discover and check).
+METHOD_VERSION = "discover/6"
+#: The discover method the current code runs (a shipped entry says which one produced it).
+DISCOVER_METHOD = ("discover/6: discover/5 with the schedule sweep as one more search every round (each "
+                   "mix member with each of the 168 card orders and with opponent reading; the run "
+                   "converges only when it gains nothing significant either)")
+#: The fifth method: discover/6 without the schedule sweep.
+DISCOVER_METHOD_5 = ("discover/5: discover/4 with compound moves in its local search: 200 grid/random "
+                   "candidates plus 200 local ones (60 one-move neighbours of the library members, 100 "
+                   "compound moves that set two parameters to ends of their ranges at once or move three, "
+                   "from the members and the best candidates so far, 40 hill-climb candidates)")
+#: The fourth method: discover/5 with a one-move local search of 100 candidates.
+DISCOVER_METHOD_4 = ("discover/4: discover/3 (a hard library cap of 8, shares under 2% leave first; "
+                     "the equilibrium polished by Newton's method on its support; stops only when two "
+                     "independent searches find no significant gain and both 95% bounds are within the "
+                     "tolerance) with a local search in every best-response search: 200 grid/random "
+                     "candidates plus 100 local ones (the library members' neighbours, counted-chance "
+                     "midpoints such as safe=0.3542, a two-step hill-climb on common random numbers)")
+#: The third method: discover/4 without the local search.
+DISCOVER_METHOD_3 = ("discover/3: a hard library cap of 8 (beyond it, shares under 2% leave first, then "
+                     "the smallest; they stay search candidates); the library's equilibrium polished by "
+                     "Newton's method on its support; stops only when two independent "
+                     "200-candidate searches find no significant gain and both 95% bounds are within "
+                     "the tolerance")
+#: The second method: the same stop rule, a library that only dropped zero shares beyond its cap.
+DISCOVER_METHOD_2 = ("discover/2: stops only when two independent 200-candidate searches find no "
+                     "significant gain and both 95% bounds are within the tolerance")
+#: The method of entries written before the method was recorded.
+DISCOVER_METHOD_1 = "discover/1: stopped at the first round whose own search found no significant gain"
+
+
+@dataclass(frozen=True)
+class DiscoverSettings:
+    """Everything that fixes the numbers of a ``discover`` run (stored with its rounds).
+
+    Attributes:
+        players, metric, shame_value, seed: the game, the payoff ('win' probability or mean
+            'score' in dollars) and the root seed.
+        budget: best-response candidates per search; rounds: PSRO rounds at most.
+        start: specs of the starting library.
+        library_cap: most strategies in the library after a reply joins (profiles grow as
+            cap ** players / players!, and a table spread too thin is too noisy to solve).
+            Beyond it, strategies with a share below ``prune_share`` leave first (oldest
+            first), then the smallest; never the reply. Under the cap nothing leaves, so the
+            double oracle keeps its memory instead of cycling.
+        prune_share: the negligible share (see library_cap). A strategy that left stays in
+            the record (``names``, ``dropped``) and a candidate of later searches; one that
+            comes back keeps its name and is flagged ``returned``.
+        table_games, profile_min, table_passes: games added to the profile table per round
+            (spread by how likely each profile is under the current mix), games every new
+            profile gets first, and the passes they are played in (each weighted by the
+            equilibrium of the previous pass).
+        search_games: games per candidate in the first search stage (the best tenth get 4x
+            that, the best three 15x); validation_games: fresh paired games measuring the
+            chosen reply's gain.
+        stop_checks: independent searches per round besides discover's own (streams of
+            ``STOP_CHECK``). The loop stops only when no search gains significantly and every
+            95% upper bound is within ``tolerance`` (0: ``DEFAULT_TOLERANCE``).
+        local: local-search candidates per search on top of ``budget``
+            (:func:`local_search_steps`; 0: off).
+        sweep: the schedule sweep as one more search every round (discover/6,
+            :func:`sweep.sweep_schedules`: each mix member with each of the 168 card orders and
+            with opponent reading, ``search_games`` games each first, the reply measured on
+            ``validation_games`` fresh paired games); the run converges only when the sweep
+            gains nothing significant and its bound is within the tolerance too.
+    """
+
+    players: int = 5
+    metric: str = "win"
+    shame_value: int = DEFAULT_SHAME_DOLLARS
+    seed: int = 0
+    budget: int = 200
+    rounds: int = 20
+    start: tuple[str, ...] = ("stubborn", "coward", "bluffer", "sniper")
+    library_cap: int = 8
+    prune_share: float = 0.02
+    table_games: int = 200_000
+    profile_min: int = 32
+    table_passes: int = 4
+    search_games: int = 1_000
+    validation_games: int = 100_000
+    stop_checks: int = 2
+    tolerance: float = 0.0
+    local: int = DEFAULT_LOCAL
+    sweep: bool = True
+
+    def stop_tolerance(self) -> float:
+        """The bound every stop check must be within (``tolerance``, or the metric's default)."""
+        return self.tolerance or DEFAULT_TOLERANCE[self.metric]
+
+    def check(self) -> None:
+        """One-line errors for settings out of range."""
+        if self.metric not in METRICS:
+            raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {self.metric!r}")
+        if not 4 <= self.players <= 6:
+            raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {self.players}")
+        for name in ("budget", "rounds", "table_games", "table_passes", "search_games", "validation_games",
+                     "library_cap"):
+            if getattr(self, name) < 1:
+                raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
+        if self.stop_checks < 0:
+            raise UserError(f"--stop-checks must be at least 0, got {self.stop_checks}")
+        if self.local < 0:
+            raise UserError(f"--local must be at least 0, got {self.local}")
+        if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
+            raise UserError(f"--tolerance must be a number >= 0, got {self.tolerance}")
+        if not (math.isfinite(self.prune_share) and 0 <= self.prune_share < 1):
+            raise UserError(f"--prune-share must be a number from 0 to below 1, got {self.prune_share}")
+        specs = [parse_strategy(spec).spec() for spec in self.start]
+        if not specs:
+            raise UserError("--start needs at least one strategy")
+        repeated = sorted({spec for spec in specs if specs.count(spec) > 1})
+        if repeated:
+            raise UserError(f"--start names the same strategy twice: {repeated[0]}")
+
+
+def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = None,
+             on_round: Callable[[dict], None] | None = None) -> dict:
+    """The PSRO loop: solve the library's symmetric equilibrium, search the strategy space for
+    a best response to it, add the response when its gain is significant (95% low bound > 0),
+    repeat. Beyond ``library_cap`` strategies leave the library, negligible shares (below
+    ``prune_share``) first, then the smallest (:func:`_next_library`);
+    every strategy ever in a library or chosen as a round's best reply (named ``dN`` when new)
+    stays a candidate of every later search, and one that comes back is flagged ``returned``.
+    Every round also runs ``stop_checks`` independent searches (:class:`DiscoverSettings`);
+    the run converges when no search gains significantly and every bound is within the
+    tolerance. The run reports the equilibrium of
+    :func:`reported_round`. Each round is stored in ``store`` as soon as it ends; a run with
+    the same settings resumes after its last stored round. Returns the whole document."""
+    settings.check()
+    arena = CashNGunsArena(settings.players, settings.metric, settings.shame_value, jobs)
+    path = discover_path(store, settings) if store is not None else None
+    document = _load_discover(path, settings)
+    table = ProfileTable.from_json(settings.players, document.pop("table_rows", []))
+    for done in document["rounds"]:
+        if on_round is not None:
+            on_round(done)
+    dropped: list[str] = document.setdefault("dropped", [])  # every spec ever pruned, in order
+    while len(document["rounds"]) < settings.rounds and not document["converged"]:
+        index = len(document["rounds"])
+        library: list[str] = list(document["library"])
+        names: dict[str, str] = document["names"]
+        strategies = [parse_strategy(spec) for spec in library]
+        previous = document["rounds"][-1]["equilibrium_specs"] if index else {}
+        mix = np.array([previous.get(spec, 0.0) for spec in library]) if previous else np.ones(len(library))
+        mix = mix / mix.sum()
+        for part, games in enumerate(table_parts(settings.table_games, settings.table_passes)):
+            if part == 0:  # new profiles first get profile_min games
+                seeds = _seeds(settings.seed, index, 1, size=settings.profile_min + games)
+            else:
+                seeds = _seeds(settings.seed, index, 2 if part == 1 else 30 + part, size=settings.table_games)
+            fill_table(arena, table, library, mix, games, settings.profile_min if part == 0 else 0, seeds)
+            equilibrium = symmetric_equilibrium(table.game(library, settings.metric), seed=settings.seed)
+            mix = equilibrium.mix
+        archive = [parse_strategy(spec) for spec in names]
+        search = dict(budget=settings.budget, search_games=settings.search_games,
+                      validation_games=settings.validation_games, root=settings.seed, key=index,
+                      local=settings.local)
+        main = find_reply(arena, strategies, mix, archive, **search)
+        replies = [main] + [find_reply(arena, strategies, mix, archive, **search, streams=(STOP_CHECK, check))
+                            for check in range(settings.stop_checks)]
+        if settings.sweep:
+            replies.append(sweep_schedules(arena, strategies, mix, games=settings.search_games,
+                                           validation_games=settings.validation_games, root=settings.seed,
+                                           key=index, streams=(SWEEP_CHECK,)))
+        worst = max(replies, key=lambda reply: reply.high)
+        for reply in replies:
+            if reply.spec not in names:
+                names[reply.spec] = _name_of(reply.strategy, names)
+        converged = all(reply.low <= 0 and reply.high <= settings.stop_tolerance() for reply in replies)
+        new = sorted((reply for reply in replies if reply.spec not in library and reply.gain > 0),
+                     key=lambda reply: (reply.low > 0, reply.gain), reverse=True)
+        if any(reply.low > 0 for reply in replies):  # the best significant new reply, if any
+            chosen = [reply for reply in new if reply.low > 0][:1]
+        else:  # nothing significant: the likeliest gain unless every bound is within the tolerance
+            chosen = [] if converged else new[:1]
+        spec = main.spec
+        record = {
+            "round": index + 1,
+            "library": [names[s] for s in library],
+            "equilibrium": {names[s]: float(share) for s, share in zip(library, mix) if share > 0},
+            "equilibrium_specs": {s: float(share) for s, share in zip(library, mix) if share > 0},
+            "table_regret": equilibrium.regret,
+            "value": equilibrium.value,
+            "best_response": spec,
+            "best_response_name": names[spec],
+            "description": main.strategy.describe(),
+            "candidates": settings.budget + settings.local,
+            "search_payoff": main.search_payoff,
+            "search": main.record(names),
+            "stop_checks": [reply.record(names) for reply in replies[1:1 + settings.stop_checks]],
+            "sweep": replies[-1].record(names) if settings.sweep else None,
+            "converged": converged,
+            "exploitability": max(worst.gain, 0.0),
+            "gain": worst.gain,
+            "exploitability_lo": worst.low,
+            "exploitability_hi": worst.high,
+            "validation_games": worst.games,
+            "exploitability_from": ("discover's search" if worst is main else "the schedule sweep"
+                                    if settings.sweep and worst is replies[-1] else "an independent stop check"),
+            "added": [{"name": names[reply.spec], "spec": reply.spec, "description": reply.strategy.describe(),
+                       "returned": reply.spec in dropped} for reply in chosen],
+        }
+        document["library"] = _next_library(library, record["equilibrium_specs"],
+                                            [reply.spec for reply in chosen], settings.library_cap,
+                                            settings.prune_share)
+        record["pruned"] = [{"name": names[s], "share": record["equilibrium_specs"].get(s, 0.0)}
+                            for s in library if s not in document["library"]]
+        dropped.extend(s for s in library if s not in document["library"] and s not in dropped)
+        document["rounds"].append(record)
+        document["converged"] = converged
+        if path is not None:
+            _save_discover(path, document, table)
+        if on_round is not None:
+            on_round(record)
+    return document
+
+
+def reported_round(document: dict) -> dict:
+    """The round whose equilibrium a discover run reports: the last one when the run converged;
+    otherwise the one with the lowest 95% bound over all its searches (discover's own and the
+    stop checks, which every round runs). The outside check (:func:`check_equilibrium`) then
+    measures it afresh, so picking the luckiest-looking round biases nothing reported."""
+    rounds = document["rounds"]
+    return rounds[-1] if document["converged"] else min(rounds, key=lambda r: r["exploitability_hi"])
+
+
+def table_parts(games: int, passes: int) -> list[int]:
+    """``games`` cut into ``passes`` near-equal parts (the first the smaller)."""
+    return [games * (part + 1) // passes - games * part // passes for part in range(passes)]
+
+
+def _next_library(library: list[str], shares: dict[str, float], added: list[str], cap: int,
+                  prune_share: float = 0.0) -> list[str]:
+    """The next round's library: the library plus the added strategies; while that exceeds
+    ``cap``, a strategy of the old library leaves (never an added one): the oldest whose share
+    in the equilibrium ``shares`` is under ``prune_share`` (or zero), else the one with the
+    smallest share (the oldest of equals)."""
+    def share(spec: str) -> float:
+        return shares.get(spec, 0.0)
+
+    kept = [spec for spec in library if spec not in added]
+    while kept and len(kept) + len(added) > cap:
+        negligible = [spec for spec in kept if share(spec) < prune_share or share(spec) == 0.0]
+        kept.remove(negligible[0] if negligible else min(kept, key=share))
+    return kept + list(added)
+
+
+def _name_of(strategy: Strategy, names: dict[str, str]) -> str:
+    """A named strategy's name, else ``dN`` numbered on from the highest ``dN`` in ``names``
+    (a run that continues a shipped library starting at d40 names its first new reply d41, not
+    d1, which the earlier run used for another strategy)."""
+    for name, (_, named) in NAMED_STRATEGIES.items():
+        if named.spec() == strategy.spec():
+            return name
+    numbers = [int(name[1:]) for name in names.values() if name[:1] == "d" and name[1:].isdigit()]
+    return f"d{max(numbers, default=0) + 1}"
+
+
+def discover_path(store: Path, settings: DiscoverSettings) -> Path:
+    """Where a discover run with these settings keeps its rounds: one file per reading, seed and
+    budget, with a hash of the other settings in its name where they are not the defaults (a
+    run with another start library, stop checks or local budget never overwrites the default
+    run's record, nor resumes from it)."""
+    import hashlib
+    import json
+
+    shame = f"{settings.shame_value:+d}".replace("+", "p").replace("-", "m")
+    key = _settings_key(settings)
+    default = _settings_key(DiscoverSettings(players=settings.players, metric=settings.metric,
+                                             shame_value=settings.shame_value, seed=settings.seed,
+                                             budget=settings.budget))
+    suffix = "" if key == default else "_" + hashlib.sha256(
+        json.dumps(key, sort_keys=True).encode()).hexdigest()[:10]
+    return Path(store) / "cashnguns_discover" / (
+        f"{settings.players}p_{settings.metric}_shame{shame}_seed{settings.seed}_budget{settings.budget}{suffix}.json")
+
+
+def settings_from_key(key: dict) -> DiscoverSettings:
+    """The settings a discover record stores (:func:`_settings_key`), as ``DiscoverSettings``;
+    a record from before the schedule sweep (no ``sweep`` key) ran without it."""
+    return DiscoverSettings(**{"sweep": False, **key, "start": tuple(key["start"])})
+
+
+def discover_flags(settings: DiscoverSettings) -> str:
+    """The ``cardsim cashnguns discover`` options beyond the reading that give ``settings``
+    (``--seed`` and ``--budget`` always, the others only where they are not the defaults)."""
+    default = DiscoverSettings(players=settings.players, metric=settings.metric, shame_value=settings.shame_value)
+    flags = f"--seed {settings.seed} --budget {settings.budget}"
+    if settings.start != default.start:
+        flags += f" --start '{','.join(settings.start)}'"
+    if not settings.sweep:
+        flags += " --no-sweep"
+    numeric = ("stop_checks", "local", "rounds")
+    for name in numeric:
+        if getattr(settings, name) != getattr(default, name):
+            flags += f" --{name.replace('_', '-')} {getattr(settings, name)}"
+    given = {"players", "metric", "shame_value", "seed", "budget", "start", "sweep", *numeric}
+    unexposed = [name for name in DiscoverSettings.__dataclass_fields__
+                 if name not in given and getattr(settings, name) != getattr(default, name)]
+    if unexposed:
+        raise UserError(f"discover: no command-line option gives {', '.join(unexposed)}")
+    return flags
+
+
+def _settings_key(settings: DiscoverSettings) -> dict:
+    """The settings that must match for stored rounds to be reused (not ``rounds``)."""
+    key = {name: getattr(settings, name) for name in DiscoverSettings.__dataclass_fields__ if name != "rounds"}
+    key["start"] = list(settings.start)
+    return key
+
+
+def start_names(settings: DiscoverSettings) -> dict[str, str]:
+    """{spec: name} of the starting library: a named strategy's name, the name a spec has in the
+    shipped library of the same reading (so a run that continues it keeps d32 as d32), else
+    ``dN`` numbered on from those (:func:`_name_of`)."""
+    from cardsim.analysis.cashnguns.libraries import load_libraries
+
+    try:
+        shipped = load_libraries().get((settings.players, settings.metric, settings.shame_value))
+    except UserError:
+        shipped = None
+    known = {item["spec"]: item["name"] for item in (shipped or {}).get("library", [])}
+    names: dict[str, str] = {}
+    for given in settings.start:
+        spec = parse_strategy(given).spec()
+        names[spec] = given if given in NAMED_STRATEGIES else known.get(spec) or ""
+    for spec, name in names.items():
+        if not name:
+            names[spec] = _name_of(parse_strategy(spec), {**known, **{s: n for s, n in names.items() if n}})
+    return names
+
+
+def _load_discover(path: Path | None, settings: DiscoverSettings) -> dict:
+    names = start_names(settings)
+    fresh = {"settings": _settings_key(settings), "rounds": [], "converged": False,
+             "library": list(names), "names": names}
+    if path is None or not path.exists():
+        return fresh
+    import json
+
+    try:
+        stored = json.loads(path.read_text())
+    except (OSError, ValueError):
+        raise UserError(f"discover: {path} is not a readable discover record; move it away to start over") from None
+    if stored.get("settings") != fresh["settings"]:
+        return fresh
+    return stored
+
+
+def _save_discover(path: Path, document: dict, table: ProfileTable) -> None:
+    import json
+
+    atomic_write_bytes(path, json.dumps({**document, "table_rows": table.to_json()}).encode())
+
+
+def discover_round_lines(record: dict, metric: str) -> list[str]:
+    """A discover round in a few plain lines: the equilibrium, each search's reply with its
+    measured gain, the round's exploitability (the highest bound) and what the round decided."""
+    scale, unit = (100.0, " points") if metric == "win" else (1.0, " $")
+    mix = ", ".join(f"{name} {share:.0%}" for name, share in
+                    sorted(record["equilibrium"].items(), key=lambda item: -item[1]))
+    lines = [f"round {record['round']}: equilibrium of {len(record['library'])} strategies: {mix} "
+             f"(value {record['value'] * scale:.2f}{unit}, regret on the table {record['table_regret'] * scale:.2f})"]
+    searches = [("discover's search", record.get("search", record))]
+    searches += [(f"stop check {k}", check) for k, check in enumerate(record.get("stop_checks", []), start=1)]
+    if record.get("sweep"):
+        searches.append(("schedule sweep", record["sweep"]))
+    for label, reply in searches:
+        lines += [f"  {label}, best of {reply['candidates']} candidates: {reply['best_response']} "
+                  f"({reply['best_response_name']}): {reply['description']}",
+                  f"    gain {reply['gain'] * scale:+.2f}{unit} [95% {reply['exploitability_lo'] * scale:+.2f}, "
+                  f"{reply['exploitability_hi'] * scale:+.2f}], {reply['validation_games']:,} fresh paired games"]
+    lines.append(f"  exploitability {record['gain'] * scale:+.2f}{unit} (95% <= {record['exploitability_hi'] * scale:.2f}, "
+                 f"the highest bound of the round's searches)")
+    for added in record["added"]:
+        back = " (returns: pruned earlier)" if added.get("returned") else ""
+        lines.append(f"  added {added['name']} = {added['spec']}{back}")
+    if record.get("pruned"):
+        lines.append("  pruned from the library (still searched): " + ", ".join(
+            f"{item['name']} {item['share']:.1%}" for item in record["pruned"]))
+    if record["converged"]:
+        lines.append("  converged: no search gains significantly and every bound is within the tolerance")
+    elif not record["added"]:
+        lines.append("  nothing added (a library strategy gains, or no reply gains): more table games next round")
+    return lines
