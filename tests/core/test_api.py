@@ -35,11 +35,19 @@ def test_readme_python_api_example_runs(tmp_path, monkeypatch):
 
 
 def test_api_docstring_examples(monkeypatch, tmp_path):
+    import importlib
+    import pkgutil
+
     import cardsim.api
 
     monkeypatch.chdir(tmp_path)
-    failures, tried = doctest.testmod(cardsim.api, extraglobs={"cardsim": cardsim},
-                                      optionflags=doctest.NORMALIZE_WHITESPACE)
+    modules = [cardsim.api] + [importlib.import_module(f"cardsim.api.{info.name}")
+                               for info in pkgutil.iter_modules(cardsim.api.__path__)]
+    failures = tried = 0
+    for module in modules:
+        found = doctest.testmod(module, extraglobs={"cardsim": cardsim},
+                                optionflags=doctest.NORMALIZE_WHITESPACE)
+        failures, tried = failures + found.failed, tried + found.attempted
     assert tried >= 6 and failures == 0
     assert list(tmp_path.iterdir()) == []
 

@@ -41,7 +41,7 @@ def no_compute(monkeypatch):
 
     monkeypatch.setattr(options, "run_config", tripwire)
     monkeypatch.setattr("cardsim.commands.common.run_config", tripwire)
-    monkeypatch.setattr("cardsim.api.run_config", tripwire)
+    monkeypatch.setattr("cardsim.api.common.run_config", tripwire)
     monkeypatch.setattr("cardsim.analysis.cashnguns.profile_payoffs", tripwire)
 
 

@@ -1,0 +1,200 @@
+"""Bang!'s API: runs, bots, training, comparisons and the ladder (``cardsim.bang``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cardsim.errors import UserError
+from cardsim.options import (
+    RunOptions,
+    parse_range,
+    split_names,
+)
+
+if TYPE_CHECKING:
+    import polars as pl
+
+from cardsim.api.common import Names, Players, Result, _concat, _Runs, run_options
+
+
+def _bang_counts(players: Players) -> list[int]:
+    """Bang!'s player counts, 4-7."""
+    counts = parse_range(players)
+    if any(c < 4 or c > 7 for c in counts):
+        raise UserError(f"bang: players must be 4-7, got {players!r}")
+    return counts
+
+
+class Bang:
+    """Bang!: ``run``, ``bots``, ``train``, ``compare`` and ``stress`` (see ``cardsim bang
+    --help``)."""
+
+    @staticmethod
+    def run(
+        players: Players = "4-7", bots: str = "role", n: int = 50_000, max_turns: int = 1000,
+        kills: bool = False, *, seed: int = 0, jobs: int | None = None,
+        backend: str = "joblib", scheduler: str | None = None, store: str | Path | None = None,
+        precision: float | None = None, max_n: int | None = None, quiet: bool = False,
+        options: RunOptions | None = None,
+    ) -> Result:
+        """Games won per side (``sides``), per role (``roles``) and per character
+        (``characters``) with 95% intervals, game length (``length``) and, with ``kills``,
+        eliminations by role (``eliminations``).
+
+        >>> r = cardsim.bang.run(players=4, n=200, jobs=1, quiet=True)
+        >>> int(r.table["successes"].sum()), r.episodes.height
+        (200, 200)
+        """
+        from cardsim.analysis.bang import (
+            character_win_table,
+            elimination_table,
+            length_table,
+            role_win_table,
+            side_win_table,
+        )
+        from cardsim.sims.bang.simulator import BangConfig, parse_bots
+
+        options = options or run_options(seed=seed, jobs=jobs, backend=backend,
+                                         scheduler=scheduler, store=store, precision=precision,
+                                         max_n=max_n, quiet=quiet)
+        counts = _bang_counts(players)
+        bot_fields = parse_bots(bots)
+        configs = [BangConfig(players=count, max_turns=max_turns, **bot_fields)
+                   for count in counts]
+        runs = _Runs("bang run", n, options, len(configs))
+        episodes = _concat([runs.episodes("bang", config) for config in configs])
+        tables = {
+            "sides": side_win_table(episodes), "roles": role_win_table(episodes),
+            "characters": character_win_table(episodes), "length": length_table(episodes),
+        }
+        if kills:
+            tables["eliminations"] = elimination_table(episodes)
+        return runs.result(tables, episodes)
+
+    @staticmethod
+    def bot_label(bots: str = "role") -> str:
+        """How a ``bots`` setting reads in a title: the one bot every role plays, or the
+        ``role=bot`` pairs."""
+        from cardsim.sims.bang.simulator import parse_bots
+
+        fields = parse_bots(bots)
+        if len(fields) == 4 and len(set(fields.values())) == 1:
+            return next(iter(fields.values()))
+        return ", ".join(f"{k.removesuffix('_bot')}={v}" for k, v in fields.items()) or "role"
+
+    @staticmethod
+    def bots() -> pl.DataFrame:
+        """The bots that can be seated per role, with how each plays."""
+        import polars as pl
+
+        from cardsim.sims.bang.cards import BOT_DESCRIPTIONS
+
+        return pl.DataFrame([{"bot": name, "plays": text} for name, text in BOT_DESCRIPTIONS.items()])
+
+    @staticmethod
+    def train(players: Players = "4-7", seed: int = 0, jobs: int | None = None,
+              budget: int = 1_200_000, rounds: int = 3, out: str | Path = "results/bang/tuned.json",
+              log: Callable[[str], None] | None = None) -> None:
+        """Train the ``tuned`` bots by iterated best response and write their parameters to
+        ``out`` (entries of other player counts kept); ``log`` hears the progress lines."""
+        from cardsim.options import check_output_file, search_jobs
+        from cardsim.sims.bang.training import train_and_save
+
+        counts = _bang_counts(players)
+        check_output_file(Path(out), what="--out")
+        if budget < 10_000 or rounds < 1:
+            raise UserError(f"bang: --budget must be >= 10000 and --rounds >= 1, got {budget}, "
+                            f"{rounds}")
+        workers = search_jobs(jobs)
+        for count in counts:
+            train_and_save(count, seed, budget, rounds, workers, Path(out),
+                           log=log or (lambda line: None))
+
+    @staticmethod
+    def ladder(players: Players = "5,7", rungs: Names = "random,role2,tuned2,search", n: int = 2_000,
+               seed: int = 0, jobs: int | None = None, params: str | Path | None = None,
+               budget: int = 64) -> tuple[pl.DataFrame, str]:
+        """Each rung of the bot ladder against the rung below, for every role (as
+        :meth:`compare`, paired on the same deals), and the verdict sentence naming every cell
+        where a rung does not gain 3 points with its 95% lower bound above 0."""
+        import polars as pl
+
+        from cardsim.options import search_jobs
+        from cardsim.sims.bang.compare import ladder_rows, ladder_verdict
+        from cardsim.sims.core.seeds import validate_root_seed
+
+        counts = _bang_counts(players)
+        validate_root_seed(seed)
+        rows = ladder_rows(counts, split_names(rungs, name="--rungs"), n, seed, search_jobs(jobs),
+                           None if params is None else Path(params), budget)
+        return pl.DataFrame(rows), ladder_verdict(rows)
+
+    @staticmethod
+    def compare(players: Players = "4-7", bot: str = "tuned", against: str = "role",
+                roles: Names = "sheriff,deputy,outlaw,renegade", n: int = 20_000, seed: int = 0,
+                jobs: int | None = None, params: str | Path | None = None, budget: int = 64,
+                store: str | Path | None = None,
+                on_row: Callable[[dict, str | None], None] | None = None) -> pl.DataFrame:
+        """Win rate of one seat of each role playing ``bot`` while the others play
+        ``against``, the paired baseline on the same deals, and the difference with its 95%
+        interval, one row per player count and role (``budget``: rollouts per decision of a
+        ``search`` seat). With a ``store`` folder each finished
+        row is kept there and reused by the same comparison; ``on_row`` is called with each
+        row and its record's id as it is ready."""
+        import polars as pl
+
+        from cardsim.options import search_jobs
+        from cardsim.sims.bang.compare import compare_rows
+        from cardsim.sims.core.seeds import validate_root_seed
+
+        counts = _bang_counts(players)
+        validate_root_seed(seed)
+        rows = compare_rows(counts, bot, against, split_names(roles, name="--roles"),
+                            n, seed, search_jobs(jobs), None if params is None else Path(params),
+                            budget, store=None if store is None else Path(store), on_row=on_row)
+        return pl.DataFrame(rows)
+
+    @staticmethod
+    def stress(players: Players = "5-7", roles: Names = "renegade", against: str = "tuned",
+               games: int = 3_000, steps: int = 8, validation: int = 20_000, trials: int = 12,
+               sigma: float = 0.1, n: int = 4_000, seed: int = 0,
+               jobs: int | None = None) -> dict[str, pl.DataFrame]:
+        """Try to overturn the ladder's balance conclusions on the tuned rung: the best
+        response of each named role (``best_response``) and the side win rates of randomly
+        perturbed tuned tables (``perturbation``); a part with 0 steps or 0 trials is left
+        out."""
+        import polars as pl
+
+        from cardsim.options import search_jobs
+        from cardsim.sims.bang.cards import ROLE_NAMES, roles_for
+        from cardsim.sims.bang.stress import best_response, mapper, perturbed_side_rates
+
+        counts = _bang_counts(players)
+        wanted = split_names(roles, name="--roles")
+        for role in wanted:
+            if role not in ROLE_NAMES:
+                raise UserError(f"bang: unknown role {role!r}; choose from: {', '.join(ROLE_NAMES)}")
+        if against not in ("tuned", "role"):
+            raise UserError(f"bang: --against must be tuned or role, got {against!r}")
+        if min(games, validation, n) < 2 or min(steps, trials) < 0 or not 0 <= sigma <= 1:
+            raise UserError("bang: --games, --validation and --n must be >= 2, --steps and --trials "
+                            f">= 0, --sigma in [0, 1]; got {games}, {validation}, {n}, {steps}, "
+                            f"{trials}, {sigma}")
+        map_calls = mapper(search_jobs(jobs))
+        found, shaken = [], []
+        for count in counts:
+            present = set(roles_for(count))
+            for role in wanted:
+                if steps and ROLE_NAMES.index(role) in present:
+                    found.append(best_response(count, ROLE_NAMES.index(role), against, games, steps,
+                                               validation, seed, map_calls))
+            if trials:
+                shaken.extend(perturbed_side_rates(count, sigma, trials, n, seed, map_calls))
+        tables = {}
+        if found:
+            tables["best_response"] = pl.DataFrame(found)
+        if shaken:
+            tables["perturbation"] = pl.DataFrame(shaken)
+        return tables
