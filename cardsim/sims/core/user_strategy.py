@@ -16,7 +16,6 @@ process and spec), so a strategy never needs to be picklable.
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import math
 import signal
@@ -24,7 +23,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -107,26 +106,25 @@ class _TimeUp(BaseException):
     ``except Exception`` cannot swallow it)."""
 
 
-@contextlib.contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    """Interrupt the block after ``seconds`` where the interval timer is available (the main
-    thread of a process, as in every worker); elsewhere the caller checks the elapsed time."""
-    usable = (math.isfinite(seconds) and hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread())
-    if not usable:
-        yield
-        return
+def _raise_time_up(signum: int, frame: object) -> None:
+    raise _TimeUp
 
-    def _raise(signum: int, frame: object) -> None:
-        raise _TimeUp
 
-    previous = signal.signal(signal.SIGALRM, _raise)
+def _arm(seconds: float) -> bool:
+    """Start the interval timer for one decision where it is available (the main thread of a
+    process, as in every worker); False where the caller must check the elapsed time instead.
+    The handler is installed once per process and stays: it only acts while a decision's timer
+    is armed."""
+    if not (math.isfinite(seconds) and _TIMER_AVAILABLE
+            and threading.current_thread() is threading.main_thread()):
+        return False
+    if signal.getsignal(signal.SIGALRM) is not _raise_time_up:
+        signal.signal(signal.SIGALRM, _raise_time_up)
     signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    return True
+
+
+_TIMER_AVAILABLE = hasattr(signal, "setitimer")
 
 
 def _same(choice: Any, option: Any) -> bool:
@@ -150,13 +148,17 @@ def decide(strategy: Any, decision: str, view: Any, legal: Sequence[Any], *, spe
     if not callable(method):
         raise fail(f"the strategy has no method {decision}(view, legal)")
     started = time.perf_counter()
+    armed = False
     try:
-        with _time_limit(time_limit):
-            choice = method(view, tuple(legal))
+        armed = _arm(time_limit)
+        choice = method(view, tuple(legal))
     except _TimeUp:
         raise fail(f"took longer than {time_limit:g} s") from None
     except Exception as exc:
         raise fail(f"raised {type(exc).__name__}: {exc}") from exc
+    finally:
+        if armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
     if time.perf_counter() - started > time_limit:
         raise fail(f"took longer than {time_limit:g} s")
     for option in legal:

@@ -6,7 +6,8 @@ import polars as pl
 
 from cardsim import __version__
 from cardsim.api import Result, run_options
-from cardsim.options import RunOptions, check_n, parse_choice, run_config, run_id
+from cardsim.options import RunOptions, check_n, parse_choice, run_config
+from cardsim.sims.core.runner import run_id
 from cardsim.stats import proportion_table
 from cardsim_hilo.simulator import SIMULATOR, STRATEGIES
 
