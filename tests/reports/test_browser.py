@@ -194,6 +194,28 @@ def test_key_results_read_as_advice_with_scope(chromium, tiny_report, tmp_path):
         assert len(re.findall(r"\.(?:\s|$)", text)) <= 2, text
 
 
+# The competitive games' key results: what to do, for which player counts and readings or bots.
+COMPETITIVE_ADVICE = {
+    "Cash'n Guns": (r"^Do not save your loaded cards", r"\d players; win probability, shame -\$5,000"),
+    "Bang!": (r"^For even games, handicap the favoured side", r"bots in every seat it is, by player count, 4 players: "),
+}
+
+
+def test_competitive_key_results_read_as_advice_with_scope(chromium, tiny_report, tmp_path):
+    """On the first page, Cash'n Guns' and Bang!'s key results say what to do and for whom (the
+    player counts, and the reading or the bots they hold for), in at most two sentences, with no
+    command, seed or bound."""
+    seen = probe_page(chromium, tiny_report.written.html.read_text(encoding="utf-8"), tmp_path)
+    shown = {item["text"].split(":", 1)[0]: item for item in seen["keyResults"]}
+    for title, (opening, scope) in COMPETITIVE_ADVICE.items():
+        item = shown[title]
+        assert item["width"] > 0 and item["height"] > 0, item
+        text = item["text"].split(":", 1)[1].strip()
+        assert re.search(opening, text) and re.search(scope, text), text
+        assert not re.search(r"cardsim |--|seed|\[|<=", text), text
+        assert len(re.findall(r"\.(?:\s|$)", text)) <= 2, text
+
+
 def test_key_result_check_can_fail():
     """The advice check rejects a key result that is a command line and a list of bounds."""
     text = "With 5 players cardsim cashnguns check --seed 1 gains +1.04 (95% <= 1.88)."

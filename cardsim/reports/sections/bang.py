@@ -160,9 +160,9 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     picks = ", ".join(f"{r['character']} {percent(r['p'])} ({interval_text(r['lo'], r['hi'])}, n={r['n']:,})"
                       for r in top.iter_rows(named=True))
     return (
-        Paragraph(f"Favoured side with {role_bot} bots, by player count: {balance}. Read it with "
-                  "the ladder conclusions in the results: where the rungs disagree, the favoured "
-                  "side is a property of the bots, not of the game."),
+        Paragraph(f"For even games, handicap the favoured side: with {role_bot} bots in every seat "
+                  f"it is, by player count, {balance}. Where the ladder's bots disagree (see the "
+                  "results), the favoured side is a property of the bots, not of the game."),
         table_from_frame(
             table, title=f"Recommended reading of the balance per player count ({role_bot} bots)",
             columns=[text_column("players", "players"), text_column("favoured side", "favoured")]
