@@ -171,8 +171,8 @@ def test_report_in_a_browser(chromium, tiny_report, tmp_path):
 # What each cooperative game's key result must name: who it holds for (the player count and the
 # models or strategies of the "pick your group" table) and what to play.
 ADVICE = {
-    "The Gang": ("A group of 4 ", ("'history' model", "'percentile'")),
-    "The Game": ("A team of 3 ", ("'signals' strategy", "'planner'", "'search'")),
+    "The Gang": ("For a group of 4 that plays like ", ("'history' model", "'percentile'")),
+    "The Game": ("For a team of 3 that plays like ", ("'signals' strategy", "'planner'", "'search'")),
 }
 
 
@@ -187,7 +187,7 @@ def test_key_results_read_as_advice_with_scope(chromium, tiny_report, tmp_path):
         assert item["width"] > 0 and item["height"] > 0, item
         text = item["text"].split(":", 1)[1].strip()
         assert text.startswith(who), text
-        assert re.search(r"should play |in every (mode|variant)|even in ", text), text
+        assert re.search(r"closest to |every (mode|variant) stays below|, even ", text), text
         assert all(model in text for model in models), text
         assert re.search(r"\d+% \(95% interval [\d.]+\u2013[\d.]+%, n=[\d,]+ games\)", text), text
         assert not re.search(r"cardsim |--|seed|\[|<=", text), text

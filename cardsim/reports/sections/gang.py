@@ -220,13 +220,14 @@ def key_result(picks: dict, profile: Profile) -> str:
         return ""
     name, model = next(((n, m) for n, m in shown if m == TUNE_MODEL), shown[0])
     answer = picks[(FOCUS_PLAYERS, model)]
-    who = f"A group of {FOCUS_PLAYERS} {name} players (the '{model}' model: {READS.get(model, model)})"
+    who = (f"For a group of {FOCUS_PLAYERS} that plays like the '{model}' model ({READS.get(model, model)}; "
+           f"the report's {name} players)")
     if answer.reach == "above":
-        first = f"{who} stays below an even chance in every mode; its best is {answer.label}, {_rate(answer)}."
+        first = f"{who}, every mode stays below an even chance; the model's best is {answer.label}, {_rate(answer)}."
     elif answer.reach == "below":
-        first = f"{who} wins more than half its games even in {answer.label}, {_rate(answer)}."
+        first = f"{who}, even {answer.label} is won more than half the time, {_rate(answer)}."
     else:
-        first = (f"{who} should play {answer.label}, the mode closest to an even chance: it wins "
+        first = (f"{who}, {answer.label} is the mode closest to an even chance: the model wins "
                  f"{_rate(answer)}.")
     others = [f"{n} ('{m}') {picks[(FOCUS_PLAYERS, m)].label}, {_rate(picks[(FOCUS_PLAYERS, m)])}"
               for n, m in shown if m != model]

@@ -171,14 +171,15 @@ def key_result(picks: dict) -> str:
         return ""
     name, strategy = next(((n, s) for n, s in shown if s == TUNE_STRATEGY), shown[0])
     answer = picks[(FOCUS_PLAYERS, strategy)]
-    who = f"A team of {FOCUS_PLAYERS} {name} players (the '{strategy}' strategy: {PLAYS[strategy]})"
-    aim = f"about {percent(TARGET, 0)} of games"
+    who = (f"For a team of {FOCUS_PLAYERS} that plays like the '{strategy}' strategy ({PLAYS[strategy]}; "
+           f"the report's {name} players)")
+    aim = f"a {percent(TARGET, 0)} win rate"
     if answer.reach == "above":
-        first = f"{who} wins less than {aim} in every variant; its easiest is {answer.label}, {_rate(answer)}."
+        first = f"{who}, every variant stays below {aim}; the easiest is {answer.label}, {_rate(answer)}."
     elif answer.reach == "below":
-        first = f"{who} wins more than {aim} even in {answer.label}, {_rate(answer)}."
+        first = f"{who}, even {answer.label} is won more often than {aim}, {_rate(answer)}."
     else:
-        first = (f"{who} should play {answer.label}, the variant closest to winning {aim}: it "
+        first = (f"{who}, of the variants {answer.label} is the one closest to {aim}: the strategy "
                  f"wins {_rate(answer)}.")
     others = [f"{n} ('{s}') {picks[(FOCUS_PLAYERS, s)].label}, {_rate(picks[(FOCUS_PLAYERS, s)])}"
               for n, s in shown if s != strategy]
