@@ -191,8 +191,8 @@ def test_a_reply_from_outside_the_searched_space_is_named_and_the_mix_left_out()
 
 def test_key_advice_is_derived_from_the_recorded_card_order_replies():
     """The plain-words key result names the round of Bang!Bang!Bang!, the Bangs' rounds, the
-    gain and the lie-down rule of each recorded card-order refutation of the main reading,
-    and is empty without one."""
+    aim, the lie-down rule and the gain with its interval of each recorded card-order
+    refutation of the main reading, scoped to the shipped mixes, and is empty without one."""
     from cardsim.reports.sections.cashnguns import advice_sentences
 
     entries = {(4, "win", -5000): entry(4, "win", -5000, {SNIPER: 1.0}),
@@ -201,8 +201,10 @@ def test_key_advice_is_derived_from_the_recorded_card_order_replies():
     reply = "custom:bullet=schedule,target=leader,lie=never,order=CCXCCBBC"
     entries[(4, "win", -5000)]["refuted"] = {"command": "c", "gain": 0.123, "interval": [0.1, 0.15], "reply": reply}
     text = advice_sentences(entries)
-    assert "Bang!Bang!Bang! in round 3 at 4 players (Bangs in rounds 6 and 7 at 4)" in text
-    assert "by 12 points at 4 (4 players; win probability, shame -$5,000)" in text
-    assert "4 players: never lies down" in text and "hold their loaded cards back" in text
+    assert text.startswith("Against the shipped mixes only (win probability, a tie counting as a win for "
+                           "every tied player; shame -$5,000)")
+    assert ("at 4 players Bang!Bang!Bang! in round 3 and Bangs in rounds 6 and 7, aiming at the richest "
+            "living opponent, and it never lies down (+12 points, 95% interval 10.0 to 15.0)") in text
+    assert "not a way to play" in text
     entries[(4, "win", -5000)]["refuted"]["interval"] = [0.001, 0.2]  # not beyond the tolerance
     assert advice_sentences(entries) == ""

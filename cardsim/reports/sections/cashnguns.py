@@ -54,7 +54,7 @@ from cardsim.reports.plots.cashnguns import equilibrium_bars, payoff_heatmap
 from cardsim.reports.suite import Experiment, Outcomes, Profile
 from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
-from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, Strategy, parse_strategy
+from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, TARGET_POLICIES, Strategy, parse_strategy
 
 GAME = "cashnguns"
 TITLE = "Cash'n Guns"
@@ -153,8 +153,10 @@ def advice_sentences(entries: dict[tuple[int, str, int], dict]) -> str:
     """The chapter's key result in words a player can act on, derived from the replies recorded
     against the main reading's mixes (win probability, shame -$5,000): at each player count
     whose recorded refutation or outside check (``refuted``, ``outside_checks``) gains beyond
-    the tolerance with a card-order reply, when that reply fires its Bang!Bang!Bang! and Bangs
-    and how much it gains, and the lie-down rule it keeps. Empty when no such reply is recorded."""
+    the tolerance with a card-order reply, when that reply fires its Bang!Bang!Bang! and Bangs,
+    whom it aims at and when it lies down (a reply's gain rests on all three), and its gain
+    with the 95% interval. Scoped to the shipped mixes: a reply to them is not a way to play
+    against any table. Empty when no such reply is recorded."""
     tolerance = DEFAULT_TOLERANCE["win"]
     found = {}
     for (players, metric, shame_value), entry in sorted(entries.items()):
@@ -167,27 +169,22 @@ def advice_sentences(entries: dict[tuple[int, str, int], dict]) -> str:
         best = max(records, key=lambda record: record["interval"][0])
         reply = parse_strategy(best["reply"])
         if reply.bullet == "schedule":
-            found[players] = (reply, best["gain"], entry)
+            found[players] = (reply, best)
     if not found:
         return ""
-    counts = _join([str(p) for p in found])
-    held = [p for p, (_, _, entry) in found.items()
-            if equilibrium_features(entry)["card order"].get("holds its loaded cards back", 0.0) > 0.5]
-    fire = _join([f"round {_card_rounds(r.order, 'X')[0]} at {p} players" for p, (r, _, _) in found.items()])
-    bangs = _join([f"{' and '.join(map(str, _card_rounds(r.order, 'B')))} at {p}" for p, (r, _, _) in found.items()])
-    gains = _join([f"{100 * gain:.0f} points at {p}" if k == 0 else f"{100 * gain:.0f} at {p}"
-                   for k, (p, (_, gain, _)) in enumerate(found.items())])
-    against = ("the shipped mixes, which hold their loaded cards back" if len(held) == len(found)
-               else "the shipped mixes")
-    first = (f"Do not save your loaded cards for the last rounds: against {against}, playing "
-             f"Bang!Bang!Bang! in {fire} (Bangs in rounds {bangs}), Clicks otherwise, and aiming and lying "
-             f"down as one of the mix's strategies does raises the chance to win by {gains} ({counts} "
-             f"players; win probability, shame -$5,000).")
-    rules: dict[str, list[str]] = {}
-    for p, (reply, _, _) in found.items():
-        rules.setdefault(reply.describe().split("; ")[1], []).append(str(p))
-    second = ("When to lie down does not change in these replies: "
-              + "; ".join(f"{_join(ps)} players: {rule}" for rule, ps in rules.items()) + ".")
+    parts = []
+    for players, (reply, record) in found.items():
+        low, high = record["interval"]
+        lie = reply.describe().split("; ")[-1]
+        parts.append(f"at {players} players Bang!Bang!Bang! in round {_card_rounds(reply.order, 'X')[0]} and "
+                     f"Bangs in rounds {' and '.join(map(str, _card_rounds(reply.order, 'B')))}, aiming at "
+                     f"{TARGET_POLICIES[reply.target][1]}, and it {lie} (+{100 * record['gain']:.0f} points, "
+                     f"95% interval {100 * low:.1f} to {100 * high:.1f})")
+    first = ("Against the shipped mixes only (win probability, a tie counting as a win for every tied "
+             "player; shame -$5,000), a player who alone switches to these card orders, Clicks otherwise, "
+             "wins more often: " + "; ".join(parts) + ".")
+    second = ("These are replies to those mixes, not a way to play: they are not shown to hold at a table "
+              "where others play them too, and the aim and lie-down rule are part of each reply.")
     return f"{first} {second}"
 
 
