@@ -353,12 +353,16 @@ CHECK_MAX_N: dict[str, int] = {"default": 20_000, "quick": 1_000}
 
 
 def check_settings(profile: Profile, seed: int) -> OutsideCheck:
-    """The outside check for ``profile`` (scaled down below its usual max_n), from ``seed``."""
+    """The outside check for ``profile`` (scaled down below its usual max_n), from ``seed``.
+    The report's own check leaves out the schedule sweep: the sweep's results are recorded with
+    each shipped entry (``refuted``, ``outside_checks``, with the command that reruns them), and
+    the table and key result give the highest recorded bound (:func:`outside_figures`)."""
     base = CHECK[profile.name]
     scale = min(1.0, profile.max_n / CHECK_MAX_N[profile.name])
     return OutsideCheck(budget=max(6, round(base["budget"] * scale)),
                         search_games=max(10, round(base["search_games"] * scale)),
-                        validation_games=max(100, round(base["validation_games"] * scale)), seed=seed)
+                        validation_games=max(100, round(base["validation_games"] * scale)), seed=seed,
+                        sweep=False)
 
 
 def reading_entries(players: tuple[int, ...], store: Path, shipped_path: Path = SHIPPED_LIBRARIES
