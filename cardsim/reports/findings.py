@@ -77,14 +77,17 @@ def pick_findings(game: str, picks: dict, experiences: Sequence[tuple[str, str]]
 
 
 def _bang(outcomes: Outcomes, profile: Profile) -> list[Finding]:
-    """Bang!: the favoured side's win rate per player count, on the first bot of the chapter's
-    ladder (the bots its recommendations use); n counts games."""
+    """Bang!: the favoured side's win rate per player count, on the bot the chapter's headline
+    uses (:data:`cardsim.reports.sections.bang.HEADLINE_BOT`, else the ladder's first); n
+    counts games."""
     from cardsim.analysis.bang import side_win_table
+    from cardsim.reports.sections.bang import HEADLINE_BOT
 
     runs = outcomes.select(lambda e: True)
     if not runs:
         return []
-    bot = runs[0].experiment.labels.get("bots", "")
+    labels = [run.experiment.labels.get("bots", "") for run in runs]
+    bot = HEADLINE_BOT if HEADLINE_BOT in labels else labels[0]
     episodes = pl.concat([o.episodes for o in runs if o.experiment.labels.get("bots") == bot],
                          how="vertical_relaxed")
     sides = side_win_table(episodes).filter(pl.col("side") != "none")
