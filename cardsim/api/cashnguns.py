@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 from cardsim.api.common import Names, Players, Result, _concat, _Runs, run_options
 
 
-def _cashnguns_counts(players: Players) -> list[int]:
+def cashnguns_counts(players: Players) -> list[int]:
     """Cash'n Guns player counts for the searches over the seed rules' 4-6."""
     counts = parse_range(players)
     for count in counts:
@@ -308,7 +308,7 @@ class CashNGuns:
         if metric not in METRICS:
             raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {metric!r}")
         shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
-        counts = _cashnguns_counts(players)
+        counts = cashnguns_counts(players)
         check = OutsideCheck(budget=budget, validation_games=games, seed=seed,
                              local=DEFAULT_LOCAL if local is None else local, sweep=sweep)
         check.check()
@@ -340,7 +340,7 @@ class CashNGuns:
         from cardsim.options import check_output_file
         from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 
-        counts = _cashnguns_counts(players)
+        counts = cashnguns_counts(players)
         target = check_output_file(Path(out) if out is not None else SHIPPED_LIBRARIES,
                                    what="libraries --out", suffixes=(".json",))
         return export_libraries(Path(store), counts, target, records=[Path(r) for r in records])

@@ -3,6 +3,7 @@ search (discover) and the one-round enumeration (stage)."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Annotated
 
@@ -23,8 +24,8 @@ from cardsim.commands.common import (
     check_output_file,
     check_plot_folder,
     game_app,
-    parse_range,
     record_result,
+    run_user_strategy,
     show_table,
     show_value,
 )
@@ -344,18 +345,19 @@ def check_command(
     """
     from cardsim.analysis.cashnguns import METHOD_VERSION
     from cardsim.api import cashnguns
+    from cardsim.api.cashnguns import cashnguns_counts
 
     if user_strategy is not None:
         if record:
             raise UserError("check: --record keeps searches only, not --strategy measures")
-        counts = parse_range(players)
-        for count in counts:
-            if not 4 <= count <= 6:
-                raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {count}")
+        counts = cashnguns_counts(players)
         record_run(None, seed, f"{games} paired deals per count")
-        found = [run_user_strategy(lambda count=count: cashnguns.evaluate(
-                     user_strategy, players=count, n=games, against="mix", metric=metric, shame=shame,
-                     seed=seed, jobs=jobs), traceback).manifest["details"] for count in counts]
+        found = []
+        for count in counts:
+            result = run_user_strategy(functools.partial(
+                cashnguns.evaluate, user_strategy, players=count, n=games, against="mix", metric=metric,
+                shame=shame, seed=seed, jobs=jobs), traceback)
+            found.append(result.manifest["details"])
         scale, unit = (100.0, "pts") if metric == "win" else (1.0, "$")
         table = pl.DataFrame([{"players": f["players"], "equilibrium": f["against"], "games": f["n"],
                                "gain": f["difference"]["value"] * scale, "lo": f["difference"]["lo"] * scale,
@@ -395,18 +397,6 @@ def check_command(
                name="check", as_json=as_json)
 
 
-
-
-def run_user_strategy(call, traceback: bool):
-    """``call()``, with a failing user strategy's own traceback printed when asked (the error
-    itself stays one line, exit 2)."""
-    from cardsim.sims.core.user_strategy import StrategyError, report_traceback_if_asked
-
-    try:
-        return call()
-    except StrategyError as err:
-        report_traceback_if_asked(err, traceback)
-        raise
 
 
 def evaluation_rows(found: dict) -> pl.DataFrame:

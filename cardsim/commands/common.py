@@ -259,3 +259,13 @@ def record_result(result: Any) -> None:
         record_run(identifier, manifest["seed"], manifest["stop_rule"])
 
 
+def run_user_strategy(call: Callable[[], Any], traceback: bool) -> Any:
+    """``call()``, with a failing user strategy's own traceback printed when ``--traceback`` was
+    given (the error itself stays one line, exit 2)."""
+    from cardsim.sims.core.user_strategy import StrategyError, report_traceback_if_asked
+
+    try:
+        return call()
+    except StrategyError as err:
+        report_traceback_if_asked(err, traceback)
+        raise

@@ -322,15 +322,10 @@ def evaluate_command(
     Example: cardsim gang evaluate --strategy examples/strategies/gang_pairs_high.py:PairsHigh --n 2000
     """
     from cardsim.api import gang
-    from cardsim.sims.core.user_strategy import StrategyError, strategy_traceback
+    from cardsim.commands.common import run_user_strategy
 
-    try:
-        result = gang.evaluate(strategy, players=players, n=n, against=against, seed=seed,
-                               jobs=jobs)
-    except StrategyError as err:  # every chunk, in a worker or not, reports this way
-        if traceback:
-            typer.echo(strategy_traceback(err), err=True, nl=False)
-        raise
+    result = run_user_strategy(lambda: gang.evaluate(strategy, players=players, n=n, against=against,
+                                                     seed=seed, jobs=jobs), traceback)
     record_result(result)
     if as_json:
         show_table(result.table, title="gang evaluate", name="evaluate", as_json=True)

@@ -177,24 +177,13 @@ def evaluate_command(
 
     Example: cardsim thegame evaluate --strategy mine.py:Mine --players 3 --n 2000
     """
-    import sys
-
     from cardsim.api import thegame
+    from cardsim.commands.common import run_user_strategy
     from cardsim.commands.output import record_run
-    from cardsim.sims.core.user_strategy import StrategyError, report_traceback_if_asked
 
-    try:
-        result = thegame.evaluate(strategy, players=players, n=n, against=against,
-                                  min_cards=min_cards, hand_size=hand_size,
-                                  backwards_trick=backwards_trick, seed=seed, jobs=jobs,
-                                  time_limit=time_limit)
-    except StrategyError as exc:
-        text = getattr(exc, "traceback_text", "")
-        if traceback and text:
-            sys.stderr.write(text)
-        else:
-            report_traceback_if_asked(exc, traceback)
-        raise
+    result = run_user_strategy(lambda: thegame.evaluate(
+        strategy, players=players, n=n, against=against, min_cards=min_cards, hand_size=hand_size,
+        backwards_trick=backwards_trick, seed=seed, jobs=jobs, time_limit=time_limit), traceback)
     record_run(None, result.manifest["seed"], result.manifest["stop_rule"])
     summary, paired = result.tables["evaluate"], result.tables["paired"]
     if as_json:
