@@ -197,19 +197,26 @@ def world_value(world, p):
     return mine / total if total > 0 else 0.0
 
 
+@kernel(inline="always")
+def rollout_play_phase(world, rng, p):
+    """The rest of p's play phase with p's rollout policy, until it ends the phase, dies or the
+    game ends."""
+    for _ in range(MAX_ACTIONS_PER_TURN):
+        if world[ALIVE + p] == 0 or world[G_WINNER] >= 0:
+            return
+        c, t, which = choose_action(world, rng, p)
+        if c == -1:
+            return
+        apply_action(world, rng, p, c, t, which)
+
+
 @kernel
 def play_out(world, rng, p, c, t, which, horizon):
     """From p's play phase: play (c, t, which) (c = -1: end the play phase), finish p's turn
     and play ``horizon`` more turns with every seat's rollout policy (or to the game's end)."""
     if c >= 0:
         apply_action(world, rng, p, c, t, which)
-        for _ in range(MAX_ACTIONS_PER_TURN):
-            if world[ALIVE + p] == 0 or world[G_WINNER] >= 0:
-                break
-            c2, t2, which2 = choose_action(world, rng, p)
-            if c2 == -1:
-                break
-            apply_action(world, rng, p, c2, t2, which2)
+        rollout_play_phase(world, rng, p)
     end_turn(world, rng, p)
     stop = world[G_TURNS] + horizon
     q = p
@@ -219,13 +226,7 @@ def play_out(world, rng, p, c, t, which, horizon):
         if world[ALIVE + q] == 0:
             continue
         if begin_turn(world, rng, q):
-            for _ in range(MAX_ACTIONS_PER_TURN):
-                if world[ALIVE + q] == 0 or world[G_WINNER] >= 0:
-                    break
-                c2, t2, which2 = choose_action(world, rng, q)
-                if c2 == -1:
-                    break
-                apply_action(world, rng, q, c2, t2, which2)
+            rollout_play_phase(world, rng, q)
             end_turn(world, rng, q)
 
 
