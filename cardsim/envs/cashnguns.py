@@ -1,0 +1,492 @@
+"""Cash'n Guns as a PettingZoo AEC environment: ``cardsim.envs.cashnguns_v0(players=5)``.
+
+An episode is one game of eight rounds (rules digest ``seeds/cash_n_guns.md``), every player an
+agent. The game is played as :func:`cardsim.sims.cashnguns.strategy.play_game` plays it, step by
+step: ``reset(seed=s)`` plays the game of seed ``s`` (drawn from the environment's own generator
+when ``s`` is None), with the kernel's random stream (seats shuffled, the loot deck shuffled, and
+per round two numbers per living seat for aim and card and one for lying down), so built-in
+strategies driving the agents play the kernel's games exactly. Agent ``player_k`` is player slot
+``k`` of the kernel; the table seat it drew (turn order, the index of every per-seat field and
+of aims) is in its observation and view.
+
+Each round asks, in seat order, every living player whom it aims at and which bullet card it
+plays, then, in seat order again, whether it lies down (knowing every aim, no card); the round
+then resolves. Aims and cards are secret until the lying-down phase (aims) and the shooting
+(cards a player reveals), as in the engine's views. Actions (``Discrete(P + 5)``): ``0..P-1``
+aim at that seat; ``P + k`` plays card ``k`` (0 Click, 1 Bang!, 2 Bang!Bang!Bang!); ``P + 3``
+stands, ``P + 4`` lies down. The observation is a dict: ``action_mask`` (the legal actions of the
+agent to move, all 0 for the others) and ``observation``, the agent's public view as
+``20 + 24 * P`` numbers (money in $1,000s): the decision asked (one-hot: aim, card, lie down;
+all 0 when not its turn), its seat, the round, its hand (3 counts), its aim and card this round
+(-1 before it chooses), per seat alive, money, wounds and shame, the loot on the table (3
+counts), its value, the round's expected loot, the notes drawn (3 counts), per seat the cards
+revealed (3 counts), per round and seat the aim (-1 for the dead and the rounds not played) and
+whether it lay down, this round's aims (in the lying-down phase, else -1), the shame value, and
+``u``, the decision's uniform random number of the game's stream (0 when not its turn). The
+layout is :func:`obs_layout`. :meth:`raw_env.view` gives the same view as the
+:class:`~cardsim.sims.cashnguns.strategy.View` a user strategy receives, and
+:meth:`raw_env.action_of` turns a strategy's choice into an action.
+
+Rewards (``reward="score"``, the default): each agent's final score in $1,000s, paid as it
+changes at the end of every round: loot taken, plus a shame marker's value when it lies down,
+and minus everything when it is eliminated (the dead score 0, digest "Kết thúc"). With
+``reward="win"`` an agent receives 1 at the end if it wins (ties: every tied player), else 0.
+An eliminated player is terminated at the end of the round it dies in; the others at the end of
+the game. The last ``infos`` of an agent hold ``winner``, ``score`` and ``money`` (dollars),
+``alive``, ``wounds``, ``shame`` and ``seat``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from cardsim.errors import UserError
+from cardsim.sims.cashnguns.config import CashNGunsConfig
+from cardsim.sims.cashnguns.rng import PyStream
+from cardsim.sims.cashnguns.rules import (
+    BULLET_NAMES,
+    DECK_NOTE_COUNTS,
+    DEFAULT_SHAME_DOLLARS,
+    HAND_COUNTS,
+    LETHAL_WOUNDS,
+    NOTE_UNITS,
+    NOTES_PER_ROUND,
+    ROUNDS,
+    UNIT_DOLLARS,
+    expected_round_pot,
+    final_winners,
+    resolve_shots,
+    shares_loot,
+    split_share,
+    wounds_after,
+)
+from cardsim.sims.cashnguns.strategy import DECISIONS, LIE_CHOICES, View
+
+AIM, CARD, LIE = DECISIONS
+KILO = 1000.0
+SEED_LIMIT = 2**63 - 1
+REWARDS = ("score", "win")
+
+
+def obs_layout(players: int) -> dict[str, tuple[int, int]]:
+    """Each field of the observation vector: (start, length)."""
+    sizes = {
+        "decision": 3,
+        "seat": 1,
+        "round": 1,
+        "hand": 3,
+        "my_target": 1,
+        "my_card": 1,
+        "alive": players,
+        "money": players,
+        "wounds": players,
+        "shame": players,
+        "loot": 3,
+        "loot_value": 1,
+        "expected_loot": 1,
+        "drawn": 3,
+        "revealed": 3 * players,
+        "aims": ROUNDS * players,
+        "lay": ROUNDS * players,
+        "targets": players,
+        "shame_value": 1,
+        "u": 1,
+    }
+    layout, at = {}, 0
+    for name, size in sizes.items():
+        layout[name] = (at, size)
+        at += size
+    return layout
+
+
+def cashnguns_v0(
+    players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score", render_mode: str | None = None
+) -> AECEnv:
+    """The wrapped environment (out-of-range actions are refused, the AEC order is enforced)."""
+    env: AECEnv = raw_env(players=players, shame_value=shame_value, reward=reward, render_mode=render_mode)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+def _shuffle(values: list[int], stream: PyStream) -> list[int]:
+    """The kernel's Fisher-Yates shuffle with the game's stream."""
+    out = list(values)
+    for i in range(len(out) - 1, 0, -1):
+        j = int(stream.uniform() * (i + 1))
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+class Table:
+    """One game's state by table seat, as the engine keeps it (money in $5,000 units). The
+    hidden parts (``hands``, this round's ``bullets``, the undrawn part of ``deck``) may be
+    changed between steps (the hidden-card tests do)."""
+
+    def __init__(self, players: int, seed: int, shame_value: int) -> None:
+        self.players, self.shame_value = players, shame_value
+        self.stream = PyStream(seed)
+        self.slot_of_seat = _shuffle(list(range(players)), self.stream)
+        self.deck = _shuffle([kind for kind in range(3) for _ in range(DECK_NOTE_COUNTS[kind])], self.stream)
+        self.alive = np.ones(players, np.bool_)
+        self.wounds = np.zeros(players, np.int64)
+        self.shame = np.zeros(players, np.int64)
+        self.cash = np.zeros(players, np.int64)
+        self.shots = np.zeros(players, np.int64)
+        self.revealed = np.zeros((players, 3), np.int64)
+        self.aims = np.full((ROUNDS, players), -1, np.int64)
+        self.lay = np.zeros((ROUNDS, players), np.bool_)
+        self.hands = np.tile(np.array(HAND_COUNTS, np.int64), (players, 1))
+        self.loot = np.zeros(3, np.int64)
+        self.drawn = np.zeros(3, np.int64)
+        self.targets = np.zeros(players, np.int64)
+        self.bullets = np.zeros(players, np.int64)
+        self.lying = np.zeros(players, np.bool_)
+        self.chosen = np.zeros(players, np.int64)  # 0 none, 1 aimed, 2 aimed and carded
+        self.round = 0
+        self.expected = 0.0
+        self.winners = np.zeros(players, np.bool_)
+        self.over = False
+        # the decision asked now: (seat, decision, u), set by the driver
+        self.asked: tuple[int, str, float] = (-1, "", 0.0)
+
+    def play(self) -> Generator[None, Any, None]:
+        """The game as a generator: it stops at every decision (``asked``) and takes the
+        choice by ``send``; the order and the random stream are :func:`play_game`'s."""
+        stream = self.stream
+        survivors = self.players
+        for round_index in range(ROUNDS):
+            self.round = round_index
+            self.expected = float(expected_round_pot(int(self.loot @ NOTE_UNITS), self.drawn))
+            for kind in self.deck[round_index * NOTES_PER_ROUND : (round_index + 1) * NOTES_PER_ROUND]:
+                self.loot[kind] += 1
+                self.drawn[kind] += 1
+            living = [seat for seat in range(self.players) if self.alive[seat]]
+            self.chosen[:] = 0
+            self.lying[:] = False
+            for seat in living:
+                u_target, u_bullet = stream.uniform(), stream.uniform()
+                self.asked = (seat, AIM, u_target)
+                self.targets[seat] = yield
+                self.chosen[seat] = 1
+                self.asked = (seat, CARD, u_bullet)
+                card = yield
+                self.bullets[seat] = card
+                self.hands[seat, card] -= 1
+                self.chosen[seat] = 2
+            for seat in living:
+                self.asked = (seat, LIE, stream.uniform())
+                self.lying[seat] = yield
+            self.asked = (-1, "", 0.0)
+            survivors = self._resolve(round_index, living)
+            if survivors <= 1:
+                break
+        shame_units = self.shame_value / UNIT_DOLLARS
+        if survivors > 1:
+            self.winners = final_winners(
+                self.alive, (self.cash + shame_units * self.shame).astype(np.float64), self.shame, self.wounds
+            )
+        else:
+            self.winners = self.alive.copy()
+        self.over = True
+
+    def _resolve(self, round_index: int, living: list[int]) -> int:
+        """Phases 4-7 of the round (``rules``): shots, wounds, the split; the survivors."""
+        taken, down, fired, shown = resolve_shots(self.targets, self.bullets, self.lying, self.alive)
+        sharers = 0
+        for seat in living:
+            self.shame[seat] += self.lying[seat]
+            self.shots[seat] += fired[seat]
+            self.wounds[seat] = wounds_after(self.wounds[seat], taken[seat])
+            self.aims[round_index, seat] = self.targets[seat]
+            self.lay[round_index, seat] = self.lying[seat]
+            if shown[seat]:
+                self.revealed[seat, self.bullets[seat]] += 1
+            sharers += shares_loot(True, self.lying[seat], down[seat])
+        share, fives, tens, twenties = split_share(self.loot[0], self.loot[1], self.loot[2], sharers)
+        for seat in living:
+            if shares_loot(True, self.lying[seat], down[seat]):
+                self.cash[seat] += share
+        self.loot -= np.array([fives, tens, twenties], np.int64)
+        self.chosen[:] = 0
+        for seat in range(self.players):
+            if self.wounds[seat] >= LETHAL_WOUNDS:
+                self.alive[seat] = False
+        return int(self.alive.sum())
+
+    def score(self, seat: int) -> int:
+        """Seat ``seat``'s score so far in dollars: money plus shame markers times the shame
+        value for a survivor, 0 for the dead."""
+        if not self.alive[seat]:
+            return 0
+        return int(self.cash[seat]) * UNIT_DOLLARS + int(self.shame[seat]) * self.shame_value
+
+    def legal(self) -> tuple[Any, ...]:
+        """The legal choices of the decision asked, as the strategy interface gives them."""
+        seat, decision, _ = self.asked
+        if decision == AIM:
+            return tuple(s for s in range(self.players) if self.alive[s] and s != seat)
+        if decision == CARD:
+            return tuple(kind for kind in range(3) if self.hands[seat, kind] > 0)
+        if decision == LIE:
+            return LIE_CHOICES
+        return ()
+
+    def lie_phase(self) -> bool:
+        return self.asked[1] == LIE
+
+    def view(self, seat: int) -> View:
+        """Seat ``seat``'s view now: at its own decision exactly the engine's view (with the
+        decision's ``u``); otherwise the same public record with ``u`` 0."""
+        asked_seat, _, u = self.asked
+        table = self.loot.tolist()
+        targets: tuple[int, ...] = ()
+        if self.lie_phase():
+            targets = tuple(int(self.targets[s]) if self.alive[s] else -1 for s in range(self.players))
+        fields: dict[str, Any] = dict(
+            seat=seat,
+            players=self.players,
+            round=self.round,
+            hand=tuple(self.hands[seat].tolist()),
+            alive=tuple(self.alive.tolist()),
+            money=tuple((self.cash * UNIT_DOLLARS).tolist()),
+            wounds=tuple(self.wounds.tolist()),
+            shame=tuple(self.shame.tolist()),
+            loot=tuple(table),
+            loot_value=(table[0] + 2 * table[1] + 4 * table[2]) * UNIT_DOLLARS,
+            expected_loot=self.expected * UNIT_DOLLARS,
+            drawn=tuple(self.drawn.tolist()),
+            revealed=tuple(map(tuple, self.revealed.tolist())),
+            aims=tuple(map(tuple, self.aims[: self.round].tolist())),
+            lay=tuple(map(tuple, self.lay[: self.round].tolist())),
+            target=int(self.targets[seat]) if self.chosen[seat] else -1,
+            targets=targets,
+            shame_value=self.shame_value,
+            u=float(u) if asked_seat == seat else 0.0,
+        )
+        return View(**fields)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
+    """One game of Cash'n Guns for 4-6 agents (see the module docstring)."""
+
+    metadata = {"name": "cashnguns_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        players: int = 5,
+        shame_value: int = DEFAULT_SHAME_DOLLARS,
+        reward: str = "score",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        CashNGunsConfig(players=players, shame_value=shame_value)  # one-line UserError
+        if reward not in REWARDS:
+            raise UserError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode is not None and render_mode not in ("human", "ansi"):
+            raise UserError(f"render_mode must be one of human, ansi or None, not {render_mode!r}")
+        self.players, self.shame_value, self.reward = players, shame_value, reward
+        self.render_mode = render_mode
+        self.layout = obs_layout(players)
+        self._slices = {name: slice(at, at + length) for name, (at, length) in self.layout.items()}
+        self._size = size = sum(length for _, length in self.layout.values())
+        self.possible_agents = [f"player_{slot}" for slot in range(players)]
+        self.n_actions = players + 5
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-1e6, 1e6, (size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
+            }
+        )
+        self._action_space = spaces.Discrete(self.n_actions)
+        self._table: Table | None = None
+        self._driver: Generator[None, Any, None] | None = None
+        self.seat_of_slot: list[int] = []
+        self.game_seed = 0
+        self._np_random = np.random.default_rng()
+
+    @property
+    def table(self) -> Table:
+        """The game being played (set by :meth:`reset`)."""
+        if self._table is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._table
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    def seat(self, agent: str) -> int:
+        """The table seat of ``agent`` in this game."""
+        return self.seat_of_slot[self.possible_agents.index(agent)]
+
+    # -- the public view ---------------------------------------------------------------
+    def view(self, agent: str) -> View:
+        """The agent's view, as a user strategy receives it at its decisions."""
+        return self.table.view(self.seat(agent))
+
+    def legal_choices(self) -> tuple[Any, ...]:
+        """The mover's legal choices in the strategy interface's form."""
+        return self.table.legal()
+
+    def decision(self) -> str:
+        """The decision asked of the agent to move: ``aim``, ``card`` or ``lie_down``."""
+        return self.table.asked[1]
+
+    def action_of(self, choice: Any) -> int:
+        """The action of a strategy's choice for the decision asked now."""
+        decision = self.decision()
+        if decision == AIM:
+            return int(choice)
+        if decision == CARD:
+            return self.players + int(choice)
+        return self.players + 3 + int(bool(choice))
+
+    def _choice_of(self, action: int) -> Any:
+        decision, players = self.decision(), self.players
+        if decision == AIM:
+            return action if action < players else None
+        if decision == CARD:
+            return action - players if players <= action < players + 3 else None
+        return bool(action - players - 3) if action >= players + 3 else None
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        table, seat = self.table, self.seat(agent)
+        at = self._slices
+        asked_seat, decision, u = table.asked
+        mine = asked_seat == seat
+        obs = np.zeros(self._size, np.float32)
+        if mine:
+            obs[at["decision"].start + DECISIONS.index(decision)] = 1
+        obs[at["seat"]] = seat
+        obs[at["round"]] = table.round
+        obs[at["hand"]] = table.hands[seat]
+        obs[at["my_target"]] = table.targets[seat] if table.chosen[seat] else -1
+        obs[at["my_card"]] = table.bullets[seat] if table.chosen[seat] == 2 else -1
+        obs[at["alive"]] = table.alive
+        obs[at["money"]] = table.cash * (UNIT_DOLLARS / KILO)
+        obs[at["wounds"]] = table.wounds
+        obs[at["shame"]] = table.shame
+        obs[at["loot"]] = table.loot
+        obs[at["loot_value"]] = int(table.loot @ NOTE_UNITS) * (UNIT_DOLLARS / KILO)
+        obs[at["expected_loot"]] = table.expected * (UNIT_DOLLARS / KILO)
+        obs[at["drawn"]] = table.drawn
+        obs[at["revealed"]] = table.revealed.ravel()
+        aims = np.full((ROUNDS, self.players), -1.0)
+        aims[: table.round] = table.aims[: table.round]
+        obs[at["aims"]] = aims.ravel()
+        obs[at["lay"]] = table.lay[: table.round].ravel().tolist() + [0] * ((ROUNDS - table.round) * self.players)
+        obs[at["targets"]] = np.where(table.alive, table.targets, -1) if table.lie_phase() else -1
+        obs[at["shame_value"]] = self.shame_value / KILO
+        obs[at["u"]] = u if mine else 0.0
+        mask = np.zeros(self.n_actions, np.int8)
+        if mine:
+            for choice in table.legal():
+                mask[self.action_of(choice)] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    # -- playing ------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+            self.game_seed = int(seed)
+        else:
+            self.game_seed = int(self._np_random.integers(0, SEED_LIMIT))
+        self._table = Table(self.players, self.game_seed, self.shame_value)
+        self.seat_of_slot = [0] * self.players
+        for seat, slot in enumerate(self.table.slot_of_seat):
+            self.seat_of_slot[slot] = seat
+        self._driver = self.table.play()
+        next(self._driver)
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._scores = [0] * self.players
+        self.agent_selection = self._mover()
+
+    def _mover(self) -> str:
+        return self.possible_agents[self.table.slot_of_seat[self.table.asked[0]]]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act: None is only for an agent already done")
+        choice = self._choice_of(int(action))
+        if choice is None or choice not in self.legal_choices():
+            raise ValueError(f"action {action} is not legal for {agent} now (see the observation's action_mask)")
+        self._cumulative_rewards[agent] = 0.0
+        table = self.table
+        round_before = table.round
+        try:
+            assert self._driver is not None
+            self._driver.send(choice)
+        except StopIteration:
+            pass
+        self.rewards = {name: 0.0 for name in self.agents}
+        if table.over or table.round != round_before:
+            self._round_ended()
+        if not table.over:
+            self.agent_selection = self._mover()
+            self._deads_step_first()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _round_ended(self) -> None:
+        """Pay the round's rewards and terminate the agents it eliminated (all at the end)."""
+        table = self.table
+        for name in self.agents:
+            seat = self.seat(name)
+            score = table.score(seat)
+            if self.reward == "score":
+                self.rewards[name] = (score - self._scores[seat]) / KILO
+            self._scores[seat] = score
+            if table.over or not table.alive[seat]:
+                winner = bool(table.winners[seat]) if table.over else False
+                if self.reward == "win":
+                    self.rewards[name] = float(winner)
+                self.terminations[name] = True
+                self.infos[name] = {
+                    "winner": winner,
+                    "score": score,
+                    "money": int(table.cash[seat]) * UNIT_DOLLARS,
+                    "alive": bool(table.alive[seat]),
+                    "wounds": int(table.wounds[seat]),
+                    "shame": int(table.shame[seat]),
+                    "seat": seat,
+                }
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        table = self.table
+        seats = " | ".join(
+            f"seat {seat}: ${int(table.cash[seat]) * UNIT_DOLLARS:,} {int(table.wounds[seat])}w "
+            f"{int(table.shame[seat])}s {'alive' if table.alive[seat] else 'dead'} hand {table.hands[seat].tolist()}"
+            for seat in range(self.players)
+        )
+        seat, decision, _ = table.asked
+        now = f"seat {seat} to {decision}" if decision else "game over"
+        text = f"round {table.round + 1}, loot {table.loot.tolist()}, {now}; {seats}"
+        if decision == LIE:
+            text += f"; aims {table.targets.tolist()}, cards " + ", ".join(BULLET_NAMES[int(b)] for b in table.bullets)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

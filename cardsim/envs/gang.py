@@ -1,0 +1,271 @@
+"""The Gang as a PettingZoo AEC environment: ``cardsim.envs.gang_v0(players=4)``.
+
+An episode is one basic heist (no challenge or specialist cards), the unit of the user-strategy
+engine :mod:`cardsim.sims.gang.strategy` and of ``cardsim gang evaluate``: four chip rounds
+(white pre-flop, yellow flop, orange turn, red river) and the showdown (rules digest
+``seeds/the_gang.md``, H4-H7). A whole game (three successful heists before three alarms, with
+the cards that follow a result) is not modelled. ``reset(seed=s)`` plays the deal that
+``numpy.random.default_rng(s)`` gives the kernel (:func:`~cardsim.sims.gang.strategy.draw_deals`),
+so the built-in percentile model through the environment plays the kernel's heists exactly.
+
+Agents ``player_0`` .. ``player_{P-1}`` each take one chip per round, in seat order. The chip
+rounds are simultaneous in the engine (each seat decides on its own view and never sees a
+teammate's claim of the same round), so a round's chips appear in the observations only once
+every seat has chosen; the seats' claims are then settled as the engine settles them (ordered by
+the star reached for, equal stars contested at random).
+
+Actions (``Discrete(P)``): ``a`` reaches for the chip of ``a + 1`` stars (a higher star claims
+a stronger hand). The observation is a dict: ``action_mask`` (all 1 for the agent to move, all 0
+for the others) and ``observation``, the agent's public view as ``12 + 4 * P`` integers: its two
+pocket cards and the five community cards (card code + 1, 0 for a card not shown; codes
+``rank * 4 + suit``), the stars each seat took in each round (round-major, 0 for a round not yet
+settled), the round (0-3, 4 once the heist is over), 1 if it is this agent's turn, its seat, the
+teammates' pocket cards it cannot see and the community cards still to come.
+:meth:`raw_env.view` gives the same view as the :class:`~cardsim.sims.gang.strategy.View` a user
+strategy receives (so ``hand_percentile`` applies), and :meth:`raw_env.action_of` turns a
+strategy's star into an action.
+
+Rewards are shared: every agent receives 1 when the heist succeeds (the hands revealed from the
+1-star red chip upwards never get weaker, H7), else 0. At the end ``infos`` holds ``success``
+and ``chips`` (one row of stars per round, by seat).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from cardsim.errors import UserError
+from cardsim.sims.gang.config import GangConfig
+from cardsim.sims.gang.holdings import BOARD_SIZES
+from cardsim.sims.gang.rounds import showdown_in_order
+from cardsim.sims.gang.strategy import (
+    ROUND_NAMES,
+    View,
+    _deal_outcomes,
+    card_text,
+    draw_deals,
+)
+
+ROUNDS = len(ROUND_NAMES)
+POCKET = 2
+BOARD = 5
+SEED_LIMIT = 2**63 - 1
+
+
+def obs_size(players: int) -> int:
+    """The length of the observation vector at ``players`` seats."""
+    return POCKET + BOARD + ROUNDS * players + 5
+
+
+def gang_v0(players: int = 4, render_mode: str | None = None) -> AECEnv:
+    """The wrapped environment (out-of-range actions are refused, the AEC order is enforced)."""
+    env: AECEnv = raw_env(players=players, render_mode=render_mode)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+class Heist:
+    """One basic heist played step by step: the deal, the claims of the round being played and
+    the settled chips. ``pockets`` and ``board`` may be changed between steps (the hidden-card
+    tests do); the outcome is computed from them at the showdown."""
+
+    def __init__(self, players: int, deal_seed: int) -> None:
+        decks, seeds = draw_deals(np.random.default_rng(deal_seed), 1)
+        deck = decks[0].tolist()
+        self.players = players
+        self.tie_seed = int(seeds[0])
+        self.pockets = [tuple(deck[2 * p : 2 * p + 2]) for p in range(players)]
+        self.board = tuple(deck[2 * players : 2 * players + BOARD])
+        self.round = 0
+        self.mover = 0
+        self.keys: list[tuple[float, int]] = []
+        self.chips: list[tuple[int, ...]] = []
+        self.ties = np.zeros((ROUNDS, players))
+        self.success = False
+        self._outcomes()  # the tie-breaks: they depend on the heist's seed only
+
+    @property
+    def over(self) -> bool:
+        return self.round >= ROUNDS
+
+    def shown(self) -> tuple[int, ...]:
+        """The community cards shown in the current round (all five once over)."""
+        return self.board[: BOARD_SIZES[min(self.round, ROUNDS - 1)]]
+
+    def view(self, seat: int) -> View:
+        """Seat ``seat``'s view of the current round, as the strategy engine builds it."""
+        seen = self.shown()
+        return View(
+            seat,
+            self.players,
+            min(self.round, ROUNDS - 1),
+            self.pockets[seat],
+            seen,
+            tuple(self.chips),
+            POCKET * (self.players - 1),
+            BOARD - len(seen),
+        )
+
+    def _outcomes(self) -> np.ndarray:
+        """Every seat's final hand score, and the contest tie-breaks drawn as the kernel draws
+        them from the heist's own seed."""
+        decks = np.zeros((1, 52), dtype=np.int64)
+        dealt = [c for pocket in self.pockets for c in pocket] + list(self.board)
+        decks[0, : len(dealt)] = dealt
+        finals = np.zeros((1, self.players), dtype=np.int64)
+        ties = np.zeros((1, ROUNDS, self.players))
+        _deal_outcomes(decks, np.array([self.tie_seed], dtype=np.int64), self.players, finals, ties)
+        self.ties = ties[0]
+        return finals[0]
+
+    def take(self, star: int) -> None:
+        """The mover reaches for ``star``; the last seat of a round settles the round."""
+        self.keys.append((star - 1 + float(self.ties[self.round, self.mover]), self.mover))
+        self.mover += 1
+        if self.mover < self.players:
+            return
+        row = [0] * self.players
+        for rank, (_, seat) in enumerate(sorted(self.keys)):
+            row[seat] = rank + 1
+        self.chips.append(tuple(row))
+        self.keys, self.mover = [], 0
+        self.round += 1
+        if self.over:
+            self.success = bool(showdown_in_order(self._outcomes(), np.array(row, dtype=np.int64), self.players))
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
+    """One heist of The Gang for 3-6 cooperating agents (see the module docstring)."""
+
+    metadata = {"name": "gang_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(self, players: int = 4, render_mode: str | None = None) -> None:
+        super().__init__()
+        GangConfig(players=players)  # one-line UserError on a bad table size
+        if render_mode is not None and render_mode not in ("human", "ansi"):
+            raise UserError(f"render_mode must be one of human, ansi or None, not {render_mode!r}")
+        self.players = players
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0, 52, (obs_size(players),), np.int64),
+                "action_mask": spaces.Box(0, 1, (players,), np.int8),
+            }
+        )
+        self._action_space = spaces.Discrete(players)
+        self._heist: Heist | None = None
+        self.deal_seed = 0
+        self._np_random = np.random.default_rng()
+
+    @property
+    def heist(self) -> Heist:
+        """The heist being played (set by :meth:`reset`)."""
+        if self._heist is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._heist
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    # -- the public view ---------------------------------------------------------------
+    def view(self, agent: str) -> View:
+        """The agent's view, as a user strategy receives it."""
+        return self.heist.view(self.agent_seat[agent])
+
+    def legal_choices(self) -> tuple[int, ...]:
+        """The mover's legal stars, as the strategy interface gives them."""
+        return tuple(range(1, self.players + 1))
+
+    def action_of(self, star: int) -> int:
+        """The action of a strategy's star."""
+        return int(star) - 1
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        heist, seat = self.heist, self.agent_seat[agent]
+        obs = np.zeros(obs_size(self.players), np.int64)
+        obs[:POCKET] = np.array(heist.pockets[seat]) + 1
+        shown = heist.shown()
+        obs[POCKET : POCKET + len(shown)] = np.array(shown, dtype=np.int64) + 1
+        at = POCKET + BOARD
+        for row in heist.chips:
+            obs[at : at + self.players] = row
+            at += self.players
+        at = POCKET + BOARD + ROUNDS * self.players
+        mine = not heist.over and heist.mover == seat
+        obs[at : at + 5] = (heist.round, int(mine), seat, POCKET * (self.players - 1), BOARD - len(shown))
+        mask = np.full(self.players, int(mine), np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    # -- playing ------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+            self.deal_seed = int(seed)
+        else:
+            self.deal_seed = int(self._np_random.integers(0, SEED_LIMIT))
+        self._heist = Heist(self.players, self.deal_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[0]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act: None is only for an agent already done")
+        if not 0 <= int(action) < self.players:
+            raise ValueError(f"action {action} is not legal for {agent} (see the action_mask)")
+        self._cumulative_rewards[agent] = 0.0
+        heist = self.heist
+        heist.take(int(action) + 1)
+        reward = float(heist.over and heist.success)
+        self.rewards = {name: reward for name in self.agents}
+        if heist.over:
+            chips = [list(row) for row in heist.chips]
+            for name in self.agents:
+                self.terminations[name] = True
+                self.infos[name] = {"success": heist.success, "chips": chips}
+        else:
+            self.agent_selection = self.possible_agents[heist.mover]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        heist = self.heist
+        pockets = " | ".join(
+            f"{agent}: {' '.join(card_text(c) for c in heist.pockets[seat])}"
+            for seat, agent in enumerate(self.possible_agents)
+        )
+        board = " ".join(card_text(c) for c in heist.shown())
+        text = (
+            f"round {ROUND_NAMES[min(heist.round, ROUNDS - 1)]}, board [{board}], "
+            f"chips {[list(row) for row in heist.chips]}; {pockets}"
+        )
+        if heist.over:
+            text += f"; {'success' if heist.success else 'alarm'}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
