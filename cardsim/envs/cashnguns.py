@@ -355,7 +355,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             return action if action < players else None
         if decision == CARD:
             return action - players if players <= action < players + 3 else None
-        return bool(action - players - 3) if action >= players + 3 else None
+        return bool(action - players - 3) if players + 3 <= action < players + 5 else None
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         table, seat = self.table, self.seat(agent)

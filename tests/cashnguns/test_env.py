@@ -83,6 +83,40 @@ def test_the_counter_twin_through_the_env_plays_the_kernels_games():
     assert 0 < wins < n and lo <= np.mean(env_wins) <= hi
 
 
+class Reckless:
+    """Random legal choices from each decision's ``u`` (so the game replays from its seed):
+    many Bangs, few lie-downs, and so many deaths."""
+
+    def aim(self, view, legal):
+        return legal[int(view.u * len(legal))]
+
+    def card(self, view, legal):
+        return legal[int(view.u * len(legal))]
+
+    def lie_down(self, view, legal):
+        return view.u < 0.2
+
+
+def test_the_env_plays_as_the_strategy_engine_with_deaths():
+    """200 games of :class:`Reckless` at every seat, 4 to 6 players: the environment and
+    :func:`~cardsim.sims.cashnguns.strategy.play_game` (itself tested against the kernel) end
+    every game alike, slot by slot, including eliminations."""
+    from cardsim.sims.cashnguns.strategy import Seat, play_game
+
+    reckless = Reckless()
+    deaths = 0
+    for game in range(200):
+        players = 4 + game % 3
+        env = cardsim.envs.cashnguns_v0(players=players, shame_value=5000 if game % 2 else -5000)
+        infos, returns = play_through_env(env, reckless, 1000 + game)
+        engine = play_game(1000 + game, [Seat(reckless, "Reckless")] * players, env.unwrapped.shame_value)
+        slots = [infos[f"player_{slot}"] for slot in range(players)]
+        for key in ("money", "wounds", "shame", "alive", "winner", "score"):
+            assert [info[key] for info in slots] == engine[key], (game, key)
+        deaths += players - sum(engine["alive"])
+    assert deaths > 100
+
+
 def test_the_win_reward_pays_the_winners_once():
     env = cardsim.envs.cashnguns_v0(players=4, reward="win")
     twin = load_strategy(COUNTER)
