@@ -180,11 +180,12 @@ def test_json_is_one_document_with_seed_stop_rule_and_runs(capsys, tmp_path):
 def test_search_commands_record_their_seed_and_stop_rule(capsys):
     """A search command's document names the seed it was given, not null."""
     code, out, err = cardsim(capsys, "cashnguns", "check", "--players", "4", "--budget", "2",
-                             "--games", "200", "--seed", "5", "--jobs", "1", "--no-sweep", "--json")
+                             "--local", "2", "--games", "200", "--seed", "5", "--jobs", "1", "--no-sweep",
+                             "--json")
     assert code == 0, err
     document = json.loads(out)
     assert document["seed"] == 5
-    assert document["stop_rule"] == "2 + 200 local candidates, 200 fresh paired games"
+    assert document["stop_rule"] == "2 + 2 local candidates, 200 fresh paired games"
 
 
 def test_csv_format_prints_named_tables(capsys):
