@@ -17,6 +17,7 @@ noise only ever slows a run down.
 from __future__ import annotations
 
 import time
+from functools import partial
 
 import numpy as np
 
@@ -157,7 +158,7 @@ def strategy_rows(quick: bool = False, players: int = 3) -> list[dict]:
                                 USER_STRATEGY_TARGET),
                                ("closest card on every seat (games as long as a built-in's)", ClosestCard(), None)):
         engine_games(user, "bench", seeds[:2], players)  # compile / load the cache
-        cpu_seconds = best_cpu_seconds(lambda user=user: engine_games(user, "bench", seeds[:n], players), repeats)
+        cpu_seconds = best_cpu_seconds(partial(engine_games, user, "bench", seeds[:n], players), repeats)
         rows.append(speed_row(game="The Game", what=what, players=players, unit="games", n=n,
                               cpu_seconds=cpu_seconds, kernel="signals", kernel_per_second=seeds.size / kernel_seconds,
                               target=target))
