@@ -72,6 +72,7 @@ def bench_command(target: str, quick: bool, as_json: bool = False, record: bool 
 def strategies_command(quick: bool) -> tuple[list[dict], list[str]]:
     """`cardsim bench strategies`: every game's ``strategy_bench`` rows in one table, then a
     line for each game without a user-strategy engine. Returns the rows and those games."""
+    from cardsim.sims.core.strategy_bench import ROW_KEYS
     from cardsim.sims.registry import games
 
     rows: list[dict] = []
@@ -79,8 +80,10 @@ def strategies_command(quick: bool) -> tuple[list[dict], list[str]]:
     for game in games().values():
         if game.strategy_bench is None:
             missing.append(game.title)
-        else:
-            rows.extend(resolve(game.strategy_bench)(quick))
+            continue
+        for row in resolve(game.strategy_bench)(quick):  # the keys of speed_row, in its order
+            rows.append({**{key: row.get(key) for key in ROW_KEYS}, "game": row.get("game") or game.title,
+                         **{key: value for key, value in row.items() if key not in ROW_KEYS}})
     if rows:
         show_table(pl.DataFrame(rows, infer_schema_length=None),
                    title="benchmark: user strategies (per CPU-second; ratio = engine / kernel, same table, same run)",
