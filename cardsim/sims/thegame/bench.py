@@ -155,7 +155,7 @@ def strategy_rows(quick: bool = False, players: int = 3) -> list[dict]:
     kernel_seconds = best_cpu_seconds(lambda: play_games(seeds, *args), repeats)
     rows = []
     for what, user, target in (("trivial strategy on every seat (the first legal choice)", FirstLegal(),
-                                USER_STRATEGY_TARGET),
+                                round(USER_STRATEGY_TARGET)),
                                ("closest card on every seat (games as long as a built-in's)", ClosestCard(), None)):
         engine_games(user, "bench", seeds[:2], players)  # compile / load the cache
         cpu_seconds = best_cpu_seconds(partial(engine_games, user, "bench", seeds[:n], players), repeats)
