@@ -82,7 +82,7 @@ def _bench_targets() -> str:
     """'poker, gang, ... or compile': the benchmark targets for the help line."""
     from cardsim.sims.registry import games
 
-    names = ["poker", *(name for name, game in games().items() if game.bench)]
+    names = ["poker", *(name for name, game in games().items() if game.bench), "strategies"]
     return f"{', '.join(names)} or compile."
 
 
@@ -90,14 +90,19 @@ def bench(
     target: str = typer.Argument(..., help=_bench_targets()),
     quick: bool = typer.Option(False, "--quick", help="Shorter measurements (rougher figures)."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
+    record: bool = typer.Option(False, "--record", help="Also save the rows with the date, commit and machine "
+                                "in benchmarks/results/DATE-TARGET.json (a source checkout's)."),
 ) -> None:
     """Speed benchmarks, as ratios against a reference run in the same process.
+
+    strategies: each game's engine for user strategies, with a trivial strategy, beside its
+    kernel on the same table, against the targets per CPU-second.
 
     Example: cardsim bench poker
     """
     from cardsim.commands.bench import bench_command
 
-    bench_command(target, quick, as_json)
+    bench_command(target, quick, as_json, record=record)
 
 
 def version() -> None:

@@ -73,6 +73,25 @@ def test_the_python_twin_of_counter_plays_as_the_built_in():
             same_game(play_game(int(seed), slots, -5000), raw, game, players)
 
 
+def test_a_batch_plays_each_game_as_alone_and_a_user_seat_meets_the_built_in_draws():
+    """play_games (one state for the batch) gives play_game's results game by game, whatever
+    the lineup and wherever the user seats are; the twin of ``counter`` in every seat plays the
+    all-built-in table's games (the engine's user path asks every seat, every round)."""
+    from cardsim.sims.cashnguns.strategy import play_games
+
+    twin = Seat(load_strategy(COUNTER), COUNTER)
+    rows = strategy_rows([parse_strategy(name) for name in ("counter", "shark", "coward", "hunter", "avenger")])
+    rng = np.random.default_rng(8)
+    seeds = rng.integers(0, 2**63, 40).astype(np.uint64)
+    tables = [[twin if rng.random() < 0.4 else rows[int(rng.integers(0, 5))] for _ in range(5)] for _ in seeds]
+    batch = play_games(seeds, tables, 5000)
+    assert batch == [play_game(int(seed), table, 5000) for seed, table in zip(seeds, tables, strict=True)]
+    everyone = play_games(seeds, [[twin] * 5] * len(seeds), -5000)
+    raw = kernel_games(seeds, np.zeros((len(seeds), 5), np.int64), rows, -5000)
+    for game in range(len(seeds)):
+        same_game(everyone[game], raw, game, 5)
+
+
 def test_information_views_do_not_change_when_hidden_cards_are_redealt():
     """The hidden-information swap of tests/cashnguns/test_information.py on the engine's views:
     from a position of a real game, another seat's hidden hand is redealt (the public count of

@@ -101,7 +101,8 @@ def test_the_declaration_resolves(game):
     assert simulator.name == game.name and simulator.policies
     config = simulator.make_config()
     assert all(hasattr(config, field) for field in game.policy_fields)
-    for path in (game.cli, game.api, game.report_section, game.bench, game.warmup_configs):
+    for path in (game.cli, game.api, game.report_section, game.bench, game.strategy_bench,
+                 game.warmup_configs):
         if path is not None:
             resolve(path)
 

@@ -8,6 +8,7 @@ import pytest
 
 from cardsim.errors import UserError
 from cardsim.sims.core.user_strategy import (
+    DecisionClock,
     StrategyError,
     check_methods,
     decide,
@@ -119,3 +120,27 @@ def test_paired_difference_is_over_episodes():
     assert same["difference"] == same["lo"] == same["hi"] == 0
     with pytest.raises(ValueError):
         paired_difference(user, builtin[:-1])
+
+
+def test_one_clock_for_many_decisions_stops_a_runaway_and_restores_the_handler(strategies):
+    """With a DecisionClock, decisions are checked as without one, a decision that never ends
+    is stopped and named, and leaving the clock puts the previous SIGALRM handler back."""
+    import signal
+    import time
+
+    previous = signal.getsignal(signal.SIGALRM)
+    careful = load_strategy(f"{strategies}:Careful")
+    with DecisionClock(tick=0.05) as clock:
+        assert [decide(careful, "pick", None, (5, 6), spec="c", seat=0, turn=t, clock=clock) for t in range(3)] == [5] * 3
+        for name, words in (("Slow", "took longer than 0.2 s"), ("Broken", "raised ValueError"),
+                            ("Illegal", "returned 99")):
+            spec = f"{strategies}:{name}"
+            started = time.perf_counter()
+            with pytest.raises(StrategyError, match=words) as caught:
+                decide(load_strategy(spec), "pick", None, (1, 2), spec=spec, seat=3, turn=4, time_limit=0.2,
+                       clock=clock)
+            assert str(caught.value).startswith(f"strategy {spec}, seat 3, turn 4, decision pick: ")
+            assert time.perf_counter() - started < 2.0
+        time.sleep(0.3)  # ticks between decisions do nothing
+        assert decide(careful, "pick", None, (7,), spec="c", seat=0, turn=9, clock=clock) == 7
+    assert signal.getsignal(signal.SIGALRM) == previous

@@ -1,7 +1,7 @@
 """A user's Cash'n Guns strategy measured in one seat against a shipped mix or a built-in.
 
 Each deal is played twice from the same seed: once with the user's strategy in the seat (the
-Python engine, :func:`cardsim.sims.cashnguns.strategy.play_game`) and once with the built-in
+Python engine, :func:`cardsim.sims.cashnguns.strategy.play_games`) and once with the built-in
 comparator in the same seat (the kernel, which plays as the engine does): against a mix, the
 comparator is a member drawn from the mix, so the paired difference is the user's gain over
 the mix itself, as in the outside check; against a built-in strategy, every other seat and the
@@ -20,7 +20,7 @@ from cardsim.errors import UserError
 from cardsim.sims.cashnguns.rules import UNIT_DOLLARS
 from cardsim.sims.cashnguns.simulator import play_lineups, strategy_rows
 from cardsim.sims.cashnguns.strategies import parse_strategy
-from cardsim.sims.cashnguns.strategy import DECISIONS, Seat, play_game
+from cardsim.sims.cashnguns.strategy import DECISIONS, Seat, play_games
 from cardsim.sims.core.user_strategy import (
     StrategyError,
     check_methods,
@@ -75,10 +75,10 @@ def _play_chunk(spec: str, specs: list[str], mix: np.ndarray, players: int, seat
     seeds, lineups = _chunk_plan(seed, chunk, size, players, mix, seat)
     user_win = np.zeros(size)
     user_score = np.zeros(size)
+    user = Seat(strategy, spec)
+    tables = [[user if slot == seat else rows[lineups[game, slot]] for slot in range(players)] for game in range(size)]
     try:
-        for game in range(size):
-            slots = [Seat(strategy, spec) if slot == seat else rows[lineups[game, slot]] for slot in range(players)]
-            result = play_game(int(seeds[game]), slots, shame_value)
+        for game, result in enumerate(play_games(seeds, tables, shame_value)):
             user_win[game] = result["winner"][seat]
             user_score[game] = result["score"][seat]
     except StrategyError as err:

@@ -19,6 +19,7 @@ GAME = Game(
     api="cardsim.api:cashnguns",
     report_section="cardsim.reports.sections.cashnguns",
     bench="cardsim.sims.cashnguns.bench:main",
+    strategy_bench="cardsim.sims.cashnguns.bench:strategy_rows",
     first_command=("cashnguns", "run", "--n", "2000"),
     hidden_info_check="tests.cashnguns.test_information:hidden_info_check",
     reference_check="tests.cashnguns.test_simulator:reference_check",

@@ -1,6 +1,8 @@
 """`cardsim bench cashnguns`: games per second for 5 players on one core, against the
 plain-Python reference engine in the same process (target: >= 20,000 games/s), and the
-user-strategy engine with a trivial Python strategy in one seat (target: >= 2,000 games/s).
+user-strategy engine with a trivial Python strategy in one seat (target: >= 2,000 games/s,
+issue 33; :func:`strategy_rows` gives that row to ``cardsim bench strategies``, beside the
+kernel on the same table).
 
 Rates are per CPU-second of this process (``time.process_time``), which stays meaningful on
 a machine shared with other jobs; the wall-clock rate is reported next to it.
@@ -32,6 +34,8 @@ class Trivial:
 
     def lie_down(self, view, legal):
         return False
+
+
 BENCH_TABLE = CashNGunsConfig(players=5, strategies=("shark", "hunter", "coward", "stubborn", "avenger"))
 
 
@@ -65,13 +69,12 @@ def main(quick: bool = False) -> list[dict]:
         ("run_batch (kernel + table)", games, _best_time(
             lambda: run_batch(config, np.random.default_rng(1), games), repeats)),
     ]
-    from cardsim.sims.cashnguns.strategy import Seat, play_game
+    from cardsim.sims.cashnguns import strategy as engine
 
-    rows_of = [s.param_row() for s in strategies]
-    user_slots = [Seat(Trivial(), "bench:Trivial")] + rows_of[1:]
-    play_game(int(seeds[0]), user_slots, config.shame_value)  # compile the Python-call twins first
+    user_slots = _user_table(config)
+    engine.play_games(seeds[:20], [user_slots] * 20, config.shame_value)  # load the kernels first
     timings.append(("user strategy (Python engine, one seat)", reference_games, _best_time(
-        lambda: [play_game(int(s), user_slots, config.shame_value) for s in seeds[:reference_games]], 1)))
+        lambda: engine.play_games(seeds[:reference_games], [user_slots] * reference_games, config.shame_value), 1)))
     reference_rate = reference_games / timings[0][2][0]
     rows = []
     for what, count, (cpu_seconds, wall_seconds) in timings:
@@ -89,3 +92,36 @@ def main(quick: bool = False) -> list[dict]:
             "meets_target": bool(rate >= target),
         })
     return rows
+
+
+def _user_table(config: CashNGunsConfig) -> list:
+    """The bench table with :class:`Trivial` in slot 0 instead of its built-in."""
+    from cardsim.sims.cashnguns.strategy import Seat
+
+    rows = [s.param_row() for s in config.slot_strategies()]
+    return [Seat(Trivial(), "bench:Trivial"), *rows[1:]]
+
+
+def strategy_rows(quick: bool = False) -> list[dict]:
+    """Games per CPU-second of the user-strategy engine (:func:`strategy.play_games`) with
+    :class:`Trivial` in slot 0 of :data:`BENCH_TABLE` (a user's strategy takes one seat), every
+    decision checked as for a user's, beside the kernel playing the same table (``shark`` in
+    slot 0) on the same seeds in the same run."""
+    from cardsim.sims.cashnguns import strategy as engine
+    from cardsim.sims.core.strategy_bench import best_cpu_seconds, speed_row
+
+    config = BENCH_TABLE
+    n = 1_000 if quick else 4_000
+    repeats = 2 if quick else 3
+    seeds = np.random.default_rng(3).integers(0, 2**63, max(n, 20_000)).astype(np.uint64)
+    user_slots = _user_table(config)
+    lineups = [user_slots] * n
+    engine.play_games(seeds[:20], lineups[:20], config.shame_value)  # load the kernels first
+    cpu_seconds = best_cpu_seconds(lambda: engine.play_games(seeds[:n], lineups, config.shame_value), repeats)
+    play_games(config, seeds[:10])
+    kernel_seconds = best_cpu_seconds(lambda: play_games(config, seeds), repeats)
+    names = ", ".join(config.strategies[1:])
+    return [speed_row(game="Cash'n Guns", what=f"trivial strategy in seat 0 (first legal choice, never lies down); "
+                      f"seats 1-4: {names}", players=config.players, unit="games", n=n, cpu_seconds=cpu_seconds,
+                      kernel=f"{config.strategies[0]} in seat 0", kernel_per_second=seeds.size / kernel_seconds,
+                      target=TARGET_USER_GAMES_PER_SECOND)]

@@ -31,12 +31,12 @@ Example (``examples/strategies/cashnguns_patient.py``)::
         def lie_down(self, view, legal):
             return sum(1 for aim in view.targets if aim == view.seat) >= 2
 
-The engine (:func:`play_games`) plays the seats driven by such objects through
-:func:`cardsim.sims.core.user_strategy.decide` and every other seat by a built-in strategy,
-calling the compiled rule and decision functions of :mod:`rules` and :mod:`strategies`; it
-draws the game's random stream exactly as the kernel does, so a game whose seats are all
-built-in plays as in :func:`kernel.play_batch` (tested), and a user's seat and a built-in in
-the same seat meet the same deals and draws (common random numbers).
+The engine (:func:`play_game`, :func:`play_games`) plays the seats driven by such objects
+through :func:`cardsim.sims.core.user_strategy.decide` and every other seat by a built-in
+strategy in the compiled round phases of :mod:`steps`, which Python meets a few times a
+round; it draws the game's random stream exactly as the kernel does, so a game whose seats are
+all built-in plays as in :func:`kernel.play_batch` (tested), and a user's seat and a built-in
+in the same seat meet the same deals and draws (common random numbers).
 """
 
 from __future__ import annotations
@@ -47,23 +47,10 @@ from typing import Any
 
 import numpy as np
 
-from cardsim.sims.cashnguns.rng import PyStream
-from cardsim.sims.cashnguns.rules import (
-    DECK_NOTE_COUNTS,
-    HAND_COUNTS,
-    LETHAL_WOUNDS,
-    NOTES_PER_ROUND,
-    ROUNDS,
-    UNIT_DOLLARS,
-    expected_round_pot,
-    final_winners,
-    resolve_shots,
-    shares_loot,
-    split_share,
-    wounds_after,
-)
-from cardsim.sims.cashnguns.strategies import choose_bullet, choose_lie_down, choose_target, opponent_loaded
-from cardsim.sims.core.user_strategy import decide
+from cardsim.sims.cashnguns import steps
+from cardsim.sims.cashnguns.rules import DECK_NOTE_COUNTS, HAND_COUNTS, ROUNDS, UNIT_DOLLARS
+from cardsim.sims.cashnguns.strategies import N_PARAMS
+from cardsim.sims.core.user_strategy import DecisionClock, decide
 
 #: The decision methods a Cash'n Guns strategy defines, in the order a round asks them.
 DECISIONS = ("aim", "card", "lie_down")
@@ -120,17 +107,18 @@ class Seat:
     spec: str
 
 
-def _shuffle(values: list[int], stream: PyStream) -> list[int]:
-    """The kernel's Fisher-Yates shuffle with the game's stream."""
-    out = list(values)
-    for i in range(len(out) - 1, 0, -1):
-        j = int(stream.uniform() * (i + 1))
-        out[i], out[j] = out[j], out[i]
-    return out
+def _new_view(fields: dict) -> View:
+    """A :class:`View` of ``fields`` (every field, by name) without the frozen dataclass's
+    field-by-field ``__init__``: the engine builds one per decision from a round's shared
+    fields, and a trivial strategy's decision costs less than that ``__init__``."""
+    view = object.__new__(View)
+    view.__dict__.update(fields)
+    return view
 
 
 class _Game:
-    """The state of one game as the kernel keeps it (money in $5,000 units)."""
+    """The state of one game as the kernel keeps it (money in $5,000 units), in the arrays
+    the compiled phases of :mod:`steps` read and write."""
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -145,6 +133,18 @@ class _Game:
         self.hands = np.tile(np.array(HAND_COUNTS, np.int64), (players, 1))
         self.table = np.zeros(3, np.int64)
         self.drawn = np.zeros(3, np.int64)
+        self.stream = np.zeros(1, np.uint64)
+        self.slot_of_seat = np.arange(players, dtype=np.int64)
+        self.deck = np.zeros(sum(DECK_NOTE_COUNTS), np.int64)
+        self.seat_params = np.zeros((players, N_PARAMS), np.float64)
+        self.seat_user = np.zeros(players, np.bool_)
+        self.targets = np.zeros(players, np.int64)
+        self.bullets = np.zeros(players, np.int64)
+        self.lying = np.zeros(players, np.bool_)
+        self.u = np.zeros((players, 3), np.float64)
+        self.info = np.zeros(2, np.float64)
+        self.out = np.zeros((players, steps.OUT_COLUMNS), np.int64)
+        self.shame_units = 0.0
 
     def public(self, round_index: int, expected: float, shame_dollars: int) -> dict:
         """The fields of every view of this round's decisions that all seats share."""
@@ -165,8 +165,98 @@ class _Game:
              target: int = -1, targets: Sequence[int] = (), public: dict | None = None) -> View:
         """Seat ``seat``'s view (``public``: this round's shared fields, if already built)."""
         shared = public if public is not None else self.public(round_index, expected, shame_dollars)
-        return View(**shared, seat=seat, hand=tuple(self.hands[seat].tolist()), target=int(target),
-                    targets=tuple(targets), u=float(u))
+        return _new_view({**shared, "seat": seat, "hand": tuple(self.hands[seat].tolist()), "target": int(target),
+                          "targets": tuple(targets), "u": float(u)})
+
+    def begin(self, seed: int, slots: Sequence[np.ndarray | Seat]) -> None:
+        """Seat the slots and shuffle the deck from ``seed``, as the kernel does."""
+        slot_params = np.zeros((self.players, N_PARAMS), np.float64)
+        slot_user = np.zeros(self.players, np.bool_)
+        for slot, player in enumerate(slots):
+            if isinstance(player, Seat):
+                slot_user[slot] = True
+            else:
+                slot_params[slot] = player
+        self.stream[0] = int(seed) & 0xFFFFFFFFFFFFFFFF
+        steps.begin_game(slot_params, slot_user, self.stream, self.slot_of_seat, self.seat_params, self.seat_user,
+                         self.deck, self.alive, self.wounds, self.shame, self.cash, self.shots, self.revealed,
+                         self.aims, self.lay, self.hands, self.table, self.drawn)
+
+
+def _user_round(game: _Game, round_index: int, seat_of: list, users: list[int], shame_value: int,
+                clock: DecisionClock) -> None:
+    """Phases 2-4 of the living user seats ``users`` (the built-in seats' aims and cards are
+    made; their lie-downs are made between this round's two questions to the users)."""
+    expected = game.info[steps.INFO_EXPECTED]
+    public = game.public(round_index, expected, shame_value)
+    living = [seat for seat, alive in enumerate(game.alive.tolist()) if alive]
+    u = game.u.tolist()
+    turn = round_index + 1
+    for seat in users:
+        player = seat_of[seat]
+        hand = game.hands[seat].tolist()
+        legal = tuple(s for s in living if s != seat)
+        fields = {**public, "seat": seat, "hand": tuple(hand), "target": -1, "targets": (), "u": u[seat][0]}
+        target = decide(player.strategy, "aim", _new_view(fields), legal, spec=player.spec, seat=seat, turn=turn,
+                        clock=clock)
+        fields["target"], fields["u"] = target, u[seat][1]
+        card = decide(player.strategy, "card", _new_view(fields), tuple(kind for kind in range(3) if hand[kind] > 0),
+                      spec=player.spec, seat=seat, turn=turn, clock=clock)
+        game.targets[seat] = target
+        game.bullets[seat] = card
+        game.hands[seat, card] -= 1
+    steps.built_in_lie_downs(round_index, game.alive, game.cash, game.wounds, game.revealed, game.aims,
+                             game.seat_params, game.seat_user, game.u, game.targets, game.lying, game.info,
+                             game.shame_units)
+    targets = game.targets.tolist()
+    aimed = tuple(targets[seat] if seat in living else -1 for seat in range(game.players))
+    for seat in users:
+        player = seat_of[seat]
+        fields = {**public, "seat": seat, "hand": tuple(game.hands[seat].tolist()), "target": targets[seat],
+                  "targets": aimed, "u": u[seat][2]}
+        game.lying[seat] = decide(player.strategy, "lie_down", _new_view(fields), LIE_CHOICES, spec=player.spec,
+                                  seat=seat, turn=turn, clock=clock)
+
+
+def _play(game: _Game, seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int,
+          clock: DecisionClock) -> dict[str, list]:
+    """One game on ``game``'s arrays (see :func:`play_game`)."""
+    players = game.players
+    game.shame_units = shame_units = shame_value / UNIT_DOLLARS
+    game.begin(seed, slots)
+    slot_of_seat = game.slot_of_seat.tolist()
+    seat_of = [slots[slot] for slot in slot_of_seat]
+    user_seats = [seat for seat in range(players) if isinstance(seat_of[seat], Seat)]
+    survivors = players
+    for round_index in range(ROUNDS):
+        users = [seat for seat in user_seats if game.alive[seat]]
+        if not users:
+            survivors = steps.play_rounds(round_index, game.deck, game.table, game.drawn, game.alive, game.cash,
+                                          game.wounds, game.shame, game.shots, game.revealed, game.aims, game.lay,
+                                          game.hands, game.seat_params, game.seat_user, game.stream, game.u,
+                                          game.targets, game.bullets, game.lying, game.info, shame_units)
+            break
+        steps.open_round(round_index, game.deck, game.table, game.drawn, game.alive, game.cash, game.wounds,
+                         game.revealed, game.aims, game.lay, game.hands, game.seat_params, game.seat_user,
+                         game.stream, game.u, game.targets, game.bullets, game.info)
+        _user_round(game, round_index, seat_of, users, shame_value, clock)
+        survivors = steps.close_round(round_index, game.targets, game.bullets, game.lying, game.alive, game.wounds,
+                                      game.shame, game.cash, game.shots, game.revealed, game.aims, game.lay,
+                                      game.table)
+        if survivors <= 1:
+            break
+    steps.finish_game(survivors, game.alive, game.cash, game.wounds, game.shame, game.shots, game.hands,
+                      game.slot_of_seat, shame_units, game.out)
+    columns = game.out.T.tolist()
+    money = [units * UNIT_DOLLARS for units in columns[steps.OUT_MONEY]]
+    alive = [bool(a) for a in columns[steps.OUT_ALIVE]]
+    shame = columns[steps.OUT_SHAME]
+    return {
+        "money": money, "wounds": columns[steps.OUT_WOUNDS], "shame": shame, "alive": alive,
+        "winner": [bool(w) for w in columns[steps.OUT_WINNER]], "shots": columns[steps.OUT_SHOTS],
+        "cards_used": game.out[:, steps.OUT_CARDS:].tolist(),
+        "score": [money[slot] + shame[slot] * shame_value if alive[slot] else 0 for slot in range(players)],
+    }
 
 
 def play_game(seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int) -> dict[str, list]:
@@ -177,100 +267,18 @@ def play_game(seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int) -
     seat for aim and card and one for lying down), whoever plays. Results per player slot:
     money (dollars), wounds, shame, alive, winner, shots, cards used, and the score (money plus
     shame markers times ``shame_value`` for a survivor, 0 for the dead)."""
-    players = len(slots)
-    shame_units = shame_value / UNIT_DOLLARS
-    stream = PyStream(seed)
-    slot_of_seat = _shuffle(list(range(players)), stream)
-    deck = _shuffle([kind for kind in range(3) for _ in range(DECK_NOTE_COUNTS[kind])], stream)
-    seat_of = [slots[slot] for slot in slot_of_seat]
-    users = any(isinstance(player, Seat) for player in seat_of)
-    game = _Game(players)
-    targets = np.zeros(players, np.int64)
-    bullets = np.zeros(players, np.int64)
-    lying = np.zeros(players, np.bool_)
-    survivors = players
-    for round_index in range(ROUNDS):
-        expected = expected_round_pot(int(game.table[0] + 2 * game.table[1] + 4 * game.table[2]), game.drawn)
-        for kind in deck[round_index * NOTES_PER_ROUND:(round_index + 1) * NOTES_PER_ROUND]:
-            game.table[kind] += 1
-            game.drawn[kind] += 1
-        pot = int(game.table[0] + 2 * game.table[1] + 4 * game.table[2])
-        living = [seat for seat in range(players) if game.alive[seat]]
-        public = game.public(round_index, expected, shame_value) if users else None
-        for seat in living:
-            u_target, u_bullet = stream.uniform(), stream.uniform()
-            player = seat_of[seat]
-            if isinstance(player, Seat):
-                legal = tuple(s for s in living if s != seat)
-                target = decide(player.strategy, "aim",
-                                game.view(seat, round_index, expected, shame_value, u_target, public=public),
-                                legal, spec=player.spec, seat=seat, turn=round_index + 1)
-                hand = tuple(kind for kind in range(3) if game.hands[seat, kind] > 0)
-                card = decide(player.strategy, "card",
-                              game.view(seat, round_index, expected, shame_value, u_bullet, target=target,
-                                        public=public),
-                              hand, spec=player.spec, seat=seat, turn=round_index + 1)
-            else:
-                target = choose_target(player, seat, game.alive, game.cash, game.wounds, game.revealed, game.aims,
-                                       game.lay, round_index, u_target)
-                card = choose_bullet(player, game.hands[seat], pot, expected,
-                                     opponent_loaded(player, game.revealed, game.aims, round_index, target), u_bullet)
-            targets[seat] = target
-            bullets[seat] = card
-            game.hands[seat, card] -= 1
-        aimed = [int(targets[seat]) if game.alive[seat] else -1 for seat in range(players)]
-        for seat in range(players):
-            lying[seat] = False
-        for seat in living:
-            u = stream.uniform()
-            player = seat_of[seat]
-            if isinstance(player, Seat):
-                lying[seat] = decide(player.strategy, "lie_down",
-                                     game.view(seat, round_index, expected, shame_value, u,
-                                               target=int(targets[seat]), targets=aimed, public=public),
-                                     LIE_CHOICES, spec=player.spec, seat=seat, turn=round_index + 1)
-            else:
-                lying[seat] = choose_lie_down(player, seat, targets, game.alive, game.revealed, game.aims, pot,
-                                              expected, len(living), game.wounds[seat], game.cash[seat],
-                                              round_index, shame_units, u)
-        taken, down, fired, shown = resolve_shots(targets, bullets, lying, game.alive)
-        sharers = 0
-        for seat in living:
-            game.shame[seat] += lying[seat]
-            game.shots[seat] += fired[seat]
-            game.wounds[seat] = wounds_after(game.wounds[seat], taken[seat])
-            game.aims[round_index, seat] = targets[seat]
-            game.lay[round_index, seat] = lying[seat]
-            if shown[seat]:
-                game.revealed[seat, bullets[seat]] += 1
-            sharers += shares_loot(True, lying[seat], down[seat])
-        share, fives, tens, twenties = split_share(game.table[0], game.table[1], game.table[2], sharers)
-        for seat in living:
-            if shares_loot(True, lying[seat], down[seat]):
-                game.cash[seat] += share
-        game.table -= np.array([fives, tens, twenties], np.int64)
-        survivors = 0
-        for seat in range(players):
-            if game.wounds[seat] >= LETHAL_WOUNDS:
-                game.alive[seat] = False
-            survivors += game.alive[seat]
-        if survivors <= 1:
-            break
-    score_units = game.cash + shame_units * game.shame
-    if survivors > 1:
-        winners = final_winners(game.alive, score_units.astype(np.float64), game.shame, game.wounds)
-    else:
-        winners = game.alive.copy()
-    result: dict[str, list] = {key: [0] * players for key in
-                               ("money", "wounds", "shame", "alive", "winner", "shots", "cards_used", "score")}
-    for seat, slot in enumerate(slot_of_seat):
-        result["money"][slot] = int(game.cash[seat]) * UNIT_DOLLARS
-        result["wounds"][slot] = int(game.wounds[seat])
-        result["shame"][slot] = int(game.shame[seat])
-        result["alive"][slot] = bool(game.alive[seat])
-        result["winner"][slot] = bool(winners[seat])
-        result["shots"][slot] = int(game.shots[seat])
-        result["cards_used"][slot] = [HAND_COUNTS[c] - int(game.hands[seat, c]) for c in range(3)]
-        result["score"][slot] = (int(game.cash[seat]) * UNIT_DOLLARS + int(game.shame[seat]) * shame_value
-                                 if game.alive[seat] else 0)
-    return result
+    with DecisionClock() as clock:
+        return _play(_Game(len(slots)), seed, slots, shame_value, clock)
+
+
+def play_games(seeds: Sequence[int] | np.ndarray, lineups: Sequence[Sequence[np.ndarray | Seat]],
+               shame_value: int) -> list[dict[str, list]]:
+    """:func:`play_game` for each seed, game ``i`` with the slots ``lineups[i]`` (all of one
+    table size): the same games, with one state and one decision clock for the batch."""
+    if len(seeds) != len(lineups):
+        raise ValueError(f"play_games: {len(seeds)} seeds but {len(lineups)} lineups")
+    if not len(seeds):
+        return []
+    game = _Game(len(lineups[0]))
+    with DecisionClock() as clock:
+        return [_play(game, int(seed), slots, shame_value, clock) for seed, slots in zip(seeds, lineups, strict=True)]

@@ -49,6 +49,10 @@ class Game:
         report_section: dotted path of the report's section builder module (see
             :mod:`cardsim.reports.sections`); None keeps the game out of the report.
         bench: dotted path of ``main(quick) -> list[dict]``, the rows of ``cardsim bench <name>``.
+        strategy_bench: dotted path of ``strategy_rows(quick: bool = False) -> list[dict]``, the
+            game's rows of ``cardsim bench strategies`` (its user-strategy engine's speed with a
+            trivial strategy beside its kernel's, rows of
+            :func:`cardsim.sims.core.strategy_bench.speed_row`); None: no user-strategy engine.
         first_command: the small first command (``cardsim`` arguments) whose cold start
             ``cardsim bench compile`` times.
         warmup_configs: dotted path of ``warmup_configs() -> list[config]``, the configs whose
@@ -78,6 +82,7 @@ class Game:
     api: str | None = None
     report_section: str | None = None
     bench: str | None = None
+    strategy_bench: str | None = None
     first_command: tuple[str, ...] = ()
     warmup_configs: str | None = None
     policy_fields: tuple[str, ...] = ()

@@ -135,11 +135,51 @@ def _same(choice: Any, option: Any) -> bool:
     return type(choice) is type(option) and choice == option
 
 
+class DecisionClock:
+    """One interval timer for a whole batch of decisions, instead of one per decision.
+
+    Arming a timer for every decision costs more than a trivial strategy's decision itself.
+    Inside ``with DecisionClock() as clock``, :func:`decide` given ``clock=clock`` only notes
+    when its decision must end; a timer ticking every ``tick`` seconds stops a decision past
+    that time (so a runaway decision is stopped at most ``tick`` after its limit) and does
+    nothing between decisions. Where no timer can be armed (not the main thread, no
+    ``setitimer``), decisions are timed after they return, as without a clock. Leaving the
+    block stops the timer and restores the previous SIGALRM handler.
+    """
+
+    def __init__(self, tick: float = 0.1) -> None:
+        self.tick = tick
+        #: ``time.perf_counter()`` past which the running decision stops; 0.0 between decisions.
+        self.deadline = 0.0
+        self.armed = False
+        self._previous: Any = None
+
+    def _on_tick(self, signum: int, frame: object) -> None:
+        if self.deadline and time.perf_counter() > self.deadline:
+            raise _TimeUp
+
+    def __enter__(self) -> DecisionClock:
+        if _TIMER_AVAILABLE and threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGALRM, self._on_tick)
+            signal.setitimer(signal.ITIMER_REAL, self.tick, self.tick)
+            self.armed = True
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.deadline = 0.0
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._previous if self._previous is not None else signal.SIG_DFL)
+            self.armed = False
+
+
 def decide(strategy: Any, decision: str, view: Any, legal: Sequence[Any], *, spec: str, seat: object,
-           turn: object, time_limit: float = DEFAULT_TIME_LIMIT) -> Any:
+           turn: object, time_limit: float = DEFAULT_TIME_LIMIT, clock: DecisionClock | None = None) -> Any:
     """``strategy.<decision>(view, legal)``, checked: the returned choice must be one of
     ``legal`` (returned as the legal option itself). Anything else is a
-    :class:`StrategyError` naming ``spec``, ``seat``, ``turn`` and ``decision``."""
+    :class:`StrategyError` naming ``spec``, ``seat``, ``turn`` and ``decision``. ``clock``: an
+    entered :class:`DecisionClock` that stops a decision past ``time_limit`` (a timer armed
+    for this one decision otherwise)."""
 
     def fail(problem: str) -> StrategyError:
         return StrategyError(problem, strategy=spec, seat=seat, turn=turn, decision=decision)
@@ -148,17 +188,29 @@ def decide(strategy: Any, decision: str, view: Any, legal: Sequence[Any], *, spe
     if not callable(method):
         raise fail(f"the strategy has no method {decision}(view, legal)")
     started = time.perf_counter()
-    armed = False
-    try:
-        armed = _arm(time_limit)
-        choice = method(view, tuple(legal))
-    except _TimeUp:
-        raise fail(f"took longer than {time_limit:g} s") from None
-    except Exception as exc:
-        raise fail(f"raised {type(exc).__name__}: {exc}") from exc
-    finally:
-        if armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+    if clock is not None:
+        try:
+            clock.deadline = started + time_limit if math.isfinite(time_limit) else 0.0
+            try:
+                choice = method(view, tuple(legal))
+            finally:
+                clock.deadline = 0.0
+        except _TimeUp:
+            raise fail(f"took longer than {time_limit:g} s") from None
+        except Exception as exc:
+            raise fail(f"raised {type(exc).__name__}: {exc}") from exc
+    else:
+        armed = False
+        try:
+            armed = _arm(time_limit)
+            choice = method(view, tuple(legal))
+        except _TimeUp:
+            raise fail(f"took longer than {time_limit:g} s") from None
+        except Exception as exc:
+            raise fail(f"raised {type(exc).__name__}: {exc}") from exc
+        finally:
+            if armed:
+                signal.setitimer(signal.ITIMER_REAL, 0)
     if time.perf_counter() - started > time_limit:
         raise fail(f"took longer than {time_limit:g} s")
     for option in legal:

@@ -12,6 +12,7 @@ GAME = Game(
     api="cardsim.api:gang",
     report_section="cardsim.reports.sections.gang",
     bench="cardsim.sims.gang.bench:main",
+    strategy_bench="cardsim.sims.gang.bench:strategy_rows",
     first_command=("gang", "heist", "--players", "4", "--model", "history", "--n", "2000"),
     policy_fields=("model",),
     hidden_info_check="tests.gang.test_hidden_swap:hidden_info_check",

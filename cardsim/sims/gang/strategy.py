@@ -49,6 +49,7 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 from cardsim.sims.core.user_strategy import (
     DEFAULT_TIME_LIMIT,
+    DecisionClock,
     StrategyError,
     decide,
     load_strategy,
@@ -175,28 +176,29 @@ def play_heists(strategy: Any, spec: str, players: int, decks: np.ndarray, seeds
     take_chip = DECISIONS[0]
     hidden = 2 * (players - 1)
     seats = range(players)
-    for i in range(n):
-        deck = decks[i].tolist()
-        pockets = [tuple(deck[2 * p:2 * p + 2]) for p in seats]
-        board = tuple(deck[2 * players:2 * players + 5])
-        history: tuple[tuple[int, ...], ...] = ()
-        tie_rows = ties[i].tolist()
-        for r in range(4):
-            shown = BOARD_SIZES[r]
-            seen = board[:shown]
-            turn = f"heist {first + i + 1}, {ROUND_NAMES[r]} round"
-            keys = []
-            for p in seats:
-                view = View(p, players, r, pockets[p], seen, history, hidden, 5 - shown)
-                star = decide(strategy, take_chip, view, legal, spec=spec, seat=p, turn=turn,
-                              time_limit=time_limit)
-                keys.append((star - 1 + tie_rows[r][p], p))
-            row = [0] * players
-            for rank, (_, p) in enumerate(sorted(keys)):
-                row[p] = rank + 1
-            history += (tuple(row),)
-            chips[i, r] = row
-        success[i] = showdown_in_order(finals[i], chips[i, 3], players)
+    with DecisionClock() as clock:  # one timer for the batch, not one per decision
+        for i in range(n):
+            deck = decks[i].tolist()
+            pockets = [tuple(deck[2 * p:2 * p + 2]) for p in seats]
+            board = tuple(deck[2 * players:2 * players + 5])
+            history: tuple[tuple[int, ...], ...] = ()
+            tie_rows = ties[i].tolist()
+            for r in range(4):
+                shown = BOARD_SIZES[r]
+                seen = board[:shown]
+                turn = f"heist {first + i + 1}, {ROUND_NAMES[r]} round"
+                keys = []
+                for p in seats:
+                    view = View(p, players, r, pockets[p], seen, history, hidden, 5 - shown)
+                    star = decide(strategy, take_chip, view, legal, spec=spec, seat=p, turn=turn,
+                                  time_limit=time_limit, clock=clock)
+                    keys.append((star - 1 + tie_rows[r][p], p))
+                row = [0] * players
+                for rank, (_, p) in enumerate(sorted(keys)):
+                    row[p] = rank + 1
+                history += (tuple(row),)
+                chips[i, r] = row
+            success[i] = showdown_in_order(finals[i], chips[i, 3], players)
     return {"success": success, "chips": chips}
 
 

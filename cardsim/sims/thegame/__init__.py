@@ -16,6 +16,7 @@ GAME = Game(
     api="cardsim.api:thegame",
     report_section="cardsim.reports.sections.thegame",
     bench="cardsim.sims.thegame.bench:main",
+    strategy_bench="cardsim.sims.thegame.bench:strategy_rows",
     first_command=("thegame", "run", "--players", "2", "--strategy", "signals", "--n", "2000"),
     warmup_configs="cardsim.sims.thegame.simulator:warmup_configs",
     policy_fields=("strategy",),

@@ -17,6 +17,7 @@ noise only ever slows a run down.
 from __future__ import annotations
 
 import time
+from functools import partial
 
 import numpy as np
 
@@ -133,4 +134,32 @@ def main(quick: bool) -> list[dict]:
             row["target"] = USER_STRATEGY_TARGET
             row["meets_target"] = bool(speed >= USER_STRATEGY_TARGET)
         rows.append(row)
+    return rows
+
+
+def strategy_rows(quick: bool = False, players: int = 3) -> list[dict]:
+    """Games per CPU-second of the user-strategy engine (:mod:`cardsim.sims.thegame.strategy`)
+    with :class:`FirstLegal` on every seat, every decision checked as for a user's, beside the
+    kernel's signals strategy (the default comparator of ``cardsim thegame evaluate``) on the
+    same deals in the same run (``cardsim bench strategies``); then :class:`ClosestCard`,
+    whose games last as long as a built-in's, for information."""
+    from cardsim.sims.core.strategy_bench import best_cpu_seconds, speed_row
+    from cardsim.sims.thegame.strategy import play_games as engine_games
+
+    n = 500 if quick else 2_000
+    repeats = 2 if quick else REPEATS
+    seeds = np.arange(max(n, 5_000), dtype=np.int64) * 7919 + 1
+    args = (players, int(rules_hand_size(players)), 2, True, STRATEGIES["signals"][0],
+            strategy_params(players, "signals"))
+    play_games(seeds[:2], *args)  # compile / load the cache outside the timing
+    kernel_seconds = best_cpu_seconds(lambda: play_games(seeds, *args), repeats)
+    rows = []
+    for what, user, target in (("trivial strategy on every seat (the first legal choice)", FirstLegal(),
+                                round(USER_STRATEGY_TARGET)),
+                               ("closest card on every seat (games as long as a built-in's)", ClosestCard(), None)):
+        engine_games(user, "bench", seeds[:2], players)  # compile / load the cache
+        cpu_seconds = best_cpu_seconds(partial(engine_games, user, "bench", seeds[:n], players), repeats)
+        rows.append(speed_row(game="The Game", what=what, players=players, unit="games", n=n,
+                              cpu_seconds=cpu_seconds, kernel="signals", kernel_per_second=seeds.size / kernel_seconds,
+                              target=target))
     return rows

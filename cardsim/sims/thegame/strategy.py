@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from cardsim.sims.core.user_strategy import DEFAULT_TIME_LIMIT, check_methods, decide
+from cardsim.sims.core.user_strategy import DEFAULT_TIME_LIMIT, DecisionClock, check_methods, decide
 from cardsim.sims.thegame.config import TheGameConfig
 from cardsim.sims.thegame.rules import DECK_SIZE, HIGHEST_CARD, LOWEST_CARD, N_PILES
 from cardsim.sims.thegame.state import (
@@ -275,15 +275,20 @@ def _talks(strategy: Any, name: str) -> bool:
 
 def play_table(strategy: Any, spec: str, deal_seed: int, players: int, *,
                hand_size: int | None = None, min_cards: int = 2, backwards_trick: bool = True,
-               time_limit: float = DEFAULT_TIME_LIMIT) -> Table:
+               time_limit: float = DEFAULT_TIME_LIMIT, clock: DecisionClock | None = None) -> Table:
     """One game with every seat played by ``strategy`` (every decision checked by
     :func:`~cardsim.sims.core.user_strategy.decide`); returns the finished table (its
-    ``stats_row()`` and ``log``). A failing decision raises a ``StrategyError``."""
+    ``stats_row()`` and ``log``). A failing decision raises a ``StrategyError``. ``clock``: the
+    entered decision clock of a batch of games (one is started for this game otherwise)."""
+    if clock is None:
+        with DecisionClock() as clock:
+            return play_table(strategy, spec, deal_seed, players, hand_size=hand_size, min_cards=min_cards,
+                              backwards_trick=backwards_trick, time_limit=time_limit, clock=clock)
     table = Table(deal_seed, players, hand_size, min_cards, backwards_trick)
     first = 0
     if _talks(strategy, "opening"):
         bids = [decide(strategy, "opening", table.view(seat), OPENING_CHOICES, spec=spec,
-                       seat=seat, turn=0, time_limit=time_limit) for seat in range(players)]
+                       seat=seat, turn=0, time_limit=time_limit, clock=clock) for seat in range(players)]
         first = bids.index(min(bids))
     signal = _talks(strategy, "signal") and players > 1
     table.start(first)
@@ -292,11 +297,11 @@ def play_table(strategy: Any, spec: str, deal_seed: int, players: int, *,
         if signal and table.played_this_turn == 0:
             table.signals = tuple(
                 decide(strategy, "signal", table.view(q), SIGNAL_CHOICES, spec=spec, seat=q,
-                       turn=table.turn, time_limit=time_limit)
+                       turn=table.turn, time_limit=time_limit, clock=clock)
                 if q != seat and table.counts[q] > 0 else ()
                 for q in range(players))
         choice = decide(strategy, "play", table.view(seat), table.legal, spec=spec, seat=seat,
-                        turn=table.turn, time_limit=time_limit)
+                        turn=table.turn, time_limit=time_limit, clock=clock)
         table.play(choice)
     return table
 
@@ -313,10 +318,10 @@ def play_games(strategy: Any, spec: str, deal_seeds: np.ndarray, players: int, *
     kernel's :func:`~cardsim.sims.thegame.batch.play_games`."""
     check_methods(strategy, spec, REQUIRED_DECISIONS)
     out = np.zeros((len(deal_seeds), N_STATS), np.int16)
-    for g, seed in enumerate(np.asarray(deal_seeds).tolist()):
-        out[g] = play_game(strategy, spec, seed, players, hand_size=hand_size,
-                           min_cards=min_cards, backwards_trick=backwards_trick,
-                           time_limit=time_limit)
+    with DecisionClock() as clock:  # one timer for the batch, not one per decision
+        for g, seed in enumerate(np.asarray(deal_seeds).tolist()):
+            out[g] = play_table(strategy, spec, seed, players, hand_size=hand_size, min_cards=min_cards,
+                                backwards_trick=backwards_trick, time_limit=time_limit, clock=clock).stats_row()
     return out
 
 
