@@ -39,7 +39,8 @@ def test_every_game_with_an_engine_gives_rows_beside_its_kernel(capsys):
         assert tuple(row)[: len(ROW_KEYS)] == ROW_KEYS
     for row in (row for row in rows if row["game"] in ("The Gang", "The Game", "Cash'n Guns")):
         assert row["n"] > 0 and row["cpu_seconds"] > 0 and row["kernel_per_second"] > 0
-        assert row["per_second"] == pytest.approx(row["n"] / row["cpu_seconds"], rel=0.01)
+        seconds = row["cpu_seconds"]  # rounded to the millisecond: the rate lies within that rounding
+        assert row["n"] / (seconds + 0.0005) - 1 <= row["per_second"] <= row["n"] / max(seconds - 0.0005, 1e-9) + 1
         assert row["ratio"] == pytest.approx(row["per_second"] / row["kernel_per_second"], rel=0.01, abs=1e-4)
         if row["target"] is not None:
             assert row["meets_target"] == (row["per_second"] >= row["target"])
