@@ -18,8 +18,7 @@ class TwoRules:
 
         def allowed(play):
             if play.target < 0:
-                return play.card < 0 or card_kind(play.card) not in (GATLING, INDIANS, DYNAMITE) \
-                    or view.living == 2
+                return play.card < 0 or card_kind(play.card) not in (GATLING, INDIANS, DYNAMITE) or view.living == 2
             if play.target == view.sheriff:
                 return view.living == 2  # rule 1
             lawful = view.attacks[play.target][view.sheriff] == 0

@@ -15,10 +15,37 @@ from __future__ import annotations
 
 from cardsim.sims.bang import policies as P
 from cardsim.sims.bang.cards import (
-    BANG, BARREL, BEER, CALAMITY_JANET, CARABINE, CAT_BALOU, DEPUTY, DUEL, DYNAMITE, FIRST_BLUE,
-    FIRST_WEAPON, GATLING, GENERAL_STORE, INDIANS, JAIL, MISSED, MUSTANG, OUTLAW, PANIC,
-    REMINGTON, RENEGADE, SALOON, SCHOFIELD, SCOPE, SHERIFF, SID_KETCHUM, STAGECOACH, VOLCANIC,
-    WELLS_FARGO, WILLY_THE_KID, WINCHESTER,
+    BANG,
+    BARREL,
+    BEER,
+    CALAMITY_JANET,
+    CARABINE,
+    CAT_BALOU,
+    DEPUTY,
+    DUEL,
+    DYNAMITE,
+    FIRST_BLUE,
+    FIRST_WEAPON,
+    GATLING,
+    GENERAL_STORE,
+    INDIANS,
+    JAIL,
+    MISSED,
+    MUSTANG,
+    OUTLAW,
+    PANIC,
+    REMINGTON,
+    RENEGADE,
+    SALOON,
+    SCHOFIELD,
+    SCOPE,
+    SHERIFF,
+    SID_KETCHUM,
+    STAGECOACH,
+    VOLCANIC,
+    WELLS_FARGO,
+    WILLY_THE_KID,
+    WINCHESTER,
 )  # fmt: skip
 from cardsim.sims.bang.simulator import bot_params
 from cardsim.sims.bang.strategy import END, SID_ABILITY, Play, View, card_kind
@@ -164,8 +191,7 @@ class RoleBot:
             return w[P.P_WORTH_BEER]
         return WORTH[k]
 
-    def best_target(self, view: View, w: list[float], suspect: list[float], kind: int,
-                    threshold: float) -> int:
+    def best_target(self, view: View, w: list[float], suspect: list[float], kind: int, threshold: float) -> int:
         best, best_score = -1, threshold
         for t in range(view.players):
             if t == view.seat or not view.alive[t]:
@@ -240,8 +266,7 @@ class RoleBot:
             if t >= 0 and (bangs >= max(w[P.P_DUEL_BANGS], 1.0) or view.hand_counts[t] == 0):
                 return c, t, -1
         r = view.role
-        if (r == SHERIFF or r == OUTLAW or view.life[view.sheriff] >= w[P.P_MASS_SHERIFF_LIFE]
-                or living == 2):
+        if r == SHERIFF or r == OUTLAW or view.life[view.sheriff] >= w[P.P_MASS_SHERIFF_LIFE] or living == 2:
             for k in (GATLING, INDIANS):
                 if self.find(view, k) >= 0:
                     return self.find(view, k), -1, -1

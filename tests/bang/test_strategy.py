@@ -28,7 +28,7 @@ EXAMPLES = ROOT / "examples" / "strategies"
 TWIN = f"{EXAMPLES / 'bang_role.py'}:RoleBot"
 RENEGADE_RULES = f"{EXAMPLES / 'bang_renegade.py'}:TwoRules"
 
-BAD = '''
+BAD = """
 import time
 from cardsim.sims.bang.strategy import END, Play
 
@@ -58,7 +58,7 @@ class Slow:
 class NoMethod:
     def shoot(self, view, legal):
         return legal[0]
-'''
+"""
 
 
 class Counting:
@@ -73,6 +73,7 @@ class Counting:
         def method(view, legal):
             self.asked[name] += 1
             return getattr(self.inner, name)(view, legal)
+
         return method
 
 
@@ -163,10 +164,8 @@ def test_the_view_is_typed_and_public() -> None:
 
 
 def test_evaluate_pairs_the_deals_and_ignores_the_worker_count() -> None:
-    one = cardsim.bang.evaluate(RENEGADE_RULES, seat="renegade", players=5, n=250, seed=7,
-                                against="role", jobs=1)
-    two = cardsim.bang.evaluate(RENEGADE_RULES, seat="renegade", players=5, n=250, seed=7,
-                                against="role", jobs=2)
+    one = cardsim.bang.evaluate(RENEGADE_RULES, seat="renegade", players=5, n=250, seed=7, against="role", jobs=1)
+    two = cardsim.bang.evaluate(RENEGADE_RULES, seat="renegade", players=5, n=250, seed=7, against="role", jobs=2)
     assert one.table.equals(two.table) and one.episodes.equals(two.episodes)
     assert one.tables["paired_difference"].equals(two.tables["paired_difference"])
     row = one.table.row(0, named=True)
@@ -180,21 +179,22 @@ def test_evaluate_pairs_the_deals_and_ignores_the_worker_count() -> None:
 
 
 def test_the_twin_against_its_kernel_differs_by_nothing() -> None:
-    result = cardsim.bang.evaluate(TWIN, seat="sheriff", players=7, n=150, seed=2,
-                                   against="role", jobs=1)
+    result = cardsim.bang.evaluate(TWIN, seat="sheriff", players=7, n=150, seed=2, against="role", jobs=1)
     diff = result.tables["paired_difference"].row(0, named=True)
     assert diff["difference"] == 0.0 and diff["n"] == 150
     assert result.table["wins"][0] == result.table["wins"][1] > 0
 
 
-@pytest.mark.parametrize("name, words", [
-    ("Raises", "seat outlaw (seat 2), turn game 2, turn 3, decision play: raised RuntimeError: "
-               "lost my nerve"),
-    ("Illegal", "decision play: returned Play(card=999, target=0, which=-1) (Play), not one of"),
-    ("WrongType", "decision play: returned 'end' (str), not one of the legal choices"),
-    ("PlainTuple", "decision discard: returned '"),
-    ("Slow", "decision play: took longer than 2 s"),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("Raises", "seat outlaw (seat 2), turn game 2, turn 3, decision play: raised RuntimeError: lost my nerve"),
+        ("Illegal", "decision play: returned Play(card=999, target=0, which=-1) (Play), not one of"),
+        ("WrongType", "decision play: returned 'end' (str), not one of the legal choices"),
+        ("PlainTuple", "decision discard: returned '"),
+        ("Slow", "decision play: took longer than 2 s"),
+    ],
+)
 def test_a_failing_strategy_is_one_error_naming_seat_and_turn(bad, name, words) -> None:
     with pytest.raises(StrategyError) as caught:
         cardsim.bang.evaluate(f"{bad}:{name}", seat="outlaw", players=4, n=10, jobs=1)
@@ -204,41 +204,52 @@ def test_a_failing_strategy_is_one_error_naming_seat_and_turn(bad, name, words) 
 
 
 def test_a_failure_in_a_worker_names_the_same_seat_and_turn(bad) -> None:
-    with pytest.raises(StrategyError, match=r"seat outlaw \(seat 2\), turn game 2, turn 3, "
-                                            "decision play"):
+    with pytest.raises(
+        StrategyError,
+        match=r"seat outlaw \(seat 2\), turn game 2, turn 3, "
+        "decision play",
+    ):
         cardsim.bang.evaluate(f"{bad}:Raises", seat="outlaw", players=4, n=300, jobs=2)
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("{dir}/missing.py:X", "no file"),
-    ("{dir}/bad_bang.py:Nobody", "defines no 'Nobody'"),
-    ("{dir}/bad_bang.py:NoMethod", "defines none of the Bang! decisions"),
-    ("{dir}/bad_bang.py", "FILE.py:NAME"),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("{dir}/missing.py:X", "no file"),
+        ("{dir}/bad_bang.py:Nobody", "defines no 'Nobody'"),
+        ("{dir}/bad_bang.py:NoMethod", "defines none of the Bang! decisions"),
+        ("{dir}/bad_bang.py", "FILE.py:NAME"),
+    ],
+)
 def test_a_bad_spec_is_a_user_error(bad, spec, words) -> None:
     with pytest.raises(UserError, match=words):
         cardsim.bang.evaluate(spec.format(dir=bad.parent), n=10, jobs=1)
 
 
-@pytest.mark.parametrize("fields, words", [
-    ({"players": 8}, "players must be one count of 4-7"),
-    ({"players": "4-5"}, "players must be one count of 4-7"),
-    ({"seat": "sheriff2"}, "seat must be a role"),
-    ({"seat": "deputy", "players": 4}, "no deputy at 4 players"),
-    ({"against": "search"}, "against must be one of"),
-    ({"others": "oracle"}, "others must be one of"),
-    ({"n": 1}, "n must be an integer of at least 2"),
-    ({"jobs": 0}, "--jobs must be at least 1"),
-])
+@pytest.mark.parametrize(
+    "fields, words",
+    [
+        ({"players": 8}, "players must be one count of 4-7"),
+        ({"players": "4-5"}, "players must be one count of 4-7"),
+        ({"seat": "sheriff2"}, "seat must be a role"),
+        ({"seat": "deputy", "players": 4}, "no deputy at 4 players"),
+        ({"against": "search"}, "against must be one of"),
+        ({"others": "oracle"}, "others must be one of"),
+        ({"n": 1}, "n must be an integer of at least 2"),
+        ({"jobs": 0}, "--jobs must be at least 1"),
+    ],
+)
 def test_bad_options_are_user_errors(fields, words) -> None:
     with pytest.raises(UserError, match=words):
         cardsim.bang.evaluate(RENEGADE_RULES, **fields)
 
 
 def test_the_command_prints_both_rates_and_the_difference(tmp_path) -> None:
-    result = CliRunner().invoke(app, ["bang", "evaluate", "--strategy", RENEGADE_RULES, "--seat",
-                                      "renegade", "--n", "120", "--jobs", "1", "--json"],
-                                env={"CARDSIM_STORE": str(tmp_path / "store")})
+    result = CliRunner().invoke(
+        app,
+        ["bang", "evaluate", "--strategy", RENEGADE_RULES, "--seat", "renegade", "--n", "120", "--jobs", "1", "--json"],
+        env={"CARDSIM_STORE": str(tmp_path / "store")},
+    )
     assert result.exit_code == 0, result.output
     tables = json.loads(result.stdout)["tables"]
     assert [row["strategy"] for row in tables["evaluate"]] == [RENEGADE_RULES, "tuned"]
@@ -249,9 +260,28 @@ def test_the_command_prints_both_rates_and_the_difference(tmp_path) -> None:
 @pytest.mark.parametrize("extra", [[], ["--traceback"]])
 def test_the_command_fails_with_one_line_and_exit_2(bad, tmp_path, extra) -> None:
     env = dict(os.environ, CARDSIM_STORE=str(tmp_path / "store"))
-    result = subprocess.run([sys.executable, "-m", "cardsim.cli", "bang", "evaluate", "--strategy",
-                             f"{bad}:Raises", "--players", "4", "--n", "10", "--jobs", "1", *extra],
-                            capture_output=True, text=True, env=env, check=False)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cardsim.cli",
+            "bang",
+            "evaluate",
+            "--strategy",
+            f"{bad}:Raises",
+            "--players",
+            "4",
+            "--n",
+            "10",
+            "--jobs",
+            "1",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert "seat outlaw (seat 2), turn game 2, turn 3, decision play: raised RuntimeError" in lines[-1]
@@ -271,3 +301,14 @@ def test_the_tutorial_shows_the_example_file_as_it_is() -> None:
     assert blocks[0] == (EXAMPLES / "bang_renegade.py").read_text()
     assert "cardsim.bang.evaluate(" in blocks[1]
     assert "examples/strategies/bang_role.py" in section
+
+
+def test_the_benchmark_row_has_the_shape_of_every_games() -> None:
+    """``strategy_rows`` (collected by ``cardsim bench strategies``) gives the keys of The
+    Gang's rows (what, per_second, ratio, target); its rate is a measured CPU rate against a stated target."""
+    from cardsim.sims.bang.bench import strategy_rows
+
+    rows = strategy_rows(quick=True)
+    assert len(rows) == 1 and set(rows[0]) == {"what", "per_second", "ratio", "target"}
+    assert rows[0]["per_second"] > 0 and 0 < rows[0]["ratio"] < 1
+    assert rows[0]["target"].startswith(">= 200/s: ")

@@ -78,6 +78,18 @@ from cardsim.sims.bang.state import (
     seat_params,
     weapon_reach,
 )  # fmt: skip
+from cardsim.sims.bang.usercall import (
+    D_DISCARD,
+    D_JESSE,
+    D_KIT,
+    D_PEDRO,
+    D_PLAY,
+    D_SID,
+    D_STORE,
+    FALLBACK,
+    SID_BASE,
+    dispatch,
+)
 from cardsim.sims.bang.view import (
     V_ALIVE,
     V_ALIVE_N,
@@ -105,7 +117,6 @@ from cardsim.sims.bang.view import (
     V_TABLE_N,
     VIEW_SIZE,
 )  # fmt: skip
-from cardsim.sims.bang.usercall import D_DISCARD, D_JESSE, D_KIT, D_PEDRO, D_PLAY, D_SID, D_STORE, FALLBACK, SID_BASE, dispatch
 from cardsim.sims.core.jit import kernel
 
 

@@ -63,24 +63,78 @@ import numpy as np
 from cardsim.errors import UserError
 from cardsim.sims.bang import engine
 from cardsim.sims.bang.cards import (  # noqa: F401  (re-exported for strategies)
-    BANG, BARREL, BEER, BOT_NAMES, BOT_SEARCH, BOT_USER, CARD_KIND, CARD_RANK, CARD_SUIT,
-    CARABINE, CAT_BALOU, CHARACTER_NAMES, DEPUTY, DUEL, DYNAMITE, FIRST_BLUE, FIRST_WEAPON,
-    GATLING, GENERAL_STORE, INDIANS, JAIL, KIND_NAMES, MISSED, MUSTANG, N_CARDS, N_KINDS, OUTLAW,
-    PANIC, REMINGTON, RENEGADE, ROLE_NAMES, ROLE_SIDE, SALOON, SCHOFIELD, SCOPE, SHERIFF,
-    STAGECOACH, VOLCANIC, WEAPON_REACH, WELLS_FARGO, WINCHESTER,
+    BANG,
+    BARREL,
+    BEER,
+    BOT_NAMES,
+    BOT_SEARCH,
+    BOT_USER,
+    CARABINE,
+    CARD_KIND,
+    CARD_RANK,
+    CARD_SUIT,
+    CAT_BALOU,
+    CHARACTER_NAMES,
+    DEPUTY,
+    DUEL,
+    DYNAMITE,
+    FIRST_BLUE,
+    FIRST_WEAPON,
+    GATLING,
+    GENERAL_STORE,
+    INDIANS,
+    JAIL,
+    KIND_NAMES,
+    MISSED,
+    MUSTANG,
+    N_CARDS,
+    N_KINDS,
+    OUTLAW,
+    PANIC,
+    REMINGTON,
+    RENEGADE,
+    ROLE_NAMES,
+    ROLE_SIDE,
+    SALOON,
+    SCHOFIELD,
+    SCOPE,
+    SHERIFF,
+    STAGECOACH,
+    VOLCANIC,
+    WEAPON_REACH,
+    WELLS_FARGO,
+    WINCHESTER,
 )  # fmt: skip
 from cardsim.sims.bang.policies import SID_ABILITY
 from cardsim.sims.bang.usercall import FALLBACK, SID_BASE, install
 from cardsim.sims.bang.view import (
-    MAX_SEATS, V_ALIVE, V_ALIVE_N, V_ATTACKS, V_CHAR, V_DISCARD_TOP, V_DIST, V_FOES,
-    V_HAND_COUNT, V_HAND_N, V_LIFE, V_MAX_LIFE, V_MAY_BANG, V_MY_CARDS, V_MY_ROLE, V_OUTLAWS,
-    V_PLAYERS, V_REACH, V_ROLE, V_SEAT, V_SHERIFF, V_TABLE,
+    MAX_SEATS,
+    V_ALIVE,
+    V_ALIVE_N,
+    V_ATTACKS,
+    V_CHAR,
+    V_DISCARD_TOP,
+    V_DIST,
+    V_FOES,
+    V_HAND_COUNT,
+    V_HAND_N,
+    V_LIFE,
+    V_MAX_LIFE,
+    V_MAY_BANG,
+    V_MY_CARDS,
+    V_MY_ROLE,
+    V_OUTLAWS,
+    V_PLAYERS,
+    V_REACH,
+    V_ROLE,
+    V_SEAT,
+    V_SHERIFF,
+    V_TABLE,
 )  # fmt: skip
 from cardsim.sims.core.user_strategy import DEFAULT_TIME_LIMIT, StrategyError, decide
 
 #: The decision methods of a Bang! strategy, in the order of the engine's decision codes.
-DECISIONS = ("play", "discard", "store_pick", "sid_discard", "jesse_source", "kit_return",
-             "pedro_discard")
+DECISIONS = ("play", "discard", "store_pick", "sid_discard", "jesse_source", "kit_return", "pedro_discard")
 #: The built-in bots a strategy may be evaluated against (and falls back on): the search bot
 #: plans with the engine itself, so it is left out.
 AGAINST = tuple(name for code, name in enumerate(BOT_NAMES) if code != BOT_SEARCH)
@@ -177,21 +231,31 @@ def build_view(v: np.ndarray, turn: int) -> View:
     n = a[V_PLAYERS]
 
     def seats(offset: int) -> tuple[int, ...]:
-        return tuple(a[offset:offset + n])
+        return tuple(a[offset : offset + n])
 
-    table = a[V_TABLE:V_TABLE + n * N_KINDS]
+    table = a[V_TABLE : V_TABLE + n * N_KINDS]
     return View(
-        seat=a[V_SEAT], players=n, turn=int(turn), role=a[V_MY_ROLE], sheriff=a[V_SHERIFF],
-        roles=seats(V_ROLE), characters=seats(V_CHAR), life=seats(V_LIFE),
-        max_life=seats(V_MAX_LIFE), alive=tuple(x == 1 for x in a[V_ALIVE:V_ALIVE + n]),
-        hand_counts=seats(V_HAND_COUNT), distance=seats(V_DIST),
-        in_play=tuple(tuple(c for c in table[q * N_KINDS:(q + 1) * N_KINDS] if c >= 0)
-                      for q in range(n)),
-        attacks=tuple(tuple(a[V_ATTACKS + q * MAX_SEATS:V_ATTACKS + q * MAX_SEATS + n])
-                      for q in range(n)),
-        hand=tuple(a[V_MY_CARDS:V_MY_CARDS + a[V_HAND_N]]), living=a[V_ALIVE_N],
-        outlaws_alive=a[V_OUTLAWS], foes_alive=a[V_FOES], may_bang=a[V_MAY_BANG] == 1,
-        reach=a[V_REACH], discard_top=a[V_DISCARD_TOP],
+        seat=a[V_SEAT],
+        players=n,
+        turn=int(turn),
+        role=a[V_MY_ROLE],
+        sheriff=a[V_SHERIFF],
+        roles=seats(V_ROLE),
+        characters=seats(V_CHAR),
+        life=seats(V_LIFE),
+        max_life=seats(V_MAX_LIFE),
+        alive=tuple(x == 1 for x in a[V_ALIVE : V_ALIVE + n]),
+        hand_counts=seats(V_HAND_COUNT),
+        distance=seats(V_DIST),
+        in_play=tuple(tuple(c for c in table[q * N_KINDS : (q + 1) * N_KINDS] if c >= 0) for q in range(n)),
+        attacks=tuple(tuple(a[V_ATTACKS + q * MAX_SEATS : V_ATTACKS + q * MAX_SEATS + n]) for q in range(n)),
+        hand=tuple(a[V_MY_CARDS : V_MY_CARDS + a[V_HAND_N]]),
+        living=a[V_ALIVE_N],
+        outlaws_alive=a[V_OUTLAWS],
+        foes_alive=a[V_FOES],
+        may_bang=a[V_MAY_BANG] == 1,
+        reach=a[V_REACH],
+        discard_top=a[V_DISCARD_TOP],
     )
 
 
@@ -201,7 +265,7 @@ def legal_choices(decision: int, view: View, extra: np.ndarray) -> tuple[Any, ..
     name = DECISIONS[decision]
     if name == "play":
         flat = extra.tolist()
-        return tuple(Play(*flat[i:i + 3]) for i in range(0, len(flat), 3)) + (END,)
+        return tuple(Play(*flat[i : i + 3]) for i in range(0, len(flat), 3)) + (END,)
     if name == "discard":
         return view.hand
     if name in ("store_pick", "kit_return"):
@@ -209,8 +273,9 @@ def legal_choices(decision: int, view: View, extra: np.ndarray) -> tuple[Any, ..
     if name == "sid_discard":
         return tuple((a, b) for a in view.hand for b in view.hand if a != b)
     if name == "jesse_source":
-        return (-1,) + tuple(q for q in range(view.players)
-                             if q != view.seat and view.alive[q] and view.hand_counts[q] > 0)
+        return (-1,) + tuple(
+            q for q in range(view.players) if q != view.seat and view.alive[q] and view.hand_counts[q] > 0
+        )
     return PEDRO_CHOICES
 
 
@@ -231,8 +296,7 @@ class UserSeat:
     time limit, one-line error) and answers the engine; a decision the strategy does not
     define goes back to the built-in fallback bot."""
 
-    def __init__(self, strategy: Any, spec: str, role: int, time_limit: float = DEFAULT_TIME_LIMIT
-                 ) -> None:
+    def __init__(self, strategy: Any, spec: str, role: int, time_limit: float = DEFAULT_TIME_LIMIT) -> None:
         self.strategy, self.spec, self.role, self.time_limit = strategy, spec, role, time_limit
         self.defined = [callable(getattr(strategy, name, None)) for name in DECISIONS]
         self.game = 0
@@ -244,9 +308,16 @@ class UserSeat:
         view = build_view(v, turn)
         legal = legal_choices(decision, view, extra)
         try:
-            choice = decide(self.strategy, DECISIONS[decision], view, legal, spec=self.spec,
-                            seat=f"{ROLE_NAMES[self.role]} (seat {view.seat})",
-                            turn=f"game {self.game}, turn {turn}", time_limit=self.time_limit)
+            choice = decide(
+                self.strategy,
+                DECISIONS[decision],
+                view,
+                legal,
+                spec=self.spec,
+                seat=f"{ROLE_NAMES[self.role]} (seat {view.seat})",
+                turn=f"game {self.game}, turn {turn}",
+                time_limit=self.time_limit,
+            )
         except StrategyError as err:
             self.error = err
             raise
@@ -260,8 +331,9 @@ def builtin_tables(bot: str, players: int) -> tuple[int, np.ndarray]:
     return BOT_NAMES.index(bot), np.ascontiguousarray(bot_params(bot, players), np.float64)
 
 
-def play_user_games(seat: UserSeat, players: int, others: str, fallback: str, deal_seed: int,
-                    play_seed: int, n: int, *, first: int = 0) -> tuple[np.ndarray, ...]:
+def play_user_games(
+    seat: UserSeat, players: int, others: str, fallback: str, deal_seed: int, play_seed: int, n: int, *, first: int = 0
+) -> tuple[np.ndarray, ...]:
     """``n`` games with the first seat of ``seat.role`` played by ``seat``'s strategy (its
     missing decisions by ``fallback``) and every other seat by built-in ``others``: the
     result arrays of :func:`engine.play_focus_games` (winner, turns, roles, chars, alive,
@@ -280,9 +352,19 @@ def play_user_games(seat: UserSeat, players: int, others: str, fallback: str, de
             seat.game = first + i + 1
             try:
                 result = engine.play_focus_games(
-                    1, players, bots, other_table, seat.role, BOT_USER + fallback_code,
-                    fallback_table[seat.role], MAX_TURNS, deal_rng, play_rng, False,
-                    rollout_params=other_table)
+                    1,
+                    players,
+                    bots,
+                    other_table,
+                    seat.role,
+                    BOT_USER + fallback_code,
+                    fallback_table[seat.role],
+                    MAX_TURNS,
+                    deal_rng,
+                    play_rng,
+                    False,
+                    rollout_params=other_table,
+                )
             except Exception:
                 if seat.error is not None:
                     raise seat.error from seat.error.__cause__
@@ -293,22 +375,41 @@ def play_user_games(seat: UserSeat, players: int, others: str, fallback: str, de
     return tuple(np.concatenate(column) for column in zip(*rows, strict=True))
 
 
-def builtin_games(role: int, players: int, others: str, bot: str, deal_seed: int,
-                  play_seed: int, n: int) -> tuple[np.ndarray, ...]:
+def builtin_games(
+    role: int, players: int, others: str, bot: str, deal_seed: int, play_seed: int, n: int
+) -> tuple[np.ndarray, ...]:
     """The same ``n`` deals as :func:`play_user_games` with built-in ``bot`` in the seat: the
     kernel's result arrays."""
     other_code, other_table = builtin_tables(others, players)
     code, table = builtin_tables(bot, players)
     bots = np.full(4, other_code, dtype=np.int64)
     return engine.play_focus_games(
-        n, players, bots, other_table, role, code, table[role], MAX_TURNS,
-        np.random.default_rng(deal_seed), np.random.default_rng(play_seed), False,
-        rollout_params=other_table)
+        n,
+        players,
+        bots,
+        other_table,
+        role,
+        code,
+        table[role],
+        MAX_TURNS,
+        np.random.default_rng(deal_seed),
+        np.random.default_rng(play_seed),
+        False,
+        rollout_params=other_table,
+    )
 
 
-def evaluate_chunk(spec: str, players: int, role: int, against: str, others: str,
-                   rng: np.random.Generator, n: int, first: int,
-                   time_limit: float = DEFAULT_TIME_LIMIT) -> dict[str, Any]:
+def evaluate_chunk(
+    spec: str,
+    players: int,
+    role: int,
+    against: str,
+    others: str,
+    rng: np.random.Generator,
+    n: int,
+    first: int,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> dict[str, Any]:
     """One chunk of an evaluation (runs in workers, which load the strategy from ``spec``):
     the same ``n`` deals played with the user's strategy and with built-in ``against`` in the
     seat of ``role``. Returns 1/0 wins of the role's side per game, or ``error`` (the
@@ -319,12 +420,18 @@ def evaluate_chunk(spec: str, players: int, role: int, against: str, others: str
     deal_seed, play_seed = (int(x) for x in rng.integers(0, 2**63 - 1, size=2))
     seat = UserSeat(load_strategy(spec), spec, role, time_limit)
     try:
-        user = play_user_games(seat, players, others, against, deal_seed, play_seed, n,
-                               first=first)[0]
+        user = play_user_games(seat, players, others, against, deal_seed, play_seed, n, first=first)[0]
     except StrategyError as err:
-        return {"error": {"problem": err.problem, "strategy": err.strategy, "seat": err.seat,
-                          "turn": err.turn, "decision": err.decision},
-                "traceback": strategy_traceback(err)}
+        return {
+            "error": {
+                "problem": err.problem,
+                "strategy": err.strategy,
+                "seat": err.seat,
+                "turn": err.turn,
+                "decision": err.decision,
+            },
+            "traceback": strategy_traceback(err),
+        }
     builtin = builtin_games(role, players, others, against, deal_seed, play_seed, n)[0]
     side = ROLE_SIDE[role]
     return {"user": (user == side).astype(np.int8), "builtin": (builtin == side).astype(np.int8)}
@@ -333,5 +440,7 @@ def evaluate_chunk(spec: str, players: int, role: int, against: str, others: str
 def check_strategy(strategy: Any, spec: str) -> None:
     """Refuse a strategy that defines none of :data:`DECISIONS` before anything runs."""
     if not any(callable(getattr(strategy, name, None)) for name in DECISIONS):
-        raise UserError(f"strategy {spec} defines none of the Bang! decisions "
-                        f"{', '.join(DECISIONS)} (each a method (view, legal) -> choice)")
+        raise UserError(
+            f"strategy {spec} defines none of the Bang! decisions "
+            f"{', '.join(DECISIONS)} (each a method (view, legal) -> choice)"
+        )
