@@ -16,7 +16,8 @@ from typing import Any
 from cardsim.errors import UserError
 
 #: Environment constructors by name, and the module that defines each.
-ENVS: dict[str, str] = {"thegame_v0": "cardsim.envs.thegame"}
+ENVS: dict[str, str] = {"thegame_v0": "cardsim.envs.thegame",
+                        "bang_v0": "cardsim.envs.bang"}
 __all__ = [*ENVS, "ENVS", "require_pettingzoo"]
 
 

@@ -14,6 +14,7 @@ by name and its numba cache stays valid.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -26,20 +27,21 @@ FALLBACK = -1000
 SID_BASE = 256
 
 Handler = Callable[[int, np.ndarray, np.ndarray, int], int]
-_HANDLER: list[Handler | None] = [None]
+_LOCAL = threading.local()  # one handler per thread: an environment plays in a thread of its own
 
 
 def install(handler: Handler | None) -> Handler | None:
-    """Make ``handler`` answer the user seats' decisions; returns the one it replaces."""
-    previous = _HANDLER[0]
-    _HANDLER[0] = handler
+    """Make ``handler`` answer the user seats' decisions of games played in this thread;
+    returns the one it replaces."""
+    previous = getattr(_LOCAL, "handler", None)
+    _LOCAL.handler = handler
     return previous
 
 
 def dispatch(decision: int, view: np.ndarray, extra: np.ndarray, turn: int) -> int:
     """Called by the compiled engine at a user seat's decision: the installed handler's
     answer, or :data:`FALLBACK` when none is installed (the built-in bot plays)."""
-    handler = _HANDLER[0]
+    handler = getattr(_LOCAL, "handler", None)
     if handler is None:
         return FALLBACK
     return int(handler(int(decision), view, extra, int(turn)))
