@@ -1,28 +1,32 @@
-"""A Renegade with the two rules of issue 37, in 20 lines.
+"""The tuned bot as a Renegade with the two rules of issue 37, in 20 lines.
 
-1. Never aim at the Sheriff while anyone else lives (no Gatling, Indians! or Dynamite either).
-2. While the Outlaws outnumber the living Deputies hit those who attacked the Sheriff; once the
-   Deputies are as many, hit the lawful-looking players (who never did).
+1. Never aim at the Sheriff while anyone else lives.
+2. Once the living Deputies are at least as many as the living Outlaws, hit the lawful-looking
+   players (the Sheriff's side must not win before the Renegade is alone with him); before,
+   hit the outlaw-looking ones.
 
-Plays without a target come first, then shots at the most wounded allowed target. Only ``play``
-is defined: every other decision is the built-in bot's it is evaluated against.
+Everything else is the tuned bot's (``BuiltinBot``, the built-in bots in plain Python): only
+how much the Renegade wants to hurt each player changes.
 """
 
-from cardsim.sims.bang.strategy import DEPUTY, DYNAMITE, END, GATLING, INDIANS, card_kind
+from cardsim.sims.bang.builtin import NEVER, BuiltinBot
+from cardsim.sims.bang.policies import P_UNKNOWN, P_WOUNDED
+from cardsim.sims.bang.strategy import RENEGADE
 
 
-class TwoRules:
-    def play(self, view, legal):
-        dead = sum(1 for q, role in enumerate(view.roles) if role == DEPUTY and not view.alive[q])
-        deputies = (view.players - 3) // 2 - dead  # dealt 0, 1, 1, 2 at 4-7 players
+class TwoRules(BuiltinBot):
+    def __init__(self):
+        super().__init__("tuned")
 
-        def allowed(play):
-            if play.target < 0:
-                return play.card < 0 or card_kind(play.card) not in (GATLING, INDIANS, DYNAMITE) or view.living == 2
-            if play.target == view.sheriff:
-                return view.living == 2  # rule 1
-            lawful = view.attacks[play.target][view.sheriff] == 0
-            return lawful if deputies >= view.outlaws_alive else not lawful  # rule 2
-
-        plays = [play for play in legal if play is not END and allowed(play)]
-        return min(plays, key=lambda p: (p.target >= 0, view.life[p.target]), default=END)
+    def hostility(self, view, w, suspect, t):
+        if view.role != RENEGADE or t == view.seat or not view.alive[t]:
+            return super().hostility(view, w, suspect, t)
+        wounded = w[P_WOUNDED] * (view.max_life[t] - view.life[t])
+        if t == view.sheriff:  # rule 1: the Sheriff last
+            return 1.0 + wounded if view.living == 2 else NEVER
+        if view.outlaws_alive == 0:
+            return 2.0 + wounded
+        outlaw_looking = suspect[t]  # from the public attack record (> 0: hostile to the Sheriff)
+        if self.deputies_alive(view) >= view.outlaws_alive:  # rule 2
+            return -outlaw_looking + w[P_UNKNOWN] + wounded
+        return outlaw_looking + w[P_UNKNOWN] + wounded

@@ -117,6 +117,18 @@ def test_the_twin_is_asked_every_decision() -> None:
     assert set(asked) == set(S.DECISIONS), asked
 
 
+def test_the_tuned_twin_plays_the_kernels_tuned_games() -> None:
+    """``BuiltinBot("tuned")`` reads the trained parameter table and plays the tuned bot's
+    games exactly too, in every role (fallback: the random bot)."""
+    from cardsim.sims.bang.builtin import BuiltinBot
+
+    for role in (SHERIFF, DEPUTY, OUTLAW, RENEGADE):
+        seat = S.UserSeat(BuiltinBot("tuned"), "tuned twin", role)
+        user = S.play_user_games(seat, 6, "tuned", "random", 40, 50 + role, 60)
+        kernel = S.builtin_games(role, 6, "tuned", "tuned", 40, 50 + role, 60)
+        assert all(np.array_equal(a, b) for a, b in zip(user, kernel, strict=True))
+
+
 @pytest.mark.parametrize("fallback", ["random", "role", "tuned", "role2"])
 def test_decisions_left_out_are_the_builtins(fallback: str) -> None:
     """A strategy defining no decision plays exactly the built-in's games (its fallback),

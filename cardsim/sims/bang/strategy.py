@@ -41,10 +41,11 @@ minus the revealed dead, and the top of the discard pile; never another hand, a 
 or the draw pile. The engine builds it from the same public view array the built-in bots
 read (:mod:`cardsim.sims.bang.view`).
 
-Examples: ``examples/strategies/bang_renegade.py`` (``TwoRules``, a Renegade with the two
-rules of issue 37 in 20 lines, ``play`` only) and ``examples/strategies/bang_role.py``
-(``RoleBot``, the built-in role bot in plain Python, every decision; it plays exactly the
-kernel's games). ``docs/strategies.md`` has the tutorial.
+The built-in bots through this interface: :class:`cardsim.sims.bang.builtin.BuiltinBot` (every
+decision in plain Python; with the role bot's parameters it plays exactly the kernel's games).
+Examples: ``examples/strategies/bang_role.py`` (``RoleBot``, the role bot) and
+``examples/strategies/bang_renegade.py`` (``TwoRules``: the tuned bot as a Renegade with the two
+rules of issue 37, one method overridden). ``docs/strategies.md`` has the tutorial.
 
 The engine is the compiled one (:mod:`cardsim.sims.bang.engine`): the user's seat has bot
 code ``BOT_USER + k`` (k: the fallback built-in), and at each of its decisions the kernel
