@@ -198,3 +198,93 @@ class Bang:
         if shaken:
             tables["perturbation"] = pl.DataFrame(shaken)
         return tables
+
+    @staticmethod
+    def evaluate(strategy: str, seat: str = "outlaw", players: int | str = 5, n: int = 2_000,
+                 against: str = "tuned", others: str | None = None, *, seed: int = 0,
+                 jobs: int | None = None) -> Result:
+        """A user strategy (``FILE.py:NAME``, see :mod:`cardsim.sims.bang.strategy`) playing
+        the first seat of role ``seat`` while built-in ``others`` (default: ``against``) play
+        every other seat; the same deals are played again with built-in ``against`` in that
+        seat (common random numbers), and decisions the strategy leaves out are ``against``'s.
+
+        ``table``: one row for the strategy and one for the built-in: n games, wins of the
+        seat's side and the win rate with its 95% Wilson interval (the game is the unit).
+        ``tables["paired_difference"]``: the mean per-game difference (strategy minus
+        built-in) with its 95% interval. A failing strategy raises
+        :class:`cardsim.sims.core.user_strategy.StrategyError` (one line naming the seat, the
+        game and turn, the decision and the strategy's message); a bad keyword, file or name a
+        :class:`UserError`.
+
+        >>> from pathlib import Path
+        >>> twin = Path(cardsim.__file__).parents[1] / "examples/strategies/bang_role.py"
+        >>> r = cardsim.bang.evaluate(f"{twin}:RoleBot", seat="renegade", n=100,
+        ...                           against="role", jobs=1)
+        >>> r.tables["paired_difference"]["difference"].to_list()
+        [0.0]
+        """
+        import numpy as np
+        import polars as pl
+
+        from cardsim import __version__
+        from cardsim.sims.bang.cards import ROLE_NAMES, roles_for
+        from cardsim.sims.bang.strategy import AGAINST, EVALUATE_CHUNK, check_strategy, evaluate_chunk
+        from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
+        from cardsim.sims.core.user_strategy import StrategyError, load_strategy, paired_difference
+        from cardsim.stats import wilson_interval
+
+        count = parse_range(players)
+        if len(count) != 1 or not 4 <= count[0] <= 7:
+            raise UserError(f"bang evaluate: players must be one count of 4-7, got {players!r}")
+        if seat not in ROLE_NAMES:
+            raise UserError(f"bang evaluate: seat must be a role ({', '.join(ROLE_NAMES)}), "
+                            f"got {seat!r}")
+        role = ROLE_NAMES.index(seat)
+        if role not in roles_for(count[0]):
+            raise UserError(f"bang evaluate: no {seat} at {count[0]} players")
+        others = against if others is None else others
+        for name, value in (("against", against), ("others", others)):
+            if value not in AGAINST:
+                raise UserError(f"bang evaluate: {name} must be one of {', '.join(AGAINST)}, "
+                                f"got {value!r}")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 2:
+            raise UserError(f"bang evaluate: n must be an integer of at least 2, got {n!r}")
+        validate_root_seed(seed)
+        if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+            raise UserError(f"--jobs must be at least 1, got {jobs!r}")
+        check_strategy(load_strategy(strategy), strategy)
+        chunks = -(-n // EVALUATE_CHUNK)
+        tasks = [(strategy, count[0], role, against, others, chunk_generator(seed, i),
+                  min(EVALUATE_CHUNK, n - i * EVALUATE_CHUNK), i * EVALUATE_CHUNK)
+                 for i in range(chunks)]
+        if (jobs or 1) == 1 or chunks == 1:
+            parts = [evaluate_chunk(*task) for task in tasks]
+        else:
+            from joblib import Parallel, delayed
+
+            parts = Parallel(n_jobs=jobs)(delayed(evaluate_chunk)(*task) for task in tasks)
+        for part in parts:  # the first failure in game order, whichever worker met it
+            if "error" in part:
+                raise StrategyError(**part["error"], traceback_text=part["traceback"])
+        user = np.concatenate([part["user"] for part in parts])
+        builtin = np.concatenate([part["builtin"] for part in parts])
+        wins = [int(user.sum()), int(builtin.sum())]
+        lo, hi = wilson_interval(wins, [n, n])
+        table = pl.DataFrame({
+            "strategy": [strategy, against], "seat": [seat] * 2, "players": [count[0]] * 2,
+            "others": [others] * 2, "n": [n, n], "wins": wins, "win": [w / n for w in wins],
+            "win_lo": lo.tolist(), "win_hi": hi.tolist(),
+        })
+        diff = paired_difference(user, builtin)
+        difference = pl.DataFrame({
+            "strategy": [strategy], "against": [against], "seat": [seat], "players": [count[0]],
+            "n": [n], "difference": [diff["difference"]], "difference_lo": [diff["lo"]],
+            "difference_hi": [diff["hi"]],
+        })
+        episodes = pl.DataFrame({"game": np.arange(1, n + 1), "win": user, "builtin_win": builtin})
+        manifest = {"command": "bang evaluate", "version": __version__, "seed": seed,
+                    "strategy": strategy, "seat": seat, "against": against, "others": others,
+                    "players": count[0], "n": n, "chunk": EVALUATE_CHUNK,
+                    "stop_rule": f"fixed n={n}", "runs": []}
+        return Result(table, episodes, manifest,
+                      {"evaluate": table, "paired_difference": difference})

@@ -281,3 +281,54 @@ def stress_command(
                        "weakest", "favoured"),
                    title="Bang!: side win rates of perturbed tuned tables",
                    name="perturbation", as_json=as_json)
+
+
+@app.command("evaluate")
+def evaluate_command(
+    strategy: Annotated[str, typer.Option("--strategy", help="Your strategy as FILE.py:NAME "
+                                          "(see docs/strategies.md).")],
+    seat: Annotated[str, typer.Option("--seat", help="The role your strategy plays (its "
+                                      "first seat): sheriff, deputy, outlaw or renegade.")
+                    ] = "outlaw",
+    players: Annotated[str, typer.Option("--players", help="Player count, 4-7.")] = "5",
+    n: Annotated[int, typer.Option("--n", help="Games to play.")] = 2_000,
+    against: Annotated[str, typer.Option("--against", help="Built-in bot compared in the same "
+                                         "seat on the same deals; it also makes the decisions "
+                                         "your strategy leaves out. See `bots`.")] = "tuned",
+    others: Annotated[str | None, typer.Option("--others", help="Built-in bot of every other "
+                                               "seat (default: --against).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Root seed (same numbers for any --jobs).")] = 0,
+    jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes.")] = None,
+    traceback: Annotated[bool, typer.Option("--traceback", help="Show the strategy's traceback "
+                                            "when it fails.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Your strategy in one role, built-in bots in the other seats, against a built-in in the
+    same seat on the same deals.
+
+    Example: cardsim bang evaluate --strategy examples/strategies/bang_renegade.py:TwoRules --seat renegade --players 5 --n 2000
+    """
+    from cardsim.api import bang
+    from cardsim.commands.common import run_user_strategy
+
+    result = run_user_strategy(lambda: bang.evaluate(strategy, seat=seat, players=players, n=n,
+                                                     against=against, others=others, seed=seed,
+                                                     jobs=jobs), traceback)
+    record_result(result)
+    if as_json:
+        show_table(result.table, title="bang evaluate", name="evaluate", as_json=True)
+        show_table(result.tables["paired_difference"], title="paired difference",
+                   name="paired_difference", as_json=True)
+        return
+
+    def pct(value: str, lo: str, hi: str) -> pl.Expr:
+        return pl.format("{} ({}..{})", *((pl.col(c) * 100).round(2) for c in (value, lo, hi)))
+
+    show_table(result.table.select("strategy", "seat", "players", "others", "n",
+                                   pct("win", "win_lo", "win_hi").alias("win % (95% CI)")),
+               title="Bang!: the seat's side wins, your strategy and the built-in on the same "
+               "deals", name="evaluate")
+    show_table(result.tables["paired_difference"].select(
+        "strategy", "against", "n",
+        pct("difference", "difference_lo", "difference_hi").alias("difference, points (95% CI)")),
+        title="Paired difference per game (strategy minus built-in)", name="paired_difference")

@@ -20,6 +20,7 @@ ENVS: dict[str, str] = {
     "thegame_v0": "cardsim.envs.thegame",
     "gang_v0": "cardsim.envs.gang",
     "cashnguns_v0": "cardsim.envs.cashnguns",
+    "bang_v0": "cardsim.envs.bang",
 }
 __all__ = [*ENVS, "ENVS", "require_pettingzoo"]
 

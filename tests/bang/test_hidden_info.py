@@ -7,7 +7,9 @@ its end-of-turn discard, a General Store pick, Sid Ketchum's two discards and th
 choices of Jesse Jones, Kit Carlson and Pedro Ramirez (each asked of every seat, whatever its
 character: the bots' choice does not depend on who is allowed to make it). Deliberately leaky
 policies (one that peeks at hands, one whose Pedro Ramirez reads the hidden top of the draw
-pile) must be caught by the same check.
+pile) must be caught by the same check. A user strategy's seat (:mod:`cardsim.sims.bang.strategy`)
+is checked the same way: the typed View and legal choices it is given for every decision must
+not change, and a user strategy that reads the state behind the View's back is caught.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ import pytest
 
 from cardsim.sims.bang import cards as C
 from cardsim.sims.bang import engine as E
+from cardsim.sims.bang import strategy as S
 from cardsim.sims.bang.policies import card_worth
 from cardsim.sims.bang.simulator import bot_params
+from cardsim.sims.bang.usercall import install
 
 Decide = Callable[[np.ndarray, int], tuple]
 
@@ -207,4 +211,65 @@ def hidden_info_check(seed: int) -> int:
     come from :func:`mid_game_states`' own stream, so ``seed`` is not used)."""
     states = mid_game_states(C.BOT_ROLE, 4, n_games=3)
     assert changed_decisions(bot_decisions, states) == 0
+    assert changed_decisions(user_decisions, with_cards(states)) == 0  # a user's View too
     return len(states)
+
+
+# ---------------------------------------------------------------- a user strategy's view
+
+
+class Recorder:
+    """A user strategy that records every (decision, view, legal) it is asked and answers
+    with the first legal choice (``leak``: a cheat that reads the state the test decides on
+    and aims at whoever holds fewest Missed!, a hidden fact)."""
+
+    def __init__(self, leak: np.ndarray | None = None) -> None:
+        self.seen: list[tuple] = []
+        self.leak = leak
+        for name in S.DECISIONS:
+            setattr(self, name, self._method(name))
+
+    def _method(self, name: str):
+        def method(view, legal):
+            self.seen.append((name, view, legal))
+            if name == "play" and self.leak is not None and len(legal) > 1:
+                hands = E.StateView(self.leak).hand
+                return min(legal, key=lambda play: (int(hands[play.target, C.MISSED]), play))
+            return legal[0]
+        return method
+
+
+def user_decisions(state: np.ndarray, p: int, leaky: bool = False) -> tuple:
+    """Seat p made a user seat (fallback: the role bot): every decision of
+    :func:`bot_decisions`, asked of the strategy through the engine's own door, as the views
+    and legal choices it was given and the answers the engine took."""
+    state = state.copy()
+    state[E.BOT + p] = C.BOT_USER + C.BOT_ROLE
+    recorder = Recorder(state if leaky else None)
+    previous = install(S.UserSeat(recorder, "recorder", int(state[E.ROLE + p])))
+    try:
+        answers = bot_decisions(state, p)
+    finally:
+        install(previous)
+    return answers, tuple(recorder.seen)
+
+
+def with_cards(states: list[tuple[np.ndarray, int]]) -> list[tuple[np.ndarray, int]]:
+    """The states whose deciding seat holds cards (the engine never asks an empty hand for
+    its end-of-turn discard, and a user strategy has no legal answer there)."""
+    return [(s, p) for s, p in states if E.hand_count(s, p) > 0]
+
+
+def test_a_user_view_ignores_hidden_cards_and_roles() -> None:
+    """The View and legal choices a user strategy gets, for each of the seven decisions, and
+    the engine's answers do not change when the seat's hidden part does."""
+    states = with_cards(mid_game_states(C.BOT_ROLE, 7) + mid_game_states(C.BOT_ROLE, 5))
+    assert len(states) > 100
+    assert changed_decisions(user_decisions, states) == 0
+    asked = {name for state, p in states[:40] for name, _, _ in user_decisions(state, p)[1]}
+    assert asked == set(S.DECISIONS)
+
+
+def test_a_leaky_user_strategy_is_caught() -> None:
+    states = with_cards(mid_game_states(C.BOT_ROLE, 7))
+    assert changed_decisions(lambda s, p: user_decisions(s, p, leaky=True), states) > 0

@@ -7,7 +7,9 @@ ratio is what numba buys. Targets: >= 2,000 games/s for 7 players with ``role`` 
 relative to the role bots measured in the same run. The search bot's rows (issue 37) play
 7 players with one ``search`` seat (each role in turn) among ``tuned2`` bots, at the default
 budget (target: >= 20 games per CPU-second) and at a quarter of it, so the budget's cost shows;
-they have no interpreted reference (it would take minutes). On a shared machine the wall-clock rate
+they have no interpreted reference (it would take minutes). The last row is the user-strategy
+engine's (:func:`strategy_rows`, issue 33: a trivial Python strategy in one seat of 7 players,
+>= 200 games per CPU-second). On a shared machine the wall-clock rate
 depends on the other load, so each row also gives games per CPU-second of this process
 (``cpu_games_per_second``, the one-core figure the targets are checked on).
 """
@@ -26,6 +28,7 @@ from cardsim.sims.bang.state import SEARCH_BUDGET
 
 TARGETS = {(7, "role"): 2000.0, (7, "tuned"): 5000.0}
 SEARCH_TARGET = 20.0
+STRATEGY_TARGET = 200.0
 
 
 def games_per_second(module, config: BangConfig, n: int, seed: int
@@ -72,7 +75,51 @@ def main(quick: bool) -> list[dict]:
         rows.append(row)
     for budget in (SEARCH_BUDGET, SEARCH_BUDGET // 4):
         rows.append(search_row(budget, 20 if quick else 100))
+    for row in strategy_rows(quick):  # in this table's columns
+        rate = float(row["per_second"])
+        rows.append({"what": row["what"], "cpu_games_per_second": rate,
+                     "vs_role_bots": row["ratio"], "target": STRATEGY_TARGET,
+                     "meets_target": rate >= STRATEGY_TARGET})
     return rows
+
+
+class _FirstChoice:
+    """The trivial user strategy of the benchmark: the first legal choice of every decision."""
+
+    def __getattr__(self, name: str):
+        from cardsim.sims.bang.strategy import DECISIONS
+
+        if name not in DECISIONS:
+            raise AttributeError(name)
+        return lambda view, legal: legal[0]
+
+
+def strategy_rows(quick: bool = False) -> list[dict]:
+    """Games per CPU-second of the user-strategy engine (:mod:`cardsim.sims.bang.strategy`):
+    7 players, a trivial Python strategy (the first legal choice of every decision, each
+    checked as for a user's) in one seat, each role in turn, role bots elsewhere. ``ratio``:
+    that rate over the compiled kernel's on the same deals with the role bot in the seat,
+    measured in the same run (issue 33 target: >= 200 games per CPU-second)."""
+    from cardsim.sims.bang.strategy import UserSeat, builtin_games, play_user_games
+
+    n = 100 if quick else 400
+    user_cpu = kernel_cpu = 0.0
+    for role in range(4):
+        seat = UserSeat(_FirstChoice(), "bench", role)
+        play_user_games(seat, 7, "role", "role", 90 + role, 95 + role, 2)  # load the kernels
+        clock = time.process_time()
+        play_user_games(seat, 7, "role", "role", role, 10 + role, n)
+        user_cpu += time.process_time() - clock
+        clock = time.process_time()
+        builtin_games(role, 7, "role", "role", role, 10 + role, n)
+        kernel_cpu += time.process_time() - clock
+    rate = 4 * n / max(user_cpu, 1e-9)
+    kernel_rate = 4 * n / max(kernel_cpu, 1e-9)
+    return [{"what": "user strategy (trivial, one seat, each role in turn), 7 players, role bots, "
+                     "one core",
+             "per_second": round(rate), "ratio": round(rate / kernel_rate, 3),
+             "target": f">= {STRATEGY_TARGET:,.0f}/s: "
+                       f"{'met' if rate >= STRATEGY_TARGET else 'NOT met'}"}]
 
 
 def search_row(budget: int, n_per_role: int) -> dict:

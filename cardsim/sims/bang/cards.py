@@ -143,6 +143,10 @@ ROLE_SIDE = np.array([SIDE_LAW, SIDE_LAW, SIDE_OUTLAWS, SIDE_RENEGADE], dtype=np
 
 # --- bots ------------------------------------------------------------------------------------
 BOT_RANDOM, BOT_ROLE, BOT_NAIVE, BOT_TUNED, BOT_ROLE2, BOT_TUNED2, BOT_SEARCH = range(7)
+#: Bot code offset of a seat played by a Python strategy (:mod:`cardsim.sims.bang.strategy`):
+#: ``BOT_USER + k`` asks the strategy and plays built-in bot ``k`` for decisions it leaves out.
+#: Not a built-in bot, so not in ``BOT_NAMES``.
+BOT_USER = 100
 BOT_NAMES: tuple[str, ...] = ("random", "role", "naive", "tuned", "role2", "tuned2", "search")
 BOT_DESCRIPTIONS: dict[str, str] = {
     "random": "uniformly random legal play each step of its turn (incl. ending it); "

@@ -6,15 +6,20 @@
 for every decision a seat makes: its plays, its end-of-turn discard, General Store picks, Sid
 Ketchum's discards and the draw-phase choices of Jesse Jones, Kit Carlson and Pedro Ramirez.
 ``tests/bang/test_hidden_info.py`` calls each of them on states that differ only in hidden
-information.
+information. A seat with bot code ``BOT_USER + k`` is played by a Python strategy
+(:mod:`cardsim.sims.bang.strategy`): each ``choose_*`` asks it through :func:`user_choice`
+and plays built-in bot ``k`` for the decisions it leaves out.
 """
 
 from __future__ import annotations
+
+from numba import objmode
 
 from cardsim.sims.bang.cards import (
     BANG,
     BEER,
     BOT_RANDOM,
+    BOT_USER,
     CALAMITY_JANET,
     CARD_KIND,
     CAT_BALOU,
@@ -51,6 +56,7 @@ from cardsim.sims.bang.state import (
     DISCARD,
     G_DISCARD_N,
     G_PLAYERS,
+    G_TURNS,
     HAND,
     HAND_WIDTH,
     HOLDER,
@@ -72,6 +78,18 @@ from cardsim.sims.bang.state import (
     seat_params,
     weapon_reach,
 )  # fmt: skip
+from cardsim.sims.bang.usercall import (
+    D_DISCARD,
+    D_JESSE,
+    D_KIT,
+    D_PEDRO,
+    D_PLAY,
+    D_SID,
+    D_STORE,
+    FALLBACK,
+    SID_BASE,
+    dispatch,
+)
 from cardsim.sims.bang.view import (
     V_ALIVE,
     V_ALIVE_N,
@@ -185,6 +203,12 @@ def legal_actions(s, p):
 # ---------------------------------------------------------------- what a bot sees
 
 
+@kernel(inline="always")
+def as_builtin(s, p):
+    """Seat p's bot code as a built-in: a user seat's fallback bot k, else its own bot."""
+    return s[BOT + p] - BOT_USER if s[BOT + p] >= BOT_USER else s[BOT + p]
+
+
 @kernel
 def public_view(s, p):
     """Fill and return the view of seat p (layout: :mod:`cardsim.sims.bang.view`): the public
@@ -236,7 +260,7 @@ def public_view(s, p):
     v[V_DISCARD_TOP] = s[DISCARD + (s[G_DISCARD_N] - 1)] if s[G_DISCARD_N] > 0 else -1
     v[V_REACH] = weapon_reach(s, p)
     v[V_MY_ROLE] = s[ROLE + p]
-    v[V_BOT] = s[BOT + p]
+    v[V_BOT] = as_builtin(s, p)
     for i in range(MAX_SEATS * MAX_SEATS):
         v[V_ATTACKS + i] = s[ATTACKS + i]
     for k in range(N_KINDS):
@@ -253,51 +277,118 @@ def public_view(s, p):
     return v
 
 
+# ---------------------------------------------------------------- a Python strategy's seat
+
+
+@kernel
+def user_choice(s, p, decision, extra):
+    """Ask the Python strategy of user seat p (bot code ``BOT_USER + k``) for ``decision``
+    (a :mod:`~cardsim.sims.bang.usercall` code) with ``extra`` (the legal plays, or the cards
+    shown): the one step out of compiled code, a numba ``objmode`` call of
+    :func:`~cardsim.sims.bang.usercall.dispatch` with p's public view only. Returns its
+    integer answer, ``FALLBACK`` for "play the built-in bot k here"."""
+    v = public_view(s, p)
+    turn = s[G_TURNS]
+    with objmode(out="int64"):
+        out = dispatch(decision, v, extra, turn)
+    return out
+
+
+@kernel
+def user_action(s, rng, p):
+    """A user seat's play: its strategy's pick among the legal plays and "end the phase",
+    or its fallback bot's play."""
+    n = legal_actions(s, p)
+    i = user_choice(s, p, D_PLAY, s[ACTS : ACTS + 3 * n])
+    if i == FALLBACK:
+        return builtin_action(s, rng, p)
+    if i >= n:
+        return -1, -1, -1
+    return s[ACTS + i * 3 + 0], s[ACTS + i * 3 + 1], s[ACTS + i * 3 + 2]
+
+
+# ---------------------------------------------------------------- the door to the bots
+
+
 @kernel(inline="always")
-def choose_action(s, rng, p):
-    """p's next play, chosen by its bot: the random bot from the legal plays, the others from
+def builtin_action(s, rng, p):
+    """p's next play by a built-in bot: the random bot from the legal plays, the others from
     the public view and their parameters."""
-    if s[BOT + p] == BOT_RANDOM:
+    if as_builtin(s, p) == BOT_RANDOM:
         n = legal_actions(s, p)
         return random_play(s[ACTS : ACTS + 3 * n], n, rng)
     return scripted_play(public_view(s, p), seat_params(s, p))
 
 
 @kernel(inline="always")
+def choose_action(s, rng, p):
+    """p's next play, chosen by its bot (a user seat's by its strategy)."""
+    if s[BOT + p] >= BOT_USER:
+        return user_action(s, rng, p)
+    return builtin_action(s, rng, p)
+
+
+@kernel(inline="always")
 def choose_store_card(s, rng, p, shown, remaining):
     """General Store pick (index into the ``remaining`` shown cards), by p's bot."""
-    return pick_store_card(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM, rng,
-                           shown, remaining)
+    if s[BOT + p] >= BOT_USER:
+        i = user_choice(s, p, D_STORE, shown[:remaining])
+        if i != FALLBACK:
+            return i
+    return pick_store_card(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM,
+                           rng, shown, remaining)
 
 
 @kernel(inline="always")
 def choose_discard(s, rng, p):
     """End-of-turn discard, by p's bot."""
-    return pick_discard(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM, rng)
+    if s[BOT + p] >= BOT_USER:
+        c = user_choice(s, p, D_DISCARD, s[ACTS:ACTS])
+        if c != FALLBACK:
+            return c
+    return pick_discard(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM,
+                        rng)
 
 
 @kernel
 def choose_two_to_discard(s, rng, p):
     """Sid Ketchum's two cards, chosen by p's bot."""
-    return pick_two_to_discard(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM,
-                               rng)
+    if s[BOT + p] >= BOT_USER:
+        pair = user_choice(s, p, D_SID, s[ACTS:ACTS])
+        if pair != FALLBACK:
+            return pair // SID_BASE, pair % SID_BASE
+    return pick_two_to_discard(public_view(s, p), seat_params(s, p),
+                               as_builtin(s, p) == BOT_RANDOM, rng)
 
 
 @kernel(inline="always")
 def choose_jesse_source(s, rng, p):
     """Jesse Jones's draw: the seat to take his first card from (-1: the deck), by p's bot."""
-    return pick_jesse_source(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM, rng)
+    if s[BOT + p] >= BOT_USER:
+        q = user_choice(s, p, D_JESSE, s[ACTS:ACTS])
+        if q != FALLBACK:
+            return q
+    return pick_jesse_source(public_view(s, p), seat_params(s, p),
+                             as_builtin(s, p) == BOT_RANDOM, rng)
 
 
 @kernel(inline="always")
 def choose_kit_return(s, rng, p, seen):
     """Kit Carlson's draw: which of the three ``seen`` cards goes back on the deck, by p's bot."""
-    return pick_kit_return(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM, rng,
-                           seen)
+    if s[BOT + p] >= BOT_USER:
+        i = user_choice(s, p, D_KIT, seen)
+        if i != FALLBACK:
+            return i
+    return pick_kit_return(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM,
+                           rng, seen)
 
 
 @kernel(inline="always")
 def choose_pedro_discard(s, rng, p):
     """Pedro Ramirez's draw: take the top of the discard pile as his first card? By p's bot."""
-    return pick_pedro_discard(public_view(s, p), seat_params(s, p), s[BOT + p] == BOT_RANDOM,
-                              rng)
+    if s[BOT + p] >= BOT_USER:
+        take = user_choice(s, p, D_PEDRO, s[ACTS:ACTS])
+        if take != FALLBACK:
+            return take == 1
+    return pick_pedro_discard(public_view(s, p), seat_params(s, p),
+                              as_builtin(s, p) == BOT_RANDOM, rng)

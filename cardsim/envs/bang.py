@@ -1,0 +1,325 @@
+"""Bang! as a PettingZoo AEC environment: ``cardsim.envs.bang_v0(players=5)``.
+
+Agents ``player_0`` .. ``player_{P-1}`` are the seats (``player_0`` is the Sheriff, turn order
+clockwise; the other roles are dealt at random, seed 003). Every decision of every seat is an
+agent's (the seven decisions of :mod:`cardsim.sims.bang.strategy`: plays, discards, General
+Store picks and the characters' choices); responses are automatic, as for the built-in bots.
+The game is the compiled engine's (:mod:`cardsim.sims.bang.engine`, every seat a user seat):
+it runs in a thread of its own and waits at each decision for the agent's action, so a deal
+and play seed give the batch kernel's game. ``reset(seed=s)`` derives the deal and play seeds
+from ``s`` (from the environment's own generator when ``s`` is None).
+
+Actions (``Discrete(N_ACTIONS)``), by decision: ``A_END`` ends the play phase, ``A_SID`` is
+Sid Ketchum's ability, ``A_PLAY + (card * 8 + target + 1) * 23 + slot`` plays ``card`` at
+``target`` (-1: none) taking the target's card in play of kind ``slot - 1`` (Panic!/Cat Balou;
+``slot`` 0: a blind hand card or no card); ``A_DISCARD + card``, ``A_STORE + card``, ``A_SID_PAIR
++ first * 80 + second``, ``A_JESSE + seat + 1`` (0: the deck), ``A_KIT + card`` and ``A_PEDRO +
+take``. The observation is a dict: ``action_mask`` (the legal actions of the agent to move, all
+0 for the others) and ``observation``, the public view the built-in bots read
+(:mod:`cardsim.sims.bang.view`, the bot slot replaced by the decision code) followed by the
+turn and 1 if the agent is to move. An agent not to move sees its view as of its last decision
+(the engine builds a seat's view only when it decides). :meth:`raw_env.view` gives the
+:class:`~cardsim.sims.bang.strategy.View` a user strategy receives and :meth:`raw_env.action_of`
+turns a strategy's choice into an action.
+
+Rewards: at the end 1 for each agent whose side won (seed 003's goals), 0 otherwise; ``infos``
+then hold ``winner`` (``cards.SIDE_NAMES``), ``won`` and ``role``. A game reaching the
+simulator's turn cap is won by nobody.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from cardsim.errors import UserError
+from cardsim.sims.bang import engine
+from cardsim.sims.bang.cards import (
+    BOT_ROLE,
+    BOT_USER,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    N_CARDS,
+    N_KINDS,
+    ROLE_NAMES,
+    ROLE_SIDE,
+    SIDE_NAMES,
+)
+from cardsim.sims.bang.strategy import (
+    DECISIONS,
+    END,
+    MAX_TURNS,
+    SID_ABILITY,
+    Play,
+    View,
+    build_view,
+    card_kind,
+    encode,
+    legal_choices,
+)
+from cardsim.sims.bang.usercall import install
+from cardsim.sims.bang.view import MAX_SEATS, V_BOT, VIEW_SIZE
+
+N_TARGETS = MAX_SEATS + 1
+N_SLOTS = N_KINDS + 1
+A_END, A_SID = 0, 1
+A_PLAY = 2
+A_DISCARD = A_PLAY + N_CARDS * N_TARGETS * N_SLOTS
+A_STORE = A_DISCARD + N_CARDS
+A_SID_PAIR = A_STORE + N_CARDS
+A_JESSE = A_SID_PAIR + N_CARDS * N_CARDS
+A_KIT = A_JESSE + N_TARGETS
+A_PEDRO = A_KIT + N_CARDS
+N_ACTIONS = A_PEDRO + 2
+OBS_TURN = VIEW_SIZE
+OBS_MY_TURN = VIEW_SIZE + 1
+OBS_SIZE = VIEW_SIZE + 2
+OBS_HIGH = 100_000  # above any count in the view (attacks, turns)
+SEED_LIMIT = 2**63 - 1
+
+
+def bang_v0(players: int = 5, render_mode: str | None = None) -> AECEnv:
+    """The wrapped environment (illegal or out-of-range actions are refused, the AEC order is
+    enforced)."""
+    env: AECEnv = raw_env(players=players, render_mode=render_mode)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+def action_of(decision: str, choice: Any) -> int:
+    """The action of a legal ``choice`` of ``decision`` (see the module docstring)."""
+    if decision == "play":
+        if choice == END:
+            return A_END
+        if choice.card == SID_ABILITY:
+            return A_SID
+        slot = card_kind(choice.which) + 1 if choice.which >= 0 else 0
+        return A_PLAY + (choice.card * N_TARGETS + choice.target + 1) * N_SLOTS + slot
+    if decision == "discard":
+        return A_DISCARD + choice
+    if decision == "store_pick":
+        return A_STORE + choice
+    if decision == "sid_discard":
+        return A_SID_PAIR + choice[0] * N_CARDS + choice[1]
+    if decision == "jesse_source":
+        return A_JESSE + choice + 1
+    if decision == "kit_return":
+        return A_KIT + choice
+    return A_PEDRO + int(choice)
+
+
+class _Abort(Exception):
+    """Raised in the game thread to stop a game the environment no longer plays."""
+
+
+class _Game(threading.Thread):
+    """One game of the compiled engine with every seat asking the environment: each decision
+    is put on ``requests`` and waits for its answer on ``replies``."""
+
+    def __init__(self, players: int, deal_seed: int, play_seed: int) -> None:
+        super().__init__(daemon=True)
+        self.players, self.deal_seed, self.play_seed = players, deal_seed, play_seed
+        self.requests: queue.Queue = queue.Queue()
+        self.replies: queue.Queue = queue.Queue()
+
+    def run(self) -> None:
+        install(self.handle)
+        table = np.ascontiguousarray(engine.DEFAULT_PARAMS, np.float64)
+        bots = np.full(4, BOT_USER + BOT_ROLE, dtype=np.int64)
+        try:
+            result = engine.play_focus_games(
+                1,
+                self.players,
+                bots,
+                table,
+                -1,
+                0,
+                table[0],
+                MAX_TURNS,
+                np.random.default_rng(self.deal_seed),
+                np.random.default_rng(self.play_seed),
+                False,
+            )
+        except _Abort:
+            return
+        except BaseException as exc:  # surfaces in the environment's thread
+            self.requests.put(("error", exc))
+            return
+        self.requests.put(("over", result))
+
+    def handle(self, decision: int, v: np.ndarray, extra: np.ndarray, turn: int) -> int:
+        view = build_view(v, turn)
+        legal = legal_choices(decision, view, extra)
+        self.requests.put(("decide", decision, view, legal, v.copy(), turn))
+        choice = self.replies.get()
+        if choice is _Abort:
+            raise _Abort
+        return encode(decision, choice, legal)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
+    """Bang! for 4-7 agents, one per seat (see the module docstring)."""
+
+    metadata = {"name": "bang_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(self, players: int = 5, render_mode: str | None = None) -> None:
+        super().__init__()
+        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise UserError(f"bang_v0: players must be {MIN_PLAYERS}-{MAX_PLAYERS}, got {players!r}")
+        if render_mode is not None and render_mode not in ("human", "ansi"):
+            raise UserError(f"render_mode must be one of human, ansi or None, not {render_mode!r}")
+        self.players = players
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-1, OBS_HIGH, (OBS_SIZE,), np.int64),
+                "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
+            }
+        )
+        self._action_space = spaces.Discrete(N_ACTIONS)
+        self._game: _Game | None = None
+        self._np_random = np.random.default_rng()
+        self._seen: dict[str, np.ndarray] = {}
+        self._views: dict[str, View] = {}
+        self._decision = ""
+        self._legal: dict[int, Any] = {}
+        self._legal_choices: tuple[Any, ...] = ()
+        self.deal_seed = self.play_seed = 0
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    # -- the public view ---------------------------------------------------------------
+    def view(self, agent: str) -> View:
+        """The agent's view as a user strategy receives it (its latest decision's)."""
+        if agent not in self._views:
+            raise RuntimeError(f"{agent} has not been asked a decision yet")
+        return self._views[agent]
+
+    @property
+    def decision(self) -> str:
+        """The decision the agent to move makes (a name of ``strategy.DECISIONS``)."""
+        return self._decision
+
+    def legal_choices(self) -> tuple[Any, ...]:
+        """The mover's legal choices in the strategy interface's form."""
+        return self._legal_choices
+
+    def action_of(self, choice: Any) -> int:
+        """The action of a strategy's choice for the agent to move."""
+        return action_of(self._decision, choice)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        obs = self._seen.get(agent)
+        obs = np.zeros(OBS_SIZE, np.int64) if obs is None else obs.copy()
+        mask = np.zeros(N_ACTIONS, np.int8)
+        mine = agent == self.agent_selection and bool(self._legal) and not self.terminations.get(agent)
+        if mine:
+            mask[list(self._legal)] = 1
+        obs[OBS_MY_TURN] = int(mine)
+        return {"observation": obs, "action_mask": mask}
+
+    # -- playing ------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.close()
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+        self.deal_seed, self.play_seed = (int(x) for x in self._np_random.integers(0, SEED_LIMIT, 2))
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._seen, self._views = {}, {}
+        self.agent_selection = self.possible_agents[0]
+        self._game = _Game(self.players, self.deal_seed, self.play_seed)
+        self._game.start()
+        self._next()
+
+    def _next(self) -> None:
+        """Wait for the game's next decision (or its end) and set up the agent to move."""
+        assert self._game is not None
+        message = self._game.requests.get()
+        self._legal, self._legal_choices, self._decision = {}, (), ""
+        if message[0] == "error":
+            self._game = None
+            raise message[1]
+        if message[0] == "over":
+            self._game = None
+            self._finish(message[1])
+            return
+        _, decision, view, legal, v, turn = message
+        agent = self.possible_agents[view.seat]
+        self._decision = DECISIONS[decision]
+        self._legal_choices = legal
+        self._legal = {action_of(self._decision, choice): choice for choice in legal}
+        obs = np.zeros(OBS_SIZE, np.int64)
+        obs[:VIEW_SIZE] = v
+        obs[V_BOT] = decision
+        obs[OBS_TURN] = turn
+        self._seen[agent] = obs
+        self._views[agent] = view
+        self.agent_selection = agent
+
+    def _finish(self, result: tuple[np.ndarray, ...]) -> None:
+        winner = int(result[0][0])
+        for agent in self.agents:
+            role = int(result[2][0, self.agent_seat[agent]])
+            won = bool(ROLE_SIDE[role] == winner)
+            self.rewards[agent] = 1.0 if won else 0.0
+            self.terminations[agent] = True
+            self.infos[agent] = {"winner": SIDE_NAMES[winner], "won": won, "role": ROLE_NAMES[role]}
+        self.agent_selection = self.agents[0]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act: None is only for an agent already done")
+        if int(action) not in self._legal:
+            raise ValueError(f"action {action} is not legal for {agent} now (see the observation's action_mask)")
+        assert self._game is not None
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {name: 0.0 for name in self.agents}
+        self._game.replies.put(self._legal[int(action)])
+        self._next()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None or not self._decision:
+            return None
+        view = self._views[self.agent_selection]
+        text = (
+            f"turn {view.turn}: {self.agent_selection} ({ROLE_NAMES[view.role]}) decides "
+            f"{self._decision}; life {list(view.life)}, hand {list(view.hand)}"
+        )
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Stop a game still running (its thread ends at the decision it waits on)."""
+        game, self._game = self._game, None
+        if game is not None and game.is_alive():
+            game.replies.put(_Abort)
+            game.join(timeout=10)
+
+
+__all__ = ["bang_v0", "raw_env", "Play", "END", "N_ACTIONS"]
