@@ -316,11 +316,12 @@ def test_the_tutorial_shows_the_example_file_as_it_is() -> None:
 
 
 def test_the_benchmark_row_has_the_shape_of_every_games() -> None:
-    """``strategy_rows`` (collected by ``cardsim bench strategies``) gives the keys of The
-    Gang's rows (what, per_second, ratio, target); its rate is a measured CPU rate against a stated target."""
-    from cardsim.sims.bang.bench import strategy_rows
+    """``strategy_rows`` (collected by ``cardsim bench strategies``) gives one row of the shared
+    shape: a measured CPU rate of the engine, the kernel's on the same deals, and the target."""
+    from cardsim.sims.bang.bench import STRATEGY_TARGET, strategy_rows
+    from cardsim.sims.core.strategy_bench import ROW_KEYS
 
-    rows = strategy_rows(quick=True)
-    assert len(rows) == 1 and set(rows[0]) == {"what", "per_second", "ratio", "target"}
-    assert rows[0]["per_second"] > 0 and 0 < rows[0]["ratio"] < 1
-    assert rows[0]["target"].startswith(">= 200/s: ")
+    (row,) = strategy_rows(quick=True)
+    assert tuple(row) == ROW_KEYS and row["game"] == "Bang!" and row["players"] == 7
+    assert row["per_second"] > 0 and 0 < row["ratio"] < 1 and row["target"] == STRATEGY_TARGET
+    assert row["meets_target"] == (row["n"] / row["cpu_seconds"] >= STRATEGY_TARGET)

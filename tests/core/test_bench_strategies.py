@@ -31,13 +31,13 @@ def test_every_game_with_an_engine_gives_rows_beside_its_kernel(capsys):
     document = json.loads(out)
     rows = document["tables"]["strategies"]
     declared = {game.title for game in games().values() if game.strategy_bench}
-    assert {row["game"] for row in rows} == declared and {"The Gang", "The Game", "Cash'n Guns"} <= declared
+    assert {row["game"] for row in rows} == declared and {"The Gang", "The Game", "Cash'n Guns", "Bang!"} <= declared
     assert document["details"]["no_strategy_engine"] == [
         game.title for game in games().values() if game.strategy_bench is None
     ]
     for row in rows:
         assert tuple(row)[: len(ROW_KEYS)] == ROW_KEYS
-    for row in (row for row in rows if row["game"] in ("The Gang", "The Game", "Cash'n Guns")):
+    for row in (row for row in rows if row["game"] in ("The Gang", "The Game", "Cash'n Guns", "Bang!")):
         assert row["n"] > 0 and row["cpu_seconds"] > 0 and row["kernel_per_second"] > 0
         seconds = row["cpu_seconds"]  # rounded to the millisecond: the rate lies within that rounding
         assert row["n"] / (seconds + 0.0005) - 1 <= row["per_second"] <= row["n"] / max(seconds - 0.0005, 1e-9) + 1

@@ -12,6 +12,7 @@ GAME = Game(
     api="cardsim.api:bang",
     report_section="cardsim.reports.sections.bang",
     bench="cardsim.sims.bang.bench:main",
+    strategy_bench="cardsim.sims.bang.bench:strategy_rows",
     first_command=("bang", "run", "--players", "4", "--n", "500"),
     policy_fields=("sheriff_bot", "deputy_bot", "outlaw_bot", "renegade_bot"),
     hidden_info_check="tests.bang.test_hidden_info:hidden_info_check",

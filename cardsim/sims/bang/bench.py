@@ -7,9 +7,9 @@ ratio is what numba buys. Targets: >= 2,000 games/s for 7 players with ``role`` 
 relative to the role bots measured in the same run. The search bot's rows (issue 37) play
 7 players with one ``search`` seat (each role in turn) among ``tuned2`` bots, at the default
 budget (target: >= 20 games per CPU-second) and at a quarter of it, so the budget's cost shows;
-they have no interpreted reference (it would take minutes). The last row is the user-strategy
-engine's (:func:`strategy_rows`, issue 33: a trivial Python strategy in one seat of 7 players,
->= 200 games per CPU-second). On a shared machine the wall-clock rate
+they have no interpreted reference (it would take minutes). The user-strategy engine's speed
+(:func:`strategy_rows`: a trivial Python strategy in one seat of 7 players, target >= 200 games
+per CPU-second) is a row of ``cardsim bench strategies``. On a shared machine the wall-clock rate
 depends on the other load, so each row also gives games per CPU-second of this process
 (``cpu_games_per_second``, the one-core figure the targets are checked on).
 """
@@ -75,11 +75,6 @@ def main(quick: bool) -> list[dict]:
         rows.append(row)
     for budget in (SEARCH_BUDGET, SEARCH_BUDGET // 4):
         rows.append(search_row(budget, 20 if quick else 100))
-    for row in strategy_rows(quick):  # in this table's columns
-        rate = float(row["per_second"])
-        rows.append({"what": row["what"], "cpu_games_per_second": rate,
-                     "vs_role_bots": row["ratio"], "target": STRATEGY_TARGET,
-                     "meets_target": rate >= STRATEGY_TARGET})
     return rows
 
 
@@ -97,10 +92,11 @@ class _FirstChoice:
 def strategy_rows(quick: bool = False) -> list[dict]:
     """Games per CPU-second of the user-strategy engine (:mod:`cardsim.sims.bang.strategy`):
     7 players, a trivial Python strategy (the first legal choice of every decision, each
-    checked as for a user's) in one seat, each role in turn, role bots elsewhere. ``ratio``:
-    that rate over the compiled kernel's on the same deals with the role bot in the seat,
-    measured in the same run (issue 33 target: >= 200 games per CPU-second)."""
+    checked as for a user's) in one seat, each role in turn, role bots elsewhere, beside the
+    compiled kernel on the same deals with the role bot in that seat, measured in the same run
+    (``cardsim bench strategies``)."""
     from cardsim.sims.bang.strategy import UserSeat, builtin_games, play_user_games
+    from cardsim.sims.core.strategy_bench import speed_row
 
     n = 100 if quick else 400
     user_cpu = kernel_cpu = 0.0
@@ -113,13 +109,9 @@ def strategy_rows(quick: bool = False) -> list[dict]:
         clock = time.process_time()
         builtin_games(role, 7, "role", "role", role, 10 + role, n)
         kernel_cpu += time.process_time() - clock
-    rate = 4 * n / max(user_cpu, 1e-9)
-    kernel_rate = 4 * n / max(kernel_cpu, 1e-9)
-    return [{"what": "user strategy (trivial, one seat, each role in turn), 7 players, role bots, "
-                     "one core",
-             "per_second": round(rate), "ratio": round(rate / kernel_rate, 3),
-             "target": f">= {STRATEGY_TARGET:,.0f}/s: "
-                       f"{'met' if rate >= STRATEGY_TARGET else 'NOT met'}"}]
+    return [speed_row(game="Bang!", what="trivial strategy in one seat (each role in turn), role bots elsewhere",
+                      players=7, unit="games", n=4 * n, cpu_seconds=max(user_cpu, 1e-9), kernel="role",
+                      kernel_per_second=4 * n / max(kernel_cpu, 1e-9), target=STRATEGY_TARGET)]
 
 
 def search_row(budget: int, n_per_role: int) -> dict:
