@@ -270,13 +270,14 @@ def search_verdict(ladder: list[dict], checks: list[dict], players: int = 5) -> 
     for r in checks:
         gap = (f"{100 * r['diff']:+.1f} points ({100 * r['diff_lo']:+.1f}.."
                f"{100 * r['diff_hi']:+.1f}, n={r['n']:,} paired deals)")
-        if r["diff"] >= 0:
-            parts.append(f"Its Renegade is at least as good as the two-rule Renegade at "
-                         f"{r['players']} players among {r['against']} bots: {gap}"
-                         + ("." if r["diff_lo"] > 0 else ", not significantly better."))
+        where = f"the two-rule Renegade at {r['players']} players among {r['against']} bots"
+        if r["diff_lo"] > 0:
+            parts.append(f"Its Renegade is better than {where}: {gap}.")
+        elif r["diff"] >= 0:
+            parts.append(f"Its Renegade is at least as good as {where} by the point estimate, "
+                         f"not significantly better: {gap}.")
         else:
-            parts.append(f"Its Renegade is not as good as the two-rule Renegade at "
-                         f"{r['players']} players among {r['against']} bots: {gap}.")
+            parts.append(f"Its Renegade is not as good as {where}: {gap}.")
     return " ".join(parts)
 
 
