@@ -95,13 +95,18 @@ class Bang:
 
     @staticmethod
     def train(players: Players = "4-7", seed: int = 0, jobs: int | None = None,
-              budget: int = 1_200_000, rounds: int = 3, out: str | Path = "results/bang/tuned.json",
-              log: Callable[[str], None] | None = None) -> None:
-        """Train the ``tuned`` bots by iterated best response and write their parameters to
-        ``out`` (entries of other player counts kept); ``log`` hears the progress lines."""
+              budget: int = 1_200_000, rounds: int = 3, out: str | Path | None = None,
+              log: Callable[[str], None] | None = None, bot: str = "tuned") -> None:
+        """Train the ``tuned`` (or, with ``bot="tuned2"``, the structural ``tuned2``) bots by
+        iterated best response and write their parameters to ``out`` (default
+        ``results/bang/<bot>.json``; entries of other player counts kept); ``log`` hears the
+        progress lines."""
         from cardsim.options import check_output_file, search_jobs
         from cardsim.sims.bang.training import train_and_save
 
+        if bot not in ("tuned", "tuned2"):
+            raise UserError(f"bang: --bot must be tuned or tuned2 to train, got {bot!r}")
+        out = Path(f"results/bang/{bot}.json") if out is None else Path(out)
         counts = _bang_counts(players)
         check_output_file(Path(out), what="--out")
         if budget < 10_000 or rounds < 1:
@@ -110,37 +115,67 @@ class Bang:
         workers = search_jobs(jobs)
         for count in counts:
             train_and_save(count, seed, budget, rounds, workers, Path(out),
-                           log=log or (lambda line: None))
+                           log=log or (lambda line: None), bot=bot)
 
     @staticmethod
     def ladder(players: Players = "5,7", rungs: Names = "random,role2,tuned2,search", n: int = 2_000,
                seed: int = 0, jobs: int | None = None, params: str | Path | None = None,
-               budget: int = 64) -> tuple[pl.DataFrame, str]:
+               budget: int = 64, store: str | Path | None = None,
+               record: str | Path | None = None) -> tuple[pl.DataFrame, str]:
         """Each rung of the bot ladder against the rung below, for every role (as
         :meth:`compare`, paired on the same deals), and the verdict sentence naming every cell
-        where a rung does not gain 3 points with its 95% lower bound above 0."""
+        where a rung does not gain 3 points with its 95% lower bound above 0; with a
+        ``search`` rung also its targets at 5 players (every role over the rung below, its
+        Renegade against the two-rule Renegade). ``store``: keep and reuse finished rows;
+        ``record``: also write everything measured to that JSON file (the shipped one,
+        ``cardsim/sims/bang/data/ladder.json``, feeds the report's verdict)."""
         import polars as pl
 
         from cardsim.options import search_jobs
-        from cardsim.sims.bang.compare import ladder_rows, ladder_verdict
+        from cardsim.sims.bang.compare import (
+            ladder_rows,
+            ladder_verdict,
+            search_checks,
+            search_verdict,
+            tables_digest,
+            write_ladder_record,
+        )
         from cardsim.sims.core.seeds import validate_root_seed
 
         counts = _bang_counts(players)
         validate_root_seed(seed)
-        rows = ladder_rows(counts, split_names(rungs, name="--rungs"), n, seed, search_jobs(jobs),
-                           None if params is None else Path(params), budget)
-        return pl.DataFrame(rows), ladder_verdict(rows)
+        names = split_names(rungs, name="--rungs")
+        params_file = None if params is None else Path(params)
+        folder = None if store is None else Path(store)
+        workers = search_jobs(jobs)
+        rows = ladder_rows(counts, names, n, seed, workers, params_file, budget, store=folder)
+        checks = []
+        if "search" in names and 5 in counts:
+            checks = search_checks(n, seed, workers, params_file, budget)
+        verdict = " ".join(filter(None, [ladder_verdict(rows), search_verdict(rows, checks)]))
+        if record is not None:
+            bots = sorted(set(names) | ({"role2", "tuned2"} if checks else set()))
+            write_ladder_record(Path(record), rows, checks, {
+                "command": f"cardsim bang ladder --players {','.join(map(str, counts))} "
+                           f"--rungs {','.join(names)} --n {n} --seed {seed} --budget {budget}"
+                           + ("" if params is None else f" --params {params}"),
+                "players": counts, "rungs": names, "n": n, "seed": seed, "budget": budget,
+                "tables": tables_digest(bots, counts, params_file), "table_bots": bots,
+            })
+        return pl.DataFrame(rows), verdict
 
     @staticmethod
     def compare(players: Players = "4-7", bot: str = "tuned", against: str = "role",
                 roles: Names = "sheriff,deputy,outlaw,renegade", n: int = 20_000, seed: int = 0,
                 jobs: int | None = None, params: str | Path | None = None, budget: int = 64,
                 store: str | Path | None = None,
-                on_row: Callable[[dict, str | None], None] | None = None) -> pl.DataFrame:
+                on_row: Callable[[dict, str | None], None] | None = None,
+                baseline: str | None = None) -> pl.DataFrame:
         """Win rate of one seat of each role playing ``bot`` while the others play
-        ``against``, the paired baseline on the same deals, and the difference with its 95%
-        interval, one row per player count and role (``budget``: rollouts per decision of a
-        ``search`` seat). With a ``store`` folder each finished
+        ``against``, the paired baseline on the same deals (that seat on ``baseline``, default
+        ``against``), and the difference with its 95% interval, one row per player count and
+        role (``budget``: rollouts per decision of a ``search`` seat). With a ``store`` folder
+        each finished
         row is kept there and reused by the same comparison; ``on_row`` is called with each
         row and its record's id as it is ready."""
         import polars as pl
@@ -153,7 +188,8 @@ class Bang:
         validate_root_seed(seed)
         rows = compare_rows(counts, bot, against, split_names(roles, name="--roles"),
                             n, seed, search_jobs(jobs), None if params is None else Path(params),
-                            budget, store=None if store is None else Path(store), on_row=on_row)
+                            budget, store=None if store is None else Path(store), on_row=on_row,
+                            baseline=baseline)
         return pl.DataFrame(rows)
 
     @staticmethod

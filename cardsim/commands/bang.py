@@ -127,14 +127,18 @@ def train_command(
     ] = 1_200_000,
     rounds: Annotated[int, typer.Option("--rounds", help="Round limit of the best response.")] = 3,
     out: Annotated[
-        Path, typer.Option("--out", help="Parameter file to write (entries of other counts kept).")
-    ] = Path("results/bang/tuned.json"),
+        Path | None, typer.Option("--out", help="Parameter file to write (entries of other "
+                                  "counts kept; default results/bang/<bot>.json).")
+    ] = None,
+    bot: Annotated[
+        str, typer.Option("--bot", help="tuned, or tuned2 (the structural rules on).")
+    ] = "tuned",
     quiet: QuietOpt = False,
 ) -> None:
-    """Train the 'tuned' bots by iterated best response; same seed, same parameters for any
-    --jobs. The shipped parameters: cardsim/sims/bang/data/tuned.json.
+    """Train the 'tuned' (or 'tuned2') bots by iterated best response; same seed, same
+    parameters for any --jobs. The shipped parameters: cardsim/sims/bang/data/<bot>.json.
 
-    Example: cardsim bang train --players 4-7 --seed 0 --jobs 2 --budget 1200000
+    Example: cardsim bang train --bot tuned2 --players 4-7 --seed 0 --jobs 2 --budget 800000
     """
     from cardsim.api import bang
 
@@ -142,7 +146,8 @@ def train_command(
         if not quiet:
             typer.echo(line, err=True)
 
-    bang.train(players, seed=seed, jobs=jobs, budget=budget, rounds=rounds, out=out, log=log)
+    bang.train(players, seed=seed, jobs=jobs, budget=budget, rounds=rounds, out=out, log=log,
+               bot=bot)
 
 
 @app.command("compare")
@@ -165,11 +170,16 @@ def compare_command(
     budget: Annotated[
         int, typer.Option("--budget", help="Rollouts per decision of a search seat.")
     ] = 64,
+    baseline: Annotated[
+        str | None, typer.Option("--baseline", help="Bot of the compared seat in the paired "
+                                 "baseline (default: --against).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Win rate of one seat of each role playing --bot while the others play --against, the
-    paired baseline on the same deals, and the difference with its 95% interval. Each finished
-    row is kept in the store (bang_compare/) and reused by the same comparison.
+    paired baseline on the same deals (that seat on --baseline, default --against), and the
+    difference with its 95% interval. Each finished row is kept in the store (bang_compare/)
+    and reused by the same comparison.
 
     Example: cardsim bang compare --players 4-7 --bot tuned --against role --json
     """
@@ -193,7 +203,7 @@ def compare_command(
 
     record_run(None, seed, f"fixed n={n} per role")
     frame = bang.compare(players, bot, against, roles, n=n, seed=seed, jobs=jobs, params=params,
-                         budget=budget, store=folder, on_row=progress)
+                         budget=budget, store=folder, on_row=progress, baseline=baseline)
     show_table(frame if as_json else frame.drop("bot", "against"),
                title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",
                name="compare", as_json=as_json)
@@ -214,18 +224,36 @@ def ladder_command(
     budget: Annotated[
         int, typer.Option("--budget", help="Rollouts per decision of a search seat.")
     ] = 64,
+    store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Also write the rows and the verdict's "
+                                  "inputs to this JSON file (the report reads "
+                                  "cardsim/sims/bang/data/ladder.json).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Each rung of the bot ladder against the rung below, for every role (as bang compare),
-    and whether it gains at least 3 points with the 95% lower bound above 0.
+    and whether it gains at least 3 points with the 95% lower bound above 0; with a search
+    rung, its targets at 5 players too. Finished rows are kept in the store and reused.
 
     Example: cardsim bang ladder --players 5,7 --rungs random,role2,tuned2,search --n 2000
     """
     from cardsim.api import bang
+    from cardsim.commands.common import resolve_store
 
+    folder = resolve_store(store, no_store)
+    if folder is not None:
+        from cardsim.options import check_output_folder
+
+        check_output_folder(folder, what="--store")
+    if record is not None:
+        from cardsim.options import check_output_file
+
+        check_output_file(record, what="--record")
     record_run(None, seed, f"fixed n={n} per role and rung")
     frame, verdict = bang.ladder(players, rungs, n=n, seed=seed, jobs=jobs, params=params,
-                                 budget=budget)
+                                 budget=budget, store=folder, record=record)
     show_table(frame, title="Bang!: each rung against the rung below (paired)", name="ladder",
                as_json=as_json)
     if not as_json:

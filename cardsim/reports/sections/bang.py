@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import cast
 
 import polars as pl
@@ -27,6 +28,13 @@ from cardsim.reports.content import (
 from cardsim.reports.plots.bang import side_win_plot
 from cardsim.reports.plots.common import interval_bars
 from cardsim.reports.suite import Experiment, Outcomes, Profile
+from cardsim.sims.bang.compare import (
+    LADDER_RECORD,
+    ladder_verdict,
+    read_ladder_record,
+    search_verdict,
+    tables_digest,
+)
 from cardsim.sims.bang.simulator import BOT_DESCRIPTIONS, SIMULATOR
 
 GAME = "bang"
@@ -37,13 +45,14 @@ QUESTION = (
     "same bot, on a ladder of rungs: 'random' is the baseline; 'role' plays toward its "
     "role's goal and infers hidden roles only from what happened at the table; 'tuned' is the "
     "role bot with its parameters trained per role and player count by iterated best response; "
-    "'role2' and 'tuned2' add the structural rules a strong player uses (the Renegade spares the "
+    "'role2' adds the structural rules a strong player uses (the Renegade spares the "
     "Sheriff while others live and turns on the lawful-looking once Deputies match Outlaws, the "
-    "Sheriff holds fire on players with no hostile record, Outlaws spare the Sheriff's "
-    "attackers). The 'search' rung (one seat planning each aimed play by rollouts of the engine "
-    "over hidden roles and hands sampled from the public record) is too slow to fill every seat "
-    "at this n; its standing is measured one seat at a time by 'cardsim bang compare --bot "
-    "search --against tuned2'. Roles and characters are dealt at random."
+    "Sheriff holds fire on players with no hostile record, Outlaws focus on the Sheriff) and "
+    "'tuned2' is role2 with its parameters trained the same way. The 'search' rung (one seat "
+    "planning each aimed play by rollouts of the engine over hidden roles and hands sampled "
+    "from the public record) is too slow to fill every seat at this n; its standing is "
+    "measured one seat at a time (the recorded ladder below). Roles and characters are dealt "
+    "at random."
 )
 PLAYERS: tuple[int, ...] = (4, 5, 6, 7)
 # the strongest rung first: the role, character and length tables use it
@@ -119,6 +128,7 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         blocks.append(Paragraph(
             "Which balance conclusions hold on every rung of the bot ladder, and which depend on "
             "the bots: " + " ".join(ladder_conclusions(side_tables, role_tables))))
+    blocks.append(Paragraph(ladder_paragraph()))
     blocks.append(Paragraph(ANCHOR))
     role_bot = HEADLINE_BOT if HEADLINE_BOT in BOTS[profile.name] else BOTS[profile.name][0]
     episodes = _episodes(outcomes, role_bot)
@@ -140,6 +150,23 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         note="Normal-approximation 95% interval of the mean.",
     ))
     return tuple(blocks)
+
+
+def ladder_paragraph(record: Path = LADDER_RECORD) -> str:
+    """The bot ladder's verdict, written from the recorded one-seat comparisons (each rung
+    against the rung below, paired; the search rung's own targets): where a rung beats the one
+    below by 3 points with its 95% lower bound above 0, and every cell where it does not. Says
+    so when the record was made with other parameters than the bots now ship with."""
+    document = read_ladder_record(record)
+    rows, checks = document["rows"], document.get("search_checks", [])
+    fresh = tables_digest(document["table_bots"], document["players"]) == document["tables"]
+    return (f"The bot ladder, one seat of each role on a rung and every other seat on the rung "
+            f"below, paired with that seat on the lower rung over the same deals (n = "
+            f"{document['n']:,} deals per role and player count, search budget "
+            f"{document['budget']} rollouts per decision; '{document['command']}'): "
+            + ladder_verdict(rows) + " " + search_verdict(rows, checks)
+            + ("" if fresh else " These figures were recorded with other bot parameters than "
+               "the shipped ones; rerun the command to update them."))
 
 
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:

@@ -159,8 +159,11 @@ BOT_DESCRIPTIONS: dict[str, str] = {
     "best response (cardsim bang train)",
     "role2": "the role bot with structural rules: a Renegade who never aims at the Sheriff while "
     "others live and turns on the lawful-looking once Deputies match Outlaws, a Sheriff who "
-    "holds fire on players with no hostile record, Outlaws who spare the Sheriff's attackers",
-    "tuned2": "the tuned bot's trained parameters with role2's structural rules",
+    "holds fire on players with no hostile record, Outlaws who focus on the Sheriff (a Duel "
+    "whatever their BANG!s once he is down to one life, his Mustang taken when it keeps him "
+    "out of reach)",
+    "tuned2": "role2 with its parameters trained per role and player count by iterated best "
+    "response (cardsim bang train --bot tuned2)",
     "search": "plans each aimed play with the engine: Monte Carlo rollouts (tuned2 bots "
     "everywhere) over hidden roles and hands sampled from the public record; tuned2 otherwise",
 }

@@ -38,12 +38,14 @@ def bot_table(bot: str, players: int, params_file: Path | None) -> tuple[int, np
 
 def focus_chunk(players: int, role: int, bot: tuple[int, np.ndarray],
                 against: tuple[int, np.ndarray], games: int, seed: int, chunk: int,
-                budget: int = SEARCH_BUDGET) -> tuple[np.ndarray, np.ndarray]:
-    """(wins with the focus seat on ``bot``, wins with it on ``against``) for one chunk. A
-    ``search`` seat plans with its own table as the rollout policy and ``budget`` rollouts."""
+                budget: int = SEARCH_BUDGET, baseline: tuple[int, np.ndarray] | None = None,
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(wins with the focus seat on ``bot``, wins with it on ``baseline``, default
+    ``against``) for one chunk, every other seat on ``against``. A ``search`` seat plans with
+    its own table as the rollout policy and ``budget`` rollouts."""
     bots = np.full(4, against[0], dtype=np.int64)
     results = []
-    for code, table in (bot, against):
+    for code, table in (bot, against if baseline is None else baseline):
         key = (players, role, chunk)
         winner = engine.play_focus_games(
             games, players, bots, against[1], role, code, np.ascontiguousarray(table[role]),
@@ -103,9 +105,12 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
                  budget: int = SEARCH_BUDGET, *,
                  store: Path | None = None,
                  on_row: Callable[[dict, str | None], None] | None = None,
+                 baseline: str | None = None,
                  ) -> list[dict]:
     """One row per (players, role): win, baseline, diff and intervals (see module doc);
-    ``budget``: rollouts per decision of a ``search`` seat.
+    ``budget``: rollouts per decision of a ``search`` seat; ``baseline``: the bot the focus
+    seat plays in the paired baseline (default ``against``), e.g. the two-rule Renegade
+    (``role2``) among ``tuned2`` bots.
 
     With a ``store`` folder each finished row is kept there and reused when the same
     comparison (players, role, bots, n, seed, budget, parameter tables, code) is asked again,
@@ -122,6 +127,7 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
     for players in players_list:
         focus = bot_table(bot, players, params_file)
         base = bot_table(against, players, params_file)
+        other = None if baseline is None else bot_table(baseline, players, params_file)
         present = sorted(set(roles_for(players)))
         chunks = [(i, min(CHUNK, n - i * CHUNK)) for i in range((n + CHUNK - 1) // CHUNK)]
         for role in present:
@@ -130,15 +136,19 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
             key = {"players": players, "role": ROLE_NAMES[role], "bot": bot, "against": against,
                    "n": n, "seed": seed, "chunk": CHUNK,
                    "tables": [focus[1].tolist(), base[1].tolist()]}
-            if "search" in (bot, against):
+            if "search" in (bot, against, baseline):
                 key["budget"] = budget
+            if other is not None:
+                key["baseline_bot"] = baseline
+                key["tables"].append(other[1].tolist())
             path, kept = _stored_row(store, key)
             if kept is not None:
                 rows.append(kept)
                 if on_row is not None:
                     on_row(kept, _record_id(path))
                 continue
-            tasks = [(players, role, focus, base, size, seed, i, budget) for i, size in chunks]
+            tasks = [(players, role, focus, base, size, seed, i, budget, other)
+                     for i, size in chunks]
             if jobs > 1:
                 from joblib import Parallel, delayed
 
@@ -149,17 +159,18 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
             else:
                 parts = [focus_chunk(*t) for t in tasks]
             win = np.concatenate([p[0] for p in parts])
-            baseline = np.concatenate([p[1] for p in parts])
-            d = win.astype(np.float64) - baseline
+            paired = np.concatenate([p[1] for p in parts])
+            d = win.astype(np.float64) - paired
             half = Z95 * float(d.std(ddof=1)) / np.sqrt(d.size)
             win_lo, win_hi = wilson_interval(int(win.sum()), win.size)
-            base_lo, base_hi = wilson_interval(int(baseline.sum()), baseline.size)
+            base_lo, base_hi = wilson_interval(int(paired.sum()), paired.size)
             rows.append({
                 "players": players, "role": ROLE_NAMES[role], "bot": bot, "against": against,
+                **({} if other is None else {"baseline_bot": baseline}),
                 "n": int(win.size),
                 "win": round(float(win.mean()), 5), "win_lo": round(float(win_lo), 5),
                 "win_hi": round(float(win_hi), 5),
-                "baseline": round(float(baseline.mean()), 5),
+                "baseline": round(float(paired.mean()), 5),
                 "baseline_lo": round(float(base_lo), 5), "baseline_hi": round(float(base_hi), 5),
                 "diff": round(float(d.mean()), 5), "diff_lo": round(float(d.mean() - half), 5),
                 "diff_hi": round(float(d.mean() + half), 5),
@@ -176,17 +187,17 @@ LADDER_MARGIN = 0.03
 
 def ladder_rows(players_list: list[int], rungs: list[str], n: int, seed: int, jobs: int,
                 params_file: Path | None = None, budget: int = SEARCH_BUDGET,
-                margin: float = LADDER_MARGIN) -> list[dict]:
+                margin: float = LADDER_MARGIN, store: Path | None = None) -> list[dict]:
     """Each rung against the one below it (:func:`compare_rows`: one seat of each role on the
     upper rung, the others on the lower, paired with the lower rung in that seat), with
     ``holds``: the rung gains at least ``margin`` and the 95% interval of the gain lies above
-    0."""
+    0. With a ``store`` folder finished rows are kept and reused (as compare)."""
     if len(rungs) < 2:
         raise UserError(f"bang: --rungs needs at least two bots, got {', '.join(rungs)}")
     rows = []
     for lower, upper in zip(rungs, rungs[1:]):
         for row in compare_rows(players_list, upper, lower, list(ROLE_NAMES), n, seed, jobs,
-                                params_file, budget):
+                                params_file, budget, store=store):
             row["holds"] = bool(row["diff"] >= margin and row["diff_lo"] > 0)
             rows.append(row)
     return rows
@@ -210,3 +221,85 @@ def ladder_verdict(rows: list[dict], margin: float = LADDER_MARGIN) -> str:
             lines.append(f"{upper} over {lower}: by at least {100 * margin:.0f} points for every "
                          f"role and player count measured (95% lower bound above 0).")
     return " ".join(lines)
+
+
+# ---------------------------------------------------------------- the recorded ladder
+
+LADDER_FORMAT = "cardsim-bang-ladder/1"
+#: the ladder measured on the shipped bots, with the search rung's own checks (issue 37); the
+#: report's Bang! verdict is written from it (``cardsim bang ladder --record``)
+LADDER_RECORD = Path(__file__).parent / "data" / "ladder.json"
+
+
+def tables_digest(bots: list[str], players_list: list[int], params_file: Path | None = None
+                  ) -> str:
+    """16 hex digits over the parameter tables the bots play with at these player counts: a
+    recorded ladder is stale once a retraining changed any of them."""
+    digest = hashlib.sha256()
+    for bot in bots:
+        for players in players_list:
+            digest.update(np.ascontiguousarray(bot_table(bot, players, params_file)[1]).tobytes())
+    return digest.hexdigest()[:16]
+
+
+def search_checks(n: int, seed: int, jobs: int, params_file: Path | None = None,
+                  budget: int = SEARCH_BUDGET, players: int = 5) -> list[dict]:
+    """The search rung's targets at ``players`` (issue 37) beyond the ladder's rows: its
+    Renegade paired with the hand-written two-rule Renegade (``role2``), every other seat on
+    ``tuned2``."""
+    return compare_rows([players], "search", "tuned2", ["renegade"], n, seed, jobs, params_file,
+                        budget, baseline="role2")
+
+
+def search_verdict(ladder: list[dict], checks: list[dict], players: int = 5) -> str:
+    """The search rung's targets in words, from measured rows: it beats tuned2 in every role at
+    ``players`` (95% lower bound above 0), and its Renegade is at least as good as the two-rule
+    Renegade (paired difference >= 0, with its interval)."""
+    upper = [r for r in ladder if r["bot"] == "search" and r["players"] == players]
+    parts = []
+    if upper:
+        misses = [f"{r['role']} {100 * r['diff']:+.1f} ({100 * r['diff_lo']:+.1f}.."
+                  f"{100 * r['diff_hi']:+.1f})" for r in upper if r["diff_lo"] <= 0]
+        if misses:
+            parts.append(f"The search rung does not beat {upper[0]['against']} in every role at "
+                         f"{players} players (95% lower bound above 0): not for "
+                         + "; ".join(misses) + ".")
+        else:
+            parts.append(f"The search rung beats {upper[0]['against']} in every role at "
+                         f"{players} players (95% lower bound above 0).")
+    for r in checks:
+        gap = (f"{100 * r['diff']:+.1f} points ({100 * r['diff_lo']:+.1f}.."
+               f"{100 * r['diff_hi']:+.1f}, n={r['n']:,} paired deals)")
+        where = f"the two-rule Renegade at {r['players']} players among {r['against']} bots"
+        if r["diff_lo"] > 0:
+            parts.append(f"Its Renegade is better than {where}: {gap}.")
+        elif r["diff"] >= 0:
+            parts.append(f"Its Renegade is at least as good as {where} by the point estimate, "
+                         f"not significantly better: {gap}.")
+        else:
+            parts.append(f"Its Renegade is not as good as {where}: {gap}.")
+    return " ".join(parts)
+
+
+def write_ladder_record(path: Path, rows: list[dict], checks: list[dict], settings: dict) -> None:
+    """Write the measured ladder, the search checks and how they were made (``settings``:
+    command, seed, n, budget, rungs, players, tables digest)."""
+    document = {"format": LADDER_FORMAT, **settings, "rows": rows, "search_checks": checks}
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+
+
+def read_ladder_record(path: Path = LADDER_RECORD) -> dict:
+    """The recorded ladder; a one-line UserError if missing or malformed."""
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"bang: ladder record {path} not found (record it with: cardsim bang "
+                        "ladder --record PATH)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise UserError(f"bang: ladder record {path}: unreadable ({type(error).__name__})") from None
+    ok = isinstance(document, dict) and document.get("format") == LADDER_FORMAT
+    if not ok or not isinstance(document.get("rows"), list):
+        raise UserError(f"bang: ladder record {path}: not a {LADDER_FORMAT} document")
+    return document

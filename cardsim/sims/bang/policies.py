@@ -75,15 +75,18 @@ P_WORTH_BEER = 20  # ... of a Beer (when wounded)
 P_REN_RULES = 21  # > 0.5: the Renegade never aims at the Sheriff while others live, and once
 #                   living Deputies >= living Outlaws he hits the lawful-looking players
 P_SHERIFF_CAUTION = 22  # the Sheriff's hostility drop toward players with no hostile record
-P_OUTLAW_FOCUS = 23  # an Outlaw's hostility shift toward the Sheriff's helpers (+) and
-#                      toward those who attacked him (-)
-N_PARAMS = 24
+P_OUTLAW_FOCUS = 23  # > 0.5: an Outlaw focuses on the Sheriff: Duels him whatever his own
+#                      BANG!s, and his Panic!/Cat Balou strips the Mustang that keeps him away
+P_DEPUTY_CAUTION = 24  # a Deputy's hostility drop toward players with no hostile record
+P_OUTLAW_MASS = 25  # an Outlaw plays Gatling/Indians! only when foes make up >= this share
+#                     of the other living players (his fellow Outlaws are hit too)
+N_PARAMS = 26
 PARAM_NAMES: tuple[str, ...] = (
     "evidence_sheriff", "evidence_chain", "wounded", "unknown", "trust", "certain",
     "outlaw_sheriff", "renegade_sheriff_life", "renegade_margin", "dynamite", "jail_min",
     "take_min", "shoot_min", "beer_gap", "saloon_gap", "duel_bangs", "mass_sheriff_life",
     "reserve_missed", "worth_bang", "worth_missed", "worth_beer", "renegade_rules",
-    "sheriff_caution", "outlaw_focus",
+    "sheriff_caution", "outlaw_focus", "deputy_caution", "outlaw_mass",
 )  # fmt: skip
 #: (low, high) range searched by the training for each parameter
 PARAM_RANGES: tuple[tuple[float, float], ...] = (
@@ -91,6 +94,7 @@ PARAM_RANGES: tuple[tuple[float, float], ...] = (
     (1.0, 20.0), (1.0, 6.0), (-1.0, 4.0), (0.0, 2.0), (-1.0, 2.0),
     (-1.0, 2.0), (-1.0, 2.0), (1.0, 3.0), (1.0, 3.0), (0.0, 3.0), (1.0, 5.0),
     (0.0, 2.0), (3.0, 10.0), (3.0, 10.0), (3.0, 10.0), (0.0, 1.0), (0.0, 2.0), (0.0, 2.0),
+    (0.0, 2.0), (0.0, 1.0),
 )  # fmt: skip
 
 
@@ -100,7 +104,7 @@ def default_params(role: int) -> np.ndarray:
     life whose side outnumbers the Outlaws)."""
     params = np.array(
         [2.0, 1.0, 0.05, 0.0, 1.0, 2.0, 10.0, 3.0, 1.0, 2.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 2.0,
-         0.0, KIND_WORTH[BANG], KIND_WORTH[MISSED], KIND_WORTH[BEER], 0.0, 0.0, 0.0]
+         0.0, KIND_WORTH[BANG], KIND_WORTH[MISSED], KIND_WORTH[BEER], 0.0, 0.0, 0.0, 0.0, 0.0]
     )  # fmt: skip
     if role == SHERIFF:
         params[P_UNKNOWN] = 0.5
@@ -110,8 +114,10 @@ def default_params(role: int) -> np.ndarray:
 
 
 #: the structural rules as the role2 bot plays them (issue 37): the Renegade's two rules, a
-#: Sheriff who holds fire on players with no hostile record, Outlaws who spare the Sheriff's
-#: attackers and hit his helpers
+#: Sheriff who holds fire on players with no hostile record (reads Deputies from their aims),
+#: Outlaws who focus on the Sheriff (a Duel whatever their BANG!s once he is down to one life,
+#: his Mustang taken when it keeps him out of reach). ``deputy_caution`` and ``outlaw_mass``
+#: stay off in role2; training may turn them on for tuned2.
 STRUCTURAL = {P_REN_RULES: 1.0, P_SHERIFF_CAUTION: 1.0, P_OUTLAW_FOCUS: 1.0}
 
 
@@ -260,16 +266,15 @@ def hostility(v, w, suspect, t):
             return -1e9
         if v[V_FOES] == others_hidden:
             return certain_foe_score(w, suspect[t]) + lean
-        if r == SHERIFF and suspect[t] <= 0.0:
-            return evidence + w[P_UNKNOWN] + lean - w[P_SHERIFF_CAUTION]
+        if suspect[t] <= 0.0:
+            caution = w[P_SHERIFF_CAUTION] if r == SHERIFF else w[P_DEPUTY_CAUTION]
+            return evidence + w[P_UNKNOWN] + lean - caution
         return evidence + w[P_UNKNOWN] + lean
     if r == OUTLAW:
         if t_sheriff:
             return w[P_OUTLAW_SHERIFF] + lean
         if v[V_OUTLAWS] == 1:
             return certain_foe_score(w, -suspect[t]) + lean
-        if suspect[t] != 0.0:
-            return -evidence + w[P_UNKNOWN] + lean - w[P_OUTLAW_FOCUS] * np.sign(suspect[t])
         return -evidence + w[P_UNKNOWN] + lean
     # Renegade: while Outlaws live he fights whichever side leads; then he clears the
     # Deputies, the Sheriff last (killing him before would hand the game to the Outlaws).
@@ -451,22 +456,30 @@ def scripted_play(v, w):
         t = best_target(v, w, suspect, JAIL, w[P_JAIL_MIN])
         if t >= 0:
             return c, t, -1
+    r = v[V_MY_ROLE]
+    focus = r == OUTLAW and w[P_OUTLAW_FOCUS] > 0.0
     for k in (PANIC, CAT_BALOU):
         c = find_card(v, k)
         if c >= 0:
             t = best_target(v, w, suspect, k, w[P_TAKE_MIN])
             if t >= 0:
                 which = pick_card_to_take(v, t)
+                if focus and t == v[V_SHERIFF] and v[V_DIST + t] > v[V_REACH]:
+                    mustang = v[V_TABLE + t * N_KINDS + MUSTANG]
+                    if mustang >= 0:
+                        which = mustang
                 if which != -2:
                     return c, t, which
     c = find_card(v, DUEL)
     if c >= 0:
         t = best_target(v, w, suspect, DUEL, w[P_SHOOT_MIN])
-        if t >= 0 and (bang_cards(v) >= max(w[P_DUEL_BANGS], 1.0) or v[V_HAND_COUNT + t] == 0):
+        all_in = focus and t == v[V_SHERIFF] and sheriff_life(v) <= w[P_OUTLAW_FOCUS]
+        if t >= 0 and (all_in or bang_cards(v) >= max(w[P_DUEL_BANGS], 1.0)
+                       or v[V_HAND_COUNT + t] == 0):
             return c, t, -1
-    r = v[V_MY_ROLE]
-    reckless = (r == SHERIFF or r == OUTLAW or sheriff_life(v) >= w[P_MASS_SHERIFF_LIFE]
-                or living == 2)
+    reckless = (r == SHERIFF or sheriff_life(v) >= w[P_MASS_SHERIFF_LIFE] or living == 2)
+    if r == OUTLAW:
+        reckless = living - v[V_OUTLAWS] >= w[P_OUTLAW_MASS] * (living - 1)
     if reckless:
         for k in (GATLING, INDIANS):
             c = find_card(v, k)

@@ -1,7 +1,7 @@
 """The ``search`` bot: determinized Monte Carlo planning with the engine itself.
 
 At each play it would aim (BANG!, Duel, Jail, Panic!, Cat Balou) the search bot asks its
-rollout policy (tuned2: the tuned parameters with the structural rules) for the play, lists
+rollout policy (tuned2: the structural rules with their trained parameters) for the play, lists
 the same card aimed at every other legal target plus ending the play phase, and scores each
 option by rollouts: it samples a world consistent with the public record (the hidden roles
 dealt over the seats whose role is unknown, the unseen cards over the other hands by their

@@ -26,7 +26,7 @@ import numpy as np
 
 from cardsim.sims.bang import engine
 from cardsim.sims.bang.cards import BOT_ROLE, ROLE_NAMES, ROLE_SIDE, roles_for
-from cardsim.sims.bang.policies import PARAM_RANGES
+from cardsim.sims.bang.policies import N_PARAMS, P_REN_RULES, PARAM_RANGES, with_structure
 from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS
 from cardsim.sims.bang.tuned import TRAINED_PARAMS
 
@@ -79,13 +79,35 @@ def paired_gain(new: np.ndarray, old: np.ndarray) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def searched_params(bot: str) -> np.ndarray:
+    """Indices of the parameters training searches for ``bot``: ``tuned``, the first
+    ``TRAINED_PARAMS`` (those its shipped file was trained over); ``tuned2``, every one but the
+    Renegade's rule switch, which stays on."""
+    if bot == "tuned":
+        return np.arange(TRAINED_PARAMS)
+    return np.array([i for i in range(N_PARAMS) if i != P_REN_RULES])
+
+
+def start_table(bot: str, players: int) -> np.ndarray:
+    """Where training starts: the role bot's parameters for ``tuned``; for ``tuned2`` the
+    shipped tuned parameters of ``players`` with the structural rules on (role2's values)."""
+    if bot == "tuned":
+        return engine.DEFAULT_PARAMS.copy()
+    from cardsim.sims.bang import tuned
+
+    return with_structure(tuned.params_for(players, tuned.SHIPPED))
+
+
 def train_players(players: int, seed: int, budget: int, max_rounds: int,
                   map_tasks: Callable[[Sequence[tuple]], list[np.ndarray]],
-                  log: Callable[[str], None] = lambda _: None,
+                  log: Callable[[str], None] = lambda _: None, bot: str = "tuned",
                   ) -> tuple[np.ndarray, list[RoleStep]]:
-    """Iterated best response at one player count; returns (params per role, history).
+    """Iterated best response at one player count for ``bot`` (``tuned`` or ``tuned2``: its
+    :func:`start_table` and :func:`searched_params`); returns (params per role, history).
     ``map_tasks`` plays a list of ``side_wins`` argument tuples, results in order."""
-    table = engine.DEFAULT_PARAMS.copy()
+    table = start_table(bot, players)
+    searched = searched_params(bot)
+    spread = (HIGH - LOW)[searched]
     roles = sorted(set(roles_for(players)))
     per_role = budget // (max_rounds * len(roles))
     games = max(200, int(per_role * GAMES_PER_CANDIDATE_SHARE / (CANDIDATES + 1)))
@@ -102,7 +124,8 @@ def train_players(players: int, seed: int, budget: int, max_rounds: int,
             for step in range(steps):
                 candidates = [best]
                 for _ in range(CANDIDATES):
-                    moved = best + width * (HIGH - LOW) * search.standard_normal(best.size)
+                    moved = best.copy()
+                    moved[searched] += width * spread * search.standard_normal(searched.size)
                     candidates.append(np.round(np.clip(moved, LOW, HIGH), 6))
                 tasks = []
                 for vector in candidates:
@@ -145,36 +168,46 @@ def joblib_mapper(jobs: int) -> Callable[[Sequence[tuple]], list[np.ndarray]]:
 
 
 def timed_training(players: int, seed: int, budget: int, max_rounds: int, jobs: int,
-                   log: Callable[[str], None]) -> tuple[np.ndarray, list[RoleStep], float]:
-    """``train_players`` with a joblib mapper; also returns the wall time in seconds."""
-    start = time.perf_counter()
-    table, history = train_players(players, seed, budget, max_rounds, joblib_mapper(jobs), log)
-    return table, history, time.perf_counter() - start
+                   log: Callable[[str], None], bot: str = "tuned",
+                   ) -> tuple[np.ndarray, list[RoleStep], float, float]:
+    """``train_players`` with a joblib mapper; also returns the wall time and this process's
+    CPU time in seconds (workers' CPU not included)."""
+    start, clock = time.perf_counter(), time.process_time()
+    table, history = train_players(players, seed, budget, max_rounds, joblib_mapper(jobs), log,
+                                   bot)
+    return table, history, time.perf_counter() - start, time.process_time() - clock
 
 
-def training_fingerprint() -> str:
-    """16 hex digits for what decides what training finds: this search (its functions and
-    constants) and how the games play out for given parameters, measured on the games
-    themselves (every result of 60 fixed deals per player count, with the role bot's default
-    parameters and with one fixed random table over the trained parameters). Recorded with the
+def training_fingerprint(bot: str = "tuned") -> str:
+    """16 hex digits for what decides what training finds for ``bot``: this search (its
+    functions and constants) and how the games play out for given parameters, measured on the
+    games themselves (every result of 60 fixed deals per player count, with the role bot's
+    default parameters and with one fixed random table over the searched parameters; for
+    ``tuned2`` also its start table, so the structural rules' code counts). Recorded with the
     trained parameters; a test checks the shipped ones against the current code, so a change
     of the rules or the bots that moves a game asks for retraining, and a change that moves
     none (moving code between files) does not."""
     import inspect
 
+    searched = searched_params(bot)
     digest = hashlib.sha256()
-    for function in (stream, side_wins, paired_gain, train_players):
+    functions = [stream, side_wins, paired_gain, train_players]
+    if bot != "tuned":
+        functions += [searched_params, start_table]
+    for function in functions:
         digest.update(inspect.getsource(function).encode())
     digest.update(repr((CANDIDATES, STEP_START, STEP_DECAY, GAMES_PER_CANDIDATE_SHARE,
-                        VALIDATION_SHARE, GAIN_THRESHOLD, LOW[:TRAINED_PARAMS].tolist(),
-                        HIGH[:TRAINED_PARAMS].tolist())).encode())
+                        VALIDATION_SHARE, GAIN_THRESHOLD, LOW[searched].tolist(),
+                        HIGH[searched].tolist())).encode())
     draw = stream(0, 9090)
     bots = np.full(4, BOT_ROLE, dtype=np.int64)
     for players in range(4, 8):
-        shaken = engine.DEFAULT_PARAMS.copy()
-        shaken[:, :TRAINED_PARAMS] = draw.uniform(LOW[:TRAINED_PARAMS], HIGH[:TRAINED_PARAMS],
-                                                  (4, TRAINED_PARAMS))
-        for table in (engine.DEFAULT_PARAMS, shaken):
+        shaken = engine.DEFAULT_PARAMS.copy() if bot == "tuned" else start_table(bot, players)
+        shaken[:, searched] = draw.uniform(LOW[searched], HIGH[searched], (4, searched.size))
+        tables = [engine.DEFAULT_PARAMS, shaken]
+        if bot != "tuned":
+            tables.append(start_table(bot, players))
+        for table in tables:
             games = engine.play_focus_games(
                 60, players, bots, np.ascontiguousarray(table), -1, 0, table[0],
                 DEFAULT_MAX_TURNS, stream(0, players, 0), stream(0, players, 1), False)
@@ -184,15 +217,17 @@ def training_fingerprint() -> str:
 
 
 def train_and_save(players: int, seed: int, budget: int, max_rounds: int, jobs: int, out,
-                   log: Callable[[str], None]) -> np.ndarray:
-    """Train one player count and write its entry with provenance to ``out``."""
+                   log: Callable[[str], None], bot: str = "tuned") -> np.ndarray:
+    """Train one player count of ``bot`` and write its entry with provenance to ``out``."""
     from cardsim.sims.bang import tuned
 
-    fingerprint = training_fingerprint()
-    table, history, seconds = timed_training(players, seed, budget, max_rounds, jobs, log)
+    fingerprint = training_fingerprint(bot)
+    table, history, seconds, cpu = timed_training(players, seed, budget, max_rounds, jobs, log,
+                                                  bot)
+    flag = "" if bot == "tuned" else f"--bot {bot} "
     provenance = {
-        "command": f"cardsim bang train --players {players} --seed {seed} --budget {budget} "
-                   f"--rounds {max_rounds}",
+        "command": f"cardsim bang train {flag}--players {players} --seed {seed} "
+                   f"--budget {budget} --rounds {max_rounds}",
         "seed": seed,
         "budget": budget,
         "rounds_run": 1 + max(step.round for step in history),
@@ -204,7 +239,8 @@ def train_and_save(players: int, seed: int, budget: int, max_rounds: int, jobs: 
             for s in history
         ],
     }
-    tuned.write_entry(out, players, table, provenance)
-    log(f"bang train {players}p: {seconds:.0f} s wall, {sum(s.games for s in history)} games "
-        f"-> {out}")
+    tuned.write_entry(out, players, table, provenance,
+                      width=TRAINED_PARAMS if bot == "tuned" else None)
+    log(f"bang train {players}p: {seconds:.0f} s wall, {cpu:.0f} s CPU in this process, "
+        f"{sum(s.games for s in history)} games -> {out}")
     return table

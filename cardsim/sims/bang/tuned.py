@@ -1,6 +1,8 @@
-"""The ``tuned`` bots' parameters: one JSON file, one entry per player count, with provenance.
+"""The trained bots' parameters: one JSON file per bot, one entry per player count, with
+provenance.
 
-Shipped as package data (``cardsim/sims/bang/data/tuned.json``) and written by
+Shipped as package data (``cardsim/sims/bang/data/tuned.json`` for ``tuned``,
+``tuned2.json`` for ``tuned2``, the rollout policy of ``search``) and written by
 ``cardsim bang train`` (:mod:`cardsim.sims.bang.training`). Every entry holds, per role
 present at that player count, one value per ``policies.PARAM_NAMES`` entry, and records the
 command, seed, budget and code fingerprint that produced it.
@@ -21,6 +23,8 @@ from cardsim.sims.bang.policies import PARAM_NAMES, default_params
 
 FORMAT = "cardsim-bang-tuned/1"
 SHIPPED = Path(__file__).parent / "data" / "tuned.json"
+#: the ``tuned2`` bots' parameters: trained with the structural rules on (issue 37)
+SHIPPED2 = Path(__file__).parent / "data" / "tuned2.json"
 #: parameters the shipped file was trained over (the first ones of ``PARAM_NAMES``)
 TRAINED_PARAMS = 21
 
@@ -69,15 +73,22 @@ def params_for(players: int, path: Path = SHIPPED) -> np.ndarray:
     return table
 
 
-def write_entry(path: Path, players: int, table: np.ndarray, provenance: dict[str, Any]) -> None:
-    """Add or replace the entry for ``players`` (other player counts are kept)."""
+def write_entry(path: Path, players: int, table: np.ndarray, provenance: dict[str, Any],
+                width: int | None = None) -> None:
+    """Add or replace the entry for ``players`` (other player counts are kept), with the first
+    ``width`` parameters (default: all); UserError if the file holds another width."""
     path = Path(path)
-    document: dict[str, Any] = {"format": FORMAT, "param_names": list(PARAM_NAMES), "players": {}}
+    width = len(PARAM_NAMES) if width is None else width
+    names = list(PARAM_NAMES[:width])
+    document: dict[str, Any] = {"format": FORMAT, "param_names": names, "players": {}}
     if path.exists():
         document = read_file(path)
+        if document["param_names"] != names:
+            raise _bad(path, f"holds {len(document['param_names'])} parameters per role, this "
+                             f"training {width}; write to another file")
     document["players"][str(players)] = {
         "params": {
-            ROLE_NAMES[role]: [round(float(x), 6) for x in table[role]]
+            ROLE_NAMES[role]: [round(float(x), 6) for x in table[role, :width]]
             for role in sorted(set(roles_for(players)))
         },
         "provenance": provenance,
