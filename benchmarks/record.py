@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
-TARGETS = ("poker", "gang", "thegame", "cashnguns", "bang", "compile")
+TARGETS = ("poker", "gang", "thegame", "cashnguns", "bang", "compile", "report")
 
 
 def git(*args: str) -> str:

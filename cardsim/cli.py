@@ -83,21 +83,24 @@ def _bench_targets() -> str:
     from cardsim.sims.registry import games
 
     names = ["poker", *(name for name, game in games().items() if game.bench)]
-    return f"{', '.join(names)} or compile."
+    return f"{', '.join(names)}, compile or report."
 
 
 def bench(
     target: str = typer.Argument(..., help=_bench_targets()),
     quick: bool = typer.Option(False, "--quick", help="Shorter measurements (rougher figures)."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
+    record: bool = typer.Option(False, "--record",
+                                help="Also write the rows to benchmarks/results/DATE-TARGET.json."),
 ) -> None:
-    """Speed benchmarks, as ratios against a reference run in the same process.
+    """Speed benchmarks, as ratios against a reference run in the same process; 'report' times
+    the README's main command from a fresh clone (clone, venv, install, cardsim report).
 
     Example: cardsim bench poker
     """
     from cardsim.commands.bench import bench_command
 
-    bench_command(target, quick, as_json)
+    bench_command(target, quick, as_json, record)
 
 
 def version() -> None:
