@@ -73,8 +73,14 @@ def rerun(profile: Profile) -> str:
             f"--precision {profile.precision} --max-n {profile.max_n}")
 
 
-def _scale(model: str) -> float:
-    return BAYES_SCALE if model == "bayes" else 1.0
+def _scale(model: str, profile: Profile | None = None, tier: str = "headline") -> float:
+    """The episode bound's scale: bayes runs stop at BAYES_SCALE of the headline bound, or at
+    their tier's own bound where that is smaller (the table tier's already is)."""
+    if model != "bayes":
+        return 1.0
+    if profile is None:
+        return BAYES_SCALE
+    return min(1.0, BAYES_SCALE * profile.max_n / profile.tier(tier)[1])
 
 
 # Rough cost of an episode against a plain heist, for the scheduler's order only: a whole game
@@ -111,13 +117,13 @@ def plan(profile: Profile) -> list[Experiment]:
             headline = players == FOCUS_PLAYERS and model != "random"
             plans.append(ex(f"heist-{players}p-{model}", {"players": players, "model": model},
                             {**base, "part": "players", "players": players, "model": model},
-                            scale=_scale(model), tier="headline" if headline else "table",
-                            weight=_weight(model)))
+                            scale=_scale(model, profile, "headline" if headline else "table"),
+                            tier="headline" if headline else "table", weight=_weight(model)))
     for model in LEVEL_MODELS[profile.name]:
         for levels in LEVELS[profile.name]:
             plans.append(ex(f"levels-{model}-{levels}", {"players": FOCUS_PLAYERS, "model": model, "levels": levels},
                             {**base, "part": "levels", "players": FOCUS_PLAYERS, "model": model, "levels": levels},
-                            scale=_scale(model), tier="table", weight=_weight(model)))
+                            scale=_scale(model, profile, "table"), tier="table", weight=_weight(model)))
     for model in CARD_MODELS[profile.name]:
         cards = [("none", "none", {})] + [("challenge", c, {"challenges": (c,)}) for c in CHALLENGES] + [
             ("specialist", s, {"specialist": s}) for s in SPECIALISTS]
@@ -131,7 +137,8 @@ def plan(profile: Profile) -> list[Experiment]:
             plans.append(ex(f"game-{mode}-{model}", {"players": FOCUS_PLAYERS, "model": model, "unit": "game",
                                                        "mode": mode},
                             {**base, "part": "modes", "players": FOCUS_PLAYERS, "model": model, "mode": mode},
-                            scale=_scale(model), tier="headline" if model == TUNE_MODEL else "table",
+                            scale=_scale(model, profile, "headline" if model == TUNE_MODEL else "table"),
+                            tier="headline" if model == TUNE_MODEL else "table",
                             weight=_weight(model, game=True)))
     for players in PLAYERS:
         for candidate in gang_candidates():
