@@ -77,20 +77,25 @@ class Profile:
             self.name == "quick") else ""
         table, table_n = self.tier("table")
         sweep, sweep_n = self.tier("sweep")
-        rows = "" if (table, table_n) == (self.precision, self.max_n) else (
-            f" the other rows of tables and plots at \u00b1{100 * table:.1f} points or "
-            f"{table_n:,} episodes;")
-        grid = "" if (sweep, sweep_n) == (self.tune_precision, self.tune_max_n) else (
-            f" the other candidates of the tuning grids at \u00b1{100 * sweep:.1f} points or "
-            f"{sweep_n:,} episodes;")
+        tiered = (table, table_n) != (self.precision, self.max_n)
+        head = (f"each headline rate runs until its 95% interval is at most "
+                f"\u00b1{100 * self.precision:.1f} percentage points wide or reaches "
+                f"{self.max_n:,} episodes; the other rows of tables and plots stop at "
+                f"\u00b1{100 * table:.1f} points or {table_n:,} episodes,") if tiered else (
+                f"each experiment runs until its headline 95% interval is at most "
+                f"\u00b1{100 * self.precision:.1f} percentage points wide or reaches "
+                f"{self.max_n:,} episodes;")
+        if (sweep, sweep_n) == (self.tune_precision, self.tune_max_n):
+            tuning = (f"the \"pick your group\" cells and tuning candidates stop at "
+                      f"\u00b1{100 * self.tune_precision:.1f} points or {self.tune_max_n:,}")
+        else:
+            tuning = (f"the \"pick your group\" cells at \u00b1{100 * self.tune_precision:.1f} "
+                      f"points or {self.tune_max_n:,}, the other candidates of the tuning grids "
+                      f"at \u00b1{100 * sweep:.1f} points or {sweep_n:,}")
         return (
-            f"Profile '{self.name}': each headline experiment runs until its 95% interval is "
-            f"at most \u00b1{100 * self.precision:.1f} percentage points wide or reaches "
-            f"{self.max_n:,} episodes;{rows} the \"pick your group\" cells stop at "
-            f"\u00b1{100 * self.tune_precision:.1f} points or {self.tune_max_n:,} episodes;{grid} "
-            f"each at the first whole chunk of episodes that reaches its target. The Cash'n Guns "
-            f"table profiles use fixed samples, stated in their chapters; every table gives its "
-            f"n.{quick}"
+            f"Profile '{self.name}': {head} {tuning}; each run stops at the first whole chunk of "
+            f"episodes that meets its target. The Cash'n Guns table profiles use fixed samples, "
+            f"stated in their chapters; every table gives its n.{quick}"
         )
 
     def experiment(
