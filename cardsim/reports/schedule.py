@@ -31,7 +31,9 @@ from typing import Any
 
 import polars as pl
 
+from cardsim.errors import Interrupted
 from cardsim.reports.suite import Experiment, Outcome, Profile, SideTask, run_experiments
+from cardsim.sims.core.interrupts import worker_lost_errors, worker_task
 from cardsim.sims.core.runner import compile_one_game
 from cardsim.sims.core.simulator import Simulator
 from cardsim.stats import Z95
@@ -220,7 +222,7 @@ def schedule_chapters(
                 task = next_task()
                 if task is None:
                     break
-                running[executor.submit(task.function, *task.arguments)] = task
+                running[executor.submit(worker_task, task.function, *task.arguments)] = task
             done, _ = wait(list(running), return_when=FIRST_COMPLETED)
             for future in done:
                 task = running.pop(future)
@@ -245,6 +247,12 @@ def schedule_chapters(
                 game.left -= 1
                 if not game.left:
                     ready.insert(0, chapter_of(game))
+    except worker_lost_errors() as exc:  # Ctrl-C (or a kill) reached the workers only
+        executor.shutdown(wait=False, kill_workers=True)
+        raise Interrupted(
+            f"interrupted: a worker process was stopped ({type(exc).__name__}); finished runs and "
+            "chunks are kept in the store (if any); run the same command to resume"
+        ) from None
     except BaseException:
         executor.shutdown(wait=False, kill_workers=True)
         raise

@@ -70,3 +70,20 @@ def test_plots_drawn_ahead_are_the_ones_the_pdf_would_draw(tmp_path):
     wrong = replace(ahead, blocks=tuple(replace(b, pdf=((1.0, b"not a pdf"),))
                                         if isinstance(b, Plot) else b for b in ahead.blocks))
     assert pdf_of(wrong, "wrong.pdf") == pdf_of(section, "plain2.pdf")
+
+
+def test_a_worker_that_dies_stops_the_report_in_one_line(tmp_path, monkeypatch):
+    """A worker killed mid-report (a Ctrl-C that reached the workers only, a kill) ends the
+    report with :class:`Interrupted` (one line), not a pool's traceback."""
+    import os
+
+    import pytest
+
+    from cardsim.errors import Interrupted
+    from cardsim.reports.suite import SideTask
+
+    monkeypatch.setattr(toy_section, "side_tasks", lambda *_: [SideTask("die", os._exit, {"status": 3}, 1.0)],
+                        raising=False)
+    with pytest.raises(Interrupted, match="a worker process was stopped"):
+        write_report(["coin"], profile=TINY, seed=7, jobs=2, store=tmp_path / "store",
+                     out_dir=tmp_path / "out", plugins={"coin": (toy_section, COIN)})
