@@ -209,6 +209,7 @@ def schedule_chapters(
             (game.name, game.module.__name__, game.simulator, profile, seed, store, played),
         )
 
+    ready.extend(chapter_of(game) for game in order if not game.left)  # nothing to play
     workers = max(1, min(jobs, len(waiting) + len(ready)))
     # The workers' thread pools limited as joblib's Parallel limits them (cores per worker).
     threads = str(max((os.cpu_count() or 1) // workers, 1))
