@@ -136,9 +136,8 @@ def time_report_phases(log: str, pid: int) -> None:
                               "cpu": _cpu_seconds() - cpu})
         return wrapper
 
-    build.compile_ahead = timed("compile ahead", build.compile_ahead)
     build.game_section = timed("section", build.game_section, lambda game, *a, **k: game)
-    build._chapters_side_by_side = timed("chapters side by side", build._chapters_side_by_side)
+    build._chapters_scheduled = timed("chapters scheduled", build._chapters_scheduled)
     build.write_html = timed("write html", build.write_html)
     build.write_pdf = timed("write pdf", build.write_pdf)
 

@@ -82,8 +82,8 @@ def _bench_targets() -> str:
     """'poker, gang, ... or compile': the benchmark targets for the help line."""
     from cardsim.sims.registry import games
 
-    names = ["poker", *(name for name, game in games().items() if game.bench), "strategies"]
-    return f"{', '.join(names)} or compile."
+    names = ["poker", *(name for name, game in games().items() if game.bench), "strategies", "compile"]
+    return f"{', '.join(names)} or report."
 
 
 def bench(
@@ -93,7 +93,8 @@ def bench(
     record: bool = typer.Option(False, "--record", help="Also save the rows with the date, commit and machine "
                                 "in benchmarks/results/DATE-TARGET.json (a source checkout's)."),
 ) -> None:
-    """Speed benchmarks, as ratios against a reference run in the same process.
+    """Speed benchmarks, as ratios against a reference run in the same process; 'report' times
+    the README's main command from a fresh clone (clone, venv, install, cardsim report).
 
     strategies: each game's engine for user strategies, with a trivial strategy, beside its
     kernel on the same table, against the targets per CPU-second.

@@ -228,3 +228,86 @@ def warm_up(games: Sequence[str], jobs: int,
         if on_done is not None:
             on_done(finished)
 
+
+
+# ---------------------------------------------------------------------------------------------
+# The README's main command as a user meets it: clone, fresh venv, install, `cardsim report`.
+
+# Targets of issue 36 for the whole command on two cores (seconds wall, CPU seconds).
+REPORT_WALL_TARGET = 360.0
+REPORT_CPU_TARGET = 600.0
+# Variables that would point the fresh install at this checkout or at caches and stores of
+# the user's own: the benchmark runs without them.
+_OWN_VARIABLES = ("PYTHONPATH", "NUMBA_CACHE_DIR", "CARDSIM_STORE", "VIRTUAL_ENV")
+
+
+def _timed_step(argv: Sequence[str], cwd: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process and its children) of ``argv`` run in ``cwd``,
+    without the variables of :data:`_OWN_VARIABLES`; a failure is one RuntimeError line."""
+    env = {name: value for name, value in os.environ.items() if name not in _OWN_VARIABLES}
+    cpu_before, started = _child_cpu_seconds(), time.perf_counter()
+    done = subprocess.run(list(argv), cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    elapsed, cpu = time.perf_counter() - started, _child_cpu_seconds() - cpu_before
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"'{' '.join(argv)}' failed ({done.returncode}): {last}")
+    return elapsed, cpu
+
+
+def report_steps(clone: Path, source: Path, quick: bool) -> list[tuple[str, tuple[str, ...], Path]]:
+    """The steps of the README's main command from a fresh clone of ``source`` into ``clone``:
+    (name, argv, working folder) for clone, venv, install and report."""
+    venv = clone / ".venv"
+    scripts = venv / ("Scripts" if os.name == "nt" else "bin")
+    return [
+        ("clone", ("git", "clone", "--quiet", str(source), str(clone)), clone.parent),
+        ("venv", (sys.executable, "-m", "venv", str(venv)), clone),
+        ("install", (str(scripts / "pip"), "install", "--quiet", "."), clone),
+        ("report", (str(scripts / "cardsim"), "report", *(["--quick"] if quick else [])), clone),
+    ]
+
+
+def report_benchmark(quick: bool = False, *, source: Path | None = None,
+                     on_row: Callable[[dict[str, Any]], None] | None = None,
+                     step: Callable[[Sequence[str], Path], tuple[float, float]] = _timed_step,
+                     ) -> list[dict[str, Any]]:
+    """Rows of ``cardsim bench report``: the README's main command timed as a user meets it,
+    step by step (a fresh ``git clone`` of ``source``'s committed HEAD, ``python -m venv``,
+    ``pip install .``, then ``cardsim report``, which compiles every kernel into the new
+    install's empty cache, plays every experiment and writes the files), and the total. Each
+    row gives wall seconds, CPU seconds (the children's user + system) and the utilisation of
+    the cores (CPU seconds / (wall seconds x cores)); the report and total rows compare with
+    the targets. ``quick``: ``cardsim report --quick`` (a cheap check of the benchmark
+    itself). ``step`` runs one step (tests replace it)."""
+    source = source or package_root()
+    cores = os.cpu_count() or 1
+    scratch = Path(tempfile.mkdtemp(prefix="cardsim-bench-report-"))
+    rows: list[dict[str, Any]] = []
+
+    def row(what: str, wall: float, cpu: float, load: float, command: str) -> dict[str, Any]:
+        targets = what in ("report", "total") and not quick
+        return {"step": what, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+                "utilisation": round(cpu / (wall * cores), 2) if wall > 0 else None,
+                "target_wall_s": REPORT_WALL_TARGET if targets else None,
+                "target_cpu_s": REPORT_CPU_TARGET if targets else None,
+                "meets_target": bool(wall <= REPORT_WALL_TARGET and cpu <= REPORT_CPU_TARGET)
+                if targets else None,
+                "load_1min": round(load, 2), "command": command}
+
+    try:
+        total_wall = total_cpu = 0.0
+        load = load_average()
+        for name, argv, cwd in report_steps(scratch / "cardsim", source, quick):
+            cwd.mkdir(parents=True, exist_ok=True)
+            step_load = load_average()
+            wall, cpu = step(argv, cwd)
+            total_wall, total_cpu = total_wall + wall, total_cpu + cpu
+            shown = " ".join(argv).replace(str(scratch), "<tmp>")
+            rows.append(row(name, wall, cpu, step_load, shown))
+            if on_row is not None:
+                on_row(rows[-1])
+        rows.append(row("total", total_wall, total_cpu, load, "all of the above"))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return rows

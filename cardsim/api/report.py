@@ -27,8 +27,9 @@ def report(game: Names = (), quick: bool = False, out: str | Path = "reports", *
     report`` does), so a second call reuses them and only re-renders; ``store=None`` writes no
     runs. ``jobs`` defaults to every core.
 
-    ``table`` (``experiments``): one row per experiment with its game, key, n, stop rule and
-    run id; ``files``: the HTML and PDF paths (and the PDF's pages). ``manifest`` adds
+    ``table`` (``experiments``): one row per experiment with its game, key, n, stop rule,
+    run id and the CPU seconds spent on it (reading it back from the store when it was
+    stored; not part of the report's files); ``files``: the HTML and PDF paths (and the PDF's pages). ``manifest`` adds
     ``html``, ``pdf``, ``pdf_pages``, ``findings`` (the headline figures as JSON, with n and
     95% intervals: :mod:`cardsim.reports.findings`), the ``games`` included, the ``skipped``
     notes and the ``seconds`` taken.
@@ -61,10 +62,11 @@ def report(game: Names = (), quick: bool = False, out: str | Path = "reports", *
         store=options.store, out_dir=out, progress=not quiet, verbose=verbose and not quiet,
         on_done=lambda o: outcomes.append({"game": o.game, "experiment": o.experiment.key,
                                            "n": o.n, "stop_rule": o.stop_rule,
-                                           "run": o.run_id}))
+                                           "run": o.run_id,
+                                           "cpu_s": round(o.cpu_seconds, 2)}))
     experiments = pl.DataFrame(outcomes, schema={"game": pl.String, "experiment": pl.String,
                                                  "n": pl.Int64, "stop_rule": pl.String,
-                                                 "run": pl.String})
+                                                 "run": pl.String, "cpu_s": pl.Float64})
     files = pl.DataFrame({"file": ["html", "pdf"], "path": [str(written.html), str(written.pdf)],
                           "pages": [None, written.pdf_pages]})
     manifest = {"command": "report", "version": __version__, "seed": options.seed,

@@ -14,6 +14,8 @@ CPU-second) and names the games without such an engine.
 ``--record`` saves the rows with the date, the commit and the machine in
 ``benchmarks/results/DATE-TARGET.json`` of the source checkout that holds the package, the
 records the documentation's benchmarks page is generated from.
+``report`` times the README's main command as a user meets it (:func:`cardsim.coldstart.report_benchmark`:
+clone, fresh venv, install, ``cardsim report``); ``--quick`` times ``cardsim report --quick``.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def targets() -> dict[str, str | None]:
 
     found: dict[str, str | None] = {"poker": POKER_BENCH}
     found.update((name, game.bench) for name, game in games().items() if game.bench)
-    return {**found, STRATEGIES: None, "compile": None}
+    return {**found, STRATEGIES: None, "compile": None, "report": None}
 
 
 def bench_command(target: str, quick: bool, as_json: bool = False, record: bool = False) -> None:
@@ -59,9 +61,11 @@ def bench_command(target: str, quick: bool, as_json: bool = False, record: bool 
         rows = compile_command(quick, as_json)
     elif target == STRATEGIES:
         rows, details["no_strategy_engine"] = strategies_command(quick)
+    elif target == "report":
+        rows = report_command(quick, as_json)
     else:
         main = known[target]
-        assert main is not None  # only "compile" and "strategies" have no dotted path
+        assert main is not None  # only "compile", "strategies" and "report" have no dotted path
         rows = resolve(main)(quick)
         show_table(pl.DataFrame(rows), title=f"benchmark: {target}", name="benchmark")
     if folder is not None:
@@ -136,6 +140,22 @@ def write_record(folder: Path, target: str, quick: bool, rows: list[dict], start
     path = folder / f"{entry['date']}-{target}.json"
     path.write_text(json.dumps(entry, indent=1, default=str) + "\n", encoding="utf-8")
     return path
+
+
+def report_command(quick: bool, as_json: bool) -> list[dict]:
+    """`cardsim bench report`: the README's main command from a fresh clone, step by step."""
+    from cardsim.coldstart import report_benchmark
+
+    def note(row: dict) -> None:
+        if not as_json:
+            typer.echo(f"  {row['step']}: {row['wall_s']} s wall, {row['cpu_s']} CPU s "
+                       f"(utilisation {row['utilisation']}, load {row['load_1min']})", err=True)
+
+    rows = report_benchmark(quick, on_row=note)
+    title = ("benchmark: report (the README's main command from a fresh clone; seconds, CPU "
+             "seconds, utilisation = CPU / (wall x cores))")
+    show_table(pl.DataFrame(rows), title=title, name="report", as_json=as_json)
+    return rows
 
 
 def compile_command(quick: bool, as_json: bool) -> list[dict]:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import importlib
-import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,10 +19,10 @@ from cardsim.reports.findings import FINDINGS_NAME, chapter_findings, findings_d
 from cardsim.reports.html import write_html
 from cardsim.reports.pdf import drawn_ahead, measured_widths, remember_widths, write_pdf
 from cardsim.reports.progress import Tracker
+from cardsim.reports.schedule import schedule_chapters
 from cardsim.reports.sections import game_title, section_games, section_module
 from cardsim.reports.sections.common import models_block, reproducibility_blocks, rules_blocks
 from cardsim.reports.suite import Experiment, Outcome, Outcomes, Profile, run_experiments
-from cardsim.sims.core.runner import compile_ahead
 from cardsim.sims.core.simulator import Simulator
 from cardsim.sims.registry import get_simulator
 
@@ -84,41 +84,6 @@ def chapter(game: str, module: ModuleType, outcomes: Outcomes, profile: Profile
     return Section(key=game, title=module.TITLE, blocks=tuple(blocks), findings=findings), key
 
 
-def _distinct_configs(simulator: Simulator, experiments: Sequence[Experiment]) -> list[Any]:
-    """The validated configs of the experiments, each once (in plan order)."""
-    return list(dict.fromkeys(simulator.make_config(**e.config) for e in experiments))
-
-
-def chapter_seconds(game: str) -> float:
-    """Rough CPU seconds of the game's chapter in a first quick report (its declared
-    ``chapter_seconds``), so that side by side the longest starts first."""
-    from cardsim.sims.registry import games
-
-    declared = games().get(game)
-    return declared.chapter_seconds if declared is not None else 0.0
-
-
-# Side by side, the longest chapter's last experiments (this share of its plan, in this many
-# slices) wait in the queue for whichever worker is free first: the other chapters may end well
-# before it, and by then its kernels are in the numba cache, so another worker only loads them.
-SHARED_TAIL = 1 / 3
-TAIL_SLICES = 4
-
-
-def split_plan(simulator: Simulator, plan: Sequence[Experiment]) -> list[list[Experiment]]:
-    """``plan`` as a head and up to :data:`TAIL_SLICES` slices of its last :data:`SHARED_TAIL`,
-    each in plan order; experiments with the same config go with the first of them (one worker
-    then plays that run once, reusing it through the store)."""
-    tail = int(len(plan) * SHARED_TAIL)
-    head = len(plan) - tail
-    slice_of: dict[Any, int] = {}
-    parts: list[list[Experiment]] = [[] for _ in range(1 + min(TAIL_SLICES, tail))]
-    for position, experiment in enumerate(plan):
-        first = 0 if position < head else 1 + (position - head) * (len(parts) - 1) // tail
-        parts[slice_of.setdefault(simulator.make_config(**experiment.config), first)].append(experiment)
-    return [part for part in parts if part]
-
-
 def chapter_in_worker(game: str, module_name: str, simulator: Simulator, profile: Profile,
                       seed: int, store: Path | None, played: Sequence[Outcome] = (),
                       ) -> tuple[str, Section, list[Outcome], str, dict[Any, float]]:
@@ -139,81 +104,48 @@ def chapter_in_worker(game: str, module_name: str, simulator: Simulator, profile
     return game, drawn_ahead(section), slim, key, measured_widths()
 
 
-def runs_in_worker(game: str, simulator: Simulator, experiments: Sequence[Experiment],
-                   seed: int, store: Path | None) -> tuple[str, None, list[Outcome], str, dict[Any, float]]:
-    """Some of one game's experiments played in a worker process with one job, their outcomes
-    whole, for the worker that builds the chapter (shaped as :func:`chapter_in_worker`'s
-    answer, without a section)."""
-    outcomes = run_experiments(simulator, experiments, seed=seed, jobs=1, store=store)
-    return game, None, list(outcomes.by_key.values()), "", {}
+def chapter_task(game: str, module_name: str, simulator: Simulator, profile: Profile, seed: int,
+                 store: Path | None, played: Sequence[Outcome] = ()) -> tuple[Any, float]:
+    """:func:`chapter_in_worker` for the scheduler: its answer and the CPU seconds taken."""
+    started = time.process_time()
+    answer = chapter_in_worker(game, module_name, simulator, profile, seed, store, played)
+    return answer, time.process_time() - started
 
 
-def _chapters_side_by_side(
+def _chapters_scheduled(
     landed: Sequence[tuple[str, ModuleType, Simulator, list[Experiment]]], *, profile: Profile,
     seed: int, jobs: int, store: Path | None, tracker: Tracker,
-    on_done: Callable[[Outcome], None],
+    on_done: Callable[[Outcome], None], note: Callable[[str], None],
 ) -> dict[str, tuple[Section, str]]:
-    """Every game's chapter and key result, built at once in worker processes (one game each,
-    the longest first). That one's plan is split by :func:`split_plan`: its head first, its
-    tail slices before the shortest chapter, and once all its parts are in, its chapter goes
-    to the next free worker. Each run's chunks come from their own seeds, so the numbers are
-    the ones a sequential build gives; ``on_done`` hears of the outcomes in the games' order
-    once all are in, as it would from a sequential build."""
-    from concurrent.futures import FIRST_COMPLETED, Future, wait
-
-    from joblib.externals.loky import ProcessPoolExecutor
-    from joblib.parallel import LokyBackend
-
-    order = sorted(landed, key=lambda g: -chapter_seconds(g[0]))
-    (first, first_module, first_simulator, first_plan), rest = order[0], order[1:]
-
-    def whole(game: str, module: ModuleType, simulator: Simulator, played: Sequence[Outcome] = ()
-              ) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-        return chapter_in_worker, (game, module.__name__, simulator, profile, seed, store, played)
-
-    head, *tails = split_plan(first_simulator, first_plan)
-    waiting = [(runs_in_worker, (first, first_simulator, head, seed, store)),
-               *(whole(game, module, simulator) for game, module, simulator, _ in rest[:-1]),
-               *((runs_in_worker, (first, first_simulator, tail, seed, store)) for tail in tails),
-               *(whole(game, module, simulator) for game, module, simulator, _ in rest[-1:])]
-    workers = min(jobs, len(order))
-    # The workers' thread pools limited as joblib's Parallel limits them (cores per worker).
-    threads = str(max((os.cpu_count() or 1) // workers, 1))
-    executor = ProcessPoolExecutor(
-        max_workers=workers,
-        env={name: os.environ.get(name, threads) for name in LokyBackend.MAX_NUM_THREADS_VARS})
-    running: set[Future[Any]] = set()
-    parts_left = 1 + len(tails)
-    played: list[Outcome] = []
+    """Every game's chapter and key result, played and built by :func:`schedule_chapters` in
+    worker processes; ``note`` hears one line per finished experiment, side task and chapter
+    (with its CPU seconds), ``on_done`` of the outcomes in the games' and plans' order once
+    all are in, as it would from a one-process build."""
     chapters: dict[str, tuple[Section, str]] = {}
     finished: dict[str, list[Outcome]] = {}
-    try:
-        while waiting or running:
-            while waiting and len(running) < workers:
-                function, arguments = waiting.pop(0)
-                running.add(executor.submit(function, *arguments))
-            done, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                game, section, outcomes, key, widths = future.result()
-                for outcome in outcomes if section is None or game != first else ():
-                    tracker.start(game, outcome.experiment.key)
-                    tracker.finish()
-                if section is None:
-                    played.extend(outcomes)
-                    parts_left -= 1
-                    if not parts_left:
-                        waiting.insert(0, whole(first, first_module, first_simulator, played))
-                    continue
-                tracker.game_done(section.title)
-                remember_widths(widths)
-                chapters[game], finished[game] = (section, key), outcomes
-    except BaseException:
-        executor.shutdown(wait=False, kill_workers=True)
-        raise
-    executor.shutdown()
+
+    def outcome(found: Outcome) -> None:
+        tracker.start(found.game, found.experiment.key)
+        tracker.finish()
+        note(f"  {found.game} {found.experiment.key}: n={found.n:,} "
+             f"({found.stop_rule.split(':')[0]}), {found.cpu_seconds:.1f} CPU-s")
+
+    def side(game: str, key: str, cpu: float) -> None:
+        note(f"  {game} {key}: {cpu:.1f} CPU-s")
+
+    def chapter_built(game: str, answer: Any, cpu: float) -> None:
+        _, section, outcomes, key, widths = answer
+        tracker.game_done(section.title)
+        note(f"  {section.title}: chapter built, {cpu:.1f} CPU-s")
+        remember_widths(widths)
+        chapters[game], finished[game] = (section, key), outcomes
+
+    schedule_chapters(landed, profile=profile, seed=seed, jobs=jobs, store=store,
+                      chapter_task=chapter_task, on_outcome=outcome, on_chapter=chapter_built,
+                      on_side=side)
     for game, *_ in landed:
-        for outcome in finished[game]:
-            on_done(outcome)
+        for found in finished[game]:
+            on_done(found)
     return chapters
 
 
@@ -225,8 +157,11 @@ def build_report(
     """The report over ``games`` (landed ones; the others are noted); returns it and the skips.
 
     ``progress`` shows one bar over all the games' experiments (on stderr); ``verbose``
-    adds one line per finished experiment (its n and stop rule). ``plugins`` maps a game name to its section builder and simulator, replacing the registry
-    (tests use it to plug in a toy game).
+    adds one line per finished experiment (its n, stop rule and CPU seconds). With ``jobs`` > 1
+    one scheduler (:mod:`cardsim.reports.schedule`) plays every chapter's experiments and
+    builds the chapters in worker processes; with one job they run here, chapter after
+    chapter. ``plugins`` maps a game name to its section builder and simulator, replacing the
+    registry (tests use it to plug in a toy game).
     """
     sections: list[Section] = []
     notes: list[str] = []
@@ -247,26 +182,27 @@ def build_report(
     def announce() -> None:
         if progress:
             print("preparing the games' compiled kernels (about a minute on the first run "
-                  "after installing, seconds later)", file=sys.stderr)
+                  "after installing, seconds later), while the first games play",
+                  file=sys.stderr)
 
-    side_by_side = profile.games_side_by_side and jobs > 1 and len(landed) > 1
-    if not side_by_side:
-        compile_ahead(
-            [(simulator, _distinct_configs(simulator, plan)) for _, _, simulator, plan in landed],
-            jobs, on_start=announce,
-        )
     with Tracker(sum(len(plan) for *_, plan in landed), enabled=progress) as tracker:
+
+        def say(text: str) -> None:
+            if verbose:
+                tracker.note(text)
 
         def done(outcome: Outcome) -> None:
             if verbose:
-                tracker.note(f"  {outcome.experiment.key}: n={outcome.n:,} ({outcome.stop_rule.split(':')[0]})")
+                tracker.note(f"  {outcome.experiment.key}: n={outcome.n:,} "
+                             f"({outcome.stop_rule.split(':')[0]}), {outcome.cpu_seconds:.1f} CPU-s")
             if on_done is not None:
                 on_done(outcome)
 
-        if side_by_side:
+        if jobs > 1 and landed:
             announce()
-            chapters = _chapters_side_by_side(
-                landed, profile=profile, seed=seed, jobs=jobs, store=store, tracker=tracker, on_done=done)
+            chapters = _chapters_scheduled(
+                landed, profile=profile, seed=seed, jobs=jobs, store=store, tracker=tracker,
+                on_done=on_done or (lambda _: None), note=say)
         else:
             chapters = {}
             for game, module, simulator, plan in landed:

@@ -3,13 +3,19 @@
 Each game's section builder (:mod:`cardsim.reports.sections`) lists its experiments with
 :meth:`Profile.experiment`; :func:`run_experiments` plays them through the runner and the results
 store, so a second report with the same store and seed reuses every stored chunk and only
-re-renders. Two profiles exist: ``default`` (tight intervals, under 15 minutes for all games on
-two cores) and ``quick`` (wide intervals, under 2 minutes), which the report states on its first
-page.
+re-renders. Two profiles exist: ``default`` (tight intervals where the reader looks: the
+headline rates; wider for the rows of sweeps and tuning grids) and ``quick`` (wide intervals,
+under 2 minutes), which the report states on its first page.
+
+Each experiment has a tier that sets its precision: ``headline`` (a rate a chapter's headline or
+first page quotes), ``table`` (a row of a table or plot that is read as a whole, such as a
+ladder of weaker models or a card-effect plot), ``tuning`` (the "pick your group" cells, which
+the findings quote) and ``sweep`` (the candidates of a tuning grid, read against a target).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,12 +40,12 @@ class Profile:
         max_n: episodes at most per experiment (the stop rule says when this bound was hit).
         tune_precision: the same target for the many candidate runs of difficulty tuning.
         tune_max_n: the bound for those runs.
-        games_side_by_side: run the games' chapters at once in worker processes (each
-            chapter in one worker, the longest chapter's last runs in slices for whichever
-            worker is free first), rather than one after another with each run's chunks spread
-            over the workers (the quick profile's runs mostly fit in one chunk, which one worker
-            plays alone; side by side, a first run also compiles different games' kernels on
-            different cores at once). The numbers are the same either way.
+        table_precision, table_max_n: the same for the rows of tables and plots that no
+            headline quotes (None: ``precision`` and ``max_n``).
+        sweep_precision, sweep_max_n, sweep_chunk: the same for the candidates of a tuning
+            grid that no "pick your group" cell shares, and their chunk size, small so that
+            the stop can come between the simulator's larger chunks (None: ``tune_precision``,
+            ``tune_max_n`` and the simulator's chunk size).
     """
 
     name: str
@@ -47,37 +53,71 @@ class Profile:
     max_n: int
     tune_precision: float
     tune_max_n: int
-    games_side_by_side: bool = False
+    table_precision: float | None = None
+    table_max_n: int | None = None
+    sweep_precision: float | None = None
+    sweep_max_n: int | None = None
+    sweep_chunk: int | None = None
+
+    def tier(self, tier: str) -> tuple[float, int]:
+        """(target half-width, episode bound) of a tier: headline, table, tuning or sweep."""
+        if tier == "headline":
+            return self.precision, self.max_n
+        if tier == "table":
+            return self.table_precision or self.precision, self.table_max_n or self.max_n
+        if tier == "tuning":
+            return self.tune_precision, self.tune_max_n
+        if tier == "sweep":
+            return self.sweep_precision or self.tune_precision, self.sweep_max_n or self.tune_max_n
+        raise ValueError(f"unknown experiment tier {tier!r}")
 
     def describe(self) -> str:
         """One sentence for the report's first page."""
         quick = " This is the QUICK profile: intervals are wider than the default report's." if (
             self.name == "quick") else ""
+        table, table_n = self.tier("table")
+        sweep, sweep_n = self.tier("sweep")
+        tiered = (table, table_n) != (self.precision, self.max_n)
+        head = (f"each headline rate runs until its 95% interval is at most "
+                f"\u00b1{100 * self.precision:.1f} percentage points wide or reaches "
+                f"{self.max_n:,} episodes; the other rows of tables and plots stop at "
+                f"\u00b1{100 * table:.1f} points or {table_n:,} episodes,") if tiered else (
+                f"each experiment runs until its headline 95% interval is at most "
+                f"\u00b1{100 * self.precision:.1f} percentage points wide or reaches "
+                f"{self.max_n:,} episodes;")
+        if (sweep, sweep_n) == (self.tune_precision, self.tune_max_n):
+            tuning = (f"the \"pick your group\" cells and tuning candidates stop at "
+                      f"\u00b1{100 * self.tune_precision:.1f} points or {self.tune_max_n:,}")
+        else:
+            tuning = (f"the \"pick your group\" cells at \u00b1{100 * self.tune_precision:.1f} "
+                      f"points or {self.tune_max_n:,}, the other candidates of the tuning grids "
+                      f"at \u00b1{100 * sweep:.1f} points or {sweep_n:,}")
         return (
-            f"Profile '{self.name}': each experiment runs until its headline 95% interval is "
-            f"at most \u00b1{100 * self.precision:.1f} percentage points wide or reaches "
-            f"{self.max_n:,} episodes; tuning candidates stop at \u00b1{100 * self.tune_precision:.1f} "
-            f"points or {self.tune_max_n:,} episodes. The Cash'n Guns table profiles use fixed "
-            f"samples, stated in their chapters; every table gives its n.{quick}"
+            f"Profile '{self.name}': {head} {tuning}; each run stops at the first whole chunk of "
+            f"episodes that meets its target. The Cash'n Guns table profiles use fixed samples, "
+            f"stated in their chapters; every table gives its n.{quick}"
         )
 
     def experiment(
         self, key: str, config: Mapping[str, Any], labels: Mapping[str, Any], *,
-        tuning: bool = False, scale: float = 1.0,
+        tuning: bool = False, scale: float = 1.0, tier: str | None = None, weight: float = 1.0,
     ) -> Experiment:
-        """An experiment at this profile's precision (``tuning`` uses the tuning targets;
-        ``scale`` multiplies the episode bound for a game whose episodes are cheap or dear)."""
-        precision = self.tune_precision if tuning else self.precision
-        max_n = self.tune_max_n if tuning else self.max_n
+        """An experiment at the precision of its ``tier`` (default: ``tuning`` if ``tuning``,
+        else ``headline``; see :meth:`tier`); ``scale`` multiplies the episode bound for a game
+        whose episodes are cheap or dear; ``weight``: see :class:`Experiment`."""
+        tier = tier or ("tuning" if tuning else "headline")
+        precision, max_n = self.tier(tier)
+        chunk = self.sweep_chunk if tier == "sweep" else None
         return Experiment(
             key=key, config=dict(config), labels=dict(labels), precision=precision,
-            max_n=max(1, int(max_n * scale)),
+            max_n=max(1, int(max_n * scale)), chunk_size=chunk, weight=weight,
         )
 
 
-DEFAULT = Profile("default", precision=0.01, max_n=20_000, tune_precision=0.02, tune_max_n=2_500)
-QUICK = Profile("quick", precision=0.05, max_n=1_000, tune_precision=0.08, tune_max_n=300,
-                games_side_by_side=True)
+DEFAULT = Profile("default", precision=0.01, max_n=20_000, tune_precision=0.02, tune_max_n=2_500,
+                  table_precision=0.02, table_max_n=5_000, sweep_precision=0.03,
+                  sweep_max_n=2_500, sweep_chunk=500)
+QUICK = Profile("quick", precision=0.05, max_n=1_000, tune_precision=0.08, tune_max_n=300)
 PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, QUICK)}
 
 
@@ -93,6 +133,9 @@ class Experiment:
         max_n: episode bound.
         chunk_size: episodes per chunk (None: the simulator's, capped at ``max_n``); slow
             strategies use small chunks so that several cores share one run.
+        weight: rough cost of one episode against the game's plainest episode (a whole game
+            of several rounds, a slower model), only for the order the scheduler plays the
+            experiments in (the dearest first); the numbers do not depend on it.
     """
 
     key: str
@@ -101,6 +144,28 @@ class Experiment:
     precision: float | None
     max_n: int
     chunk_size: int | None = None
+    weight: float = 1.0
+
+
+@dataclass(frozen=True)
+class SideTask:
+    """A computation a chapter needs besides its experiments that keeps its result in the
+    results store, where the chapter then finds it (a section builder's optional
+    ``side_tasks(profile, seed, store)`` lists them): the scheduler plays it beside the
+    experiments instead of leaving it to the chapter's own build.
+
+    Attributes:
+        key: a name for progress lines.
+        function: called as ``function(**keywords)`` in a worker process.
+        keywords: its arguments.
+        cost: rough cost in the units of :func:`cardsim.reports.schedule.expected_cost`
+            (episode weight times episodes), for the order only.
+    """
+
+    key: str
+    function: Callable[..., Any]
+    keywords: dict[str, Any]
+    cost: float
 
 
 @dataclass(frozen=True)
@@ -112,6 +177,7 @@ class Outcome:
     stop_rule: str
     run_id: str
     game: str = ""
+    cpu_seconds: float = 0.0  # CPU time of the process that played it (0 when only read back)
 
     @property
     def n(self) -> int:
@@ -166,12 +232,14 @@ def run_experiments(
     on_done: Callable[[Outcome], None] | None = None,
 ) -> Outcomes:
     """Play every experiment through the runner (reusing stored chunks); ``tracker`` follows
-    the chunks as they are computed."""
+    the chunks as they are computed. Each outcome records the CPU seconds this process spent
+    on it (with ``jobs`` > 1 the workers' share is not counted)."""
     game = simulator.name
     outcomes = Outcomes(game=game, seed=seed, store=store, jobs=jobs)
     for experiment in experiments:
         if experiment.key in outcomes.by_key:
             raise ValueError(f"{game}: duplicate experiment key {experiment.key!r}")
+        started = time.process_time()
         config = simulator.make_config(**experiment.config)
         size = min(experiment.chunk_size or simulator.chunk_size, experiment.max_n)
         most_chunks = -(-max(size, experiment.max_n) // size)
@@ -189,7 +257,8 @@ def run_experiments(
         if tracker is not None:
             tracker.finish()
         run_id = result.path.name if result.path is not None else "(memory)"
-        outcome = Outcome(experiment, result.episodes, result.stop_rule, run_id, game)
+        outcome = Outcome(experiment, result.episodes, result.stop_rule, run_id, game,
+                          time.process_time() - started)
         outcomes.by_key[experiment.key] = outcome
         if on_done is not None:
             on_done(outcome)

@@ -286,3 +286,27 @@ def test_a_check_above_the_tolerance_refutes_and_a_sweep_replaces_what_it_reprod
     assert not converged_entry(load_libraries(out)[(4, "win", -5000)])
     again = record_outside_check(out, result(0.26, 0.255, 0.265, True), "sweep 2")
     assert again["refuted"]["command"] == "sweep 2" and "beyond_space" not in again
+
+
+def test_report_side_tasks_check_each_reading_into_the_store_the_chapter_reads(tmp_path, monkeypatch):
+    """The scheduler plays the outside checks as side tasks: one per reading, each keeping its
+    check in the report's store, where the chapter's own call then finds the same record; none
+    without a store (the chapter checks them itself)."""
+    from cardsim.reports.sections.cashnguns import check_settings, side_tasks
+    from cardsim.reports.suite import Profile
+
+    tiny = Profile("quick", precision=0.45, max_n=40, tune_precision=0.45, tune_max_n=20)
+    monkeypatch.setenv("CARDSIM_STORE", str(tmp_path / "none"))  # the shipped libraries only
+    assert side_tasks(tiny, 3, None) == []
+    tasks = side_tasks(tiny, 3, tmp_path / "store")
+    entries, _ = reading_entries((5,), tmp_path / "none")
+    assert [t.key for t in tasks] == [f"check-5p-{m}-{v}" for (_, m, v) in sorted(entries)]
+    assert all(t.cost > 0 and t.keywords["store"] == tmp_path / "store" for t in tasks)
+    first = tasks[0]
+    played = first.function(**first.keywords)
+    stored = list((tmp_path / "store" / "cashnguns_check").glob("*.json"))
+    assert len(stored) == 1 and json.loads(stored[0].read_text()) == played
+    stored[0].write_text(json.dumps({**played, "marker": "from the side task"}))
+    key = sorted(entries)[0]
+    again = outside_checks({key: entries[key]}, check_settings(tiny, 3), store=tmp_path / "store")
+    assert again[key] == {**played, "marker": "from the side task"}  # read back, not checked again

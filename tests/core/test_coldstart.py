@@ -65,3 +65,40 @@ def test_covering_keeps_configs_that_bring_a_new_value():
     configs = [Config(4, ("a", "b")), Config(4, ("b", "a")), Config(5, ("a", "a")),
                Config(4, ("c", "a")), Config(5, ("b", "c"))]
     assert covering(configs) == [configs[0], configs[2], configs[3]]
+
+
+def test_bench_report_times_each_step_of_the_readme_command_and_records_it(tmp_path, monkeypatch):
+    """`cardsim bench report` (steps replaced: no clone or install here): one row per step of
+    the README's main command and a total, with utilisation, targets only where they apply;
+    --record writes them where benchmarks/record.py does."""
+    from cardsim import coldstart
+    from cardsim.commands import bench
+
+    seen = []
+
+    def step(argv, cwd):
+        seen.append(argv)
+        figures = {"git": (1.0, 0.5), "pip": (20.0, 15.0), "cardsim": (300.0, 540.0)}
+        return figures.get(os.path.basename(argv[0]), (2.0, 1.0))
+
+    rows = coldstart.report_benchmark(False, source=tmp_path, step=step)
+    assert [r["step"] for r in rows] == ["clone", "venv", "install", "report", "total"]
+    assert seen[0][:3] == ("git", "clone", "--quiet") and seen[3][1:] == ("report",)
+    cores = os.cpu_count() or 1
+    report, total = rows[3], rows[4]
+    assert (report["wall_s"], report["cpu_s"]) == (300.0, 540.0)
+    assert report["utilisation"] == round(540.0 / (300.0 * cores), 2)
+    assert (total["wall_s"], total["cpu_s"]) == (1.0 + 2.0 + 20.0 + 300.0, 0.5 + 1.0 + 15.0 + 540.0)
+    assert report["meets_target"] is True and total["meets_target"] is True
+    assert rows[0]["meets_target"] is None and rows[0]["target_wall_s"] is None
+    quick = coldstart.report_benchmark(True, source=tmp_path, step=step)
+    assert seen[-1][1:] == ("report", "--quick") and quick[-1]["meets_target"] is None
+
+    results = tmp_path / "checkout" / "benchmarks" / "results"
+    results.mkdir(parents=True)
+    path = bench.write_record(results, "report", False, rows, bench.machine())
+    assert path.parent == results and path.name.endswith("-report.json")
+    import json
+
+    document = json.loads(path.read_text())
+    assert document["command"] == "cardsim bench report" and document["rows"] == rows

@@ -146,6 +146,7 @@ def test_report_api_lists_every_experiment(tmp_path, monkeypatch):
                     store=tmp_path / "store", quiet=True)
     table = result.table
     assert table.height > 0 and set(table["game"]) == {"bang"} and (table["n"] > 0).all()
+    assert (table["cpu_s"] >= 0).all() and table["cpu_s"].sum() > 0  # played here, one job
     assert sorted(result.manifest["runs"]) == sorted(p.name for p in (tmp_path / "store").iterdir())
     assert result.tables["files"]["path"].to_list() == [result.manifest["html"], result.manifest["pdf"]]
     assert result.manifest["games"] == ["bang"] and result.manifest["pdf_pages"] > 0

@@ -1,50 +1,62 @@
-"""The quick profile builds the games' chapters side by side in worker processes, their plots
-drawn there: the HTML and PDF are byte for byte the ones a one-process build writes."""
+"""With several workers one scheduler plays every chapter's experiments and builds the chapters
+in worker processes, their plots drawn there: the HTML and PDF are byte for byte the ones a
+one-process build writes."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from cardsim.reports.build import SHARED_TAIL, TAIL_SLICES, game_section, split_plan, write_report
+from cardsim.reports.build import game_section, write_report
 from cardsim.reports.content import Plot, Report
 from cardsim.reports.pdf import drawn_ahead, write_pdf
+from cardsim.reports.schedule import Task, _batches, expected_cost
 from cardsim.reports.suite import Profile
 from cardsim.sims.core.coin import SIMULATOR as COIN
 from tests.reports import toy_section
 
-SIDE_BY_SIDE = Profile("quick", precision=0.45, max_n=40, tune_precision=0.45, tune_max_n=20,
-                       games_side_by_side=True)
+TINY = Profile("quick", precision=0.45, max_n=40, tune_precision=0.45, tune_max_n=20)
 # Two chapters over the same toy game (no store: the two would share its runs).
 PLUGINS = {"coin": (toy_section, COIN), "coin-again": (toy_section, COIN)}
 
 
-def test_side_by_side_chapters_write_the_same_bytes_as_one_process(tmp_path):
-    written = {}
-    for jobs in (1, 2):
-        out = tmp_path / f"jobs{jobs}"
-        finished = []
-        report = write_report(list(PLUGINS), profile=SIDE_BY_SIDE, seed=7, jobs=jobs, store=None,
-                              out_dir=out, plugins=PLUGINS, on_done=finished.append)
-        written[jobs] = (report.html.read_bytes(), report.pdf.read_bytes(),
-                         [(o.game, o.experiment.key, o.n, o.stop_rule) for o in finished])
-    assert written[1][0] == written[2][0]
-    assert written[1][1] == written[2][1]
-    assert written[1][2] == written[2][2]  # the same outcomes, heard of in the same order
+def _written(tmp_path, name, jobs, store):
+    out = tmp_path / name
+    finished = []
+    report = write_report(list(PLUGINS), profile=TINY, seed=7, jobs=jobs, store=store,
+                          out_dir=out, plugins=PLUGINS, on_done=finished.append)
+    return (report.html.read_bytes(), report.pdf.read_bytes(),
+            [(o.game, o.experiment.key, o.n, o.stop_rule) for o in finished])
 
 
-def test_the_longest_plan_splits_into_a_head_and_tail_slices_that_keep_equal_configs_together():
-    # 15 experiments, the 1st and the 14th with the same config, as the 6th and the 15th
-    biases = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.97, 0.1, 0.6]
-    plan = [SIDE_BY_SIDE.experiment(f"e{i}", {"p_heads": p}, {}) for i, p in enumerate(biases)]
-    assert (SHARED_TAIL, TAIL_SLICES) == (1 / 3, 4)  # the last 5 in 4 slices: 2, 1, 1, 1
-    keys = [[e.key for e in part] for part in split_plan(COIN, plan)]
-    # e13 and e14 go with e0 and e5, in the head; their slices are left empty and dropped
-    assert keys == [[f"e{i}" for i in range(10)] + ["e13", "e14"], ["e10", "e11"], ["e12"]]
-    assert split_plan(COIN, plan[:2]) == [plan[:2]]  # too short to share
+def test_scheduled_chapters_write_the_same_bytes_as_one_process(tmp_path):
+    one = _written(tmp_path, "jobs1", 1, None)
+    two = _written(tmp_path, "jobs2", 2, None)
+    assert one[0] == two[0]
+    assert one[1] == two[1]
+    assert one[2] == two[2]  # the same outcomes, heard of in the same order
+
+
+def test_scheduled_chapters_with_a_store_read_their_runs_back_and_write_the_same_bytes(tmp_path):
+    one = _written(tmp_path, "jobs1", 1, tmp_path / "store1")
+    two = _written(tmp_path, "jobs2", 2, tmp_path / "store2")
+    again = _written(tmp_path, "again", 2, tmp_path / "store2")  # resumed: every run stored
+    assert one == two == again
+
+
+def test_runs_with_one_config_are_one_task_and_small_runs_are_batched_dearest_first():
+    # e0 and e3 share a config (one run, one task); e4 is twenty times dearer per episode
+    plan = [replace(TINY.experiment(f"e{i}", {"p_heads": p}, {}), weight=w)
+            for i, (p, w) in enumerate([(0.1, 1), (0.2, 1), (0.3, 1), (0.1, 1), (0.4, 20)])]
+    small = expected_cost(plan[0])
+    assert expected_cost(plan[4]) == 20 * small
+    tasks = _batches("coin", COIN, plan, 0, None, threshold=2 * small)
+    assert all(isinstance(t, Task) and t.kind == "runs" for t in tasks)
+    assert [t.keys for t in tasks] == [("e4",), ("e0", "e3", "e1"), ("e2",)]
+    assert tasks[0].cost > tasks[1].cost >= tasks[2].cost
 
 
 def test_plots_drawn_ahead_are_the_ones_the_pdf_would_draw(tmp_path):
-    section, *_ = game_section("coin", toy_section, COIN, profile=SIDE_BY_SIDE, seed=3, jobs=1,
+    section, *_ = game_section("coin", toy_section, COIN, profile=TINY, seed=3, jobs=1,
                                store=None)
     ahead = drawn_ahead(section)
     plots = [b for b in ahead.blocks if isinstance(b, Plot)]
@@ -58,3 +70,20 @@ def test_plots_drawn_ahead_are_the_ones_the_pdf_would_draw(tmp_path):
     wrong = replace(ahead, blocks=tuple(replace(b, pdf=((1.0, b"not a pdf"),))
                                         if isinstance(b, Plot) else b for b in ahead.blocks))
     assert pdf_of(wrong, "wrong.pdf") == pdf_of(section, "plain2.pdf")
+
+
+def test_a_worker_that_dies_stops_the_report_in_one_line(tmp_path, monkeypatch):
+    """A worker killed mid-report (a Ctrl-C that reached the workers only, a kill) ends the
+    report with :class:`Interrupted` (one line), not a pool's traceback."""
+    import os
+
+    import pytest
+
+    from cardsim.errors import Interrupted
+    from cardsim.reports.suite import SideTask
+
+    monkeypatch.setattr(toy_section, "side_tasks", lambda *_: [SideTask("die", os._exit, {"status": 3}, 1.0)],
+                        raising=False)
+    with pytest.raises(Interrupted, match="a worker process was stopped"):
+        write_report(["coin"], profile=TINY, seed=7, jobs=2, store=tmp_path / "store",
+                     out_dir=tmp_path / "out", plugins={"coin": (toy_section, COIN)})

@@ -81,12 +81,16 @@ def rerun(profile: Profile) -> str:
 
 
 def plan(profile: Profile) -> list[Experiment]:
-    """One experiment per player count and bot (the same bot in every seat)."""
+    """One experiment per player count and bot (the same bot in every seat): the headline
+    bot's at the headline precision, the rest of the ladder at the table precision (see
+    :meth:`Profile.tier`)."""
+    headline = HEADLINE_BOT if HEADLINE_BOT in BOTS[profile.name] else BOTS[profile.name][0]
     return [
         profile.experiment(
             f"{players}p-{bot}",
             {"players": players, **{f"{role}_bot": bot for role in ("sheriff", "deputy", "outlaw", "renegade")}},
-            {"players": players, "bots": bot},
+            {"players": players, "bots": bot}, tier="headline" if bot == headline else "table",
+            weight=5.0 * players / 4,
         )
         for bot in BOTS[profile.name]
         for players in PLAYERS

@@ -51,7 +51,7 @@ from cardsim.reports.content import (
     text_column,
 )
 from cardsim.reports.plots.cashnguns import equilibrium_bars, payoff_heatmap
-from cardsim.reports.suite import Experiment, Outcomes, Profile
+from cardsim.reports.suite import Experiment, Outcomes, Profile, SideTask
 from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, TARGET_POLICIES, Strategy, parse_strategy
@@ -409,9 +409,29 @@ def plan(profile: Profile) -> list[Experiment]:
                 key=f"{players}p:{'+'.join(specs)}",
                 config={"players": players, "strategies": specs},
                 labels={"players": players, "profile": "+".join(specs)},
-                precision=None, max_n=games,
+                precision=None, max_n=games, weight=GAME_WEIGHT * players / 4,
             ))
     return experiments
+
+
+# Rough cost of a game against a plain Gang heist (the scheduler's unit), for the order only.
+GAME_WEIGHT = 1.5
+
+
+def side_tasks(profile: Profile, seed: int, store: Path | None) -> list[SideTask]:
+    """The outside check of every reading's equilibrium (:func:`outside_checks`), one task each,
+    for the scheduler to play beside the experiments: each keeps its result in ``store``, where
+    the chapter finds it. None without a store (the chapter then checks them itself)."""
+    if store is None:
+        return []
+    _, counts, _ = _setup(profile)
+    entries, _ = reading_entries(counts, discover_store())
+    check = check_settings(profile, seed)
+    games = 2 * check.budget * check.search_games + check.validation_games
+    return [SideTask(f"check-{players}p-{metric}-{shame}", check_equilibrium,
+                     {"entry": entry, "check": check, "jobs": 1, "store": store},
+                     cost=GAME_WEIGHT * games * players / 4)
+            for (players, metric, shame), entry in sorted(entries.items())]
 
 
 def models(profile: Profile) -> list[tuple[str, str]]:

@@ -73,26 +73,57 @@ def rerun(profile: Profile) -> str:
             f"--precision {profile.precision} --max-n {profile.max_n}")
 
 
-def _scale(model: str) -> float:
-    return BAYES_SCALE if model == "bayes" else 1.0
+def _scale(model: str, profile: Profile | None = None, tier: str = "headline") -> float:
+    """The episode bound's scale: bayes runs stop at BAYES_SCALE of the headline bound, or at
+    their tier's own bound where that is smaller (the table tier's already is)."""
+    if model != "bayes":
+        return 1.0
+    if profile is None:
+        return BAYES_SCALE
+    return min(1.0, BAYES_SCALE * profile.max_n / profile.tier(tier)[1])
+
+
+# Rough cost of an episode against a plain heist, for the scheduler's order only: a whole game
+# plays several heists (more with the harder modes), bayes reads every chip, and a specialist
+# the group decides on is weighed by playing the heist out both ways.
+GAME_WEIGHT = 40.0
+MODEL_WEIGHT: dict[str, float] = {"random": 0.2, "percentile": 1.0, "history": 1.0, "bayes": 8.0}
+SPECIALIST_WEIGHT = 100.0
+CHALLENGE_WEIGHT = 5.0
+
+
+def _weight(model: str, *, game: bool = False, card: str = "none") -> float:
+    weight = MODEL_WEIGHT.get(model, 1.0) * (GAME_WEIGHT if game else 1.0)
+    if card in SPECIALISTS:
+        return weight * SPECIALIST_WEIGHT
+    return weight * (CHALLENGE_WEIGHT if card != "none" else 1.0)
 
 
 def plan(profile: Profile) -> list[Experiment]:
     """Heists by players x model; levels; every card at 4 players; games per mode; tuning; the
-    four modes per player count and experience for "pick your group"."""
+    four modes per player count and experience for "pick your group".
+
+    Tiers (:meth:`Profile.tier`): the headline rates (heist success at FOCUS_PLAYERS per
+    model but random, the game win rate per mode of TUNE_MODEL) at the headline precision; the
+    other rows of those tables, the levels curve and the card effects at the table precision
+    (bayes cards at the tuning one, as before); the "pick your group" runs and the tuning
+    candidates they share a config with (Basic, Advanced, Master Thief) at the tuning
+    precision; the other candidates (Professional with each challenge) at the sweep's."""
     ex = profile.experiment
     base = {"part": "", "players": 0, "model": "", "levels": 1, "kind": "", "card": "", "mode": "", "candidate": ""}
     plans: list[Experiment] = []
     for model in MODEL_DESCRIPTIONS:
         for players in PLAYERS:
+            headline = players == FOCUS_PLAYERS and model != "random"
             plans.append(ex(f"heist-{players}p-{model}", {"players": players, "model": model},
                             {**base, "part": "players", "players": players, "model": model},
-                            scale=_scale(model)))
+                            scale=_scale(model, profile, "headline" if headline else "table"),
+                            tier="headline" if headline else "table", weight=_weight(model)))
     for model in LEVEL_MODELS[profile.name]:
         for levels in LEVELS[profile.name]:
             plans.append(ex(f"levels-{model}-{levels}", {"players": FOCUS_PLAYERS, "model": model, "levels": levels},
                             {**base, "part": "levels", "players": FOCUS_PLAYERS, "model": model, "levels": levels},
-                            scale=_scale(model)))
+                            scale=_scale(model, profile, "table"), tier="table", weight=_weight(model)))
     for model in CARD_MODELS[profile.name]:
         cards = [("none", "none", {})] + [("challenge", c, {"challenges": (c,)}) for c in CHALLENGES] + [
             ("specialist", s, {"specialist": s}) for s in SPECIALISTS]
@@ -100,26 +131,31 @@ def plan(profile: Profile) -> list[Experiment]:
             plans.append(ex(f"card-{model}-{card}", {"players": FOCUS_PLAYERS, "model": model, **fields},
                             {**base, "part": "cards", "players": FOCUS_PLAYERS, "model": model, "kind": kind,
                              "card": card},
-                            tuning=model == "bayes"))
+                            tier="tuning" if model == "bayes" else "table", weight=_weight(model, card=card)))
     for model in GAME_MODELS[profile.name]:
         for mode in MODES:
             plans.append(ex(f"game-{mode}-{model}", {"players": FOCUS_PLAYERS, "model": model, "unit": "game",
                                                        "mode": mode},
                             {**base, "part": "modes", "players": FOCUS_PLAYERS, "model": model, "mode": mode},
-                            scale=_scale(model)))
+                            scale=_scale(model, profile, "headline" if model == TUNE_MODEL else "table"),
+                            tier="headline" if model == TUNE_MODEL else "table",
+                            weight=_weight(model, game=True)))
     for players in PLAYERS:
         for candidate in gang_candidates():
+            shared = "challenges" not in candidate.config  # also a "pick your group" run
             plans.append(ex(f"tune-{players}p-{candidate.label}",
                             {"players": players, "model": TUNE_MODEL, **candidate.config},
                             {**base, "part": "tune", "players": players, "model": TUNE_MODEL,
-                             "candidate": candidate.label}, tuning=True))
+                             "candidate": candidate.label}, tier="tuning" if shared else "sweep",
+                            weight=_weight(TUNE_MODEL, game=True) * players / FOCUS_PLAYERS))
     for _, model in EXPERIENCE[profile.name]:
         for players in PLAYERS:
             for label, mode in PICK_MODES.items():
                 plans.append(ex(f"pick-{players}p-{model}-{mode}",
                                 {"players": players, "model": model, "unit": "game", "mode": mode},
                                 {**base, "part": "pick", "players": players, "model": model, "mode": mode,
-                                 "candidate": label}, tuning=True, scale=_scale(model)))
+                                 "candidate": label}, tuning=True, scale=_scale(model),
+                                weight=_weight(model, game=True) * players / FOCUS_PLAYERS))
     return plans
 
 

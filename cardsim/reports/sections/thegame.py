@@ -74,25 +74,42 @@ def rerun(profile: Profile) -> str:
             f"--precision {profile.precision} --max-n {profile.max_n}")
 
 
+# The ladder's strongest legal rungs: the headline quotes the best legal strategy per player
+# count, which is one of these.
+HEADLINE_STRATEGIES: tuple[str, ...] = ("signals", "search")
+# Rough cost of a game against a random one's, for the scheduler's order only (a lookahead
+# looks at many continuations; the omniscient player improves on the search deal by deal).
+WEIGHT: dict[str, float] = {"random": 0.5, "greedy": 1.5, "planner": 6.0, "signals": 6.5, "search": 22.0,
+                            "omniscient": 50.0}
+
+
 def plan(profile: Profile) -> list[Experiment]:
     """Every strategy at every player count, then the tuning grid, then "pick your group"'s
     variants per player count and experience (all at the profile's precision: even the
-    lookahead strategies play over a thousand games a second)."""
+    lookahead strategies play over a thousand games a second).
+
+    Tiers (:meth:`Profile.tier`): the ladder's HEADLINE_STRATEGIES at the headline precision,
+    its other rows at the table precision; the "pick your group" runs and the tuning
+    candidates they share a config with (the rules' hand size) at the tuning precision, the
+    other candidates at the sweep's."""
     base = {"part": "", "players": 0, "strategy": "", "candidate": ""}
     plans: list[Experiment] = []
     for strategy in STRATEGY_NAMES:
         for players in PLAYERS:
             labels = {**base, "part": "ladder", "players": players, "strategy": strategy}
             config = {"players": players, "strategy": strategy}
-            plans.append(profile.experiment(f"{players}p-{strategy}", config, labels))
+            tier = "headline" if strategy in HEADLINE_STRATEGIES else "table"
+            plans.append(profile.experiment(f"{players}p-{strategy}", config, labels, tier=tier,
+                                            weight=WEIGHT.get(strategy, 1.0)))
     for players in PLAYERS:
         for candidate in thegame_candidates(players):
+            shared = candidate.config["hand_size"] is None  # also a "pick your group" variant
             plans.append(profile.experiment(
                 f"tune-{players}p-{candidate.label}",
                 {"players": players, "strategy": TUNE_STRATEGY, **candidate.config},
                 {**base, "part": "tune", "players": players, "strategy": TUNE_STRATEGY,
                  "candidate": candidate.label},
-                tuning=True))
+                tier="tuning" if shared else "sweep", weight=WEIGHT[TUNE_STRATEGY]))
     for _, strategy in EXPERIENCE:
         for players in PLAYERS:
             for candidate in pick_variants(players):
@@ -101,7 +118,7 @@ def plan(profile: Profile) -> list[Experiment]:
                     {"players": players, "strategy": strategy, **candidate.config},
                     {**base, "part": "pick", "players": players, "strategy": strategy,
                      "candidate": candidate.label},
-                    tuning=True))
+                    tuning=True, weight=WEIGHT.get(strategy, 1.0)))
     return plans
 
 
