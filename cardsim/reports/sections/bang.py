@@ -173,6 +173,35 @@ def ladder_paragraph(record: Path = LADDER_RECORD) -> str:
                "the shipped ones; rerun the command to update them."))
 
 
+#: Replies written by outside checks, recorded with their commands (``data/outside.json``).
+OUTSIDE_RECORD = LADDER_RECORD.parent / "outside.json"
+
+
+def outside_paragraph(record: Path = OUTSIDE_RECORD) -> str:
+    """The recorded outside replies in plain words: each one's gain over the tuned bot in its
+    seat (95% interval, n) and the player counts whose favoured side it flips when it takes that
+    seat; empty when nothing is recorded."""
+    import json
+
+    if not record.exists():
+        return ""
+    sentences = []
+    for reply in json.loads(record.read_text(encoding="utf-8"))["replies"]:
+        gains = "; ".join(f"{g['players']} players {100 * g['gain']:+.1f} points ({100 * g['interval'][0]:+.1f} "
+                          f"to {100 * g['interval'][1]:+.1f}, n={g['n']:,})" for g in reply["gains"])
+        flips = [s for s in reply["sheriff_side"] if s["favoured_tuned"] != s["favoured_with_reply"]]
+        sentence = (f"Outside check: {reply['description']} ({reply['strategy']}) gains over the "
+                    f"{reply['against']} {reply['role']}: {gains}.")
+        if flips:
+            sentence += (" In that seat it flips the favoured side at " + ", ".join(
+                f"{s['players']} players ({s['favoured_tuned']} {percent(s['tuned'])} with {reply['against']} bots "
+                f"-> Sheriff side {percent(s['with_reply'])}, {s['favoured_with_reply']} favoured, n={s['n']:,} "
+                "paired deals)" for s in flips)
+                + ": the balance there depends on how the " + reply["role"] + " plays, not only on the game.")
+        sentences.append(sentence)
+    return " ".join(sentences)
+
+
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     role_bot = HEADLINE_BOT if HEADLINE_BOT in BOTS[profile.name] else BOTS[profile.name][0]
     episodes = _episodes(outcomes, role_bot)
@@ -196,7 +225,8 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     return (
         Paragraph(f"For even games, handicap the favoured side: with {role_bot} bots in every seat "
                   f"it is, by player count, {balance}. Where the ladder's bots disagree (see the "
-                  "results), the favoured side is a property of the bots, not of the game."),
+                  "results), the favoured side is a property of the bots, not of the game. "
+                  + outside_paragraph()),
         table_from_frame(
             table, title=f"Recommended reading of the balance per player count ({role_bot} bots)",
             columns=[text_column("players", "players"), text_column("favoured side", "favoured")]
