@@ -308,5 +308,10 @@ def test_report_side_tasks_check_each_reading_into_the_store_the_chapter_reads(t
     assert len(stored) == 1 and json.loads(stored[0].read_text()) == played
     stored[0].write_text(json.dumps({**played, "marker": "from the side task"}))
     key = sorted(entries)[0]
-    again = outside_checks({key: entries[key]}, check_settings(tiny, 3), store=tmp_path / "store")
+    again = outside_checks({key: entries[key]}, check_settings(tiny, 3), other=check_settings(tiny, 3, main=False),
+                           store=tmp_path / "store")
     assert again[key] == {**played, "marker": "from the side task"}  # read back, not checked again
+    main, other = check_settings(tiny, 3), check_settings(tiny, 3, main=False)
+    assert other.validation_games < main.validation_games and other.budget < main.budget
+    assert [t.keywords["check"] for t in tasks] == [main if key[1:] == ("win", -5000) else other
+                                                    for key in sorted(entries)]

@@ -350,15 +350,24 @@ CHECK: dict[str, dict[str, int]] = {
     "quick": {"budget": 30, "search_games": 200, "validation_games": 10_000},
 }
 CHECK_MAX_N: dict[str, int] = {"default": 20_000, "quick": 1_000}
+#: The share of the main reading's check (win, shame -$5,000) that every other reading gets.
+OTHER_READING_SCALE = 0.2
 
 
-def check_settings(profile: Profile, seed: int) -> OutsideCheck:
-    """The outside check for ``profile`` (scaled down below its usual max_n), from ``seed``.
+def is_main_reading(key: tuple[int, str, int]) -> bool:
+    """The reading of the chapter's key result: win probability, shame -$5,000."""
+    return key[1:] == ("win", DEFAULT_SHAME_DOLLARS)
+
+
+def check_settings(profile: Profile, seed: int, main: bool = True) -> OutsideCheck:
+    """The outside check for ``profile`` (scaled down below its usual max_n), from ``seed``;
+    a reading other than the main one (``main`` False: it only feeds the readings table, next to
+    its recorded checks) gets a fifth of the budget and of the games.
     The report's own check leaves out the schedule sweep: the sweep's results are recorded with
     each shipped entry (``refuted``, ``outside_checks``, with the command that reruns them), and
     the table and key result give the highest recorded bound (:func:`outside_figures`)."""
     base = CHECK[profile.name]
-    scale = min(1.0, profile.max_n / CHECK_MAX_N[profile.name])
+    scale = min(1.0, profile.max_n / CHECK_MAX_N[profile.name]) * (1.0 if main else OTHER_READING_SCALE)
     return OutsideCheck(budget=max(6, round(base["budget"] * scale)),
                         search_games=max(10, round(base["search_games"] * scale)),
                         validation_games=max(100, round(base["validation_games"] * scale)), seed=seed,
@@ -381,9 +390,13 @@ def reading_entries(players: tuple[int, ...], store: Path, shipped_path: Path = 
     return {**found, **stored}, ""
 
 
-def outside_checks(entries: dict, check: OutsideCheck, *, jobs: int = 1, store: Path | None = None) -> dict:
-    """:func:`~cardsim.analysis.cashnguns.check_equilibrium` of every entry (kept in ``store``)."""
-    return {key: check_equilibrium(entry, check, jobs=jobs, store=store) for key, entry in sorted(entries.items())}
+def outside_checks(entries: dict, check: OutsideCheck, *, other: OutsideCheck | None = None, jobs: int = 1,
+                   store: Path | None = None) -> dict:
+    """:func:`~cardsim.analysis.cashnguns.check_equilibrium` of every entry (kept in ``store``):
+    ``check`` for the main reading, ``other`` (default: ``check``) for the rest."""
+    return {key: check_equilibrium(entry, check if other is None or is_main_reading(key) else other, jobs=jobs,
+                                   store=store)
+            for key, entry in sorted(entries.items())}
 
 
 def _setup(profile: Profile) -> tuple[tuple[str, ...], tuple[int, ...], int]:
@@ -426,12 +439,14 @@ def side_tasks(profile: Profile, seed: int, store: Path | None) -> list[SideTask
         return []
     _, counts, _ = _setup(profile)
     entries, _ = reading_entries(counts, discover_store())
-    check = check_settings(profile, seed)
-    games = 2 * check.budget * check.search_games + check.validation_games
-    return [SideTask(f"check-{players}p-{metric}-{shame}", check_equilibrium,
-                     {"entry": entry, "check": check, "jobs": 1, "store": store},
-                     cost=GAME_WEIGHT * games * players / 4)
-            for (players, metric, shame), entry in sorted(entries.items())]
+    tasks = []
+    for (players, metric, shame), entry in sorted(entries.items()):
+        check = check_settings(profile, seed, is_main_reading((players, metric, shame)))
+        games = 2 * check.budget * check.search_games + check.validation_games
+        tasks.append(SideTask(f"check-{players}p-{metric}-{shame}", check_equilibrium,
+                              {"entry": entry, "check": check, "jobs": 1, "store": store},
+                              cost=GAME_WEIGHT * games * players / 4))
+    return tasks
 
 
 def models(profile: Profile) -> list[tuple[str, str]]:
@@ -617,7 +632,9 @@ def provenance_block(entries: dict) -> Block:
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     _, counts, _ = _setup(profile)
     entries, note = reading_entries(counts, discover_store())
-    checks = outside_checks(entries, check_settings(profile, outcomes.seed), jobs=outcomes.jobs, store=outcomes.store)
+    checks = outside_checks(entries, check_settings(profile, outcomes.seed),
+                            other=check_settings(profile, outcomes.seed, main=False), jobs=outcomes.jobs,
+                            store=outcomes.store)
     blocks: list[Block] = list(readings_blocks(counts, entries, checks, note))
     found: list[tuple[int, str | None, dict, Equilibrium]] = []
     for players in counts:
