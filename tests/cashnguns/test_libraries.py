@@ -312,6 +312,10 @@ def test_report_side_tasks_check_each_reading_into_the_store_the_chapter_reads(t
                            store=tmp_path / "store")
     assert again[key] == {**played, "marker": "from the side task"}  # read back, not checked again
     main, other = check_settings(tiny, 3), check_settings(tiny, 3, main=False)
-    assert other.validation_games < main.validation_games and other.budget < main.budget
+    assert other.validation_games < main.validation_games and other.budget <= main.budget
+    from cardsim.reports.suite import PROFILES
+
+    full, lighter = check_settings(PROFILES["default"], 0), check_settings(PROFILES["default"], 0, main=False)
+    assert (lighter.budget, lighter.validation_games) == (full.budget // 5, full.validation_games // 5)
     assert [t.keywords["check"] for t in tasks] == [main if key[1:] == ("win", -5000) else other
                                                     for key in sorted(entries)]
