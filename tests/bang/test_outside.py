@@ -29,3 +29,10 @@ def test_every_recorded_strategy_loads_and_plays_its_role():
     for reply in json.loads(OUTSIDE_RECORD.read_text(encoding="utf-8"))["replies"]:
         strategy = load_strategy(reply["strategy"])
         assert callable(getattr(strategy, "play", None)) or callable(getattr(strategy, "hostility", None))
+
+
+def test_the_flipped_counts_are_the_ones_the_record_flips(tmp_path):
+    from cardsim.reports.sections.bang import outside_flips
+
+    assert outside_flips(_record(tmp_path, "outlaws")) == {5: "Renegade"}
+    assert outside_flips(_record(tmp_path, "sheriff")) == {}

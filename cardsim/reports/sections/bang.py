@@ -177,6 +177,16 @@ def ladder_paragraph(record: Path = LADDER_RECORD) -> str:
 OUTSIDE_RECORD = LADDER_RECORD.parent / "outside.json"
 
 
+def outside_flips(record: Path = OUTSIDE_RECORD) -> dict[int, str]:
+    """Player count -> the role of a recorded outside reply that flips its favoured side."""
+    import json
+
+    if not record.exists():
+        return {}
+    return {row["players"]: reply["role"].capitalize() for reply in json.loads(record.read_text(encoding="utf-8"))["replies"]
+            for row in reply["sheriff_side"] if row["favoured_tuned"] != row["favoured_with_reply"]}
+
+
 def outside_paragraph(record: Path = OUTSIDE_RECORD) -> str:
     """The recorded outside replies in plain words: each one's gain over the tuned bot in its
     seat (95% interval, n) and the player counts whose favoured side it flips when it takes that
@@ -216,8 +226,11 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                      "lo": best["lo"], "hi": best["hi"], "underdog": worst["side"],
                      "underdog_text": f"{percent(worst['p'])} ({interval_text(worst['lo'], worst['hi'])})"})
     table = pl.DataFrame(rows)
+    flipped = outside_flips()
     balance = "; ".join(f"{r['players']} players: {r['favoured']} {percent(r['p'])} "
-                        f"({interval_text(r['lo'], r['hi'])})" for r in rows)
+                        f"({interval_text(r['lo'], r['hi'])})"
+                        + (f", but not against an outside {flipped[r['players']]}" if r["players"] in flipped else "")
+                        for r in rows)
     characters = character_win_table(episodes)
     top = characters.head(3)
     picks = ", ".join(f"{r['character']} {percent(r['p'])} ({interval_text(r['lo'], r['hi'])}, n={r['n']:,})"
@@ -225,8 +238,8 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     return (
         Paragraph(f"For even games, handicap the favoured side: with {role_bot} bots in every seat "
                   f"it is, by player count, {balance}. Where the ladder's bots disagree (see the "
-                  "results), the favoured side is a property of the bots, not of the game. "
-                  + outside_paragraph()),
+                  "results), the favoured side is a property of the bots, not of the game."),
+        *([Paragraph(outside)] if (outside := outside_paragraph()) else []),
         table_from_frame(
             table, title=f"Recommended reading of the balance per player count ({role_bot} bots)",
             columns=[text_column("players", "players"), text_column("favoured side", "favoured")]
