@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
+from cardsim.envs.common import SEED_LIMIT, CardEnv, wrap
 from cardsim.errors import UserError
 from cardsim.sims.bang import engine
 from cardsim.sims.bang.cards import (
@@ -81,15 +81,12 @@ OBS_TURN = VIEW_SIZE
 OBS_MY_TURN = VIEW_SIZE + 1
 OBS_SIZE = VIEW_SIZE + 2
 OBS_HIGH = 100_000  # above any count in the view (attacks, turns)
-SEED_LIMIT = 2**63 - 1
 
 
 def bang_v0(players: int = 5, render_mode: str | None = None) -> AECEnv:
     """The wrapped environment (illegal or out-of-range actions are refused, the AEC order is
     enforced)."""
-    env: AECEnv = raw_env(players=players, render_mode=render_mode)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)
+    return wrap(raw_env(players=players, render_mode=render_mode))
 
 
 def action_of(decision: str, choice: Any) -> int:
@@ -163,7 +160,7 @@ class _Game(threading.Thread):
         return encode(decision, choice, legal)
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
+class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
     """Bang! for 4-7 agents, one per seat (see the module docstring)."""
 
     metadata = {"name": "bang_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
@@ -172,33 +169,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         super().__init__()
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise UserError(f"bang_v0: players must be {MIN_PLAYERS}-{MAX_PLAYERS}, got {players!r}")
-        if render_mode is not None and render_mode not in ("human", "ansi"):
-            raise UserError(f"render_mode must be one of human, ansi or None, not {render_mode!r}")
-        self.players = players
-        self.render_mode = render_mode
-        self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-1, OBS_HIGH, (OBS_SIZE,), np.int64),
-                "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
-            }
-        )
-        self._action_space = spaces.Discrete(N_ACTIONS)
+        self._setup(players, render_mode, spaces.Box(-1, OBS_HIGH, (OBS_SIZE,), np.int64), N_ACTIONS)
         self._game: _Game | None = None
-        self._np_random = np.random.default_rng()
         self._seen: dict[str, np.ndarray] = {}
         self._views: dict[str, View] = {}
         self._decision = ""
         self._legal: dict[int, Any] = {}
         self._legal_choices: tuple[Any, ...] = ()
         self.deal_seed = self.play_seed = 0
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self._action_space
 
     # -- the public view ---------------------------------------------------------------
     def view(self, agent: str) -> View:
@@ -236,12 +214,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         if seed is not None:
             self._np_random = np.random.default_rng(seed)
         self.deal_seed, self.play_seed = (int(x) for x in self._np_random.integers(0, SEED_LIMIT, 2))
-        self.agents = list(self.possible_agents)
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._new_episode()
         self._seen, self._views = {}, {}
         self.agent_selection = self.possible_agents[0]
         self._game = _Game(self.players, self.deal_seed, self.play_seed)
@@ -284,12 +257,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.agent_selection = self.agents[0]
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        agent = self._acting_agent(action)
+        if agent is None or action is None:
             return
-        if action is None:
-            raise ValueError(f"{agent} must act: None is only for an agent already done")
         if int(action) not in self._legal:
             raise ValueError(f"action {action} is not legal for {agent} now (see the observation's action_mask)")
         assert self._game is not None
@@ -297,9 +267,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.rewards = {name: 0.0 for name in self.agents}
         self._game.replies.put(self._legal[int(action)])
         self._next()
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._end_step()
 
     def render(self) -> str | None:
         if self.render_mode is None or not self._decision:
@@ -309,10 +277,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             f"turn {view.turn}: {self.agent_selection} ({ROLE_NAMES[view.role]}) decides "
             f"{self._decision}; life {list(view.life)}, hand {list(view.hand)}"
         )
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self._show(text)
 
     def close(self) -> None:
         """Stop a game still running (its thread ends at the decision it waits on)."""

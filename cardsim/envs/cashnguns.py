@@ -44,8 +44,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
+from cardsim.envs.common import CardEnv, wrap
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rng import PyStream
@@ -70,7 +70,6 @@ from cardsim.sims.cashnguns.strategy import DECISIONS, LIE_CHOICES, View
 
 AIM, CARD, LIE = DECISIONS
 KILO = 1000.0
-SEED_LIMIT = 2**63 - 1
 REWARDS = ("score", "win")
 
 
@@ -109,9 +108,7 @@ def cashnguns_v0(
     players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score", render_mode: str | None = None
 ) -> AECEnv:
     """The wrapped environment (out-of-range actions are refused, the AEC order is enforced)."""
-    env: AECEnv = raw_env(players=players, shame_value=shame_value, reward=reward, render_mode=render_mode)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)
+    return wrap(raw_env(players=players, shame_value=shame_value, reward=reward, render_mode=render_mode))
 
 
 def _shuffle(values: list[int], stream: PyStream) -> list[int]:
@@ -272,7 +269,7 @@ class Table:
         return View(**fields)
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
+class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
     """One game of Cash'n Guns for 4-6 agents (see the module docstring)."""
 
     metadata = {"name": "cashnguns_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
@@ -288,40 +285,21 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         CashNGunsConfig(players=players, shame_value=shame_value)  # one-line UserError
         if reward not in REWARDS:
             raise UserError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if render_mode is not None and render_mode not in ("human", "ansi"):
-            raise UserError(f"render_mode must be one of human, ansi or None, not {render_mode!r}")
-        self.players, self.shame_value, self.reward = players, shame_value, reward
-        self.render_mode = render_mode
         self.layout = obs_layout(players)
         self._slices = {name: slice(at, at + length) for name, (at, length) in self.layout.items()}
         self._size = size = sum(length for _, length in self.layout.values())
-        self.possible_agents = [f"player_{slot}" for slot in range(players)]
         self.n_actions = players + 5
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-1e6, 1e6, (size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
-            }
-        )
-        self._action_space = spaces.Discrete(self.n_actions)
+        self._setup(players, render_mode, spaces.Box(-1e6, 1e6, (size,), np.float32), self.n_actions)
+        self.shame_value, self.reward = shame_value, reward
         self._table: Table | None = None
         self._driver: Generator[None, Any, None] | None = None
         self.seat_of_slot: list[int] = []
         self.game_seed = 0
-        self._np_random = np.random.default_rng()
 
     @property
     def table(self) -> Table:
         """The game being played (set by :meth:`reset`)."""
-        if self._table is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self._table
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self._action_space
+        return self._started(self._table)
 
     def seat(self, agent: str) -> int:
         """The table seat of ``agent`` in this game."""
@@ -394,23 +372,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
 
     # -- playing ------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._np_random = np.random.default_rng(seed)
-            self.game_seed = int(seed)
-        else:
-            self.game_seed = int(self._np_random.integers(0, SEED_LIMIT))
+        self.game_seed = self._episode_seed(seed)
         self._table = Table(self.players, self.game_seed, self.shame_value)
         self.seat_of_slot = [0] * self.players
         for seat, slot in enumerate(self.table.slot_of_seat):
             self.seat_of_slot[slot] = seat
         self._driver = self.table.play()
         next(self._driver)
-        self.agents = list(self.possible_agents)
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._new_episode()
         self._scores = [0] * self.players
         self.agent_selection = self._mover()
 
@@ -418,12 +387,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         return self.possible_agents[self.table.slot_of_seat[self.table.asked[0]]]
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        agent = self._acting_agent(action)
+        if agent is None or action is None:
             return
-        if action is None:
-            raise ValueError(f"{agent} must act: None is only for an agent already done")
         choice = self._choice_of(int(action))
         if choice is None or choice not in self.legal_choices():
             raise ValueError(f"action {action} is not legal for {agent} now (see the observation's action_mask)")
@@ -441,9 +407,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         if not table.over:
             self.agent_selection = self._mover()
             self._deads_step_first()
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._end_step()
 
     def _round_ended(self) -> None:
         """Pay the round's rewards and terminate the agents it eliminated (all at the end)."""
@@ -483,10 +447,4 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         text = f"round {table.round + 1}, loot {table.loot.tolist()}, {now}; {seats}"
         if decision == LIE:
             text += f"; aims {table.targets.tolist()}, cards " + ", ".join(BULLET_NAMES[int(b)] for b in table.bullets)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+        return self._show(text)

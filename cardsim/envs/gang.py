@@ -32,14 +32,11 @@ and ``chips`` (one row of stars per round, by seat).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from cardsim.errors import UserError
+from cardsim.envs.common import CardEnv, wrap
 from cardsim.sims.gang.config import GangConfig
 from cardsim.sims.gang.holdings import BOARD_SIZES
 from cardsim.sims.gang.rounds import showdown_in_order
@@ -54,7 +51,6 @@ from cardsim.sims.gang.strategy import (
 ROUNDS = len(ROUND_NAMES)
 POCKET = 2
 BOARD = 5
-SEED_LIMIT = 2**63 - 1
 
 
 def obs_size(players: int) -> int:
@@ -64,9 +60,7 @@ def obs_size(players: int) -> int:
 
 def gang_v0(players: int = 4, render_mode: str | None = None) -> AECEnv:
     """The wrapped environment (out-of-range actions are refused, the AEC order is enforced)."""
-    env: AECEnv = raw_env(players=players, render_mode=render_mode)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)
+    return wrap(raw_env(players=players, render_mode=render_mode))
 
 
 class Heist:
@@ -139,7 +133,7 @@ class Heist:
             self.success = bool(showdown_in_order(self._outcomes(), np.array(row, dtype=np.int64), self.players))
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
+class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
     """One heist of The Gang for 3-6 cooperating agents (see the module docstring)."""
 
     metadata = {"name": "gang_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
@@ -147,35 +141,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
     def __init__(self, players: int = 4, render_mode: str | None = None) -> None:
         super().__init__()
         GangConfig(players=players)  # one-line UserError on a bad table size
-        if render_mode is not None and render_mode not in ("human", "ansi"):
-            raise UserError(f"render_mode must be one of human, ansi or None, not {render_mode!r}")
-        self.players = players
-        self.render_mode = render_mode
-        self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0, 52, (obs_size(players),), np.int64),
-                "action_mask": spaces.Box(0, 1, (players,), np.int8),
-            }
-        )
-        self._action_space = spaces.Discrete(players)
+        self._setup(players, render_mode, spaces.Box(0, 52, (obs_size(players),), np.int64), players)
         self._heist: Heist | None = None
         self.deal_seed = 0
-        self._np_random = np.random.default_rng()
 
     @property
     def heist(self) -> Heist:
         """The heist being played (set by :meth:`reset`)."""
-        if self._heist is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self._heist
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self._action_space
+        return self._started(self._heist)
 
     # -- the public view ---------------------------------------------------------------
     def view(self, agent: str) -> View:
@@ -208,27 +181,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
 
     # -- playing ------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._np_random = np.random.default_rng(seed)
-            self.deal_seed = int(seed)
-        else:
-            self.deal_seed = int(self._np_random.integers(0, SEED_LIMIT))
+        self.deal_seed = self._episode_seed(seed)
         self._heist = Heist(self.players, self.deal_seed)
-        self.agents = list(self.possible_agents)
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._new_episode()
         self.agent_selection = self.possible_agents[0]
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        agent = self._acting_agent(action)
+        if agent is None or action is None:
             return
-        if action is None:
-            raise ValueError(f"{agent} must act: None is only for an agent already done")
         if not 0 <= int(action) < self.players:
             raise ValueError(f"action {action} is not legal for {agent} (see the action_mask)")
         self._cumulative_rewards[agent] = 0.0
@@ -237,15 +198,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         reward = float(heist.over and heist.success)
         self.rewards = {name: reward for name in self.agents}
         if heist.over:
-            chips = [list(row) for row in heist.chips]
-            for name in self.agents:
-                self.terminations[name] = True
-                self.infos[name] = {"success": heist.success, "chips": chips}
+            self._terminate_all({"success": heist.success, "chips": [list(row) for row in heist.chips]})
         else:
             self.agent_selection = self.possible_agents[heist.mover]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._end_step()
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -262,10 +218,4 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         )
         if heist.over:
             text += f"; {'success' if heist.success else 'alarm'}"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+        return self._show(text)

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
+from cardsim.envs.common import CardEnv, wrap
 from cardsim.sims.thegame.config import TheGameConfig
 from cardsim.sims.thegame.rules import (
     DESCENDING_START,
@@ -49,62 +49,58 @@ OBS_TO_PLAY = OBS_DRAW + 1
 OBS_MY_TURN = OBS_TO_PLAY + 1
 OBS_SEAT = OBS_MY_TURN + 1
 OBS_SIZE = OBS_SEAT + 1
-SEED_LIMIT = 2**63 - 1
 
 
-def thegame_v0(players: int = 3, min_cards: int = 2, hand_size: int | None = None,
-               backwards_trick: bool = True, render_mode: str | None = None) -> AECEnv:
+def thegame_v0(
+    players: int = 3,
+    min_cards: int = 2,
+    hand_size: int | None = None,
+    backwards_trick: bool = True,
+    render_mode: str | None = None,
+) -> AECEnv:
     """The wrapped environment (illegal or out-of-range actions are refused, the AEC order is
     enforced)."""
-    env: AECEnv = raw_env(players=players, min_cards=min_cards, hand_size=hand_size,
-                          backwards_trick=backwards_trick, render_mode=render_mode)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)
+    return wrap(
+        raw_env(
+            players=players,
+            min_cards=min_cards,
+            hand_size=hand_size,
+            backwards_trick=backwards_trick,
+            render_mode=render_mode,
+        )
+    )
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
+class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
     """The Game for 1-5 cooperating agents (see the module docstring)."""
 
-    metadata = {"name": "thegame_v0", "render_modes": ["human", "ansi"],
-                "is_parallelizable": False}
+    metadata = {"name": "thegame_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
-    def __init__(self, players: int = 3, min_cards: int = 2, hand_size: int | None = None,
-                 backwards_trick: bool = True, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        players: int = 3,
+        min_cards: int = 2,
+        hand_size: int | None = None,
+        backwards_trick: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
         super().__init__()
-        TheGameConfig(players=players, min_cards=min_cards, hand_size=hand_size,
-                      backwards_trick=backwards_trick)  # one-line UserError on bad rules
-        if render_mode is not None and render_mode not in ("human", "ansi"):
-            from cardsim.errors import UserError
-
-            raise UserError(f"render_mode must be one of human, ansi or None, "
-                            f"not {render_mode!r}")
-        self.players = players
-        self.rules: dict[str, Any] = {"min_cards": min_cards, "hand_size": hand_size,
-                                      "backwards_trick": backwards_trick}
-        self.render_mode = render_mode
-        self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0, DESCENDING_START, (OBS_SIZE,), np.int64),
-            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
-        })
-        self._action_space = spaces.Discrete(N_ACTIONS)
+        TheGameConfig(
+            players=players, min_cards=min_cards, hand_size=hand_size, backwards_trick=backwards_trick
+        )  # one-line UserError on bad rules
+        self._setup(players, render_mode, spaces.Box(0, DESCENDING_START, (OBS_SIZE,), np.int64), N_ACTIONS)
+        self.rules: dict[str, Any] = {
+            "min_cards": min_cards,
+            "hand_size": hand_size,
+            "backwards_trick": backwards_trick,
+        }
         self._table: Table | None = None
         self.deal_seed = 0
-        self._np_random = np.random.default_rng()
-
 
     @property
     def table(self) -> Table:
         """The game being played (set by :meth:`reset`)."""
-        if self._table is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self._table
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self._action_space
+        return self._started(self._table)
 
     # -- the public view ---------------------------------------------------------------
     def view(self, agent: str) -> View:
@@ -143,11 +139,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         table, seat = self.table, self.agent_seat[agent]
         obs = np.zeros(OBS_SIZE, np.int64)
         count = int(table.counts[seat])
-        obs[OBS_HAND:OBS_HAND + count] = table.hands[seat, :count]
-        obs[OBS_PILES:OBS_PILES + N_PILES] = table.piles
+        obs[OBS_HAND : OBS_HAND + count] = table.hands[seat, :count]
+        obs[OBS_PILES : OBS_PILES + N_PILES] = table.piles
         for _, card, _ in table.played:
             obs[OBS_PLAYED + card - LOWEST_CARD] = 1
-        obs[OBS_COUNTS:OBS_COUNTS + self.players] = table.counts[:self.players]
+        obs[OBS_COUNTS : OBS_COUNTS + self.players] = table.counts[: self.players]
         obs[OBS_DRAW] = table.draw_left
         mine = seat == table.mover and not table.over
         obs[OBS_TO_PLAY] = max(table.required - table.played_this_turn, 0) if mine else 0
@@ -157,19 +153,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
 
     # -- playing ------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._np_random = np.random.default_rng(seed)
-            self.deal_seed = int(seed)
-        else:
-            self.deal_seed = int(self._np_random.integers(0, SEED_LIMIT))
+        self.deal_seed = self._episode_seed(seed)
         self._table = Table(self.deal_seed, self.players, **self.rules)
         self.table.start(0)
-        self.agents = list(self.possible_agents)
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._new_episode()
         self._end_if_over()
         if not self.table.over:
             self.agent_selection = self.possible_agents[self.table.mover]
@@ -179,21 +166,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
     def _end_if_over(self) -> None:
         if self.table.over:
             left = self.table.cards_left()
-            for agent in self.agents:
-                self.terminations[agent] = True
-                self.infos[agent] = {"cards_left": left, "won": left == 0}
+            self._terminate_all({"cards_left": left, "won": left == 0})
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        agent = self._acting_agent(action)
+        if agent is None or action is None:
             return
-        if action is None:
-            raise ValueError(f"{agent} must act: None is only for an agent already done")
         choice = self._choice_of(action)
         if choice not in self.table.legal:
-            raise ValueError(f"action {action} is not legal for {agent} now "
-                             f"(see the observation's action_mask)")
+            raise ValueError(f"action {action} is not legal for {agent} now (see the observation's action_mask)")
         self._cumulative_rewards[agent] = 0.0
         self.table.play(choice)
         reward = 0.0 if choice is END_TURN else 1.0
@@ -201,22 +182,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._end_if_over()
         if not self.table.over:
             self.agent_selection = self.possible_agents[self.table.mover]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._end_step()
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
         table = self.table
-        hands = " | ".join(f"{agent}: {list(table.hand(seat))}"
-                           for seat, agent in enumerate(self.possible_agents))
-        text = (f"turn {table.turn}, piles {table.piles.tolist()}, draw {table.draw_left}, "
-                f"to move {table.mover}; {hands}")
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+        hands = " | ".join(f"{agent}: {list(table.hand(seat))}" for seat, agent in enumerate(self.possible_agents))
+        text = (
+            f"turn {table.turn}, piles {table.piles.tolist()}, draw {table.draw_left}, to move {table.mover}; {hands}"
+        )
+        return self._show(text)
