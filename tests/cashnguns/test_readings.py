@@ -203,8 +203,19 @@ def test_key_advice_is_derived_from_the_recorded_card_order_replies():
     text = advice_sentences(entries)
     assert text.startswith("Against the shipped mixes only (win probability, a tie counting as a win for "
                            "every tied player; shame -$5,000)")
-    assert ("at 4 players Bang!Bang!Bang! in round 3 and Bangs in rounds 6 and 7, aiming at the richest "
-            "living opponent, and it never lies down (+12 points, 95% interval 10.0 to 15.0)") in text
+    assert ("at 4 players one who fires Bang!Bang!Bang! in round 3 and Bangs in rounds 6 and 7, Clicks otherwise, "
+            "aiming at the richest living opponent, and never lies down (+12 points, 95% interval 10.0 to 15.0)") in text
     assert "not a way to play" in text
-    entries[(4, "win", -5000)]["refuted"]["interval"] = [0.001, 0.2]  # not beyond the tolerance
-    assert advice_sentences(entries) == ""
+    entries[(4, "win", -5000)]["refuted"]["interval"] = [0.001, 0.2]  # not beyond the tolerance: only its bound
+    assert advice_sentences(entries).endswith("no reply tried (every card order included) gains more than 20.0 "
+                                              "points at 4 players (95% upper bound); that is all it shows, not "
+                                              "that the mix is how to play.")
+    entries[(4, "win", -5000)]["beyond_space"] = [{"reply": "one who counts cards (a file)", "gain": 0.3,
+                                                  "interval": [0.2, 0.4], "source": "s", "games": 10}]
+    text = advice_sentences(entries)  # a recorded reply from outside the space, in its own words
+    assert "at 4 players one who counts cards (+30 points, 95% interval 20.0 to 40.0)" in text
+    entries[(4, "win", -5000)]["refuted"] = {"command": "c", "gain": 0.05, "interval": [0.04, 0.06],
+                                             "reply": "custom:bullet=late,target=clicks,lie=never,read=1"}
+    del entries[(4, "win", -5000)]["beyond_space"]
+    assert ("at 4 players one who plays the Clicks first, then the Bangs, Bang!Bang!Bang! last, reading an "
+            "opponent who has shown only Clicks as holding Clicks, aiming at") in advice_sentences(entries)

@@ -196,7 +196,7 @@ def test_key_results_read_as_advice_with_scope(chromium, tiny_report, tmp_path):
 
 # The competitive games' key results: what to do, for which player counts and readings or bots.
 COMPETITIVE_ADVICE = {
-    "Cash'n Guns": (r"^Against the shipped mixes only \(win probability", r"at \d players Bang!Bang!Bang! in round"),
+    "Cash'n Guns": (r"^Against the shipped mixes only \(win probability", r"at \d players"),
     "Bang!": (r"^For even games, handicap the favoured side", r"bots in every seat it is, by player count, 4 players: "),
 }
 

@@ -54,7 +54,13 @@ from cardsim.reports.plots.cashnguns import equilibrium_bars, payoff_heatmap
 from cardsim.reports.suite import Experiment, Outcomes, Profile, SideTask
 from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
-from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, TARGET_POLICIES, Strategy, parse_strategy
+from cardsim.sims.cashnguns.strategies import (
+    BULLET_POLICIES,
+    NAMED_STRATEGIES,
+    TARGET_POLICIES,
+    Strategy,
+    parse_strategy,
+)
 
 GAME = "cashnguns"
 TITLE = "Cash'n Guns"
@@ -151,41 +157,67 @@ def _join(items: list[str]) -> str:
 
 def advice_sentences(entries: dict[tuple[int, str, int], dict]) -> str:
     """The chapter's key result in words a player can act on, derived from the replies recorded
-    against the main reading's mixes (win probability, shame -$5,000): at each player count
-    whose recorded refutation or outside check (``refuted``, ``outside_checks``) gains beyond
-    the tolerance with a card-order reply, when that reply fires its Bang!Bang!Bang! and Bangs,
-    whom it aims at and when it lies down (a reply's gain rests on all three), and its gain
-    with the 95% interval. Scoped to the shipped mixes: a reply to them is not a way to play
-    against any table. Empty when no such reply is recorded."""
+    against the main reading's mixes (win probability, shame -$5,000), one clause per player
+    count: the recorded reply (``refuted``, ``outside_checks``: gaining beyond the tolerance;
+    ``beyond_space``: from outside the searched space) with the highest gain, said as what the
+    player does (a card-order reply: when it fires its Bang!Bang!Bang! and Bangs, whom it aims at,
+    when it lies down), with its gain and 95% interval; or, where none is recorded, that no reply
+    tried gains beyond the tolerance. Scoped to the shipped mixes: a reply to them is not a way to
+    play against any table. Empty when the main reading has no entry."""
     tolerance = DEFAULT_TOLERANCE["win"]
-    found = {}
+    parts, held = [], []
     for (players, metric, shame_value), entry in sorted(entries.items()):
         if (metric, shame_value) != ("win", DEFAULT_SHAME_DOLLARS):
             continue
         records = ([entry["refuted"]] if entry.get("refuted") else []) + list(entry.get("outside_checks", []))
         records = [r for r in records if r["interval"][0] > tolerance and r.get("reply")]
-        if not records:
-            continue
-        best = max(records, key=lambda record: record["interval"][0])
-        reply = parse_strategy(best["reply"])
-        if reply.bullet == "schedule":
-            found[players] = (reply, best)
-    if not found:
+        outside = [r for r in entry.get("beyond_space", []) if r.get("interval", [r["gain"]])[0] > tolerance]
+        best = max(records, key=lambda record: record["gain"], default=None)
+        beyond = max(outside, key=lambda record: record["gain"], default=None)
+        if beyond is not None and (best is None or beyond["gain"] > best["gain"]):
+            parts.append(f"at {players} players {beyond['reply'].split(' (')[0]} ({_gain_text(beyond)})")
+        elif best is not None:
+            parts.append(f"at {players} players one {_reply_text(parse_strategy(best['reply']))} ({_gain_text(best)})")
+        else:
+            bounds = [r["interval"][1] for r in ([entry["refuted"]] if entry.get("refuted") else [])
+                      + list(entry.get("outside_checks", []))]
+            if bounds:  # nothing tried from outside: nothing to say
+                held.append(f"{100 * max(bounds):.1f} points at {players} players")
+    if not parts and not held:
         return ""
-    parts = []
-    for players, (reply, record) in found.items():
-        low, high = record["interval"]
-        lie = reply.describe().split("; ")[-1]
-        parts.append(f"at {players} players Bang!Bang!Bang! in round {_card_rounds(reply.order, 'X')[0]} and "
-                     f"Bangs in rounds {' and '.join(map(str, _card_rounds(reply.order, 'B')))}, aiming at "
-                     f"{TARGET_POLICIES[reply.target][1]}, and it {lie} (+{100 * record['gain']:.0f} points, "
-                     f"95% interval {100 * low:.1f} to {100 * high:.1f})")
-    first = ("Against the shipped mixes only (win probability, a tie counting as a win for every tied "
-             "player; shame -$5,000), a player who alone switches to these card orders, Clicks otherwise, "
-             "wins more often: " + "; ".join(parts) + ".")
+    scope = ("Against the shipped mixes only (win probability, a tie counting as a win for every tied "
+             "player; shame -$5,000)")
+    if not parts:
+        return (f"{scope}, no reply tried (every card order included) gains more than "
+                f"{', '.join(held)} (95% upper bound); that is all it shows, not that the mix is how to play.")
+    first = f"{scope}, a player who alone plays differently wins more often: " + "; ".join(parts) + "."
     second = ("These are replies to those mixes, not a way to play: they are not shown to hold at a table "
-              "where others play them too, and the aim and lie-down rule are part of each reply.")
-    return f"{first} {second}"
+              "where others play them too")
+    if held:
+        second += (f", and no reply tried (every card order included) gains more than {', '.join(held)} "
+                   "(95% upper bound)")
+    return f"{first} {second}."
+
+
+def _gain_text(record: dict) -> str:
+    """``+14 points, 95% interval 13.6 to 14.6`` (the interval when recorded)."""
+    text = f"+{100 * record['gain']:.0f} points"
+    if record.get("interval"):
+        low, high = record["interval"]
+        text += f", 95% interval {100 * low:.1f} to {100 * high:.1f}"
+    return text
+
+
+def _reply_text(reply: Strategy) -> str:
+    """A reply in a player's words: its card order, whom it aims at, when it lies down."""
+    lie = reply.describe().split("; ")[1 if reply.read else -1]
+    if reply.bullet == "schedule":
+        cards = (f"fires Bang!Bang!Bang! in round {_card_rounds(reply.order, 'X')[0]} and Bangs in rounds "
+                 f"{' and '.join(map(str, _card_rounds(reply.order, 'B')))}, Clicks otherwise,")
+    else:
+        cards = f"plays {BULLET_POLICIES[reply.bullet][1].split(';')[0]}"
+    reading = ", reading an opponent who has shown only Clicks as holding Clicks," if reply.read else ""
+    return f"who {cards}{reading} aiming at {TARGET_POLICIES[reply.target][1]}, and {lie}"
 
 
 def beyond_space_text(entry: dict, sources: bool = True) -> str:
