@@ -177,26 +177,27 @@ def ladder_paragraph(record: Path = LADDER_RECORD) -> str:
 OUTSIDE_RECORD = LADDER_RECORD.parent / "outside.json"
 
 
-def outside_flips(record: Path = OUTSIDE_RECORD) -> dict[int, str]:
-    """Player count -> the role of a recorded outside reply that flips its favoured side."""
+def outside_replies(record: Path = OUTSIDE_RECORD) -> list[dict]:
+    """The recorded outside replies (none when the record is missing)."""
     import json
 
     if not record.exists():
-        return {}
-    return {row["players"]: reply["role"].capitalize() for reply in json.loads(record.read_text(encoding="utf-8"))["replies"]
+        return []
+    return list(json.loads(record.read_text(encoding="utf-8"))["replies"])
+
+
+def outside_flips(replies: list[dict]) -> dict[int, str]:
+    """Player count -> the role of an outside reply (of ``replies``) that flips its favoured side."""
+    return {row["players"]: reply["role"].capitalize() for reply in replies
             for row in reply["sheriff_side"] if row["favoured_tuned"] != row["favoured_with_reply"]}
 
 
-def outside_paragraph(record: Path = OUTSIDE_RECORD) -> str:
-    """The recorded outside replies in plain words: each one's gain over the tuned bot in its
-    seat (95% interval, n) and the player counts whose favoured side it flips when it takes that
-    seat; empty when nothing is recorded."""
-    import json
-
-    if not record.exists():
-        return ""
+def outside_paragraph(replies: list[dict]) -> str:
+    """The outside ``replies`` in plain words: each one's gain over the tuned bot in its seat
+    (95% interval, n) and the player counts whose favoured side it flips when it takes that
+    seat; empty when there are none."""
     sentences = []
-    for reply in json.loads(record.read_text(encoding="utf-8"))["replies"]:
+    for reply in replies:
         gains = "; ".join(f"{g['players']} players {100 * g['gain']:+.1f} points ({100 * g['interval'][0]:+.1f} "
                           f"to {100 * g['interval'][1]:+.1f}, n={g['n']:,})" for g in reply["gains"])
         flips = [s for s in reply["sheriff_side"] if s["favoured_tuned"] != s["favoured_with_reply"]]
@@ -226,7 +227,8 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                      "lo": best["lo"], "hi": best["hi"], "underdog": worst["side"],
                      "underdog_text": f"{percent(worst['p'])} ({interval_text(worst['lo'], worst['hi'])})"})
     table = pl.DataFrame(rows)
-    flipped = outside_flips()
+    replies = outside_replies()
+    flipped = outside_flips(replies)
     balance = "; ".join(f"{r['players']} players: {r['favoured']} {percent(r['p'])} "
                         f"({interval_text(r['lo'], r['hi'])})"
                         + (f", but not against an outside {flipped[r['players']]}" if r["players"] in flipped else "")
@@ -239,7 +241,7 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         Paragraph(f"For even games, handicap the favoured side: with {role_bot} bots in every seat "
                   f"it is, by player count, {balance}. Where the ladder's bots disagree (see the "
                   "results), the favoured side is a property of the bots, not of the game."),
-        *([Paragraph(outside)] if (outside := outside_paragraph()) else []),
+        *([Paragraph(outside)] if (outside := outside_paragraph(replies)) else []),
         table_from_frame(
             table, title=f"Recommended reading of the balance per player count ({role_bot} bots)",
             columns=[text_column("players", "players"), text_column("favoured side", "favoured")]

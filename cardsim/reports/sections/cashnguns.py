@@ -169,8 +169,8 @@ def advice_sentences(entries: dict[tuple[int, str, int], dict]) -> str:
     for (players, metric, shame_value), entry in sorted(entries.items()):
         if (metric, shame_value) != ("win", DEFAULT_SHAME_DOLLARS):
             continue
-        records = ([entry["refuted"]] if entry.get("refuted") else []) + list(entry.get("outside_checks", []))
-        records = [r for r in records if r["interval"][0] > tolerance and r.get("reply")]
+        recorded = ([entry["refuted"]] if entry.get("refuted") else []) + list(entry.get("outside_checks", []))
+        records = [r for r in recorded if r["interval"][0] > tolerance and r.get("reply")]
         outside = [r for r in entry.get("beyond_space", []) if r.get("interval", [r["gain"]])[0] > tolerance]
         best = max(records, key=lambda record: record["gain"], default=None)
         beyond = max(outside, key=lambda record: record["gain"], default=None)
@@ -179,10 +179,9 @@ def advice_sentences(entries: dict[tuple[int, str, int], dict]) -> str:
         elif best is not None:
             parts.append(f"at {players} players one {_reply_text(parse_strategy(best['reply']))} ({_gain_text(best)})")
         else:
-            bounds = [r["interval"][1] for r in ([entry["refuted"]] if entry.get("refuted") else [])
-                      + list(entry.get("outside_checks", []))]
-            if bounds:  # nothing tried from outside: nothing to say
-                held.append(f"{100 * max(bounds):.1f} points at {players} players")
+            if recorded:  # nothing tried from outside: nothing to say
+                bound = outside_figures(entry, {})["exploitability_hi"]
+                held.append(f"{100 * bound:.1f} points at {players} players")
     if not parts and not held:
         return ""
     scope = ("Against the shipped mixes only (win probability, a tie counting as a win for every tied "
