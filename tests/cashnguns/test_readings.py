@@ -83,9 +83,10 @@ def test_a_mix_that_did_not_converge_is_labelled_and_left_out_of_the_conclusions
                (5, "score", -5000): {**entry(5, "score", -5000, {SNIPER: 1.0}, converged=False), "reported_round": 3}}
     assert [converged_entry(e) for e in entries.values()] == [True, False, False]
     assert entry_status(entries[(4, "win", -5000)]) == (
-        "converged within the searched space; not shown to be an equilibrium of the game")
-    assert entry_status(entries[(4, "win", 5000)]).startswith("first method")
-    assert entry_status(entries[(5, "score", -5000)]).startswith("not converged in 5 rounds: round 3's mix")
+        "converged within the searched space only, not shown to be an equilibrium of the game")
+    assert entry_status(entries[(4, "win", 5000)]) == "not converged (stopped by the first method's rule, its own search alone)"
+    assert entry_status(entries[(5, "score", -5000)]) == (
+        "not converged (its run stopped at 5 rounds without converging); shipped: round 3's mix of 5, the least exploitable")
     table = readings_table(entries, {})
     assert table["status"].to_list() == [entry_status(e) for _, e in sorted(entries.items())]
     text = conclusions_text(entries)
@@ -108,9 +109,8 @@ def test_a_converged_mix_refuted_from_outside_is_not_called_an_equilibrium():
                (4, "score", -5000): {**entry(4, "score", -5000, {SNIPER: 1.0}), "refuted": refuted}}
     assert [converged_entry(e) for e in entries.values()] == [True, False]
     status = entry_status(entries[(4, "score", -5000)])
-    assert status.startswith("not converged: discover's rule stopped it, but refuted from outside: "
-                             "`cardsim cashnguns check --players 4 --metric score --shame -5000 --seed 13`")
-    assert "gaining +$2,177 (95% +$1,810 to +$2,544); not an equilibrium" in status
+    assert status == ("not converged (refuted by an outside check); best known reply gains +$2,177 (95% interval "
+                      "$1,810 to $2,544) (from `cardsim cashnguns check --players 4 --metric score --shame -5000 --seed 13`)")
     assert conclusions_text(entries).endswith("4p score, shame -5,000.")
 
 
@@ -130,8 +130,9 @@ def test_a_refutation_of_a_mix_that_did_not_converge_is_reported_as_missing_the_
     checks = {(4, "win", -5000): check(0.002), (5, "win", -5000): check(0.005)}
     assert not converged_entry(entries[(5, "win", -5000)])
     assert entry_status(entries[(5, "win", -5000)]) == (
-        "not converged in 5 rounds: round 8's mix (the least exploitable), not shown to be an equilibrium; "
-        f"refuted from outside: `{command}` found a reply gaining +2.54 points (95% +2.34 points to +2.75 points)")
+        "not converged (its run stopped at 5 rounds without converging; refuted by an outside check); best known "
+        f"reply gains +2.54 points (95% interval 2.34 to 2.75) (from `{command}`); shipped: round 8's mix of 5, "
+        "the least exploitable")
     table = readings_table(entries, checks)
     assert table["exploitability"].to_list() == pytest.approx([0.2, 2.54]) and table["refuted"].to_list() == [False, True]
     assert table["exploitability_hi"].to_list()[1] == pytest.approx(2.75)
@@ -168,8 +169,8 @@ def test_another_recorded_outside_check_with_a_higher_bound_gives_the_figures():
 def test_a_reply_from_outside_the_searched_space_is_named_and_the_mix_left_out():
     """A reply recorded with an entry from outside the searched space (``beyond_space``, e.g. a
     card order the space cannot express) that gains more than the tolerance is named in the
-    status and the key sentence, says no mix is an equilibrium of the game, and takes the entry
-    out of what holds; one within the tolerance is named but leaves the entry in."""
+    status and the key sentence as the best known reply, labels the mix "not converged", and
+    takes the entry out of what holds; one within the tolerance is named but leaves the entry in."""
     from cardsim.analysis.cashnguns import converged_entry
     from cardsim.reports.sections.cashnguns import conclusions_text, entry_status
 
@@ -178,12 +179,15 @@ def test_a_reply_from_outside_the_searched_space_is_named_and_the_mix_left_out()
                (5, "win", -5000): {**entry(5, "win", -5000, {COUNTER: 0.7, SNIPER: 0.3}),
                                    "beyond_space": [{**reply, "gain": 0.005}]}}
     assert [converged_entry(e) for e in entries.values()] == [False, True]
-    assert entry_status(entries[(4, "win", -5000)]).endswith(
-        "beaten from outside the searched space: card order C C C C C B X B gains +24.50 points "
-        "(an outside check, 200,000 paired games)")
+    assert entry_status(entries[(4, "win", -5000)]) == (
+        "not converged (beaten by a reply outside the searched space); best known reply gains +24.50 points: "
+        "card order C C C C C B X B (from an outside check)")
     text = searched_sentence(entries, {(4, "win", -5000): check(0.002), (5, "win", -5000): check(0.002)})
-    assert ("none is an equilibrium of the game: at 4 players card order C C C C C B X B gains +24.50 points; "
-            "at 5 players card order C C C C C B X B gains +0.50 points (an outside check, 200,000 paired games)") in text
+    assert ("replies from outside the searched space included: at 4 players not converged (beaten by a reply outside "
+            "the searched space); best known reply gains +24.50 points: card order C C C C C B X B (from an outside "
+            "check); at 5 players converged within the searched space only, not shown to be an equilibrium of the "
+            "game; best reply tried gains +0.50 points: card order C C C C C B X B (from an outside check).") in text
+    assert "equilibrium of the game:" not in text
     assert "Within the searched space only: Card order holds in all 1 runs" in text
     assert conclusions_text(entries).startswith("Within the searched space only")
     assert conclusions_text(entries).endswith("4p win, shame -5,000.")
@@ -206,16 +210,21 @@ def test_key_advice_is_derived_from_the_recorded_card_order_replies():
     assert ("at 4 players one who fires Bang!Bang!Bang! in round 3 and Bangs in rounds 6 and 7, Clicks otherwise, "
             "aiming at the richest living opponent, and never lies down (+12 points, 95% interval 10.0 to 15.0)") in text
     assert "not a way to play" in text
-    entries[(4, "win", -5000)]["refuted"]["interval"] = [0.001, 0.2]  # not beyond the tolerance: only its bound
+    assert text.startswith("Against the shipped mixes only (win probability, a tie counting as a win for every tied "
+                           "player; shame -$5,000), the mix is not converged at 4 players, and a player who")
+    entries[(4, "win", -5000)]["refuted"]["interval"] = [0.001, 0.2]  # a refutation all the same: not converged
+    assert "the mix is not converged at 4 players" in advice_sentences(entries)
+    entries[(4, "win", -5000)]["outside_checks"] = [entries[(4, "win", -5000)].pop("refuted")]  # a check within it
     assert advice_sentences(entries).endswith("no reply tried (every card order included) gains more than 20.0 "
                                               "points at 4 players (95% upper bound); that is all it shows, not "
                                               "that the mix is how to play.")
     entries[(4, "win", -5000)]["beyond_space"] = [{"reply": "one who counts cards (a file)", "gain": 0.3,
                                                   "interval": [0.2, 0.4], "source": "s", "games": 10}]
     text = advice_sentences(entries)  # a recorded reply from outside the space, in its own words
+    assert "not converged at 4 players" in text
     assert "at 4 players one who counts cards (+30 points, 95% interval 20.0 to 40.0)" in text
     entries[(4, "win", -5000)]["refuted"] = {"command": "c", "gain": 0.05, "interval": [0.04, 0.06],
                                              "reply": "custom:bullet=late,target=clicks,lie=never,read=1"}
-    del entries[(4, "win", -5000)]["beyond_space"]
+    del entries[(4, "win", -5000)]["beyond_space"], entries[(4, "win", -5000)]["outside_checks"]
     assert ("at 4 players one who plays the Clicks first, then the Bangs, Bang!Bang!Bang! last, reading an "
             "opponent who has shown only Clicks as holding Clicks, aiming at") in advice_sentences(entries)

@@ -64,8 +64,11 @@ from cardsim.analysis.cashnguns.records import (  # noqa: F401
     converged_entry,
     discover_command_line,
     load_discover_documents,
+    gain_text,
     outside_figures,
     reading_label,
+    reading_status,
+    status_text,
 )
 from cardsim.analysis.cashnguns.search import (  # noqa: F401
     CLIMB_STEPS,

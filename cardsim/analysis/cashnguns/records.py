@@ -93,3 +93,80 @@ def outside_figures(entry: dict, check: dict) -> dict:
 
 
 TARGET_POINTS = 1.0
+
+
+def gain_text(metric: str, gain: float, interval: Sequence[float] | None = None) -> str:
+    """A reply's gain in the reading's unit with its 95% interval when recorded:
+    ``+14.09 points (95% interval 13.58 to 14.61)`` or ``+$9,432 (95% interval $9,159 to $9,706)``."""
+    def amount(value: float, sign: bool) -> str:
+        if metric == "score":
+            return f"{'-' if value < 0 else '+' if sign else ''}${abs(value):,.0f}"
+        return f"{100 * value:{'+' if sign else ''}.2f}"
+
+    text = amount(gain, True) + ("" if metric == "score" else " points")
+    if interval:
+        text += f" (95% interval {amount(interval[0], False)} to {amount(interval[1], False)})"
+    return text
+
+
+def reading_status(entry: dict) -> dict:
+    """Whether a shipped reading's mix holds, and the best known reply to it: the one decision
+    every place that shows a shipped mix (report, CLI, API, docs) takes its label from, read
+    from the entry as the libraries file has it. ``holds``: :func:`converged_entry`; ``label``:
+    "converged within the searched space" (never more: not shown to be an equilibrium of the
+    game) or "not converged"; ``why``: what stops it holding (empty when it holds); ``reply``:
+    the recorded reply with the highest gain (``refuted``, ``outside_checks``, ``beyond_space``)
+    as ``what`` it does (None when not recorded), ``spec`` (a reply of the searched space, else None), ``gain``,
+    ``interval`` (95%, None when not recorded) and ``source`` (the command or who measured it),
+    or, for a mix that does not hold and has no record, discover's own last search (gain and
+    its 95% upper bound); None when nothing is known."""
+    tolerance = DEFAULT_TOLERANCE[entry.get("metric", "win")]
+    holds = converged_entry(entry)
+    why = []
+    if not holds:
+        if entry.get("method") == DISCOVER_METHOD_1:
+            why.append("stopped by the first method's rule, its own search alone")
+        elif not entry.get("converged"):
+            why.append(f"its run stopped at {entry.get('rounds', '?')} rounds without converging")
+        if entry.get("refuted"):
+            found_by = entry["refuted"].get("found_by")
+            why.append("refuted by " + {"schedule sweep": "the schedule sweep", "search": "an outside search"}
+                       .get(found_by, found_by or "an outside check"))
+        if any(reply["gain"] > tolerance for reply in entry.get("beyond_space", [])):
+            why.append("beaten by a reply outside the searched space")
+    records = ([entry["refuted"]] if entry.get("refuted") else []) + list(entry.get("outside_checks", []))
+    replies = [{"what": record.get("description") or record.get("reply"),
+                "spec": record.get("reply"), "gain": record["gain"], "interval": record.get("interval"),
+                "source": f"`{record['command']}`" if record.get("command") else "an outside check"}
+               for record in records]
+    replies += [{"what": reply["reply"], "spec": None, "gain": reply["gain"], "interval": reply.get("interval"),
+                 "source": reply.get("source", "an outside check")} for reply in entry.get("beyond_space", [])]
+    best = max(replies, key=lambda reply: reply["gain"], default=None)
+    if best is None and not holds and "exploitability" in entry and "exploitability_hi" in entry:
+        best = {"what": "discover's own last search", "spec": None, "gain": entry["exploitability"],
+                "interval": None, "hi": entry["exploitability_hi"], "source": f"`{entry.get('command', 'discover')}`"}
+    return {"holds": holds, "label": "converged within the searched space" if holds else "not converged",
+            "why": "; ".join(why), "reply": best}
+
+
+def status_text(entry: dict, sources: bool = True) -> str:
+    """:func:`reading_status` in words: "not converged (why); best known reply gains +G (95%
+    interval L to H): what it does (from source)", or "converged within the searched space only,
+    not shown to be an equilibrium of the game; best reply tried gains ..." (``sources``: with
+    the command or who measured the reply)."""
+    status = reading_status(entry)
+    if status["holds"]:
+        text = "converged within the searched space only, not shown to be an equilibrium of the game"
+        lead = "best reply tried"
+    else:
+        text = f"not converged ({status['why']})" if status["why"] else "not converged"
+        lead = "best known reply"
+    reply = status["reply"]
+    if reply is None:
+        return text
+    metric = entry.get("metric", "win")
+    gain = gain_text(metric, reply["gain"], reply["interval"])
+    if "hi" in reply:
+        gain += f" (95% upper bound {gain_text(metric, reply['hi']).lstrip('+')})"
+    text += f"; {lead} gains {gain}" + (f": {reply['what']}" if reply["what"] else "")
+    return f"{text} (from {reply['source']})" if sources else text

@@ -35,6 +35,8 @@ from cardsim.analysis.cashnguns import (
     pooled_intervals,
     pooled_seats,
     reading_label,
+    reading_status,
+    status_text,
     stored_entries,
     symmetric_equilibrium,
     symmetric_game,
@@ -118,25 +120,6 @@ def equilibrium_features(entry: dict) -> dict[str, dict[str, float]]:
     return features
 
 
-def _amount(metric: str, value: float) -> str:
-    """A gain in the reading's unit: points of win probability or dollars of score."""
-    if metric == "score":
-        return f"{'-' if value < 0 else '+'}${abs(value):,.0f}"
-    return f"{value * 100:+.2f} points"
-
-
-def refutation_text(entry: dict) -> str:
-    """The entry's ``refuted`` record in words: "refuted from outside: `command` found a reply
-    gaining G (95% L to H)"; empty without one."""
-    refuted = entry.get("refuted")
-    if not refuted:
-        return ""
-    low, high = refuted["interval"]
-    return (f"refuted from outside: `{refuted['command']}` found a reply gaining "
-            f"{_amount(entry['metric'], refuted['gain'])} (95% {_amount(entry['metric'], low)} to "
-            f"{_amount(entry['metric'], high)})")
-
-
 #: What every exploitability figure is measured against: the searched strategy space only.
 SEARCHED_SPACE = ("the searched strategy space only (five fixed card orders: random, big pot, "
                   "early, late, safe; targets and lie-down rules from the public record)")
@@ -156,40 +139,40 @@ def _join(items: list[str]) -> str:
 
 
 def advice_sentences(entries: dict[tuple[int, str, int], dict]) -> str:
-    """The chapter's key result in words a player can act on, derived from the replies recorded
-    against the main reading's mixes (win probability, shame -$5,000), one clause per player
-    count: the recorded reply (``refuted``, ``outside_checks``: gaining beyond the tolerance;
-    ``beyond_space``: from outside the searched space) with the highest gain, said as what the
-    player does (a card-order reply: when it fires its Bang!Bang!Bang! and Bangs, whom it aims at,
-    when it lies down), with its gain and 95% interval; or, where none is recorded, that no reply
-    tried gains beyond the tolerance. Scoped to the shipped mixes: a reply to them is not a way to
+    """The chapter's key result in words a player can act on, from the main reading's entries
+    (win probability, shame -$5,000), one clause per player count, each from
+    :func:`~cardsim.analysis.cashnguns.reading_status`: where the mix does not hold, it is
+    "not converged" and its best known reply is said as what the player does (a card-order
+    reply: when it fires its Bang!Bang!Bang! and Bangs, whom it aims at, when it lies down),
+    with its gain and 95% interval; where it holds, that no reply tried gains more than the
+    highest recorded 95% bound. Scoped to the shipped mixes: a reply to them is not a way to
     play against any table. Empty when the main reading has no entry."""
-    tolerance = DEFAULT_TOLERANCE["win"]
-    parts, held = [], []
+    parts, counts, held = [], [], []
     for (players, metric, shame_value), entry in sorted(entries.items()):
         if (metric, shame_value) != ("win", DEFAULT_SHAME_DOLLARS):
             continue
-        recorded = ([entry["refuted"]] if entry.get("refuted") else []) + list(entry.get("outside_checks", []))
-        records = [r for r in recorded if r["interval"][0] > tolerance and r.get("reply")]
-        outside = [r for r in entry.get("beyond_space", []) if r.get("interval", [r["gain"]])[0] > tolerance]
-        best = max(records, key=lambda record: record["gain"], default=None)
-        beyond = max(outside, key=lambda record: record["gain"], default=None)
-        if beyond is not None and (best is None or beyond["gain"] > best["gain"]):
-            parts.append(f"at {players} players {beyond['reply'].split(' (')[0]} ({_gain_text(beyond)})")
-        elif best is not None:
-            parts.append(f"at {players} players one {_reply_text(parse_strategy(best['reply']))} ({_gain_text(best)})")
-        else:
-            if recorded:  # nothing tried from outside: nothing to say
-                bound = outside_figures(entry, {})["exploitability_hi"]
-                held.append(f"{100 * bound:.1f} points at {players} players")
-    if not parts and not held:
+        status = reading_status(entry)
+        reply = status["reply"]
+        if not status["holds"]:
+            counts.append(str(players))
+            if reply is not None:
+                spec = reply["spec"] if (reply["spec"] or "").startswith("custom:") else None
+                what = f"one {_reply_text(parse_strategy(spec))}" if spec else reply["what"].split(" (")[0]
+                parts.append(f"at {players} players {what} ({_gain_text(reply)})")
+        elif entry.get("refuted") or entry.get("outside_checks"):  # nothing tried from outside: nothing to say
+            bound = outside_figures(entry, {})["exploitability_hi"]
+            held.append(f"{100 * bound:.1f} points at {players} players")
+    if not counts and not held:
         return ""
     scope = ("Against the shipped mixes only (win probability, a tie counting as a win for every tied "
              "player; shame -$5,000)")
-    if not parts:
-        return (f"{scope}, no reply tried (every card order included) gains more than "
-                f"{', '.join(held)} (95% upper bound); that is all it shows, not that the mix is how to play.")
-    first = f"{scope}, a player who alone plays differently wins more often: " + "; ".join(parts) + "."
+    if not counts:
+        return (f"{scope}, converged within the searched space only: no reply tried (every card order included) "
+                f"gains more than {', '.join(held)} (95% upper bound); that is all it shows, not that the mix "
+                "is how to play.")
+    first = f"{scope}, the {'mix is' if len(counts) == 1 else 'mixes are'} not converged at {_join(counts)} players"
+    first += (", and a player who alone plays differently wins more often: " + "; ".join(parts) + "." if parts
+              else ".")
     second = ("These are replies to those mixes, not a way to play: they are not shown to hold at a table "
               "where others play them too")
     if held:
@@ -199,11 +182,14 @@ def advice_sentences(entries: dict[tuple[int, str, int], dict]) -> str:
 
 
 def _gain_text(record: dict) -> str:
-    """``+14 points, 95% interval 13.6 to 14.6`` (the interval when recorded)."""
+    """``+14 points, 95% interval 13.6 to 14.6`` (the interval when recorded, else the 95% upper
+    bound when known)."""
     text = f"+{100 * record['gain']:.0f} points"
     if record.get("interval"):
         low, high = record["interval"]
         text += f", 95% interval {100 * low:.1f} to {100 * high:.1f}"
+    elif record.get("hi") is not None:
+        text += f", 95% upper bound {100 * record['hi']:.1f}"
     return text
 
 
@@ -219,41 +205,15 @@ def _reply_text(reply: Strategy) -> str:
     return f"who {cards}{reading} aiming at {TARGET_POLICIES[reply.target][1]}, and {lie}"
 
 
-def beyond_space_text(entry: dict, sources: bool = True) -> str:
-    """The replies from outside the searched space recorded with an entry (``beyond_space``:
-    what the reply does, its gain in the reading's unit, the paired games and who measured
-    it), as one clause (``sources``: with who measured each and on how many games); empty
-    when none is recorded."""
-    replies = entry.get("beyond_space", [])
-    if not replies:
-        return ""
-    metric = entry.get("metric", "win")
-    parts = [f"{reply['reply']} gains {_amount(metric, reply['gain'])}"
-             + (f" ({reply['source']}, {reply['games']} paired games)" if sources else "")
-             for reply in replies]
-    return "beaten from outside the searched space: " + "; ".join(parts)
-
-
 def entry_status(entry: dict) -> str:
-    """A library entry's status in plain words: converged, stopped by the first method's rule,
-    or not converged (the run's least exploitable round is reported); an outside refutation
-    recorded with the entry (``refuted``: the command, gain and 95% interval, in the
-    reading's unit) is added to any of them (a converged one is then not an equilibrium)."""
-    refuted = refutation_text(entry)
-    beyond = beyond_space_text(entry)
-    if entry.get("method") == DISCOVER_METHOD_1:
-        status = "first method: stopped when its own search found nothing; not converged by the current rule"
-    elif entry["converged"]:
-        status = (f"not converged: discover's rule stopped it, but {refuted}; not an equilibrium" if refuted
-                  else "converged within the searched space; not shown to be an equilibrium of the game")
-    else:
-        status = (f"not converged in {entry['rounds']} rounds: round {entry.get('reported_round', '?')}'s mix "
-                  "(the least exploitable), not shown to be an equilibrium")
-        if refuted:
-            status += f"; {refuted}"
-    if entry.get("method") == DISCOVER_METHOD_1 and refuted:
-        status += f"; {refuted}"
-    return f"{status}; {beyond}" if beyond else status
+    """A library entry's status in plain words
+    (:func:`~cardsim.analysis.cashnguns.status_text`: converged within the searched space, or
+    not converged with why, and the best known reply with its gain, 95% interval and source)
+    and, for a run that stopped at its round limit, which of its rounds is shipped."""
+    text = status_text(entry)
+    if not entry["converged"] and entry.get("method") != DISCOVER_METHOD_1:
+        text += f"; shipped: round {entry.get('reported_round', '?')}'s mix of {entry['rounds']}, the least exploitable"
+    return text
 
 
 def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]
@@ -330,7 +290,9 @@ def searched_sentence(entries: dict[tuple[int, str, int], dict], checks: dict[tu
     recorded with an entry where its 95% upper bound is higher (:func:`outside_figures`; its
     command is named),
     whether that meets the one-point target at each count, and what holds in every converged,
-    unrefuted run (:func:`converged_entry`). Empty when the main reading has no checked mix."""
+    unrefuted run (:func:`converged_entry`), then each mix's status by everything recorded with
+    it (:func:`~cardsim.analysis.cashnguns.status_text`: "not converged" and its best known
+    reply where it does not hold). Empty when the main reading has no checked mix."""
     main = {key[0]: check for key, check in checks.items() if key[1:] == ("win", DEFAULT_SHAME_DOLLARS)}
     if not main:
         return ""
@@ -355,19 +317,16 @@ def searched_sentence(entries: dict[tuple[int, str, int], dict], checks: dict[tu
     seeds = " or ".join(str(s) for s in sorted({check["check"]["seed"] for check in main.values()}))
     converged = {key: entry for key, entry in entries.items() if converged_entry(entry)}
     holds = [sentence for sentence in readings_conclusions(converged) if " holds in all " in sentence]
-    main_entries = {p: entries.get((p, "win", DEFAULT_SHAME_DOLLARS), {}) for p in sorted(main)}
-    beyond = [f"at {p} players {beyond_space_text(entry, sources=False).split(': ', 1)[1]}"
-              for p, entry in main_entries.items() if entry.get("beyond_space")]
-    measured = sorted({f"{reply['source']}, {reply['games']} paired games"
-                       for entry in main_entries.values() for reply in entry.get("beyond_space", [])})
+    main_entries = {p: entries[(p, "win", DEFAULT_SHAME_DOLLARS)] for p in sorted(main)
+                    if (p, "win", DEFAULT_SHAME_DOLLARS) in entries}
     swept = all(check.get("check", {}).get("sweep") for check in main.values())
     text = (f"Tried from outside, within {SWEPT_SPACE if swept else SEARCHED_SPACE}: with {counts} players "
             f"(win probability, shame -$5,000), a fresh best-response search of {budgets} candidates "
             f"({'the schedule sweep included; ' if swept else ''}seed {seeds}, random streams "
             f"discover never draws from) against each reported mix gains {per_count} points: {verdict}. ")
-    if beyond:
-        text += ("Replies the searched space cannot express beat these mixes, so none is an equilibrium of "
-                 "the game: " + "; ".join(beyond) + f" ({'; '.join(measured)}). ")
+    if main_entries:
+        text += ("By everything recorded with each mix, replies from outside the searched space included: "
+                 + "; ".join(f"at {p} players {status_text(entry)}" for p, entry in main_entries.items()) + ". ")
     if holds:
         text += "Within the searched space only: " + " ".join(holds)
     return text.rstrip()
@@ -578,7 +537,7 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
         table = readings_table(entries, checks)
         check = next(iter(checks.values()))["check"] if checks else None
         blocks.append(table_from_frame(
-            table, title="Final mix of each reading (converged only within the searched space), tried from outside",
+            table, title="Final mix of each reading, its status (converged within the searched space at most), tried from outside",
             columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
                      text_column("reading", "reading"), text_column("mix from", "source"),
                      ("rounds", "rounds", lambda r: f"{r['rounds']}{'' if r['converged'] else '+'}",
@@ -643,7 +602,7 @@ def conclusions_text(entries: dict) -> str:
 
 
 def provenance_block(entries: dict) -> Block:
-    """Where each equilibrium came from: the discover command, its date, its method and whether
+    """Where each mix came from: the discover command, its date, its method and whether
     the game code it ran is the current one."""
     current = cashnguns_fingerprint()
     rows = [{"players": players, "reading": reading_label(metric, shame_value), "command": entry["command"],
@@ -652,7 +611,7 @@ def provenance_block(entries: dict) -> Block:
                       else f"{entry['code_fingerprint']} (now {current})")}
             for (players, metric, shame_value), entry in sorted(entries.items())]
     return table_from_frame(
-        pl.DataFrame(rows), title="Where each equilibrium comes from",
+        pl.DataFrame(rows), title="Where each mix comes from",
         columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
                  text_column("reading", "reading"), text_column("discover run", "command"),
                  text_column("run on (UTC)", "date"), text_column("discover method", "method"),
