@@ -7,7 +7,10 @@ or rule in the site is typed twice.
   with machine and commit), one table per target, then the history of every record;
 - ``<!-- findings: GAME -->`` in a page: the table and plot of that game's headline figures in
   ``docs/findings.json``, the file ``cardsim report`` writes and the README's table comes from;
-  ``<!-- findings: GAME pick -->``: its "pick your group" cells.
+  ``<!-- findings: GAME pick -->``: its "pick your group" cells;
+- ``<!-- cashnguns: status -->`` in a page (the Cash'n Guns guide, its rules digest): every
+  shipped mix's status, read from the shipped ``libraries.json`` when the site is built
+  (:func:`cardsim.analysis.cashnguns.reading_status`), never typed by hand.
 """
 
 from __future__ import annotations
@@ -131,6 +134,22 @@ def findings_table(game: str, group: str = "headline") -> str:
     return "\n".join(lines)
 
 
+def cashnguns_status(path: Path | None = None) -> str:
+    """Every shipped Cash'n Guns mix as one Markdown table: the reading, the mix, and its status
+    in words (:func:`cardsim.analysis.cashnguns.status_text`: "not converged" and the best known
+    reply with its gain, 95% interval and source where any recorded reply beats the mix), from
+    the libraries file ``path`` (default: the shipped one)."""
+    from cardsim.analysis.cashnguns import shipped_mixes_table
+
+    table = shipped_mixes_table(path)
+    if not table.height:
+        return "*The shipped libraries file could not be read.*"
+    rows = [{"players": r["players"], "reading": f"{r['metric']}, shame {r['shame']:+,}", "mix": r["mix"],
+             "status (from the shipped records)": r["status_text"]} for r in table.iter_rows(named=True)]
+    return (markdown_rows(rows) + "\n\nFrom `cardsim/sims/cashnguns/data/libraries.json` as shipped with this "
+            "version; `cardsim cashnguns strategies` prints the same table.")
+
+
 def findings_plot(game: str) -> str | None:
     """An SVG of ``game``'s findings: each estimate with its 95% interval, one line each."""
     import io
@@ -188,6 +207,7 @@ def on_page_markdown(markdown, page, config, files):
             return table
         return f"{table}\n\n![{game}: headline figures with 95% intervals](../img/findings-{game}.svg)"
 
+    markdown = re.sub(r"<!-- cashnguns: status -->", lambda m: cashnguns_status(), markdown)
     return re.sub(r"<!-- findings: ([a-z]+)(?: ([a-z]+))? -->",
                   lambda m: table_and_plot(m.group(1), m.group(2)), markdown)
 

@@ -40,11 +40,14 @@ class CashNGuns:
     @staticmethod
     def strategies() -> dict[str, pl.DataFrame]:
         """The named strategies (``strategies``), the policies a custom strategy combines
-        (``policies``) and its parameters (``parameters``)."""
-        from cardsim.analysis.cashnguns import strategy_space_tables
+        (``policies``), its parameters (``parameters``) and the shipped mixes (``mixes``: one
+        row per reading, the mix, whether it holds and its best known reply, read from the
+        libraries file by :func:`~cardsim.analysis.cashnguns.reading_status`; empty when the
+        file cannot be read)."""
+        from cardsim.analysis.cashnguns import shipped_mixes_table, strategy_space_tables
 
         named, policies, parameters = strategy_space_tables()
-        return {"strategies": named, "policies": policies, "parameters": parameters}
+        return {"strategies": named, "policies": policies, "parameters": parameters, "mixes": shipped_mixes_table()}
 
     @staticmethod
     def run(
@@ -85,8 +88,12 @@ class CashNGuns:
         in player slot ``seat`` against the shipped mix of the reading (``against="mix"``) or a
         built-in strategy spec, on ``n`` deals each also played with the built-in in the same
         seat: each side's win rate (95% Wilson interval) and mean score (95% interval), and the
-        paired difference in ``metric`` with its 95% interval. A bad keyword is a ``UserError``
-        naming it; a failing strategy a ``StrategyError`` naming seat, turn and decision.
+        paired difference in ``metric`` with its 95% interval. A shipped mix is the searched
+        library's, not shown to be an equilibrium of the game: ``details["status"]`` says
+        whether it holds, and where not, "not converged" and its best known reply with its gain
+        and 95% interval (:func:`~cardsim.analysis.cashnguns.status_text`, read from the
+        libraries file). A bad keyword is a ``UserError`` naming it; a failing strategy a
+        ``StrategyError`` naming seat, turn and decision.
 
         >>> r = cardsim.cashnguns.evaluate("examples/strategies/cashnguns_patient.py:Patient",
         ...                                players=4, n=200)  # doctest: +SKIP
@@ -291,7 +298,11 @@ class CashNGuns:
         shipped and (``sweep``) every mix member with each of the 168 card orders and opponent
         reading; the best reply's gain on ``games`` fresh paired games, one row per player
         count (gain and its 95% bounds in the payoff's unit: win probability or dollars). With
-        ``record``, each check is written into the libraries file with its entry."""
+        ``record``, each check is written into the libraries file with its entry. Each row's
+        ``holds`` and ``status`` say whether the mix holds by everything recorded with it (this
+        check too when recorded), and where not, "not converged" and its best known reply with
+        its gain and 95% interval (:func:`~cardsim.analysis.cashnguns.reading_status`); a mix is
+        at most converged within the searched space, never shown to be an equilibrium of the game."""
         from cardsim.analysis.cashnguns import (
             DEFAULT_LOCAL,
             METRICS,
@@ -299,7 +310,9 @@ class CashNGuns:
             check_command_line,
             check_equilibrium,
             load_libraries,
+            reading_status,
             record_outside_check,
+            status_text,
         )
         from cardsim.options import check_output_file, search_jobs
         from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
@@ -328,6 +341,11 @@ class CashNGuns:
             if record:
                 record_outside_check(path, result, check_command_line(count, metric, shame, check))
             rows.append({"players": count, "entry": entry, **result})
+        if record:  # the status by the file as the checks left it
+            shipped = load_libraries(path)
+        for row in rows:
+            entry = shipped[(row["players"], metric, shame)]
+            row.update(holds=reading_status(entry)["holds"], status=status_text(entry))
         return rows
 
     @staticmethod
@@ -335,7 +353,8 @@ class CashNGuns:
                   records: Sequence[str | Path] = ()) -> tuple[dict, list]:
         """Write the strategy libraries file (default: the shipped one) from the stored discover
         runs in ``store`` (or the discover ``records`` named) of every reading at ``players``;
-        returns (the document, the readings that kept their earlier entry)."""
+        returns (the document, the readings that kept their earlier entry). Whether each mix
+        holds is :func:`~cardsim.analysis.cashnguns.reading_status` of its entry."""
         from cardsim.analysis.cashnguns import export_libraries
         from cardsim.options import check_output_file
         from cardsim.sims.cashnguns import SHIPPED_LIBRARIES

@@ -58,20 +58,29 @@ SweepOpt = Annotated[bool, typer.Option("--sweep/--no-sweep", help="Also try eve
 
 @app.command("strategies")
 def strategies_command(as_json: JsonOpt = False) -> None:
-    """List the named strategies, the policies a custom strategy combines and its parameters.
+    """List the named strategies, the policies a custom strategy combines, its parameters and
+    the shipped mixes (--against mix) with their status: "not converged" and the best known
+    reply's gain with its 95% interval where the mix does not hold (read from the libraries file).
 
     Example: cardsim cashnguns strategies
     """
     from cardsim.api import cashnguns
 
     tables = cashnguns.strategies()
-    named, policies, parameters = tables["strategies"], tables["policies"], tables["parameters"]
+    named, policies, parameters, mixes = (tables["strategies"], tables["policies"], tables["parameters"],
+                                          tables["mixes"])
     show_table(named, title="named strategies (override any field: NAME:key=value,...)",
                name="strategies", as_json=as_json)
     show_table(policies, title="policies (custom:bullet=...,target=...,lie=...)",
                name="policies", as_json=as_json)
     show_table(parameters, title="parameters (custom:key=value; out of range is an error)",
                name="parameters", as_json=as_json)
+    if mixes.height:
+        show_table(mixes if as_json else mixes.select("players", "metric", "shame", "mix", "status",
+                                                      pl.col("best_known_reply").alias("best known reply, 95%")),
+                   title=("shipped mixes (--against mix): the searched library's, none shown to be an equilibrium "
+                          "of the game; the report and 'cardsim cashnguns check' name each best known reply"),
+                   name="mixes", as_json=as_json)
 
 
 @app.command("run")
@@ -171,7 +180,7 @@ def payoff_command(
                 what = "win probability" if shown == "win" else "mean score ($)"
                 show_table(_matrix_grid(matrix, shown),
                            title=f"{count} players: {what} of focal (row) vs all others (column), 95% CI")
-            show_table(mix, title="symmetric equilibrium mix")
+            show_table(mix, title="symmetric equilibrium mix of these strategies only (not of the game)")
             show_value(key, None, text=equilibrium["summary"])
             show_table(responses, title="best response to each strategy played by all others")
         if profiles_csv is not None:
@@ -309,7 +318,7 @@ def reported_line(document: dict, metric: str) -> str:
     scale, unit = (100.0, " points") if metric == "win" else (1.0, " $")
     mix = ", ".join(f"{name} {share:.0%}" for name, share in
                     sorted(document["equilibrium"].items(), key=lambda item: -item[1]))
-    why = ("the run converged" if document["converged"] else
+    why = ("the run converged within the searched space" if document["converged"] else
            "not converged within --rounds: the round with the lowest bound of its searches")
     return (f"reported: round {document['reported_round']}'s equilibrium {mix} ({why}); exploitability "
             f"{document['exploitability_hi'] * scale:.2f}{unit} at most (95%). Try it from outside with "
@@ -333,13 +342,15 @@ def check_command(
     jobs: JobsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Try a shipped equilibrium from outside: a fresh best-response search of --budget
+    """Try a shipped mix from outside: a fresh best-response search of --budget
     candidates against the library's equilibrium mix as shipped (not re-solved), from random
     streams discover never draws from, and the schedule sweep (every mix member with each of
     the 168 card orders and with opponent reading; --no-sweep leaves it out); the reply of the
     search with the highest 95% upper bound and its gain over the mix on --games fresh paired
     games, with its 95% interval (points of win probability, or dollars of score).
     --strategy FILE.py:NAME measures a strategy written in Python instead (paired, --games deals).
+    Each mix's status follows, from everything recorded with it in the libraries file: "not
+    converged" and its best known reply with its gain and 95% interval where it does not hold.
 
     Example: cardsim cashnguns check --players 4-6 --metric win --shame -5000 --seed 1
     """
@@ -368,6 +379,7 @@ def check_command(
             ).alias(f"gain over the mix, 95% ({unit})"))
         show_table(table, title=f"{user_strategy} against each shipped mix, {metric}, shame {shame:+,}, seed {seed}",
                    name="check", as_json=as_json)
+        _show_status({f["players"]: f["status"] for f in found})
         return
     results = cashnguns.check(players, metric, shame, budget=budget, games=games, local=local, seed=seed,
                               libraries=libraries, record=record, sweep=sweep, jobs=jobs)
@@ -393,8 +405,16 @@ def check_command(
             pl.col("discover_hi").round(2).alias(f"discover's own bound ({unit})"), "found_by", "best_response")
     show_table(table, title=(f"outside check ({METHOD_VERSION} search, {budget} + {local} local candidates"
                              f"{' and the schedule sweep' if sweep else ''}): best "
-                             f"reply to each shipped equilibrium, {metric}, shame {shame:+,}, seed {seed}"),
+                             f"reply to each shipped mix, {metric}, shame {shame:+,}, seed {seed}"),
                name="check", as_json=as_json)
+    _show_status({result["players"]: result["status"] for result in results})
+
+
+def _show_status(statuses: dict[int, str]) -> None:
+    """Each shipped mix's status (JSON: ``details["status"]``), from everything recorded with it:
+    "not converged" and the best known reply with its gain and 95% interval where it does not hold."""
+    show_value("status", {str(players): text for players, text in statuses.items()},
+               text="\n".join(f"shipped mix, {players} players: {text}" for players, text in statuses.items()))
 
 
 
@@ -435,7 +455,8 @@ def evaluate_command(
     """Measure a strategy written in Python in one seat against the shipped mix or a built-in:
     each deal is played once with it and once with the built-in in the same seat (same seed,
     common random numbers); win rates with 95% Wilson intervals, mean scores and the paired
-    difference with its 95% interval. Reproducible from --seed whatever --jobs.
+    difference with its 95% interval. Reproducible from --seed whatever --jobs. Against the mix,
+    its status follows ("not converged" and its best known reply where it does not hold).
 
     Example: cardsim cashnguns evaluate --strategy examples/strategies/cashnguns_patient.py:Patient --players 4
     """
@@ -452,6 +473,8 @@ def evaluate_command(
     show_table(result.table if as_json else evaluation_rows(found),
                title=f"{strategy} in seat {seat}, {players} players, against {found['against']} "
                      f"({metric}, shame {shame:+,}), seed {seed}", name="evaluate", as_json=as_json)
+    if found.get("status") and not as_json:
+        _show_status({players: found["status"]})
 
 
 @app.command("libraries")
@@ -467,19 +490,24 @@ def libraries_command(
     -5000/+5000) at --players: each run's
     final library with its command, seed, budget, date, discover method and code fingerprint.
     A reading without a stored run keeps its entry of the file (and its provenance). The report
-    and `cardsim cashnguns check` try these equilibria from outside.
+    and `cardsim cashnguns check` try these mixes from outside; each row's status is "not
+    converged" (with the best known reply's gain) wherever a record beats the mix.
 
     Example: cardsim cashnguns libraries --players 4-6 --store results
     """
+    from cardsim.analysis.cashnguns import gain_text, reading_status
     from cardsim.api import cashnguns
     from cardsim.commands.common import resolve_store
     from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 
     target = out or SHIPPED_LIBRARIES
     shipped, kept = cashnguns.libraries(players, resolve_store(store, False), target, records=record or ())
+    statuses = [reading_status(e) for e in shipped["readings"]]
     table = pl.DataFrame([{"players": e["players"], "metric": e["metric"], "shame": e["shame_value"],
                            "strategies": len(e["library"]), "rounds": e["rounds"], "date": e["date"],
                            "entry": ("kept" if (e["players"], e["metric"], e["shame_value"]) in kept
-                                     else "written"), "code": e["code_fingerprint"]}
-                          for e in shipped["readings"]])
+                                     else "written"), "code": e["code_fingerprint"], "status": status["label"],
+                           "best known reply, 95%": "" if status["reply"] is None else gain_text(
+                               e["metric"], status["reply"]["gain"], status["reply"]["interval"])}
+                          for e, status in zip(shipped["readings"], statuses)])
     show_table(table, title=f"libraries written to {target}", name="libraries", as_json=as_json)

@@ -55,6 +55,7 @@ from cardsim.analysis.cashnguns.libraries import (  # noqa: F401
     library_entry,
     load_libraries,
     record_entries,
+    shipped_mixes_table,
     stored_entries,
     write_libraries,
 )
@@ -63,8 +64,8 @@ from cardsim.analysis.cashnguns.records import (  # noqa: F401
     TARGET_POINTS,
     converged_entry,
     discover_command_line,
-    load_discover_documents,
     gain_text,
+    load_discover_documents,
     outside_figures,
     reading_label,
     reading_status,

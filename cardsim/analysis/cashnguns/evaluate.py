@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from cardsim.analysis.cashnguns.libraries import SHIPPED_LIBRARIES, load_libraries
+from cardsim.analysis.cashnguns.records import reading_status, status_text
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.rules import UNIT_DOLLARS
 from cardsim.sims.cashnguns.simulator import play_lineups, strategy_rows
@@ -40,9 +41,11 @@ class _RemoteCause(Exception):
 
 
 def opponents(against: str, players: int, metric: str, shame_value: int,
-              libraries: Path = SHIPPED_LIBRARIES) -> tuple[list[str], np.ndarray, str]:
-    """(library specs, mix, label) of what the user plays against: the shipped library and
-    equilibrium of the reading for ``against="mix"``, else the one built-in strategy named."""
+              libraries: Path = SHIPPED_LIBRARIES) -> tuple[list[str], np.ndarray, str, str]:
+    """(library specs, mix, label, status) of what the user plays against: the shipped library
+    and equilibrium of the reading for ``against="mix"``, its label saying whether the mix holds
+    and ``status`` its :func:`status_text` (not converged: the best known reply), else the one
+    built-in strategy named (no status)."""
     if against == MIX:
         entry = load_libraries(libraries).get((players, metric, shame_value))
         if entry is None:
@@ -52,8 +55,9 @@ def opponents(against: str, players: int, metric: str, shame_value: int,
         mix = np.array([entry["equilibrium"].get(name, 0.0) for name in names], np.float64)
         label = "shipped mix " + ", ".join(f"{name} {share:.0%}" for name, share in
                                            sorted(entry["equilibrium"].items(), key=lambda item: -item[1]))
-        return specs, mix / mix.sum(), label
-    return [parse_strategy(against).spec()], np.ones(1), against
+        label += f" ({reading_status(entry)['label']})"
+        return specs, mix / mix.sum(), label, status_text(entry)
+    return [parse_strategy(against).spec()], np.ones(1), against, ""
 
 
 def _chunk_plan(seed: int, chunk: int, size: int, players: int, mix: np.ndarray, seat: int
@@ -101,7 +105,8 @@ def evaluate_strategy(spec: str, *, players: int = 4, n: int = 2_000, against: s
     ``n`` deals, each also played with the built-in comparator in the same seat (see the
     module). Returns n, each side's win rate with its 95% Wilson interval and mean score with
     its 95% interval, and the paired difference of the ``metric`` (win probability or score
-    in dollars) with its 95% interval. A failing strategy raises one :class:`StrategyError`."""
+    in dollars) with its 95% interval; against a mix, ``status``: whether the mix holds and its
+    best known reply (:func:`status_text`). A failing strategy raises one :class:`StrategyError`."""
     if not 4 <= players <= 6:
         raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {players}")
     if n < 2:
@@ -111,7 +116,7 @@ def evaluate_strategy(spec: str, *, players: int = 4, n: int = 2_000, against: s
     if metric not in ("win", "score"):
         raise UserError(f"--metric must be one of: win, score, got {metric!r}")
     check_methods(load_strategy(spec), spec, DECISIONS)
-    specs, mix, label = opponents(against, players, metric, shame_value, libraries)
+    specs, mix, label, status = opponents(against, players, metric, shame_value, libraries)
     sizes = [min(EVALUATE_CHUNK, n - start) for start in range(0, n, EVALUATE_CHUNK)]
     arguments = [(spec, specs, mix, players, seat, shame_value, seed, chunk, size) for chunk, size in enumerate(sizes)]
     if jobs == 1 or len(arguments) == 1:
@@ -129,7 +134,7 @@ def evaluate_strategy(spec: str, *, players: int = 4, n: int = 2_000, against: s
             raise error
     joined = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
     out: dict = {"strategy": spec, "against": label, "players": players, "seat": seat, "metric": metric,
-                 "shame_value": shame_value, "seed": seed, "n": n}
+                 "shame_value": shame_value, "seed": seed, "n": n, **({"status": status} if status else {})}
     for side in ("user", "builtin"):
         wins = joined[f"{side}_win"]
         lo, hi = wilson_interval(np.array([wins.sum()]), np.array([float(n)]))

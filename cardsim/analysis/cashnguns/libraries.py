@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardsim.analysis.cashnguns.discover import (
     DISCOVER_METHOD,
@@ -17,14 +18,20 @@ from cardsim.analysis.cashnguns.discover import (
 from cardsim.analysis.cashnguns.records import (
     READINGS,
     discover_command_line,
+    gain_text,
     load_discover_documents,
     reading_label,
+    reading_status,
+    status_text,
 )
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 from cardsim.sims.cashnguns.simulator import SIMULATOR
 from cardsim.sims.cashnguns.strategies import parse_strategy
 from cardsim.sims.core.store import atomic_write_bytes
+
+if TYPE_CHECKING:
+    import polars as pl
 
 LIBRARIES_FORMAT = "cardsim-cashnguns-libraries/2"
 #: The first format: one code fingerprint for the whole file, no method per entry.
@@ -152,3 +159,30 @@ def stored_entries(store: Path, players: Sequence[int]) -> dict[tuple[int, str, 
     return {(count, metric, shame_value): library_entry(
                 document, DiscoverSettings(players=count, metric=metric, shame_value=shame_value), document["date"])
             for (count, metric, shame_value), document in load_discover_documents(store, players).items()}
+
+
+def shipped_mixes_table(path: Path | None = None) -> pl.DataFrame:
+    """One row per shipped reading: its mix, whether it holds (``holds``, ``status``: "not
+    converged" or "converged within the searched space", from :func:`reading_status`), the
+    best known reply's gain with its 95% interval (``best_known_reply``), what the reply does
+    and where it was measured (``status_text``: the whole status in words). Read from the file
+    (default: the shipped one) each call, so a new entry shows its own status; empty when the
+    file cannot be read."""
+    import polars as pl
+
+    try:
+        entries = load_libraries(SHIPPED_LIBRARIES if path is None else path)
+    except UserError:
+        return pl.DataFrame()
+    rows = []
+    for (players, metric, shame_value), entry in sorted(entries.items()):
+        status = reading_status(entry)
+        reply = status["reply"]
+        rows.append({
+            "players": players, "metric": metric, "shame": shame_value,
+            "mix": ", ".join(f"{name} {share:.0%}" for name, share in
+                             sorted(entry["equilibrium"].items(), key=lambda item: -item[1])),
+            "holds": status["holds"], "status": status["label"],
+            "best_known_reply": "" if reply is None else gain_text(metric, reply["gain"], reply["interval"]),
+            "status_text": status_text(entry)})
+    return pl.DataFrame(rows)
