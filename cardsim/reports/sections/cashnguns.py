@@ -556,10 +556,11 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
                       lambda r: float(r["exploitability_hi"])),
                      ("paired games", "games", lambda r: f"{int(r['games']):,}", lambda r: float(r["games"]))],
             note=("Rounds: the discover run's rounds; marked + it stopped at the round limit without converging. "
-                  "Status: 'converged' means that no search of the searched space gains beyond the tolerance "
-                  "(five fixed card orders; replies outside it are recorded in the status where known), not that "
-                  "the mix is an equilibrium of the game; any other mix is what its run reported, and the outside "
-                  "check measures how far it is beaten within the space. Discover's own bound: the highest 95% upper bound of its last round's searches. Outside check "
+                  "Status, from everything recorded with the entry (the run's stop rule, outside checks and "
+                  "replies from outside the searched space): 'converged within the searched space' means that no "
+                  "search and no recorded reply gains beyond the tolerance, not that the mix is an equilibrium of "
+                  "the game; 'not converged' says why and gives the best known reply with its gain, 95% interval "
+                  "and where it was measured. Discover's own bound: the highest 95% upper bound of its last round's searches. Outside check "
                   "(where a refutation or another outside check recorded with the entry has a higher 95% bound, its "
                   "figures instead): "
                   + (f"a search of {check['budget']} candidates plus {check.get('local', 0)} local-search ones "
