@@ -374,7 +374,7 @@ def check_command(
                                "gain": f["difference"]["value"] * scale, "lo": f["difference"]["lo"] * scale,
                                "hi": f["difference"]["hi"] * scale, "unit": unit} for f in found])
         if not as_json:
-            table = table.select("players", "equilibrium", "games", pl.format(
+            table = table.select("players", pl.col("equilibrium").alias("shipped mix"), "games", pl.format(
                 "{} [{}, {}]", pl.col("gain").round(2), pl.col("lo").round(2), pl.col("hi").round(2)
             ).alias(f"gain over the mix, 95% ({unit})"))
         show_table(table, title=f"{user_strategy} against each shipped mix, {metric}, shame {shame:+,}, seed {seed}",
@@ -400,7 +400,7 @@ def check_command(
     table = pl.DataFrame(rows)
     if not as_json:
         table = table.select(
-            "players", "equilibrium", "candidates", "games",
+            "players", pl.col("equilibrium").alias("shipped mix"), "candidates", "games",
             pl.format("{} [{}, {}]", pl.col("gain").round(2), pl.col("lo").round(2), pl.col("hi").round(2)).alias(f"gain, 95% ({unit})"),
             pl.col("discover_hi").round(2).alias(f"discover's own bound ({unit})"), "found_by", "best_response")
     show_table(table, title=(f"outside check ({METHOD_VERSION} search, {budget} + {local} local candidates"
