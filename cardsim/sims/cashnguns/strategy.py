@@ -173,7 +173,7 @@ class GameState:
         #: this round's aims by seat (-1 for the dead) once every seat has aimed, else empty
         self.aimed: tuple[int, ...] = ()
         self._public: dict | None = None
-        self._args: dict[tuple[Any, int, float], tuple[Any, ...]] = {}
+        self._args: dict[tuple[str, int, float], tuple[Any, ...]] = {}
 
     def public(self) -> dict:
         """The fields of every view of this round's decisions that all seats share (built
@@ -218,7 +218,7 @@ class GameState:
         """What ``phase`` (a compiled phase of :mod:`steps`) takes after its first ``skip``
         arguments (the round): this state's fields named as its parameters, in its order
         (made once: the arrays are made with the state and never replaced)."""
-        key = (phase, skip, self.shame_units)
+        key = (phase.__name__, skip, self.shame_units)
         args = self._args.get(key)
         if args is None:
             args = self._args[key] = tuple([getattr(self, name) for name in _parameters(phase)[skip:]])
