@@ -129,7 +129,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         self._setup(players, render_mode, spaces.Box(-1e6, 1e6, (size,), np.float32), self.n_actions)
         self.shame_value, self.reward = shame_value, reward
         self._table: GameState | None = None
-        self._driver: Generator[str, Any, None] | None = None
+        self._driver: Generator[tuple[int, str, float], Any, None] | None = None
         self.seat_of_slot: list[int] = []
         self.game_seed = 0
 

@@ -237,7 +237,7 @@ class GameState:
             else:
                 self.slot_user[slot], self.slot_params[slot] = False, player
         self.stream[0] = int(seed) & 0xFFFFFFFFFFFFFFFF
-        steps.begin_game(*self.phase_args(steps.begin_game, skip=0))
+        _python_entry(steps.begin_game)(*self.phase_args(steps.begin_game, skip=0))
         self.shame_value, self.shame_units = int(shame_value), shame_value / UNIT_DOLLARS
         self.round, self.over, self.asked, self.legal, self.aimed, self._public = 0, False, NOBODY, (), (), None
         self.chosen = [0] * self.players
@@ -265,11 +265,11 @@ class GameState:
         }
 
 
-def play_steps(game: GameState, users: list[int]) -> Generator[str, Any, None]:
+def play_steps(game: GameState, users: list[int]) -> Generator[tuple[int, str, float], Any, None]:
     """The rest of the game :meth:`GameState.begin` began, round by round (phases of
     ``seeds/cash_n_guns.md``), stopping at every decision of a living Python seat of ``users``:
-    it yields the decision's name with ``game.asked`` and ``game.legal`` set and takes the
-    choice (one of ``legal``) by ``send``. In a round: the built-in seats aim and play their
+    it yields the decision (``game.asked``: seat, decision name, its ``u``) with ``game.legal``
+    set and takes the choice (one of ``legal``) by ``send``. In a round: the built-in seats aim and play their
     cards (:func:`steps.open_round`); the Python seats, in seat order, aim then play a card;
     the built-in seats lie down or stand (:func:`steps.built_in_lie_downs`); the Python seats
     do, in seat order, knowing every aim; the round resolves (:func:`steps.close_round`). When
@@ -284,19 +284,21 @@ def play_steps(game: GameState, users: list[int]) -> Generator[str, Any, None]:
         alive = game.alive.tolist()
         living_users = [seat for seat in users if alive[seat]]
         if not living_users:
-            survivors = steps.play_rounds(round_index, *game.phase_args(steps.play_rounds))
+            survivors = _python_entry(steps.play_rounds)(round_index, *game.phase_args(steps.play_rounds))
             break
         open_round(round_index, *open_args)
         game.round, game._public = round_index, None
         living = [seat for seat in range(players) if alive[seat]]
         u, chosen = game.u.tolist(), game.chosen
         for seat in living_users:
-            game.asked, game.legal = (seat, AIM, u[seat][0]), tuple([s for s in living if s != seat])
-            game.targets[seat] = yield AIM
+            game.asked = asked = (seat, AIM, u[seat][0])
+            game.legal = tuple([s for s in living if s != seat])
+            game.targets[seat] = yield asked
             chosen[seat] = 1
             hand = game.hands[seat].tolist()
-            game.asked, game.legal = (seat, CARD, u[seat][1]), tuple([kind for kind in (0, 1, 2) if hand[kind] > 0])
-            card = yield CARD
+            game.asked = asked = (seat, CARD, u[seat][1])
+            game.legal = tuple([kind for kind in (0, 1, 2) if hand[kind] > 0])
+            card = yield asked
             game.bullets[seat] = card
             game.hands[seat, card] -= 1
             chosen[seat] = 2
@@ -304,14 +306,15 @@ def play_steps(game: GameState, users: list[int]) -> Generator[str, Any, None]:
         targets = game.targets.tolist()
         game.aimed = tuple([targets[seat] if alive[seat] else -1 for seat in range(players)])
         for seat in living_users:
-            game.asked, game.legal = (seat, LIE, u[seat][2]), LIE_CHOICES
-            game.lying[seat] = yield LIE
+            game.asked = asked = (seat, LIE, u[seat][2])
+            game.legal = LIE_CHOICES
+            game.lying[seat] = yield asked
         game.asked, game.legal, game.aimed, game._public = NOBODY, (), (), None
         game.chosen = [0] * players
         survivors = close_round(round_index, *close_args)
         if survivors <= 1:
             break
-    steps.finish_game(survivors, *game.phase_args(steps.finish_game))
+    _python_entry(steps.finish_game)(survivors, *game.phase_args(steps.finish_game))
     game.over = True
 
 
@@ -322,12 +325,11 @@ def _play(
     Python seat's decision made by :func:`decide`."""
     users = game.begin(seed, slots, shame_value)
     seat_of: list[Any] = [slots[slot] for slot in game.slot_of_seat.tolist()]
-    steps_ = play_steps(game, users)
-    send, view = steps_.send, game.view
+    moves = play_steps(game, users)
+    send, view = moves.send, game.view
     try:
-        decision = next(steps_)
+        seat, decision, _ = next(moves)
         while True:
-            seat = game.asked[0]
             user = seat_of[seat]
             choice = decide(
                 user.strategy,
@@ -339,7 +341,7 @@ def _play(
                 turn=game.round + 1,
                 clock=clock,
             )
-            decision = send(choice)
+            seat, decision, _ = send(choice)
     except StopIteration:
         pass
     return game.result()
