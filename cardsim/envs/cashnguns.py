@@ -1,13 +1,16 @@
 """Cash'n Guns as a PettingZoo AEC environment: ``cardsim.envs.cashnguns_v0(players=5)``.
 
 An episode is one game of eight rounds (rules digest ``seeds/cash_n_guns.md``), every player an
-agent. The game is played as :func:`cardsim.sims.cashnguns.strategy.play_game` plays it, step by
-step: ``reset(seed=s)`` plays the game of seed ``s`` (drawn from the environment's own generator
-when ``s`` is None), with the kernel's random stream (seats shuffled, the loot deck shuffled, and
-per round two numbers per living seat for aim and card and one for lying down), so built-in
-strategies driving the agents play the kernel's games exactly. Agent ``player_k`` is player slot
-``k`` of the kernel; the table seat it drew (turn order, the index of every per-seat field and
-of aims) is in its observation and view.
+agent. The game is the engine's own: :func:`cardsim.sims.cashnguns.strategy.play_steps` with
+every seat a Python seat, on a :class:`~cardsim.sims.cashnguns.strategy.GameState`, whose
+decisions this environment hands to its agents in turn (so it cannot play other rules than
+:func:`~cardsim.sims.cashnguns.strategy.play_game`). ``reset(seed=s)`` plays the game of seed
+``s`` (drawn from the environment's own generator when ``s`` is None), with the kernel's random
+stream (seats shuffled, the loot deck shuffled, and per round two numbers per living seat for
+aim and card and one for lying down), so built-in strategies driving the agents play the
+kernel's games exactly. Agent ``player_k`` is player slot ``k`` of the kernel; the table seat
+it drew (turn order, the index of every per-seat field and of aims) is in its observation and
+view.
 
 Each round asks, in seat order, every living player whom it aims at and which bullet card it
 plays, then, in seat order again, whether it lies down (knowing every aim, no card); the round
@@ -48,25 +51,9 @@ from pettingzoo import AECEnv
 from cardsim.envs.common import CardEnv, wrap
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
-from cardsim.sims.cashnguns.rng import PyStream
-from cardsim.sims.cashnguns.rules import (
-    BULLET_NAMES,
-    DECK_NOTE_COUNTS,
-    DEFAULT_SHAME_DOLLARS,
-    HAND_COUNTS,
-    LETHAL_WOUNDS,
-    NOTE_UNITS,
-    NOTES_PER_ROUND,
-    ROUNDS,
-    UNIT_DOLLARS,
-    expected_round_pot,
-    final_winners,
-    resolve_shots,
-    shares_loot,
-    split_share,
-    wounds_after,
-)
-from cardsim.sims.cashnguns.strategy import DECISIONS, LIE_CHOICES, View
+from cardsim.sims.cashnguns.rules import BULLET_NAMES, DEFAULT_SHAME_DOLLARS, NOTE_UNITS, ROUNDS, UNIT_DOLLARS
+from cardsim.sims.cashnguns.steps import INFO_EXPECTED, OUT_WINNER
+from cardsim.sims.cashnguns.strategy import DECISIONS, GameState, View, play_steps
 
 AIM, CARD, LIE = DECISIONS
 KILO = 1000.0
@@ -111,162 +98,12 @@ def cashnguns_v0(
     return wrap(raw_env(players=players, shame_value=shame_value, reward=reward, render_mode=render_mode))
 
 
-def _shuffle(values: list[int], stream: PyStream) -> list[int]:
-    """The kernel's Fisher-Yates shuffle with the game's stream."""
-    out = list(values)
-    for i in range(len(out) - 1, 0, -1):
-        j = int(stream.uniform() * (i + 1))
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
-class Table:
-    """One game's state by table seat, as the engine keeps it (money in $5,000 units). The
-    hidden parts (``hands``, this round's ``bullets``, the undrawn part of ``deck``) may be
-    changed between steps (the hidden-card tests do)."""
-
-    def __init__(self, players: int, seed: int, shame_value: int) -> None:
-        self.players, self.shame_value = players, shame_value
-        self.stream = PyStream(seed)
-        self.slot_of_seat = _shuffle(list(range(players)), self.stream)
-        self.deck = _shuffle([kind for kind in range(3) for _ in range(DECK_NOTE_COUNTS[kind])], self.stream)
-        self.alive = np.ones(players, np.bool_)
-        self.wounds = np.zeros(players, np.int64)
-        self.shame = np.zeros(players, np.int64)
-        self.cash = np.zeros(players, np.int64)
-        self.shots = np.zeros(players, np.int64)
-        self.revealed = np.zeros((players, 3), np.int64)
-        self.aims = np.full((ROUNDS, players), -1, np.int64)
-        self.lay = np.zeros((ROUNDS, players), np.bool_)
-        self.hands = np.tile(np.array(HAND_COUNTS, np.int64), (players, 1))
-        self.loot = np.zeros(3, np.int64)
-        self.drawn = np.zeros(3, np.int64)
-        self.targets = np.zeros(players, np.int64)
-        self.bullets = np.zeros(players, np.int64)
-        self.lying = np.zeros(players, np.bool_)
-        self.chosen = np.zeros(players, np.int64)  # 0 none, 1 aimed, 2 aimed and carded
-        self.round = 0
-        self.expected = 0.0
-        self.winners = np.zeros(players, np.bool_)
-        self.over = False
-        # the decision asked now: (seat, decision, u), set by the driver
-        self.asked: tuple[int, str, float] = (-1, "", 0.0)
-
-    def play(self) -> Generator[None, Any, None]:
-        """The game as a generator: it stops at every decision (``asked``) and takes the
-        choice by ``send``; the order and the random stream are :func:`play_game`'s."""
-        stream = self.stream
-        survivors = self.players
-        for round_index in range(ROUNDS):
-            self.round = round_index
-            self.expected = float(expected_round_pot(int(self.loot @ NOTE_UNITS), self.drawn))
-            for kind in self.deck[round_index * NOTES_PER_ROUND : (round_index + 1) * NOTES_PER_ROUND]:
-                self.loot[kind] += 1
-                self.drawn[kind] += 1
-            living = [seat for seat in range(self.players) if self.alive[seat]]
-            self.chosen[:] = 0
-            self.lying[:] = False
-            for seat in living:
-                u_target, u_bullet = stream.uniform(), stream.uniform()
-                self.asked = (seat, AIM, u_target)
-                self.targets[seat] = yield
-                self.chosen[seat] = 1
-                self.asked = (seat, CARD, u_bullet)
-                card = yield
-                self.bullets[seat] = card
-                self.hands[seat, card] -= 1
-                self.chosen[seat] = 2
-            for seat in living:
-                self.asked = (seat, LIE, stream.uniform())
-                self.lying[seat] = yield
-            self.asked = (-1, "", 0.0)
-            survivors = self._resolve(round_index, living)
-            if survivors <= 1:
-                break
-        shame_units = self.shame_value / UNIT_DOLLARS
-        if survivors > 1:
-            self.winners = final_winners(
-                self.alive, (self.cash + shame_units * self.shame).astype(np.float64), self.shame, self.wounds
-            )
-        else:
-            self.winners = self.alive.copy()
-        self.over = True
-
-    def _resolve(self, round_index: int, living: list[int]) -> int:
-        """Phases 4-7 of the round (``rules``): shots, wounds, the split; the survivors."""
-        taken, down, fired, shown = resolve_shots(self.targets, self.bullets, self.lying, self.alive)
-        sharers = 0
-        for seat in living:
-            self.shame[seat] += self.lying[seat]
-            self.shots[seat] += fired[seat]
-            self.wounds[seat] = wounds_after(self.wounds[seat], taken[seat])
-            self.aims[round_index, seat] = self.targets[seat]
-            self.lay[round_index, seat] = self.lying[seat]
-            if shown[seat]:
-                self.revealed[seat, self.bullets[seat]] += 1
-            sharers += shares_loot(True, self.lying[seat], down[seat])
-        share, fives, tens, twenties = split_share(self.loot[0], self.loot[1], self.loot[2], sharers)
-        for seat in living:
-            if shares_loot(True, self.lying[seat], down[seat]):
-                self.cash[seat] += share
-        self.loot -= np.array([fives, tens, twenties], np.int64)
-        self.chosen[:] = 0
-        for seat in range(self.players):
-            if self.wounds[seat] >= LETHAL_WOUNDS:
-                self.alive[seat] = False
-        return int(self.alive.sum())
-
-    def score(self, seat: int) -> int:
-        """Seat ``seat``'s score so far in dollars: money plus shame markers times the shame
-        value for a survivor, 0 for the dead."""
-        if not self.alive[seat]:
-            return 0
-        return int(self.cash[seat]) * UNIT_DOLLARS + int(self.shame[seat]) * self.shame_value
-
-    def legal(self) -> tuple[Any, ...]:
-        """The legal choices of the decision asked, as the strategy interface gives them."""
-        seat, decision, _ = self.asked
-        if decision == AIM:
-            return tuple(s for s in range(self.players) if self.alive[s] and s != seat)
-        if decision == CARD:
-            return tuple(kind for kind in range(3) if self.hands[seat, kind] > 0)
-        if decision == LIE:
-            return LIE_CHOICES
-        return ()
-
-    def lie_phase(self) -> bool:
-        return self.asked[1] == LIE
-
-    def view(self, seat: int) -> View:
-        """Seat ``seat``'s view now: at its own decision exactly the engine's view (with the
-        decision's ``u``); otherwise the same public record with ``u`` 0."""
-        asked_seat, _, u = self.asked
-        table = self.loot.tolist()
-        targets: tuple[int, ...] = ()
-        if self.lie_phase():
-            targets = tuple(int(self.targets[s]) if self.alive[s] else -1 for s in range(self.players))
-        fields: dict[str, Any] = dict(
-            seat=seat,
-            players=self.players,
-            round=self.round,
-            hand=tuple(self.hands[seat].tolist()),
-            alive=tuple(self.alive.tolist()),
-            money=tuple((self.cash * UNIT_DOLLARS).tolist()),
-            wounds=tuple(self.wounds.tolist()),
-            shame=tuple(self.shame.tolist()),
-            loot=tuple(table),
-            loot_value=(table[0] + 2 * table[1] + 4 * table[2]) * UNIT_DOLLARS,
-            expected_loot=self.expected * UNIT_DOLLARS,
-            drawn=tuple(self.drawn.tolist()),
-            revealed=tuple(map(tuple, self.revealed.tolist())),
-            aims=tuple(map(tuple, self.aims[: self.round].tolist())),
-            lay=tuple(map(tuple, self.lay[: self.round].tolist())),
-            target=int(self.targets[seat]) if self.chosen[seat] else -1,
-            targets=targets,
-            shame_value=self.shame_value,
-            u=float(u) if asked_seat == seat else 0.0,
-        )
-        return View(**fields)
+def score(game: GameState, seat: int) -> int:
+    """Seat ``seat``'s score so far in dollars: money plus shame markers times the shame value
+    for a survivor, 0 for the dead (digest "Kết thúc")."""
+    if not game.alive[seat]:
+        return 0
+    return int(game.cash[seat]) * UNIT_DOLLARS + int(game.shame[seat]) * game.shame_value
 
 
 class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
@@ -291,13 +128,13 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         self.n_actions = players + 5
         self._setup(players, render_mode, spaces.Box(-1e6, 1e6, (size,), np.float32), self.n_actions)
         self.shame_value, self.reward = shame_value, reward
-        self._table: Table | None = None
-        self._driver: Generator[None, Any, None] | None = None
+        self._table: GameState | None = None
+        self._driver: Generator[tuple[int, str, float], Any, None] | None = None
         self.seat_of_slot: list[int] = []
         self.game_seed = 0
 
     @property
-    def table(self) -> Table:
+    def table(self) -> GameState:
         """The game being played (set by :meth:`reset`)."""
         return self._started(self._table)
 
@@ -312,7 +149,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
 
     def legal_choices(self) -> tuple[Any, ...]:
         """The mover's legal choices in the strategy interface's form."""
-        return self.table.legal()
+        return self.table.legal
 
     def decision(self) -> str:
         """The decision asked of the agent to move: ``aim``, ``card`` or ``lie_down``."""
@@ -352,39 +189,40 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         obs[at["money"]] = table.cash * (UNIT_DOLLARS / KILO)
         obs[at["wounds"]] = table.wounds
         obs[at["shame"]] = table.shame
-        obs[at["loot"]] = table.loot
-        obs[at["loot_value"]] = int(table.loot @ NOTE_UNITS) * (UNIT_DOLLARS / KILO)
-        obs[at["expected_loot"]] = table.expected * (UNIT_DOLLARS / KILO)
+        obs[at["loot"]] = table.table
+        obs[at["loot_value"]] = int(table.table @ NOTE_UNITS) * (UNIT_DOLLARS / KILO)
+        obs[at["expected_loot"]] = table.info[INFO_EXPECTED] * (UNIT_DOLLARS / KILO)
         obs[at["drawn"]] = table.drawn
         obs[at["revealed"]] = table.revealed.ravel()
         aims = np.full((ROUNDS, self.players), -1.0)
         aims[: table.round] = table.aims[: table.round]
         obs[at["aims"]] = aims.ravel()
         obs[at["lay"]] = table.lay[: table.round].ravel().tolist() + [0] * ((ROUNDS - table.round) * self.players)
-        obs[at["targets"]] = np.where(table.alive, table.targets, -1) if table.lie_phase() else -1
+        obs[at["targets"]] = table.aimed if table.lie_phase() else -1
         obs[at["shame_value"]] = self.shame_value / KILO
         obs[at["u"]] = u if mine else 0.0
         mask = np.zeros(self.n_actions, np.int8)
         if mine:
-            for choice in table.legal():
+            for choice in table.legal:
                 mask[self.action_of(choice)] = 1
         return {"observation": obs, "action_mask": mask}
 
     # -- playing ------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.game_seed = self._episode_seed(seed)
-        self._table = Table(self.players, self.game_seed, self.shame_value)
+        self._table = table = GameState(self.players)
+        users = table.begin(self.game_seed, [None] * self.players, self.shame_value)
         self.seat_of_slot = [0] * self.players
-        for seat, slot in enumerate(self.table.slot_of_seat):
+        for seat, slot in enumerate(table.slot_of_seat.tolist()):
             self.seat_of_slot[slot] = seat
-        self._driver = self.table.play()
+        self._driver = play_steps(table, users)
         next(self._driver)
         self._new_episode()
         self._scores = [0] * self.players
         self.agent_selection = self._mover()
 
     def _mover(self) -> str:
-        return self.possible_agents[self.table.slot_of_seat[self.table.asked[0]]]
+        return self.possible_agents[int(self.table.slot_of_seat[self.table.asked[0]])]
 
     def step(self, action: int | None) -> None:
         agent = self._acting_agent(action)
@@ -414,18 +252,18 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         table = self.table
         for name in self.agents:
             seat = self.seat(name)
-            score = table.score(seat)
+            now = score(table, seat)
             if self.reward == "score":
-                self.rewards[name] = (score - self._scores[seat]) / KILO
-            self._scores[seat] = score
+                self.rewards[name] = (now - self._scores[seat]) / KILO
+            self._scores[seat] = now
             if table.over or not table.alive[seat]:
-                winner = bool(table.winners[seat]) if table.over else False
+                winner = bool(table.out[self.agent_seat[name], OUT_WINNER]) if table.over else False
                 if self.reward == "win":
                     self.rewards[name] = float(winner)
                 self.terminations[name] = True
                 self.infos[name] = {
                     "winner": winner,
-                    "score": score,
+                    "score": now,
                     "money": int(table.cash[seat]) * UNIT_DOLLARS,
                     "alive": bool(table.alive[seat]),
                     "wounds": int(table.wounds[seat]),
@@ -444,7 +282,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         )
         seat, decision, _ = table.asked
         now = f"seat {seat} to {decision}" if decision else "game over"
-        text = f"round {table.round + 1}, loot {table.loot.tolist()}, {now}; {seats}"
+        text = f"round {table.round + 1}, loot {table.table.tolist()}, {now}; {seats}"
         if decision == LIE:
             text += f"; aims {table.targets.tolist()}, cards " + ", ".join(BULLET_NAMES[int(b)] for b in table.bullets)
         return self._show(text)

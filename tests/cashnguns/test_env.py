@@ -191,7 +191,9 @@ def test_observations_do_not_change_when_hidden_cards_are_swapped():
                 saved = game._table
                 game._table = copy.deepcopy(saved)
                 redeal_hidden(game.table, seat, rng)
-                changed += not (np.array_equal(saved.hands, game.table.hands) and saved.deck == game.table.deck)
+                changed += not (
+                    np.array_equal(saved.hands, game.table.hands) and np.array_equal(saved.deck, game.table.deck)
+                )
                 after = env.observe(agent)
                 assert np.array_equal(before["observation"], after["observation"])
                 assert np.array_equal(before["action_mask"], after["action_mask"])

@@ -43,23 +43,17 @@ def _ask(
     fn: Any,
     seat: int,
     round_index: int,
-    hands: np.ndarray,
-    alive: np.ndarray,
-    cash: np.ndarray,
-    wounds: np.ndarray,
-    shame: np.ndarray,
-    table: np.ndarray,
-    drawn: np.ndarray,
-    revealed: np.ndarray,
-    aims: np.ndarray,
-    lay: np.ndarray,
+    record: tuple,
     expected: float,
     target: int,
     targets: np.ndarray,
     shame_value: int,
     u: float,
 ) -> int:
-    """One decision of the user's compiled function on copies of the seat's public view."""
+    """One decision of the user's compiled function on copies of the seat's public view;
+    ``record``: the game's arrays it is read from, ``(hands, alive, cash, wounds, shame, table,
+    drawn, revealed, aims, lay)``."""
+    hands, alive, cash, wounds, shame, table, drawn, revealed, aims, lay = record
     return int(
         fn(
             seat,
@@ -124,6 +118,7 @@ def _play_compiled(
     info = np.zeros(2, np.float64)
     hidden = np.full(players, -1, np.int64)
     aimed = np.full(players, -1, np.int64)
+    record = (hands, alive, cash, wounds, shame, table, drawn, revealed, aims, lay)
     for game in range(n):
         where[W_GAME] = game
         for slot in range(players):
@@ -181,51 +176,13 @@ def _play_compiled(
                     continue
                 where[W_SEAT] = seat
                 where[W_DECISION] = 0
-                target = _ask(
-                    aim,
-                    seat,
-                    round_index,
-                    hands,
-                    alive,
-                    cash,
-                    wounds,
-                    shame,
-                    table,
-                    drawn,
-                    revealed,
-                    aims,
-                    lay,
-                    expected,
-                    -1,
-                    hidden,
-                    shame_value,
-                    u[seat, 0],
-                )
+                target = _ask(aim, seat, round_index, record, expected, -1, hidden, shame_value, u[seat, 0])
                 if target < 0 or target >= players or target == seat or not alive[target]:
                     where[W_ANSWER] = target
                     where[W_BAD] = 1
                     return
                 where[W_DECISION] = 1
-                kind = _ask(
-                    card,
-                    seat,
-                    round_index,
-                    hands,
-                    alive,
-                    cash,
-                    wounds,
-                    shame,
-                    table,
-                    drawn,
-                    revealed,
-                    aims,
-                    lay,
-                    expected,
-                    target,
-                    hidden,
-                    shame_value,
-                    u[seat, 1],
-                )
+                kind = _ask(card, seat, round_index, record, expected, target, hidden, shame_value, u[seat, 1])
                 if kind < 0 or kind > 2 or hands[seat, kind] <= 0:
                     where[W_ANSWER] = kind
                     where[W_BAD] = 1
@@ -254,29 +211,10 @@ def _play_compiled(
                 if alive[seat] and seat_user[seat]:
                     where[W_SEAT] = seat
                     where[W_DECISION] = 2
-                    lying[seat] = (
-                        _ask(
-                            lie_down,
-                            seat,
-                            round_index,
-                            hands,
-                            alive,
-                            cash,
-                            wounds,
-                            shame,
-                            table,
-                            drawn,
-                            revealed,
-                            aims,
-                            lay,
-                            expected,
-                            targets[seat],
-                            aimed,
-                            shame_value,
-                            u[seat, 2],
-                        )
-                        != 0
+                    answer = _ask(
+                        lie_down, seat, round_index, record, expected, targets[seat], aimed, shame_value, u[seat, 2]
                     )
+                    lying[seat] = answer != 0
             survivors = steps.close_round(
                 round_index, targets, bullets, lying, alive, wounds, shame, cash, shots, revealed, aims, lay, table
             )

@@ -34,14 +34,19 @@ Example (``examples/strategies/cashnguns_patient.py``)::
 The engine (:func:`play_game`, :func:`play_games`) plays the seats driven by such objects
 through :func:`cardsim.sims.core.user_strategy.decide` and every other seat by a built-in
 strategy in the compiled round phases of :mod:`steps`, which Python meets a few times a
-round; it draws the game's random stream exactly as the kernel does, so a game whose seats are
-all built-in plays as in :func:`kernel.play_batch` (tested), and a user's seat and a built-in
-in the same seat meet the same deals and draws (common random numbers).
+round. The order of a game is :func:`play_steps`, a generator that stops at every decision of
+a Python seat (the engine answers with :func:`decide`, the PettingZoo environment
+``cardsim.envs.cashnguns_v0`` with its agents' actions). It draws the game's random stream
+exactly as the kernel does, so a game whose seats are all built-in plays as in
+:func:`kernel.play_batch` (tested), and a user's seat and a built-in in the same seat meet
+the same deals and draws (common random numbers).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import inspect
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,12 +55,16 @@ import numpy as np
 from cardsim.sims.cashnguns import steps
 from cardsim.sims.cashnguns.rules import DECK_NOTE_COUNTS, HAND_COUNTS, ROUNDS, UNIT_DOLLARS
 from cardsim.sims.cashnguns.strategies import N_PARAMS
+from cardsim.sims.core.jit import python_entry
 from cardsim.sims.core.user_strategy import DecisionClock, decide
 
 #: The decision methods a Cash'n Guns strategy defines, in the order a round asks them.
 DECISIONS = ("aim", "card", "lie_down")
+AIM, CARD, LIE = DECISIONS
 #: The legal answers of ``lie_down``.
 LIE_CHOICES = (False, True)
+#: :attr:`GameState.asked` when no decision is asked (the game is over).
+NOBODY: tuple[int, str, float] = (-1, "", 0.0)
 
 
 @dataclass(frozen=True)
@@ -107,18 +116,25 @@ class Seat:
     spec: str
 
 
-def _new_view(fields: dict) -> View:
-    """A :class:`View` of ``fields`` (every field, by name) without the frozen dataclass's
-    field-by-field ``__init__``: the engine builds one per decision from a round's shared
-    fields, and a trivial strategy's decision costs less than that ``__init__``."""
-    view = object.__new__(View)
-    view.__dict__.update(fields)
-    return view
+#: The phases of a round that Python calls, in their order.
+_PHASES = (steps.open_round, steps.built_in_lie_downs, steps.close_round)
 
 
-class _Game:
+_python_entry = functools.cache(python_entry)
+
+
+@functools.cache
+def _parameters(phase: Any) -> tuple[str, ...]:
+    """The parameter names of a compiled phase of :mod:`steps`."""
+    return tuple(inspect.signature(phase.py_func).parameters)
+
+
+class GameState:
     """The state of one game as the kernel keeps it (money in $5,000 units), in the arrays
-    the compiled phases of :mod:`steps` read and write."""
+    the compiled phases of :mod:`steps` read and write, and the decision :func:`play_steps`
+    asks now: ``asked`` (seat, decision, its ``u``) and its ``legal`` choices. The hidden
+    parts (``hands``, this round's ``bullets``, the undrawn part of ``deck``) may be changed
+    between decisions without changing any view but their owner's (the hidden-card tests)."""
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -136,6 +152,8 @@ class _Game:
         self.stream = np.zeros(1, np.uint64)
         self.slot_of_seat = np.arange(players, dtype=np.int64)
         self.deck = np.zeros(sum(DECK_NOTE_COUNTS), np.int64)
+        self.slot_params = np.zeros((players, N_PARAMS), np.float64)
+        self.slot_user = np.zeros(players, np.bool_)
         self.seat_params = np.zeros((players, N_PARAMS), np.float64)
         self.seat_user = np.zeros(players, np.bool_)
         self.targets = np.zeros(players, np.int64)
@@ -144,119 +162,189 @@ class _Game:
         self.u = np.zeros((players, 3), np.float64)
         self.info = np.zeros(2, np.float64)
         self.out = np.zeros((players, steps.OUT_COLUMNS), np.int64)
+        self.shame_value = 0
         self.shame_units = 0.0
+        self.round = 0
+        self.over = False
+        self.asked = NOBODY
+        self.legal: tuple[Any, ...] = ()
+        #: per seat this round: 0 nothing chosen yet, 1 aimed, 2 aimed and played a card
+        self.chosen = [0] * players
+        #: this round's aims by seat (-1 for the dead) once every seat has aimed, else empty
+        self.aimed: tuple[int, ...] = ()
+        self._public: dict | None = None
+        self._args: dict[tuple[str, int, float], tuple[Any, ...]] = {}
 
-    def public(self, round_index: int, expected: float, shame_dollars: int) -> dict:
-        """The fields of every view of this round's decisions that all seats share."""
-        units = UNIT_DOLLARS
-        table = self.table.tolist()
+    def public(self) -> dict:
+        """The fields of every view of this round's decisions that all seats share (built
+        once a round: none of them changes before the round resolves)."""
+        if self._public is None:
+            units, table = UNIT_DOLLARS, self.table.tolist()
+            self._public = {
+                "players": self.players,
+                "round": self.round,
+                "alive": tuple(self.alive.tolist()),
+                "money": tuple((self.cash * units).tolist()),
+                "wounds": tuple(self.wounds.tolist()),
+                "shame": tuple(self.shame.tolist()),
+                "loot": tuple(table),
+                "loot_value": (table[0] + 2 * table[1] + 4 * table[2]) * units,
+                "expected_loot": float(self.info[steps.INFO_EXPECTED]) * units,
+                "drawn": tuple(self.drawn.tolist()),
+                "revealed": tuple(map(tuple, self.revealed.tolist())),
+                "aims": tuple(map(tuple, self.aims[: self.round].tolist())),
+                "lay": tuple(map(tuple, self.lay[: self.round].tolist())),
+                "shame_value": self.shame_value,
+            }
+        return self._public
+
+    def view(self, seat: int) -> View:
+        """Seat ``seat``'s view now: at its own decision the view its strategy is asked with;
+        otherwise the same public record with ``u`` 0. Built into the instance's ``__dict__``
+        without the frozen dataclass's field-by-field ``__init__``: the engine builds one per
+        decision, and a trivial strategy's decision costs less than that ``__init__``."""
+        asked_seat, decision, u = self.asked
+        view = object.__new__(View)
+        fields = view.__dict__
+        fields.update(self._public if self._public is not None else self.public())
+        fields["seat"] = seat
+        fields["hand"] = tuple(self.hands[seat].tolist())
+        fields["target"] = self.targets.item(seat) if self.chosen[seat] else -1
+        fields["targets"] = self.aimed if decision == LIE else ()
+        fields["u"] = u if asked_seat == seat else 0.0
+        return view
+
+    def phase_args(self, phase: Any, skip: int = 1) -> tuple[Any, ...]:
+        """What ``phase`` (a compiled phase of :mod:`steps`) takes after its first ``skip``
+        arguments (the round): this state's fields named as its parameters, in its order
+        (made once: the arrays are made with the state and never replaced)."""
+        key = (phase.__name__, skip, self.shame_units)
+        args = self._args.get(key)
+        if args is None:
+            args = self._args[key] = tuple([getattr(self, name) for name in _parameters(phase)[skip:]])
+        return args
+
+    def lie_phase(self) -> bool:
+        """Whether the decision asked is a lying down (every aim of the round is known)."""
+        return self.asked[1] == LIE
+
+    def begin(self, seed: int, slots: Sequence[np.ndarray | Seat | None], shame_value: int) -> list[int]:
+        """Seat the slots and shuffle the deck from ``seed``, as the kernel does; a slot is a
+        built-in's kernel row or a Python seat (a :class:`Seat`, or None). The Python seats."""
+        for slot, player in enumerate(slots):
+            if player is None or isinstance(player, Seat):
+                self.slot_user[slot], self.slot_params[slot] = True, 0.0
+            else:
+                self.slot_user[slot], self.slot_params[slot] = False, player
+        self.stream[0] = int(seed) & 0xFFFFFFFFFFFFFFFF
+        _python_entry(steps.begin_game)(*self.phase_args(steps.begin_game, skip=0))
+        self.shame_value, self.shame_units = int(shame_value), shame_value / UNIT_DOLLARS
+        self.round, self.over, self.asked, self.legal, self.aimed, self._public = 0, False, NOBODY, (), (), None
+        self.chosen = [0] * self.players
+        return [seat for seat, user in enumerate(self.seat_user.tolist()) if user]
+
+    def result(self) -> dict[str, list]:
+        """Per player slot after the game: money (dollars), wounds, shame, alive, winner,
+        shots, cards used, and the score (money plus shame markers times the shame value for a
+        survivor, 0 for the dead)."""
+        columns = self.out.T.tolist()
+        money = [units * UNIT_DOLLARS for units in columns[steps.OUT_MONEY]]
+        alive = [bool(a) for a in columns[steps.OUT_ALIVE]]
+        shame = columns[steps.OUT_SHAME]
         return {
-            "players": self.players, "round": round_index, "alive": tuple(self.alive.tolist()),
-            "money": tuple((self.cash * units).tolist()), "wounds": tuple(self.wounds.tolist()),
-            "shame": tuple(self.shame.tolist()), "loot": tuple(table),
-            "loot_value": (table[0] + 2 * table[1] + 4 * table[2]) * units,
-            "expected_loot": float(expected) * units, "drawn": tuple(self.drawn.tolist()),
-            "revealed": tuple(map(tuple, self.revealed.tolist())),
-            "aims": tuple(map(tuple, self.aims[:round_index].tolist())),
-            "lay": tuple(map(tuple, self.lay[:round_index].tolist())), "shame_value": int(shame_dollars),
+            "money": money,
+            "wounds": columns[steps.OUT_WOUNDS],
+            "shame": shame,
+            "alive": alive,
+            "winner": [bool(w) for w in columns[steps.OUT_WINNER]],
+            "shots": columns[steps.OUT_SHOTS],
+            "cards_used": self.out[:, steps.OUT_CARDS :].tolist(),
+            "score": [
+                money[slot] + shame[slot] * self.shame_value if alive[slot] else 0 for slot in range(self.players)
+            ],
         }
 
-    def view(self, seat: int, round_index: int, expected: float, shame_dollars: int, u: float,
-             target: int = -1, targets: Sequence[int] = (), public: dict | None = None) -> View:
-        """Seat ``seat``'s view (``public``: this round's shared fields, if already built)."""
-        shared = public if public is not None else self.public(round_index, expected, shame_dollars)
-        return _new_view({**shared, "seat": seat, "hand": tuple(self.hands[seat].tolist()), "target": int(target),
-                          "targets": tuple(targets), "u": float(u)})
 
-    def begin(self, seed: int, slots: Sequence[np.ndarray | Seat]) -> None:
-        """Seat the slots and shuffle the deck from ``seed``, as the kernel does."""
-        slot_params = np.zeros((self.players, N_PARAMS), np.float64)
-        slot_user = np.zeros(self.players, np.bool_)
-        for slot, player in enumerate(slots):
-            if isinstance(player, Seat):
-                slot_user[slot] = True
-            else:
-                slot_params[slot] = player
-        self.stream[0] = int(seed) & 0xFFFFFFFFFFFFFFFF
-        steps.begin_game(slot_params, slot_user, self.stream, self.slot_of_seat, self.seat_params, self.seat_user,
-                         self.deck, self.alive, self.wounds, self.shame, self.cash, self.shots, self.revealed,
-                         self.aims, self.lay, self.hands, self.table, self.drawn)
-
-
-def _user_round(game: _Game, round_index: int, seat_of: list, users: list[int], shame_value: int,
-                clock: DecisionClock) -> None:
-    """Phases 2-4 of the living user seats ``users`` (the built-in seats' aims and cards are
-    made; their lie-downs are made between this round's two questions to the users)."""
-    expected = game.info[steps.INFO_EXPECTED]
-    public = game.public(round_index, expected, shame_value)
-    living = [seat for seat, alive in enumerate(game.alive.tolist()) if alive]
-    u = game.u.tolist()
-    turn = round_index + 1
-    for seat in users:
-        player = seat_of[seat]
-        hand = game.hands[seat].tolist()
-        legal = tuple(s for s in living if s != seat)
-        fields = {**public, "seat": seat, "hand": tuple(hand), "target": -1, "targets": (), "u": u[seat][0]}
-        target = decide(player.strategy, "aim", _new_view(fields), legal, spec=player.spec, seat=seat, turn=turn,
-                        clock=clock)
-        fields["target"], fields["u"] = target, u[seat][1]
-        card = decide(player.strategy, "card", _new_view(fields), tuple(kind for kind in range(3) if hand[kind] > 0),
-                      spec=player.spec, seat=seat, turn=turn, clock=clock)
-        game.targets[seat] = target
-        game.bullets[seat] = card
-        game.hands[seat, card] -= 1
-    steps.built_in_lie_downs(round_index, game.alive, game.cash, game.wounds, game.revealed, game.aims,
-                             game.seat_params, game.seat_user, game.u, game.targets, game.lying, game.info,
-                             game.shame_units)
-    targets = game.targets.tolist()
-    aimed = tuple(targets[seat] if seat in living else -1 for seat in range(game.players))
-    for seat in users:
-        player = seat_of[seat]
-        fields = {**public, "seat": seat, "hand": tuple(game.hands[seat].tolist()), "target": targets[seat],
-                  "targets": aimed, "u": u[seat][2]}
-        game.lying[seat] = decide(player.strategy, "lie_down", _new_view(fields), LIE_CHOICES, spec=player.spec,
-                                  seat=seat, turn=turn, clock=clock)
-
-
-def _play(game: _Game, seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int,
-          clock: DecisionClock) -> dict[str, list]:
-    """One game on ``game``'s arrays (see :func:`play_game`)."""
+def play_steps(game: GameState, users: list[int]) -> Generator[tuple[int, str, float], Any, None]:
+    """The rest of the game :meth:`GameState.begin` began, round by round (phases of
+    ``seeds/cash_n_guns.md``), stopping at every decision of a living Python seat of ``users``:
+    it yields the decision (``game.asked``: seat, decision name, its ``u``) with ``game.legal``
+    set and takes the choice (one of ``legal``) by ``send``. In a round: the built-in seats aim and play their
+    cards (:func:`steps.open_round`); the Python seats, in seat order, aim then play a card;
+    the built-in seats lie down or stand (:func:`steps.built_in_lie_downs`); the Python seats
+    do, in seat order, knowing every aim; the round resolves (:func:`steps.close_round`). When
+    no Python seat is alive the rest is played compiled (:func:`steps.play_rounds`). At the
+    end ``game.out`` holds the results (:func:`steps.finish_game`) and ``game.over`` is set."""
     players = game.players
-    game.shame_units = shame_units = shame_value / UNIT_DOLLARS
-    game.begin(seed, slots)
-    slot_of_seat = game.slot_of_seat.tolist()
-    seat_of = [slots[slot] for slot in slot_of_seat]
-    user_seats = [seat for seat in range(players) if isinstance(seat_of[seat], Seat)]
+    # the compiled phases as Python calls them, and their arrays, bound once a game
+    open_round, built_in_lie_downs, close_round = map(_python_entry, _PHASES)
+    open_args, lie_args, close_args = map(game.phase_args, _PHASES)
     survivors = players
     for round_index in range(ROUNDS):
-        users = [seat for seat in user_seats if game.alive[seat]]
-        if not users:
-            survivors = steps.play_rounds(round_index, game.deck, game.table, game.drawn, game.alive, game.cash,
-                                          game.wounds, game.shame, game.shots, game.revealed, game.aims, game.lay,
-                                          game.hands, game.seat_params, game.seat_user, game.stream, game.u,
-                                          game.targets, game.bullets, game.lying, game.info, shame_units)
+        alive = game.alive.tolist()
+        living_users = [seat for seat in users if alive[seat]]
+        if not living_users:
+            survivors = _python_entry(steps.play_rounds)(round_index, *game.phase_args(steps.play_rounds))
             break
-        steps.open_round(round_index, game.deck, game.table, game.drawn, game.alive, game.cash, game.wounds,
-                         game.revealed, game.aims, game.lay, game.hands, game.seat_params, game.seat_user,
-                         game.stream, game.u, game.targets, game.bullets, game.info)
-        _user_round(game, round_index, seat_of, users, shame_value, clock)
-        survivors = steps.close_round(round_index, game.targets, game.bullets, game.lying, game.alive, game.wounds,
-                                      game.shame, game.cash, game.shots, game.revealed, game.aims, game.lay,
-                                      game.table)
+        open_round(round_index, *open_args)
+        game.round, game._public = round_index, None
+        living = [seat for seat in range(players) if alive[seat]]
+        u, chosen = game.u.tolist(), game.chosen
+        for seat in living_users:
+            game.asked = asked = (seat, AIM, u[seat][0])
+            game.legal = tuple([s for s in living if s != seat])
+            game.targets[seat] = yield asked
+            chosen[seat] = 1
+            hand = game.hands[seat].tolist()
+            game.asked = asked = (seat, CARD, u[seat][1])
+            game.legal = tuple([kind for kind in (0, 1, 2) if hand[kind] > 0])
+            card = yield asked
+            game.bullets[seat] = card
+            game.hands[seat, card] -= 1
+            chosen[seat] = 2
+        built_in_lie_downs(round_index, *lie_args)
+        targets = game.targets.tolist()
+        game.aimed = tuple([targets[seat] if alive[seat] else -1 for seat in range(players)])
+        for seat in living_users:
+            game.asked = asked = (seat, LIE, u[seat][2])
+            game.legal = LIE_CHOICES
+            game.lying[seat] = yield asked
+        game.asked, game.legal, game.aimed, game._public = NOBODY, (), (), None
+        game.chosen = [0] * players
+        survivors = close_round(round_index, *close_args)
         if survivors <= 1:
             break
-    steps.finish_game(survivors, game.alive, game.cash, game.wounds, game.shame, game.shots, game.hands,
-                      game.slot_of_seat, shame_units, game.out)
-    columns = game.out.T.tolist()
-    money = [units * UNIT_DOLLARS for units in columns[steps.OUT_MONEY]]
-    alive = [bool(a) for a in columns[steps.OUT_ALIVE]]
-    shame = columns[steps.OUT_SHAME]
-    return {
-        "money": money, "wounds": columns[steps.OUT_WOUNDS], "shame": shame, "alive": alive,
-        "winner": [bool(w) for w in columns[steps.OUT_WINNER]], "shots": columns[steps.OUT_SHOTS],
-        "cards_used": game.out[:, steps.OUT_CARDS:].tolist(),
-        "score": [money[slot] + shame[slot] * shame_value if alive[slot] else 0 for slot in range(players)],
-    }
+    _python_entry(steps.finish_game)(survivors, *game.phase_args(steps.finish_game))
+    game.over = True
+
+
+def _play(
+    game: GameState, seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int, clock: DecisionClock
+) -> dict[str, list]:
+    """One game on ``game``'s arrays (see :func:`play_game`): :func:`play_steps` with every
+    Python seat's decision made by :func:`decide`."""
+    users = game.begin(seed, slots, shame_value)
+    seat_of: list[Any] = [slots[slot] for slot in game.slot_of_seat.tolist()]
+    moves = play_steps(game, users)
+    send, view = moves.send, game.view
+    try:
+        seat, decision, _ = next(moves)
+        while True:
+            user = seat_of[seat]
+            choice = decide(
+                user.strategy,
+                decision,
+                view(seat),
+                game.legal,
+                spec=user.spec,
+                seat=seat,
+                turn=game.round + 1,
+                clock=clock,
+            )
+            seat, decision, _ = send(choice)
+    except StopIteration:
+        pass
+    return game.result()
 
 
 def play_game(seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int) -> dict[str, list]:
@@ -265,20 +353,20 @@ def play_game(seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int) -
     :func:`~cardsim.sims.core.user_strategy.decide`. The random stream is drawn as the kernel
     draws it (seats shuffled, the loot deck shuffled, then per round two numbers per living
     seat for aim and card and one for lying down), whoever plays. Results per player slot:
-    money (dollars), wounds, shame, alive, winner, shots, cards used, and the score (money plus
-    shame markers times ``shame_value`` for a survivor, 0 for the dead)."""
+    :meth:`GameState.result`."""
     with DecisionClock() as clock:
-        return _play(_Game(len(slots)), seed, slots, shame_value, clock)
+        return _play(GameState(len(slots)), seed, slots, shame_value, clock)
 
 
-def play_games(seeds: Sequence[int] | np.ndarray, lineups: Sequence[Sequence[np.ndarray | Seat]],
-               shame_value: int) -> list[dict[str, list]]:
+def play_games(
+    seeds: Sequence[int] | np.ndarray, lineups: Sequence[Sequence[np.ndarray | Seat]], shame_value: int
+) -> list[dict[str, list]]:
     """:func:`play_game` for each seed, game ``i`` with the slots ``lineups[i]`` (all of one
     table size): the same games, with one state and one decision clock for the batch."""
     if len(seeds) != len(lineups):
         raise ValueError(f"play_games: {len(seeds)} seeds but {len(lineups)} lineups")
     if not len(seeds):
         return []
-    game = _Game(len(lineups[0]))
+    game = GameState(len(lineups[0]))
     with DecisionClock() as clock:
         return [_play(game, int(seed), slots, shame_value, clock) for seed, slots in zip(seeds, lineups, strict=True)]

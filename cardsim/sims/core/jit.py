@@ -127,10 +127,19 @@ class InnerKernel(CPUDispatcher):
     kernels never compile the twin."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        twin = self.__dict__.get("python_twin")
-        if twin is None:
-            twin = self.__dict__["python_twin"] = njit(cache=True)(python_copy(self.py_func))
-        return twin(*args, **kwargs)
+        return python_entry(self)(*args, **kwargs)
+
+
+def python_entry(function: Any) -> Any:
+    """What Python calls when it calls ``function``: a kernel's twin compiled with the CPython
+    wrapper (made on first use), any other function itself. A Python loop that calls a kernel
+    many times a game binds this once and skips :meth:`InnerKernel.__call__`'s forwarding."""
+    if not isinstance(function, InnerKernel):
+        return function
+    twin = function.__dict__.get("python_twin")
+    if twin is None:
+        twin = function.__dict__["python_twin"] = njit(cache=True)(python_copy(function.py_func))
+    return twin
 
 
 def python_copy(function: Callable) -> Callable:
