@@ -93,6 +93,25 @@ def test_export_writes_stored_runs_and_keeps_the_other_entries(tmp_path):
         load_libraries(out)
 
 
+def test_exporting_the_shipped_run_again_keeps_its_recorded_checks(tmp_path):
+    out = tmp_path / "libraries.json"
+    out.write_text(load_libraries.__defaults__[0].read_text())
+    _stored_run(tmp_path, 4, "win", -5000)
+    for count, metric, shame in [(4, m, v) for m, v in READINGS if (m, v) != ("win", -5000)]:
+        _stored_run(tmp_path, count, metric, shame)
+    export_libraries(tmp_path, [4], out)
+    document = json.loads(out.read_text())
+    entry = next(e for e in document["readings"] if (e["players"], e["metric"], e["shame_value"]) == (4, "win", -5000))
+    entry["beyond_space"] = [{"reply": "an outside reply", "gain": 0.1, "interval": [0.09, 0.11], "games": 1000}]
+    out.write_text(json.dumps(document))
+    _, kept = export_libraries(tmp_path, [4], out)
+    assert kept == [(4, m, v) for m, v in sorted(READINGS)]
+    assert load_libraries(out)[(4, "win", -5000)]["beyond_space"][0]["reply"] == "an outside reply"
+    _stored_run(tmp_path, 4, "win", -5000, names=("coward", "d2"))  # a new run: a new entry
+    _, kept = export_libraries(tmp_path, [4], out)
+    assert (4, "win", -5000) not in kept and "beyond_space" not in load_libraries(out)[(4, "win", -5000)]
+
+
 def test_stored_run_of_other_settings_is_not_taken_for_the_current_method(tmp_path):
     _stored_run(tmp_path, 4, "win", -5000)
     path = discover_path(tmp_path, DiscoverSettings(players=4))

@@ -99,14 +99,21 @@ def record_entries(records: Sequence[Path]) -> dict[tuple[int, str, int], dict]:
     return found
 
 
+def same_mix(shipped: dict, new: dict) -> bool:
+    """Whether a stored run gives the mix already shipped (same library, same shares, same
+    settings): re-exporting it keeps the shipped entry, the outside checks recorded with it
+    included, instead of writing the same mix without them."""
+    return all(shipped.get(field) == new[field] for field in ("library", "equilibrium", "settings"))
+
+
 def export_libraries(store: Path, players: Sequence[int], path: Path,
                      records: Sequence[Path] = ()) -> tuple[dict, list]:
     """Write the libraries file at ``path`` (the command passes the shipped one,
     :data:`cardsim.sims.cashnguns.SHIPPED_LIBRARIES`, by default): every reading at ``players`` with a stored discover run
     (default settings but the reading), or with one of the discover ``records`` named (any
     settings; a record of another player count is an error), gets a new entry; a reading
-    without one keeps its entry of the file already at ``path`` (with that entry's own
-    provenance); a reading with neither is an error (nothing written). Entries of other player
+    without one, or whose run gives the mix already shipped (:func:`same_mix`), keeps its entry
+    of the file already at ``path`` (with that entry's own provenance and records); a reading with neither is an error (nothing written). Entries of other player
     counts are kept. The date of a new entry is its stored file's last change (UTC). Returns
     (the document, the kept readings)."""
     named = record_entries(records)
@@ -122,8 +129,8 @@ def export_libraries(store: Path, players: Sequence[int], path: Path,
     missing = [discover_command_line(*key) for key in wanted if key not in stored and key not in existing]
     if missing:
         raise UserError(f"libraries: no stored discover run for: {'; '.join(missing)} (store {store})")
-    kept = sorted(key for key in existing if key not in stored)
-    entries = {**{key: existing[key] for key in kept}, **stored}
+    kept = sorted(key for key in existing if key not in stored or same_mix(existing[key], stored[key]))
+    entries = {**stored, **{key: existing[key] for key in kept}}
     shipped = {"format": LIBRARIES_FORMAT, "readings": [entries[key] for key in sorted(entries)]}
     write_libraries(Path(path), shipped)
     return shipped, [key for key in kept if key in wanted]
