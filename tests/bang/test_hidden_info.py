@@ -172,6 +172,21 @@ def test_search_decisions_were_searched() -> None:
     assert differ > 0
 
 
+def test_held_fire_was_searched() -> None:
+    """The search bot's states above include a BANG! its rollout policy held back and the
+    search fired (so the check above covers that decision too; it leaves the policy's held
+    fire rarely, and among the 4-player states)."""
+    states = mid_game_states(C.BOT_SEARCH, 4, SEARCH_GAMES)
+    fired = 0
+    for state, p in states:
+        plain = E.choose_action(state.copy(), np.random.default_rng(1), p)
+        if plain[0] != -1:
+            continue
+        searched = E.turn_action(state.copy(), np.random.default_rng(1), p)
+        fired += searched[0] >= 0 and C.CARD_KIND[searched[0]] == C.BANG
+    assert fired > 0
+
+
 def test_balancing_renegade_decisions_were_checked() -> None:
     """The role2 states above include Renegade plays the balancing rule decides: with
     ``renegade_law_life``, ``renegade_base`` and ``renegade_revenge`` off (the two-rule

@@ -166,7 +166,7 @@ def test_ladder_record_round_trip(tmp_path: Path) -> None:
     document = read_ladder_record(path)
     assert document["rows"] == frame.to_dicts() and document["search_checks"] == []
     assert document["command"] == ("cardsim bang ladder --players 5 --rungs random,role2 --n 60 "
-                                   "--seed 1 --budget 64")
+                                   "--seed 1 --budget 128")
     assert verdict in ladder_paragraph(path)
 
 
