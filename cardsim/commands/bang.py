@@ -172,7 +172,8 @@ def compare_command(
     ] = 128,
     baseline: Annotated[
         str | None, typer.Option("--baseline", help="Bot of the compared seat in the paired "
-                                 "baseline (default: --against).")
+                                 "baseline (default: --against; two-rule: the hand-written "
+                                 "two-rule Renegade).")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:

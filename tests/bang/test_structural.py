@@ -216,3 +216,15 @@ def test_the_balancing_renegade_keeps_shooting() -> None:
     off = w.copy()
     off[P.P_REN_BASE] = 0.0
     assert P.best_target(v, off, zero, C.DUEL, off[P.P_SHOOT_MIN]) == -1
+
+
+def test_the_two_rule_baseline_is_role2_without_the_balancing() -> None:
+    from cardsim.sims.bang.compare import TWO_RULE, bot_table
+
+    code, table = bot_table(TWO_RULE, 5, None)
+    role2 = bot_params("role2", 5)
+    assert code == C.BOT_ROLE2 and table[C.RENEGADE, P.P_REN_RULES] == 1.0
+    balancing = [P.P_REN_LAW_LIFE, P.P_REN_BASE, P.P_REN_REVENGE]
+    assert not table[:, balancing].any() and role2[C.RENEGADE, balancing].all()
+    others = [i for i in range(P.N_PARAMS) if i not in balancing]
+    assert np.array_equal(table[:, others], role2[:, others])
