@@ -120,7 +120,7 @@ class Bang:
     @staticmethod
     def ladder(players: Players = "5,7", rungs: Names = "random,role2,tuned2,search", n: int = 2_000,
                seed: int = 0, jobs: int | None = None, params: str | Path | None = None,
-               budget: int = 64, store: str | Path | None = None,
+               budget: int = 128, store: str | Path | None = None,
                record: str | Path | None = None) -> tuple[pl.DataFrame, str]:
         """Each rung of the bot ladder against the rung below, for every role (as
         :meth:`compare`, paired on the same deals), and the verdict sentence naming every cell
@@ -167,7 +167,7 @@ class Bang:
     @staticmethod
     def compare(players: Players = "4-7", bot: str = "tuned", against: str = "role",
                 roles: Names = "sheriff,deputy,outlaw,renegade", n: int = 20_000, seed: int = 0,
-                jobs: int | None = None, params: str | Path | None = None, budget: int = 64,
+                jobs: int | None = None, params: str | Path | None = None, budget: int = 128,
                 store: str | Path | None = None,
                 on_row: Callable[[dict, str | None], None] | None = None,
                 baseline: str | None = None) -> pl.DataFrame:

@@ -169,10 +169,11 @@ def compare_command(
     quiet: QuietOpt = False,
     budget: Annotated[
         int, typer.Option("--budget", help="Rollouts per decision of a search seat.")
-    ] = 64,
+    ] = 128,
     baseline: Annotated[
         str | None, typer.Option("--baseline", help="Bot of the compared seat in the paired "
-                                 "baseline (default: --against).")
+                                 "baseline (default: --against; two-rule: the hand-written "
+                                 "two-rule Renegade).")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -223,7 +224,7 @@ def ladder_command(
     ] = None,
     budget: Annotated[
         int, typer.Option("--budget", help="Rollouts per decision of a search seat.")
-    ] = 64,
+    ] = 128,
     store: StoreOpt = None,
     no_store: NoStoreOpt = False,
     record: Annotated[

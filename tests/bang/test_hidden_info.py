@@ -33,7 +33,7 @@ def mid_game_states(bot: int, players: int, n_games: int = 12) -> list[tuple[np.
     """(state, seat about to decide) pairs after 4..30 turns of ``bot`` games."""
     rng = np.random.default_rng(players * 10 + bot)
     params = E.DEFAULT_PARAMS
-    if bot in (C.BOT_TUNED, C.BOT_ROLE2, C.BOT_SEARCH):
+    if bot in (C.BOT_TUNED, C.BOT_ROLE2, C.BOT_TUNED2, C.BOT_SEARCH):
         params = bot_params(C.BOT_NAMES[bot], players)
     found = []
     for _ in range(n_games):
@@ -146,7 +146,8 @@ def changed_decisions(decide: Decide, states: list[tuple[np.ndarray, int]]) -> i
 
 
 @pytest.mark.parametrize(
-    "bot", [C.BOT_ROLE, C.BOT_NAIVE, C.BOT_RANDOM, C.BOT_TUNED, C.BOT_ROLE2, C.BOT_SEARCH])
+    "bot", [C.BOT_ROLE, C.BOT_NAIVE, C.BOT_RANDOM, C.BOT_TUNED, C.BOT_ROLE2, C.BOT_TUNED2,
+            C.BOT_SEARCH])
 @pytest.mark.parametrize("players", [4, 7])
 def test_decisions_ignore_hidden_cards_and_roles(bot: int, players: int) -> None:
     states = mid_game_states(bot, players, SEARCH_GAMES if bot == C.BOT_SEARCH else 12)
@@ -169,6 +170,42 @@ def test_search_decisions_were_searched() -> None:
         plain = E.choose_action(state.copy(), np.random.default_rng(1), p)
         differ += tuple(searched) != tuple(plain)
     assert differ > 0
+
+
+def test_held_fire_was_searched() -> None:
+    """The search bot's states above include a BANG! its rollout policy held back and the
+    search fired (so the check above covers that decision too; it leaves the policy's held
+    fire rarely, and among the 4-player states)."""
+    states = mid_game_states(C.BOT_SEARCH, 4, SEARCH_GAMES)
+    fired = 0
+    for state, p in states:
+        plain = E.choose_action(state.copy(), np.random.default_rng(1), p)
+        if plain[0] != -1:
+            continue
+        searched = E.turn_action(state.copy(), np.random.default_rng(1), p)
+        fired += searched[0] >= 0 and C.CARD_KIND[searched[0]] == C.BANG
+    assert fired > 0
+
+
+def test_balancing_renegade_decisions_were_checked() -> None:
+    """The role2 states above include Renegade plays the balancing rule decides: with
+    ``renegade_law_life``, ``renegade_base`` and ``renegade_revenge`` off (the two-rule
+    Renegade) they differ on some of them (so the check above covers the new rule and each of
+    its parameters)."""
+    from cardsim.sims.bang.policies import P_REN_BASE, P_REN_LAW_LIFE, P_REN_REVENGE
+
+    for index in (P_REN_LAW_LIFE, P_REN_BASE, P_REN_REVENGE):
+        differ = 0
+        for players in (4, 7):
+            for state, p in mid_game_states(C.BOT_ROLE2, players):
+                if E.StateView(state).role[p] != C.RENEGADE:
+                    continue
+                off = state.copy()
+                E.StateView(off).params[p, index] = 0.0
+                rule = E.turn_action(state.copy(), np.random.default_rng(1), p)
+                plain = E.turn_action(off, np.random.default_rng(1), p)
+                differ += tuple(rule) != tuple(plain)
+        assert differ > 0, index
 
 
 def test_a_leaky_policy_is_caught() -> None:

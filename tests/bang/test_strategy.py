@@ -129,6 +129,21 @@ def test_the_tuned_twin_plays_the_kernels_tuned_games() -> None:
         assert all(np.array_equal(a, b) for a, b in zip(user, kernel, strict=True))
 
 
+@pytest.mark.parametrize("bot", ["role2", "tuned2"])
+def test_the_structural_twin_plays_the_kernels_games(bot: str) -> None:
+    """``BuiltinBot("role2")`` and ``BuiltinBot("tuned2")`` play the structural rules (the
+    balancing Renegade, Sheriff and Deputy caution, the Outlaws' focus and mass rule) exactly
+    as the kernel does, in every role at 5 and 7 players (fallback: the random bot)."""
+    from cardsim.sims.bang.builtin import BuiltinBot
+
+    for players in (5, 7):
+        for role in (SHERIFF, DEPUTY, OUTLAW, RENEGADE):
+            seat = S.UserSeat(BuiltinBot(bot), f"{bot} twin", role)
+            user = S.play_user_games(seat, players, bot, "random", 70, 80 + role, 60)
+            kernel = S.builtin_games(role, players, bot, bot, 70, 80 + role, 60)
+            assert all(np.array_equal(a, b) for a, b in zip(user, kernel, strict=True))
+
+
 @pytest.mark.parametrize("fallback", ["random", "role", "tuned", "role2"])
 def test_decisions_left_out_are_the_builtins(fallback: str) -> None:
     """A strategy defining no decision plays exactly the built-in's games (its fallback),

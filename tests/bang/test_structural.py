@@ -166,5 +166,65 @@ def test_ladder_record_round_trip(tmp_path: Path) -> None:
     document = read_ladder_record(path)
     assert document["rows"] == frame.to_dicts() and document["search_checks"] == []
     assert document["command"] == ("cardsim bang ladder --players 5 --rungs random,role2 --n 60 "
-                                   "--seed 1 --budget 64")
+                                   "--seed 1 --budget 128")
     assert verdict in ladder_paragraph(path)
+
+
+def renegade_view(sheriff_life: int) -> tuple[np.ndarray, int, int, int]:
+    """A 5-player view of the Renegade with every other player alive (two Outlaws, one
+    Deputy) and the Sheriff at ``sheriff_life``: (view, Renegade's seat, an outlaw-looking
+    seat, a lawful-looking seat)."""
+    s = E.setup_game(5, np.full(4, C.BOT_ROLE2), bot_params("role2", 5), 1000,
+                     np.random.default_rng(5))
+    p = int(np.flatnonzero(E.StateView(s).role[:5] == C.RENEGADE)[0])
+    v = E.public_view(s, p).copy()
+    sheriff = v[V.V_SHERIFF]
+    outlawish, lawful = [q for q in range(5) if q not in (p, sheriff)][:2]
+    v[V.V_LIFE + sheriff] = sheriff_life
+    return v, p, outlawish, lawful
+
+
+def test_the_balancing_renegade_hits_the_side_that_is_ahead() -> None:
+    """role2's Renegade (the outside Balancer's rule): the Sheriff never while others live; the
+    lawful-looking players while the Sheriff has 3+ life, the outlaw-looking ones below; the
+    two-rule Renegade (balancing off) reads the lead from the Deputy/Outlaw count instead."""
+    w = bot_params("role2", 5)[C.RENEGADE]
+    two_rule = w.copy()
+    two_rule[[P.P_REN_LAW_LIFE, P.P_REN_BASE, P.P_REN_REVENGE]] = 0.0
+    for life, law_ahead in ((4, True), (3, True), (2, False)):
+        v, p, outlawish, lawful = renegade_view(life)
+        suspect = np.zeros(V.MAX_SEATS)
+        suspect[outlawish], suspect[lawful] = 2.0, -2.0
+        h = [P.hostility(v, w, suspect, t) for t in (outlawish, lawful)]
+        assert (h[1] > h[0]) == law_ahead, (life, h)
+        assert P.hostility(v, w, suspect, v[V.V_SHERIFF]) == -1e9
+        # one Deputy, two Outlaws alive: the two-rule Renegade sees the Outlaws ahead
+        h2 = [P.hostility(v, two_rule, suspect, t) for t in (outlawish, lawful)]
+        assert h2[0] > h2[1]
+    v[V.V_ATTACKS + lawful * V.MAX_SEATS + p] += 2  # the lawful-looking one shot him twice
+    answered = P.hostility(v, w, suspect, lawful)
+    assert answered == pytest.approx(h[1] + 2 * w[P.P_REN_REVENGE])
+
+
+def test_the_balancing_renegade_keeps_shooting() -> None:
+    """With ``renegade_base`` the Renegade aims at someone with no record (the two-rule one
+    holds fire at the role bot's threshold)."""
+    v, p, _, _ = renegade_view(4)
+    w = bot_params("role2", 5)[C.RENEGADE]
+    zero = np.zeros(V.MAX_SEATS)
+    assert P.best_target(v, w, zero, C.DUEL, w[P.P_SHOOT_MIN]) >= 0
+    off = w.copy()
+    off[P.P_REN_BASE] = 0.0
+    assert P.best_target(v, off, zero, C.DUEL, off[P.P_SHOOT_MIN]) == -1
+
+
+def test_the_two_rule_baseline_is_role2_without_the_balancing() -> None:
+    from cardsim.sims.bang.compare import TWO_RULE, bot_table
+
+    code, table = bot_table(TWO_RULE, 5, None)
+    role2 = bot_params("role2", 5)
+    assert code == C.BOT_ROLE2 and table[C.RENEGADE, P.P_REN_RULES] == 1.0
+    balancing = [P.P_REN_LAW_LIFE, P.P_REN_BASE, P.P_REN_REVENGE]
+    assert not table[:, balancing].any() and role2[C.RENEGADE, balancing].all()
+    others = [i for i in range(P.N_PARAMS) if i not in balancing]
+    assert np.array_equal(table[:, others], role2[:, others])

@@ -123,27 +123,30 @@ class BuiltinBot:
                 return NEVER
             if view.foes_alive == others_hidden:
                 return self.certain(w, suspect[t]) + lean
-            if r == SHERIFF and suspect[t] <= 0.0:
-                return evidence + w[P.P_UNKNOWN] + lean - w[P.P_SHERIFF_CAUTION]
+            if suspect[t] <= 0.0:
+                caution = w[P.P_SHERIFF_CAUTION] if r == SHERIFF else w[P.P_DEPUTY_CAUTION]
+                return evidence + w[P.P_UNKNOWN] + lean - caution
             return evidence + w[P.P_UNKNOWN] + lean
         if r == OUTLAW:
             if t_sheriff:
                 return w[P.P_OUTLAW_SHERIFF] + lean
             if view.outlaws_alive == 1:
                 return self.certain(w, -suspect[t]) + lean
-            if suspect[t] != 0.0:
-                sign = 1.0 if suspect[t] > 0 else -1.0
-                return -evidence + w[P.P_UNKNOWN] + lean - w[P.P_OUTLAW_FOCUS] * sign
             return -evidence + w[P.P_UNKNOWN] + lean
         outlaws = view.outlaws_alive
         if w[P.P_REN_RULES] > 0.5:
             if t_sheriff:
                 return 1.0 + lean if living == 2 else NEVER
+            eager = w[P.P_REN_BASE] + w[P.P_REN_REVENGE] * view.attacks[t][view.seat]
             if outlaws == 0:
-                return 2.0 + lean
-            if self.deputies_alive(view) >= outlaws:
-                return -evidence + w[P.P_UNKNOWN] + lean
-            return evidence + w[P.P_UNKNOWN] + lean
+                return 2.0 + lean + eager
+            if w[P.P_REN_LAW_LIFE] > 0.0:
+                law_ahead = view.life[view.sheriff] >= w[P.P_REN_LAW_LIFE] - (1.0 if outlaws == 1 else 0.0)
+            else:
+                law_ahead = self.deputies_alive(view) >= outlaws
+            if law_ahead:
+                return -evidence + w[P.P_UNKNOWN] + lean + eager
+            return evidence + w[P.P_UNKNOWN] + lean + eager
         if outlaws > 0:
             if t_sheriff:
                 if living - 1 - 2 * outlaws >= w[P.P_REN_MARGIN] and view.life[t] >= w[P.P_REN_SHERIFF_LIFE]:
@@ -253,21 +256,32 @@ class BuiltinBot:
             t = self.best_target(view, w, suspect, JAIL, w[P.P_JAIL_MIN])
             if t >= 0:
                 return c, t, -1
+        r = view.role
+        focus = r == OUTLAW and w[P.P_OUTLAW_FOCUS] > 0.0
         for k in (PANIC, CAT_BALOU):
             c = self.find(view, k)
             if c >= 0:
                 t = self.best_target(view, w, suspect, k, w[P.P_TAKE_MIN])
-                if t >= 0 and self.card_to_take(view, t) != -2:
-                    return c, t, self.card_to_take(view, t)
+                if t >= 0:
+                    which = self.card_to_take(view, t)
+                    if focus and t == view.sheriff and view.distance[t] > view.reach:
+                        mustang = next((x for x in view.in_play[t] if card_kind(x) == MUSTANG), -1)
+                        if mustang >= 0:
+                            which = mustang
+                    if which != -2:
+                        return c, t, which
         calamity = view.characters[me] == CALAMITY_JANET
         c = self.find(view, DUEL)
         if c >= 0:
             t = self.best_target(view, w, suspect, DUEL, w[P.P_SHOOT_MIN])
             bangs = self.count(view, BANG) + (self.count(view, MISSED) if calamity else 0)
-            if t >= 0 and (bangs >= max(w[P.P_DUEL_BANGS], 1.0) or view.hand_counts[t] == 0):
+            all_in = focus and t == view.sheriff and view.life[view.sheriff] <= w[P.P_OUTLAW_FOCUS]
+            if t >= 0 and (all_in or bangs >= max(w[P.P_DUEL_BANGS], 1.0) or view.hand_counts[t] == 0):
                 return c, t, -1
-        r = view.role
-        if r == SHERIFF or r == OUTLAW or view.life[view.sheriff] >= w[P.P_MASS_SHERIFF_LIFE] or living == 2:
+        reckless = r == SHERIFF or view.life[view.sheriff] >= w[P.P_MASS_SHERIFF_LIFE] or living == 2
+        if r == OUTLAW:
+            reckless = living - view.outlaws_alive >= w[P.P_OUTLAW_MASS] * (living - 1)
+        if reckless:
             for k in (GATLING, INDIANS):
                 if self.find(view, k) >= 0:
                     return self.find(view, k), -1, -1

@@ -20,6 +20,7 @@ import numpy as np
 from cardsim.errors import UserError
 from cardsim.sims.bang import engine
 from cardsim.sims.bang.cards import BOT_NAMES, ROLE_NAMES, ROLE_SIDE, roles_for
+from cardsim.sims.bang.policies import P_REN_BASE, P_REN_LAW_LIFE, P_REN_REVENGE
 from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS, bot_params
 from cardsim.sims.bang.state import SEARCH_BUDGET
 from cardsim.sims.bang.training import Z95, stream
@@ -28,9 +29,19 @@ from cardsim.stats import wilson_interval
 CHUNK = 5_000
 
 
+#: a baseline only (``--baseline``): the hand-written two-rule Renegade of issue 37, role2
+#: with the balancing rule off (the Sheriff spared while others live; the lawful-looking
+#: players hit once living Deputies are at least as many as living Outlaws)
+TWO_RULE = "two-rule"
+
+
 def bot_table(bot: str, players: int, params_file: Path | None) -> tuple[int, np.ndarray]:
-    """(bot code, parameters per role) for a bot name; UserError for an unknown name or a bad
-    parameter file."""
+    """(bot code, parameters per role) for a bot name (or, as a baseline, ``TWO_RULE``);
+    UserError for an unknown name or a bad parameter file."""
+    if bot == TWO_RULE:
+        code, table = bot_table("role2", players, params_file)
+        table[:, [P_REN_LAW_LIFE, P_REN_BASE, P_REN_REVENGE]] = 0.0
+        return code, table
     if bot not in BOT_NAMES:
         raise UserError(f"bang: unknown bot {bot!r}; choose from: {', '.join(BOT_NAMES)}")
     return BOT_NAMES.index(bot), bot_params(bot, players, params_file)
@@ -245,10 +256,10 @@ def tables_digest(bots: list[str], players_list: list[int], params_file: Path | 
 def search_checks(n: int, seed: int, jobs: int, params_file: Path | None = None,
                   budget: int = SEARCH_BUDGET, players: int = 5) -> list[dict]:
     """The search rung's targets at ``players`` (issue 37) beyond the ladder's rows: its
-    Renegade paired with the hand-written two-rule Renegade (``role2``), every other seat on
-    ``tuned2``."""
+    Renegade paired with the hand-written two-rule Renegade (``TWO_RULE``), every other seat
+    on ``tuned2``."""
     return compare_rows([players], "search", "tuned2", ["renegade"], n, seed, jobs, params_file,
-                        budget, baseline="role2")
+                        budget, baseline=TWO_RULE)
 
 
 def search_verdict(ladder: list[dict], checks: list[dict], players: int = 5) -> str:

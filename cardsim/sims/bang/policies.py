@@ -80,13 +80,20 @@ P_OUTLAW_FOCUS = 23  # > 0.5: an Outlaw focuses on the Sheriff: Duels him whatev
 P_DEPUTY_CAUTION = 24  # a Deputy's hostility drop toward players with no hostile record
 P_OUTLAW_MASS = 25  # an Outlaw plays Gatling/Indians! only when foes make up >= this share
 #                     of the other living players (his fellow Outlaws are hit too)
-N_PARAMS = 26
+# the balancing Renegade (issue 37; with ``renegade_rules`` on): which side is ahead, and how
+# readily he shoots; all off at 0 (the two-rule Renegade)
+P_REN_LAW_LIFE = 26  # > 0: the law is ahead while the Sheriff has >= this life (one less with
+#                      one Outlaw left); 0: once living Deputies >= living Outlaws
+P_REN_BASE = 27  # the Renegade's added hostility toward every player but the Sheriff
+P_REN_REVENGE = 28  # ... and per attack that player made on him
+N_PARAMS = 29
 PARAM_NAMES: tuple[str, ...] = (
     "evidence_sheriff", "evidence_chain", "wounded", "unknown", "trust", "certain",
     "outlaw_sheriff", "renegade_sheriff_life", "renegade_margin", "dynamite", "jail_min",
     "take_min", "shoot_min", "beer_gap", "saloon_gap", "duel_bangs", "mass_sheriff_life",
     "reserve_missed", "worth_bang", "worth_missed", "worth_beer", "renegade_rules",
-    "sheriff_caution", "outlaw_focus", "deputy_caution", "outlaw_mass",
+    "sheriff_caution", "outlaw_focus", "deputy_caution", "outlaw_mass", "renegade_law_life",
+    "renegade_base", "renegade_revenge",
 )  # fmt: skip
 #: (low, high) range searched by the training for each parameter
 PARAM_RANGES: tuple[tuple[float, float], ...] = (
@@ -94,7 +101,7 @@ PARAM_RANGES: tuple[tuple[float, float], ...] = (
     (1.0, 20.0), (1.0, 6.0), (-1.0, 4.0), (0.0, 2.0), (-1.0, 2.0),
     (-1.0, 2.0), (-1.0, 2.0), (1.0, 3.0), (1.0, 3.0), (0.0, 3.0), (1.0, 5.0),
     (0.0, 2.0), (3.0, 10.0), (3.0, 10.0), (3.0, 10.0), (0.0, 1.0), (0.0, 2.0), (0.0, 2.0),
-    (0.0, 2.0), (0.0, 1.0),
+    (0.0, 2.0), (0.0, 1.0), (0.0, 6.0), (0.0, 8.0), (0.0, 2.0),
 )  # fmt: skip
 
 
@@ -104,7 +111,8 @@ def default_params(role: int) -> np.ndarray:
     life whose side outnumbers the Outlaws)."""
     params = np.array(
         [2.0, 1.0, 0.05, 0.0, 1.0, 2.0, 10.0, 3.0, 1.0, 2.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 2.0,
-         0.0, KIND_WORTH[BANG], KIND_WORTH[MISSED], KIND_WORTH[BEER], 0.0, 0.0, 0.0, 0.0, 0.0]
+         0.0, KIND_WORTH[BANG], KIND_WORTH[MISSED], KIND_WORTH[BEER], 0.0, 0.0, 0.0, 0.0, 0.0,
+         0.0, 0.0, 0.0]
     )  # fmt: skip
     if role == SHERIFF:
         params[P_UNKNOWN] = 0.5
@@ -116,9 +124,12 @@ def default_params(role: int) -> np.ndarray:
 #: the structural rules as the role2 bot plays them (issue 37): the Renegade's two rules, a
 #: Sheriff who holds fire on players with no hostile record (reads Deputies from their aims),
 #: Outlaws who focus on the Sheriff (a Duel whatever their BANG!s once he is down to one life,
-#: his Mustang taken when it keeps him out of reach). ``deputy_caution`` and ``outlaw_mass``
-#: stay off in role2; training may turn them on for tuned2.
-STRUCTURAL = {P_REN_RULES: 1.0, P_SHERIFF_CAUTION: 1.0, P_OUTLAW_FOCUS: 1.0}
+#: his Mustang taken when it keeps him out of reach), and a Renegade who balances the sides
+#: (the law counts as ahead while the Sheriff has 3+ life, 2+ against a last Outlaw; he keeps
+#: shooting and answers his attackers: the outside Balancer's rule). ``deputy_caution`` and
+#: ``outlaw_mass`` stay off in role2; training may turn them on for tuned2.
+STRUCTURAL = {P_REN_RULES: 1.0, P_SHERIFF_CAUTION: 1.0, P_OUTLAW_FOCUS: 1.0,
+              P_REN_LAW_LIFE: 3.0, P_REN_BASE: 5.0, P_REN_REVENGE: 0.5}
 
 
 def with_structure(params: np.ndarray) -> np.ndarray:
@@ -308,20 +319,27 @@ def deputies_alive(v):
 
 @kernel
 def renegade_rules_hostility(v, w, suspect, t):
-    """The Renegade's two rules (issue 37): never aim at the Sheriff while anyone else lives;
-    while the Outlaws outnumber the living Deputies hit the outlaw-looking players, and once the
-    Deputies are at least as many hit the lawful-looking ones (the Sheriff's side must not win
-    before the Renegade is alone with him)."""
+    """The Renegade's rules (issue 37): never aim at the Sheriff while anyone else lives; hit
+    the outlaw-looking players while the Outlaws are ahead and the lawful-looking ones once the
+    law is (the Sheriff's side must not win before the Renegade is alone with him). The law is
+    ahead once the living Deputies are at least as many as the living Outlaws, or, with
+    ``renegade_law_life`` > 0, while the Sheriff has that much life (one less against a last
+    Outlaw). ``renegade_base`` keeps him shooting, ``renegade_revenge`` answers attackers."""
     lean = w[P_WOUNDED] * (v[V_MAX_LIFE + t] - v[V_LIFE + t])
     if t == v[V_SHERIFF]:
         return 1.0 + lean if v[V_ALIVE_N] == 2 else -1e9
-    evidence = w[P_TRUST] * suspect[t]
     outlaws = v[V_OUTLAWS]
+    eager = w[P_REN_BASE] + w[P_REN_REVENGE] * v[V_ATTACKS + t * MAX_SEATS + v[V_SEAT]]
     if outlaws == 0:
-        return 2.0 + lean
-    if deputies_alive(v) >= outlaws:
-        return -evidence + w[P_UNKNOWN] + lean
-    return evidence + w[P_UNKNOWN] + lean
+        return 2.0 + lean + eager
+    evidence = w[P_TRUST] * suspect[t]
+    if w[P_REN_LAW_LIFE] > 0.0:
+        law_ahead = sheriff_life(v) >= w[P_REN_LAW_LIFE] - (1.0 if outlaws == 1 else 0.0)
+    else:
+        law_ahead = deputies_alive(v) >= outlaws
+    if law_ahead:
+        return -evidence + w[P_UNKNOWN] + lean + eager
+    return evidence + w[P_UNKNOWN] + lean + eager
 
 
 @kernel

@@ -2,14 +2,17 @@
 
 At each play it would aim (BANG!, Duel, Jail, Panic!, Cat Balou) the search bot asks its
 rollout policy (tuned2: the structural rules with their trained parameters) for the play, lists
-the same card aimed at every other legal target plus ending the play phase, and scores each
-option by rollouts: it samples a world consistent with the public record (the hidden roles
-dealt over the seats whose role is unknown, the unseen cards over the other hands by their
-public counts and the draw pile), plays the option there and continues the game with the
-rollout policy in every seat for a horizon of turns, and scores the end: 1 / 0 for a won /
+the same card aimed at every other legal target plus ending the play phase; when the policy
+would end its play phase holding a BANG! it may still play, the options are ending it and that
+BANG! at each player in reach the policy does not rule out (a held fire is searched too). It
+scores each option by rollouts: it samples a world consistent with the public record (the
+hidden roles dealt over the seats whose role is unknown, the unseen cards over the other hands
+by their public counts and the draw pile), plays the option there and continues the game with
+the rollout policy in every seat for a horizon of turns, and scores the end: 1 / 0 for a won /
 lost game, else its side's share of the living players' life points. Every option is played
-in the same sampled worlds. The option with the best total wins; ties keep the rollout
-policy's choice. Every other decision is the rollout policy's.
+in the same sampled worlds. It leaves the rollout policy's choice only for an option whose
+paired gain is more than ``SWITCH_Z`` standard errors above 0. Every other decision is the
+rollout policy's.
 
 The sampled world is built from public information and the bot's own hand only (card ids and
 seats taken in a fixed order, then shuffled), so the decision is a function of the public view
@@ -43,6 +46,7 @@ from cardsim.sims.bang.policies import (
     P_JAIL_MIN,
     P_SHOOT_MIN,
     P_TAKE_MIN,
+    find_card,
     hostility,
     pick_card_to_take,
     rand_below,
@@ -82,13 +86,14 @@ from cardsim.sims.bang.state import (
     seat_params,
     shuffle_prefix,
 )  # fmt: skip
-from cardsim.sims.bang.view import V_SHERIFF
+from cardsim.sims.bang.view import V_MAY_BANG, V_SHERIFF
 from cardsim.sims.core.jit import kernel
 
 MAX_OPTIONS = MAX_SEATS + 1
 SWAPS = 24  # Metropolis swaps of two hidden roles per sampled world
 BELIEF = 1.0  # weight of the suspicion in the sampled roles
 SWITCH_Z = 2.0  # leave the rollout policy's choice only for an option better by this many s.e.
+NEVER_AIM = -1e8  # hostility at or below this: a player the bot never aims at (its own side)
 
 
 @kernel
@@ -249,36 +254,55 @@ def search_play(s, rng, p):
     v = public_view(s, p)
     w = seat_params(s, p)
     c0, t0, which0 = scripted_play(v, w)
-    if c0 < 0 or t0 < 0:
+    if c0 >= 0 and t0 < 0:
         return c0, t0, which0
-    kind = effective_kind(s, p, c0)
     suspect = suspicion(v, w)
-    threshold = w[P_SHOOT_MIN]
-    if kind == JAIL:
-        threshold = w[P_JAIL_MIN]
-    elif kind == PANIC or kind == CAT_BALOU:
-        threshold = w[P_TAKE_MIN]
     targets = np.empty(MAX_OPTIONS, np.int64)
     whiches = np.empty(MAX_OPTIONS, np.int64)
-    targets[0] = t0
-    whiches[0] = which0
     n_options = 1
-    for t in range(s[G_PLAYERS]):
-        if t == t0 or t == p or s[ALIVE + t] == 0 or not may_aim(s, v, p, kind, t):
-            continue
-        if hostility(v, w, suspect, t) <= threshold:
-            continue
-        which = -1
-        if kind == PANIC or kind == CAT_BALOU:
-            which = pick_card_to_take(v, t)  # -2: nothing worth taking
-            if which == -2:
+    if c0 < 0:
+        # the policy ends its play phase: the BANG! it holds back at any player it does not
+        # rule out as a target (a held fire is a choice too)
+        c0 = find_card(v, BANG) if v[V_MAY_BANG] == 1 else -1
+        if c0 < 0:
+            return -1, -1, -1
+        targets[0] = -1
+        whiches[0] = -1
+        for t in range(s[G_PLAYERS]):
+            if t == p or s[ALIVE + t] == 0 or not may_aim(s, v, p, BANG, t):
                 continue
-        targets[n_options] = t
-        whiches[n_options] = which
+            if hostility(v, w, suspect, t) <= NEVER_AIM:
+                continue
+            targets[n_options] = t
+            whiches[n_options] = -1
+            n_options += 1
+        if n_options == 1:
+            return -1, -1, -1
+    else:
+        kind = effective_kind(s, p, c0)
+        threshold = w[P_SHOOT_MIN]
+        if kind == JAIL:
+            threshold = w[P_JAIL_MIN]
+        elif kind == PANIC or kind == CAT_BALOU:
+            threshold = w[P_TAKE_MIN]
+        targets[0] = t0
+        whiches[0] = which0
+        for t in range(s[G_PLAYERS]):
+            if t == t0 or t == p or s[ALIVE + t] == 0 or not may_aim(s, v, p, kind, t):
+                continue
+            if hostility(v, w, suspect, t) <= threshold:
+                continue
+            which = -1
+            if kind == PANIC or kind == CAT_BALOU:
+                which = pick_card_to_take(v, t)  # -2: nothing worth taking
+                if which == -2:
+                    continue
+            targets[n_options] = t
+            whiches[n_options] = which
+            n_options += 1
+        targets[n_options] = -1  # end the play phase instead
+        whiches[n_options] = -1
         n_options += 1
-    targets[n_options] = -1  # end the play phase instead
-    whiches[n_options] = -1
-    n_options += 1
     rounds = max(1, s[SEARCH] // n_options)
     totals = np.zeros(MAX_OPTIONS)
     squares = np.zeros(MAX_OPTIONS)  # sums of squared differences from the default option

@@ -26,7 +26,7 @@ from cardsim.sims.bang.cards import (
     ROLE_NAMES,
     SIDE_LAW,
 )
-from cardsim.sims.bang.policies import P_REN_RULES, with_structure
+from cardsim.sims.bang.policies import with_structure
 from cardsim.sims.core.simulator import Simulator
 
 DEFAULT_MAX_TURNS = 1000
@@ -98,15 +98,16 @@ def bot_params(bot: str, players: int, params_file=None) -> np.ndarray:
     """Parameters per role (row = role index) a bot plays with at ``players``: the trained
     ones for ``tuned`` (package data ``tuned.json`` or ``params_file``) and for ``tuned2`` and
     the ``search`` bot's rollouts (``tuned2.json``, trained with the structural rules on, or
-    ``params_file``; a file trained without them gets role2's values), the role bot's defaults
-    with the structural rules on for ``role2``, the role bot's defaults otherwise."""
+    ``params_file``; parameters a file was not trained over get role2's values), the role
+    bot's defaults with the structural rules on for ``role2``, the role bot's defaults
+    otherwise."""
     if bot == "tuned":
         return tuned.params_for(players, params_file or tuned.SHIPPED)
     if bot in ("tuned2", "search"):
         path = params_file or tuned.SHIPPED2
         table = tuned.params_for(players, path)
-        if len(tuned.read_file(path)["param_names"]) <= P_REN_RULES:
-            table = with_structure(table)
+        width = len(tuned.read_file(path)["param_names"])
+        table[:, width:] = with_structure(table)[:, width:]
         return table
     table = engine.DEFAULT_PARAMS.copy()
     if bot == "role2":

@@ -84,8 +84,8 @@ ROLLOUT = ACTS + MAX_ACTIONS * 3  # float64 bits of the search bot's rollout par
 SEARCH = ROLLOUT + 4 * N_PARAMS  # s[SEARCH]: search rollouts per decision; s[SEARCH + 1]: horizon
 STATE_SIZE = SEARCH + 2
 #: the search bot's default rollouts per decision and rollout horizon (turns)
-SEARCH_BUDGET = 64
-SEARCH_HORIZON = 30
+SEARCH_BUDGET = 128
+SEARCH_HORIZON = 10
 #: role bot parameters per role (row = role), the defaults of every seat
 DEFAULT_PARAMS = np.array([default_params(role) for role in range(4)])
 #: the same bit for bit as int64 (how the state holds them; no float view to compile)
