@@ -22,7 +22,7 @@ from cardsim.reports.progress import Tracker
 from cardsim.reports.schedule import schedule_chapters
 from cardsim.reports.sections import game_title, section_games, section_module
 from cardsim.reports.sections.common import models_block, reproducibility_blocks, rules_blocks
-from cardsim.reports.suite import Experiment, Outcome, Outcomes, Profile, run_experiments
+from cardsim.reports.suite import Experiment, Outcome, Outcomes, Profile, run_experiments, shared_runs
 from cardsim.sims.core.simulator import Simulator
 from cardsim.sims.registry import get_simulator
 
@@ -59,7 +59,7 @@ def game_section(
     build its chapter; also returns the outcomes and the chapter's key result (the first
     paragraph of its recommendations)."""
     if experiments is None:
-        experiments = module.plan(profile)
+        experiments = shared_runs(simulator, module.plan(profile))
     outcomes = run_experiments(simulator, experiments, seed=seed, jobs=jobs, store=store,
                                tracker=tracker, on_done=on_done)
     section, key = chapter(game, module, outcomes, profile)
@@ -93,7 +93,7 @@ def chapter_in_worker(game: str, module_name: str, simulator: Simulator, profile
     experiment, n, stop rule and run; and the text widths its layout measured, so that the PDF's
     layout does not measure them again."""
     module = importlib.import_module(module_name)
-    plan = module.plan(profile)
+    plan = shared_runs(simulator, module.plan(profile))
     earlier = {o.experiment.key: o for o in played}
     outcomes = run_experiments(simulator, [e for e in plan if e.key not in earlier], seed=seed,
                                jobs=1, store=store)
@@ -177,7 +177,7 @@ def build_report(
                 notes.append(note)
                 continue
             simulator = get_simulator(game)
-        landed.append((game, module, simulator, module.plan(profile)))
+        landed.append((game, module, simulator, shared_runs(simulator, module.plan(profile))))
 
     def announce() -> None:
         if progress:

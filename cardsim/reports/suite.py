@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +46,9 @@ class Profile:
             grid that no "pick your group" cell shares, and their chunk size, small so that
             the stop can come between the simulator's larger chunks (None: ``tune_precision``,
             ``tune_max_n`` and the simulator's chunk size).
+        fine_chunk: the chunk size of the table and tuning tiers, small for the same reason
+            (None: the simulator's); a run that another experiment shares, or whose episodes
+            are paired with another run's, keeps the chunks of that run (:func:`shared_runs`).
     """
 
     name: str
@@ -58,6 +61,7 @@ class Profile:
     sweep_precision: float | None = None
     sweep_max_n: int | None = None
     sweep_chunk: int | None = None
+    fine_chunk: int | None = None
 
     def tier(self, tier: str) -> tuple[float, int]:
         """(target half-width, episode bound) of a tier: headline, table, tuning or sweep."""
@@ -101,22 +105,36 @@ class Profile:
     def experiment(
         self, key: str, config: Mapping[str, Any], labels: Mapping[str, Any], *,
         tuning: bool = False, scale: float = 1.0, tier: str | None = None, weight: float = 1.0,
+        paired: bool = False,
     ) -> Experiment:
         """An experiment at the precision of its ``tier`` (default: ``tuning`` if ``tuning``,
         else ``headline``; see :meth:`tier`); ``scale`` multiplies the episode bound for a game
-        whose episodes are cheap or dear; ``weight``: see :class:`Experiment`."""
+        whose episodes are cheap or dear; ``weight``: see :class:`Experiment`. The table,
+        tuning and sweep tiers play in the profile's small chunks, unless ``paired``: its
+        episodes are compared one by one with another run's (episode k of each from the same
+        chunk's seed), so it keeps the simulator's chunks as that run does."""
         tier = tier or ("tuning" if tuning else "headline")
         precision, max_n = self.tier(tier)
-        chunk = self.sweep_chunk if tier == "sweep" else None
+        bound = max(1, int(max_n * scale))
+        chunk = {"sweep": self.sweep_chunk, "table": self.fine_chunk, "tuning": self.fine_chunk}.get(tier)
         return Experiment(
             key=key, config=dict(config), labels=dict(labels), precision=precision,
-            max_n=max(1, int(max_n * scale)), chunk_size=chunk, weight=weight,
+            max_n=bound, chunk_size=None if paired or chunk is None else _dividing(chunk, bound),
+            weight=weight,
         )
+
+
+def _dividing(chunk: int, bound: int) -> int:
+    """The largest chunk size at most ``chunk`` that divides ``bound``, so that a run stopped by
+    its bound plays no episode it does not use (at most ``bound``)."""
+    if chunk >= bound:
+        return bound
+    return next(size for size in range(chunk, 0, -1) if bound % size == 0)
 
 
 DEFAULT = Profile("default", precision=0.01, max_n=20_000, tune_precision=0.02, tune_max_n=2_500,
                   table_precision=0.02, table_max_n=5_000, sweep_precision=0.03,
-                  sweep_max_n=2_500, sweep_chunk=500)
+                  sweep_max_n=2_500, sweep_chunk=500, fine_chunk=500)
 QUICK = Profile("quick", precision=0.05, max_n=1_000, tune_precision=0.08, tune_max_n=300)
 PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, QUICK)}
 
@@ -221,6 +239,25 @@ class Outcomes:
         return pl.concat([f.select(shared) for f in frames], how="vertical_relaxed")
 
 
+def chunk_of(simulator: Simulator, experiment: Experiment) -> int:
+    """The chunk size an experiment plays in: its own, else the simulator's (at most its bound)."""
+    return experiment.chunk_size or min(simulator.chunk_size, experiment.max_n)
+
+
+def shared_runs(simulator: Simulator, plan: Sequence[Experiment]) -> list[Experiment]:
+    """The plan with one chunk size per config, so that the experiments with the same config
+    are one run in the store (the later ones reuse its chunks, each stopping at its own
+    precision or bound): each takes the chunk size of the one with the largest bound (the
+    first such in plan order), which plays the most episodes."""
+    groups: dict[Any, list[Experiment]] = {}
+    for experiment in plan:
+        groups.setdefault(simulator.make_config(**experiment.config), []).append(experiment)
+    sizes = {id(e): chunk_of(simulator, max(group, key=lambda g: g.max_n))
+             for group in groups.values() for e in group}
+    return [e if chunk_of(simulator, e) == sizes[id(e)] else replace(e, chunk_size=sizes[id(e)])
+            for e in plan]
+
+
 def run_experiments(
     simulator: Simulator,
     experiments: Sequence[Experiment],
@@ -241,8 +278,8 @@ def run_experiments(
             raise ValueError(f"{game}: duplicate experiment key {experiment.key!r}")
         started = time.process_time()
         config = simulator.make_config(**experiment.config)
-        size = min(experiment.chunk_size or simulator.chunk_size, experiment.max_n)
-        most_chunks = -(-max(size, experiment.max_n) // size)
+        size = chunk_of(simulator, experiment)
+        most_chunks = -(-experiment.max_n // size)
         on_chunk = None
         if tracker is not None:
             tracker.start(game, experiment.key)
@@ -251,8 +288,8 @@ def run_experiments(
             result = run(simulator, config, n=experiment.max_n, seed=seed, jobs=jobs, store=store,
                          chunk_size=size, on_chunk=on_chunk)
         else:
-            result = run(simulator, config, n=size, seed=seed, jobs=jobs, store=store,
-                         precision=experiment.precision, max_n=max(size, experiment.max_n),
+            result = run(simulator, config, n=min(size, experiment.max_n), seed=seed, jobs=jobs,
+                         store=store, precision=experiment.precision, max_n=experiment.max_n,
                          chunk_size=size, on_chunk=on_chunk)
         if tracker is not None:
             tracker.finish()

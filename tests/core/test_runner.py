@@ -151,6 +151,24 @@ def test_precision_stops_at_max_n():
     assert result.stop_rule.startswith("max-n reached")
 
 
+def test_one_job_plays_no_chunk_past_the_stop(tmp_path):
+    result = run(COIN, CoinConfig(0.2), n=100, seed=11, jobs=1, precision=0.02, store=tmp_path)
+    assert "precision reached" in result.stop_rule
+    assert result.manifest["chunks_done"] == result.manifest["chunks_used"]
+    assert result.manifest["chunks_done"] * COIN.chunk_size == result.episodes.height
+
+
+def test_precision_counts_the_last_chunk_only_up_to_max_n():
+    # chunks of 400 and max-n 500: the target is checked on the 500 episodes reported, not
+    # on the 800 of the two chunks played
+    size, limit = 400, 500
+    result = run(COIN, CoinConfig(0.5), n=size, seed=4, precision=0.0435, max_n=limit, chunk_size=size)
+    assert result.episodes.height == limit
+    half = float(wilson_half_width(result.episodes["heads"].sum(), limit))
+    assert (half < 0.0435) == result.stop_rule.startswith("precision reached")
+    assert f"n={limit:,}" in result.stop_rule
+
+
 def test_episode_count_rounds_chunks_up_but_table_has_n_rows():
     result = run(COIN, CoinConfig(), n=101, seed=0)
     assert result.episodes.height == 101

@@ -131,7 +131,8 @@ def plan(profile: Profile) -> list[Experiment]:
             plans.append(ex(f"card-{model}-{card}", {"players": FOCUS_PLAYERS, "model": model, **fields},
                             {**base, "part": "cards", "players": FOCUS_PLAYERS, "model": model, "kind": kind,
                              "card": card},
-                            tier="tuning" if model == "bayes" else "table", weight=_weight(model, card=card)))
+                            tier="tuning" if model == "bayes" else "table", weight=_weight(model, card=card),
+                            paired=True))
     for model in GAME_MODELS[profile.name]:
         for mode in MODES:
             plans.append(ex(f"game-{mode}-{model}", {"players": FOCUS_PLAYERS, "model": model, "unit": "game",

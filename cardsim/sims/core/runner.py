@@ -279,11 +279,15 @@ def _precision_stop(
     max_chunks: int,
     precision: float,
     batch: int,
+    limit: int,
 ) -> tuple[int, str]:
-    """Add chunks in order until the headline's Wilson half-width is below ``precision``.
+    """Add chunks in order until the headline's Wilson half-width is below ``precision``, over
+    at most ``limit`` episodes (the last chunk counts only up to it).
 
     Chunk prefixes are checked in order (1, 2, 3... chunks), so the stopping point depends only on
-    the chunks' contents, never on how many were computed in parallel ahead of it.
+    the chunks' contents, never on how many were computed in parallel ahead of it. With one job
+    (``batch`` 1) the chunks come one at a time, so none is played past the stop; with more,
+    as many as the estimate says are needed, so that the workers share them.
     """
     successes = 0
     checked = 0
@@ -291,11 +295,11 @@ def _precision_stop(
     while True:
         chunks.ensure(count)
         while checked < count:
-            successes += int(chunks.frames[checked][headline].sum())
+            rows = min((checked + 1) * size, limit)
+            successes += int(chunks.frames[checked][headline].head(rows - checked * size).sum())
             checked += 1
             if checked < min_chunks:
                 continue
-            rows = checked * size
             half = float(wilson_half_width(successes, rows))
             if half < precision:
                 return checked, (
@@ -303,12 +307,15 @@ def _precision_stop(
                     f"for '{headline}' after n={rows:,}"
                 )
         if count >= max_chunks:
-            rows = max_chunks * size
+            rows = min(max_chunks * size, limit)
             half = float(wilson_half_width(successes, rows))
             return max_chunks, (
                 f"max-n reached: n={rows:,} with 95% Wilson half-width {half:.4f} "
                 f"(target {precision}) for '{headline}'"
             )
+        if batch <= 1:  # one at a time: no chunk is played beyond the one that stops the run
+            count += 1
+            continue
         p = max(successes / (count * size), 1.0 / (count * size))
         needed_rows = Z95 * Z95 * p * (1 - p) / (precision * precision)
         needed = math.ceil(needed_rows * 1.05 / size)
@@ -413,6 +420,7 @@ def run(
                 math.ceil(limit / size),
                 precision,
                 batch=max(jobs, 1),
+                limit=limit,
             )
             rows = min(count * size, limit)
     except KeyboardInterrupt:
