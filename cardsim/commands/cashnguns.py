@@ -10,7 +10,7 @@ from typing import Annotated
 import polars as pl
 import typer
 
-from cardsim.analysis.cashnguns import DEFAULT_LOCAL
+from cardsim.analysis.cashnguns import DEFAULT_LOCAL, mix_text
 from cardsim.commands.common import (
     JobsOpt,
     JsonOpt,
@@ -316,8 +316,7 @@ def discover_command(
 def reported_line(document: dict, metric: str) -> str:
     """Which round's equilibrium the run reports, and why."""
     scale, unit = (100.0, " points") if metric == "win" else (1.0, " $")
-    mix = ", ".join(f"{name} {share:.0%}" for name, share in
-                    sorted(document["equilibrium"].items(), key=lambda item: -item[1]))
+    mix = mix_text(document["equilibrium"])
     why = ("the run converged within the searched space" if document["converged"] else
            "not converged within --rounds: the round with the lowest bound of its searches")
     return (f"reported: round {document['reported_round']}'s equilibrium {mix} ({why}); exploitability "
@@ -389,8 +388,7 @@ def check_command(
     rows = []
     for result in results:
         rows.append({"players": result["players"], "metric": metric, "shame": shame,
-                     "equilibrium": ", ".join(f"{name} {share:.0%}" for name, share in
-                                              sorted(result["equilibrium"].items(), key=lambda item: -item[1])),
+                     "equilibrium": mix_text(result["equilibrium"]),
                      "candidates": result["candidates"], "seed": seed, "best_response": result["best_response"],
                      "found_by": result.get("exploitability_from", "search"),
                      "description": result["description"], "games": result["validation_games"],

@@ -116,6 +116,7 @@ from cardsim.analysis.cashnguns.tables import (  # noqa: F401
     _profile_rows,
     best_responses,
     equilibrium_table,
+    mix_text,
     payoff_matrix,
     per_slot_table,
     pooled_intervals,

@@ -22,7 +22,7 @@ from cardsim.analysis.cashnguns.search import (
     find_reply,
 )
 from cardsim.analysis.cashnguns.sweep import sweep_schedules
-from cardsim.analysis.cashnguns.tables import METRICS
+from cardsim.analysis.cashnguns.tables import METRICS, mix_text
 from cardsim.analysis.equilibrium import symmetric_equilibrium
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
@@ -389,8 +389,7 @@ def discover_round_lines(record: dict, metric: str) -> list[str]:
     """A discover round in a few plain lines: the equilibrium, each search's reply with its
     measured gain, the round's exploitability (the highest bound) and what the round decided."""
     scale, unit = (100.0, " points") if metric == "win" else (1.0, " $")
-    mix = ", ".join(f"{name} {share:.0%}" for name, share in
-                    sorted(record["equilibrium"].items(), key=lambda item: -item[1]))
+    mix = mix_text(record["equilibrium"])
     lines = [f"round {record['round']}: equilibrium of {len(record['library'])} strategies: {mix} "
              f"(value {record['value'] * scale:.2f}{unit}, regret on the table {record['table_regret'] * scale:.2f})"]
     searches = [("discover's search", record.get("search", record))]

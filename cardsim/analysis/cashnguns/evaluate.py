@@ -17,6 +17,7 @@ import numpy as np
 
 from cardsim.analysis.cashnguns.libraries import SHIPPED_LIBRARIES, load_libraries
 from cardsim.analysis.cashnguns.records import reading_status, status_text
+from cardsim.analysis.cashnguns.tables import mix_text
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.rules import UNIT_DOLLARS
 from cardsim.sims.cashnguns.simulator import play_lineups, strategy_rows
@@ -53,8 +54,7 @@ def opponents(against: str, players: int, metric: str, shame_value: int,
         specs = [item["spec"] for item in entry["library"]]
         names = [item["name"] for item in entry["library"]]
         mix = np.array([entry["equilibrium"].get(name, 0.0) for name in names], np.float64)
-        label = "shipped mix " + ", ".join(f"{name} {share:.0%}" for name, share in
-                                           sorted(entry["equilibrium"].items(), key=lambda item: -item[1]))
+        label = "shipped mix " + mix_text(entry["equilibrium"])
         label += f" ({reading_status(entry)['label']})"
         return specs, mix / mix.sum(), label, status_text(entry)
     return [parse_strategy(against).spec()], np.ones(1), against, ""

@@ -24,6 +24,7 @@ from cardsim.analysis.cashnguns.records import (
     reading_status,
     status_text,
 )
+from cardsim.analysis.cashnguns.tables import mix_text
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 from cardsim.sims.cashnguns.simulator import SIMULATOR
@@ -187,8 +188,7 @@ def shipped_mixes_table(path: Path | None = None) -> pl.DataFrame:
         reply = status["reply"]
         rows.append({
             "players": players, "metric": metric, "shame": shame_value,
-            "mix": ", ".join(f"{name} {share:.0%}" for name, share in
-                             sorted(entry["equilibrium"].items(), key=lambda item: -item[1])),
+            "mix": mix_text(entry["equilibrium"]),
             "holds": status["holds"], "status": status["label"],
             "best_known_reply": "" if reply is None else gain_text(metric, reply["gain"], reply["interval"]),
             "status_text": status_text(entry)})

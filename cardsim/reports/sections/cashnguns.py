@@ -30,6 +30,7 @@ from cardsim.analysis.cashnguns import (
     discover_command_line,
     equilibrium_table,
     load_libraries,
+    mix_text,
     outside_figures,
     payoff_matrix,
     pooled_intervals,
@@ -233,8 +234,7 @@ def readings_table(entries: dict[tuple[int, str, int], dict], checks: dict[tuple
         scale = 100.0 if metric == "win" else 1.0
         check = checks.get(key, {})
         outside = outside_figures(entry, check)
-        mix = ", ".join(f"{name} {share:.0%}" for name, share in
-                        sorted(entry["equilibrium"].items(), key=lambda item: -item[1]))
+        mix = mix_text(entry["equilibrium"])
         rows.append({
             "players": players, "reading": reading_label(metric, shame_value), "metric": metric,
             "source": entry.get("source", "shipped library"), "rounds": entry["rounds"],
