@@ -83,3 +83,32 @@ def test_ctrl_c_while_the_workers_start_is_one_line(tmp_path):
     _wait(lambda: len(_descendants(process.pid)) >= 2)
     os.killpg(process.pid, signal.SIGINT)
     _finish(process, store)
+
+
+def _nap(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+@pytest.mark.parametrize("how", ["closed", "dropped"])
+def test_a_run_stopped_early_says_nothing_of_cancelled_tasks(how):
+    """joblib warns that it cancelled the tasks still running when its generator is closed or
+    dropped early; a stopped run has its one line and nothing else (seen in CI on Ctrl-C)."""
+    import gc
+    import warnings
+
+    from joblib import Parallel, delayed
+
+    from cardsim.sims.core.interrupts import stopped_quietly
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        outputs = stopped_quietly(Parallel(n_jobs=2, return_as="generator_unordered")(
+            delayed(_nap)(0.2) for _ in range(8)))
+        next(outputs)
+        if how == "closed":
+            outputs.close()
+        else:
+            del outputs
+            gc.collect()
+    assert [str(w.message) for w in caught if "tasks" in str(w.message)] == []

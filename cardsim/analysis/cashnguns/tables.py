@@ -33,7 +33,12 @@ from cardsim.sims.cashnguns.strategies import (
     TARGET_POLICIES,
     Strategy,
 )
-from cardsim.sims.core.interrupts import start_workers, worker_lost_errors, worker_task
+from cardsim.sims.core.interrupts import (
+    start_workers,
+    stopped_quietly,
+    worker_lost_errors,
+    worker_task,
+)
 from cardsim.sims.core.runner import run, run_id
 from cardsim.stats import Z95, wilson_interval
 
@@ -195,11 +200,11 @@ def profile_payoffs(
         from joblib import Parallel, delayed
 
         start_workers(jobs)  # a Ctrl-C while they start: no traceback from them
-        results = Parallel(n_jobs=jobs, return_as="generator")(
+        results = stopped_quietly(Parallel(n_jobs=jobs, return_as="generator")(
             delayed(worker_task)(_profile_rows, *arguments, batch, n, seed, shame_value, store,
                                  runner_options)
             for batch in batches
-        )
+        ))
     rows: list[dict] = []
     done = 0
     try:

@@ -17,8 +17,11 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
-from typing import Any
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _quiet = False
 
@@ -90,3 +93,18 @@ def start_workers(jobs: int) -> None:
     resource_tracker.ensure_running()
     with _sigint_blocked():
         Parallel(n_jobs=jobs)(delayed(quiet_worker)() for _ in range(jobs))
+
+
+def stopped_quietly(outputs: Iterable[T]) -> Iterator[T]:
+    """``outputs`` (a joblib generator) item by item; however the caller stops early (Ctrl-C,
+    an error, dropping this generator), it is closed here with joblib's warning that it
+    cancelled the tasks still running left out, since cancelling them is what stopping means."""
+    try:
+        for item in outputs:  # not ``yield from``: it would close ``outputs`` unfiltered
+            yield item
+    finally:
+        close = getattr(outputs, "close", None)
+        if close is not None:
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=".*tasks", category=UserWarning)
+                close()

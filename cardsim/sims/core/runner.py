@@ -13,7 +13,6 @@ import math
 import platform
 import sys
 import time
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -25,7 +24,12 @@ import polars as pl
 from cardsim import __version__
 from cardsim.errors import Interrupted, UserError
 from cardsim.sims.core.fingerprint import code_fingerprint
-from cardsim.sims.core.interrupts import start_workers, worker_lost_errors, worker_task
+from cardsim.sims.core.interrupts import (
+    start_workers,
+    stopped_quietly,
+    worker_lost_errors,
+    worker_task,
+)
 from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
 from cardsim.sims.core.simulator import Simulator, config_summary, config_to_dict
 from cardsim.sims.core.store import StoredRun, StoreWriteError, open_run
@@ -115,10 +119,10 @@ def _joblib(simulator: Simulator, config: Any, seed: int, size: int, jobs: int) 
     def execute(indices: list[int]) -> Iterator[tuple[int, pl.DataFrame]]:
         start_workers(jobs)  # a Ctrl-C while they start: no traceback from them
         parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
-        yield from parallel(
+        yield from stopped_quietly(parallel(
             delayed(worker_task)(play_chunk, simulator, config, seed, index, size)
             for index in indices
-        )
+        ))
 
     return execute
 
@@ -261,11 +265,9 @@ class _Chunks:
                 if self.on_chunk is not None:
                     self.on_chunk(index)
         finally:
-            with warnings.catch_warnings():
-                # stopped early (Ctrl-C, a write error): joblib would warn that it cancelled
-                # the chunks still running, which is what stopping means
-                warnings.filterwarnings("ignore", message=".*still being processed")
-                results.close()
+            close = getattr(results, "close", None)
+            if close is not None:  # stopped early (Ctrl-C, a write error): cancel the rest
+                close()
 
     def table(self, count: int, rows: int) -> pl.DataFrame:
         return pl.concat([self.frames[i] for i in range(count)], how="vertical").head(rows)
