@@ -2,8 +2,9 @@
 
 Layout happens in two passes: :func:`layout` flows the report's blocks onto A4 pages (a title
 page, a contents page, then each section from a fresh page; tables split with their header
-repeated; plots share a page when they fit, and a plot that almost fits the rest of a page is
-drawn a little shorter rather than leaving the page half empty), and :func:`write_pdf` draws
+repeated, and a row too tall for the rest of a page goes on over the break; plots share a page
+when they fit, and a plot that almost fits the rest of a page is drawn a little shorter rather
+than leaving the page half empty), and :func:`write_pdf` draws
 those pages. Knowing every page first lets the contents page give page numbers. Text pages are
 drawn with matplotlib's PdfPages, each plot as its own vector PDF that pypdf places on its page;
 pypdf then adds the outline (a bookmark for every chapter and every headed list, table and
@@ -398,12 +399,38 @@ def drawn_ahead(section: Section) -> Section:
     return replace(section, blocks=blocks)
 
 
+def split_row(item: Item, room: float) -> tuple[Item, Item] | None:
+    """A table row cut between two of its text lines: the part that fits in ``room`` inches and
+    the rest, each with the row's padding (None when the row has one line or none of it fits).
+    Lines of a row sit at ``pad + k * step`` below its top (:func:`_table_items`)."""
+    tops = sorted({line.dy for line in item.lines})
+    if len(tops) < 2:
+        return None
+    pad = tops[0]
+    cut = max((top for top in tops[1:] if top + pad <= room), default=None)
+    if cut is None:
+        return None
+    head = Item(cut + pad, tuple(line for line in item.lines if line.dy < cut), table_row=True)
+    tail = Item(item.height - cut + pad,
+                tuple(replace(line, dy=line.dy - cut + pad) for line in item.lines if line.dy >= cut),
+                keep_with_next=item.keep_with_next, table_row=True)
+    return head, tail
+
+
 def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, float]:
     items, repeat_header = block_items(block)
     mark = outline_title(block)
     i = 0
     while i < len(items):
         item = items[i]
+        if (item.table_row and y + item.height > CONTENT_BOTTOM
+                and y - MARGIN_TOP < 0.5 * (CONTENT_BOTTOM - MARGIN_TOP)):
+            # a row too tall for the rest of a page that is not yet half full goes on over the
+            # page break (the header repeated above its rest) rather than leave the page empty
+            parts = split_row(item, CONTENT_BOTTOM - y)
+            if parts is not None:
+                items[i:i + 1] = parts
+                item = parts[0]
         height = item.height
         plot = item.plot
         figure = plot.make() if plot is not None and plot.size is None else None
@@ -426,6 +453,11 @@ def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, 
             if repeat_header is not None and item.table_row:
                 page.placed.append((y, repeat_header))
                 y += repeat_header.height
+        if item.table_row and y + height > CONTENT_BOTTOM:  # taller than a whole page
+            parts = split_row(item, CONTENT_BOTTOM - y)
+            if parts is not None:
+                items[i:i + 1] = parts
+                item, height = parts[0], parts[0].height
         if mark is not None and i == 0:
             page.marks.append(Mark(1, mark, y))
         if plot is not None:

@@ -201,3 +201,26 @@ def test_cards_left_small_multiples_show_every_strategy_and_game():
     assert all(ax.get_xlim()[1] >= 90 for ax in panels)  # the game with 90 cards left is in view
     texts = [t.get_text() for ax in panels for t in ax.texts]
     assert "wins 25%\nmedian 90" in texts and "wins 50%\nmedian 0" in texts
+
+
+@pytest.mark.parametrize("words", [1200, 3000], ids=["taller-than-the-rest", "taller-than-a-page"])
+def test_a_tall_table_row_goes_on_over_the_page_break(words):
+    """A row whose wrapped cell is too tall for the rest of a page is cut between two of its
+    lines (the header repeated above the rest), not moved whole to leave a page half empty, and
+    never runs past the page's foot; every line comes out once, in order."""
+    cell = " ".join(f"w{k}" for k in range(words))
+    rows = (("a", "short"), ("b", cell), ("c", "short"))
+    table = Table("tall", ("row", "text"), rows, rows)
+    lead = Paragraph(" ".join(["filler"] * 150))  # a few lines: the page is not half full
+    pages = layout(Report("T", "S", (), (Section("s", "S", (lead, table)),)))
+    chapter = [p for p in pages if p.header == "S"]
+    area = CONTENT_BOTTOM - MARGIN_TOP
+    assert all(p.used() <= area + 1e-9 for p in chapter)
+    assert all(p.used() >= 0.5 * area for p in chapter[:-1])
+    placed = [(n, line) for n, p in enumerate(chapter) for top, item in sorted(p.placed, key=lambda x: x[0])
+              for line in sorted(item.lines, key=lambda line: line.dy)]
+    body = [line.text for _, line in placed if line.text.startswith("w")]
+    assert " ".join(body).split() == cell.split()
+    with_b = {n for n, line in placed if line.text.startswith("w")}
+    assert len(with_b) >= 2  # the row went on over a break
+    assert all(sum(line.text == "row" for m, line in placed if m == n) == 1 for n in with_b)
