@@ -170,7 +170,7 @@ def sample_world(s, rng, p, world, lean):
             continue
         qa = seats[a]
         qb = seats[b]
-        change = (lean[qa, pool[b]] + lean[qb, pool[a]] - lean[qa, pool[a]] - lean[qb, pool[b]])
+        change = lean[qa, pool[b]] + lean[qb, pool[a]] - lean[qa, pool[a]] - lean[qb, pool[b]]
         if change >= 0.0 or rng.random() < np.exp(change):
             pool[a], pool[b] = pool[b], pool[a]
     for i in range(n_hidden):
