@@ -13,8 +13,9 @@ other hands by their public counts and the draw pile), plays the option there an
 the game with the rollout policy in every seat for a horizon of turns, and scores the end:
 1 / 0 for a won / lost game, else its side's share of the living players' life points. Every
 option is played in the same sampled worlds. It leaves the rollout policy's choice only for an
-option whose paired gain is more than ``SWITCH_Z`` standard errors above 0. Every other
-decision is the rollout policy's.
+option whose paired gain is more than ``SWITCH_Z`` standard errors above 0; past half its
+rounds it stops early once every other option is ``STOP_Z`` standard errors below the policy's
+choice (the budget goes to the close calls). Every other decision is the rollout policy's.
 
 The sampled world is built from public information and the bot's own hand only (card ids and
 seats taken in a fixed order, then shuffled), so the decision is a function of the public view
@@ -102,6 +103,8 @@ BELIEF = 1.0  # weight of the suspicion in the sampled roles
 LEAN_EVIDENCE = (2.0, 1.0)  # evidence weights of that suspicion (the role bot's)
 LAWLESS_AIM = 4.0  # log-weight against a Deputy or Renegade per aim at the Sheriff
 SWITCH_Z = 1.0  # leave the rollout policy's choice only for an option better by this many s.e.
+STOP_Z = 1.5  # stop a search early once every other option is worse by this many s.e. ...
+STOP_ROUNDS = 4  # ... after at least half its rounds and this many
 NEVER_AIM = -1e8  # hostility at or below this: a player the bot never aims at (its own side)
 
 
@@ -347,6 +350,7 @@ def search_play(s, rng, p):
     base = np.empty(STATE_SIZE, np.int64)
     world = np.empty(STATE_SIZE, np.int64)
     values = np.empty(MAX_OPTIONS)
+    done = 0
     for _ in range(rounds):
         sample_world(s, rng, p, base, lean)
         for j in range(n_options):
@@ -355,11 +359,23 @@ def search_play(s, rng, p):
             values[j] = world_value(world, p)
             totals[j] += values[j]
             squares[j] += (values[j] - values[0]) ** 2
+        done += 1
+        if done >= max(STOP_ROUNDS, rounds // 4) and done < rounds:
+            # stop early once every other option is clearly worse than the policy's choice
+            open_option = False
+            for j in range(1, n_options):
+                mean = (totals[j] - totals[0]) / done
+                spread = np.sqrt(max(squares[j] / done - mean * mean, 0.0) / (done - 1))
+                if mean + STOP_Z * spread >= 0.0:
+                    open_option = True
+                    break
+            if not open_option:
+                break
     best = 0
     best_edge = 0.0
     for j in range(1, n_options):
-        mean = (totals[j] - totals[0]) / rounds
-        spread = np.sqrt(max(squares[j] / rounds - mean * mean, 0.0) / max(rounds - 1, 1))
+        mean = (totals[j] - totals[0]) / done
+        spread = np.sqrt(max(squares[j] / done - mean * mean, 0.0) / max(done - 1, 1))
         edge = mean - SWITCH_Z * spread
         if mean > 0.0 and edge > best_edge:
             best = j
