@@ -175,8 +175,8 @@ def test_search_decisions_were_searched() -> None:
 def test_held_fire_was_searched() -> None:
     """The search bot's states above include a BANG! its rollout policy held back and the
     search fired (so the check above covers that decision too; it leaves the policy's held
-    fire rarely, and among the 4-player states)."""
-    states = mid_game_states(C.BOT_SEARCH, 4, SEARCH_GAMES)
+    fire rarely: a few times among the 7-player states)."""
+    states = mid_game_states(C.BOT_SEARCH, 7, SEARCH_GAMES)
     fired = 0
     for state, p in states:
         plain = E.choose_action(state.copy(), np.random.default_rng(1), p)
@@ -185,6 +185,18 @@ def test_held_fire_was_searched() -> None:
         searched = E.turn_action(state.copy(), np.random.default_rng(1), p)
         fired += searched[0] >= 0 and C.CARD_KIND[searched[0]] == C.BANG
     assert fired > 0
+
+
+def test_mass_attacks_were_searched() -> None:
+    """The search bot's states above include plays where its rollout policy fires a Gatling or
+    Indians! (the search weighs it against ending the play phase), so the check above covers
+    that decision too."""
+    mass = 0
+    for players in (4, 7):
+        for state, p in mid_game_states(C.BOT_SEARCH, players, SEARCH_GAMES):
+            plain = E.choose_action(state.copy(), np.random.default_rng(1), p)
+            mass += plain[0] >= 0 and C.CARD_KIND[plain[0]] in (C.GATLING, C.INDIANS)
+    assert mass > 0
 
 
 def test_balancing_renegade_decisions_were_checked() -> None:

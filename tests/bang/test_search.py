@@ -50,14 +50,41 @@ def test_a_sampled_world_keeps_what_the_seat_sees(seed: int) -> None:
     if s[E.G_WINNER] >= 0:
         pytest.skip("game over early")
     world = np.empty_like(s)
-    v = P.suspicion(E.public_view(s.copy(), p), E.seat_params(s, p))
-    S.sample_world(s, np.random.default_rng(seed), p, world, v)
+    lean = S.role_leans(E.public_view(s.copy(), p), E.seat_params(s, p))
+    S.sample_world(s, np.random.default_rng(seed), p, world, lean)
     assert E.invariant_error(world) == 0
     seen = E.public_view(s.copy(), p).copy()
     sampled = E.public_view(world.copy(), p).copy()
     seen[V.V_BOT] = sampled[V.V_BOT] = 0
     assert np.array_equal(seen, sampled)
     assert sorted(world[E.ROLE : E.ROLE + 7]) == sorted(C.ROLES_BY_PLAYERS[3])
+
+
+def test_a_player_who_aimed_at_the_sheriff_is_sampled_an_outlaw() -> None:
+    """The sampled worlds read the public record: a seat that has aimed at the Sheriff is dealt
+    the Outlaw role far more often than its share of the hidden roles (the rollout policy's
+    Deputy never aims at the Sheriff, nor its Renegade while others live), and a seat with no
+    record less often."""
+    s, _ = mid_game(7, 0)
+    state = E.StateView(s)
+    state.role[:7] = C.ROLES_BY_PLAYERS[3]
+    state.alive[:7] = 1
+    state.revealed[:7] = 0
+    state.revealed[0] = 1
+    state.attacks[:, :] = 0
+    state.attacks[3, 0] = 2  # seat 3 aimed at the Sheriff twice
+    p = int(np.flatnonzero(state.role[:7] == C.DEPUTY)[0])
+    lean = S.role_leans(E.public_view(s.copy(), p), E.seat_params(s, p))
+    world = np.empty_like(s)
+    rng = np.random.default_rng(5)
+    outlaw = np.zeros(7)
+    for _ in range(400):
+        S.sample_world(s, rng, p, world, lean)
+        outlaw += world[E.ROLE : E.ROLE + 7] == C.OUTLAW
+    share = 3 / 5  # three Outlaws among the five hidden seats
+    assert outlaw[3] / 400 > 0.95 > share
+    others = [q for q in range(1, 7) if q not in (3, p)]
+    assert max(outlaw[others]) / 400 < share
 
 
 def renegade_view(alive: list[int]) -> np.ndarray:

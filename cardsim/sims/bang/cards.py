@@ -164,7 +164,7 @@ BOT_DESCRIPTIONS: dict[str, str] = {
     "out of reach)",
     "tuned2": "role2 with its parameters trained per role and player count by iterated best "
     "response (cardsim bang train --bot tuned2)",
-    "search": "plans each aimed play with the engine: Monte Carlo rollouts (tuned2 bots "
+    "search": "plans each aimed play and mass attack with the engine: Monte Carlo rollouts (tuned2 bots "
     "everywhere) over hidden roles and hands sampled from the public record; tuned2 otherwise",
 }
 

@@ -4,15 +4,18 @@ At each play it would aim (BANG!, Duel, Jail, Panic!, Cat Balou) the search bot 
 rollout policy (tuned2: the structural rules with their trained parameters) for the play, lists
 the same card aimed at every other legal target plus ending the play phase; when the policy
 would end its play phase holding a BANG! it may still play, the options are ending it and that
-BANG! at each player in reach the policy does not rule out (a held fire is searched too). It
-scores each option by rollouts: it samples a world consistent with the public record (the
-hidden roles dealt over the seats whose role is unknown, the unseen cards over the other hands
-by their public counts and the draw pile), plays the option there and continues the game with
-the rollout policy in every seat for a horizon of turns, and scores the end: 1 / 0 for a won /
-lost game, else its side's share of the living players' life points. Every option is played
-in the same sampled worlds. It leaves the rollout policy's choice only for an option whose
-paired gain is more than ``SWITCH_Z`` standard errors above 0. Every other decision is the
-rollout policy's.
+BANG! at each player in reach the policy does not rule out (a held fire is searched too); when
+the policy fires a Gatling or Indians! (which hits friends too), the options are that and
+ending the play phase. It scores each option by rollouts: it samples a world consistent with
+the public record (the hidden roles dealt over the seats whose role is unknown, weighted by
+how well each fits the public attack record, :func:`role_leans`; the unseen cards over the
+other hands by their public counts and the draw pile), plays the option there and continues
+the game with the rollout policy in every seat for a horizon of turns, and scores the end:
+1 / 0 for a won / lost game, else its side's share of the living players' life points. Every
+option is played in the same sampled worlds. It leaves the rollout policy's choice only for an
+option whose paired gain is more than ``SWITCH_Z`` standard errors above 0; past half its
+rounds it stops early once every other option is ``STOP_Z`` standard errors below the policy's
+choice (the budget goes to the close calls). Every other decision is the rollout policy's.
 
 The sampled world is built from public information and the bot's own hand only (card ids and
 seats taken in a fixed order, then shuffled), so the decision is a function of the public view
@@ -31,11 +34,14 @@ from cardsim.sims.bang.cards import (
     CAT_BALOU,
     DEPUTY,
     DUEL,
+    GATLING,
+    INDIANS,
     JAIL,
     N_CARDS,
     N_KINDS,
     OUTLAW,
     PANIC,
+    RENEGADE,
     ROLE_SIDE,
     ROLES_BY_PLAYERS,
     SIDE_RENEGADE,
@@ -43,6 +49,8 @@ from cardsim.sims.bang.cards import (
 from cardsim.sims.bang.decisions import choose_action, effective_kind, public_view
 from cardsim.sims.bang.policies import (
     N_PARAMS,
+    P_EVIDENCE_CHAIN,
+    P_EVIDENCE_SHERIFF,
     P_JAIL_MIN,
     P_SHOOT_MIN,
     P_TAKE_MIN,
@@ -86,13 +94,17 @@ from cardsim.sims.bang.state import (
     seat_params,
     shuffle_prefix,
 )  # fmt: skip
-from cardsim.sims.bang.view import V_MAY_BANG, V_SHERIFF
+from cardsim.sims.bang.view import V_ATTACKS, V_MAY_BANG, V_PLAYERS, V_SHERIFF
 from cardsim.sims.core.jit import kernel
 
 MAX_OPTIONS = MAX_SEATS + 1
 SWAPS = 24  # Metropolis swaps of two hidden roles per sampled world
 BELIEF = 1.0  # weight of the suspicion in the sampled roles
-SWITCH_Z = 2.0  # leave the rollout policy's choice only for an option better by this many s.e.
+LEAN_EVIDENCE = (2.0, 1.0)  # evidence weights of that suspicion (the role bot's)
+LAWLESS_AIM = 4.0  # log-weight against a Deputy or Renegade per aim at the Sheriff
+SWITCH_Z = 1.0  # leave the rollout policy's choice only for an option better by this many s.e.
+STOP_Z = 1.5  # stop a search early once every other option is worse by this many s.e. ...
+STOP_ROUNDS = 4  # ... after at least half its rounds and this many
 NEVER_AIM = -1e8  # hostility at or below this: a player the bot never aims at (its own side)
 
 
@@ -103,22 +115,33 @@ def copy_state(dst, src):
         dst[i] = src[i]
 
 
-@kernel(inline="always")
-def role_lean(role, suspect):
-    """Log-weight of a hidden ``role`` for a seat of suspicion ``suspect`` (hostility to the
-    Sheriff read from the public attack record): Outlaws lean to the suspects, Deputies away."""
-    if role == OUTLAW:
-        return BELIEF * suspect
-    if role == DEPUTY:
-        return -BELIEF * suspect
-    return 0.0
+@kernel
+def role_leans(v, w):
+    """Log-weight of each hidden role per seat (rows: seats, columns: roles) from the public
+    record, for the worlds :func:`sample_world` deals: Outlaws lean to the suspects and Deputies
+    away (the suspicion read with fixed evidence weights, ``LEAN_EVIDENCE``, whatever the
+    seat's own trained ones), and a player who has aimed at the Sheriff is hardly a Deputy or
+    the Renegade (the rollout policy's Deputy never aims at him, nor its Renegade while others
+    live: policies.hostility)."""
+    fixed = w.copy()
+    fixed[P_EVIDENCE_SHERIFF] = LEAN_EVIDENCE[0]
+    fixed[P_EVIDENCE_CHAIN] = LEAN_EVIDENCE[1]
+    suspect = suspicion(v, fixed)
+    lean = np.zeros((MAX_SEATS, 4))
+    sheriff = v[V_SHERIFF]
+    for q in range(v[V_PLAYERS]):
+        aimed = 0.0 if q == sheriff else float(v[V_ATTACKS + q * MAX_SEATS + sheriff])
+        lean[q, OUTLAW] = BELIEF * suspect[q]
+        lean[q, DEPUTY] = -BELIEF * suspect[q] - LAWLESS_AIM * aimed
+        lean[q, RENEGADE] = -LAWLESS_AIM * aimed
+    return lean
 
 
 @kernel
-def sample_world(s, rng, p, world, suspect):
+def sample_world(s, rng, p, world, lean):
     """``world`` = ``s`` with everything hidden from p dealt afresh from what p knows: the
     roles not yet public over the seats whose role is unknown (shuffled, then ``SWAPS``
-    Metropolis swaps toward weights exp(``role_lean``) from the suspicion ``suspect``), the
+    Metropolis swaps toward weights exp(``lean[seat, role]``), :func:`role_leans`), the
     cards p has not seen (the draw pile and the other hands) over the other hands by their
     public sizes and the draw pile. Every seat plays the rollout policy of its sampled role."""
     copy_state(world, s)
@@ -148,8 +171,9 @@ def sample_world(s, rng, p, world, suspect):
         b = rand_below(rng, n_hidden)
         if pool[a] == pool[b]:
             continue
-        change = (role_lean(pool[b], suspect[seats[a]]) + role_lean(pool[a], suspect[seats[b]])
-                  - role_lean(pool[a], suspect[seats[a]]) - role_lean(pool[b], suspect[seats[b]]))
+        qa = seats[a]
+        qb = seats[b]
+        change = lean[qa, pool[b]] + lean[qb, pool[a]] - lean[qa, pool[a]] - lean[qb, pool[b]]
         if change >= 0.0 or rng.random() < np.exp(change):
             pool[a], pool[b] = pool[b], pool[a]
     for i in range(n_hidden):
@@ -254,18 +278,32 @@ def search_play(s, rng, p):
     v = public_view(s, p)
     w = seat_params(s, p)
     c0, t0, which0 = scripted_play(v, w)
+    mass = False
     if c0 >= 0 and t0 < 0:
-        return c0, t0, which0
+        kind0 = effective_kind(s, p, c0)
+        if kind0 != GATLING and kind0 != INDIANS:
+            return c0, t0, which0
+        mass = True
     suspect = suspicion(v, w)
+    cards = np.full(MAX_OPTIONS, c0, np.int64)
     targets = np.empty(MAX_OPTIONS, np.int64)
     whiches = np.empty(MAX_OPTIONS, np.int64)
     n_options = 1
-    if c0 < 0:
+    if mass:
+        # a Gatling or Indians! hits every other player, friends too: play it or end the phase
+        targets[0] = -1
+        whiches[0] = which0
+        cards[1] = -1
+        targets[1] = -1
+        whiches[1] = -1
+        n_options = 2
+    elif c0 < 0:
         # the policy ends its play phase: the BANG! it holds back at any player it does not
         # rule out as a target (a held fire is a choice too)
         c0 = find_card(v, BANG) if v[V_MAY_BANG] == 1 else -1
         if c0 < 0:
             return -1, -1, -1
+        cards[0] = -1
         targets[0] = -1
         whiches[0] = -1
         for t in range(s[G_PLAYERS]):
@@ -273,6 +311,7 @@ def search_play(s, rng, p):
                 continue
             if hostility(v, w, suspect, t) <= NEVER_AIM:
                 continue
+            cards[n_options] = c0
             targets[n_options] = t
             whiches[n_options] = -1
             n_options += 1
@@ -300,33 +339,47 @@ def search_play(s, rng, p):
             targets[n_options] = t
             whiches[n_options] = which
             n_options += 1
-        targets[n_options] = -1  # end the play phase instead
+        cards[n_options] = -1  # end the play phase instead
+        targets[n_options] = -1
         whiches[n_options] = -1
         n_options += 1
+    lean = role_leans(v, w)
     rounds = max(1, s[SEARCH] // n_options)
     totals = np.zeros(MAX_OPTIONS)
     squares = np.zeros(MAX_OPTIONS)  # sums of squared differences from the default option
     base = np.empty(STATE_SIZE, np.int64)
     world = np.empty(STATE_SIZE, np.int64)
     values = np.empty(MAX_OPTIONS)
+    done = 0
     for _ in range(rounds):
-        sample_world(s, rng, p, base, suspect)
+        sample_world(s, rng, p, base, lean)
         for j in range(n_options):
             copy_state(world, base)
-            card = c0 if targets[j] >= 0 else -1
-            play_out(world, rng, p, card, targets[j], whiches[j], s[SEARCH + 1])
+            play_out(world, rng, p, cards[j], targets[j], whiches[j], s[SEARCH + 1])
             values[j] = world_value(world, p)
             totals[j] += values[j]
             squares[j] += (values[j] - values[0]) ** 2
+        done += 1
+        if done >= max(STOP_ROUNDS, rounds // 4) and done < rounds:
+            # stop early once every other option is clearly worse than the policy's choice
+            open_option = False
+            for j in range(1, n_options):
+                mean = (totals[j] - totals[0]) / done
+                spread = np.sqrt(max(squares[j] / done - mean * mean, 0.0) / (done - 1))
+                if mean + STOP_Z * spread >= 0.0:
+                    open_option = True
+                    break
+            if not open_option:
+                break
     best = 0
     best_edge = 0.0
     for j in range(1, n_options):
-        mean = (totals[j] - totals[0]) / rounds
-        spread = np.sqrt(max(squares[j] / rounds - mean * mean, 0.0) / max(rounds - 1, 1))
+        mean = (totals[j] - totals[0]) / done
+        spread = np.sqrt(max(squares[j] / done - mean * mean, 0.0) / max(done - 1, 1))
         edge = mean - SWITCH_Z * spread
         if mean > 0.0 and edge > best_edge:
             best = j
             best_edge = edge
-    if targets[best] < 0:
+    if cards[best] < 0:
         return -1, -1, -1
-    return c0, targets[best], whiches[best]
+    return cards[best], targets[best], whiches[best]

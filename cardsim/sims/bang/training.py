@@ -89,13 +89,14 @@ def searched_params(bot: str) -> np.ndarray:
 
 
 def start_table(bot: str, players: int) -> np.ndarray:
-    """Where training starts: the role bot's parameters for ``tuned``; for ``tuned2`` the
-    shipped tuned parameters of ``players`` with the structural rules on (role2's values)."""
+    """Where training starts: the role bot's parameters for ``tuned``; for ``tuned2`` role2's
+    parameters for every role (the structural rules on from the start, so the search moves
+    from the rung it is measured against, not from tuned's values). ``players`` is kept for
+    a start that depends on the count."""
+    del players
     if bot == "tuned":
         return engine.DEFAULT_PARAMS.copy()
-    from cardsim.sims.bang import tuned
-
-    return with_structure(tuned.params_for(players, tuned.SHIPPED))
+    return with_structure(engine.DEFAULT_PARAMS)
 
 
 def train_players(players: int, seed: int, budget: int, max_rounds: int,
