@@ -13,9 +13,9 @@ other hands by their public counts and the draw pile), plays the option there an
 the game with the rollout policy in every seat for a horizon of turns, and scores the end:
 1 / 0 for a won / lost game, else its side's share of the living players' life points. Every
 option is played in the same sampled worlds. It leaves the rollout policy's choice only for an
-option whose paired gain is more than ``SWITCH_Z`` standard errors above 0; past half its
-rounds it stops early once every other option is ``STOP_Z`` standard errors below the policy's
-choice (the budget goes to the close calls). Every other decision is the rollout policy's.
+option whose paired gain is more than ``SWITCH_Z`` standard errors above 0; past a quarter
+of its rounds (and ``STOP_ROUNDS``) it stops early once every other option is ``STOP_Z``
+standard errors below the policy's choice (the budget goes to the close calls). Every other decision is the rollout policy's.
 
 The sampled world is built from public information and the bot's own hand only (card ids and
 seats taken in a fixed order, then shuffled), so the decision is a function of the public view
@@ -104,7 +104,7 @@ LEAN_EVIDENCE = (2.0, 1.0)  # evidence weights of that suspicion (the role bot's
 LAWLESS_AIM = 4.0  # log-weight against a Deputy or Renegade per aim at the Sheriff
 SWITCH_Z = 1.0  # leave the rollout policy's choice only for an option better by this many s.e.
 STOP_Z = 1.5  # stop a search early once every other option is worse by this many s.e. ...
-STOP_ROUNDS = 4  # ... after at least half its rounds and this many
+STOP_ROUNDS = 4  # ... after at least a quarter of its rounds and this many
 NEVER_AIM = -1e8  # hostility at or below this: a player the bot never aims at (its own side)
 
 
@@ -272,6 +272,15 @@ def may_aim(s, v, p, kind, t):
     return kind == DUEL or kind == CAT_BALOU
 
 
+@kernel(inline="always")
+def paired_gain(totals, squares, j, done):
+    """Option ``j``'s mean gain over option 0 (the rollout policy's choice) after ``done``
+    rounds of paired rollouts, and its standard error."""
+    mean = (totals[j] - totals[0]) / done
+    spread = np.sqrt(max(squares[j] / done - mean * mean, 0.0) / max(done - 1, 1))
+    return mean, spread
+
+
 @kernel
 def search_play(s, rng, p):
     """The search bot's play (see the module docstring)."""
@@ -364,8 +373,7 @@ def search_play(s, rng, p):
             # stop early once every other option is clearly worse than the policy's choice
             open_option = False
             for j in range(1, n_options):
-                mean = (totals[j] - totals[0]) / done
-                spread = np.sqrt(max(squares[j] / done - mean * mean, 0.0) / (done - 1))
+                mean, spread = paired_gain(totals, squares, j, done)
                 if mean + STOP_Z * spread >= 0.0:
                     open_option = True
                     break
@@ -374,8 +382,7 @@ def search_play(s, rng, p):
     best = 0
     best_edge = 0.0
     for j in range(1, n_options):
-        mean = (totals[j] - totals[0]) / done
-        spread = np.sqrt(max(squares[j] / done - mean * mean, 0.0) / max(done - 1, 1))
+        mean, spread = paired_gain(totals, squares, j, done)
         edge = mean - SWITCH_Z * spread
         if mean > 0.0 and edge > best_edge:
             best = j
