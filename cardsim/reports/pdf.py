@@ -420,6 +420,15 @@ def split_row(item: Item, room: float) -> tuple[Item, Item] | None:
 def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, float]:
     items, repeat_header = block_items(block)
     mark = outline_title(block)
+
+    def split_at(i: int, y: float) -> Item:
+        """Item ``i``, a table row, cut to the room left below ``y`` where it can be (its rest
+        becomes item ``i + 1``)."""
+        parts = split_row(items[i], CONTENT_BOTTOM - y)
+        if parts is not None:
+            items[i:i + 1] = parts
+        return items[i]
+
     i = 0
     while i < len(items):
         item = items[i]
@@ -427,10 +436,7 @@ def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, 
                 and y - MARGIN_TOP < 0.5 * (CONTENT_BOTTOM - MARGIN_TOP)):
             # a row too tall for the rest of a page that is not yet half full goes on over the
             # page break (the header repeated above its rest) rather than leave the page empty
-            parts = split_row(item, CONTENT_BOTTOM - y)
-            if parts is not None:
-                items[i:i + 1] = parts
-                item = parts[0]
+            item = split_at(i, y)
         height = item.height
         plot = item.plot
         figure = plot.make() if plot is not None and plot.size is None else None
@@ -454,10 +460,8 @@ def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, 
                 page.placed.append((y, repeat_header))
                 y += repeat_header.height
         if item.table_row and y + height > CONTENT_BOTTOM:  # taller than a whole page
-            parts = split_row(item, CONTENT_BOTTOM - y)
-            if parts is not None:
-                items[i:i + 1] = parts
-                item, height = parts[0], parts[0].height
+            item = split_at(i, y)
+            height = item.height
         if mark is not None and i == 0:
             page.marks.append(Mark(1, mark, y))
         if plot is not None:

@@ -42,12 +42,12 @@ from cardsim.sims.core.interrupts import (
 from cardsim.sims.core.runner import run, run_id
 from cardsim.stats import Z95, wilson_interval
 
+METRICS = ("win", "score")
+
 
 def mix_text(equilibrium: dict[str, float]) -> str:
     """A mix in words, largest share first: ``d6 65%, d2 35%``."""
     return ", ".join(f"{name} {share:.0%}" for name, share in sorted(equilibrium.items(), key=lambda item: -item[1]))
-
-METRICS = ("win", "score")
 
 
 def strategy_space_tables() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:

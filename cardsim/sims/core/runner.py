@@ -265,9 +265,7 @@ class _Chunks:
                 if self.on_chunk is not None:
                     self.on_chunk(index)
         finally:
-            close = getattr(results, "close", None)
-            if close is not None:  # stopped early (Ctrl-C, a write error): cancel the rest
-                close()
+            results.close()  # stopped early (Ctrl-C, a write error): cancel the rest
 
     def table(self, count: int, rows: int) -> pl.DataFrame:
         return pl.concat([self.frames[i] for i in range(count)], how="vertical").head(rows)
