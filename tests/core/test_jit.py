@@ -1,9 +1,12 @@
-"""``kernel``: constants specialise only the arguments named in ``literals``."""
+"""``kernel``: constants specialise only the arguments named in ``literals``; ``refcounts=False``
+compiles without reference counting."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from numba.core import types
+from numba.core.errors import TypingError
 
 from cardsim.sims.core.jit import kernel
 
@@ -99,3 +102,34 @@ def test_the_garbage_collector_pauses_while_numba_compiles_and_resumes_after():
         assert not gc.isenabled()  # a collector the caller had paused stays paused
     finally:
         gc.enable()
+
+
+@kernel(refcounts=False)
+def count_up(values, start):
+    for i in range(values.shape[0]):
+        values[i] = start + i
+
+
+@kernel
+def counted(n):
+    values = np.zeros(n, np.int64)
+    count_up(values[1:], 10)  # a view of an array the counting caller owns
+    return values
+
+
+def test_a_kernel_without_refcounts_writes_into_its_callers_arrays():
+    assert counted(4).tolist() == [0, 10, 11, 12]
+    assert count_up.targetoptions["_nrt"] is False and "_nrt" not in counted.targetoptions
+
+
+def test_a_kernel_without_refcounts_cannot_allocate():
+    @kernel(refcounts=False)
+    def allocates(n):
+        return np.zeros(n).sum()
+
+    @kernel
+    def caller(n):
+        return allocates(n)
+
+    with pytest.raises(TypingError, match="zeros"):
+        caller(3)

@@ -20,8 +20,8 @@ from cardsim.sims.cashnguns.rules import (
     NOTES_PER_ROUND,
     ROUNDS,
     expected_round_pot,
-    final_winners,
-    resolve_shots,
+    final_winners_into,
+    resolve_shots_into,
     shares_loot,
     split_share,
     wounds_after,
@@ -37,7 +37,7 @@ from cardsim.sims.core.jit import kernel
 DECK_SIZE = sum(DECK_NOTE_COUNTS)
 
 
-@kernel
+@kernel(refcounts=False)
 def _shuffle(values: np.ndarray, state: np.ndarray) -> None:
     """Fisher-Yates shuffle of ``values`` in place with the game's stream."""
     for i in range(values.shape[0] - 1, 0, -1):
@@ -71,46 +71,78 @@ def play_batch(
     """
     n = seeds.shape[0]
     players = lineups.shape[1]
-    money = np.zeros((n, players), np.int32)
-    wounds_out = np.zeros((n, players), np.int8)
-    shame_out = np.zeros((n, players), np.int8)
-    alive_out = np.zeros((n, players), np.bool_)
-    winner_out = np.zeros((n, players), np.bool_)
-    shots_out = np.zeros((n, players), np.int8)
-    cards_used = np.zeros((n, players, 3), np.int8)
-    rounds_out = np.zeros(n, np.int8)
-    drawn_out = np.zeros(n, np.int32)
-    paid_out = np.zeros(n, np.int32)
-    left_out = np.zeros(n, np.int32)
+    results = (
+        np.zeros((n, players), np.int32),  # money
+        np.zeros((n, players), np.int8),  # wounds
+        np.zeros((n, players), np.int8),  # shame
+        np.zeros((n, players), np.bool_),  # alive
+        np.zeros((n, players), np.bool_),  # winner
+        np.zeros((n, players), np.int8),  # shots
+        np.zeros((n, players, 3), np.int8),  # cards used
+        np.zeros(n, np.int8),  # rounds
+        np.zeros(n, np.int32),  # drawn
+        np.zeros(n, np.int32),  # paid
+        np.zeros(n, np.int32),  # left
+    )
+    seat_arrays = (
+        np.empty(players, np.int64),  # slot of each seat
+        np.empty(players, np.bool_),  # alive
+        np.empty(players, np.int64),  # wounds
+        np.empty(players, np.int64),  # shame
+        np.empty(players, np.int64),  # cash
+        np.empty(players, np.int64),  # shots
+        np.zeros(players, np.int64),  # bullets
+        np.zeros(players, np.int64),  # targets
+        np.zeros(players, np.bool_),  # lying
+        np.empty(players, np.float64),  # score
+        np.empty(players, np.bool_),  # winners
+        np.empty(players, np.int64),  # wounds taken this round
+        np.empty(players, np.bool_),  # down this round
+        np.empty(players, np.bool_),  # fired this round
+        np.empty(players, np.bool_),  # shown this round
+    )
+    table_arrays = (
+        np.empty((players, params.shape[1]), np.float64),  # each seat's strategy row
+        np.empty((players, 3), np.int64),  # hands
+        np.empty((players, 3), np.int64),  # revealed
+        np.empty((ROUNDS, players), np.int64),  # aims
+        np.empty((ROUNDS, players), np.bool_),  # lay
+        np.empty(DECK_SIZE, np.int64),  # deck template
+        np.empty(DECK_SIZE, np.int64),  # deck
+        np.array(NOTE_UNITS, np.int64),
+        np.empty(3, np.int64),  # notes drawn
+        np.empty(3, np.int64),  # notes on the table
+        np.zeros(1, np.uint64),  # the game's random stream
+    )
+    _play_games(seeds, lineups, params, shame_units, results, seat_arrays, table_arrays)
+    return results
 
-    deck_template = np.empty(DECK_SIZE, np.int64)
+
+@kernel(refcounts=False)
+def _play_games(
+    seeds: np.ndarray,
+    lineups: np.ndarray,
+    params: np.ndarray,
+    shame_units: float,
+    results: tuple,
+    seat_arrays: tuple,
+    table_arrays: tuple,
+) -> None:
+    """The game loop of :func:`play_batch`, which allocates every array it writes (its
+    ``results``, and the per-game state in ``seat_arrays`` and ``table_arrays``, reset at the
+    start of every game), so the loop runs without reference counting."""
+    (money, wounds_out, shame_out, alive_out, winner_out, shots_out, cards_used,
+     rounds_out, drawn_out, paid_out, left_out) = results
+    (slot_of_seat, alive, wounds, shame, cash, shots, bullets, targets, lying, score, winners,
+     wounds_taken, down, fired, shown) = seat_arrays
+    seat_params, hands, revealed, aims, lay, deck_template, deck, note_units, drawn_notes, table, state = table_arrays
+    n = seeds.shape[0]
+    players = lineups.shape[1]
     position = 0
     for kind in range(3):
         for _ in range(DECK_NOTE_COUNTS[kind]):
             deck_template[position] = kind
             position += 1
-    note_units = np.array(NOTE_UNITS, np.int64)
-    # Per-game state, allocated once and reset at the start of every game.
-    slot_of_seat = np.empty(players, np.int64)
-    seat_params = np.empty((players, params.shape[1]), np.float64)
-    deck = np.empty(DECK_SIZE, np.int64)
-    alive = np.empty(players, np.bool_)
-    wounds = np.empty(players, np.int64)
-    shame = np.empty(players, np.int64)
-    cash = np.empty(players, np.int64)
-    shots = np.empty(players, np.int64)
-    hands = np.empty((players, 3), np.int64)
-    revealed = np.empty((players, 3), np.int64)
-    aims = np.empty((ROUNDS, players), np.int64)
-    lay = np.empty((ROUNDS, players), np.bool_)
-    drawn_notes = np.empty(3, np.int64)
-    bullets = np.zeros(players, np.int64)
-    targets = np.zeros(players, np.int64)
-    lying = np.zeros(players, np.bool_)
-    table = np.empty(3, np.int64)
-    score = np.empty(players, np.float64)
-
-    state = np.zeros(1, np.uint64)
     for game in range(n):
         state[0] = seeds[game]
         for seat in range(players):
@@ -179,7 +211,7 @@ def play_batch(
                         next_uniform(state),
                     )
             # Phases 5-6: Bang!Bang!Bang! first, then the Bangs of those still standing.
-            wounds_taken, down, fired, shown = resolve_shots(targets, bullets, lying, alive)
+            resolve_shots_into(targets, bullets, lying, alive, wounds_taken, down, fired, shown)
             sharers = 0
             for seat in range(players):
                 if alive[seat]:
@@ -211,9 +243,10 @@ def play_batch(
         if survivors > 1:
             for seat in range(players):
                 score[seat] = cash[seat] + shame_units * shame[seat]
-            winners = final_winners(alive, score, shame, wounds)
+            final_winners_into(alive, score, shame, wounds, winners)
         else:
-            winners = alive.copy()
+            for seat in range(players):
+                winners[seat] = alive[seat]
         for seat in range(players):
             slot = slot_of_seat[seat]
             money[game, slot] = cash[seat]
@@ -228,5 +261,3 @@ def play_batch(
         drawn_out[game] = drawn
         paid_out[game] = paid
         left_out[game] = table[0] + 2 * table[1] + 4 * table[2]
-    return (money, wounds_out, shame_out, alive_out, winner_out, shots_out, cards_used,
-            rounds_out, drawn_out, paid_out, left_out)

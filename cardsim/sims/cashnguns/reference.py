@@ -27,8 +27,8 @@ from cardsim.sims.cashnguns.rules import (
 )
 
 _split_share = rules.split_share.py_func
-_resolve_shots = rules.resolve_shots.py_func
-_final_winners = rules.final_winners.py_func
+_resolve_shots_into = rules.resolve_shots_into.py_func
+_final_winners_into = rules.final_winners_into.py_func
 _wounds_after = rules.wounds_after.py_func
 _shares_loot = rules.shares_loot.py_func
 _choose_bullet = strategies.choose_bullet.py_func
@@ -130,9 +130,10 @@ class Table:
                 raise ValueError(f"seat {seat} must aim at a living opponent, not {target}")
             self.hands[seat][bullets[seat]] -= 1
         alive = np.array(self.alive)
-        taken, down, fired, shown = _resolve_shots(
-            np.array(targets), np.array(bullets), np.array(lying) & alive, alive
-        )
+        taken = np.zeros(self.players, np.int64)
+        down, fired, shown = (np.zeros(self.players, np.bool_) for _ in range(3))
+        _resolve_shots_into(np.array(targets), np.array(bullets), np.array(lying) & alive, alive,
+                            taken, down, fired, shown)
         sharers = []
         self.aims.append([targets[seat] if self.alive[seat] else -1 for seat in range(self.players)])
         self.lay.append([bool(lying[seat]) and self.alive[seat] for seat in range(self.players)])
@@ -168,7 +169,8 @@ class Table:
         if sum(self.alive) <= 1:
             return list(self.alive)
         score = np.array([c + self.shame_units * s for c, s in zip(self.cash, self.shame)])
-        won = _final_winners(np.array(self.alive), score, np.array(self.shame), np.array(self.wounds))
+        won = np.zeros(self.players, np.bool_)
+        _final_winners_into(np.array(self.alive), score, np.array(self.shame), np.array(self.wounds), won)
         return [bool(w) for w in won]
 
 

@@ -17,7 +17,7 @@ _MIX2 = 0x94D049BB133111EB
 _MASK = (1 << 64) - 1
 
 
-@kernel
+@kernel(refcounts=False)
 def next_uniform(state: np.ndarray) -> float:
     """Advance ``state`` (a one-element uint64 array) and return a float in [0, 1)."""
     state[0] += np.uint64(_GOLDEN)

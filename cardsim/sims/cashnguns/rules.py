@@ -39,7 +39,7 @@ MIN_PLAYERS, MAX_PLAYERS = 4, 6
 DEFAULT_SHAME_DOLLARS = -5_000
 
 
-@kernel
+@kernel(refcounts=False)
 def split_share(fives: int, tens: int, twenties: int, sharers: int) -> tuple[int, int, int, int]:
     """The split without change of phase 7: the largest equal share and the notes paid out.
 
@@ -70,7 +70,7 @@ def split_share(fives: int, tens: int, twenties: int, sharers: int) -> tuple[int
 @kernel
 def resolve_shots(
     targets: np.ndarray, bullets: np.ndarray, lying: np.ndarray, alive: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Phases 4-6 of a round: who lies down, which guns fire, who is wounded.
 
     Seed, phase 4: a player who lies down takes no part in the shooting; a gun aimed at a
@@ -98,27 +98,52 @@ def resolve_shots(
     """
     players = targets.shape[0]
     wounds_taken = np.zeros(players, np.int64)
-    down_by_bbb = np.zeros(players, np.bool_)
+    down = np.zeros(players, np.bool_)
     fired = np.zeros(players, np.bool_)
     shown = np.zeros(players, np.bool_)
+    resolve_shots_into(targets, bullets, lying, alive, wounds_taken, down, fired, shown)
+    return wounds_taken, down, fired, shown
+
+
+@kernel(refcounts=False)
+def resolve_shots_into(
+    targets: np.ndarray,
+    bullets: np.ndarray,
+    lying: np.ndarray,
+    alive: np.ndarray,
+    wounds_taken: np.ndarray,
+    down: np.ndarray,
+    fired: np.ndarray,
+    shown: np.ndarray,
+) -> None:
+    """:func:`resolve_shots` written into the caller's arrays (``wounds_taken``, ``down``,
+    ``fired``, ``shown``, one entry per player, overwritten), so a game loop allocates nothing."""
+    players = targets.shape[0]
+    for seat in range(players):
+        wounds_taken[seat] = 0
+        down[seat] = False
+        fired[seat] = False
+        shown[seat] = False
     for shooter in range(players):
         target = targets[shooter]
         if alive[shooter] and not lying[shooter] and not lying[target]:
             if bullets[shooter] == BANG_BANG_BANG:
                 wounds_taken[target] += 1
-                down_by_bbb[target] = True
-                fired[shooter] = True
-                shown[shooter] = True
-    down = down_by_bbb.copy()
-    for shooter in range(players):
-        target = targets[shooter]
-        if alive[shooter] and not lying[shooter] and not lying[target] and not down_by_bbb[shooter]:
-            shown[shooter] = True
-            if bullets[shooter] == BANG:
-                wounds_taken[target] += 1
                 down[target] = True
                 fired[shooter] = True
-    return wounds_taken, down, fired, shown
+                shown[shooter] = True
+    # Until the Bangs land, ``down`` holds exactly the players a Bang!Bang!Bang! downed (who
+    # lose their shot); the Bangs fire all at once, so they land only after every shooter is known.
+    for shooter in range(players):
+        target = targets[shooter]
+        if alive[shooter] and not lying[shooter] and not lying[target] and not down[shooter]:
+            shown[shooter] = True
+            if bullets[shooter] == BANG:
+                fired[shooter] = True
+    for shooter in range(players):
+        if fired[shooter] and bullets[shooter] == BANG:
+            wounds_taken[targets[shooter]] += 1
+            down[targets[shooter]] = True
 
 
 @kernel
@@ -131,8 +156,19 @@ def final_winners(
     player with fewer shame markers, then to the one with more wound markers. Players still
     equal after that are all winners (reading: the seed is silent). Nobody alive: no winner.
     """
+    winners = np.zeros(alive.shape[0], np.bool_)
+    final_winners_into(alive, score, shame, wounds, winners)
+    return winners
+
+
+@kernel(refcounts=False)
+def final_winners_into(
+    alive: np.ndarray, score: np.ndarray, shame: np.ndarray, wounds: np.ndarray, winners: np.ndarray
+) -> None:
+    """:func:`final_winners` written into the caller's ``winners`` (one flag per player)."""
     players = alive.shape[0]
-    winners = np.zeros(players, np.bool_)
+    for seat in range(players):
+        winners[seat] = False
     best = -1
     for seat in range(players):
         if not alive[seat]:
@@ -149,7 +185,7 @@ def final_winners(
         if better:
             best = seat
     if best < 0:
-        return winners
+        return
     for seat in range(players):
         if (
             alive[seat]
@@ -158,10 +194,9 @@ def final_winners(
             and wounds[seat] == wounds[best]
         ):
             winners[seat] = True
-    return winners
 
 
-@kernel
+@kernel(refcounts=False)
 def wounds_after(wounds: int, wounds_taken: int) -> int:
     """Wound markers after a round; the third wound eliminates, so markers stop at three.
 
@@ -171,7 +206,7 @@ def wounds_after(wounds: int, wounds_taken: int) -> int:
     return min(LETHAL_WOUNDS, wounds + wounds_taken)
 
 
-@kernel
+@kernel(refcounts=False)
 def shares_loot(alive: bool, lying: bool, down: bool) -> bool:
     """Whether a player takes part in the phase-7 split: alive, did not lie down, not wounded.
 
@@ -181,7 +216,7 @@ def shares_loot(alive: bool, lying: bool, down: bool) -> bool:
     return alive and not lying and not down
 
 
-@kernel
+@kernel(refcounts=False)
 def expected_round_pot(table_units: int, drawn: np.ndarray) -> float:
     """The loot a round is expected to offer before its five notes are turned, in units: the
     notes left on the table plus five times the mean value of the notes not yet drawn (public:

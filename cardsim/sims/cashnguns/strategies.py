@@ -365,7 +365,7 @@ def _convert(key: str, type_name: object, value: str, spec: str) -> object:
     return value
 
 
-@kernel
+@kernel(refcounts=False)
 def loaded_chance(revealed: np.ndarray, seat: int) -> float:
     """Public estimate of the chance that ``seat``'s current card is loaded: the loaded cards it
     has not revealed over all the cards it has not revealed (its hand and any card it discarded
@@ -376,7 +376,7 @@ def loaded_chance(revealed: np.ndarray, seat: int) -> float:
     return (LOADED_IN_HAND - revealed[seat, 1] - revealed[seat, 2]) / unrevealed
 
 
-@kernel
+@kernel(refcounts=False)
 def opponent_loaded(params: np.ndarray, revealed: np.ndarray, aims: np.ndarray, round_index: int,
                     seat: int) -> float:
     """The chance that ``seat``'s current card is loaded as a strategy estimates it from the
@@ -394,7 +394,7 @@ def opponent_loaded(params: np.ndarray, revealed: np.ndarray, aims: np.ndarray, 
     return loaded_chance(revealed, seat)
 
 
-@kernel
+@kernel(refcounts=False)
 def schedule_card(order: int, hand: np.ndarray) -> int:
     """The next card of card order number ``order`` (:func:`order_of_index`) still in ``hand``:
     the first slot whose kind has appeared in the order up to it more often than the player
@@ -431,7 +431,7 @@ def schedule_card(order: int, hand: np.ndarray) -> int:
     return CLICK
 
 
-@kernel
+@kernel(refcounts=False)
 def choose_target(
     params: np.ndarray,
     me: int,
@@ -453,42 +453,53 @@ def choose_target(
     """
     policy = int(params[PARAM_TARGET])
     players = alive.shape[0]
-    value = np.zeros(players, np.float64)
+    latest = -1  # retaliate: the most recent earlier round in which someone aimed at me
     if policy == TARGET_RETALIATE:
         for past in range(round_index - 1, -1, -1):
-            found = False
             for seat in range(players):
                 if alive[seat] and seat != me and aims[past, seat] == me and not lay[past, seat]:
-                    value[seat] = 1.0
-                    found = True
-            if found:
+                    latest = past
+            if latest >= 0:
                 break
-    elif policy != TARGET_RANDOM:
-        for seat in range(players):
-            if policy == TARGET_LEADER:
-                value[seat] = money[seat]
-            elif policy == TARGET_WEAKEST:
-                value[seat] = wounds[seat]
-            else:
-                value[seat] = -opponent_loaded(params, revealed, aims, round_index, seat)
     best = -np.inf
-    for seat in range(players):
-        if alive[seat] and seat != me and value[seat] > best:
-            best = value[seat]
     count = 0
     for seat in range(players):
-        if alive[seat] and seat != me and value[seat] == best:
-            count += 1
+        if alive[seat] and seat != me:
+            value = target_value(policy, params, me, seat, money, wounds, revealed, aims, lay, round_index, latest)
+            if value > best:
+                best = value
+                count = 1
+            elif value == best:
+                count += 1
     pick = int(u * count)
     for seat in range(players):
-        if alive[seat] and seat != me and value[seat] == best:
-            if pick == 0:
-                return seat
-            pick -= 1
+        if alive[seat] and seat != me:
+            if target_value(policy, params, me, seat, money, wounds, revealed, aims, lay, round_index, latest) == best:
+                if pick == 0:
+                    return seat
+                pick -= 1
     return -1
 
 
-@kernel
+@kernel(refcounts=False)
+def target_value(policy: int, params: np.ndarray, me: int, seat: int, money: np.ndarray, wounds: np.ndarray,
+                 revealed: np.ndarray, aims: np.ndarray, lay: np.ndarray, round_index: int, latest: int) -> float:
+    """How much :func:`choose_target`'s ``policy`` wants to aim at the living opponent ``seat``
+    (the highest wins, ties drawn): 1 for a player who aimed at me without lying down in round
+    ``latest`` (retaliate; -1: nobody ever did, everyone 0), its money (leader), its wounds
+    (weakest), minus its :func:`opponent_loaded` (clicks), 0 for everyone (random)."""
+    if policy == TARGET_RETALIATE:
+        return 1.0 if latest >= 0 and aims[latest, seat] == me and not lay[latest, seat] else 0.0
+    if policy == TARGET_LEADER:
+        return float(money[seat])
+    if policy == TARGET_WEAKEST:
+        return float(wounds[seat])
+    if policy == TARGET_RANDOM:
+        return 0.0
+    return -opponent_loaded(params, revealed, aims, round_index, seat)
+
+
+@kernel(refcounts=False)
 def choose_bullet(
     params: np.ndarray,
     hand: np.ndarray,
@@ -530,7 +541,7 @@ def choose_bullet(
     return CLICK
 
 
-@kernel
+@kernel(refcounts=False)
 def choose_lie_down(
     params: np.ndarray,
     me: int,

@@ -155,7 +155,7 @@ def python_copy(function: Callable) -> Callable:
 
 def kernel(
     function: Callable | None = None, *, inline: str = "never",
-    literals: bool | tuple[str, ...] = False,
+    literals: bool | tuple[str, ...] = False, refcounts: bool = True,
 ) -> Any:
     """Compile ``function`` in nopython mode with the on-disk cache, typed for its compiled
     callers without literal specialisation. Use as ``@kernel`` or ``@kernel(inline="always")``.
@@ -165,6 +165,12 @@ def kernel(
     for that value, worth its compile time where it matters (The Game's planner's hot loops). Every other argument is typed plainly, even when a caller happens to
     pass a constant (``n_cand = 0`` before a loop would otherwise compile one more copy).
     ``literals=True`` keeps numba's behaviour of a copy per constant of any argument.
+
+    ``refcounts=False`` compiles without numba's reference counting of arrays (``_nrt=False``):
+    numba counts every array a function takes or views, with an atomic add and subtract on the
+    array's memory record, and in a hot game loop those counts can cost more than the game's
+    own arithmetic. Such a kernel cannot allocate an array (numba refuses to compile it), so
+    it writes into arrays its caller owns; a caller compiled with counting may pass it any array.
 
     Every kernel is an :class:`InnerKernel`: compiled for other kernels without a CPython
     wrapper (nor a C callback wrapper); a call from Python
@@ -178,8 +184,9 @@ def kernel(
         if unknown:
             raise TypeError(f"{python_function.__name__} has no argument {sorted(unknown)}")
         drop_stale_cache(Path(inspect.getfile(python_function)))
+        options = {} if refcounts else {"_nrt": False}
         dispatcher = njit(cache=True, inline=inline, no_cpython_wrapper=True,
-                          no_cfunc_wrapper=True)(python_function)
+                          no_cfunc_wrapper=True, **options)(python_function)
         dispatcher.__class__ = InnerKernel
         if literals is True:
             return dispatcher
