@@ -231,6 +231,43 @@ def warm_up(games: Sequence[str], jobs: int,
 
 
 # ---------------------------------------------------------------------------------------------
+# Each game's longest documented command (``Game.long_run``), timed whole.
+
+
+def long_run_benchmark(games: Sequence[str] | None = None, *,
+                       on_row: Callable[[dict[str, Any]], None] | None = None,
+                       run: Callable[[Sequence[str], Path, Path, Path], tuple[float, float]] = _timed_run,
+                       ) -> list[dict[str, Any]]:
+    """Rows of ``cardsim bench long-runs``: every named game (default: all) that declares a
+    ``long_run``, run whole in a new process as a user's first run (an empty numba cache, so
+    its compile time counts; ``--store`` a scratch folder, so nothing resumes), with wall and
+    CPU seconds (the process and its workers), the utilisation of the cores and whether the
+    wall time is within the game's ``long_run_wall_s``. ``run`` runs one (tests replace it)."""
+    cores = os.cpu_count() or 1
+    rows: list[dict[str, Any]] = []
+    for name in games if games is not None else names():
+        game = get_game(name)
+        if not game.long_run:
+            continue
+        scratch = Path(tempfile.mkdtemp(prefix="cardsim-bench-long-"))
+        try:
+            (scratch / "numba").mkdir()
+            load = load_average()
+            argv = (*game.long_run, "--store", str(scratch / "store"))
+            wall, cpu = run(argv, scratch / "numba", scratch, package_root())
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        bound = game.long_run_wall_s
+        rows.append({"game": game.title, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+                     "utilisation": round(cpu / (wall * cores), 2) if wall > 0 else None,
+                     "target_wall_s": bound, "meets_target": None if bound is None else bool(wall <= bound),
+                     "load_1min": round(load, 2), "command": "cardsim " + " ".join(game.long_run)})
+        if on_row is not None:
+            on_row(rows[-1])
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
 # The README's main command as a user meets it: clone, fresh venv, install, `cardsim report`.
 
 # Targets of issue 36 for the whole command on two cores (seconds wall, CPU seconds).

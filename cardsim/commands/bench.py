@@ -16,6 +16,8 @@ CPU-second) and names the games without such an engine.
 records the documentation's benchmarks page is generated from.
 ``report`` times the README's main command as a user meets it (:func:`cardsim.coldstart.report_benchmark`:
 clone, fresh venv, install, ``cardsim report``); ``--quick`` times ``cardsim report --quick``.
+``long-runs`` times each game's longest documented command whole against the bound its issue
+set (``Game.long_run``, :func:`cardsim.coldstart.long_run_benchmark`).
 """
 
 from __future__ import annotations
@@ -36,16 +38,17 @@ from cardsim.sims.core.game import resolve
 
 POKER_BENCH = "cardsim.sims.poker.bench:main"
 STRATEGIES = "strategies"
+LONG_RUNS = "long-runs"
 
 
 def targets() -> dict[str, str | None]:
     """Benchmark name -> its ``main`` (dotted path): poker, every game with a benchmark, and
-    ``strategies`` and ``compile`` (None: built in here)."""
+    ``strategies``, ``compile``, ``report`` and ``long-runs`` (None: built in here)."""
     from cardsim.sims.registry import games
 
     found: dict[str, str | None] = {"poker": POKER_BENCH}
     found.update((name, game.bench) for name, game in games().items() if game.bench)
-    return {**found, STRATEGIES: None, "compile": None, "report": None}
+    return {**found, STRATEGIES: None, "compile": None, "report": None, LONG_RUNS: None}
 
 
 def bench_command(target: str, quick: bool, as_json: bool = False, record: bool = False) -> None:
@@ -63,9 +66,11 @@ def bench_command(target: str, quick: bool, as_json: bool = False, record: bool 
         rows, details["no_strategy_engine"] = strategies_command(quick)
     elif target == "report":
         rows = report_command(quick, as_json)
+    elif target == LONG_RUNS:
+        rows = long_runs_command(quick, as_json)
     else:
         main = known[target]
-        assert main is not None  # only "compile", "strategies" and "report" have no dotted path
+        assert main is not None  # only the built-in targets have no dotted path
         rows = resolve(main)(quick)
         show_table(pl.DataFrame(rows), title=f"benchmark: {target}", name="benchmark")
     if folder is not None:
@@ -179,3 +184,22 @@ def compile_command(quick: bool, as_json: bool) -> list[dict]:
         typer.echo(f"{row['what']}: {row['command']} ({row['cache_files']} kernels cached)")
     return rows
 
+
+
+def long_runs_command(quick: bool, as_json: bool) -> list[dict]:
+    """`cardsim bench long-runs`: each game's longest documented command, timed whole."""
+    from cardsim.coldstart import long_run_benchmark
+
+    if quick:
+        raise UserError("cardsim bench long-runs times whole runs against their bounds; it has no --quick")
+
+    def note(row: dict) -> None:
+        if not as_json:
+            typer.echo(f"  {row['game']}: {row['wall_s']} s wall, {row['cpu_s']} CPU s "
+                       f"(bound {row['target_wall_s']} s wall, load {row['load_1min']})", err=True)
+
+    rows = long_run_benchmark(on_row=note)
+    title = ("benchmark: long runs (each game's longest documented command, first run: empty numba "
+             "cache; seconds, CPU seconds, utilisation = CPU / (wall x cores))")
+    show_table(pl.DataFrame(rows), title=title, name="long-runs", as_json=as_json)
+    return rows

@@ -7,6 +7,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from cardsim.coldstart import measure_cold, package_root
 
 
@@ -102,3 +104,36 @@ def test_bench_report_times_each_step_of_the_readme_command_and_records_it(tmp_p
 
     document = json.loads(path.read_text())
     assert document["command"] == "cardsim bench report" and document["rows"] == rows
+
+
+def test_bench_long_runs_times_each_declared_run_as_a_first_run():
+    """`cardsim bench long-runs` (the run replaced): one row per game that declares a long run,
+    run in a scratch folder with an empty numba cache and a scratch --store, judged against
+    the game's bound on wall seconds; games without one are left out; no --quick form."""
+    from cardsim import coldstart
+    from cardsim.commands import bench
+    from cardsim.errors import UserError
+    from cardsim.sims.registry import get_game, names
+
+    declared = [name for name in names() if get_game(name).long_run]
+    assert "cashnguns" in declared
+    seen = []
+
+    def run(argv, cache_dir, work_dir, root):
+        seen.append((argv, cache_dir, work_dir))
+        assert cache_dir.is_dir() and not any(cache_dir.iterdir())
+        return (1000.0, 1500.0) if len(seen) == 1 else (100.0, 150.0)
+
+    rows = coldstart.long_run_benchmark(["gang", "cashnguns"], run=run)
+    game = get_game("cashnguns")
+    assert not get_game("gang").long_run and [row["game"] for row in rows] == [game.title]
+    argv, cache_dir, work_dir = seen[0]
+    assert argv[: len(game.long_run)] == game.long_run
+    assert argv[-2] == "--store" and argv[-1].startswith(str(work_dir))
+    row = rows[0]
+    assert (row["wall_s"], row["cpu_s"], row["target_wall_s"]) == (1000.0, 1500.0, game.long_run_wall_s)
+    assert row["meets_target"] is (1000.0 <= game.long_run_wall_s)
+    assert row["utilisation"] == round(1500.0 / (1000.0 * (os.cpu_count() or 1)), 2)
+    assert not cache_dir.exists()  # the scratch folder is gone
+    with pytest.raises(UserError, match="no --quick"):
+        bench.long_runs_command(True, as_json=True)

@@ -71,6 +71,10 @@ class Game:
             longest first); None: the game compiles nothing worth a note.
         chapter_seconds: rough CPU seconds of its chapter in a first quick report (side by
             side, the longest starts first).
+        long_run: the game's longest documented command (``cardsim`` arguments), which
+            ``cardsim bench long-runs`` times whole, as a user's first run (empty numba cache,
+            a scratch ``--store``); () for none.
+        long_run_wall_s: the bound its issue set on that run's wall seconds on two cores.
     """
 
     name: str
@@ -92,6 +96,8 @@ class Game:
     episodes_per_second: float = 1_000.0
     compile_seconds: float | None = None
     chapter_seconds: float = 0.0
+    long_run: tuple[str, ...] = ()
+    long_run_wall_s: float | None = None
 
     @property
     def simulator_module(self) -> str:
