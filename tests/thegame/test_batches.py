@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.sims.thegame import kernel
+from cardsim.sims.core.jit import InnerKernel
+from cardsim.sims.thegame import batch, heuristic_turns, kernel, rollouts, rules, state, turn_search
 from cardsim.sims.thegame.config import STRATEGIES
 from cardsim.sims.thegame.params import strategy_params
 from cardsim.sims.thegame.simulator import warmup_configs
@@ -44,3 +45,20 @@ def test_traced_game_is_the_batch_game():
             traced, log = kernel.trace_game(int(seed), 2, 7, 2, True, sid, params)
             np.testing.assert_array_equal(traced, row)
             assert (log[:, 2] == kernel.LOG_TURN_END).sum() == row[kernel.S_TURNS]
+
+
+def test_the_game_loops_run_without_reference_counting():
+    """Every kernel of the game's modules is compiled without numba's reference counting (or
+    inlined into its caller), except those that allocate arrays, which a kernel without
+    counting cannot: the batch kernels (they allocate and hand the arrays to their loops), a
+    deal's deck and the search buffers."""
+    allocating = {kernel.batch_greedy, kernel.batch_heuristic, kernel.batch_search,
+                  kernel.batch_omniscient, kernel.deal_deck, kernel.new_rollout}
+    compiled = {value for module in (rules, state, turn_search, heuristic_turns, rollouts, batch)
+                for value in vars(module).values() if isinstance(value, InnerKernel)}
+    counted = {k for k in compiled if k.targetoptions.get("_nrt", True)
+               and k.targetoptions["inline"] != "always"}
+    assert counted == allocating
+    loops = {kernel.greedy_games, kernel.heuristic_games, kernel.search_games,
+             kernel.omniscient_games}
+    assert loops <= compiled - counted

@@ -1,8 +1,11 @@
 """Batch kernels of The Game: many independent games, each played sequentially in numba.
 
 One batch kernel per strategy family, chosen in Python by :func:`batch_kernel`, so a run
-compiles only the code its strategy reaches. :func:`play_games` returns one row of episode
-statistics per deal seed; :func:`trace_game` also returns one game's play log.
+compiles only the code its strategy reaches. Each allocates its arrays and hands them to its
+game loop (``greedy_games`` and so on), compiled without numba's reference counting like every
+kernel the loop calls (``kernel(refcounts=False)``): the counts of the arrays passed to the many
+small rule and policy calls of a game cost more than the rules. :func:`play_games` returns one
+row of episode statistics per deal seed; :func:`trace_game` also returns one game's play log.
 """
 
 from __future__ import annotations
@@ -87,9 +90,20 @@ def start_talking_game(deal_seed, players, hand_size, min_cards, trick_ok, talk,
 @kernel
 def batch_greedy(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params, stats,
                  out) -> None:
-    """greedy games (:func:`play_out_greedy`); the first seat starts."""
-    deck, hands, counts, piles, below, rng = new_table()
-    W, F, C = new_work()
+    """greedy games (:func:`play_out_greedy`); the first seat starts. Allocates the game's
+    arrays and plays the games in :func:`greedy_games`."""
+    greedy_games(deal_seeds, players, hand_size, min_cards, trick_ok, params, new_table(),
+                 new_work(), stats, out)
+
+
+@kernel(refcounts=False)
+def greedy_games(deal_seeds, players, hand_size, min_cards, trick_ok, params, table, work, stats,
+                 out) -> None:
+    """The game loop of :func:`batch_greedy`, which allocates the per-game state in ``table``
+    (deck, hands, counts, piles, below, rng) and ``work`` (W, F, C), reset at the start of
+    every game, so the loop runs without reference counting."""
+    deck, hands, counts, piles, below, rng = table
+    W, F, C = work
     for g in range(deal_seeds.shape[0]):
         draw_pos = setup_game(deal_seeds[g], players, hand_size, deck, hands, counts, piles,
                               below, rng)
@@ -102,9 +116,19 @@ def batch_greedy(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, 
 @kernel
 def batch_heuristic(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params,
                     stats, out) -> None:
-    """random / planner / signals / search without rollouts games (:func:`play_out`)."""
-    deck, hands, counts, piles, below, rng = new_table()
-    W, F, C = new_work()
+    """random / planner / signals / search without rollouts games (:func:`play_out`).
+    Allocates the game's arrays and plays the games in :func:`heuristic_games`."""
+    heuristic_games(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params,
+                    new_table(), new_work(), stats, out)
+
+
+@kernel(refcounts=False)
+def heuristic_games(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params, table,
+                    work, stats, out) -> None:
+    """The game loop of :func:`batch_heuristic`, without reference counting (its arrays as
+    in :func:`greedy_games`)."""
+    deck, hands, counts, piles, below, rng = table
+    W, F, C = work
     for g in range(deal_seeds.shape[0]):
         draw_pos, first = start_talking_game(deal_seeds[g], players, hand_size, min_cards,
                                              trick_ok, strategy >= SIGNALS, params, deck, hands,
@@ -117,10 +141,19 @@ def batch_heuristic(deal_seeds, players, hand_size, min_cards, trick_ok, strateg
 @kernel
 def batch_search(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params, stats,
                  out) -> None:
-    """search games with rollouts (:func:`play_out_search`)."""
-    deck, hands, counts, piles, below, rng = new_table()
-    W, F, C = new_work()
-    sc = new_rollout()
+    """search games with rollouts (:func:`play_out_search`). Allocates the game's arrays and
+    plays the games in :func:`search_games`."""
+    search_games(deal_seeds, players, hand_size, min_cards, trick_ok, params, new_table(),
+                 new_work(), new_rollout(), stats, out)
+
+
+@kernel(refcounts=False)
+def search_games(deal_seeds, players, hand_size, min_cards, trick_ok, params, table, work, sc,
+                 stats, out) -> None:
+    """The game loop of :func:`batch_search`, without reference counting (its arrays as in
+    :func:`greedy_games`, and the search buffers ``sc``)."""
+    deck, hands, counts, piles, below, rng = table
+    W, F, C = work
     for g in range(deal_seeds.shape[0]):
         draw_pos, first = start_talking_game(deal_seeds[g], players, hand_size, min_cards,
                                              trick_ok, True, params, deck, hands, counts, piles,
@@ -134,10 +167,19 @@ def batch_search(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, 
 @kernel
 def batch_omniscient(deal_seeds, players, hand_size, min_cards, trick_ok, strategy, params,
                      stats, out) -> None:
-    """omniscient games: the plan of :func:`plan_game`, then played (:func:`play_plan`)."""
-    deck, hands, counts, piles, below, rng = new_table()
-    W, F, C = new_work()
-    sc = new_rollout()
+    """omniscient games: the plan of :func:`plan_game`, then played (:func:`play_plan`).
+    Allocates the game's arrays and plays the games in :func:`omniscient_games`."""
+    omniscient_games(deal_seeds, players, hand_size, min_cards, trick_ok, params, new_table(),
+                     new_work(), new_rollout(), stats, out)
+
+
+@kernel(refcounts=False)
+def omniscient_games(deal_seeds, players, hand_size, min_cards, trick_ok, params, table, work,
+                     sc, stats, out) -> None:
+    """The game loop of :func:`batch_omniscient`, without reference counting (its arrays as
+    in :func:`search_games`)."""
+    deck, hands, counts, piles, below, rng = table
+    W, F, C = work
     for g in range(deal_seeds.shape[0]):
         draw_pos, first = start_talking_game(deal_seeds[g], players, hand_size, min_cards,
                                              trick_ok, True, params, deck, hands, counts, piles,

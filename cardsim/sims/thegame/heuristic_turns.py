@@ -119,7 +119,7 @@ def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, ran
     return True
 
 
-@kernel
+@kernel(refcounts=False)
 def turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, random_pick,
                 params, W, F, C, stats) -> int:
     """random / greedy: exactly the minimum count, chosen one card at a time; when that order
@@ -137,7 +137,7 @@ def turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, ra
     return required
 
 
-@kernel
+@kernel(refcounts=False)
 def extra_play_cost(hands, counts, player, slot, pile, piles, below, trick_ok, params,
                     pile_penalty, slot_of) -> float:
     """Cost of one optional extra play: its effective gap (+ reservation penalty), plus the
@@ -159,7 +159,7 @@ def extra_play_cost(hands, counts, player, slot, pile, piles, below, trick_ok, p
     return cost
 
 
-@kernel
+@kernel(refcounts=False)
 def play_extras(hands, counts, player, piles, below, trick_ok, reach, params, pile_penalty,
                 W, F, C, stats) -> int:
     """Keep playing the cheapest optional card while its cost is within ``reach``."""
@@ -191,7 +191,7 @@ def play_extras(hands, counts, player, piles, below, trick_ok, reach, params, pi
     return played
 
 
-@kernel
+@kernel(refcounts=False)
 def reservations(hands, counts, player, players, piles, below, trick_ok, params,
                  out_penalty) -> None:
     """The seed's allowed talk ("I have something good for pile N"): a pile is reserved when a
@@ -232,7 +232,7 @@ def extras_reach(draw_left, params) -> float:
     return params[P_REACH_EARLY]
 
 
-@kernel
+@kernel(refcounts=False)
 def lookahead_choice(hands, counts, player, piles, below, required, trick_ok, params, W, F,
                      C) -> bool:
     """Planner lookahead: among the P_LOOKAHEAD_CANDIDATES cheapest mandatory sequences, the one
@@ -308,7 +308,7 @@ def turn_planner(hands, counts, player, players, piles, below, required, draw_le
     return required + extra
 
 
-@kernel
+@kernel(refcounts=False)
 def choose_first_player(hands, counts, players, piles, below, min_cards, trick_ok, params,
                         W, F, C) -> int:
     """Allowed talk before the first turn ("I have a good start"): the player whose cheapest
@@ -342,7 +342,7 @@ def take_heuristic_turn(strategy, hands, counts, player, players, piles, below, 
 # Game loops.
 
 
-@kernel
+@kernel(refcounts=False)
 def play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
              trick_ok, piles, below, rng, params, W, F, C, stats) -> int:
     """Play a heuristic strategy from the given state to the end of the game; returns the draw
@@ -365,7 +365,7 @@ def play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
     return draw_pos
 
 
-@kernel
+@kernel(refcounts=False)
 def greedy_pick(hands, player, hcount, used, t0, t1, t2, t3, trick_ok) -> int:
     """One greedy step over the unused slots (bit s of ``used``) and the tops t0..t3: the
     play of smallest raw gap, ties to the lower slot, then the lower pile (exactly
@@ -404,7 +404,7 @@ def greedy_pick(hands, player, hcount, used, t0, t1, t2, t3, trick_ok) -> int:
     return best_code
 
 
-@kernel
+@kernel(refcounts=False)
 def play_out_greedy(deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
                     trick_ok, piles, below, params, W, F, C, stats) -> int:
     """:func:`play_out` specialised to greedy (same plays, same results): each turn picks its

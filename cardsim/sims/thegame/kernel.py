@@ -18,8 +18,12 @@ from cardsim.sims.thegame.batch import (  # noqa: F401
     batch_omniscient,
     batch_search,
     finish_row,
+    greedy_games,
+    heuristic_games,
+    omniscient_games,
     play_batch,
     play_games,
+    search_games,
     start_talking_game,
     trace_game,
 )

@@ -60,7 +60,7 @@ from cardsim.sims.thegame.turn_search import (
 # search with rollouts: candidate turns scored by rollouts over sampled unseen cards.
 
 
-@kernel
+@kernel(refcounts=False)
 def sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc) -> None:
     """A determinisation from the mover's legal information: the unplayed cards it does not
     hold, shuffled and dealt into teammates' hands (their known sizes) and the draw pile, into
@@ -85,7 +85,7 @@ def sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc
         k += 1
 
 
-@kernel
+@kernel(refcounts=False)
 def rollout(variant, n_variants_with_extras, player, players, draw_pos, hand_size, min_cards,
             required, trick_ok, piles, below, rng, params, W, F, C, sc) -> int:
     """Play candidate ``variant`` on a copy of the sampled state, then the signals strategy to
@@ -129,7 +129,7 @@ def same_sequence(sc, k, cards, pile_of, required) -> bool:
     return True
 
 
-@kernel
+@kernel(refcounts=False)
 def search_candidates(hands, counts, player, piles, below, required, trick_ok, params, W, F, C,
                       sc) -> int:
     """The candidate turns a rollout search compares, into sc.search_cards / search_piles:
@@ -159,7 +159,7 @@ def search_candidates(hands, counts, player, piles, below, required, trick_ok, p
     return n_cand
 
 
-@kernel
+@kernel(refcounts=False)
 def turn_search(hands, counts, player, players, deck, draw_pos, hand_size,
                 min_cards, piles, below, required, trick_ok, rng, params, W, F, C, sc,
                 stats) -> int:
@@ -223,7 +223,7 @@ def turn_search(hands, counts, player, players, deck, draw_pos, hand_size,
     return required + extra
 
 
-@kernel
+@kernel(refcounts=False)
 def play_out_search(deck, draw_pos, hands, counts, first, players, hand_size,
                     min_cards, trick_ok, piles, below, rng, params, W, F, C, sc, stats) -> int:
     """The game loop of :func:`play_out` with rollout turns of search."""
@@ -264,7 +264,7 @@ SNAP_DRAW = 1  # the draw position,
 SNAP_ROW = 2  # and the plan row where the turn starts
 
 
-@kernel
+@kernel(refcounts=False)
 def load_state(hands, counts, piles, below, players, sc) -> None:
     """Copy a state into the rollout state sc.r_hands / r_counts / r_piles / r_below."""
     for q in range(players):
@@ -277,7 +277,7 @@ def load_state(hands, counts, piles, below, players, sc) -> None:
         sc.r_below[x] = below[x]
 
 
-@kernel
+@kernel(refcounts=False)
 def save_snapshot(t, player, draw_pos, row, players, sc) -> None:
     """Store the rollout state as turn-start state ``t`` of the plan."""
     for q in range(players):
@@ -293,7 +293,7 @@ def save_snapshot(t, player, draw_pos, row, players, sc) -> None:
     sc.snap_meta[t, SNAP_ROW] = row
 
 
-@kernel
+@kernel(refcounts=False)
 def snapshot_plan(deck, draw_pos, hands, counts, players, hand_size, piles, below, rows,
                   sc) -> int:
     """Replay the plan's ``rows`` from the given state, storing the state at the start of every

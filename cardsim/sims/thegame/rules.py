@@ -46,7 +46,7 @@ def start_top(pile: int) -> int:
     return ASCENDING_START if pile < 2 else DESCENDING_START
 
 
-@kernel
+@kernel(refcounts=False)
 def is_backwards_trick(card: int, pile: int, top: int) -> bool:
     """Exactly 10 below the top of an ascending pile, or exactly 10 above a descending one."""
     if pile < 2:
@@ -54,7 +54,7 @@ def is_backwards_trick(card: int, pile: int, top: int) -> bool:
     return card == top + BACKWARDS_STEP
 
 
-@kernel
+@kernel(refcounts=False)
 def can_play(card: int, pile: int, top: int, backwards_trick: bool) -> bool:
     """Whether ``card`` may go on ``pile`` showing ``top`` (LƯỢT CHƠI, THỦ THUẬT ĐI NGƯỢC).
 

@@ -91,7 +91,7 @@ def random_below(state: np.ndarray, k: int) -> int:
     return int(next_u64(state) % np.uint64(k))
 
 
-@kernel
+@kernel(refcounts=False)
 def shuffle_prefix(values: np.ndarray, length: int, state: np.ndarray) -> None:
     """Fisher-Yates shuffle of ``values[:length]`` in place."""
     for i in range(length - 1, 0, -1):
@@ -111,7 +111,7 @@ def deal_deck(deal_seed: int) -> np.ndarray:
     return deck
 
 
-@kernel
+@kernel(refcounts=False)
 def fill_and_shuffle(deck: np.ndarray, state: np.ndarray) -> None:
     """Write cards 2..99 into ``deck`` and shuffle them with the game's stream."""
     for i in range(DECK_SIZE):
@@ -170,9 +170,10 @@ def refill(hands: np.ndarray, counts: np.ndarray, player: int, hand_size: int,
 
 
 # ---------------------------------------------------------------------------------------------
-# Scratch buffers, allocated once per batch so no turn allocates. Hot functions take three
-# arrays (W: int64 rows, F: float64 rows, C: candidate sequences) rather than many small ones:
-# every array argument costs a reference-count round trip per call.
+# Scratch buffers, allocated once per batch so no turn allocates (the game loops and every
+# kernel they call are compiled without reference counting, so they cannot allocate). Hot
+# functions take three arrays (W: int64 rows, F: float64 rows, C: candidate sequences) rather
+# than many small ones, which keeps their argument lists short.
 
 MAX_CANDIDATES = 16
 SLOT_TABLE = 128  # W[R_SLOT_OF, card]: hand slot of a card (-1 if not held), cards up to 109
@@ -314,7 +315,7 @@ def cards_left(counts, players, draw_pos) -> int:
     return total
 
 
-@kernel
+@kernel(refcounts=False)
 def setup_game(deal_seed, players, hand_size, deck, hands, counts, piles, below, rng) -> int:
     """Shuffle, deal ``hand_size`` cards to each player and lay the four foundations;
     returns the draw position."""

@@ -48,7 +48,7 @@ from cardsim.sims.thegame.state import (
 # Costs of single plays.
 
 
-@kernel
+@kernel(refcounts=False)
 def raw_gap(card: int, pile: int, top: int) -> float:
     """Greedy's cost: distance moved on the pile; a backwards trick counts -10."""
     if is_backwards_trick(card, pile, top):
@@ -58,7 +58,7 @@ def raw_gap(card: int, pile: int, top: int) -> float:
     return float(top - card)
 
 
-@kernel
+@kernel(refcounts=False)
 def effective_gap(card: int, pile: int, top: int, below: np.ndarray, trick_bonus: float) -> float:
     """Planner's cost: unplayed cards the play makes unreachable on this pile; a backwards
     trick scores minus the unplayed cards it reopens, minus ``trick_bonus``."""
@@ -71,7 +71,7 @@ def effective_gap(card: int, pile: int, top: int, below: np.ndarray, trick_bonus
     return -float(below[card - 1] - below[top]) - trick_bonus
 
 
-@kernel
+@kernel(refcounts=False)
 def far_partner(card: int, pile: int) -> int:
     """The card that would later make ``card`` a backwards trick on this pile's direction
     (card + 10 on ascending piles, card - 10 on descending ones)."""
@@ -84,7 +84,7 @@ def far_partner(card: int, pile: int) -> int:
 # Turn search: the cheapest legal sequences of exactly `required` plays.
 
 
-@kernel(literals=("required",))
+@kernel(literals=("required",), refcounts=False)
 def keep_candidate(W, F, C, keep, n_cand, total, hand, required) -> int:
     """Insert the sequence in the W[R_SEQ_*] rows (cost ``total``) into the sorted
     top-``keep`` candidate list."""
@@ -104,7 +104,7 @@ def keep_candidate(W, F, C, keep, n_cand, total, hand, required) -> int:
     return n_cand + 1 if n_cand < keep else keep
 
 
-@kernel
+@kernel(refcounts=False)
 def record_pair(W, F, C, keep, n_cand, total, hand, s1, p1, s2, p2) -> int:
     """Offer the two-play sequence (s1 on p1, then s2 on p2) to the candidate list."""
     W[R_SEQ_SLOT, 0] = s1
@@ -114,7 +114,7 @@ def record_pair(W, F, C, keep, n_cand, total, hand, s1, p1, s2, p2) -> int:
     return keep_candidate(W, F, C, keep, n_cand, total, hand, 2)
 
 
-@kernel
+@kernel(refcounts=False)
 def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F, C,
                keep) -> int:
     """:func:`best_sequences` for the common case of two effective-gap plays, enumerating the
@@ -211,7 +211,7 @@ def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F,
     return n_cand
 
 
-@kernel(literals=("effective",))
+@kernel(literals=("effective",), refcounts=False)
 def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, params,
                    pile_penalty, W, F, C, keep) -> int:
     """The ``keep`` cheapest legal sequences of exactly ``required`` plays, cheapest first, in
@@ -312,7 +312,7 @@ def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, pa
     return n_cand
 
 
-@kernel
+@kernel(refcounts=False)
 def completable_plays(hand, hcount, piles, below, to_play, trick_ok, params, W, F, C,
                       out) -> int:
     """The plays a turn may make now, as ``card * 4 + pile`` in ``out`` (in hand order, then
@@ -344,7 +344,7 @@ def completable_plays(hand, hcount, piles, below, to_play, trick_ok, params, W, 
     return n
 
 
-@kernel
+@kernel(refcounts=False)
 def play_and_list(hands, counts, player, card, pile, piles, below, to_play, trick_ok, params, W,
                   F, C, out) -> int:
     """Play ``card`` (held by ``player``) on ``pile``, then list the player's next plays as
