@@ -332,9 +332,11 @@ def builtin_action(s, rng, p):
     return scripted_play_into(public_view(s, p), seat_params(s, p), suspect_scratch(s))
 
 
-@kernel(inline="always")
+@kernel(refcounts=False)
 def choose_action(s, rng, p):
-    """p's next play, chosen by its bot (a user seat's by its strategy)."""
+    """p's next play, chosen by its bot (a user seat's by its strategy). A kernel of its own
+    without reference counting: the game loop that asks it may count references, and the
+    views a bot reads are made here."""
     if s[BOT + p] >= BOT_USER:
         return user_action(s, rng, p)
     return builtin_action(s, rng, p)

@@ -33,6 +33,19 @@ random bot's legal plays and the Bang!/Gatling shot (inlined, they made their ca
 type than the separate kernels cost). Like every kernel, the separate ones are compiled
 without numba's CPython wrapper and without machine code of their own
 (:mod:`cardsim.sims.core.jit`); a test's call from Python compiles a twin with the wrapper.
+
+Reference counting: numba counts every array a kernel takes or views with an atomic add and
+subtract, which in this game of small kernels cost more than the rules. Every rule, policy
+and rollout kernel is therefore ``@kernel(refcounts=False)`` and allocates nothing: the
+scratch it needs lives in the state (``VIEW``, ``ACTS``, ``PICKS``, ``SUSPECT``), and a
+function that returns a view into the state (:func:`public_view`, :func:`seat_params`) is
+inlined into its caller. Only the batch kernel's frame (the deal and the turn loop, which calls
+the start of a turn, the bots' plays and the end of a turn as kernels), the search bot's
+decision (:func:`~cardsim.sims.bang.search.search_play` with its sampled worlds) and
+:func:`invariant_error` count references, a few times a turn. A kernel the others call
+cannot allocate either (numba compiles it under its caller's setting), and says
+``refcounts=False`` so that callers which count skip the counts inside it too.
+
 :func:`play_focus_batch` is the one batch kernel every command compiles;
 :func:`play_focus_games` hands it one argument type per argument whatever the caller passes.
 ``cardsim bench compile --profile`` shows the cost per kernel.

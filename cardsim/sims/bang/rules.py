@@ -454,7 +454,7 @@ def resolve_jail(s, rng, p):
     return free
 
 
-@kernel(inline="always")
+@kernel(refcounts=False)
 def begin_turn(s, rng, p):
     """The start of p's turn (seed 003): draw! checks (Dynamite first, then Jail) and the draw
     phase. True if p goes on to play cards."""
@@ -473,7 +473,7 @@ def begin_turn(s, rng, p):
     return True
 
 
-@kernel(inline="always")
+@kernel(refcounts=False)
 def end_turn(s, rng, p):
     """The end of p's turn (seed 003): discard down to the hand limit (= current life), by
     p's bot, unless p is out or the game is over."""
