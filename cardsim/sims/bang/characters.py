@@ -8,8 +8,6 @@ Bart Cassidy, El Gringo, Vulture Sam, Paul Regret, Rose Doolan, Willy the Kid) s
 
 from __future__ import annotations
 
-import numpy as np
-
 from cardsim.sims.bang.cards import (
     BANG,
     BLACK_JACK,
@@ -37,6 +35,7 @@ from cardsim.sims.bang.state import (
     G_WINNER,
     LIFE,
     MAX_LIFE,
+    PICKS,
     count_in_hand,
     draw_to_hand,
     find_in_hand,
@@ -50,7 +49,7 @@ from cardsim.sims.bang.state import (
 from cardsim.sims.core.jit import kernel
 
 
-@kernel
+@kernel(refcounts=False)
 def suzy_refill(s, rng):
     """Suzy Lafayette (published): as soon as she has no cards in hand, she draws one."""
     q = s[G_SUZY]
@@ -123,7 +122,7 @@ def draw_phase(s, rng, p):
             draw_to_hand(s, rng, p, 1)
         draw_to_hand(s, rng, p, 1)
     elif ch == KIT_CARLSON:
-        seen = np.empty(3, np.int64)
+        seen = s[PICKS : PICKS + 3]
         n_seen = 0
         for _ in range(3):
             c = pop_deck(s, rng)

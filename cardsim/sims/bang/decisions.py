@@ -45,7 +45,7 @@ from cardsim.sims.bang.policies import (
     pick_store_card,
     pick_two_to_discard,
     random_play,
-    scripted_play,
+    scripted_play_into,
 )  # fmt: skip
 from cardsim.sims.bang.state import (
     ACTS,
@@ -64,6 +64,7 @@ from cardsim.sims.bang.state import (
     MAX_ACTIONS,
     MAX_LIFE,
     MAX_SEATS,
+    PICKS,
     REVEALED,
     ROLE,
     TABLE,
@@ -76,6 +77,7 @@ from cardsim.sims.bang.state import (
     hand_count,
     may_bang_again,
     seat_params,
+    suspect_scratch,
     weapon_reach,
 )  # fmt: skip
 from cardsim.sims.bang.usercall import (
@@ -132,7 +134,7 @@ def effective_kind(s, p, c):
 # ---------------------------------------------------------------- legal actions
 
 
-@kernel
+@kernel(refcounts=False)
 def push_action(s, n, c, t, which):
     """Append one action to the scratch buffer."""
     if n < MAX_ACTIONS:
@@ -154,7 +156,7 @@ def push_take_options(s, n, c, t):
     return n
 
 
-@kernel
+@kernel(refcounts=False)
 def legal_actions(s, p):
     """All legal plays for p in its play phase into the ACTS block; returns their number.
     Missed! is not playable in one's own turn (except by Calamity Janet as BANG!); a Beer that
@@ -209,9 +211,17 @@ def as_builtin(s, p):
     return s[BOT + p] - BOT_USER if s[BOT + p] >= BOT_USER else s[BOT + p]
 
 
-@kernel
+@kernel(inline="always")
 def public_view(s, p):
-    """Fill and return the view of seat p (layout: :mod:`cardsim.sims.bang.view`): the public
+    """Fill and return the view of seat p (:func:`fill_view`; a view into the state, inlined
+    so a caller without reference counting never hands a view to one with it)."""
+    fill_view(s, p)
+    return s[VIEW : VIEW + VIEW_SIZE]
+
+
+@kernel(refcounts=False)
+def fill_view(s, p):
+    """Fill the view of seat p (layout: :mod:`cardsim.sims.bang.view`): the public
     record and p's own hand, nothing else. Roles shown: the Sheriff's, the dead's and p's own;
     living Outlaws/foes are counted from the role counts of the player count minus the
     revealed dead (public, seed 003)."""
@@ -274,32 +284,34 @@ def public_view(s, p):
             v[V_MY_CARDS + held] = c
             held += 1
     v[V_HAND_N] = held
-    return v
 
 
 # ---------------------------------------------------------------- a Python strategy's seat
 
 
-@kernel
-def user_choice(s, p, decision, extra):
+@kernel(refcounts=False)
+def user_choice(s, p, decision, start, stop):
     """Ask the Python strategy of user seat p (bot code ``BOT_USER + k``) for ``decision``
-    (a :mod:`~cardsim.sims.bang.usercall` code) with ``extra`` (the legal plays, or the cards
-    shown): the one step out of compiled code, a numba ``objmode`` call of
+    (a :mod:`~cardsim.sims.bang.usercall` code) with ``s[start:stop]`` (the legal plays, or
+    the cards shown): the one step out of compiled code, a numba ``objmode`` call of
     :func:`~cardsim.sims.bang.usercall.dispatch` with p's public view only. Returns its
-    integer answer, ``FALLBACK`` for "play the built-in bot k here"."""
-    v = public_view(s, p)
+    integer answer, ``FALLBACK`` for "play the built-in bot k here".
+
+    The whole state goes to Python and is sliced there: without reference counting numba
+    hands Python a view's parent array, not the view; ``s`` must be an array Python made."""
+    fill_view(s, p)
     turn = s[G_TURNS]
     with objmode(out="int64"):
-        out = dispatch(decision, v, extra, turn)
+        out = dispatch(decision, s[VIEW : VIEW + VIEW_SIZE], s[start:stop], turn)
     return out
 
 
-@kernel
+@kernel(refcounts=False)
 def user_action(s, rng, p):
     """A user seat's play: its strategy's pick among the legal plays and "end the phase",
     or its fallback bot's play."""
     n = legal_actions(s, p)
-    i = user_choice(s, p, D_PLAY, s[ACTS : ACTS + 3 * n])
+    i = user_choice(s, p, D_PLAY, ACTS, ACTS + 3 * n)
     if i == FALLBACK:
         return builtin_action(s, rng, p)
     if i >= n:
@@ -317,12 +329,14 @@ def builtin_action(s, rng, p):
     if as_builtin(s, p) == BOT_RANDOM:
         n = legal_actions(s, p)
         return random_play(s[ACTS : ACTS + 3 * n], n, rng)
-    return scripted_play(public_view(s, p), seat_params(s, p))
+    return scripted_play_into(public_view(s, p), seat_params(s, p), suspect_scratch(s))
 
 
-@kernel(inline="always")
+@kernel(refcounts=False)
 def choose_action(s, rng, p):
-    """p's next play, chosen by its bot (a user seat's by its strategy)."""
+    """p's next play, chosen by its bot (a user seat's by its strategy). A kernel of its own
+    without reference counting: the game loop that asks it may count references, and the
+    views a bot reads are made here."""
     if s[BOT + p] >= BOT_USER:
         return user_action(s, rng, p)
     return builtin_action(s, rng, p)
@@ -332,7 +346,9 @@ def choose_action(s, rng, p):
 def choose_store_card(s, rng, p, shown, remaining):
     """General Store pick (index into the ``remaining`` shown cards), by p's bot."""
     if s[BOT + p] >= BOT_USER:
-        i = user_choice(s, p, D_STORE, shown[:remaining])
+        for j in range(remaining):  # no-op for the General Store, whose cards sit there
+            s[PICKS + j] = shown[j]
+        i = user_choice(s, p, D_STORE, PICKS, PICKS + remaining)
         if i != FALLBACK:
             return i
     return pick_store_card(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM,
@@ -343,18 +359,18 @@ def choose_store_card(s, rng, p, shown, remaining):
 def choose_discard(s, rng, p):
     """End-of-turn discard, by p's bot."""
     if s[BOT + p] >= BOT_USER:
-        c = user_choice(s, p, D_DISCARD, s[ACTS:ACTS])
+        c = user_choice(s, p, D_DISCARD, ACTS, ACTS)
         if c != FALLBACK:
             return c
     return pick_discard(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM,
                         rng)
 
 
-@kernel
+@kernel(refcounts=False)
 def choose_two_to_discard(s, rng, p):
     """Sid Ketchum's two cards, chosen by p's bot."""
     if s[BOT + p] >= BOT_USER:
-        pair = user_choice(s, p, D_SID, s[ACTS:ACTS])
+        pair = user_choice(s, p, D_SID, ACTS, ACTS)
         if pair != FALLBACK:
             return pair // SID_BASE, pair % SID_BASE
     return pick_two_to_discard(public_view(s, p), seat_params(s, p),
@@ -365,18 +381,20 @@ def choose_two_to_discard(s, rng, p):
 def choose_jesse_source(s, rng, p):
     """Jesse Jones's draw: the seat to take his first card from (-1: the deck), by p's bot."""
     if s[BOT + p] >= BOT_USER:
-        q = user_choice(s, p, D_JESSE, s[ACTS:ACTS])
+        q = user_choice(s, p, D_JESSE, ACTS, ACTS)
         if q != FALLBACK:
             return q
     return pick_jesse_source(public_view(s, p), seat_params(s, p),
-                             as_builtin(s, p) == BOT_RANDOM, rng)
+                             as_builtin(s, p) == BOT_RANDOM, rng, suspect_scratch(s))
 
 
 @kernel(inline="always")
 def choose_kit_return(s, rng, p, seen):
     """Kit Carlson's draw: which of the three ``seen`` cards goes back on the deck, by p's bot."""
     if s[BOT + p] >= BOT_USER:
-        i = user_choice(s, p, D_KIT, seen)
+        for j in range(3):  # no-op for Kit Carlson's draw, whose cards sit there
+            s[PICKS + j] = seen[j]
+        i = user_choice(s, p, D_KIT, PICKS, PICKS + 3)
         if i != FALLBACK:
             return i
     return pick_kit_return(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM,
@@ -387,7 +405,7 @@ def choose_kit_return(s, rng, p, seen):
 def choose_pedro_discard(s, rng, p):
     """Pedro Ramirez's draw: take the top of the discard pile as his first card? By p's bot."""
     if s[BOT + p] >= BOT_USER:
-        take = user_choice(s, p, D_PEDRO, s[ACTS:ACTS])
+        take = user_choice(s, p, D_PEDRO, ACTS, ACTS)
         if take != FALLBACK:
             return take == 1
     return pick_pedro_discard(public_view(s, p), seat_params(s, p),

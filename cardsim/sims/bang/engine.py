@@ -33,6 +33,19 @@ random bot's legal plays and the Bang!/Gatling shot (inlined, they made their ca
 type than the separate kernels cost). Like every kernel, the separate ones are compiled
 without numba's CPython wrapper and without machine code of their own
 (:mod:`cardsim.sims.core.jit`); a test's call from Python compiles a twin with the wrapper.
+
+Reference counting: numba counts every array a kernel takes or views with an atomic add and
+subtract, which in this game of small kernels cost more than the rules. Every rule, policy
+and rollout kernel is therefore ``@kernel(refcounts=False)`` and allocates nothing: the
+scratch it needs lives in the state (``VIEW``, ``ACTS``, ``PICKS``, ``SUSPECT``), and a
+function that returns a view into the state (:func:`public_view`, :func:`seat_params`) is
+inlined into its caller. Only the batch kernel's frame (the deal and the turn loop, which calls
+the start of a turn, the bots' plays and the end of a turn as kernels), the search bot's
+decision (:func:`~cardsim.sims.bang.search.search_play` with its sampled worlds) and
+:func:`invariant_error` count references, a few times a turn. A kernel the others call
+cannot allocate either (numba compiles it under its caller's setting), and says
+``refcounts=False`` so that callers which count skip the counts inside it too.
+
 :func:`play_focus_batch` is the one batch kernel every command compiles;
 :func:`play_focus_games` hands it one argument type per argument whatever the caller passes.
 ``cardsim bench compile --profile`` shows the cost per kernel.
@@ -67,18 +80,19 @@ from cardsim.sims.bang.state import (  # noqa: F401
     ACTS, ALIVE, ATTACKS, BOT, CHAR, CHECK_BARREL, CHECK_DYNAMITE, CHECK_JAIL, DECK, DEFAULT_PARAMS,
     DEFAULT_PARAM_BITS, DISCARD, G_BANGS, G_CURRENT, G_DECK_N, G_DISCARD_N, G_MAX_TURNS, G_PLAYERS,
     G_RESHUFFLES, G_SIZE, G_SUZY, G_TURNS, G_VULTURE, G_WINNER, HAND, HAND_WIDTH, HOLDER, KILLER,
-    LIFE, MAX_ACTIONS, MAX_ACTIONS_PER_TURN, MAX_LIFE, MAX_SEATS, OUT_TURN, PARAMS, REVEALED, ROLE,
-    ROLLOUT, SEARCH, SEARCH_BUDGET, SEARCH_HORIZON, STATE_SIZE, StateView, TABLE, VIEW, ZONE,
+    LIFE, MAX_ACTIONS, MAX_ACTIONS_PER_TURN, MAX_LIFE, MAX_SEATS, OUT_TURN, PARAMS, PICKS, REVEALED,
+    ROLE, ROLLOUT, SEARCH, SEARCH_BUDGET, SEARCH_HORIZON, STATE_SIZE, SUSPECT, StateView, TABLE,
+    VIEW, ZONE,
     Z_DECK, Z_DISCARD, Z_HAND, Z_LIMBO, Z_TABLE, alive_count, blank_state, can_shoot,
     check_succeeds, count_in_hand, deal_roles, distance, draw_check, draw_to_hand, find_in_hand,
     hand_count, may_bang_again, move, next_alive, pop_deck, random_hand_card, record_attack,
-    reshuffle, seat_distance, seat_params, set_seat_params, setup_game, shuffle_prefix, table_count,
-    to_deck_top, to_discard, to_hand, to_table, weapon_reach,
+    reshuffle, seat_distance, seat_params, set_seat_params, setup_game, shuffle_prefix,
+    suspect_scratch, table_count, to_deck_top, to_discard, to_hand, to_table, weapon_reach,
 )  # fmt: skip
 from cardsim.sims.bang.decisions import (  # noqa: F401
     choose_action, choose_discard, choose_jesse_source, choose_kit_return, choose_pedro_discard,
-    choose_store_card, choose_two_to_discard, effective_kind, legal_actions, public_view,
-    push_action, push_take_options,
+    choose_store_card, choose_two_to_discard, effective_kind, fill_view, legal_actions,
+    public_view, push_action, push_take_options,
 )  # fmt: skip
 from cardsim.sims.bang.characters import (  # noqa: F401
     bang_card, dodge_card, dodges_in_hand, draw_phase, sid_heal, suzy_refill,
@@ -89,7 +103,7 @@ from cardsim.sims.bang.rules import (  # noqa: F401
     play_general_store, play_indians, play_jail, play_panic, play_saloon, play_stagecoach,
     play_wells_fargo, resolve_dynamite, resolve_jail, resolve_shot, save_from_death, take_card_from,
 )  # fmt: skip
-from cardsim.sims.bang.search import search_play
+from cardsim.sims.bang.search import copy_state, search_play
 
 
 @kernel(inline="always")
@@ -246,7 +260,8 @@ def play_focus_games(n_games, n_players, bots_by_role, params_by_role, focus_rol
                      int(max_turns), deal_rng, play_rng, bool(check_every_turn),
                      np.ascontiguousarray(params_by_role if rollout_params is None
                                           else rollout_params, np.float64),
-                     int(search_budget), int(search_horizon), *results)
+                     int(search_budget), int(search_horizon), np.zeros(STATE_SIZE, np.int64),
+                     *results)
     return results
 
 
@@ -273,13 +288,15 @@ def set_search(s, rollout_params, budget, horizon):
 @kernel
 def play_focus_batch(n_games, n_players, bots_by_role, params_by_role, focus_role, focus_bot,
                      focus_params, max_turns, deal_rng, play_rng, check_every_turn,
-                     rollout_params, search_budget, search_horizon, winner, turns, roles, chars,
-                     alive, life, killer, out_turn, errors):
+                     rollout_params, search_budget, search_horizon, s, winner, turns, roles,
+                     chars, alive, life, killer, out_turn, errors):
     """The batch kernel of :func:`play_focus_games`: plays the games into its result arrays
     (allocated by the caller: numba compiles each array constructor once per shape and type,
-    seconds of a cold first run)."""
+    seconds of a cold first run). Every game is played in ``s``, a state array the caller
+    made (a user seat's strategy is handed the state Python made:
+    :func:`~cardsim.sims.bang.decisions.user_choice`)."""
     for i in range(n_games):
-        s = setup_game(n_players, bots_by_role, params_by_role, max_turns, deal_rng)
+        copy_state(s, setup_game(n_players, bots_by_role, params_by_role, max_turns, deal_rng))
         if focus_role >= 0:
             seat = focus_seat(s, focus_role)
             s[BOT + seat] = focus_bot

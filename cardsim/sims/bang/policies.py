@@ -143,7 +143,7 @@ def with_structure(params: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------- reading the view
 
 
-@kernel
+@kernel(refcounts=False)
 def find_card(v, kind):
     """Some card of ``kind`` in my hand (the lowest id), -1 if none."""
     if v[V_MY_KINDS + kind] == 0:
@@ -155,13 +155,13 @@ def find_card(v, kind):
     return -1
 
 
-@kernel
+@kernel(refcounts=False)
 def in_play(v, seat, kind):
     """True if ``seat`` has a card of ``kind`` in play."""
     return v[V_TABLE + seat * N_KINDS + kind] >= 0
 
 
-@kernel
+@kernel(refcounts=False)
 def random_own_card(v, rng):
     """A uniformly random card of my hand (same draw as the engine's blind pick)."""
     n = v[V_HAND_N]
@@ -170,7 +170,7 @@ def random_own_card(v, rng):
     return v[V_MY_CARDS + min(int(rng.random() * n), n - 1)]
 
 
-@kernel
+@kernel(refcounts=False)
 def rand_below(rng, n):
     """A uniform integer in [0, n) from one uniform double of the Generator (the bias, below
     n / 2**53, is far under any Monte Carlo error). One helper for every random pick, the
@@ -204,18 +204,28 @@ def suspicion(v, w):
     outlaw-like looks lawful and moves the attacker by -``evidence_chain``, an attack on a
     lawful-looking (or revealed Deputy) player by +``evidence_chain``. Two passes let the
     evidence travel along one chain of attacks."""
+    suspect = np.zeros(2 * MAX_SEATS)
+    suspicion_into(v, w, suspect)
+    return suspect[:MAX_SEATS]
+
+
+@kernel(refcounts=False)
+def suspicion_into(v, w, suspect):
+    """:func:`suspicion` written into the caller's ``suspect`` (``2 * MAX_SEATS`` floats: the
+    suspicion per seat, then the second pass's scratch), so a game loop allocates nothing."""
     n = v[V_PLAYERS]
     sheriff = v[V_SHERIFF]
-    base = np.zeros(MAX_SEATS)
-    current = np.zeros(MAX_SEATS)
-    nxt = np.zeros(MAX_SEATS)
+    for a in range(MAX_SEATS):
+        suspect[a] = 0.0
+        suspect[MAX_SEATS + a] = 0.0
     for a in range(n):
-        if a != sheriff:
-            base[a] = w[P_EVIDENCE_SHERIFF] * v[V_ATTACKS + a * MAX_SEATS + sheriff]
-        current[a] = base[a]
-    for _ in range(2):
+        suspect[a] = base_suspicion(v, w, sheriff, a)
+    # pass 1 reads suspect[:MAX_SEATS] into the scratch half, pass 2 reads it back
+    for half in range(2):
+        read = 0 if half == 0 else MAX_SEATS
+        write = MAX_SEATS - read
         for a in range(n):
-            nxt[a] = base[a]
+            suspect[write + a] = base_suspicion(v, w, sheriff, a)
         for a in range(n):
             if a == sheriff:
                 continue
@@ -224,12 +234,18 @@ def suspicion(v, w):
                 if hits == 0 or t == sheriff or t == a:
                     continue
                 role = v[V_ROLE + t] if v[V_ALIVE + t] == 0 else -1
-                if role == OUTLAW or (role < 0 and current[t] > 0):
-                    nxt[a] -= w[P_EVIDENCE_CHAIN] * hits
-                elif role == DEPUTY or (role < 0 and current[t] < 0):
-                    nxt[a] += w[P_EVIDENCE_CHAIN] * hits
-        current, nxt = nxt, current
-    return current
+                if role == OUTLAW or (role < 0 and suspect[read + t] > 0):
+                    suspect[write + a] -= w[P_EVIDENCE_CHAIN] * hits
+                elif role == DEPUTY or (role < 0 and suspect[read + t] < 0):
+                    suspect[write + a] += w[P_EVIDENCE_CHAIN] * hits
+
+
+@kernel(inline="always")
+def base_suspicion(v, w, sheriff, a):
+    """Seat a's suspicion from its own attacks on the Sheriff alone (the passes' start)."""
+    if a == sheriff:
+        return 0.0
+    return w[P_EVIDENCE_SHERIFF] * v[V_ATTACKS + a * MAX_SEATS + sheriff]
 
 
 @kernel(inline="always")
@@ -258,7 +274,7 @@ def naive_hostility(v, w, t):
     return 1.0 + lean
 
 
-@kernel
+@kernel(refcounts=False)
 def hostility(v, w, suspect, t):
     """How much I want to hurt t (> the play's threshold: worth attacking), from my role, the
     public Sheriff, public role counts and the suspicion ``suspect``."""
@@ -317,7 +333,7 @@ def deputies_alive(v):
     return deputies
 
 
-@kernel
+@kernel(refcounts=False)
 def renegade_rules_hostility(v, w, suspect, t):
     """The Renegade's rules (issue 37): never aim at the Sheriff while anyone else lives; hit
     the outlaw-looking players while the Outlaws are ahead and the lawful-looking ones once the
@@ -342,7 +358,7 @@ def renegade_rules_hostility(v, w, suspect, t):
     return evidence + w[P_UNKNOWN] + lean + eager
 
 
-@kernel
+@kernel(refcounts=False)
 def wants_dynamite(v, w):
     """Dynamite hits whoever it explodes on as it goes round, so it helps a side in proportion
     to the foes among the other living players. Naive: always. Role bot: when that share is
@@ -362,7 +378,7 @@ def wants_dynamite(v, w):
     return foes >= w[P_DYNAMITE] * others
 
 
-@kernel
+@kernel(refcounts=False)
 def card_worth(v, w, c):
     """Worth of card c to me (what to keep, pick and throw away)."""
     k = CARD_KIND[c]
@@ -386,7 +402,7 @@ def card_worth(v, w, c):
     return KIND_WORTH[k]
 
 
-@kernel
+@kernel(refcounts=False)
 def best_target(v, w, suspect, kind, threshold):
     """The living player I most want to hit with ``kind`` among legal targets, -1 if nobody
     scores above ``threshold``."""
@@ -436,10 +452,17 @@ def pick_card_to_take(v, t):
 def scripted_play(v, w):
     """The naive/role/tuned bot's next play. Order: heal, draw, equip, Jail, Panic!/Cat Balou,
     Duel (one it can win), Gatling/Indians!, BANG!, Dynamite, Saloon, Sid's ability."""
+    return scripted_play_into(v, w, np.zeros(2 * MAX_SEATS))
+
+
+@kernel(refcounts=False)
+def scripted_play_into(v, w, suspect):
+    """:func:`scripted_play` with the suspicion it reads written into the caller's ``suspect``
+    (:func:`suspicion_into`), so a game loop allocates nothing."""
     me = v[V_SEAT]
     living = v[V_ALIVE_N]
     missing = v[V_MAX_LIFE + me] - v[V_LIFE + me]
-    suspect = suspicion(v, w)
+    suspicion_into(v, w, suspect)
     if missing >= w[P_BEER_GAP] and missing > 0 and living > 2:
         c = find_card(v, BEER)
         if c >= 0:
@@ -589,10 +612,11 @@ def pick_store_card(v, w, random_bot, rng, shown, remaining):
     return best
 
 
-@kernel
-def pick_jesse_source(v, w, random_bot, rng):
+@kernel(refcounts=False)
+def pick_jesse_source(v, w, random_bot, rng, suspect):
     """Jesse Jones: the player to draw his first card from (-1: the deck). Random among the
-    deck and every other player with cards, or the most hostile player with cards."""
+    deck and every other player with cards, or the most hostile player with cards (his
+    suspicion written into ``suspect``, :func:`suspicion_into`)."""
     me = v[V_SEAT]
     source = -1
     if random_bot:
@@ -607,7 +631,7 @@ def pick_jesse_source(v, w, random_bot, rng):
                 if pick == 0:
                     source = q
         return source
-    suspect = suspicion(v, w)
+    suspicion_into(v, w, suspect)
     best = 0.0
     for q in range(v[V_PLAYERS]):
         if q != me and v[V_ALIVE + q] == 1 and v[V_HAND_COUNT + q] > 0:

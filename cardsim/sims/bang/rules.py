@@ -7,8 +7,6 @@ the dV Giochi base-game rules and cards (see ``seeds/bang.md`` for the readings 
 
 from __future__ import annotations
 
-import numpy as np
-
 from cardsim.sims.bang.cards import (
     BANG,
     BARREL,
@@ -75,6 +73,7 @@ from cardsim.sims.bang.state import (
     LIFE,
     MAX_LIFE,
     OUT_TURN,
+    PICKS,
     REVEALED,
     ROLE,
     TABLE,
@@ -99,7 +98,7 @@ from cardsim.sims.core.jit import kernel
 # ---------------------------------------------------------------- life, death and the end
 
 
-@kernel
+@kernel(refcounts=False)
 def check_end(s):
     """End conditions (seed 003): Sheriff dead -> the Renegade wins if he is the only one
     alive, otherwise the Outlaws; all Outlaws and the Renegade dead -> Sheriff and Deputies."""
@@ -181,7 +180,7 @@ def save_from_death(s, rng, p):
         return
 
 
-@kernel
+@kernel(refcounts=False)
 def lose_life(s, rng, victim, amount, source):
     """victim loses ``amount`` life points caused by player ``source`` (-1: Dynamite).
     Below 1 the victim may be saved, else is eliminated. Survivors' abilities (published):
@@ -206,7 +205,7 @@ def lose_life(s, rng, victim, amount, source):
     suzy_refill(s, rng)
 
 
-@kernel
+@kernel(refcounts=False)
 def resolve_shot(s, rng, shooter, target, needed):
     """A shot at target that takes ``needed`` Missed! to cancel (2 for Slab the Killer's
     BANG!). Barrel and Jourdonnais each give one draw! (a heart counts as one Missed!), then
@@ -304,7 +303,7 @@ def play_general_store(s, rng, p, c):
     each living player takes one."""
     to_discard(s, c)
     k = alive_count(s)
-    shown = np.empty(k, np.int64)
+    shown = s[PICKS : PICKS + k]
     n_shown = 0
     for _ in range(k):
         card = pop_deck(s, rng)
@@ -392,7 +391,7 @@ def play_jail(s, p, c, t):
     to_table(s, c, t)
 
 
-@kernel
+@kernel(refcounts=False)
 def apply_action(s, rng, p, c, t, which):
     """Carry out one play by p (card c, target t, which card to take for Panic!/Cat Balou)."""
     if c == SID_ABILITY:
@@ -455,7 +454,7 @@ def resolve_jail(s, rng, p):
     return free
 
 
-@kernel(inline="always")
+@kernel(refcounts=False)
 def begin_turn(s, rng, p):
     """The start of p's turn (seed 003): draw! checks (Dynamite first, then Jail) and the draw
     phase. True if p goes on to play cards."""
@@ -474,7 +473,7 @@ def begin_turn(s, rng, p):
     return True
 
 
-@kernel(inline="always")
+@kernel(refcounts=False)
 def end_turn(s, rng, p):
     """The end of p's turn (seed 003): discard down to the hand limit (= current life), by
     p's bot, unless p is out or the game is over."""

@@ -58,7 +58,7 @@ from cardsim.sims.bang.policies import (
     hostility,
     pick_card_to_take,
     rand_below,
-    scripted_play,
+    scripted_play_into,
     suspicion,
 )  # fmt: skip
 from cardsim.sims.bang.rules import apply_action, begin_turn, end_turn
@@ -93,6 +93,7 @@ from cardsim.sims.bang.state import (
     move,
     seat_params,
     shuffle_prefix,
+    suspect_scratch,
 )  # fmt: skip
 from cardsim.sims.bang.view import V_ATTACKS, V_MAY_BANG, V_PLAYERS, V_SHERIFF
 from cardsim.sims.core.jit import kernel
@@ -108,7 +109,7 @@ STOP_ROUNDS = 4  # ... after at least a quarter of its rounds and this many
 NEVER_AIM = -1e8  # hostility at or below this: a player the bot never aims at (its own side)
 
 
-@kernel
+@kernel(refcounts=False)
 def copy_state(dst, src):
     """dst[:] = src[:] element by element (no shape check compiled in)."""
     for i in range(STATE_SIZE):
@@ -207,7 +208,7 @@ def sample_world(s, rng, p, world, lean):
     world[G_DECK_N] = m - dealt
 
 
-@kernel
+@kernel(refcounts=False)
 def world_value(world, p):
     """p's score of a rollout's end: 1 / 0 for a game its side won / lost, else its side's
     share of the living players' life points (a Renegade's side is himself)."""
@@ -239,7 +240,7 @@ def rollout_play_phase(world, rng, p):
         apply_action(world, rng, p, c, t, which)
 
 
-@kernel
+@kernel(refcounts=False)
 def play_out(world, rng, p, c, t, which, horizon):
     """From p's play phase: play (c, t, which) (c = -1: end the play phase), finish p's turn
     and play ``horizon`` more turns with every seat's rollout policy (or to the game's end)."""
@@ -286,7 +287,7 @@ def search_play(s, rng, p):
     """The search bot's play (see the module docstring)."""
     v = public_view(s, p)
     w = seat_params(s, p)
-    c0, t0, which0 = scripted_play(v, w)
+    c0, t0, which0 = scripted_play_into(v, w, suspect_scratch(s))
     mass = False
     if c0 >= 0 and t0 < 0:
         kind0 = effective_kind(s, p, c0)

@@ -82,7 +82,9 @@ VIEW = PARAMS + MAX_SEATS * N_PARAMS  # the public view of the deciding seat (sc
 ACTS = VIEW + VIEW_SIZE  # s[ACTS + i * 3 + 0..2]: legal action i (scratch)
 ROLLOUT = ACTS + MAX_ACTIONS * 3  # float64 bits of the search bot's rollout parameters, per role
 SEARCH = ROLLOUT + 4 * N_PARAMS  # s[SEARCH]: search rollouts per decision; s[SEARCH + 1]: horizon
-STATE_SIZE = SEARCH + 2
+PICKS = SEARCH + 2  # the cards a General Store shows or Kit Carlson looks at (scratch)
+SUSPECT = PICKS + MAX_SEATS  # float64 bits of the deciding bot's suspicion per seat (scratch)
+STATE_SIZE = SUSPECT + 2 * MAX_SEATS
 #: the search bot's default rollouts per decision and rollout horizon (turns)
 SEARCH_BUDGET = 128
 SEARCH_HORIZON = 10
@@ -125,13 +127,21 @@ class StateView:
 # ---------------------------------------------------------------- state construction
 
 
-@kernel
+@kernel(inline="always")
 def seat_params(s, p):
-    """Seat p's bot parameters as float64 (a view into the state)."""
+    """Seat p's bot parameters as float64 (a view into the state; inlined, so a caller without
+    reference counting never hands a view to one with it)."""
     return s[PARAMS + p * N_PARAMS : PARAMS + (p + 1) * N_PARAMS].view(np.float64)
 
 
-@kernel
+@kernel(inline="always")
+def suspect_scratch(s):
+    """The state's float64 scratch for a bot's suspicion (``2 * MAX_SEATS`` floats, a view):
+    policies write their beliefs there instead of allocating them at every decision."""
+    return s[SUSPECT : SUSPECT + 2 * MAX_SEATS].view(np.float64)
+
+
+@kernel(refcounts=False)
 def set_seat_params(s, p, params):
     """Store seat p's bot parameters (float64) bit for bit in the state. Element by element,
     here and wherever the rules copy arrays: a slice assignment compiles numba's shape-mismatch
@@ -183,7 +193,7 @@ def blank_state(roles, chars, bots, max_turns):
     return s
 
 
-@kernel
+@kernel(refcounts=False)
 def shuffle_prefix(values, n, rng):
     """Fisher-Yates shuffle of values[:n] in place."""
     for i in range(n - 1, 0, -1):
@@ -228,7 +238,7 @@ def setup_game(n_players, bots_by_role, params_by_role, max_turns, rng):
 # ---------------------------------------------------------------- card movement
 
 
-@kernel
+@kernel(refcounts=False)
 def move(s, c, zone, p):
     """The one place a card changes zone: keeps the in-play slots and hand counts in step."""
     k = CARD_KIND[c]
@@ -246,7 +256,7 @@ def move(s, c, zone, p):
         s[TABLE + p * N_KINDS + k] = c
 
 
-@kernel
+@kernel(refcounts=False)
 def hand_count(s, p):
     """Number of cards in seat p's hand."""
     return s[HAND + p * HAND_WIDTH + N_KINDS]
@@ -258,7 +268,7 @@ def count_in_hand(s, p, kind):
     return s[HAND + p * HAND_WIDTH + kind]
 
 
-@kernel
+@kernel(refcounts=False)
 def find_in_hand(s, p, kind):
     """Some card of ``kind`` in p's hand, -1 if none."""
     if s[HAND + p * HAND_WIDTH + kind] == 0:
@@ -269,7 +279,7 @@ def find_in_hand(s, p, kind):
     return -1
 
 
-@kernel
+@kernel(refcounts=False)
 def random_hand_card(s, rng, p):
     """A uniformly random card from p's hand (drawn blind), -1 if the hand is empty."""
     n = hand_count(s, p)
@@ -294,13 +304,13 @@ def table_count(s, p):
     return n
 
 
-@kernel
+@kernel(refcounts=False)
 def to_hand(s, c, p):
     """Put card c into p's hand (leaving the table slot it may have held)."""
     move(s, c, Z_HAND, p)
 
 
-@kernel
+@kernel(refcounts=False)
 def to_discard(s, c):
     """Put card c face up on the discard pile (leaving the table slot it may have held)."""
     move(s, c, Z_DISCARD, -1)
@@ -308,7 +318,7 @@ def to_discard(s, c):
     s[G_DISCARD_N] += 1
 
 
-@kernel
+@kernel(refcounts=False)
 def to_table(s, c, p):
     """Put blue card c in play in front of p (seed 003: blue cards stay in play)."""
     move(s, c, Z_TABLE, p)
@@ -336,7 +346,7 @@ def reshuffle(s, rng):
     s[G_RESHUFFLES] += 1
 
 
-@kernel
+@kernel(refcounts=False)
 def pop_deck(s, rng):
     """Take the top card of the draw pile into limbo (reshuffling if empty); -1 if no card
     exists anywhere outside hands and play."""
@@ -350,7 +360,7 @@ def pop_deck(s, rng):
     return c
 
 
-@kernel
+@kernel(refcounts=False)
 def draw_to_hand(s, rng, p, k):
     """p draws k cards from the draw pile."""
     for _ in range(k):
@@ -363,7 +373,7 @@ def draw_to_hand(s, rng, p, k):
 # ---------------------------------------------------------------- table geometry
 
 
-@kernel
+@kernel(refcounts=False)
 def alive_count(s):
     """Number of players still in the game."""
     n = 0
@@ -372,7 +382,7 @@ def alive_count(s):
     return n
 
 
-@kernel
+@kernel(refcounts=False)
 def next_alive(s, p):
     """The next living player clockwise (to p's left) after p; p itself if alone."""
     n = s[G_PLAYERS]
@@ -395,7 +405,7 @@ def seat_distance(s, a, b):
     return min(clockwise, alive_count(s) - clockwise)
 
 
-@kernel
+@kernel(refcounts=False)
 def distance(s, a, b):
     """Distance a sees b at: seat distance, +1 for b's Mustang, +1 if b is Paul Regret, -1 for
     a's Scope, -1 if a is Rose Doolan (seed 003 range; published cards and characters)."""
@@ -446,7 +456,7 @@ def check_succeeds(purpose, c):
     return CARD_SUIT[c] == HEARTS
 
 
-@kernel
+@kernel(refcounts=False)
 def draw_check(s, rng, p, purpose):
     """p 'draw!'s: flip the top card and discard it; Lucky Duke flips two and keeps the better.
     True when the outcome is good for p (no explosion / escape / dodge)."""
@@ -464,7 +474,7 @@ def draw_check(s, rng, p, purpose):
 # ---------------------------------------------------------------- public record
 
 
-@kernel
+@kernel(refcounts=False)
 def record_attack(s, attacker, target):
     """The public record of who attacked whom (BANG!, Duel, Panic!, Cat Balou, Jail): the bots'
     beliefs about hidden roles are built from it (:func:`policies.suspicion`)."""
