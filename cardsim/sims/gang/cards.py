@@ -131,7 +131,7 @@ def locked_chips(mask: int, round_index: int, players: int) -> tuple[int, int]:
     return bottom, top
 
 
-@kernel
+@kernel(refcounts=False)
 def flop_has_face_card(flop: np.ndarray) -> bool:
     """Is at least one of the three flop cards a J, Q or K?"""
     for card in flop[:3]:
@@ -141,7 +141,7 @@ def flop_has_face_card(flop: np.ndarray) -> bool:
     return False
 
 
-@kernel
+@kernel(refcounts=False)
 def redraw_star(mask: int, flop: np.ndarray, players: int) -> int:
     """White chip whose holder must redraw after the flop, or 0.
 
