@@ -266,7 +266,7 @@ def con_artist_redeal(pockets: np.ndarray, players: int, size: int, order: np.nd
         pockets[k // size, k % size] = pool[order[k]]
 
 
-@kernel
+@kernel(refcounts=False)
 def swap_in_card(pocket: np.ndarray, size: int, new_card: int, drop_slot: int) -> int:
     """Hacker (5) / Jack (7): add ``new_card`` then discard slot ``drop_slot`` (``size`` = the
     new card itself, which is then simply not kept). Returns the discarded card."""

@@ -114,7 +114,7 @@ def chips_likelihood_ratio(held: np.ndarray, chips: np.ndarray, r: int, players:
     return weight
 
 
-@kernel
+@kernel(refcounts=False)
 def weight_below(sorted_masks: np.ndarray, values: np.ndarray, rival_weights: np.ndarray,
                  mine: int, target: int, lo: int, hi: int) -> tuple[float, float]:
     """A rival's posterior weight below ``target`` (ties one half) and in all, over the sorted

@@ -350,7 +350,7 @@ def own_pair_counts(first: int, second: int, scores: np.ndarray, valid: np.ndarr
     return total, less, equal
 
 
-@kernel
+@kernel(refcounts=False)
 def card_positions(index: np.ndarray, n_valid: int, pair_cards: np.ndarray,
                    positions: np.ndarray, counts: np.ndarray) -> None:
     """For each card, the sorted positions of the valid two-card holdings that contain it:
@@ -386,7 +386,7 @@ def count_sorted(values: np.ndarray, row: int, n: int, x: float, up_to: bool) ->
     return base + ((value < x) | (up_to & (value == x)))
 
 
-@kernel
+@kernel(refcounts=False)
 def own_out_counts(first: int, second: int, lo: int, hi: int, positions: np.ndarray,
                    counts: np.ndarray, scores: np.ndarray, valid: np.ndarray,
                    target: int) -> tuple[int, int, int]:
@@ -413,7 +413,7 @@ def own_out_counts(first: int, second: int, lo: int, hi: int, positions: np.ndar
     return total, less, equal
 
 
-@kernel
+@kernel(refcounts=False)
 def order_by(keys: np.ndarray, n: int, order: np.ndarray) -> None:
     """``order[:n]``: the indices ``0 .. n-1`` sorted by ``keys``, equal keys in index order
     (an insertion sort: the order ``np.argsort`` gives below 16 items, without its array)."""
@@ -510,7 +510,7 @@ def sort_valid(scores: np.ndarray, valid: np.ndarray, count: int) -> tuple[np.nd
     return index, values
 
 
-@kernel
+@kernel(refcounts=False)
 def holding_percentiles(index: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:
     """Percentile of each valid holding among all valid holdings (ties count one half)."""
     n_valid = values.shape[0]
