@@ -280,20 +280,21 @@ def swap_in_card(pocket: np.ndarray, size: int, new_card: int, drop_slot: int) -
 # ---------------------------------------------------------------- specialists: use and effects
 
 
-@kernel
+@kernel(refcounts=False)
 def best_drop_slot(pocket: np.ndarray, size: int, new_card: int, board: np.ndarray, shown: int,
                    may_drop_new: bool) -> int:
     """Which card to discard after adding ``new_card`` (slot ``size`` = the new card itself,
     only when ``may_drop_new``: Hacker always, Jack under the "discard" reading): the choice
-    that leaves the strongest current hand (the user sees their cards and the board)."""
-    trial = np.empty(MAX_POCKET + 1, dtype=np.int64)
+    that leaves the strongest current hand (the user sees their cards and the board). Each
+    choice is rated with the new card in its slot of ``pocket``, put back after (``pocket``
+    ends as it came)."""
     best_slot = size
     best_value = strength(pocket, size, board, shown) if may_drop_new else np.int64(-1)
     for slot in range(size):
-        for k in range(size):
-            trial[k] = pocket[k]
-        trial[slot] = new_card
-        value = strength(trial, size, board, shown)
+        kept = pocket[slot]
+        pocket[slot] = new_card
+        value = strength(pocket, size, board, shown)
+        pocket[slot] = kept
         if value > best_value:
             best_value = value
             best_slot = slot

@@ -286,6 +286,8 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
     order = np.zeros(players, dtype=np.int64)  # a round's chip order, lowest chip first
     playout_ints = np.zeros((3, players), dtype=np.int64)  # bayes_playout_round_into's scratch
     playout_floats = np.zeros((2, players))
+    ratio_keys = np.zeros(players)  # chips_likelihood_ratio's scratch
+    ratio_known = np.zeros(players, dtype=np.bool_)
     for b in range(boards * ESTIMATE_BATCHES):
         if n_samples >= ESTIMATE_FIRST_LOOK and not sample_gain[:n_samples].any():
             return False  # the card changed no outcome so far: no clear gain can follow
@@ -358,7 +360,8 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                 weight = chips_likelihood_ratio(
                     held, chips, r, players, bands, model, hidden_history, challenges,
                     evidence_from, likelihood, hband, round_scores, round_valid, round_values,
-                    round_count, hold_cards, hold_masks, count, size, rated)
+                    round_count, hold_cards, hold_masks, count, size, rated, ratio_keys,
+                    ratio_known)
                 if weight == 0.0:
                     continue
             else:

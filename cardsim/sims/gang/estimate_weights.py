@@ -27,7 +27,7 @@ from cardsim.sims.gang.models import HISTORY
 KEY_NOISE = 1e-9  # bayes contest beliefs closer than this are equal up to rounding
 
 
-@kernel
+@kernel(refcounts=False)
 def holding_rating(h: int, scores: np.ndarray, valid: np.ndarray, values: np.ndarray,
                    hold_cards: np.ndarray, hold_masks: np.ndarray, count: int,
                    size: int) -> float:
@@ -53,14 +53,15 @@ def holding_rating(h: int, scores: np.ndarray, valid: np.ndarray, values: np.nda
     return (less - out_less + 0.5 * (equal - out_equal)) / max(total - out_total, 1)
 
 
-@kernel
+@kernel(refcounts=False)
 def chips_likelihood_ratio(held: np.ndarray, chips: np.ndarray, r: int, players: int,
                            bands: int, model: int, hidden_history: bool, challenges: int,
                            evidence_from: np.ndarray, likelihood: np.ndarray, hband: np.ndarray,
                            round_scores: np.ndarray, round_valid: np.ndarray,
                            round_values: np.ndarray, round_count: np.ndarray,
                            hold_cards: np.ndarray, hold_masks: np.ndarray, count: int,
-                           size: int, rated: np.ndarray) -> float:
+                           size: int, rated: np.ndarray, keys: np.ndarray,
+                           known: np.ndarray) -> float:
     """Importance weight of a team drawn from the public posteriors (percentile, history).
 
     The posteriors treat each player's chips as independent evidence
@@ -70,11 +71,14 @@ def chips_likelihood_ratio(held: np.ndarray, chips: np.ndarray, r: int, players:
     The weight is that exact probability of the public chips divided by the posteriors'
     product, round by round (rounds with a lock, where a random claimant keeps the chip, keep
     the posteriors' approximation); 0 for a team the public chips rule out. ``rated[t, h]``
-    keeps each holding's claim key part (its band) once computed (-1: not yet).
+    keeps each holding's claim key part (its band) once computed (-1: not yet). ``keys`` and
+    ``known`` (``players`` floats and bools) are scratch: each player's claim key and whether
+    their chip of the round is evidence, overwritten.
     """
     weight = 1.0
-    keys = np.zeros(players)
-    known = np.zeros(players, dtype=np.bool_)
+    for j in range(players):
+        keys[j] = 0.0
+        known[j] = False
     for t in range(r):
         if not round_has_chips(challenges, t) or round_count[t] == 0:
             continue
