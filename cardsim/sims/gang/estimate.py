@@ -288,6 +288,8 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
     playout_floats = np.zeros((2, players))
     ratio_keys = np.zeros(players)  # chips_likelihood_ratio's scratch
     ratio_known = np.zeros(players, dtype=np.bool_)
+    team_ints = np.zeros((4, players), dtype=np.int64)  # bayes_team_weight's scratch
+    team_floats = np.zeros((players + 1, players))
     for b in range(boards * ESTIMATE_BATCHES):
         if n_samples >= ESTIMATE_FIRST_LOOK and not sample_gain[:n_samples].any():
             return False  # the card changed no outcome so far: no clear gain can follow
@@ -366,7 +368,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                     continue
             else:
                 weight = bayes_team_weight(held, chips, r, players, past, likelihood, hband,
-                                           hold_masks)
+                                           hold_masks, team_ints, team_floats)
                 if weight == 0.0:
                     continue
             for t in range(4):
