@@ -131,7 +131,7 @@ def locked_chips(mask: int, round_index: int, players: int) -> tuple[int, int]:
     return bottom, top
 
 
-@kernel
+@kernel(refcounts=False)
 def flop_has_face_card(flop: np.ndarray) -> bool:
     """Is at least one of the three flop cards a J, Q or K?"""
     for card in flop[:3]:
@@ -141,7 +141,7 @@ def flop_has_face_card(flop: np.ndarray) -> bool:
     return False
 
 
-@kernel
+@kernel(refcounts=False)
 def redraw_star(mask: int, flop: np.ndarray, players: int) -> int:
     """White chip whose holder must redraw after the flop, or 0.
 
@@ -266,7 +266,7 @@ def con_artist_redeal(pockets: np.ndarray, players: int, size: int, order: np.nd
         pockets[k // size, k % size] = pool[order[k]]
 
 
-@kernel
+@kernel(refcounts=False)
 def swap_in_card(pocket: np.ndarray, size: int, new_card: int, drop_slot: int) -> int:
     """Hacker (5) / Jack (7): add ``new_card`` then discard slot ``drop_slot`` (``size`` = the
     new card itself, which is then simply not kept). Returns the discarded card."""
@@ -280,20 +280,21 @@ def swap_in_card(pocket: np.ndarray, size: int, new_card: int, drop_slot: int) -
 # ---------------------------------------------------------------- specialists: use and effects
 
 
-@kernel
+@kernel(refcounts=False)
 def best_drop_slot(pocket: np.ndarray, size: int, new_card: int, board: np.ndarray, shown: int,
                    may_drop_new: bool) -> int:
     """Which card to discard after adding ``new_card`` (slot ``size`` = the new card itself,
     only when ``may_drop_new``: Hacker always, Jack under the "discard" reading): the choice
-    that leaves the strongest current hand (the user sees their cards and the board)."""
-    trial = np.empty(MAX_POCKET + 1, dtype=np.int64)
+    that leaves the strongest current hand (the user sees their cards and the board). Each
+    choice is rated with the new card in its slot of ``pocket``, put back after (``pocket``
+    ends as it came)."""
     best_slot = size
     best_value = strength(pocket, size, board, shown) if may_drop_new else np.int64(-1)
     for slot in range(size):
-        for k in range(size):
-            trial[k] = pocket[k]
-        trial[slot] = new_card
-        value = strength(trial, size, board, shown)
+        kept = pocket[slot]
+        pocket[slot] = new_card
+        value = strength(pocket, size, board, shown)
+        pocket[slot] = kept
         if value > best_value:
             best_value = value
             best_slot = slot

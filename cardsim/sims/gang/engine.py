@@ -72,9 +72,11 @@ from cardsim.sims.gang.holdings import (
     MAX_PLAYERS,
     MAX_POCKET,
     N_JACK_PAIRS,
+    N_PAIRS,
     N_TRIPLES,
     PAIR_MASKS_WITH_JACK,
     PAIRS_WITH_JACK,
+    SCORE_WORK,
     holder_of,
     pocket_mask,
     rank_holdings,
@@ -95,19 +97,36 @@ from cardsim.sims.gang.rounds import (
 )
 from cardsim.sims.gang.scans import _fingerprint_guess, _retina_guess, scan_weights
 
+PLAIN_HOLDINGS = max(N_PAIRS, N_TRIPLES)  # the most holdings a plain heist rates against
 
-@kernel(inline="always")  # one caller: compiled as part of play_plain_batch, not once more
+
+@kernel(inline="always")
+def plain_scratch(players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                         np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                         np.ndarray]:
+    """The per-heist arrays of :func:`play_plain_heist`, allocated once per batch: holdings'
+    validity and scores, own hands and card masks, ratings, claim keys, claimed bands, a
+    round's chips and the scratch of :func:`score_holdings_into`."""
+    return (np.zeros(PLAIN_HOLDINGS, dtype=np.bool_), np.zeros(PLAIN_HOLDINGS, dtype=np.int64),
+            np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
+            np.zeros(players), np.zeros(players), np.zeros(players, dtype=np.int64),
+            np.zeros(players, dtype=np.int64), np.zeros(SCORE_WORK, dtype=np.int64))
+
+
+@kernel(inline="always")  # one caller: compiled as part of _play_plain_heists, not once more
 def play_plain_heist(
     deck: np.ndarray, seed: int, challenges: int, players: int, model: int, levels: int,
     pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
     pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray,
-    work_masks: np.ndarray,
+    work_masks: np.ndarray, scratch: tuple,
 ) -> tuple[bool, int, float]:
     """:func:`play_heist` for a heist with no specialist and no scan, under the random,
     percentile or history model: the same rules, random numbers and rows, in a kernel that
     does not reach the bayes beliefs, the specialists or the group's estimate (so a first run
-    of such heists compiles none of them). Returns (order correct, redrawn-player bit mask,
-    exact random-order success)."""
+    of such heists compiles none of them). ``scratch``: :func:`plain_scratch`'s arrays, reset
+    here (so no array is allocated). Returns (order correct, redrawn-player bit mask, exact
+    random-order success)."""
+    all_valid, all_scores, own, own_masks, ratings, keys, bands_claimed, row, score_work = scratch
     np.random.seed(seed)
     size = pocket_size(challenges)
     bands = levels * players
@@ -115,14 +134,18 @@ def play_plain_heist(
     count, hold_cards, hold_masks = opponent_holdings(size, pair_cards, pair_masks, work_cards,
                                                      work_masks)
     hidden = blackout_hides_history(challenges)
-    valid = np.zeros(count, dtype=np.bool_)
-    hscores = np.zeros(count, dtype=np.int64)
-    own = np.zeros(players, dtype=np.int64)
-    own_masks = np.zeros(players, dtype=np.int64)
-    ratings = np.zeros(players)
-    keys = np.zeros(players)
-    bands_claimed = np.zeros(players, dtype=np.int64)
-    row = np.zeros(players, dtype=np.int64)
+    valid = all_valid[:count]
+    hscores = all_scores[:count]
+    for h in range(count):
+        valid[h] = False
+        hscores[h] = 0
+    for p in range(players):
+        own[p] = 0
+        own_masks[p] = 0
+        ratings[p] = 0.0
+        keys[p] = 0.0
+        bands_claimed[p] = 0
+        row[p] = 0
     redrawn = 0
     for r in range(4):
         shown = BOARD_SIZES[r]
@@ -138,7 +161,7 @@ def play_plain_heist(
                 keys[p] = np.random.random()
         else:
             rate_own_hands(own, own_masks, pockets, players, size, board, shown, hold_cards,
-                           hold_masks, count, pair_cards, valid, hscores, ratings)
+                           hold_masks, count, pair_cards, valid, hscores, ratings, score_work)
             for p in range(players):
                 bands_claimed[p] = min(int(ratings[p] * bands), bands - 1)
             for p in range(players):
@@ -256,6 +279,7 @@ def play_heist_inline(
     beliefs = np.zeros(players)
     weights = np.zeros((players, width))
     row = np.zeros(players, dtype=np.int64)
+    score_work = np.zeros(SCORE_WORK, dtype=np.int64)
 
     # Specialists that act right after the deal (seed 000, "THẺ CHUYÊN GIA" 3, 6, 8, 9).
     old_masks = np.zeros(players, dtype=np.int64)
@@ -359,7 +383,7 @@ def play_heist_inline(
                 keys[p] = np.random.random()
         else:
             rate_own_hands(own, own_masks, pockets, players, size, board, shown, hold_cards,
-                           hold_masks, count, pair_cards, valid, hscores, ratings)
+                           hold_masks, count, pair_cards, valid, hscores, ratings, score_work)
             if model == LEAKY:  # deliberately reads the teammates' hands (swap test only)
                 for p in range(players):
                     below = 0.5
@@ -558,14 +582,30 @@ def play_plain_batch(
     pair_cards: np.ndarray, pair_masks: np.ndarray,
 ) -> None:
     """:func:`play_batch_kernel` for heists of :func:`play_plain_heist` (no specialist, no
-    scan; random, percentile or history): the same rows."""
-    work_cards, work_masks, pockets, board, chips, finals, deck = heist_buffers(players)
+    scan; random, percentile or history): the same rows. Allocates the heists' arrays and
+    plays them in :func:`_play_plain_heists`."""
+    _play_plain_heists(decks, seeds, challenges, players, model, levels,
+                       (out_pockets, out_board, out_chips, out_finals, out_flags, out_random_p),
+                       pair_cards, pair_masks, heist_buffers(players), plain_scratch(players))
+
+
+@kernel(refcounts=False)
+def _play_plain_heists(
+    decks: np.ndarray, seeds: np.ndarray, challenges: np.ndarray, players: int, model: int,
+    levels: int, outputs: tuple, pair_cards: np.ndarray, pair_masks: np.ndarray,
+    buffers: tuple, scratch: tuple,
+) -> None:
+    """The heist loop of :func:`play_plain_batch`, which allocates every array it writes (the
+    batch ``outputs``, :func:`heist_buffers` and :func:`plain_scratch`), so the loop runs
+    without reference counting."""
+    out_pockets, out_board, out_chips, out_finals, out_flags, out_random_p = outputs
+    work_cards, work_masks, pockets, board, chips, finals, deck = buffers
     for i in range(seeds.shape[0]):
         for k in range(52):
             deck[k] = decks[i, k]
         order_ok, redrawn, p_random = play_plain_heist(
             deck, seeds[i], challenges[i], players, model, levels, pockets, board, chips,
-            finals, pair_cards, pair_masks, work_cards, work_masks)
+            finals, pair_cards, pair_masks, work_cards, work_masks, scratch)
         store_heist(i, players, pockets, board, chips, finals, out_pockets, out_board,
                     out_chips, out_finals)
         out_flags[i, 0] = order_ok

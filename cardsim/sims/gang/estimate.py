@@ -29,7 +29,7 @@ from cardsim.sims.gang.cards import (
 )
 from cardsim.sims.gang.estimate_playout import (
     _team_rank_memo_row,
-    bayes_playout_round,
+    bayes_playout_round_into,
     claim_curve,
     fill_playout_posterior,
 )
@@ -284,6 +284,12 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
     slot_of = np.zeros(players, dtype=np.int64)
     code_of = np.zeros(players, dtype=np.int64)
     order = np.zeros(players, dtype=np.int64)  # a round's chip order, lowest chip first
+    playout_ints = np.zeros((3, players), dtype=np.int64)  # bayes_playout_round_into's scratch
+    playout_floats = np.zeros((2, players))
+    ratio_keys = np.zeros(players)  # chips_likelihood_ratio's scratch
+    ratio_known = np.zeros(players, dtype=np.bool_)
+    team_ints = np.zeros((4, players), dtype=np.int64)  # bayes_team_weight's scratch
+    team_floats = np.zeros((players + 1, players))
     for b in range(boards * ESTIMATE_BATCHES):
         if n_samples >= ESTIMATE_FIRST_LOOK and not sample_gain[:n_samples].any():
             return False  # the card changed no outcome so far: no clear gain can follow
@@ -356,12 +362,13 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                 weight = chips_likelihood_ratio(
                     held, chips, r, players, bands, model, hidden_history, challenges,
                     evidence_from, likelihood, hband, round_scores, round_valid, round_values,
-                    round_count, hold_cards, hold_masks, count, size, rated)
+                    round_count, hold_cards, hold_masks, count, size, rated, ratio_keys,
+                    ratio_known)
                 if weight == 0.0:
                     continue
             else:
                 weight = bayes_team_weight(held, chips, r, players, past, likelihood, hband,
-                                           hold_masks)
+                                           hold_masks, team_ints, team_floats)
                 if weight == 0.0:
                     continue
             for t in range(4):
@@ -420,12 +427,12 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                             memo_key = memo_key * ((players + 1) * codes) + slot * codes + code
                         row = _team_rank_memo_row(memo_keys, memo_used, memo_stamp,
                                                   stamp_counter, ti, memo_key)
-                        bayes_playout_round(t, variant, user, specialist, players, bands, hands,
-                                            held, trial, size, ties, values, n_t,
-                                            tie_lo[t], tie_hi[t], cache_w[ti], cache_cum[ti],
-                                            slot_of, code_of, sorted_index[t], hold_masks,
-                                            order, rank_memo[ti, row], rank_stamps[ti, row],
-                                            memo_stamp[ti, row])
+                        bayes_playout_round_into(
+                            t, variant, user, specialist, players, bands, hands, held, trial,
+                            size, ties, values, n_t, tie_lo[t], tie_hi[t], cache_w[ti],
+                            cache_cum[ti], slot_of, code_of, sorted_index[t], hold_masks, order,
+                            rank_memo[ti, row], rank_stamps[ti, row], memo_stamp[ti, row],
+                            playout_ints, playout_floats)
                         for k in range(players):
                             played[t, order[k]] = k + 1
                         continue

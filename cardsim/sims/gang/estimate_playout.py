@@ -31,7 +31,7 @@ def claim_curve(n_valid: int) -> np.ndarray:
     return curve
 
 
-@kernel
+@kernel(refcounts=False)
 def fill_playout_posterior(base_row: np.ndarray, index: np.ndarray, n_valid: int, r: int, t: int,
                            code: int, base: int, likelihood: np.ndarray, band_rows: np.ndarray,
                            out_w: np.ndarray, out_cum: np.ndarray) -> None:
@@ -90,7 +90,7 @@ def _kept_team_rank(k: int, cum: np.ndarray, slot_of: np.ndarray, code_of: np.nd
     return memo[k]
 
 
-@kernel
+@kernel(refcounts=False)
 def _playout_band_start(b: int, cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
                         players: int, n_valid: int, bands: int, tie_lo: np.ndarray,
                         tie_hi: np.ndarray, memo: np.ndarray, stamps: np.ndarray,
@@ -117,6 +117,22 @@ def bayes_playout_round(t: int, variant: int, user: int, specialist: int, player
                         cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
                         index: np.ndarray, hold_masks: np.ndarray, order: np.ndarray,
                         memo: np.ndarray, stamps: np.ndarray, stamp: int) -> None:
+    """One round of the bayes play-out (:func:`bayes_playout_round_into`, with its scratch)."""
+    bayes_playout_round_into(t, variant, user, specialist, players, bands, hands, held, trial,
+                             size, ties, values, n_valid, tie_lo, tie_hi, w_sorted, cum,
+                             slot_of, code_of, index, hold_masks, order, memo, stamps, stamp,
+                             np.zeros((3, players), dtype=np.int64), np.zeros((2, players)))
+
+
+@kernel(refcounts=False)
+def bayes_playout_round_into(t: int, variant: int, user: int, specialist: int, players: int,
+                             bands: int, hands: np.ndarray, held: np.ndarray, trial: np.ndarray,
+                             size: int, ties: np.ndarray, values: np.ndarray, n_valid: int,
+                             tie_lo: np.ndarray, tie_hi: np.ndarray, w_sorted: np.ndarray,
+                             cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
+                             index: np.ndarray, hold_masks: np.ndarray, order: np.ndarray,
+                             memo: np.ndarray, stamps: np.ndarray, stamp: int,
+                             int_work: np.ndarray, float_work: np.ndarray) -> None:
     """One round of the bayes play-out, as the game plays it (:func:`beliefs.bayes_claims`,
     :func:`beliefs.claim_beliefs`, :func:`beliefs.settle_equal_claims` without cards or priors)
     from the play-out's own posteriors of that round (``w_sorted``/``cum`` per player slot and
@@ -130,13 +146,20 @@ def bayes_playout_round(t: int, variant: int, user: int, specialist: int, player
 
     ``values[t, :n_valid]`` are the round's sorted holding scores. Writes the chip order
     (lowest chip first) to ``order``. Team ranks are kept in ``memo``
-    (:func:`_kept_team_rank`)."""
+    (:func:`_kept_team_rank`). ``int_work`` (3 x players int64) and ``float_work`` (2 x
+    players) are scratch: the claims, their sorted bounds, ratings and keys, overwritten."""
     muscle = variant == 1 and specialist == 10
-    claimed = np.zeros(players, dtype=np.int64)
-    ratings = np.zeros(players)
-    keys = np.zeros(players)
-    lo_of = np.zeros(players, dtype=np.int64)
-    hi_of = np.zeros(players, dtype=np.int64)
+    claimed = int_work[0]
+    lo_of = int_work[1]
+    hi_of = int_work[2]
+    ratings = float_work[0]
+    keys = float_work[1]
+    for i in range(players):
+        claimed[i] = 0
+        lo_of[i] = 0
+        hi_of[i] = 0
+        ratings[i] = 0.0
+        keys[i] = 0.0
     for i in range(players):
         total = 0.0
         for j in range(players):
@@ -221,7 +244,7 @@ def bayes_playout_round(t: int, variant: int, user: int, specialist: int, player
             order[step + 1] = lo_seat
 
 
-@kernel
+@kernel(refcounts=False)
 def _team_rank_memo_row(memo_keys: np.ndarray, memo_used: np.ndarray, memo_stamp: np.ndarray,
                         stamp_counter: np.ndarray, ti: int, key: int) -> int:
     """The row of the team rank table (:func:`_playout_team_rank`) of posterior choice ``key``

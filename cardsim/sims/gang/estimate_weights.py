@@ -27,7 +27,7 @@ from cardsim.sims.gang.models import HISTORY
 KEY_NOISE = 1e-9  # bayes contest beliefs closer than this are equal up to rounding
 
 
-@kernel
+@kernel(refcounts=False)
 def holding_rating(h: int, scores: np.ndarray, valid: np.ndarray, values: np.ndarray,
                    hold_cards: np.ndarray, hold_masks: np.ndarray, count: int,
                    size: int) -> float:
@@ -53,14 +53,15 @@ def holding_rating(h: int, scores: np.ndarray, valid: np.ndarray, values: np.nda
     return (less - out_less + 0.5 * (equal - out_equal)) / max(total - out_total, 1)
 
 
-@kernel
+@kernel(refcounts=False)
 def chips_likelihood_ratio(held: np.ndarray, chips: np.ndarray, r: int, players: int,
                            bands: int, model: int, hidden_history: bool, challenges: int,
                            evidence_from: np.ndarray, likelihood: np.ndarray, hband: np.ndarray,
                            round_scores: np.ndarray, round_valid: np.ndarray,
                            round_values: np.ndarray, round_count: np.ndarray,
                            hold_cards: np.ndarray, hold_masks: np.ndarray, count: int,
-                           size: int, rated: np.ndarray) -> float:
+                           size: int, rated: np.ndarray, keys: np.ndarray,
+                           known: np.ndarray) -> float:
     """Importance weight of a team drawn from the public posteriors (percentile, history).
 
     The posteriors treat each player's chips as independent evidence
@@ -70,11 +71,14 @@ def chips_likelihood_ratio(held: np.ndarray, chips: np.ndarray, r: int, players:
     The weight is that exact probability of the public chips divided by the posteriors'
     product, round by round (rounds with a lock, where a random claimant keeps the chip, keep
     the posteriors' approximation); 0 for a team the public chips rule out. ``rated[t, h]``
-    keeps each holding's claim key part (its band) once computed (-1: not yet).
+    keeps each holding's claim key part (its band) once computed (-1: not yet). ``keys`` and
+    ``known`` (``players`` floats and bools) are scratch: each player's claim key and whether
+    their chip of the round is evidence, overwritten.
     """
     weight = 1.0
-    keys = np.zeros(players)
-    known = np.zeros(players, dtype=np.bool_)
+    for j in range(players):
+        keys[j] = 0.0
+        known[j] = False
     for t in range(r):
         if not round_has_chips(challenges, t) or round_count[t] == 0:
             continue
@@ -114,7 +118,7 @@ def chips_likelihood_ratio(held: np.ndarray, chips: np.ndarray, r: int, players:
     return weight
 
 
-@kernel
+@kernel(refcounts=False)
 def weight_below(sorted_masks: np.ndarray, values: np.ndarray, rival_weights: np.ndarray,
                  mine: int, target: int, lo: int, hi: int) -> tuple[float, float]:
     """A rival's posterior weight below ``target`` (ties one half) and in all, over the sorted
@@ -182,6 +186,23 @@ def bayes_round_likelihood(held: np.ndarray, chips_row: np.ndarray, players: int
                            team_band: np.ndarray, band_start: np.ndarray, band_end: np.ndarray,
                            belief: np.ndarray, hold_masks: np.ndarray, kept: np.ndarray,
                            kept_below: np.ndarray, kept_mass: np.ndarray) -> float:
+    """P(this round's public chips | the drawn team ``held``) under the bayes claim rule
+    (:func:`bayes_round_likelihood_into`, with its scratch)."""
+    return bayes_round_likelihood_into(
+        held, chips_row, players, sorted_masks, values, sorted_weights, pos, team_rank,
+        team_band, band_start, band_end, belief, hold_masks, kept, kept_below, kept_mass,
+        np.zeros((4, players), dtype=np.int64), np.zeros((players + 1, players)))
+
+
+@kernel(refcounts=False)
+def bayes_round_likelihood_into(held: np.ndarray, chips_row: np.ndarray, players: int,
+                                sorted_masks: np.ndarray, values: np.ndarray,
+                                sorted_weights: np.ndarray, pos: np.ndarray,
+                                team_rank: np.ndarray, team_band: np.ndarray,
+                                band_start: np.ndarray, band_end: np.ndarray,
+                                belief: np.ndarray, hold_masks: np.ndarray, kept: np.ndarray,
+                                kept_below: np.ndarray, kept_mass: np.ndarray,
+                                int_work: np.ndarray, float_work: np.ndarray) -> float:
     """P(this round's public chips | the drawn team ``held``) under the bayes claim rule: each
     player claims the team band of their holding, the keys are band then contest belief
     (equal keys in random order: every order is enumerated, at most 6! of them), then
@@ -190,9 +211,23 @@ def bayes_round_likelihood(held: np.ndarray, chips_row: np.ndarray, players: int
     their hand with the rival's claimed posterior without their own cards; a vote to move and
     none to stay swaps them). Exact, no sampling. A rival's weight below a holding depends
     only on the two and the round's tables: it is kept in ``kept_below[rival, h]`` and
-    ``kept_mass[rival, h]`` once ``kept[rival, h]``."""
-    band = np.zeros(players, dtype=np.int64)
-    key = np.zeros(players)
+    ``kept_mass[rival, h]`` once ``kept[rival, h]``. ``int_work`` (4 x players int64) and
+    ``float_work`` (players + 1 x players) are scratch: the claimed bands, the keys' order, a
+    tie group's order and pool; the keys and every pair's chance to be above, overwritten."""
+    band = int_work[0]
+    base = int_work[1]
+    order = int_work[2]
+    pool = int_work[3]
+    key = float_work[0]
+    above = float_work[1:]
+    for j in range(players):
+        band[j] = 0
+        base[j] = 0
+        order[j] = 0
+        pool[j] = 0
+        key[j] = 0.0
+        for q in range(players):
+            above[j, q] = 0.5
     for j in range(players):
         k = pos[held[j]]
         if k < 0:
@@ -206,7 +241,6 @@ def bayes_round_likelihood(held: np.ndarray, chips_row: np.ndarray, players: int
             if band[i] < band[j] and chips_row[i] > chips_row[j]:
                 return 0.0
     # P(me's hand above rival's | me's private view), for every pair with equal claims
-    above = np.full((players, players), 0.5)
     for me in range(players):
         h = held[me]
         for rival in range(players):
@@ -224,7 +258,6 @@ def bayes_round_likelihood(held: np.ndarray, chips_row: np.ndarray, players: int
                 above[me, rival] = below / mass
     # the keys' order; equal keys (equal up to rounding: the engine's random tie-break, 1e-6,
     # outweighs it) next to each other, each of their orders equally likely: all enumerated
-    base = np.zeros(players, dtype=np.int64)
     for j in range(players):
         below = 0
         for q in range(players):
@@ -242,8 +275,6 @@ def bayes_round_likelihood(held: np.ndarray, chips_row: np.ndarray, players: int
         for m in range(2, end - k + 2):
             total *= m
         k = end + 1
-    order = np.zeros(players, dtype=np.int64)
-    pool = np.zeros(players, dtype=np.int64)
     hits = 0
     for combo in range(total):
         code = combo
@@ -360,24 +391,26 @@ def bayes_past_rounds(bayes: bool, r: int, table: tuple, holdings: tuple,
                       past_kept, past_below, past_mass)
 
 
-@kernel
+@kernel(refcounts=False)
 def bayes_team_weight(held: np.ndarray, chips: np.ndarray, r: int, players: int,
                       past: PastRounds, likelihood: np.ndarray, hband: np.ndarray,
-                      hold_masks: np.ndarray) -> float:
+                      hold_masks: np.ndarray, int_work: np.ndarray,
+                      float_work: np.ndarray) -> float:
     """A drawn team's importance weight under bayes: over the replayed earlier rounds, the
     exact chance of the public chips (:func:`bayes_round_likelihood`) over the posteriors'
     approximation of it (every chip as independent evidence about its holder); 0 when a
-    round's chips cannot come from this team."""
+    round's chips cannot come from this team. ``int_work`` and ``float_work``:
+    :func:`bayes_round_likelihood_into`'s scratch."""
     weight = 1.0
     for t in range(r):
         if not past.replayed[t]:
             continue
         n_t = past.valid[t]
-        chance = bayes_round_likelihood(
+        chance = bayes_round_likelihood_into(
             held, chips[t], players, past.masks[t, :n_t], past.values[t, :n_t],
             past.sorted_weights[t], past.pos[t], past.rank[t], past.band[t],
             past.band_start[t], past.band_end[t], past.belief[t], hold_masks, past.kept[t],
-            past.below[t], past.mass[t])
+            past.below[t], past.mass[t], int_work, float_work)
         if chance == 0.0:
             return 0.0
         weight *= chance

@@ -29,7 +29,7 @@ from cardsim.sims.poker.evaluator import (
     hand_key,
     rank_only_score,
     score_extended,
-    score_four,
+    score_four_union,
     score_union,
     suit_masks_into,
 )
@@ -108,7 +108,7 @@ FLUSH_CANDIDATES, FLUSH_CANDIDATE_COUNT = _flush_candidates()
 EQUITY_Q = np.round(EQUITY * EQUITY_SCALE).astype(np.int64)
 
 
-@kernel
+@kernel(refcounts=False)
 def preflop_value(pocket: np.ndarray, size: int) -> int:
     """Pre-flop rating of a pocket: table value of its best two-card class (2 or 3 cards)."""
     best = 0
@@ -160,21 +160,16 @@ def describe_category(score: int) -> str:
     return CATEGORY_NAMES[int(CATEGORY_OF_SCORE[int(score) >> 1])]
 
 
-@kernel
+@kernel(refcounts=False)
 def hand_score(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
     """Score of the best five of the pocket plus the ``shown`` first community cards (four
-    cards: the four-card order of :func:`score_four`)."""
+    cards: the four-card order of :func:`~cardsim.sims.poker.evaluator.score_four`)."""
     if size + shown >= 5:
         return 2 * np.int64(score_union(pocket, size, board, shown))
-    hand = np.empty(size + shown, dtype=np.int64)
-    for k in range(size):
-        hand[k] = pocket[k]
-    for k in range(shown):
-        hand[size + k] = board[k]
-    return score_four(hand)
+    return score_four_union(pocket, size, board, shown)
 
 
-@kernel
+@kernel(refcounts=False)
 def strength(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
     """What a player rates in a round: the pre-flop table value, later the current best hand."""
     if shown == 0:
@@ -182,7 +177,7 @@ def strength(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> in
     return hand_score(pocket, size, board, shown)
 
 
-@kernel
+@kernel(refcounts=False)
 def pocket_mask(pocket: np.ndarray, size: int) -> int:
     """Bit set of the pocket's cards (the suitless Jack is no card of the deck: left out)."""
     mask = np.int64(0)
@@ -192,7 +187,7 @@ def pocket_mask(pocket: np.ndarray, size: int) -> int:
     return mask
 
 
-@kernel
+@kernel(refcounts=False)
 def holder_of(chips: np.ndarray, before_round: int, star: int, players: int, fallback: int) -> int:
     """Who holds ``star`` in the latest chip round before ``before_round`` (or seat ``fallback``)."""
     for t in range(before_round - 1, -1, -1):
@@ -202,7 +197,7 @@ def holder_of(chips: np.ndarray, before_round: int, star: int, players: int, fal
     return fallback
 
 
-@kernel
+@kernel(refcounts=False)
 def sample_triples(out_cards: np.ndarray, out_masks: np.ndarray, count: int) -> None:
     """``count`` uniformly random three-card holdings (Security Cameras hypotheses)."""
     for h in range(count):
@@ -219,6 +214,9 @@ def sample_triples(out_cards: np.ndarray, out_masks: np.ndarray, count: int) -> 
         out_masks[h] = (np.int64(1) << a) | (np.int64(1) << b) | (np.int64(1) << c)
 
 
+SCORE_WORK = 4 + 13 + 169  # scratch of score_holdings_into: suit masks, rank counts, classes
+
+
 @kernel
 def score_holdings(
     cards: np.ndarray, masks: np.ndarray, count: int, size: int, board: np.ndarray, shown: int,
@@ -229,17 +227,33 @@ def score_holdings(
 
     Two-card holdings that cannot make a flush share their score with every holding of the same
     two ranks, so only the 91 rank classes are evaluated; holdings with enough cards of the
-    board's majority suit are evaluated in full.
+    board's majority suit are evaluated in full (:func:`score_holdings_into`, with its scratch).
     """
+    work = np.zeros(SCORE_WORK, dtype=np.int64)
+    return score_holdings_into(cards, masks, count, size, board, shown, valid, scores, work)
+
+
+@kernel(refcounts=False)
+def score_holdings_into(
+    cards: np.ndarray, masks: np.ndarray, count: int, size: int, board: np.ndarray, shown: int,
+    valid: np.ndarray, scores: np.ndarray, work: np.ndarray,
+) -> int:
+    """:func:`score_holdings` with its scratch in the caller's ``work`` (``SCORE_WORK`` int64,
+    overwritten: the board's suit masks, rank counts and the rank classes' scores); writes
+    ``valid[:count]`` and the scores of ``scores[:count]`` as it does, returns how many are
+    valid."""
+    for k in range(SCORE_WORK):
+        work[k] = 0
+    board_suits = work[:4]
+    rank_count = work[4:17]
+    class_scores = work[17:SCORE_WORK]
     board_mask = np.int64(0)
     for k in range(shown):
         board_mask |= np.int64(1) << board[k]
     board_key = hand_key(board[:shown])
-    board_suits = np.zeros(4, dtype=np.int64)
     suit_masks_into(board[:shown], board_suits)
     flush_suit = -1
     need = 99
-    rank_count = np.zeros(13, dtype=np.int64)
     for k in range(shown):
         rank_count[board[k] >> 2] += 1
     for s in range(4):
@@ -249,7 +263,6 @@ def score_holdings(
         if on_board + size >= 5:
             flush_suit = s
             need = 5 - on_board
-    class_scores = np.zeros(169, dtype=np.int64)
     if size == 2 and shown > 0:
         for ra in range(13):
             for rb in range(ra, 13):
@@ -313,7 +326,7 @@ PAIR_INDEX = _pair_index()
 NO_HOLDING = np.int64(1) << 40  # score of a holding that collides with the board: never counted
 
 
-@kernel
+@kernel(refcounts=False)
 def own_pair_counts(first: int, second: int, scores: np.ndarray, valid: np.ndarray, target: int,
                     pair_cards: np.ndarray) -> tuple[int, int, int]:
     """The valid two-card holdings that use card ``first`` or ``second`` (a player's own cards,
@@ -337,7 +350,7 @@ def own_pair_counts(first: int, second: int, scores: np.ndarray, valid: np.ndarr
     return total, less, equal
 
 
-@kernel
+@kernel(refcounts=False)
 def card_positions(index: np.ndarray, n_valid: int, pair_cards: np.ndarray,
                    positions: np.ndarray, counts: np.ndarray) -> None:
     """For each card, the sorted positions of the valid two-card holdings that contain it:
@@ -373,7 +386,7 @@ def count_sorted(values: np.ndarray, row: int, n: int, x: float, up_to: bool) ->
     return base + ((value < x) | (up_to & (value == x)))
 
 
-@kernel
+@kernel(refcounts=False)
 def own_out_counts(first: int, second: int, lo: int, hi: int, positions: np.ndarray,
                    counts: np.ndarray, scores: np.ndarray, valid: np.ndarray,
                    target: int) -> tuple[int, int, int]:
@@ -400,7 +413,7 @@ def own_out_counts(first: int, second: int, lo: int, hi: int, positions: np.ndar
     return total, less, equal
 
 
-@kernel
+@kernel(refcounts=False)
 def order_by(keys: np.ndarray, n: int, order: np.ndarray) -> None:
     """``order[:n]``: the indices ``0 .. n-1`` sorted by ``keys``, equal keys in index order
     (an insertion sort: the order ``np.argsort`` gives below 16 items, without its array)."""
@@ -412,7 +425,7 @@ def order_by(keys: np.ndarray, n: int, order: np.ndarray) -> None:
         order[j] = i
 
 
-@kernel
+@kernel(refcounts=False)
 def pair_percentiles(scores: np.ndarray, valid: np.ndarray, own: np.ndarray, pockets: np.ndarray,
                      players: int, pair_cards: np.ndarray, ratings: np.ndarray) -> None:
     """Every player's percentile among the two-card holdings they could face (valid holdings
@@ -420,17 +433,15 @@ def pair_percentiles(scores: np.ndarray, valid: np.ndarray, own: np.ndarray, poc
     against all holdings, then the at most 101 holdings that use a player's own cards are
     taken back out (:func:`own_pair_counts`)."""
     count = scores.shape[0]
-    masked = np.empty(count, dtype=np.int64)
     n_valid = 0
     for h in range(count):
-        masked[h] = scores[h] if valid[h] else NO_HOLDING
         n_valid += valid[h]
     for p in range(players):
         target = own[p]
         less = 0
         equal = 0
         for h in range(count):
-            value = masked[h]
+            value = scores[h] if valid[h] else NO_HOLDING
             less += value < target
             equal += value == target
         out_total, out_less, out_equal = own_pair_counts(pockets[p, 0], pockets[p, 1], scores,
@@ -499,7 +510,7 @@ def sort_valid(scores: np.ndarray, valid: np.ndarray, count: int) -> tuple[np.nd
     return index, values
 
 
-@kernel
+@kernel(refcounts=False)
 def holding_percentiles(index: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:
     """Percentile of each valid holding among all valid holdings (ties count one half)."""
     n_valid = values.shape[0]
@@ -550,7 +561,7 @@ def rank_holdings(scores: np.ndarray, valid: np.ndarray, count: int, shown: int,
 ALL_VALID = np.ones(N_PAIRS, dtype=np.bool_)
 
 
-@kernel
+@kernel(refcounts=False)
 def preflop_pair_percentiles(own: np.ndarray, pockets: np.ndarray, players: int,
                              pair_cards: np.ndarray, ratings: np.ndarray) -> None:
     """:func:`pair_percentiles` before the flop, where every holding is valid and scored by the

@@ -25,13 +25,13 @@ from cardsim.sims.gang.holdings import (
     pocket_mask,
     preflop_pair_percentiles,
     sample_triples,
-    score_holdings,
+    score_holdings_into,
     strength,
 )
 from cardsim.sims.gang.models import HISTORY, RANDOM
 
 
-@kernel
+@kernel(refcounts=False)
 def showdown_in_order(final_scores: np.ndarray, red_chips: np.ndarray, players: int) -> bool:
     """Showdown (seed 000, "Màn so bài"): reveal in ascending red-chip order; success iff every
     revealed hand is at least as strong as the previous one (so true ties pass either way, but
@@ -43,7 +43,7 @@ def showdown_in_order(final_scores: np.ndarray, red_chips: np.ndarray, players: 
     return True
 
 
-@kernel
+@kernel(refcounts=False)
 def random_order_success(final_scores: np.ndarray, players: int) -> float:
     """Exact chance that a uniformly random red-chip order passes the showdown for this deal:
     the number of orders consistent with the true ranking (product of tie-group sizes
@@ -61,7 +61,7 @@ def random_order_success(final_scores: np.ndarray, players: int) -> float:
     return ways / total
 
 
-@kernel
+@kernel(refcounts=False)
 def chips_from_keys(keys: np.ndarray, players: int, out: np.ndarray) -> None:
     """Settled allocation: the player with the k-th smallest claim key holds the (k+1)-star chip.
 
@@ -77,7 +77,7 @@ def chips_from_keys(keys: np.ndarray, players: int, out: np.ndarray) -> None:
         out[p] = below + 1
 
 
-@kernel
+@kernel(refcounts=False)
 def _lock(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int, chip_index: int,
           winner_key: float) -> None:
     """A locked chip stays with whoever took it first: among the players whose claim maps to
@@ -97,7 +97,7 @@ def _lock(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int
             pick -= 1
 
 
-@kernel
+@kernel(refcounts=False)
 def deal(deck: np.ndarray, players: int, size: int, pockets: np.ndarray, board: np.ndarray,
          chips: np.ndarray) -> int:
     """The deal (seed 000, "Quy trình vụ cướp"): ``size`` pocket cards each from the shuffled
@@ -113,7 +113,7 @@ def deal(deck: np.ndarray, players: int, size: int, pockets: np.ndarray, board: 
     return players * size + 5
 
 
-@kernel
+@kernel(inline="always")  # returns its argument arrays: inlined, never counted apart
 def opponent_holdings(size: int, pair_cards: np.ndarray, pair_masks: np.ndarray,
                       work_cards: np.ndarray, work_masks: np.ndarray,
                       ) -> tuple[int, np.ndarray, np.ndarray]:
@@ -125,7 +125,7 @@ def opponent_holdings(size: int, pair_cards: np.ndarray, pair_masks: np.ndarray,
     return N_TRIPLES, work_cards, work_masks
 
 
-@kernel
+@kernel(refcounts=False)
 def flop_redraw(challenges: int, board: np.ndarray, chips: np.ndarray, players: int,
                 pockets: np.ndarray, size: int, deck: np.ndarray, draw: int) -> tuple[int, int]:
     """Motion Detector / Laser Tripwires at the start of the flop round (only after a white
@@ -143,7 +143,7 @@ def flop_redraw(challenges: int, board: np.ndarray, chips: np.ndarray, players: 
     return p, draw
 
 
-@kernel
+@kernel(refcounts=False)
 def current_hands(pockets: np.ndarray, players: int, size: int, board: np.ndarray, shown: int,
                   muscle_seat: int, own: np.ndarray, own_masks: np.ndarray) -> None:
     """What every player rates this round (:func:`strength`; the Muscle holder's raised once
@@ -155,14 +155,16 @@ def current_hands(pockets: np.ndarray, players: int, size: int, board: np.ndarra
         own_masks[p] = pocket_mask(pockets[p], size)
 
 
-@kernel
+@kernel(refcounts=False)
 def rate_own_hands(own: np.ndarray, own_masks: np.ndarray, pockets: np.ndarray, players: int,
                    size: int, board: np.ndarray, shown: int, hold_cards: np.ndarray,
                    hold_masks: np.ndarray, count: int, pair_cards: np.ndarray,
-                   valid: np.ndarray, hscores: np.ndarray, ratings: np.ndarray) -> None:
+                   valid: np.ndarray, hscores: np.ndarray, ratings: np.ndarray,
+                   work: np.ndarray) -> None:
     """Every player's percentile among the holdings they could face (valid on the board shown,
-    without their own cards, ties one half), from the holdings scored once for this board."""
-    score_holdings(hold_cards, hold_masks, count, size, board, shown, valid, hscores)
+    without their own cards, ties one half), from the holdings scored once for this board
+    (``work``: the scratch of :func:`~cardsim.sims.gang.holdings.score_holdings_into`)."""
+    score_holdings_into(hold_cards, hold_masks, count, size, board, shown, valid, hscores, work)
     if size == 2 and shown == 0:
         preflop_pair_percentiles(own, pockets, players, pair_cards, ratings)
     elif size == 2:
@@ -183,7 +185,7 @@ def rate_own_hands(own: np.ndarray, own_masks: np.ndarray, pockets: np.ndarray, 
             ratings[p] = (less + 0.5 * equal) / max(total, 1)
 
 
-@kernel
+@kernel(refcounts=False)
 def contest_key(model: int, band: int, u: float, r: int, chips: np.ndarray, p: int,
                 hidden_history: bool) -> float:
     """Where a claim sorts in the chip dance: percentile, the band then a random tie-break;
@@ -197,7 +199,7 @@ def contest_key(model: int, band: int, u: float, r: int, chips: np.ndarray, p: i
     return band + u
 
 
-@kernel
+@kernel(refcounts=False)
 def hand_out_chips(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int,
                    challenges: int, r: int, model: int, row: np.ndarray) -> None:
     """The settled chips of a round into ``row``: locks first (Noise Sensors, Ventilation
@@ -211,7 +213,7 @@ def hand_out_chips(keys: np.ndarray, bands_claimed: np.ndarray, players: int, le
     chips_from_keys(keys, players, row)
 
 
-@kernel
+@kernel(refcounts=False)
 def final_scores(pockets: np.ndarray, size: int, board: np.ndarray, players: int,
                  muscle_seat: int, finals: np.ndarray) -> None:
     """Every final hand on the full board (the Muscle holder's raised, :func:`muscle_score`)."""

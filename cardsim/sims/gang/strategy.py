@@ -60,6 +60,7 @@ from cardsim.sims.gang.holdings import (
     N_PAIRS,
     PAIR_MASKS_WITH_JACK,
     PAIRS_WITH_JACK,
+    SCORE_WORK,
     hand_score,
 )
 from cardsim.sims.gang.models import MODEL_IDS
@@ -115,7 +116,8 @@ def _percentile(pocket: tuple[int, ...], board: tuple[int, ...]) -> float:
     current_hands(pockets, 1, 2, full, shown, -1, own, own_masks)
     rate_own_hands(own, own_masks, pockets, 1, 2, full, shown, PAIRS_WITH_JACK,
                    PAIR_MASKS_WITH_JACK, N_PAIRS, PAIRS_WITH_JACK,
-                   np.zeros(N_PAIRS, dtype=np.bool_), np.zeros(N_PAIRS, dtype=np.int64), ratings)
+                   np.zeros(N_PAIRS, dtype=np.bool_), np.zeros(N_PAIRS, dtype=np.int64), ratings,
+                   np.zeros(SCORE_WORK, dtype=np.int64))
     return float(ratings[0])
 
 

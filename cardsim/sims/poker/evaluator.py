@@ -122,7 +122,7 @@ def suit_masks_into(cards: np.ndarray, masks: np.ndarray) -> None:
             masks[card & 3] |= 1 << (card >> 2)
 
 
-@kernel
+@kernel(refcounts=False)
 def score_extended(base_key: np.uint64, base_masks: np.ndarray, n_base: int,
                    extra: np.ndarray) -> np.int32:
     """Score of a partial hand (its :func:`hand_key`, suit masks and size) plus ``extra`` cards.
@@ -142,7 +142,7 @@ def score_extended(base_key: np.uint64, base_masks: np.ndarray, n_base: int,
     return np.int32(score)
 
 
-@kernel
+@kernel(refcounts=False)
 def score_union(first: np.ndarray, n_first: int, second: np.ndarray, n_second: int) -> np.int32:
     """:func:`score_hand` of the first ``n_first`` cards of ``first`` together with the first
     ``n_second`` of ``second`` (5..8 cards in all, e.g. a pocket and the cards shown), without
@@ -183,16 +183,25 @@ def score_four(cards: np.ndarray) -> int:
     a Jack. Returns ``category * 13**4 + compared ranks in base 13``: higher is better, equal iff
     a true tie, comparable only with other four-card scores (not with the dense 5..8-card ones).
     """
-    counts = np.zeros(13, dtype=np.int64)
-    for i in range(cards.shape[0]):
-        card = cards[i]
-        counts[JACK_RANK if card == SUITLESS_JACK else card >> 2] += 1
+    return score_four_union(cards, cards.shape[0], cards, 0)
+
+
+@kernel(refcounts=False)
+def score_four_union(first: np.ndarray, n_first: int, second: np.ndarray, n_second: int) -> int:
+    """:func:`score_four` of the first ``n_first`` cards of ``first`` together with the first
+    ``n_second`` of ``second`` (four cards in all), without building the joined hand; the rank
+    counts are packed three bits a rank in one integer, so no array is allocated."""
+    counts = 0
+    for i in range(n_first + n_second):
+        card = first[i] if i < n_first else second[i - n_first]
+        counts += 1 << (3 * (JACK_RANK if card == SUITLESS_JACK else card >> 2))
     pairs = 0
     top = 0
     for rank in range(13):
-        if counts[rank] == 2:
+        count = (counts >> (3 * rank)) & 7
+        if count == 2:
             pairs += 1
-        top = max(top, counts[rank])
+        top = max(top, count)
     if top == 4:
         category = FOUR_OF_A_KIND
     elif top == 3:
@@ -206,7 +215,7 @@ def score_four(cards: np.ndarray) -> int:
     packed = 0
     for group in range(4, 0, -1):
         for rank in range(12, -1, -1):
-            if counts[rank] == group:
+            if (counts >> (3 * rank)) & 7 == group:
                 packed = packed * 13 + rank
     return category * FOUR_CARD_BASE + packed
 
