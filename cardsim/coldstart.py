@@ -99,6 +99,12 @@ def _child_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def utilisation(cpu: float, wall: float) -> float | None:
+    """How busy a run kept the machine's cores: CPU seconds / (wall seconds x cores), two
+    decimals (the ``utilisation`` of the timing benchmarks' rows); None for no wall time."""
+    return round(cpu / (wall * (os.cpu_count() or 1)), 2) if wall > 0 else None
+
+
 def _timed_run(argv: Sequence[str], cache_dir: Path, work_dir: Path, root: Path
                ) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of ``python -m cardsim argv`` in a new process using
@@ -243,7 +249,6 @@ def long_run_benchmark(games: Sequence[str] | None = None, *,
     its compile time counts; ``--store`` a scratch folder, so nothing resumes), with wall and
     CPU seconds (the process and its workers), the utilisation of the cores and whether the
     wall time is within the game's ``long_run_wall_s``. ``run`` runs one (tests replace it)."""
-    cores = os.cpu_count() or 1
     rows: list[dict[str, Any]] = []
     for name in games if games is not None else names():
         game = get_game(name)
@@ -259,8 +264,7 @@ def long_run_benchmark(games: Sequence[str] | None = None, *,
             shutil.rmtree(scratch, ignore_errors=True)
         bound = game.long_run_wall_s
         rows.append({"game": game.title, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
-                     "utilisation": round(cpu / (wall * cores), 2) if wall > 0 else None,
-                     "target_wall_s": bound, "meets_target": None if bound is None else bool(wall <= bound),
+                     "utilisation": utilisation(cpu, wall), "target_wall_s": bound, "meets_target": None if bound is None else bool(wall <= bound),
                      "load_1min": round(load, 2), "command": "cardsim " + " ".join(game.long_run)})
         if on_row is not None:
             on_row(rows[-1])
@@ -318,14 +322,13 @@ def report_benchmark(quick: bool = False, *, source: Path | None = None,
     the targets. ``quick``: ``cardsim report --quick`` (a cheap check of the benchmark
     itself). ``step`` runs one step (tests replace it)."""
     source = source or package_root()
-    cores = os.cpu_count() or 1
     scratch = Path(tempfile.mkdtemp(prefix="cardsim-bench-report-"))
     rows: list[dict[str, Any]] = []
 
     def row(what: str, wall: float, cpu: float, load: float, command: str) -> dict[str, Any]:
         targets = what in ("report", "total") and not quick
         return {"step": what, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
-                "utilisation": round(cpu / (wall * cores), 2) if wall > 0 else None,
+                "utilisation": utilisation(cpu, wall),
                 "target_wall_s": REPORT_WALL_TARGET if targets else None,
                 "target_cpu_s": REPORT_CPU_TARGET if targets else None,
                 "meets_target": bool(wall <= REPORT_WALL_TARGET and cpu <= REPORT_CPU_TARGET)

@@ -185,7 +185,6 @@ def compile_command(quick: bool, as_json: bool) -> list[dict]:
     return rows
 
 
-
 def long_runs_command(quick: bool, as_json: bool) -> list[dict]:
     """`cardsim bench long-runs`: each game's longest documented command, timed whole."""
     from cardsim.coldstart import long_run_benchmark
