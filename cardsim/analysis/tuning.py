@@ -95,6 +95,7 @@ class Answer:
     lo: float
     hi: float
     reach: str
+    run: str = ""  # the stored run it reads, where the candidate table names one
 
     @property
     def reachable(self) -> bool:
@@ -123,7 +124,8 @@ def closest_answer(table: pl.DataFrame, target: float) -> Answer:
         reach = "below"
     else:
         reach = "reachable"
-    return Answer(best["label"], int(best["n"]), float(best["p"]), float(best["lo"]), float(best["hi"]), reach)
+    return Answer(best["label"], int(best["n"]), float(best["p"]), float(best["lo"]), float(best["hi"]), reach,
+                  str(best.get("run") or ""))
 
 
 def neighbour_rungs(ladder_names: Sequence[str], name: str) -> list[str]:

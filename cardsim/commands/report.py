@@ -50,9 +50,11 @@ def report_command(
     """Write reports/cardsim-report.html and .pdf from the default experiment suite.
 
     Runs each landed game's experiments (reusing stored chunks), then renders one self-contained
-    HTML file and one PDF, and findings.json beside them (the headline figures with n and 95%
-    intervals). Same store and seed: byte-identical files. Shows one progress bar
-    over all experiments (done, time elapsed); --verbose adds a line per experiment.
+    HTML file and one PDF, and findings.json beside them (every figure with n and 95%
+    intervals: the file of record the README and guides are generated from; --quick writes
+    findings-quick.json instead, never shipped). Same store and seed: byte-identical files.
+    Shows one progress bar over all experiments (done, time elapsed); --verbose adds a line
+    per experiment.
 
     Example: cardsim report --quick --game gang
     """

@@ -15,14 +15,22 @@ import polars as pl
 
 import cardsim
 from cardsim.reports.content import Block, Bullets, Paragraph, Report, Section
-from cardsim.reports.findings import FINDINGS_NAME, chapter_findings, findings_document, write_findings
+from cardsim.reports.findings import chapter_findings, findings_document, findings_name, write_findings
 from cardsim.reports.html import write_html
 from cardsim.reports.pdf import drawn_ahead, measured_widths, remember_widths, write_pdf
 from cardsim.reports.progress import Tracker
 from cardsim.reports.schedule import schedule_chapters
 from cardsim.reports.sections import game_title, section_games, section_module
 from cardsim.reports.sections.common import models_block, reproducibility_blocks, rules_blocks
-from cardsim.reports.suite import Experiment, Outcome, Outcomes, Profile, run_experiments, shared_runs
+from cardsim.reports.suite import (
+    Experiment,
+    Outcome,
+    Outcomes,
+    Profile,
+    largest_runs,
+    run_experiments,
+    shared_runs,
+)
 from cardsim.sims.core.simulator import Simulator
 from cardsim.sims.registry import get_simulator
 
@@ -62,7 +70,7 @@ def game_section(
         experiments = shared_runs(simulator, module.plan(profile))
     outcomes = run_experiments(simulator, experiments, seed=seed, jobs=jobs, store=store,
                                tracker=tracker, on_done=on_done)
-    section, key = chapter(game, module, outcomes, profile)
+    section, key = chapter(game, module, largest_runs(simulator, outcomes), profile)
     return section, outcomes, key
 
 
@@ -99,7 +107,7 @@ def chapter_in_worker(game: str, module_name: str, simulator: Simulator, profile
                                jobs=1, store=store)
     outcomes.by_key = {e.key: earlier[e.key] if e.key in earlier else outcomes[e.key]
                        for e in plan}
-    section, key = chapter(game, module, outcomes, profile)
+    section, key = chapter(game, module, largest_runs(simulator, outcomes), profile)
     slim = [replace(o, episodes=o.episodes.select(pl.first())) for o in outcomes.by_key.values()]
     return game, drawn_ahead(section), slim, key, measured_widths()
 
@@ -252,7 +260,8 @@ def write_report(
     plugins: dict[str, tuple[ModuleType, Simulator]] | None = None, verbose: bool = False,
 ) -> WrittenReport:
     """Build the report (see :func:`build_report`) and write ``out_dir/cardsim-report.html``,
-    ``.pdf`` and the chapters' headline figures as ``out_dir/findings.json``."""
+    ``.pdf`` and the chapters' figures as ``out_dir/findings.json`` (the file of record; a quick
+    report's ``findings-quick.json``, never shipped)."""
     report, skipped = build_report(games, profile=profile, seed=seed, jobs=jobs, store=store,
                                    progress=progress, on_done=on_done, plugins=plugins, verbose=verbose)
     html = write_html(report, out_dir / HTML_NAME)
@@ -261,7 +270,7 @@ def write_report(
     document = findings_document([f for s in report.sections for f in s.findings], seed=seed,
                                  profile=profile.name, version=cardsim.__version__,
                                  titles={s.key: s.title for s in report.sections})
-    findings = write_findings(document, out_dir / FINDINGS_NAME)
+    findings = write_findings(document, out_dir / findings_name(profile.name))
     return WrittenReport(html=html, pdf=pdf, pdf_pages=pages,
                          games=tuple(s.key for s in report.sections), skipped=skipped, findings=findings)
 

@@ -120,7 +120,7 @@ class Profile:
         return Experiment(
             key=key, config=dict(config), labels=dict(labels), precision=precision,
             max_n=bound, chunk_size=None if paired or chunk is None else _dividing(chunk, bound),
-            weight=weight,
+            weight=weight, paired=paired,
         )
 
 
@@ -154,6 +154,8 @@ class Experiment:
         weight: rough cost of one episode against the game's plainest episode (a whole game
             of several rounds, a slower model), only for the order the scheduler plays the
             experiments in (the dearest first); the numbers do not depend on it.
+        paired: its episodes are compared one by one with another run's (episode k of each),
+            so it keeps its own n (:func:`largest_runs` leaves it alone).
     """
 
     key: str
@@ -163,6 +165,7 @@ class Experiment:
     max_n: int
     chunk_size: int | None = None
     weight: float = 1.0
+    paired: bool = False
 
 
 @dataclass(frozen=True)
@@ -256,6 +259,27 @@ def shared_runs(simulator: Simulator, plan: Sequence[Experiment]) -> list[Experi
              for group in groups.values() for e in group}
     return [e if chunk_of(simulator, e) == sizes[id(e)] else replace(e, chunk_size=sizes[id(e)])
             for e in plan]
+
+
+def largest_runs(simulator: Simulator, outcomes: Outcomes) -> Outcomes:
+    """One estimate per setting: every experiment that shares its config with another reports
+    the episodes of the largest run of that config (the one with the most episodes; the
+    smaller runs are its first chunks, :func:`shared_runs`), so that a pick that needed fewer
+    episodes still shows the same n, estimate and interval as the table beside it. Paired
+    experiments keep their own episodes: they are read as differences, episode by episode,
+    against a run of the same n."""
+    groups: dict[Any, list[Outcome]] = {}
+    for outcome in outcomes.by_key.values():
+        if not outcome.experiment.paired:
+            groups.setdefault(simulator.make_config(**outcome.experiment.config), []).append(outcome)
+    largest = {o.experiment.key: max(group, key=lambda g: g.n)
+               for group in groups.values() for o in group}
+    by_key = {}
+    for key, outcome in outcomes.by_key.items():
+        big = largest.get(key, outcome)
+        by_key[key] = outcome if big.n <= outcome.n else replace(
+            outcome, episodes=big.episodes, stop_rule=big.stop_rule, run_id=big.run_id)
+    return replace(outcomes, by_key=by_key)
 
 
 def run_experiments(

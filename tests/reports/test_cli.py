@@ -85,9 +85,12 @@ def test_report_command_writes_both_files(tmp_path, monkeypatch, capsys):
     assert str(html) in printed and str(pdf) in printed and "pages" in printed
     assert "Win rate by side and player count" in html.read_text()
     assert pdf.read_bytes().startswith(b"%PDF")
-    findings = json.loads((tmp_path / "out" / "findings.json").read_text())  # beside the HTML
-    assert str(tmp_path / "out" / "findings.json") in printed
+    # beside the HTML, in a file of its own: a quick run never writes the file of record
+    assert not (tmp_path / "out" / "findings.json").exists()
+    findings = json.loads((tmp_path / "out" / "findings-quick.json").read_text())
+    assert str(tmp_path / "out" / "findings-quick.json") in printed
     assert findings["command"] == "cardsim report --quick --seed 3" and findings["findings"]
+    assert findings["profile"] == "quick" and findings["of_record"] is False
     assert {f["game"] for f in findings["findings"]} == {"bang"}
     assert all(f["lo"] <= f["p"] <= f["hi"] and f["n"] > 0 for f in findings["findings"])
 

@@ -73,7 +73,12 @@ class DigestFacts:
 
 
 def _cells(line: str) -> list[str]:
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+    """A Markdown table row's cells: split at the unescaped pipes, an escaped one (``\\|``, a
+    pipe inside a cell such as "1 \\| 2 \\| 4") kept as a plain "|"."""
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return [cell.replace("\\|", "|").strip() for cell in re.split(r"(?<!\\)\|", inner)]
 
 
 def _is_empty_reading(text: str) -> bool:
@@ -247,13 +252,38 @@ def on_target(row: dict, target: float) -> str:
     return f"no, {100 * abs(row['p'] - target):.1f} pts off"
 
 
-def tuning_tables(outcomes: Outcomes, players: Sequence[int], column: str) -> dict[int, pl.DataFrame]:
-    """Per player count: the candidate table (label, n, successes, p, lo, hi) of the tuning runs."""
-    tables = {}
-    for count in players:
-        runs = outcomes.select(lambda e, c=count: e.labels["part"] == "tune" and e.labels["players"] == c)
-        tables[count] = candidate_table([(o.experiment.labels["candidate"], o.episodes) for o in runs], column)
-    return tables
+CANDIDATE_PARTS = ("tune", "pick")
+
+
+def group_candidates(outcomes: Outcomes, players: int, who: str, model: str, column: str) -> pl.DataFrame:
+    """Every candidate the chapter shows for one group (``players``, label ``who`` = ``model``):
+    its tuning runs and its "pick your group" runs (labels ``part`` in CANDIDATE_PARTS and
+    ``candidate``), one row per config (label, n, successes, p, lo, hi). A config both parts
+    run is one candidate, under the "pick your group" label (the players' words), with the
+    episodes of its largest run (:func:`cardsim.reports.suite.largest_runs`)."""
+    runs: dict[str, tuple[str, Outcome]] = {}
+    for o in outcomes.select(lambda e: e.labels["part"] in CANDIDATE_PARTS and e.labels["players"] == players
+                             and e.labels[who] == model):
+        config = repr(sorted(o.experiment.config.items()))
+        label = o.experiment.labels["candidate"]
+        if config in runs:
+            named, known = runs[config]
+            label = label if o.experiment.labels["part"] == "pick" else named
+            o = o if o.n > known.n else known
+        runs[config] = (label, o)
+    if not runs:
+        return pl.DataFrame()
+    table = candidate_table([(label, o.episodes) for label, o in runs.values()], column)
+    return table.join(pl.DataFrame({"label": [label for label, _ in runs.values()],
+                                    "run": [o.run_id for _, o in runs.values()]}),
+                      on="label", how="left", maintain_order="left")
+
+
+def tuning_tables(outcomes: Outcomes, players: Sequence[int], column: str, who: str, model: str
+                  ) -> dict[int, pl.DataFrame]:
+    """Per player count: the candidate table of ``model``'s group (:func:`group_candidates`:
+    the tuning grid and the "pick your group" choices together)."""
+    return {count: group_candidates(outcomes, count, who, model, column) for count in players}
 
 
 def recommendation_frame(tables: dict[int, pl.DataFrame], target: float) -> pl.DataFrame:
@@ -285,16 +315,16 @@ def recommendation_columns(target: float, easier: str = "easier", harder: str = 
 
 def pick_group(outcomes: Outcomes, players: Sequence[int], experiences: Sequence[tuple[str, str]],
                who: str, column: str, target: float) -> dict[tuple[int, str], Any]:
-    """Per (player count, model): the choice closest to ``target`` among that group's "pick"
-    runs (labels ``part`` = "pick", ``players``, ``who`` = the model and ``candidate`` = the
-    choice), as an :class:`cardsim.analysis.tuning.Answer` (label, n, p, interval, reach)."""
+    """Per (player count, model): the candidate closest to ``target`` among every candidate the
+    chapter shows for that group (:func:`group_candidates`: the "pick" runs, labels ``part`` =
+    "pick", ``players``, ``who`` = the model and ``candidate`` = the choice, and the tuning
+    grid's where the model is tuned), as an :class:`cardsim.analysis.tuning.Answer` (label, n,
+    p, interval, reach)."""
     picks = {}
     for count in players:
         for _, model in experiences:
-            runs = outcomes.select(lambda e, c=count, m=model: e.labels["part"] == "pick"
-                                   and e.labels["players"] == c and e.labels[who] == m)
-            if runs:
-                table = candidate_table([(o.experiment.labels["candidate"], o.episodes) for o in runs], column)
+            table = group_candidates(outcomes, count, who, model, column)
+            if table.height:
                 picks[(count, model)] = closest_answer(table, target)
     return picks
 

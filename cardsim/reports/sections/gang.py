@@ -16,7 +16,7 @@ from cardsim.reports.content import (
     table_from_frame,
     text_column,
 )
-from cardsim.reports.findings import Finding, from_row, pick_findings
+from cardsim.reports.findings import Finding, from_row, pick_findings, run_of
 from cardsim.reports.plots.common import interval_bars
 from cardsim.reports.plots.gang import (
     card_effects_plot,
@@ -260,11 +260,11 @@ def key_result(picks: dict, profile: Profile) -> str:
     who = (f"For a group of {FOCUS_PLAYERS} that plays like the '{model}' model ({READS.get(model, model)}; "
            f"the report's {name} players)")
     if answer.reach == "above":
-        first = f"{who}, every mode stays below an even chance; the model's best is {answer.label}, {_rate(answer)}."
+        first = f"{who}, every set-up stays below an even chance; the model's best is {answer.label}, {_rate(answer)}."
     elif answer.reach == "below":
         first = f"{who}, even {answer.label} is won more than half the time, {_rate(answer)}."
     else:
-        first = (f"{who}, {answer.label} is the mode closest to an even chance: the model wins "
+        first = (f"{who}, {answer.label} is the set-up closest to an even chance: the model wins "
                  f"{_rate(answer)}.")
     others = [f"{n} ('{m}') {picks[(FOCUS_PLAYERS, m)].label}, {_rate(picks[(FOCUS_PLAYERS, m)])}"
               for n, m in shown if m != model]
@@ -275,7 +275,7 @@ def key_result(picks: dict, profile: Profile) -> str:
 
 
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
-    tables = tuning_tables(outcomes, PLAYERS, "success")
+    tables = tuning_tables(outcomes, PLAYERS, "success", "model", TUNE_MODEL)
     table = recommendation_frame(tables, TARGET)
     focus = table.filter(pl.col("players") == FOCUS_PLAYERS).row(0, named=True)
     sentence = (f"For {FOCUS_PLAYERS} experienced players (the '{TUNE_MODEL}' model) aiming at a "
@@ -289,12 +289,15 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         *([Paragraph(key)] if (key := key_result(picks, profile)) else []),
         pick_group_table(
             picks, PLAYERS, experiences,
-            title=f"Pick your group: the mode closest to a {percent(TARGET, 0)} game win rate",
+            title=f"Pick your group: the set-up closest to a {percent(TARGET, 0)} game win rate",
             unit="games",
             note="Experience is played by a player model: new to the game = 'percentile' (claims "
                  "from your own hand only), experienced = 'history' (contests settled by earlier "
-                 "chips), expert = 'bayes' (reads every visible chip). Modes: Basic, Advanced, "
-                 "Professional (a drawn permanent challenge), Master Thief.",
+                 "chips), expert = 'bayes' (reads every visible chip). Set-ups: Basic, Advanced, "
+                 "Professional (a drawn permanent challenge), Master Thief, and for the "
+                 f"'{TUNE_MODEL}' model also Professional with each permanent challenge (the "
+                 "recommendation table's candidates): every cell is the closest of all the "
+                 "set-ups the chapter shows for that group.",
         ),
         Paragraph(sentence),
         table_from_frame(
@@ -303,7 +306,9 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
             columns=recommendation_columns(TARGET, "easier (aim 75%)", "harder (aim 25%)"),
             note="Easier/harder: the easy and hard rungs of the ladder (closest to 75% and 25% among "
                  "configurations clearly easier or harder than the recommendation). Candidates: Basic, "
-                 "Advanced, Professional with each permanent challenge, Master Thief.",
+                 "Advanced, Professional (a drawn challenge), Professional with each permanent "
+                 "challenge, Master Thief; the play column is the 'pick your group' table's "
+                 "experienced cell.",
         ),
         Plot("gang-tuning", f"Game win rate of every candidate configuration at {FOCUS_PLAYERS} players "
              f"('{TUNE_MODEL}' model), with 95% intervals; dashed: the {percent(TARGET, 0)} target.",
@@ -314,19 +319,28 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
 
 
 def findings(outcomes: Outcomes, profile: Profile) -> list[Finding]:
-    """Headline figures: heist success at FOCUS_PLAYERS per model (basic heist; n counts
-    heists, one team wins or loses each) and the game win rate per mode for the focus model
-    (n counts games); then the "pick your group" cells."""
+    """Every figure of the chapter's tables, one per setting: heist success per players and
+    model (n counts heists, one team wins or loses each; the headline: FOCUS_PLAYERS and every
+    model but random), the game win rate per model and mode at FOCUS_PLAYERS (n counts games;
+    the headline: the focus model's), then the "pick your group" cells."""
     found = []
-    heists = heist_summary(_part(outcomes, "players"))
-    for row in heists.filter((pl.col("players") == FOCUS_PLAYERS) & (pl.col("model") != "random")
-                             ).sort("success").iter_rows(named=True):
-        found.append(from_row(GAME, "heist success", row, model=row["model"], setting="basic heist",
-                              unit="heists", p="success", lo="success_lo", hi="success_hi"))
-    modes = game_summary(_part(outcomes, "modes")).filter(pl.col("model") == TUNE_MODEL)
+    heists = heist_summary(_part(outcomes, "players")).sort(["players", "model"])
+    headline = (pl.col("players") == FOCUS_PLAYERS) & (pl.col("model") != "random")
+    for group, part in (("headline", heists.filter(headline).sort("success")), ("table", heists.filter(~headline))):
+        for row in part.iter_rows(named=True):
+            found.append(from_row(GAME, "heist success", row, model=row["model"], setting="basic heist",
+                                  unit="heists", p="success", lo="success_lo", hi="success_hi", group=group,
+                                  key=f"heist:{row['players']}p:{row['model']}",
+                                  run=run_of(outcomes, part="players", players=row["players"], model=row["model"])))
+    modes = game_summary(_part(outcomes, "modes"))
     order = {m: i for i, m in enumerate(MODES)}
-    for row in sorted(modes.iter_rows(named=True), key=lambda r: order[r["mode"]]):
+    models = {m: i for i, m in enumerate(MODEL_DESCRIPTIONS)}
+    for row in sorted(modes.iter_rows(named=True), key=lambda r: (r["model"] != TUNE_MODEL,
+                                                                  models.get(r["model"], 9), order[r["mode"]])):
         found.append(from_row(GAME, "game win rate", {**row, "players": FOCUS_PLAYERS}, model=row["model"],
-                              setting=f"{row['mode']} mode", unit="games", p="win", lo="win_lo", hi="win_hi"))
+                              setting=f"{row['mode']} mode", unit="games", p="win", lo="win_lo", hi="win_hi",
+                              group="headline" if row["model"] == TUNE_MODEL else "table",
+                              key=f"game:{FOCUS_PLAYERS}p:{row['model']}:{row['mode']}",
+                              run=run_of(outcomes, part="modes", model=row["model"], mode=row["mode"])))
     picks = pick_group(outcomes, PLAYERS, EXPERIENCE[profile.name], "model", "success", TARGET)
-    return found + pick_findings(GAME, picks, EXPERIENCE[profile.name], TARGET, "mode")
+    return found + pick_findings(GAME, picks, EXPERIENCE[profile.name], TARGET, "set-up")

@@ -16,7 +16,7 @@ from cardsim.reports.content import (
     table_from_frame,
     text_column,
 )
-from cardsim.reports.findings import Finding, from_row, pick_findings
+from cardsim.reports.findings import Finding, from_row, pick_findings, run_of
 from cardsim.reports.plots.common import interval_bars
 from cardsim.reports.plots.thegame import cards_left_histogram, win_rate_plot
 from cardsim.reports.sections.common import (
@@ -207,7 +207,7 @@ def key_result(picks: dict) -> str:
 
 
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
-    tables = tuning_tables(outcomes, PLAYERS, "won")
+    tables = tuning_tables(outcomes, PLAYERS, "won", "strategy", TUNE_STRATEGY)
     table = recommendation_frame(tables, TARGET)
     focus = table.filter(pl.col("players") == FOCUS_PLAYERS).row(0, named=True)
     aims = f"easier aims at {percent(TARGET + (1 - TARGET) / 2, 0)}, harder at {percent(TARGET / 2, 0)}"
@@ -221,7 +221,10 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
             unit="games",
             note="Experience is played by a strategy: casual = 'planner', experienced = 'signals', "
                  "expert = 'search'. Variants keep the rules' hand size and vary the cards a turn "
-                 "must play (rules: 2) and the backwards trick (rules: on).",
+                 "must play (rules: 2) and the backwards trick (rules: on); for the "
+                 f"'{TUNE_STRATEGY}' strategy the hand size varies too (the recommendation table's "
+                 "candidates): every cell is the closest of all the variants the chapter shows "
+                 "for that group.",
         ),
         Paragraph(f"Among every variant knob, including the hand size, for {FOCUS_PLAYERS} experienced "
                   f"players (the '{TUNE_STRATEGY}' strategy) aiming at a "
@@ -232,7 +235,8 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                          f"('{TUNE_STRATEGY}' strategy)",
             columns=recommendation_columns(TARGET, "easier", "harder"),
             note=f"Knobs: cards a turn must play (rules 2), hand size (rules: 8/7/6 by player count), "
-                 f"backwards trick (rules: on). Ladder: {aims}, among variants clearly easier or harder.",
+                 f"backwards trick (rules: on). Ladder: {aims}, among variants clearly easier or harder. "
+                 "The play column is the 'pick your group' table's experienced cell.",
         ),
         Plot("thegame-tuning", f"Win rate of every variant at {FOCUS_PLAYERS} players ('{TUNE_STRATEGY}' "
              f"strategy), with 95% intervals; dashed: the {percent(TARGET, 0)} target.",
@@ -243,11 +247,21 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
 
 
 def findings(outcomes: Outcomes, profile: Profile) -> list[Finding]:
-    """Headline figures: the best legal strategy's win rate per player count in the rules game
-    (n counts games: the team wins or loses together); then the "pick your group" cells."""
-    summary = summary_table(_ladder(outcomes)).filter(pl.col("strategy") != "omniscient")
-    best = summary.sort(["players", "win"], descending=[False, True]).group_by("players", maintain_order=True).first()
-    found = [from_row(GAME, "win rate, best legal strategy", row, model=row["strategy"], setting="rules game",
-                      unit="games", p="win", lo="win_lo", hi="win_hi") for row in best.iter_rows(named=True)]
+    """Every figure of the win-rate table, one per setting (n counts games: the team wins or
+    loses together; the headline: the best legal strategy per player count, in the rules
+    game); then the "pick your group" cells."""
+    summary = summary_table(_ladder(outcomes))
+    order = {name: i for i, name in enumerate(STRATEGY_NAMES)}
+    legal = summary.filter(pl.col("strategy") != "omniscient")
+    best = {(r["players"], r["strategy"]) for r in legal.sort(["players", "win"], descending=[False, True])
+            .group_by("players", maintain_order=True).first().iter_rows(named=True)}
+    rows = sorted(summary.iter_rows(named=True), key=lambda r: ((r["players"], r["strategy"]) not in best,
+                                                                r["players"], order.get(r["strategy"], 99)))
+    found = [from_row(GAME, "win rate, best legal strategy" if (row["players"], row["strategy"]) in best
+                      else "win rate", row, model=row["strategy"], setting="rules game", unit="games",
+                      p="win", lo="win_lo", hi="win_hi", key=f"win:{row['players']}p:{row['strategy']}",
+                      group="headline" if (row["players"], row["strategy"]) in best else "table",
+                      run=run_of(outcomes, part="ladder", players=row["players"], strategy=row["strategy"]))
+             for row in rows]
     picks = pick_group(outcomes, PLAYERS, EXPERIENCE, "strategy", "won", TARGET)
     return found + pick_findings(GAME, picks, EXPERIENCE, TARGET, "variant")
