@@ -7,7 +7,9 @@ or rule in the site is typed twice.
   with machine and commit), one table per target, then the history of every record;
 - ``<!-- findings: GAME -->`` in a page: the table and plot of that game's headline figures in
   ``docs/findings.json``, the file ``cardsim report`` writes and the README's table comes from;
-  ``<!-- findings: GAME pick -->``: its "pick your group" cells;
+  ``<!-- findings: GAME pick -->``: its "pick your group" cells as a grid (players x
+  experience); the figures in the pages' prose are generated into them from the same file by
+  ``benchmarks/update_findings.py`` (figure markers ``<!--f FORMAT ID-->...<!--/f-->``);
 - ``<!-- cashnguns: status -->`` in a page (the Cash'n Guns guide, its rules digest): every
   shipped mix's status, read from the shipped ``libraries.json`` when the site is built
   (:func:`cardsim.analysis.cashnguns.reading_status`), never typed by hand.
@@ -118,8 +120,15 @@ def benchmarks_page() -> str:
 
 
 def findings_table(game: str, group: str = "headline") -> str:
-    """The findings of ``game`` in ``group`` as a Markdown table, with the run they come from."""
+    """The findings of ``game`` in ``group`` as a Markdown table, with the run they come from;
+    the "pick" group as a grid: a row per player count, a column per experience."""
+    from cardsim.reports.findings import pick_grid
+
     document = json.loads(FINDINGS.read_text(encoding="utf-8"))
+    source = (f"From `{document['command']}` (profile '{document['profile']}', cardsim "
+              f"{document['version']}); the file is `docs/findings.json`.")
+    if group == "pick":
+        return f"{pick_grid(document, game)}\n\n{source}"
     rows = [f for f in document["findings"] if f["game"] == game and f.get("group", "headline") == group]
     if not rows:
         return f"*No figure for this game in `docs/findings.json` ({document['command']}).*"
@@ -129,8 +138,7 @@ def findings_table(game: str, group: str = "headline") -> str:
         lines.append(f"| {f['question']} | {f['players']} | {f['model']} | {f['setting']} | "
                      f"{100 * f['p']:.1f}% | {100 * f['lo']:.1f}-{100 * f['hi']:.1f}% | "
                      f"{f['n']:,} {f['unit']} |")
-    lines += ["", f"From `{document['command']}` (profile '{document['profile']}', cardsim "
-              f"{document['version']}); the file is `docs/findings.json`."]
+    lines += ["", source]
     return "\n".join(lines)
 
 
