@@ -64,5 +64,5 @@ def equilibrium_bars(equilibrium: pl.DataFrame, *, players: int, regret: float, 
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of the equilibrium mix")
     unit = "win probability" if metric == "win" else "$"
-    ax.set_title(f"Cash'n Guns, {players} players: symmetric equilibrium mix\n(regret {regret:.3g} {unit})")
+    ax.set_title(f"Cash'n Guns, {players} players: symmetric mix of the named strategies\n(regret {regret:.3g} {unit})")
     return fig

@@ -72,8 +72,10 @@ QUESTION = (
     "strategies would a table of self-interested players settle on? For every table of named "
     "strategies we simulate whole games (8 rounds, seed rules), then read off a player's win "
     "probability when the other players all use one strategy (the payoff matrix), the best reply "
-    "to each such table, and a symmetric mixed equilibrium: a mix no single strategy can beat, "
-    "with its regret (how much the best deviation would gain; zero at an exact equilibrium). "
+    "to each such table, and the named strategies' symmetric mix: the mix no single named "
+    "strategy beats, with its regret (how much the best named deviation would gain). That mix "
+    "answers the question among the named strategies only; it is not shown to be an equilibrium "
+    "of the game. "
     "Because a library of hand-written strategies can be beaten by one nobody wrote, a "
     "best-response search then grows the library until no searched strategy gains "
     "significantly, under each reading of the scoring rules."
@@ -481,17 +483,18 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                            lambda m=matrix, p=players: payoff_heatmap(m, players=p, metric="win")))
         shown = mix.filter(pl.col("share") > 0)
         blocks.append(table_from_frame(
-            shown, title=f"{players} players: symmetric equilibrium mix (win probability payoff)",
+            shown, title=f"{players} players: symmetric mix of the named strategies (win probability payoff)",
             columns=[text_column("strategy", "strategy"),
                      ("share of the mix", "share", lambda r: percent(r["share"]), lambda r: float(r["share"])),
                      ("win rate vs the mix", "payoff_vs_mix", lambda r: percent(r["payoff_vs_mix"]),
                       lambda r: float(r["payoff_vs_mix"]))],
-            note=(f"Equilibrium value {percent(equilibrium.value)}; regret {100 * equilibrium.regret:.2f} "
-                  f"points (best deviation: {equilibrium.best_deviation}). Strategies with no share are "
-                  "left out; shares are point estimates from the matrix above."),
+            note=(f"Value of the mix {percent(equilibrium.value)}; regret {100 * equilibrium.regret:.2f} "
+                  f"points (best named deviation: {equilibrium.best_deviation}). Strategies with no share are "
+                  "left out; shares are point estimates from the matrix above. A mix of the named "
+                  "strategies only: replies outside them are in the readings table."),
         ))
         blocks.append(Plot(f"cashnguns-mix-{players}",
-                           f"{players} players: share of each strategy in the symmetric equilibrium mix.",
+                           f"{players} players: share of each strategy in the symmetric mix of the named strategies.",
                            lambda t=mix, p=players, r=equilibrium.regret: equilibrium_bars(t, players=p, regret=r)))
     return tuple(blocks)
 
@@ -512,7 +515,7 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
     blocks: list[Block] = [Paragraph(
         "Searched mixes under every reading, each measured against the searched strategy space only. The named strategies are a small library; "
         "`cardsim cashnguns discover` grows it by best responses (double oracle / PSRO): each round "
-        "solves the symmetric equilibrium of the library, searches 200 candidate strategies (including "
+        "solves the library's symmetric game for its mix, searches 200 candidate strategies (including "
         "card-counting ones) and 200 more from a local search (neighbours of the library's members, with "
         "thresholds moved to the midpoints between the counted chances such as 1/3 and 3/8; since "
         "discover/5, compound moves that change two or three parameters at once; then a short hill-climb "
@@ -537,7 +540,7 @@ def readings_blocks(players: tuple[int, ...], entries: dict, checks: dict, note:
         table = readings_table(entries, checks)
         check = next(iter(checks.values()))["check"] if checks else None
         blocks.append(table_from_frame(
-            table, title="Final mix of each reading, its status (converged within the searched space at most), tried from outside",
+            table, title="Final mix of each reading, its status, tried from outside",
             columns=[("players", "players", lambda r: str(r["players"]), lambda r: float(r["players"])),
                      text_column("reading", "reading"), text_column("mix from", "source"),
                      ("rounds", "rounds", lambda r: f"{r['rounds']}{'' if r['converged'] else '+'}",
@@ -656,16 +659,21 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
 
 def equilibrium_sentence(found: list[tuple[int, str | None, dict, Equilibrium]]) -> str:
     """One sentence over player counts from (players, pure strategy or None, top row of the mix,
-    equilibrium): a pure equilibrium shared by every count is said once."""
+    solution of the named strategies' game): the mix the named strategies' matrix gives, said
+    as what it is (a restricted game's solution, not an equilibrium of the game: the readings'
+    statuses say how far the searched mixes are beaten)."""
     pures = {pure for _, pure, _, _ in found}
+    close = (" This is the symmetric mix of the named strategies' matrix only, not shown to be an "
+             "equilibrium of the game: the key result and the readings' statuses say how replies "
+             "outside the named strategies do against the searched mixes.")
     if len(pures) == 1 and None not in pures:
         counts = ", ".join(str(players) for players, _, _, _ in found)
         wins = ", ".join(f"{percent(eq.value)} at {players}" for players, _, _, eq in found)
         regret = max(eq.regret for _, _, _, eq in found)
-        return (f"With {counts} players and only the chapter's named strategies (win probability, "
-                f"shame -$5,000), self-interested players settle on everyone playing "
-                f"'{pures.pop()}' (a pure symmetric equilibrium, regret at most {100 * regret:.2f} "
-                f"points); each player then wins {wins} players.")
+        return (f"Among the chapter's named strategies only (win probability, shame -$5,000), with "
+                f"{counts} players, no named strategy gains more than {100 * regret:.2f} points "
+                f"against a table where everyone plays '{pures.pop()}'; each player then wins {wins} "
+                f"players.{close}")
     parts = []
     for players, pure, top, eq in found:
         regret = f"regret {100 * eq.regret:.2f} points"
@@ -674,5 +682,5 @@ def equilibrium_sentence(found: list[tuple[int, str | None, dict, Equilibrium]])
         else:
             parts.append(f"with {players} players a mix led by '{top['strategy']}' "
                          f"({percent(top['share'])} of the mix, {regret})")
-    return ("Within the chapter's named strategies only (win probability, shame -$5,000), "
-            "self-interested players settle on: " + "; ".join(parts) + ".")
+    return ("Among the chapter's named strategies only (win probability, shame -$5,000), the "
+            "named strategies' mix is: " + "; ".join(parts) + "." + close)
