@@ -35,8 +35,8 @@ nav a { color: var(--accent); }
 table { border-collapse: collapse; font-size: .9rem; min-width: 50%; }
 caption { text-align: left; font-weight: 600; padding: .3rem 0; caption-side: top; }
 th, td { padding: .3rem .6rem; border-bottom: 1px solid var(--rule); text-align: left;
-  white-space: nowrap; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+  vertical-align: top; overflow-wrap: break-word; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 th { background: var(--band); cursor: pointer; user-select: none; position: relative; }
 th[aria-sort="ascending"]::after { content: " \\25B2"; font-size: .7em; }
 th[aria-sort="descending"]::after { content: " \\25BC"; font-size: .7em; }

@@ -77,6 +77,7 @@ class Item:
     plot: Plot | None = None
     keep_with_next: bool = False
     table_row: bool = False
+    table_rows: int = 0  # on a table's header and rows: how many rows the table has
 
 
 @dataclass(frozen=True)
@@ -261,20 +262,25 @@ def _table_items(table: Table) -> tuple[list[Item], Item]:
             lines += [Line(part, lefts[i] + pad / 2, size, weight, dy=row_pad + k * line_h)
                       for k, part in enumerate(parts)]
         return Item(height=depth * line_h + 2 * row_pad, lines=tuple(lines),
-                    band=sum(widths) if header else 0.0, keep_with_next=header, table_row=not header)
+                    band=sum(widths) if header else 0.0, keep_with_next=header, table_row=not header,
+                    table_rows=len(table.rows))
 
     items = [Item(i.height, i.lines, keep_with_next=True)
              for i in _text_items(table.title, size=9.5, weight="bold")]
     header = row_item(table.columns, header=True)
     items.append(header)
-    items += [row_item(row, header=False) for row in table.rows]
-    if table.note and table.rows:  # the note stays on the page of the last row
-        last = items[-1]
-        items[-1] = Item(last.height, last.lines, keep_with_next=True, table_row=True)
+    rows = [row_item(row, header=False) for row in table.rows]
+    # no page holds a single row of a longer table: the first two rows stay with the header,
+    # the last two together (and with the note, which stays on the page of the last row)
+    keep = {0, len(rows) - 2} if len(rows) > 2 else set(range(len(rows) - 1))
+    if table.note:
+        keep.add(len(rows) - 1)
+    items += [replace(row, keep_with_next=True) if k in keep else row for k, row in enumerate(rows)]
     if table.note:
         items += _text_items(table.note, size=7.5, style="italic", color=MUTED)
     last = items[-1]
-    items[-1] = Item(last.height + 0.16, last.lines, last.band, table_row=last.table_row)
+    items[-1] = Item(last.height + 0.16, last.lines, last.band, table_row=last.table_row,
+                     table_rows=last.table_rows)
     return items, header
 
 
@@ -410,10 +416,11 @@ def split_row(item: Item, room: float) -> tuple[Item, Item] | None:
     cut = max((top for top in tops[1:] if top + pad <= room), default=None)
     if cut is None:
         return None
-    head = Item(cut + pad, tuple(line for line in item.lines if line.dy < cut), table_row=True)
+    head = Item(cut + pad, tuple(line for line in item.lines if line.dy < cut), table_row=True,
+                table_rows=item.table_rows)
     tail = Item(item.height - cut + pad,
                 tuple(replace(line, dy=line.dy - cut + pad) for line in item.lines if line.dy >= cut),
-                keep_with_next=item.keep_with_next, table_row=True)
+                keep_with_next=item.keep_with_next, table_row=True, table_rows=item.table_rows)
     return head, tail
 
 

@@ -77,6 +77,13 @@ function probeRun() {
       out.keyResults.push({text: li.innerText, width: r.width, height: r.height});
     });
   });
+  out.overflow = [];  // tables wider than their box: a column hidden behind a sideways scroll
+  document.querySelectorAll('.table-wrap').forEach(function (w) {
+    if (w.scrollWidth > w.clientWidth + 1) {
+      var c = w.querySelector('caption');
+      out.overflow.push({caption: c ? c.textContent : '', scroll: w.scrollWidth, width: w.clientWidth});
+    }
+  });
   out.errors = window.probe.errors;
   out.blocked = window.probe.blocked;
   var pre = document.createElement('pre');
@@ -136,6 +143,14 @@ def test_clicking_headers_sorts_numbers_as_numbers(chromium, tmp_path):
     assert seen["errors"] == [] and seen["resources"] == [] and seen["blocked"] == []
 
 
+def test_probe_catches_a_table_wider_than_the_page(chromium, tmp_path):
+    """The overflow check can fail: a table of unbreakable long cells scrolls sideways."""
+    wide = "x" * 400
+    table = Table("wide", ("a", "b"), ((wide, wide),), ((wide, wide),))
+    seen = probe_page(chromium, render_html(Report("T", "S", (), (Section("s", "S", (table,)),))), tmp_path)
+    assert seen["overflow"], seen
+
+
 def test_probe_catches_errors_and_requests(chromium, tmp_path):
     """The probe can fail: a script error and an outside image are both reported."""
     page = render_html(Report("T", "S", (), (Section("s", "S", (Paragraph("x"),)),)))
@@ -164,6 +179,7 @@ def test_report_in_a_browser(chromium, tiny_report, tmp_path):
             assert_sorted(column)
             reordered += column["up"] != column["before"]
     assert reordered > 0  # some click really moved rows
+    assert seen["overflow"] == [], "a table scrolls sideways, hiding its last columns"
     assert seen["errors"] == []
     assert seen["resources"] == [] and seen["blocked"] == []
 
@@ -187,7 +203,7 @@ def test_key_results_read_as_advice_with_scope(chromium, tiny_report, tmp_path):
         assert item["width"] > 0 and item["height"] > 0, item
         text = item["text"].split(":", 1)[1].strip()
         assert text.startswith(who), text
-        assert re.search(r"closest to |every (mode|variant) stays below|, even ", text), text
+        assert re.search(r"closest to |every (mode|set-up|variant) stays below|, even ", text), text
         assert all(model in text for model in models), text
         assert re.search(r"\d+% \(95% interval [\d.]+\u2013[\d.]+%, n=[\d,]+ games\)", text), text
         assert not re.search(r"cardsim |--|seed|\[|<=", text), text

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 from matplotlib.ticker import PercentFormatter
 
 from cardsim.reports.style import OKABE_ITO, new_figure, series_style
@@ -61,9 +62,11 @@ def interval_lines(
 def interval_bars(
     table: pl.DataFrame, *, label: str, title: str, xlabel: str = "win rate", y: str = "p",
     lo: str = "lo", hi: str = "hi", reference: float | None = None, reference_label: str = "",
-    percent: bool = True, highlight: Sequence[str] = (),
+    percent: bool = True, highlight: Sequence[str] = (), legend: tuple[str, str] = ("highlighted", "other"),
 ) -> Figure:
-    """Horizontal bars (one per row, top to bottom in table order) with interval whiskers."""
+    """Horizontal bars (one per row, top to bottom in table order) with interval whiskers; the
+    rows named in ``highlight`` in a second colour, which the legend names (``legend``: the
+    highlighted bars' label, the others')."""
     rows = table.height
     fig, ax = new_figure(6.4, max(2.2, 0.28 * rows + 1.1))
     ys = np.arange(rows)[::-1]
@@ -73,10 +76,16 @@ def interval_bars(
             xerr=_whiskers(table, y, lo, hi), error_kw={"capsize": 2.5, "elinewidth": 1, "ecolor": "#222222"})
     ax.set_yticks(ys, labels, fontsize=8)
     ax.grid(axis="y", visible=False)
+    handles: list = []
     if reference is not None:
-        ax.axvline(reference, color=OKABE_ITO[3], linewidth=1.2, linestyle="--", label=reference_label or None)
+        line = ax.axvline(reference, color=OKABE_ITO[3], linewidth=1.2, linestyle="--")
         if reference_label:
-            ax.legend(loc="lower right", fontsize=8)
+            line.set_label(reference_label)
+            handles.append(line)
+    if len(set(colours)) > 1:  # two colours: say which is which
+        handles += [Patch(color=OKABE_ITO[1], label=legend[0]), Patch(color=OKABE_ITO[0], label=legend[1])]
+    if handles:
+        ax.legend(handles=handles, loc="lower right", fontsize=8)
     ax.set_xlabel(xlabel)
     ax.set_title(title, wrap=True)
     if percent:

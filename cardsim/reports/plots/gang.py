@@ -56,6 +56,7 @@ def card_effects_plot(effects: pl.DataFrame) -> Figure:
         xlabel="heist success minus success without cards", reference=0.0,
         title=f"The Gang, {players} players, {model}: card effects ({sizes}, 95% CI)",
         highlight=[c for c, k in zip(rows["card"], rows["kind"]) if k == "specialist"],
+        legend=("specialist", "challenge"),
     )
 
 
