@@ -64,13 +64,14 @@ def game_section(
     experiments: Sequence[Experiment] | None = None,
 ) -> tuple[Section, Outcomes, str]:
     """Run one game's experiments (``experiments``: its plan for ``profile`` when not given) and
-    build its chapter; also returns the outcomes and the chapter's key result (the first
+    build its chapter; also returns the outcomes (each experiment that shares its config with a
+    larger run reporting that run: :func:`largest_runs`) and the chapter's key result (the first
     paragraph of its recommendations)."""
     if experiments is None:
         experiments = shared_runs(simulator, module.plan(profile))
-    outcomes = run_experiments(simulator, experiments, seed=seed, jobs=jobs, store=store,
-                               tracker=tracker, on_done=on_done)
-    section, key = chapter(game, module, largest_runs(simulator, outcomes), profile)
+    outcomes = largest_runs(simulator, run_experiments(simulator, experiments, seed=seed, jobs=jobs, store=store,
+                                                       tracker=tracker, on_done=on_done))
+    section, key = chapter(game, module, outcomes, profile)
     return section, outcomes, key
 
 

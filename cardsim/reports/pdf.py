@@ -45,6 +45,7 @@ PAGE_W, PAGE_H = 8.27, 11.69  # A4, inches
 MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 0.8, 0.85, 0.9
 CONTENT_W = PAGE_W - 2 * MARGIN_X
 CONTENT_BOTTOM = PAGE_H - MARGIN_BOTTOM
+TALL_ROW = 0.4 * (CONTENT_BOTTOM - MARGIN_TOP)  # a table row this tall may stand alone on a page
 MAX_PLOT_H = 5.2
 MIN_PLOT_SHRINK = 0.6  # a plot may be drawn down to this share of its height to fill a page
 PT = 72.0  # PDF points per inch
@@ -271,8 +272,10 @@ def _table_items(table: Table) -> tuple[list[Item], Item]:
     items.append(header)
     rows = [row_item(row, header=False) for row in table.rows]
     # no page holds a single row of a longer table: the first two rows stay with the header,
-    # the last two together (and with the note, which stays on the page of the last row)
-    keep = {0, len(rows) - 2} if len(rows) > 2 else set(range(len(rows) - 1))
+    # the last two together (and with the note, which stays on the page of the last row);
+    # a row taller than TALL_ROW is cut over a page break instead (two may not fit a page)
+    pairs = {0, len(rows) - 2} if len(rows) > 2 else set(range(len(rows) - 1))
+    keep = {k for k in pairs if rows[k].height <= TALL_ROW and rows[k + 1].height <= TALL_ROW}
     if table.note:
         keep.add(len(rows) - 1)
     items += [replace(row, keep_with_next=True) if k in keep else row for k, row in enumerate(rows)]

@@ -12,11 +12,9 @@ from pypdf import PdfReader
 
 from cardsim.reports.content import Paragraph, Plot, Report, Section, Table
 from cardsim.reports.html import CSS
-from cardsim.reports.pdf import CONTENT_BOTTOM, MARGIN_TOP, Page, layout
+from cardsim.reports.pdf import TALL_ROW, Page, layout
 from cardsim.reports.plots.common import interval_bars
 from cardsim.reports.sections.common import digest_facts
-
-TALL_ROW = 0.4 * (CONTENT_BOTTOM - MARGIN_TOP)
 
 
 def legend_texts(figure) -> list[str]:

@@ -17,7 +17,8 @@ def test_shared_pure_equilibrium_is_said_once():
     text = equilibrium_sentence([(4, "stubborn", {"strategy": "stubborn", "share": 1.0}, equilibrium(0.25, 0.0)),
                                  (5, "stubborn", {"strategy": "stubborn", "share": 1.0}, equilibrium(0.2, 0.001))])
     assert text.count("stubborn") == 1
-    assert "With 4, 5 players" in text and "25.0% at 4, 20.0% at 5" in text and "at most 0.10 points" in text
+    assert "with 4, 5 players" in text and "25.0% at 4, 20.0% at 5" in text and "more than 0.10 points" in text
+    assert "named strategies only" in text and "not shown to be an equilibrium of the game" in text
 
 
 def test_mixed_and_different_equilibria_are_listed_per_count():
