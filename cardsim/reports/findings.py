@@ -60,6 +60,7 @@ class Finding:
         run: the stored run the figure reads (the largest run of its config; with ":side"
             where one run answers for several sides), so that two findings of one setting can
             be checked to agree.
+        note: what the figure alone does not say (a pick whose target is out of reach).
     """
 
     game: str
@@ -75,6 +76,7 @@ class Finding:
     group: str = "headline"
     key: str = ""
     run: str = ""
+    note: str = ""
 
     @property
     def id(self) -> str:
@@ -102,6 +104,9 @@ def run_of(outcomes: Outcomes, **labels: Any) -> str:
     return found[0].run_id if found else ""
 
 
+OUT_OF_REACH = {"above": "target out of reach: easiest", "below": "target out of reach: hardest"}
+
+
 def pick_findings(game: str, picks: dict, experiences: Sequence[tuple[str, str]], target: float,
                   what: str) -> list[Finding]:
     """The cells of a "pick your group" table (:func:`cardsim.reports.sections.common.pick_group`)
@@ -111,7 +116,7 @@ def pick_findings(game: str, picks: dict, experiences: Sequence[tuple[str, str]]
     return [Finding(game=game, question=f"{what} closest to a {target:.0%} win rate", players=players,
                     model=f"{names[model]} ({model})", setting=answer.label, n=answer.n, unit="games",
                     p=answer.p, lo=answer.lo, hi=answer.hi, group="pick", key=f"pick:{players}p:{model}",
-                    run=answer.run)
+                    run=answer.run, note=OUT_OF_REACH.get(answer.reach, ""))
             for (players, model), answer in sorted(picks.items(), key=lambda kv: (
                 kv[0][0], [m for _, m in experiences].index(kv[0][1])))]
 
@@ -256,7 +261,8 @@ FORMATS: dict[str, Callable[[dict[str, Any]], str]] = {
     "interval": _interval,
     # a pick: the setting chosen, and with its estimate
     "setting": lambda f: str(f["setting"]),
-    "pick": lambda f: f"{f['setting']}, {_percent(f['p'])} ({_interval(f)}, n = {f['n']:,})",
+    "pick": lambda f: f"{f['setting']}, {_percent(f['p'])} ({_interval(f)}, n = {f['n']:,})"
+                      + (f" ({f['note']})" if f.get("note") else ""),
 }
 
 

@@ -23,6 +23,7 @@ from cardsim.reports.content import (
     table_from_frame,
     text_column,
 )
+from cardsim.reports.findings import OUT_OF_REACH
 from cardsim.reports.suite import Outcome, Outcomes, Profile
 from cardsim.stats import proportion_table
 
@@ -332,9 +333,9 @@ def pick_group(outcomes: Outcomes, players: Sequence[int], experiences: Sequence
 def pick_cell(answer: Any) -> str:
     """One cell of a "pick your group" table: the choice, its win rate, interval and n, and
     whether the target was out of reach."""
-    reach = {"above": " (target out of reach: easiest)", "below": " (target out of reach: hardest)"}
+    reach = OUT_OF_REACH.get(answer.reach, "")
     return (f"{answer.label}: {percent(answer.p)} ({interval_text(answer.lo, answer.hi)}, "
-            f"n={answer.n:,}){reach.get(answer.reach, '')}")
+            f"n={answer.n:,})" + (f" ({reach})" if reach else ""))
 
 
 def pick_group_table(picks: dict[tuple[int, str], Any], players: Sequence[int],
