@@ -330,24 +330,25 @@ def check_command(
     metric: MetricOpt = "win",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched.")] = 200,
-    games: Annotated[int, typer.Option("--games", help="Fresh paired games that measure the reply's gain.")] = 100_000,
+    n: Annotated[int, typer.Option("--n", help="Fresh paired games that measure the reply's gain (or the strategy's).")] = 100_000,
     local: LocalOpt = DEFAULT_LOCAL,
     seed: SeedOpt = 0,
     libraries: Annotated[Path | None, typer.Option("--libraries", help="Libraries file (default: the shipped libraries.json).")] = None,
     record: Annotated[bool, typer.Option("--record", help="Record each check with its entry in the libraries file (outside_checks), so the report gives the highest recorded bound.")] = False,
     sweep: SweepOpt = True,
-    user_strategy: Annotated[str | None, typer.Option("--strategy", help="Measure this strategy written in Python (FILE.py:NAME) against the shipped mix instead of searching: paired, on --games deals.")] = None,
+    user_strategy: Annotated[str | None, typer.Option("--strategy", help="Measure this strategy written in Python (FILE.py:NAME) against the shipped mix instead of searching: paired, on --n deals.")] = None,
     traceback: TracebackOpt = False,
     jobs: JobsOpt = None,
     as_json: JsonOpt = False,
+    games: Annotated[int | None, typer.Option("--games", hidden=True, help="Old name of --n.")] = None,
 ) -> None:
     """Try a shipped mix from outside: a fresh best-response search of --budget
     candidates against the library's equilibrium mix as shipped (not re-solved), from random
     streams discover never draws from, and the schedule sweep (every mix member with each of
     the 168 card orders and with opponent reading; --no-sweep leaves it out); the reply of the
-    search with the highest 95% upper bound and its gain over the mix on --games fresh paired
+    search with the highest 95% upper bound and its gain over the mix on --n fresh paired
     games, with its 95% interval (points of win probability, or dollars of score).
-    --strategy FILE.py:NAME measures a strategy written in Python instead (paired, --games deals).
+    --strategy FILE.py:NAME measures a strategy written in Python instead (paired, --n deals).
     Each mix's status follows, from everything recorded with it in the libraries file: "not
     converged" and its best known reply with its gain and 95% interval where it does not hold.
 
@@ -356,7 +357,9 @@ def check_command(
     from cardsim.analysis.cashnguns import METHOD_VERSION
     from cardsim.api import cashnguns
     from cardsim.api.cashnguns import cashnguns_counts
+    from cardsim.commands.common import deprecated_alias
 
+    games = deprecated_alias(n, games, old="--games", new="--n")
     if user_strategy is not None:
         if record:
             raise UserError("check: --record keeps searches only, not --strategy measures")

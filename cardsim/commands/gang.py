@@ -9,6 +9,7 @@ import polars as pl
 import typer
 
 from cardsim.commands.common import (
+    DealsOpt,
     JsonOpt,
     NOpt,
     PlotFormatOpt,
@@ -308,7 +309,7 @@ def evaluate_command(
     strategy: Annotated[str, typer.Option("--strategy", help="Your strategy as FILE.py:NAME "
                                           "(see docs/strategies.md).")],
     players: Annotated[str, typer.Option("--players", help="Player count, 3-6.")] = "4",
-    n: NOpt = 2_000,
+    n: DealsOpt = 2_000,
     against: Annotated[str, typer.Option("--against", help="Built-in model to compare with "
                                          "on the same deals; see `models`.")] = "percentile",
     seed: Annotated[int, typer.Option("--seed", help="Root seed (same numbers for any --jobs).")] = 0,
