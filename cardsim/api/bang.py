@@ -266,7 +266,12 @@ class Bang:
         from cardsim.sims.bang.cards import ROLE_NAMES, roles_for
         from cardsim.sims.bang.strategy import AGAINST, EVALUATE_CHUNK, check_strategy, evaluate_chunk
         from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
-        from cardsim.sims.core.user_strategy import StrategyError, load_strategy, paired_difference
+        from cardsim.sims.core.user_strategy import (
+            StrategyError,
+            load_strategy,
+            paired_difference,
+            run_chunks,
+        )
         from cardsim.stats import wilson_interval
 
         count = parse_range(players)
@@ -297,12 +302,7 @@ class Bang:
         tasks = [(strategy, count[0], role, against, others, chunk_generator(seed, i),
                   min(EVALUATE_CHUNK, n - i * EVALUATE_CHUNK), i * EVALUATE_CHUNK)
                  for i in range(chunks)]
-        if (jobs or 1) == 1 or chunks == 1:
-            parts = [evaluate_chunk(*task) for task in tasks]
-        else:
-            from joblib import Parallel, delayed
-
-            parts = Parallel(n_jobs=jobs)(delayed(evaluate_chunk)(*task) for task in tasks)
+        parts = run_chunks(evaluate_chunk, tasks, jobs or 1)
         for part in parts:  # the first failure in game order, whichever worker met it
             if "error" in part:
                 raise StrategyError(**part["error"], traceback_text=part["traceback"])

@@ -335,6 +335,7 @@ def evaluate_command(
     traceback: Annotated[bool, typer.Option("--traceback", help="Show the strategy's traceback "
                                             "when it fails.")] = False,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
     seat: Annotated[str | None, typer.Option("--seat", hidden=True, help="Old name of --role.")] = None,
 ) -> None:
     """Your strategy in one role, built-in bots in the other seats, against a built-in in the
@@ -343,27 +344,28 @@ def evaluate_command(
     Example: cardsim bang evaluate --strategy examples/strategies/bang_renegade.py:TwoRules --role renegade --players 5 --n 2000
     """
     from cardsim.api import bang
-    from cardsim.commands.common import deprecated_alias, run_user_strategy
+    from cardsim.commands.common import deprecated_alias, evaluation_progress, run_user_strategy
+    from cardsim.commands.output import interval_column
 
     role = deprecated_alias(role, seat, old="--seat", new="--role")
-    result = run_user_strategy(lambda: bang.evaluate(strategy, role=role, players=players, n=n,
-                                                     against=against, others=others, seed=seed,
-                                                     jobs=jobs), traceback)
+    with evaluation_progress(None if quiet else "bang evaluate"):
+        result = run_user_strategy(lambda: bang.evaluate(strategy, role=role, players=players, n=n,
+                                                         against=against, others=others,
+                                                         seed=seed, jobs=jobs), traceback)
     record_result(result)
     if as_json:
         show_table(result.table, title="bang evaluate", name="evaluate", as_json=True)
         show_table(result.tables["paired_difference"], title="paired difference",
                    name="paired_difference", as_json=True)
         return
-
-    def pct(value: str, lo: str, hi: str) -> pl.Expr:
-        return pl.format("{} ({}..{})", *((pl.col(c) * 100).round(2) for c in (value, lo, hi)))
-
-    show_table(result.table.select("strategy", pl.col("seat").alias("role"), "players", "others", "n",
-                                   pct("win", "win_lo", "win_hi").alias("win % (95% CI)")),
+    table = result.table
+    show_table(table.select("strategy", pl.col("seat").alias("role"), "players", "others", "n")
+               .with_columns(interval_column(table, "win", scale=100).alias("win % (95% CI)")),
                title="Bang!: the seat's side wins, your strategy and the built-in on the same "
                "deals", name="evaluate")
-    show_table(result.tables["paired_difference"].select(
-        "strategy", "against", "n",
-        pct("difference", "difference_lo", "difference_hi").alias("difference, points (95% CI)")),
-        title="Paired difference per game (strategy minus built-in)", name="paired_difference")
+    paired = result.tables["paired_difference"]
+    show_table(paired.select("strategy", "against", "n").with_columns(
+                   interval_column(paired, "difference", scale=100, signed=True)
+                   .alias("difference, points (95% CI)")),
+               title="Paired difference per game (strategy minus built-in)",
+               name="paired_difference")

@@ -276,6 +276,14 @@ def record_result(result: Any) -> None:
         record_run(identifier, manifest["seed"], manifest["stop_rule"])
 
 
+def evaluation_progress(label: str | None) -> Any:
+    """A block in which an evaluation of a user strategy shows a progress bar labelled
+    ``label`` (None: ``--quiet``, no bar); see :func:`cardsim.sims.core.user_strategy.run_chunks`."""
+    from cardsim.sims.core.user_strategy import evaluation_progress as progress
+
+    return progress(label)
+
+
 def run_user_strategy(call: Callable[[], Any], traceback: bool) -> Any:
     """``call()``, with a failing user strategy's own traceback printed when ``--traceback`` was
     given (the error itself stays one line, exit 2)."""
