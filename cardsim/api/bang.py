@@ -280,9 +280,12 @@ class Bang:
         if role is not None and seat is not None and role != seat:
             raise UserError(f"bang evaluate: role {role!r} and its older name seat {seat!r} "
                             "contradict each other; give role")
+        if seat is not None and role is None and seat not in ROLE_NAMES:
+            raise UserError(f"bang evaluate: seat must be a role ({', '.join(ROLE_NAMES)}), "
+                            f"got {seat!r}")
         seat = role or seat or "outlaw"
         if seat not in ROLE_NAMES:
-            raise UserError(f"bang evaluate: --role must be one of {', '.join(ROLE_NAMES)}, "
+            raise UserError(f"bang evaluate: role must be one of {', '.join(ROLE_NAMES)}, "
                             f"got {seat!r}")
         role = ROLE_NAMES.index(seat)
         if role not in roles_for(count[0]):

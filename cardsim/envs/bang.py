@@ -9,15 +9,20 @@ it runs in a thread of its own and waits at each decision for the agent's action
 and play seed give the batch kernel's game. ``reset(seed=s)`` derives the deal and play seeds
 from ``s`` (from the environment's own generator when ``s`` is None).
 
-Actions (``Discrete(N_ACTIONS)``), by decision: ``A_END`` ends the play phase, ``A_SID`` is
-Sid Ketchum's ability, ``A_PLAY + (card * 8 + target + 1) * 23 + slot`` plays ``card`` at
-``target`` (-1: none) taking the target's card in play of kind ``slot - 1`` (Panic!/Cat Balou;
-``slot`` 0: a blind hand card or no card); ``A_DISCARD + card``, ``A_STORE + card``, ``A_SID_PAIR
-+ first * 80 + second``, ``A_JESSE + seat + 1`` (0: the deck), ``A_KIT + card`` and ``A_PEDRO +
-take``. The observation is a dict: ``action_mask`` (the legal actions of the agent to move, all
-0 for the others) and ``observation``, the public view the built-in bots read
-(:mod:`cardsim.sims.bang.view`, the bot slot replaced by the decision code) followed by the
-turn and 1 if the agent is to move. An agent not to move sees its view as of its last decision
+Actions are factored (``Discrete(N_ACTIONS)``, 116 actions): a choice is made in one to
+three steps of the same agent, each a token, and the ``action_mask`` holds the tokens that can
+follow the ones already given. Tokens: ``A_END`` ends the play phase, ``A_SID`` is Sid
+Ketchum's ability, ``A_CARD + card`` names a card (0-79: the card played, discarded, picked,
+returned, or one of Sid's two discards), ``A_TARGET + seat + 1`` a seat (0: no target; for
+Jesse Jones, 0 is the deck) and ``A_SLOT + slot`` the card taken from the target (Panic!/Cat
+Balou: the card in play of kind ``slot - 1``; 0: a blind hand card or none); ``A_PEDRO + take``
+Pedro Ramirez's choice. A play is card, target, slot; Sid's discard two cards; the other
+decisions one token. Once the tokens given leave one legal choice it is made at once (no
+needless steps). :meth:`raw_env.actions_of` gives a choice's tokens. The observation is a
+dict: ``action_mask`` (the legal next tokens of the agent to move, all 0 for the others) and
+``observation``, the public view the built-in bots read (:mod:`cardsim.sims.bang.view`, the bot
+slot replaced by the decision code) followed by the turn, 1 if the agent is to move and the
+tokens of the choice given so far (-1: none yet). An agent not to move sees its view as of its last decision
 (the engine builds a seat's view only when it decides). :meth:`raw_env.view` gives the
 :class:`~cardsim.sims.bang.strategy.View` a user strategy receives and :meth:`raw_env.action_of`
 turns a strategy's choice into an action.
@@ -69,17 +74,16 @@ from cardsim.sims.bang.view import MAX_SEATS, V_BOT, VIEW_SIZE
 N_TARGETS = MAX_SEATS + 1
 N_SLOTS = N_KINDS + 1
 A_END, A_SID = 0, 1
-A_PLAY = 2
-A_DISCARD = A_PLAY + N_CARDS * N_TARGETS * N_SLOTS
-A_STORE = A_DISCARD + N_CARDS
-A_SID_PAIR = A_STORE + N_CARDS
-A_JESSE = A_SID_PAIR + N_CARDS * N_CARDS
-A_KIT = A_JESSE + N_TARGETS
-A_PEDRO = A_KIT + N_CARDS
+A_CARD = 2
+A_TARGET = A_CARD + N_CARDS
+A_SLOT = A_TARGET + N_TARGETS
+A_PEDRO = A_SLOT + N_SLOTS
 N_ACTIONS = A_PEDRO + 2
+MAX_TOKENS = 3  # the longest choice: card, target, slot
 OBS_TURN = VIEW_SIZE
 OBS_MY_TURN = VIEW_SIZE + 1
-OBS_SIZE = VIEW_SIZE + 2
+OBS_PREFIX = VIEW_SIZE + 2
+OBS_SIZE = OBS_PREFIX + MAX_TOKENS
 OBS_HIGH = 100_000  # above any count in the view (attacks, turns)
 
 
@@ -89,26 +93,22 @@ def bang_v0(players: int = 5, render_mode: str | None = None) -> AECEnv:
     return wrap(raw_env(players=players, render_mode=render_mode))
 
 
-def action_of(decision: str, choice: Any) -> int:
-    """The action of a legal ``choice`` of ``decision`` (see the module docstring)."""
+def actions_of(decision: str, choice: Any) -> tuple[int, ...]:
+    """The tokens of a legal ``choice`` of ``decision`` (see the module docstring)."""
     if decision == "play":
         if choice == END:
-            return A_END
+            return (A_END,)
         if choice.card == SID_ABILITY:
-            return A_SID
+            return (A_SID,)
         slot = card_kind(choice.which) + 1 if choice.which >= 0 else 0
-        return A_PLAY + (choice.card * N_TARGETS + choice.target + 1) * N_SLOTS + slot
-    if decision == "discard":
-        return A_DISCARD + choice
-    if decision == "store_pick":
-        return A_STORE + choice
+        return (A_CARD + choice.card, A_TARGET + choice.target + 1, A_SLOT + slot)
+    if decision in ("discard", "store_pick", "kit_return"):
+        return (A_CARD + choice,)
     if decision == "sid_discard":
-        return A_SID_PAIR + choice[0] * N_CARDS + choice[1]
+        return (A_CARD + choice[0], A_CARD + choice[1])
     if decision == "jesse_source":
-        return A_JESSE + choice + 1
-    if decision == "kit_return":
-        return A_KIT + choice
-    return A_PEDRO + int(choice)
+        return (A_TARGET + choice + 1,)
+    return (A_PEDRO + int(choice),)
 
 
 class _Abort(Exception):
@@ -174,7 +174,8 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         self._seen: dict[str, np.ndarray] = {}
         self._views: dict[str, View] = {}
         self._decision = ""
-        self._legal: dict[int, Any] = {}
+        self._legal: dict[tuple[int, ...], Any] = {}  # tokens -> choice, of the decision
+        self._prefix: tuple[int, ...] = ()  # the tokens given so far
         self._legal_choices: tuple[Any, ...] = ()
         self.deal_seed = self.play_seed = 0
 
@@ -194,17 +195,34 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         """The mover's legal choices in the strategy interface's form."""
         return self._legal_choices
 
+    def actions_of(self, choice: Any) -> tuple[int, ...]:
+        """The tokens of a strategy's choice for the agent to move still to give (all of them
+        before the first)."""
+        return actions_of(self._decision, choice)[len(self._prefix):]
+
     def action_of(self, choice: Any) -> int:
-        """The action of a strategy's choice for the agent to move."""
-        return action_of(self._decision, choice)
+        """The next token of a strategy's choice for the agent to move."""
+        return self.actions_of(choice)[0]
+
+    @property
+    def prefix(self) -> tuple[int, ...]:
+        """The tokens the agent to move has given of its choice so far."""
+        return self._prefix
+
+    def _next_tokens(self) -> set[int]:
+        depth = len(self._prefix)
+        return {tokens[depth] for tokens in self._legal
+                if len(tokens) > depth and tokens[:depth] == self._prefix}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = self._seen.get(agent)
         obs = np.zeros(OBS_SIZE, np.int64) if obs is None else obs.copy()
         mask = np.zeros(N_ACTIONS, np.int8)
         mine = agent == self.agent_selection and bool(self._legal) and not self.terminations.get(agent)
+        obs[OBS_PREFIX:] = -1
         if mine:
-            mask[list(self._legal)] = 1
+            mask[list(self._next_tokens())] = 1
+            obs[OBS_PREFIX:OBS_PREFIX + len(self._prefix)] = self._prefix
         obs[OBS_MY_TURN] = int(mine)
         return {"observation": obs, "action_mask": mask}
 
@@ -225,7 +243,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         """Wait for the game's next decision (or its end) and set up the agent to move."""
         assert self._game is not None
         message = self._game.requests.get()
-        self._legal, self._legal_choices, self._decision = {}, (), ""
+        self._legal, self._legal_choices, self._decision, self._prefix = {}, (), "", ()
         if message[0] == "error":
             self._game = None
             raise message[1]
@@ -237,7 +255,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         agent = self.possible_agents[view.seat]
         self._decision = DECISIONS[decision]
         self._legal_choices = legal
-        self._legal = {action_of(self._decision, choice): choice for choice in legal}
+        self._legal = {actions_of(self._decision, choice): choice for choice in legal}
         obs = np.zeros(OBS_SIZE, np.int64)
         obs[:VIEW_SIZE] = v
         obs[V_BOT] = decision
@@ -260,13 +278,17 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         agent = self._acting_agent(action)
         if agent is None or action is None:
             return
-        if int(action) not in self._legal:
+        if int(action) not in self._next_tokens():
             raise ValueError(f"action {action} is not legal for {agent} now (see the observation's action_mask)")
         assert self._game is not None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {name: 0.0 for name in self.agents}
-        self._game.replies.put(self._legal[int(action)])
-        self._next()
+        self._prefix += (int(action),)
+        depth = len(self._prefix)
+        left = [tokens for tokens in self._legal if tokens[:depth] == self._prefix]
+        if len(left) == 1:  # the tokens given leave one choice: it is made
+            self._game.replies.put(self._legal[left[0]])
+            self._next()
         self._end_step()
 
     def render(self) -> str | None:
@@ -287,4 +309,4 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
             game.join(timeout=10)
 
 
-__all__ = ["bang_v0", "raw_env", "Play", "END", "N_ACTIONS"]
+__all__ = ["bang_v0", "raw_env", "actions_of", "Play", "END", "N_ACTIONS"]

@@ -2,10 +2,20 @@
 a dict observation with an ``action_mask``, the reward, termination, truncation and info dicts
 of an episode, the checks that open a step and the rendering switch. Each game's module keeps
 only its game: its observation, actions, rewards and end (see ``cardsim.envs``).
+
+Every environment can be copied (``copy.deepcopy``, :meth:`CardEnv.clone`) and pickled, for
+search by cloning a state: an environment remembers how its episode began (the arguments it was
+made with, the generator state and seed of its last ``reset``) and the actions stepped since,
+and a copy replays them on a fresh environment. The games are deterministic given the seed, so
+the copy is the same game at the same point, whatever the engine keeps inside (a running
+coroutine in Cash'n Guns, a game thread in Bang!) that Python could not copy by itself.
+:meth:`CardEnv.state` is the global state (every agent's observation, concatenated).
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 from typing import Any, TypeVar
 
 import numpy as np
@@ -26,13 +36,122 @@ def wrap(env: AECEnv) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(env)
 
 
+def _remember_arguments(init: Any) -> Any:
+    """``__init__`` that keeps the arguments of the outermost call (for copies)."""
+
+    @functools.wraps(init)
+    def wrapped(self: CardEnv, *args: Any, **kwargs: Any) -> None:
+        if "_made_with" not in self.__dict__:
+            self.__dict__["_made_with"] = (args, kwargs)
+        init(self, *args, **kwargs)
+
+    return wrapped
+
+
+def _remember_reset(reset: Any) -> Any:
+    """``reset`` that keeps the seed and the generator state it started from."""
+
+    @functools.wraps(reset)
+    def wrapped(self: CardEnv, seed: int | None = None, options: dict | None = None) -> Any:
+        if self.__dict__.get("_replaying"):
+            return reset(self, seed=seed, options=options)
+        before = copy.deepcopy(self._np_random.bit_generator.state)
+        result = reset(self, seed=seed, options=options)
+        self.__dict__["_history"] = (seed, before, options, [])
+        return result
+
+    return wrapped
+
+
+def _remember_step(step: Any) -> Any:
+    """``step`` that keeps every action taken since the last reset."""
+
+    @functools.wraps(step)
+    def wrapped(self: CardEnv, action: Any) -> Any:
+        result = step(self, action)
+        history = self.__dict__.get("_history")
+        if history is not None and not self.__dict__.get("_replaying"):
+            history[3].append(None if action is None else int(action))
+        return result
+
+    return wrapped
+
+
+def _rebuild(cls: type, made_with: tuple, history: tuple | None, generator_state: dict) -> CardEnv:
+    """A fresh ``cls`` environment brought to the same point: made with the same arguments,
+    reset from the same generator state and seed, the same actions stepped."""
+    args, kwargs = made_with
+    env = cls(*args, **kwargs)
+    env.replay(history)
+    env._np_random.bit_generator.state = generator_state
+    return env
+
+
 class CardEnv(AECEnv):
     """An AEC environment of one game for ``players`` agents acting in turn.
 
     A subclass checks its own arguments first, then calls :meth:`_setup`; ``reset`` calls
     :meth:`_new_episode`, ``step`` opens with :meth:`_acting_agent` and closes with
-    :meth:`_end_step`, and ``render`` hands its text to :meth:`_show`.
+    :meth:`_end_step`, and ``render`` hands its text to :meth:`_show`. Its ``__init__``,
+    ``reset`` and ``step`` are recorded for copies (see the module docstring).
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, remember in (("__init__", _remember_arguments), ("reset", _remember_reset),
+                               ("step", _remember_step)):
+            if name in cls.__dict__:
+                setattr(cls, name, remember(cls.__dict__[name]))
+
+    # -- copies -------------------------------------------------------------------------
+    def replay(self, history: tuple | None) -> None:
+        """Reset as recorded in ``history`` (seed, generator state, options, actions) and step
+        its actions again: the same episode at the same point."""
+        if history is None:
+            return
+        seed, generator_state, options, actions = history
+        self._np_random.bit_generator.state = copy.deepcopy(generator_state)
+        self.reset(seed=seed, options=options)
+        self.__dict__["_replaying"] = True
+        try:
+            for action in actions:
+                self.step(action)
+        finally:
+            self.__dict__["_replaying"] = False
+        self.__dict__["_history"] = (seed, generator_state, options, list(actions))
+
+    def __reduce__(self) -> tuple:
+        history = self.__dict__.get("_history")
+        if history is not None:
+            history = (history[0], history[1], history[2], list(history[3]))
+        return (_rebuild, (type(self), self.__dict__["_made_with"], history,
+                           copy.deepcopy(self._np_random.bit_generator.state)))
+
+    def __deepcopy__(self, memo: dict) -> CardEnv:
+        rebuilt = _rebuild(*self.__reduce__()[1])
+        memo[id(self)] = rebuilt
+        return rebuilt
+
+    def __copy__(self) -> CardEnv:
+        return self.__deepcopy__({})
+
+    def clone(self) -> CardEnv:
+        """An independent copy at the same point of the same episode (see the module
+        docstring): step it to look ahead without touching this one."""
+        return self.__deepcopy__({})
+
+    def state(self) -> np.ndarray:
+        """The global state: every agent's observation vector, in agent order (what the
+        agents know between them; before the first reset, zeros)."""
+        return np.concatenate([np.asarray(self.observe(agent)["observation"]).ravel()
+                               for agent in self.possible_agents])
+
+    @property
+    def state_space(self) -> spaces.Box:
+        """The space of :meth:`state`: the agents' observation boxes side by side."""
+        box = self._observation_space["observation"]
+        count = len(self.possible_agents)
+        return spaces.Box(np.tile(box.low, count), np.tile(box.high, count), dtype=box.dtype)
 
     def _setup(self, players: int, render_mode: str | None, observation: spaces.Box, n_actions: int) -> None:
         """Refuse a bad ``render_mode`` (one-line ``UserError``) and set the agents and spaces:

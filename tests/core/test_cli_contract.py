@@ -111,7 +111,7 @@ BAD_INPUT = [
     (["runs", "prune", "--stale", "--yes", "--store", "/nonexistent/store"], "--store: no folder"),
     (["gang", "models", "--format", "table", "--json"], "--json and --format table contradict"),
     (["cashnguns", "check", "--players", "4", "--n", "0"], "--n must be at least 1"),
-    (["bang", "evaluate", "--strategy", "x.py:X", "--role", "captain"], "--role must be one of"),
+    (["bang", "evaluate", "--strategy", "x.py:X", "--role", "captain"], "role must be one of"),
     (["bang", "stress", "--search-n", "1"], "--search-n"),
 ]
 
