@@ -56,3 +56,40 @@ def test_a_seeded_reset_replays_the_episode(name):
     env.reset()
     env.reset(seed=11)
     assert env.observe(first[0][0])["observation"].tolist() == first[0][1]["observation"]
+
+
+def _random_steps(env, steps: int, actions_seed: int) -> list:
+    """Up to ``steps`` random legal actions (fewer when the episode ends): what each saw."""
+    rng = np.random.default_rng(actions_seed)
+    seen = []
+    for agent in env.agent_iter(max_iter=steps):
+        observation, reward, termination, truncation, _ = env.last()
+        seen.append((agent, observation["observation"].tolist(), reward))
+        env.step(None if termination or truncation
+                 else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    return seen
+
+
+@pytest.mark.parametrize("name", sorted(ENVS))
+def test_copies_and_pickles_continue_the_same_game(name):
+    """A deep copy, a clone and a pickled copy taken mid-episode are the same game at the
+    same point: the same global state, and the same future under the same actions, while
+    the original is left untouched by stepping a copy."""
+    import copy
+    import pickle
+
+    env = make(name)
+    env.reset(seed=21)
+    _random_steps(env, 12, 3)
+    raw = env.unwrapped
+    state = raw.state()
+    assert state.shape == raw.state_space.shape and raw.state_space.contains(state.astype(raw.state_space.dtype))
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env)), raw.clone()]
+    for other in copies:
+        assert other.unwrapped.state().tolist() == state.tolist()
+        assert other.agent_selection == env.agent_selection
+    future = [_random_steps(other, 400, 9) for other in copies]
+    assert raw.state().tolist() == state.tolist()  # stepping the copies left it as it was
+    assert future[0] == future[1] == future[2] == _random_steps(env, 400, 9)
+    for other in (env, *copies):
+        other.close()
