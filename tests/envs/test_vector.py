@@ -1,0 +1,97 @@
+"""The batched, compiled environment of The Game plays the rules of the PettingZoo environment
+(the same deal, legal actions, rewards and ends, step for step) and reaches its throughput."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from cardsim.envs.vector import N_ACTIONS, OBS_SIZE, TheGameVectorEnv, random_actions
+from cardsim.errors import UserError
+from cardsim.sims.thegame.strategy import END_TURN, Table
+
+
+def _mask_of(table: Table) -> np.ndarray:
+    mask = np.zeros(N_ACTIONS, np.int8)
+    for choice in table.legal:
+        if choice is END_TURN:
+            mask[0] = 1
+        else:
+            card, pile = choice
+            mask[1 + 4 * table.hand(table.mover).index(card) + pile] = 1
+    return mask
+
+
+def _choice(table: Table, action: int):
+    if action == 0:
+        return END_TURN
+    slot, pile = divmod(action - 1, 4)
+    return table.hand(table.mover)[slot], pile
+
+
+@pytest.mark.parametrize("players", [1, 3, 5])
+def test_every_step_matches_the_python_engine(players):
+    env = TheGameVectorEnv(8, players=players)
+    obs, mask = env.reset(seed=5)
+    tables = [Table(int(seed), players) for seed in env.deal_seeds]
+    for table in tables:
+        table.start(0)
+    rng = np.random.default_rng(1)
+    finished = 0
+    for _ in range(3_000):
+        for b, table in enumerate(tables):
+            assert mask[b].tolist() == _mask_of(table).tolist()
+            assert env.movers[b] == table.mover
+            hand = np.flatnonzero(obs[b, :98]) + 2
+            assert sorted(hand.tolist()) == sorted(table.hand(table.mover))
+        actions = random_actions(mask, rng)
+        for b, table in enumerate(tables):
+            table.play(_choice(table, int(actions[b])))
+        obs, mask, rewards, dones, info = env.step(actions)
+        assert ((rewards == 1) == (actions != 0)).all()
+        for b in np.flatnonzero(dones):
+            assert tables[b].over and info["cards_left"][b] == tables[b].cards_left()
+            tables[b] = Table(int(env.deal_seeds[b]), players)
+            tables[b].start(0)
+            finished += 1
+        assert (info["cards_left"][~dones] == -1).all()
+    assert finished > 20
+    assert obs.shape == (8, OBS_SIZE) and 0 <= obs.min() and obs.max() <= 1
+
+
+def test_the_same_seed_gives_the_same_games_and_bad_input_is_refused():
+    runs = []
+    for _ in range(2):
+        env = TheGameVectorEnv(16, players=3)
+        _, mask = env.reset(seed=9)
+        rng = np.random.default_rng(2)
+        total = 0.0
+        for _ in range(200):
+            _, mask, rewards, _, _ = env.step(random_actions(mask, rng))
+            total += rewards.sum()
+        runs.append((env.deal_seeds.tolist(), total))
+    assert runs[0] == runs[1]
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(np.where(mask[:, 0] == 0, 0, np.argmin(mask, axis=1)))
+    with pytest.raises(UserError, match="num_envs"):
+        TheGameVectorEnv(0)
+    with pytest.raises(UserError, match="players"):
+        TheGameVectorEnv(4, players=9)
+
+
+def test_at_least_100_000_steps_per_cpu_second():
+    """The target of the batched environment (random legal actions included); measured in CPU
+    seconds so that a busy machine does not fail it."""
+    env = TheGameVectorEnv(512, players=3)
+    _, mask = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(20):  # warm
+        _, mask, *_ = env.step(random_actions(mask, rng))
+    started = time.process_time()
+    steps = 0
+    while time.process_time() - started < 1.0:
+        _, mask, *_ = env.step(random_actions(mask, rng))
+        steps += env.num_envs
+    assert steps / (time.process_time() - started) >= 100_000
