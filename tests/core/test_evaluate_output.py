@@ -49,7 +49,7 @@ def test_every_evaluate_writes_intervals_and_differences_alike(capsys, monkeypat
         as_float = [float(x.replace(",", "")) for x in (value, lo, hi)]
         assert as_float[1] <= as_float[0] <= as_float[2], (value, lo, hi)
     assert "points" in out  # a difference in win rate is in points, never a fraction
-    assert re.search(rf"[+-]\d+\.\d+ \([+-]\d+\.\d+-[+-]\d+\.\d+\)", out), out
+    assert re.search(r"[+-]\d+\.\d+ \([+-]\d+\.\d+-[+-]\d+\.\d+\)", out), out
     assert err.strip() == ""  # --quiet: no bar, no notes
 
 
