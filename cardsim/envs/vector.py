@@ -1,5 +1,13 @@
 """Batched, compiled environments: many games stepped by one call, for throughput.
 
+Two games: The Game (:class:`TheGameVectorEnv`) and The Gang's basic heist
+(:class:`GangVectorEnv`). Both are cooperative, so a game has one decision-maker at a time and
+one observation per game, that seat's own information; both reset a finished game at once.
+The speed of each is in ``cardsim bench envs``.
+
+The Game
+--------
+
 ``TheGameVectorEnv(num_envs, players=3)`` holds ``num_envs`` games of The Game and steps them
 all with one compiled call (no Python per game or per step), in the manner of pgx or a
 gymnasium vector environment. The rules are the batch kernel's and the PettingZoo
@@ -41,6 +49,7 @@ import numpy as np
 
 from cardsim.errors import UserError
 from cardsim.sims.core.jit import kernel
+from cardsim.sims.gang.rounds import showdown_in_order
 from cardsim.sims.thegame.config import TheGameConfig
 from cardsim.sims.thegame.rules import (
     DECK_SIZE,
@@ -304,4 +313,180 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return scores.argmax(axis=1)
 
 
-__all__ = ["TheGameVectorEnv", "N_ACTIONS", "OBS_SIZE", "random_actions"]
+# ---------------------------------------------------------------------------------------------
+# The Gang: one basic heist per episode.
+
+GANG_ROUNDS = 4
+GANG_CARDS = 52
+GANG_BOARD_SHOWN = (0, 3, 4, 5)  # community cards shown in each chip round (H4-H7)
+
+
+def gang_obs_size(players: int) -> int:
+    """The length of :class:`GangVectorEnv`'s observation at ``players`` seats."""
+    return 2 * GANG_CARDS + GANG_ROUNDS * players + GANG_ROUNDS + players
+
+
+@kernel
+def _gang_encode(b, players, decks, round_, mover, chips, obs) -> None:
+    """The observation of heist ``b``'s seat to move (see :class:`GangVectorEnv`)."""
+    row = obs[b]
+    row[:] = 0.0
+    seat = mover[b]
+    r = min(round_[b], GANG_ROUNDS - 1)
+    row[decks[b, 2 * seat]] = 1.0
+    row[decks[b, 2 * seat + 1]] = 1.0
+    shown = 0 if r == 0 else r + 2
+    for k in range(shown):
+        row[GANG_CARDS + decks[b, 2 * players + k]] = 1.0
+    at = 2 * GANG_CARDS
+    for done_round in range(round_[b]):
+        for k in range(players):
+            row[at + done_round * players + k] = chips[b, done_round, (seat + k) % players] / players
+    at += GANG_ROUNDS * players
+    row[at + r] = 1.0
+    row[at + GANG_ROUNDS + seat] = 1.0
+
+
+@kernel
+def _gang_step(actions, players, decks, finals, ties, round_, mover, keys, chips, obs, rewards,
+               done, success) -> int:
+    """One star per heist (action a reaches for a + 1 stars); returns -1, or the first heist
+    whose action is out of range (nothing is stepped then). A round is settled once every
+    seat has chosen, as the engine settles it: by the star reached for, equal stars by the
+    heist's tie-breaks, then by seat."""
+    for b in range(actions.shape[0]):
+        if actions[b] < 0 or actions[b] >= players:
+            return b
+    for b in range(actions.shape[0]):
+        rewards[b] = 0.0
+        done[b] = False
+        success[b] = False
+        r = round_[b]
+        seat = mover[b]
+        keys[b, seat] = actions[b] + ties[b, r, seat]
+        mover[b] = seat + 1
+        if mover[b] == players:
+            for p in range(players):
+                rank = 0
+                for q in range(players):
+                    if keys[b, q] < keys[b, p] or (keys[b, q] == keys[b, p] and q < p):
+                        rank += 1
+                chips[b, r, p] = rank + 1
+            mover[b] = 0
+            round_[b] = r + 1
+            if r + 1 == GANG_ROUNDS:
+                done[b] = True
+                success[b] = showdown_in_order(finals[b], chips[b, GANG_ROUNDS - 1], players)
+                rewards[b] = 1.0 if success[b] else 0.0
+        if not done[b]:
+            _gang_encode(b, players, decks, round_, mover, chips, obs)
+    return -1
+
+
+class GangVectorEnv:
+    """``num_envs`` basic heists of The Gang stepped together: one heist per episode, as
+    ``cardsim.envs.gang_v0`` (four chip rounds, each seat in turn reaching for a chip; a round's
+    chips are settled once every seat has chosen; the showdown, ``seeds/the_gang.md``
+    H4-H7). Deals are drawn as the kernel draws them
+    (:func:`~cardsim.sims.gang.strategy.draw_deals` from the generator of ``reset``'s seed),
+    contests settled with the kernel's tie-breaks.
+
+    Actions (``players`` of them, all legal): ``a`` reaches for the chip of ``a + 1`` stars.
+    Reward: 1 for every step that ends a successful heist, else 0 (shared by the team).
+    ``info["success"]`` marks the heists that ended in success.
+
+    Observation (``gang_obs_size(players)`` floats in [0, 1], the seat to move's information):
+    52 for its pocket cards (one-hot by card code ``rank * 4 + suit``), 52 for the community
+    cards shown, ``4 * players`` for the stars (/ players) each seat took in each settled round
+    (round-major, seats from the mover on), 4 for the round (one-hot) and ``players`` for the
+    mover's seat (one-hot). Claims of the round being played are not shown (the engine's
+    rounds are simultaneous).
+    """
+
+    def __init__(self, num_envs: int, players: int = 4) -> None:
+        from cardsim.sims.gang.config import GangConfig
+
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise UserError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
+        GangConfig(players=players)  # one-line UserError on a bad table size
+        self.num_envs = num_envs
+        self.players = players
+        self.n_actions = players
+        self.observation_size = gang_obs_size(players)
+        b = num_envs
+        self._decks = np.zeros((b, GANG_CARDS), np.int64)
+        self._seeds = np.zeros(b, np.int64)
+        self._finals = np.zeros((b, players), np.int64)
+        self._ties = np.zeros((b, GANG_ROUNDS, players))
+        self._round = np.zeros(b, np.int64)
+        self._mover = np.zeros(b, np.int64)
+        self._keys = np.zeros((b, players))
+        self._chips = np.zeros((b, GANG_ROUNDS, players), np.int64)
+        self.observation = np.zeros((b, self.observation_size), np.float32)
+        self.action_mask = np.ones((b, players), np.int8)
+        self._rewards = np.zeros(b, np.float32)
+        self._done = np.zeros(b, np.bool_)
+        self._success = np.zeros(b, np.bool_)
+        self._rng: np.random.Generator | None = None
+
+    def _deal(self, games: np.ndarray) -> None:
+        """New heists in ``games`` (indices), in index order from the environment's generator."""
+        from cardsim.sims.gang.strategy import _deal_outcomes, draw_deals
+
+        assert self._rng is not None
+        decks, seeds = draw_deals(self._rng, len(games))
+        finals = np.zeros((len(games), self.players), np.int64)
+        ties = np.zeros((len(games), GANG_ROUNDS, self.players))
+        _deal_outcomes(decks, seeds, self.players, finals, ties)
+        self._decks[games], self._seeds[games] = decks, seeds
+        self._finals[games], self._ties[games] = finals, ties
+        self._round[games] = 0
+        self._mover[games] = 0
+        self._chips[games] = 0
+        for b in games.tolist():
+            _gang_encode(b, self.players, self._decks, self._round, self._mover, self._chips,
+                         self.observation)
+
+    @property
+    def deals(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each heist's deck (pockets seat by seat, then the board) and tie-break seed."""
+        return self._decks.copy(), self._seeds.copy()
+
+    @property
+    def movers(self) -> np.ndarray:
+        return self._mover.copy()
+
+    def reset(self, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """Deal every heist from ``numpy.random.default_rng(seed)``; returns (observations,
+        action masks)."""
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise UserError(f"seed must be a non-negative whole number, got {seed!r}")
+        self._rng = np.random.default_rng(int(seed))
+        self._deal(np.arange(self.num_envs))
+        return self.observation, self.action_mask
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                  dict[str, np.ndarray]]:
+        """One action per heist; returns (observations, action masks, rewards, dones, info),
+        ``info["success"]`` for the heists that ended. Arrays are overwritten by the next call."""
+        if self._rng is None:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be {self.num_envs} whole numbers, got shape "
+                             f"{actions.shape} of {actions.dtype}")
+        bad = _gang_step(actions.astype(np.int64, copy=False), self.players, self._decks,
+                         self._finals, self._ties, self._round, self._mover, self._keys,
+                         self._chips, self.observation, self._rewards, self._done, self._success)
+        if bad >= 0:
+            raise ValueError(f"action {int(actions[bad])} is not legal in heist {bad} "
+                             f"(0-{self.players - 1})")
+        finished = np.flatnonzero(self._done)
+        if finished.size:
+            self._deal(finished)
+        return (self.observation, self.action_mask, self._rewards, self._done,
+                {"success": self._success})
+
+
+__all__ = ["TheGameVectorEnv", "GangVectorEnv", "N_ACTIONS", "OBS_SIZE", "gang_obs_size",
+           "random_actions"]
