@@ -84,7 +84,8 @@ def _bench_targets() -> str:
     """'poker, gang, ... or compile': the benchmark targets for the help line."""
     from cardsim.sims.registry import games
 
-    names = ["poker", *(name for name, game in games().items() if game.bench), "strategies", "compile"]
+    names = ["poker", *(name for name, game in games().items() if game.bench), "envs", "strategies",
+             "compile"]
     return f"{', '.join(names)} or report."
 
 

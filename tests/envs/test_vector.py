@@ -158,3 +158,26 @@ def test_gang_at_least_100_000_steps_per_cpu_second():
         _, mask, *_ = env.step(random_actions(mask, rng))
         steps += env.num_envs
     assert steps / (time.process_time() - started) >= 100_000
+
+
+def test_bench_envs_is_a_benchmark_target(monkeypatch):
+    """`cardsim bench envs` measures both batched environments against their PettingZoo
+    references (timings shortened here)."""
+    from cardsim.commands.bench import targets
+    from cardsim.envs import bench
+
+    assert targets()["envs"] == "cardsim.envs.bench:main"
+    monkeypatch.setattr(bench, "aec_speed", lambda name, seconds, **kw: 1_000.0)
+    monkeypatch.setattr(bench, "vector_speed", lambda make, seconds: 200_000.0)
+    rows = bench.main(quick=True)
+    assert [r["game"] for r in rows] == ["thegame", "gang", "cashnguns", "bang"]
+    assert rows[0]["ratio"] == 200.0 and rows[0]["meets_target"] is True
+    assert bench.aec_speed.__name__ == "<lambda>"
+
+
+def test_bench_speed_functions_measure_steps():
+    pytest.importorskip("pettingzoo")
+    from cardsim.envs import bench
+
+    assert bench.vector_speed(lambda: TheGameVectorEnv(32, players=2), 0.05) > 0
+    assert bench.aec_speed("gang_v0", 0.05, players=3) > 0

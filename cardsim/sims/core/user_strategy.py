@@ -329,10 +329,49 @@ def evaluation_progress(label: str | None) -> Iterator[None]:
         _PROGRESS_LABEL.reset(token)
 
 
-def _progress_bar(label: str | None) -> Any:
-    from cardsim.sims.core.runner import _Progress
+class _ChunkBar:
+    """A rich progress bar of an evaluation's chunks on stderr, drawn only on a terminal and
+    when ``label`` is given."""
 
-    return _Progress(label is not None, label or "")
+    def __init__(self, label: str | None) -> None:
+        self._bar: Any = None
+        self._task: Any = None
+        self._label = label or ""
+        if label is None:
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        console = Console(stderr=True)
+        if console.is_terminal:
+            self._bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                                 MofNCompleteColumn(), TextColumn("chunks"), TimeElapsedColumn(),
+                                 TextColumn("ETA"), TimeRemainingColumn(), console=console,
+                                 transient=True)
+            self._bar.start()
+
+    def wave(self, total: int) -> None:
+        if self._bar is not None:
+            self._task = self._bar.add_task(self._label, total=total)
+
+    def advance(self) -> None:
+        if self._bar is not None and self._task is not None:
+            self._bar.advance(self._task)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+def _progress_bar(label: str | None) -> Any:
+    return _ChunkBar(label)
 
 
 def run_chunks(function: Callable[..., dict], arguments: Sequence[tuple], jobs: int) -> list[dict]:
