@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> None:
     (``argv``: the arguments, default ``sys.argv[1:]``)."""
     args = sys.argv[1:] if argv is None else list(argv)
     words = [word for word in args if not word.startswith("-")]
-    wanted = words[0] if words and words[0] in (*sub_apps(), "report") else ""
+    wanted: str | None = words[0] if words and words[0] in (*sub_apps(), "report") else ""
     if os.environ.get(COMPLETE_VARIABLE):
         wanted = None  # shell completion: every sub-command's options, not stubs
     try:

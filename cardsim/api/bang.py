@@ -287,8 +287,8 @@ class Bang:
         if seat not in ROLE_NAMES:
             raise UserError(f"bang evaluate: role must be one of {', '.join(ROLE_NAMES)}, "
                             f"got {seat!r}")
-        role = ROLE_NAMES.index(seat)
-        if role not in roles_for(count[0]):
+        role_id = ROLE_NAMES.index(seat)
+        if role_id not in roles_for(count[0]):
             raise UserError(f"bang evaluate: no {seat} at {count[0]} players")
         others = against if others is None else others
         for name, value in (("against", against), ("others", others)):
@@ -302,7 +302,7 @@ class Bang:
             raise UserError(f"--jobs must be at least 1, got {jobs!r}")
         check_strategy(load_strategy(strategy), strategy)
         chunks = -(-n // EVALUATE_CHUNK)
-        tasks = [(strategy, count[0], role, against, others, chunk_generator(seed, i),
+        tasks = [(strategy, count[0], role_id, against, others, chunk_generator(seed, i),
                   min(EVALUATE_CHUNK, n - i * EVALUATE_CHUNK), i * EVALUATE_CHUNK)
                  for i in range(chunks)]
         parts = run_chunks(evaluate_chunk, tasks, jobs or 1)

@@ -57,6 +57,7 @@ def _existing_store(store: Path | None) -> Path:
     """The store to read: a folder named with --store must exist (the default ./results or
     $CARDSIM_STORE may not exist yet: nothing stored)."""
     folder = resolve_store(store)
+    assert folder is not None  # no --no-store here
     if store is not None and not folder.exists():
         raise UserError(f"--store: no folder {folder}")
     return folder

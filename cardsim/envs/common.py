@@ -150,8 +150,10 @@ class CardEnv(AECEnv):
     def state_space(self) -> spaces.Box:
         """The space of :meth:`state`: the agents' observation boxes side by side."""
         box = self._observation_space["observation"]
+        assert isinstance(box, spaces.Box)
         count = len(self.possible_agents)
-        return spaces.Box(np.tile(box.low, count), np.tile(box.high, count), dtype=box.dtype)
+        return spaces.Box(np.tile(box.low, count), np.tile(box.high, count),
+                          dtype=box.dtype.type)  # type: ignore[arg-type]
 
     def _setup(self, players: int, render_mode: str | None, observation: spaces.Box, n_actions: int) -> None:
         """Refuse a bad ``render_mode`` (one-line ``UserError``) and set the agents and spaces:
