@@ -21,8 +21,12 @@ decisions one token. Once the tokens given leave one legal choice it is made at 
 needless steps). :meth:`raw_env.actions_of` gives a choice's tokens. The observation is a
 dict: ``action_mask`` (the legal next tokens of the agent to move, all 0 for the others) and
 ``observation``, the public view the built-in bots read (:mod:`cardsim.sims.bang.view`, the bot
-slot replaced by the decision code) followed by the turn, 1 if the agent is to move and the
-tokens of the choice given so far (-1: none yet). An agent not to move sees its view as of its last decision
+slot replaced by the decision code; hand card ids past the hand -1) followed by the turn, 1 if
+the agent is to move and the tokens of the choice given so far (-1: none yet). With
+``encoding="features"`` the observation is instead numbers in [0, 1] a learner can read
+(:meth:`raw_env.feature_fields`): seats, roles, characters, the decision and the tokens given as
+one-hot, its cards as a set over the 80 cards, cards in play as present/absent, counts over
+their most. An agent not to move sees its view as of its last decision
 (the engine builds a seat's view only when it decides). :meth:`raw_env.view` gives the
 :class:`~cardsim.sims.bang.strategy.View` a user strategy receives and :meth:`raw_env.action_of`
 turns a strategy's choice into an action.
@@ -42,15 +46,17 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from cardsim.envs.common import SEED_LIMIT, CardEnv, wrap
+from cardsim.envs.common import SEED_LIMIT, CardEnv, Field, wrap
 from cardsim.errors import UserError
 from cardsim.sims.bang import engine
+from cardsim.sims.bang import view as V
 from cardsim.sims.bang.cards import (
     BOT_ROLE,
     BOT_USER,
     MAX_PLAYERS,
     MIN_PLAYERS,
     N_CARDS,
+    N_CHARACTERS,
     N_KINDS,
     ROLE_NAMES,
     ROLE_SIDE,
@@ -87,10 +93,10 @@ OBS_SIZE = OBS_PREFIX + MAX_TOKENS
 OBS_HIGH = 100_000  # above any count in the view (attacks, turns)
 
 
-def bang_v0(players: int = 5, render_mode: str | None = None) -> AECEnv:
+def bang_v0(players: int = 5, render_mode: str | None = None, encoding: str = "raw") -> AECEnv:
     """The wrapped environment (illegal or out-of-range actions are refused, the AEC order is
-    enforced)."""
-    return wrap(raw_env(players=players, render_mode=render_mode))
+    enforced); ``encoding="features"`` for observations a learner reads (see the module)."""
+    return wrap(raw_env(players=players, render_mode=render_mode, encoding=encoding))
 
 
 def actions_of(decision: str, choice: Any) -> tuple[int, ...]:
@@ -165,11 +171,12 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
 
     metadata = {"name": "bang_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
-    def __init__(self, players: int = 5, render_mode: str | None = None) -> None:
+    def __init__(self, players: int = 5, render_mode: str | None = None, encoding: str = "raw") -> None:
         super().__init__()
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise UserError(f"bang_v0: players must be {MIN_PLAYERS}-{MAX_PLAYERS}, got {players!r}")
-        self._setup(players, render_mode, spaces.Box(-1, OBS_HIGH, (OBS_SIZE,), np.int64), N_ACTIONS)
+        self._setup(players, render_mode, spaces.Box(-1, OBS_HIGH, (OBS_SIZE,), np.int64), N_ACTIONS,
+                    encoding)
         self._game: _Game | None = None
         self._seen: dict[str, np.ndarray] = {}
         self._views: dict[str, View] = {}
@@ -178,6 +185,39 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         self._prefix: tuple[int, ...] = ()  # the tokens given so far
         self._legal_choices: tuple[Any, ...] = ()
         self.deal_seed = self.play_seed = 0
+
+    def feature_fields(self) -> list[Field]:
+        """The features of ``encoding="features"`` (see the module docstring)."""
+        seats, kinds = MAX_SEATS, N_KINDS
+        return [
+            Field("seat", V.V_SEAT, 1, "onehot", seats),
+            Field("players", V.V_PLAYERS, 1, "onehot", seats + 1),
+            Field("players alive / 7", V.V_ALIVE_N, 1, "scale", seats),
+            Field("outlaws alive / 3", V.V_OUTLAWS, 1, "scale", 3),
+            Field("foes alive / 4", V.V_FOES, 1, "scale", 4),
+            Field("may play a BANG!", V.V_MAY_BANG, 1, "scale", 1),
+            Field("discard pile top", V.V_DISCARD_TOP, 1, "onehot", N_CARDS + 1, -1),
+            Field("reach / 5", V.V_REACH, 1, "scale", 5),
+            Field("hand size / 10", V.V_HAND_N, 1, "scale", 10),
+            Field("the Sheriff's seat", V.V_SHERIFF, 1, "onehot", seats),
+            Field("its role", V.V_MY_ROLE, 1, "onehot", len(ROLE_NAMES)),
+            Field("decision", V_BOT, 1, "onehot", len(DECISIONS)),
+            Field("roles shown", V.V_ROLE, seats, "onehot", len(ROLE_NAMES) + 1, -1),
+            Field("characters", V.V_CHAR, seats, "onehot", N_CHARACTERS + 1, -1),
+            Field("life / 5", V.V_LIFE, seats, "scale", 5),
+            Field("most life / 5", V.V_MAX_LIFE, seats, "scale", 5),
+            Field("alive", V.V_ALIVE, seats, "scale", 1),
+            Field("hand sizes / 10", V.V_HAND_COUNT, seats, "scale", 10),
+            Field("distances / 7", V.V_DIST, seats, "scale", seats),
+            Field("cards in play / 6", V.V_TABLE_N, seats, "scale", 6),
+            Field("cards in play by seat and kind", V.V_TABLE, seats * kinds, "present"),
+            Field("attacks by seat on seat / 10", V.V_ATTACKS, seats * seats, "scale", 10),
+            Field("its cards by kind / 5", V.V_MY_KINDS, kinds, "scale", 5),
+            Field("its cards", V.V_MY_CARDS, N_CARDS, "multihot", N_CARDS),
+            Field("turn / turn cap", OBS_TURN, 1, "scale", MAX_TURNS),
+            Field("its turn", OBS_MY_TURN, 1, "scale", 1),
+            Field("tokens given", OBS_PREFIX, MAX_TOKENS, "onehot", N_ACTIONS + 1, -1),
+        ]
 
     # -- the public view ---------------------------------------------------------------
     def view(self, agent: str) -> View:
@@ -258,6 +298,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         self._legal = {actions_of(self._decision, choice): choice for choice in legal}
         obs = np.zeros(OBS_SIZE, np.int64)
         obs[:VIEW_SIZE] = v
+        obs[V.V_MY_CARDS + int(v[V.V_HAND_N]):VIEW_SIZE] = -1  # past the hand: no card
         obs[V_BOT] = decision
         obs[OBS_TURN] = turn
         self._seen[agent] = obs

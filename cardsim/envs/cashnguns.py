@@ -26,7 +26,10 @@ counts), its value, the round's expected loot, the notes drawn (3 counts), per s
 revealed (3 counts), per round and seat the aim (-1 for the dead and the rounds not played) and
 whether it lay down, this round's aims (in the lying-down phase, else -1), the shame value, and
 ``u``, the decision's uniform random number of the game's stream (0 when not its turn). The
-layout is :func:`obs_layout`. :meth:`raw_env.view` gives the same view as the
+layout is :func:`obs_layout`. With ``encoding="features"`` the observation is instead numbers
+in [-1, 1] a learner can read (:meth:`raw_env.feature_fields`): seats, rounds, aims and cards as
+one-hot (a seat's "none" as its own category), money / $200k and loot / $50k (clipped), counts
+over their most. :meth:`raw_env.view` gives the same view as the
 :class:`~cardsim.sims.cashnguns.strategy.View` a user strategy receives, and
 :meth:`raw_env.action_of` turns a strategy's choice into an action.
 
@@ -48,16 +51,28 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from cardsim.envs.common import CardEnv, wrap
+from cardsim.envs.common import CardEnv, Field, wrap
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
-from cardsim.sims.cashnguns.rules import BULLET_NAMES, DEFAULT_SHAME_DOLLARS, NOTE_UNITS, ROUNDS, UNIT_DOLLARS
+from cardsim.sims.cashnguns.rules import (
+    BULLET_NAMES,
+    DECK_NOTE_COUNTS,
+    DEFAULT_SHAME_DOLLARS,
+    HAND_COUNTS,
+    LETHAL_WOUNDS,
+    NOTE_UNITS,
+    NOTES_PER_ROUND,
+    ROUNDS,
+    UNIT_DOLLARS,
+)
 from cardsim.sims.cashnguns.steps import INFO_EXPECTED, OUT_WINNER
 from cardsim.sims.cashnguns.strategy import DECISIONS, GameState, View, play_steps
 
 AIM, CARD, LIE = DECISIONS
 KILO = 1000.0
 REWARDS = ("score", "win")
+MONEY_SCALE_KILO = 200  # features: money / $200k (clipped at 1: well above a game's usual take)
+LOOT_SCALE_KILO = 50  # features: a round's loot, and the shame value, / $50k
 
 
 def obs_layout(players: int) -> dict[str, tuple[int, int]]:
@@ -92,10 +107,13 @@ def obs_layout(players: int) -> dict[str, tuple[int, int]]:
 
 
 def cashnguns_v0(
-    players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score", render_mode: str | None = None
+    players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score", render_mode: str | None = None,
+    encoding: str = "raw",
 ) -> AECEnv:
-    """The wrapped environment (out-of-range actions are refused, the AEC order is enforced)."""
-    return wrap(raw_env(players=players, shame_value=shame_value, reward=reward, render_mode=render_mode))
+    """The wrapped environment (out-of-range actions are refused, the AEC order is enforced);
+    ``encoding="features"`` for observations a learner reads (see the module)."""
+    return wrap(raw_env(players=players, shame_value=shame_value, reward=reward, render_mode=render_mode,
+                        encoding=encoding))
 
 
 def score(game: GameState, seat: int) -> int:
@@ -117,6 +135,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         shame_value: int = DEFAULT_SHAME_DOLLARS,
         reward: str = "score",
         render_mode: str | None = None,
+        encoding: str = "raw",
     ) -> None:
         super().__init__()
         CashNGunsConfig(players=players, shame_value=shame_value)  # one-line UserError
@@ -126,12 +145,44 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         self._slices = {name: slice(at, at + length) for name, (at, length) in self.layout.items()}
         self._size = size = sum(length for _, length in self.layout.values())
         self.n_actions = players + 5
-        self._setup(players, render_mode, spaces.Box(-1e6, 1e6, (size,), np.float32), self.n_actions)
+        self._setup(players, render_mode, spaces.Box(-1e6, 1e6, (size,), np.float32), self.n_actions, encoding)
         self.shame_value, self.reward = shame_value, reward
         self._table: GameState | None = None
         self._driver: Generator[tuple[int, str, float], Any, None] | None = None
         self.seat_of_slot: list[int] = []
         self.game_seed = 0
+
+    def feature_fields(self) -> list[Field]:
+        """The features of ``encoding="features"`` (see the module docstring)."""
+        players = self.players
+        at = obs_layout(players)
+
+        def field(name: str, kind: str, size: int = 1, offset: int = 0, shown: str = "") -> Field:
+            start, length = at[name]
+            return Field(shown or name, start, length, kind, size, offset)
+
+        return [
+            field("decision", "scale"),
+            field("seat", "onehot", players),
+            field("round", "onehot", ROUNDS + 1),
+            field("hand", "scale", max(HAND_COUNTS), shown="hand / 5"),
+            field("my_target", "onehot", players + 1, -1),
+            field("my_card", "onehot", len(BULLET_NAMES) + 1, -1),
+            field("alive", "scale"),
+            field("money", "scale", MONEY_SCALE_KILO, shown=f"money / ${MONEY_SCALE_KILO}k"),
+            field("wounds", "scale", LETHAL_WOUNDS, shown="wounds / 3"),
+            field("shame", "scale", ROUNDS, shown="shame / 8"),
+            field("loot", "scale", NOTES_PER_ROUND, shown="loot notes / 5"),
+            field("loot_value", "scale", LOOT_SCALE_KILO, shown=f"loot value / ${LOOT_SCALE_KILO}k"),
+            field("expected_loot", "scale", LOOT_SCALE_KILO, shown=f"expected loot / ${LOOT_SCALE_KILO}k"),
+            field("drawn", "scale", max(DECK_NOTE_COUNTS), shown="notes drawn / 15"),
+            field("revealed", "scale", ROUNDS, shown="cards revealed / 8"),
+            field("aims", "onehot", players + 1, -1),
+            field("lay", "scale"),
+            field("targets", "onehot", players + 1, -1),
+            field("shame_value", "scale", LOOT_SCALE_KILO, shown=f"shame value / ${LOOT_SCALE_KILO}k"),
+            field("u", "scale"),
+        ]
 
     @property
     def table(self) -> GameState:

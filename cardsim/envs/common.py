@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
@@ -26,6 +28,7 @@ from pettingzoo.utils import wrappers
 from cardsim.errors import UserError
 
 RENDER_MODES = ("human", "ansi")
+ENCODINGS = ("raw", "features")
 SEED_LIMIT = 2**63 - 1
 T = TypeVar("T")
 
@@ -34,6 +37,76 @@ def wrap(env: AECEnv) -> AECEnv:
     """``env`` with out-of-range actions refused and the AEC order enforced."""
     env = wrappers.AssertOutOfBoundsWrapper(env)
     return wrappers.OrderEnforcingWrapper(env)
+
+
+@dataclass(frozen=True)
+class Field:
+    """How one field of a raw observation (``length`` numbers from ``start``) becomes features
+    for a learner (``encoding="features"``), each in [0, 1] (or [-1, 1] for a signed amount):
+
+    - ``"onehot"``: each number is a category ``value - offset`` of ``size`` (out-of-range values
+      are clipped), written as ``size`` 0/1 features;
+    - ``"multihot"``: the numbers name members of a set of ``size`` (``value - offset``; values
+      below ``offset`` are empty slots), written as ``size`` 0/1 features, one per member;
+    - ``"scale"``: each number divided by ``size`` and clipped to [-1, 1];
+    - ``"present"``: 1 where the number is at least 0 (a card in play, say), else 0.
+    """
+
+    name: str
+    start: int
+    length: int
+    kind: str
+    size: int = 1
+    offset: int = 0
+
+    @property
+    def width(self) -> int:
+        """How many features the field becomes."""
+        if self.kind == "onehot":
+            return self.length * self.size
+        if self.kind == "multihot":
+            return self.size
+        return self.length
+
+
+def feature_size(fields: Sequence[Field]) -> int:
+    """The length of the feature vector of ``fields``."""
+    return sum(field.width for field in fields)
+
+
+def encode(raw: np.ndarray, fields: Sequence[Field]) -> np.ndarray:
+    """The features (float32) of the raw observation ``raw`` (see :class:`Field`)."""
+    out = np.zeros(feature_size(fields), np.float32)
+    at = 0
+    for field in fields:
+        values = np.asarray(raw[field.start:field.start + field.length], np.float64)
+        if field.kind == "onehot":
+            index = np.clip(np.rint(values).astype(np.int64) - field.offset, 0, field.size - 1)
+            out[at + np.arange(field.length) * field.size + index] = 1.0
+        elif field.kind == "multihot":
+            members = np.rint(values).astype(np.int64) - field.offset
+            members = members[(members >= 0) & (members < field.size)]
+            out[at + members] = 1.0
+        elif field.kind == "scale":
+            out[at:at + field.length] = np.clip(values / field.size, -1.0, 1.0)
+        elif field.kind == "present":
+            out[at:at + field.length] = values >= 0
+        else:
+            raise ValueError(f"unknown field kind {field.kind!r}")
+        at += field.width
+    return out
+
+
+def feature_table(fields: Sequence[Field]) -> list[dict[str, Any]]:
+    """The layout of the features: each field's name, first feature, width and encoding (for
+    the documentation)."""
+    rows, at = [], 0
+    for field in fields:
+        how = {"onehot": f"one-hot of {field.size}", "multihot": f"set of {field.size}",
+               "scale": f"/ {field.size}", "present": "1 if present"}[field.kind]
+        rows.append({"field": field.name, "first": at, "width": field.width, "encoding": how})
+        at += field.width
+    return rows
 
 
 def _remember_arguments(init: Any) -> Any:
@@ -59,6 +132,21 @@ def _remember_reset(reset: Any) -> Any:
         result = reset(self, seed=seed, options=options)
         self.__dict__["_history"] = (seed, before, options, [])
         return result
+
+    return wrapped
+
+
+def _encoded_observe(observe: Any) -> Any:
+    """``observe`` answering with features when the environment was made with
+    ``encoding="features"``."""
+
+    @functools.wraps(observe)
+    def wrapped(self: CardEnv, agent: str) -> dict[str, np.ndarray]:
+        found = observe(self, agent)
+        if self.__dict__.get("encoding", "raw") == "raw":
+            return found
+        return {"observation": encode(found["observation"], self.feature_fields()),
+                "action_mask": found["action_mask"]}
 
     return wrapped
 
@@ -99,7 +187,7 @@ class CardEnv(AECEnv):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for name, remember in (("__init__", _remember_arguments), ("reset", _remember_reset),
-                               ("step", _remember_step)):
+                               ("step", _remember_step), ("observe", _encoded_observe)):
             if name in cls.__dict__:
                 setattr(cls, name, remember(cls.__dict__[name]))
 
@@ -155,12 +243,24 @@ class CardEnv(AECEnv):
         return spaces.Box(np.tile(box.low, count), np.tile(box.high, count),
                           dtype=box.dtype.type)  # type: ignore[arg-type]
 
-    def _setup(self, players: int, render_mode: str | None, observation: spaces.Box, n_actions: int) -> None:
-        """Refuse a bad ``render_mode`` (one-line ``UserError``) and set the agents and spaces:
-        ``observation`` beside an ``action_mask`` of ``n_actions`` over ``Discrete(n_actions)``."""
+    def feature_fields(self) -> list[Field]:
+        """The fields of the raw observation and how each becomes features (see
+        :class:`Field`); every game defines its own."""
+        raise NotImplementedError
+
+    def _setup(self, players: int, render_mode: str | None, observation: spaces.Box, n_actions: int,
+               encoding: str = "raw") -> None:
+        """Refuse a bad ``render_mode`` or ``encoding`` (one-line ``UserError``) and set the
+        agents and spaces: ``observation`` (or, with ``encoding="features"``, its features, in
+        [-1, 1]) beside an ``action_mask`` of ``n_actions`` over ``Discrete(n_actions)``."""
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise UserError(f"render_mode must be one of human, ansi or None, not {render_mode!r}")
+        if encoding not in ENCODINGS:
+            raise UserError(f"encoding must be raw or features, not {encoding!r}")
         self.players = players
+        self.encoding = encoding
+        if encoding == "features":
+            observation = spaces.Box(-1.0, 1.0, (feature_size(self.feature_fields()),), np.float32)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agent_seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}

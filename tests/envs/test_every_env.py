@@ -93,3 +93,63 @@ def test_copies_and_pickles_continue_the_same_game(name):
     assert future[0] == future[1] == future[2] == _random_steps(env, 400, 9)
     for other in (env, *copies):
         other.close()
+
+
+@pytest.mark.parametrize("name", sorted(ENVS))
+def test_feature_encoding_is_one_bounded_vector_per_agent(name):
+    """``encoding="features"``: PettingZoo's API test passes; every agent's observation is one
+    float32 vector in [-1, 1] of the documented length, with its action mask beside it; the
+    layout covers the raw observation; a bad encoding is one line."""
+    from pettingzoo.test import api_test
+
+    from cardsim.envs.common import feature_size, feature_table
+    from cardsim.errors import UserError
+
+    api_test(getattr(cardsim.envs, name)(encoding="features"), num_cycles=60)
+    env = getattr(cardsim.envs, name)(encoding="features")
+    env.reset(seed=5)
+    raw = env.unwrapped
+    fields = raw.feature_fields()
+    assert sum(row["width"] for row in feature_table(fields)) == feature_size(fields)
+    covered = set()
+    for field in fields:
+        covered.update(range(field.start, field.start + field.length))
+    plain = getattr(cardsim.envs, name)()
+    raw_size = plain.observation_space(plain.possible_agents[0])["observation"].shape[0]
+    assert covered == set(range(raw_size))  # every raw number has its features
+    seen = []
+    for agent in env.agent_iter(max_iter=40):
+        observation, _, termination, truncation, _ = env.last()
+        vector = observation["observation"]
+        assert vector.dtype == np.float32 and vector.shape == (feature_size(fields),)
+        assert -1 <= vector.min() and vector.max() <= 1
+        assert observation["action_mask"].shape == (env.action_space(agent).n,)
+        seen.append(vector.tolist())
+        env.step(None if termination or truncation
+                 else int(np.flatnonzero(observation["action_mask"])[0]))
+    assert len({tuple(v) for v in seen}) > 1
+    env.close()
+    with pytest.raises(UserError, match="encoding must be raw or features"):
+        getattr(cardsim.envs, name)(encoding="onehot")
+
+
+def test_the_gang_runs_as_a_parallel_environment():
+    """Each parallel step is one chip round: every seat chooses at once, each with its own
+    mask; four steps end the heist with the team's reward."""
+    from pettingzoo.test import parallel_api_test
+
+    from cardsim.envs import PARALLEL_ENVS
+
+    assert set(PARALLEL_ENVS) == {"gang_parallel_v0"}
+    parallel_api_test(cardsim.envs.gang_parallel_v0(players=4), num_cycles=50)
+    env = cardsim.envs.gang_parallel_v0(players=5)
+    observations, _ = env.reset(seed=3)
+    rounds = 0
+    while env.agents:
+        assert all(observations[a]["action_mask"].tolist() == [1] * 5 for a in env.agents)
+        actions = {agent: int(agent[-1]) for agent in env.agents}  # seat k reaches for k + 1
+        observations, rewards, terminations, _, infos = env.step(actions)
+        rounds += 1
+    assert rounds == 4 and set(terminations.values()) == {True}
+    assert infos["player_0"]["chips"] == [[1, 2, 3, 4, 5]] * 4
+    assert len(set(rewards.values())) == 1
