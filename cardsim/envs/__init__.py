@@ -23,11 +23,11 @@ ENVS: dict[str, str] = {
     "bang_v0": "cardsim.envs.bang",
 }
 #: Parallel environments (every agent acts at once), where the game's decisions are
-#: simultaneous and the turn order allows it: The Gang's chip rounds. (The Game and Bang! are
-#: played in turns; Cash'n Guns asks each player's aim and card in turn, which PettingZoo's
-#: conversion cannot cycle.)
+#: simultaneous: The Gang's chip rounds, Cash'n Guns' aims and cards, and its lying down. The
+#: Game and Bang! are played in turns.
 PARALLEL_ENVS: dict[str, str] = {
     "gang_parallel_v0": "cardsim.envs.gang",
+    "cashnguns_parallel_v0": "cardsim.envs.cashnguns",
 }
 __all__ = [*ENVS, *PARALLEL_ENVS, "ENVS", "PARALLEL_ENVS", "require_pettingzoo"]
 

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from cardsim.envs.common import CardEnv, Field, wrap
 from cardsim.errors import UserError
@@ -337,3 +337,127 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         if decision == LIE:
             text += f"; aims {table.targets.tolist()}, cards " + ", ".join(BULLET_NAMES[int(b)] for b in table.bullets)
         return self._show(text)
+
+
+def cashnguns_parallel_v0(
+    players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score", encoding: str = "raw",
+) -> ParallelGame:
+    """Cash'n Guns as a PettingZoo parallel environment (see :class:`ParallelGame`)."""
+    return ParallelGame(players=players, shame_value=shame_value, reward=reward, encoding=encoding)
+
+
+class ParallelGame(ParallelEnv):
+    """Cash'n Guns with its simultaneous decisions made at once: two steps a round, every
+    living player acting in each. The first step (``phase`` "play") is each player's aim and
+    bullet card together, both secret until the lying-down phase (action ``aim * 3 + card``:
+    the seat aimed at and card 0 Click, 1 Bang!, 2 Bang!Bang!Bang!); the second ("lie_down") is
+    whether it lies down, knowing every aim (action ``3 * P``: stands, ``3 * P + 1``: lies down).
+
+    The game is :func:`cashnguns_v0`'s, fed the choices in its own order, so the same choices
+    give the same game, rewards and ends. Each observation is the AEC environment's for an
+    agent not being asked (``encoding`` as there), with this environment's ``action_mask``;
+    ``infos[agent]["phase"]`` names the phase (the mask tells it too). Rewards, terminations and
+    the last infos are the AEC environment's, summed over the choices of a step.
+    """
+
+    metadata = {"name": "cashnguns_parallel_v0", "render_modes": [], "is_parallelizable": True}
+
+    def __init__(self, players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score",
+                 encoding: str = "raw") -> None:
+        self.aec = raw_env(players=players, shame_value=shame_value, reward=reward, encoding=encoding)
+        self.players = players
+        self.possible_agents = list(self.aec.possible_agents)
+        self.agents: list[str] = []
+        self.phase = "play"
+        self.n_actions = 3 * players + 2
+        self._action_space = spaces.Discrete(self.n_actions)
+        inner = self.aec._observation_space["observation"]
+        self._observation_space = spaces.Dict(
+            {"observation": inner, "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8)})
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    def _mask(self, agent: str) -> np.ndarray:
+        mask = np.zeros(self.n_actions, np.int8)
+        table, seat = self.aec.table, self.aec.seat(agent)
+        if self.phase == "lie_down":
+            mask[3 * self.players:] = 1
+            return mask
+        for target in range(self.players):
+            if target == seat or not table.alive[target]:
+                continue
+            for card in range(3):
+                if table.hands[seat][card] > 0:
+                    mask[3 * target + card] = 1
+        return mask
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        return {agent: {"observation": self.aec.observe(agent)["observation"], "action_mask": self._mask(agent)}
+                for agent in self.agents}
+
+    def _settle_dead(self) -> None:
+        """Step the AEC environment's dead agents out (its order asks them first)."""
+        while self.aec.agents and (self.aec.terminations[self.aec.agent_selection]
+                                   or self.aec.truncations[self.aec.agent_selection]):
+            self.aec.step(None)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        self.aec.reset(seed=seed, options=options)
+        self.phase = "play"
+        self.agents = list(self.aec.agents)
+        return self._observations(), {agent: {"phase": self.phase} for agent in self.agents}
+
+    def step(self, actions: dict[str, int]) -> tuple[dict, dict, dict, dict, dict]:
+        for agent in self.agents:
+            action = actions.get(agent)
+            if action is None or not 0 <= int(action) < self.n_actions or not self._mask(agent)[int(action)]:
+                raise ValueError(f"action {action!r} is not legal for {agent} now (see its action_mask)")
+        rewards = dict.fromkeys(self.agents, 0.0)
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        terminations = dict.fromkeys(self.agents, False)
+        wanted = (AIM, CARD) if self.phase == "play" else (LIE,)
+        aec = self.aec
+        while aec.agents:
+            self._settle_dead()
+            if not aec.agents or aec.table.over or aec.decision() not in wanted:
+                break
+            agent, decision = aec.agent_selection, aec.decision()
+            action = int(actions[agent])
+            if decision == AIM:
+                aec.step(action // 3)
+            elif decision == CARD:
+                aec.step(self.players + action % 3)
+            else:
+                aec.step(self.players + 3 + action - 3 * self.players)
+            for name, value in aec.rewards.items():
+                if name in rewards:
+                    rewards[name] += value
+                if name in infos and aec.terminations.get(name):
+                    infos[name] = dict(aec.infos[name])  # kept before its dead step drops it
+            if aec.decision() == AIM and decision == LIE:
+                break  # the round resolved: the next one is the next step's
+        for agent in self.agents:
+            terminations[agent] = bool(aec.terminations.get(agent, True))
+            if terminations[agent] and agent in aec.infos:
+                infos[agent] = dict(aec.infos[agent])
+        self._settle_dead()
+        self.phase = "lie_down" if self.phase == "play" else "play"
+        self.agents = [agent for agent in self.agents if not terminations[agent]]
+        for agent in self.agents:
+            infos[agent]["phase"] = self.phase
+        truncations = dict.fromkeys(terminations, False)
+        observations = {agent: {"observation": aec.observe(agent)["observation"],
+                                "action_mask": self._mask(agent) if agent in self.agents
+                                else np.zeros(self.n_actions, np.int8)}
+                        for agent in terminations}
+        return observations, rewards, terminations, truncations, infos
+
+    def state(self) -> np.ndarray:
+        return self.aec.state()
+
+    def close(self) -> None:
+        self.aec.close()

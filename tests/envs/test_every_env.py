@@ -140,7 +140,7 @@ def test_the_gang_runs_as_a_parallel_environment():
 
     from cardsim.envs import PARALLEL_ENVS
 
-    assert set(PARALLEL_ENVS) == {"gang_parallel_v0"}
+    assert set(PARALLEL_ENVS) == {"gang_parallel_v0", "cashnguns_parallel_v0"}
     parallel_api_test(cardsim.envs.gang_parallel_v0(players=4), num_cycles=50)
     env = cardsim.envs.gang_parallel_v0(players=5)
     observations, _ = env.reset(seed=3)
@@ -153,3 +153,53 @@ def test_the_gang_runs_as_a_parallel_environment():
     assert rounds == 4 and set(terminations.values()) == {True}
     assert infos["player_0"]["chips"] == [[1, 2, 3, 4, 5]] * 4
     assert len(set(rewards.values())) == 1
+
+
+def _pick(options, agent: str, round_: int, salt: int):
+    """A fixed choice among ``options`` for this agent, round and decision (the test's policy)."""
+    options = sorted(options)
+    return options[(int(agent[-1]) * 7 + round_ * 3 + salt) % len(options)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_cashnguns_parallel_plays_the_aec_game(seed):
+    """The same choices through the parallel environment (aim and card at once, then lying
+    down) and through the AEC one give the same game: the same returns and final infos."""
+    from pettingzoo.test import parallel_api_test
+
+    parallel_api_test(cardsim.envs.cashnguns_parallel_v0(players=4), num_cycles=40)
+    aec = cardsim.envs.cashnguns_v0(players=5)
+    aec.reset(seed=seed)
+    game = aec.unwrapped
+    returns, finals = {}, {}
+    for agent in aec.agent_iter():
+        _, reward, termination, truncation, info = aec.last()
+        returns[agent] = returns.get(agent, 0.0) + reward
+        if termination or truncation:
+            finals[agent] = info
+            aec.step(None)
+            continue
+        decision, legal = game.decision(), game.legal_choices()
+        salt = {"aim": 0, "card": 1, "lie_down": 2}[decision]
+        aec.step(game.action_of(_pick(legal, agent, game.table.round, salt)))
+    par = cardsim.envs.cashnguns_parallel_v0(players=5)
+    observations, infos = par.reset(seed=seed)
+    totals, ends = {}, {}
+    while par.agents:
+        round_ = par.aec.table.round
+        actions = {}
+        for agent in par.agents:
+            legal = np.flatnonzero(observations[agent]["action_mask"])
+            if infos[agent]["phase"] == "play":
+                aim = _pick({a // 3 for a in legal}, agent, round_, 0)
+                card = _pick({a % 3 for a in legal if a // 3 == aim}, agent, round_, 1)
+                actions[agent] = 3 * aim + card
+            else:
+                actions[agent] = 15 + int(_pick((False, True), agent, round_, 2))
+        observations, rewards, terminations, _, infos = par.step(actions)
+        for agent, reward in rewards.items():
+            totals[agent] = totals.get(agent, 0.0) + reward
+        for agent, done in terminations.items():
+            if done:
+                ends[agent] = infos[agent]
+    assert totals == pytest.approx(returns) and ends == finals
