@@ -42,18 +42,18 @@ def features(obs: np.ndarray, players: int) -> np.ndarray:
     pocket = obs[:, :52].reshape(batch, 13, 4).sum(axis=2)  # card code = rank * 4 + suit
     board = obs[:, 52:104].reshape(batch, 13, 4).sum(axis=2)
     at = 104 + 4 * players
-    rounds = obs[:, at:at + 4]
+    rounds = obs[:, at : at + 4]
     per_rank = np.hstack([pocket, pocket == 2, pocket * board, board, np.ones((batch, 1))])
     return (per_rank[:, None, :] * rounds[:, :, None]).reshape(batch, -1)
 
 
 def feature_size(players: int) -> int:
-    return features(np.zeros((1, GangVectorEnv(1, players).observation_size), np.float32),
-                    players).shape[1]
+    return features(np.zeros((1, GangVectorEnv(1, players).observation_size), np.float32), players).shape[1]
 
 
-def train(players: int = 4, iterations: int = 300, batch: int = 1024, learning_rate: float = 10.0,
-          seed: int = 0) -> np.ndarray:
+def train(
+    players: int = 4, iterations: int = 300, batch: int = 1024, learning_rate: float = 10.0, seed: int = 0
+) -> np.ndarray:
     """The trained weights (by feature and action) after ``iterations`` batches of ``batch``
     heists."""
     env = GangVectorEnv(batch, players=players)
@@ -82,8 +82,9 @@ def train(players: int = 4, iterations: int = 300, batch: int = 1024, learning_r
     return weights
 
 
-def success_rates(weights: np.ndarray, players: int = 4, heists: int = 20_000,
-                  seed: int = 12345) -> dict[str, np.ndarray]:
+def success_rates(
+    weights: np.ndarray, players: int = 4, heists: int = 20_000, seed: int = 12345
+) -> dict[str, np.ndarray]:
     """Each heist's success, played by the learner (its most likely chip) and by the random
     policy, on the same ``heists`` fresh deals (``seed`` differs from training's)."""
     found = {}
@@ -107,10 +108,18 @@ def report(found: dict[str, np.ndarray]) -> dict[str, float]:
     wins = [int(found["learner"].sum()), int(found["random"].sum())]
     lo, hi = wilson_interval(wins, [n, n])
     difference = paired_difference(found["learner"], found["random"])
-    return {"n": n, "learner": wins[0] / n, "learner_lo": float(lo[0]), "learner_hi": float(hi[0]),
-            "random": wins[1] / n, "random_lo": float(lo[1]), "random_hi": float(hi[1]),
-            "difference": difference["difference"], "difference_lo": difference["lo"],
-            "difference_hi": difference["hi"]}
+    return {
+        "n": n,
+        "learner": wins[0] / n,
+        "learner_lo": float(lo[0]),
+        "learner_hi": float(hi[0]),
+        "random": wins[1] / n,
+        "random_lo": float(lo[1]),
+        "random_hi": float(hi[1]),
+        "difference": difference["difference"],
+        "difference_lo": difference["lo"],
+        "difference_hi": difference["hi"],
+    }
 
 
 def main() -> None:
@@ -125,8 +134,10 @@ def main() -> None:
     print(f"The Gang, {args.players} players, {r['n']:,} fresh heists (95% intervals):")
     print(f"  learner  {100 * r['learner']:.2f} ({100 * r['learner_lo']:.2f}-{100 * r['learner_hi']:.2f})")
     print(f"  random   {100 * r['random']:.2f} ({100 * r['random_lo']:.2f}-{100 * r['random_hi']:.2f})")
-    print(f"  learner minus random, points: {100 * r['difference']:+.2f} "
-          f"({100 * r['difference_lo']:+.2f}-{100 * r['difference_hi']:+.2f})")
+    print(
+        f"  learner minus random, points: {100 * r['difference']:+.2f} "
+        f"({100 * r['difference_lo']:+.2f}-{100 * r['difference_hi']:+.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -86,23 +86,31 @@ def main(quick: bool = False) -> list[dict[str, Any]]:
     }
     for game, (name, kwargs, make, games) in batched.items():
         fast = _best(lambda make=make: vector_speed(make, seconds), repeats)
-        reference = _best(lambda name=name, kwargs=kwargs: aec_speed(name, seconds, **kwargs),
-                          repeats)
-        rows.append({
-            "game": game, "environment": f"batched, {games} games per call",
-            "players": kwargs["players"], "steps_per_cpu_second": round(fast or 0.0),
-            "reference_steps_per_cpu_second": None if reference is None else round(reference),
-            "ratio": None if not reference else round((fast or 0.0) / reference, 1),
-            "target": TARGET, "meets_target": bool(fast and fast >= TARGET),
-        })
-    for game, name, kwargs in (("cashnguns", "cashnguns_v0", {"players": 5}),
-                               ("bang", "bang_v0", {"players": 5})):
-        reference = _best(lambda name=name, kwargs=kwargs: aec_speed(name, seconds, **kwargs),
-                          repeats)
-        rows.append({
-            "game": game, "environment": "PettingZoo (AEC) only", "players": kwargs["players"],
-            "steps_per_cpu_second": None,
-            "reference_steps_per_cpu_second": None if reference is None else round(reference),
-            "ratio": None, "target": None, "meets_target": None,
-        })
+        reference = _best(lambda name=name, kwargs=kwargs: aec_speed(name, seconds, **kwargs), repeats)
+        rows.append(
+            {
+                "game": game,
+                "environment": f"batched, {games} games per call",
+                "players": kwargs["players"],
+                "steps_per_cpu_second": round(fast or 0.0),
+                "reference_steps_per_cpu_second": None if reference is None else round(reference),
+                "ratio": None if not reference else round((fast or 0.0) / reference, 1),
+                "target": TARGET,
+                "meets_target": bool(fast and fast >= TARGET),
+            }
+        )
+    for game, name, kwargs in (("cashnguns", "cashnguns_v0", {"players": 5}), ("bang", "bang_v0", {"players": 5})):
+        reference = _best(lambda name=name, kwargs=kwargs: aec_speed(name, seconds, **kwargs), repeats)
+        rows.append(
+            {
+                "game": game,
+                "environment": "PettingZoo (AEC) only",
+                "players": kwargs["players"],
+                "steps_per_cpu_second": None,
+                "reference_steps_per_cpu_second": None if reference is None else round(reference),
+                "ratio": None,
+                "target": None,
+                "meets_target": None,
+            }
+        )
     return rows

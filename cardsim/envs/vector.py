@@ -102,8 +102,9 @@ def _fill_mask(b, n, with_end, hands, counts, mover, out, mask) -> None:
 
 
 @kernel
-def _begin_turn(b, seat, players, min_cards, trick_ok, hands, counts, piles, below, game, mask,
-                params, W, F, C, out) -> None:
+def _begin_turn(
+    b, seat, players, min_cards, trick_ok, hands, counts, piles, below, game, mask, params, W, F, C, out
+) -> None:
     """Start the turn of the first seat from ``seat`` holding cards (the game is won when none
     does, and lost when the mover cannot play its minimum)."""
     found = False
@@ -119,8 +120,9 @@ def _begin_turn(b, seat, players, min_cards, trick_ok, hands, counts, piles, bel
     game[b, G_MOVER] = seat
     game[b, G_REQUIRED] = min_cards if game[b, G_DRAW] < DECK_SIZE else 1
     game[b, G_PLAYED] = 0
-    n = completable_plays(hands[b, seat], counts[b, seat], piles[b], below[b], game[b, G_REQUIRED],
-                          trick_ok, params, W, F, C, out)
+    n = completable_plays(
+        hands[b, seat], counts[b, seat], piles[b], below[b], game[b, G_REQUIRED], trick_ok, params, W, F, C, out
+    )
     if n == 0:
         game[b, G_OVER] = 1
         mask[b, :] = 0
@@ -129,17 +131,36 @@ def _begin_turn(b, seat, players, min_cards, trick_ok, hands, counts, piles, bel
 
 
 @kernel
-def _deal(b, players, hand_size, min_cards, trick_ok, seeds, deck, hands, counts, piles, below,
-          rng, game, mask, params, W, F, C, out) -> None:
+def _deal(
+    b,
+    players,
+    hand_size,
+    min_cards,
+    trick_ok,
+    seeds,
+    deck,
+    hands,
+    counts,
+    piles,
+    below,
+    rng,
+    game,
+    mask,
+    params,
+    W,
+    F,
+    C,
+    out,
+) -> None:
     """Deal game ``b`` again from the next seed of the stream; seat 0 starts."""
     deal_seed = _splitmix(seeds)
     game[b, G_SEED] = deal_seed
-    game[b, G_DRAW] = setup_game(deal_seed, players, hand_size, deck[b], hands[b], counts[b],
-                                 piles[b], below[b], rng[b])
+    game[b, G_DRAW] = setup_game(
+        deal_seed, players, hand_size, deck[b], hands[b], counts[b], piles[b], below[b], rng[b]
+    )
     game[b, G_OVER] = 0
     game[b, G_CARDS_PLAYED] = 0
-    _begin_turn(b, 0, players, min_cards, trick_ok, hands, counts, piles, below, game, mask,
-                params, W, F, C, out)
+    _begin_turn(b, 0, players, min_cards, trick_ok, hands, counts, piles, below, game, mask, params, W, F, C, out)
 
 
 @kernel
@@ -160,9 +181,32 @@ def _encode(b, players, hands, counts, piles, game, obs) -> None:
 
 
 @kernel
-def _step_all(actions, players, hand_size, min_cards, trick_ok, seeds, deck, hands, counts,
-              piles, below, rng, game, played_cards, mask, obs, rewards, done, cards_left,
-              params, W, F, C, out) -> int:
+def _step_all(
+    actions,
+    players,
+    hand_size,
+    min_cards,
+    trick_ok,
+    seeds,
+    deck,
+    hands,
+    counts,
+    piles,
+    below,
+    rng,
+    game,
+    played_cards,
+    mask,
+    obs,
+    rewards,
+    done,
+    cards_left,
+    params,
+    W,
+    F,
+    C,
+    out,
+) -> int:
     """One action per game; returns -1, or the first game whose action was not legal (nothing
     is stepped then)."""
     for b in range(actions.shape[0]):
@@ -185,36 +229,124 @@ def _step_all(actions, players, hand_size, min_cards, trick_ok, seeds, deck, han
             played_cards[b, card - LOWEST_CARD] = 1
             rewards[b] = 1.0
             to_play = game[b, G_REQUIRED] - game[b, G_PLAYED]
-            n = play_and_list(hands[b], counts[b], mover, card, pile, piles[b], below[b],
-                              max(to_play, 0), trick_ok, params, W, F, C, out)
+            n = play_and_list(
+                hands[b],
+                counts[b],
+                mover,
+                card,
+                pile,
+                piles[b],
+                below[b],
+                max(to_play, 0),
+                trick_ok,
+                params,
+                W,
+                F,
+                C,
+                out,
+            )
             if n > 0:
                 _fill_mask(b, n, to_play <= 0, hands, counts, mover, out, mask)
             else:
                 turn_over = True
         if turn_over:
             game[b, G_DRAW] = refill(hands[b], counts[b], mover, hand_size, deck[b], game[b, G_DRAW])
-            _begin_turn(b, (mover + 1) % players, players, min_cards, trick_ok, hands, counts,
-                        piles, below, game, mask, params, W, F, C, out)
+            _begin_turn(
+                b,
+                (mover + 1) % players,
+                players,
+                min_cards,
+                trick_ok,
+                hands,
+                counts,
+                piles,
+                below,
+                game,
+                mask,
+                params,
+                W,
+                F,
+                C,
+                out,
+            )
         if game[b, G_OVER] == 1:
             done[b] = True
             cards_left[b] = DECK_SIZE - game[b, G_CARDS_PLAYED]
             played_cards[b, :] = 0
-            _deal(b, players, hand_size, min_cards, trick_ok, seeds, deck, hands, counts, piles,
-                  below, rng, game, mask, params, W, F, C, out)
+            _deal(
+                b,
+                players,
+                hand_size,
+                min_cards,
+                trick_ok,
+                seeds,
+                deck,
+                hands,
+                counts,
+                piles,
+                below,
+                rng,
+                game,
+                mask,
+                params,
+                W,
+                F,
+                C,
+                out,
+            )
         _encode(b, players, hands, counts, piles, game, obs)
-        obs[b, OBS_PLAYED:OBS_PLAYED + DECK_SIZE] = played_cards[b]
+        obs[b, OBS_PLAYED : OBS_PLAYED + DECK_SIZE] = played_cards[b]
     return -1
 
 
 @kernel
-def _reset_all(players, hand_size, min_cards, trick_ok, seeds, deck, hands, counts, piles, below,
-               rng, game, played_cards, mask, obs, params, W, F, C, out) -> None:
+def _reset_all(
+    players,
+    hand_size,
+    min_cards,
+    trick_ok,
+    seeds,
+    deck,
+    hands,
+    counts,
+    piles,
+    below,
+    rng,
+    game,
+    played_cards,
+    mask,
+    obs,
+    params,
+    W,
+    F,
+    C,
+    out,
+) -> None:
     for b in range(game.shape[0]):
         played_cards[b, :] = 0
-        _deal(b, players, hand_size, min_cards, trick_ok, seeds, deck, hands, counts, piles,
-              below, rng, game, mask, params, W, F, C, out)
+        _deal(
+            b,
+            players,
+            hand_size,
+            min_cards,
+            trick_ok,
+            seeds,
+            deck,
+            hands,
+            counts,
+            piles,
+            below,
+            rng,
+            game,
+            mask,
+            params,
+            W,
+            F,
+            C,
+            out,
+        )
         _encode(b, players, hands, counts, piles, game, obs)
-        obs[b, OBS_PLAYED:OBS_PLAYED + DECK_SIZE] = played_cards[b]
+        obs[b, OBS_PLAYED : OBS_PLAYED + DECK_SIZE] = played_cards[b]
 
 
 class TheGameVectorEnv:
@@ -229,12 +361,19 @@ class TheGameVectorEnv:
     n_actions = N_ACTIONS
     observation_size = OBS_SIZE
 
-    def __init__(self, num_envs: int, players: int = 3, min_cards: int = 2,
-                 hand_size: int | None = None, backwards_trick: bool = True) -> None:
+    def __init__(
+        self,
+        num_envs: int,
+        players: int = 3,
+        min_cards: int = 2,
+        hand_size: int | None = None,
+        backwards_trick: bool = True,
+    ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise UserError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
-        config = TheGameConfig(players=players, min_cards=min_cards, hand_size=hand_size,
-                               backwards_trick=backwards_trick)  # one-line UserError on bad rules
+        config = TheGameConfig(
+            players=players, min_cards=min_cards, hand_size=hand_size, backwards_trick=backwards_trick
+        )  # one-line UserError on bad rules
         self.num_envs = num_envs
         self.players = players
         self.hand_size = config.effective_hand_size
@@ -270,8 +409,15 @@ class TheGameVectorEnv:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise UserError(f"seed must be a non-negative whole number, got {seed!r}")
         self._seeds[0] = np.uint64(int(seed) % 2**64)
-        _reset_all(*self._rules(), *self._tables(), self._game, self._played, self.action_mask,
-                   self.observation, *self._scratch)
+        _reset_all(
+            *self._rules(),
+            *self._tables(),
+            self._game,
+            self._played,
+            self.action_mask,
+            self.observation,
+            *self._scratch,
+        )
         self._ready = True
         return self.observation, self.action_mask
 
@@ -285,8 +431,7 @@ class TheGameVectorEnv:
         """The seat to move in each game."""
         return self._game[:, G_MOVER].copy()
 
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                                  dict[str, np.ndarray]]:
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """One action per game (the seat to move's); returns (observations, action masks,
         rewards, dones, info) with ``info["cards_left"]`` of each game that ended (-1 for the
         others). The arrays are the environment's own, overwritten by the next call: copy what
@@ -295,16 +440,25 @@ class TheGameVectorEnv:
             raise RuntimeError("call reset() before step()")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be {self.num_envs} whole numbers, got shape "
-                             f"{actions.shape} of {actions.dtype}")
-        bad = _step_all(actions.astype(np.int64, copy=False), *self._rules(), *self._tables(),
-                        self._game, self._played, self.action_mask, self.observation,
-                        self._rewards, self._done, self._cards_left, *self._scratch)
+            raise ValueError(
+                f"actions must be {self.num_envs} whole numbers, got shape {actions.shape} of {actions.dtype}"
+            )
+        bad = _step_all(
+            actions.astype(np.int64, copy=False),
+            *self._rules(),
+            *self._tables(),
+            self._game,
+            self._played,
+            self.action_mask,
+            self.observation,
+            self._rewards,
+            self._done,
+            self._cards_left,
+            *self._scratch,
+        )
         if bad >= 0:
-            raise ValueError(f"action {int(actions[bad])} is not legal in game {bad} "
-                             "(see the action mask)")
-        return (self.observation, self.action_mask, self._rewards, self._done,
-                {"cards_left": self._cards_left})
+            raise ValueError(f"action {int(actions[bad])} is not legal in game {bad} (see the action mask)")
+        return (self.observation, self.action_mask, self._rewards, self._done, {"cards_left": self._cards_left})
 
 
 def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -348,8 +502,7 @@ def _gang_encode(b, players, decks, round_, mover, chips, obs) -> None:
 
 
 @kernel
-def _gang_step(actions, players, decks, finals, ties, round_, mover, keys, chips, obs, rewards,
-               done, success) -> int:
+def _gang_step(actions, players, decks, finals, ties, round_, mover, keys, chips, obs, rewards, done, success) -> int:
     """One star per heist (action a reaches for a + 1 stars); returns -1, or the first heist
     whose action is out of range (nothing is stepped then). A round is settled once every
     seat has chosen, as the engine settles it: by the star reached for, equal stars by the
@@ -444,8 +597,7 @@ class GangVectorEnv:
         self._mover[games] = 0
         self._chips[games] = 0
         for b in games.tolist():
-            _gang_encode(b, self.players, self._decks, self._round, self._mover, self._chips,
-                         self.observation)
+            _gang_encode(b, self.players, self._decks, self._round, self._mover, self._chips, self.observation)
 
     @property
     def deals(self) -> tuple[np.ndarray, np.ndarray]:
@@ -465,28 +617,37 @@ class GangVectorEnv:
         self._deal(np.arange(self.num_envs))
         return self.observation, self.action_mask
 
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                                  dict[str, np.ndarray]]:
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         """One action per heist; returns (observations, action masks, rewards, dones, info),
         ``info["success"]`` for the heists that ended. Arrays are overwritten by the next call."""
         if self._rng is None:
             raise RuntimeError("call reset() before step()")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be {self.num_envs} whole numbers, got shape "
-                             f"{actions.shape} of {actions.dtype}")
-        bad = _gang_step(actions.astype(np.int64, copy=False), self.players, self._decks,
-                         self._finals, self._ties, self._round, self._mover, self._keys,
-                         self._chips, self.observation, self._rewards, self._done, self._success)
+            raise ValueError(
+                f"actions must be {self.num_envs} whole numbers, got shape {actions.shape} of {actions.dtype}"
+            )
+        bad = _gang_step(
+            actions.astype(np.int64, copy=False),
+            self.players,
+            self._decks,
+            self._finals,
+            self._ties,
+            self._round,
+            self._mover,
+            self._keys,
+            self._chips,
+            self.observation,
+            self._rewards,
+            self._done,
+            self._success,
+        )
         if bad >= 0:
-            raise ValueError(f"action {int(actions[bad])} is not legal in heist {bad} "
-                             f"(0-{self.players - 1})")
+            raise ValueError(f"action {int(actions[bad])} is not legal in heist {bad} (0-{self.players - 1})")
         finished = np.flatnonzero(self._done)
         if finished.size:
             self._deal(finished)
-        return (self.observation, self.action_mask, self._rewards, self._done,
-                {"success": self._success})
+        return (self.observation, self.action_mask, self._rewards, self._done, {"success": self._success})
 
 
-__all__ = ["TheGameVectorEnv", "GangVectorEnv", "N_ACTIONS", "OBS_SIZE", "gang_obs_size",
-           "random_actions"]
+__all__ = ["TheGameVectorEnv", "GangVectorEnv", "N_ACTIONS", "OBS_SIZE", "gang_obs_size", "random_actions"]

@@ -13,16 +13,40 @@ from cardsim.sims.core import user_strategy
 
 EXAMPLES = "examples/strategies"
 COMMANDS = {
-    "gang": ["gang", "evaluate", "--strategy", f"{EXAMPLES}/gang_pairs_high.py:PairsHigh",
-             "--n", "60"],
-    "thegame": ["thegame", "evaluate", "--strategy", f"{EXAMPLES}/thegame_greedy.py:Greedy",
-                "--players", "2", "--n", "40"],
-    "bang": ["bang", "evaluate", "--strategy", f"{EXAMPLES}/bang_role.py:RoleBot", "--role",
-             "outlaw", "--against", "role", "--n", "40"],
-    "cashnguns": ["cashnguns", "evaluate", "--strategy", f"{EXAMPLES}/cashnguns_patient.py:Patient",
-                  "--n", "40"],
-    "check": ["cashnguns", "check", "--players", "4", "--strategy",
-              f"{EXAMPLES}/cashnguns_patient.py:Patient", "--n", "40"],
+    "gang": ["gang", "evaluate", "--strategy", f"{EXAMPLES}/gang_pairs_high.py:PairsHigh", "--n", "60"],
+    "thegame": [
+        "thegame",
+        "evaluate",
+        "--strategy",
+        f"{EXAMPLES}/thegame_greedy.py:Greedy",
+        "--players",
+        "2",
+        "--n",
+        "40",
+    ],
+    "bang": [
+        "bang",
+        "evaluate",
+        "--strategy",
+        f"{EXAMPLES}/bang_role.py:RoleBot",
+        "--role",
+        "outlaw",
+        "--against",
+        "role",
+        "--n",
+        "40",
+    ],
+    "cashnguns": ["cashnguns", "evaluate", "--strategy", f"{EXAMPLES}/cashnguns_patient.py:Patient", "--n", "40"],
+    "check": [
+        "cashnguns",
+        "check",
+        "--players",
+        "4",
+        "--strategy",
+        f"{EXAMPLES}/cashnguns_patient.py:Patient",
+        "--n",
+        "40",
+    ],
 }
 NUMBER = r"[+-]?[\d,]+\.\d+|[+-]?[\d,]{4,}"
 INTERVAL = re.compile(rf"({NUMBER}) \(({NUMBER})-({NUMBER})\)")
@@ -73,10 +97,8 @@ def test_the_progress_bar_follows_quiet(monkeypatch):
 
     monkeypatch.setattr(user_strategy, "_progress_bar", Bar)
     with user_strategy.evaluation_progress("gang evaluate"):
-        assert user_strategy.run_chunks(lambda x: {"x": x}, [(1,), (2,), (3,)], 1) == [
-            {"x": 1}, {"x": 2}, {"x": 3}]
-    assert seen == [["start", "gang evaluate"], ["wave", 3], ["advance"], ["advance"],
-                    ["advance"], ["close"]]
+        assert user_strategy.run_chunks(lambda x: {"x": x}, [(1,), (2,), (3,)], 1) == [{"x": 1}, {"x": 2}, {"x": 3}]
+    assert seen == [["start", "gang evaluate"], ["wave", 3], ["advance"], ["advance"], ["advance"], ["close"]]
     seen.clear()
     user_strategy.run_chunks(lambda x: {"x": x}, [(1,)], 1)
     assert seen[0] == ["start", None]

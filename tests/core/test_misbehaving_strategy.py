@@ -66,10 +66,8 @@ def test_sys_exit_in_a_decision_is_one_strategy_error(strategies, clock):
     strategy = load_strategy(f"{strategies}:Exits")
     with DecisionClock() as ticking:
         with pytest.raises(StrategyError) as error:
-            decide(strategy, "pick", None, (0, 1), spec="s.py:Exits", seat=2, turn=5,
-                   clock=ticking if clock else None)
-    assert str(error.value) == ("strategy s.py:Exits, seat 2, turn 5, decision pick: exited "
-                                "(sys.exit(3))")
+            decide(strategy, "pick", None, (0, 1), spec="s.py:Exits", seat=2, turn=5, clock=ticking if clock else None)
+    assert str(error.value) == ("strategy s.py:Exits, seat 2, turn 5, decision pick: exited (sys.exit(3))")
 
 
 def test_print_in_a_strategy_goes_to_stderr(strategies, capsys):
@@ -91,8 +89,12 @@ def test_numpy_scalars_are_their_python_values():
         def pick(self, view, legal):
             return self.value
 
-    cases = [(np.bool_(True), (False, True), True), (np.int64(3), (1, 3), 3),
-             (np.float64(0.5), (0.25, 0.5), 0.5), (np.str_("b"), ("a", "b"), "b")]
+    cases = [
+        (np.bool_(True), (False, True), True),
+        (np.int64(3), (1, 3), 3),
+        (np.float64(0.5), (0.25, 0.5), 0.5),
+        (np.str_("b"), ("a", "b"), "b"),
+    ]
     for value, legal, expected in cases:
         chosen = decide(Chooser(value), "pick", None, legal, spec="c", seat=0, turn=0)
         assert chosen == expected and type(chosen) is type(expected)
@@ -117,13 +119,26 @@ def test_a_file_that_hangs_or_exits_at_import_is_one_line(tmp_path, monkeypatch)
 
 
 def _cardsim(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cardsim.cli", *args], capture_output=True,
-                          text=True, env=env, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "cardsim.cli", *args], capture_output=True, text=True, env=env, check=False
+    )
 
 
 def test_cashnguns_takes_numpy_choices_and_json_stays_one_document(strategies):
-    done = _cardsim("cashnguns", "evaluate", "--strategy", f"{strategies}:Patient", "--players",
-                    "4", "--n", "40", "--jobs", "2", "--json", "--quiet")
+    done = _cardsim(
+        "cashnguns",
+        "evaluate",
+        "--strategy",
+        f"{strategies}:Patient",
+        "--players",
+        "4",
+        "--n",
+        "40",
+        "--jobs",
+        "2",
+        "--json",
+        "--quiet",
+    )
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     assert document["command"] == "cashnguns evaluate"
@@ -131,8 +146,19 @@ def test_cashnguns_takes_numpy_choices_and_json_stays_one_document(strategies):
 
 
 def test_a_strategy_that_exits_in_a_worker_is_one_line_exit_2(strategies):
-    done = _cardsim("cashnguns", "evaluate", "--strategy", f"{strategies}:ExitsAtLieDown",
-                    "--players", "4", "--n", "40", "--jobs", "2", "--quiet")
+    done = _cardsim(
+        "cashnguns",
+        "evaluate",
+        "--strategy",
+        f"{strategies}:ExitsAtLieDown",
+        "--players",
+        "4",
+        "--n",
+        "40",
+        "--jobs",
+        "2",
+        "--quiet",
+    )
     assert done.returncode == 2
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "decision lie_down: exited (sys.exit(3))" in errors[0]
@@ -147,5 +173,6 @@ def test_a_file_that_hangs_at_import_stops_the_command(tmp_path):
     env = {**os.environ, "CARDSIM_IMPORT_TIME_LIMIT": "1"}
     done = _cardsim("gang", "evaluate", "--strategy", f"{hang}:X", "--n", "20", env=env)
     assert done.returncode == 2
-    assert done.stderr.strip() == (f"error: strategy {hang}:X: loading {hang} took longer than "
-                                   "1 s (does it loop or wait at import?)")
+    assert done.stderr.strip() == (
+        f"error: strategy {hang}:X: loading {hang} took longer than 1 s (does it loop or wait at import?)"
+    )

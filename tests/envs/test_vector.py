@@ -114,8 +114,8 @@ def test_gang_heists_match_the_python_heist(players):
         decks, seeds = env.deals
         heist = Heist(players, 0)
         deck = decks[b].tolist()
-        heist.pockets = [tuple(deck[2 * p:2 * p + 2]) for p in range(players)]
-        heist.board = tuple(deck[2 * players:2 * players + 5])
+        heist.pockets = [tuple(deck[2 * p : 2 * p + 2]) for p in range(players)]
+        heist.board = tuple(deck[2 * players : 2 * players + 5])
         heist.tie_seed = int(seeds[b])
         heist._outcomes()
         return heist
