@@ -46,6 +46,8 @@ def _click_exception_types() -> tuple[type[Exception], ...]:
 
 
 CLICK_ERRORS = _click_exception_types()
+# The environment variable through which a shell asks for completions (typer's convention).
+COMPLETE_VARIABLE = "_CARDSIM_COMPLETE"
 
 
 def sub_apps() -> dict[str, tuple[str, str, str]]:
@@ -82,7 +84,8 @@ def _bench_targets() -> str:
     """'poker, gang, ... or compile': the benchmark targets for the help line."""
     from cardsim.sims.registry import games
 
-    names = ["poker", *(name for name, game in games().items() if game.bench), "strategies", "compile"]
+    names = ["poker", *(name for name, game in games().items() if game.bench), "envs", "strategies",
+             "compile"]
     return f"{', '.join(names)} or report."
 
 
@@ -107,8 +110,22 @@ def bench(
 
 
 def version() -> None:
-    """Print the package version."""
+    """Print the package version (same as `cardsim --version`)."""
     typer.echo(__version__)
+
+
+def _show_version(value: bool) -> None:
+    """``--version``: print the package version and stop (eager, before any sub-command)."""
+    if value:
+        typer.echo(__version__)
+        raise typer.Exit()
+
+
+def _root(
+    show_version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                      help="Print the package version and exit."),
+) -> None:
+    """Monte Carlo strategy analysis (the root's options only; sub-commands do the work)."""
 
 
 def _listed_only() -> None:
@@ -122,9 +139,10 @@ def build_app(wanted: str | None = None) -> typer.Typer:
         help=f"Monte Carlo strategy analysis for {_game_titles()}",
         no_args_is_help=True,
         pretty_exceptions_enable=False,
-        add_completion=False,
+        add_completion=True,
         rich_markup_mode=None,
     )
+    app.callback()(_root)
     for name, (help_text, example, where) in sub_apps().items():
         sub_app = resolve(where) if wanted in (None, name) else _stub(help_text)
         app.add_typer(sub_app, name=name, help=_group_help(help_text, example), short_help=help_text)
@@ -151,7 +169,9 @@ def main(argv: list[str] | None = None) -> None:
     (``argv``: the arguments, default ``sys.argv[1:]``)."""
     args = sys.argv[1:] if argv is None else list(argv)
     words = [word for word in args if not word.startswith("-")]
-    wanted = words[0] if words and words[0] in (*sub_apps(), "report") else ""
+    wanted: str | None = words[0] if words and words[0] in (*sub_apps(), "report") else ""
+    if os.environ.get(COMPLETE_VARIABLE):
+        wanted = None  # shell completion: every sub-command's options, not stubs
     try:
         code = build_app(wanted)(args=args, prog_name="cardsim", standalone_mode=False)
     except UserError as exc:
@@ -165,6 +185,10 @@ def main(argv: list[str] | None = None) -> None:
                    "the same command to resume", err=True)
         sys.exit(130)
     except CLICK_ERRORS as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            # bare `cardsim` (or `cardsim gang`): the help is what was asked for, not an error
+            typer.echo(exc.format_message())
+            sys.exit(0)
         typer.echo(f"error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
     except BrokenPipeError:

@@ -215,7 +215,7 @@ class Bang:
         if against not in ("tuned", "role"):
             raise UserError(f"bang: --against must be tuned or role, got {against!r}")
         if min(games, validation, n) < 2 or min(steps, trials) < 0 or not 0 <= sigma <= 1:
-            raise UserError("bang: --games, --validation and --n must be >= 2, --steps and --trials "
+            raise UserError("bang: --search-n, --validation and --n must be >= 2, --steps and --trials "
                             f">= 0, --sigma in [0, 1]; got {games}, {validation}, {n}, {steps}, "
                             f"{trials}, {sigma}")
         map_calls = mapper(search_jobs(jobs))
@@ -236,12 +236,12 @@ class Bang:
         return tables
 
     @staticmethod
-    def evaluate(strategy: str, seat: str = "outlaw", players: int | str = 5, n: int = 2_000,
-                 against: str = "tuned", others: str | None = None, *, seed: int = 0,
-                 jobs: int | None = None) -> Result:
+    def evaluate(strategy: str, seat: str | None = None, players: int | str = 5, n: int = 2_000,
+                 against: str = "tuned", others: str | None = None, *, role: str | None = None,
+                 seed: int = 0, jobs: int | None = None) -> Result:
         """A user strategy (``FILE.py:NAME``, see :mod:`cardsim.sims.bang.strategy`) playing
-        the first seat of role ``seat`` while built-in ``others`` (default: ``against``) play
-        every other seat; the same deals are played again with built-in ``against`` in that
+        the first seat of ``role`` (default outlaw; ``seat`` is its older name) while built-in
+        ``others`` (default: ``against``) play every other seat; the same deals are played again with built-in ``against`` in that
         seat (common random numbers), and decisions the strategy leaves out are ``against``'s.
 
         ``table``: one row for the strategy and one for the built-in: n games, wins of the
@@ -254,7 +254,7 @@ class Bang:
 
         >>> from pathlib import Path
         >>> twin = Path(cardsim.__file__).parents[1] / "examples/strategies/bang_role.py"
-        >>> r = cardsim.bang.evaluate(f"{twin}:RoleBot", seat="renegade", n=100,
+        >>> r = cardsim.bang.evaluate(f"{twin}:RoleBot", role="renegade", n=100,
         ...                           against="role", jobs=1)
         >>> r.tables["paired_difference"]["difference"].to_list()
         [0.0]
@@ -266,17 +266,29 @@ class Bang:
         from cardsim.sims.bang.cards import ROLE_NAMES, roles_for
         from cardsim.sims.bang.strategy import AGAINST, EVALUATE_CHUNK, check_strategy, evaluate_chunk
         from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
-        from cardsim.sims.core.user_strategy import StrategyError, load_strategy, paired_difference
+        from cardsim.sims.core.user_strategy import (
+            StrategyError,
+            load_strategy,
+            paired_difference,
+            run_chunks,
+        )
         from cardsim.stats import wilson_interval
 
         count = parse_range(players)
         if len(count) != 1 or not 4 <= count[0] <= 7:
             raise UserError(f"bang evaluate: players must be one count of 4-7, got {players!r}")
-        if seat not in ROLE_NAMES:
+        if role is not None and seat is not None and role != seat:
+            raise UserError(f"bang evaluate: role {role!r} and its older name seat {seat!r} "
+                            "contradict each other; give role")
+        if seat is not None and role is None and seat not in ROLE_NAMES:
             raise UserError(f"bang evaluate: seat must be a role ({', '.join(ROLE_NAMES)}), "
                             f"got {seat!r}")
-        role = ROLE_NAMES.index(seat)
-        if role not in roles_for(count[0]):
+        seat = role or seat or "outlaw"
+        if seat not in ROLE_NAMES:
+            raise UserError(f"bang evaluate: role must be one of {', '.join(ROLE_NAMES)}, "
+                            f"got {seat!r}")
+        role_id = ROLE_NAMES.index(seat)
+        if role_id not in roles_for(count[0]):
             raise UserError(f"bang evaluate: no {seat} at {count[0]} players")
         others = against if others is None else others
         for name, value in (("against", against), ("others", others)):
@@ -290,15 +302,10 @@ class Bang:
             raise UserError(f"--jobs must be at least 1, got {jobs!r}")
         check_strategy(load_strategy(strategy), strategy)
         chunks = -(-n // EVALUATE_CHUNK)
-        tasks = [(strategy, count[0], role, against, others, chunk_generator(seed, i),
+        tasks = [(strategy, count[0], role_id, against, others, chunk_generator(seed, i),
                   min(EVALUATE_CHUNK, n - i * EVALUATE_CHUNK), i * EVALUATE_CHUNK)
                  for i in range(chunks)]
-        if (jobs or 1) == 1 or chunks == 1:
-            parts = [evaluate_chunk(*task) for task in tasks]
-        else:
-            from joblib import Parallel, delayed
-
-            parts = Parallel(n_jobs=jobs)(delayed(evaluate_chunk)(*task) for task in tasks)
+        parts = run_chunks(evaluate_chunk, tasks, jobs or 1)
         for part in parts:  # the first failure in game order, whichever worker met it
             if "error" in part:
                 raise StrategyError(**part["error"], traceback_text=part["traceback"])

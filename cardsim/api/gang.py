@@ -245,6 +245,7 @@ class Gang:
             check_methods,
             load_strategy,
             paired_difference,
+            run_chunks,
         )
         from cardsim.sims.gang.models import MODEL_IDS
         from cardsim.sims.gang.strategy import (
@@ -268,12 +269,7 @@ class Gang:
         chunks = -(-n // EVALUATE_CHUNK)
         tasks = [(strategy, count[0], against, chunk_generator(seed, i), EVALUATE_CHUNK,
                   i * EVALUATE_CHUNK) for i in range(chunks)]
-        if (jobs or 1) == 1 or chunks == 1:
-            parts = [evaluate_chunk(*task) for task in tasks]
-        else:
-            from joblib import Parallel, delayed
-
-            parts = Parallel(n_jobs=jobs)(delayed(evaluate_chunk)(*task) for task in tasks)
+        parts = run_chunks(evaluate_chunk, tasks, jobs or 1)
         for part in parts:  # the first failure in heist order, whichever worker met it
             if "error" in part:
                 raise StrategyError(**part["error"], traceback_text=part["traceback"])

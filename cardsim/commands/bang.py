@@ -271,7 +271,8 @@ def stress_command(
         str, typer.Option("--against", help="tuned: every seat of the role against the tuned "
                           "others; role: one seat among role bots (the compare setting).")
     ] = "tuned",
-    games: Annotated[int, typer.Option("--games", help="Games per candidate and step.")] = 3_000,
+    search_n: Annotated[int, typer.Option("--search-n", help="Games per candidate and step of the "
+                                          "best-response search.")] = 3_000,
     steps: Annotated[int, typer.Option("--steps", help="Search steps per role.")] = 8,
     validation: Annotated[
         int, typer.Option("--validation", help="Fresh deals replaying the found vector.")
@@ -284,6 +285,7 @@ def stress_command(
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     as_json: JsonOpt = False,
+    games: Annotated[int | None, typer.Option("--games", hidden=True, help="Old name of --search-n.")] = None,
 ) -> None:
     """Try to overturn the ladder's balance conclusions on the tuned rung: a best response of
     the named roles, and random perturbations of every tuned parameter (0 trials or 0 steps:
@@ -292,7 +294,9 @@ def stress_command(
     Example: cardsim bang stress --players 5-7 --roles renegade --json
     """
     from cardsim.api import bang
+    from cardsim.commands.common import deprecated_alias
 
+    games = deprecated_alias(search_n, games, old="--games", new="--search-n")
     tables = bang.stress(players, roles, against, games=games, steps=steps, validation=validation,
                          trials=trials, sigma=sigma, n=n, seed=seed, jobs=jobs)
     record_run(None, seed, f"{steps} steps of {games} games, {trials} tables of {n} games")
@@ -316,7 +320,7 @@ def stress_command(
 def evaluate_command(
     strategy: Annotated[str, typer.Option("--strategy", help="Your strategy as FILE.py:NAME "
                                           "(see docs/strategies.md).")],
-    seat: Annotated[str, typer.Option("--seat", help="The role your strategy plays (its "
+    role: Annotated[str, typer.Option("--role", help="The role your strategy plays (its "
                                       "first seat): sheriff, deputy, outlaw or renegade.")
                     ] = "outlaw",
     players: Annotated[str, typer.Option("--players", help="Player count, 4-7.")] = "5",
@@ -331,33 +335,37 @@ def evaluate_command(
     traceback: Annotated[bool, typer.Option("--traceback", help="Show the strategy's traceback "
                                             "when it fails.")] = False,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+    seat: Annotated[str | None, typer.Option("--seat", hidden=True, help="Old name of --role.")] = None,
 ) -> None:
     """Your strategy in one role, built-in bots in the other seats, against a built-in in the
     same seat on the same deals.
 
-    Example: cardsim bang evaluate --strategy examples/strategies/bang_renegade.py:TwoRules --seat renegade --players 5 --n 2000
+    Example: cardsim bang evaluate --strategy examples/strategies/bang_renegade.py:TwoRules --role renegade --players 5 --n 2000
     """
     from cardsim.api import bang
-    from cardsim.commands.common import run_user_strategy
+    from cardsim.commands.common import deprecated_alias, evaluation_progress, run_user_strategy
+    from cardsim.commands.output import interval_column
 
-    result = run_user_strategy(lambda: bang.evaluate(strategy, seat=seat, players=players, n=n,
-                                                     against=against, others=others, seed=seed,
-                                                     jobs=jobs), traceback)
+    role = deprecated_alias(role, seat, old="--seat", new="--role")
+    with evaluation_progress(None if quiet else "bang evaluate"):
+        result = run_user_strategy(lambda: bang.evaluate(strategy, role=role, players=players, n=n,
+                                                         against=against, others=others,
+                                                         seed=seed, jobs=jobs), traceback)
     record_result(result)
     if as_json:
         show_table(result.table, title="bang evaluate", name="evaluate", as_json=True)
         show_table(result.tables["paired_difference"], title="paired difference",
                    name="paired_difference", as_json=True)
         return
-
-    def pct(value: str, lo: str, hi: str) -> pl.Expr:
-        return pl.format("{} ({}..{})", *((pl.col(c) * 100).round(2) for c in (value, lo, hi)))
-
-    show_table(result.table.select("strategy", "seat", "players", "others", "n",
-                                   pct("win", "win_lo", "win_hi").alias("win % (95% CI)")),
+    table = result.table
+    show_table(table.select("strategy", pl.col("seat").alias("role"), "players", "others", "n")
+               .with_columns(interval_column(table, "win", scale=100).alias("win % (95% CI)")),
                title="Bang!: the seat's side wins, your strategy and the built-in on the same "
                "deals", name="evaluate")
-    show_table(result.tables["paired_difference"].select(
-        "strategy", "against", "n",
-        pct("difference", "difference_lo", "difference_hi").alias("difference, points (95% CI)")),
-        title="Paired difference per game (strategy minus built-in)", name="paired_difference")
+    paired = result.tables["paired_difference"]
+    show_table(paired.select("strategy", "against", "n").with_columns(
+                   interval_column(paired, "difference", scale=100, signed=True)
+                   .alias("difference, points (95% CI)")),
+               title="Paired difference per game (strategy minus built-in)",
+               name="paired_difference")

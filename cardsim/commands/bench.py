@@ -7,7 +7,8 @@ Each game that declares a ``bench`` (:class:`cardsim.sims.core.game.Game`) is a 
 small command with an empty numba cache and again warm, and (unless ``--quick``)
 ``cardsim report --quick`` with an empty cache. Where a cold run spends its compile time,
 kernel by kernel, is development tooling: ``benchmarks/compile_profile.py``.
-``strategies`` gathers every game's ``strategy_bench`` rows (issue 33: each game's engine for
+``envs`` is the environments' (:mod:`cardsim.envs.bench`: steps per CPU-second of the batched
+environments against the PettingZoo ones). ``strategies`` gathers every game's ``strategy_bench`` rows (issue 33: each game's engine for
 user strategies with a trivial strategy, beside its kernel, against its target per
 CPU-second) and names the games without such an engine.
 
@@ -37,6 +38,7 @@ from cardsim.errors import UserError
 from cardsim.sims.core.game import resolve
 
 POKER_BENCH = "cardsim.sims.poker.bench:main"
+ENVS_BENCH = "cardsim.envs.bench:main"
 STRATEGIES = "strategies"
 LONG_RUNS = "long-runs"
 
@@ -48,6 +50,7 @@ def targets() -> dict[str, str | None]:
 
     found: dict[str, str | None] = {"poker": POKER_BENCH}
     found.update((name, game.bench) for name, game in games().items() if game.bench)
+    found["envs"] = ENVS_BENCH
     return {**found, STRATEGIES: None, "compile": None, "report": None, LONG_RUNS: None}
 
 

@@ -17,6 +17,7 @@ from cardsim.commands.common import (
     NoStoreOpt,
     PlotFormatOpt,
     PlotOpt,
+    QuietOpt,
     RunOptions,
     RunOpts,
     SeedOpt,
@@ -330,24 +331,26 @@ def check_command(
     metric: MetricOpt = "win",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     budget: Annotated[int, typer.Option("--budget", help="Best-response candidates searched.")] = 200,
-    games: Annotated[int, typer.Option("--games", help="Fresh paired games that measure the reply's gain.")] = 100_000,
+    n: Annotated[int, typer.Option("--n", help="Fresh paired games that measure the reply's gain (or the strategy's).")] = 100_000,
     local: LocalOpt = DEFAULT_LOCAL,
     seed: SeedOpt = 0,
     libraries: Annotated[Path | None, typer.Option("--libraries", help="Libraries file (default: the shipped libraries.json).")] = None,
     record: Annotated[bool, typer.Option("--record", help="Record each check with its entry in the libraries file (outside_checks), so the report gives the highest recorded bound.")] = False,
     sweep: SweepOpt = True,
-    user_strategy: Annotated[str | None, typer.Option("--strategy", help="Measure this strategy written in Python (FILE.py:NAME) against the shipped mix instead of searching: paired, on --games deals.")] = None,
+    user_strategy: Annotated[str | None, typer.Option("--strategy", help="Measure this strategy written in Python (FILE.py:NAME) against the shipped mix instead of searching: paired, on --n deals.")] = None,
     traceback: TracebackOpt = False,
     jobs: JobsOpt = None,
     as_json: JsonOpt = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="--strategy: no progress bar.")] = False,
+    games: Annotated[int | None, typer.Option("--games", hidden=True, help="Old name of --n.")] = None,
 ) -> None:
     """Try a shipped mix from outside: a fresh best-response search of --budget
     candidates against the library's equilibrium mix as shipped (not re-solved), from random
     streams discover never draws from, and the schedule sweep (every mix member with each of
     the 168 card orders and with opponent reading; --no-sweep leaves it out); the reply of the
-    search with the highest 95% upper bound and its gain over the mix on --games fresh paired
+    search with the highest 95% upper bound and its gain over the mix on --n fresh paired
     games, with its 95% interval (points of win probability, or dollars of score).
-    --strategy FILE.py:NAME measures a strategy written in Python instead (paired, --games deals).
+    --strategy FILE.py:NAME measures a strategy written in Python instead (paired, --n deals).
     Each mix's status follows, from everything recorded with it in the libraries file: "not
     converged" and its best known reply with its gain and 95% interval where it does not hold.
 
@@ -356,7 +359,10 @@ def check_command(
     from cardsim.analysis.cashnguns import METHOD_VERSION
     from cardsim.api import cashnguns
     from cardsim.api.cashnguns import cashnguns_counts
+    from cardsim.commands.common import deprecated_alias, evaluation_progress
+    from cardsim.commands.output import interval_column
 
+    games = deprecated_alias(n, games, old="--games", new="--n")
     if user_strategy is not None:
         if record:
             raise UserError("check: --record keeps searches only, not --strategy measures")
@@ -364,18 +370,18 @@ def check_command(
         record_run(None, seed, f"{games} paired deals per count")
         found = []
         for count in counts:
-            result = run_user_strategy(functools.partial(
-                cashnguns.evaluate, user_strategy, players=count, n=games, against="mix", metric=metric,
-                shame=shame, seed=seed, jobs=jobs), traceback)
+            with evaluation_progress(None if quiet else f"cashnguns check, {count} players"):
+                result = run_user_strategy(functools.partial(
+                    cashnguns.evaluate, user_strategy, players=count, n=games, against="mix", metric=metric,
+                    shame=shame, seed=seed, jobs=jobs), traceback)
             found.append(result.manifest["details"])
-        scale, unit = (100.0, "pts") if metric == "win" else (1.0, "$")
+        scale, unit = (100.0, "points") if metric == "win" else (1.0, "$")
         table = pl.DataFrame([{"players": f["players"], "equilibrium": f["against"], "games": f["n"],
                                "gain": f["difference"]["value"] * scale, "lo": f["difference"]["lo"] * scale,
                                "hi": f["difference"]["hi"] * scale, "unit": unit} for f in found])
         if not as_json:
-            table = table.select("players", pl.col("equilibrium").alias("shipped mix"), "games", pl.format(
-                "{} [{}, {}]", pl.col("gain").round(2), pl.col("lo").round(2), pl.col("hi").round(2)
-            ).alias(f"gain over the mix, 95% ({unit})"))
+            table = table.select("players", pl.col("equilibrium").alias("shipped mix"), "games").with_columns(
+                interval_column(table, "gain", "lo", "hi", signed=True).alias(f"gain over the mix, {unit} (95% CI)"))
         show_table(table, title=f"{user_strategy} against each shipped mix, {metric}, shame {shame:+,}, seed {seed}",
                    name="check", as_json=as_json)
         _show_status({f["players"]: f["status"] for f in found})
@@ -384,7 +390,7 @@ def check_command(
                               libraries=libraries, record=record, sweep=sweep, jobs=jobs)
     record_run(None, seed, f"{budget} + {local} local candidates{' and the schedule sweep' if sweep else ''}, "
                            f"{games} fresh paired games")
-    scale, unit = (100.0, "pts") if metric == "win" else (1.0, "$")
+    scale, unit = (100.0, "points") if metric == "win" else (1.0, "$")
     rows = []
     for result in results:
         rows.append({"players": result["players"], "metric": metric, "shame": shame,
@@ -399,7 +405,7 @@ def check_command(
     if not as_json:
         table = table.select(
             "players", pl.col("equilibrium").alias("shipped mix"), "candidates", "games",
-            pl.format("{} [{}, {}]", pl.col("gain").round(2), pl.col("lo").round(2), pl.col("hi").round(2)).alias(f"gain, 95% ({unit})"),
+            interval_column(table, "gain", "lo", "hi", signed=True).alias(f"gain, {unit} (95% CI)"),
             pl.col("discover_hi").round(2).alias(f"discover's own bound ({unit})"), "found_by", "best_response")
     show_table(table, title=(f"outside check ({METHOD_VERSION} search, {budget} + {local} local candidates"
                              f"{' and the schedule sweep' if sweep else ''}): best "
@@ -420,19 +426,21 @@ def _show_status(statuses: dict[int, str]) -> None:
 def evaluation_rows(found: dict) -> pl.DataFrame:
     """The evaluation as the command prints it: each side's win rate and mean score with their
     95% intervals, and the paired difference."""
-    scale, unit = (100.0, "pts") if found["metric"] == "win" else (1.0, "$")
+    from cardsim.commands.output import interval_text
+
+    scale, unit = (100.0, "points") if found["metric"] == "win" else (1.0, "$")
     rows = []
     for side in ("user", "builtin"):
         values = found[side]
         rows.append({"seat": found["seat"], "strategy": found["strategy"] if side == "user" else "built-in: " + found["against"],
                      "n": found["n"],
-                     "win %": f"{100 * values['p_win']:.2f} [{100 * values['win_lo']:.2f}, {100 * values['win_hi']:.2f}]",
-                     "mean score $": f"{values['mean_score']:,.0f} [{values['score_lo']:,.0f}, {values['score_hi']:,.0f}]"})
+                     "win % (95% CI)": interval_text(values["p_win"], values["win_lo"], values["win_hi"], scale=100),
+                     "mean score $ (95% CI)": interval_text(values["mean_score"], values["score_lo"], values["score_hi"])})
     difference = found["difference"]
+    text = interval_text(difference["value"], difference["lo"], difference["hi"], scale=scale, signed=True)
     rows.append({"seat": found["seat"], "strategy": f"paired difference ({found['metric']}, {unit})", "n": found["n"],
-                 "win %" if found["metric"] == "win" else "mean score $":
-                 f"{scale * difference['value']:+.2f} [{scale * difference['lo']:+.2f}, {scale * difference['hi']:+.2f}]",
-                 **({"mean score $": ""} if found["metric"] == "win" else {"win %": ""})})
+                 "win % (95% CI)": text if found["metric"] == "win" else "",
+                 "mean score $ (95% CI)": "" if found["metric"] == "win" else text})
     return pl.DataFrame(rows)
 
 
@@ -449,6 +457,7 @@ def evaluate_command(
     jobs: JobsOpt = None,
     traceback: TracebackOpt = False,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Measure a strategy written in Python in one seat against the shipped mix or a built-in:
     each deal is played once with it and once with the built-in in the same seat (same seed,
@@ -459,12 +468,14 @@ def evaluate_command(
     Example: cardsim cashnguns evaluate --strategy examples/strategies/cashnguns_patient.py:Patient --players 4
     """
     import cardsim.api as api
+    from cardsim.commands.common import evaluation_progress
 
     workers = RunOptions(jobs=jobs).checked().jobs or 1
     record_run(None, seed, f"{n} paired deals")
-    result = run_user_strategy(lambda: api.cashnguns.evaluate(strategy, players=players, n=n, against=against,
-                                                              metric=metric, shame=shame, seat=seat, seed=seed,
-                                                              jobs=workers), traceback)
+    with evaluation_progress(None if quiet else "cashnguns evaluate"):
+        result = run_user_strategy(lambda: api.cashnguns.evaluate(strategy, players=players, n=n, against=against,
+                                                                  metric=metric, shame=shame, seat=seat, seed=seed,
+                                                                  jobs=workers), traceback)
     found = result.manifest["details"]
     if as_json:
         show_value("evaluate", found)

@@ -62,6 +62,9 @@ __all__ = [
 ]
 
 NOpt = Annotated[int, typer.Option("--n", help="Episodes to play (minimum when --precision is set).")]
+DealsOpt = Annotated[
+    int, typer.Option("--n", help="Deals, each played by your strategy and by the built-in.")
+]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Root seed: same seed, same numbers.")]
 JobsOpt = Annotated[
     int | None,
@@ -94,7 +97,8 @@ MaxNOpt = Annotated[
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Same as --format json.")]
 FormatOpt = Annotated[
-    str, typer.Option("--format", help="Output: table (readable), csv or json (one document).")
+    str | None, typer.Option("--format", help="Output: table (readable, the default), csv or "
+                             "json (one document).", show_default=False)
 ]
 NoStoreOpt = Annotated[
     bool, typer.Option("--no-store", help="Keep results in memory only (nothing written).")
@@ -153,16 +157,17 @@ def _wrap_command(function: Callable[..., Any], command_name: str) -> Callable[.
                                             kind=inspect.Parameter.KEYWORD_ONLY))
         if parameter.name == "as_json" and has_format:
             parameters.append(inspect.Parameter(
-                "output_format", inspect.Parameter.KEYWORD_ONLY, default="table",
+                "output_format", inspect.Parameter.KEYWORD_ONLY, default=None,
                 annotation=FormatOpt))
 
     @functools.wraps(function)
     def command(**values: Any) -> Any:
-        output_format = values.pop("output_format", "table")
+        output_format = values.pop("output_format", None)
         if values.get("as_json"):
-            if output_format not in ("table", "json"):
+            if output_format not in (None, "json"):
                 raise UserError(f"--json and --format {output_format} contradict each other")
             output_format = "json"
+        output_format = output_format or "table"
         begin(command_name, output_format)
         from_command_line = COMMAND_LINE.set(True)  # messages name flags, not keywords
         try:
@@ -252,11 +257,31 @@ def execute(
     return result
 
 
+def deprecated_alias(value: Any, alias_value: Any, *, old: str, new: str) -> Any:
+    """The value of an option given under its old, hidden name ``old`` (with a note to use
+    ``new``), else ``value``. Old names stay accepted, hidden from the help, so that recorded
+    commands (libraries files, notes) still run."""
+    if alias_value is None:
+        return value
+    from cardsim.options import note
+
+    note(f"{old} is deprecated; use {new}")
+    return alias_value
+
+
 def record_result(result: Any) -> None:
     """Put an API :class:`~cardsim.api.Result`'s seed, stop rule and runs in the output."""
     manifest = result.manifest
     for identifier in manifest.get("runs") or [None]:
         record_run(identifier, manifest["seed"], manifest["stop_rule"])
+
+
+def evaluation_progress(label: str | None) -> Any:
+    """A block in which an evaluation of a user strategy shows a progress bar labelled
+    ``label`` (None: ``--quiet``, no bar); see :func:`cardsim.sims.core.user_strategy.run_chunks`."""
+    from cardsim.sims.core.user_strategy import evaluation_progress as progress
+
+    return progress(label)
 
 
 def run_user_strategy(call: Callable[[], Any], traceback: bool) -> Any:

@@ -9,10 +9,12 @@ import polars as pl
 import typer
 
 from cardsim.commands.common import (
+    DealsOpt,
     JsonOpt,
     NOpt,
     PlotFormatOpt,
     PlotOpt,
+    QuietOpt,
     RunOptions,
     RunOpts,
     check_output_file,
@@ -22,6 +24,7 @@ from cardsim.commands.common import (
     show_table,
     split_names,
 )
+from cardsim.commands.output import interval_column
 from cardsim.errors import UserError
 
 app = game_app("gang")
@@ -308,7 +311,7 @@ def evaluate_command(
     strategy: Annotated[str, typer.Option("--strategy", help="Your strategy as FILE.py:NAME "
                                           "(see docs/strategies.md).")],
     players: Annotated[str, typer.Option("--players", help="Player count, 3-6.")] = "4",
-    n: NOpt = 2_000,
+    n: DealsOpt = 2_000,
     against: Annotated[str, typer.Option("--against", help="Built-in model to compare with "
                                          "on the same deals; see `models`.")] = "percentile",
     seed: Annotated[int, typer.Option("--seed", help="Root seed (same numbers for any --jobs).")] = 0,
@@ -316,29 +319,33 @@ def evaluate_command(
     traceback: Annotated[bool, typer.Option("--traceback", help="Show the strategy's traceback "
                                             "when it fails.")] = False,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Your strategy on every seat of basic heists, against a built-in model on the same deals.
 
     Example: cardsim gang evaluate --strategy examples/strategies/gang_pairs_high.py:PairsHigh --n 2000
     """
     from cardsim.api import gang
-    from cardsim.commands.common import run_user_strategy
+    from cardsim.commands.common import evaluation_progress, run_user_strategy
 
-    result = run_user_strategy(lambda: gang.evaluate(strategy, players=players, n=n, against=against,
-                                                     seed=seed, jobs=jobs), traceback)
+    with evaluation_progress(None if quiet else "gang evaluate"):
+        result = run_user_strategy(lambda: gang.evaluate(strategy, players=players, n=n,
+                                                         against=against, seed=seed, jobs=jobs),
+                                   traceback)
     record_result(result)
     if as_json:
         show_table(result.table, title="gang evaluate", name="evaluate", as_json=True)
         show_table(result.tables["paired_difference"], title="paired difference",
                    name="paired_difference", as_json=True)
         return
-    show_table(result.table.select("strategy", "players", "n",
-                                   _pct("success").alias("success % (95% CI)")),
+    table = result.table
+    show_table(table.select("strategy", "players", "n").with_columns(
+                   interval_column(table, "success", scale=100).alias("success % (95% CI)")),
                title="The Gang: heist success, your strategy on every seat and the built-in "
                "on the same deals", name="evaluate")
-    show_table(result.tables["paired_difference"].select(
-        "strategy", "against", "n",
-        pl.format("{} ({}..{})", *((pl.col(c) * 100).round(2) for c in (
-            "difference", "difference_lo", "difference_hi")))
-        .alias("difference, points (95% CI)")),
-        title="Paired difference per heist (strategy minus built-in)", name="paired_difference")
+    paired = result.tables["paired_difference"]
+    show_table(paired.select("strategy", "against", "n").with_columns(
+                   interval_column(paired, "difference", scale=100, signed=True)
+                   .alias("difference, points (95% CI)")),
+               title="Paired difference per heist (strategy minus built-in)",
+               name="paired_difference")

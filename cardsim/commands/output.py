@@ -273,3 +273,32 @@ def _print_vertical(console, frame: pl.DataFrame, title: str) -> None:
                           markup=False, soft_wrap=True)
     if frame.height == 0:
         console.print("(no rows)", markup=False)
+
+
+def interval_text(value: float | None, lo: float | None, hi: float | None, *, scale: float = 1.0,
+                  digits: int = 2, signed: bool = False) -> str:
+    """A value and its 95% interval the one way every command writes it:
+    ``'54.12 (52.66-57.02)'``; ``signed`` for a difference, each number with its sign so that
+    the dash between the bounds never reads as a minus: ``'+1.20 (-0.35-+2.75)'``. Values of
+    1,000 or more get thousands separators (dollars). A missing value is '-'."""
+    if value is None or lo is None or hi is None:
+        return "-"
+
+    def number(x: float) -> str:
+        x = scale * x
+        if x != x:
+            return "-"
+        sign = "+" if signed else ""
+        return f"{x:{sign},.0f}" if abs(x) >= 1000 else f"{x:{sign}.{digits}f}"
+
+    return f"{number(value)} ({number(lo)}-{number(hi)})"
+
+
+def interval_column(frame: pl.DataFrame, value: str, lo: str | None = None, hi: str | None = None,
+                    *, scale: float = 1.0, digits: int = 2, signed: bool = False) -> pl.Series:
+    """:func:`interval_text` for each row of ``frame`` (``lo``/``hi`` default to
+    ``value_lo``/``value_hi``)."""
+    lo, hi = lo or f"{value}_lo", hi or f"{value}_hi"
+    return pl.Series([interval_text(v, low, high, scale=scale, digits=digits, signed=signed)
+                      for v, low, high in zip(frame[value], frame[lo], frame[hi])],
+                     dtype=pl.String)

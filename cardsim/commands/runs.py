@@ -6,6 +6,7 @@ import json
 import re
 import sys
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Annotated
 
 import polars as pl
@@ -52,6 +53,16 @@ def parse_duration(text: str) -> timedelta:
     return timedelta(seconds=seconds)
 
 
+def _existing_store(store: Path | None) -> Path:
+    """The store to read: a folder named with --store must exist (the default ./results or
+    $CARDSIM_STORE may not exist yet: nothing stored)."""
+    folder = resolve_store(store)
+    assert folder is not None  # no --no-store here
+    if store is not None and not folder.exists():
+        raise UserError(f"--store: no folder {folder}")
+    return folder
+
+
 def _stale_word(run: StoredRun) -> str:
     stale = run.is_stale()
     return "?" if stale is None else ("yes" if stale else "no")
@@ -90,7 +101,7 @@ def list_command(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
 
     Example: cardsim runs list --store results
     """
-    folder = resolve_store(store)
+    folder = _existing_store(store)
     runs, skipped = scan_runs(folder)
     for message in skipped:
         typer.echo(message, err=True)
@@ -171,7 +182,7 @@ def prune_command(
     age = parse_duration(older_than) if older_than is not None else None
     if not stale and age is None:
         raise UserError("runs prune: say which runs to delete with --stale and/or --older-than")
-    folder = resolve_store(store)
+    folder = _existing_store(store)
     runs, skipped = scan_runs(folder)
     for message in skipped:
         typer.echo(message, err=True)

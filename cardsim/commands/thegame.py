@@ -13,6 +13,7 @@ from cardsim.commands.common import (
     NOpt,
     PlotFormatOpt,
     PlotOpt,
+    QuietOpt,
     RunOptions,
     RunOpts,
     SeedOpt,
@@ -170,6 +171,7 @@ def evaluate_command(
     time_limit: TimeLimitOpt = 2.0,
     traceback: TracebackOpt = False,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Your strategy at every seat (The Game is cooperative) against a built-in on the same
     deals: win rate, excellent rate and cards left with 95% intervals, and the paired
@@ -178,12 +180,14 @@ def evaluate_command(
     Example: cardsim thegame evaluate --strategy mine.py:Mine --players 3 --n 2000
     """
     from cardsim.api import thegame
-    from cardsim.commands.common import run_user_strategy
-    from cardsim.commands.output import record_run
+    from cardsim.commands.common import evaluation_progress, run_user_strategy
+    from cardsim.commands.output import interval_column, record_run
 
-    result = run_user_strategy(lambda: thegame.evaluate(
-        strategy, players=players, n=n, against=against, min_cards=min_cards, hand_size=hand_size,
-        backwards_trick=backwards_trick, seed=seed, jobs=jobs, time_limit=time_limit), traceback)
+    with evaluation_progress(None if quiet else "thegame evaluate"):
+        result = run_user_strategy(lambda: thegame.evaluate(
+            strategy, players=players, n=n, against=against, min_cards=min_cards,
+            hand_size=hand_size, backwards_trick=backwards_trick, seed=seed, jobs=jobs,
+            time_limit=time_limit), traceback)
     record_run(None, result.manifest["seed"], result.manifest["stop_rule"])
     summary, paired = result.tables["evaluate"], result.tables["paired"]
     if as_json:
@@ -191,15 +195,20 @@ def evaluate_command(
         show_table(paired, title="thegame evaluate paired", name="paired", as_json=True)
         return
     show_table(
-        summary.select("strategy", "players", "n", _with_interval("win", 100).alias("win %"),
-                       _with_interval("excellent", 100).alias("excellent %"),
-                       _with_interval("cards_left", 1).alias("cards left")),
-        title="The Game: your strategy and the built-in on the same deals (95% CI)",
+        summary.select("strategy", "players", "n").with_columns(
+            interval_column(summary, "win", scale=100).alias("win % (95% CI)"),
+            interval_column(summary, "excellent", scale=100).alias("excellent % (95% CI)"),
+            interval_column(summary, "cards_left").alias("cards left (95% CI)")),
+        title="The Game: your strategy and the built-in on the same deals",
         name="evaluate")
+    # a win difference in points of win rate, as in every game; cards left in cards
+    scale = pl.Series([100.0 if m == "win" else 1.0 for m in paired["measure"]])
+    scaled = paired.with_columns(pl.col("difference", "difference_lo", "difference_hi") * scale)
     show_table(
-        paired.select("measure", "n", pl.format("{} ({}-{})", pl.col("difference").round(4),
-                                                 pl.col("difference_lo").round(4),
-                                                 pl.col("difference_hi").round(4))
-                      .alias("yours - built-in (95% CI)")),
-        title="Paired difference per deal (win: share of games; cards_left: cards)",
+        paired.select("measure").with_columns(
+            pl.Series("unit", ["points" if m == "win" else "cards" for m in paired["measure"]]),
+            paired["n"],
+            interval_column(scaled, "difference", signed=True)
+            .alias("difference (95% CI)")),
+        title="Paired difference per deal (strategy minus built-in; win in points)",
         name="paired")

@@ -22,7 +22,14 @@ ENVS: dict[str, str] = {
     "cashnguns_v0": "cardsim.envs.cashnguns",
     "bang_v0": "cardsim.envs.bang",
 }
-__all__ = [*ENVS, "ENVS", "require_pettingzoo"]
+#: Parallel environments (every agent acts at once), where the game's decisions are
+#: simultaneous: The Gang's chip rounds, Cash'n Guns' aims and cards, and its lying down. The
+#: Game and Bang! are played in turns.
+PARALLEL_ENVS: dict[str, str] = {
+    "gang_parallel_v0": "cardsim.envs.gang",
+    "cashnguns_parallel_v0": "cardsim.envs.cashnguns",
+}
+__all__ = [*ENVS, *PARALLEL_ENVS, "ENVS", "PARALLEL_ENVS", "require_pettingzoo"]
 
 
 def require_pettingzoo() -> None:
@@ -35,7 +42,7 @@ def require_pettingzoo() -> None:
 
 def __getattr__(name: str) -> Any:
     """Load an environment constructor on first use."""
-    if name in ENVS:
+    if name in ENVS or name in PARALLEL_ENVS:
         require_pettingzoo()
-        return getattr(importlib.import_module(ENVS[name]), name)
+        return getattr(importlib.import_module({**ENVS, **PARALLEL_ENVS}[name]), name)
     raise AttributeError(f"module 'cardsim.envs' has no attribute {name!r}")

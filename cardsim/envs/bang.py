@@ -9,15 +9,24 @@ it runs in a thread of its own and waits at each decision for the agent's action
 and play seed give the batch kernel's game. ``reset(seed=s)`` derives the deal and play seeds
 from ``s`` (from the environment's own generator when ``s`` is None).
 
-Actions (``Discrete(N_ACTIONS)``), by decision: ``A_END`` ends the play phase, ``A_SID`` is
-Sid Ketchum's ability, ``A_PLAY + (card * 8 + target + 1) * 23 + slot`` plays ``card`` at
-``target`` (-1: none) taking the target's card in play of kind ``slot - 1`` (Panic!/Cat Balou;
-``slot`` 0: a blind hand card or no card); ``A_DISCARD + card``, ``A_STORE + card``, ``A_SID_PAIR
-+ first * 80 + second``, ``A_JESSE + seat + 1`` (0: the deck), ``A_KIT + card`` and ``A_PEDRO +
-take``. The observation is a dict: ``action_mask`` (the legal actions of the agent to move, all
-0 for the others) and ``observation``, the public view the built-in bots read
-(:mod:`cardsim.sims.bang.view`, the bot slot replaced by the decision code) followed by the
-turn and 1 if the agent is to move. An agent not to move sees its view as of its last decision
+Actions are factored (``Discrete(N_ACTIONS)``, 116 actions): a choice is made in one to
+three steps of the same agent, each a token, and the ``action_mask`` holds the tokens that can
+follow the ones already given. Tokens: ``A_END`` ends the play phase, ``A_SID`` is Sid
+Ketchum's ability, ``A_CARD + card`` names a card (0-79: the card played, discarded, picked,
+returned, or one of Sid's two discards), ``A_TARGET + seat + 1`` a seat (0: no target; for
+Jesse Jones, 0 is the deck) and ``A_SLOT + slot`` the card taken from the target (Panic!/Cat
+Balou: the card in play of kind ``slot - 1``; 0: a blind hand card or none); ``A_PEDRO + take``
+Pedro Ramirez's choice. A play is card, target, slot; Sid's discard two cards; the other
+decisions one token. Once the tokens given leave one legal choice it is made at once (no
+needless steps). :meth:`raw_env.actions_of` gives a choice's tokens. The observation is a
+dict: ``action_mask`` (the legal next tokens of the agent to move, all 0 for the others) and
+``observation``, the public view the built-in bots read (:mod:`cardsim.sims.bang.view`, the bot
+slot replaced by the decision code; hand card ids past the hand -1) followed by the turn, 1 if
+the agent is to move and the tokens of the choice given so far (-1: none yet). With
+``encoding="features"`` the observation is instead numbers in [0, 1] a learner can read
+(:meth:`raw_env.feature_fields`): seats, roles, characters, the decision and the tokens given as
+one-hot, its cards as a set over the 80 cards, cards in play as present/absent, counts over
+their most. An agent not to move sees its view as of its last decision
 (the engine builds a seat's view only when it decides). :meth:`raw_env.view` gives the
 :class:`~cardsim.sims.bang.strategy.View` a user strategy receives and :meth:`raw_env.action_of`
 turns a strategy's choice into an action.
@@ -37,15 +46,17 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from cardsim.envs.common import SEED_LIMIT, CardEnv, wrap
+from cardsim.envs.common import SEED_LIMIT, CardEnv, Field, wrap
 from cardsim.errors import UserError
 from cardsim.sims.bang import engine
+from cardsim.sims.bang import view as V
 from cardsim.sims.bang.cards import (
     BOT_ROLE,
     BOT_USER,
     MAX_PLAYERS,
     MIN_PLAYERS,
     N_CARDS,
+    N_CHARACTERS,
     N_KINDS,
     ROLE_NAMES,
     ROLE_SIDE,
@@ -69,46 +80,41 @@ from cardsim.sims.bang.view import MAX_SEATS, V_BOT, VIEW_SIZE
 N_TARGETS = MAX_SEATS + 1
 N_SLOTS = N_KINDS + 1
 A_END, A_SID = 0, 1
-A_PLAY = 2
-A_DISCARD = A_PLAY + N_CARDS * N_TARGETS * N_SLOTS
-A_STORE = A_DISCARD + N_CARDS
-A_SID_PAIR = A_STORE + N_CARDS
-A_JESSE = A_SID_PAIR + N_CARDS * N_CARDS
-A_KIT = A_JESSE + N_TARGETS
-A_PEDRO = A_KIT + N_CARDS
+A_CARD = 2
+A_TARGET = A_CARD + N_CARDS
+A_SLOT = A_TARGET + N_TARGETS
+A_PEDRO = A_SLOT + N_SLOTS
 N_ACTIONS = A_PEDRO + 2
+MAX_TOKENS = 3  # the longest choice: card, target, slot
 OBS_TURN = VIEW_SIZE
 OBS_MY_TURN = VIEW_SIZE + 1
-OBS_SIZE = VIEW_SIZE + 2
+OBS_PREFIX = VIEW_SIZE + 2
+OBS_SIZE = OBS_PREFIX + MAX_TOKENS
 OBS_HIGH = 100_000  # above any count in the view (attacks, turns)
 
 
-def bang_v0(players: int = 5, render_mode: str | None = None) -> AECEnv:
+def bang_v0(players: int = 5, render_mode: str | None = None, encoding: str = "raw") -> AECEnv:
     """The wrapped environment (illegal or out-of-range actions are refused, the AEC order is
-    enforced)."""
-    return wrap(raw_env(players=players, render_mode=render_mode))
+    enforced); ``encoding="features"`` for observations a learner reads (see the module)."""
+    return wrap(raw_env(players=players, render_mode=render_mode, encoding=encoding))
 
 
-def action_of(decision: str, choice: Any) -> int:
-    """The action of a legal ``choice`` of ``decision`` (see the module docstring)."""
+def actions_of(decision: str, choice: Any) -> tuple[int, ...]:
+    """The tokens of a legal ``choice`` of ``decision`` (see the module docstring)."""
     if decision == "play":
         if choice == END:
-            return A_END
+            return (A_END,)
         if choice.card == SID_ABILITY:
-            return A_SID
+            return (A_SID,)
         slot = card_kind(choice.which) + 1 if choice.which >= 0 else 0
-        return A_PLAY + (choice.card * N_TARGETS + choice.target + 1) * N_SLOTS + slot
-    if decision == "discard":
-        return A_DISCARD + choice
-    if decision == "store_pick":
-        return A_STORE + choice
+        return (A_CARD + choice.card, A_TARGET + choice.target + 1, A_SLOT + slot)
+    if decision in ("discard", "store_pick", "kit_return"):
+        return (A_CARD + choice,)
     if decision == "sid_discard":
-        return A_SID_PAIR + choice[0] * N_CARDS + choice[1]
+        return (A_CARD + choice[0], A_CARD + choice[1])
     if decision == "jesse_source":
-        return A_JESSE + choice + 1
-    if decision == "kit_return":
-        return A_KIT + choice
-    return A_PEDRO + int(choice)
+        return (A_TARGET + choice + 1,)
+    return (A_PEDRO + int(choice),)
 
 
 class _Abort(Exception):
@@ -165,18 +171,53 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
 
     metadata = {"name": "bang_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
-    def __init__(self, players: int = 5, render_mode: str | None = None) -> None:
+    def __init__(self, players: int = 5, render_mode: str | None = None, encoding: str = "raw") -> None:
         super().__init__()
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise UserError(f"bang_v0: players must be {MIN_PLAYERS}-{MAX_PLAYERS}, got {players!r}")
-        self._setup(players, render_mode, spaces.Box(-1, OBS_HIGH, (OBS_SIZE,), np.int64), N_ACTIONS)
+        self._setup(players, render_mode, spaces.Box(-1, OBS_HIGH, (OBS_SIZE,), np.int64), N_ACTIONS,
+                    encoding)
         self._game: _Game | None = None
         self._seen: dict[str, np.ndarray] = {}
         self._views: dict[str, View] = {}
         self._decision = ""
-        self._legal: dict[int, Any] = {}
+        self._legal: dict[tuple[int, ...], Any] = {}  # tokens -> choice, of the decision
+        self._prefix: tuple[int, ...] = ()  # the tokens given so far
         self._legal_choices: tuple[Any, ...] = ()
         self.deal_seed = self.play_seed = 0
+
+    def feature_fields(self) -> list[Field]:
+        """The features of ``encoding="features"`` (see the module docstring)."""
+        seats, kinds = MAX_SEATS, N_KINDS
+        return [
+            Field("seat", V.V_SEAT, 1, "onehot", seats),
+            Field("players", V.V_PLAYERS, 1, "onehot", seats + 1),
+            Field("players alive / 7", V.V_ALIVE_N, 1, "scale", seats),
+            Field("outlaws alive / 3", V.V_OUTLAWS, 1, "scale", 3),
+            Field("foes alive / 4", V.V_FOES, 1, "scale", 4),
+            Field("may play a BANG!", V.V_MAY_BANG, 1, "scale", 1),
+            Field("discard pile top", V.V_DISCARD_TOP, 1, "onehot", N_CARDS + 1, -1),
+            Field("reach / 5", V.V_REACH, 1, "scale", 5),
+            Field("hand size / 10", V.V_HAND_N, 1, "scale", 10),
+            Field("the Sheriff's seat", V.V_SHERIFF, 1, "onehot", seats),
+            Field("its role", V.V_MY_ROLE, 1, "onehot", len(ROLE_NAMES)),
+            Field("decision", V_BOT, 1, "onehot", len(DECISIONS)),
+            Field("roles shown", V.V_ROLE, seats, "onehot", len(ROLE_NAMES) + 1, -1),
+            Field("characters", V.V_CHAR, seats, "onehot", N_CHARACTERS + 1, -1),
+            Field("life / 5", V.V_LIFE, seats, "scale", 5),
+            Field("most life / 5", V.V_MAX_LIFE, seats, "scale", 5),
+            Field("alive", V.V_ALIVE, seats, "scale", 1),
+            Field("hand sizes / 10", V.V_HAND_COUNT, seats, "scale", 10),
+            Field("distances / 7", V.V_DIST, seats, "scale", seats),
+            Field("cards in play / 6", V.V_TABLE_N, seats, "scale", 6),
+            Field("cards in play by seat and kind", V.V_TABLE, seats * kinds, "present"),
+            Field("attacks by seat on seat / 10", V.V_ATTACKS, seats * seats, "scale", 10),
+            Field("its cards by kind / 5", V.V_MY_KINDS, kinds, "scale", 5),
+            Field("its cards", V.V_MY_CARDS, N_CARDS, "multihot", N_CARDS),
+            Field("turn / turn cap", OBS_TURN, 1, "scale", MAX_TURNS),
+            Field("its turn", OBS_MY_TURN, 1, "scale", 1),
+            Field("tokens given", OBS_PREFIX, MAX_TOKENS, "onehot", N_ACTIONS + 1, -1),
+        ]
 
     # -- the public view ---------------------------------------------------------------
     def view(self, agent: str) -> View:
@@ -194,17 +235,34 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         """The mover's legal choices in the strategy interface's form."""
         return self._legal_choices
 
+    def actions_of(self, choice: Any) -> tuple[int, ...]:
+        """The tokens of a strategy's choice for the agent to move still to give (all of them
+        before the first)."""
+        return actions_of(self._decision, choice)[len(self._prefix):]
+
     def action_of(self, choice: Any) -> int:
-        """The action of a strategy's choice for the agent to move."""
-        return action_of(self._decision, choice)
+        """The next token of a strategy's choice for the agent to move."""
+        return self.actions_of(choice)[0]
+
+    @property
+    def prefix(self) -> tuple[int, ...]:
+        """The tokens the agent to move has given of its choice so far."""
+        return self._prefix
+
+    def _next_tokens(self) -> set[int]:
+        depth = len(self._prefix)
+        return {tokens[depth] for tokens in self._legal
+                if len(tokens) > depth and tokens[:depth] == self._prefix}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = self._seen.get(agent)
         obs = np.zeros(OBS_SIZE, np.int64) if obs is None else obs.copy()
         mask = np.zeros(N_ACTIONS, np.int8)
         mine = agent == self.agent_selection and bool(self._legal) and not self.terminations.get(agent)
+        obs[OBS_PREFIX:] = -1
         if mine:
-            mask[list(self._legal)] = 1
+            mask[list(self._next_tokens())] = 1
+            obs[OBS_PREFIX:OBS_PREFIX + len(self._prefix)] = self._prefix
         obs[OBS_MY_TURN] = int(mine)
         return {"observation": obs, "action_mask": mask}
 
@@ -225,7 +283,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         """Wait for the game's next decision (or its end) and set up the agent to move."""
         assert self._game is not None
         message = self._game.requests.get()
-        self._legal, self._legal_choices, self._decision = {}, (), ""
+        self._legal, self._legal_choices, self._decision, self._prefix = {}, (), "", ()
         if message[0] == "error":
             self._game = None
             raise message[1]
@@ -237,9 +295,10 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         agent = self.possible_agents[view.seat]
         self._decision = DECISIONS[decision]
         self._legal_choices = legal
-        self._legal = {action_of(self._decision, choice): choice for choice in legal}
+        self._legal = {actions_of(self._decision, choice): choice for choice in legal}
         obs = np.zeros(OBS_SIZE, np.int64)
         obs[:VIEW_SIZE] = v
+        obs[V.V_MY_CARDS + int(v[V.V_HAND_N]):VIEW_SIZE] = -1  # past the hand: no card
         obs[V_BOT] = decision
         obs[OBS_TURN] = turn
         self._seen[agent] = obs
@@ -260,13 +319,17 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         agent = self._acting_agent(action)
         if agent is None or action is None:
             return
-        if int(action) not in self._legal:
+        if int(action) not in self._next_tokens():
             raise ValueError(f"action {action} is not legal for {agent} now (see the observation's action_mask)")
         assert self._game is not None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {name: 0.0 for name in self.agents}
-        self._game.replies.put(self._legal[int(action)])
-        self._next()
+        self._prefix += (int(action),)
+        depth = len(self._prefix)
+        left = [tokens for tokens in self._legal if tokens[:depth] == self._prefix]
+        if len(left) == 1:  # the tokens given leave one choice: it is made
+            self._game.replies.put(self._legal[left[0]])
+            self._next()
         self._end_step()
 
     def render(self) -> str | None:
@@ -287,4 +350,4 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
             game.join(timeout=10)
 
 
-__all__ = ["bang_v0", "raw_env", "Play", "END", "N_ACTIONS"]
+__all__ = ["bang_v0", "raw_env", "actions_of", "Play", "END", "N_ACTIONS"]

@@ -26,7 +26,10 @@ counts), its value, the round's expected loot, the notes drawn (3 counts), per s
 revealed (3 counts), per round and seat the aim (-1 for the dead and the rounds not played) and
 whether it lay down, this round's aims (in the lying-down phase, else -1), the shame value, and
 ``u``, the decision's uniform random number of the game's stream (0 when not its turn). The
-layout is :func:`obs_layout`. :meth:`raw_env.view` gives the same view as the
+layout is :func:`obs_layout`. With ``encoding="features"`` the observation is instead numbers
+in [-1, 1] a learner can read (:meth:`raw_env.feature_fields`): seats, rounds, aims and cards as
+one-hot (a seat's "none" as its own category), money / $200k and loot / $50k (clipped), counts
+over their most. :meth:`raw_env.view` gives the same view as the
 :class:`~cardsim.sims.cashnguns.strategy.View` a user strategy receives, and
 :meth:`raw_env.action_of` turns a strategy's choice into an action.
 
@@ -46,18 +49,30 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
-from cardsim.envs.common import CardEnv, wrap
+from cardsim.envs.common import CardEnv, Field, wrap
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
-from cardsim.sims.cashnguns.rules import BULLET_NAMES, DEFAULT_SHAME_DOLLARS, NOTE_UNITS, ROUNDS, UNIT_DOLLARS
+from cardsim.sims.cashnguns.rules import (
+    BULLET_NAMES,
+    DECK_NOTE_COUNTS,
+    DEFAULT_SHAME_DOLLARS,
+    HAND_COUNTS,
+    LETHAL_WOUNDS,
+    NOTE_UNITS,
+    NOTES_PER_ROUND,
+    ROUNDS,
+    UNIT_DOLLARS,
+)
 from cardsim.sims.cashnguns.steps import INFO_EXPECTED, OUT_WINNER
 from cardsim.sims.cashnguns.strategy import DECISIONS, GameState, View, play_steps
 
 AIM, CARD, LIE = DECISIONS
 KILO = 1000.0
 REWARDS = ("score", "win")
+MONEY_SCALE_KILO = 200  # features: money / $200k (clipped at 1: well above a game's usual take)
+LOOT_SCALE_KILO = 50  # features: a round's loot, and the shame value, / $50k
 
 
 def obs_layout(players: int) -> dict[str, tuple[int, int]]:
@@ -92,10 +107,13 @@ def obs_layout(players: int) -> dict[str, tuple[int, int]]:
 
 
 def cashnguns_v0(
-    players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score", render_mode: str | None = None
+    players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score", render_mode: str | None = None,
+    encoding: str = "raw",
 ) -> AECEnv:
-    """The wrapped environment (out-of-range actions are refused, the AEC order is enforced)."""
-    return wrap(raw_env(players=players, shame_value=shame_value, reward=reward, render_mode=render_mode))
+    """The wrapped environment (out-of-range actions are refused, the AEC order is enforced);
+    ``encoding="features"`` for observations a learner reads (see the module)."""
+    return wrap(raw_env(players=players, shame_value=shame_value, reward=reward, render_mode=render_mode,
+                        encoding=encoding))
 
 
 def score(game: GameState, seat: int) -> int:
@@ -117,6 +135,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         shame_value: int = DEFAULT_SHAME_DOLLARS,
         reward: str = "score",
         render_mode: str | None = None,
+        encoding: str = "raw",
     ) -> None:
         super().__init__()
         CashNGunsConfig(players=players, shame_value=shame_value)  # one-line UserError
@@ -126,12 +145,44 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         self._slices = {name: slice(at, at + length) for name, (at, length) in self.layout.items()}
         self._size = size = sum(length for _, length in self.layout.values())
         self.n_actions = players + 5
-        self._setup(players, render_mode, spaces.Box(-1e6, 1e6, (size,), np.float32), self.n_actions)
+        self._setup(players, render_mode, spaces.Box(-1e6, 1e6, (size,), np.float32), self.n_actions, encoding)
         self.shame_value, self.reward = shame_value, reward
         self._table: GameState | None = None
         self._driver: Generator[tuple[int, str, float], Any, None] | None = None
         self.seat_of_slot: list[int] = []
         self.game_seed = 0
+
+    def feature_fields(self) -> list[Field]:
+        """The features of ``encoding="features"`` (see the module docstring)."""
+        players = self.players
+        at = obs_layout(players)
+
+        def field(name: str, kind: str, size: int = 1, offset: int = 0, shown: str = "") -> Field:
+            start, length = at[name]
+            return Field(shown or name, start, length, kind, size, offset)
+
+        return [
+            field("decision", "scale"),
+            field("seat", "onehot", players),
+            field("round", "onehot", ROUNDS + 1),
+            field("hand", "scale", max(HAND_COUNTS), shown="hand / 5"),
+            field("my_target", "onehot", players + 1, -1),
+            field("my_card", "onehot", len(BULLET_NAMES) + 1, -1),
+            field("alive", "scale"),
+            field("money", "scale", MONEY_SCALE_KILO, shown=f"money / ${MONEY_SCALE_KILO}k"),
+            field("wounds", "scale", LETHAL_WOUNDS, shown="wounds / 3"),
+            field("shame", "scale", ROUNDS, shown="shame / 8"),
+            field("loot", "scale", NOTES_PER_ROUND, shown="loot notes / 5"),
+            field("loot_value", "scale", LOOT_SCALE_KILO, shown=f"loot value / ${LOOT_SCALE_KILO}k"),
+            field("expected_loot", "scale", LOOT_SCALE_KILO, shown=f"expected loot / ${LOOT_SCALE_KILO}k"),
+            field("drawn", "scale", max(DECK_NOTE_COUNTS), shown="notes drawn / 15"),
+            field("revealed", "scale", ROUNDS, shown="cards revealed / 8"),
+            field("aims", "onehot", players + 1, -1),
+            field("lay", "scale"),
+            field("targets", "onehot", players + 1, -1),
+            field("shame_value", "scale", LOOT_SCALE_KILO, shown=f"shame value / ${LOOT_SCALE_KILO}k"),
+            field("u", "scale"),
+        ]
 
     @property
     def table(self) -> GameState:
@@ -286,3 +337,127 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         if decision == LIE:
             text += f"; aims {table.targets.tolist()}, cards " + ", ".join(BULLET_NAMES[int(b)] for b in table.bullets)
         return self._show(text)
+
+
+def cashnguns_parallel_v0(
+    players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score", encoding: str = "raw",
+) -> ParallelGame:
+    """Cash'n Guns as a PettingZoo parallel environment (see :class:`ParallelGame`)."""
+    return ParallelGame(players=players, shame_value=shame_value, reward=reward, encoding=encoding)
+
+
+class ParallelGame(ParallelEnv):
+    """Cash'n Guns with its simultaneous decisions made at once: two steps a round, every
+    living player acting in each. The first step (``phase`` "play") is each player's aim and
+    bullet card together, both secret until the lying-down phase (action ``aim * 3 + card``:
+    the seat aimed at and card 0 Click, 1 Bang!, 2 Bang!Bang!Bang!); the second ("lie_down") is
+    whether it lies down, knowing every aim (action ``3 * P``: stands, ``3 * P + 1``: lies down).
+
+    The game is :func:`cashnguns_v0`'s, fed the choices in its own order, so the same choices
+    give the same game, rewards and ends. Each observation is the AEC environment's for an
+    agent not being asked (``encoding`` as there), with this environment's ``action_mask``;
+    ``infos[agent]["phase"]`` names the phase (the mask tells it too). Rewards, terminations and
+    the last infos are the AEC environment's, summed over the choices of a step.
+    """
+
+    metadata = {"name": "cashnguns_parallel_v0", "render_modes": [], "is_parallelizable": True}
+
+    def __init__(self, players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score",
+                 encoding: str = "raw") -> None:
+        self.aec = raw_env(players=players, shame_value=shame_value, reward=reward, encoding=encoding)
+        self.players = players
+        self.possible_agents = list(self.aec.possible_agents)
+        self.agents: list[str] = []
+        self.phase = "play"
+        self.n_actions = 3 * players + 2
+        self._action_space = spaces.Discrete(self.n_actions)
+        inner = self.aec._observation_space["observation"]
+        self._observation_space = spaces.Dict(
+            {"observation": inner, "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8)})
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    def _mask(self, agent: str) -> np.ndarray:
+        mask = np.zeros(self.n_actions, np.int8)
+        table, seat = self.aec.table, self.aec.seat(agent)
+        if self.phase == "lie_down":
+            mask[3 * self.players:] = 1
+            return mask
+        for target in range(self.players):
+            if target == seat or not table.alive[target]:
+                continue
+            for card in range(3):
+                if table.hands[seat][card] > 0:
+                    mask[3 * target + card] = 1
+        return mask
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        return {agent: {"observation": self.aec.observe(agent)["observation"], "action_mask": self._mask(agent)}
+                for agent in self.agents}
+
+    def _settle_dead(self) -> None:
+        """Step the AEC environment's dead agents out (its order asks them first)."""
+        while self.aec.agents and (self.aec.terminations[self.aec.agent_selection]
+                                   or self.aec.truncations[self.aec.agent_selection]):
+            self.aec.step(None)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        self.aec.reset(seed=seed, options=options)
+        self.phase = "play"
+        self.agents = list(self.aec.agents)
+        return self._observations(), {agent: {"phase": self.phase} for agent in self.agents}
+
+    def step(self, actions: dict[str, int]) -> tuple[dict, dict, dict, dict, dict]:
+        for agent in self.agents:
+            action = actions.get(agent)
+            if action is None or not 0 <= int(action) < self.n_actions or not self._mask(agent)[int(action)]:
+                raise ValueError(f"action {action!r} is not legal for {agent} now (see its action_mask)")
+        rewards = dict.fromkeys(self.agents, 0.0)
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        terminations = dict.fromkeys(self.agents, False)
+        wanted = (AIM, CARD) if self.phase == "play" else (LIE,)
+        aec = self.aec
+        while aec.agents:
+            self._settle_dead()
+            if not aec.agents or aec.table.over or aec.decision() not in wanted:
+                break
+            agent, decision = aec.agent_selection, aec.decision()
+            action = int(actions[agent])
+            if decision == AIM:
+                aec.step(action // 3)
+            elif decision == CARD:
+                aec.step(self.players + action % 3)
+            else:
+                aec.step(self.players + 3 + action - 3 * self.players)
+            for name, value in aec.rewards.items():
+                if name in rewards:
+                    rewards[name] += value
+                if name in infos and aec.terminations.get(name):
+                    infos[name] = dict(aec.infos[name])  # kept before its dead step drops it
+            if aec.decision() == AIM and decision == LIE:
+                break  # the round resolved: the next one is the next step's
+        for agent in self.agents:
+            terminations[agent] = bool(aec.terminations.get(agent, True))
+            if terminations[agent] and agent in aec.infos:
+                infos[agent] = dict(aec.infos[agent])
+        self._settle_dead()
+        self.phase = "lie_down" if self.phase == "play" else "play"
+        self.agents = [agent for agent in self.agents if not terminations[agent]]
+        for agent in self.agents:
+            infos[agent]["phase"] = self.phase
+        truncations = dict.fromkeys(terminations, False)
+        observations = {agent: {"observation": aec.observe(agent)["observation"],
+                                "action_mask": self._mask(agent) if agent in self.agents
+                                else np.zeros(self.n_actions, np.int8)}
+                        for agent in terminations}
+        return observations, rewards, terminations, truncations, infos
+
+    def state(self) -> np.ndarray:
+        return self.aec.state()
+
+    def close(self) -> None:
+        self.aec.close()

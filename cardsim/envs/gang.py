@@ -15,12 +15,16 @@ every seat has chosen; the seats' claims are then settled as the engine settles 
 the star reached for, equal stars contested at random).
 
 Actions (``Discrete(P)``): ``a`` reaches for the chip of ``a + 1`` stars (a higher star claims
-a stronger hand). The observation is a dict: ``action_mask`` (all 1 for the agent to move, all 0
-for the others) and ``observation``, the agent's public view as ``12 + 4 * P`` integers: its two
+a stronger hand). The observation is a dict: ``action_mask`` (all 1 for every agent still to
+choose its chip this round, all 0 for the others) and ``observation``, the agent's public view as ``12 + 4 * P`` integers: its two
 pocket cards and the five community cards (card code + 1, 0 for a card not shown; codes
 ``rank * 4 + suit``), the stars each seat took in each round (round-major, 0 for a round not yet
 settled), the round (0-3, 4 once the heist is over), 1 if it is this agent's turn, its seat, the
-teammates' pocket cards it cannot see and the community cards still to come.
+teammates' pocket cards it cannot see and the community cards still to come. With
+``encoding="features"`` the observation is instead numbers in [0, 1] a learner can read
+(:meth:`raw_env.feature_fields`): its pocket cards and the community cards shown, each as a set
+over the 52 card codes, the stars / P by round and seat, the round (one-hot of 5), 1 on its turn,
+its seat (one-hot), the teammates' cards it cannot see / 10 and the community cards to come / 5.
 :meth:`raw_env.view` gives the same view as the :class:`~cardsim.sims.gang.strategy.View` a user
 strategy receives (so ``hand_percentile`` applies), and :meth:`raw_env.action_of` turns a
 strategy's star into an action.
@@ -32,11 +36,13 @@ and ``chips`` (one row of stars per round, by seat).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from cardsim.envs.common import CardEnv, wrap
+from cardsim.envs.common import CardEnv, Field, wrap
 from cardsim.sims.gang.config import GangConfig
 from cardsim.sims.gang.holdings import BOARD_SIZES
 from cardsim.sims.gang.rounds import showdown_in_order
@@ -58,9 +64,19 @@ def obs_size(players: int) -> int:
     return POCKET + BOARD + ROUNDS * players + 5
 
 
-def gang_v0(players: int = 4, render_mode: str | None = None) -> AECEnv:
-    """The wrapped environment (out-of-range actions are refused, the AEC order is enforced)."""
-    return wrap(raw_env(players=players, render_mode=render_mode))
+def gang_parallel_v0(players: int = 4, render_mode: str | None = None, encoding: str = "raw") -> Any:
+    """The heist as a PettingZoo parallel environment: each step is one chip round, every seat
+    choosing at once (as the engine's rounds are simultaneous); PettingZoo's
+    ``aec_to_parallel`` of :func:`gang_v0`."""
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    return aec_to_parallel(gang_v0(players=players, render_mode=render_mode, encoding=encoding))
+
+
+def gang_v0(players: int = 4, render_mode: str | None = None, encoding: str = "raw") -> AECEnv:
+    """The wrapped environment (out-of-range actions are refused, the AEC order is enforced);
+    ``encoding="features"`` for observations a learner reads (see the module)."""
+    return wrap(raw_env(players=players, render_mode=render_mode, encoding=encoding))
 
 
 class Heist:
@@ -136,12 +152,13 @@ class Heist:
 class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
     """One heist of The Gang for 3-6 cooperating agents (see the module docstring)."""
 
-    metadata = {"name": "gang_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata = {"name": "gang_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
 
-    def __init__(self, players: int = 4, render_mode: str | None = None) -> None:
+    def __init__(self, players: int = 4, render_mode: str | None = None, encoding: str = "raw") -> None:
         super().__init__()
         GangConfig(players=players)  # one-line UserError on a bad table size
-        self._setup(players, render_mode, spaces.Box(0, 52, (obs_size(players),), np.int64), players)
+        self._setup(players, render_mode, spaces.Box(0, 52, (obs_size(players),), np.int64), players,
+                    encoding)
         self._heist: Heist | None = None
         self.deal_seed = 0
 
@@ -149,6 +166,20 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
     def heist(self) -> Heist:
         """The heist being played (set by :meth:`reset`)."""
         return self._started(self._heist)
+
+    def feature_fields(self) -> list[Field]:
+        """The features of ``encoding="features"`` (see the module docstring)."""
+        players, at = self.players, POCKET + BOARD + ROUNDS * self.players
+        return [
+            Field("pocket cards", 0, POCKET, "multihot", 52, 1),
+            Field("community cards shown", POCKET, BOARD, "multihot", 52, 1),
+            Field("stars by round and seat / players", POCKET + BOARD, ROUNDS * players, "scale", players),
+            Field("round", at, 1, "onehot", ROUNDS + 1),
+            Field("its turn", at + 1, 1, "scale", 1),
+            Field("its seat", at + 2, 1, "onehot", players),
+            Field("teammates' cards it cannot see / 10", at + 3, 1, "scale", 10),
+            Field("community cards to come / 5", at + 4, 1, "scale", BOARD),
+        ]
 
     # -- the public view ---------------------------------------------------------------
     def view(self, agent: str) -> View:
@@ -176,7 +207,8 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         at = POCKET + BOARD + ROUNDS * self.players
         mine = not heist.over and heist.mover == seat
         obs[at : at + 5] = (heist.round, int(mine), seat, POCKET * (self.players - 1), BOARD - len(shown))
-        mask = np.full(self.players, int(mine), np.int8)
+        # the round's chips are simultaneous: every seat still to choose may choose any chip
+        mask = np.full(self.players, int(not heist.over and seat >= heist.mover), np.int8)
         return {"observation": obs, "action_mask": mask}
 
     # -- playing ------------------------------------------------------------------------

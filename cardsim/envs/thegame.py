@@ -11,7 +11,11 @@ The observation is a dict: ``action_mask`` (1 for the legal actions of the agent
 0 for the others) and ``observation``, the agent's public view as 119 integers: its hand by
 slot (0 = empty, 8), the pile tops (4), whether each card 2..99 is on a pile (98), the hand
 sizes of seats 0-4 (5), the draw pile size, the cards this turn must still play, 1 if it is
-this agent's turn, and its seat. :meth:`raw_env.view` gives the same view as the
+this agent's turn, and its seat. With ``encoding="features"`` the observation is instead 221
+numbers in [0, 1] a learner can read (:meth:`raw_env.feature_fields`, :func:`cardsim.envs.common.encode`):
+the hand by slot / 100 (8), the cards in hand as a set over 2..99 (98), the pile tops / 100
+(4), the cards on the piles (98), hand sizes / 8 (5), the draw pile / 98, the cards still to
+play / 8, 1 on its turn and its seat (one-hot of 5). :meth:`raw_env.view` gives the same view as the
 :class:`~cardsim.sims.thegame.strategy.View` a user strategy receives, and
 :meth:`raw_env.action_of` turns a strategy's choice into an action.
 
@@ -27,7 +31,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from cardsim.envs.common import CardEnv, wrap
+from cardsim.envs.common import CardEnv, Field, wrap
 from cardsim.sims.thegame.config import TheGameConfig
 from cardsim.sims.thegame.rules import (
     DESCENDING_START,
@@ -57,9 +61,10 @@ def thegame_v0(
     hand_size: int | None = None,
     backwards_trick: bool = True,
     render_mode: str | None = None,
+    encoding: str = "raw",
 ) -> AECEnv:
     """The wrapped environment (illegal or out-of-range actions are refused, the AEC order is
-    enforced)."""
+    enforced); ``encoding="features"`` for observations a learner reads (see the module)."""
     return wrap(
         raw_env(
             players=players,
@@ -67,6 +72,7 @@ def thegame_v0(
             hand_size=hand_size,
             backwards_trick=backwards_trick,
             render_mode=render_mode,
+            encoding=encoding,
         )
     )
 
@@ -83,12 +89,14 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         hand_size: int | None = None,
         backwards_trick: bool = True,
         render_mode: str | None = None,
+        encoding: str = "raw",
     ) -> None:
         super().__init__()
         TheGameConfig(
             players=players, min_cards=min_cards, hand_size=hand_size, backwards_trick=backwards_trick
         )  # one-line UserError on bad rules
-        self._setup(players, render_mode, spaces.Box(0, DESCENDING_START, (OBS_SIZE,), np.int64), N_ACTIONS)
+        self._setup(players, render_mode, spaces.Box(0, DESCENDING_START, (OBS_SIZE,), np.int64), N_ACTIONS,
+                    encoding)
         self.rules: dict[str, Any] = {
             "min_cards": min_cards,
             "hand_size": hand_size,
@@ -101,6 +109,20 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
     def table(self) -> Table:
         """The game being played (set by :meth:`reset`)."""
         return self._started(self._table)
+
+    def feature_fields(self) -> list[Field]:
+        """The features of ``encoding="features"`` (see the module docstring)."""
+        return [
+            Field("hand by slot / 100", OBS_HAND, MAX_HAND, "scale", 100),
+            Field("cards in hand", OBS_HAND, MAX_HAND, "multihot", HIGHEST_CARD - LOWEST_CARD + 1, LOWEST_CARD),
+            Field("pile tops / 100", OBS_PILES, N_PILES, "scale", 100),
+            Field("cards on the piles", OBS_PLAYED, HIGHEST_CARD - LOWEST_CARD + 1, "scale", 1),
+            Field("hand sizes / 8", OBS_COUNTS, MAX_PLAYERS, "scale", MAX_HAND),
+            Field("draw pile / 98", OBS_DRAW, 1, "scale", HIGHEST_CARD - LOWEST_CARD + 1),
+            Field("cards still to play / 8", OBS_TO_PLAY, 1, "scale", MAX_HAND),
+            Field("its turn", OBS_MY_TURN, 1, "scale", 1),
+            Field("its seat", OBS_SEAT, 1, "onehot", MAX_PLAYERS),
+        ]
 
     # -- the public view ---------------------------------------------------------------
     def view(self, agent: str) -> View:

@@ -5,7 +5,7 @@ policies that reads only the strategy interface's View. On the same seeds it pla
 kernel's games (``tests/bang/test_strategy.py`` compares whole games), so evaluated against
 ``--against role`` its paired difference is exactly 0:
 
-    cardsim bang evaluate --strategy examples/strategies/bang_role.py:RoleBot --seat outlaw --against role
+    cardsim bang evaluate --strategy examples/strategies/bang_role.py:RoleBot --role outlaw --against role
 """
 
 from cardsim.sims.bang.builtin import BuiltinBot

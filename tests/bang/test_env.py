@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 import cardsim.envs  # noqa: E402
+from cardsim.envs.bang import N_ACTIONS, OBS_MY_TURN  # noqa: E402
 from cardsim.sims.bang import strategy as S  # noqa: E402
 from cardsim.sims.bang.cards import ROLE_SIDE, SHERIFF, SIDE_NAMES  # noqa: E402
 from cardsim.sims.core.user_strategy import load_strategy  # noqa: E402
@@ -35,6 +36,7 @@ def play_through_env(env, twin, seed: int) -> dict:
     game = env.unwrapped
     returns = dict.fromkeys(env.possible_agents, 0.0)
     infos = {}
+    choice = None
     for agent in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
         returns[agent] += reward
@@ -42,9 +44,11 @@ def play_through_env(env, twin, seed: int) -> dict:
             infos[agent] = info
             env.step(None)
             continue
-        choice = getattr(twin, game.decision)(game.view(agent), game.legal_choices())
+        if not game.prefix:  # a new decision (a choice is made once its tokens leave one)
+            choice = getattr(twin, game.decision)(game.view(agent), game.legal_choices())
         action = game.action_of(choice)
-        assert observation["action_mask"][action] == 1 and observation["observation"][-1] == 1
+        assert observation["action_mask"][action] == 1
+        assert observation["observation"][OBS_MY_TURN] == 1
         env.step(action)
     return {"infos": infos, "returns": returns, "seeds": (game.deal_seed, game.play_seed)}
 
@@ -81,7 +85,8 @@ def test_observations_show_only_public_information():
     mover = env.agent_selection
     view = game.view(mover)
     observation = env.observe(mover)
-    assert observation["action_mask"].sum() == len(game.legal_choices()) > 0
+    first_tokens = {game.actions_of(choice)[0] for choice in game.legal_choices()}
+    assert observation["action_mask"].sum() == len(first_tokens) > 0
     assert all(env.observe(agent)["action_mask"].sum() == 0 for agent in env.agents if agent != mover)
     from cardsim.sims.bang import view as V
 
@@ -94,7 +99,7 @@ def test_observations_show_only_public_information():
 def test_an_illegal_action_is_refused_and_a_reset_ends_the_game():
     env = cardsim.envs.bang_v0(players=4)
     env.reset(seed=1)
-    illegal = next(a for a in range(1000) if env.observe(env.agent_selection)["action_mask"][a] == 0)
+    illegal = next(a for a in range(N_ACTIONS) if env.observe(env.agent_selection)["action_mask"][a] == 0)
     with pytest.raises(ValueError, match="not legal"):
         env.unwrapped.step(illegal)
     first = env.unwrapped._game
@@ -109,3 +114,32 @@ def test_bad_players_are_refused():
     with pytest.raises(UserError, match="players must be 4-7"):
         cardsim.envs.bang_v0(players=3)
     assert "bang_v0" in cardsim.envs.ENVS
+
+
+def test_actions_are_factored_into_a_few_hundred_tokens():
+    """A choice takes at most three tokens out of a small space; every legal choice is reached
+    by its tokens and no other, and the mask never offers a token that leads nowhere."""
+    import copy
+
+    assert N_ACTIONS <= 300
+    env = cardsim.envs.bang_v0(players=5)
+    env.reset(seed=8)
+    game = env.unwrapped
+    rng = np.random.default_rng(0)
+    decisions = 0
+    while not all(env.terminations.values()) and decisions < 60:
+        legal = game.legal_choices()
+        choice = legal[int(rng.integers(len(legal)))]
+        tokens = game.actions_of(choice)
+        assert 1 <= len(tokens) <= 3
+        agent, prefix_seen = env.agent_selection, []
+        for token in tokens:
+            if game.prefix != tuple(prefix_seen):
+                break  # the tokens given already left one choice: it was made
+            assert env.observe(agent)["action_mask"][token] == 1
+            branch = copy.deepcopy(env)  # a token the mask offers always leads to a choice
+            branch.step(token)
+            prefix_seen.append(token)
+            env.step(token)
+        decisions += 1
+    assert decisions > 10

@@ -50,7 +50,7 @@ def test_perturbations_read_their_own_games() -> None:
     [
         (["--roles", "captain"], "captain"),
         (["--against", "genius"], "genius"),
-        (["--games", "-5"], "--games"),
+        (["--search-n", "-5"], "--search-n"),
         (["--players", "9"], "4-7"),
     ],
 )
@@ -63,7 +63,7 @@ def test_stress_bad_input_is_one_line_exit_2(args: list[str], needle: str) -> No
 
 def test_stress_json_document() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "cardsim.cli", "bang", "stress", "--players", "5", "--games",
+        [sys.executable, "-m", "cardsim.cli", "bang", "stress", "--players", "5", "--search-n",
          "100", "--steps", "1", "--validation", "200", "--trials", "1", "--n", "200", "--jobs",
          "1", "--json"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr

@@ -207,7 +207,7 @@ def test_outside_check_finds_the_exploit_of_a_poor_equilibrium_and_is_stored(tmp
 
 @pytest.mark.parametrize("args, message", [
     (["--budget", "0"], "--budget must be at least 1"),
-    (["--games", "-3"], "--validation-games must be at least 1"),
+    (["--n", "-3"], "--n must be at least 1"),
     (["--metric", "money"], "--metric must be one of"),
     (["--players", "7"], "players must be 4-6"),
     (["--libraries", "/nonexistent/libraries.json"], "missing or unreadable"),

@@ -142,7 +142,7 @@ def test_report_tries_every_reading_from_outside(tmp_path, monkeypatch):
     text = " ".join(str(block) for block in readings_blocks((4,), entries, checks))
     assert "tried from outside" in text and "stored discover run" in text and "shipped library" in text
     assert "a search of 6 candidates plus 4 local-search ones" in text and "root seed 3" in text
-    assert ("reruns with cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --games 200 "
+    assert ("reruns with cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --n 200 "
             "--seed 3 --local 4") in text
     assert "cardsim cashnguns discover --players 4 --metric win --shame -5000 --seed 0 --budget 200" in text
     assert "Not yet run" in text and "--metric score --shame 5000" in text
@@ -225,7 +225,7 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     out = tmp_path / "libraries.json"
     out.write_text(load_libraries.__defaults__[0].read_text())
     before = load_libraries(out)
-    args = ["check", "--players", "4", "--budget", "6", "--games", "200", "--local", "4", "--jobs", "1",
+    args = ["check", "--players", "4", "--budget", "6", "--n", "200", "--local", "4", "--jobs", "1",
             "--libraries", str(out), "--record", "--json", "--no-sweep"]
     first = CliRunner().invoke(app, [*args, "--seed", "3"])
     assert first.exit_code == 0, first.output
@@ -235,7 +235,7 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     after = load_libraries(out)
     records = after[(4, "win", -5000)]["outside_checks"]
     assert [r["command"] for r in records] == [
-        f"cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --games 200 --seed {s} --local 4"
+        f"cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --n 200 --seed {s} --local 4"
         " --no-sweep" for s in (3, 4)]
     assert records[0]["gain"] * 100 == pytest.approx(row["gain"])
     assert [100 * x for x in records[0]["interval"]] == pytest.approx([row["lo"], row["hi"]])

@@ -221,7 +221,7 @@ def test_a_missing_file_and_check_strategy(capsys, tmp_path):
     code, out, err = cli(capsys, "cashnguns", "check", "--players", "4", "--strategy", f"{tmp_path}/none.py:X",
                          "--jobs", "1")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "no file" in err
-    code, out, err = cli(capsys, "cashnguns", "check", "--players", "4", "--strategy", PATIENT, "--games", "100",
+    code, out, err = cli(capsys, "cashnguns", "check", "--players", "4", "--strategy", PATIENT, "--n", "100",
                          "--jobs", "1", "--json")
     assert code in (0, None), err
     row = json.loads(out)["tables"]["check"][0]

@@ -106,6 +106,13 @@ BAD_INPUT = [
     (["bang", "run", "--bots", "sheriff=role,sheriff=random"], "--bots names sheriff twice"),
     (["bang", "compare", "--store", "somewhere", "--no-store"], "--store and --no-store"),
     (["bang", "compare", "--seed", "-1", "--no-store"], "--seed must be a non-negative"),
+    # one name per idea, texts that name the option given
+    (["runs", "list", "--store", "/nonexistent/store"], "--store: no folder /nonexistent/store"),
+    (["runs", "prune", "--stale", "--yes", "--store", "/nonexistent/store"], "--store: no folder"),
+    (["gang", "models", "--format", "table", "--json"], "--json and --format table contradict"),
+    (["cashnguns", "check", "--players", "4", "--n", "0"], "--n must be at least 1"),
+    (["bang", "evaluate", "--strategy", "x.py:X", "--role", "captain"], "role must be one of"),
+    (["bang", "stress", "--search-n", "1"], "--search-n"),
 ]
 
 
@@ -180,7 +187,7 @@ def test_json_is_one_document_with_seed_stop_rule_and_runs(capsys, tmp_path):
 def test_search_commands_record_their_seed_and_stop_rule(capsys):
     """A search command's document names the seed it was given, not null."""
     code, out, err = cardsim(capsys, "cashnguns", "check", "--players", "4", "--budget", "2",
-                             "--local", "2", "--games", "200", "--seed", "5", "--jobs", "1", "--no-sweep",
+                             "--local", "2", "--n", "200", "--seed", "5", "--jobs", "1", "--no-sweep",
                              "--json")
     assert code == 0, err
     document = json.loads(out)
@@ -351,3 +358,52 @@ def test_an_unforeseen_disk_error_is_one_line(capsys, monkeypatch):
     code, _, err = cardsim(capsys, "gang", "models")
     assert code == 1
     assert err.strip() == "error: No space left on device: results/chunk.parquet"
+
+
+def test_bare_cardsim_prints_help_and_exits_0(capsys):
+    for args in ([], ["gang"], ["runs"]):
+        code, out, err = cardsim(capsys, *args)
+        assert code == 0 and err == "", args
+        assert out.startswith("Usage: cardsim") and "Commands:" in out, args
+
+
+def test_version_flag_and_shell_completion(capsys, monkeypatch):
+    from cardsim import __version__
+
+    code, out, _ = cardsim(capsys, "--version")
+    assert code == 0 and out.strip() == __version__
+    code, out, _ = cardsim(capsys, "--help")
+    assert "--install-completion" in out and "--show-completion" in out
+    monkeypatch.setenv("_CARDSIM_COMPLETE", "complete_bash")
+    monkeypatch.setenv("COMP_WORDS", "cardsim gang heist --pl")
+    monkeypatch.setenv("COMP_CWORD", "3")
+    code, out, _ = cardsim(capsys)
+    assert code == 0 and out.split() == ["--players", "--plot", "--plot-format"]
+
+
+def test_help_names_only_options_the_command_has(capsys):
+    """No command's help names a run option it does not take (gang evaluate's --n once named
+    --precision); deprecated old names are hidden from the help."""
+    import typer.main
+
+    from cardsim.cli import build_app
+
+    root = typer.main.get_command(build_app())
+    wrong = []
+    for group_name, group in root.commands.items():
+        for name, command in getattr(group, "commands", {group_name: group}).items():
+            flags = {flag for param in command.params for flag in param.opts + param.secondary_opts}
+            text = " ".join([command.help or ""] + [getattr(p, "help", "") or "" for p in command.params])
+            wrong += [(group_name, name, flag) for flag in ("--precision", "--max-n", "--quiet")
+                      if flag in text and flag not in flags]
+            hidden = [p.opts[0] for p in command.params if getattr(p, "hidden", False)]
+            if hidden:
+                code, out, _ = cardsim(capsys, group_name, name, "--help")
+                assert code == 0 and not any(flag in out.split() for flag in hidden), (name, hidden)
+    assert wrong == []
+
+
+def test_old_option_names_still_run_with_a_note(capsys, no_compute):
+    code, out, err = cardsim(capsys, "cashnguns", "check", "--players", "4", "--games", "0")
+    assert code == 2 and "note: --games is deprecated; use --n" in err
+    assert err.strip().splitlines()[-1] == "error: --n must be at least 1, got 0"

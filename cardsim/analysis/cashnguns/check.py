@@ -47,9 +47,11 @@ class OutsideCheck:
 
     def check(self) -> None:
         """One-line errors for settings out of range."""
-        for name in ("budget", "search_games", "validation_games"):
+        # the command-line option that sets each field (search_games has none)
+        for name, option in (("budget", "--budget"), ("search_games", "search_games"),
+                             ("validation_games", "--n")):
             if getattr(self, name) < 1:
-                raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
+                raise UserError(f"{option} must be at least 1, got {getattr(self, name)}")
         if self.local < 0:
             raise UserError(f"--local must be at least 0, got {self.local}")
 
@@ -187,6 +189,6 @@ def record_outside_check(path: Path, result: dict, command: str) -> dict:
 def check_command_line(players: int, metric: str, shame_value: int, check: OutsideCheck) -> str:
     """The command that runs one outside check of a shipped library."""
     return (f"cardsim cashnguns check --players {players} --metric {metric} --shame {shame_value} "
-            f"--budget {check.budget} --games {check.validation_games} --seed {check.seed}"
+            f"--budget {check.budget} --n {check.validation_games} --seed {check.seed}"
             + (f" --local {check.local}" if check.local != DEFAULT_LOCAL else "")
             + ("" if check.sweep else " --no-sweep"))

@@ -28,6 +28,7 @@ from cardsim.sims.core.user_strategy import (
     check_methods,
     load_strategy,
     paired_difference,
+    run_chunks,
 )
 from cardsim.stats import wilson_interval
 
@@ -119,12 +120,7 @@ def evaluate_strategy(spec: str, *, players: int = 4, n: int = 2_000, against: s
     specs, mix, label, status = opponents(against, players, metric, shame_value, libraries)
     sizes = [min(EVALUATE_CHUNK, n - start) for start in range(0, n, EVALUATE_CHUNK)]
     arguments = [(spec, specs, mix, players, seat, shame_value, seed, chunk, size) for chunk, size in enumerate(sizes)]
-    if jobs == 1 or len(arguments) == 1:
-        parts = [_play_chunk(*a) for a in arguments]
-    else:
-        from joblib import Parallel, delayed
-
-        parts = Parallel(n_jobs=jobs)(delayed(_play_chunk)(*a) for a in arguments)
+    parts = run_chunks(_play_chunk, arguments, jobs)
     for part in parts:
         if "error" in part:
             problem, strategy, where, turn, decision, text = part["error"]

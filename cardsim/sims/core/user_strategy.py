@@ -16,14 +16,17 @@ process and spec), so a strategy never needs to be picklable.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import importlib.util
 import math
+import os
 import signal
 import sys
 import threading
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +36,10 @@ from cardsim.errors import UserError
 
 #: Seconds one decision may take before the evaluation stops with a :class:`StrategyError`.
 DEFAULT_TIME_LIMIT = 2.0
+#: Seconds importing a strategy's file (and making its instance) may take: a file that loops
+#: at import stops with one line instead of hanging the command. Generous, since a strategy
+#: may compile numba code at import; $CARDSIM_IMPORT_TIME_LIMIT sets another bound.
+IMPORT_TIME_LIMIT = float(os.environ.get("CARDSIM_IMPORT_TIME_LIMIT") or 60.0)
 
 _LOADED: dict[str, Any] = {}
 
@@ -78,7 +85,24 @@ def load_strategy(spec: str) -> Any:
         raise UserError(f"strategy {spec}: {path} cannot be loaded as Python")
     module = importlib.util.module_from_spec(module_spec)
     try:
+        with _time_limit(IMPORT_TIME_LIMIT) as timed, _output_to_stderr():
+            found = _import_and_make(module_spec, module, spec, path, name)
+    except _TimeUp:
+        timed = (True, -math.inf)
+    if time.perf_counter() - timed[1] > IMPORT_TIME_LIMIT:
+        raise UserError(f"strategy {spec}: loading {path} took longer than {IMPORT_TIME_LIMIT:g} s "
+                        "(does it loop or wait at import?)")
+    _LOADED[spec] = found
+    return found
+
+
+def _import_and_make(module_spec: Any, module: Any, spec: str, path: Path, name: str) -> Any:
+    """Run the strategy file and make its instance (a class is called without arguments);
+    every failure, ``sys.exit`` included, as one :class:`UserError` line naming ``spec``."""
+    try:
         module_spec.loader.exec_module(module)
+    except SystemExit as exc:
+        raise UserError(f"strategy {spec}: importing {path} exited (sys.exit({exc.code!r}))") from None
     except Exception as exc:
         raise UserError(f"strategy {spec}: importing {path} failed: {type(exc).__name__}: {exc}") from exc
     if not hasattr(module, name):
@@ -87,10 +111,44 @@ def load_strategy(spec: str) -> Any:
     if isinstance(found, type):
         try:
             found = found()
+        except SystemExit as exc:
+            raise UserError(f"strategy {spec}: {name}() exited (sys.exit({exc.code!r}))") from None
         except Exception as exc:
             raise UserError(f"strategy {spec}: {name}() failed: {type(exc).__name__}: {exc}") from exc
-    _LOADED[spec] = found
     return found
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[tuple[bool, float]]:
+    """Raise :class:`_TimeUp` inside the block after ``seconds`` where a timer can be armed
+    (the main thread); yields (armed, start time) so that the caller can check the time after
+    the block otherwise. Whatever timer and SIGALRM handler ran before (a
+    :class:`DecisionClock`) are restored afterwards."""
+    started = time.perf_counter()
+    if not (_TIMER_AVAILABLE and threading.current_thread() is threading.main_thread()):
+        yield False, started
+        return
+    previous_handler = signal.signal(signal.SIGALRM, _raise_time_up)
+    previous_timer = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield True, started
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_handler)
+        if previous_timer[0] > 0 or previous_timer[1] > 0:
+            signal.setitimer(signal.ITIMER_REAL, max(previous_timer[0], 1e-3), previous_timer[1])
+
+
+@contextlib.contextmanager
+def _output_to_stderr() -> Iterator[None]:
+    """A strategy's ``print()`` goes to stderr inside the block: stdout carries the command's
+    results (one JSON document with --json) and nothing else."""
+    saved = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdout = saved
 
 
 def check_methods(strategy: Any, spec: str, decisions: Sequence[str]) -> None:
@@ -129,7 +187,8 @@ _TIMER_AVAILABLE = hasattr(signal, "setitimer")
 
 def _same(choice: Any, option: Any) -> bool:
     """Whether a returned choice is the legal option (ints and numpy ints alike; never a bool
-    for an int, never a float that merely equals one)."""
+    for an int, never a float that merely equals one). :func:`decide` turns a numpy scalar
+    choice into the Python value it holds first."""
     if isinstance(option, (int, np.integer)) and not isinstance(option, bool):
         return isinstance(choice, (int, np.integer)) and not isinstance(choice, (bool, np.bool_)) and choice == option
     return type(choice) is type(option) and choice == option
@@ -188,6 +247,8 @@ def decide(strategy: Any, decision: str, view: Any, legal: Sequence[Any], *, spe
     if not callable(method):
         raise fail(f"the strategy has no method {decision}(view, legal)")
     started = time.perf_counter()
+    saved_stdout = sys.stdout
+    sys.stdout = sys.stderr  # a print() in the strategy must not mix with the results
     if clock is not None:
         try:
             clock.deadline = started + time_limit if math.isfinite(time_limit) else 0.0
@@ -195,8 +256,11 @@ def decide(strategy: Any, decision: str, view: Any, legal: Sequence[Any], *, spe
                 choice = method(view, tuple(legal))
             finally:
                 clock.deadline = 0.0
+                sys.stdout = saved_stdout
         except _TimeUp:
             raise fail(f"took longer than {time_limit:g} s") from None
+        except SystemExit as exc:
+            raise fail(f"exited (sys.exit({exc.code!r}))") from None
         except Exception as exc:
             raise fail(f"raised {type(exc).__name__}: {exc}") from exc
     else:
@@ -206,13 +270,18 @@ def decide(strategy: Any, decision: str, view: Any, legal: Sequence[Any], *, spe
             choice = method(view, tuple(legal))
         except _TimeUp:
             raise fail(f"took longer than {time_limit:g} s") from None
+        except SystemExit as exc:
+            raise fail(f"exited (sys.exit({exc.code!r}))") from None
         except Exception as exc:
             raise fail(f"raised {type(exc).__name__}: {exc}") from exc
         finally:
+            sys.stdout = saved_stdout
             if armed:
                 signal.setitimer(signal.ITIMER_REAL, 0)
     if time.perf_counter() - started > time_limit:
         raise fail(f"took longer than {time_limit:g} s")
+    if isinstance(choice, np.generic):  # numpy.bool_, numpy.int64, ... as Python values
+        choice = choice.item()
     for option in legal:
         if _same(choice, option):
             return option
@@ -242,6 +311,93 @@ def paired_difference(user: np.ndarray, builtin: np.ndarray) -> dict[str, float]
     mean = float(diff.mean())
     half = 1.959963984540054 * float(diff.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
     return {"n": float(n), "difference": mean, "lo": mean - half, "hi": mean + half}
+
+
+#: The label of the progress bar an evaluation shows (None: no bar), set by the command line.
+_PROGRESS_LABEL: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "cardsim_evaluation_progress", default=None)
+
+
+@contextlib.contextmanager
+def evaluation_progress(label: str | None) -> Iterator[None]:
+    """Inside the block, :func:`run_chunks` shows a progress bar labelled ``label`` on stderr
+    (on a terminal only); None (``--quiet``, or the Python API's default): no bar."""
+    token = _PROGRESS_LABEL.set(label)
+    try:
+        yield
+    finally:
+        _PROGRESS_LABEL.reset(token)
+
+
+class _ChunkBar:
+    """A rich progress bar of an evaluation's chunks on stderr, drawn only on a terminal and
+    when ``label`` is given."""
+
+    def __init__(self, label: str | None) -> None:
+        self._bar: Any = None
+        self._task: Any = None
+        self._label = label or ""
+        if label is None:
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        console = Console(stderr=True)
+        if console.is_terminal:
+            self._bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                                 MofNCompleteColumn(), TextColumn("chunks"), TimeElapsedColumn(),
+                                 TextColumn("ETA"), TimeRemainingColumn(), console=console,
+                                 transient=True)
+            self._bar.start()
+
+    def wave(self, total: int) -> None:
+        if self._bar is not None:
+            self._task = self._bar.add_task(self._label, total=total)
+
+    def advance(self) -> None:
+        if self._bar is not None and self._task is not None:
+            self._bar.advance(self._task)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+def _progress_bar(label: str | None) -> Any:
+    return _ChunkBar(label)
+
+
+def run_chunks(function: Callable[..., dict], arguments: Sequence[tuple], jobs: int) -> list[dict]:
+    """``function(*a)`` for every ``a`` of ``arguments`` (an evaluation's chunks), in this
+    process when ``jobs`` is 1 (or there is one chunk), else on ``jobs`` joblib workers; the
+    results in chunk order, whatever the worker count. Shows the progress bar asked for with
+    :func:`evaluation_progress`, one step per finished chunk."""
+    bar = _progress_bar(_PROGRESS_LABEL.get())
+    try:
+        bar.wave(len(arguments))
+        if jobs <= 1 or len(arguments) <= 1:
+            results = []
+            for args in arguments:
+                results.append(function(*args))
+                bar.advance()
+            return results
+        from joblib import Parallel, delayed
+
+        results = []
+        for result in Parallel(n_jobs=min(jobs, len(arguments)), return_as="generator")(
+                delayed(function)(*args) for args in arguments):
+            results.append(result)
+            bar.advance()
+        return results
+    finally:
+        bar.close()
 
 
 def report_traceback_if_asked(error: StrategyError, asked: bool) -> None:

@@ -407,19 +407,13 @@ def evaluate_games(spec: str, shown: str, against: str, players: int, n: int, se
     same whatever ``jobs``. The first failing decision is raised as a ``StrategyError`` (its
     ``traceback_text`` holds the strategy's traceback)."""
     from cardsim.errors import UserError
-    from cardsim.sims.core.user_strategy import StrategyError
+    from cardsim.sims.core.user_strategy import StrategyError, run_chunks
 
     sizes = [min(EVALUATE_CHUNK, n - start) for start in range(0, n, EVALUATE_CHUNK)]
     warm_up(players, against, rules)
     work = [(spec, shown, against, players, seed, chunk, size, rules, time_limit)
             for chunk, size in enumerate(sizes)]
-    if jobs <= 1 or len(work) == 1:
-        results = [evaluate_chunk(*args) for args in work]
-    else:
-        from joblib import Parallel, delayed
-
-        results = Parallel(n_jobs=min(jobs, len(work)))(delayed(evaluate_chunk)(*args)
-                                                        for args in work)
+    results = run_chunks(evaluate_chunk, work, jobs)
     for result in results:
         error = result.get("error")
         if error is None:
