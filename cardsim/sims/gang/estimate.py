@@ -8,7 +8,7 @@ the chips of the earlier rounds, the community cards shown, who redrew, and the 
 posteriors over every player's holding that the engine computes from them (``weights``). The
 community cards still to come and every pocket are drawn by the estimate's own generator, so a
 declined card leaves the heist exactly as without it and no hidden card is read
-(``tests/gang/test_hidden_swap.py`` replays the decision with the hidden cards changed).
+(:mod:`cardsim.sims.gang.checks` replays the decision with the hidden cards changed).
 """
 
 from __future__ import annotations
