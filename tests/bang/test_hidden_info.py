@@ -177,3 +177,21 @@ def test_a_leaky_user_strategy_is_caught() -> None:
     states = with_cards(mid_game_states(C.BOT_ROLE, 7))
     assert changed_decisions(lambda s, p: user_decisions(s, p, leaky=True), states) > 0
 
+
+def row_reading_decisions(state: np.ndarray, p: int) -> tuple:
+    """A cheat through the parameter rows: the role bot's decisions, plus the seat it would
+    aim at: the first other living seat whose parameter row is an Outlaw's. The deal sets each
+    seat's row from its role, so the row tells the hidden role."""
+    view = E.StateView(state)
+    outlaw_row = E.DEFAULT_PARAMS[C.OUTLAW]
+    suspects = [q for q in range(int(view.g[E.G_PLAYERS]))
+                if q != p and view.alive[q] == 1 and np.array_equal(view.params[q], outlaw_row)]
+    return bot_decisions(state, p), suspects[0] if suspects else -1
+
+
+def test_a_policy_reading_roles_through_parameter_rows_is_caught() -> None:
+    """The swap moves each seat's parameter row with its role, so a policy that reads another
+    seat's role through its row changes its decisions (swapping the roles alone left it
+    unchanged)."""
+    states = mid_game_states(C.BOT_ROLE, 7)
+    assert changed_decisions(row_reading_decisions, states) > 0

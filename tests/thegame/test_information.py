@@ -5,14 +5,16 @@ the draw order) is dealt again at random; a strategy that reads only its own han
 the public record of played cards and the allowed talk must then take exactly the same turn.
 
 The allowed talk is the signal "I have something good for pile N" (kernel.reservations, at the
-strategy's signal threshold): four bits that do depend on teammates' hands. Re-deals are therefore
-drawn until they give the same four bits as the original deal (rejection sampling), so that every
-position is compared, for every strategy. The check runs on the single-turn function, on the
+strategy's signal threshold): four bits that do depend on teammates' hands. Re-deals for the
+strategies that hear it (signals, search) are therefore drawn until they give the same four bits
+as the original deal (rejection sampling), so that every position is compared; greedy and planner
+hear no talk and are compared on any re-deal, so a planner that secretly reads the hints is
+caught. The check runs on the single-turn function, on the
 first turn of each game loop (``play_out``, ``play_out_greedy``, ``play_out_search``, which work
 out the mover, the minimum and the draw count themselves) and on search's rollout turn; the
 first-player choice is checked against what each player can announce from their own hand. A
 mutant (signals computed at a too-generous threshold, i.e. more talk than allowed) must be
-caught for signals and for search.
+caught for signals and for search, and a planner that plays the signals turn for planner.
 
 The Python engine of user strategies is checked the same way: at every decision of whole games
 (the mover's plays and the others' talk), re-dealing what the deciding seat cannot see leaves
@@ -35,6 +37,7 @@ from cardsim.sims.thegame.checks import (
     POSITIONS,
     STRATEGIES,
     check_reads_only_legal_information,
+    hint_reading_planner_turn,
     loop_turn,
     rollout_turn,
     single_turn,
@@ -76,6 +79,16 @@ def test_too_generous_signal_is_caught(name):
     with pytest.raises(AssertionError, match="hidden cards changed"):
         check_reads_only_legal_information(loop_turn, name, seed=19,
                                            signal_threshold=GENEROUS_THRESHOLD)
+
+
+def test_a_planner_that_reads_the_hints_is_caught():
+    """planner hears no talk, so its re-deals are not held to the same hints: a planner that
+    secretly reads them (it plays the signals turn) changes its turn when hidden cards change.
+    (Holding the hints fixed for every strategy let it pass.)"""
+    with pytest.raises(AssertionError, match="hidden cards changed planner's turn"):
+        check_reads_only_legal_information(hint_reading_planner_turn, "planner", seed=18)
+    with pytest.raises(AssertionError, match="hidden cards changed planner's turn"):
+        check_reads_only_legal_information(hint_reading_planner_turn, "planner", seed=19)
 
 
 def test_too_generous_signal_is_caught_in_rollouts():

@@ -53,7 +53,9 @@ def mid_game_states(bot: int, players: int, n_games: int = 12) -> list[tuple[np.
 def hide_differently(state: np.ndarray, p: int, rng: np.random.Generator) -> np.ndarray:
     """A copy of ``state`` that differs only in what seat p cannot see: the draw pile is
     reshuffled, other players' hand cards are swapped with draw-pile cards, and two living
-    players with hidden roles (other than p) swap roles."""
+    players with hidden roles (other than p) swap roles, with the bot and the parameter row
+    the deal gave each seat from its role (a decision that read another seat's row would read
+    its role)."""
     s = E.StateView(state.copy())
     deck_n = int(s.g[E.G_DECK_N])
     for q in range(int(s.g[E.G_PLAYERS])):
@@ -72,6 +74,9 @@ def hide_differently(state: np.ndarray, p: int, rng: np.random.Generator) -> np.
     if len(hidden) >= 2:
         a, b = rng.choice(hidden, 2, replace=False)
         s.role[a], s.role[b] = s.role[b], s.role[a]
+        # what the deal set from the roles moves with them: each seat's bot and parameter row
+        s.bot[a], s.bot[b] = s.bot[b], s.bot[a]
+        s.params[[a, b]] = s.params[[b, a]]
     assert E.invariant_error(s.state) == 0
     return s.state
 

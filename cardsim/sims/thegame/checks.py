@@ -7,8 +7,10 @@ the draw order) is dealt again at random; a strategy that reads only its own han
 tops, the public record of played cards and the allowed talk must then take exactly the same
 turn. The allowed talk is the signal "I have something good for pile N"
 (``kernel.reservations``, at the strategy's signal threshold): four bits that do depend on
-teammates' hands. Re-deals are therefore drawn until they give the same four bits as the
-original deal (rejection sampling). ``tests/thegame/test_information.py`` runs the check on
+teammates' hands. Re-deals for the strategies that hear it (signals, search) are therefore
+drawn until they give the same four bits as the original deal (rejection sampling); greedy and
+planner hear no talk, so any re-deal is compared (a planner that secretly read the hints is
+caught). ``tests/thegame/test_information.py`` runs the check on
 every turn function over many positions and catches the mutants.
 """
 
@@ -35,6 +37,8 @@ MAX_REDEALS = 400  # re-deals tried per position for one with the same signal bi
 MIN_CARDS = 2
 STRATEGIES = {"greedy": kernel.GREEDY, "planner": kernel.PLANNER, "signals": kernel.SIGNALS,
               "search": kernel.SEARCH}
+#: the strategies allowed to hear the talk; the others' re-deals are not held to the same talk
+HEARS_TALK = ("signals", "search")
 # The mutant's signal threshold: one card more than the tuned 1 (effective gaps are whole
 # numbers, so 1.5 would be the same signal; 2 is the least generous real mutant).
 GENEROUS_THRESHOLD = 2.0
@@ -110,6 +114,12 @@ def signal_bits(position: Position, params: np.ndarray) -> tuple[bool, ...]:
     kernel.reservations(position.hands, position.counts, position.mover, position.players,
                         position.piles, position.below, True, params, penalty)
     return tuple(bool(value > 0.0) for value in penalty)
+
+
+def no_talk(position: Position, params: np.ndarray, turn: list[int]) -> tuple[bool, ...]:
+    """The talk greedy and planner hear: none, so every re-deal is compared (a strategy that
+    secretly read the hints would change its turn)."""
+    return ()
 
 
 def talk_before_turn(position: Position, params: np.ndarray, turn: list[int]):
@@ -222,7 +232,10 @@ def compare_turns(turn: Turn, name: str, *, seed: int, rollouts: int = 0,
         original = turn(name, played_with, position)
         if not original:
             continue  # the mover cannot play the minimum: no decision to compare
-        talk = talk_during_turn if rollouts else talk_before_turn
+        if name not in HEARS_TALK:
+            talk = no_talk
+        else:
+            talk = talk_during_turn if rollouts else talk_before_turn
         other = same_talk_redeal(rng, position, allowed, original, talk)
         if other is None:
             continue
@@ -252,6 +265,12 @@ def generous_signal_turn(name: str, params: np.ndarray, position: Position) -> l
     played_with = params.copy()
     played_with[kernel.P_SIGNAL_THRESHOLD] = GENEROUS_THRESHOLD
     return single_turn(name, played_with, position)
+
+
+def hint_reading_planner_turn(name: str, params: np.ndarray, position: Position) -> list[int]:
+    """A deliberately leaky planner: it plays the signals turn, hearing the hints that planner
+    is not allowed to hear (the other strategies play as themselves)."""
+    return single_turn("signals" if name == "planner" else name, params, position)
 
 
 def hidden_info_check(seed: int, policy: Turn | None = None) -> HiddenInfoResult:
