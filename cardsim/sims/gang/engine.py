@@ -24,11 +24,11 @@ import numpy as np
 
 from cardsim.sims.core.jit import kernel
 from cardsim.sims.gang.beliefs import (
-    _posteriors,
     bayes_claims,
     claim_beliefs,
     claimed_posteriors,
     con_artist_prior,
+    hand_posteriors,
     informant_card,
     informant_pair,
     jack_pushforward,
@@ -95,7 +95,7 @@ from cardsim.sims.gang.rounds import (
     rate_own_hands,
     showdown_in_order,
 )
-from cardsim.sims.gang.scans import _fingerprint_guess, _retina_guess, scan_weights
+from cardsim.sims.gang.scans import fingerprint_guess, retina_guess, scan_weights
 
 PLAIN_HOLDINGS = max(N_PAIRS, N_TRIPLES)  # the most holdings a plain heist rates against
 
@@ -335,7 +335,7 @@ def play_heist_inline(
                 use = False  # only bayes reads announcements
             elif helpful:
                 chooser = public_ok if model == BAYES else chip_ok
-                _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
+                hand_posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
                             chooser, public_prior, jack_space, weights, -1, 4, hband)
                 if use_rule == LEAKY_HELPFUL:
                     reveal_pockets(pockets, players, size, hold_masks, count, weights)
@@ -356,7 +356,7 @@ def play_heist_inline(
             if use:
                 if jack_space:  # the Jack user's public posterior, carried over (see below)
                     jack_user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
-                    _posteriors(chips, r, players, count, valid, hband, likelihood,
+                    hand_posteriors(chips, r, players, count, valid, hband, likelihood,
                                 evidence_from, public_ok, public_prior, jack_space, weights,
                                 -1, 4, hband)
                     jack_pushforward(weights[jack_user], hold_cards, count, board, shown,
@@ -410,7 +410,7 @@ def play_heist_inline(
                     round_values[r, :values.shape[0]] = values
                     round_count[r] = values.shape[0]
             if model == BAYES:
-                _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
+                hand_posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
                             public_ok, public_prior, jack_space, weights, muscle_seat,
                             use_round, muscle_band)
                 team_rank, team_band = bayes_claims(
@@ -480,7 +480,7 @@ def play_heist_inline(
     if scans:
         top_seat = holder_of(chips, 4, players, players, 0)
         if model == BAYES:
-            _posteriors(chips, 4, players, count, valid, hband, likelihood, evidence_from,
+            hand_posteriors(chips, 4, players, count, valid, hband, likelihood, evidence_from,
                         public_ok, public_prior, jack_space, weights, muscle_seat, use_round,
                         muscle_band)
             for h in range(count):
@@ -501,10 +501,10 @@ def play_heist_inline(
         scan_weights(weights, hold_cards, hold_masks, count, size, hscores, pockets, finals,
                      chips[3], players, top_seat, top_seat == muscle_seat)
         if has_challenge(challenges, 4):
-            guess = _retina_guess(hold_cards, count, size, weights[0])
+            guess = retina_guess(hold_cards, count, size, weights[0])
             scan_ok = retina_scan_passes(pockets[top_seat], guess)
         if has_challenge(challenges, 9):
-            named = _fingerprint_guess(hold_cards, count, size, board, weights[0])
+            named = fingerprint_guess(hold_cards, count, size, board, weights[0])
             scan_ok = scan_ok and fingerprint_scan_passes(finals[top_seat], named)
             guess = named if guess < 0 else guess * 16 + named
     return (order_ok, scan_ok, redrawn, user, detail, guess, random_order_success(finals, players),

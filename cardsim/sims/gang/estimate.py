@@ -28,10 +28,10 @@ from cardsim.sims.gang.cards import (
     swap_in_card,
 )
 from cardsim.sims.gang.estimate_playout import (
-    _team_rank_memo_row,
     bayes_playout_round_into,
     claim_curve,
     fill_playout_posterior,
+    team_rank_memo_row,
 )
 from cardsim.sims.gang.estimate_weights import (
     bayes_past_rounds,
@@ -268,7 +268,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
     # every player is read with (slot and chip code: ``memo_key``, one digit of base
     # (players + 1) * codes per player: below 343**6 < 2**63 for the use rounds there are, the
     # flop and the river; a pre-flop use would need another key), shared by the teams of one
-    # board completion that play alike (:func:`_team_rank_memo_row`)
+    # board completion that play alike (:func:`team_rank_memo_row`)
     memo_rows = 1 if exact else TEAM_RANK_ROWS
     memo_keys = np.full((later, memo_rows), -1, dtype=np.int64)
     memo_used = np.zeros(later, dtype=np.int64)
@@ -425,7 +425,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                             slot_of[j] = slot
                             code_of[j] = code
                             memo_key = memo_key * ((players + 1) * codes) + slot * codes + code
-                        row = _team_rank_memo_row(memo_keys, memo_used, memo_stamp,
+                        row = team_rank_memo_row(memo_keys, memo_used, memo_stamp,
                                                   stamp_counter, ti, memo_key)
                         bayes_playout_round_into(
                             t, variant, user, specialist, players, bands, hands, held, trial,
