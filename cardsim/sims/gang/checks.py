@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.sims.core.game import HiddenInfoResult
-from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS, pocket_size
+from cardsim.sims.gang.cards import CHALLENGES, HACKER, JACK, SPECIALISTS, pocket_size
 from cardsim.sims.gang.engine import SCAN_CHALLENGES, play_heist
 from cardsim.sims.gang.estimate import HELPFUL
 from cardsim.sims.gang.holdings import MAX_POCKET, PAIR_MASKS_WITH_JACK, PAIRS_WITH_JACK
@@ -116,7 +116,7 @@ def leaks(model: int, name: str, challenges: int, specialist: int, players: int 
                 found.append(f"{where}: own claims/votes")
             if flags2[3] != flags[3] or flags2[7] != flags[7]:
                 found.append(f"{where}: who uses the specialist")
-            if flags[3] == me and flags2[4] != flags[4] and specialist in (5, 7):
+            if flags[3] == me and flags2[4] != flags[4] and specialist in (HACKER, JACK):
                 found.append(f"{where}: the user's own discard")
         future = undealt_reordered(deck, challenges, players, use_round)
         flags2 = play_recorded(future, seed, challenges, specialist, model, public, **setup)[0]

@@ -36,7 +36,17 @@ from cardsim.sims.gang.beliefs import (
     tie_bounds,
 )
 from cardsim.sims.gang.cards import (
+    CON_ARTIST,
+    COORDINATOR,
+    GETAWAY_DRIVER,
     GROUP_SPECIALISTS,
+    HACKER,
+    INFORMANT,
+    INVESTOR,
+    JACK,
+    MASTERMIND,
+    MATH_WHIZ,
+    MUSCLE,
     blackout_hides_history,
     card_rank,
     con_artist_redeal,
@@ -221,21 +231,21 @@ def play_heist_inline(
 
     # Holdings the percentile and bayes models reason about (bayes with the Jack: also the
     # holdings with the suitless Jack, valid once it has been used).
-    jack_space = model == BAYES and specialist == 7 and size == 2
+    jack_space = model == BAYES and specialist == JACK and size == 2
     count, hold_cards, hold_masks = opponent_holdings(size, pair_cards, pair_masks, work_cards,
                                                      work_masks)
     space = count + N_JACK_PAIRS if jack_space else count
 
     # Per-holding beliefs are only kept where a model, a scan or the group's estimate reads them.
     scans = has_challenge(challenges, 4) or has_challenge(challenges, 9)
-    estimate = helpful and (specialist == 5 or specialist == 7 or specialist == 10)
+    estimate = helpful and (specialist == HACKER or specialist == JACK or specialist == MUSCLE)
     width = space if model == BAYES or scans or estimate else 1
     valid = np.zeros(space, dtype=np.bool_)
     hscores = np.zeros(space, dtype=np.int64)
     hpct = np.zeros(width)
     hband = np.zeros((4, width), dtype=np.int64)
     # bayes with the Muscle: the band of every holding raised by the Muscle, per round
-    muscle_band = np.zeros((4, width if model == BAYES and specialist == 10 else 1),
+    muscle_band = np.zeros((4, width if model == BAYES and specialist == MUSCLE else 1),
                            dtype=np.int64)
     public_ok = np.ones((players, space if model == BAYES else 1), dtype=np.bool_)
     chip_ok = np.ones((players, space if estimate and model != BAYES else 1), dtype=np.bool_)
@@ -284,8 +294,8 @@ def play_heist_inline(
     # Specialists that act right after the deal (seed 000, "THẺ CHUYÊN GIA" 3, 6, 8, 9).
     old_masks = np.zeros(players, dtype=np.int64)
     informed = np.zeros(players, dtype=np.bool_)
-    prior = np.ones((players, count if model == BAYES and specialist == 9 else 1))
-    if specialist == 9:
+    prior = np.ones((players, count if model == BAYES and specialist == CON_ARTIST else 1))
+    if specialist == CON_ARTIST:
         for p in range(players):
             old_masks[p] = pocket_mask(pockets[p], size)
         order = np.random.permutation(players * size)
@@ -293,7 +303,7 @@ def play_heist_inline(
         for p in range(players):
             # an old card is with a teammate
             informed[p] = (old_masks[p] & ~pocket_mask(pockets[p], size)) != 0
-    if specialist == 6:
+    if specialist == COORDINATOR:
         passed = np.zeros(players, dtype=np.int64)
         for p in range(players):  # pass the lowest-ranked pocket card, keep the best
             low = 0
@@ -310,14 +320,14 @@ def play_heist_inline(
             for s in range(size):
                 if hidden_swap[p, s] >= 0:
                     pockets[p, s] = hidden_swap[p, s]
-    if (specialist == 3 or specialist == 8) and model == BAYES:
+    if (specialist == INVESTOR or specialist == MATH_WHIZ) and model == BAYES:
         for p in range(players):
-            said = investor_face_count(pockets[p]) if specialist == 3 else math_whiz_total(pockets[p])
+            said = investor_face_count(pockets[p]) if specialist == INVESTOR else math_whiz_total(pockets[p])
             if replay:
                 said = replay_info[p]
             info_out[p] = said
             for h in range(count):
-                heard = investor_face_count(hold_cards[h]) if specialist == 3 else math_whiz_total(hold_cards[h])
+                heard = investor_face_count(hold_cards[h]) if specialist == INVESTOR else math_whiz_total(hold_cards[h])
                 public_ok[p, h] = heard == said
 
     for r in range(4):
@@ -329,9 +339,9 @@ def play_heist_inline(
                 evidence_from[seat] = 1  # the new pocket voids what was known about the old one
                 public_ok[seat, :] = True
                 known_card[:, seat] = -1
-        if r == use_round and specialist in GROUP_SPECIALISTS and specialist != 1:
+        if r == use_round and specialist in GROUP_SPECIALISTS and specialist != INFORMANT:
             use = True
-            if helpful and (specialist == 2 or specialist == 4) and model != BAYES:
+            if helpful and (specialist == GETAWAY_DRIVER or specialist == MASTERMIND) and model != BAYES:
                 use = False  # only bayes reads announcements
             elif helpful:
                 chooser = public_ok if model == BAYES else chip_ok
@@ -341,7 +351,7 @@ def play_heist_inline(
                     reveal_pockets(pockets, players, size, hold_masks, count, weights)
                 elif use_rule == LEAKY_TILT_HELPFUL:
                     tilt_to_pockets(pockets, players, size, hold_masks, count, weights)
-                if specialist == 2 or specialist == 4:
+                if specialist == GETAWAY_DRIVER or specialist == MASTERMIND:
                     use = announcement_is_open(specialist, model, r, chips, players, size, board,
                                                shown, hold_cards, hold_masks, count, weights)
                 else:
@@ -368,9 +378,9 @@ def play_heist_inline(
                     boost_star_top, hold_cards, count, public_ok, jack_stays,
                     replay_info[players] if replay else -1,
                 )
-                if specialist == 2 or specialist == 4:
+                if specialist == GETAWAY_DRIVER or specialist == MASTERMIND:
                     info_out[players] = detail
-                if specialist == 10:
+                if specialist == MUSCLE:
                     muscle_seat = seat
 
         if not round_has_chips(challenges, r):
@@ -436,7 +446,7 @@ def play_heist_inline(
                                           blackout_hides_history(challenges))
             if model == BAYES:
                 claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
-                if specialist == 1 and r >= use_round and target < 0:
+                if specialist == INFORMANT and r >= use_round and target < 0:
                     # Informant, in the chip dance once the claims are on the table (digest S1)
                     start, stop = tie_bounds(values)
                     lower, upper, risk = informant_pair(keys, bands_claimed, players, claimed,
@@ -449,7 +459,7 @@ def play_heist_inline(
                             detail = replay_info[players]
                         info_out[players] = detail
                         known_card[target, user] = detail
-                if specialist == 9:  # Con Artist: private priors from the redeal
+                if specialist == CON_ARTIST:  # Con Artist: private priors from the redeal
                     con_artist_prior(old_masks, own_masks, players, size, hold_masks, count,
                                      shown, prior)
                 # Equal claims next to each other are settled privately (base rule; the
@@ -457,14 +467,14 @@ def play_heist_inline(
                 # prior are extra evidence).
                 steps = settle_equal_claims(
                     keys, bands_claimed, players, claimed, index, values, hold_masks, own,
-                    own_masks, known_card if specialist == 1 or specialist == 6 else no_card,
+                    own_masks, known_card if specialist == INFORMANT or specialist == COORDINATOR else no_card,
                     prior, informed, redrawn, muscle_seat if shown > 0 else -1, votes,
                     replay_bands[r, players] if replay else -1)
                 for p in range(players):
                     record[r, p, 1] = votes[p, 0]
                     record[r, p, 2] = votes[p, 1]
                     record[r, p, 3] = steps
-        if specialist == 1 and r >= use_round and model != BAYES and target < 0 and not helpful:
+        if specialist == INFORMANT and r >= use_round and model != BAYES and target < 0 and not helpful:
             order = np.argsort(keys[:players])
             user = order[(players - 2) // 2]
             target = order[(players - 2) // 2 + 1]

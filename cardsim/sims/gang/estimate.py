@@ -20,6 +20,9 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 from cardsim.sims.gang.beliefs import tie_bounds
 from cardsim.sims.gang.cards import (
+    GETAWAY_DRIVER,
+    HACKER,
+    MUSCLE,
     best_drop_slot,
     card_rank,
     getaway_driver_category,
@@ -162,7 +165,7 @@ def announcement_is_open(specialist: int, model: int, r: int, chips: np.ndarray,
     for h in range(count):
         if weights[user, h] == 0.0 or hold_masks[h] & board_mask:
             continue
-        if specialist == 2:
+        if specialist == GETAWAY_DRIVER:
             answer = getaway_driver_category(hand_score(hold_cards[h], size, board, shown))
         else:
             answer = mastermind_count(hold_cards[h], asked)
@@ -205,7 +208,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
     hold_cards, hold_masks, count = holdings
     (weights, likelihood, hband, evidence_from, public_ok, round_scores, round_valid,
      round_values, round_count) = evidence
-    top = specialist == 10 or boost_star_top
+    top = specialist == MUSCLE or boost_star_top
     user = holder_of(chips, r, players if top else 1, players, 0)
     exact = model != BAYES
     boards = 1 if shown == 5 else ESTIMATE_BOARDS
@@ -320,7 +323,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                 for k in range(n_t):
                     h = index[k]
                     play_band[t, h] = min(int(play_pct[h] * bands), bands - 1)
-                    if specialist == 10:  # the band the Muscle holder claims with
+                    if specialist == MUSCLE:  # the band the Muscle holder claims with
                         raised = muscle_score(sorted_values[k])
                         below = np.searchsorted(sorted_values, raised, side="left")
                         play_mband[t, h] = min(int(below / n_t * bands), bands - 1)
@@ -377,19 +380,19 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                     ties[t, j] = _lcg_uniform(state)
             for s in range(size):
                 trial[s] = hold_cards[held[user], s]
-            if specialist != 10:
+            if specialist != MUSCLE:
                 new_card = SUITLESS_JACK
-                if specialist == 5:
+                if specialist == HACKER:
                     new_card, state = _unseen_card(state, used)
                 slot = best_drop_slot(trial, size, new_card, full, shown,
-                                      specialist == 5 or not jack_stays)
+                                      specialist == HACKER or not jack_stays)
                 swap_in_card(trial, size, new_card, slot)
             for t in range(r, 4):  # every hand on every round's board, without / with the card
                 for j in range(players):
                     plain = hand_score(hold_cards[held[j]], size, full, BOARD_SIZES[t])
                     hands[0, t, j] = plain
                     hands[1, t, j] = plain
-                if specialist == 10:
+                if specialist == MUSCLE:
                     hands[1, t, user] = muscle_score(hands[0, t, user])
                 else:
                     hands[1, t, user] = hand_score(trial, size, full, BOARD_SIZES[t])
@@ -408,7 +411,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                         ti = t - r
                         memo_key = 0
                         for j in range(players):
-                            slot = players if (variant == 1 and specialist == 10
+                            slot = players if (variant == 1 and specialist == MUSCLE
                                                and j == user) else j
                             code = 0
                             mult = 1

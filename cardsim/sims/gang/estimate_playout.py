@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.sims.core.jit import kernel
+from cardsim.sims.gang.cards import MUSCLE
 from cardsim.sims.gang.holdings import (
     category_floor,
     count_sorted,
@@ -148,7 +149,7 @@ def bayes_playout_round_into(t: int, variant: int, user: int, specialist: int, p
     (lowest chip first) to ``order``. Team ranks are kept in ``memo``
     (:func:`_kept_team_rank`). ``int_work`` (3 x players int64) and ``float_work`` (2 x
     players) are scratch: the claims, their sorted bounds, ratings and keys, overwritten."""
-    muscle = variant == 1 and specialist == 10
+    muscle = variant == 1 and specialist == MUSCLE
     claimed = int_work[0]
     lo_of = int_work[1]
     hi_of = int_work[2]
