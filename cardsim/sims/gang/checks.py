@@ -21,13 +21,14 @@ from cardsim.sims.gang.cards import CHALLENGES, HACKER, JACK, SPECIALISTS, pocke
 from cardsim.sims.gang.engine import SCAN_CHALLENGES, play_heist
 from cardsim.sims.gang.estimate import HELPFUL
 from cardsim.sims.gang.holdings import MAX_POCKET, PAIR_MASKS_WITH_JACK, PAIRS_WITH_JACK
-from cardsim.sims.gang.models import BAYES, HISTORY, LEAKY, PERCENTILE, RANDOM, chip_likelihood
+from cardsim.sims.gang.models import LEAKY, MODEL_IDS, chip_likelihood
 
 PLAYERS = 4
 HEISTS = 4
 CARDS = [("none", 0, 0)] + [(c, 1 << n, 0) for c, n in CHALLENGES.items()] + [
     (s, 0, n) for s, n in SPECIALISTS.items()]
-MODELS = {"random": RANDOM, "percentile": PERCENTILE, "history": HISTORY, "bayes": BAYES}
+#: every player model of the ladder (the models' table, so a new model is checked too)
+MODELS = MODEL_IDS
 
 
 def play_recorded(deck, seed, challenges, specialist, model, replay=None, swap=None, players=PLAYERS,
