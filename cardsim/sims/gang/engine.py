@@ -186,6 +186,98 @@ def play_plain_heist(
 
 
 @kernel(inline="always")
+def after_deal_cards(specialist: int, model: int, players: int, size: int, pockets: np.ndarray,
+                     count: int, hold_cards: np.ndarray, public_ok: np.ndarray,
+                     known_card: np.ndarray, old_masks: np.ndarray, informed: np.ndarray,
+                     replay: bool, hidden_swap: np.ndarray, replay_info: np.ndarray,
+                     info_out: np.ndarray) -> None:
+    """The heist's first phase after the deal: the specialists that act right away (seed 000,
+    "THẺ CHUYÊN GIA" 3, 6, 8, 9: the Con Artist's redeal, the Coordinator's pass, the Investor's
+    and the Math Whiz's announcements, which only bayes reads) and, in replay, the swapped
+    pockets. Fills ``old_masks`` and ``informed`` (Con Artist), ``known_card`` (Coordinator),
+    ``public_ok`` and ``info_out`` (announcements)."""
+    if specialist == CON_ARTIST:
+        for p in range(players):
+            old_masks[p] = pocket_mask(pockets[p], size)
+        order = np.random.permutation(players * size)
+        con_artist_redeal(pockets, players, size, order)
+        for p in range(players):
+            # an old card is with a teammate
+            informed[p] = (old_masks[p] & ~pocket_mask(pockets[p], size)) != 0
+    if specialist == COORDINATOR:
+        passed = np.zeros(players, dtype=np.int64)
+        for p in range(players):  # pass the lowest-ranked pocket card, keep the best
+            low = 0
+            for s in range(1, size):
+                if card_rank(pockets[p, s]) < card_rank(pockets[p, low]):
+                    low = s
+            passed[p] = low
+        coordinator_pass(pockets, players, passed)
+        for p in range(players):
+            known_card[p, (p + 1) % players] = passed[p]
+    if replay:
+        for p in range(players):
+            for s in range(size):
+                if hidden_swap[p, s] >= 0:
+                    pockets[p, s] = hidden_swap[p, s]
+    if (specialist == INVESTOR or specialist == MATH_WHIZ) and model == BAYES:
+        for p in range(players):
+            said = investor_face_count(pockets[p]) if specialist == INVESTOR else math_whiz_total(pockets[p])
+            if replay:
+                said = replay_info[p]
+            info_out[p] = said
+            for h in range(count):
+                heard = investor_face_count(hold_cards[h]) if specialist == INVESTOR else math_whiz_total(hold_cards[h])
+                public_ok[p, h] = heard == said
+
+
+@kernel(inline="always")
+def scan_phase(challenges: int, chips: np.ndarray, players: int, model: int, count: int,
+               valid: np.ndarray, hband: np.ndarray, likelihood: np.ndarray,
+               evidence_from: np.ndarray, public_ok: np.ndarray, public_prior: np.ndarray,
+               jack_space: bool, weights: np.ndarray, muscle_seat: int, use_round: int,
+               muscle_band: np.ndarray, board: np.ndarray, hold_cards: np.ndarray,
+               hold_masks: np.ndarray, size: int, hscores: np.ndarray, pockets: np.ndarray,
+               finals: np.ndarray) -> tuple[bool, int]:
+    """The heist's last phase, under the Retina or Fingerprint scan: the top-chip holder's
+    hand is guessed from the public record (bayes: its posterior; the others: the holdings
+    their claims allow) and the scan passes or fails. Returns (scan passed, guess: the
+    Retina's holding, the Fingerprint's ranking, or both as retina * 16 + ranking)."""
+    scan_ok = True
+    guess = -1
+    top_seat = holder_of(chips, 4, players, players, 0)
+    if model == BAYES:
+        hand_posteriors(chips, 4, players, count, valid, hband, likelihood, evidence_from,
+                    public_ok, public_prior, jack_space, weights, muscle_seat, use_round,
+                    muscle_band)
+        for h in range(count):
+            weights[0, h] = weights[top_seat, h]
+    else:
+        board_mask = np.int64(0)
+        for k in range(5):
+            board_mask |= np.int64(1) << board[k]
+        for h in range(count):
+            if hold_masks[h] & board_mask:
+                weights[0, h] = 0.0
+            elif model == RANDOM:
+                weights[0, h] = 1.0
+            else:
+                weights[0, h] = likelihood[players - 1, hband[3, h]]
+    if model == RANDOM:
+        score_holdings(hold_cards, hold_masks, count, size, board, 5, valid, hscores)
+    scan_weights(weights, hold_cards, hold_masks, count, size, hscores, pockets, finals,
+                 chips[3], players, top_seat, top_seat == muscle_seat)
+    if has_challenge(challenges, 4):
+        guess = retina_guess(hold_cards, count, size, weights[0])
+        scan_ok = retina_scan_passes(pockets[top_seat], guess)
+    if has_challenge(challenges, 9):
+        named = fingerprint_guess(hold_cards, count, size, board, weights[0])
+        scan_ok = scan_ok and fingerprint_scan_passes(finals[top_seat], named)
+        guess = named if guess < 0 else guess * 16 + named
+    return scan_ok, guess
+
+
+@kernel(inline="always")
 def play_heist_inline(
     deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
     levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
@@ -295,40 +387,9 @@ def play_heist_inline(
     old_masks = np.zeros(players, dtype=np.int64)
     informed = np.zeros(players, dtype=np.bool_)
     prior = np.ones((players, count if model == BAYES and specialist == CON_ARTIST else 1))
-    if specialist == CON_ARTIST:
-        for p in range(players):
-            old_masks[p] = pocket_mask(pockets[p], size)
-        order = np.random.permutation(players * size)
-        con_artist_redeal(pockets, players, size, order)
-        for p in range(players):
-            # an old card is with a teammate
-            informed[p] = (old_masks[p] & ~pocket_mask(pockets[p], size)) != 0
-    if specialist == COORDINATOR:
-        passed = np.zeros(players, dtype=np.int64)
-        for p in range(players):  # pass the lowest-ranked pocket card, keep the best
-            low = 0
-            for s in range(1, size):
-                if card_rank(pockets[p, s]) < card_rank(pockets[p, low]):
-                    low = s
-            passed[p] = low
-        coordinator_pass(pockets, players, passed)
-        for p in range(players):
-            known_card[p, (p + 1) % players] = passed[p]
     replay = replay_chips.shape[0] == 4
-    if replay:
-        for p in range(players):
-            for s in range(size):
-                if hidden_swap[p, s] >= 0:
-                    pockets[p, s] = hidden_swap[p, s]
-    if (specialist == INVESTOR or specialist == MATH_WHIZ) and model == BAYES:
-        for p in range(players):
-            said = investor_face_count(pockets[p]) if specialist == INVESTOR else math_whiz_total(pockets[p])
-            if replay:
-                said = replay_info[p]
-            info_out[p] = said
-            for h in range(count):
-                heard = investor_face_count(hold_cards[h]) if specialist == INVESTOR else math_whiz_total(hold_cards[h])
-                public_ok[p, h] = heard == said
+    after_deal_cards(specialist, model, players, size, pockets, count, hold_cards, public_ok,
+                     known_card, old_masks, informed, replay, hidden_swap, replay_info, info_out)
 
     for r in range(4):
         shown = BOARD_SIZES[r]
@@ -488,35 +549,10 @@ def play_heist_inline(
     order_ok = showdown_in_order(finals, chips[3], players)
     scan_ok = True
     if scans:
-        top_seat = holder_of(chips, 4, players, players, 0)
-        if model == BAYES:
-            hand_posteriors(chips, 4, players, count, valid, hband, likelihood, evidence_from,
-                        public_ok, public_prior, jack_space, weights, muscle_seat, use_round,
-                        muscle_band)
-            for h in range(count):
-                weights[0, h] = weights[top_seat, h]
-        else:
-            board_mask = np.int64(0)
-            for k in range(5):
-                board_mask |= np.int64(1) << board[k]
-            for h in range(count):
-                if hold_masks[h] & board_mask:
-                    weights[0, h] = 0.0
-                elif model == RANDOM:
-                    weights[0, h] = 1.0
-                else:
-                    weights[0, h] = likelihood[players - 1, hband[3, h]]
-        if model == RANDOM:
-            score_holdings(hold_cards, hold_masks, count, size, board, 5, valid, hscores)
-        scan_weights(weights, hold_cards, hold_masks, count, size, hscores, pockets, finals,
-                     chips[3], players, top_seat, top_seat == muscle_seat)
-        if has_challenge(challenges, 4):
-            guess = retina_guess(hold_cards, count, size, weights[0])
-            scan_ok = retina_scan_passes(pockets[top_seat], guess)
-        if has_challenge(challenges, 9):
-            named = fingerprint_guess(hold_cards, count, size, board, weights[0])
-            scan_ok = scan_ok and fingerprint_scan_passes(finals[top_seat], named)
-            guess = named if guess < 0 else guess * 16 + named
+        scan_ok, guess = scan_phase(challenges, chips, players, model, count, valid, hband,
+                                    likelihood, evidence_from, public_ok, public_prior, jack_space,
+                                    weights, muscle_seat, use_round, muscle_band, board,
+                                    hold_cards, hold_masks, size, hscores, pockets, finals)
     return (order_ok, scan_ok, redrawn, user, detail, guess, random_order_success(finals, players),
             target)
 
