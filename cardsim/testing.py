@@ -116,8 +116,14 @@ def check_resume(game: Game) -> str:
 
 def check_first_command(game: Game) -> str:
     """The first command (at 40 episodes, one worker, no store) prints one JSON document with
-    tables and the seed 0, and exits 0."""
+    tables and the seed 0, and exits 0. The command line knows registered games only: an
+    installed plug-in is registered through its entry point, a test registers its game with
+    :func:`cardsim.sims.registry.register`."""
     from cardsim.cli import main
+    from cardsim.sims.registry import names
+
+    _fail_unless(game.name in names(), game, "first_command",
+                 "the game is not registered (cardsim.sims.registry.register(GAME) first)")
 
     argv = list(game.first_command)
     _fail_unless(bool(argv) and argv[0] == game.name, game, "first_command",

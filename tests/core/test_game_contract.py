@@ -99,6 +99,9 @@ def test_the_kit_names_a_broken_clause(example_game):
         check_game(broken)
     with pytest.raises(UserError, match="clauses: unknown speed"):
         check_game(example_game, clauses=("speed",))
+    with pytest.raises(ContractError, match="not registered"):
+        check_game(replace(example_game, name="hilo2", first_command=("hilo2", "run")),
+                   clauses=("first_command",))
 
 
 def test_the_example_game_is_everywhere(example_game):
