@@ -278,6 +278,70 @@ def scan_phase(challenges: int, chips: np.ndarray, players: int, model: int, cou
 
 
 @kernel(inline="always")
+def group_specialist(
+    specialist: int, model: int, r: int, use_rule: int, seed: int, chips: np.ndarray,
+    players: int, pockets: np.ndarray, size: int, bands: int, board: np.ndarray,
+    deck: np.ndarray, draw: int, challenges: int, boost_star_top: bool, jack_stays: bool,
+    jack_space: bool, space: int, holdings: Holdings, valid: np.ndarray, hband: np.ndarray,
+    likelihood: np.ndarray, evidence_from: np.ndarray, public_ok: np.ndarray,
+    chip_ok: np.ndarray, public_prior: np.ndarray, weights: np.ndarray,
+    past: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], forced_detail: int,
+) -> tuple[bool, int, int, int, int, int]:
+    """The heist's phase at the start of the use round ``r``: the group decides whether to play
+    a specialist usable "at any time" (seed 000, "THẺ CHUYÊN GIA" 2, 4, 5, 7, 10; under
+    ``HELPFUL`` only on a gain expected from public information,
+    :mod:`cardsim.sims.gang.estimate`) and plays it. ``past``: the earlier rounds' holding
+    scores, validity, values and counts; ``forced_detail``: the replayed detail, or -1.
+    Returns (played, holdings counted, user, detail, draw position, seat the card acted on);
+    when it is not played, the holdings and draw position are unchanged and the rest is -1."""
+    hold_cards, hold_masks, count = holdings
+    round_scores, round_valid, round_values, round_count = past
+    helpful = use_rule != ALWAYS
+    shown = BOARD_SIZES[r]
+    user = -1
+    detail = -1
+    seat = -1
+    use = True
+    if helpful and (specialist == GETAWAY_DRIVER or specialist == MASTERMIND) and model != BAYES:
+        use = False  # only bayes reads announcements
+    elif helpful:
+        chooser = public_ok if model == BAYES else chip_ok
+        hand_posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
+                    chooser, public_prior, jack_space, weights, -1, 4, hband)
+        if use_rule == LEAKY_HELPFUL:
+            reveal_pockets(pockets, players, size, hold_masks, count, weights)
+        elif use_rule == LEAKY_TILT_HELPFUL:
+            tilt_to_pockets(pockets, players, size, hold_masks, count, weights)
+        if specialist == GETAWAY_DRIVER or specialist == MASTERMIND:
+            use = announcement_is_open(specialist, model, r, chips, players, size, board,
+                                       shown, hold_cards, hold_masks, count, weights)
+        else:
+            use = hand_card_gain(
+                CardUse(specialist, model, r, boost_star_top, jack_stays, seed),
+                PublicTable(chips, players, size, bands, board,
+                            5 if use_rule == LEAKY_BOARD_HELPFUL else shown, challenges,
+                            blackout_hides_history(challenges)),
+                Holdings(hold_cards, hold_masks, count),
+                Evidence(weights, likelihood, hband, evidence_from, chooser,
+                         round_scores, round_valid, round_values, round_count))
+    if use:
+        if jack_space:  # the Jack user's public posterior, carried over to the later rounds
+            jack_user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
+            hand_posteriors(chips, r, players, count, valid, hband, likelihood,
+                        evidence_from, public_ok, public_prior, jack_space, weights,
+                        -1, 4, hband)
+            jack_pushforward(weights[jack_user], hold_cards, count, board, shown,
+                             not jack_stays, public_prior[jack_user])
+            evidence_from[jack_user] = r
+            count = space
+        user, detail, draw, seat = use_group_specialist(
+            specialist, r, chips, players, pockets, size, board, shown, deck, draw,
+            boost_star_top, hold_cards, count, public_ok, jack_stays, forced_detail,
+        )
+    return use, count, user, detail, draw, seat
+
+
+@kernel(inline="always")
 def play_heist_inline(
     deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
     levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
@@ -401,44 +465,15 @@ def play_heist_inline(
                 public_ok[seat, :] = True
                 known_card[:, seat] = -1
         if r == use_round and specialist in GROUP_SPECIALISTS and specialist != INFORMANT:
-            use = True
-            if helpful and (specialist == GETAWAY_DRIVER or specialist == MASTERMIND) and model != BAYES:
-                use = False  # only bayes reads announcements
-            elif helpful:
-                chooser = public_ok if model == BAYES else chip_ok
-                hand_posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
-                            chooser, public_prior, jack_space, weights, -1, 4, hband)
-                if use_rule == LEAKY_HELPFUL:
-                    reveal_pockets(pockets, players, size, hold_masks, count, weights)
-                elif use_rule == LEAKY_TILT_HELPFUL:
-                    tilt_to_pockets(pockets, players, size, hold_masks, count, weights)
-                if specialist == GETAWAY_DRIVER or specialist == MASTERMIND:
-                    use = announcement_is_open(specialist, model, r, chips, players, size, board,
-                                               shown, hold_cards, hold_masks, count, weights)
-                else:
-                    use = hand_card_gain(
-                        CardUse(specialist, model, r, boost_star_top, jack_stays, seed),
-                        PublicTable(chips, players, size, bands, board,
-                                    5 if use_rule == LEAKY_BOARD_HELPFUL else shown, challenges,
-                                    blackout_hides_history(challenges)),
-                        Holdings(hold_cards, hold_masks, count),
-                        Evidence(weights, likelihood, hband, evidence_from, chooser,
-                                 round_scores, round_valid, round_values, round_count))
-            if use:
-                if jack_space:  # the Jack user's public posterior, carried over (see below)
-                    jack_user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
-                    hand_posteriors(chips, r, players, count, valid, hband, likelihood,
-                                evidence_from, public_ok, public_prior, jack_space, weights,
-                                -1, 4, hband)
-                    jack_pushforward(weights[jack_user], hold_cards, count, board, shown,
-                                     not jack_stays, public_prior[jack_user])
-                    evidence_from[jack_user] = r
-                    count = space
-                user, detail, draw, seat = use_group_specialist(
-                    specialist, r, chips, players, pockets, size, board, shown, deck, draw,
-                    boost_star_top, hold_cards, count, public_ok, jack_stays,
-                    replay_info[players] if replay else -1,
-                )
+            used, count, used_by, used_detail, draw, seat = group_specialist(
+                specialist, model, r, use_rule, seed, chips, players, pockets, size, bands,
+                board, deck, draw, challenges, boost_star_top, jack_stays, jack_space, space,
+                Holdings(hold_cards, hold_masks, count), valid, hband, likelihood,
+                evidence_from, public_ok, chip_ok, public_prior, weights,
+                (round_scores, round_valid, round_values, round_count),
+                replay_info[players] if replay else -1)
+            if used:
+                user, detail = used_by, used_detail
                 if specialist == GETAWAY_DRIVER or specialist == MASTERMIND:
                     info_out[players] = detail
                 if specialist == MUSCLE:
