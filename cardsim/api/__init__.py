@@ -25,14 +25,14 @@ from collections.abc import Sequence
 
 from cardsim.api.bang import Bang
 from cardsim.api.cashnguns import CashNGuns, discover_document, evaluation_table, strategy_specs
-from cardsim.api.common import Names, Players, Result, _keywords, _Runs, _with_names, run_options
+from cardsim.api.common import Names, Players, Result, Runs, list_valid_names, run_options, with_keyword_errors
 from cardsim.api.gang import GANG_MODES, Gang
 from cardsim.api.report import report
 from cardsim.api.thegame import TheGame
 from cardsim.api.tune import Tune
 from cardsim.errors import UserError
 
-__all__ = ["Bang", "CashNGuns", "Gang", "Names", "Players", "Result", "TheGame", "Tune", "UserError", "_Runs",
+__all__ = ["Bang", "CashNGuns", "Gang", "Names", "Players", "Result", "TheGame", "Tune", "UserError", "Runs",
            "bang", "cashnguns", "discover_document", "evaluation_table", "gang", "report", "run_options",
            "strategy_specs", "thegame", "tune"]
 
@@ -68,9 +68,9 @@ for _owner, _names in ((Gang, ("heist", "game", "cards")), (TheGame, ("run",)), 
                        (CashNGuns, ("payoff",)), (Tune, ("gang", "thegame"))):
     for _name in _names:
         _function = _owner.__dict__[_name].__func__
-        _with_names(_function, _VALID_NAMES[f"{_owner.__name__}.{_name}"])
-        setattr(_owner, _name, staticmethod(_keywords(_function)))
-report = _keywords(report)
+        list_valid_names(_function, _VALID_NAMES[f"{_owner.__name__}.{_name}"])
+        setattr(_owner, _name, staticmethod(with_keyword_errors(_function)))
+report = with_keyword_errors(report)
 
 gang = Gang()
 thegame = TheGame()

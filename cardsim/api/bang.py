@@ -16,7 +16,7 @@ from cardsim.options import (
 if TYPE_CHECKING:
     import polars as pl
 
-from cardsim.api.common import Names, Players, Result, _concat, _Runs, run_options
+from cardsim.api.common import Names, Players, Result, Runs, concat_rows, run_options
 
 
 def _bang_counts(players: Players) -> list[int]:
@@ -63,8 +63,8 @@ class Bang:
         bot_fields = parse_bots(bots)
         configs = [BangConfig(players=count, max_turns=max_turns, **bot_fields)
                    for count in counts]
-        runs = _Runs("bang run", n, options, len(configs))
-        episodes = _concat([runs.episodes("bang", config) for config in configs])
+        runs = Runs("bang run", n, options, len(configs))
+        episodes = concat_rows([runs.episodes("bang", config) for config in configs])
         tables = {
             "sides": side_win_table(episodes), "roles": role_win_table(episodes),
             "characters": character_win_table(episodes), "length": length_table(episodes),

@@ -21,7 +21,7 @@ from cardsim.options import (
 if TYPE_CHECKING:
     import polars as pl
 
-from cardsim.api.common import Names, Players, Result, _concat, _Runs, run_options
+from cardsim.api.common import Names, Players, Result, Runs, concat_rows, run_options
 
 
 def cashnguns_counts(players: Players) -> list[int]:
@@ -73,14 +73,14 @@ class CashNGuns:
         shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
         configs = [CashNGunsConfig(players=count, strategies=specs, shame_value=shame)
                    for count in parse_range(players)]
-        runs = _Runs("cashnguns run", n, options, len(configs))
+        runs = Runs("cashnguns run", n, options, len(configs))
         tables, frames = [], []
         for config in configs:
             episodes = runs.episodes("cashnguns", config)
             frames.append(episodes)
             table = per_slot_table(config, episodes)
             tables.append(table.select(pl.lit(config.players).alias("players"), pl.all()))
-        return runs.result({"slots": pl.concat(tables)}, _concat(frames))
+        return runs.result({"slots": pl.concat(tables)}, concat_rows(frames))
     @staticmethod
     def evaluate(strategy: str, players: int = 4, n: int = 2_000, against: str = "mix", metric: str = "win",
                  shame: int | None = None, *, seat: int = 0, seed: int = 0, jobs: int | None = 1) -> Result:
@@ -200,7 +200,7 @@ class CashNGuns:
                     "stop_rule": options.stop_rule(n), "runs": list(dict.fromkeys(runs)),
                     "metric": metric,
                     "strategies": names, "equilibria": equilibria}
-        return Result(tables[f"matrix_{counts[0]}p"], _concat(pooled), manifest, tables)
+        return Result(tables[f"matrix_{counts[0]}p"], concat_rows(pooled), manifest, tables)
 
 
     @staticmethod

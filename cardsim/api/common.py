@@ -59,7 +59,7 @@ class Result:
                 f"tables={list(self.tables)})\n{self.table}")
 
 
-class _Runs:
+class Runs:
     """The runs of one analysis: runs each config, keeps ids and manifests for the Result."""
 
     def __init__(self, command: str, n: int, options: RunOptions, planned: int = 1) -> None:
@@ -103,14 +103,14 @@ def run_options(
                       max_n=max_n, quiet=quiet).checked()
 
 
-def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
+def concat_rows(frames: list[pl.DataFrame]) -> pl.DataFrame:
     import polars as pl
 
     return pl.concat(frames, how="vertical")
 
 
 
-def _keywords(function: Callable[..., Any]) -> Callable[..., Any]:
+def with_keyword_errors(function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` raising its UserErrors with keyword names (``max_n``), not the command
     line's flags (``--max-n``), unless a command-line command called it."""
     @functools.wraps(function)
@@ -125,7 +125,7 @@ def _keywords(function: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-def _with_names(function: Callable[..., Any], names: dict[str, Sequence[str]]) -> None:
+def list_valid_names(function: Callable[..., Any], names: dict[str, Sequence[str]]) -> None:
     """Append the valid names to ``function``'s docstring, at its own indentation."""
     doc = function.__doc__ or ""
     lines = doc.expandtabs().splitlines()[1:]

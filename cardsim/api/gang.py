@@ -18,7 +18,7 @@ from cardsim.options import (
 if TYPE_CHECKING:
     pass
 
-from cardsim.api.common import Names, Players, Result, _concat, _Runs, run_options
+from cardsim.api.common import Names, Players, Result, Runs, concat_rows, run_options
 
 GANG_MODES = ("basic", "advanced", "professional", "master")
 
@@ -74,8 +74,8 @@ class Gang:
             for name in parse_choice(model, list(MODEL_IDS), name="model")
             for level in parse_range(levels, name="levels")
         ]
-        runs = _Runs("gang heist", n, options, len(configs))
-        episodes = _concat([runs.episodes("gang", config) for config in configs])
+        runs = Runs("gang heist", n, options, len(configs))
+        episodes = concat_rows([runs.episodes("gang", config) for config in configs])
         summary = heist_summary(episodes)
         rest = [c for c in summary.columns if c not in ("success", "success_lo", "success_hi")]
         return runs.result({"heist_success": summary.select(*rest, "success", "success_lo",
@@ -131,11 +131,11 @@ class Gang:
                                   **fields)
             for count, name, level in groups
         ] if check and "basic" in modes else []
-        runs = _Runs("gang game", n, options, len(configs) + len(heist_configs))
-        games = _concat([runs.episodes("gang", config) for config in configs])
+        runs = Runs("gang game", n, options, len(configs) + len(heist_configs))
+        games = concat_rows([runs.episodes("gang", config) for config in configs])
         tables = {"game_win": game_summary(games), "final_counts": final_counts(games)}
         if heist_configs:
-            heists = _concat([runs.episodes("gang", config) for config in heist_configs])
+            heists = concat_rows([runs.episodes("gang", config) for config in heist_configs])
             import polars as pl
 
             tables["formula_check"] = formula_check(heists, games.filter(pl.col("mode") == "basic"))
@@ -200,8 +200,8 @@ class Gang:
             for level in parse_range(levels, name="levels")
             for card_kind, card, use, card_fields in chosen
         ]
-        runs = _Runs("gang cards", n, options, len(planned))
-        episodes = _concat([
+        runs = Runs("gang cards", n, options, len(planned))
+        episodes = concat_rows([
             runs.episodes("gang", config).select("players", "model", "levels", "success")
             .with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("deal"),
                           pl.lit(card_kind).alias("kind"), pl.lit(card).alias("card"),

@@ -17,7 +17,7 @@ from cardsim.options import (
 if TYPE_CHECKING:
     pass
 
-from cardsim.api.common import Names, Players, Result, _concat, _Runs, run_options
+from cardsim.api.common import Names, Players, Result, Runs, concat_rows, run_options
 
 
 class TheGame:
@@ -54,8 +54,8 @@ class TheGame:
             for count in parse_range(players)
             for name in parse_choice(strategy, list(STRATEGY_NAMES), name="strategy")
         ]
-        runs = _Runs("thegame run", n, options, len(configs))
-        episodes = _concat([runs.episodes("thegame", config) for config in configs])
+        runs = Runs("thegame run", n, options, len(configs))
+        episodes = concat_rows([runs.episodes("thegame", config) for config in configs])
         summary = summary_table(episodes)
         checked = anchor_check(summary)
         summary = summary.join(checked.select("players", "strategy", "anchor", "beats_anchor"),

@@ -35,6 +35,7 @@ from cardsim.commands.common import (
     show_value,
 )
 from cardsim.reports.suite import DEFAULT
+from cardsim.sims.gang.models import MODEL_IDS
 
 app = command_app(
     "tune",
@@ -110,7 +111,7 @@ def show_tune(result: Any, column: str, as_json: bool) -> None:
 @app.command("gang")
 def tune_gang(
     players: PlayersRangeOpt = "4",
-    model: Annotated[str, typer.Option("--model", help="Player model: random, percentile, history or bayes.")] = "history",
+    model: Annotated[str, typer.Option("--model", help=f"Player model: {', '.join(MODEL_IDS)}.")] = "history",
     levels: Annotated[int, typer.Option("--levels", help="Strength bands per chip the model can express.")] = 1,
     target: TargetOpt = 0.5,
     combinations: Annotated[bool, typer.Option(

@@ -49,8 +49,8 @@ from cardsim.sims.gang.rounds import showdown_in_order
 from cardsim.sims.gang.strategy import (
     ROUND_NAMES,
     View,
-    _deal_outcomes,
     card_text,
+    deal_outcomes,
     draw_deals,
 )
 
@@ -129,7 +129,7 @@ class Heist:
         decks[0, : len(dealt)] = dealt
         finals = np.zeros((1, self.players), dtype=np.int64)
         ties = np.zeros((1, ROUNDS, self.players))
-        _deal_outcomes(decks, np.array([self.tie_seed], dtype=np.int64), self.players, finals, ties)
+        deal_outcomes(decks, np.array([self.tie_seed], dtype=np.int64), self.players, finals, ties)
         self.ties = ties[0]
         return finals[0]
 

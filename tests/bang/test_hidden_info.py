@@ -7,14 +7,13 @@ its end-of-turn discard, a General Store pick, Sid Ketchum's two discards and th
 choices of Jesse Jones, Kit Carlson and Pedro Ramirez (each asked of every seat, whatever its
 character: the bots' choice does not depend on who is allowed to make it). Deliberately leaky
 policies (one that peeks at hands, one whose Pedro Ramirez reads the hidden top of the draw
-pile) must be caught by the same check. A user strategy's seat (:mod:`cardsim.sims.bang.strategy`)
+pile) must be caught by the same check (:mod:`cardsim.sims.bang.checks`, the game contract's
+check, holds the swap). A user strategy's seat (:mod:`cardsim.sims.bang.strategy`)
 is checked the same way: the typed View and legal choices it is given for every decision must
 not change, and a user strategy that reads the state behind the View's back is caught.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -22,99 +21,15 @@ import pytest
 from cardsim.sims.bang import cards as C
 from cardsim.sims.bang import engine as E
 from cardsim.sims.bang import strategy as S
+from cardsim.sims.bang.checks import (
+    bot_decisions,
+    changed_decisions,
+    leaky_decisions,
+    mid_game_states,
+    user_decisions,
+    with_cards,
+)
 from cardsim.sims.bang.policies import card_worth
-from cardsim.sims.bang.simulator import bot_params
-from cardsim.sims.bang.usercall import install
-
-Decide = Callable[[np.ndarray, int], tuple]
-
-
-def mid_game_states(bot: int, players: int, n_games: int = 12) -> list[tuple[np.ndarray, int]]:
-    """(state, seat about to decide) pairs after 4..30 turns of ``bot`` games."""
-    rng = np.random.default_rng(players * 10 + bot)
-    params = E.DEFAULT_PARAMS
-    if bot in (C.BOT_TUNED, C.BOT_ROLE2, C.BOT_TUNED2, C.BOT_SEARCH):
-        params = bot_params(C.BOT_NAMES[bot], players)
-    found = []
-    for _ in range(n_games):
-        s = E.setup_game(players, np.full(4, bot), params, 1000, rng)
-        p = 0
-        for turn in range(30):
-            if s[E.G_WINNER] >= 0:
-                break
-            if s[E.ALIVE + p] == 1:
-                E.take_turn(s, rng, p)
-            p = (p + 1) % players
-            if turn >= 4 and s[E.G_WINNER] < 0 and s[E.ALIVE + p] == 1:
-                found.append((s.copy(), p))
-    return found
-
-
-def hide_differently(state: np.ndarray, p: int, rng: np.random.Generator) -> np.ndarray:
-    """A copy of ``state`` that differs only in what seat p cannot see: the draw pile is
-    reshuffled, other players' hand cards are swapped with draw-pile cards, and two living
-    players with hidden roles (other than p) swap roles."""
-    s = E.StateView(state.copy())
-    deck_n = int(s.g[E.G_DECK_N])
-    for q in range(int(s.g[E.G_PLAYERS])):
-        if q == p or s.alive[q] == 0 or deck_n == 0:
-            continue
-        for c in [c for c in range(C.N_CARDS) if s.zone[c] == E.Z_HAND and s.holder[c] == q]:
-            if rng.random() < 0.7:
-                i = int(rng.integers(deck_n))
-                d = int(s.deck[i])
-                E.move(s.state, d, E.Z_HAND, q)
-                E.move(s.state, c, E.Z_DECK, -1)
-                s.deck[i] = c
-    s.deck[:deck_n] = rng.permutation(s.deck[:deck_n])
-    hidden = [q for q in range(int(s.g[E.G_PLAYERS]))
-              if q != p and s.alive[q] == 1 and s.revealed[q] == 0]
-    if len(hidden) >= 2:
-        a, b = rng.choice(hidden, 2, replace=False)
-        s.role[a], s.role[b] = s.role[b], s.role[a]
-    assert E.invariant_error(s.state) == 0
-    return s.state
-
-
-def public_cards(state: np.ndarray, k: int) -> np.ndarray:
-    """``k`` cards every seat has seen (the bottom of the discard pile; -1 padded), to stand
-    for the cards a General Store shows or Kit Carlson looks at."""
-    s = E.StateView(state)
-    shown = np.full(k, -1, np.int64)
-    n = min(k, int(s.g[E.G_DISCARD_N]))
-    shown[:n] = s.discard[:n]
-    return shown
-
-
-def bot_decisions(state: np.ndarray, p: int) -> tuple:
-    """Everything seat p's bot decides on this state (same random streams for both copies):
-    play, end-of-turn discard, General Store pick, Sid Ketchum's discards, Jesse Jones's
-    source, Kit Carlson's returned card and Pedro Ramirez's choice."""
-    play = E.turn_action(state.copy(), np.random.default_rng(1), p)
-    discard = E.choose_discard(state.copy(), np.random.default_rng(2), p)
-    shown = public_cards(state, 3)
-    store = kit = -1
-    if shown[2] >= 0:
-        store = E.choose_store_card(state.copy(), np.random.default_rng(3), p, shown.copy(), 3)
-        kit = E.choose_kit_return(state.copy(), np.random.default_rng(4), p, shown.copy())
-    sid = (-1, -1)
-    if E.hand_count(state, p) >= 2:
-        sid = E.choose_two_to_discard(state.copy(), np.random.default_rng(5), p)
-    jesse = E.choose_jesse_source(state.copy(), np.random.default_rng(6), p)
-    pedro = False
-    if E.StateView(state).g[E.G_DISCARD_N] > 0:
-        pedro = E.choose_pedro_discard(state.copy(), np.random.default_rng(7), p)
-    return (tuple(int(x) for x in play), int(discard), int(store), int(kit),
-            tuple(int(x) for x in sid), int(jesse), bool(pedro))
-
-
-def leaky_decisions(state: np.ndarray, p: int) -> tuple:
-    """A cheat: the bot's play, but aimed at whoever holds fewest Missed! (a hidden fact)."""
-    play = bot_decisions(state, p)
-    view = E.StateView(state)
-    living = [q for q in range(int(view.g[E.G_PLAYERS])) if q != p and view.alive[q] == 1]
-    softest = min(living, key=lambda q: (int(view.hand[q, C.MISSED]), q))
-    return play, softest
 
 
 def leaky_pedro_decisions(state: np.ndarray, p: int) -> tuple:
@@ -130,19 +45,6 @@ def leaky_pedro_decisions(state: np.ndarray, p: int) -> tuple:
     discard_top = int(s.discard[s.g[E.G_DISCARD_N] - 1])
     take = card_worth(view, params, discard_top) > card_worth(view, params, deck_top)
     return (*decisions[:-1], bool(take))
-
-
-def changed_decisions(decide: Decide, states: list[tuple[np.ndarray, int]]) -> int:
-    """How many states get a different decision once their hidden part is changed."""
-    rng = np.random.default_rng(7)
-    changed = 0
-    for state, p in states:
-        before = decide(state, p)
-        for _ in range(3):
-            if decide(hide_differently(state, p, rng), p) != before:
-                changed += 1
-                break
-    return changed
 
 
 @pytest.mark.parametrize(
@@ -258,60 +160,7 @@ def test_view_holds_no_hidden_role_or_hand() -> None:
     assert list(v[V.V_MY_CARDS : V.V_MY_CARDS + v[V.V_HAND_N]]) == mine
 
 
-def hidden_info_check(seed: int) -> int:
-    """The game declaration's hidden-information hook (``hidden_info_check``, run by the
-    generic contract test): role bots at 4 players, a few games; asserts no decision changes
-    when the deciding seat's hidden part is changed and returns the states compared (the games
-    come from :func:`mid_game_states`' own stream, so ``seed`` is not used)."""
-    states = mid_game_states(C.BOT_ROLE, 4, n_games=3)
-    assert changed_decisions(bot_decisions, states) == 0
-    assert changed_decisions(user_decisions, with_cards(states)) == 0  # a user's View too
-    return len(states)
-
-
 # ---------------------------------------------------------------- a user strategy's view
-
-
-class Recorder:
-    """A user strategy that records every (decision, view, legal) it is asked and answers
-    with the first legal choice (``leak``: a cheat that reads the state the test decides on
-    and aims at whoever holds fewest Missed!, a hidden fact)."""
-
-    def __init__(self, leak: np.ndarray | None = None) -> None:
-        self.seen: list[tuple] = []
-        self.leak = leak
-        for name in S.DECISIONS:
-            setattr(self, name, self._method(name))
-
-    def _method(self, name: str):
-        def method(view, legal):
-            self.seen.append((name, view, legal))
-            if name == "play" and self.leak is not None and len(legal) > 1:
-                hands = E.StateView(self.leak).hand
-                return min(legal, key=lambda play: (int(hands[play.target, C.MISSED]), play))
-            return legal[0]
-        return method
-
-
-def user_decisions(state: np.ndarray, p: int, leaky: bool = False) -> tuple:
-    """Seat p made a user seat (fallback: the role bot): every decision of
-    :func:`bot_decisions`, asked of the strategy through the engine's own door, as the views
-    and legal choices it was given and the answers the engine took."""
-    state = state.copy()
-    state[E.BOT + p] = C.BOT_USER + C.BOT_ROLE
-    recorder = Recorder(state if leaky else None)
-    previous = install(S.UserSeat(recorder, "recorder", int(state[E.ROLE + p])))
-    try:
-        answers = bot_decisions(state, p)
-    finally:
-        install(previous)
-    return answers, tuple(recorder.seen)
-
-
-def with_cards(states: list[tuple[np.ndarray, int]]) -> list[tuple[np.ndarray, int]]:
-    """The states whose deciding seat holds cards (the engine never asks an empty hand for
-    its end-of-turn discard, and a user strategy has no legal answer there)."""
-    return [(s, p) for s, p in states if E.hand_count(s, p) > 0]
 
 
 def test_a_user_view_ignores_hidden_cards_and_roles() -> None:
@@ -327,3 +176,22 @@ def test_a_user_view_ignores_hidden_cards_and_roles() -> None:
 def test_a_leaky_user_strategy_is_caught() -> None:
     states = with_cards(mid_game_states(C.BOT_ROLE, 7))
     assert changed_decisions(lambda s, p: user_decisions(s, p, leaky=True), states) > 0
+
+
+def row_reading_decisions(state: np.ndarray, p: int) -> tuple:
+    """A cheat through the parameter rows: the role bot's decisions, plus the seat it would
+    aim at: the first other living seat whose parameter row is an Outlaw's. The deal sets each
+    seat's row from its role, so the row tells the hidden role."""
+    view = E.StateView(state)
+    outlaw_row = E.DEFAULT_PARAMS[C.OUTLAW]
+    suspects = [q for q in range(int(view.g[E.G_PLAYERS]))
+                if q != p and view.alive[q] == 1 and np.array_equal(view.params[q], outlaw_row)]
+    return bot_decisions(state, p), suspects[0] if suspects else -1
+
+
+def test_a_policy_reading_roles_through_parameter_rows_is_caught() -> None:
+    """The swap moves each seat's parameter row with its role, so a policy that reads another
+    seat's role through its row changes its decisions (swapping the roles alone left it
+    unchanged)."""
+    states = mid_game_states(C.BOT_ROLE, 7)
+    assert changed_decisions(row_reading_decisions, states) > 0

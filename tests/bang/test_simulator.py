@@ -187,17 +187,3 @@ def test_invariants_hold_in_many_games(players: int) -> None:
         errors = play_arrays(config, np.random.default_rng(100 + players), 20_000, strict=True)[-1]
         assert errors.max() == 0
 
-
-def reference_check(seed: int) -> int:
-    """The game declaration's reference hook (``reference_check``, run by the generic contract
-    test): the compiled kernel against the same rules interpreted by Python, a few 4-player
-    games; returns how many games it compared."""
-    from cardsim.sims.bang.reference import interpreted_engine
-
-    slow = interpreted_engine()
-    bots = np.array([1, 1, 1, 1])
-    fast_rows = E.play_games(3, 4, bots, E.DEFAULT_PARAMS, 1000, np.random.default_rng(seed), True)
-    slow_rows = slow.play_games(3, 4, bots, slow.DEFAULT_PARAMS, 1000, np.random.default_rng(seed), True)
-    for a, b in zip(fast_rows, slow_rows, strict=True):
-        assert np.array_equal(a, b)
-    return 3

@@ -148,13 +148,13 @@ def test_discover_command_prints_each_round_and_one_json_document(tmp_path, monk
 
 def test_stop_checks_and_the_outside_check_draw_from_streams_discover_never_uses():
     """Same root and key, other owner: other games (the spawn key separates them)."""
-    from cardsim.analysis.cashnguns import OUTSIDE_CHECK, STOP_CHECK, _seeds
+    from cardsim.analysis.cashnguns import OUTSIDE_CHECK, STOP_CHECK, keyed_seeds
 
-    own = _seeds(0, 0, 10, 1, size=50)
-    others = [_seeds(0, 0, 10, 1, size=50, streams=s) for s in ((STOP_CHECK, 0), (STOP_CHECK, 1), (OUTSIDE_CHECK,))]
+    own = keyed_seeds(0, 0, 10, 1, size=50)
+    others = [keyed_seeds(0, 0, 10, 1, size=50, streams=s) for s in ((STOP_CHECK, 0), (STOP_CHECK, 1), (OUTSIDE_CHECK,))]
     assert not any(np.intersect1d(own, o).size for o in others)
     assert not np.intersect1d(others[0], others[1]).size
-    assert np.array_equal(own, _seeds(0, 0, 10, 1, size=50))  # discover's own numbers unchanged
+    assert np.array_equal(own, keyed_seeds(0, 0, 10, 1, size=50))  # discover's own numbers unchanged
 
 
 def test_discover_stops_only_when_the_independent_searches_agree():
@@ -236,20 +236,20 @@ def test_pruning_beyond_the_cap_drops_negligible_then_smallest_shares():
     reply. Pruning down to the support keeps the equilibrium (up to the solver's iterations),
     and against it no pruned strategy gains, so the oracle, which still tries them, finds no
     reply beating the mix's own payoff."""
-    from cardsim.analysis.cashnguns import _next_library, evaluate_mix, symmetric_equilibrium
+    from cardsim.analysis.cashnguns import evaluate_mix, next_library, symmetric_equilibrium
 
     full = symmetric_equilibrium(_matrix_game([0, 1, 2, 3, 4]))
     assert full.mix == pytest.approx([2 / 11, 0, 19 / 77, 4 / 7, 0], abs=1e-4)
     shares = {str(s): float(share) for s, share in enumerate(full.mix) if share > 0}
     library = ["0", "1", "2", "3", "4"]
-    assert _next_library(library, shares, [], cap=5, prune_share=0.02) == library
-    assert _next_library(library, shares, ["9"], cap=8, prune_share=0.02) == library + ["9"]
-    assert _next_library(library, shares, ["9"], cap=5, prune_share=0.02) == ["0", "2", "3", "4", "9"]
-    assert _next_library(library, shares, ["9"], cap=3, prune_share=0.02) == ["2", "3", "9"]  # then 0 (2/11)
-    assert _next_library(library, shares, ["9"], cap=2, prune_share=0.02) == ["3", "9"]
+    assert next_library(library, shares, [], cap=5, prune_share=0.02) == library
+    assert next_library(library, shares, ["9"], cap=8, prune_share=0.02) == library + ["9"]
+    assert next_library(library, shares, ["9"], cap=5, prune_share=0.02) == ["0", "2", "3", "4", "9"]
+    assert next_library(library, shares, ["9"], cap=3, prune_share=0.02) == ["2", "3", "9"]  # then 0 (2/11)
+    assert next_library(library, shares, ["9"], cap=2, prune_share=0.02) == ["3", "9"]
     small = {"a": 0.015, "b": 0.5, "c": 0.01, "d": 0.475}
-    assert _next_library(list(small), small, ["e"], cap=4, prune_share=0.02) == ["b", "c", "d", "e"]  # oldest negligible
-    assert _next_library(list(small), small, ["e"], cap=4, prune_share=0.0) == ["a", "b", "d", "e"]  # smallest share
+    assert next_library(list(small), small, ["e"], cap=4, prune_share=0.02) == ["b", "c", "d", "e"]  # oldest negligible
+    assert next_library(list(small), small, ["e"], cap=4, prune_share=0.0) == ["a", "b", "d", "e"]  # smallest share
     pruned = symmetric_equilibrium(_matrix_game([0, 2, 3]))
     assert pruned.mix == pytest.approx([2 / 11, 19 / 77, 4 / 7], abs=5e-3) and pruned.regret < 1e-3
     against = evaluate_mix(_matrix_game([0, 1, 2, 3, 4]), np.array([pruned.mix[0], 0, pruned.mix[1], pruned.mix[2], 0]))
@@ -264,7 +264,7 @@ def test_discover_keeps_the_cap_and_recognises_a_returning_strategy():
     """With a cap of 3 the library is pruned every round a reply joins; each round records what
     left (exactly what the cap rule drops), the next library is the kept ones plus the reply, a
     pruned strategy keeps its name, and one that joins again is flagged as returning."""
-    from cardsim.analysis.cashnguns import _next_library
+    from cardsim.analysis.cashnguns import next_library
 
     settings = replace(SMALL, rounds=4, start=("stubborn", "coward", "bluffer"), library_cap=3, stop_checks=1,
                        tolerance=1e-6)
@@ -275,7 +275,7 @@ def test_discover_keeps_the_cap_and_recognises_a_returning_strategy():
     for record, following in zip(rounds, rounds[1:] + [None]):
         library = [specs[name] for name in record["library"]]
         added = [a["spec"] for a in record["added"]]
-        expected = _next_library(library, record["equilibrium_specs"], added, 3, settings.prune_share)
+        expected = next_library(library, record["equilibrium_specs"], added, 3, settings.prune_share)
         assert [p["name"] for p in record["pruned"]] == [run["names"][s] for s in library if s not in expected]
         for a in record["added"]:
             assert a["returned"] == (a["spec"] in dropped)

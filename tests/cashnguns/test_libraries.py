@@ -17,12 +17,12 @@ from cardsim.analysis.cashnguns import (
     READINGS,
     DiscoverSettings,
     OutsideCheck,
-    _settings_key,
     discover_flags,
     discover_path,
     export_libraries,
     load_libraries,
     settings_from_key,
+    settings_key,
 )
 from cardsim.errors import UserError
 from cardsim.reports.sections.cashnguns import outside_checks, reading_entries, readings_blocks
@@ -60,7 +60,7 @@ def _stored_run(store, players, metric, shame, settings=None, names=("coward", "
     """A finished one-round discover record of COWARD and SNIPER (named ``names``) at the path
     of ``settings`` (default: the reading's default settings); returns (path, document)."""
     settings = settings or DiscoverSettings(players=players, metric=metric, shame_value=shame)
-    document = {"settings": _settings_key(settings), "converged": True, "library": [COWARD, SNIPER],
+    document = {"settings": settings_key(settings), "converged": True, "library": [COWARD, SNIPER],
                 "names": dict(zip((COWARD, SNIPER), names)),
                 "rounds": [{"round": 1, "library": list(names), "equilibrium": {names[1]: 1.0},
                             "equilibrium_specs": {SNIPER: 1.0}, "gain": 0.001, "exploitability": 0.001,

@@ -97,10 +97,10 @@ def test_to_pandas_with_the_extra():
 
 
 def test_one_configuration_is_never_counted_twice():
-    from cardsim.api import _Runs, run_options
+    from cardsim.api import Runs, run_options
     from cardsim.sims.thegame.simulator import SIMULATOR
 
-    runs = _Runs("thegame run", 20, run_options(quiet=True))
+    runs = Runs("thegame run", 20, run_options(quiet=True))
     config = SIMULATOR.make_config(players=2, strategy="greedy")
     runs.episodes("thegame", config)
     with pytest.raises(cardsim.UserError, match="counted twice"):

@@ -1,36 +1,33 @@
 """The contract every registered game keeps, checked the same way for each (and for the example
-game of ``examples/hilo``, registered here from code: nothing is installed).
-
-Per game: the same seed gives the same rows with one worker or two; a run interrupted after a
-chunk and run again gives the same rows; its first command's ``--json`` output is one JSON
-document; its hidden-information hook runs and finds no leak; its kernel agrees with its
-plain-Python reference where it has one. Sizes are tiny: this is a contract, not a statistic.
+game of ``examples/hilo``, registered here from code: nothing is installed) by the installed kit,
+:func:`cardsim.testing.check_game`, one clause per test: the declaration resolves; the same seed
+gives the same rows with one worker or two; a run interrupted after a chunk and run again gives
+the same rows; its first command's ``--json`` output is one JSON document; its
+hidden-information check finds no leak in its own policies and catches its leaky mutant; its
+kernel agrees with its plain-Python reference where it has one. The kit itself is tested here
+too: it fails a game whose hidden-information check catches nothing.
 """
 
 from __future__ import annotations
 
-import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 import cardsim
-from cardsim.errors import Interrupted
-from cardsim.sims.core.game import Game, resolve
-from cardsim.sims.core.runner import run
+from cardsim.errors import UserError
+from cardsim.sims.core.game import Game, HiddenInfoResult, resolve
 from cardsim.sims.registry import games, get_game, names, register, unregister
+from cardsim.testing import CLAUSES, ContractError, check_game
 
 EXAMPLE = "hilo"
 EXAMPLE_DIR = Path(__file__).resolve().parents[2] / "examples" / EXAMPLE
 # On the path from collection on, so that every worker process started later can import it.
 if str(EXAMPLE_DIR) not in sys.path:
     sys.path.insert(0, str(EXAMPLE_DIR))
-
-CHUNK = 8
-SEED = 12
-
 
 @pytest.fixture(scope="module", autouse=True)
 def example_game():
@@ -45,66 +42,66 @@ def game(request) -> Game:
     return get_game(request.param)
 
 
-def _rows(game: Game, **options):
-    simulator = game.load_simulator()
-    return run(simulator, simulator.make_config(), n=3 * CHUNK, seed=SEED, chunk_size=CHUNK,
-               **options).episodes
+@pytest.mark.parametrize("clause", list(CLAUSES))
+def test_the_game_keeps_the_contract(game, clause):
+    """Each clause of the kit (:mod:`cardsim.testing`) for each game, one test apiece."""
+    measured = check_game(game, clauses=(clause,))[clause]
+    assert measured
 
 
-def test_same_seed_same_rows_with_one_or_two_workers(game):
-    assert _rows(game, jobs=1).equals(_rows(game, jobs=2))
-
-
-def test_an_interrupted_run_resumes_to_the_same_rows(game, tmp_path):
-    def stop_after_one(index: int) -> None:
-        if index == 1:
-            raise KeyboardInterrupt
-
-    with pytest.raises(Interrupted):
-        _rows(game, jobs=1, store=tmp_path, on_chunk=stop_after_one)
-    computed: list[int] = []
-    resumed = _rows(game, jobs=1, store=tmp_path, on_chunk=computed.append)
-    assert 0 < len(computed) < 3  # the finished chunks were reused
-    assert resumed.equals(_rows(game, jobs=1))
-
-
-def test_first_command_json_is_one_document(game, capsys):
-    from cardsim.cli import main
-
-    argv = list(game.first_command)
-    assert argv and argv[0] == game.name
-    argv[argv.index("--n") + 1] = "40"
-    with pytest.raises(SystemExit) as exit_info:
-        main([*argv, "--jobs", "1", "--no-store", "--quiet", "--json"])
-    out, err = capsys.readouterr()
-    assert exit_info.value.code == 0, err
-    document = json.loads(out)  # one document: json.loads rejects anything after it
-    assert document["tables"] and document["seed"] == 0
-
-
-def test_hidden_information_hook_runs(game):
-    assert game.hidden_info_check, f"{game.name} declares no hidden-information check"
-    assert resolve(game.hidden_info_check)(SEED) > 0
-
-
-def test_kernel_matches_its_reference(game):
+def test_a_builtin_game_with_a_reference_declares_its_check(game):
+    if game.name == EXAMPLE:
+        pytest.skip("a plug-in may keep its reference where it likes")
     package = Path(sys.modules[game.simulator_module.rpartition(".")[0]].__file__).parent
-    if game.name != EXAMPLE:  # a built-in game with a reference.py must declare its check
-        assert (game.reference_check is not None) == (package / "reference.py").exists()
-    if game.reference_check is None:
-        pytest.skip(f"{game.name} has no plain-Python reference")
-    assert resolve(game.reference_check)(SEED) > 0
+    assert (game.reference_check is not None) == (package / "reference.py").exists()
 
 
-def test_the_declaration_resolves(game):
-    simulator = game.load_simulator()
-    assert simulator.name == game.name and simulator.policies
-    config = simulator.make_config()
-    assert all(hasattr(config, field) for field in game.policy_fields)
-    for path in (game.cli, game.api, game.report_section, game.bench, game.strategy_bench,
-                 game.warmup_configs):
-        if path is not None:
-            resolve(path)
+def test_builtin_checks_live_in_the_package():
+    """An installed cardsim has no ``tests`` package: every built-in hook is in ``cardsim``."""
+    for name in names():
+        declared = get_game(name)
+        if name == EXAMPLE:
+            continue
+        for path in (declared.hidden_info_check, declared.leaky_policy, declared.reference_check):
+            assert path is None or path.startswith("cardsim."), (name, path)
+
+
+def check_nothing(seed: int, policy: object = None) -> HiddenInfoResult:
+    """A hidden-information check that checks nothing: it compares "ten decisions" and never
+    sees a change, whatever the policy."""
+    return HiddenInfoResult(10, 0)
+
+
+def old_style_check(seed: int, policy: object = None) -> int:
+    """A check in the old form: asserts and returns a count."""
+    return 10
+
+
+def test_the_kit_fails_a_check_that_catches_nothing(example_game):
+    """The honest clause alone cannot tell a check that checks nothing from a sound one; the
+    leaky mutant clause can: the kit fails the game."""
+    hollow = replace(example_game, hidden_info_check=f"{__name__}:check_nothing")
+    assert check_game(hollow, clauses=("hidden_info",))["hidden_info"] == "0 of 10 decisions changed"
+    with pytest.raises(ContractError, match="hilo: leaky_mutant: the hidden-information check caught nothing"):
+        check_game(hollow)
+    with pytest.raises(ContractError, match="declares no leaky policy"):
+        check_game(replace(example_game, leaky_policy=None), clauses=("leaky_mutant",))
+    with pytest.raises(ContractError, match="not \\(compared, changed\\)"):
+        check_game(replace(example_game, hidden_info_check=f"{__name__}:old_style_check"),
+                   clauses=("hidden_info",))
+
+
+def test_the_kit_names_a_broken_clause(example_game):
+    """A declaration whose hook does not resolve fails the declaration clause, naming it; an
+    unknown clause is a user error naming the keyword."""
+    broken = replace(example_game, reference_check="cardsim_hilo.simulator:no_such_check")
+    with pytest.raises(ContractError, match="hilo: declaration: .*no_such_check"):
+        check_game(broken)
+    with pytest.raises(UserError, match="clauses: unknown speed"):
+        check_game(example_game, clauses=("speed",))
+    with pytest.raises(ContractError, match="not registered"):
+        check_game(replace(example_game, name="hilo2", first_command=("hilo2", "run")),
+                   clauses=("first_command",))
 
 
 def test_the_example_game_is_everywhere(example_game):

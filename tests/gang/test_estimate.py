@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cardsim.sims.gang.beliefs import _posteriors, tie_bounds
+from cardsim.sims.gang.beliefs import hand_posteriors, tie_bounds
 from cardsim.sims.gang.engine import play_heist
 from cardsim.sims.gang.estimate import ALWAYS, ESTIMATE_MIN_TEAMS, clear_gain
 from cardsim.sims.gang.estimate_playout import bayes_playout_round, fill_playout_posterior
@@ -69,7 +69,7 @@ def _round_chances(players: int, pockets, board, chips) -> list[float]:
         index, values = rank_holdings(scores, valid, count, BOARD_SIZES[t], 2, pct)
         hband[t] = np.minimum((pct * bands).astype(np.int64), bands - 1)
         weights = np.zeros((players, count))
-        _posteriors(chips, t, players, count, valid, hband, likelihood, evidence_from,
+        hand_posteriors(chips, t, players, count, valid, hband, likelihood, evidence_from,
                     public_ok, np.ones((players, 1)), False, weights, -1, 4, hband)
         pos = np.zeros(count, dtype=np.int64)
         rank = np.zeros(count)
@@ -140,8 +140,8 @@ def test_bayes_reads_the_muscle_holders_chips_as_claims_of_the_raised_hand() -> 
     muscle = np.zeros((players, count))
     args = (chips, 2, players, count, np.ones(count, dtype=np.bool_), hband, likelihood,
             np.zeros(players, dtype=np.int64), ones, np.ones((players, 1)), False)
-    _posteriors(*args, plain, -1, 4, raised)
-    _posteriors(*args, muscle, 0, 1, raised)
+    hand_posteriors(*args, plain, -1, 4, raised)
+    hand_posteriors(*args, muscle, 0, 1, raised)
     assert np.allclose(muscle[1], plain[1])
     # seat 0: chip 1 then 2; from round 2 (the Muscle) every holding claims in band 1
     assert np.allclose(plain[0], [0.8 * 0.2, 0.2 * 0.8, 0.2 * 0.8])
@@ -175,7 +175,7 @@ def _playout_chips(players: int, pockets, board, chips, user: int, r: int = 1):
             mband[t, h] = min(int(below / len(values) * bands), bands - 1)
         tables[t] = (valid, index, values) + tie_bounds(values)
     weights = np.zeros((players, count))
-    _posteriors(chips, r, players, count, tables[r][0], hband, likelihood,
+    hand_posteriors(chips, r, players, count, tables[r][0], hband, likelihood,
                 np.zeros(players, dtype=np.int64), np.ones((players, count), dtype=np.bool_),
                 np.ones((players, 1)), False, weights, -1, 4, hband)
     variant = 1 if user >= 0 else 0

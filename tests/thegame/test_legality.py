@@ -107,17 +107,3 @@ def test_referee_catches_a_premature_end() -> None:
     except reference.RuleViolation:
         return
     raise AssertionError("a game cut after three turns passed the referee")
-
-
-def reference_check(seed: int) -> int:
-    """The game declaration's reference hook (``reference_check``, run by the generic contract
-    test): the kernel's greedy against the plain-Python greedy on a few deals; returns how
-    many games it compared."""
-    seeds = np.random.default_rng(seed).integers(0, 2**31, 4)
-    for deal, players in zip(seeds, (1, 2, 3, 5), strict=True):
-        size = rules_hand_size(players)
-        out = kernel.play_games(np.array([deal], np.int64), players, size, 2, True, kernel.GREEDY,
-                                strategy_params(players))
-        deck = kernel.deal_deck(int(deal)).tolist()
-        assert reference.greedy_game(deck, players, size, 2, True) == out[0, kernel.S_CARDS_LEFT]
-    return len(seeds)

@@ -3,7 +3,8 @@
 - :mod:`cardsim.analysis.equilibrium`: the game-agnostic symmetric meta-game and its solver;
 - :mod:`.tables`: profile payoffs, payoff matrix, symmetric game and best responses of a list;
 - :mod:`.search`: the arena, profile table and best-response search (local search, paired gain);
-- :mod:`.discover`: the PSRO loop and its stored records;
+- :mod:`.discover`: discover's methods, settings and stored records;
+- :mod:`.loop`: the PSRO loop (``discover``);
 - :mod:`.records`: the readings side by side and whether an entry still holds;
 - :mod:`.libraries`: the shipped libraries (export, load);
 - :mod:`.sweep`: the schedule sweep (every card order and opponent reading on every member);
@@ -32,18 +33,13 @@ from cardsim.analysis.cashnguns.discover import (  # noqa: F401
     DISCOVER_METHOD_5,
     METHOD_VERSION,
     DiscoverSettings,
-    _load_discover,
-    _name_of,
-    _next_library,
-    _save_discover,
-    _settings_key,
-    discover,
     discover_flags,
     discover_path,
     discover_round_lines,
+    library_name,
     reported_round,
     settings_from_key,
-    start_names,
+    settings_key,
     table_parts,
 )
 from cardsim.analysis.cashnguns.libraries import (  # noqa: F401
@@ -59,6 +55,7 @@ from cardsim.analysis.cashnguns.libraries import (  # noqa: F401
     stored_entries,
     write_libraries,
 )
+from cardsim.analysis.cashnguns.loop import discover, next_library, start_names  # noqa: F401
 from cardsim.analysis.cashnguns.records import (  # noqa: F401
     READINGS,
     TARGET_POINTS,
@@ -86,16 +83,11 @@ from cardsim.analysis.cashnguns.search import (  # noqa: F401
     CashNGunsArena,
     ProfileTable,
     Reply,
-    _fresh,
-    _interleave,
-    _lineups_against,
-    _play_chunk,
-    _seeds,
-    _sequence,
     compound_candidates,
     fill_table,
     find_reply,
     focal_payoffs,
+    keyed_seeds,
     local_budget,
     local_search_steps,
     measure_gain,
@@ -113,7 +105,6 @@ from cardsim.analysis.cashnguns.sweep import (  # noqa: F401
 from cardsim.analysis.cashnguns.tables import (  # noqa: F401
     METRICS,
     PARAMETER_MEANINGS,
-    _profile_rows,
     best_responses,
     equilibrium_table,
     mix_text,
@@ -128,7 +119,6 @@ from cardsim.analysis.cashnguns.tables import (  # noqa: F401
 from cardsim.analysis.equilibrium import (  # noqa: F401
     Equilibrium,
     SymmetricGame,
-    _newton_on_support,
     evaluate_mix,
     expected_payoffs,
     hedge_average,

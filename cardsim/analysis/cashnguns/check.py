@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cardsim.analysis.cashnguns.discover import _name_of
+from cardsim.analysis.cashnguns.discover import library_name
 from cardsim.analysis.cashnguns.libraries import cashnguns_fingerprint, write_libraries
 from cardsim.analysis.cashnguns.search import (
     DEFAULT_LOCAL,
@@ -129,7 +129,7 @@ def checked_replies(replies: list[tuple[str, Reply]], names: dict[str, str]) -> 
     searches, and ``significant``: whether any search's whole interval lies above zero."""
     records = []
     for label, reply in replies:
-        name = names.get(reply.spec) or _name_of(reply.strategy, names)
+        name = names.get(reply.spec) or library_name(reply.strategy, names)
         records.append({"search": label, **reply.record({**names, reply.spec: name}),
                         "search_payoff": reply.search_payoff})
     worst = max(records, key=lambda record: record["exploitability_hi"])

@@ -10,8 +10,8 @@ from pathlib import Path
 from cardsim.analysis.cashnguns.discover import (
     DISCOVER_METHOD_1,
     DiscoverSettings,
-    _settings_key,
     discover_path,
+    settings_key,
 )
 from cardsim.analysis.cashnguns.search import DEFAULT_TOLERANCE
 
@@ -46,7 +46,7 @@ def load_discover_documents(store: Path, players: Sequence[int]) -> dict[tuple[i
                     document = json.loads(path.read_text())
                 except (OSError, ValueError):
                     continue
-                if document.get("settings") != _settings_key(settings) or not document.get("rounds"):
+                if document.get("settings") != settings_key(settings) or not document.get("rounds"):
                     continue  # another method's or settings' run at the same path
                 if not document.get("converged") and len(document["rounds"]) < settings.rounds:
                     continue  # unfinished: still running or interrupted (rerun the command to resume)

@@ -132,7 +132,7 @@ def _sequence(root: int, key: tuple[int, ...], streams: tuple[int, ...]) -> np.r
     return np.random.SeedSequence([root, *key], spawn_key=streams)
 
 
-def _seeds(root: int, *key: int, size: int, streams: tuple[int, ...] = ()) -> np.ndarray:
+def keyed_seeds(root: int, *key: int, size: int, streams: tuple[int, ...] = ()) -> np.ndarray:
     """Game seeds for one purpose of one round: a SeedSequence keyed by (root, *key)."""
     rng = np.random.default_rng(_sequence(root, key, streams))
     return rng.integers(0, np.iinfo(np.int64).max, size=size, dtype=np.int64).astype(np.uint64)
@@ -189,7 +189,7 @@ def focal_payoffs(arena, library: Sequence, mix: np.ndarray, candidates: Sequenc
     """(candidates, games) payoff of each candidate in slot 0 against opponents drawn from
     ``mix``, every candidate on the same games and opponents (common random numbers)."""
     opponents = _lineups_against(mix, arena.players, games, root, *key, 0, streams=streams)
-    seeds = _seeds(root, *key, 1, size=games, streams=streams)
+    seeds = keyed_seeds(root, *key, 1, size=games, streams=streams)
     pool = list(library) + list(candidates)
     focal = np.repeat(np.arange(len(library), len(pool), dtype=np.int64), games)
     lineups = np.column_stack([focal, np.tile(opponents, (len(candidates), 1))])
@@ -241,7 +241,7 @@ def measure_gain(arena, library: Sequence, mix: np.ndarray, response, games: int
     game is played once with ``response`` in slot 0 and once with a slot-0 strategy drawn from
     the mix, against the same opponents and seed. Returns (gain, 95% low, 95% high)."""
     opponents = _lineups_against(mix, arena.players, games, root, round_index, 20, check, streams=streams)
-    seeds = _seeds(root, round_index, 21, check, size=games, streams=streams)
+    seeds = keyed_seeds(root, round_index, 21, check, size=games, streams=streams)
     rng = np.random.default_rng(_sequence(root, (round_index, 22, check), streams))
     own = rng.choice(len(mix), size=games, p=mix).astype(np.int64)
     pool = list(library) + [response]

@@ -33,7 +33,7 @@ from cardsim.reports.sections.common import (
 )
 from cardsim.reports.suite import Experiment, Outcomes, Profile
 from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS
-from cardsim.sims.gang.models import MODEL_DESCRIPTIONS
+from cardsim.sims.gang.models import MODEL_DESCRIPTIONS, PLAYER_MODELS
 from cardsim.sims.gang.simulator import SIMULATOR
 
 GAME = "gang"
@@ -87,7 +87,7 @@ def _scale(model: str, profile: Profile | None = None, tier: str = "headline") -
 # plays several heists (more with the harder modes), bayes reads every chip, and a specialist
 # the group decides on is weighed by playing the heist out both ways.
 GAME_WEIGHT = 40.0
-MODEL_WEIGHT: dict[str, float] = {"random": 0.2, "percentile": 1.0, "history": 1.0, "bayes": 8.0}
+MODEL_WEIGHT: dict[str, float] = {model.name: model.cost for model in PLAYER_MODELS}
 SPECIALIST_WEIGHT = 100.0
 CHALLENGE_WEIGHT = 5.0
 

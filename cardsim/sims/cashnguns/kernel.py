@@ -38,7 +38,7 @@ DECK_SIZE = sum(DECK_NOTE_COUNTS)
 
 
 @kernel(refcounts=False)
-def _shuffle(values: np.ndarray, state: np.ndarray) -> None:
+def shuffle_in_place(values: np.ndarray, state: np.ndarray) -> None:
     """Fisher-Yates shuffle of ``values`` in place with the game's stream."""
     for i in range(values.shape[0] - 1, 0, -1):
         j = int(next_uniform(state) * (i + 1))
@@ -147,7 +147,7 @@ def _play_games(
         state[0] = seeds[game]
         for seat in range(players):
             slot_of_seat[seat] = seat
-        _shuffle(slot_of_seat, state)
+        shuffle_in_place(slot_of_seat, state)
         # element by element: an array-to-slice assignment compiles numba's shape-mismatch
         # message (string formatting and all) into the kernel
         for seat in range(players):
@@ -155,7 +155,7 @@ def _play_games(
                 seat_params[seat, k] = params[lineups[game, slot_of_seat[seat]], k]
         for i in range(DECK_SIZE):
             deck[i] = deck_template[i]
-        _shuffle(deck, state)
+        shuffle_in_place(deck, state)
         alive[:] = True
         wounds[:] = 0
         shame[:] = 0

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.sims.cashnguns.kernel import _shuffle
+from cardsim.sims.cashnguns.kernel import shuffle_in_place
 from cardsim.sims.cashnguns.rng import next_uniform
 from cardsim.sims.cashnguns.rules import (
     DECK_NOTE_COUNTS,
@@ -72,7 +72,7 @@ def begin_game(
     players = slot_of_seat.shape[0]
     for seat in range(players):
         slot_of_seat[seat] = seat
-    _shuffle(slot_of_seat, stream)
+    shuffle_in_place(slot_of_seat, stream)
     for seat in range(players):
         slot = slot_of_seat[seat]
         seat_user[seat] = slot_user[slot]
@@ -83,7 +83,7 @@ def begin_game(
         for _ in range(DECK_NOTE_COUNTS[kind]):
             deck[position] = kind
             position += 1
-    _shuffle(deck, stream)
+    shuffle_in_place(deck, stream)
     for seat in range(players):
         alive[seat] = True
         wounds[seat] = 0

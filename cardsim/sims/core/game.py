@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from cardsim.sims.core.simulator import Simulator
@@ -30,6 +30,14 @@ def resolve(path: str) -> Any:
     for part in filter(None, attribute.split(".")):
         module = getattr(module, part)
     return module
+
+
+class HiddenInfoResult(NamedTuple):
+    """What a hidden-information check found: of ``compared`` decisions, ``changed`` changed
+    when everything hidden from the deciding player was dealt again (0 for an honest policy)."""
+
+    compared: int
+    changed: int
 
 
 @dataclass(frozen=True)
@@ -59,12 +67,18 @@ class Game:
             first episode reaches every kernel; None: one config per policy (through
             ``policy_fields``) plus the report's default plan.
         policy_fields: the config fields that take a policy name (warm-up's default configs).
-        hidden_info_check: dotted path of ``check(seed) -> int``: re-deals everything hidden
-            from a deciding player in a few positions, asserts no decision changes and returns
-            how many decisions it compared (it may live in the game's tests).
+        hidden_info_check: dotted path of ``check(seed, policy=None) -> HiddenInfoResult``:
+            re-deals everything hidden from a deciding player in a few positions and counts the
+            decisions compared and those that changed; ``policy=None`` checks the game's own
+            policies, else the given one (in whatever form the check takes, as
+            ``leaky_policy``). It lives in the package: ``cardsim.testing`` runs it.
+        leaky_policy: dotted path of a deliberately leaky policy (it reads something hidden),
+            in the form ``hidden_info_check`` takes: the check must catch it, or the kit
+            (:func:`cardsim.testing.check_game`) fails the game.
         reference_check: dotted path of ``check(seed) -> int``: plays a few games with the
             compiled kernel and the plain-Python reference, asserts they agree and returns how
-            many it compared; None when the game has no reference.
+            many it compared; None when the game has no reference. Like the hidden-information
+            check, it lives in the package.
         short_title: the title in running text ("compiling the Gang kernels"); default title.
         episodes_per_second: rough warm single-core speed (picks the default ``--jobs``).
         compile_seconds: rough cold compile seconds (the first-run note, and warm-up starts the
@@ -91,6 +105,7 @@ class Game:
     warmup_configs: str | None = None
     policy_fields: tuple[str, ...] = ()
     hidden_info_check: str | None = None
+    leaky_policy: str | None = None
     reference_check: str | None = None
     short_title: str = ""
     episodes_per_second: float = 1_000.0

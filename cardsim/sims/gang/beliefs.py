@@ -17,7 +17,7 @@ from cardsim.sims.poker.cards import SUITLESS_JACK
 
 
 @kernel
-def _posteriors(chips: np.ndarray, r: int, players: int, count: int, valid: np.ndarray,
+def hand_posteriors(chips: np.ndarray, r: int, players: int, count: int, valid: np.ndarray,
                 hband: np.ndarray, likelihood: np.ndarray, evidence_from: np.ndarray,
                 public_ok: np.ndarray, public_prior: np.ndarray, with_prior: bool,
                 weights: np.ndarray, muscle_seat: int, muscle_from: int,

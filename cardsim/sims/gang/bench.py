@@ -17,7 +17,7 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 from cardsim.sims.gang.engine import play_batch, showdown_in_order
 from cardsim.sims.gang.holdings import BOARD_SIZES, hand_score, preflop_value
-from cardsim.sims.gang.models import BAYES, HISTORY, PERCENTILE, RANDOM
+from cardsim.sims.gang.models import PLAYER_MODELS
 
 
 @kernel
@@ -160,13 +160,11 @@ def main(quick: bool = False) -> list[dict]:
     naive = _naive_rate(300 * scale)
     rows = [{"what": "naive per-player enumeration, history, 4 players (reference)",
              "per_second": round(naive), "ratio": 1.0, "target": ""}]
-    targets = {HISTORY: 50_000, BAYES: 6_000}
-    for name, model, n in (("random", RANDOM, 50_000), ("percentile", PERCENTILE, 10_000),
-                           ("history", HISTORY, 10_000), ("bayes", BAYES, 1_000)):
-        rate = _rate(model, n * scale)
-        target = targets.get(model)
+    for model in PLAYER_MODELS:
+        rate = _rate(model.id, model.bench_heists * scale)
+        target = model.bench_target
         rows.append({
-            "what": f"kernel, {name}, 4 players, one core",
+            "what": f"kernel, {model.name}, 4 players, one core",
             "per_second": round(rate),
             "ratio": round(rate / naive, 2),
             "target": f">= {target:,}/s: {'met' if rate >= target else 'NOT met'}" if target else "",

@@ -40,17 +40,20 @@ CHALLENGES: dict[str, int] = {
     "fingerprint-scan": 9,
     "security-cameras": 10,
 }
+#: the specialist cards' numbers (seed 000), as the kernels compare them; 0 = no specialist
+INFORMANT, GETAWAY_DRIVER, INVESTOR, MASTERMIND, HACKER = 1, 2, 3, 4, 5
+COORDINATOR, JACK, MATH_WHIZ, CON_ARTIST, MUSCLE = 6, 7, 8, 9, 10
 SPECIALISTS: dict[str, int] = {
-    "informant": 1,
-    "getaway-driver": 2,
-    "investor": 3,
-    "mastermind": 4,
-    "hacker": 5,
-    "coordinator": 6,
-    "jack": 7,
-    "math-whiz": 8,
-    "con-artist": 9,
-    "muscle": 10,
+    "informant": INFORMANT,
+    "getaway-driver": GETAWAY_DRIVER,
+    "investor": INVESTOR,
+    "mastermind": MASTERMIND,
+    "hacker": HACKER,
+    "coordinator": COORDINATOR,
+    "jack": JACK,
+    "math-whiz": MATH_WHIZ,
+    "con-artist": CON_ARTIST,
+    "muscle": MUSCLE,
 }
 
 # Specialists whose text starts "decide who among you ..." (seed 000): the group may decline
@@ -325,7 +328,7 @@ def key_card_slot(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) 
     return best_slot
 
 
-GROUP_SPECIALISTS = (1, 2, 4, 5, 7, 10)  # used "at any time" by a player the group chooses
+GROUP_SPECIALISTS = (INFORMANT, GETAWAY_DRIVER, MASTERMIND, HACKER, JACK, MUSCLE)  # used "at any time" by a player the group chooses
 
 
 @kernel
@@ -345,33 +348,33 @@ def use_group_specialist(
     or -1).
     """
     middle = (players + 1) // 2
-    if specialist == 2 or specialist == 4:  # announcements by the middle chip holder
+    if specialist == GETAWAY_DRIVER or specialist == MASTERMIND:  # announcements by the middle chip holder
         user = holder_of(chips, r, middle, players, 0)
         asked = 0  # Mastermind asks about the highest value on the board
         for k in range(shown):
             asked = max(asked, card_rank(board[k]))
         if forced_said >= 0:  # replay (the swap test): the public record is given
             said = forced_said
-        elif specialist == 2:
+        elif specialist == GETAWAY_DRIVER:
             said = getaway_driver_category(hand_score(pockets[user], size, board, shown))
         else:
             said = mastermind_count(pockets[user], asked)
         for h in range(count if public_ok.shape[1] == count else 0):  # only bayes listens
-            if specialist == 2:
+            if specialist == GETAWAY_DRIVER:
                 heard = getaway_driver_category(hand_score(hold_cards[h], size, board, shown))
             else:
                 heard = mastermind_count(hold_cards[h], asked)
             public_ok[user, h] = public_ok[user, h] and heard == said
         return user, said, draw, -1
-    if specialist == 5 or specialist == 7:  # Hacker / Jack: one player improves
+    if specialist == HACKER or specialist == JACK:  # Hacker / Jack: one player improves
         user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
-        if specialist == 5:
+        if specialist == HACKER:
             new_card = deck[draw]
             draw += 1
         else:
             new_card = SUITLESS_JACK
         slot = best_drop_slot(pockets[user], size, new_card, board, shown,
-                              specialist == 5 or not jack_stays)
+                              specialist == HACKER or not jack_stays)
         swap_in_card(pockets[user], size, new_card, slot)
         # The user keeps the best hand, so it only got stronger: the earlier chips stay as
         # (conservative) evidence about it for the bayes model.

@@ -25,7 +25,7 @@ class GangConfig:
 
     Attributes:
         players: 3 to 6 (the chips go up to 6 stars; seed 000, "CHUẨN BỊ TRÒ CHƠI").
-        model: player model: random, percentile, history or bayes.
+        model: player model, a name of :data:`~cardsim.sims.gang.models.PLAYER_MODELS`.
         levels: strength bands per chip a claim can express (models percentile, history, bayes).
         unit: "heist" (one row per heist) or "game" (one row per game of heists).
         mode: basic, advanced, professional or master (games only; heists are always basic plus

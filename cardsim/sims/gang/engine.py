@@ -24,11 +24,11 @@ import numpy as np
 
 from cardsim.sims.core.jit import kernel
 from cardsim.sims.gang.beliefs import (
-    _posteriors,
     bayes_claims,
     claim_beliefs,
     claimed_posteriors,
     con_artist_prior,
+    hand_posteriors,
     informant_card,
     informant_pair,
     jack_pushforward,
@@ -36,7 +36,17 @@ from cardsim.sims.gang.beliefs import (
     tie_bounds,
 )
 from cardsim.sims.gang.cards import (
+    CON_ARTIST,
+    COORDINATOR,
+    GETAWAY_DRIVER,
     GROUP_SPECIALISTS,
+    HACKER,
+    INFORMANT,
+    INVESTOR,
+    JACK,
+    MASTERMIND,
+    MATH_WHIZ,
+    MUSCLE,
     blackout_hides_history,
     card_rank,
     con_artist_redeal,
@@ -95,7 +105,7 @@ from cardsim.sims.gang.rounds import (
     rate_own_hands,
     showdown_in_order,
 )
-from cardsim.sims.gang.scans import _fingerprint_guess, _retina_guess, scan_weights
+from cardsim.sims.gang.scans import fingerprint_guess, retina_guess, scan_weights
 
 PLAIN_HOLDINGS = max(N_PAIRS, N_TRIPLES)  # the most holdings a plain heist rates against
 
@@ -176,6 +186,162 @@ def play_plain_heist(
 
 
 @kernel(inline="always")
+def after_deal_cards(specialist: int, model: int, players: int, size: int, pockets: np.ndarray,
+                     count: int, hold_cards: np.ndarray, public_ok: np.ndarray,
+                     known_card: np.ndarray, old_masks: np.ndarray, informed: np.ndarray,
+                     replay: bool, hidden_swap: np.ndarray, replay_info: np.ndarray,
+                     info_out: np.ndarray) -> None:
+    """The heist's first phase after the deal: the specialists that act right away (seed 000,
+    "THẺ CHUYÊN GIA" 3, 6, 8, 9: the Con Artist's redeal, the Coordinator's pass, the Investor's
+    and the Math Whiz's announcements, which only bayes reads) and, in replay, the swapped
+    pockets. Fills ``old_masks`` and ``informed`` (Con Artist), ``known_card`` (Coordinator),
+    ``public_ok`` and ``info_out`` (announcements)."""
+    if specialist == CON_ARTIST:
+        for p in range(players):
+            old_masks[p] = pocket_mask(pockets[p], size)
+        order = np.random.permutation(players * size)
+        con_artist_redeal(pockets, players, size, order)
+        for p in range(players):
+            # an old card is with a teammate
+            informed[p] = (old_masks[p] & ~pocket_mask(pockets[p], size)) != 0
+    if specialist == COORDINATOR:
+        passed = np.zeros(players, dtype=np.int64)
+        for p in range(players):  # pass the lowest-ranked pocket card, keep the best
+            low = 0
+            for s in range(1, size):
+                if card_rank(pockets[p, s]) < card_rank(pockets[p, low]):
+                    low = s
+            passed[p] = low
+        coordinator_pass(pockets, players, passed)
+        for p in range(players):
+            known_card[p, (p + 1) % players] = passed[p]
+    if replay:
+        for p in range(players):
+            for s in range(size):
+                if hidden_swap[p, s] >= 0:
+                    pockets[p, s] = hidden_swap[p, s]
+    if (specialist == INVESTOR or specialist == MATH_WHIZ) and model == BAYES:
+        for p in range(players):
+            said = investor_face_count(pockets[p]) if specialist == INVESTOR else math_whiz_total(pockets[p])
+            if replay:
+                said = replay_info[p]
+            info_out[p] = said
+            for h in range(count):
+                heard = investor_face_count(hold_cards[h]) if specialist == INVESTOR else math_whiz_total(hold_cards[h])
+                public_ok[p, h] = heard == said
+
+
+@kernel(inline="always")
+def scan_phase(challenges: int, chips: np.ndarray, players: int, model: int, count: int,
+               valid: np.ndarray, hband: np.ndarray, likelihood: np.ndarray,
+               evidence_from: np.ndarray, public_ok: np.ndarray, public_prior: np.ndarray,
+               jack_space: bool, weights: np.ndarray, muscle_seat: int, use_round: int,
+               muscle_band: np.ndarray, board: np.ndarray, hold_cards: np.ndarray,
+               hold_masks: np.ndarray, size: int, hscores: np.ndarray, pockets: np.ndarray,
+               finals: np.ndarray) -> tuple[bool, int]:
+    """The heist's last phase, under the Retina or Fingerprint scan: the top-chip holder's
+    hand is guessed from the public record (bayes: its posterior; the others: the holdings
+    their claims allow) and the scan passes or fails. Returns (scan passed, guess: the
+    Retina's holding, the Fingerprint's ranking, or both as retina * 16 + ranking)."""
+    scan_ok = True
+    guess = -1
+    top_seat = holder_of(chips, 4, players, players, 0)
+    if model == BAYES:
+        hand_posteriors(chips, 4, players, count, valid, hband, likelihood, evidence_from,
+                    public_ok, public_prior, jack_space, weights, muscle_seat, use_round,
+                    muscle_band)
+        for h in range(count):
+            weights[0, h] = weights[top_seat, h]
+    else:
+        board_mask = np.int64(0)
+        for k in range(5):
+            board_mask |= np.int64(1) << board[k]
+        for h in range(count):
+            if hold_masks[h] & board_mask:
+                weights[0, h] = 0.0
+            elif model == RANDOM:
+                weights[0, h] = 1.0
+            else:
+                weights[0, h] = likelihood[players - 1, hband[3, h]]
+    if model == RANDOM:
+        score_holdings(hold_cards, hold_masks, count, size, board, 5, valid, hscores)
+    scan_weights(weights, hold_cards, hold_masks, count, size, hscores, pockets, finals,
+                 chips[3], players, top_seat, top_seat == muscle_seat)
+    if has_challenge(challenges, 4):
+        guess = retina_guess(hold_cards, count, size, weights[0])
+        scan_ok = retina_scan_passes(pockets[top_seat], guess)
+    if has_challenge(challenges, 9):
+        named = fingerprint_guess(hold_cards, count, size, board, weights[0])
+        scan_ok = scan_ok and fingerprint_scan_passes(finals[top_seat], named)
+        guess = named if guess < 0 else guess * 16 + named
+    return scan_ok, guess
+
+
+@kernel(inline="always")
+def group_specialist(
+    specialist: int, model: int, r: int, use_rule: int, seed: int, chips: np.ndarray,
+    players: int, pockets: np.ndarray, size: int, bands: int, board: np.ndarray,
+    deck: np.ndarray, draw: int, challenges: int, boost_star_top: bool, jack_stays: bool,
+    jack_space: bool, space: int, holdings: Holdings, valid: np.ndarray, hband: np.ndarray,
+    likelihood: np.ndarray, evidence_from: np.ndarray, public_ok: np.ndarray,
+    chip_ok: np.ndarray, public_prior: np.ndarray, weights: np.ndarray,
+    past: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], forced_detail: int,
+) -> tuple[bool, int, int, int, int, int]:
+    """The heist's phase at the start of the use round ``r``: the group decides whether to play
+    a specialist usable "at any time" (seed 000, "THẺ CHUYÊN GIA" 2, 4, 5, 7, 10; under
+    ``HELPFUL`` only on a gain expected from public information,
+    :mod:`cardsim.sims.gang.estimate`) and plays it. ``past``: the earlier rounds' holding
+    scores, validity, values and counts; ``forced_detail``: the replayed detail, or -1.
+    Returns (played, holdings counted, user, detail, draw position, seat the card acted on);
+    when it is not played, the holdings and draw position are unchanged and the rest is -1."""
+    hold_cards, hold_masks, count = holdings
+    round_scores, round_valid, round_values, round_count = past
+    helpful = use_rule != ALWAYS
+    shown = BOARD_SIZES[r]
+    user = -1
+    detail = -1
+    seat = -1
+    use = True
+    if helpful and (specialist == GETAWAY_DRIVER or specialist == MASTERMIND) and model != BAYES:
+        use = False  # only bayes reads announcements
+    elif helpful:
+        chooser = public_ok if model == BAYES else chip_ok
+        hand_posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
+                    chooser, public_prior, jack_space, weights, -1, 4, hband)
+        if use_rule == LEAKY_HELPFUL:
+            reveal_pockets(pockets, players, size, hold_masks, count, weights)
+        elif use_rule == LEAKY_TILT_HELPFUL:
+            tilt_to_pockets(pockets, players, size, hold_masks, count, weights)
+        if specialist == GETAWAY_DRIVER or specialist == MASTERMIND:
+            use = announcement_is_open(specialist, model, r, chips, players, size, board,
+                                       shown, hold_cards, hold_masks, count, weights)
+        else:
+            use = hand_card_gain(
+                CardUse(specialist, model, r, boost_star_top, jack_stays, seed),
+                PublicTable(chips, players, size, bands, board,
+                            5 if use_rule == LEAKY_BOARD_HELPFUL else shown, challenges,
+                            blackout_hides_history(challenges)),
+                Holdings(hold_cards, hold_masks, count),
+                Evidence(weights, likelihood, hband, evidence_from, chooser,
+                         round_scores, round_valid, round_values, round_count))
+    if use:
+        if jack_space:  # the Jack user's public posterior, carried over to the later rounds
+            jack_user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
+            hand_posteriors(chips, r, players, count, valid, hband, likelihood,
+                        evidence_from, public_ok, public_prior, jack_space, weights,
+                        -1, 4, hband)
+            jack_pushforward(weights[jack_user], hold_cards, count, board, shown,
+                             not jack_stays, public_prior[jack_user])
+            evidence_from[jack_user] = r
+            count = space
+        user, detail, draw, seat = use_group_specialist(
+            specialist, r, chips, players, pockets, size, board, shown, deck, draw,
+            boost_star_top, hold_cards, count, public_ok, jack_stays, forced_detail,
+        )
+    return use, count, user, detail, draw, seat
+
+
+@kernel(inline="always")
 def play_heist_inline(
     deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
     levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
@@ -221,21 +387,21 @@ def play_heist_inline(
 
     # Holdings the percentile and bayes models reason about (bayes with the Jack: also the
     # holdings with the suitless Jack, valid once it has been used).
-    jack_space = model == BAYES and specialist == 7 and size == 2
+    jack_space = model == BAYES and specialist == JACK and size == 2
     count, hold_cards, hold_masks = opponent_holdings(size, pair_cards, pair_masks, work_cards,
                                                      work_masks)
     space = count + N_JACK_PAIRS if jack_space else count
 
     # Per-holding beliefs are only kept where a model, a scan or the group's estimate reads them.
     scans = has_challenge(challenges, 4) or has_challenge(challenges, 9)
-    estimate = helpful and (specialist == 5 or specialist == 7 or specialist == 10)
+    estimate = helpful and (specialist == HACKER or specialist == JACK or specialist == MUSCLE)
     width = space if model == BAYES or scans or estimate else 1
     valid = np.zeros(space, dtype=np.bool_)
     hscores = np.zeros(space, dtype=np.int64)
     hpct = np.zeros(width)
     hband = np.zeros((4, width), dtype=np.int64)
     # bayes with the Muscle: the band of every holding raised by the Muscle, per round
-    muscle_band = np.zeros((4, width if model == BAYES and specialist == 10 else 1),
+    muscle_band = np.zeros((4, width if model == BAYES and specialist == MUSCLE else 1),
                            dtype=np.int64)
     public_ok = np.ones((players, space if model == BAYES else 1), dtype=np.bool_)
     chip_ok = np.ones((players, space if estimate and model != BAYES else 1), dtype=np.bool_)
@@ -284,41 +450,10 @@ def play_heist_inline(
     # Specialists that act right after the deal (seed 000, "THẺ CHUYÊN GIA" 3, 6, 8, 9).
     old_masks = np.zeros(players, dtype=np.int64)
     informed = np.zeros(players, dtype=np.bool_)
-    prior = np.ones((players, count if model == BAYES and specialist == 9 else 1))
-    if specialist == 9:
-        for p in range(players):
-            old_masks[p] = pocket_mask(pockets[p], size)
-        order = np.random.permutation(players * size)
-        con_artist_redeal(pockets, players, size, order)
-        for p in range(players):
-            # an old card is with a teammate
-            informed[p] = (old_masks[p] & ~pocket_mask(pockets[p], size)) != 0
-    if specialist == 6:
-        passed = np.zeros(players, dtype=np.int64)
-        for p in range(players):  # pass the lowest-ranked pocket card, keep the best
-            low = 0
-            for s in range(1, size):
-                if card_rank(pockets[p, s]) < card_rank(pockets[p, low]):
-                    low = s
-            passed[p] = low
-        coordinator_pass(pockets, players, passed)
-        for p in range(players):
-            known_card[p, (p + 1) % players] = passed[p]
+    prior = np.ones((players, count if model == BAYES and specialist == CON_ARTIST else 1))
     replay = replay_chips.shape[0] == 4
-    if replay:
-        for p in range(players):
-            for s in range(size):
-                if hidden_swap[p, s] >= 0:
-                    pockets[p, s] = hidden_swap[p, s]
-    if (specialist == 3 or specialist == 8) and model == BAYES:
-        for p in range(players):
-            said = investor_face_count(pockets[p]) if specialist == 3 else math_whiz_total(pockets[p])
-            if replay:
-                said = replay_info[p]
-            info_out[p] = said
-            for h in range(count):
-                heard = investor_face_count(hold_cards[h]) if specialist == 3 else math_whiz_total(hold_cards[h])
-                public_ok[p, h] = heard == said
+    after_deal_cards(specialist, model, players, size, pockets, count, hold_cards, public_ok,
+                     known_card, old_masks, informed, replay, hidden_swap, replay_info, info_out)
 
     for r in range(4):
         shown = BOARD_SIZES[r]
@@ -329,48 +464,19 @@ def play_heist_inline(
                 evidence_from[seat] = 1  # the new pocket voids what was known about the old one
                 public_ok[seat, :] = True
                 known_card[:, seat] = -1
-        if r == use_round and specialist in GROUP_SPECIALISTS and specialist != 1:
-            use = True
-            if helpful and (specialist == 2 or specialist == 4) and model != BAYES:
-                use = False  # only bayes reads announcements
-            elif helpful:
-                chooser = public_ok if model == BAYES else chip_ok
-                _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
-                            chooser, public_prior, jack_space, weights, -1, 4, hband)
-                if use_rule == LEAKY_HELPFUL:
-                    reveal_pockets(pockets, players, size, hold_masks, count, weights)
-                elif use_rule == LEAKY_TILT_HELPFUL:
-                    tilt_to_pockets(pockets, players, size, hold_masks, count, weights)
-                if specialist == 2 or specialist == 4:
-                    use = announcement_is_open(specialist, model, r, chips, players, size, board,
-                                               shown, hold_cards, hold_masks, count, weights)
-                else:
-                    use = hand_card_gain(
-                        CardUse(specialist, model, r, boost_star_top, jack_stays, seed),
-                        PublicTable(chips, players, size, bands, board,
-                                    5 if use_rule == LEAKY_BOARD_HELPFUL else shown, challenges,
-                                    blackout_hides_history(challenges)),
-                        Holdings(hold_cards, hold_masks, count),
-                        Evidence(weights, likelihood, hband, evidence_from, chooser,
-                                 round_scores, round_valid, round_values, round_count))
-            if use:
-                if jack_space:  # the Jack user's public posterior, carried over (see below)
-                    jack_user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
-                    _posteriors(chips, r, players, count, valid, hband, likelihood,
-                                evidence_from, public_ok, public_prior, jack_space, weights,
-                                -1, 4, hband)
-                    jack_pushforward(weights[jack_user], hold_cards, count, board, shown,
-                                     not jack_stays, public_prior[jack_user])
-                    evidence_from[jack_user] = r
-                    count = space
-                user, detail, draw, seat = use_group_specialist(
-                    specialist, r, chips, players, pockets, size, board, shown, deck, draw,
-                    boost_star_top, hold_cards, count, public_ok, jack_stays,
-                    replay_info[players] if replay else -1,
-                )
-                if specialist == 2 or specialist == 4:
+        if r == use_round and specialist in GROUP_SPECIALISTS and specialist != INFORMANT:
+            used, count, used_by, used_detail, draw, seat = group_specialist(
+                specialist, model, r, use_rule, seed, chips, players, pockets, size, bands,
+                board, deck, draw, challenges, boost_star_top, jack_stays, jack_space, space,
+                Holdings(hold_cards, hold_masks, count), valid, hband, likelihood,
+                evidence_from, public_ok, chip_ok, public_prior, weights,
+                (round_scores, round_valid, round_values, round_count),
+                replay_info[players] if replay else -1)
+            if used:
+                user, detail = used_by, used_detail
+                if specialist == GETAWAY_DRIVER or specialist == MASTERMIND:
                     info_out[players] = detail
-                if specialist == 10:
+                if specialist == MUSCLE:
                     muscle_seat = seat
 
         if not round_has_chips(challenges, r):
@@ -410,7 +516,7 @@ def play_heist_inline(
                     round_values[r, :values.shape[0]] = values
                     round_count[r] = values.shape[0]
             if model == BAYES:
-                _posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
+                hand_posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
                             public_ok, public_prior, jack_space, weights, muscle_seat,
                             use_round, muscle_band)
                 team_rank, team_band = bayes_claims(
@@ -436,7 +542,7 @@ def play_heist_inline(
                                           blackout_hides_history(challenges))
             if model == BAYES:
                 claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
-                if specialist == 1 and r >= use_round and target < 0:
+                if specialist == INFORMANT and r >= use_round and target < 0:
                     # Informant, in the chip dance once the claims are on the table (digest S1)
                     start, stop = tie_bounds(values)
                     lower, upper, risk = informant_pair(keys, bands_claimed, players, claimed,
@@ -449,7 +555,7 @@ def play_heist_inline(
                             detail = replay_info[players]
                         info_out[players] = detail
                         known_card[target, user] = detail
-                if specialist == 9:  # Con Artist: private priors from the redeal
+                if specialist == CON_ARTIST:  # Con Artist: private priors from the redeal
                     con_artist_prior(old_masks, own_masks, players, size, hold_masks, count,
                                      shown, prior)
                 # Equal claims next to each other are settled privately (base rule; the
@@ -457,14 +563,14 @@ def play_heist_inline(
                 # prior are extra evidence).
                 steps = settle_equal_claims(
                     keys, bands_claimed, players, claimed, index, values, hold_masks, own,
-                    own_masks, known_card if specialist == 1 or specialist == 6 else no_card,
+                    own_masks, known_card if specialist == INFORMANT or specialist == COORDINATOR else no_card,
                     prior, informed, redrawn, muscle_seat if shown > 0 else -1, votes,
                     replay_bands[r, players] if replay else -1)
                 for p in range(players):
                     record[r, p, 1] = votes[p, 0]
                     record[r, p, 2] = votes[p, 1]
                     record[r, p, 3] = steps
-        if specialist == 1 and r >= use_round and model != BAYES and target < 0 and not helpful:
+        if specialist == INFORMANT and r >= use_round and model != BAYES and target < 0 and not helpful:
             order = np.argsort(keys[:players])
             user = order[(players - 2) // 2]
             target = order[(players - 2) // 2 + 1]
@@ -478,35 +584,10 @@ def play_heist_inline(
     order_ok = showdown_in_order(finals, chips[3], players)
     scan_ok = True
     if scans:
-        top_seat = holder_of(chips, 4, players, players, 0)
-        if model == BAYES:
-            _posteriors(chips, 4, players, count, valid, hband, likelihood, evidence_from,
-                        public_ok, public_prior, jack_space, weights, muscle_seat, use_round,
-                        muscle_band)
-            for h in range(count):
-                weights[0, h] = weights[top_seat, h]
-        else:
-            board_mask = np.int64(0)
-            for k in range(5):
-                board_mask |= np.int64(1) << board[k]
-            for h in range(count):
-                if hold_masks[h] & board_mask:
-                    weights[0, h] = 0.0
-                elif model == RANDOM:
-                    weights[0, h] = 1.0
-                else:
-                    weights[0, h] = likelihood[players - 1, hband[3, h]]
-        if model == RANDOM:
-            score_holdings(hold_cards, hold_masks, count, size, board, 5, valid, hscores)
-        scan_weights(weights, hold_cards, hold_masks, count, size, hscores, pockets, finals,
-                     chips[3], players, top_seat, top_seat == muscle_seat)
-        if has_challenge(challenges, 4):
-            guess = _retina_guess(hold_cards, count, size, weights[0])
-            scan_ok = retina_scan_passes(pockets[top_seat], guess)
-        if has_challenge(challenges, 9):
-            named = _fingerprint_guess(hold_cards, count, size, board, weights[0])
-            scan_ok = scan_ok and fingerprint_scan_passes(finals[top_seat], named)
-            guess = named if guess < 0 else guess * 16 + named
+        scan_ok, guess = scan_phase(challenges, chips, players, model, count, valid, hband,
+                                    likelihood, evidence_from, public_ok, public_prior, jack_space,
+                                    weights, muscle_seat, use_round, muscle_band, board,
+                                    hold_cards, hold_masks, size, hscores, pockets, finals)
     return (order_ok, scan_ok, redrawn, user, detail, guess, random_order_success(finals, players),
             target)
 

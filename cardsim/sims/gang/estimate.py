@@ -8,7 +8,7 @@ the chips of the earlier rounds, the community cards shown, who redrew, and the 
 posteriors over every player's holding that the engine computes from them (``weights``). The
 community cards still to come and every pocket are drawn by the estimate's own generator, so a
 declined card leaves the heist exactly as without it and no hidden card is read
-(``tests/gang/test_hidden_swap.py`` replays the decision with the hidden cards changed).
+(:mod:`cardsim.sims.gang.checks` replays the decision with the hidden cards changed).
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ import numpy as np
 from cardsim.sims.core.jit import kernel
 from cardsim.sims.gang.beliefs import tie_bounds
 from cardsim.sims.gang.cards import (
+    GETAWAY_DRIVER,
+    HACKER,
+    MUSCLE,
     best_drop_slot,
     card_rank,
     getaway_driver_category,
@@ -28,10 +31,10 @@ from cardsim.sims.gang.cards import (
     swap_in_card,
 )
 from cardsim.sims.gang.estimate_playout import (
-    _team_rank_memo_row,
     bayes_playout_round_into,
     claim_curve,
     fill_playout_posterior,
+    team_rank_memo_row,
 )
 from cardsim.sims.gang.estimate_weights import (
     bayes_past_rounds,
@@ -162,7 +165,7 @@ def announcement_is_open(specialist: int, model: int, r: int, chips: np.ndarray,
     for h in range(count):
         if weights[user, h] == 0.0 or hold_masks[h] & board_mask:
             continue
-        if specialist == 2:
+        if specialist == GETAWAY_DRIVER:
             answer = getaway_driver_category(hand_score(hold_cards[h], size, board, shown))
         else:
             answer = mastermind_count(hold_cards[h], asked)
@@ -205,7 +208,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
     hold_cards, hold_masks, count = holdings
     (weights, likelihood, hband, evidence_from, public_ok, round_scores, round_valid,
      round_values, round_count) = evidence
-    top = specialist == 10 or boost_star_top
+    top = specialist == MUSCLE or boost_star_top
     user = holder_of(chips, r, players if top else 1, players, 0)
     exact = model != BAYES
     boards = 1 if shown == 5 else ESTIMATE_BOARDS
@@ -268,7 +271,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
     # every player is read with (slot and chip code: ``memo_key``, one digit of base
     # (players + 1) * codes per player: below 343**6 < 2**63 for the use rounds there are, the
     # flop and the river; a pre-flop use would need another key), shared by the teams of one
-    # board completion that play alike (:func:`_team_rank_memo_row`)
+    # board completion that play alike (:func:`team_rank_memo_row`)
     memo_rows = 1 if exact else TEAM_RANK_ROWS
     memo_keys = np.full((later, memo_rows), -1, dtype=np.int64)
     memo_used = np.zeros(later, dtype=np.int64)
@@ -320,7 +323,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                 for k in range(n_t):
                     h = index[k]
                     play_band[t, h] = min(int(play_pct[h] * bands), bands - 1)
-                    if specialist == 10:  # the band the Muscle holder claims with
+                    if specialist == MUSCLE:  # the band the Muscle holder claims with
                         raised = muscle_score(sorted_values[k])
                         below = np.searchsorted(sorted_values, raised, side="left")
                         play_mband[t, h] = min(int(below / n_t * bands), bands - 1)
@@ -377,19 +380,19 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                     ties[t, j] = _lcg_uniform(state)
             for s in range(size):
                 trial[s] = hold_cards[held[user], s]
-            if specialist != 10:
+            if specialist != MUSCLE:
                 new_card = SUITLESS_JACK
-                if specialist == 5:
+                if specialist == HACKER:
                     new_card, state = _unseen_card(state, used)
                 slot = best_drop_slot(trial, size, new_card, full, shown,
-                                      specialist == 5 or not jack_stays)
+                                      specialist == HACKER or not jack_stays)
                 swap_in_card(trial, size, new_card, slot)
             for t in range(r, 4):  # every hand on every round's board, without / with the card
                 for j in range(players):
                     plain = hand_score(hold_cards[held[j]], size, full, BOARD_SIZES[t])
                     hands[0, t, j] = plain
                     hands[1, t, j] = plain
-                if specialist == 10:
+                if specialist == MUSCLE:
                     hands[1, t, user] = muscle_score(hands[0, t, user])
                 else:
                     hands[1, t, user] = hand_score(trial, size, full, BOARD_SIZES[t])
@@ -408,7 +411,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                         ti = t - r
                         memo_key = 0
                         for j in range(players):
-                            slot = players if (variant == 1 and specialist == 10
+                            slot = players if (variant == 1 and specialist == MUSCLE
                                                and j == user) else j
                             code = 0
                             mult = 1
@@ -425,7 +428,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                             slot_of[j] = slot
                             code_of[j] = code
                             memo_key = memo_key * ((players + 1) * codes) + slot * codes + code
-                        row = _team_rank_memo_row(memo_keys, memo_used, memo_stamp,
+                        row = team_rank_memo_row(memo_keys, memo_used, memo_stamp,
                                                   stamp_counter, ti, memo_key)
                         bayes_playout_round_into(
                             t, variant, user, specialist, players, bands, hands, held, trial,

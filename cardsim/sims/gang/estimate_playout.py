@@ -3,7 +3,7 @@
 play with (:func:`claim_curve`), and the bayes play-out, every round as the game plays it from
 posteriors updated after every play-out chip round (:func:`fill_playout_posterior`,
 :func:`bayes_playout_round`) with the team rank tables its teams share
-(:func:`_team_rank_memo_row`). Digest ``seeds/the_gang.md``, "Specialist use".
+(:func:`team_rank_memo_row`). Digest ``seeds/the_gang.md``, "Specialist use".
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.sims.core.jit import kernel
+from cardsim.sims.gang.cards import MUSCLE
 from cardsim.sims.gang.holdings import (
     category_floor,
     count_sorted,
@@ -40,7 +41,7 @@ def fill_playout_posterior(base_row: np.ndarray, index: np.ndarray, n_valid: int
     times the likelihood of each chip the player took in the play-out's rounds ``r .. t-1``
     (``code``: chip of round ``r + m`` is digit ``m`` in base ``base``, 0 = no chip round),
     read with that round's band of the holding (``band_rows[u, h]``: its percentile band, or
-    for the Muscle holder the band of the raised holding), exactly as :func:`beliefs._posteriors`
+    for the Muscle holder the band of the raised holding), exactly as :func:`beliefs.hand_posteriors`
     updates the game's posteriors after every chip round. ``out_cum`` is the running sum."""
     out_cum[0] = 0.0
     for k in range(n_valid):
@@ -81,7 +82,7 @@ def _kept_team_rank(k: int, cum: np.ndarray, slot_of: np.ndarray, code_of: np.nd
                     players: int, n_valid: int, tie_lo: np.ndarray, tie_hi: np.ndarray,
                     memo: np.ndarray, stamps: np.ndarray, stamp: int) -> float:
     """:func:`_playout_team_rank`, kept in ``memo[k]`` (valid where ``stamps[k] == stamp``,
-    :func:`_team_rank_memo_row`): the rank depends only on the posteriors every player is
+    :func:`team_rank_memo_row`): the rank depends only on the posteriors every player is
     read with (``slot_of``, ``code_of``), which many teams of one board share."""
     if stamps[k] != stamp:
         memo[k] = _playout_team_rank(k, cum, slot_of, code_of, players, n_valid, tie_lo,
@@ -148,7 +149,7 @@ def bayes_playout_round_into(t: int, variant: int, user: int, specialist: int, p
     (lowest chip first) to ``order``. Team ranks are kept in ``memo``
     (:func:`_kept_team_rank`). ``int_work`` (3 x players int64) and ``float_work`` (2 x
     players) are scratch: the claims, their sorted bounds, ratings and keys, overwritten."""
-    muscle = variant == 1 and specialist == 10
+    muscle = variant == 1 and specialist == MUSCLE
     claimed = int_work[0]
     lo_of = int_work[1]
     hi_of = int_work[2]
@@ -245,7 +246,7 @@ def bayes_playout_round_into(t: int, variant: int, user: int, specialist: int, p
 
 
 @kernel(refcounts=False)
-def _team_rank_memo_row(memo_keys: np.ndarray, memo_used: np.ndarray, memo_stamp: np.ndarray,
+def team_rank_memo_row(memo_keys: np.ndarray, memo_used: np.ndarray, memo_stamp: np.ndarray,
                         stamp_counter: np.ndarray, ti: int, key: int) -> int:
     """The row of the team rank table (:func:`_playout_team_rank`) of posterior choice ``key``
     in play-out round ``ti``: found by open addressing in ``memo_keys[ti]`` (-1: free), or

@@ -14,7 +14,7 @@ from collections import namedtuple
 import numpy as np
 
 from cardsim.sims.core.jit import kernel
-from cardsim.sims.gang.beliefs import _posteriors, fill_team_ranks
+from cardsim.sims.gang.beliefs import fill_team_ranks, hand_posteriors
 from cardsim.sims.gang.cards import locked_chips, round_has_chips
 from cardsim.sims.gang.holdings import (
     BOARD_SIZES,
@@ -371,7 +371,7 @@ def bayes_past_rounds(bayes: bool, r: int, table: tuple, holdings: tuple,
             if bottom > 0 or top_lock > 0 or evidence_from.max() > t:
                 continue
             replayed[t] = True
-            _posteriors(chips, t, players, count, round_valid[t], hband, likelihood,
+            hand_posteriors(chips, t, players, count, round_valid[t], hband, likelihood,
                         evidence_from, public_ok, no_prior, False, past_weights[t], -1, 4,
                         hband)
             index, sorted_values = rank_holdings(round_scores[t], round_valid[t], count,

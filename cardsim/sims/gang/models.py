@@ -7,6 +7,7 @@ documented in ``seeds/the_gang.md`` ("Player models"): what a player knows, what
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from math import comb
 
@@ -15,15 +16,50 @@ import numpy as np
 RANDOM, PERCENTILE, HISTORY, BAYES = 0, 1, 2, 3
 LEAKY = 4  # not a player model: claims the true team rank (reads hidden cards); only the
 #            hidden-card swap test uses it, to show that the test catches a leak
-MODEL_IDS: dict[str, int] = {"random": RANDOM, "percentile": PERCENTILE, "history": HISTORY, "bayes": BAYES}
-MODEL_DESCRIPTIONS: dict[str, str] = {
-    "random": "each round a uniformly random chip allocation (exact success = tied orders / n!)",
-    "percentile": "claim the band of your hand's percentile among all opponent holdings; "
-    "contests at random",
-    "history": "percentile claims; contests settled by earlier visible chips, most recent first",
-    "bayes": "posterior over each teammate's holding from chips and announcements; claim your "
-    "expected rank in the team; contests settled on public beliefs",
-}
+
+
+@dataclass(frozen=True)
+class PlayerModel:
+    """One rung of the ladder, as everything outside the kernel sees it.
+
+    Attributes:
+        name: the ``--model`` name.
+        id: the kernel's id (the constant its decision code branches on).
+        description: one line of how it plays (``cardsim gang models``, the simulator's policies,
+            the report).
+        cost: rough cost of a heist against a percentile heist, for the report's scheduler
+            order only.
+        bench_heists: heists ``cardsim bench gang`` times it on (times 4 without ``--quick``).
+        bench_target: the heists per second ``cardsim bench gang`` holds it to (None: no target).
+    """
+
+    name: str
+    id: int
+    description: str
+    cost: float = 1.0
+    bench_heists: int = 10_000
+    bench_target: int | None = None
+
+
+#: the player models, weakest first: the one table the command line, the API, the report, the
+#: benchmark and the hidden-information check read
+PLAYER_MODELS: tuple[PlayerModel, ...] = (
+    PlayerModel("random", RANDOM,
+                "each round a uniformly random chip allocation (exact success = tied orders / n!)",
+                cost=0.2, bench_heists=50_000),
+    PlayerModel("percentile", PERCENTILE,
+                "claim the band of your hand's percentile among all opponent holdings; "
+                "contests at random"),
+    PlayerModel("history", HISTORY,
+                "percentile claims; contests settled by earlier visible chips, most recent first",
+                bench_target=50_000),
+    PlayerModel("bayes", BAYES,
+                "posterior over each teammate's holding from chips and announcements; claim your "
+                "expected rank in the team; contests settled on public beliefs",
+                cost=8.0, bench_heists=1_000, bench_target=6_000),
+)
+MODEL_IDS: dict[str, int] = {model.name: model.id for model in PLAYER_MODELS}
+MODEL_DESCRIPTIONS: dict[str, str] = {model.name: model.description for model in PLAYER_MODELS}
 
 
 @cache

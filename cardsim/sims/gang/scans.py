@@ -52,7 +52,7 @@ def scan_weights(weights: np.ndarray, hold_cards: np.ndarray, hold_masks: np.nda
 
 
 @kernel
-def _retina_guess(cards: np.ndarray, count: int, size: int, weights: np.ndarray) -> int:
+def retina_guess(cards: np.ndarray, count: int, size: int, weights: np.ndarray) -> int:
     """The value most likely held (at least once) under the posterior ``weights``."""
     mass = np.zeros(13)
     for h in range(count):
@@ -69,7 +69,7 @@ def _retina_guess(cards: np.ndarray, count: int, size: int, weights: np.ndarray)
 
 
 @kernel
-def _fingerprint_guess(cards: np.ndarray, count: int, size: int, board: np.ndarray,
+def fingerprint_guess(cards: np.ndarray, count: int, size: int, board: np.ndarray,
                        weights: np.ndarray) -> int:
     """The Fingerprint answer (0..8, high card .. straight flush) with the most posterior mass
     on the final board."""

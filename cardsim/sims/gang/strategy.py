@@ -135,7 +135,7 @@ def hand_percentile(view: View) -> float:
 
 
 @kernel
-def _deal_outcomes(decks: np.ndarray, seeds: np.ndarray, players: int, finals: np.ndarray,
+def deal_outcomes(decks: np.ndarray, seeds: np.ndarray, players: int, finals: np.ndarray,
                    ties: np.ndarray) -> None:
     """Every final hand (pocket plus the five community cards) and the contest tie-breaks of
     each round: the heist's own generator seeded as the kernel seeds it, drawn in its order
@@ -171,7 +171,7 @@ def play_heists(strategy: Any, spec: str, players: int, decks: np.ndarray, seeds
     n = seeds.shape[0]
     finals = np.zeros((n, players), dtype=np.int64)
     ties = np.zeros((n, 4, players))
-    _deal_outcomes(decks, seeds, players, finals, ties)
+    deal_outcomes(decks, seeds, players, finals, ties)
     chips = np.zeros((n, 4, players), dtype=np.int64)
     success = np.zeros(n, dtype=np.bool_)
     legal = tuple(range(1, players + 1))

@@ -20,6 +20,7 @@ GAME = Game(
     first_command=("hilo", "run", "--n", "2000"),
     policy_fields=("strategy",),
     hidden_info_check="cardsim_hilo.simulator:hidden_info_check",
+    leaky_policy="cardsim_hilo.simulator:peeking_calls",
     reference_check="cardsim_hilo.simulator:reference_check",
     episodes_per_second=500_000,
 )

@@ -7,10 +7,11 @@ import json
 import numpy as np
 import pytest
 from cardsim_hilo import GAME
-from cardsim_hilo.simulator import SIMULATOR, hidden_info_check, play, reference_check
+from cardsim_hilo.simulator import SIMULATOR, hidden_info_check, peeking_calls, play
 
 from cardsim.errors import UserError
 from cardsim.sims.registry import get_game, register
+from cardsim.testing import check_game
 
 register(GAME)  # once installed, its entry point registers it too
 
@@ -21,8 +22,19 @@ def test_a_pair_is_a_miss_and_a_run_wins():
     assert correct.tolist() == [2, 3] and won.tolist() == [False, True]
 
 
-def test_checks_and_validation():
-    assert reference_check(3) > 0 and hidden_info_check(4) > 0
+def test_the_contract():
+    """cardsim's contract kit, every clause: determinism over workers, resume, the first
+    command's JSON, the hidden-information check (the strategies pass it, the peeking player is
+    caught) and the plain-Python reference."""
+    measured = check_game(GAME)
+    assert measured["leaky_mutant"].startswith("leaky policy caught")
+
+
+def test_the_peeking_player_is_caught_and_the_strategies_are_not():
+    assert hidden_info_check(4).changed == 0 and hidden_info_check(4, peeking_calls).changed > 0
+
+
+def test_validation():
     with pytest.raises(UserError, match="target"):
         SIMULATOR.make_config(target=0)
 
