@@ -73,6 +73,7 @@ class CashNGuns:
         shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
         configs = [CashNGunsConfig(players=count, strategies=specs, shame_value=shame)
                    for count in parse_range(players)]
+        check_python_entrants(specs)
         runs = _Runs("cashnguns run", n, options, len(configs))
         tables, frames = [], []
         for config in configs:
@@ -165,6 +166,7 @@ class CashNGuns:
         for count in counts:
             CashNGunsConfig(players=count, strategies=tuple(names[:1]), shame_value=shame)
         check_n(n)
+        check_python_entrants(names)
         runner_options = {"precision": options.precision, "max_n": options.max_n,
                           "backend": options.backend, "scheduler": options.scheduler}
         announce_compile("cashnguns", options.quiet)
@@ -398,6 +400,19 @@ def _games(profiles: pl.DataFrame) -> str:
     (each stops on its own, never below ``n``)."""
     low, high = int(profiles["games"].min()), int(profiles["games"].max())
     return f"n={low:,} games" if low == high else f"n={low:,}-{high:,} games"
+
+
+def check_python_entrants(specs: Sequence[str]) -> None:
+    """Start the process of every strategy written in Python among ``specs`` (``FILE.py:NAME``)
+    before anything runs: a file that fails to load, or lacks a decision, is a ``UserError``
+    naming it. The strategy's code runs only in that process, never in this one."""
+    from cardsim.sims.cashnguns.config import is_file_spec
+    from cardsim.sims.cashnguns.strategy import DECISIONS
+    from cardsim.sims.core.isolation import isolated_strategy
+
+    for spec in dict.fromkeys(specs):
+        if is_file_spec(spec):
+            isolated_strategy(spec, DECISIONS)
 
 
 def strategy_specs(value: Names | None) -> list[str]:

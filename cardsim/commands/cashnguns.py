@@ -424,7 +424,7 @@ def evaluation_rows(found: dict) -> pl.DataFrame:
     rows = []
     for side in ("user", "builtin"):
         values = found[side]
-        rows.append({"seat": found["seat"], "strategy": found["strategy"] if side == "user" else "built-in: " + found["against"],
+        rows.append({"seat": found["seat"], "strategy": found["strategy"] if side == "user" else ("" if ":" in found["against"] and ".py:" in found["against"] else "built-in: ") + found["against"],
                      "n": found["n"],
                      "win %": f"{100 * values['p_win']:.2f} [{100 * values['win_lo']:.2f}, {100 * values['win_hi']:.2f}]",
                      "mean score $": f"{values['mean_score']:,.0f} [{values['score_lo']:,.0f}, {values['score_hi']:,.0f}]"})
@@ -442,7 +442,7 @@ def evaluate_command(
     seat: Annotated[int, typer.Option("--seat", help="Player slot the strategy plays (seats are shuffled every game).")] = 0,
     players: Annotated[int, typer.Option("--players", help="4-6 players.")] = 4,
     n: Annotated[int, typer.Option("--n", help="Deals, each played with the strategy and with the built-in in its seat.")] = 2_000,
-    against: Annotated[str, typer.Option("--against", help="'mix' (the shipped mix of the reading) or a built-in strategy spec.")] = "mix",
+    against: Annotated[str, typer.Option("--against", help="'mix' (the shipped mix of the reading), a built-in strategy spec, or a strategy written in Python (FILE.py:NAME) in every other seat and as the comparator.")] = "mix",
     metric: MetricOpt = "win",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     seed: SeedOpt = 0,

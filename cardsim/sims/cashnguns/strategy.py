@@ -55,6 +55,7 @@ import numpy as np
 from cardsim.sims.cashnguns import steps
 from cardsim.sims.cashnguns.rules import DECK_NOTE_COUNTS, HAND_COUNTS, ROUNDS, UNIT_DOLLARS
 from cardsim.sims.cashnguns.strategies import N_PARAMS
+from cardsim.sims.core.isolation import IsolatedStrategy
 from cardsim.sims.core.jit import python_entry
 from cardsim.sims.core.user_strategy import DecisionClock, decide
 
@@ -243,6 +244,14 @@ class GameState:
         self.chosen = [0] * self.players
         return [seat for seat, user in enumerate(self.seat_user.tolist()) if user]
 
+    def totals(self) -> tuple[int, int, int, int]:
+        """After the game, as the kernel reports them: rounds played, and the loot drawn, paid
+        out and left on the table (in $5,000 units)."""
+        rounds = int((self.aims >= 0).any(axis=1).sum())
+        drawn = int(self.drawn[0] + 2 * self.drawn[1] + 4 * self.drawn[2])
+        left = int(self.table[0] + 2 * self.table[1] + 4 * self.table[2])
+        return rounds, drawn, int(self.cash.sum()), left
+
     def result(self) -> dict[str, list]:
         """Per player slot after the game: money (dollars), wounds, shame, alive, winner,
         shots, cards used, and the score (money plus shame markers times the shame value for a
@@ -331,6 +340,10 @@ def _play(
         seat, decision, _ = next(moves)
         while True:
             user = seat_of[seat]
+            if isinstance(user.strategy, IsolatedStrategy):
+                choice = user.strategy.decide(decision, view(seat), game.legal, seat=seat, turn=game.round + 1)
+                seat, decision, _ = send(choice)
+                continue
             choice = decide(
                 user.strategy,
                 decision,
@@ -359,14 +372,19 @@ def play_game(seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int) -
 
 
 def play_games(
-    seeds: Sequence[int] | np.ndarray, lineups: Sequence[Sequence[np.ndarray | Seat]], shame_value: int
-) -> list[dict[str, list]]:
+    seeds: Sequence[int] | np.ndarray, lineups: Sequence[Sequence[np.ndarray | Seat]], shame_value: int,
+    *, with_totals: bool = False,
+) -> list[Any]:
     """:func:`play_game` for each seed, game ``i`` with the slots ``lineups[i]`` (all of one
-    table size): the same games, with one state and one decision clock for the batch."""
+    table size): the same games, with one state and one decision clock for the batch.
+    ``with_totals``: each game as (result, :meth:`GameState.totals`)."""
     if len(seeds) != len(lineups):
         raise ValueError(f"play_games: {len(seeds)} seeds but {len(lineups)} lineups")
     if not len(seeds):
         return []
     game = GameState(len(lineups[0]))
     with DecisionClock() as clock:
+        if with_totals:
+            return [(_play(game, int(seed), slots, shame_value, clock), game.totals())
+                    for seed, slots in zip(seeds, lineups, strict=True)]
         return [_play(game, int(seed), slots, shame_value, clock) for seed, slots in zip(seeds, lineups, strict=True)]

@@ -1,0 +1,151 @@
+"""Strategies from files played in their own processes, seeing only a copy of their view.
+
+A strategy loaded into the engine's process can reach what its view leaves out: the caller's
+frames (``sys._getframe``), every live object (``gc``), the array behind a view (``.base``).
+:class:`IsolatedStrategy` loads ``FILE.py:NAME`` in a fresh interpreter (a *host*, started
+with ``python -m cardsim.sims.core.isolation``) that imports nothing of the engine but the
+view's own class. The engine sends each decision as a pickle (the decision name, a copy of the
+view, the legal choices, seat and turn) and reads back the index of the legal choice; the host
+calls the strategy through :func:`~cardsim.sims.core.user_strategy.decide`, so the
+per-decision time limit and every check of the in-process path stay, and a failure comes back
+as one :class:`~cardsim.sims.core.user_strategy.StrategyError` with the strategy's traceback as
+text. A host is started once per process and spec (:func:`isolated_strategy`) and stopped
+when the process exits.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import pickle
+import socket
+import subprocess
+import sys
+from collections.abc import Sequence
+from multiprocessing.connection import Connection
+from typing import Any
+
+from cardsim.errors import UserError
+from cardsim.sims.core.user_strategy import (
+    DEFAULT_TIME_LIMIT,
+    DecisionClock,
+    StrategyError,
+    check_methods,
+    decide,
+    load_strategy,
+    split_spec,
+    strategy_traceback,
+)
+
+#: Seconds the engine waits for a host beyond the decision's own limit before giving up on it
+#: (the host enforces the limit itself; this catches a host that no longer answers).
+_GRACE = 10.0
+_HOSTS: dict[tuple[str, tuple[str, ...], float], IsolatedStrategy] = {}
+
+
+class IsolatedStrategy:
+    """A user strategy running in a host process; :meth:`decide` asks it one decision."""
+
+    def __init__(self, spec: str, decisions: Sequence[str], time_limit: float = DEFAULT_TIME_LIMIT) -> None:
+        path, _ = split_spec(spec)
+        if not path.is_file():
+            raise UserError(f"strategy {spec}: no file {path}")
+        self.spec, self.time_limit = spec, time_limit
+        ours, theirs = socket.socketpair()
+        env = dict(os.environ)
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+        env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "cardsim.sims.core.isolation", str(theirs.fileno()), spec,
+             repr(float(time_limit)), *decisions],
+            pass_fds=(theirs.fileno(),), env=env, stdin=subprocess.DEVNULL,
+        )
+        theirs.close()
+        self._connection = Connection(ours.detach())
+        reply = self._receive(60.0, "loading")
+        if reply[0] != "ready":
+            self.close()
+            raise UserError(reply[1])
+
+    def _receive(self, timeout: float, what: str) -> tuple:
+        if not self._connection.poll(timeout):
+            self.close()
+            raise UserError(f"strategy {self.spec}: its process did not answer ({what})")
+        try:
+            return pickle.loads(self._connection.recv_bytes())
+        except (EOFError, OSError):
+            self.close()
+            raise UserError(f"strategy {self.spec}: its process stopped ({what})") from None
+
+    def decide(self, decision: str, view: Any, legal: Sequence[Any], *, seat: object, turn: object) -> Any:
+        """The strategy's choice (one of ``legal``) at this decision, or a :class:`StrategyError`."""
+        legal = tuple(legal)
+        self._connection.send_bytes(pickle.dumps((decision, view, legal, seat, turn), protocol=5))
+        reply = self._receive(self.time_limit + _GRACE, f"decision {decision}")
+        if reply[0] == "ok":
+            return legal[reply[1]]
+        problem, text = reply[1], reply[2]
+        error = StrategyError(problem, strategy=self.spec, seat=seat, turn=turn, decision=decision,
+                              traceback_text=text)
+        raise error
+
+    def close(self) -> None:
+        """Stop the host process."""
+        try:
+            self._connection.close()
+        except OSError:
+            pass
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+
+
+def isolated_strategy(spec: str, decisions: Sequence[str], time_limit: float = DEFAULT_TIME_LIMIT) -> IsolatedStrategy:
+    """The host of ``spec`` for this process, started on first use (a file that fails to load,
+    or lacks a decision method, is a :class:`UserError` naming the spec)."""
+    key = (spec, tuple(decisions), float(time_limit))
+    host = _HOSTS.get(key)
+    if host is None or host._process.poll() is not None:
+        host = _HOSTS[key] = IsolatedStrategy(spec, decisions, time_limit)
+    return host
+
+
+@atexit.register
+def close_hosts() -> None:
+    """Stop every host this process started."""
+    for host in list(_HOSTS.values()):
+        host.close()
+    _HOSTS.clear()
+
+
+def _serve(connection: Connection, spec: str, time_limit: float, decisions: Sequence[str]) -> None:
+    """The host's loop: load the strategy, then answer decisions until the engine hangs up."""
+    try:
+        strategy = load_strategy(spec)
+        check_methods(strategy, spec, decisions)
+    except UserError as exc:
+        connection.send_bytes(pickle.dumps(("error", str(exc))))
+        return
+    connection.send_bytes(pickle.dumps(("ready",)))
+    with DecisionClock() as clock:
+        while True:
+            try:
+                message = connection.recv_bytes()
+            except (EOFError, OSError):
+                return
+            decision, view, legal, seat, turn = pickle.loads(message)
+            del message
+            try:
+                choice = decide(strategy, decision, view, legal, spec=spec, seat=seat, turn=turn,
+                                time_limit=time_limit, clock=clock)
+            except StrategyError as exc:
+                reply: tuple = ("error", exc.problem, strategy_traceback(exc))
+            else:
+                reply = ("ok", next(i for i, option in enumerate(legal) if option is choice))
+            del view, legal
+            connection.send_bytes(pickle.dumps(reply))
+
+
+if __name__ == "__main__":
+    _fd, _spec, _limit, *_decisions = sys.argv[1:]
+    _serve(Connection(int(_fd)), _spec, float(_limit), _decisions)
