@@ -38,18 +38,20 @@ def play_lineups(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame
 def engine_lineups(seeds: np.ndarray, lineups: np.ndarray, specs: tuple[str, ...] | list[str],
                    shame_value: int) -> tuple[np.ndarray, ...]:
     """:func:`play_lineups`'s output for lineups that may hold strategies written in Python
-    (``FILE.py:NAME`` among ``specs``): each runs in its own process
+    (``FILE.py:NAME`` among ``specs``) or registered players (``strategy.PLAYERS``, played in
+    this process): each strategy written in Python runs in its own process
     (:func:`~cardsim.sims.core.isolation.isolated_strategy`) and sees a copy of its view; the
     games are played by :func:`strategy.play_games`, which draws the random stream as the
     kernel does. A failing strategy raises one ``StrategyError``."""
     from cardsim.sims.cashnguns.config import is_file_spec
     from cardsim.sims.cashnguns.strategies import parse_strategy
-    from cardsim.sims.cashnguns.strategy import DECISIONS, Seat
+    from cardsim.sims.cashnguns.strategy import DECISIONS, PLAYERS, Seat
     from cardsim.sims.cashnguns.strategy import play_games as engine_games
     from cardsim.sims.core.isolation import isolated_strategy
 
     players = lineups.shape[1]
     entrants = [Seat(isolated_strategy(spec, DECISIONS), spec) if is_file_spec(spec)
+                else Seat(PLAYERS[spec](), spec) if spec in PLAYERS
                 else parse_strategy(spec).param_row() for spec in specs]
     lineups = np.asarray(lineups, np.int64)
     tables = [[entrants[index] for index in row] for row in lineups.tolist()]

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +58,11 @@ from cardsim.sims.cashnguns.strategies import N_PARAMS
 from cardsim.sims.core.isolation import IsolatedStrategy
 from cardsim.sims.core.jit import python_entry
 from cardsim.sims.core.user_strategy import DecisionClock, decide
+
+#: Players that run in the engine's process, by name (a search player, say): each name maps to
+#: a factory of an object with the three decisions. The module that defines such a player
+#: registers it here; tournaments and ``engine_lineups`` then seat it by its name.
+PLAYERS: dict[str, Callable[[], Any]] = {}
 
 #: The decision methods a Cash'n Guns strategy defines, in the order a round asks them.
 DECISIONS = ("aim", "card", "lie_down")
