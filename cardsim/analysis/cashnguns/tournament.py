@@ -316,3 +316,52 @@ def tournament_tables(settings: TournamentSettings, played: dict) -> dict:
         "entrants": [{"label": e.label, "spec": e.spec, "kind": e.kind} for e in settings.entrants],
     }
     return tables
+
+
+#: The benchmark's entrants: five built-in strategies and five written in Python.
+BENCH_BUILT_IN = ("stubborn", "coward", "shark", "calculator", "bluffer")
+BENCH_PYTHON = ("examples/strategies/cashnguns_patient.py:Patient", "examples/strategies/cashnguns_counter.py:Counter",
+                "examples/strategies/cashnguns_reader_4p.py:Reader", "examples/strategies/cashnguns_aim_5p.py:Emu",
+                "examples/strategies/cashnguns_shame_leader_6p.py:X6")
+#: CPU-seconds the 10-entrant, 5-player, 20,000-game tournament with five Python entrants may take.
+BENCH_TARGET_SECONDS = 120.0
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its children that have been waited for."""
+    import resource
+
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def bench_rows(quick: bool = False, root: Path | None = None) -> list[dict]:
+    """``cardsim bench tournament``: a 10-entrant, 5-player tournament (20,000 games; 2,000
+    with ``quick``) with five entrants written in Python, one worker, timed in CPU-seconds of
+    this process and of the entrants' processes (started and stopped inside the timing); and
+    the same tournament of ten built-in entrants in the same run, the reference."""
+    from cardsim.sims.core.isolation import close_hosts
+
+    games = 2_000 if quick else 20_000
+    root = root or Path(__file__).resolve().parents[3]
+    python = tuple(str(root / spec.rpartition(":")[0]) + ":" + spec.rpartition(":")[2] for spec in BENCH_PYTHON)
+    reference = (*BENCH_BUILT_IN, "sniper", "hunter", "avenger", "vulture", "reader")
+    rows = []
+    for what, given in (("5 built-in + 5 Python entrants", BENCH_BUILT_IN + python),
+                        ("10 built-in entrants (reference)", reference)):
+        close_hosts()
+        entrants = resolve_entrants(list(given), 5, "win", -5_000)
+        settings = TournamentSettings(tuple(entrants), players=5, games=games, design="all")
+        started = _cpu_seconds()
+        played = play_tournament(settings, jobs=1)
+        tournament_tables(settings, played)
+        close_hosts()
+        seconds = _cpu_seconds() - started
+        count = len(played["compositions"]) * played["deals"]
+        rows.append({"what": what, "entrants": len(entrants), "players": 5, "games": count,
+                     "compositions": len(played["compositions"]), "cpu_seconds": round(seconds, 2),
+                     "games_per_cpu_second": round(count / seconds)})
+    rows[0]["target_cpu_seconds"] = BENCH_TARGET_SECONDS * games / 20_000
+    rows[0]["meets_target"] = bool(rows[0]["cpu_seconds"] <= rows[0]["target_cpu_seconds"])
+    rows[0]["ratio_to_reference"] = round(rows[0]["cpu_seconds"] / rows[1]["cpu_seconds"], 2)
+    return rows
