@@ -42,11 +42,12 @@ def engine_lineups(seeds: np.ndarray, lineups: np.ndarray, specs: tuple[str, ...
     this process): each strategy written in Python runs in its own process
     (:func:`~cardsim.sims.core.isolation.isolated_strategy`) and sees a copy of its view; the
     games are played by :func:`strategy.play_games`, which draws the random stream as the
-    kernel does. A failing strategy raises one ``StrategyError``."""
+    kernel does, several games side by side so that each strategy's process is asked many
+    decisions in one message (:func:`strategy.play_games_interleaved`). A failing strategy
+    raises one ``StrategyError``."""
     from cardsim.sims.cashnguns.config import is_file_spec
     from cardsim.sims.cashnguns.strategies import parse_strategy
-    from cardsim.sims.cashnguns.strategy import DECISIONS, PLAYERS, Seat
-    from cardsim.sims.cashnguns.strategy import play_games as engine_games
+    from cardsim.sims.cashnguns.strategy import DECISIONS, PLAYERS, Seat, play_games_interleaved
     from cardsim.sims.core.isolation import isolated_strategy
 
     players = lineups.shape[1]
@@ -61,7 +62,7 @@ def engine_lineups(seeds: np.ndarray, lineups: np.ndarray, specs: tuple[str, ...
            np.zeros((n, players, 3), np.int8), np.zeros(n, np.int8), np.zeros(n, np.int32),
            np.zeros(n, np.int32), np.zeros(n, np.int32))
     money, wounds, shame, alive, winner, shots, cards, rounds, drawn, paid, left = out
-    for game, (result, totals) in enumerate(engine_games(seeds, tables, shame_value, with_totals=True)):
+    for game, (result, totals) in enumerate(play_games_interleaved(seeds, tables, shame_value)):
         money[game] = np.asarray(result["money"]) // UNIT_DOLLARS
         wounds[game], shame[game] = result["wounds"], result["shame"]
         alive[game], winner[game], shots[game] = result["alive"], result["winner"], result["shots"]

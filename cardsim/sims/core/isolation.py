@@ -16,6 +16,7 @@ when the process exits.
 from __future__ import annotations
 
 import atexit
+import copy
 import os
 import pickle
 import socket
@@ -62,6 +63,7 @@ class IsolatedStrategy:
         )
         theirs.close()
         self._connection = Connection(ours.detach())
+        self._batch: list = []
         reply = self._receive(60.0, "loading")
         if reply[0] != "ready":
             self.close()
@@ -88,6 +90,27 @@ class IsolatedStrategy:
         error = StrategyError(problem, strategy=self.spec, seat=seat, turn=turn, decision=decision,
                               traceback_text=text)
         raise error
+
+    def send_batch(self, asked: Sequence[tuple[int, str, Any, Sequence[Any], object, object]]) -> None:
+        """Send several decisions at once, each ``(lane, decision, view, legal, seat, turn)``
+        of a different game (the host keeps one strategy instance per lane); the answers come
+        from :meth:`receive_batch`."""
+        self._batch = [(tuple(legal), seat, turn, decision) for _, decision, _, legal, seat, turn in asked]
+        message = [(lane, decision, view, tuple(legal), seat, turn) for lane, decision, view, legal, seat, turn in asked]
+        self._connection.send_bytes(pickle.dumps(("batch", message), protocol=5))
+
+    def receive_batch(self) -> list[Any]:
+        """The choices of the decisions last sent by :meth:`send_batch`, in their order; the
+        first failure among them is a :class:`StrategyError`."""
+        batch, self._batch = self._batch, []
+        reply = self._receive(self.time_limit * len(batch) + _GRACE, "a batch of decisions")
+        choices = []
+        for (legal, seat, turn, decision), answer in zip(batch, reply, strict=False):
+            if answer[0] != "ok":
+                raise StrategyError(answer[1], strategy=self.spec, seat=seat, turn=turn, decision=decision,
+                                    traceback_text=answer[2])
+            choices.append(legal[answer[1]])
+        return choices
 
     def close(self) -> None:
         """Stop the host process."""
@@ -127,23 +150,44 @@ def _serve(connection: Connection, spec: str, time_limit: float, decisions: Sequ
         connection.send_bytes(pickle.dumps(("error", str(exc))))
         return
     connection.send_bytes(pickle.dumps(("ready",)))
+    lanes: dict[int, Any] = {}
+
+    def answer(instance: Any, decision: str, view: Any, legal: tuple, seat: object, turn: object) -> tuple:
+        try:
+            choice = decide(instance, decision, view, legal, spec=spec, seat=seat, turn=turn,
+                            time_limit=time_limit, clock=clock)
+        except StrategyError as exc:
+            return ("error", exc.problem, strategy_traceback(exc))
+        return ("ok", next(i for i, option in enumerate(legal) if option is choice))
+
     with DecisionClock() as clock:
         while True:
             try:
-                message = connection.recv_bytes()
+                message = pickle.loads(connection.recv_bytes())
             except (EOFError, OSError):
                 return
-            decision, view, legal, seat, turn = pickle.loads(message)
-            del message
-            try:
-                choice = decide(strategy, decision, view, legal, spec=spec, seat=seat, turn=turn,
-                                time_limit=time_limit, clock=clock)
-            except StrategyError as exc:
-                reply: tuple = ("error", exc.problem, strategy_traceback(exc))
+            if message[0] == "batch":
+                replies = []
+                for lane, decision, view, legal, seat, turn in message[1]:
+                    if lane not in lanes:
+                        lanes[lane] = _fresh(strategy)
+                    replies.append(answer(lanes[lane], decision, view, legal, seat, turn))
+                    if replies[-1][0] != "ok":
+                        break
+                reply: Any = replies
             else:
-                reply = ("ok", next(i for i, option in enumerate(legal) if option is choice))
-            del view, legal
+                reply = answer(strategy, *message)
+            del message
             connection.send_bytes(pickle.dumps(reply))
+
+
+def _fresh(prototype: Any) -> Any:
+    """A new instance like the loaded strategy (a deep copy of it as loaded; the loaded
+    instance itself when it cannot be copied)."""
+    try:
+        return copy.deepcopy(prototype)
+    except Exception:
+        return prototype
 
 
 if __name__ == "__main__":
