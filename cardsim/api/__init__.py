@@ -40,6 +40,7 @@ __all__ = ["Bang", "CashNGuns", "Gang", "Names", "Players", "Result", "TheGame",
 def _valid_names() -> dict[str, dict[str, Sequence[str]]]:
     """The names each API function accepts, per keyword, read from the games' own tables (so
     the docstrings list what the code accepts)."""
+    from cardsim.analysis.tournament import DESIGNS
     from cardsim.sims.bang.cards import BOT_NAMES, ROLE_NAMES
     from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
     from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS
@@ -58,6 +59,8 @@ def _valid_names() -> dict[str, dict[str, Sequence[str]]]:
                      "roles (in role=bot pairs)": list(ROLE_NAMES)},
         "CashNGuns.payoff": {"strategy (NAME or NAME:key=value,...)": list(NAMED_STRATEGIES),
                              "metric": ["win", "score"]},
+        "CashNGuns.tournament": {"entrants (also NAME:key=value,..., FILE.py:NAME, mix, library)":
+                                 list(NAMED_STRATEGIES), "design": list(DESIGNS), "metric": ["win", "score"]},
         "Tune.gang": {"model": list(MODEL_IDS)},
         "Tune.thegame": {"strategy": list(STRATEGY_NAMES)},
     }
@@ -65,7 +68,7 @@ def _valid_names() -> dict[str, dict[str, Sequence[str]]]:
 
 _VALID_NAMES = _valid_names()
 for _owner, _names in ((Gang, ("heist", "game", "cards")), (TheGame, ("run",)), (Bang, ("run",)),
-                       (CashNGuns, ("payoff",)), (Tune, ("gang", "thegame"))):
+                       (CashNGuns, ("payoff", "tournament")), (Tune, ("gang", "thegame"))):
     for _name in _names:
         _function = _owner.__dict__[_name].__func__
         _with_names(_function, _VALID_NAMES[f"{_owner.__name__}.{_name}"])
