@@ -26,7 +26,7 @@ def head_to_head_heatmap(table: pl.DataFrame, labels: list[str], *, title: str) 
     ax.set_yticks(range(size), labels, fontsize=8)
     ax.set_xlabel("opponent at the table (diagonal: a second seat of the same entrant)")
     ax.set_ylabel("entrant")
-    games = int(table["games"].min()) if table.height else 0
+    games = int(table["games"].to_numpy().min()) if table.height else 0
     ax.set_title(f"{title}\nwin rate per seat at tables with the opponent (at least {games:,} games per cell)")
     middle = np.nanmean(values)
     if size <= 14:
@@ -44,7 +44,7 @@ def ranking_plot(standings: pl.DataFrame, alpharank: pl.DataFrame | None, *, tit
     stationary mass where the design gives it."""
     table = standings.sort("p_win")
     panels = 2 if alpharank is not None else 1
-    with matplotlib.rc_context(RC_PARAMS):
+    with matplotlib.rc_context(RC_PARAMS):  # type: ignore[arg-type]
         fig = Figure(figsize=(4.2 * panels + 1.2, max(2.2, 0.3 * table.height + 1.2)), layout="constrained")
         axes = list(np.atleast_1d(fig.subplots(1, panels)))
     ys = np.arange(table.height)
