@@ -18,6 +18,8 @@ ENGINE_TYPES = ("GameState", "ndarray")
 
 def findings(view) -> list[str]:
     found = []
+    fields = {name: getattr(view, name) for name in getattr(view, "__dataclass_fields__", {})}
+    own = {id(vars(view))} if hasattr(view, "__dict__") else set()
     frame = sys._getframe(1)
     while frame is not None:
         name = frame.f_code.co_filename
@@ -31,14 +33,16 @@ def findings(view) -> list[str]:
     for item in gc.get_objects():
         if type(item).__name__ == "GameState":
             found.append("gc: GameState")
-        if isinstance(item, dict) and id(item) not in module_globals:
+        if isinstance(item, dict) and id(item) not in module_globals and id(item) not in own:
             for value in list(item.values())[:64]:
-                if type(value).__name__ == "ndarray" and getattr(value, "size", 0) and value.dtype.kind in "ib":
-                    found.append(f"gc: integer array {value.shape}")
+                # arrays of integers or flags (hands, decks, roles); 0-d ones are scalars such as
+                # numpy.ma's masked constant, never a game's state
+                if type(value).__name__ == "ndarray" and value.ndim and value.size and value.dtype.kind in "ib":
+                    found.append(f"gc: integer array {value.shape} under {sorted(map(str, item))[:4]}")
                     break
-    for field, value in vars(view).items():
-        if getattr(value, "base", None) is not None:
-            found.append(f"view.{field}.base")
+    for field, value in fields.items():
+        if type(getattr(value, "base", None)).__name__ == "ndarray":
+            found.append(f"view.{field}.base: an array of shape {value.base.shape}")
     return sorted(set(found))
 
 
@@ -58,3 +62,12 @@ class Probe:
 
     def lie_down(self, view, legal):
         return self._look(view, legal)
+
+
+class AnyGame(Probe):
+    """The probe for any game: every decision a game asks (any method name) is a look."""
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._look

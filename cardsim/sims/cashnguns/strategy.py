@@ -346,7 +346,8 @@ def _play(
         while True:
             user = seat_of[seat]
             if isinstance(user.strategy, IsolatedStrategy):
-                choice = user.strategy.decide(decision, view(seat), game.legal, seat=seat, turn=game.round + 1)
+                choice = user.strategy.remote_decide(decision, view(seat), game.legal, seat=seat,
+                                                     turn=game.round + 1)
                 seat, decision, _ = send(choice)
                 continue
             choice = decide(

@@ -5,7 +5,9 @@ frames (``sys._getframe``), every live object (``gc``), the array behind a view 
 :class:`IsolatedStrategy` loads ``FILE.py:NAME`` in a fresh interpreter (a *host*, started
 with ``python -m cardsim.sims.core.isolation``) that imports nothing of the engine but the
 view's own class. The engine sends each decision as a pickle (the decision name, a copy of the
-view, the legal choices, seat and turn) and reads back the index of the legal choice; the host
+view, the legal choices, seat and turn) and reads back the index of the legal choice
+(:func:`~cardsim.sims.core.user_strategy.decide` given an :class:`IsolatedStrategy` does
+this, so every game's engine can seat one); the host
 calls the strategy through :func:`~cardsim.sims.core.user_strategy.decide`, so the
 per-decision time limit and every check of the in-process path stay, and a failure comes back
 as one :class:`~cardsim.sims.core.user_strategy.StrategyError` with the strategy's traceback as
@@ -30,6 +32,7 @@ from cardsim.errors import UserError
 from cardsim.sims.core.user_strategy import (
     DEFAULT_TIME_LIMIT,
     DecisionClock,
+    RemoteStrategy,
     StrategyError,
     check_methods,
     decide,
@@ -41,13 +44,27 @@ from cardsim.sims.core.user_strategy import (
 #: Seconds the engine waits for a host beyond the decision's own limit before giving up on it
 #: (the host enforces the limit itself; this catches a host that no longer answers).
 _GRACE = 10.0
-_HOSTS: dict[tuple[str, tuple[str, ...], float], IsolatedStrategy] = {}
+_HOSTS: dict[tuple[str, tuple[str, ...], float, bool], IsolatedStrategy] = {}
 
 
-class IsolatedStrategy:
-    """A user strategy running in a host process; :meth:`decide` asks it one decision."""
+class _Forward:
+    """A decision method of an isolated strategy, as the engines see it (so ``getattr`` and
+    ``callable`` tell which decisions the strategy defines); calling it asks the host."""
 
-    def __init__(self, spec: str, decisions: Sequence[str], time_limit: float = DEFAULT_TIME_LIMIT) -> None:
+    def __init__(self, owner: IsolatedStrategy, name: str) -> None:
+        self.owner, self.name = owner, name
+
+    def __call__(self, view: Any, legal: Sequence[Any]) -> Any:
+        return self.owner.remote_decide(self.name, view, legal, seat="?", turn="?")
+
+
+class IsolatedStrategy(RemoteStrategy):
+    """A user strategy running in a host process; :meth:`remote_decide` asks it one decision
+    (:func:`~cardsim.sims.core.user_strategy.decide` does, given this object). The decision
+    methods the strategy defines appear as attributes, so an engine can tell which it has."""
+
+    def __init__(self, spec: str, decisions: Sequence[str], time_limit: float = DEFAULT_TIME_LIMIT,
+                 require: bool = True) -> None:
         path, _ = split_spec(spec)
         if not path.is_file():
             raise UserError(f"strategy {spec}: no file {path}")
@@ -68,6 +85,16 @@ class IsolatedStrategy:
         if reply[0] != "ready":
             self.close()
             raise UserError(reply[1])
+        for name in reply[1]:
+            setattr(self, name, _Forward(self, name))
+        if require:
+            check_methods(self, spec, decisions)
+
+    def __deepcopy__(self, memo: dict) -> IsolatedStrategy:
+        return self  # the host is the strategy; a copy would be another process
+
+    def __copy__(self) -> IsolatedStrategy:
+        return self
 
     def _receive(self, timeout: float, what: str) -> tuple:
         if not self._connection.poll(timeout):
@@ -79,7 +106,7 @@ class IsolatedStrategy:
             self.close()
             raise UserError(f"strategy {self.spec}: its process stopped ({what})") from None
 
-    def decide(self, decision: str, view: Any, legal: Sequence[Any], *, seat: object, turn: object) -> Any:
+    def remote_decide(self, decision: str, view: Any, legal: Sequence[Any], *, seat: object, turn: object) -> Any:
         """The strategy's choice (one of ``legal``) at this decision, or a :class:`StrategyError`."""
         legal = tuple(legal)
         self._connection.send_bytes(pickle.dumps((decision, view, legal, seat, turn), protocol=5))
@@ -123,13 +150,15 @@ class IsolatedStrategy:
         self._process.wait()
 
 
-def isolated_strategy(spec: str, decisions: Sequence[str], time_limit: float = DEFAULT_TIME_LIMIT) -> IsolatedStrategy:
+def isolated_strategy(spec: str, decisions: Sequence[str], time_limit: float = DEFAULT_TIME_LIMIT,
+                      require: bool = True) -> IsolatedStrategy:
     """The host of ``spec`` for this process, started on first use (a file that fails to load,
-    or lacks a decision method, is a :class:`UserError` naming the spec)."""
-    key = (spec, tuple(decisions), float(time_limit))
+    or, with ``require``, lacks one of ``decisions``, is a :class:`UserError` naming the
+    spec)."""
+    key = (spec, tuple(decisions), float(time_limit), require)
     host = _HOSTS.get(key)
     if host is None or host._process.poll() is not None:
-        host = _HOSTS[key] = IsolatedStrategy(spec, decisions, time_limit)
+        host = _HOSTS[key] = IsolatedStrategy(spec, decisions, time_limit, require)
     return host
 
 
@@ -145,11 +174,11 @@ def _serve(connection: Connection, spec: str, time_limit: float, decisions: Sequ
     """The host's loop: load the strategy, then answer decisions until the engine hangs up."""
     try:
         strategy = load_strategy(spec)
-        check_methods(strategy, spec, decisions)
     except UserError as exc:
         connection.send_bytes(pickle.dumps(("error", str(exc))))
         return
-    connection.send_bytes(pickle.dumps(("ready",)))
+    defined = [name for name in decisions if callable(getattr(strategy, name, None))]
+    connection.send_bytes(pickle.dumps(("ready", defined)))
     lanes: dict[int, Any] = {}
 
     def answer(instance: Any, decision: str, view: Any, legal: tuple, seat: object, turn: object) -> tuple:
