@@ -57,6 +57,7 @@ def _valid_names() -> dict[str, dict[str, Sequence[str]]]:
         "TheGame.run": {"strategy": [*STRATEGY_NAMES, "all"]},
         "Bang.run": {"bots (one for every seat, or role=bot pairs)": list(BOT_NAMES),
                      "roles (in role=bot pairs)": list(ROLE_NAMES)},
+        "Bang.tournament": {"entrants": [name for name in BOT_NAMES if name != "search"]},
         "CashNGuns.payoff": {"strategy (NAME or NAME:key=value,...)": list(NAMED_STRATEGIES),
                              "metric": ["win", "score"]},
         "CashNGuns.tournament": {"entrants (also NAME:key=value,..., FILE.py:NAME, mix, library)":
@@ -67,7 +68,7 @@ def _valid_names() -> dict[str, dict[str, Sequence[str]]]:
 
 
 _VALID_NAMES = _valid_names()
-for _owner, _names in ((Gang, ("heist", "game", "cards")), (TheGame, ("run",)), (Bang, ("run",)),
+for _owner, _names in ((Gang, ("heist", "game", "cards")), (TheGame, ("run",)), (Bang, ("run", "tournament")),
                        (CashNGuns, ("payoff", "tournament")), (Tune, ("gang", "thegame"))):
     for _name in _names:
         _function = _owner.__dict__[_name].__func__
