@@ -77,6 +77,7 @@ class IsolatedStrategy(RemoteStrategy):
             [sys.executable, "-m", "cardsim.sims.core.isolation", str(theirs.fileno()), spec,
              repr(float(time_limit)), *decisions],
             pass_fds=(theirs.fileno(),), env=env, stdin=subprocess.DEVNULL,
+            stdout=sys.stderr.fileno() if _has_fileno(sys.stderr) else subprocess.DEVNULL,
         )
         theirs.close()
         self._connection = Connection(ours.detach())
@@ -150,6 +151,16 @@ class IsolatedStrategy(RemoteStrategy):
         self._process.wait()
 
 
+def _has_fileno(stream: Any) -> bool:
+    """Whether ``stream`` is a real file (a strategy's prints go to stderr, never into the
+    command's output document)."""
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
+
+
 def isolated_strategy(spec: str, decisions: Sequence[str], time_limit: float = DEFAULT_TIME_LIMIT,
                       require: bool = True) -> IsolatedStrategy:
     """The host of ``spec`` for this process, started on first use (a file that fails to load,
@@ -220,5 +231,8 @@ def _fresh(prototype: Any) -> Any:
 
 
 if __name__ == "__main__":
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the engine, which hangs up on us
     _fd, _spec, _limit, *_decisions = sys.argv[1:]
     _serve(Connection(int(_fd)), _spec, float(_limit), _decisions)
