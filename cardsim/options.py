@@ -351,6 +351,10 @@ def announce_compile(game: str, quiet: bool = False) -> None:
              f"change, {about}); later runs start at once")
 
 
+#: Episodes per chunk of a run whose table holds a strategy written in Python.
+ENGINE_CHUNK = 500
+
+
 def run_config(game: str, config: Any, *, n: int, options: RunOptions,
                runs: int = 1) -> RunResult:
     """Run one configuration of ``game`` through the runner (and the store, if any); ``runs``:
@@ -361,10 +365,14 @@ def run_config(game: str, config: Any, *, n: int, options: RunOptions,
 
     simulator = get_simulator(game)
     announce_compile(game, options.quiet)
+    # a table with strategies written in Python plays in the engine, far slower than the
+    # kernel: smaller chunks, so a short run stays short and a long one resumes finely
+    python = getattr(config, "python_slots", None)
     result = run(
         simulator, config, n=n, seed=options.seed, jobs=choose_jobs(game, n, options, runs),
         backend=options.backend, scheduler=options.scheduler, store=options.store,
         precision=options.precision, max_n=options.max_n, progress=not options.quiet,
+        chunk_size=min(ENGINE_CHUNK, simulator.chunk_size) if python is not None and python() else None,
     )
     if not options.quiet:
         where = f" -> {result.path}" if result.path else ""

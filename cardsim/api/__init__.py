@@ -40,6 +40,7 @@ __all__ = ["Bang", "CashNGuns", "Gang", "Names", "Players", "Result", "TheGame",
 def _valid_names() -> dict[str, dict[str, Sequence[str]]]:
     """The names each API function accepts, per keyword, read from the games' own tables (so
     the docstrings list what the code accepts)."""
+    from cardsim.analysis.tournament import DESIGNS
     from cardsim.sims.bang.cards import BOT_NAMES, ROLE_NAMES
     from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
     from cardsim.sims.gang.cards import CHALLENGES, SPECIALISTS
@@ -56,16 +57,19 @@ def _valid_names() -> dict[str, dict[str, Sequence[str]]]:
         "TheGame.run": {"strategy": [*STRATEGY_NAMES, "all"]},
         "Bang.run": {"bots (one for every seat, or role=bot pairs)": list(BOT_NAMES),
                      "roles (in role=bot pairs)": list(ROLE_NAMES)},
+        "Bang.tournament": {"entrants": [name for name in BOT_NAMES if name != "search"]},
         "CashNGuns.payoff": {"strategy (NAME or NAME:key=value,...)": list(NAMED_STRATEGIES),
                              "metric": ["win", "score"]},
+        "CashNGuns.tournament": {"entrants (also NAME:key=value,..., FILE.py:NAME, mix, library)":
+                                 list(NAMED_STRATEGIES), "design": list(DESIGNS), "metric": ["win", "score"]},
         "Tune.gang": {"model": list(MODEL_IDS)},
         "Tune.thegame": {"strategy": list(STRATEGY_NAMES)},
     }
 
 
 _VALID_NAMES = _valid_names()
-for _owner, _names in ((Gang, ("heist", "game", "cards")), (TheGame, ("run",)), (Bang, ("run",)),
-                       (CashNGuns, ("payoff",)), (Tune, ("gang", "thegame"))):
+for _owner, _names in ((Gang, ("heist", "game", "cards")), (TheGame, ("run",)), (Bang, ("run", "tournament")),
+                       (CashNGuns, ("payoff", "tournament")), (Tune, ("gang", "thegame"))):
     for _name in _names:
         _function = _owner.__dict__[_name].__func__
         list_valid_names(_function, _VALID_NAMES[f"{_owner.__name__}.{_name}"])

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cardsim import __version__
 from cardsim.errors import UserError
 from cardsim.options import (
     RunOptions,
@@ -72,6 +73,39 @@ class Bang:
         if kills:
             tables["eliminations"] = elimination_table(episodes)
         return runs.result(tables, episodes)
+
+    @staticmethod
+    def tournament(entrants: Names, players: int = 4, n: int = 500, *, seed: int = 0, jobs: int | None = 1,
+                   store: str | Path | None = None) -> Result:
+        """Built-in bots per role (see :mod:`cardsim.analysis.bang_tournament`): every assignment
+        of the ``entrants`` to the roles of a ``players`` table, ``n`` games each on the same
+        deals. Tables: ``roles`` (per role and entrant, the games its side won, 95% Wilson),
+        ``assignments`` (each side's wins under each assignment) and ``sides`` (each side's win
+        rate across the assignments: least, median, greatest). With ``store``, each
+        assignment's run is kept and the same call resumes. Bad input is a ``UserError``
+        naming the keyword.
+
+        >>> r = cardsim.bang.tournament("role,random", players=4, n=50)
+        >>> r.tables["assignments"].height
+        8
+        """
+        from cardsim.analysis.bang_tournament import assignments, check_entrants, play_with_runner, tournament_tables
+
+        if isinstance(players, bool) or not isinstance(players, int) or not 4 <= players <= 7:
+            raise UserError(f"--players must be one integer 4-7, got {players!r}")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise UserError(f"--n must be a positive integer, got {n!r}")
+        if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+            raise UserError(f"--jobs must be a positive integer, got {jobs!r}")
+        if store is not None and not isinstance(store, (str, Path)):
+            raise UserError(f"--store must be a folder name or None, got {store!r}")
+        names = check_entrants([entrants] if isinstance(entrants, str) else list(entrants))
+        play = play_with_runner(players, n, seed, jobs or 1, None if store is None else Path(store))
+        tables = tournament_tables(names, players, play)
+        manifest = {"command": "bang tournament", "version": __version__, "seed": seed, "runs": [],
+                    "players": players, "n": n, "entrants": names,
+                    "assignments": len(assignments(names, players))}
+        return Result(tables["roles"], tables["assignments"], manifest, tables)
 
     @staticmethod
     def bot_label(bots: str = "role") -> str:

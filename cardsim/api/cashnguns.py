@@ -73,6 +73,7 @@ class CashNGuns:
         shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
         configs = [CashNGunsConfig(players=count, strategies=specs, shame_value=shame)
                    for count in parse_range(players)]
+        check_python_entrants(specs)
         runs = Runs("cashnguns run", n, options, len(configs))
         tables, frames = [], []
         for config in configs:
@@ -165,6 +166,7 @@ class CashNGuns:
         for count in counts:
             CashNGunsConfig(players=count, strategies=tuple(names[:1]), shame_value=shame)
         check_n(n)
+        check_python_entrants(names)
         runner_options = {"precision": options.precision, "max_n": options.max_n,
                           "backend": options.backend, "scheduler": options.scheduler}
         announce_compile("cashnguns", options.quiet)
@@ -202,6 +204,63 @@ class CashNGuns:
                     "strategies": names, "equilibria": equilibria}
         return Result(tables[f"matrix_{counts[0]}p"], concat_rows(pooled), manifest, tables)
 
+
+    @staticmethod
+    def tournament(
+        entrants: Names, players: int = 5, games: int = 20_000, design: str = "auto", metric: str = "win",
+        shame: int | None = None, *, seed: int = 0, jobs: int | None = 1, store: str | Path | None = None,
+        alpha: float = 10.0, population: int = 50,
+        on_chunk: Callable[[int, int], None] | None = None,
+    ) -> Result:
+        """A tournament of ``entrants`` at ``players``-player tables (see
+        :mod:`cardsim.analysis.cashnguns.tournament`): built-in names or specs, ``FILE.py:NAME``
+        (each runs in its own process and sees a copy of its view), ``mix`` or ``library`` (the
+        shipped mix's members or the whole library of the reading), each optionally
+        ``LABEL=SPEC``; ``design`` ``all`` (every composition), ``distinct`` (every table of
+        different entrants), ``sampled`` (every table of one or two entrants plus sampled
+        others, slots turned through the seats) or ``auto``; about ``games`` games, every
+        composition on the same deals. Tables: ``standings`` (win rate and mean score per seat,
+        95% intervals over games), ``head_to_head``, ``payoff_table`` (the heuristic payoff
+        table), ``equilibrium`` (the population's symmetric equilibrium, design ``all`` only)
+        and ``alpharank`` (α-Rank, when every table of one or two entrants was played);
+        ``manifest`` the plan and settings. With ``store``, finished chunks are kept and the
+        same call resumes. Bad input is a ``UserError`` naming the keyword.
+
+        >>> r = cardsim.cashnguns.tournament("stubborn,coward,shark", players=4, games=300)
+        >>> r.table.columns[:4]
+        ['entrant', 'games', 'seats', 'p_win']
+        """
+        from cardsim.analysis.cashnguns.tournament import (
+            TournamentSettings,
+            play_tournament,
+            resolve_entrants,
+            tournament_tables,
+        )
+        from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
+
+        shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
+        if isinstance(shame, bool) or not isinstance(shame, int):
+            raise UserError(f"--shame must be whole dollars, got {shame!r}")
+        if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+            raise UserError(f"--jobs must be a positive integer, got {jobs!r}")
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise UserError(f"--players must be one integer 4-6, got {players!r}")
+        if store is not None and not isinstance(store, (str, Path)):
+            raise UserError(f"--store must be a folder name or None, got {store!r}")
+        if metric not in ("win", "score"):
+            raise UserError(f"--metric must be one of: win, score, got {metric!r}")
+        found = resolve_entrants(entrant_specs(entrants), players, metric, shame)
+        settings = TournamentSettings(tuple(found), players=players, games=games, design=design,
+                                      shame_value=shame, seed=seed, metric=metric, alpha=alpha,
+                                      population=population)
+        played = play_tournament(settings, jobs=jobs or 1, store=None if store is None else Path(store),
+                                 on_chunk=on_chunk)
+        tables = tournament_tables(settings, played)
+        summary = tables.pop("summary")
+        shown = {name: table for name, table in tables.items() if table is not None}
+        manifest = {"command": "cashnguns tournament", "version": __version__, "seed": seed,
+                    "runs": [summary["run"]] if summary["run"] else [], **summary}
+        return Result(shown["standings"], played["sums"], manifest, shown)
 
     @staticmethod
     def stage(players: Players = 5, guns: int = 2, loot: str = "20k,10k,10k,5k,5k",
@@ -398,6 +457,42 @@ def _games(profiles: pl.DataFrame) -> str:
     (each stops on its own, never below ``n``)."""
     low, high = int(profiles["games"].min()), int(profiles["games"].max())
     return f"n={low:,} games" if low == high else f"n={low:,}-{high:,} games"
+
+
+def check_python_entrants(specs: Sequence[str]) -> None:
+    """Start the process of every strategy written in Python among ``specs`` (``FILE.py:NAME``)
+    before anything runs: a file that fails to load, or lacks a decision, is a ``UserError``
+    naming it. The strategy's code runs only in that process, never in this one."""
+    from cardsim.sims.cashnguns.config import is_file_spec
+    from cardsim.sims.cashnguns.strategy import DECISIONS
+    from cardsim.sims.core.isolation import isolated_strategy
+
+    for spec in dict.fromkeys(specs):
+        if is_file_spec(spec):
+            isolated_strategy(spec, DECISIONS)
+
+
+def entrant_specs(value: Names | None) -> list[str]:
+    """Tournament entrants from 'a,b,LABEL=spec' or a list of such strings: a comma piece with
+    '=' but no ':' continues the previous spec's parameters only when that spec is a built-in
+    with parameters (``name:key=value``); otherwise it is an entrant ``LABEL=SPEC``."""
+    from cardsim.sims.cashnguns.config import is_file_spec
+
+    parts = [value] if isinstance(value, str) else value or ()
+    if not isinstance(parts, (list, tuple)) or not all(isinstance(p, str) for p in parts):
+        raise UserError(f"--entrant: expected 'a,b', a list of entrants; got {value!r}")
+    specs: list[str] = []
+    for part in parts:
+        for piece in (p.strip() for p in part.split(",")):
+            if not piece:
+                continue
+            previous = specs[-1] if specs else ""
+            parameterised = ":" in previous.partition("=")[0] and not is_file_spec(previous)
+            if "=" in piece and ":" not in piece and parameterised:
+                specs[-1] += f",{piece}"
+            else:
+                specs.append(piece)
+    return specs
 
 
 def strategy_specs(value: Names | None) -> list[str]:

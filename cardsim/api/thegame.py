@@ -152,3 +152,25 @@ class TheGame:
                     "time_limit": float(limit)}
         tables = {"evaluate": pl.DataFrame(summary), "paired": pl.DataFrame(paired)}
         return Result(tables["evaluate"], episodes, manifest, tables)
+
+    @staticmethod
+    def crossplay(entrants: Names, players: int = 3, n: int = 200, *, seed: int = 0) -> Result:
+        """Cross-play (:mod:`cardsim.analysis.crossplay`): for every pair of ``entrants``
+        (``FILE.py:NAME`` or ``LABEL=FILE.py:NAME``, each run in its own process), the team's
+        success when every seat but seat 0 plays A and seat 0 plays B (the diagonal: A alone),
+        on the same ``n`` deals, with 95% Wilson intervals. ``table``: one row per (team, one)."""
+        from cardsim import __version__
+        from cardsim.analysis.crossplay import cross_play, labelled, thegame_play
+        from cardsim.sims.thegame.strategy import DECISIONS
+
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise UserError(f"--players must be an integer, got {players!r}")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise UserError(f"--n must be a positive integer, got {n!r}")
+        entrants_found = labelled([entrants] if isinstance(entrants, str) else list(entrants))
+        table = cross_play(entrants_found, DECISIONS, thegame_play(players, n, seed))
+        manifest = {"command": "thegame crossplay", "version": __version__, "seed": seed, "runs": [],
+                    "players": players, "n": n, "entrants": [dict(label=a, spec=b) for a, b in entrants_found]}
+        return Result(table, table, manifest, {"crossplay": table})
+
+

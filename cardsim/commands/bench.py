@@ -41,6 +41,9 @@ POKER_BENCH = "cardsim.sims.poker.bench:main"
 ENVS_BENCH = "cardsim.envs.bench:main"
 STRATEGIES = "strategies"
 LONG_RUNS = "long-runs"
+#: A Cash'n Guns tournament of ten entrants, five written in Python (each in its own process).
+TOURNAMENT = "tournament"
+TOURNAMENT_BENCH = "cardsim.analysis.cashnguns.tournament:bench_rows"
 
 
 def targets() -> dict[str, str | None]:
@@ -51,7 +54,8 @@ def targets() -> dict[str, str | None]:
     found: dict[str, str | None] = {"poker": POKER_BENCH}
     found.update((name, game.bench) for name, game in games().items() if game.bench)
     found["envs"] = ENVS_BENCH
-    return {**found, STRATEGIES: None, "compile": None, "report": None, LONG_RUNS: None}
+    return {**found, STRATEGIES: None, "compile": None, "report": None, LONG_RUNS: None,
+            TOURNAMENT: TOURNAMENT_BENCH}
 
 
 def bench_command(target: str, quick: bool, as_json: bool = False, record: bool = False) -> None:

@@ -432,7 +432,7 @@ def evaluation_rows(found: dict) -> pl.DataFrame:
     rows = []
     for side in ("user", "builtin"):
         values = found[side]
-        rows.append({"seat": found["seat"], "strategy": found["strategy"] if side == "user" else "built-in: " + found["against"],
+        rows.append({"seat": found["seat"], "strategy": found["strategy"] if side == "user" else ("" if ":" in found["against"] and ".py:" in found["against"] else "built-in: ") + found["against"],
                      "n": found["n"],
                      "win % (95% CI)": interval_text(values["p_win"], values["win_lo"], values["win_hi"], scale=100),
                      "mean score $ (95% CI)": interval_text(values["mean_score"], values["score_lo"], values["score_hi"])})
@@ -450,7 +450,7 @@ def evaluate_command(
     seat: Annotated[int, typer.Option("--seat", help="Player slot the strategy plays (seats are shuffled every game).")] = 0,
     players: Annotated[int, typer.Option("--players", help="4-6 players.")] = 4,
     n: Annotated[int, typer.Option("--n", help="Deals, each played with the strategy and with the built-in in its seat.")] = 2_000,
-    against: Annotated[str, typer.Option("--against", help="'mix' (the shipped mix of the reading) or a built-in strategy spec.")] = "mix",
+    against: Annotated[str, typer.Option("--against", help="'mix' (the shipped mix of the reading), a built-in strategy spec, or a strategy written in Python (FILE.py:NAME) in every other seat and as the comparator.")] = "mix",
     metric: MetricOpt = "win",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     seed: SeedOpt = 0,
@@ -520,3 +520,89 @@ def libraries_command(
                                e["metric"], status["reply"]["gain"], status["reply"]["interval"])}
                           for e, status in zip(shipped["readings"], statuses)])
     show_table(table, title=f"libraries written to {target}", name="libraries", as_json=as_json)
+
+
+@app.command("tournament")
+def tournament_command(
+    entrant: Annotated[list[str], typer.Option("--entrant", "-e", help="Entrants, comma separated or repeated: built-in names or specs, FILE.py:NAME (runs in its own process), 'mix' or 'library' (the shipped mix's members or library of the reading), each optionally LABEL=SPEC.")],
+    players: Annotated[int, typer.Option("--players", help="Table size, 4-6.")] = 5,
+    games: Annotated[int, typer.Option("--games", help="Games to play, about (every composition gets the same number of deals).")] = 20_000,
+    design: Annotated[str, typer.Option("--design", help="Tables: all (every composition), distinct (every table of different entrants), sampled (every table of one or two entrants plus sampled others, slots turned through the seats) or auto (all when each composition gets a full turn of the seats, else sampled).")] = "auto",
+    metric: MetricOpt = "win",
+    shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
+    alpha: Annotated[float, typer.Option("--alpha", help="α-Rank's selection intensity, on payoffs rescaled to [0, 1].")] = 10.0,
+    population: Annotated[int, typer.Option("--population", help="α-Rank's population size.")] = 50,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
+    plot: PlotOpt = None,
+    plot_format: PlotFormatOpt = "svg",
+    traceback: TracebackOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """A tournament of built-in strategies, mix members and strategies written in Python at one
+    table: the compositions of the design, each on the same deals (paired), slots turned one
+    place per deal. Per entrant, win rate and mean score per seat with 95% intervals over games;
+    the head-to-head table; the heuristic payoff table (--json); the population's symmetric
+    equilibrium (design all) and α-Rank (Omidshafiei et al. 2019). Resumable: finished chunks
+    are kept in the store and the same command continues.
+
+    Example: cardsim cashnguns tournament -e stubborn,coward,shark,calculator --players 4 --games 2000
+    """
+    from cardsim.api import cashnguns
+    from cardsim.commands.common import resolve_store
+
+    plot = check_plot_folder(plot, plot_format)
+    folder = resolve_store(store, no_store)
+    workers = RunOptions(jobs=jobs).checked().jobs or 1
+    result = run_user_strategy(lambda: _with_progress(
+        lambda report: cashnguns.tournament(entrant, players=players, games=games, design=design, metric=metric,
+                                            shame=shame, seed=seed, jobs=workers, store=folder, alpha=alpha,
+                                            population=population, on_chunk=report),
+        "cashnguns tournament", as_json), traceback)
+    facts = result.manifest
+    record_run(facts["run"], seed, f"{facts['games']:,} games: {facts['compositions']:,} compositions "
+                                   f"({facts['design']}) x {facts['deals_per_composition']} paired deals")
+    tables = result.tables
+    if as_json:
+        for name, table in tables.items():
+            show_table(table, name=name, as_json=True)
+        show_value("tournament", {k: v for k, v in facts.items() if k not in ("command", "runs")})
+    else:
+        standings = tables["standings"].select(
+            "entrant", "games", "seats",
+            pl.format("{} [{}, {}]", (100 * pl.col("p_win")).round(2), (100 * pl.col("win_lo")).round(2),
+                      (100 * pl.col("win_hi")).round(2)).alias("win % per seat, 95%"),
+            pl.format("{} [{}, {}]", pl.col("mean_score").round(0).cast(pl.Int64),
+                      pl.col("score_lo").round(0).cast(pl.Int64),
+                      pl.col("score_hi").round(0).cast(pl.Int64)).alias("mean score $, 95%"))
+        show_table(standings, title=(f"Cash'n Guns tournament, {players} players: {facts['games']:,} games, "
+                                     f"{facts['compositions']:,} compositions ({facts['design']} design), "
+                                     f"{facts['deals_per_composition']} paired deals each, seed {seed}"))
+        grid = tables["head_to_head"].pivot(on="opponent", index="entrant", values="p_win")
+        show_table(grid.with_columns(pl.exclude("entrant").round(3)),
+                   title="head to head: row's win rate per seat at tables where the column sits")
+        if "equilibrium" in tables:
+            equilibrium = facts["equilibrium"]
+            show_table(tables["equilibrium"], title=(
+                f"the population's symmetric equilibrium ({metric}; of these entrants only), regret "
+                f"{equilibrium['regret']:.3g}"))
+        else:
+            typer.echo("equilibrium: not computed (the design does not play every composition)")
+        if "alpharank" in tables:
+            show_table(tables["alpharank"], title=f"α-Rank ({metric}, α={alpha:g} on payoffs rescaled to [0, 1], "
+                                                  f"population {population})")
+        else:
+            typer.echo("α-Rank: not computed (the design lacks the tables of one or two entrants)")
+    if plot is not None:
+        from cardsim.reports.plots.tournament import head_to_head_heatmap, ranking_plot
+        from cardsim.reports.style import save_figure
+
+        labels = [e["label"] for e in facts["entrants"]]
+        title = f"Cash'n Guns tournament, {players} players, {facts['games']:,} games"
+        heat = save_figure(head_to_head_heatmap(tables["head_to_head"], labels, title=title),
+                           plot / f"cashnguns_tournament_{players}p_head_to_head.{plot_format}")
+        ranking = save_figure(ranking_plot(tables["standings"], tables.get("alpharank"), title=title),
+                              plot / f"cashnguns_tournament_{players}p_ranking.{plot_format}")
+        typer.echo(f"wrote {heat} and {ranking}", err=True)

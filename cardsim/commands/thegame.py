@@ -212,3 +212,33 @@ def evaluate_command(
             .alias("difference (95% CI)")),
         title="Paired difference per deal (strategy minus built-in; win in points)",
         name="paired")
+
+
+@app.command("crossplay")
+def crossplay_command(
+    entrant: Annotated[list[str], typer.Option("--entrant", "-e", help="Strategies written in Python, FILE.py:NAME or LABEL=FILE.py:NAME, comma separated or repeated (each runs in its own process).")],
+    players: Annotated[int, typer.Option("--players", help="Seats at the table.")] = 3,
+    n: Annotated[int, typer.Option("--n", help="Deals per cell (the same deals in every cell).")] = 200,
+    seed: Annotated[int, typer.Option("--seed", help="Root seed: same seed, same numbers.")] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Cross-play matrix: the team's success when every seat but one plays the row's strategy
+    and one seat the column's (diagonal: the row's team alone), on the same --n deals, with
+    95% Wilson intervals.
+
+    Example: cardsim thegame crossplay -e examples/strategies/thegame_closest.py:Closest,examples/strategies/thegame_greedy.py:Greedy --n 200
+    """
+
+    from cardsim.api import thegame as api_game
+    from cardsim.commands.output import interval_column, record_run
+
+    result = api_game.crossplay(entrant, players=players, n=n, seed=seed)
+    record_run(None, seed, f"{n} paired deals per cell")
+    table = result.table
+    if as_json:
+        show_table(table, name="crossplay", as_json=True)
+        return
+    grid = table.with_columns(interval_column(table, "p_success", "lo", "hi", scale=100, digits=1).alias("cell"))
+    show_table(grid.pivot(on="one", index="team", values="cell"),
+               title=f"success % of a team of the row's strategy with one seat of the column's, {players} players, "
+                     f"n={n} deals per cell, 95% Wilson")

@@ -584,13 +584,13 @@ class GangVectorEnv:
 
     def _deal(self, games: np.ndarray) -> None:
         """New heists in ``games`` (indices), in index order from the environment's generator."""
-        from cardsim.sims.gang.strategy import _deal_outcomes, draw_deals
+        from cardsim.sims.gang.strategy import deal_outcomes, draw_deals
 
         assert self._rng is not None
         decks, seeds = draw_deals(self._rng, len(games))
         finals = np.zeros((len(games), self.players), np.int64)
         ties = np.zeros((len(games), GANG_ROUNDS, self.players))
-        _deal_outcomes(decks, seeds, self.players, finals, ties)
+        deal_outcomes(decks, seeds, self.players, finals, ties)
         self._decks[games], self._seeds[games] = decks, seeds
         self._finals[games], self._ties[games] = finals, ties
         self._round[games] = 0

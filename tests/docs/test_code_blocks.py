@@ -51,13 +51,17 @@ LINES = [line for page in PAGES for line in cli_lines(page)]
 
 def tiny(args: list[str]) -> list[str]:
     """The arguments with every ``--n`` value cut to :data:`TINY_N`, and a ``--strategy`` file
-    of ``examples/`` found from the repository root (the pages run commands from there)."""
+    or tournament ``--entrant`` file of ``examples/`` found from the repository root (the pages
+    run commands from there)."""
     out = list(args)
     for i, word in enumerate(out[:-1]):
         if word == "--n":
             out[i + 1] = str(min(int(out[i + 1]), TINY_N))
         if word == "--strategy" and out[i + 1].startswith("examples/"):
             out[i + 1] = str(ROOT / out[i + 1])
+        if word in ("-e", "--entrant"):
+            out[i + 1] = ",".join(str(ROOT / piece) if piece.startswith("examples/") else piece
+                                  for piece in out[i + 1].split(","))
     return out
 
 

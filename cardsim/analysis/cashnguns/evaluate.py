@@ -19,10 +19,12 @@ from cardsim.analysis.cashnguns.libraries import SHIPPED_LIBRARIES, load_librari
 from cardsim.analysis.cashnguns.records import reading_status, status_text
 from cardsim.analysis.cashnguns.tables import mix_text
 from cardsim.errors import UserError
+from cardsim.sims.cashnguns.config import is_file_spec
 from cardsim.sims.cashnguns.rules import UNIT_DOLLARS
-from cardsim.sims.cashnguns.simulator import play_lineups, strategy_rows
+from cardsim.sims.cashnguns.simulator import engine_lineups, play_lineups, strategy_rows
 from cardsim.sims.cashnguns.strategies import parse_strategy
 from cardsim.sims.cashnguns.strategy import DECISIONS, Seat, play_games
+from cardsim.sims.core.isolation import isolated_strategy
 from cardsim.sims.core.user_strategy import (
     StrategyError,
     check_methods,
@@ -58,6 +60,9 @@ def opponents(against: str, players: int, metric: str, shame_value: int,
         label = "shipped mix " + mix_text(entry["equilibrium"])
         label += f" ({reading_status(entry)['label']})"
         return specs, mix / mix.sum(), label, status_text(entry)
+    if is_file_spec(against):
+        isolated_strategy(against, DECISIONS)  # loads it in its own process, or a UserError
+        return [against], np.ones(1), against, ""
     return [parse_strategy(against).spec()], np.ones(1), against, ""
 
 
@@ -76,7 +81,9 @@ def _play_chunk(spec: str, specs: list[str], mix: np.ndarray, players: int, seat
     """One chunk in a worker: the user's and the comparator's win and score per game, or the
     strategy's failure as plain fields (a :class:`StrategyError` is rebuilt by the caller)."""
     strategy = load_strategy(spec)
-    rows = strategy_rows([parse_strategy(s) for s in specs])
+    python = any(is_file_spec(s) for s in specs)
+    rows = [Seat(isolated_strategy(s, DECISIONS), s) if is_file_spec(s) else parse_strategy(s).param_row()
+            for s in specs]
     seeds, lineups = _chunk_plan(seed, chunk, size, players, mix, seat)
     user_win = np.zeros(size)
     user_score = np.zeros(size)
@@ -86,11 +93,12 @@ def _play_chunk(spec: str, specs: list[str], mix: np.ndarray, players: int, seat
         for game, result in enumerate(play_games(seeds, tables, shame_value)):
             user_win[game] = result["winner"][seat]
             user_score[game] = result["score"][seat]
+        raw = (engine_lineups(seeds, lineups, specs, shame_value) if python
+               else play_lineups(seeds, lineups, strategy_rows([parse_strategy(s) for s in specs]), shame_value))
     except StrategyError as err:
         from cardsim.sims.core.user_strategy import strategy_traceback
 
         return {"error": (err.problem, err.strategy, err.seat, err.turn, err.decision, strategy_traceback(err))}
-    raw = play_lineups(seeds, lineups, rows, shame_value)
     money, _, shame, alive, winner = raw[:5]
     builtin_score = np.where(alive[:, seat], money[:, seat].astype(np.float64) * UNIT_DOLLARS
                              + shame[:, seat].astype(np.float64) * shame_value, 0.0)

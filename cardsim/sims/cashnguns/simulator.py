@@ -18,8 +18,12 @@ def strategy_rows(strategies) -> np.ndarray:
 
 
 def play_games(config: CashNGunsConfig, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Raw kernel output for one game per uint64 seed (see :func:`kernel.play_batch`)."""
+    """Raw kernel output for one game per uint64 seed (see :func:`kernel.play_batch`); a
+    table with strategies written in Python is played by the engine (:func:`engine_lineups`)."""
     seeds = np.asarray(seeds, np.uint64)
+    if config.python_slots():
+        lineups = np.broadcast_to(np.arange(config.players, dtype=np.int64), (seeds.shape[0], config.players))
+        return engine_lineups(seeds, lineups, config.slot_specs(), config.shame_value)
     lineups = np.broadcast_to(np.arange(config.players, dtype=np.int64), (seeds.shape[0], config.players))
     return play_lineups(seeds, np.ascontiguousarray(lineups), strategy_rows(config.slot_strategies()),
                         config.shame_value)
@@ -29,6 +33,42 @@ def play_lineups(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame
     """Raw kernel output for one game per seed, slot ``s`` of game ``g`` playing strategy row
     ``rows[lineups[g, s]]``; ``shame_value`` in dollars."""
     return play_batch(np.asarray(seeds, np.uint64), np.asarray(lineups, np.int64), rows, shame_value / UNIT_DOLLARS)
+
+
+def engine_lineups(seeds: np.ndarray, lineups: np.ndarray, specs: tuple[str, ...] | list[str],
+                   shame_value: int) -> tuple[np.ndarray, ...]:
+    """:func:`play_lineups`'s output for lineups that may hold strategies written in Python
+    (``FILE.py:NAME`` among ``specs``) or registered players (``strategy.PLAYERS``, played in
+    this process): each strategy written in Python runs in its own process
+    (:func:`~cardsim.sims.core.isolation.isolated_strategy`) and sees a copy of its view; the
+    games are played by :func:`strategy.play_games`, which draws the random stream as the
+    kernel does, several games side by side so that each strategy's process is asked many
+    decisions in one message (:func:`strategy.play_games_interleaved`). A failing strategy
+    raises one ``StrategyError``."""
+    from cardsim.sims.cashnguns.config import is_file_spec
+    from cardsim.sims.cashnguns.strategies import parse_strategy
+    from cardsim.sims.cashnguns.strategy import DECISIONS, PLAYERS, Seat, play_games_interleaved
+    from cardsim.sims.core.isolation import isolated_strategy
+
+    players = lineups.shape[1]
+    entrants = [Seat(isolated_strategy(spec, DECISIONS), spec) if is_file_spec(spec)
+                else Seat(PLAYERS[spec](), spec) if spec in PLAYERS
+                else parse_strategy(spec).param_row() for spec in specs]
+    lineups = np.asarray(lineups, np.int64)
+    tables = [[entrants[index] for index in row] for row in lineups.tolist()]
+    n = len(tables)
+    out = (np.zeros((n, players), np.int32), np.zeros((n, players), np.int8), np.zeros((n, players), np.int8),
+           np.zeros((n, players), np.bool_), np.zeros((n, players), np.bool_), np.zeros((n, players), np.int8),
+           np.zeros((n, players, 3), np.int8), np.zeros(n, np.int8), np.zeros(n, np.int32),
+           np.zeros(n, np.int32), np.zeros(n, np.int32))
+    money, wounds, shame, alive, winner, shots, cards, rounds, drawn, paid, left = out
+    for game, (result, totals) in enumerate(play_games_interleaved(seeds, tables, shame_value)):
+        money[game] = np.asarray(result["money"]) // UNIT_DOLLARS
+        wounds[game], shame[game] = result["wounds"], result["shame"]
+        alive[game], winner[game], shots[game] = result["alive"], result["winner"], result["shots"]
+        cards[game] = result["cards_used"]
+        rounds[game], drawn[game], paid[game], left[game] = totals
+    return out
 
 
 def episodes_frame(config: CashNGunsConfig, seeds: np.ndarray, raw: tuple[np.ndarray, ...]) -> pl.DataFrame:

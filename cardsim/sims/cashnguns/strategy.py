@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,8 +55,14 @@ import numpy as np
 from cardsim.sims.cashnguns import steps
 from cardsim.sims.cashnguns.rules import DECK_NOTE_COUNTS, HAND_COUNTS, ROUNDS, UNIT_DOLLARS
 from cardsim.sims.cashnguns.strategies import N_PARAMS
+from cardsim.sims.core.isolation import IsolatedStrategy
 from cardsim.sims.core.jit import python_entry
 from cardsim.sims.core.user_strategy import DecisionClock, decide
+
+#: Players that run in the engine's process, by name (a search player, say): each name maps to
+#: a factory of an object with the three decisions. The module that defines such a player
+#: registers it here; tournaments and ``engine_lineups`` then seat it by its name.
+PLAYERS: dict[str, Callable[[], Any]] = {}
 
 #: The decision methods a Cash'n Guns strategy defines, in the order a round asks them.
 DECISIONS = ("aim", "card", "lie_down")
@@ -243,6 +249,14 @@ class GameState:
         self.chosen = [0] * self.players
         return [seat for seat, user in enumerate(self.seat_user.tolist()) if user]
 
+    def totals(self) -> tuple[int, int, int, int]:
+        """After the game, as the kernel reports them: rounds played, and the loot drawn, paid
+        out and left on the table (in $5,000 units)."""
+        rounds = int((self.aims >= 0).any(axis=1).sum())
+        drawn = int(self.drawn[0] + 2 * self.drawn[1] + 4 * self.drawn[2])
+        left = int(self.table[0] + 2 * self.table[1] + 4 * self.table[2])
+        return rounds, drawn, int(self.cash.sum()), left
+
     def result(self) -> dict[str, list]:
         """Per player slot after the game: money (dollars), wounds, shame, alive, winner,
         shots, cards used, and the score (money plus shame markers times the shame value for a
@@ -331,6 +345,11 @@ def _play(
         seat, decision, _ = next(moves)
         while True:
             user = seat_of[seat]
+            if isinstance(user.strategy, IsolatedStrategy):
+                choice = user.strategy.remote_decide(decision, view(seat), game.legal, seat=seat,
+                                                     turn=game.round + 1)
+                seat, decision, _ = send(choice)
+                continue
             choice = decide(
                 user.strategy,
                 decision,
@@ -359,14 +378,98 @@ def play_game(seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int) -
 
 
 def play_games(
-    seeds: Sequence[int] | np.ndarray, lineups: Sequence[Sequence[np.ndarray | Seat]], shame_value: int
-) -> list[dict[str, list]]:
+    seeds: Sequence[int] | np.ndarray, lineups: Sequence[Sequence[np.ndarray | Seat]], shame_value: int,
+    *, with_totals: bool = False,
+) -> list[Any]:
     """:func:`play_game` for each seed, game ``i`` with the slots ``lineups[i]`` (all of one
-    table size): the same games, with one state and one decision clock for the batch."""
+    table size): the same games, with one state and one decision clock for the batch.
+    ``with_totals``: each game as (result, :meth:`GameState.totals`)."""
     if len(seeds) != len(lineups):
         raise ValueError(f"play_games: {len(seeds)} seeds but {len(lineups)} lineups")
     if not len(seeds):
         return []
     game = GameState(len(lineups[0]))
     with DecisionClock() as clock:
+        if with_totals:
+            return [(_play(game, int(seed), slots, shame_value, clock), game.totals())
+                    for seed, slots in zip(seeds, lineups, strict=True)]
         return [_play(game, int(seed), slots, shame_value, clock) for seed, slots in zip(seeds, lineups, strict=True)]
+
+
+def play_games_interleaved(
+    seeds: Sequence[int] | np.ndarray, lineups: Sequence[Sequence[np.ndarray | Seat]], shame_value: int,
+    *, lanes: int = 64,
+) -> list[tuple[dict[str, list], tuple[int, int, int, int]]]:
+    """:func:`play_games` with ``with_totals``, for lineups whose Python seats run in their own
+    processes (:class:`~cardsim.sims.core.isolation.IsolatedStrategy`): up to ``lanes`` games
+    are played side by side, each on its own state, and the decisions they wait for are sent to
+    each strategy's process together, one message a turn instead of one a decision. Each game
+    plays exactly as alone (its own seed and stream); a strategy's process keeps one instance
+    per lane, which meets the lane's games one after another, as a single instance meets every
+    game in :func:`play_games`."""
+    count = len(seeds)
+    if count != len(lineups):
+        raise ValueError(f"play_games_interleaved: {count} seeds but {len(lineups)} lineups")
+    results: list[Any] = [None] * count
+    if not count:
+        return results
+    players = len(lineups[0])
+    states = [GameState(players) for _ in range(min(lanes, count))]
+    running: dict[int, tuple[int, Generator, list[Any]]] = {}  # lane -> (game, moves, seat_of)
+    waiting: dict[int, tuple[int, str]] = {}  # lane -> (seat, decision) it waits for
+    upcoming = iter(range(count))
+
+    def advance(lane: int, choice: Any = None, first: bool = False) -> None:
+        """Move the lane's game to its next decision of an isolated seat (deciding those of
+        in-process seats here), or finish it and start the next game on the lane."""
+        while True:
+            game_index, moves, seat_of = running[lane]
+            try:
+                seat, decision, _ = next(moves) if first else moves.send(choice)
+            except StopIteration:
+                results[game_index] = (states[lane].result(), states[lane].totals())
+                del running[lane]
+                if not start(lane):
+                    return
+                first = True
+                continue
+            first = False
+            user = seat_of[seat]
+            if isinstance(user.strategy, IsolatedStrategy):
+                waiting[lane] = (seat, decision)
+                return
+            state = states[lane]
+            choice = decide(user.strategy, decision, state.view(seat), state.legal, spec=user.spec, seat=seat,
+                            turn=state.round + 1, clock=clock)
+
+    def start(lane: int) -> bool:
+        game_index = next(upcoming, None)
+        if game_index is None:
+            return False
+        state, slots = states[lane], lineups[game_index]
+        users = state.begin(int(seeds[game_index]), slots, shame_value)
+        seat_of = [slots[slot] for slot in state.slot_of_seat.tolist()]
+        running[lane] = (game_index, play_steps(state, users), seat_of)
+        return True
+
+    with DecisionClock() as clock:
+        for lane in range(len(states)):
+            if start(lane):
+                advance(lane, first=True)
+        while waiting:
+            asked: dict[int, list[int]] = {}
+            hosts: dict[int, IsolatedStrategy] = {}
+            for lane, (seat, _) in waiting.items():
+                host = running[lane][2][seat].strategy
+                asked.setdefault(id(host), []).append(lane)
+                hosts[id(host)] = host
+            for key, host in hosts.items():
+                host.send_batch([(lane, waiting[lane][1], states[lane].view(waiting[lane][0]), states[lane].legal,
+                                  waiting[lane][0], states[lane].round + 1) for lane in asked[key]])
+            answers: list[tuple[int, Any]] = []
+            for key, host in hosts.items():
+                answers += zip(asked[key], host.receive_batch(), strict=True)
+            waiting.clear()
+            for lane, choice in answers:
+                advance(lane, choice)
+    return results

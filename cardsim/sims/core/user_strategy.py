@@ -159,6 +159,15 @@ def check_methods(strategy: Any, spec: str, decisions: Sequence[str]) -> None:
                         f"a strategy for this game defines {', '.join(decisions)}")
 
 
+class RemoteStrategy:
+    """A strategy that runs elsewhere (another process, :mod:`cardsim.sims.core.isolation`):
+    :func:`decide` hands it the whole decision, whose limit and checks apply where it runs."""
+
+    def remote_decide(self, decision: str, view: Any, legal: Sequence[Any], *, seat: object, turn: object) -> Any:
+        """One of ``legal``, or a :class:`StrategyError`."""
+        raise NotImplementedError
+
+
 class _TimeUp(BaseException):
     """Raised inside a decision by the interval timer (a BaseException, so a strategy's own
     ``except Exception`` cannot swallow it)."""
@@ -238,11 +247,13 @@ def decide(strategy: Any, decision: str, view: Any, legal: Sequence[Any], *, spe
     ``legal`` (returned as the legal option itself). Anything else is a
     :class:`StrategyError` naming ``spec``, ``seat``, ``turn`` and ``decision``. ``clock``: an
     entered :class:`DecisionClock` that stops a decision past ``time_limit`` (a timer armed
-    for this one decision otherwise)."""
+    for this one decision otherwise). A :class:`RemoteStrategy` decides where it runs."""
 
     def fail(problem: str) -> StrategyError:
         return StrategyError(problem, strategy=spec, seat=seat, turn=turn, decision=decision)
 
+    if isinstance(strategy, RemoteStrategy):
+        return strategy.remote_decide(decision, view, legal, seat=seat, turn=turn)
     method = getattr(strategy, decision, None)
     if not callable(method):
         raise fail(f"the strategy has no method {decision}(view, legal)")
