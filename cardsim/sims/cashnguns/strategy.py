@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from cardsim.sims.cashnguns import steps
+from cardsim.sims.cashnguns.search import SearchPlayer, is_search_row
 from cardsim.sims.cashnguns.rules import DECK_NOTE_COUNTS, HAND_COUNTS, ROUNDS, UNIT_DOLLARS
 from cardsim.sims.cashnguns.strategies import N_PARAMS
 from cardsim.sims.core.jit import python_entry
@@ -318,11 +319,19 @@ def play_steps(game: GameState, users: list[int]) -> Generator[tuple[int, str, f
     game.over = True
 
 
+def _searcher(slot: np.ndarray | Seat) -> np.ndarray | Seat:
+    """A built-in ``search`` row as the Python seat that plays it (:mod:`search`), else ``slot``."""
+    if isinstance(slot, Seat) or not is_search_row(slot):
+        return slot
+    return Seat(SearchPlayer(slot), "search")
+
+
 def _play(
     game: GameState, seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int, clock: DecisionClock
 ) -> dict[str, list]:
     """One game on ``game``'s arrays (see :func:`play_game`): :func:`play_steps` with every
     Python seat's decision made by :func:`decide`."""
+    slots = [_searcher(slot) for slot in slots]
     users = game.begin(seed, slots, shame_value)
     seat_of: list[Any] = [slots[slot] for slot in game.slot_of_seat.tolist()]
     moves = play_steps(game, users)
