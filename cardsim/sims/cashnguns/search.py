@@ -77,7 +77,7 @@ from cardsim.sims.core.jit import kernel, python_entry
 #: search row is never played by the kernel's decision functions (see :func:`is_search_row`).
 SEARCH_MARK = 99.0
 #: Worlds sampled per decision when the spec does not say (each played once per option).
-DEFAULT_BUDGET = 24
+DEFAULT_BUDGET = 64
 #: Allowed budgets (worlds per decision).
 BUDGET_RANGE = (1, 4096)
 #: Likelihood factor of an action the policy would not take.
@@ -92,6 +92,8 @@ DEFAULT_POPULATION = "mix+presets"
 #: Share of the prior spread evenly over the population (the rest follows the mix's shares).
 PRIOR_FLOOR = 0.2
 METRICS = ("win", "score")
+#: The policy the player plays itself in rollouts when its population has no mix shares.
+NO_MIX_BASE = "bluffer"
 #: Where the row keeps the search settings (the columns of the built-in parameters).
 COL_BUDGET, COL_METRIC, COL_POPULATION = PARAM_POT, PARAM_SAFE, PARAM_RISK
 #: Population bits in ``COL_POPULATION``; files are registered by index (:func:`_file_index`).
@@ -246,7 +248,8 @@ def population(row: np.ndarray, players: int, shame_value: int) -> tuple[np.ndar
 def _population(bits: int, metric_index: int, players: int, shame_value: int) -> tuple[np.ndarray, np.ndarray, int]:
     """(rows, prior, base index) of a search row's population at a table: the policies it reads
     opponents with, their prior weights (the mix's shares, floored by an even share
-    ``PRIOR_FLOOR``) and the member it plays itself in rollouts (the highest prior)."""
+    ``PRIOR_FLOOR``) and the member it plays itself in rollouts (the mix's largest member;
+    ``NO_MIX_BASE`` when the population has no mix shares)."""
     metric = METRICS[metric_index]
     specs: list[str] = []
     shares: list[float] = []
@@ -276,7 +279,14 @@ def _population(bits: int, metric_index: int, players: int, shame_value: int) ->
     weights = weights / weights.sum() if weights.sum() > 0 else np.full(len(specs), 1.0 / len(specs))
     prior = (1 - PRIOR_FLOOR) * weights + PRIOR_FLOOR / len(specs)
     rows = np.array([parse_strategy(spec).param_row() for spec in specs], np.float64)
-    return rows, prior / prior.sum(), int(np.argmax(prior))
+    base = int(np.argmax(weights)) if np.ptp(weights) > 0 else None
+    if base is None:  # no mix shares: the base is NO_MIX_BASE, added if missing
+        base_spec = parse_strategy(NO_MIX_BASE).spec()
+        if base_spec not in specs:
+            rows = np.vstack([rows, parse_strategy(base_spec).param_row()])
+            prior = np.append(prior, PRIOR_FLOOR / len(specs))
+        base = [*specs, base_spec].index(base_spec)
+    return rows, prior / prior.sum(), base
 
 
 # --- compiled core ------------------------------------------------------------------------------

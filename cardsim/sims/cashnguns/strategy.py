@@ -53,8 +53,8 @@ from typing import Any
 import numpy as np
 
 from cardsim.sims.cashnguns import steps
-from cardsim.sims.cashnguns.search import SearchPlayer, is_search_row
 from cardsim.sims.cashnguns.rules import DECK_NOTE_COUNTS, HAND_COUNTS, ROUNDS, UNIT_DOLLARS
+from cardsim.sims.cashnguns.search import SearchPlayer, is_search_row
 from cardsim.sims.cashnguns.strategies import N_PARAMS
 from cardsim.sims.core.jit import python_entry
 from cardsim.sims.core.user_strategy import DecisionClock, decide
