@@ -96,10 +96,13 @@ METRICS = ("win", "score")
 NO_MIX_BASE = "bluffer"
 #: Where the row keeps the search settings (the columns of the built-in parameters).
 COL_BUDGET, COL_METRIC, COL_POPULATION = PARAM_POT, PARAM_SAFE, PARAM_RISK
-#: Population bits in ``COL_POPULATION``; files are registered by index (:func:`_file_index`).
+#: Population bits in ``COL_POPULATION``; an explicit population adds its registry index + 1 times POP_FILE.
 POP_MIX, POP_LIBRARY, POP_PRESETS, POP_FILE = 1, 2, 4, 8
 
-_FILES: list[str] = []  # population files by index (the row carries the index)
+#: Explicit populations by index (the row carries the index): each a tuple of (spec, share),
+#: from a population file or given by the caller (:attr:`SearchStrategy.members`). Worker
+#: processes get the parent's list with their games (:func:`registry`, :func:`restore_registry`).
+_REGISTRY: list[tuple[tuple[str, float], ...]] = []
 
 SHIPPED = Path(__file__).resolve().parent / "data" / "libraries.json"
 
@@ -112,6 +115,9 @@ class SearchStrategy:
     budget: int = DEFAULT_BUDGET
     metric: str = "win"
     population: str = DEFAULT_POPULATION
+    #: (spec, share) pairs read as one more population part (the outside check passes the
+    #: mix it checks); not part of the spec.
+    members: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
         low, high = BUDGET_RANGE
@@ -119,7 +125,7 @@ class SearchStrategy:
             raise UserError(f"search: budget must be a whole number {low}-{high}, got {self.budget!r}")
         if self.metric not in METRICS:
             raise UserError(f"search: metric must be one of: {', '.join(METRICS)}, got {self.metric!r}")
-        population_bits(self.population)  # validates names and loads files
+        population_bits(self.population, self.members)  # validates names and loads files
 
     # the Strategy interface the tables, searches and reports use
     bullet = target = lie = "search"
@@ -129,7 +135,7 @@ class SearchStrategy:
         row[PARAM_BULLET] = SEARCH_MARK
         row[COL_BUDGET] = self.budget
         row[COL_METRIC] = METRICS.index(self.metric)
-        row[COL_POPULATION] = population_bits(self.population)
+        row[COL_POPULATION] = population_bits(self.population, self.members)
         return row
 
     def policy_ids(self) -> tuple[int, int, int]:
@@ -139,7 +145,9 @@ class SearchStrategy:
         return ("budget", "metric", "population")
 
     def spec(self) -> str:
-        return f"search:budget={self.budget},metric={self.metric},population={self.population}"
+        """The spec; explicit ``members`` (the mix a caller passes) show as ``mix``."""
+        population = f"mix+{self.population}" if self.members else self.population
+        return f"search:budget={self.budget},metric={self.metric},population={population}"
 
     def describe(self) -> str:
         return (f"reads each opponent's policy from the public record (population {self.population}) and "
@@ -168,37 +176,42 @@ def parse_search(overrides: str, spec: str) -> SearchStrategy:
     return SearchStrategy(**values)
 
 
-def population_bits(population: str) -> float:
-    """The population as the row's number: name bits plus a registered file's index times
-    ``POP_FILE`` (a file is loaded here, so a file that fails is a one-line error)."""
+def population_bits(population: str, members: tuple[tuple[str, float], ...] = ()) -> float:
+    """The population as the row's number: name bits plus an explicit population's registry
+    index (a file's members, or ``members``) times ``POP_FILE``; a file is loaded here, so a
+    file that fails is a one-line error."""
     bits = 0
-    files = 0
+    explicit = tuple(members)
     for part in population.split("+"):
         part = part.strip()
         if part in POPULATION_NAMES:
             bits |= (POP_MIX, POP_LIBRARY, POP_PRESETS)[POPULATION_NAMES.index(part)]
         elif part.endswith(".py"):
-            if files:
-                raise UserError(f"search: population names one file at most, got {population!r}")
-            files = 1
-            bits += POP_FILE * (1 + _file_index(part))
+            explicit += file_members(str(Path(part).resolve()))
         else:
             raise UserError(f"search: unknown population {part!r}; use {', '.join(POPULATION_NAMES)} "
                             "or a FILE.py defining POPULATION, joined with +")
+    if explicit:
+        if explicit not in _REGISTRY:
+            _REGISTRY.append(explicit)
+        bits += POP_FILE * (1 + _REGISTRY.index(explicit))
     return float(bits)
 
 
-def _file_index(path: str) -> int:
-    resolved = str(Path(path).resolve())
-    file_specs(resolved)
-    if resolved not in _FILES:
-        _FILES.append(resolved)
-    return _FILES.index(resolved)
+def registry() -> list[tuple[tuple[str, float], ...]]:
+    """The explicit populations rows of this process refer to (for worker processes)."""
+    return list(_REGISTRY)
+
+
+def restore_registry(populations: list[tuple[tuple[str, float], ...]]) -> None:
+    """Make this process's explicit populations the parent's (:func:`registry`)."""
+    _REGISTRY[:] = [tuple((str(spec), float(share)) for spec, share in members) for members in populations]
 
 
 @functools.cache
-def file_specs(path: str) -> tuple[str, ...]:
-    """The strategy specs of a population file (its ``POPULATION``), each checked."""
+def file_members(path: str) -> tuple[tuple[str, float], ...]:
+    """The (spec, share) pairs of a population file: its ``POPULATION``, a list of strategy
+    specs (share 0) or a dict of spec to share, each spec checked."""
     file = Path(path)
     if not file.is_file():
         raise UserError(f"search: population file {path} not found")
@@ -211,13 +224,21 @@ def file_specs(path: str) -> tuple[str, ...]:
     except Exception as exc:  # the user's file: any failure is one line
         raise UserError(f"search: population file {path} failed to load: {type(exc).__name__}: {exc}") from None
     specs = getattr(module, "POPULATION", None)
-    if not isinstance(specs, (list, tuple)) or not specs or not all(isinstance(s, str) for s in specs):
-        raise UserError(f"search: population file {path} must define POPULATION, a list of strategy specs")
-    for spec in specs:
+    if isinstance(specs, dict):
+        pairs = list(specs.items())
+    elif isinstance(specs, (list, tuple)):
+        pairs = [(spec, 0.0) for spec in specs]
+    else:
+        pairs = []
+    if not pairs or not all(isinstance(spec, str) and isinstance(share, (int, float)) and share >= 0
+                            for spec, share in pairs):
+        raise UserError(f"search: population file {path} must define POPULATION, a list of strategy specs "
+                        "(or a dict of spec to share)")
+    for spec, _ in pairs:
         if spec.split(":")[0].strip() == "search":
             raise UserError(f"search: population file {path}: a population member cannot be search")
         parse_strategy(spec)
-    return tuple(specs)
+    return tuple((spec, float(share)) for spec, share in pairs)
 
 
 def is_search_row(row: np.ndarray) -> bool:
@@ -241,11 +262,14 @@ def _shipped(players: int, metric: str, shame_value: int) -> tuple[tuple[str, ..
 
 def population(row: np.ndarray, players: int, shame_value: int) -> tuple[np.ndarray, np.ndarray, int]:
     """:func:`_population` of the row's population and metric (made once per process)."""
-    return _population(int(row[COL_POPULATION]), int(row[COL_METRIC]), players, shame_value)
+    bits = int(row[COL_POPULATION])
+    explicit = _REGISTRY[bits // POP_FILE - 1] if bits >= POP_FILE else ()
+    return _population(bits % POP_FILE, explicit, int(row[COL_METRIC]), players, shame_value)
 
 
 @functools.cache
-def _population(bits: int, metric_index: int, players: int, shame_value: int) -> tuple[np.ndarray, np.ndarray, int]:
+def _population(bits: int, explicit: tuple[tuple[str, float], ...], metric_index: int, players: int,
+                shame_value: int) -> tuple[np.ndarray, np.ndarray, int]:
     """(rows, prior, base index) of a search row's population at a table: the policies it reads
     opponents with, their prior weights (the mix's shares, floored by an even share
     ``PRIOR_FLOOR``) and the member it plays itself in rollouts (the mix's largest member;
@@ -269,9 +293,8 @@ def _population(bits: int, metric_index: int, players: int, shame_value: int) ->
     if bits & POP_PRESETS:
         for _, strategy in NAMED_STRATEGIES.values():
             add(strategy.spec(), 0.0)
-    if bits >= POP_FILE:
-        for spec in file_specs(_FILES[bits // POP_FILE - 1]):
-            add(parse_strategy(spec).spec(), 0.0)
+    for spec, share in explicit:
+        add(parse_strategy(spec).spec(), share)
     if not specs:  # a mix asked for where no shipped reading exists: the presets
         for _, strategy in NAMED_STRATEGIES.values():
             add(strategy.spec(), 0.0)
