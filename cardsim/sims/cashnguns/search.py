@@ -630,6 +630,16 @@ class SearchPlayer:
         self._table: tuple[int, int] | None = None
         self.decisions = 0
 
+    @classmethod
+    def from_spec(cls, spec: str = "search") -> SearchPlayer:
+        """The player of a ``search[:...]`` spec, e.g. to drive an agent of the PettingZoo
+        environment (``cardsim.envs.cashnguns_v0``: ``env.action_of(player.aim(env.view(agent),
+        env.legal_choices()))``)."""
+        strategy = parse_strategy(spec)
+        if not isinstance(strategy, SearchStrategy):
+            raise UserError(f"search: {spec!r} is not a search spec (search or search:key=value,...)")
+        return cls(strategy.param_row())
+
     def _start(self, view: Any) -> None:
         players, shame_value = view.players, view.shame_value
         if self._table != (players, shame_value):
