@@ -281,7 +281,8 @@ def propose_candidates(archive: Sequence[Strategy], library: Sequence[Strategy],
             candidates.append(parse_strategy(spec))
 
     for strategy in list(archive) + [s for _, s in NAMED_STRATEGIES.values()]:
-        offer(strategy)
+        if isinstance(strategy, Strategy):  # the search player is no candidate of the space
+            offer(strategy)
     attempts = 0
     while len(candidates) < count and attempts < 50 * count:
         attempts += 1
@@ -289,6 +290,8 @@ def propose_candidates(archive: Sequence[Strategy], library: Sequence[Strategy],
             offer(sample_strategy(rng))
         else:
             parent = library[int(rng.choice(len(library), p=mix))]
+            if not isinstance(parent, Strategy):  # a search member has no parameters to mutate
+                parent = sample_strategy(rng)
             for _ in range(int(rng.integers(1, 4))):
                 parent = mutate(parent, rng)
             offer(parent)
@@ -396,8 +399,8 @@ def local_search_steps(library: Sequence[Strategy], mix: np.ndarray, local: int,
         return []
     members, compound, climbs = local_budget(local)
     ranked = np.argsort(-np.asarray(mix), kind="stable")
-    support = [library[i] for i in ranked if mix[i] > 0]
-    rest = [library[i] for i in ranked if mix[i] <= 0]
+    support = [library[i] for i in ranked if mix[i] > 0 and isinstance(library[i], Strategy)]
+    rest = [library[i] for i in ranked if mix[i] <= 0 and isinstance(library[i], Strategy)]
 
     def leaders(pool: list, means: np.ndarray) -> list[Strategy]:
         return [pool[i] for i in np.argsort(-means, kind="stable")[:CLIMB_TOP]]

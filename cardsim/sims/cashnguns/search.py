@@ -16,8 +16,8 @@ posterior, each opponent's hand (followed under that policy, else drawn from its
 cards), this round's hidden cards where they are already chosen (by the sampled policy), and
 the order of the undrawn notes. Every legal option is played in every world (common random
 numbers) to the end of the game in compiled code (:mod:`steps`), the opponents playing their
-sampled policies and the player itself its base policy (the population's most likely member
-before any evidence), and scored by the reading's metric: a win (ties included, the shame
+sampled policies and the player itself its base policy (the largest member of the mix in its
+population; ``NO_MIX_BASE`` when it has none), and scored by the reading's metric: a win (ties included, the shame
 rule deciding as in the game) or the final score in $5,000 units. It leaves its base
 policy's choice only for an option better by ``SWITCH_Z`` standard errors of the paired
 difference. Standing with no gun aimed at it is kept without search (lying down then only
