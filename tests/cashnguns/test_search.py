@@ -170,3 +170,27 @@ def test_bad_settings_on_the_command_line_exit_2(capsys):
     assert exit_info.value.code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "budget" in err
+
+
+def test_the_outside_check_plays_the_search_player_as_a_reply():
+    """``check`` with the oracle: the search player's record is one of the searches, measured
+    on its own fresh paired games, named and described; it gives the check's figures when its
+    upper bound is the highest; the same for any --jobs."""
+    from cardsim.analysis.cashnguns import OutsideCheck, check_equilibrium
+
+    entry = {"players": 4, "metric": "win", "shame_value": -5000,
+             "library": [{"name": "d2", "spec": MIX_4P[0]}, {"name": "d6", "spec": MIX_4P[1]}],
+             "equilibrium": {"d2": 0.351, "d6": 0.649}}
+    check = OutsideCheck(budget=2, search_games=10, validation_games=60, seed=4, local=0, sweep=False,
+                         oracle_games=30, oracle_budget=6)
+    found = check_equilibrium(entry, check)
+    oracle = [record for record in found["searches"] if record["search"] == "search player"]
+    assert len(oracle) == 1 and oracle[0]["validation_games"] == 30
+    assert oracle[0]["best_response"].startswith("search:budget=6,metric=win")
+    assert oracle[0]["best_response_name"] == "search" and "sampled worlds" in oracle[0]["description"]
+    best = max(found["searches"], key=lambda record: record["exploitability_hi"])
+    assert found["exploitability_from"] == best["search"]
+    assert check_equilibrium(entry, check, jobs=2)["searches"] == found["searches"]
+    without = check_equilibrium(entry, OutsideCheck(budget=2, search_games=10, validation_games=60, seed=4,
+                                                    local=0, sweep=False))
+    assert [record["search"] for record in without["searches"]] == ["search"]
