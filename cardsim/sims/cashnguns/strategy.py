@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -57,7 +58,7 @@ from cardsim.sims.cashnguns.rules import DECK_NOTE_COUNTS, HAND_COUNTS, ROUNDS, 
 from cardsim.sims.cashnguns.search import SearchPlayer, is_search_row
 from cardsim.sims.cashnguns.strategies import N_PARAMS
 from cardsim.sims.core.jit import python_entry
-from cardsim.sims.core.user_strategy import DecisionClock, decide
+from cardsim.sims.core.user_strategy import DEFAULT_TIME_LIMIT, DecisionClock, decide
 
 #: The decision methods a Cash'n Guns strategy defines, in the order a round asks them.
 DECISIONS = ("aim", "card", "lie_down")
@@ -348,6 +349,8 @@ def _play(
                 spec=user.spec,
                 seat=seat,
                 turn=game.round + 1,
+                # built in: no time limit (its first decision may wait for numba to compile)
+                time_limit=math.inf if isinstance(user.strategy, SearchPlayer) else DEFAULT_TIME_LIMIT,
                 clock=clock,
             )
             seat, decision, _ = send(choice)
