@@ -146,11 +146,13 @@ class SearchStrategy:
 
     def spec(self) -> str:
         """The spec; explicit ``members`` (the mix a caller passes) show as ``mix``."""
-        population = f"mix+{self.population}" if self.members else self.population
-        return f"search:budget={self.budget},metric={self.metric},population={population}"
+        return f"search:budget={self.budget},metric={self.metric},population={self.population_label()}"
+
+    def population_label(self) -> str:
+        return f"mix+{self.population}" if self.members else self.population
 
     def describe(self) -> str:
-        return (f"reads each opponent's policy from the public record (population {self.population}) and "
+        return (f"reads each opponent's policy from the public record (population {self.population_label()}) and "
                 f"plays every decision by {self.budget} sampled worlds to the end of the game ({self.metric})")
 
 
