@@ -352,10 +352,13 @@ class CashNGuns:
     def check(players: Players = "4-6", metric: str = "win", shame: int | None = None,
               budget: int = 200, games: int = 100_000, local: int | None = None, seed: int = 0,
               libraries: str | Path | None = None, record: bool = False, sweep: bool = True,
-              jobs: int | None = None) -> list[dict]:
+              jobs: int | None = None, oracle_games: int | None = None,
+              oracle_budget: int | None = None) -> list[dict]:
         """Try each shipped mix from outside: a fresh best-response search against the mix as
         shipped and (``sweep``) every mix member with each of the 168 card orders and opponent
-        reading; the best reply's gain on ``games`` fresh paired games, one row per player
+        reading, and the search player (reads each opponent's mix member and plans by
+        rollouts, ``oracle_budget`` worlds per decision, measured on ``oracle_games`` fresh
+        paired games; 0: left out); the best reply's gain on ``games`` fresh paired games, one row per player
         count (gain and its 95% bounds in the payoff's unit: win probability or dollars). With
         ``record``, each check is written into the libraries file with its entry. Each row's
         ``holds`` and ``status`` say whether the mix holds by everything recorded with it (this
@@ -373,16 +376,20 @@ class CashNGuns:
             record_outside_check,
             status_text,
         )
+        from cardsim.analysis.cashnguns.check import DEFAULT_ORACLE_GAMES
         from cardsim.options import check_output_file, search_jobs
         from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
         from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
+        from cardsim.sims.cashnguns.search import DEFAULT_BUDGET
 
         if metric not in METRICS:
             raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {metric!r}")
         shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
         counts = cashnguns_counts(players)
         check = OutsideCheck(budget=budget, validation_games=games, seed=seed,
-                             local=DEFAULT_LOCAL if local is None else local, sweep=sweep)
+                             local=DEFAULT_LOCAL if local is None else local, sweep=sweep,
+                             oracle_games=DEFAULT_ORACLE_GAMES if oracle_games is None else oracle_games,
+                             oracle_budget=DEFAULT_BUDGET if oracle_budget is None else oracle_budget)
         check.check()
         path = Path(libraries) if libraries is not None else SHIPPED_LIBRARIES
         shipped = load_libraries(path)

@@ -11,6 +11,7 @@ import polars as pl
 import typer
 
 from cardsim.analysis.cashnguns import DEFAULT_LOCAL, mix_text
+from cardsim.analysis.cashnguns.check import DEFAULT_ORACLE_GAMES
 from cardsim.commands.common import (
     JobsOpt,
     JsonOpt,
@@ -33,6 +34,7 @@ from cardsim.commands.common import (
 from cardsim.commands.output import record_run
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
+from cardsim.sims.cashnguns.search import DEFAULT_BUDGET as SEARCH_BUDGET
 
 app = game_app("cashnguns")
 
@@ -337,6 +339,8 @@ def check_command(
     libraries: Annotated[Path | None, typer.Option("--libraries", help="Libraries file (default: the shipped libraries.json).")] = None,
     record: Annotated[bool, typer.Option("--record", help="Record each check with its entry in the libraries file (outside_checks), so the report gives the highest recorded bound.")] = False,
     sweep: SweepOpt = True,
+    oracle_games: Annotated[int, typer.Option("--oracle-games", help="Fresh paired games that measure the search player as a reply (it reads each opponent's mix member and plans by rollouts); 0 leaves it out.")] = DEFAULT_ORACLE_GAMES,
+    oracle_budget: Annotated[int, typer.Option("--oracle-budget", help="The search player's sampled worlds per decision.")] = SEARCH_BUDGET,
     user_strategy: Annotated[str | None, typer.Option("--strategy", help="Measure this strategy written in Python (FILE.py:NAME) against the shipped mix instead of searching: paired, on --n deals.")] = None,
     traceback: TracebackOpt = False,
     jobs: JobsOpt = None,
@@ -349,7 +353,8 @@ def check_command(
     streams discover never draws from, and the schedule sweep (every mix member with each of
     the 168 card orders and with opponent reading; --no-sweep leaves it out); the reply of the
     search with the highest 95% upper bound and its gain over the mix on --n fresh paired
-    games, with its 95% interval (points of win probability, or dollars of score).
+    games, with its 95% interval (points of win probability, or dollars of score). The search
+    player is a third reply (--oracle-games fresh paired games; 0 leaves it out).
     --strategy FILE.py:NAME measures a strategy written in Python instead (paired, --n deals).
     Each mix's status follows, from everything recorded with it in the libraries file: "not
     converged" and its best known reply with its gain and 95% interval where it does not hold.
@@ -387,9 +392,11 @@ def check_command(
         _show_status({f["players"]: f["status"] for f in found})
         return
     results = cashnguns.check(players, metric, shame, budget=budget, games=games, local=local, seed=seed,
-                              libraries=libraries, record=record, sweep=sweep, jobs=jobs)
+                              libraries=libraries, record=record, sweep=sweep, jobs=jobs,
+                              oracle_games=oracle_games, oracle_budget=oracle_budget)
     record_run(None, seed, f"{budget} + {local} local candidates{' and the schedule sweep' if sweep else ''}, "
-                           f"{games} fresh paired games")
+                           f"{games} fresh paired games"
+                           + (f"; the search player on {oracle_games} games" if oracle_games else ""))
     scale, unit = (100.0, "points") if metric == "win" else (1.0, "$")
     rows = []
     for result in results:

@@ -247,3 +247,43 @@ def test_render_shows_the_table():
     env = cardsim.envs.cashnguns_v0(players=4, render_mode="ansi")
     env.reset(seed=2)
     assert env.render().startswith("round 1, loot ")
+
+
+class SearchTwin:
+    """The search player in slot 0 and the counter twin elsewhere, through the environment."""
+
+    def __init__(self, game) -> None:
+        from cardsim.sims.cashnguns.search import SearchPlayer
+
+        self.game = game
+        self.search = SearchPlayer.from_spec("search:budget=8")
+        self.counter = load_strategy(COUNTER)
+
+    def _player(self, view):
+        return self.search if int(self.game.table.slot_of_seat[view.seat]) == 0 else self.counter
+
+    def aim(self, view, legal):
+        return self._player(view).aim(view, legal)
+
+    def card(self, view, legal):
+        return self._player(view).card(view, legal)
+
+    def lie_down(self, view, legal):
+        return self._player(view).lie_down(view, legal)
+
+
+def test_the_search_player_drives_an_agent_as_it_plays_in_the_engine():
+    """``search`` in slot 0 through the environment plays the games the engine plays with the
+    search row in slot 0 (the same seeds, every slot's money and win)."""
+    players, n = 4, 3
+    env = cardsim.envs.cashnguns_v0(players=players)
+    twin = SearchTwin(env.unwrapped)
+    seeds = np.random.default_rng(8).integers(0, 2**63, n).astype(np.uint64)
+    rows = strategy_rows([parse_strategy("search:budget=8"), parse_strategy("counter")])
+    lineups = np.array([[0] + [1] * (players - 1)] * n, np.int64)
+    money, winner = (part for i, part in enumerate(play_lineups(seeds, lineups, rows, -5000)) if i in (0, 4))
+    for game, seed in enumerate(seeds):
+        infos, _ = play_through_env(env, twin, int(seed))
+        slots = [infos[f"player_{slot}"] for slot in range(players)]
+        assert [info["money"] for info in slots] == (money[game] * UNIT_DOLLARS).tolist()
+        assert [info["winner"] for info in slots] == winner[game].tolist()

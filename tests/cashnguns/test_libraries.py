@@ -226,7 +226,7 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     out.write_text(load_libraries.__defaults__[0].read_text())
     before = load_libraries(out)
     args = ["check", "--players", "4", "--budget", "6", "--n", "200", "--local", "4", "--jobs", "1",
-            "--libraries", str(out), "--record", "--json", "--no-sweep"]
+            "--libraries", str(out), "--record", "--json", "--no-sweep", "--oracle-games", "0"]
     first = CliRunner().invoke(app, [*args, "--seed", "3"])
     assert first.exit_code == 0, first.output
     row = json.loads(first.stdout)["tables"]["check"][0]
@@ -236,7 +236,7 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     records = after[(4, "win", -5000)]["outside_checks"]
     assert [r["command"] for r in records] == [
         f"cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --n 200 --seed {s} --local 4"
-        " --no-sweep" for s in (3, 4)]
+        " --oracle-games 0 --no-sweep" for s in (3, 4)]
     assert records[0]["gain"] * 100 == pytest.approx(row["gain"])
     assert [100 * x for x in records[0]["interval"]] == pytest.approx([row["lo"], row["hi"]])
     assert records[0]["reply"] == row["best_response"] and records[0]["games"] == 200

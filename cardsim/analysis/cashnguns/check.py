@@ -18,11 +18,17 @@ from cardsim.analysis.cashnguns.search import (
     CashNGunsArena,
     Reply,
     find_reply,
+    measure_gain,
 )
 from cardsim.analysis.cashnguns.sweep import sweep_schedules
 from cardsim.errors import UserError
+from cardsim.sims.cashnguns.search import BUDGET_RANGE, DEFAULT_BUDGET, SearchStrategy
 from cardsim.sims.cashnguns.strategies import parse_strategy
 from cardsim.sims.core.store import atomic_write_bytes
+
+#: Fresh paired games that measure the search player's gain (it plays some thousand times
+#: slower than a built-in, so fewer than the searches' ``validation_games``).
+DEFAULT_ORACLE_GAMES = 4_000
 
 
 @dataclass(frozen=True)
@@ -33,7 +39,10 @@ class OutsideCheck:
     ``validation_games`` fresh paired games, all drawn from ``seed``'s outside-check streams,
     which discover never draws from; plus ``local`` local-search candidates (discover/5's
     :func:`local_search_steps`: neighbours of the library's members, compound moves, then a
-    hill-climb); and with ``sweep``, the schedule sweep as a second search
+    hill-climb); with ``oracle_games``, the search player as a reply measured on that many
+    fresh paired games with ``oracle_budget`` worlds per decision (:func:`oracle_reply`; 0: none,
+    as the report's own check; the command's default is ``DEFAULT_ORACLE_GAMES``); and with
+    ``sweep``, the schedule sweep as a second search
     (:func:`sweep.sweep_schedules`: every card order and the opponent reading on top of every
     mix member, ``search_games`` games each first, its reply measured on ``validation_games``
     fresh paired games of its own)."""
@@ -44,9 +53,16 @@ class OutsideCheck:
     seed: int = 0
     local: int = DEFAULT_LOCAL
     sweep: bool = True
+    oracle_games: int = 0
+    oracle_budget: int = DEFAULT_BUDGET
 
     def check(self) -> None:
         """One-line errors for settings out of range."""
+        if self.oracle_games < 0:
+            raise UserError(f"--oracle-games must be at least 0 (0: no oracle), got {self.oracle_games}")
+        low, high = BUDGET_RANGE
+        if not low <= self.oracle_budget <= high:
+            raise UserError(f"--oracle-budget must be {low}-{high}, got {self.oracle_budget}")
         # the command-line option that sets each field (search_games has none)
         for name, option in (("budget", "--budget"), ("search_games", "search_games"),
                              ("validation_games", "--n")):
@@ -61,7 +77,7 @@ def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store:
     its candidates proposed from the library, the named strategies, random strategies and
     mutations) against the mix as it was reported, not re-solved, and the reply's gain over
     the mix on fresh paired games (every game measured, no quick first look), with the current
-    code. ``entry``: a shipped library (:func:`load_libraries`) or any dict with players,
+    code; with ``check.oracle_games`` the search player (:func:`oracle_reply`) is a third reply. ``entry``: a shipped library (:func:`load_libraries`) or any dict with players,
     metric, shame_value, library ([{name, spec}]) and equilibrium ({name: share}).
 
     With ``check.sweep`` the schedule sweep (:func:`sweep.sweep_schedules`) is a second
@@ -109,6 +125,8 @@ def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store:
         replies.append(("schedule sweep", sweep_schedules(
             arena, library, mix, games=check.search_games, validation_games=check.validation_games,
             root=check.seed, key=0, streams=(OUTSIDE_CHECK, SWEEP_STREAM))))
+    if check.oracle_games:
+        replies.append(("search player", oracle_reply(arena, specs, library, mix, check)))
     result = {"players": entry["players"], "metric": entry["metric"], "shame_value": entry["shame_value"],
               "equilibrium": {names[spec]: float(share) for spec, share in zip(specs, mix) if share > 0},
               "check": asdict(check), "code_fingerprint": fingerprint,
@@ -120,6 +138,23 @@ def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store:
 
 #: The spawn key under ``OUTSIDE_CHECK`` of the schedule sweep's streams.
 SWEEP_STREAM = 1
+#: ... and of the search player's (the oracle's).
+ORACLE_STREAM = 2
+
+
+def oracle_reply(arena: CashNGunsArena, specs: list[str], library: list, mix: np.ndarray,
+                 check: OutsideCheck) -> Reply:
+    """The search player (:mod:`cardsim.sims.cashnguns.search`) as a reply to the mix: it reads
+    each opponent with the checked mix's members (their shares its prior) and the presets, plans
+    by rollouts under the check's metric with ``check.oracle_budget`` worlds per decision, and
+    its gain over the mix is measured on ``check.oracle_games`` fresh paired games of its own
+    streams (nothing is selected on them)."""
+    members = tuple((spec, float(share)) for spec, share in zip(specs, mix) if share > 0)
+    player = SearchStrategy(budget=check.oracle_budget, metric=arena.metric, population="presets",
+                            members=members)
+    gain, low, high = measure_gain(arena, library, mix, player, check.oracle_games, check.seed, 0, 0,
+                                   streams=(OUTSIDE_CHECK, ORACLE_STREAM))
+    return Reply(player, math.nan, gain, low, high, check.oracle_games, 1)
 
 
 def checked_replies(replies: list[tuple[str, Reply]], names: dict[str, str]) -> dict:
@@ -129,7 +164,8 @@ def checked_replies(replies: list[tuple[str, Reply]], names: dict[str, str]) -> 
     searches, and ``significant``: whether any search's whole interval lies above zero."""
     records = []
     for label, reply in replies:
-        name = names.get(reply.spec) or library_name(reply.strategy, names)
+        name = names.get(reply.spec) or ("search" if reply.spec.startswith("search")
+                                         else library_name(reply.strategy, names))
         records.append({"search": label, **reply.record({**names, reply.spec: name}),
                         "search_payoff": reply.search_payoff})
     worst = max(records, key=lambda record: record["exploitability_hi"])
@@ -191,4 +227,7 @@ def check_command_line(players: int, metric: str, shame_value: int, check: Outsi
     return (f"cardsim cashnguns check --players {players} --metric {metric} --shame {shame_value} "
             f"--budget {check.budget} --n {check.validation_games} --seed {check.seed}"
             + (f" --local {check.local}" if check.local != DEFAULT_LOCAL else "")
+            + (f" --oracle-games {check.oracle_games}" if check.oracle_games != DEFAULT_ORACLE_GAMES else "")
+            + (f" --oracle-budget {check.oracle_budget}"
+               if check.oracle_games and check.oracle_budget != DEFAULT_BUDGET else "")
             + ("" if check.sweep else " --no-sweep"))

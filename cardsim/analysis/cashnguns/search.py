@@ -15,6 +15,8 @@ import numpy as np
 
 from cardsim.analysis.equilibrium import SymmetricGame, table_profiles
 from cardsim.sims.cashnguns.rules import UNIT_DOLLARS
+from cardsim.sims.cashnguns.search import is_search_row, restore_registry
+from cardsim.sims.cashnguns.search import registry as search_registry
 from cardsim.sims.cashnguns.simulator import play_lineups, strategy_rows
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, Strategy, parse_strategy
 from cardsim.sims.core.interrupts import start_workers, worker_task
@@ -31,6 +33,8 @@ DEFAULT_LOCAL = 200
 
 #: Games simulated per chunk; chunks are fixed by game index, so results never depend on --jobs.
 DISCOVER_CHUNK = 20_000
+#: Games per chunk when a ``search`` player sits at the table (some hundred times slower).
+SEARCH_CHUNK = 200
 
 
 
@@ -47,8 +51,11 @@ class CashNGunsArena:
         """(games, players) payoff of each slot: 1/0 win, or the score in dollars (0 if dead).
         Games are cut into fixed chunks by index and may run in ``jobs`` processes."""
         rows = strategy_rows(strategies)
-        bounds = [(i, min(i + DISCOVER_CHUNK, len(seeds))) for i in range(0, len(seeds), DISCOVER_CHUNK)]
-        arguments = [(seeds[a:b], lineups[a:b], rows, self.shame_value, self.metric) for a, b in bounds]
+        searching = any(is_search_row(row) for row in rows)
+        chunk = SEARCH_CHUNK if searching else DISCOVER_CHUNK
+        populations = search_registry() if searching else []
+        bounds = [(i, min(i + chunk, len(seeds))) for i in range(0, len(seeds), chunk)]
+        arguments = [(seeds[a:b], lineups[a:b], rows, self.shame_value, self.metric, populations) for a, b in bounds]
         if self.jobs == 1 or len(bounds) == 1:
             parts = [_play_chunk(*a) for a in arguments]
         else:
@@ -62,7 +69,10 @@ class CashNGunsArena:
         return np.concatenate(parts)
 
 
-def _play_chunk(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame_value: int, metric: str) -> np.ndarray:
+def _play_chunk(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame_value: int, metric: str,
+                populations: list | None = None) -> np.ndarray:
+    if populations:
+        restore_registry(populations)  # a worker: the search rows' populations as the parent has them
     raw = play_lineups(seeds, np.ascontiguousarray(lineups), rows, shame_value)
     money, _, shame, alive, winner = raw[:5]
     if metric == "win":
@@ -271,7 +281,8 @@ def propose_candidates(archive: Sequence[Strategy], library: Sequence[Strategy],
             candidates.append(parse_strategy(spec))
 
     for strategy in list(archive) + [s for _, s in NAMED_STRATEGIES.values()]:
-        offer(strategy)
+        if isinstance(strategy, Strategy):  # the search player is no candidate of the space
+            offer(strategy)
     attempts = 0
     while len(candidates) < count and attempts < 50 * count:
         attempts += 1
@@ -279,6 +290,8 @@ def propose_candidates(archive: Sequence[Strategy], library: Sequence[Strategy],
             offer(sample_strategy(rng))
         else:
             parent = library[int(rng.choice(len(library), p=mix))]
+            if not isinstance(parent, Strategy):  # a search member has no parameters to mutate
+                parent = sample_strategy(rng)
             for _ in range(int(rng.integers(1, 4))):
                 parent = mutate(parent, rng)
             offer(parent)
@@ -386,8 +399,8 @@ def local_search_steps(library: Sequence[Strategy], mix: np.ndarray, local: int,
         return []
     members, compound, climbs = local_budget(local)
     ranked = np.argsort(-np.asarray(mix), kind="stable")
-    support = [library[i] for i in ranked if mix[i] > 0]
-    rest = [library[i] for i in ranked if mix[i] <= 0]
+    support = [library[i] for i in ranked if mix[i] > 0 and isinstance(library[i], Strategy)]
+    rest = [library[i] for i in ranked if mix[i] <= 0 and isinstance(library[i], Strategy)]
 
     def leaders(pool: list, means: np.ndarray) -> list[Strategy]:
         return [pool[i] for i in np.argsort(-means, kind="stable")[:CLIMB_TOP]]

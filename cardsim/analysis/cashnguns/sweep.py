@@ -50,9 +50,10 @@ def sweep_candidates(members: Sequence[Strategy]) -> list[Strategy]:
 
 
 def sweep_members(library: Sequence[Strategy], mix: np.ndarray) -> list[Strategy]:
-    """The members of ``mix`` (a share above zero), by decreasing share."""
+    """The members of ``mix`` (a share above zero) of the parameter space (not the search
+    player), by decreasing share."""
     ranked = np.argsort(-np.asarray(mix), kind="stable")
-    return [library[i] for i in ranked if mix[i] > 0]
+    return [library[i] for i in ranked if mix[i] > 0 and isinstance(library[i], Strategy)]
 
 
 def sweep_schedules(arena, library: Sequence[Strategy], mix: np.ndarray, *, games: int, validation_games: int,

@@ -24,6 +24,7 @@ from cardsim.analysis.equilibrium import (
 from cardsim.errors import Interrupted, UserError
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
+from cardsim.sims.cashnguns.search import DEFAULT_BUDGET, SearchStrategy
 from cardsim.sims.cashnguns.simulator import SIMULATOR
 from cardsim.sims.cashnguns.strategies import (
     BULLET_POLICIES,
@@ -58,7 +59,10 @@ def strategy_space_tables() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
         {"strategy": name, "bullet": s.bullet, "target": s.target, "lie": s.lie,
          "spec": s.spec(), "description": description}
         for name, (description, s) in NAMED_STRATEGIES.items()
-    ])
+    ] + [{"strategy": "search", "bullet": "search", "target": "search", "lie": "search",
+          "spec": SearchStrategy().spec(),
+          "description": SearchStrategy().describe() + "; options budget=N (worlds per decision, default "
+          f"{DEFAULT_BUDGET}), metric=win|score, population=mix|library|presets|FILE.py joined with +"}])
     policies = pl.DataFrame([
         {"part": part, "policy": name, "meaning": meaning}
         for part, table in (("bullet", BULLET_POLICIES), ("target", TARGET_POLICIES), ("lie", LIE_POLICIES))

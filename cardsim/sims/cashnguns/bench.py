@@ -1,8 +1,8 @@
 """`cardsim bench cashnguns`: games per second for 5 players on one core, against the
 plain-Python reference engine in the same process (target: >= 20,000 games/s), and the
-user-strategy engine with a trivial Python strategy in one seat (target: >= 2,000 games/s,
-issue 33; :func:`strategy_rows` gives that row to ``cardsim bench strategies``, beside the
-kernel on the same table).
+user-strategy engine with a trivial Python strategy in one seat (target: >= 2,000 games/s; :func:`strategy_rows` gives that row to ``cardsim bench strategies``, beside the
+kernel on the same table), and the ``search`` player at its default budget in seat 0 of the
+same table (target: >= 10 games/s).
 
 Rates are per CPU-second of this process (``time.process_time``), which stays meaningful on
 a machine shared with other jobs; the wall-clock rate is reported next to it.
@@ -21,6 +21,8 @@ from cardsim.sims.cashnguns.simulator import play_games, run_batch
 TARGET_GAMES_PER_SECOND = 20_000
 #: Games per CPU-second of the user-strategy engine with a trivial strategy in one seat.
 TARGET_USER_GAMES_PER_SECOND = 2_000
+#: Games per CPU-second with the ``search`` player (default budget) in one seat of five.
+TARGET_SEARCH_GAMES_PER_SECOND = 10
 
 
 class Trivial:
@@ -75,10 +77,18 @@ def main(quick: bool = False) -> list[dict]:
     engine.play_games(seeds[:20], [user_slots] * 20, config.shame_value)  # load the kernels first
     timings.append(("user strategy (Python engine, one seat)", reference_games, _best_time(
         lambda: engine.play_games(seeds[:reference_games], [user_slots] * reference_games, config.shame_value), 1)))
+    from cardsim.sims.cashnguns.search import DEFAULT_BUDGET
+
+    search_config = CashNGunsConfig(players=config.players, strategies=("search", *config.strategies[1:]))
+    search_games = 20 if quick else 100
+    play_games(search_config, seeds[:2])  # compile the search (or load the cache) first
+    timings.append((f"search player (one seat, budget {DEFAULT_BUDGET})", search_games, _best_time(
+        lambda: play_games(search_config, seeds[:search_games]), 1)))
     reference_rate = reference_games / timings[0][2][0]
     rows = []
     for what, count, (cpu_seconds, wall_seconds) in timings:
-        target = TARGET_USER_GAMES_PER_SECOND if what.startswith("user") else TARGET_GAMES_PER_SECOND
+        target = (TARGET_USER_GAMES_PER_SECOND if what.startswith("user") else
+                  TARGET_SEARCH_GAMES_PER_SECOND if what.startswith("search") else TARGET_GAMES_PER_SECOND)
         rate = count / cpu_seconds
         rows.append({
             "what": what,

@@ -8,7 +8,8 @@ import polars as pl
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.kernel import play_batch
 from cardsim.sims.cashnguns.rules import UNIT_DOLLARS
-from cardsim.sims.cashnguns.strategies import N_PARAMS, NAMED_STRATEGIES
+from cardsim.sims.cashnguns.search import SEARCH_MARK, play_search_lineups
+from cardsim.sims.cashnguns.strategies import N_PARAMS, NAMED_STRATEGIES, PARAM_BULLET
 from cardsim.sims.core.simulator import Simulator
 
 
@@ -31,8 +32,26 @@ def play_games(config: CashNGunsConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
 
 def play_lineups(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame_value: int) -> tuple[np.ndarray, ...]:
     """Raw kernel output for one game per seed, slot ``s`` of game ``g`` playing strategy row
-    ``rows[lineups[g, s]]``; ``shame_value`` in dollars."""
-    return play_batch(np.asarray(seeds, np.uint64), np.asarray(lineups, np.int64), rows, shame_value / UNIT_DOLLARS)
+    ``rows[lineups[g, s]]``; ``shame_value`` in dollars. Games with a ``search`` slot
+    (:mod:`search`) are played by its engine, the others by the kernel."""
+    seeds = np.asarray(seeds, np.uint64)
+    lineups = np.asarray(lineups, np.int64)
+    searching = np.flatnonzero(rows[:, PARAM_BULLET] == SEARCH_MARK) if rows.shape[0] else np.zeros(0, np.int64)
+    if searching.size == 0:
+        return play_batch(seeds, lineups, rows, shame_value / UNIT_DOLLARS)
+    with_search = np.isin(lineups, searching).any(axis=1)
+    plain = ~with_search
+    safe_rows = rows.copy()
+    safe_rows[searching] = 0.0  # never played by the kernel (their games go to the search engine)
+    out = play_batch(seeds[plain], np.ascontiguousarray(lineups[plain]), safe_rows, shame_value / UNIT_DOLLARS)
+    searched = play_search_lineups(seeds[with_search], lineups[with_search], rows, shame_value)
+    merged = []
+    for kernel_part, search_part in zip(out, searched, strict=True):
+        full = np.zeros((seeds.shape[0], *kernel_part.shape[1:]), kernel_part.dtype)
+        full[plain] = kernel_part
+        full[with_search] = search_part
+        merged.append(full)
+    return tuple(merged)
 
 
 def engine_lineups(seeds: np.ndarray, lineups: np.ndarray, specs: tuple[str, ...] | list[str],

@@ -325,13 +325,17 @@ def parse_strategy(spec: str) -> Strategy:
     ``calculator:wound=20000,hit=0.3`` or ``custom:bullet=safe,target=clicks,lie=risk,risk=0.4``.
     """
     name, _, overrides = spec.strip().partition(":")
+    if name == "search":
+        from cardsim.sims.cashnguns.search import parse_search
+
+        return parse_search(overrides, spec)  # type: ignore[return-value]
     if name == "custom":
         strategy = Strategy()
     elif name in NAMED_STRATEGIES:
         strategy = NAMED_STRATEGIES[name][1]
     else:
         raise UserError(
-            f"unknown strategy {name!r}; choose one of: {', '.join(NAMED_STRATEGIES)}, custom"
+            f"unknown strategy {name!r}; choose one of: {', '.join(NAMED_STRATEGIES)}, custom, search"
         )
     if not overrides:
         return strategy

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -54,10 +55,11 @@ import numpy as np
 
 from cardsim.sims.cashnguns import steps
 from cardsim.sims.cashnguns.rules import DECK_NOTE_COUNTS, HAND_COUNTS, ROUNDS, UNIT_DOLLARS
+from cardsim.sims.cashnguns.search import SearchPlayer, is_search_row
 from cardsim.sims.cashnguns.strategies import N_PARAMS
 from cardsim.sims.core.isolation import IsolatedStrategy
 from cardsim.sims.core.jit import python_entry
-from cardsim.sims.core.user_strategy import DecisionClock, decide
+from cardsim.sims.core.user_strategy import DEFAULT_TIME_LIMIT, DecisionClock, decide
 
 #: Players that run in the engine's process, by name (a search player, say): each name maps to
 #: a factory of an object with the three decisions. The module that defines such a player
@@ -332,11 +334,19 @@ def play_steps(game: GameState, users: list[int]) -> Generator[tuple[int, str, f
     game.over = True
 
 
+def _searcher(slot: np.ndarray | Seat) -> np.ndarray | Seat:
+    """A built-in ``search`` row as the Python seat that plays it (:mod:`search`), else ``slot``."""
+    if isinstance(slot, Seat) or not is_search_row(slot):
+        return slot
+    return Seat(SearchPlayer(slot), "search")
+
+
 def _play(
     game: GameState, seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int, clock: DecisionClock
 ) -> dict[str, list]:
     """One game on ``game``'s arrays (see :func:`play_game`): :func:`play_steps` with every
     Python seat's decision made by :func:`decide`."""
+    slots = [_searcher(slot) for slot in slots]
     users = game.begin(seed, slots, shame_value)
     seat_of: list[Any] = [slots[slot] for slot in game.slot_of_seat.tolist()]
     moves = play_steps(game, users)
@@ -358,6 +368,8 @@ def _play(
                 spec=user.spec,
                 seat=seat,
                 turn=game.round + 1,
+                # built in: no time limit (its first decision may wait for numba to compile)
+                time_limit=math.inf if isinstance(user.strategy, SearchPlayer) else DEFAULT_TIME_LIMIT,
                 clock=clock,
             )
             seat, decision, _ = send(choice)
