@@ -533,7 +533,7 @@ def libraries_command(
 def tournament_command(
     entrant: Annotated[list[str], typer.Option("--entrant", "-e", help="Entrants, comma separated or repeated: built-in names or specs, FILE.py:NAME (runs in its own process), 'mix' or 'library' (the shipped mix's members or library of the reading), each optionally LABEL=SPEC.")],
     players: Annotated[int, typer.Option("--players", help="Table size, 4-6.")] = 5,
-    games: Annotated[int, typer.Option("--games", help="Games to play, about (every composition gets the same number of deals).")] = 20_000,
+    games: Annotated[int, typer.Option("--n", help="Games to play, about (every composition gets the same number of deals).")] = 20_000,
     design: Annotated[str, typer.Option("--design", help="Tables: all (every composition), distinct (every table of different entrants), sampled (every table of one or two entrants plus sampled others, slots turned through the seats) or auto (all when each composition gets a full turn of the seats, else sampled).")] = "auto",
     metric: MetricOpt = "win",
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
@@ -555,7 +555,7 @@ def tournament_command(
     equilibrium (design all) and α-Rank (Omidshafiei et al. 2019). Resumable: finished chunks
     are kept in the store and the same command continues.
 
-    Example: cardsim cashnguns tournament -e stubborn,coward,shark,calculator --players 4 --games 2000
+    Example: cardsim cashnguns tournament -e stubborn,coward,shark,calculator --players 4 --n 2000
     """
     from cardsim.api import cashnguns
     from cardsim.commands.common import resolve_store

@@ -118,7 +118,7 @@ def test_bad_input_is_one_line_naming_the_keyword(capsys: pytest.CaptureFixture,
     message = str(raised.value)
     api_keyword = keyword.removeprefix("--")
     assert keyword in message or api_keyword in message
-    args = ["cashnguns", "tournament", "-e", entrants, "--players", str(extra.get("players", 4)), "--games", "10",
+    args = ["cashnguns", "tournament", "-e", entrants, "--players", str(extra.get("players", 4)), "--n", "10",
             "--no-store", *(["--design", extra["design"]] if "design" in extra else [])]
     with pytest.raises(SystemExit) as exited:
         main(args)
@@ -129,7 +129,7 @@ def test_bad_input_is_one_line_naming_the_keyword(capsys: pytest.CaptureFixture,
 
 def test_cli_json_is_one_document(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["cashnguns", "tournament", "-e", "stubborn,coward,shark", "--players", "4",
-                                      "--games", "150", "--store", str(tmp_path), "--json",
+                                      "--n", "150", "--store", str(tmp_path), "--json",
                                       "--plot", str(tmp_path / "plots")])
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)

@@ -134,7 +134,7 @@ class TournamentSettings:
                 MIN_PLAYERS <= self.players <= MAX_PLAYERS):
             raise UserError(f"--players must be {MIN_PLAYERS}-{MAX_PLAYERS} (seed rules), got {self.players!r}")
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
-            raise UserError(f"--games must be a positive integer, got {self.games!r}")
+            raise UserError(f"--n must be a positive integer, got {self.games!r}")
         if self.design not in DESIGNS:
             raise UserError(f"--design must be one of: {', '.join(DESIGNS)}, got {self.design!r}")
         if self.metric not in ("win", "score"):
