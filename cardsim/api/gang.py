@@ -18,7 +18,7 @@ from cardsim.options import (
 if TYPE_CHECKING:
     pass
 
-from cardsim.api.common import Names, Players, Result, _concat, _Runs, run_options
+from cardsim.api.common import Names, Players, Result, _concat, _Runs, on_backend, run_options
 
 GANG_MODES = ("basic", "advanced", "professional", "master")
 
@@ -216,9 +216,11 @@ class Gang:
         return runs.result({"card_effects": effects}, episodes)
 
     @staticmethod
+    @on_backend
     def evaluate(strategy: str, players: int | str = 4, n: int = 2_000,
                  against: str = "percentile", *, seed: int = 0,
-                 jobs: int | None = None) -> Result:
+                 jobs: int | None = None,
+        backend: str = "joblib", scheduler: str | None = None) -> Result:
         """A user strategy (``FILE.py:NAME``, see :mod:`cardsim.sims.gang.strategy`) playing
         every seat of basic heists (the game is cooperative, so there is no seat to pick),
         against a built-in model on the same deals.
@@ -239,6 +241,7 @@ class Gang:
         import numpy as np
         import polars as pl
 
+        from cardsim.sims.core.parallel import map_tasks
         from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
         from cardsim.sims.core.user_strategy import (
             StrategyError,
@@ -268,12 +271,7 @@ class Gang:
         chunks = -(-n // EVALUATE_CHUNK)
         tasks = [(strategy, count[0], against, chunk_generator(seed, i), EVALUATE_CHUNK,
                   i * EVALUATE_CHUNK) for i in range(chunks)]
-        if (jobs or 1) == 1 or chunks == 1:
-            parts = [evaluate_chunk(*task) for task in tasks]
-        else:
-            from joblib import Parallel, delayed
-
-            parts = Parallel(n_jobs=jobs)(delayed(evaluate_chunk)(*task) for task in tasks)
+        parts = map_tasks(evaluate_chunk, tasks, jobs or 1)
         for part in parts:  # the first failure in heist order, whichever worker met it
             if "error" in part:
                 raise StrategyError(**part["error"], traceback_text=part["traceback"])

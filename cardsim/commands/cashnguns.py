@@ -12,6 +12,8 @@ import typer
 
 from cardsim.analysis.cashnguns import DEFAULT_LOCAL, mix_text
 from cardsim.commands.common import (
+    ClusterOptions,
+    ClusterOpts,
     JobsOpt,
     JsonOpt,
     NoStoreOpt,
@@ -260,6 +262,7 @@ def discover_command(
     sweep: SweepOpt = True,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     store: StoreOpt = None,
     no_store: NoStoreOpt = False,
     as_json: JsonOpt = False,
@@ -300,7 +303,7 @@ def discover_command(
         typer.echo("\n".join(discover_round_lines(record, metric)))
 
     documents = cashnguns.discover(players, metric, shame, budget=budget, rounds=rounds, local=local,
-                                   start=start, stop_checks=stop_checks, sweep=sweep, seed=seed, jobs=jobs,
+                                   start=start, stop_checks=stop_checks, sweep=sweep, seed=seed, jobs=jobs, **cluster.keywords(),
                                    store=folder,
                                    on_round=None if as_json else show, on_start=None if as_json else starting,
                                    on_done=None if as_json else done)
@@ -339,6 +342,7 @@ def check_command(
     user_strategy: Annotated[str | None, typer.Option("--strategy", help="Measure this strategy written in Python (FILE.py:NAME) against the shipped mix instead of searching: paired, on --games deals.")] = None,
     traceback: TracebackOpt = False,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     as_json: JsonOpt = False,
 ) -> None:
     """Try a shipped mix from outside: a fresh best-response search of --budget
@@ -366,7 +370,7 @@ def check_command(
         for count in counts:
             result = run_user_strategy(functools.partial(
                 cashnguns.evaluate, user_strategy, players=count, n=games, against="mix", metric=metric,
-                shame=shame, seed=seed, jobs=jobs), traceback)
+                shame=shame, seed=seed, jobs=jobs, **cluster.keywords()), traceback)
             found.append(result.manifest["details"])
         scale, unit = (100.0, "pts") if metric == "win" else (1.0, "$")
         table = pl.DataFrame([{"players": f["players"], "equilibrium": f["against"], "games": f["n"],
@@ -381,7 +385,7 @@ def check_command(
         _show_status({f["players"]: f["status"] for f in found})
         return
     results = cashnguns.check(players, metric, shame, budget=budget, games=games, local=local, seed=seed,
-                              libraries=libraries, record=record, sweep=sweep, jobs=jobs)
+                              libraries=libraries, record=record, sweep=sweep, jobs=jobs, **cluster.keywords())
     record_run(None, seed, f"{budget} + {local} local candidates{' and the schedule sweep' if sweep else ''}, "
                            f"{games} fresh paired games")
     scale, unit = (100.0, "pts") if metric == "win" else (1.0, "$")
@@ -447,6 +451,7 @@ def evaluate_command(
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     traceback: TracebackOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -464,7 +469,7 @@ def evaluate_command(
     record_run(None, seed, f"{n} paired deals")
     result = run_user_strategy(lambda: api.cashnguns.evaluate(strategy, players=players, n=n, against=against,
                                                               metric=metric, shame=shame, seat=seat, seed=seed,
-                                                              jobs=workers), traceback)
+                                                              jobs=workers, **cluster.keywords()), traceback)
     found = result.manifest["details"]
     if as_json:
         show_value("evaluate", found)

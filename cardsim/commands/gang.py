@@ -9,6 +9,8 @@ import polars as pl
 import typer
 
 from cardsim.commands.common import (
+    ClusterOptions,
+    ClusterOpts,
     JsonOpt,
     NOpt,
     PlotFormatOpt,
@@ -313,6 +315,7 @@ def evaluate_command(
                                          "on the same deals; see `models`.")] = "percentile",
     seed: Annotated[int, typer.Option("--seed", help="Root seed (same numbers for any --jobs).")] = 0,
     jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes.")] = None,
+    cluster: ClusterOpts = ClusterOptions(),
     traceback: Annotated[bool, typer.Option("--traceback", help="Show the strategy's traceback "
                                             "when it fails.")] = False,
     as_json: JsonOpt = False,
@@ -325,7 +328,7 @@ def evaluate_command(
     from cardsim.commands.common import run_user_strategy
 
     result = run_user_strategy(lambda: gang.evaluate(strategy, players=players, n=n, against=against,
-                                                     seed=seed, jobs=jobs), traceback)
+                                                     seed=seed, jobs=jobs, **cluster.keywords()), traceback)
     record_result(result)
     if as_json:
         show_table(result.table, title="gang evaluate", name="evaluate", as_json=True)

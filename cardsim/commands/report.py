@@ -19,6 +19,8 @@ import typer
 
 from cardsim.commands.common import (
     AllCoresJobsOpt,
+    ClusterOptions,
+    ClusterOpts,
     NoStoreOpt,
     QuietOpt,
     SeedOpt,
@@ -40,6 +42,7 @@ def report_command(
     out: Annotated[Path, typer.Option("--out", help="Folder for the report files.")] = Path("reports"),
     seed: SeedOpt = 0,
     jobs: AllCoresJobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     store: StoreOpt = None,
     no_store: NoStoreOpt = False,
     quiet: QuietOpt = False,
@@ -58,7 +61,7 @@ def report_command(
     """
     from cardsim.api import report
 
-    result = report(game=game or (), quick=quick, out=out, seed=seed, jobs=jobs,
+    result = report(game=game or (), quick=quick, out=out, seed=seed, jobs=jobs, **cluster.keywords(),
                     store=resolve_store(store, no_store), verbose=verbose, quiet=quiet)
     manifest = result.manifest
     if not quiet:

@@ -23,6 +23,7 @@ from cardsim.sims.cashnguns.rules import UNIT_DOLLARS
 from cardsim.sims.cashnguns.simulator import play_lineups, strategy_rows
 from cardsim.sims.cashnguns.strategies import parse_strategy
 from cardsim.sims.cashnguns.strategy import DECISIONS, Seat, play_games
+from cardsim.sims.core.parallel import map_tasks
 from cardsim.sims.core.user_strategy import (
     StrategyError,
     check_methods,
@@ -119,12 +120,7 @@ def evaluate_strategy(spec: str, *, players: int = 4, n: int = 2_000, against: s
     specs, mix, label, status = opponents(against, players, metric, shame_value, libraries)
     sizes = [min(EVALUATE_CHUNK, n - start) for start in range(0, n, EVALUATE_CHUNK)]
     arguments = [(spec, specs, mix, players, seat, shame_value, seed, chunk, size) for chunk, size in enumerate(sizes)]
-    if jobs == 1 or len(arguments) == 1:
-        parts = [_play_chunk(*a) for a in arguments]
-    else:
-        from joblib import Parallel, delayed
-
-        parts = Parallel(n_jobs=jobs)(delayed(_play_chunk)(*a) for a in arguments)
+    parts = map_tasks(_play_chunk, arguments, jobs)
     for part in parts:
         if "error" in part:
             problem, strategy, where, turn, decision, text = part["error"]

@@ -11,7 +11,9 @@ naming the strategy, seat, turn and decision; the strategy's own traceback stays
 the error's cause for ``--traceback``.
 
 Workers load the strategy again from its spec (:func:`load_strategy` keeps one instance per
-process and spec), so a strategy never needs to be picklable.
+process and spec), so a strategy never needs to be picklable. On a dask cluster the file's
+source travels with each task (:func:`loaded_sources`, :func:`receive_sources`), so the
+workers need not see the file; modules it imports must be installed on them.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import sys
 import threading
 import time
 import traceback
+import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -35,6 +38,25 @@ from cardsim.errors import UserError
 DEFAULT_TIME_LIMIT = 2.0
 
 _LOADED: dict[str, Any] = {}
+# The source of each strategy file loaded here, by its path as given (shipped to dask workers),
+# and the sources received from a client, which a worker loads instead of its own files.
+_SOURCES: dict[str, str] = {}
+_RECEIVED: dict[str, str] = {}
+
+
+def loaded_sources() -> dict[str, str]:
+    """The source text of every strategy file this process loaded, by path as given."""
+    return dict(_SOURCES)
+
+
+def receive_sources(sources: dict[str, str]) -> None:
+    """On a worker: load strategies from these sources (a client's files) instead of from
+    this machine's files; a strategy whose source changed is loaded again."""
+    for path, text in sources.items():
+        if _RECEIVED.get(path) != text:
+            _RECEIVED[path] = text
+            for spec in [s for s in _LOADED if s.rpartition(":")[0] == path]:
+                del _LOADED[spec]
 
 
 class StrategyError(UserError):
@@ -70,17 +92,27 @@ def load_strategy(spec: str) -> Any:
     if spec in _LOADED:
         return _LOADED[spec]
     path, name = split_spec(spec)
-    if not path.is_file():
+    shipped = _RECEIVED.get(str(path))
+    if shipped is None and not path.is_file():
         raise UserError(f"strategy {spec}: no file {path}")
     module_name = f"cardsim_user_strategy_{abs(hash(str(path.resolve())))}"
-    module_spec = importlib.util.spec_from_file_location(module_name, path)
-    if module_spec is None or module_spec.loader is None:
-        raise UserError(f"strategy {spec}: {path} cannot be loaded as Python")
-    module = importlib.util.module_from_spec(module_spec)
-    try:
-        module_spec.loader.exec_module(module)
-    except Exception as exc:
-        raise UserError(f"strategy {spec}: importing {path} failed: {type(exc).__name__}: {exc}") from exc
+    if shipped is not None:  # a client's file, sent with the task (dask workers)
+        module = types.ModuleType(module_name)
+        module.__file__ = str(path)
+        try:
+            exec(compile(shipped, str(path), "exec"), module.__dict__)
+        except Exception as exc:
+            raise UserError(f"strategy {spec}: importing {path} failed: {type(exc).__name__}: {exc}") from exc
+    else:
+        module_spec = importlib.util.spec_from_file_location(module_name, path)
+        if module_spec is None or module_spec.loader is None:
+            raise UserError(f"strategy {spec}: {path} cannot be loaded as Python")
+        module = importlib.util.module_from_spec(module_spec)
+        try:
+            module_spec.loader.exec_module(module)
+        except Exception as exc:
+            raise UserError(f"strategy {spec}: importing {path} failed: {type(exc).__name__}: {exc}") from exc
+        _SOURCES[str(path)] = path.read_text(encoding="utf-8", errors="replace")
     if not hasattr(module, name):
         raise UserError(f"strategy {spec}: {path} defines no {name!r}")
     found = getattr(module, name)

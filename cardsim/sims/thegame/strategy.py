@@ -56,6 +56,7 @@ from typing import Any
 
 import numpy as np
 
+from cardsim.sims.core.parallel import map_tasks
 from cardsim.sims.core.user_strategy import DEFAULT_TIME_LIMIT, DecisionClock, check_methods, decide
 from cardsim.sims.thegame.config import TheGameConfig
 from cardsim.sims.thegame.rules import DECK_SIZE, HIGHEST_CARD, LOWEST_CARD, N_PILES
@@ -401,7 +402,8 @@ def warm_up(players: int, against: str, rules: dict[str, Any]) -> None:
 def evaluate_games(spec: str, shown: str, against: str, players: int, n: int, seed: int,
                    jobs: int, rules: dict[str, Any],
                    time_limit: float = DEFAULT_TIME_LIMIT) -> dict[str, np.ndarray]:
-    """``n`` deals, in chunks of :data:`EVALUATE_CHUNK` run by ``jobs`` joblib workers (each
+    """``n`` deals, in chunks of :data:`EVALUATE_CHUNK` run by ``jobs`` joblib workers or the
+    current dask cluster (:mod:`cardsim.sims.core.parallel`; each
     loads the strategy from ``spec``), played by the strategy and by the built-in: the rows of
     both (the batch kernel's columns) and the deal seeds, in chunk order, so the numbers are the
     same whatever ``jobs``. The first failing decision is raised as a ``StrategyError`` (its
@@ -413,13 +415,7 @@ def evaluate_games(spec: str, shown: str, against: str, players: int, n: int, se
     warm_up(players, against, rules)
     work = [(spec, shown, against, players, seed, chunk, size, rules, time_limit)
             for chunk, size in enumerate(sizes)]
-    if jobs <= 1 or len(work) == 1:
-        results = [evaluate_chunk(*args) for args in work]
-    else:
-        from joblib import Parallel, delayed
-
-        results = Parallel(n_jobs=min(jobs, len(work)))(delayed(evaluate_chunk)(*args)
-                                                        for args in work)
+    results = map_tasks(evaluate_chunk, work, jobs)
     for result in results:
         error = result.get("error")
         if error is None:
