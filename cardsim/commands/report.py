@@ -4,7 +4,8 @@ Signature registered by cli.py as ``app.command("report")(report_command)``::
 
     report_command(game: list[str] = all landed, quick: bool = False, out: Path = reports,
                    seed: int = 0, jobs: int | None = all cores, store: Path | None = results,
-                   no_store: bool = False, quiet: bool = False, verbose: bool = False) -> None
+                   no_store: bool = False, quiet: bool = False, verbose: bool = False,
+                   backend: str = joblib, scheduler: str | None = None) -> None
 
 A thin wrapper over :func:`cardsim.api.report`, which writes ``<out>/cardsim-report.html`` and
 ``<out>/cardsim-report.pdf``; this prints where, and the notes.

@@ -162,3 +162,11 @@ def test_the_api_names_its_keywords():
         cardsim.bang.train(players=4, backend="dask")
     with pytest.raises(UserError, match="scheduler is for backend dask"):
         cardsim.report(game="gang", scheduler="tcp://host:8786")
+
+
+def test_workers_with_other_cardsim_code_are_refused(scheduler, monkeypatch):
+    parallel.disconnect()  # connect afresh, so that the workers' code is compared again
+    monkeypatch.setattr(parallel, "code_digest", lambda: "not-the-workers-code")
+    with pytest.raises(UserError, match="runs other cardsim code than this machine"):
+        cardsim.gang.evaluate(f"{EXAMPLES}/gang_pairs_high.py:PairsHigh", n=300,
+                              backend="dask", scheduler=scheduler)
