@@ -82,7 +82,8 @@ AllCoresJobsOpt = Annotated[
     int | None, typer.Option("--jobs", help="Worker processes (default: all cores).")
 ]
 BackendOpt = Annotated[
-    str, typer.Option("--backend", help="joblib (this machine) or dask (a cluster).")
+    str, typer.Option("--backend", help="joblib (this machine's --jobs processes) or dask (the "
+                      "workers of the cluster at --scheduler); same numbers on both.")
 ]
 SchedulerOpt = Annotated[
     str | None,
