@@ -71,18 +71,32 @@ def test_a_killed_worker_loses_no_finished_chunk(scheduler, tmp_path):
     client.wait_for_workers(2, timeout=60)  # the nanny's new worker, for the next tests
 
 
-def test_a_strategy_file_reaches_workers_that_lack_it(scheduler, capsys, tmp_path, monkeypatch):
-    source = (EXAMPLES / "gang_pairs_high.py").read_text()
+@pytest.mark.parametrize("game, example, name", [
+    ("gang", "gang_pairs_high.py", "PairsHigh"),
+    ("thegame", "thegame_closest.py", "Closest"),  # its workers are given the absolute path
+])
+def test_a_strategy_file_reaches_workers_that_lack_it(scheduler, capsys, tmp_path, monkeypatch,
+                                                      game, example, name):
+    source = (EXAMPLES / example).read_text()
     (tmp_path / "only_here.py").write_text(source)
     monkeypatch.chdir(tmp_path)  # the workers started elsewhere: no only_here.py beside them
     client = parallel.connect(scheduler)
     assert not any(client.run(os.path.exists, "only_here.py").values())
-    args = ["gang", "evaluate", "--strategy", "only_here.py:PairsHigh", "--n", "600", "--json"]
+    args = [game, "evaluate", "--strategy", f"only_here.py:{name}", "--n", "600", "--json"]
     code, here, err = cardsim_cli(capsys, *args, "--jobs", "2")
     assert code == 0, err
     code, there, err = cardsim_cli(capsys, *args, "--backend", "dask", "--scheduler", scheduler)
     assert code == 0, err
     assert there == here
+    received = client.run(_received_sources)  # what the workers load instead of their files
+    assert any({"only_here.py", str(tmp_path / "only_here.py")} <= set(paths)
+               for paths in received.values())
+
+
+def _received_sources() -> list[str]:
+    from cardsim.sims.core import user_strategy
+
+    return sorted(user_strategy._RECEIVED)
 
 
 def test_a_failing_strategy_gives_the_same_line_on_the_cluster(scheduler, capsys, tmp_path,

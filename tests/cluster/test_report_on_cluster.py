@@ -52,12 +52,14 @@ def test_tiny_report_is_the_same_on_dask(scheduler, tmp_path, games):
 @pytest.mark.slow
 def test_quick_report_is_the_same_on_dask(scheduler, tmp_path, monkeypatch, capsys):
     outputs = {}
+    monkeypatch.delenv("CARDSIM_STORE", raising=False)
     for side, extra in (("joblib", ["--jobs", "2"]),
                         ("dask", ["--backend", "dask", "--scheduler", scheduler])):
-        monkeypatch.setenv("CARDSIM_STORE", str(tmp_path / f"{side}-store"))
+        (tmp_path / side).mkdir()
+        monkeypatch.chdir(tmp_path / side)  # each its own ./results store (the report names it)
         with pytest.raises(SystemExit) as done:
-            main(["report", "--quick", "--quiet", "--out", str(tmp_path / side), *extra])
+            main(["report", "--quick", "--quiet", *extra])
         assert done.value.code == 0, capsys.readouterr().err
-        outputs[side] = _files(tmp_path / side)
+        outputs[side] = _files(tmp_path / side / "reports")
     for name in outputs["joblib"]:
         assert outputs["dask"][name] == outputs["joblib"][name], name

@@ -112,7 +112,8 @@ def load_strategy(spec: str) -> Any:
             module_spec.loader.exec_module(module)
         except Exception as exc:
             raise UserError(f"strategy {spec}: importing {path} failed: {type(exc).__name__}: {exc}") from exc
-        _SOURCES[str(path)] = path.read_text(encoding="utf-8", errors="replace")
+        text = path.read_text(encoding="utf-8", errors="replace")
+        _SOURCES[str(path)] = _SOURCES[str(path.resolve())] = text  # as given, and absolute
     if not hasattr(module, name):
         raise UserError(f"strategy {spec}: {path} defines no {name!r}")
     found = getattr(module, name)
