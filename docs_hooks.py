@@ -10,6 +10,8 @@ or rule in the site is typed twice.
   ``<!-- findings: GAME pick -->``: its "pick your group" cells as a grid (players x
   experience); the figures in the pages' prose are generated into them from the same file by
   ``benchmarks/update_findings.py`` (figure markers ``<!--f FORMAT ID-->...<!--/f-->``);
+- ``<!-- benchmark: TARGET -->`` in a page: the latest record of ``cardsim bench TARGET`` in
+  ``benchmarks/results/`` (its command, date, machine and rows), as the benchmarks page shows it;
 - ``<!-- cashnguns: status -->`` in a page (the Cash'n Guns guide, its rules digest): every
   shipped mix's status, read from the shipped ``libraries.json`` when the site is built
   (:func:`cardsim.analysis.cashnguns.reading_status`), never typed by hand.
@@ -87,6 +89,23 @@ def benchmark_records() -> list[dict[str, Any]]:
     return sorted(records, key=lambda r: (r["date"], r["target"]))
 
 
+def record_rows(record: dict[str, Any]) -> list[str]:
+    """One benchmark record as Markdown: its command, date, commit and machine, then its rows."""
+    machine = record["machine"]
+    return [f"`{record['command']}` on {record['date']}, commit `{record['commit'][:12]}`; "
+            f"{machine['cpus']} cores ({machine['processor'] or machine['machine']}), Python "
+            f"{machine['python']}, load average {machine['load_1min']} when it started.", "",
+            markdown_rows(record["rows"]), ""]
+
+
+def benchmark_table(target: str) -> str:
+    """The latest record of ``target`` (``<!-- benchmark: TARGET -->``)."""
+    found = [r for r in benchmark_records() if r["target"] == target]
+    if not found:
+        return f"*No record of `cardsim bench {target}` yet: run `python benchmarks/record.py {target}`.*"
+    return "\n".join(record_rows(found[-1]))
+
+
 def benchmarks_page() -> str:
     records = benchmark_records()
     out = ["# Benchmarks", "",
@@ -103,12 +122,7 @@ def benchmarks_page() -> str:
         latest[record["target"]] = record
     out += ["## Figures of record", ""]
     for target, record in latest.items():
-        machine = record["machine"]
-        out += [f"### {target}", "",
-                f"`{record['command']}` on {record['date']}, commit `{record['commit'][:12]}`; "
-                f"{machine['cpus']} cores ({machine['processor'] or machine['machine']}), Python "
-                f"{machine['python']}, load average {machine['load_1min']} when it started.", "",
-                markdown_rows(record["rows"]), ""]
+        out += [f"### {target}", "", *record_rows(record)]
     out += ["## History", "", "Every record kept, oldest first.", "",
             markdown_rows([{"date": r["date"], "target": r["target"], "commit": r["commit"][:12],
                             "command": f"`{r['command']}`", "rows": len(r["rows"]),
@@ -216,6 +230,8 @@ def on_page_markdown(markdown, page, config, files):
         return f"{table}\n\n![{game}: headline figures with 95% intervals](../img/findings-{game}.svg)"
 
     markdown = re.sub(r"<!-- cashnguns: status -->", lambda m: cashnguns_status(), markdown)
+    markdown = re.sub(r"<!-- benchmark: ([a-z-]+) -->", lambda m: benchmark_table(m.group(1)),
+                      markdown)
     return re.sub(r"<!-- findings: ([a-z]+)(?: ([a-z]+))? -->",
                   lambda m: table_and_plot(m.group(1), m.group(2)), markdown)
 

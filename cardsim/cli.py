@@ -212,10 +212,12 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _worker_lost(exc: BaseException) -> bool:
-    """Whether ``exc`` is a worker pool's 'a worker process died' error (joblib's loky or the
-    standard library's), told by name so the command line never imports joblib to ask."""
+    """Whether ``exc`` is a worker pool's 'a worker process died' error (joblib's loky, the
+    standard library's, or dask's: a task whose workers kept dying, a lost scheduler), told by
+    name so the command line never imports joblib or dask to ask."""
     names = {cls.__name__ for cls in type(exc).__mro__}
-    return bool(names & {"BrokenProcessPool", "TerminatedWorkerError"})
+    return bool(names & {"BrokenProcessPool", "TerminatedWorkerError", "KilledWorker",
+                         "CommClosedError"})
 
 
 if __name__ == "__main__":

@@ -205,6 +205,39 @@ def resolve_store(store: Path | str | None, no_store: bool = False) -> Path | No
     return Path(env) if env else DEFAULT_STORE
 
 
+def check_backend(backend: Any, scheduler: Any) -> str | None:
+    """``backend`` and ``scheduler`` checked together (each problem one UserError line); the
+    scheduler address as it will be used (None on joblib)."""
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise UserError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise UserError(f"--scheduler must be an address like tcp://host:8786, got {scheduler!r}")
+    if backend == "dask":
+        if not scheduler:
+            raise UserError("--backend dask needs --scheduler tcp://host:port")
+        return check_scheduler(scheduler)
+    if scheduler is not None:
+        raise UserError("--scheduler is for --backend dask; the joblib backend runs here")
+    return None
+
+
+@dataclass(frozen=True)
+class ClusterOptions:
+    """Where a command's parallel work runs: ``joblib`` (this machine's cores) or ``dask`` (the
+    cluster whose scheduler is at ``scheduler``). Same seed, same numbers on either."""
+
+    backend: str = "joblib"
+    scheduler: str | None = None
+
+    def checked(self) -> ClusterOptions:
+        """These options, validated together (each problem one UserError line)."""
+        return replace(self, scheduler=check_backend(self.backend, self.scheduler))
+
+    def keywords(self) -> dict[str, Any]:
+        """``backend=`` and ``scheduler=`` for an API call."""
+        return {"backend": self.backend, "scheduler": self.scheduler}
+
+
 @dataclass(frozen=True)
 class RunOptions:
     """How to run (never what to run): the options every simulation command shares.
@@ -228,13 +261,7 @@ class RunOptions:
             raise UserError(f"--seed must be a non-negative whole number, got {self.seed!r}")
         if self.jobs is not None and (not _whole(self.jobs) or self.jobs < 1):
             raise UserError(f"--jobs must be a whole number of at least 1, got {self.jobs!r}")
-        if not isinstance(self.backend, str) or self.backend not in BACKENDS:
-            raise UserError(f"unknown backend {self.backend!r}; choose one of: "
-                            f"{', '.join(BACKENDS)}")
-        scheduler = self.scheduler
-        if scheduler is not None and not isinstance(scheduler, str):
-            raise UserError(f"--scheduler must be an address like tcp://host:8786, "
-                            f"got {scheduler!r}")
+        scheduler = check_backend(self.backend, self.scheduler)
         if self.store is not None and not isinstance(self.store, (str, os.PathLike)):
             raise UserError(f"--store must be a folder name, got {self.store!r}")
         if not isinstance(self.quiet, bool):
@@ -245,12 +272,6 @@ class RunOptions:
                             f"got {self.precision!r}")
         if self.max_n is not None and not _whole(self.max_n):
             raise UserError(f"--max-n must be a whole number, got {self.max_n!r}")
-        if self.backend == "dask":
-            if not scheduler:
-                raise UserError("--backend dask needs --scheduler tcp://host:port")
-            scheduler = check_scheduler(scheduler)
-        elif scheduler is not None:
-            raise UserError("--scheduler is for --backend dask; the joblib backend runs here")
         if self.precision is not None and not 0 < self.precision < 0.5:
             raise UserError(f"--precision must be between 0 and 0.5, got {self.precision}")
         if self.max_n is not None:

@@ -11,6 +11,10 @@ Two differences from the command line, both for notebooks:
   reuse runs as the command line does.
 - lists are Python lists or the command line's strings: ``players=[3, 4]`` or ``"3-4"``.
 
+Every function that plays episodes in parallel takes ``backend="joblib"|"dask"`` and
+``scheduler="tcp://host:port"`` (a dask cluster; the same numbers as on joblib, see
+``docs/cluster.md``).
+
 >>> import cardsim
 >>> r = cardsim.gang.heist(players=4, model="history", n=2000, jobs=1, quiet=True)
 >>> r.table.select("players", "model", "n").rows()

@@ -17,7 +17,7 @@ from cardsim.options import (
 if TYPE_CHECKING:
     import polars as pl
 
-from cardsim.api.common import Names, Players, Result, Runs, concat_rows, run_options
+from cardsim.api.common import Names, Players, Result, Runs, concat_rows, on_backend, run_options
 
 
 def _bang_counts(players: Players) -> list[int]:
@@ -128,9 +128,11 @@ class Bang:
         return pl.DataFrame([{"bot": name, "plays": text} for name, text in BOT_DESCRIPTIONS.items()])
 
     @staticmethod
+    @on_backend
     def train(players: Players = "4-7", seed: int = 0, jobs: int | None = None,
               budget: int = 1_200_000, rounds: int = 3, out: str | Path | None = None,
-              log: Callable[[str], None] | None = None, bot: str = "tuned") -> None:
+              log: Callable[[str], None] | None = None, bot: str = "tuned",
+        *, backend: str = "joblib", scheduler: str | None = None) -> None:
         """Train the ``tuned`` (or, with ``bot="tuned2"``, the structural ``tuned2``) bots by
         iterated best response and write their parameters to ``out`` (default
         ``results/bang/<bot>.json``; entries of other player counts kept); ``log`` hears the
@@ -152,10 +154,12 @@ class Bang:
                            log=log or (lambda line: None), bot=bot)
 
     @staticmethod
+    @on_backend
     def ladder(players: Players = "5,7", rungs: Names = "random,role2,tuned2,search", n: int = 2_000,
                seed: int = 0, jobs: int | None = None, params: str | Path | None = None,
                budget: int = 128, store: str | Path | None = None,
-               record: str | Path | None = None) -> tuple[pl.DataFrame, str]:
+               record: str | Path | None = None,
+        *, backend: str = "joblib", scheduler: str | None = None) -> tuple[pl.DataFrame, str]:
         """Each rung of the bot ladder against the rung below, for every role (as
         :meth:`compare`, paired on the same deals), and the verdict sentence naming every cell
         where a rung does not gain 3 points with its 95% lower bound above 0; with a
@@ -199,12 +203,14 @@ class Bang:
         return pl.DataFrame(rows), verdict
 
     @staticmethod
+    @on_backend
     def compare(players: Players = "4-7", bot: str = "tuned", against: str = "role",
                 roles: Names = "sheriff,deputy,outlaw,renegade", n: int = 20_000, seed: int = 0,
                 jobs: int | None = None, params: str | Path | None = None, budget: int = 128,
                 store: str | Path | None = None,
                 on_row: Callable[[dict, str | None], None] | None = None,
-                baseline: str | None = None) -> pl.DataFrame:
+                baseline: str | None = None,
+        *, backend: str = "joblib", scheduler: str | None = None) -> pl.DataFrame:
         """Win rate of one seat of each role playing ``bot`` while the others play
         ``against``, the paired baseline on the same deals (that seat on ``baseline``, default
         ``against``), and the difference with its 95% interval, one row per player count and
@@ -227,10 +233,12 @@ class Bang:
         return pl.DataFrame(rows)
 
     @staticmethod
+    @on_backend
     def stress(players: Players = "5-7", roles: Names = "renegade", against: str = "tuned",
                games: int = 3_000, steps: int = 8, validation: int = 20_000, trials: int = 12,
                sigma: float = 0.1, n: int = 4_000, seed: int = 0,
-               jobs: int | None = None) -> dict[str, pl.DataFrame]:
+               jobs: int | None = None,
+        *, backend: str = "joblib", scheduler: str | None = None) -> dict[str, pl.DataFrame]:
         """Try to overturn the ladder's balance conclusions on the tuned rung: the best
         response of each named role (``best_response``) and the side win rates of randomly
         perturbed tuned tables (``perturbation``); a part with 0 steps or 0 trials is left
@@ -270,9 +278,11 @@ class Bang:
         return tables
 
     @staticmethod
+    @on_backend
     def evaluate(strategy: str, seat: str | None = None, players: int | str = 5, n: int = 2_000,
                  against: str = "tuned", others: str | None = None, *, role: str | None = None,
-                 seed: int = 0, jobs: int | None = None) -> Result:
+                 seed: int = 0, jobs: int | None = None,
+                 backend: str = "joblib", scheduler: str | None = None) -> Result:
         """A user strategy (``FILE.py:NAME``, see :mod:`cardsim.sims.bang.strategy`) playing
         the first seat of ``role`` (default outlaw; ``seat`` is its older name) while built-in
         ``others`` (default: ``against``) play every other seat; the same deals are played again with built-in ``against`` in that

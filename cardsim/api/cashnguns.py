@@ -21,7 +21,7 @@ from cardsim.options import (
 if TYPE_CHECKING:
     import polars as pl
 
-from cardsim.api.common import Names, Players, Result, Runs, concat_rows, run_options
+from cardsim.api.common import Names, Players, Result, Runs, concat_rows, on_backend, run_options
 
 
 def cashnguns_counts(players: Players) -> list[int]:
@@ -83,8 +83,10 @@ class CashNGuns:
             tables.append(table.select(pl.lit(config.players).alias("players"), pl.all()))
         return runs.result({"slots": pl.concat(tables)}, concat_rows(frames))
     @staticmethod
+    @on_backend
     def evaluate(strategy: str, players: int = 4, n: int = 2_000, against: str = "mix", metric: str = "win",
-                 shame: int | None = None, *, seat: int = 0, seed: int = 0, jobs: int | None = 1) -> Result:
+                 shame: int | None = None, *, seat: int = 0, seed: int = 0, jobs: int | None = 1,
+        backend: str = "joblib", scheduler: str | None = None) -> Result:
         """A strategy written in Python (``FILE.py:NAME``, see ``cardsim/sims/cashnguns/strategy.py``)
         in player slot ``seat`` against the shipped mix of the reading (``against="mix"``) or a
         built-in strategy spec, on ``n`` deals each also played with the built-in in the same
@@ -310,13 +312,15 @@ class CashNGuns:
         return tuple(dict.fromkeys(specs))
 
     @staticmethod
+    @on_backend
     def discover(players: Players = 5, metric: str = "win", shame: int | None = None,
                  budget: int = 200, rounds: int = 20, local: int | None = None,
                  start: Names | None = None, stop_checks: int = 2, seed: int = 0,
                  jobs: int | None = None, store: str | Path | None = None, sweep: bool = True,
                  on_round: Callable[[dict], None] | None = None,
                  on_start: Callable[[Any], None] | None = None,
-                 on_done: Callable[[dict], None] | None = None) -> list[dict]:
+                 on_done: Callable[[dict], None] | None = None,
+        *, backend: str = "joblib", scheduler: str | None = None) -> list[dict]:
         """Grow a strategy library by best responses (double oracle) per player count; one
         document per count (:func:`discover_document`); ``sweep``: every round also tries each
         member with all 168 card orders and opponent reading. Every count's settings are checked
@@ -349,11 +353,13 @@ class CashNGuns:
         return documents
 
     @staticmethod
+    @on_backend
     def check(players: Players = "4-6", metric: str = "win", shame: int | None = None,
               budget: int = 200, games: int = 100_000, local: int | None = None, seed: int = 0,
               libraries: str | Path | None = None, record: bool = False, sweep: bool = True,
               jobs: int | None = None, oracle_games: int | None = None,
-              oracle_budget: int | None = None) -> list[dict]:
+              oracle_budget: int | None = None,
+              *, backend: str = "joblib", scheduler: str | None = None) -> list[dict]:
         """Try each shipped mix from outside: a fresh best-response search against the mix as
         shipped and (``sweep``) every mix member with each of the 168 card orders and opponent
         reading, and the search player (reads each opponent's mix member and plans by

@@ -4,6 +4,7 @@ keyword-named errors."""
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from cardsim import __version__
 from cardsim.errors import COMMAND_LINE, UserError, keyword_message
 from cardsim.options import (
+    ClusterOptions,
     RunOptions,
     check_n,
     run_config,
@@ -101,6 +103,37 @@ def run_options(
     return RunOptions(seed=seed, jobs=jobs, backend=backend, scheduler=scheduler,
                       store=Path(store) if store is not None else None, precision=precision,
                       max_n=max_n, quiet=quiet).checked()
+
+
+def on_backend(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` run on the backend its ``backend`` and ``scheduler`` keywords name: the
+    two are checked, a dask scheduler is connected to before any work, and every parallel
+    site inside (the runner, :func:`cardsim.sims.core.parallel.map_tasks`) runs there. An API
+    function gets the cluster by declaring ``backend: str = "joblib", scheduler: str | None =
+    None`` and this decorator."""
+    from cardsim.sims.core.parallel import using
+
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind_partial(*args, **kwargs)
+        backend = bound.arguments.get("backend", signature.parameters["backend"].default)
+        scheduler = bound.arguments.get("scheduler", signature.parameters["scheduler"].default)
+        try:
+            where = ClusterOptions(backend, scheduler).checked()
+            scope = using(where.backend, where.scheduler)
+            scope.__enter__()
+        except UserError as exc:
+            if COMMAND_LINE.get():
+                raise
+            raise type(exc)(keyword_message(str(exc))) from None
+        try:
+            return function(*args, **kwargs)
+        finally:
+            scope.__exit__(None, None, None)
+
+    return call
 
 
 def concat_rows(frames: list[pl.DataFrame]) -> pl.DataFrame:

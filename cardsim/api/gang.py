@@ -18,7 +18,7 @@ from cardsim.options import (
 if TYPE_CHECKING:
     pass
 
-from cardsim.api.common import Names, Players, Result, Runs, concat_rows, run_options
+from cardsim.api.common import Names, Players, Result, Runs, concat_rows, on_backend, run_options
 
 GANG_MODES = ("basic", "advanced", "professional", "master")
 
@@ -216,9 +216,11 @@ class Gang:
         return runs.result({"card_effects": effects}, episodes)
 
     @staticmethod
+    @on_backend
     def evaluate(strategy: str, players: int | str = 4, n: int = 2_000,
                  against: str = "percentile", *, seed: int = 0,
-                 jobs: int | None = None) -> Result:
+                 jobs: int | None = None,
+        backend: str = "joblib", scheduler: str | None = None) -> Result:
         """A user strategy (``FILE.py:NAME``, see :mod:`cardsim.sims.gang.strategy`) playing
         every seat of basic heists (the game is cooperative, so there is no seat to pick),
         against a built-in model on the same deals.

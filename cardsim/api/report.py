@@ -14,18 +14,22 @@ from cardsim.options import (
 if TYPE_CHECKING:
     pass
 
-from cardsim.api.common import Names, Result, run_options
+from cardsim.api.common import Names, Result, on_backend, run_options
 
 
+@on_backend
 def report(game: Names = (), quick: bool = False, out: str | Path = "reports", *,
            seed: int = 0, jobs: int | None = None, store: str | Path | None = "results",
-           verbose: bool = False, quiet: bool = False) -> Result:
+           verbose: bool = False, quiet: bool = False, backend: str = "joblib",
+           scheduler: str | None = None) -> Result:
     """Run the default experiment suite (``quick``: small samples) and write
     ``<out>/cardsim-report.html`` and ``.pdf``, showing one progress bar over all experiments
     (done and time elapsed) on stderr (``verbose``: also a line per experiment; ``quiet``: neither).
     Unlike the analyses, the report keeps its runs in ``store`` by default (as ``cardsim
     report`` does), so a second call reuses them and only re-renders; ``store=None`` writes no
-    runs. ``jobs`` defaults to every core.
+    runs. ``jobs`` defaults to every core. ``backend="dask"`` with ``scheduler``: every run's
+    chunks on that dask cluster (the chapters are built and the store written here); the same
+    files as with joblib.
 
     ``table`` (``experiments``): one row per experiment with its game, key, n, stop rule,
     run id and the CPU seconds spent on it (reading it back from the store when it was

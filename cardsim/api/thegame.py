@@ -17,7 +17,7 @@ from cardsim.options import (
 if TYPE_CHECKING:
     pass
 
-from cardsim.api.common import Names, Players, Result, Runs, concat_rows, run_options
+from cardsim.api.common import Names, Players, Result, Runs, concat_rows, on_backend, run_options
 
 
 class TheGame:
@@ -65,10 +65,12 @@ class TheGame:
                            episodes)
 
     @staticmethod
+    @on_backend
     def evaluate(
         strategy: str, players: int = 3, n: int = 2_000, against: str = "signals",
         min_cards: int = 2, hand_size: int | None = None, backwards_trick: bool = True, *,
         seed: int = 0, jobs: int | None = None, time_limit: float | None = None,
+        backend: str = "joblib", scheduler: str | None = None,
     ) -> Result:
         """Your strategy (``FILE.py:NAME``, see :mod:`cardsim.sims.thegame.strategy`) at every
         seat against the built-in ``against`` on the same ``n`` deals: each side's win rate

@@ -17,7 +17,7 @@ from cardsim.sims.core.runner import run_id
 if TYPE_CHECKING:
     pass
 
-from cardsim.api.common import Players, Result, run_options
+from cardsim.api.common import Players, Result, on_backend, run_options
 
 
 def _landed_simulator(game: str) -> Any:
@@ -106,10 +106,12 @@ class Tune:
             "ladder": ladder_table(results, column)})
 
     @staticmethod
+    @on_backend
     def gang(players: Players = 4, model: str = "history", levels: int = 1, target: float = 0.5,
              combinations: bool = True, top: int = 8, precision: float | None = None,
              max_n: int | None = None, *, seed: int = 0, jobs: int | None = None,
-             store: str | Path | None = None, quiet: bool = False) -> Result:
+             store: str | Path | None = None, quiet: bool = False,
+        backend: str = "joblib", scheduler: str | None = None) -> Result:
         """The Gang: the mode and card configuration (Basic, Advanced, Professional with each
         permanent challenge, Master Thief; with ``combinations``, where none of these covers
         the target within its interval, also one or two permanent challenges on the modes that
@@ -154,10 +156,12 @@ class Tune:
             store=store, quiet=quiet)
 
     @staticmethod
+    @on_backend
     def thegame(players: Players = 3, strategy: str = "signals", target: float = 0.3,
                 top: int = 8, precision: float | None = None, max_n: int | None = None, *,
                 seed: int = 0, jobs: int | None = None, store: str | Path | None = None,
-                quiet: bool = False) -> Result:
+                quiet: bool = False,
+        backend: str = "joblib", scheduler: str | None = None) -> Result:
         """The Game: minimum cards per turn, hand size and backwards trick closest to ``target``
         per player count, for ``strategy`` and the strategies either side of it (omniscient,
         which sees hidden cards, is never a rung unless asked for).

@@ -9,6 +9,8 @@ import polars as pl
 import typer
 
 from cardsim.commands.common import (
+    ClusterOptions,
+    ClusterOpts,
     JobsOpt,
     JsonOpt,
     NoStoreOpt,
@@ -122,6 +124,7 @@ def train_command(
     players: PlayersOpt = "4-7",
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     budget: Annotated[
         int, typer.Option("--budget", help="Games per player count (all rounds and roles).")
     ] = 1_200_000,
@@ -146,7 +149,7 @@ def train_command(
         if not quiet:
             typer.echo(line, err=True)
 
-    bang.train(players, seed=seed, jobs=jobs, budget=budget, rounds=rounds, out=out, log=log,
+    bang.train(players, seed=seed, jobs=jobs, **cluster.keywords(), budget=budget, rounds=rounds, out=out, log=log,
                bot=bot)
 
 
@@ -161,6 +164,7 @@ def compare_command(
     n: Annotated[int, typer.Option("--n", help="Deals per player count and role.")] = 20_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     params: Annotated[
         Path | None, typer.Option("--params", help="Tuned parameter file (default: shipped).")
     ] = None,
@@ -203,7 +207,7 @@ def compare_command(
                        err=True)
 
     record_run(None, seed, f"fixed n={n} per role")
-    frame = bang.compare(players, bot, against, roles, n=n, seed=seed, jobs=jobs, params=params,
+    frame = bang.compare(players, bot, against, roles, n=n, seed=seed, jobs=jobs, **cluster.keywords(), params=params,
                          budget=budget, store=folder, on_row=progress, baseline=baseline)
     show_table(frame if as_json else frame.drop("bot", "against"),
                title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",
@@ -219,6 +223,7 @@ def ladder_command(
     n: Annotated[int, typer.Option("--n", help="Deals per player count, role and rung.")] = 2_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     params: Annotated[
         Path | None, typer.Option("--params", help="Tuned parameter file (default: shipped).")
     ] = None,
@@ -253,7 +258,7 @@ def ladder_command(
 
         check_output_file(record, what="--record")
     record_run(None, seed, f"fixed n={n} per role and rung")
-    frame, verdict = bang.ladder(players, rungs, n=n, seed=seed, jobs=jobs, params=params,
+    frame, verdict = bang.ladder(players, rungs, n=n, seed=seed, jobs=jobs, **cluster.keywords(), params=params,
                                  budget=budget, store=folder, record=record)
     show_table(frame, title="Bang!: each rung against the rung below (paired)", name="ladder",
                as_json=as_json)
@@ -284,6 +289,7 @@ def stress_command(
     n: Annotated[int, typer.Option("--n", help="Games per perturbed table.")] = 4_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     as_json: JsonOpt = False,
     games: Annotated[int | None, typer.Option("--games", hidden=True, help="Old name of --search-n.")] = None,
 ) -> None:
@@ -298,7 +304,7 @@ def stress_command(
 
     games = deprecated_alias(search_n, games, old="--games", new="--search-n")
     tables = bang.stress(players, roles, against, games=games, steps=steps, validation=validation,
-                         trials=trials, sigma=sigma, n=n, seed=seed, jobs=jobs)
+                         trials=trials, sigma=sigma, n=n, seed=seed, jobs=jobs, **cluster.keywords())
     record_run(None, seed, f"{steps} steps of {games} games, {trials} tables of {n} games")
     if "best_response" in tables:
         frame = tables["best_response"]
@@ -332,6 +338,7 @@ def evaluate_command(
                                                "seat (default: --against).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Root seed (same numbers for any --jobs).")] = 0,
     jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes.")] = None,
+    cluster: ClusterOpts = ClusterOptions(),
     traceback: Annotated[bool, typer.Option("--traceback", help="Show the strategy's traceback "
                                             "when it fails.")] = False,
     as_json: JsonOpt = False,
@@ -351,7 +358,7 @@ def evaluate_command(
     with evaluation_progress(None if quiet else "bang evaluate"):
         result = run_user_strategy(lambda: bang.evaluate(strategy, role=role, players=players, n=n,
                                                          against=against, others=others,
-                                                         seed=seed, jobs=jobs), traceback)
+                                                         seed=seed, jobs=jobs, **cluster.keywords()), traceback)
     record_result(result)
     if as_json:
         show_table(result.table, title="bang evaluate", name="evaluate", as_json=True)

@@ -19,6 +19,8 @@ records the documentation's benchmarks page is generated from.
 clone, fresh venv, install, ``cardsim report``); ``--quick`` times ``cardsim report --quick``.
 ``long-runs`` times each game's longest documented command whole against the bound its issue
 set (``Game.long_run``, :func:`cardsim.coldstart.long_run_benchmark`).
+``cluster`` runs the same work on joblib and on a dask LocalCluster of one and two workers
+(:mod:`cardsim.analysis.scaling`; needs the ``distributed`` extra).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from cardsim.sims.core.game import resolve
 
 POKER_BENCH = "cardsim.sims.poker.bench:main"
 ENVS_BENCH = "cardsim.envs.bench:main"
+CLUSTER_BENCH = "cardsim.analysis.scaling:main"
 STRATEGIES = "strategies"
 LONG_RUNS = "long-runs"
 #: A Cash'n Guns tournament of ten entrants, five written in Python (each in its own process).
@@ -47,13 +50,15 @@ TOURNAMENT_BENCH = "cardsim.analysis.cashnguns.tournament:bench_rows"
 
 
 def targets() -> dict[str, str | None]:
-    """Benchmark name -> its ``main`` (dotted path): poker, every game with a benchmark, and
-    ``strategies``, ``compile``, ``report`` and ``long-runs`` (None: built in here)."""
+    """Benchmark name -> its ``main`` (dotted path): poker, every game with a benchmark,
+    ``cluster``, and ``strategies``, ``compile``, ``report`` and ``long-runs`` (None: built in
+    here)."""
     from cardsim.sims.registry import games
 
     found: dict[str, str | None] = {"poker": POKER_BENCH}
     found.update((name, game.bench) for name, game in games().items() if game.bench)
     found["envs"] = ENVS_BENCH
+    found["cluster"] = CLUSTER_BENCH
     return {**found, STRATEGIES: None, "compile": None, "report": None, LONG_RUNS: None,
             TOURNAMENT: TOURNAMENT_BENCH}
 

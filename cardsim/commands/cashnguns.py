@@ -13,6 +13,8 @@ import typer
 from cardsim.analysis.cashnguns import DEFAULT_LOCAL, mix_text
 from cardsim.analysis.cashnguns.check import DEFAULT_ORACLE_GAMES
 from cardsim.commands.common import (
+    ClusterOptions,
+    ClusterOpts,
     JobsOpt,
     JsonOpt,
     NoStoreOpt,
@@ -263,6 +265,7 @@ def discover_command(
     sweep: SweepOpt = True,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     store: StoreOpt = None,
     no_store: NoStoreOpt = False,
     as_json: JsonOpt = False,
@@ -303,7 +306,7 @@ def discover_command(
         typer.echo("\n".join(discover_round_lines(record, metric)))
 
     documents = cashnguns.discover(players, metric, shame, budget=budget, rounds=rounds, local=local,
-                                   start=start, stop_checks=stop_checks, sweep=sweep, seed=seed, jobs=jobs,
+                                   start=start, stop_checks=stop_checks, sweep=sweep, seed=seed, jobs=jobs, **cluster.keywords(),
                                    store=folder,
                                    on_round=None if as_json else show, on_start=None if as_json else starting,
                                    on_done=None if as_json else done)
@@ -344,6 +347,7 @@ def check_command(
     user_strategy: Annotated[str | None, typer.Option("--strategy", help="Measure this strategy written in Python (FILE.py:NAME) against the shipped mix instead of searching: paired, on --n deals.")] = None,
     traceback: TracebackOpt = False,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     as_json: JsonOpt = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="--strategy: no progress bar.")] = False,
     games: Annotated[int | None, typer.Option("--games", hidden=True, help="Old name of --n.")] = None,
@@ -378,7 +382,7 @@ def check_command(
             with evaluation_progress(None if quiet else f"cashnguns check, {count} players"):
                 result = run_user_strategy(functools.partial(
                     cashnguns.evaluate, user_strategy, players=count, n=games, against="mix", metric=metric,
-                    shame=shame, seed=seed, jobs=jobs), traceback)
+                    shame=shame, seed=seed, jobs=jobs, **cluster.keywords()), traceback)
             found.append(result.manifest["details"])
         scale, unit = (100.0, "points") if metric == "win" else (1.0, "$")
         table = pl.DataFrame([{"players": f["players"], "equilibrium": f["against"], "games": f["n"],
@@ -392,7 +396,7 @@ def check_command(
         _show_status({f["players"]: f["status"] for f in found})
         return
     results = cashnguns.check(players, metric, shame, budget=budget, games=games, local=local, seed=seed,
-                              libraries=libraries, record=record, sweep=sweep, jobs=jobs,
+                              libraries=libraries, record=record, sweep=sweep, jobs=jobs, **cluster.keywords(),
                               oracle_games=oracle_games, oracle_budget=oracle_budget)
     record_run(None, seed, f"{budget} + {local} local candidates{' and the schedule sweep' if sweep else ''}, "
                            f"{games} fresh paired games"
@@ -462,6 +466,7 @@ def evaluate_command(
     shame: ShameOpt = DEFAULT_SHAME_DOLLARS,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     traceback: TracebackOpt = False,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -482,7 +487,7 @@ def evaluate_command(
     with evaluation_progress(None if quiet else "cashnguns evaluate"):
         result = run_user_strategy(lambda: api.cashnguns.evaluate(strategy, players=players, n=n, against=against,
                                                                   metric=metric, shame=shame, seat=seat, seed=seed,
-                                                                  jobs=workers), traceback)
+                                                                  jobs=workers, **cluster.keywords()), traceback)
     found = result.manifest["details"]
     if as_json:
         show_value("evaluate", found)

@@ -15,9 +15,17 @@ which takes the help and example its declaration gives) and declares commands as
 
 Every command of such an app gets, without declaring them:
 
+- for a ``cluster: ClusterOpts = ClusterOptions()`` parameter, ``--backend joblib|dask`` and
+  ``--scheduler tcp://host:port``, checked, handed over as one
+  :class:`~cardsim.options.ClusterOptions` (pass ``**cluster.keywords()`` to the API call);
+  the command body runs inside :func:`cardsim.sims.core.parallel.using`, so every parallel
+  site below it (:func:`~cardsim.sims.core.parallel.map_tasks`, the runner) runs on that
+  backend, and an unreachable scheduler fails before any work;
+
 - for a ``run: RunOpts`` parameter, the shared runner options (``--seed --jobs --backend
   --scheduler --store/--no-store --precision --max-n --quiet``), checked together before the
-  command body runs and handed over as one :class:`~cardsim.options.RunOptions`;
+  command body runs and handed over as one :class:`~cardsim.options.RunOptions` (the body
+  runs on its backend, as with ``cluster``);
 - for an ``as_json: JsonOpt`` parameter, ``--format table|csv|json`` next to ``--json``
   (``as_json`` is then True for any machine format: print raw columns, not formatted ones);
 - one output document: all JSON output of the command is printed as a single document when the
@@ -39,6 +47,7 @@ from cardsim.commands.output import abandon, begin, finish, record_run, show_tab
 from cardsim.errors import COMMAND_LINE, UserError
 from cardsim.options import (
     DEFAULT_STORE,
+    ClusterOptions,
     RunOptions,
     check_n,
     check_output_file,
@@ -51,10 +60,11 @@ from cardsim.options import (
     search_jobs,
     split_names,
 )
+from cardsim.sims.core.parallel import using
 from cardsim.sims.core.runner import run_id
 
 __all__ = [
-    "DEFAULT_STORE", "RunOptions", "RunOpts", "check_n", "check_output_file",
+    "DEFAULT_STORE", "ClusterOptions", "ClusterOpts", "RunOptions", "RunOpts", "check_n", "check_output_file",
     "check_output_folder", "check_plot_folder", "command_app", "execute", "game_app",
     "parse_choice", "parse_range", "record_result", "resolve_store", "search_jobs", "show_table",
     "show_value",
@@ -75,7 +85,8 @@ AllCoresJobsOpt = Annotated[
     int | None, typer.Option("--jobs", help="Worker processes (default: all cores).")
 ]
 BackendOpt = Annotated[
-    str, typer.Option("--backend", help="joblib (this machine) or dask (a cluster).")
+    str, typer.Option("--backend", help="joblib (this machine's --jobs processes) or dask (the "
+                      "workers of the cluster at --scheduler); same numbers on both.")
 ]
 SchedulerOpt = Annotated[
     str | None,
@@ -109,6 +120,15 @@ PlotOpt = Annotated[
 PlotFormatOpt = Annotated[str, typer.Option("--plot-format", help="Plot image type: svg or png.")]
 # A command's ``run: RunOpts = RunOptions()`` parameter stands for every runner option.
 RunOpts = RunOptions
+# A command's ``cluster: ClusterOpts = ClusterOptions()`` parameter stands for --backend and
+# --scheduler (for commands without the runner options whose work runs in parallel).
+ClusterOpts = ClusterOptions
+
+# The shared backend options, in help order: (parameter, annotation, default).
+CLUSTER_PARAMETERS: tuple[tuple[str, Any, Any], ...] = (
+    ("backend", BackendOpt, "joblib"),
+    ("scheduler", SchedulerOpt, None),
+)
 
 # The shared runner options, in help order: (parameter, annotation, default).
 RUN_PARAMETERS: tuple[tuple[str, Any, Any], ...] = (
@@ -143,6 +163,7 @@ def _wrap_command(function: Callable[..., Any], command_name: str) -> Callable[.
     own = set(signature.parameters)
     parameters: list[inspect.Parameter] = []
     injected_run: list[str] = []
+    injected_cluster: list[str] = []
     has_format = "as_json" in own and "output_format" not in own
     for parameter in signature.parameters.values():
         annotation = hints.get(parameter.name, parameter.annotation)
@@ -152,6 +173,12 @@ def _wrap_command(function: Callable[..., Any], command_name: str) -> Callable[.
                     injected_run.append(name)
                     parameters.append(inspect.Parameter(
                         name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=option))
+            continue
+        if parameter.name == "cluster" and annotation is ClusterOptions:
+            for name, option, default in CLUSTER_PARAMETERS:
+                injected_cluster.append(name)
+                parameters.append(inspect.Parameter(
+                    name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=option))
             continue
         parameters.append(parameter.replace(annotation=annotation,
                                             kind=inspect.Parameter.KEYWORD_ONLY))
@@ -173,10 +200,16 @@ def _wrap_command(function: Callable[..., Any], command_name: str) -> Callable[.
         try:
             if "as_json" in values:
                 values["as_json"] = output_format != "table"
+            where = ClusterOptions()
             if injected_run or "run" in own:
                 shared = {name: values.pop(name) for name in injected_run}
                 values["run"] = run_options(**shared)
-            result = function(**values)
+                where = ClusterOptions(values["run"].backend, values["run"].scheduler)
+            if injected_cluster:
+                where = ClusterOptions(**{name: values.pop(name) for name in injected_cluster})
+                values["cluster"] = where = where.checked()
+            with using(where.backend, where.scheduler):  # connects first: a bad address fails now
+                result = function(**values)
         except BaseException:
             abandon()
             raise

@@ -9,6 +9,8 @@ import polars as pl
 import typer
 
 from cardsim.commands.common import (
+    ClusterOptions,
+    ClusterOpts,
     DealsOpt,
     JsonOpt,
     NOpt,
@@ -316,6 +318,7 @@ def evaluate_command(
                                          "on the same deals; see `models`.")] = "percentile",
     seed: Annotated[int, typer.Option("--seed", help="Root seed (same numbers for any --jobs).")] = 0,
     jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes.")] = None,
+    cluster: ClusterOpts = ClusterOptions(),
     traceback: Annotated[bool, typer.Option("--traceback", help="Show the strategy's traceback "
                                             "when it fails.")] = False,
     as_json: JsonOpt = False,
@@ -330,7 +333,7 @@ def evaluate_command(
 
     with evaluation_progress(None if quiet else "gang evaluate"):
         result = run_user_strategy(lambda: gang.evaluate(strategy, players=players, n=n,
-                                                         against=against, seed=seed, jobs=jobs),
+                                                         against=against, seed=seed, jobs=jobs, **cluster.keywords()),
                                    traceback)
     record_result(result)
     if as_json:

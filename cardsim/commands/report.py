@@ -4,7 +4,8 @@ Signature registered by cli.py as ``app.command("report")(report_command)``::
 
     report_command(game: list[str] = all landed, quick: bool = False, out: Path = reports,
                    seed: int = 0, jobs: int | None = all cores, store: Path | None = results,
-                   no_store: bool = False, quiet: bool = False, verbose: bool = False) -> None
+                   no_store: bool = False, quiet: bool = False, verbose: bool = False,
+                   backend: str = joblib, scheduler: str | None = None) -> None
 
 A thin wrapper over :func:`cardsim.api.report`, which writes ``<out>/cardsim-report.html`` and
 ``<out>/cardsim-report.pdf``; this prints where, and the notes.
@@ -19,6 +20,8 @@ import typer
 
 from cardsim.commands.common import (
     AllCoresJobsOpt,
+    ClusterOptions,
+    ClusterOpts,
     NoStoreOpt,
     QuietOpt,
     SeedOpt,
@@ -40,6 +43,7 @@ def report_command(
     out: Annotated[Path, typer.Option("--out", help="Folder for the report files.")] = Path("reports"),
     seed: SeedOpt = 0,
     jobs: AllCoresJobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     store: StoreOpt = None,
     no_store: NoStoreOpt = False,
     quiet: QuietOpt = False,
@@ -60,7 +64,7 @@ def report_command(
     """
     from cardsim.api import report
 
-    result = report(game=game or (), quick=quick, out=out, seed=seed, jobs=jobs,
+    result = report(game=game or (), quick=quick, out=out, seed=seed, jobs=jobs, **cluster.keywords(),
                     store=resolve_store(store, no_store), verbose=verbose, quiet=quiet)
     manifest = result.manifest
     if not quiet:

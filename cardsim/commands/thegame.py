@@ -8,6 +8,8 @@ import polars as pl
 import typer
 
 from cardsim.commands.common import (
+    ClusterOptions,
+    ClusterOpts,
     JobsOpt,
     JsonOpt,
     NOpt,
@@ -168,6 +170,7 @@ def evaluate_command(
     backwards_trick: TrickOpt = True,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     time_limit: TimeLimitOpt = 2.0,
     traceback: TracebackOpt = False,
     as_json: JsonOpt = False,
@@ -186,7 +189,7 @@ def evaluate_command(
     with evaluation_progress(None if quiet else "thegame evaluate"):
         result = run_user_strategy(lambda: thegame.evaluate(
             strategy, players=players, n=n, against=against, min_cards=min_cards,
-            hand_size=hand_size, backwards_trick=backwards_trick, seed=seed, jobs=jobs,
+            hand_size=hand_size, backwards_trick=backwards_trick, seed=seed, jobs=jobs, **cluster.keywords(),
             time_limit=time_limit), traceback)
     record_run(None, result.manifest["seed"], result.manifest["stop_rule"])
     summary, paired = result.tables["evaluate"], result.tables["paired"]

@@ -22,6 +22,8 @@ import polars as pl
 import typer
 
 from cardsim.commands.common import (
+    ClusterOptions,
+    ClusterOpts,
     JobsOpt,
     JsonOpt,
     NoStoreOpt,
@@ -123,6 +125,7 @@ def tune_gang(
     max_n: TuneMaxNOpt = DEFAULT.tune_max_n,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     store: StoreOpt = None,
     no_store: NoStoreOpt = False,
     quiet: QuietOpt = False,
@@ -139,7 +142,7 @@ def tune_gang(
 
     show_tune(tune.gang(players=players, model=model, levels=levels, target=target,
                         combinations=combinations, top=top, precision=precision, max_n=max_n,
-                        seed=seed, jobs=jobs, store=resolve_store(store, no_store), quiet=quiet),
+                        seed=seed, jobs=jobs, **cluster.keywords(), store=resolve_store(store, no_store), quiet=quiet),
               "model", as_json)
 
 
@@ -153,6 +156,7 @@ def tune_thegame(
     max_n: TuneMaxNOpt = DEFAULT.tune_max_n,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     store: StoreOpt = None,
     no_store: NoStoreOpt = False,
     quiet: QuietOpt = False,
@@ -166,6 +170,6 @@ def tune_thegame(
     from cardsim.api import tune
 
     show_tune(tune.thegame(players=players, strategy=strategy, target=target, top=top,
-                           precision=precision, max_n=max_n, seed=seed, jobs=jobs,
+                           precision=precision, max_n=max_n, seed=seed, jobs=jobs, **cluster.keywords(),
                            store=resolve_store(store, no_store), quiet=quiet),
               "strategy", as_json)

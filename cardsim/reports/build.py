@@ -31,6 +31,7 @@ from cardsim.reports.suite import (
     run_experiments,
     shared_runs,
 )
+from cardsim.sims.core.parallel import current as current_backend
 from cardsim.sims.core.simulator import Simulator
 from cardsim.sims.registry import get_simulator
 
@@ -168,8 +169,9 @@ def build_report(
     ``progress`` shows one bar over all the games' experiments (on stderr); ``verbose``
     adds one line per finished experiment (its n, stop rule and CPU seconds). With ``jobs`` > 1
     one scheduler (:mod:`cardsim.reports.schedule`) plays every chapter's experiments and
-    builds the chapters in worker processes; with one job they run here, chapter after
-    chapter. ``plugins`` maps a game name to its section builder and simulator, replacing the
+    builds the chapters in worker processes; with one job, or on a dask cluster
+    (:func:`cardsim.sims.core.parallel.using`), they run here, chapter after chapter, each
+    run's chunks and each check's chunks on the cluster (the store stays here). ``plugins`` maps a game name to its section builder and simulator, replacing the
     registry (tests use it to plug in a toy game).
     """
     sections: list[Section] = []
@@ -207,7 +209,7 @@ def build_report(
             if on_done is not None:
                 on_done(outcome)
 
-        if jobs > 1 and landed:
+        if jobs > 1 and landed and not current_backend().on_cluster:
             announce()
             chapters = _chapters_scheduled(
                 landed, profile=profile, seed=seed, jobs=jobs, store=store, tracker=tracker,

@@ -19,7 +19,7 @@ from cardsim.sims.cashnguns.search import is_search_row, restore_registry
 from cardsim.sims.cashnguns.search import registry as search_registry
 from cardsim.sims.cashnguns.simulator import play_lineups, strategy_rows
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, Strategy, parse_strategy
-from cardsim.sims.core.interrupts import start_workers, worker_task
+from cardsim.sims.core.parallel import map_tasks
 from cardsim.stats import Z95
 
 # --- discover: a double-oracle / PSRO loop over the strategy space ------------------------------
@@ -56,14 +56,7 @@ class CashNGunsArena:
         populations = search_registry() if searching else []
         bounds = [(i, min(i + chunk, len(seeds))) for i in range(0, len(seeds), chunk)]
         arguments = [(seeds[a:b], lineups[a:b], rows, self.shame_value, self.metric, populations) for a, b in bounds]
-        if self.jobs == 1 or len(bounds) == 1:
-            parts = [_play_chunk(*a) for a in arguments]
-        else:
-            from joblib import Parallel, delayed
-
-            start_workers(self.jobs)  # a Ctrl-C while they start: no traceback from them
-            parts = Parallel(n_jobs=self.jobs)(delayed(worker_task)(_play_chunk, *a)
-                                               for a in arguments)
+        parts = map_tasks(_play_chunk, arguments, self.jobs)
         if not parts:
             return np.zeros((0, self.players))
         return np.concatenate(parts)

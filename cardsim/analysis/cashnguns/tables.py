@@ -40,6 +40,7 @@ from cardsim.sims.core.interrupts import (
     worker_lost_errors,
     worker_task,
 )
+from cardsim.sims.core.parallel import current as current_backend
 from cardsim.sims.core.runner import run, run_id
 from cardsim.stats import Z95, wilson_interval
 
@@ -192,8 +193,8 @@ def profile_payoffs(
     if jobs < 1:
         raise UserError(f"jobs must be at least 1, got {jobs}")
     profiles = table_profiles(len(strategies), players)
-    if (runner_options or {}).get("backend") == "dask":
-        jobs = 1
+    if (runner_options or {}).get("backend") == "dask" or current_backend().on_cluster:
+        jobs = 1  # profiles one after another, each run's chunks on the cluster
     size = 1 if jobs == 1 else 40
     batches = [profiles[i : i + size] for i in range(0, len(profiles), size)]
     arguments = (tuple(strategies), players)

@@ -24,6 +24,7 @@ from cardsim.sims.bang.policies import P_REN_BASE, P_REN_LAW_LIFE, P_REN_REVENGE
 from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS, bot_params
 from cardsim.sims.bang.state import SEARCH_BUDGET
 from cardsim.sims.bang.training import Z95, stream
+from cardsim.sims.core.parallel import map_tasks
 from cardsim.stats import wilson_interval
 
 CHUNK = 5_000
@@ -160,15 +161,7 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
                 continue
             tasks = [(players, role, focus, base, size, seed, i, budget, other)
                      for i, size in chunks]
-            if jobs > 1:
-                from joblib import Parallel, delayed
-
-                from cardsim.sims.core.interrupts import start_workers, worker_task
-
-                start_workers(jobs)
-                parts = Parallel(n_jobs=jobs)(delayed(worker_task)(focus_chunk, *t) for t in tasks)
-            else:
-                parts = [focus_chunk(*t) for t in tasks]
+            parts = map_tasks(focus_chunk, tasks, jobs)
             win = np.concatenate([p[0] for p in parts])
             paired = np.concatenate([p[1] for p in parts])
             d = win.astype(np.float64) - paired

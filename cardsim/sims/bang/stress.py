@@ -42,6 +42,7 @@ from cardsim.sims.bang.training import (
     paired_gain,
     stream,
 )
+from cardsim.sims.core.parallel import map_tasks
 from cardsim.stats import wilson_interval
 
 STRESS_KEY = 18  # first spawn key entry: keeps these streams apart from training's and compare's
@@ -145,13 +146,6 @@ def perturbed_side_rates(players: int, sigma: float, trials: int, games: int, se
 
 
 def mapper(jobs: int) -> Callable[[Callable, Sequence[tuple]], list]:
-    """Call ``fn`` on each argument tuple on ``jobs`` processes (1: here), results in order."""
-    if jobs <= 1:
-        return lambda fn, tasks: [fn(*task) for task in tasks]
-    from joblib import Parallel, delayed
-
-    from cardsim.sims.core.interrupts import start_workers, worker_task
-
-    start_workers(jobs)  # a Ctrl-C while they start: no traceback from them
-    parallel = Parallel(n_jobs=jobs)
-    return lambda fn, tasks: parallel(delayed(worker_task)(fn, *task) for task in tasks)
+    """Call ``fn`` on each argument tuple on ``jobs`` processes (1: here) or the current dask
+    cluster, results in order."""
+    return lambda fn, tasks: map_tasks(fn, tasks, jobs)

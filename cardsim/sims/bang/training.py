@@ -29,6 +29,7 @@ from cardsim.sims.bang.cards import BOT_ROLE, ROLE_NAMES, ROLE_SIDE, roles_for
 from cardsim.sims.bang.policies import N_PARAMS, P_REN_RULES, PARAM_RANGES, with_structure
 from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS
 from cardsim.sims.bang.tuned import TRAINED_PARAMS
+from cardsim.sims.core.parallel import map_tasks
 
 CANDIDATES = 6  # candidates per search step
 STEP_START = 0.25  # first step, as a share of each parameter's range
@@ -159,13 +160,9 @@ def train_players(players: int, seed: int, budget: int, max_rounds: int,
 
 
 def joblib_mapper(jobs: int) -> Callable[[Sequence[tuple]], list[np.ndarray]]:
-    """Run ``side_wins`` tasks on ``jobs`` processes (1: in this process), results in order."""
-    if jobs <= 1:
-        return lambda tasks: [side_wins(*task) for task in tasks]
-    from joblib import Parallel, delayed
-
-    parallel = Parallel(n_jobs=jobs)
-    return lambda tasks: parallel(delayed(side_wins)(*task) for task in tasks)
+    """Run ``side_wins`` tasks on ``jobs`` processes (1: in this process) or the current dask
+    cluster, results in order."""
+    return lambda tasks: map_tasks(side_wins, tasks, jobs)
 
 
 def timed_training(players: int, seed: int, budget: int, max_rounds: int, jobs: int,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator
@@ -28,7 +29,8 @@ _quiet = False
 
 def worker_lost_errors() -> tuple[type[BaseException], ...]:
     """What a worker pool raises when one of its processes dies (Ctrl-C sent to the workers
-    only, a kill): joblib's loky errors and the standard library's."""
+    only, a kill): joblib's loky errors and the standard library's, and dask's when it is in
+    use (a task whose workers kept dying, a lost scheduler)."""
     from concurrent.futures.process import BrokenProcessPool
 
     errors: list[type[BaseException]] = [BrokenProcessPool]
@@ -39,7 +41,13 @@ def worker_lost_errors() -> tuple[type[BaseException], ...]:
         from joblib.externals.loky.process_executor import TerminatedWorkerError
     except ImportError:  # pragma: no cover - joblib is a dependency
         return tuple(errors)
-    return (*errors, LokyBroken, TerminatedWorkerError)
+    errors += [LokyBroken, TerminatedWorkerError]
+    if "distributed" in sys.modules:  # on a dask cluster: a task that killed its workers, or
+        from distributed.comm.core import CommClosedError  # the scheduler gone
+        from distributed.scheduler import KilledWorker
+
+        errors += [KilledWorker, CommClosedError]
+    return tuple(errors)
 
 
 def _end_quietly(signum: int, frame: Any) -> None:

@@ -30,6 +30,8 @@ from cardsim.sims.core.interrupts import (
     worker_lost_errors,
     worker_task,
 )
+from cardsim.sims.core.parallel import cluster_cores
+from cardsim.sims.core.parallel import current as current_backend
 from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
 from cardsim.sims.core.simulator import Simulator, config_summary, config_to_dict
 from cardsim.sims.core.store import StoredRun, StoreWriteError, open_run
@@ -127,32 +129,26 @@ def _joblib(simulator: Simulator, config: Any, seed: int, size: int, jobs: int) 
     return execute
 
 
-def _dask(simulator: Simulator, config: Any, seed: int, size: int, scheduler: str | None):
-    try:
-        from dask.distributed import Client, as_completed
-    except ImportError:
-        raise UserError(
-            "the dask backend needs the optional extra: pip install 'cardsim[distributed]'"
-        ) from None
-    if not scheduler:
-        raise UserError("the dask backend needs --scheduler tcp://host:port")
-    try:
-        client = Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError) as exc:
-        raise UserError(f"cannot reach dask scheduler {scheduler}: {exc}") from None
+def _dask(simulator: Simulator, config: Any, seed: int, size: int, scheduler: str | None
+          ) -> tuple[ChunkExecutor, Any]:
+    """Chunks played on the dask cluster at ``scheduler``, handed back as they finish (the
+    client writes the store); a chunk lost with a dying worker is played again elsewhere."""
+    from cardsim.sims.core.parallel import connect, submit_all
+
+    client = connect(scheduler)
 
     def execute(indices: list[int]) -> Iterator[tuple[int, pl.DataFrame]]:
-        futures = client.map(
-            play_chunk,
-            [simulator] * len(indices),
-            [config] * len(indices),
-            [seed] * len(indices),
-            indices,
-            [size] * len(indices),
-            pure=False,
-        )
-        for future in as_completed(futures):
-            yield future.result()
+        from dask.distributed import as_completed
+
+        futures = submit_all(client, play_chunk,
+                             [(simulator, config, seed, index, size) for index in indices])
+        try:
+            for future in as_completed(futures, loop=client.loop):
+                yield future.result()
+        finally:
+            pending = [f for f in futures if not f.done()]
+            if pending:
+                client.cancel(pending)
 
     return execute, client
 
@@ -337,7 +333,7 @@ def run(
     n: int,
     seed: int = 0,
     jobs: int = 1,
-    backend: str = "joblib",
+    backend: str | None = None,
     scheduler: str | None = None,
     store: Path | None = None,
     precision: float | None = None,
@@ -349,7 +345,9 @@ def run(
     """Play ``n`` episodes of ``simulator`` under ``config`` (or until ``precision``).
 
     The run's identity (game, config, seed, chunk size, version and a fingerprint of the
-    simulator's code) names its store folder.
+    simulator's code) names its store folder. ``backend`` None (and no ``scheduler``) takes the
+    one chosen around the call (:func:`cardsim.sims.core.parallel.using`), else joblib; on
+    dask the chunks are played on the cluster and stored here.
 
     With ``precision``, ``n`` is the minimum and chunks are added until the 95% Wilson half-width
     of the headline proportion is below it, or ``max_n`` (default 1,000,000) is reached. With a
@@ -359,6 +357,9 @@ def run(
     them and raises :class:`cardsim.sims.core.store.StoreWriteError` (one line naming the file).
     """
     seed = validate_root_seed(seed)
+    if backend is None:
+        chosen = current_backend()
+        backend, scheduler = chosen.name, scheduler or chosen.scheduler
     size = chunk_size or simulator.chunk_size
     _check_options(n, jobs, backend, precision, max_n, size)
     if not isinstance(config, simulator.config_type):
@@ -393,9 +394,10 @@ def run(
             },
         )
 
-    client = None
+    batch = max(jobs, 1)
     if backend == "dask":
         execute, client = _dask(simulator, config, seed, size, scheduler)
+        batch = max(batch, cluster_cores(client))  # keep every worker busy; the stop is the same
     elif jobs == 1:
         execute = _sequential(simulator, config, seed, size)
     else:
@@ -419,7 +421,7 @@ def run(
                 min_chunks,
                 math.ceil(limit / size),
                 precision,
-                batch=max(jobs, 1),
+                batch=batch,
                 limit=limit,
             )
             rows = min(count * size, limit)
@@ -449,8 +451,6 @@ def run(
                 if sys.exc_info()[0] is None:
                     raise
                 # already failing (e.g. the disk is full): the first error is the one to report
-        if client is not None:
-            client.close()
 
     episodes = chunks.table(count, rows)
     manifest = dict(stored.manifest) if stored else {"identity": identity, **identity}

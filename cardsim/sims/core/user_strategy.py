@@ -11,7 +11,9 @@ naming the strategy, seat, turn and decision; the strategy's own traceback stays
 the error's cause for ``--traceback``.
 
 Workers load the strategy again from its spec (:func:`load_strategy` keeps one instance per
-process and spec), so a strategy never needs to be picklable.
+process and spec), so a strategy never needs to be picklable. On a dask cluster the file's
+source travels with each task (:func:`loaded_sources`, :func:`receive_sources`), so the
+workers need not see the file; modules it imports must be installed on them.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import sys
 import threading
 import time
 import traceback
+import types
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,6 +45,25 @@ DEFAULT_TIME_LIMIT = 2.0
 IMPORT_TIME_LIMIT = float(os.environ.get("CARDSIM_IMPORT_TIME_LIMIT") or 60.0)
 
 _LOADED: dict[str, Any] = {}
+# The source of each strategy file loaded here, by its path as given (shipped to dask workers),
+# and the sources received from a client, which a worker loads instead of its own files.
+_SOURCES: dict[str, str] = {}
+_RECEIVED: dict[str, str] = {}
+
+
+def loaded_sources() -> dict[str, str]:
+    """The source text of every strategy file this process loaded, by path as given."""
+    return dict(_SOURCES)
+
+
+def receive_sources(sources: dict[str, str]) -> None:
+    """On a worker: load strategies from these sources (a client's files) instead of from
+    this machine's files; a strategy whose source changed is loaded again."""
+    for path, text in sources.items():
+        if _RECEIVED.get(path) != text:
+            _RECEIVED[path] = text
+            for spec in [s for s in _LOADED if s.rpartition(":")[0] == path]:
+                del _LOADED[spec]
 
 
 class StrategyError(UserError):
@@ -77,9 +99,23 @@ def load_strategy(spec: str) -> Any:
     if spec in _LOADED:
         return _LOADED[spec]
     path, name = split_spec(spec)
-    if not path.is_file():
+    shipped = _RECEIVED.get(str(path))
+    if shipped is None and not path.is_file():
         raise UserError(f"strategy {spec}: no file {path}")
     module_name = f"cardsim_user_strategy_{abs(hash(str(path.resolve())))}"
+    if shipped is not None:  # a client's file, sent with the task (dask workers)
+        module = types.ModuleType(module_name)
+        module.__file__ = str(path)
+        try:
+            with _output_to_stderr():
+                exec(compile(shipped, str(path), "exec"), module.__dict__)
+        except SystemExit as exc:
+            raise UserError(f"strategy {spec}: importing {path} exited (sys.exit({exc.code!r}))") from None
+        except Exception as exc:
+            raise UserError(f"strategy {spec}: importing {path} failed: {type(exc).__name__}: {exc}") from exc
+        found = _instance(module, spec, path, name)
+        _LOADED[spec] = found
+        return found
     module_spec = importlib.util.spec_from_file_location(module_name, path)
     if module_spec is None or module_spec.loader is None:
         raise UserError(f"strategy {spec}: {path} cannot be loaded as Python")
@@ -92,6 +128,8 @@ def load_strategy(spec: str) -> Any:
     if time.perf_counter() - timed[1] > IMPORT_TIME_LIMIT:
         raise UserError(f"strategy {spec}: loading {path} took longer than {IMPORT_TIME_LIMIT:g} s "
                         "(does it loop or wait at import?)")
+    text = path.read_text(encoding="utf-8", errors="replace")
+    _SOURCES[str(path)] = _SOURCES[str(path.resolve())] = text  # as given, and absolute
     _LOADED[spec] = found
     return found
 
@@ -105,6 +143,11 @@ def _import_and_make(module_spec: Any, module: Any, spec: str, path: Path, name:
         raise UserError(f"strategy {spec}: importing {path} exited (sys.exit({exc.code!r}))") from None
     except Exception as exc:
         raise UserError(f"strategy {spec}: importing {path} failed: {type(exc).__name__}: {exc}") from exc
+    return _instance(module, spec, path, name)
+
+
+def _instance(module: Any, spec: str, path: Path, name: str) -> Any:
+    """``NAME`` of the loaded ``module``, instantiated without arguments when it is a class."""
     if not hasattr(module, name):
         raise UserError(f"strategy {spec}: {path} defines no {name!r}")
     found = getattr(module, name)
@@ -386,24 +429,17 @@ def _progress_bar(label: str | None) -> Any:
 
 
 def run_chunks(function: Callable[..., dict], arguments: Sequence[tuple], jobs: int) -> list[dict]:
-    """``function(*a)`` for every ``a`` of ``arguments`` (an evaluation's chunks), in this
-    process when ``jobs`` is 1 (or there is one chunk), else on ``jobs`` joblib workers; the
-    results in chunk order, whatever the worker count. Shows the progress bar asked for with
-    :func:`evaluation_progress`, one step per finished chunk."""
+    """``function(*a)`` for every ``a`` of ``arguments`` (an evaluation's chunks), run where
+    :func:`cardsim.sims.core.parallel.iter_tasks` runs them (here, ``jobs`` joblib workers or
+    the dask cluster); the results in chunk order, whatever the worker count. Shows the
+    progress bar asked for with :func:`evaluation_progress`, one step per finished chunk."""
+    from cardsim.sims.core.parallel import iter_tasks
+
     bar = _progress_bar(_PROGRESS_LABEL.get())
     try:
         bar.wave(len(arguments))
-        if jobs <= 1 or len(arguments) <= 1:
-            results = []
-            for args in arguments:
-                results.append(function(*args))
-                bar.advance()
-            return results
-        from joblib import Parallel, delayed
-
         results = []
-        for result in Parallel(n_jobs=min(jobs, len(arguments)), return_as="generator")(
-                delayed(function)(*args) for args in arguments):
+        for result in iter_tasks(function, arguments, jobs):
             results.append(result)
             bar.advance()
         return results

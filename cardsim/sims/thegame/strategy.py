@@ -401,7 +401,8 @@ def warm_up(players: int, against: str, rules: dict[str, Any]) -> None:
 def evaluate_games(spec: str, shown: str, against: str, players: int, n: int, seed: int,
                    jobs: int, rules: dict[str, Any],
                    time_limit: float = DEFAULT_TIME_LIMIT) -> dict[str, np.ndarray]:
-    """``n`` deals, in chunks of :data:`EVALUATE_CHUNK` run by ``jobs`` joblib workers (each
+    """``n`` deals, in chunks of :data:`EVALUATE_CHUNK` run by ``jobs`` joblib workers or the
+    current dask cluster (:mod:`cardsim.sims.core.parallel`; each
     loads the strategy from ``spec``), played by the strategy and by the built-in: the rows of
     both (the batch kernel's columns) and the deal seeds, in chunk order, so the numbers are the
     same whatever ``jobs``. The first failing decision is raised as a ``StrategyError`` (its
