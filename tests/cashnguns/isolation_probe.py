@@ -31,9 +31,13 @@ def findings(view) -> list[str]:
         frame = frame.f_back
     module_globals = {id(vars(module)) for module in list(sys.modules.values()) if module is not None}
     for item in gc.get_objects():
+        try:
+            is_dict = isinstance(item, dict)
+        except ReferenceError:  # a weak proxy whose object is gone: nothing to reach through it
+            continue
         if type(item).__name__ == "GameState":
             found.append("gc: GameState")
-        if isinstance(item, dict) and id(item) not in module_globals and id(item) not in own:
+        if is_dict and id(item) not in module_globals and id(item) not in own:
             for value in list(item.values())[:64]:
                 # arrays of integers or flags (hands, decks, roles); 0-d ones are scalars such as
                 # numpy.ma's masked constant, never a game's state

@@ -12,7 +12,7 @@ import pytest
 
 from cardsim.cli import main
 from cardsim.reports.build import HTML_NAME, PDF_NAME, all_games, write_report
-from cardsim.reports.findings import FINDINGS_NAME
+from cardsim.reports.findings import findings_name
 from cardsim.sims.core import parallel
 from cardsim.sims.core.parallel import using
 from tests.reports.conftest import TINY, TINY_SEED
@@ -31,7 +31,7 @@ def scheduler():
 
 
 def _files(folder):
-    return {name: (folder / name).read_bytes() for name in (HTML_NAME, PDF_NAME, FINDINGS_NAME)}
+    return {name: (folder / name).read_bytes() for name in (HTML_NAME, PDF_NAME, findings_name(TINY.name))}
 
 
 @pytest.mark.parametrize("games", [
