@@ -23,7 +23,7 @@ from cardsim.sims.bang import cards as C
 from cardsim.sims.bang import engine as E
 from cardsim.sims.bang import strategy as S
 from cardsim.sims.bang.policies import card_worth
-from cardsim.sims.bang.simulator import bot_params
+from cardsim.sims.bang.simulator import POPULATION, bot_params, population_tables
 from cardsim.sims.bang.usercall import install
 
 Decide = Callable[[np.ndarray, int], tuple]
@@ -35,9 +35,12 @@ def mid_game_states(bot: int, players: int, n_games: int = 12) -> list[tuple[np.
     params = E.DEFAULT_PARAMS
     if bot in (C.BOT_TUNED, C.BOT_ROLE2, C.BOT_TUNED2, C.BOT_SEARCH):
         params = bot_params(C.BOT_NAMES[bot], players)
+    population = population_tables(list(POPULATION), players) if bot == C.BOT_SEARCH else None
     found = []
     for _ in range(n_games):
         s = E.setup_game(players, np.full(4, bot), params, 1000, rng)
+        if population is not None:  # the search bot with its posterior over the population
+            E.set_population(s, *population)
         p = 0
         for turn in range(30):
             if s[E.G_WINNER] >= 0:
@@ -218,6 +221,99 @@ def test_balancing_renegade_decisions_were_checked() -> None:
                 plain = E.turn_action(off, np.random.default_rng(1), p)
                 differ += tuple(rule) != tuple(plain)
         assert differ > 0, index
+
+
+# ---------------------------------------------------------------- the search bot's posterior
+
+
+def loglik_table(state: np.ndarray) -> np.ndarray:
+    """The public log-likelihood table of the population (seats x members x roles)."""
+    from cardsim.sims.bang.state import MAX_MEMBERS, POP_LOGLIK
+
+    block = state[POP_LOGLIK : POP_LOGLIK + E.MAX_SEATS * MAX_MEMBERS * 4]
+    return block.view(np.float64).reshape(E.MAX_SEATS, MAX_MEMBERS, 4).copy()
+
+
+def observed_plays(state: np.ndarray, p: int) -> list[tuple[int, int, int]]:
+    """(actor, card, target) plays the posterior reads, one per other living seat: each
+    seat's own bot's next play on this state where it is aimed or a Gatling/Indians!."""
+    plays = []
+    view = E.StateView(state)
+    for q in range(int(view.g[E.G_PLAYERS])):
+        if q == p or view.alive[q] == 0:
+            continue
+        c, t, _ = E.choose_action(state.copy(), np.random.default_rng(q), q)
+        if c >= 0 and (t >= 0 or C.CARD_KIND[c] in (C.GATLING, C.INDIANS)):
+            plays.append((q, int(c), int(t)))
+    return plays
+
+
+def posterior_updates(plays: list[tuple[int, int, int]]) -> Decide:
+    """The likelihood table after each of ``plays`` is observed on a state (seen by seat p)."""
+    def decide(state: np.ndarray, p: int) -> tuple:
+        tables = []
+        for q, c, t in plays:
+            s = state.copy()
+            E.observe_play(s, q, c, t)
+            tables.append(loglik_table(s).tobytes())
+        return tuple(tables)
+    return decide
+
+
+def leaky_posterior_updates(plays: list[tuple[int, int, int]]) -> Decide:
+    """A cheat: the update above plus a bonus for the actor's true role (a hidden fact)."""
+    honest = posterior_updates(plays)
+
+    def decide(state: np.ndarray, p: int) -> tuple:
+        tables = []
+        for q, c, t in plays:
+            s = state.copy()
+            E.observe_play(s, q, c, t)
+            table = loglik_table(s)
+            table[q, :, int(s[E.ROLE + q])] += 0.5
+            tables.append(table.tobytes())
+        return honest(state, p) + tuple(tables)
+    return decide
+
+
+@pytest.mark.parametrize("players", [5, 7])
+def test_posterior_reads_only_public_plays(players: int) -> None:
+    """The search bot's posterior update for another seat's play (its likelihood under each
+    member and role) does not change when everything hidden from the observing seat does,
+    the actor's own hand and role included; a leaky update is caught."""
+    states = mid_game_states(C.BOT_SEARCH, players, 8)
+    rng = np.random.default_rng(11)
+    changed = leaked = checked = 0
+    for state, p in states:
+        plays = observed_plays(state, p)
+        if not plays:
+            continue
+        honest, leaky = posterior_updates(plays), leaky_posterior_updates(plays)
+        before, before_leaky = honest(state, p), leaky(state, p)
+        checked += len(plays)
+        for _ in range(3):
+            other = hide_differently(state, p, rng)
+            changed += honest(other, p) != before
+            leaked += leaky(other, p) != before_leaky
+    assert checked > 50
+    assert changed == 0
+    assert leaked > 0
+
+
+def test_posterior_moves_and_is_used() -> None:
+    """The likelihood table of the search games above is not all zeros (plays were read), and
+    the search bot's play differs with and without its posterior on some states (so the swap
+    check of its decisions covers the posterior's use)."""
+    states = mid_game_states(C.BOT_SEARCH, 7, SEARCH_GAMES)
+    assert all(np.any(loglik_table(state) != 0) for state, _ in states)
+    differ = 0
+    for state, p in states:
+        off = state.copy()
+        off[E.POP] = 0
+        with_posterior = E.turn_action(state.copy(), np.random.default_rng(1), p)
+        without = E.turn_action(off, np.random.default_rng(1), p)
+        differ += tuple(with_posterior) != tuple(without)
+    assert differ > 0
 
 
 def test_a_leaky_policy_is_caught() -> None:
