@@ -175,6 +175,11 @@ def compare_command(
                                  "baseline (default: --against; two-rule: the hand-written "
                                  "two-rule Renegade).")
     ] = None,
+    population: Annotated[
+        str | None, typer.Option("--population", help="Policies a search seat's posterior over "
+                                 "the other seats is over, comma-separated (default: random,"
+                                 "role,role2,tuned,tuned2,search; none: no posterior).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Win rate of one seat of each role playing --bot while the others play --against, the
@@ -204,7 +209,8 @@ def compare_command(
 
     record_run(None, seed, f"fixed n={n} per role")
     frame = bang.compare(players, bot, against, roles, n=n, seed=seed, jobs=jobs, params=params,
-                         budget=budget, store=folder, on_row=progress, baseline=baseline)
+                         budget=budget, store=folder, on_row=progress, baseline=baseline,
+                         population=population)
     show_table(frame if as_json else frame.drop("bot", "against"),
                title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",
                name="compare", as_json=as_json)

@@ -21,7 +21,13 @@ from cardsim.errors import UserError
 from cardsim.sims.bang import engine
 from cardsim.sims.bang.cards import BOT_NAMES, ROLE_NAMES, ROLE_SIDE, roles_for
 from cardsim.sims.bang.policies import P_REN_BASE, P_REN_LAW_LIFE, P_REN_REVENGE
-from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS, bot_params
+from cardsim.sims.bang.simulator import (
+    DEFAULT_MAX_TURNS,
+    POPULATION,
+    bot_params,
+    parse_population,
+    population_tables,
+)
 from cardsim.sims.bang.state import SEARCH_BUDGET
 from cardsim.sims.bang.training import Z95, stream
 from cardsim.stats import wilson_interval
@@ -50,10 +56,13 @@ def bot_table(bot: str, players: int, params_file: Path | None) -> tuple[int, np
 def focus_chunk(players: int, role: int, bot: tuple[int, np.ndarray],
                 against: tuple[int, np.ndarray], games: int, seed: int, chunk: int,
                 budget: int = SEARCH_BUDGET, baseline: tuple[int, np.ndarray] | None = None,
+                population: tuple[np.ndarray, ...] | None = None,
                 ) -> tuple[np.ndarray, np.ndarray]:
     """(wins with the focus seat on ``bot``, wins with it on ``baseline``, default
     ``against``) for one chunk, every other seat on ``against``. A ``search`` seat plans with
-    its own table as the rollout policy and ``budget`` rollouts."""
+    its own table as the rollout policy and ``budget`` rollouts, and with ``population``
+    (:func:`~cardsim.sims.bang.simulator.population_tables`) keeps a posterior over the other
+    seats' policies."""
     bots = np.full(4, against[0], dtype=np.int64)
     results = []
     for code, table in (bot, against if baseline is None else baseline):
@@ -61,7 +70,7 @@ def focus_chunk(players: int, role: int, bot: tuple[int, np.ndarray],
         winner = engine.play_focus_games(
             games, players, bots, against[1], role, code, np.ascontiguousarray(table[role]),
             DEFAULT_MAX_TURNS, stream(seed, *key, 0), stream(seed, *key, 1), False,
-            rollout_params=table, search_budget=budget,
+            rollout_params=table, search_budget=budget, population=population,
         )[0]
         results.append((winner == ROLE_SIDE[role]).astype(np.int8))
     return results[0], results[1]
@@ -117,11 +126,14 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
                  store: Path | None = None,
                  on_row: Callable[[dict, str | None], None] | None = None,
                  baseline: str | None = None,
+                 population: str | list[str] | None = None,
                  ) -> list[dict]:
     """One row per (players, role): win, baseline, diff and intervals (see module doc);
     ``budget``: rollouts per decision of a ``search`` seat; ``baseline``: the bot the focus
     seat plays in the paired baseline (default ``against``), e.g. the two-rule Renegade
-    (``role2``) among ``tuned2`` bots.
+    (``role2``) among ``tuned2`` bots; ``population``: the members a search seat's
+    posterior is over (default :data:`~cardsim.sims.bang.simulator.POPULATION`, ``"none"``:
+    no posterior, every other seat is assumed to play the rollout policy).
 
     With a ``store`` folder each finished row is kept there and reused when the same
     comparison (players, role, bots, n, seed, budget, parameter tables, code) is asked again,
@@ -134,8 +146,11 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
         raise UserError(f"bang: --n must be at least 2, got {n}")
     if not isinstance(budget, int) or not 1 <= budget <= 100_000:
         raise UserError(f"bang: --budget must be 1-100000 rollouts, got {budget!r}")
+    members = parse_population(POPULATION if population is None else population)
+    searching = "search" in (bot, against, baseline)
     rows = []
     for players in players_list:
+        tables = population_tables(members, players, params_file) if searching else None
         focus = bot_table(bot, players, params_file)
         base = bot_table(against, players, params_file)
         other = None if baseline is None else bot_table(baseline, players, params_file)
@@ -147,8 +162,9 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
             key = {"players": players, "role": ROLE_NAMES[role], "bot": bot, "against": against,
                    "n": n, "seed": seed, "chunk": CHUNK,
                    "tables": [focus[1].tolist(), base[1].tolist()]}
-            if "search" in (bot, against, baseline):
+            if searching:
                 key["budget"] = budget
+                key["population"] = members
             if other is not None:
                 key["baseline_bot"] = baseline
                 key["tables"].append(other[1].tolist())
@@ -158,7 +174,7 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
                 if on_row is not None:
                     on_row(kept, _record_id(path))
                 continue
-            tasks = [(players, role, focus, base, size, seed, i, budget, other)
+            tasks = [(players, role, focus, base, size, seed, i, budget, other, tables)
                      for i, size in chunks]
             if jobs > 1:
                 from joblib import Parallel, delayed
@@ -178,6 +194,7 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
             rows.append({
                 "players": players, "role": ROLE_NAMES[role], "bot": bot, "against": against,
                 **({} if other is None else {"baseline_bot": baseline}),
+                **({"population": ",".join(members) or "none"} if searching else {}),
                 "n": int(win.size),
                 "win": round(float(win.mean()), 5), "win_lo": round(float(win_lo), 5),
                 "win_hi": round(float(win_hi), 5),
