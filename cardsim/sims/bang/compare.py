@@ -19,7 +19,7 @@ import numpy as np
 
 from cardsim.errors import UserError
 from cardsim.sims.bang import engine
-from cardsim.sims.bang.cards import BOT_NAMES, ROLE_NAMES, ROLE_SIDE, roles_for
+from cardsim.sims.bang.cards import BOT_NAMES, BOT_USER, ROLE_NAMES, ROLE_SIDE, roles_for
 from cardsim.sims.bang.policies import P_REN_BASE, P_REN_LAW_LIFE, P_REN_REVENGE
 from cardsim.sims.bang.simulator import (
     DEFAULT_MAX_TURNS,
@@ -41,9 +41,31 @@ CHUNK = 5_000
 TWO_RULE = "two-rule"
 
 
+#: the built-in bot that makes the decisions an outside strategy file leaves out, with its
+#: parameters, when the file plays the other seats of a table (``--against FILE.py:NAME``)
+FILE_FALLBACK = "tuned"
+
+
+def is_strategy_file(bot: str) -> bool:
+    """``FILE.py:NAME``: an outside strategy, not a built-in bot."""
+    return ":" in bot and bot.rpartition(":")[0].endswith(".py")
+
+
 def bot_table(bot: str, players: int, params_file: Path | None) -> tuple[int, np.ndarray]:
-    """(bot code, parameters per role) for a bot name (or, as a baseline, ``TWO_RULE``);
-    UserError for an unknown name or a bad parameter file."""
+    """(bot code, parameters per role) for a bot name (or, as a baseline, ``TWO_RULE``; or
+    an outside strategy ``FILE.py:NAME``, loaded here so a bad file fails before anything
+    runs: ``BOT_USER`` + its fallback bot); UserError for an unknown name, a file that fails
+    to load or a bad parameter file."""
+    if is_strategy_file(bot):
+        from cardsim.sims.bang.strategy import check_strategy
+        from cardsim.sims.core.user_strategy import load_strategy
+
+        try:
+            check_strategy(load_strategy(bot), bot)
+        except UserError as error:
+            raise UserError(f"bang: --against {error}") from None
+        code, table = bot_table(FILE_FALLBACK, players, params_file)
+        return BOT_USER + code, table
     if bot == TWO_RULE:
         code, table = bot_table("role2", players, params_file)
         table[:, [P_REN_LAW_LIFE, P_REN_BASE, P_REN_REVENGE]] = 0.0
@@ -56,24 +78,70 @@ def bot_table(bot: str, players: int, params_file: Path | None) -> tuple[int, np
 def focus_chunk(players: int, role: int, bot: tuple[int, np.ndarray],
                 against: tuple[int, np.ndarray], games: int, seed: int, chunk: int,
                 budget: int = SEARCH_BUDGET, baseline: tuple[int, np.ndarray] | None = None,
-                population: tuple[np.ndarray, ...] | None = None,
+                population: tuple[np.ndarray, ...] | None = None, strategy: str | None = None,
                 ) -> tuple[np.ndarray, np.ndarray]:
     """(wins with the focus seat on ``bot``, wins with it on ``baseline``, default
     ``against``) for one chunk, every other seat on ``against``. A ``search`` seat plans with
     its own table as the rollout policy and ``budget`` rollouts, and with ``population``
     (:func:`~cardsim.sims.bang.simulator.population_tables`) keeps a posterior over the other
-    seats' policies."""
+    seats' policies. ``strategy``: the outside strategy (``FILE.py:NAME``) the user seats of
+    ``against`` play."""
     bots = np.full(4, against[0], dtype=np.int64)
     results = []
     for code, table in (bot, against if baseline is None else baseline):
         key = (players, role, chunk)
-        winner = engine.play_focus_games(
-            games, players, bots, against[1], role, code, np.ascontiguousarray(table[role]),
-            DEFAULT_MAX_TURNS, stream(seed, *key, 0), stream(seed, *key, 1), False,
-            rollout_params=table, search_budget=budget, population=population,
-        )[0]
+        args = (players, bots, against[1], role, code, np.ascontiguousarray(table[role]),
+                DEFAULT_MAX_TURNS, stream(seed, *key, 0), stream(seed, *key, 1), False)
+        options = {"rollout_params": table, "search_budget": budget, "population": population}
+        if strategy is None:
+            winner = engine.play_focus_games(games, *args, **options)[0]
+        else:
+            winner = table_games(strategy, games, args, options)
         results.append((winner == ROLE_SIDE[role]).astype(np.int8))
     return results[0], results[1]
+
+
+class TableSeats:
+    """The handler of a table whose seats an outside strategy plays (every seat with a user
+    bot code): each seat's decisions go to a :class:`~cardsim.sims.bang.strategy.UserSeat`
+    of its own, built at its first decision of the game."""
+
+    def __init__(self, spec: str, game: int) -> None:
+        from cardsim.sims.core.user_strategy import load_strategy
+
+        self.spec, self.game, self.strategy = spec, game, load_strategy(spec)
+        self.seats: dict[int, Callable[[int, np.ndarray, np.ndarray, int], int]] = {}
+
+    def __call__(self, decision: int, v: np.ndarray, extra: np.ndarray, turn: int) -> int:
+        from cardsim.sims.bang.strategy import UserSeat
+        from cardsim.sims.bang.view import V_MY_ROLE, V_SEAT
+
+        seat = int(v[V_SEAT])
+        if seat not in self.seats:
+            handler = UserSeat(self.strategy, self.spec, int(v[V_MY_ROLE]))
+            handler.game = self.game
+            self.seats[seat] = handler
+        return self.seats[seat](decision, v, extra, turn)
+
+
+def table_games(strategy: str, games: int, args: tuple, options: dict) -> np.ndarray:
+    """Winners of ``games`` games of :func:`engine.play_focus_games` (``args``, ``options``)
+    whose user seats play ``strategy``, one game per call with a fresh handler (the streams
+    are drawn as one call of ``games`` would draw them). A failing decision is a one-line
+    UserError naming the strategy."""
+    from cardsim.sims.bang.usercall import install
+    from cardsim.sims.core.user_strategy import StrategyError
+
+    winners = []
+    for i in range(games):
+        previous = install(TableSeats(strategy, i + 1))
+        try:
+            winners.append(engine.play_focus_games(1, *args, **options)[0])
+        except StrategyError as error:
+            raise UserError(f"bang: --against {error}") from None
+        finally:
+            install(previous)
+    return np.concatenate(winners)
 
 
 def _stored_row(store: Path | None, key: dict) -> tuple[Path | None, dict | None]:
@@ -162,6 +230,9 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
             key = {"players": players, "role": ROLE_NAMES[role], "bot": bot, "against": against,
                    "n": n, "seed": seed, "chunk": CHUNK,
                    "tables": [focus[1].tolist(), base[1].tolist()]}
+            if is_strategy_file(against):
+                key["strategy_sha256"] = hashlib.sha256(
+                    Path(against.rpartition(":")[0]).read_bytes()).hexdigest()
             if searching:
                 key["budget"] = budget
                 key["population"] = members
@@ -174,7 +245,8 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
                 if on_row is not None:
                     on_row(kept, _record_id(path))
                 continue
-            tasks = [(players, role, focus, base, size, seed, i, budget, other, tables)
+            strategy = against if is_strategy_file(against) else None
+            tasks = [(players, role, focus, base, size, seed, i, budget, other, tables, strategy)
                      for i, size in chunks]
             if jobs > 1:
                 from joblib import Parallel, delayed
