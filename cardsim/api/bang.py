@@ -118,7 +118,7 @@ class Bang:
                            log=log or (lambda line: None), bot=bot)
 
     @staticmethod
-    def ladder(players: Players = "5,7", rungs: Names = "random,role2,tuned2,search", n: int = 2_000,
+    def ladder(players: Players = "5,7", rungs: Names = "random,role2,search", n: int = 2_000,
                seed: int = 0, jobs: int | None = None, params: str | Path | None = None,
                budget: int = 128, store: str | Path | None = None,
                record: str | Path | None = None) -> tuple[pl.DataFrame, str]:

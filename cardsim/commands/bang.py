@@ -221,7 +221,7 @@ def ladder_command(
     players: PlayersOpt = "5,7",
     rungs: Annotated[
         str, typer.Option("--rungs", help="Bots from the weakest rung up, comma-separated.")
-    ] = "random,role2,tuned2,search",
+    ] = "random,role2,search",
     n: Annotated[int, typer.Option("--n", help="Deals per player count, role and rung.")] = 2_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
@@ -244,7 +244,7 @@ def ladder_command(
     and whether it gains at least 3 points with the 95% lower bound above 0; with a search
     rung, its targets at 5 players too. Finished rows are kept in the store and reused.
 
-    Example: cardsim bang ladder --players 5,7 --rungs random,role2,tuned2,search --n 2000
+    Example: cardsim bang ladder --players 5,7 --rungs random,role2,search --n 2000
     """
     from cardsim.api import bang
     from cardsim.commands.common import resolve_store

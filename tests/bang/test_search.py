@@ -130,6 +130,11 @@ def test_ladder_verdict_names_the_cells_that_miss() -> None:
     assert "sheriff" not in verdict
     rows[1]["diff"], rows[1]["diff_lo"], rows[1]["holds"] = 0.04, 0.03, True
     assert "for every role" in ladder_verdict(rows)
+    for row in rows:
+        row["diff"], row["diff_lo"], row["holds"] = 0.01, -0.01, False
+    verdict = ladder_verdict(rows)
+    assert "none of the 2 cells" in verdict and "no rung above role2" in verdict
+    assert "leaves it out" in verdict and "random, role2, search" in verdict
 
 
 def test_ladder_needs_two_rungs() -> None:

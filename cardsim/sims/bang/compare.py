@@ -283,6 +283,10 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
 
 #: how far a rung must beat the one below it, per role (issue 37)
 LADDER_MARGIN = 0.03
+#: the ladder's rungs, weakest first. ``tuned2`` (role2 with trained parameters) is left out:
+#: in the recorded ladder it gains the margin over role2 in none of the cells, so it is no
+#: rung of its own (it stays the search rung's rollout policy and a population member)
+LADDER_RUNGS = ("random", "role2", "search")
 
 
 def ladder_rows(players_list: list[int], rungs: list[str], n: int, seed: int, jobs: int,
@@ -313,7 +317,16 @@ def ladder_verdict(rows: list[dict], margin: float = LADDER_MARGIN) -> str:
         misses = [f"{r['players']}p {r['role']} {100 * r['diff']:+.1f} "
                   f"({100 * r['diff_lo']:+.1f}..{100 * r['diff_hi']:+.1f})"
                   for r in part if not r["holds"]]
-        if misses:
+        if len(misses) == len(part):
+            best = max(part, key=lambda r: r["diff"])
+            lines.append(f"{upper} over {lower}: by {100 * margin:.0f} points with the 95% lower "
+                         f"bound above 0 in none of the {len(part)} cells (largest gain "
+                         f"{100 * best['diff']:+.1f} points, {best['players']}p {best['role']}), "
+                         f"so {upper} is no rung above {lower}"
+                         + (" and the ladder leaves it out (its default rungs: "
+                            f"{', '.join(LADDER_RUNGS)})" if upper not in LADDER_RUNGS else "")
+                         + ": " + "; ".join(misses) + ".")
+        elif misses:
             lines.append(f"{upper} over {lower}: not by {100 * margin:.0f} points with the 95% "
                          f"lower bound above 0 in {len(misses)} of {len(part)} cells: "
                          + "; ".join(misses) + ".")
