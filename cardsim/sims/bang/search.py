@@ -8,9 +8,12 @@ BANG! at each player in reach the policy does not rule out (a held fire is searc
 the policy fires a Gatling or Indians! (which hits friends too), the options are that and
 ending the play phase. It scores each option by rollouts: it samples a world consistent with
 the public record (the hidden roles dealt over the seats whose role is unknown, weighted by
-how well each fits the public attack record, :func:`role_leans`; the unseen cards over the
-other hands by their public counts and the draw pile), plays the option there and continues
-the game with the rollout policy in every seat for a horizon of turns, and scores the end:
+how well each fits the public attack record, :func:`role_leans`, and, with a population of
+opponent policies, by how well each seat's public plays fit each role under them,
+:mod:`cardsim.sims.bang.posterior`; the unseen cards over the other hands by their public
+counts and the draw pile), plays the option there and continues the game for a horizon of
+turns with the rollout policy in its own seat and in every other seat a policy drawn from that
+seat's posterior (without a population: the rollout policy everywhere), and scores the end:
 1 / 0 for a won / lost game, else its side's share of the living players' life points. Every
 option is played in the same sampled worlds. It leaves the rollout policy's choice only for an
 option whose paired gain is more than ``SWITCH_Z`` standard errors above 0; past a quarter
