@@ -7,7 +7,10 @@ its end-of-turn discard, a General Store pick, Sid Ketchum's two discards and th
 choices of Jesse Jones, Kit Carlson and Pedro Ramirez (each asked of every seat, whatever its
 character: the bots' choice does not depend on who is allowed to make it). Deliberately leaky
 policies (one that peeks at hands, one whose Pedro Ramirez reads the hidden top of the draw
-pile) must be caught by the same check. A user strategy's seat (:mod:`cardsim.sims.bang.strategy`)
+pile) must be caught by the same check. The search bot's posterior over the other seats'
+policies is checked the same way: its update for another seat's public play must not change
+when everything hidden from the observing seat does (the actor's hand and role included), and
+a leaky update is caught. A user strategy's seat (:mod:`cardsim.sims.bang.strategy`)
 is checked the same way: the typed View and legal choices it is given for every decision must
 not change, and a user strategy that reads the state behind the View's back is caught.
 """
