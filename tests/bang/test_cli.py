@@ -122,6 +122,8 @@ def test_a_table_file_that_fails_to_load_is_one_line_exit_2(tmp_path) -> None:
     error = one_line_error(*compare, "--against", f"{broken}:Bot")
     assert "--against" in error and "broken.py" in error and "no luck" in error
     assert "no file" in one_line_error(*compare, "--against", f"{tmp_path / 'gone.py'}:Bot")
+    seat = ["compare", "--players", "5", "--bot", f"{broken}:Bot", "--n", "10", "--no-store"]
+    assert "--bot takes a built-in bot" in one_line_error(*seat)
 
 
 def test_compare_against_an_outside_file_table() -> None:

@@ -214,6 +214,11 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
         raise UserError(f"bang: --n must be at least 2, got {n}")
     if not isinstance(budget, int) or not 1 <= budget <= 100_000:
         raise UserError(f"bang: --budget must be 1-100000 rollouts, got {budget!r}")
+    for name, option in ((bot, "--bot"), (baseline, "--baseline")):
+        if name is not None and is_strategy_file(name):
+            raise UserError(f"bang: {option} takes a built-in bot, not {name!r}; a strategy "
+                            "file plays the other seats with --against (cardsim bang evaluate "
+                            "plays one in a seat)")
     members = parse_population(POPULATION if population is None else population)
     searching = "search" in (bot, against, baseline)
     rows = []
