@@ -155,7 +155,7 @@ class Bang:
 
     @staticmethod
     @on_backend
-    def ladder(players: Players = "5,7", rungs: Names = "random,role2,tuned2,search", n: int = 2_000,
+    def ladder(players: Players = "5,7", rungs: Names = "random,role2,search", n: int = 2_000,
                seed: int = 0, jobs: int | None = None, params: str | Path | None = None,
                budget: int = 128, store: str | Path | None = None,
                record: str | Path | None = None,
@@ -209,7 +209,7 @@ class Bang:
                 jobs: int | None = None, params: str | Path | None = None, budget: int = 128,
                 store: str | Path | None = None,
                 on_row: Callable[[dict, str | None], None] | None = None,
-                baseline: str | None = None,
+                baseline: str | None = None, population: str | None = None,
         *, backend: str = "joblib", scheduler: str | None = None) -> pl.DataFrame:
         """Win rate of one seat of each role playing ``bot`` while the others play
         ``against``, the paired baseline on the same deals (that seat on ``baseline``, default
@@ -217,7 +217,9 @@ class Bang:
         role (``budget``: rollouts per decision of a ``search`` seat). With a ``store`` folder
         each finished
         row is kept there and reused by the same comparison; ``on_row`` is called with each
-        row and its record's id as it is ready."""
+        row and its record's id as it is ready. ``population``: the members a ``search``
+        seat's posterior over the other seats' policies is over, comma-separated (default
+        random,role,role2,tuned,tuned2,search; ``none``: no posterior)."""
         import polars as pl
 
         from cardsim.options import search_jobs
@@ -229,7 +231,7 @@ class Bang:
         rows = compare_rows(counts, bot, against, split_names(roles, name="--roles"),
                             n, seed, search_jobs(jobs), None if params is None else Path(params),
                             budget, store=None if store is None else Path(store), on_row=on_row,
-                            baseline=baseline)
+                            baseline=baseline, population=population)
         return pl.DataFrame(rows)
 
     @staticmethod

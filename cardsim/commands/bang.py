@@ -179,6 +179,11 @@ def compare_command(
                                  "baseline (default: --against; two-rule: the hand-written "
                                  "two-rule Renegade).")
     ] = None,
+    population: Annotated[
+        str | None, typer.Option("--population", help="Policies a search seat's posterior over "
+                                 "the other seats is over, comma-separated (default: random,"
+                                 "role,role2,tuned,tuned2,search; none: no posterior).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Win rate of one seat of each role playing --bot while the others play --against, the
@@ -208,7 +213,8 @@ def compare_command(
 
     record_run(None, seed, f"fixed n={n} per role")
     frame = bang.compare(players, bot, against, roles, n=n, seed=seed, jobs=jobs, **cluster.keywords(), params=params,
-                         budget=budget, store=folder, on_row=progress, baseline=baseline)
+                         budget=budget, store=folder, on_row=progress, baseline=baseline,
+                         population=population)
     show_table(frame if as_json else frame.drop("bot", "against"),
                title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",
                name="compare", as_json=as_json)
@@ -219,7 +225,7 @@ def ladder_command(
     players: PlayersOpt = "5,7",
     rungs: Annotated[
         str, typer.Option("--rungs", help="Bots from the weakest rung up, comma-separated.")
-    ] = "random,role2,tuned2,search",
+    ] = "random,role2,search",
     n: Annotated[int, typer.Option("--n", help="Deals per player count, role and rung.")] = 2_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
@@ -243,7 +249,7 @@ def ladder_command(
     and whether it gains at least 3 points with the 95% lower bound above 0; with a search
     rung, its targets at 5 players too. Finished rows are kept in the store and reused.
 
-    Example: cardsim bang ladder --players 5,7 --rungs random,role2,tuned2,search --n 2000
+    Example: cardsim bang ladder --players 5,7 --rungs random,role2,search --n 2000
     """
     from cardsim.api import bang
     from cardsim.commands.common import resolve_store

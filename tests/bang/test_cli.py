@@ -94,3 +94,47 @@ def test_compare_takes_the_shared_store_options_and_reuses_rows(tmp_path, monkey
     assert json.loads(again.stdout)["runs"] == [f"bang_compare/{kept.stem}"]
     clash = runner.invoke(app, [*args, "--no-store"])
     assert clash.exit_code != 0 and "--store and --no-store" in str(clash.exception)
+
+
+def one_line_error(*args: str) -> str:
+    """stderr of a ``cardsim bang ...`` run that must fail with exit 2 in one line."""
+    done = subprocess.run([sys.executable, "-m", "cardsim.cli", "bang", *args],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().count("\n") == 0, done.stderr
+    return done.stderr
+
+
+def test_bad_population_member_is_one_line_exit_2() -> None:
+    compare = ["compare", "--players", "5", "--bot", "search", "--against", "tuned", "--n", "10",
+               "--no-store"]
+    assert "--population member 'genius'" in one_line_error(*compare, "--population",
+                                                              "role,genius")
+    assert "--population member 'mine.py'" in one_line_error(*compare, "--population",
+                                                               "role,mine.py")
+    assert "twice" in one_line_error(*compare, "--population", "role,role")
+
+
+def test_a_table_file_that_fails_to_load_is_one_line_exit_2(tmp_path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise RuntimeError('no luck')\n")
+    compare = ["compare", "--players", "5", "--bot", "tuned", "--n", "10", "--no-store"]
+    error = one_line_error(*compare, "--against", f"{broken}:Bot")
+    assert "--against" in error and "broken.py" in error and "no luck" in error
+    assert "no file" in one_line_error(*compare, "--against", f"{tmp_path / 'gone.py'}:Bot")
+    seat = ["compare", "--players", "5", "--bot", f"{broken}:Bot", "--n", "10", "--no-store"]
+    assert "--bot takes a built-in bot" in one_line_error(*seat)
+
+
+def test_compare_against_an_outside_file_table() -> None:
+    """A table whose other seats an outside file plays: the role bot in plain Python plays
+    the kernel role bot's games, so the tuned seat's rows are the same as against role."""
+    from cardsim.api import bang
+
+    args = {"players": "5", "bot": "tuned", "roles": "outlaw", "n": 40, "seed": 3, "jobs": 1}
+    spec = "examples/strategies/bang_role.py:RoleBot"
+    outside = bang.compare(against=spec, **args).to_dicts()[0]
+    assert outside["against"] == spec and outside["n"] == 40
+    builtin = bang.compare(against="role", **args).to_dicts()[0]
+    assert abs(outside["win"] - builtin["win"]) < 1e-12
+    assert abs(outside["baseline"] - builtin["baseline"]) < 1e-12

@@ -8,12 +8,17 @@ choices of Jesse Jones, Kit Carlson and Pedro Ramirez (each asked of every seat,
 character: the bots' choice does not depend on who is allowed to make it). Deliberately leaky
 policies (one that peeks at hands, one whose Pedro Ramirez reads the hidden top of the draw
 pile) must be caught by the same check (:mod:`cardsim.sims.bang.checks`, the game contract's
-check, holds the swap). A user strategy's seat (:mod:`cardsim.sims.bang.strategy`)
+check, holds the swap). The search bot's posterior over the other seats' policies is checked
+the same way: its update for another seat's public play must not change when everything hidden
+from the observing seat does (the actor's hand and role included), and a leaky update is
+caught. A user strategy's seat (:mod:`cardsim.sims.bang.strategy`)
 is checked the same way: the typed View and legal choices it is given for every decision must
 not change, and a user strategy that reads the state behind the View's back is caught.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -24,12 +29,15 @@ from cardsim.sims.bang import strategy as S
 from cardsim.sims.bang.checks import (
     bot_decisions,
     changed_decisions,
+    hide_differently,
     leaky_decisions,
     mid_game_states,
     user_decisions,
     with_cards,
 )
 from cardsim.sims.bang.policies import card_worth
+
+Decide = Callable[[np.ndarray, int], tuple]
 
 
 def leaky_pedro_decisions(state: np.ndarray, p: int) -> tuple:
@@ -120,6 +128,99 @@ def test_balancing_renegade_decisions_were_checked() -> None:
                 plain = E.turn_action(off, np.random.default_rng(1), p)
                 differ += tuple(rule) != tuple(plain)
         assert differ > 0, index
+
+
+# ---------------------------------------------------------------- the search bot's posterior
+
+
+def loglik_table(state: np.ndarray) -> np.ndarray:
+    """The public log-likelihood table of the population (seats x members x roles)."""
+    from cardsim.sims.bang.state import MAX_MEMBERS, POP_LOGLIK
+
+    block = state[POP_LOGLIK : POP_LOGLIK + E.MAX_SEATS * MAX_MEMBERS * 4]
+    return block.view(np.float64).reshape(E.MAX_SEATS, MAX_MEMBERS, 4).copy()
+
+
+def observed_plays(state: np.ndarray, p: int) -> list[tuple[int, int, int]]:
+    """(actor, card, target) plays the posterior reads, one per other living seat: each
+    seat's own bot's next play on this state where it is aimed or a Gatling/Indians!."""
+    plays = []
+    view = E.StateView(state)
+    for q in range(int(view.g[E.G_PLAYERS])):
+        if q == p or view.alive[q] == 0:
+            continue
+        c, t, _ = E.choose_action(state.copy(), np.random.default_rng(q), q)
+        if c >= 0 and (t >= 0 or C.CARD_KIND[c] in (C.GATLING, C.INDIANS)):
+            plays.append((q, int(c), int(t)))
+    return plays
+
+
+def posterior_updates(plays: list[tuple[int, int, int]]) -> Decide:
+    """The likelihood table after each of ``plays`` is observed on a state (seen by seat p)."""
+    def decide(state: np.ndarray, p: int) -> tuple:
+        tables = []
+        for q, c, t in plays:
+            s = state.copy()
+            E.observe_play(s, q, c, t)
+            tables.append(loglik_table(s).tobytes())
+        return tuple(tables)
+    return decide
+
+
+def leaky_posterior_updates(plays: list[tuple[int, int, int]]) -> Decide:
+    """A cheat: the update above plus a bonus for the actor's true role (a hidden fact)."""
+    honest = posterior_updates(plays)
+
+    def decide(state: np.ndarray, p: int) -> tuple:
+        tables = []
+        for q, c, t in plays:
+            s = state.copy()
+            E.observe_play(s, q, c, t)
+            table = loglik_table(s)
+            table[q, :, int(s[E.ROLE + q])] += 0.5
+            tables.append(table.tobytes())
+        return honest(state, p) + tuple(tables)
+    return decide
+
+
+@pytest.mark.parametrize("players", [5, 7])
+def test_posterior_reads_only_public_plays(players: int) -> None:
+    """The search bot's posterior update for another seat's play (its likelihood under each
+    member and role) does not change when everything hidden from the observing seat does,
+    the actor's own hand and role included; a leaky update is caught."""
+    states = mid_game_states(C.BOT_SEARCH, players, 8)
+    rng = np.random.default_rng(11)
+    changed = leaked = checked = 0
+    for state, p in states:
+        plays = observed_plays(state, p)
+        if not plays:
+            continue
+        honest, leaky = posterior_updates(plays), leaky_posterior_updates(plays)
+        before, before_leaky = honest(state, p), leaky(state, p)
+        checked += len(plays)
+        for _ in range(3):
+            other = hide_differently(state, p, rng)
+            changed += honest(other, p) != before
+            leaked += leaky(other, p) != before_leaky
+    assert checked > 50
+    assert changed == 0
+    assert leaked > 0
+
+
+def test_posterior_moves_and_is_used() -> None:
+    """The likelihood table of the search games above is not all zeros (plays were read), and
+    the search bot's play differs with and without its posterior on some states (so the swap
+    check of its decisions covers the posterior's use)."""
+    states = mid_game_states(C.BOT_SEARCH, 7, SEARCH_GAMES)
+    assert all(np.any(loglik_table(state) != 0) for state, _ in states)
+    differ = 0
+    for state, p in states:
+        off = state.copy()
+        off[E.POP] = 0
+        with_posterior = E.turn_action(state.copy(), np.random.default_rng(1), p)
+        without = E.turn_action(off, np.random.default_rng(1), p)
+        differ += tuple(with_posterior) != tuple(without)
+    assert differ > 0
 
 
 def test_a_leaky_policy_is_caught() -> None:

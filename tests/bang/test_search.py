@@ -130,6 +130,11 @@ def test_ladder_verdict_names_the_cells_that_miss() -> None:
     assert "sheriff" not in verdict
     rows[1]["diff"], rows[1]["diff_lo"], rows[1]["holds"] = 0.04, 0.03, True
     assert "for every role" in ladder_verdict(rows)
+    for row in rows:
+        row["diff"], row["diff_lo"], row["holds"] = 0.01, -0.01, False
+    verdict = ladder_verdict(rows)
+    assert "none of the 2 cells" in verdict and "no rung above role2" in verdict
+    assert "leaves it out" in verdict and "random, role2, search" in verdict
 
 
 def test_ladder_needs_two_rungs() -> None:
@@ -137,3 +142,47 @@ def test_ladder_needs_two_rungs() -> None:
 
     with pytest.raises(UserError, match="rungs"):
         ladder_rows([5], ["tuned2"], 10, 0, 1)
+
+
+def posterior_after(truth: str, players: int, games: int, turns: int = 25) -> tuple[float, float]:
+    """Mean posterior mass on the true member and on the true role of the hidden seats after
+    ``turns`` turns of tables of ``truth`` bots, read from the likelihood table with equal
+    priors (the Sheriff's role is public, so roles are weighed over the other three)."""
+    from cardsim.sims.bang.simulator import POPULATION, population_tables
+    from cardsim.sims.bang.state import MAX_MEMBERS, MAX_SEATS, POP_LOGLIK
+
+    members = list(POPULATION)
+    population = population_tables(members, players)
+    rng = np.random.default_rng(5)
+    on_member, on_role = [], []
+    for _ in range(games):
+        s = E.setup_game(players, np.full(4, C.BOT_NAMES.index(truth)), bot_params(truth, players),
+                         1000, rng)
+        E.set_population(s, *population)
+        p = 0
+        for _ in range(turns):
+            if s[E.G_WINNER] >= 0:
+                break
+            if s[E.ALIVE + p] == 1:
+                E.take_turn(s, rng, p)
+            p = (p + 1) % players
+        block = s[POP_LOGLIK : POP_LOGLIK + MAX_SEATS * MAX_MEMBERS * 4].view(np.float64)
+        table = block.reshape(MAX_SEATS, MAX_MEMBERS, 4)[:, : len(members), 1:]
+        for q in range(players):
+            if s[E.REVEALED + q]:
+                continue
+            weight = np.exp(table[q] - table[q].max())
+            weight /= weight.sum()
+            on_member.append(weight.sum(axis=1)[members.index(truth)])
+            on_role.append(weight.sum(axis=0)[s[E.ROLE + q] - 1])
+    return float(np.mean(on_member)), float(np.mean(on_role))
+
+
+def test_the_posterior_finds_the_table_and_the_roles() -> None:
+    """After 25 turns the posterior puts well over the uniform mass (1/6 of members, 1/3 of
+    roles) on how the hidden seats really play and which role they hold: on the random bot at
+    a random table, on the true role at a role2 table."""
+    random_member, _ = posterior_after("random", 7, 15)
+    assert random_member > 0.4
+    role2_member, role2_role = posterior_after("role2", 7, 15)
+    assert role2_role > 0.6 and role2_member > 0.25

@@ -6,7 +6,8 @@ ratio is what numba buys. Targets: >= 2,000 games/s for 7 players with ``role`` 
 >= 5,000 games/s for 7 players with ``tuned`` bots (issue 18), whose row also gives its speed
 relative to the role bots measured in the same run. The search bot's rows (issue 37) play
 7 players with one ``search`` seat (each role in turn) among ``tuned2`` bots, at the default
-budget (target: >= 20 games per CPU-second) and at a quarter of it, so the budget's cost shows;
+budget with its posterior over the other seats' policies on (target: >= 20 games per
+CPU-second) and off, and at a quarter of the budget, so the posterior's and the budget's cost show;
 they have no interpreted reference (it would take minutes). The user-strategy engine's speed
 (:func:`strategy_rows`: a trivial Python strategy in one seat of 7 players, target >= 200 games
 per CPU-second) is a row of ``cardsim bench strategies``. On a shared machine the wall-clock rate
@@ -23,7 +24,13 @@ import numpy as np
 from cardsim.sims.bang import engine
 from cardsim.sims.bang.cards import BOT_NAMES
 from cardsim.sims.bang.reference import interpreted_engine
-from cardsim.sims.bang.simulator import BangConfig, bot_params, parse_bots
+from cardsim.sims.bang.simulator import (
+    POPULATION,
+    BangConfig,
+    bot_params,
+    parse_bots,
+    population_tables,
+)
 from cardsim.sims.bang.state import SEARCH_BUDGET
 
 TARGETS = {(7, "role"): 2000.0, (7, "tuned"): 5000.0}
@@ -73,8 +80,9 @@ def main(quick: bool) -> list[dict]:
             row["target"] = TARGETS[(players, bots)]
             row["meets_target"] = bool(fast_cpu >= TARGETS[(players, bots)])
         rows.append(row)
-    for budget in (SEARCH_BUDGET, SEARCH_BUDGET // 4):
-        rows.append(search_row(budget, 20 if quick else 100))
+    for budget, posterior in ((SEARCH_BUDGET, True), (SEARCH_BUDGET, False),
+                              (SEARCH_BUDGET // 4, True)):
+        rows.append(search_row(budget, 20 if quick else 100, posterior))
     return rows
 
 
@@ -114,15 +122,18 @@ def strategy_rows(quick: bool = False) -> list[dict]:
                       kernel_per_second=4 * n / max(kernel_cpu, 1e-9), target=STRATEGY_TARGET)]
 
 
-def search_row(budget: int, n_per_role: int) -> dict:
+def search_row(budget: int, n_per_role: int, posterior: bool = True) -> dict:
     """Games per second of 7-player games with one search seat (each role in turn, the same
-    number of games) among tuned2 bots, at ``budget`` rollouts per decision."""
+    number of games) among tuned2 bots, at ``budget`` rollouts per decision, with its
+    posterior over the default population of opponent policies on or off."""
+    population = population_tables(list(POPULATION), 7) if posterior else None
     table = bot_params("tuned2", 7)
     bots = np.full(4, BOT_NAMES.index("tuned2"), dtype=np.int64)
     search = BOT_NAMES.index("search")
     engine.play_focus_games(1, 7, bots, table, 2, search, table[2], 1000,
                             np.random.default_rng(0), np.random.default_rng(0), False,
-                            rollout_params=table, search_budget=budget)  # warm
+                            rollout_params=table, search_budget=budget,
+                            population=population)  # warm
     wall = cpu = 0.0
     turns = []
     for role in range(4):
@@ -130,19 +141,20 @@ def search_row(budget: int, n_per_role: int) -> dict:
         result = engine.play_focus_games(
             n_per_role, 7, bots, table, role, search, table[role], 1000,
             np.random.default_rng(role), np.random.default_rng(10 + role), False,
-            rollout_params=table, search_budget=budget)
+            rollout_params=table, search_budget=budget, population=population)
         wall += time.perf_counter() - start
         cpu += time.process_time() - clock
         turns.append(float(result[1].mean()))
     games = 4 * n_per_role
     row = {
-        "what": f"7 players, one search seat (budget {budget}), tuned2 bots",
+        "what": f"7 players, one search seat (budget {budget}, posterior "
+                f"{'on' if posterior else 'off'}), tuned2 bots",
         "games_per_second": round(games / wall, 1),
         "cpu_games_per_second": round(games / max(cpu, 1e-9), 1),
         "mean_turns": round(float(np.mean(turns)), 1),
         "budget": budget,
     }
-    if budget == SEARCH_BUDGET:
+    if budget == SEARCH_BUDGET and posterior:
         row["target"] = SEARCH_TARGET
         row["meets_target"] = bool(games / max(cpu, 1e-9) >= SEARCH_TARGET)
     return row

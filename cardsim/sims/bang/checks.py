@@ -21,7 +21,7 @@ import numpy as np
 from cardsim.sims.bang import cards as C
 from cardsim.sims.bang import engine as E
 from cardsim.sims.bang import strategy as S
-from cardsim.sims.bang.simulator import bot_params
+from cardsim.sims.bang.simulator import POPULATION, bot_params, population_tables
 from cardsim.sims.bang.usercall import install
 from cardsim.sims.core.game import HiddenInfoResult
 
@@ -35,9 +35,12 @@ def mid_game_states(bot: int, players: int, n_games: int = 12) -> list[tuple[np.
     params = E.DEFAULT_PARAMS
     if bot in (C.BOT_TUNED, C.BOT_ROLE2, C.BOT_TUNED2, C.BOT_SEARCH):
         params = bot_params(C.BOT_NAMES[bot], players)
+    population = population_tables(list(POPULATION), players) if bot == C.BOT_SEARCH else None
     found = []
     for _ in range(n_games):
         s = E.setup_game(players, np.full(4, bot), params, 1000, rng)
+        if population is not None:  # the search bot with its posterior over the population
+            E.set_population(s, *population)
         p = 0
         for turn in range(30):
             if s[E.G_WINNER] >= 0:

@@ -19,9 +19,15 @@ import numpy as np
 
 from cardsim.errors import UserError
 from cardsim.sims.bang import engine
-from cardsim.sims.bang.cards import BOT_NAMES, ROLE_NAMES, ROLE_SIDE, roles_for
+from cardsim.sims.bang.cards import BOT_NAMES, BOT_USER, ROLE_NAMES, ROLE_SIDE, roles_for
 from cardsim.sims.bang.policies import P_REN_BASE, P_REN_LAW_LIFE, P_REN_REVENGE
-from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS, bot_params
+from cardsim.sims.bang.simulator import (
+    DEFAULT_MAX_TURNS,
+    POPULATION,
+    bot_params,
+    parse_population,
+    population_tables,
+)
 from cardsim.sims.bang.state import SEARCH_BUDGET
 from cardsim.sims.bang.training import Z95, stream
 from cardsim.sims.core.parallel import map_tasks
@@ -36,9 +42,31 @@ CHUNK = 5_000
 TWO_RULE = "two-rule"
 
 
+#: the built-in bot that makes the decisions an outside strategy file leaves out, with its
+#: parameters, when the file plays the other seats of a table (``--against FILE.py:NAME``)
+FILE_FALLBACK = "tuned"
+
+
+def is_strategy_file(bot: str) -> bool:
+    """``FILE.py:NAME``: an outside strategy, not a built-in bot."""
+    return ":" in bot and bot.rpartition(":")[0].endswith(".py")
+
+
 def bot_table(bot: str, players: int, params_file: Path | None) -> tuple[int, np.ndarray]:
-    """(bot code, parameters per role) for a bot name (or, as a baseline, ``TWO_RULE``);
-    UserError for an unknown name or a bad parameter file."""
+    """(bot code, parameters per role) for a bot name (or, as a baseline, ``TWO_RULE``; or
+    an outside strategy ``FILE.py:NAME``, loaded here so a bad file fails before anything
+    runs: ``BOT_USER`` + its fallback bot); UserError for an unknown name, a file that fails
+    to load or a bad parameter file."""
+    if is_strategy_file(bot):
+        from cardsim.sims.bang.strategy import check_strategy
+        from cardsim.sims.core.user_strategy import load_strategy
+
+        try:
+            check_strategy(load_strategy(bot), bot)
+        except UserError as error:
+            raise UserError(f"bang: --against {error}") from None
+        code, table = bot_table(FILE_FALLBACK, players, params_file)
+        return BOT_USER + code, table
     if bot == TWO_RULE:
         code, table = bot_table("role2", players, params_file)
         table[:, [P_REN_LAW_LIFE, P_REN_BASE, P_REN_REVENGE]] = 0.0
@@ -51,21 +79,70 @@ def bot_table(bot: str, players: int, params_file: Path | None) -> tuple[int, np
 def focus_chunk(players: int, role: int, bot: tuple[int, np.ndarray],
                 against: tuple[int, np.ndarray], games: int, seed: int, chunk: int,
                 budget: int = SEARCH_BUDGET, baseline: tuple[int, np.ndarray] | None = None,
+                population: tuple[np.ndarray, ...] | None = None, strategy: str | None = None,
                 ) -> tuple[np.ndarray, np.ndarray]:
     """(wins with the focus seat on ``bot``, wins with it on ``baseline``, default
     ``against``) for one chunk, every other seat on ``against``. A ``search`` seat plans with
-    its own table as the rollout policy and ``budget`` rollouts."""
+    its own table as the rollout policy and ``budget`` rollouts, and with ``population``
+    (:func:`~cardsim.sims.bang.simulator.population_tables`) keeps a posterior over the other
+    seats' policies. ``strategy``: the outside strategy (``FILE.py:NAME``) the user seats of
+    ``against`` play."""
     bots = np.full(4, against[0], dtype=np.int64)
     results = []
     for code, table in (bot, against if baseline is None else baseline):
         key = (players, role, chunk)
-        winner = engine.play_focus_games(
-            games, players, bots, against[1], role, code, np.ascontiguousarray(table[role]),
-            DEFAULT_MAX_TURNS, stream(seed, *key, 0), stream(seed, *key, 1), False,
-            rollout_params=table, search_budget=budget,
-        )[0]
+        args = (players, bots, against[1], role, code, np.ascontiguousarray(table[role]),
+                DEFAULT_MAX_TURNS, stream(seed, *key, 0), stream(seed, *key, 1), False)
+        options = {"rollout_params": table, "search_budget": budget, "population": population}
+        if strategy is None:
+            winner = engine.play_focus_games(games, *args, **options)[0]
+        else:
+            winner = table_games(strategy, games, args, options)
         results.append((winner == ROLE_SIDE[role]).astype(np.int8))
     return results[0], results[1]
+
+
+class TableSeats:
+    """The handler of a table whose seats an outside strategy plays (every seat with a user
+    bot code): each seat's decisions go to a :class:`~cardsim.sims.bang.strategy.UserSeat`
+    of its own, built at its first decision of the game."""
+
+    def __init__(self, spec: str, game: int) -> None:
+        from cardsim.sims.core.user_strategy import load_strategy
+
+        self.spec, self.game, self.strategy = spec, game, load_strategy(spec)
+        self.seats: dict[int, Callable[[int, np.ndarray, np.ndarray, int], int]] = {}
+
+    def __call__(self, decision: int, v: np.ndarray, extra: np.ndarray, turn: int) -> int:
+        from cardsim.sims.bang.strategy import UserSeat
+        from cardsim.sims.bang.view import V_MY_ROLE, V_SEAT
+
+        seat = int(v[V_SEAT])
+        if seat not in self.seats:
+            handler = UserSeat(self.strategy, self.spec, int(v[V_MY_ROLE]))
+            handler.game = self.game
+            self.seats[seat] = handler
+        return self.seats[seat](decision, v, extra, turn)
+
+
+def table_games(strategy: str, games: int, args: tuple, options: dict) -> np.ndarray:
+    """Winners of ``games`` games of :func:`engine.play_focus_games` (``args``, ``options``)
+    whose user seats play ``strategy``, one game per call with a fresh handler (the streams
+    are drawn as one call of ``games`` would draw them). A failing decision is a one-line
+    UserError naming the strategy."""
+    from cardsim.sims.bang.usercall import install
+    from cardsim.sims.core.user_strategy import StrategyError
+
+    winners = []
+    for i in range(games):
+        previous = install(TableSeats(strategy, i + 1))
+        try:
+            winners.append(engine.play_focus_games(1, *args, **options)[0])
+        except StrategyError as error:
+            raise UserError(f"bang: --against {error}") from None
+        finally:
+            install(previous)
+    return np.concatenate(winners)
 
 
 def _stored_row(store: Path | None, key: dict) -> tuple[Path | None, dict | None]:
@@ -118,11 +195,14 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
                  store: Path | None = None,
                  on_row: Callable[[dict, str | None], None] | None = None,
                  baseline: str | None = None,
+                 population: str | list[str] | None = None,
                  ) -> list[dict]:
     """One row per (players, role): win, baseline, diff and intervals (see module doc);
     ``budget``: rollouts per decision of a ``search`` seat; ``baseline``: the bot the focus
     seat plays in the paired baseline (default ``against``), e.g. the two-rule Renegade
-    (``role2``) among ``tuned2`` bots.
+    (``role2``) among ``tuned2`` bots; ``population``: the members a search seat's
+    posterior is over (default :data:`~cardsim.sims.bang.simulator.POPULATION`, ``"none"``:
+    no posterior, every other seat is assumed to play the rollout policy).
 
     With a ``store`` folder each finished row is kept there and reused when the same
     comparison (players, role, bots, n, seed, budget, parameter tables, code) is asked again,
@@ -135,8 +215,16 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
         raise UserError(f"bang: --n must be at least 2, got {n}")
     if not isinstance(budget, int) or not 1 <= budget <= 100_000:
         raise UserError(f"bang: --budget must be 1-100000 rollouts, got {budget!r}")
+    for name, option in ((bot, "--bot"), (baseline, "--baseline")):
+        if name is not None and is_strategy_file(name):
+            raise UserError(f"bang: {option} takes a built-in bot, not {name!r}; a strategy "
+                            "file plays the other seats with --against (cardsim bang evaluate "
+                            "plays one in a seat)")
+    members = parse_population(POPULATION if population is None else population)
+    searching = "search" in (bot, against, baseline)
     rows = []
     for players in players_list:
+        tables = population_tables(members, players, params_file) if searching else None
         focus = bot_table(bot, players, params_file)
         base = bot_table(against, players, params_file)
         other = None if baseline is None else bot_table(baseline, players, params_file)
@@ -148,8 +236,12 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
             key = {"players": players, "role": ROLE_NAMES[role], "bot": bot, "against": against,
                    "n": n, "seed": seed, "chunk": CHUNK,
                    "tables": [focus[1].tolist(), base[1].tolist()]}
-            if "search" in (bot, against, baseline):
+            if is_strategy_file(against):
+                key["strategy_sha256"] = hashlib.sha256(
+                    Path(against.rpartition(":")[0]).read_bytes()).hexdigest()
+            if searching:
                 key["budget"] = budget
+                key["population"] = members
             if other is not None:
                 key["baseline_bot"] = baseline
                 key["tables"].append(other[1].tolist())
@@ -159,7 +251,8 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
                 if on_row is not None:
                     on_row(kept, _record_id(path))
                 continue
-            tasks = [(players, role, focus, base, size, seed, i, budget, other)
+            strategy = against if is_strategy_file(against) else None
+            tasks = [(players, role, focus, base, size, seed, i, budget, other, tables, strategy)
                      for i, size in chunks]
             parts = map_tasks(focus_chunk, tasks, jobs)
             win = np.concatenate([p[0] for p in parts])
@@ -171,6 +264,7 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
             rows.append({
                 "players": players, "role": ROLE_NAMES[role], "bot": bot, "against": against,
                 **({} if other is None else {"baseline_bot": baseline}),
+                **({"population": ",".join(members) or "none"} if searching else {}),
                 "n": int(win.size),
                 "win": round(float(win.mean()), 5), "win_lo": round(float(win_lo), 5),
                 "win_hi": round(float(win_hi), 5),
@@ -187,6 +281,10 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
 
 #: how far a rung must beat the one below it, per role (issue 37)
 LADDER_MARGIN = 0.03
+#: the ladder's rungs, weakest first. ``tuned2`` (role2 with trained parameters) is left out:
+#: in the recorded ladder it gains the margin over role2 in none of the cells, so it is no
+#: rung of its own (it stays the search rung's rollout policy and a population member)
+LADDER_RUNGS = ("random", "role2", "search")
 
 
 def ladder_rows(players_list: list[int], rungs: list[str], n: int, seed: int, jobs: int,
@@ -217,7 +315,16 @@ def ladder_verdict(rows: list[dict], margin: float = LADDER_MARGIN) -> str:
         misses = [f"{r['players']}p {r['role']} {100 * r['diff']:+.1f} "
                   f"({100 * r['diff_lo']:+.1f}..{100 * r['diff_hi']:+.1f})"
                   for r in part if not r["holds"]]
-        if misses:
+        if len(misses) == len(part):
+            best = max(part, key=lambda r: r["diff"])
+            lines.append(f"{upper} over {lower}: by {100 * margin:.0f} points with the 95% lower "
+                         f"bound above 0 in none of the {len(part)} cells (largest gain "
+                         f"{100 * best['diff']:+.1f} points, {best['players']}p {best['role']}), "
+                         f"so {upper} is no rung above {lower}"
+                         + (" and the ladder leaves it out (its default rungs: "
+                            f"{', '.join(LADDER_RUNGS)})" if upper not in LADDER_RUNGS else "")
+                         + ": " + "; ".join(misses) + ".")
+        elif misses:
             lines.append(f"{upper} over {lower}: not by {100 * margin:.0f} points with the 95% "
                          f"lower bound above 0 in {len(misses)} of {len(part)} cells: "
                          + "; ".join(misses) + ".")

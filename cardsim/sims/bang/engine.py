@@ -81,7 +81,8 @@ from cardsim.sims.bang.state import (  # noqa: F401
     DEFAULT_PARAM_BITS, DISCARD, G_BANGS, G_CURRENT, G_DECK_N, G_DISCARD_N, G_MAX_TURNS, G_PLAYERS,
     G_RESHUFFLES, G_SIZE, G_SUZY, G_TURNS, G_VULTURE, G_WINNER, HAND, HAND_WIDTH, HOLDER, KILLER,
     LIFE, MAX_ACTIONS, MAX_ACTIONS_PER_TURN, MAX_LIFE, MAX_SEATS, OUT_TURN, PARAMS, PICKS, REVEALED,
-    ROLE, ROLLOUT, SEARCH, SEARCH_BUDGET, SEARCH_HORIZON, STATE_SIZE, SUSPECT, StateView, TABLE,
+    POP, ROLE, ROLLOUT, SEARCH, SEARCH_BUDGET, SEARCH_HORIZON, STATE_SIZE, SUSPECT, StateView,
+    TABLE,
     VIEW, ZONE,
     Z_DECK, Z_DISCARD, Z_HAND, Z_LIMBO, Z_TABLE, alive_count, blank_state, can_shoot,
     check_succeeds, count_in_hand, deal_roles, distance, draw_check, draw_to_hand, find_in_hand,
@@ -103,6 +104,7 @@ from cardsim.sims.bang.rules import (  # noqa: F401
     play_general_store, play_indians, play_jail, play_panic, play_saloon, play_stagecoach,
     play_wells_fargo, resolve_dynamite, resolve_jail, resolve_shot, save_from_death, take_card_from,
 )  # fmt: skip
+from cardsim.sims.bang.posterior import observe_play, set_population
 from cardsim.sims.bang.search import copy_state, search_play
 
 
@@ -118,7 +120,8 @@ def turn_action(s, rng, p):
 @kernel(inline="always")
 def take_turn(s, rng, p):
     """One turn (seed 003): draw! checks (Dynamite first, then Jail), draw, play any number of
-    cards, then discard down to the hand limit (= current life)."""
+    cards, then discard down to the hand limit (= current life). Each play is first added to
+    the public record a search bot's posterior reads (:func:`observe_play`)."""
     if not begin_turn(s, rng, p):
         return
     for _ in range(MAX_ACTIONS_PER_TURN):
@@ -127,6 +130,7 @@ def take_turn(s, rng, p):
         c, t, which = turn_action(s, rng, p)
         if c == -1:
             break
+        observe_play(s, p, c, t)
         apply_action(s, rng, p, c, t, which)
     end_turn(s, rng, p)
 
@@ -230,13 +234,15 @@ def play_games(n_games, n_players, bots_by_role, params_by_role, max_turns, rng,
 def play_focus_games(n_games, n_players, bots_by_role, params_by_role, focus_role, focus_bot,
                      focus_params, max_turns, deal_rng, play_rng, check_every_turn,
                      rollout_params=None, search_budget=SEARCH_BUDGET,
-                     search_horizon=SEARCH_HORIZON):
+                     search_horizon=SEARCH_HORIZON, population=None):
     """Play n_games; deals (roles, characters, deck) come from ``deal_rng`` and everything
     after from ``play_rng``, so two runs with equal deal streams play the same deals whatever
     the bots do (common random numbers). With ``focus_role`` >= 0 the first seat of that role
     plays ``focus_bot`` with ``focus_params`` instead of its role's bot. A ``search`` seat plans
     with ``rollout_params`` (per role; default ``params_by_role``), ``search_budget`` rollouts
-    per decision and a horizon of ``search_horizon`` turns. Returns (winner,
+    per decision and a horizon of ``search_horizon`` turns; with ``population`` (random flags,
+    slips, log priors, parameters per member and role: :func:`cardsim.sims.bang.posterior.
+    set_population`) it keeps a posterior over the other seats' policies. Returns (winner,
     turns, roles, chars, alive, life, killer, out_turn, errors), one row per game.
 
     Plain Python: it allocates the result arrays and hands the batch kernel one argument type
@@ -254,14 +260,20 @@ def play_focus_games(n_games, n_players, bots_by_role, params_by_role, focus_rol
         np.zeros((n_games, MAX_SEATS), np.int16),  # out_turn
         np.zeros(n_games, np.int8),  # errors
     )
+    if population is None:
+        population = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros((0, 4, N_PARAMS)))
+    flags, slips, priors, member_params = population
     play_focus_batch(n_games, int(n_players), np.ascontiguousarray(bots_by_role, np.int64),
                      np.ascontiguousarray(params_by_role, np.float64), int(focus_role),
                      int(focus_bot), np.ascontiguousarray(focus_params, np.float64),
                      int(max_turns), deal_rng, play_rng, bool(check_every_turn),
                      np.ascontiguousarray(params_by_role if rollout_params is None
                                           else rollout_params, np.float64),
-                     int(search_budget), int(search_horizon), np.zeros(STATE_SIZE, np.int64),
-                     *results)
+                     int(search_budget), int(search_horizon),
+                     np.ascontiguousarray(flags, np.int64), np.ascontiguousarray(slips, np.float64),
+                     np.ascontiguousarray(priors, np.float64),
+                     np.ascontiguousarray(member_params, np.float64),
+                     np.zeros(STATE_SIZE, np.int64), *results)
     return results
 
 
@@ -288,7 +300,8 @@ def set_search(s, rollout_params, budget, horizon):
 @kernel
 def play_focus_batch(n_games, n_players, bots_by_role, params_by_role, focus_role, focus_bot,
                      focus_params, max_turns, deal_rng, play_rng, check_every_turn,
-                     rollout_params, search_budget, search_horizon, s, winner, turns, roles,
+                     rollout_params, search_budget, search_horizon, member_random,
+                     member_slips, member_priors, member_params, s, winner, turns, roles,
                      chars, alive, life, killer, out_turn, errors):
     """The batch kernel of :func:`play_focus_games`: plays the games into its result arrays
     (allocated by the caller: numba compiles each array constructor once per shape and type,
@@ -302,6 +315,8 @@ def play_focus_batch(n_games, n_players, bots_by_role, params_by_role, focus_rol
             s[BOT + seat] = focus_bot
             set_seat_params(s, seat, focus_params)
         set_search(s, rollout_params, search_budget, search_horizon)
+        if member_random.shape[0] > 0:
+            set_population(s, member_random, member_slips, member_priors, member_params)
         errors[i] = play_game(s, play_rng, check_every_turn)
         winner[i] = s[G_WINNER]
         turns[i] = s[G_TURNS]

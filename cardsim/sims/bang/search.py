@@ -8,9 +8,12 @@ BANG! at each player in reach the policy does not rule out (a held fire is searc
 the policy fires a Gatling or Indians! (which hits friends too), the options are that and
 ending the play phase. It scores each option by rollouts: it samples a world consistent with
 the public record (the hidden roles dealt over the seats whose role is unknown, weighted by
-how well each fits the public attack record, :func:`role_leans`; the unseen cards over the
-other hands by their public counts and the draw pile), plays the option there and continues
-the game with the rollout policy in every seat for a horizon of turns, and scores the end:
+how well each fits the public attack record, :func:`role_leans`, and, with a population of
+opponent policies, by how well each seat's public plays fit each role under them,
+:mod:`cardsim.sims.bang.posterior`; the unseen cards over the other hands by their public
+counts and the draw pile), plays the option there and continues the game for a horizon of
+turns with the rollout policy in its own seat and in every other seat a policy drawn from that
+seat's posterior (without a population: the rollout policy everywhere), and scores the end:
 1 / 0 for a won / lost game, else its side's share of the living players' life points. Every
 option is played in the same sampled worlds. It leaves the rollout policy's choice only for an
 option whose paired gain is more than ``SWITCH_Z`` standard errors above 0; past a quarter
@@ -30,6 +33,7 @@ import numpy as np
 
 from cardsim.sims.bang.cards import (
     BANG,
+    BOT_RANDOM,
     BOT_TUNED,
     CAT_BALOU,
     DEPUTY,
@@ -61,6 +65,7 @@ from cardsim.sims.bang.policies import (
     scripted_play_into,
     suspicion,
 )  # fmt: skip
+from cardsim.sims.bang.posterior import add_policy_leans, member_params, sample_member
 from cardsim.sims.bang.rules import apply_action, begin_turn, end_turn
 from cardsim.sims.bang.state import (
     ALIVE,
@@ -78,12 +83,15 @@ from cardsim.sims.bang.state import (
     MAX_ACTIONS_PER_TURN,
     MAX_SEATS,
     PARAMS,
+    POP,
+    POP_RANDOM,
     REVEALED,
     ROLE,
     ROLLOUT,
     SEARCH,
     STATE_SIZE,
     TABLE,
+    WORLD_SIZE,
     Z_DECK,
     Z_HAND,
     Z_LIMBO,
@@ -116,6 +124,14 @@ def copy_state(dst, src):
         dst[i] = src[i]
 
 
+@kernel(refcounts=False)
+def copy_world(dst, src):
+    """The game part of src into dst (everything before the population block: a rollout's
+    world keeps no posterior)."""
+    for i in range(WORLD_SIZE):
+        dst[i] = src[i]
+
+
 @kernel
 def role_leans(v, w):
     """Log-weight of each hidden role per seat (rows: seats, columns: roles) from the public
@@ -144,8 +160,10 @@ def sample_world(s, rng, p, world, lean):
     roles not yet public over the seats whose role is unknown (shuffled, then ``SWAPS``
     Metropolis swaps toward weights exp(``lean[seat, role]``), :func:`role_leans`), the
     cards p has not seen (the draw pile and the other hands) over the other hands by their
-    public sizes and the draw pile. Every seat plays the rollout policy of its sampled role."""
-    copy_state(world, s)
+    public sizes and the draw pile. p plays its rollout policy; with a population
+    (:mod:`cardsim.sims.bang.posterior`) every other seat plays a member drawn from its
+    posterior given its sampled role, else the rollout policy of that role."""
+    copy_world(world, s)
     n = s[G_PLAYERS]
     left = np.zeros(4, np.int64)
     for q in range(n):
@@ -182,6 +200,14 @@ def sample_world(s, rng, p, world, lean):
     for q in range(n):
         world[BOT + q] = BOT_TUNED
         r = world[ROLE + q]
+        if q != p and s[POP] > 0:
+            m = sample_member(s, rng, q, r)
+            if s[POP_RANDOM + m] == 1:
+                world[BOT + q] = BOT_RANDOM
+            w = member_params(s, m, r).view(np.int64)
+            for i in range(N_PARAMS):
+                world[PARAMS + q * N_PARAMS + i] = w[i]
+            continue
         for i in range(N_PARAMS):
             world[PARAMS + q * N_PARAMS + i] = s[ROLLOUT + r * N_PARAMS + i]
     unseen = np.empty(N_CARDS, np.int64)
@@ -354,6 +380,7 @@ def search_play(s, rng, p):
         whiches[n_options] = -1
         n_options += 1
     lean = role_leans(v, w)
+    add_policy_leans(s, p, lean)
     rounds = max(1, s[SEARCH] // n_options)
     totals = np.zeros(MAX_OPTIONS)
     squares = np.zeros(MAX_OPTIONS)  # sums of squared differences from the default option
@@ -364,7 +391,7 @@ def search_play(s, rng, p):
     for _ in range(rounds):
         sample_world(s, rng, p, base, lean)
         for j in range(n_options):
-            copy_state(world, base)
+            copy_world(world, base)
             play_out(world, rng, p, cards[j], targets[j], whiches[j], s[SEARCH + 1])
             values[j] = world_value(world, p)
             totals[j] += values[j]

@@ -115,6 +115,53 @@ def bot_params(bot: str, players: int, params_file=None) -> np.ndarray:
     return table
 
 
+#: the search bot's default population of opponent policies (its posterior is over these)
+POPULATION = ("random", "role", "role2", "tuned", "tuned2", "search")
+#: chance a scripted member's aim is not its rule's (the likelihood's slack for what its view
+#: reconstructed without the hand misses); the search bot leaves its rollout policy's aim
+#: more often, so its member, played as that rollout policy, gets more slack
+MEMBER_SLIP = 0.1
+SEARCH_SLIP = 0.3
+
+
+def parse_population(text: str | list[str] | tuple[str, ...]) -> list[str]:
+    """``"random,role,tuned2"`` -> member names; ``"none"`` or empty -> [] (no posterior).
+    UserError naming ``--population`` for an unknown member or a repeated one."""
+    names = text.split(",") if isinstance(text, str) else list(text)
+    names = [name.strip() for name in names if name.strip()]
+    if names == ["none"]:
+        return []
+    from cardsim.sims.bang.state import MAX_MEMBERS
+
+    for name in names:
+        if name.endswith(".py"):
+            raise UserError(f"bang: --population member {name!r}: Python files cannot be "
+                            f"population members (their rollouts would run as Python); "
+                            f"choose from: {', '.join(BOT_NAMES)}")
+        if name not in BOT_NAMES:
+            raise UserError(f"bang: unknown --population member {name!r}; choose from: "
+                            f"{', '.join(BOT_NAMES)} (or none)")
+    if len(set(names)) != len(names):
+        raise UserError(f"bang: --population names a member twice: {', '.join(names)}")
+    if len(names) > MAX_MEMBERS:
+        raise UserError(f"bang: --population has {len(names)} members, at most {MAX_MEMBERS}")
+    return names
+
+
+def population_tables(members: list[str], players: int, params_file=None
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The engine's population arrays (random flags, slips, log priors, parameters per member
+    and role) for ``members`` at ``players``, equal priors; None for no members. The search
+    bot's member plays as its rollout policy (tuned2) in rollouts."""
+    if not members:
+        return None
+    flags = np.array([name == "random" for name in members], np.int64)
+    slips = np.array([SEARCH_SLIP if name == "search" else MEMBER_SLIP for name in members])
+    priors = np.zeros(len(members))
+    params = np.stack([bot_params(name, players, params_file) for name in members])
+    return flags, slips, priors, params
+
+
 def parse_bots(text: str) -> dict[str, str]:
     """``"sheriff=role,outlaw=random"`` -> config fields; ``"random"`` seats it everywhere.
 

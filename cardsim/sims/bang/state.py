@@ -84,7 +84,19 @@ ROLLOUT = ACTS + MAX_ACTIONS * 3  # float64 bits of the search bot's rollout par
 SEARCH = ROLLOUT + 4 * N_PARAMS  # s[SEARCH]: search rollouts per decision; s[SEARCH + 1]: horizon
 PICKS = SEARCH + 2  # the cards a General Store shows or Kit Carlson looks at (scratch)
 SUSPECT = PICKS + MAX_SEATS  # float64 bits of the deciding bot's suspicion per seat (scratch)
-STATE_SIZE = SUSPECT + 2 * MAX_SEATS
+# the search bot's population of opponent policies (the posterior over each seat's policy,
+# cardsim.sims.bang.posterior); last in the state, so a rollout's world copies only the part
+# before it (WORLD_SIZE)
+POP = SUSPECT + 2 * MAX_SEATS  # s[POP]: population members (0: no posterior kept)
+MAX_MEMBERS = 8
+POP_RANDOM = POP + 1  # s[POP_RANDOM + m]: 1 if member m plays uniformly random legal plays
+POP_SLIP = POP_RANDOM + MAX_MEMBERS  # float64 bits: chance member m's aim is not its rule's
+POP_PRIOR = POP_SLIP + MAX_MEMBERS  # float64 bits: log prior weight of member m
+POP_PARAMS = POP_PRIOR + MAX_MEMBERS  # float64 bits of member m's parameters for role r
+POP_LOGLIK = POP_PARAMS + MAX_MEMBERS * 4 * N_PARAMS  # float64 bits: log-likelihood of the
+#   public plays of seat q under (member m, role r), at POP_LOGLIK + (q * MAX_MEMBERS + m) * 4 + r
+WORLD_SIZE = POP
+STATE_SIZE = POP_LOGLIK + MAX_SEATS * MAX_MEMBERS * 4
 #: the search bot's default rollouts per decision and rollout horizon (turns)
 SEARCH_BUDGET = 128
 SEARCH_HORIZON = 10
