@@ -23,6 +23,26 @@ the wrapper.
 While numba compiles, Python's cyclic garbage collector is paused (:class:`PausedCollector`):
 numba's compiler builds and drops millions of objects, and the collector's full passes over
 them are a noticeable share of compile time. It resumes when the outermost compilation ends.
+
+numba internals used, and why (none has a public equivalent of the same speed):
+
+- ``_nrt=False`` (a private ``njit`` option): compiles a ``refcounts=False`` kernel without
+  reference counting, whose atomic counts can outweigh a hot game loop's arithmetic.
+- ``no_cpython_wrapper=True`` and ``no_cfunc_wrapper=True`` (undocumented ``njit`` options):
+  skip compiling the wrappers for calls from Python and C that a kernel called only by other
+  kernels never uses, about a tenth of a small kernel's compile time.
+- the dispatcher's class swapped for :class:`InnerKernel` (a ``CPUDispatcher`` subclass from
+  ``numba.core.registry``), so a call from Python goes to the twin that has the wrapper.
+- the dispatcher's ``get_call_template`` replaced, to type constant arguments plainly for
+  compiled callers (one compiled copy instead of one per constant).
+- ``numba.core.event`` and ``numba.core.types.unliteral``: the documented event API and type
+  helpers, for the paused collector and the plain argument types.
+
+A numba release may rename or drop any of the first four. Before the first kernel is declared,
+:func:`private_options_work` compiles a tiny probe with all of them (loaded from numba's cache
+when this numba version compiled it before); if numba refuses anything, every kernel is an
+ordinary counting ``njit(cache=True)`` function instead, with one :class:`RuntimeWarning`:
+the same results, slower to compile and to run.
 """
 
 from __future__ import annotations
@@ -32,10 +52,12 @@ import hashlib
 import inspect
 import os
 import types as pytypes
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numba
 from numba import njit
 from numba.core import event, types
 from numba.core.registry import CPUDispatcher
@@ -153,6 +175,73 @@ def python_copy(function: Callable) -> Callable:
     return copy
 
 
+def _private_kernel(python_function: Callable, inline: str, kept: set[str] | None,
+                    refcounts: bool) -> Any:
+    """``python_function`` as an :class:`InnerKernel` (numba's private options; see the module
+    note). ``kept`` names the arguments typed with their constant values; ``None`` keeps all."""
+    options = {} if refcounts else {"_nrt": False}
+    dispatcher = njit(cache=True, inline=inline, no_cpython_wrapper=True,
+                      no_cfunc_wrapper=True, **options)(python_function)
+    dispatcher.__class__ = InnerKernel
+    if kept is None:
+        return dispatcher
+    names = list(inspect.signature(python_function).parameters)
+    keep_position = [name in kept for name in names]
+    typed_for_callers = dispatcher.get_call_template
+
+    def get_call_template(args: tuple, kws: dict) -> Any:
+        return typed_for_callers(
+            tuple(a if i < len(keep_position) and keep_position[i] else _plain(a)
+                  for i, a in enumerate(args)),
+            {k: v if k in kept else _plain(v) for k, v in kws.items()},
+        )
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+def _counting_kernel(python_function: Callable, inline: str) -> Any:
+    """``python_function`` as an ordinary ``njit(cache=True)`` function: reference counted,
+    with the wrapper for calls from Python, a copy per constant argument. Compiled as
+    :func:`python_copy` so that its cache files never mix with an :class:`InnerKernel`'s."""
+    return njit(cache=True, inline=inline)(python_copy(python_function))
+
+
+def _probe_callee(x: int) -> int:
+    return x + 1
+
+
+def _probe_caller(x: int) -> int:
+    return _probe_kernel(x) + _probe_kernel(2)
+
+
+_probe_kernel: Any = None
+_private_options: list[bool] = []
+
+
+def private_options_work() -> bool:
+    """Whether numba accepts the internals :func:`kernel` uses (module note), tried once per
+    process on a tiny kernel without reference counting called by a cached caller; when it
+    refuses, one :class:`RuntimeWarning` says that kernels fall back to counting ones."""
+    global _probe_kernel
+    if not _private_options:
+        try:
+            drop_stale_cache(Path(__file__))
+            _probe_kernel = _private_kernel(_probe_callee, "never", set(), refcounts=False)
+            works = njit(cache=True)(_probe_caller)(3) == 7
+            problem = "the probe computed a wrong value"
+        except Exception as error:  # any refusal: KeyError for an unknown option, a missing attribute, ...
+            works, problem = False, f"{type(error).__name__}: {error}"
+        _private_options.append(works)
+        if not works:
+            warnings.warn(
+                f"numba {numba.__version__} refuses the internals cardsim's kernels use ({problem}); "
+                "compiling ordinary reference-counted kernels instead (same results, slower)",
+                RuntimeWarning, stacklevel=2,
+            )
+    return _private_options[0]
+
+
 def kernel(
     function: Callable | None = None, *, inline: str = "never",
     literals: bool | tuple[str, ...] = False, refcounts: bool = True,
@@ -175,6 +264,9 @@ def kernel(
     Every kernel is an :class:`InnerKernel`: compiled for other kernels without a CPython
     wrapper (nor a C callback wrapper); a call from Python
     (a batch kernel, a test) goes through a twin compiled for it.
+
+    Where numba refuses these internals (:func:`private_options_work`), every kernel is an
+    ordinary counting ``njit(cache=True)`` function instead, with the same results.
     """
 
     def compile_later(python_function: Callable) -> Any:
@@ -184,24 +276,9 @@ def kernel(
         if unknown:
             raise TypeError(f"{python_function.__name__} has no argument {sorted(unknown)}")
         drop_stale_cache(Path(inspect.getfile(python_function)))
-        options = {} if refcounts else {"_nrt": False}
-        dispatcher = njit(cache=True, inline=inline, no_cpython_wrapper=True,
-                          no_cfunc_wrapper=True, **options)(python_function)
-        dispatcher.__class__ = InnerKernel
-        if literals is True:
-            return dispatcher
-        keep_position = [name in kept for name in names]
-        typed_for_callers = dispatcher.get_call_template
-
-        def get_call_template(args: tuple, kws: dict) -> Any:
-            return typed_for_callers(
-                tuple(a if i < len(keep_position) and keep_position[i] else _plain(a)
-                      for i, a in enumerate(args)),
-                {k: v if k in kept else _plain(v) for k, v in kws.items()},
-            )
-
-        dispatcher.get_call_template = get_call_template
-        return dispatcher
+        if not private_options_work():
+            return _counting_kernel(python_function, inline)
+        return _private_kernel(python_function, inline, None if literals is True else kept, refcounts)
 
     if function is None:
         return compile_later
