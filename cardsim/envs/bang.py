@@ -51,11 +51,12 @@ from cardsim.sims.bang.cards import (
     ROLE_SIDE,
     SIDE_NAMES,
 )
+from cardsim.sims.bang.policies import SID_ABILITY
+from cardsim.sims.bang.state import DEFAULT_PARAMS
 from cardsim.sims.bang.strategy import (
     DECISIONS,
     END,
     MAX_TURNS,
-    SID_ABILITY,
     Play,
     View,
     build_view,
@@ -97,17 +98,17 @@ def action_of(decision: str, choice: Any) -> int:
         if choice.card == SID_ABILITY:
             return A_SID
         slot = card_kind(choice.which) + 1 if choice.which >= 0 else 0
-        return A_PLAY + (choice.card * N_TARGETS + choice.target + 1) * N_SLOTS + slot
+        return int(A_PLAY + (choice.card * N_TARGETS + choice.target + 1) * N_SLOTS + slot)
     if decision == "discard":
-        return A_DISCARD + choice
+        return int(A_DISCARD + choice)
     if decision == "store_pick":
-        return A_STORE + choice
+        return int(A_STORE + choice)
     if decision == "sid_discard":
-        return A_SID_PAIR + choice[0] * N_CARDS + choice[1]
+        return int(A_SID_PAIR + choice[0] * N_CARDS + choice[1])
     if decision == "jesse_source":
-        return A_JESSE + choice + 1
+        return int(A_JESSE + choice + 1)
     if decision == "kit_return":
-        return A_KIT + choice
+        return int(A_KIT + choice)
     return A_PEDRO + int(choice)
 
 
@@ -122,12 +123,12 @@ class _Game(threading.Thread):
     def __init__(self, players: int, deal_seed: int, play_seed: int) -> None:
         super().__init__(daemon=True)
         self.players, self.deal_seed, self.play_seed = players, deal_seed, play_seed
-        self.requests: queue.Queue = queue.Queue()
-        self.replies: queue.Queue = queue.Queue()
+        self.requests: queue.Queue[Any] = queue.Queue()
+        self.replies: queue.Queue[Any] = queue.Queue()
 
     def run(self) -> None:
         install(self.handle)
-        table = np.ascontiguousarray(engine.DEFAULT_PARAMS, np.float64)
+        table = np.ascontiguousarray(DEFAULT_PARAMS, np.float64)
         bots = np.full(4, BOT_USER + BOT_ROLE, dtype=np.int64)
         try:
             result = engine.play_focus_games(
@@ -209,7 +210,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         return {"observation": obs, "action_mask": mask}
 
     # -- playing ------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.close()
         if seed is not None:
             self._np_random = np.random.default_rng(seed)

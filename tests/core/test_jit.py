@@ -185,7 +185,7 @@ GAME_CALLS = {
 
 @pytest.mark.parametrize(("game", "option"), [
     ("cashnguns", "_nrt"),
-    pytest.param("cashnguns", "no_cpython_wrapper", marks=pytest.mark.slow),
+    pytest.param("cashnguns", "no_cfunc_wrapper", marks=pytest.mark.slow),
     pytest.param("thegame", "_nrt", marks=pytest.mark.slow),
     pytest.param("bang", "_nrt", marks=pytest.mark.slow),
     pytest.param("gang", "no_cfunc_wrapper", marks=pytest.mark.slow),

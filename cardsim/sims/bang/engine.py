@@ -227,10 +227,12 @@ def play_games(n_games, n_players, bots_by_role, params_by_role, max_turns, rng,
                             params_by_role[0], max_turns, rng, rng, check_every_turn)
 
 
-def play_focus_games(n_games, n_players, bots_by_role, params_by_role, focus_role, focus_bot,
-                     focus_params, max_turns, deal_rng, play_rng, check_every_turn,
-                     rollout_params=None, search_budget=SEARCH_BUDGET,
-                     search_horizon=SEARCH_HORIZON):
+def play_focus_games(n_games: int, n_players: int, bots_by_role: np.ndarray, params_by_role: np.ndarray,
+                     focus_role: int, focus_bot: int, focus_params: np.ndarray, max_turns: int,
+                     deal_rng: np.random.Generator, play_rng: np.random.Generator,
+                     check_every_turn: bool, rollout_params: np.ndarray | None = None,
+                     search_budget: int = SEARCH_BUDGET,
+                     search_horizon: int = SEARCH_HORIZON) -> tuple[np.ndarray, ...]:
     """Play n_games; deals (roles, characters, deck) come from ``deal_rng`` and everything
     after from ``play_rng``, so two runs with equal deal streams play the same deals whatever
     the bots do (common random numbers). With ``focus_role`` >= 0 the first seat of that role

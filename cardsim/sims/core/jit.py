@@ -55,7 +55,7 @@ import types as pytypes
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar, overload
 
 import numba
 from numba import njit
@@ -63,6 +63,13 @@ from numba.core import event, types
 from numba.core.registry import CPUDispatcher
 
 SIMS = Path(__file__).resolve().parent.parent
+P = ParamSpec("P")
+R = TypeVar("R")
+# ``njit`` as numba declares it knows none of the private options passed below; numba's event
+# and type helpers are unannotated.
+_njit: Callable[..., Any] = njit
+_register_listener: Callable[[str, event.Listener], None] = event.register
+_unliteral: Callable[[Any], Any] = types.unliteral
 _checked_caches: set[Path] = set()
 
 
@@ -132,12 +139,12 @@ class PausedCollector(event.Listener):
             gc.enable()
 
 
-event.register("numba:compile", PausedCollector())
+_register_listener("numba:compile", PausedCollector())
 
 
 def _plain(argument_type: Any) -> Any:
     """The argument type with any literal value dropped (``Literal[int](3)`` -> ``int64``)."""
-    return types.unliteral(argument_type)
+    return _unliteral(argument_type)
 
 
 class InnerKernel(CPUDispatcher):
@@ -152,7 +159,29 @@ class InnerKernel(CPUDispatcher):
         return python_entry(self)(*args, **kwargs)
 
 
-def python_entry(function: Any) -> Any:
+class Kernel(Protocol, Generic[P, R]):
+    """What :func:`kernel` returns, as type checkers see it: called like the function it
+    compiles (so every call of a kernel is checked against that function's annotations), with
+    the dispatcher attributes cardsim reads."""
+
+    py_func: Callable[P, R]
+    targetoptions: dict[str, Any]
+    overloads: dict[Any, Any]
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    def __hash__(self) -> int: ...
+
+    def get_call_template(self, args: tuple[Any, ...], kws: dict[str, Any]) -> Any: ...
+
+
+class KernelDecorator(Protocol):
+    """``kernel(...)`` with options: compiles the function it decorates."""
+
+    def __call__(self, function: Callable[P, R], /) -> Kernel[P, R]: ...
+
+
+def python_entry(function: Callable[P, R]) -> Callable[P, R]:
     """What Python calls when it calls ``function``: a kernel's twin compiled with the CPython
     wrapper (made on first use), any other function itself. A Python loop that calls a kernel
     many times a game binds this once and skips :meth:`InnerKernel.__call__`'s forwarding."""
@@ -164,7 +193,7 @@ def python_entry(function: Any) -> Any:
     return twin
 
 
-def python_copy(function: Callable) -> Callable:
+def python_copy(function: Callable[P, R]) -> Callable[P, R]:
     """The same code as a new function named ``<name>__python`` (numba's cache files are
     named after the function, so the twin never reads or overwrites the inner kernel's)."""
     copy = pytypes.FunctionType(function.__code__, function.__globals__, function.__name__,
@@ -175,13 +204,13 @@ def python_copy(function: Callable) -> Callable:
     return copy
 
 
-def _private_kernel(python_function: Callable, inline: str, kept: set[str] | None,
+def _private_kernel(python_function: Callable[..., Any], inline: str, kept: set[str] | None,
                     refcounts: bool) -> Any:
     """``python_function`` as an :class:`InnerKernel` (numba's private options; see the module
     note). ``kept`` names the arguments typed with their constant values; ``None`` keeps all."""
     options = {} if refcounts else {"_nrt": False}
-    dispatcher = njit(cache=True, inline=inline, no_cpython_wrapper=True,
-                      no_cfunc_wrapper=True, **options)(python_function)
+    dispatcher = _njit(cache=True, inline=inline, no_cpython_wrapper=True,
+                       no_cfunc_wrapper=True, **options)(python_function)
     dispatcher.__class__ = InnerKernel
     if kept is None:
         return dispatcher
@@ -189,7 +218,7 @@ def _private_kernel(python_function: Callable, inline: str, kept: set[str] | Non
     keep_position = [name in kept for name in names]
     typed_for_callers = dispatcher.get_call_template
 
-    def get_call_template(args: tuple, kws: dict) -> Any:
+    def get_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
         return typed_for_callers(
             tuple(a if i < len(keep_position) and keep_position[i] else _plain(a)
                   for i, a in enumerate(args)),
@@ -200,11 +229,11 @@ def _private_kernel(python_function: Callable, inline: str, kept: set[str] | Non
     return dispatcher
 
 
-def _counting_kernel(python_function: Callable, inline: str) -> Any:
+def _counting_kernel(python_function: Callable[..., Any], inline: str) -> Any:
     """``python_function`` as an ordinary ``njit(cache=True)`` function: reference counted,
     with the wrapper for calls from Python, a copy per constant argument. Compiled as
     :func:`python_copy` so that its cache files never mix with an :class:`InnerKernel`'s."""
-    return njit(cache=True, inline=inline)(python_copy(python_function))
+    return _njit(cache=True, inline=inline)(python_copy(python_function))
 
 
 def _probe_callee(x: int) -> int:
@@ -215,7 +244,7 @@ def _probe_caller(x: int) -> int:
     return _probe_kernel(x) + _probe_kernel(2)
 
 
-_probe_kernel: Any = None
+_probe_kernel: Callable[[int], int] = _probe_callee  # the probe's compiled callee once tried
 _private_options: list[bool] = []
 
 
@@ -242,8 +271,17 @@ def private_options_work() -> bool:
     return _private_options[0]
 
 
+@overload
+def kernel(function: Callable[P, R], /) -> Kernel[P, R]: ...
+
+
+@overload
+def kernel(*, inline: str = "never", literals: bool | tuple[str, ...] = False,
+           refcounts: bool = True) -> KernelDecorator: ...
+
+
 def kernel(
-    function: Callable | None = None, *, inline: str = "never",
+    function: Callable[..., Any] | None = None, /, *, inline: str = "never",
     literals: bool | tuple[str, ...] = False, refcounts: bool = True,
 ) -> Any:
     """Compile ``function`` in nopython mode with the on-disk cache, typed for its compiled
@@ -269,7 +307,7 @@ def kernel(
     ordinary counting ``njit(cache=True)`` function instead, with the same results.
     """
 
-    def compile_later(python_function: Callable) -> Any:
+    def compile_later(python_function: Callable[..., Any]) -> Any:
         names = list(inspect.signature(python_function).parameters)
         kept = set(names) if literals is True else set(literals or ())
         unknown = kept - set(names)

@@ -13,11 +13,11 @@ import math
 import platform
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -34,6 +34,9 @@ from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
 from cardsim.sims.core.simulator import Simulator, config_summary, config_to_dict
 from cardsim.sims.core.store import StoredRun, StoreWriteError, open_run
 from cardsim.stats import Z95, wilson_half_width
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 BACKENDS = ("joblib", "dask")
 DEFAULT_MAX_N = 1_000_000
@@ -70,7 +73,8 @@ def play_chunk(
     return index, frame
 
 
-ChunkExecutor = Callable[[list[int]], Iterator[tuple[int, pl.DataFrame]]]
+Chunks = Generator[tuple[int, pl.DataFrame], None, None]
+ChunkExecutor = Callable[[list[int]], Chunks]
 
 
 def compile_one_game(simulator: Simulator, configs: Sequence[Any]) -> str:
@@ -106,7 +110,7 @@ def compile_ahead(
 
 
 def _sequential(simulator: Simulator, config: Any, seed: int, size: int) -> ChunkExecutor:
-    def execute(indices: list[int]) -> Iterator[tuple[int, pl.DataFrame]]:
+    def execute(indices: list[int]) -> Chunks:
         for index in indices:
             yield play_chunk(simulator, config, seed, index, size)
 
@@ -116,7 +120,7 @@ def _sequential(simulator: Simulator, config: Any, seed: int, size: int) -> Chun
 def _joblib(simulator: Simulator, config: Any, seed: int, size: int, jobs: int) -> ChunkExecutor:
     from joblib import Parallel, delayed
 
-    def execute(indices: list[int]) -> Iterator[tuple[int, pl.DataFrame]]:
+    def execute(indices: list[int]) -> Chunks:
         start_workers(jobs)  # a Ctrl-C while they start: no traceback from them
         parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
         yield from stopped_quietly(parallel(
@@ -127,7 +131,8 @@ def _joblib(simulator: Simulator, config: Any, seed: int, size: int, jobs: int) 
     return execute
 
 
-def _dask(simulator: Simulator, config: Any, seed: int, size: int, scheduler: str | None):
+def _dask(simulator: Simulator, config: Any, seed: int, size: int, scheduler: str | None
+          ) -> tuple[ChunkExecutor, Any]:
     try:
         from dask.distributed import Client, as_completed
     except ImportError:
@@ -136,12 +141,15 @@ def _dask(simulator: Simulator, config: Any, seed: int, size: int, scheduler: st
         ) from None
     if not scheduler:
         raise UserError("the dask backend needs --scheduler tcp://host:port")
+    # dask's functions are unannotated
+    connect: Callable[..., Any] = Client
+    completed: Callable[[list[Any]], Any] = as_completed
     try:
-        client = Client(scheduler, timeout="10s")
+        client = connect(scheduler, timeout="10s")
     except (OSError, TimeoutError) as exc:
         raise UserError(f"cannot reach dask scheduler {scheduler}: {exc}") from None
 
-    def execute(indices: list[int]) -> Iterator[tuple[int, pl.DataFrame]]:
+    def execute(indices: list[int]) -> Chunks:
         futures = client.map(
             play_chunk,
             [simulator] * len(indices),
@@ -151,7 +159,7 @@ def _dask(simulator: Simulator, config: Any, seed: int, size: int, scheduler: st
             [size] * len(indices),
             pure=False,
         )
-        for future in as_completed(futures):
+        for future in completed(futures):
             yield future.result()
 
     return execute, client
@@ -178,7 +186,7 @@ class _Progress:
     """A rich progress bar with ETA on stderr, shown only on a terminal and when asked for."""
 
     def __init__(self, enabled: bool, label: str) -> None:
-        self._bar = None
+        self._bar: Progress | None = None
         if enabled:
             from rich.console import Console
             from rich.progress import (
@@ -205,7 +213,7 @@ class _Progress:
                 )
                 self._bar.start()
         self._label = label
-        self._task = None
+        self._task: TaskID | None = None
 
     def wave(self, total: int) -> None:
         if self._bar is not None:
@@ -245,7 +253,7 @@ class _Chunks:
         """Make chunks 0..count-1 available: read stored ones, compute the missing ones."""
         missing = [i for i in range(count) if i not in self.frames and i not in self.on_disk]
         for index in range(count):
-            if index not in self.frames and index in self.on_disk:
+            if index not in self.frames and index in self.on_disk and self.stored is not None:
                 self.frames[index] = self.stored.read_chunk(index)
         if not missing:
             return
@@ -431,7 +439,7 @@ def run(
         )) from None
     except StoreWriteError as exc:
         raise StoreWriteError(
-            f"{exc}; {len(chunks.on_disk)} finished chunk(s) kept in {stored.path}, "
+            f"{exc}; {len(chunks.on_disk)} finished chunk(s) kept in {stored.path if stored else '-'}, "
             "run the same command to resume"
         ) from None
     finally:
