@@ -316,7 +316,7 @@ def hidden_info_check(seed: int) -> int:
     return sum(check_reads_only_legal_information(single_turn, name, seed=seed, wanted=5)
                for name in STRATEGIES)
 # ---------------------------------------------------------------------------------------------
-# The Python engine of user strategies (issue 33): the views and legal choices it hands a
+# The Python engine of user strategies: the views and legal choices it hands a
 # strategy, at every decision of whole games.
 
 def _redeal_hidden(table: strategy.Table, seat: int, rng: np.random.Generator):

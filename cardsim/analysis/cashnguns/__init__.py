@@ -26,10 +26,6 @@ from cardsim.analysis.cashnguns.check import (  # noqa: F401
 from cardsim.analysis.cashnguns.discover import (  # noqa: F401
     DISCOVER_METHOD,
     DISCOVER_METHOD_1,
-    DISCOVER_METHOD_2,
-    DISCOVER_METHOD_3,
-    DISCOVER_METHOD_4,
-    DISCOVER_METHOD_5,
     METHOD_VERSION,
     DiscoverSettings,
     _load_discover,
@@ -144,8 +140,7 @@ from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, Strategy, parse_
 # The public names this package re-exports.
 __all__ = [
     "SWEEP_STREAM", "OutsideCheck", "check_command_line", "check_equilibrium", "checked_replies",
-    "record_outside_check", "DISCOVER_METHOD", "DISCOVER_METHOD_1", "DISCOVER_METHOD_2",
-    "DISCOVER_METHOD_3", "DISCOVER_METHOD_4", "DISCOVER_METHOD_5", "METHOD_VERSION",
+    "record_outside_check", "DISCOVER_METHOD", "DISCOVER_METHOD_1", "METHOD_VERSION",
     "DiscoverSettings", "discover", "discover_flags", "discover_path", "discover_round_lines",
     "reported_round", "settings_from_key", "start_names", "table_parts", "LIBRARIES_FORMAT",
     "LIBRARIES_FORMAT_1", "SHIPPED_LIBRARIES", "cashnguns_fingerprint", "export_libraries",

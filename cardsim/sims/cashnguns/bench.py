@@ -1,7 +1,7 @@
 """`cardsim bench cashnguns`: games per second for 5 players on one core, against the
 plain-Python reference engine in the same process (target: >= 20,000 games/s), and the
-user-strategy engine with a trivial Python strategy in one seat (target: >= 2,000 games/s,
-issue 33; :func:`strategy_rows` gives that row to ``cardsim bench strategies``, beside the
+user-strategy engine with a trivial Python strategy in one seat (target: >= 2,000 games/s;
+:func:`strategy_rows` gives that row to ``cardsim bench strategies``, beside the
 kernel on the same table).
 
 Rates are per CPU-second of this process (``time.process_time``), which stays meaningful on

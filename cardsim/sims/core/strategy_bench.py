@@ -1,6 +1,6 @@
 """The rows of ``cardsim bench strategies``: a user-strategy engine's speed beside its kernel's.
 
-Issue 33 asks that a strategy written in plain Python play in an engine that stays compiled
+A strategy written in plain Python plays in an engine that stays compiled
 between the user's decisions, at a target speed per CPU-second with a trivial strategy in
 every seat the strategy may take. Each game with such an engine declares
 ``Game.strategy_bench``, a ``strategy_rows(quick: bool = False) -> list[dict]`` whose rows
