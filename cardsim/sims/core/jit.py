@@ -29,14 +29,14 @@ numba internals used, and why (none has a public equivalent of the same speed):
 - ``_nrt=False`` (a private ``njit`` option): compiles a ``refcounts=False`` kernel without
   reference counting, whose atomic counts can outweigh a hot game loop's arithmetic.
 - ``no_cpython_wrapper=True`` and ``no_cfunc_wrapper=True`` (undocumented ``njit`` options):
-  skip compiling the wrappers for calls from Python and C that a kernel called only by other
-  kernels never uses, about a tenth of a small kernel's compile time.
+  skip compiling the wrappers for calls from Python and C, which a kernel called only by other
+  kernels never uses.
 - the dispatcher's class swapped for :class:`InnerKernel` (a ``CPUDispatcher`` subclass from
   ``numba.core.registry``), so a call from Python goes to the twin that has the wrapper.
 - the dispatcher's ``get_call_template`` replaced, to type constant arguments plainly for
   compiled callers (one compiled copy instead of one per constant).
-- ``numba.core.event`` and ``numba.core.types.unliteral``: the documented event API and type
-  helpers, for the paused collector and the plain argument types.
+- ``numba.core.event`` (numba's documented event API) for the paused collector, and
+  ``numba.core.types.unliteral`` for the plain argument types (not covered by the fallback).
 
 A numba release may rename or drop any of the first four. Before the first kernel is declared,
 :func:`private_options_work` compiles a tiny probe with all of them (loaded from numba's cache
