@@ -1,4 +1,4 @@
-"""The Gang, issue 15's helpful-use target on fresh seeds: the paired-by-deal effect of one
+"""The Gang, the helpful-use target on fresh seeds: the paired-by-deal effect of one
 group-decided card against no card, pooled over blocks of heists with consecutive seeds (the
 pairing of ``gang_use_rates.py``: in each block the card's run and the no-card run share the
 seed, so the same deals and heist seeds; the outside review's 200-heist blocks).

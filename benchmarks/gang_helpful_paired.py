@@ -1,4 +1,4 @@
-"""The Gang, issue 15's helpful-use target: the effect of each group-decided hand card (Hacker,
+"""The Gang, the helpful-use target: the effect of each group-decided hand card (Hacker,
 Jack, Jack under the "may discard" reading, Muscle) against no card, paired by deal.
 
 Every configuration runs through the runner with the same seed, so chunk k of every card plays

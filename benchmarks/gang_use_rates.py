@@ -1,4 +1,4 @@
-"""The outside review of issue 15's helpful estimate: per group-decided specialist, the share of heists in which
+"""The outside review of the helpful estimate: per group-decided specialist, the share of heists in which
 the group plays it under --specialist-use helpful, and the paired-by-deal effect (points, 95%
 interval) under helpful and always, against no card on the same deals (same seed).
 Also counts heists where helpful declined but the outcome differs from no card (must be 0).

@@ -47,7 +47,7 @@ def first_commands() -> dict[str, tuple[str, ...]]:
 COMMON_FLAGS = ("--jobs", "1", "--no-store", "--quiet")
 REPORT_COMMAND = ("report", "--quick", "--quiet")
 
-# Targets of issue 17 (seconds with a cold cache, on two cores).
+# Targets (seconds with a cold cache, on two cores).
 FIRST_RUN_TARGET = 20.0
 REPORT_TARGET = 75.0
 
@@ -274,7 +274,7 @@ def long_run_benchmark(games: Sequence[str] | None = None, *,
 # ---------------------------------------------------------------------------------------------
 # The README's main command as a user meets it: clone, fresh venv, install, `cardsim report`.
 
-# Targets of issue 36 for the whole command on two cores (seconds wall, CPU seconds).
+# Targets for the whole command on two cores (seconds wall, CPU seconds).
 REPORT_WALL_TARGET = 360.0
 REPORT_CPU_TARGET = 600.0
 # Variables that would point the fresh install at this checkout or at caches and stores of

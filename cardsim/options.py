@@ -85,10 +85,10 @@ def parse_range(value: str | int | Sequence[int], *, name: str = "players") -> l
         raise UserError(f"{name}: expected a whole number, a range like 3-6 or a list of whole "
                         f"numbers; got {value!r}")
     if not isinstance(value, str):
-        values = list(value)
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        listed = list(value)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in listed):
             raise UserError(f"{name}: expected whole numbers, got {value!r}")
-        return unique(values, name=name)
+        return unique(listed, name=name)
     values: list[int] = []
     for part in value.split(","):
         match = _RANGE.match(part)

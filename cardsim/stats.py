@@ -8,12 +8,13 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
+from numpy.typing import ArrayLike
 
 Z95 = 1.959963984540054
 """The two-sided 95% standard normal quantile."""
 
 
-def wilson_interval(successes, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+def wilson_interval(successes: ArrayLike, n: ArrayLike, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for a binomial proportion (numpy-vectorised).
 
     ``(p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)``; n = 0 gives (0, 1).
@@ -31,13 +32,15 @@ def wilson_interval(successes, n, z: float = Z95) -> tuple[np.ndarray, np.ndarra
     return lo, hi
 
 
-def wilson_half_width(successes, n, z: float = Z95) -> np.ndarray:
+def wilson_half_width(successes: ArrayLike, n: ArrayLike, z: float = Z95) -> np.ndarray:
     """Half the width of the Wilson interval (the precision the runner's stop rule targets)."""
     lo, hi = wilson_interval(successes, n, z)
-    return (hi - lo) / 2
+    half: np.ndarray = (hi - lo) / 2
+    return half
 
 
-def paired_difference_interval(both, first_only, second_only, neither, z: float = Z95
+def paired_difference_interval(both: ArrayLike, first_only: ArrayLike, second_only: ArrayLike,
+                               neither: ArrayLike, z: float = Z95
                                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Difference p1 - p2 of two proportions measured on the same n pairs, with Newcombe's
     hybrid score 95% interval for paired data (Newcombe 1998, Statistics in Medicine 17,
@@ -67,7 +70,7 @@ def paired_difference_interval(both, first_only, second_only, neither, z: float 
     return diff, diff - lower, diff + upper
 
 
-def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
+def mean_interval(values: ArrayLike, z: float = Z95) -> tuple[float, float, float]:
     """Mean with a 95% normal-approximation interval ``mean ± z·s/√n`` (s with ddof=1).
 
     Returns (mean, lo, hi); with fewer than two values the interval is (nan, nan).

@@ -21,7 +21,7 @@ CARDS_LEFT_BINS: tuple[tuple[str, int, int], ...] = (
     ("41+", 41, 98),
 )
 
-# Published win rates the best legal strategy must beat (10,000 games each; see the issue).
+# Published win rates the best legal strategy must beat (10,000 games each).
 ANCHORS: dict[str, dict[int, float]] = {
     "no communication": {1: 0.118, 2: 0.188, 3: 0.078, 4: 0.112, 5: 0.123},
     "full communication": {2: 0.24, 3: 0.10},

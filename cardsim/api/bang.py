@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardsim import __version__
 from cardsim.errors import UserError
@@ -208,7 +208,7 @@ class Bang:
                 roles: Names = "sheriff,deputy,outlaw,renegade", n: int = 20_000, seed: int = 0,
                 jobs: int | None = None, params: str | Path | None = None, budget: int = 128,
                 store: str | Path | None = None,
-                on_row: Callable[[dict, str | None], None] | None = None,
+                on_row: Callable[[dict[str, Any], str | None], None] | None = None,
                 baseline: str | None = None, population: str | None = None,
         *, backend: str = "joblib", scheduler: str | None = None) -> pl.DataFrame:
         """Win rate of one seat of each role playing ``bot`` while the others play

@@ -128,7 +128,8 @@ class CashNGuns:
         shame: int | None = None, *, seed: int = 0, jobs: int | None = None,
         backend: str = "joblib", scheduler: str | None = None, store: str | Path | None = None,
         precision: float | None = None, max_n: int | None = None, quiet: bool = False,
-        options: RunOptions | None = None, on_profile=None,
+        options: RunOptions | None = None,
+        on_profile: Callable[[int], Callable[[int, int], None]] | None = None,
     ) -> Result:
         """Meta-game per player count: focal-vs-others payoff matrix (``matrix_<k>p``), the
         symmetric equilibrium mix (``equilibrium_<k>p``) and best responses
@@ -317,10 +318,10 @@ class CashNGuns:
                  budget: int = 200, rounds: int = 20, local: int | None = None,
                  start: Names | None = None, stop_checks: int = 2, seed: int = 0,
                  jobs: int | None = None, store: str | Path | None = None, sweep: bool = True,
-                 on_round: Callable[[dict], None] | None = None,
+                 on_round: Callable[[dict[str, Any]], None] | None = None,
                  on_start: Callable[[Any], None] | None = None,
-                 on_done: Callable[[dict], None] | None = None,
-        *, backend: str = "joblib", scheduler: str | None = None) -> list[dict]:
+                 on_done: Callable[[dict[str, Any]], None] | None = None,
+        *, backend: str = "joblib", scheduler: str | None = None) -> list[dict[str, Any]]:
         """Grow a strategy library by best responses (double oracle) per player count; one
         document per count (:func:`discover_document`); ``sweep``: every round also tries each
         member with all 168 card orders and opponent reading. Every count's settings are checked
@@ -335,8 +336,8 @@ class CashNGuns:
         every_settings = [
             DiscoverSettings(players=count, metric=metric, shame_value=shame, seed=seed, budget=budget,
                              rounds=rounds, local=local, stop_checks=stop_checks, sweep=sweep,
-                             **({"start": CashNGuns.start_library(start, count, metric, shame)}
-                                if start else {}))
+                             start=(CashNGuns.start_library(start, count, metric, shame) if start
+                                    else DiscoverSettings.start))
             for count in parse_range(players)]
         for settings in every_settings:  # every count checked before any is run
             settings.check()
@@ -359,7 +360,7 @@ class CashNGuns:
               libraries: str | Path | None = None, record: bool = False, sweep: bool = True,
               jobs: int | None = None, oracle_games: int | None = None,
               oracle_budget: int | None = None,
-              *, backend: str = "joblib", scheduler: str | None = None) -> list[dict]:
+              *, backend: str = "joblib", scheduler: str | None = None) -> list[dict[str, Any]]:
         """Try each shipped mix from outside: a fresh best-response search against the mix as
         shipped and (``sweep``) every mix member with each of the 168 card orders and opponent
         reading, and the search player (reads each opponent's mix member and plans by
@@ -422,7 +423,7 @@ class CashNGuns:
 
     @staticmethod
     def libraries(players: Players = "4-6", store: str | Path = "results", out: str | Path | None = None,
-                  records: Sequence[str | Path] = ()) -> tuple[dict, list]:
+                  records: Sequence[str | Path] = ()) -> tuple[dict[str, Any], list[Any]]:
         """Write the strategy libraries file (default: the shipped one) from the stored discover
         runs in ``store`` (or the discover ``records`` named) of every reading at ``players``;
         returns (the document, the readings that kept their earlier entry). Whether each mix
@@ -437,7 +438,7 @@ class CashNGuns:
         return export_libraries(Path(store), counts, target, records=[Path(r) for r in records])
 
 
-def discover_document(document: dict) -> dict:
+def discover_document(document: dict[str, Any]) -> dict[str, Any]:
     """A discover record as the API and ``--json`` give it: without the internal profile
     table; on top, the reported round's
     (:func:`~cardsim.analysis.cashnguns.reported_round`) number, exploitability and
@@ -450,7 +451,7 @@ def discover_document(document: dict) -> dict:
             "rounds": document["rounds"], "reported_round": reported["round"],
             "exploitability": reported["exploitability"], "exploitability_hi": reported["exploitability_hi"],
             "equilibrium": reported["equilibrium"]}
-def evaluation_table(found: dict) -> pl.DataFrame:
+def evaluation_table(found: dict[str, Any]) -> pl.DataFrame:
     """One row per side of a Cash'n Guns evaluation (the user's strategy, the built-in in the
     same seat) and the paired difference, with 95% intervals."""
     import polars as pl
@@ -468,7 +469,8 @@ def evaluation_table(found: dict) -> pl.DataFrame:
 def _games(profiles: pl.DataFrame) -> str:
     """'n=300 games', or the range of games the profiles played under a precision stop
     (each stops on its own, never below ``n``)."""
-    low, high = int(profiles["games"].min()), int(profiles["games"].max())
+    games = profiles["games"].to_list()
+    low, high = min(games), max(games)
     return f"n={low:,} games" if low == high else f"n={low:,}-{high:,} games"
 
 

@@ -75,10 +75,10 @@ class Tune:
         target = check_target(target)
         if isinstance(top, bool) or not isinstance(top, int) or top < 1:
             raise UserError(f"--top must be at least 1, got {top}")
+        most_n = DEFAULT.tune_max_n if max_n is None else max_n
         options = run_options(
             seed=seed, jobs=jobs, store=store, quiet=quiet,
-            precision=DEFAULT.tune_precision if precision is None else precision,
-            max_n=DEFAULT.tune_max_n if max_n is None else max_n)
+            precision=DEFAULT.tune_precision if precision is None else precision, max_n=most_n)
         simulator = _landed_simulator(game)
         total = sum(len(candidates_for(count, rung)) for count in counts for rung in rungs)
         announce_compile(game, quiet)
@@ -92,8 +92,8 @@ class Tune:
             results = tune_rungs(
                 simulator, candidates_for, simulator.headline, refine_for=refine_for,
                 players=counts, rungs=rungs, chosen=chosen, target=target, seed=options.seed,
-                jobs=choose_jobs(game, options.max_n, options, runs=total), store=options.store,
-                precision=options.precision, max_n=options.max_n,
+                jobs=choose_jobs(game, most_n, options, runs=total), store=options.store,
+                precision=options.precision, max_n=most_n,
                 on_start=tracker.start, on_chunk=tracker.chunk, on_done=done,
                 on_refine=tracker.extend)
         answers = answers_table(results, column, who, target)

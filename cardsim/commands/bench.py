@@ -8,7 +8,7 @@ small command with an empty numba cache and again warm, and (unless ``--quick``)
 ``cardsim report --quick`` with an empty cache. Where a cold run spends its compile time,
 kernel by kernel, is development tooling: ``benchmarks/compile_profile.py``.
 ``envs`` is the environments' (:mod:`cardsim.envs.bench`: steps per CPU-second of the batched
-environments against the PettingZoo ones). ``strategies`` gathers every game's ``strategy_bench`` rows (issue 33: each game's engine for
+environments against the PettingZoo ones). ``strategies`` gathers every game's ``strategy_bench`` rows (each game's engine for
 user strategies with a trivial strategy, beside its kernel, against its target per
 CPU-second) and names the games without such an engine.
 

@@ -195,12 +195,6 @@ def _is_numeric(frame: pl.DataFrame, column: str, cells: list[str]) -> bool:
     return bool(filled) and all(_DIGIT.search(c) and len(c.split()) <= 4 for c in filled)
 
 
-def _console_width() -> int:
-    from rich.console import Console
-
-    return Console().width
-
-
 def _layout(cells: dict[str, list[str]], numeric: dict[str, bool],
             headers: dict[str, str]) -> tuple[dict[str, int], int]:
     """Each column's width (numbers: their longest cell; text: may wrap) and the least total

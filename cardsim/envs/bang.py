@@ -62,11 +62,12 @@ from cardsim.sims.bang.cards import (
     ROLE_SIDE,
     SIDE_NAMES,
 )
+from cardsim.sims.bang.policies import SID_ABILITY
+from cardsim.sims.bang.state import DEFAULT_PARAMS
 from cardsim.sims.bang.strategy import (
     DECISIONS,
     END,
     MAX_TURNS,
-    SID_ABILITY,
     Play,
     View,
     build_view,
@@ -128,12 +129,12 @@ class _Game(threading.Thread):
     def __init__(self, players: int, deal_seed: int, play_seed: int) -> None:
         super().__init__(daemon=True)
         self.players, self.deal_seed, self.play_seed = players, deal_seed, play_seed
-        self.requests: queue.Queue = queue.Queue()
-        self.replies: queue.Queue = queue.Queue()
+        self.requests: queue.Queue[Any] = queue.Queue()
+        self.replies: queue.Queue[Any] = queue.Queue()
 
     def run(self) -> None:
         install(self.handle)
-        table = np.ascontiguousarray(engine.DEFAULT_PARAMS, np.float64)
+        table = np.ascontiguousarray(DEFAULT_PARAMS, np.float64)
         bots = np.full(4, BOT_USER + BOT_ROLE, dtype=np.int64)
         try:
             result = engine.play_focus_games(
@@ -267,7 +268,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         return {"observation": obs, "action_mask": mask}
 
     # -- playing ------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.close()
         if seed is not None:
             self._np_random = np.random.default_rng(seed)

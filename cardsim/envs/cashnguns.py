@@ -259,7 +259,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         return {"observation": obs, "action_mask": mask}
 
     # -- playing ------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.game_seed = self._episode_seed(seed)
         self._table = table = GameState(self.players)
         users = table.begin(self.game_seed, [None] * self.players, self.shame_value)

@@ -175,7 +175,7 @@ def _rebuild(cls: type, made_with: tuple, history: tuple | None, generator_state
     return env
 
 
-class CardEnv(AECEnv):
+class CardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
     """An AEC environment of one game for ``players`` agents acting in turn.
 
     A subclass checks its own arguments first, then calls :meth:`_setup`; ``reset`` calls
@@ -270,10 +270,10 @@ class CardEnv(AECEnv):
         self._action_space = spaces.Discrete(n_actions)
         self._np_random = np.random.default_rng()
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._action_space
 
     @staticmethod
@@ -309,7 +309,7 @@ class CardEnv(AECEnv):
     def _acting_agent(self, action: int | None) -> str | None:
         """The agent this step acts for, or None when it was already done (the step is then
         PettingZoo's dead step); ``ValueError`` for a live agent given no action."""
-        agent = self.agent_selection
+        agent: str = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return None

@@ -131,7 +131,8 @@ class Heist:
         ties = np.zeros((1, ROUNDS, self.players))
         deal_outcomes(decks, np.array([self.tie_seed], dtype=np.int64), self.players, finals, ties)
         self.ties = ties[0]
-        return finals[0]
+        outcome: np.ndarray = finals[0]
+        return outcome
 
     def take(self, star: int) -> None:
         """The mover reaches for ``star``; the last seat of a round settles the round."""
@@ -212,7 +213,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         return {"observation": obs, "action_mask": mask}
 
     # -- playing ------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.deal_seed = self._episode_seed(seed)
         self._heist = Heist(self.players, self.deal_seed)
         self._new_episode()

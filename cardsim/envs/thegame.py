@@ -174,7 +174,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         return {"observation": obs, "action_mask": self._mask(agent)}
 
     # -- playing ------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.deal_seed = self._episode_seed(seed)
         self._table = Table(self.deal_seed, self.players, **self.rules)
         self.table.start(0)

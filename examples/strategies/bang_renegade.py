@@ -1,4 +1,4 @@
-"""The tuned bot as a Renegade with the two rules of issue 37, in 20 lines.
+"""The tuned bot as a Renegade with two structural rules, in 20 lines.
 
 1. Never aim at the Sheriff while anyone else lives.
 2. Once the living Deputies are at least as many as the living Outlaws, hit the lawful-looking

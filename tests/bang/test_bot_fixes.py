@@ -1,4 +1,4 @@
-"""Role-bot fixes of issue 18, each on a fixed-card scenario: a certain foe is always worth a
+"""Role-bot fixes, each on a fixed-card scenario: a certain foe is always worth a
 shot, Dynamite is played only by the side it helps, the Renegade turns on a leading Sheriff."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def kill(s: E.StateView, *seats: int) -> None:
 
 def test_sheriff_shoots_the_renegade_in_the_final_one_on_one() -> None:
     """The Renegade shot Outlaws (evidence says 'lawful'), but with the Outlaws dead every
-    unknown player is a foe: the Sheriff must shoot him (the issue-18 bug never did)."""
+    unknown player is a foe: the Sheriff must shoot him (the bot before this fix never did)."""
     s = table([C.KIT_CARLSON] * 4)  # seats: 0 Sheriff, 1 Renegade, 2-3 Outlaws
     E.record_attack(s.state, 2, 0)
     E.record_attack(s.state, 1, 2)

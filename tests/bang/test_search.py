@@ -1,4 +1,4 @@
-"""The search bot and the structural rules of the role2/tuned2 bots (issue 37)."""
+"""The search bot and the structural rules of the role2/tuned2 bots."""
 
 from __future__ import annotations
 

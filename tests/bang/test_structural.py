@@ -1,4 +1,4 @@
-"""The structural rules of role2/tuned2 (issue 37), the tuned2 training and the recorded ladder
+"""The structural rules of role2/tuned2, the tuned2 training and the recorded ladder
 the report's Bang! verdict is written from."""
 
 from __future__ import annotations

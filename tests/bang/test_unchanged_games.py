@@ -1,9 +1,9 @@
 """Games whose bots did not change stay identical: a hash of every result column.
 
-The expected digests were recorded before the role bot was fixed and moved out of the engine
-(issue 18); the random and naive bots were not changed, so their games must not move by a card.
-The second set was recorded before the engine's kernels were restructured to compile faster
-(issue 17): every bot, mixed tables, the per-turn invariant checks and a focus seat with its
+The expected digests were recorded before the role bot was fixed and moved out of the engine;
+the random and naive bots were not changed, so their games must not move by a card.
+The second set was recorded before the engine's kernels were restructured to compile faster:
+every bot, mixed tables, the per-turn invariant checks and a focus seat with its
 own bot and parameters on common random numbers.
 """
 

@@ -1,4 +1,4 @@
-"""The Python API (issue 16): README example runs, docstring examples hold, nothing is written
+"""The Python API: README example runs, docstring examples hold, nothing is written
 without a store, errors are UserError, the CLI and the API give the same numbers."""
 
 from __future__ import annotations

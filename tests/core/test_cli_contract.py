@@ -1,4 +1,4 @@
-"""The command-line contract (issue 13): bad input is one line and exit 2 before any run, list
+"""The command-line contract: bad input is one line and exit 2 before any run, list
 options never count a configuration twice, --json is one document, tables never cut a number,
 options read alike everywhere.
 
@@ -93,7 +93,7 @@ BAD_INPUT = [
     (["tune", "gang", "--players", "9"], "players must be 3 to 6"),
     (["runs", "show", "nothing-like-this", "--store", "{tmp}"], "no run"),
     (["bench", "nothing"], "unknown benchmark"),
-    # issue 38
+    # the dask backend
     (["gang", "heist", "--backend", "dask", "--scheduler", "tcp://host"],
      "--scheduler: expected an address with a port"),
     (["gang", "heist", "--backend", "dask", "--scheduler", "tcp://host:99999"],

@@ -1,4 +1,4 @@
-"""Ctrl-C (issue 38): to the workers only, to every process, or while the workers start, a
+"""Ctrl-C: to the workers only, to every process, or while the workers start, a
 run keeps its finished chunks and says so in one line (exit 130), never a traceback."""
 
 from __future__ import annotations

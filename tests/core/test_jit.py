@@ -133,3 +133,83 @@ def test_a_kernel_without_refcounts_cannot_allocate():
 
     with pytest.raises(TypingError, match="zeros"):
         caller(3)
+
+
+def test_kernels_fall_back_to_counting_ones_with_one_warning_where_numba_refuses(monkeypatch):
+    """A numba without one of the internals (here: the dispatcher class swap fails for want of
+    an attribute) gets ordinary counting kernels, the same results and one warning."""
+    from cardsim.sims.core import jit
+
+    def refused(*args, **kwargs):
+        raise AttributeError("'CPUDispatcher' object has no attribute 'get_call_template'")
+
+    monkeypatch.setattr(jit, "_private_options", [])
+    monkeypatch.setattr(jit, "_private_kernel", refused)
+
+    def add_one_everywhere(values, start):
+        for i in range(values.shape[0]):
+            values[i] = start + i
+        return values
+
+    with pytest.warns(RuntimeWarning, match="refuses the internals") as caught:
+        first = kernel(refcounts=False)(add_one_everywhere)
+        second = kernel(inline="always")(add_one_everywhere)
+    assert len(caught) == 1
+    for compiled in (first, second):
+        assert not isinstance(compiled, jit.InnerKernel) and "_nrt" not in compiled.targetoptions
+        assert compiled(np.zeros(3, np.int64), 5).tolist() == [5, 6, 7]
+        assert jit.python_entry(compiled) is compiled
+
+
+REFUSING_NUMBA = """
+import json, sys, warnings
+from numba.core import cpu
+for klass in cpu.CPUTargetOptions.__mro__:  # a numba that no longer knows the option
+    if {option!r} in vars(klass):
+        delattr(klass, {option!r})
+import cardsim
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    table = {call}
+print(json.dumps({{"warnings": [str(w.message) for w in caught if w.category is RuntimeWarning],
+                  "rows": table.to_dicts()}}, default=str))
+"""
+
+GAME_CALLS = {
+    "cashnguns": "cardsim.cashnguns.run(players=[4], n=60, seed=3, jobs=1, quiet=True).table",
+    "thegame": "cardsim.thegame.run(players=[2], strategy='greedy', n=60, seed=3, jobs=1, quiet=True).tables['summary']",
+    "bang": "cardsim.bang.run(players=[4], n=60, seed=3, jobs=1, quiet=True).table",
+    "gang": "cardsim.gang.heist(players=4, model='history', n=300, seed=3, jobs=1, quiet=True).table",
+}
+
+
+@pytest.mark.parametrize(("game", "option"), [
+    ("cashnguns", "_nrt"),
+    pytest.param("cashnguns", "no_cfunc_wrapper", marks=pytest.mark.slow),
+    pytest.param("thegame", "_nrt", marks=pytest.mark.slow),
+    pytest.param("bang", "_nrt", marks=pytest.mark.slow),
+    pytest.param("gang", "no_cfunc_wrapper", marks=pytest.mark.slow),
+])
+def test_a_game_plays_the_same_on_a_numba_that_refuses_a_private_option(game, option, tmp_path):
+    """A fresh install (empty numba cache) on a numba release that dropped one of the options
+    ``kernel`` passes (numba raises ``KeyError`` at the first compile): one warning, and the
+    game's numbers equal those of the kernels compiled with the option."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import cardsim
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+           "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", REFUSING_NUMBA.format(option=option, call=GAME_CALLS[game])],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    fallback = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(fallback["warnings"]) == 1 and option in fallback["warnings"][0]
+    assert "refuses the internals" in fallback["warnings"][0]
+    expected = json.loads(json.dumps(eval(GAME_CALLS[game], {"cardsim": cardsim}).to_dicts(), default=str))
+    assert fallback["rows"] == expected

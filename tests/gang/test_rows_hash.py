@@ -1,4 +1,4 @@
-"""Refactor guard (issue 15, item 4): for every configuration the issue's model fixes, the
+"""Refactor guard: for every configuration that the earlier model fixes, the
 specialist-use decision and the Jack reading do not touch, the heist and game rows are
 identical to the rows the code produced before those changes, checked by hash.
 

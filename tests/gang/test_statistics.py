@@ -1,4 +1,4 @@
-"""Slow statistical sanity checks of the cards (issue 5) on paired runs: every card run uses the
+"""Slow statistical sanity checks of the cards on paired runs: every card run uses the
 same seed, so the same deals; a difference counts when its 95% Newcombe interval excludes 0."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def test_cameras_and_blackout_lower_history_success(card: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("card", ["getaway-driver", "informant", "con-artist"])
 def test_information_specialists_raise_bayes_success(card: str) -> None:
-    """Issue 5's check: cards that reveal information raise bayes success."""
+    """Cards that reveal information raise bayes success."""
     base = _successes("bayes")
     with_card = _successes("bayes", specialist=card)
     _, lo, _ = difference_interval(*with_card, *base)

@@ -130,7 +130,7 @@ def test_first_player_is_the_cheapest_announced_opening(name):
 
 
 # ---------------------------------------------------------------------------------------------
-# The Python engine of user strategies (issue 33): the views and legal choices it hands a
+# The Python engine of user strategies: the views and legal choices it hands a
 # strategy, at every decision of whole games.
 
 def _redeal_hidden(table: strategy.Table, seat: int, rng: np.random.Generator):

@@ -80,7 +80,7 @@ def test_ladder_is_ordered(players: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
 def test_search_beats_the_published_anchors(players: int) -> None:
-    """The issue's quality target: with 10,000 games the lower end of search's 95% Wilson
+    """The quality target: with 10,000 games the lower end of search's 95% Wilson
     interval is above the best published win rate at that player count."""
     from cardsim.analysis.thegame import best_anchor
 

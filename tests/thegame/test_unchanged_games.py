@@ -1,6 +1,6 @@
 """The Game's games stay identical through compile-time changes: a hash of every statistic.
 
-The digests were recorded on main before issue 17 inlined the single-caller turn kernels; any
+The digests were recorded on main before the single-caller turn kernels; any
 change that moves a single card of any strategy's games (other than omniscient, which has its
 own plan tests) changes them.
 """

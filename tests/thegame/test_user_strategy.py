@@ -1,4 +1,4 @@
-"""User strategies for The Game (issue 33): the Python engine plays by the kernel's rules, the
+"""User strategies for The Game: the Python engine plays by the kernel's rules, the
 greedy twin written against the interface plays the kernel's greedy game for game, and no view
 a strategy receives depends on a hidden card."""
 

@@ -27,10 +27,6 @@ from cardsim.analysis.cashnguns.check import (  # noqa: F401
 from cardsim.analysis.cashnguns.discover import (  # noqa: F401
     DISCOVER_METHOD,
     DISCOVER_METHOD_1,
-    DISCOVER_METHOD_2,
-    DISCOVER_METHOD_3,
-    DISCOVER_METHOD_4,
-    DISCOVER_METHOD_5,
     METHOD_VERSION,
     DiscoverSettings,
     discover_flags,
@@ -130,3 +126,27 @@ from cardsim.analysis.equilibrium import (  # noqa: F401
     table_profiles,
 )
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, Strategy, parse_strategy  # noqa: F401
+
+# The public names this package re-exports.
+__all__ = [
+    "SWEEP_STREAM", "OutsideCheck", "check_command_line", "check_equilibrium", "checked_replies",
+    "record_outside_check", "DISCOVER_METHOD", "DISCOVER_METHOD_1", "METHOD_VERSION",
+    "DiscoverSettings", "discover", "discover_flags", "discover_path", "discover_round_lines",
+    "reported_round", "settings_from_key", "start_names", "table_parts", "LIBRARIES_FORMAT",
+    "LIBRARIES_FORMAT_1", "SHIPPED_LIBRARIES", "cashnguns_fingerprint", "export_libraries",
+    "library_entry", "load_libraries", "record_entries", "shipped_mixes_table", "stored_entries",
+    "write_libraries", "READINGS", "TARGET_POINTS", "converged_entry", "discover_command_line",
+    "gain_text", "load_discover_documents", "outside_figures", "reading_label", "reading_status",
+    "status_text", "CLIMB_STEPS", "CLIMB_TOP", "COMPOUND_SHARE", "COMPOUND_SIZE", "DEFAULT_LOCAL",
+    "DEFAULT_TOLERANCE", "DISCOVER_CHUNK", "MEMBER_SHARE", "OUTSIDE_CHECK", "STOP_CHECK",
+    "SWEEP_CHECK", "CashNGunsArena", "ProfileTable", "Reply", "compound_candidates", "fill_table",
+    "find_reply", "focal_payoffs", "local_budget", "local_search_steps", "measure_gain",
+    "profile_weights", "propose_candidates", "refinements", "search_best_response",
+    "reading_variants", "sweep_candidates", "sweep_members", "sweep_schedules", "METRICS",
+    "PARAMETER_MEANINGS", "best_responses", "equilibrium_table", "mix_text", "payoff_matrix",
+    "per_slot_table", "pooled_intervals", "pooled_seats", "profile_payoffs",
+    "strategy_space_tables", "symmetric_game", "Equilibrium", "SymmetricGame", "evaluate_mix",
+    "expected_payoffs", "hedge_average", "others_probabilities", "payoff_half_widths",
+    "polish_support", "replicator", "symmetric_equilibrium", "table_profiles", "NAMED_STRATEGIES",
+    "Strategy", "parse_strategy",
+]

@@ -16,31 +16,11 @@ from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, Strategy, parse_
 
 #: The short name of the current discover method (printed by discover and check).
 METHOD_VERSION = "discover/6"
-#: The discover method the current code runs (a shipped entry says which one produced it).
+#: The discover method the current code runs (a shipped entry says which one produced it; the
+#: text is recorded in the shipped libraries, so it stays as written).
 DISCOVER_METHOD = ("discover/6: discover/5 with the schedule sweep as one more search every round (each "
                    "mix member with each of the 168 card orders and with opponent reading; the run "
                    "converges only when it gains nothing significant either)")
-#: The fifth method: discover/6 without the schedule sweep.
-DISCOVER_METHOD_5 = ("discover/5: discover/4 with compound moves in its local search: 200 grid/random "
-                   "candidates plus 200 local ones (60 one-move neighbours of the library members, 100 "
-                   "compound moves that set two parameters to ends of their ranges at once or move three, "
-                   "from the members and the best candidates so far, 40 hill-climb candidates)")
-#: The fourth method: discover/5 with a one-move local search of 100 candidates.
-DISCOVER_METHOD_4 = ("discover/4: discover/3 (a hard library cap of 8, shares under 2% leave first; "
-                     "the equilibrium polished by Newton's method on its support; stops only when two "
-                     "independent searches find no significant gain and both 95% bounds are within the "
-                     "tolerance) with a local search in every best-response search: 200 grid/random "
-                     "candidates plus 100 local ones (the library members' neighbours, counted-chance "
-                     "midpoints such as safe=0.3542, a two-step hill-climb on common random numbers)")
-#: The third method: discover/4 without the local search.
-DISCOVER_METHOD_3 = ("discover/3: a hard library cap of 8 (beyond it, shares under 2% leave first, then "
-                     "the smallest; they stay search candidates); the library's equilibrium polished by "
-                     "Newton's method on its support; stops only when two independent "
-                     "200-candidate searches find no significant gain and both 95% bounds are within "
-                     "the tolerance")
-#: The second method: the same stop rule, a library that only dropped zero shares beyond its cap.
-DISCOVER_METHOD_2 = ("discover/2: stops only when two independent 200-candidate searches find no "
-                     "significant gain and both 95% bounds are within the tolerance")
 #: The method of entries written before the method was recorded.
 DISCOVER_METHOD_1 = "discover/1: stopped at the first round whose own search found no significant gain"
 

@@ -25,7 +25,7 @@ from cardsim.stats import Z95
 # --- discover: a double-oracle / PSRO loop over the strategy space ------------------------------
 
 #: discover's default stop tolerance per metric: three quarters of a point of win probability
-#: (a margin under the issue's one-point target), $750 of score.
+#: (a margin under the one-point target), $750 of score.
 DEFAULT_TOLERANCE = {"win": 0.0075, "score": 750.0}
 #: Local-search candidates per best-response search (discover/5: one-move neighbours, compound
 #: moves and a hill-climb, :func:`local_search_steps`), on top of ``budget``.

@@ -3,7 +3,7 @@
 A best-response search that samples the strategy space can miss a reply that differs from a
 member only in its card order: the orders are a discrete space of 168 (5 Clicks, 2 Bangs,
 1 Bang!Bang!Bang!), and an outside check found such replies gaining up to 24.5 points against
-mixes discover had called converged (issue 32). The sweep tries them all: each member of the
+mixes discover had called converged. The sweep tries them all: each member of the
 mix with its own aiming and lie-down rules and each of the 168 orders (``bullet=schedule``),
 with and without reading opponents who have shown only Clicks as playing Clicks first
 (``read=1``), plus each member with that reading alone and with the reading and ``clicks``

@@ -285,7 +285,7 @@ def readings_conclusions(entries: dict[tuple[int, str, int], dict]) -> list[str]
     return sentences
 
 
-#: The issue's target: the outside check's 95% upper bound at most one point of win probability.
+#: The target: the outside check's 95% upper bound at most one point of win probability.
 def searched_sentence(entries: dict[tuple[int, str, int], dict], checks: dict[tuple[int, str, int], dict]) -> str:
     """The chapter's key result: how far the outside check (:func:`check_equilibrium`) beats
     the mixes of the main reading (win, shame -$5,000), or a refutation or another outside check

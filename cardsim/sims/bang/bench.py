@@ -3,8 +3,8 @@
 The reference is the very same rules source run as plain Python
 (:func:`cardsim.sims.bang.reference.interpreted_engine`), measured in the same process, so the
 ratio is what numba buys. Targets: >= 2,000 games/s for 7 players with ``role`` bots, and
->= 5,000 games/s for 7 players with ``tuned`` bots (issue 18), whose row also gives its speed
-relative to the role bots measured in the same run. The search bot's rows (issue 37) play
+>= 5,000 games/s for 7 players with ``tuned`` bots, whose row also gives its speed
+relative to the role bots measured in the same run. The search bot's rows play
 7 players with one ``search`` seat (each role in turn) among ``tuned2`` bots, at the default
 budget with its posterior over the other seats' policies on (target: >= 20 games per
 CPU-second) and off, and at a quarter of the budget, so the posterior's and the budget's cost show;

@@ -36,7 +36,7 @@ from cardsim.stats import wilson_interval
 CHUNK = 5_000
 
 
-#: a baseline only (``--baseline``): the hand-written two-rule Renegade of issue 37, role2
+#: a baseline only (``--baseline``): the hand-written two-rule Renegade, role2
 #: with the balancing rule off (the Sheriff spared while others live; the lawful-looking
 #: players hit once living Deputies are at least as many as living Outlaws)
 TWO_RULE = "two-rule"
@@ -279,7 +279,7 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
     return rows
 
 
-#: how far a rung must beat the one below it, per role (issue 37)
+#: how far a rung must beat the one below it, per role
 LADDER_MARGIN = 0.03
 #: the ladder's rungs, weakest first. ``tuned2`` (role2 with trained parameters) is left out:
 #: in the recorded ladder it gains the margin over role2 in none of the cells, so it is no
@@ -337,7 +337,7 @@ def ladder_verdict(rows: list[dict], margin: float = LADDER_MARGIN) -> str:
 # ---------------------------------------------------------------- the recorded ladder
 
 LADDER_FORMAT = "cardsim-bang-ladder/1"
-#: the ladder measured on the shipped bots, with the search rung's own checks (issue 37); the
+#: the ladder measured on the shipped bots, with the search rung's own checks; the
 #: report's Bang! verdict is written from it (``cardsim bang ladder --record``)
 LADDER_RECORD = Path(__file__).parent / "data" / "ladder.json"
 
@@ -355,7 +355,7 @@ def tables_digest(bots: list[str], players_list: list[int], params_file: Path | 
 
 def search_checks(n: int, seed: int, jobs: int, params_file: Path | None = None,
                   budget: int = SEARCH_BUDGET, players: int = 5) -> list[dict]:
-    """The search rung's targets at ``players`` (issue 37) beyond the ladder's rows: its
+    """The search rung's targets at ``players`` beyond the ladder's rows: its
     Renegade paired with the hand-written two-rule Renegade (``TWO_RULE``), every other seat
     on ``tuned2``."""
     return compare_rows([players], "search", "tuned2", ["renegade"], n, seed, jobs, params_file,

@@ -24,20 +24,73 @@ Return conventions: a play is (card, target, which) with (-1, -1, -1) for "end t
 from __future__ import annotations
 
 import numpy as np
-from cardsim.sims.core.jit import kernel
 
 from cardsim.sims.bang.cards import (
-    BANG, BARREL, BEER, BOT_NAIVE, CALAMITY_JANET, CARABINE, CARD_KIND, CAT_BALOU, DEPUTY, DUEL,
-    DYNAMITE, FIRST_BLUE, FIRST_WEAPON, GATLING, GENERAL_STORE, INDIANS, JAIL, MISSED, MUSTANG,
-    N_KINDS, OUTLAW, PANIC, ROLES_BY_PLAYERS, REMINGTON, RENEGADE, SALOON, SCHOFIELD, SCOPE,
-    SHERIFF, SID_KETCHUM, STAGECOACH, VOLCANIC, WEAPON_REACH, WELLS_FARGO, WILLY_THE_KID,
+    BANG,
+    BARREL,
+    BEER,
+    BOT_NAIVE,
+    CALAMITY_JANET,
+    CARABINE,
+    CARD_KIND,
+    CAT_BALOU,
+    DEPUTY,
+    DUEL,
+    DYNAMITE,
+    FIRST_BLUE,
+    FIRST_WEAPON,
+    GATLING,
+    GENERAL_STORE,
+    INDIANS,
+    JAIL,
+    MISSED,
+    MUSTANG,
+    N_KINDS,
+    OUTLAW,
+    PANIC,
+    REMINGTON,
+    RENEGADE,
+    ROLES_BY_PLAYERS,
+    SALOON,
+    SCHOFIELD,
+    SCOPE,
+    SHERIFF,
+    SID_KETCHUM,
+    STAGECOACH,
+    VOLCANIC,
+    WEAPON_REACH,
+    WELLS_FARGO,
+    WILLY_THE_KID,
     WINCHESTER,
 )  # fmt: skip
 from cardsim.sims.bang.view import (
-    MAX_SEATS, V_ALIVE, V_ALIVE_N, V_ATTACKS, V_BOT, V_CHAR, V_DISCARD_TOP, V_DIST, V_FOES,
-    V_HAND_COUNT, V_HAND_N, V_LIFE, V_MAX_LIFE, V_MAY_BANG, V_MY_CARDS, V_MY_KINDS, V_MY_ROLE,
-    V_OUTLAWS, V_PLAYERS, V_REACH, V_ROLE, V_SEAT, V_SHERIFF, V_TABLE, V_TABLE_N,
+    MAX_SEATS,
+    V_ALIVE,
+    V_ALIVE_N,
+    V_ATTACKS,
+    V_BOT,
+    V_CHAR,
+    V_DISCARD_TOP,
+    V_DIST,
+    V_FOES,
+    V_HAND_COUNT,
+    V_HAND_N,
+    V_LIFE,
+    V_MAX_LIFE,
+    V_MAY_BANG,
+    V_MY_CARDS,
+    V_MY_KINDS,
+    V_MY_ROLE,
+    V_OUTLAWS,
+    V_PLAYERS,
+    V_REACH,
+    V_ROLE,
+    V_SEAT,
+    V_SHERIFF,
+    V_TABLE,
+    V_TABLE_N,
 )  # fmt: skip
+from cardsim.sims.core.jit import kernel
 
 NO_ACTION = (-1, -1, -1)
 SID_ABILITY = -2  # pseudo card id of Sid Ketchum's "discard two, regain one" action
@@ -71,7 +124,7 @@ P_RESERVE_MISSED = 17  # Calamity Janet keeps this many Missed! instead of firin
 P_WORTH_BANG = 18  # keep/discard worth of a BANG!
 P_WORTH_MISSED = 19  # ... of a Missed!
 P_WORTH_BEER = 20  # ... of a Beer (when wounded)
-# structural rules (issue 37), off at 0 (the role and tuned bots), on in role2/tuned2
+# structural rules, off at 0 (the role and tuned bots), on in role2/tuned2
 P_REN_RULES = 21  # > 0.5: the Renegade never aims at the Sheriff while others live, and once
 #                   living Deputies >= living Outlaws he hits the lawful-looking players
 P_SHERIFF_CAUTION = 22  # the Sheriff's hostility drop toward players with no hostile record
@@ -80,7 +133,7 @@ P_OUTLAW_FOCUS = 23  # > 0.5: an Outlaw focuses on the Sheriff: Duels him whatev
 P_DEPUTY_CAUTION = 24  # a Deputy's hostility drop toward players with no hostile record
 P_OUTLAW_MASS = 25  # an Outlaw plays Gatling/Indians! only when foes make up >= this share
 #                     of the other living players (his fellow Outlaws are hit too)
-# the balancing Renegade (issue 37; with ``renegade_rules`` on): which side is ahead, and how
+# the balancing Renegade (with ``renegade_rules`` on): which side is ahead, and how
 # readily he shoots; all off at 0 (the two-rule Renegade)
 P_REN_LAW_LIFE = 26  # > 0: the law is ahead while the Sheriff has >= this life (one less with
 #                      one Outlaw left); 0: once living Deputies >= living Outlaws
@@ -121,7 +174,7 @@ def default_params(role: int) -> np.ndarray:
     return params
 
 
-#: the structural rules as the role2 bot plays them (issue 37): the Renegade's two rules, a
+#: the structural rules as the role2 bot plays them: the Renegade's two rules, a
 #: Sheriff who holds fire on players with no hostile record (reads Deputies from their aims),
 #: Outlaws who focus on the Sheriff (a Duel whatever their BANG!s once he is down to one life,
 #: his Mustang taken when it keeps him out of reach), and a Renegade who balances the sides
@@ -335,7 +388,7 @@ def deputies_alive(v):
 
 @kernel(refcounts=False)
 def renegade_rules_hostility(v, w, suspect, t):
-    """The Renegade's rules (issue 37): never aim at the Sheriff while anyone else lives; hit
+    """The Renegade's rules: never aim at the Sheriff while anyone else lives; hit
     the outlaw-looking players while the Outlaws are ahead and the lawful-looking ones once the
     law is (the Sheriff's side must not win before the Renegade is alone with him). The law is
     ahead once the living Deputies are at least as many as the living Outlaws, or, with

@@ -45,7 +45,7 @@ The built-in bots through this interface: :class:`cardsim.sims.bang.builtin.Buil
 decision in plain Python; with the role bot's parameters it plays exactly the kernel's games).
 Examples: ``examples/strategies/bang_role.py`` (``RoleBot``, the role bot) and
 ``examples/strategies/bang_renegade.py`` (``TwoRules``: the tuned bot as a Renegade with the two
-rules of issue 37, one method overridden). ``docs/strategies.md`` has the tutorial.
+structural rules, one method overridden). ``docs/strategies.md`` has the tutorial.
 
 The engine is the compiled one (:mod:`cardsim.sims.bang.engine`): the user's seat has bot
 code ``BOT_USER + k`` (k: the fallback built-in), and at each of its decisions the kernel
@@ -218,11 +218,6 @@ def card_name(card: int) -> str:
         return "Sid Ketchum's ability"
     rank = int(CARD_RANK[card])
     return f"{KIND_NAMES[_KINDS[card]]} {_RANKS.get(rank, str(rank))}{_SUITS[int(CARD_SUIT[card])]}"
-
-
-def has_in_play(view: View, seat: int, kind: int) -> bool:
-    """Whether ``seat`` has a card of ``kind`` in play."""
-    return any(_KINDS[c] == kind for c in view.in_play[seat])
 
 
 def build_view(v: np.ndarray, turn: int) -> View:

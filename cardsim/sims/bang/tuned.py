@@ -23,7 +23,7 @@ from cardsim.sims.bang.policies import PARAM_NAMES, default_params
 
 FORMAT = "cardsim-bang-tuned/1"
 SHIPPED = Path(__file__).parent / "data" / "tuned.json"
-#: the ``tuned2`` bots' parameters: trained with the structural rules on (issue 37)
+#: the ``tuned2`` bots' parameters: trained with the structural rules on
 SHIPPED2 = Path(__file__).parent / "data" / "tuned2.json"
 #: parameters the shipped file was trained over (the first ones of ``PARAM_NAMES``)
 TRAINED_PARAMS = 21

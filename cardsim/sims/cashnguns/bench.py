@@ -1,6 +1,7 @@
 """`cardsim bench cashnguns`: games per second for 5 players on one core, against the
 plain-Python reference engine in the same process (target: >= 20,000 games/s), and the
-user-strategy engine with a trivial Python strategy in one seat (target: >= 2,000 games/s; :func:`strategy_rows` gives that row to ``cardsim bench strategies``, beside the
+user-strategy engine with a trivial Python strategy in one seat (target: >= 2,000 games/s;
+:func:`strategy_rows` gives that row to ``cardsim bench strategies``, beside the
 kernel on the same table), and the ``search`` player at its default budget in seat 0 of the
 same table (target: >= 10 games/s).
 

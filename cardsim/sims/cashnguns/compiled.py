@@ -1,6 +1,6 @@
 """A user's Cash'n Guns strategy compiled with numba, played inside the compiled engine.
 
-Issue 33: where a strategy is numba-compilable, it should run inside the kernel (the
+Where a strategy is numba-compilable, it runs inside the kernel (the
 best-response search plays millions of games). Such a strategy is an object whose ``aim``,
 ``card`` and ``lie_down`` attributes are ``numba.njit`` functions, each called as::
 
@@ -33,9 +33,8 @@ from cardsim.sims.cashnguns.strategy import DECISIONS
 from cardsim.sims.core.user_strategy import StrategyError
 
 #: ``where`` fields: the game, seat, round and decision (index into DECISIONS) being asked,
-#: and the illegal answer (``BAD_NONE``: none yet).
+#: and the illegal answer (0: none yet).
 W_GAME, W_SEAT, W_ROUND, W_DECISION, W_ANSWER, W_BAD = 0, 1, 2, 3, 4, 5
-BAD_NONE = 0
 
 
 @njit

@@ -146,7 +146,7 @@ class Table:
                     self.revealed[seat][bullets[seat]] += 1
                 if _shares_loot(True, bool(lying[seat]), bool(down[seat])):
                     sharers.append(seat)
-        share, fives, tens, twenties = _split_share(*self.loot, len(sharers))
+        share, fives, tens, twenties = _split_share(self.loot[0], self.loot[1], self.loot[2], len(sharers))
         for seat in sharers:
             self.cash[seat] += share
         self.paid_units += share * len(sharers)

@@ -89,9 +89,8 @@ PARAM_RANGES: dict[str, tuple[float, float]] = {
 }
 
 
-#: Letters of a card order: C Click, B Bang!, X Bang!Bang!Bang! (the kinds' indices).
-ORDER_LETTERS = "CBX"
-#: The ``late`` policy's order as a schedule (the default ``order``).
+#: The ``late`` policy's order as a schedule (the default ``order``): C Click, B Bang!,
+#: X Bang!Bang!Bang!.
 LATE_ORDER = "CCCCCBBX"
 #: Positions left for the two Bangs once Bang!Bang!Bang! has its slot: C(7, 2) = 21.
 _BANG_PAIRS = 21

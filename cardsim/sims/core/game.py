@@ -125,4 +125,5 @@ class Game:
 
     def load_simulator(self) -> Simulator:
         """The game's simulator (imports its kernels)."""
-        return resolve(self.simulator)
+        simulator: Simulator = resolve(self.simulator)
+        return simulator

@@ -23,6 +23,26 @@ the wrapper.
 While numba compiles, Python's cyclic garbage collector is paused (:class:`PausedCollector`):
 numba's compiler builds and drops millions of objects, and the collector's full passes over
 them are a noticeable share of compile time. It resumes when the outermost compilation ends.
+
+numba internals used, and why (none has a public equivalent of the same speed):
+
+- ``_nrt=False`` (a private ``njit`` option): compiles a ``refcounts=False`` kernel without
+  reference counting, whose atomic counts can outweigh a hot game loop's arithmetic.
+- ``no_cpython_wrapper=True`` and ``no_cfunc_wrapper=True`` (undocumented ``njit`` options):
+  skip compiling the wrappers for calls from Python and C, which a kernel called only by other
+  kernels never uses.
+- the dispatcher's class swapped for :class:`InnerKernel` (a ``CPUDispatcher`` subclass from
+  ``numba.core.registry``), so a call from Python goes to the twin that has the wrapper.
+- the dispatcher's ``get_call_template`` replaced, to type constant arguments plainly for
+  compiled callers (one compiled copy instead of one per constant).
+- ``numba.core.event`` (numba's documented event API) for the paused collector, and
+  ``numba.core.types.unliteral`` for the plain argument types (not covered by the fallback).
+
+A numba release may rename or drop any of the first four. Before the first kernel is declared,
+:func:`private_options_work` compiles a tiny probe with all of them (loaded from numba's cache
+when this numba version compiled it before); if numba refuses anything, every kernel is an
+ordinary counting ``njit(cache=True)`` function instead, with one :class:`RuntimeWarning`:
+the same results, slower to compile and to run.
 """
 
 from __future__ import annotations
@@ -32,15 +52,24 @@ import hashlib
 import inspect
 import os
 import types as pytypes
+import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar, overload
 
+import numba
 from numba import njit
 from numba.core import event, types
 from numba.core.registry import CPUDispatcher
 
 SIMS = Path(__file__).resolve().parent.parent
+P = ParamSpec("P")
+R = TypeVar("R")
+# ``njit`` as numba declares it knows none of the private options passed below; numba's event
+# and type helpers are unannotated.
+_njit: Callable[..., Any] = njit
+_register_listener: Callable[[str, event.Listener], None] = event.register
+_unliteral: Callable[[Any], Any] = types.unliteral
 _checked_caches: set[Path] = set()
 
 
@@ -110,12 +139,12 @@ class PausedCollector(event.Listener):
             gc.enable()
 
 
-event.register("numba:compile", PausedCollector())
+_register_listener("numba:compile", PausedCollector())
 
 
 def _plain(argument_type: Any) -> Any:
     """The argument type with any literal value dropped (``Literal[int](3)`` -> ``int64``)."""
-    return types.unliteral(argument_type)
+    return _unliteral(argument_type)
 
 
 class InnerKernel(CPUDispatcher):
@@ -130,7 +159,29 @@ class InnerKernel(CPUDispatcher):
         return python_entry(self)(*args, **kwargs)
 
 
-def python_entry(function: Any) -> Any:
+class Kernel(Protocol, Generic[P, R]):
+    """What :func:`kernel` returns, as type checkers see it: called like the function it
+    compiles (so every call of a kernel is checked against that function's annotations), with
+    the dispatcher attributes cardsim reads."""
+
+    py_func: Callable[P, R]
+    targetoptions: dict[str, Any]
+    overloads: dict[Any, Any]
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    def __hash__(self) -> int: ...
+
+    def get_call_template(self, args: tuple[Any, ...], kws: dict[str, Any]) -> Any: ...
+
+
+class KernelDecorator(Protocol):
+    """``kernel(...)`` with options: compiles the function it decorates."""
+
+    def __call__(self, function: Callable[P, R], /) -> Kernel[P, R]: ...
+
+
+def python_entry(function: Callable[P, R]) -> Callable[P, R]:
     """What Python calls when it calls ``function``: a kernel's twin compiled with the CPython
     wrapper (made on first use), any other function itself. A Python loop that calls a kernel
     many times a game binds this once and skips :meth:`InnerKernel.__call__`'s forwarding."""
@@ -142,7 +193,7 @@ def python_entry(function: Any) -> Any:
     return twin
 
 
-def python_copy(function: Callable) -> Callable:
+def python_copy(function: Callable[P, R]) -> Callable[P, R]:
     """The same code as a new function named ``<name>__python`` (numba's cache files are
     named after the function, so the twin never reads or overwrites the inner kernel's)."""
     copy = pytypes.FunctionType(function.__code__, function.__globals__, function.__name__,
@@ -153,8 +204,84 @@ def python_copy(function: Callable) -> Callable:
     return copy
 
 
+def _private_kernel(python_function: Callable[..., Any], inline: str, kept: set[str] | None,
+                    refcounts: bool) -> Any:
+    """``python_function`` as an :class:`InnerKernel` (numba's private options; see the module
+    note). ``kept`` names the arguments typed with their constant values; ``None`` keeps all."""
+    options = {} if refcounts else {"_nrt": False}
+    dispatcher = _njit(cache=True, inline=inline, no_cpython_wrapper=True,
+                       no_cfunc_wrapper=True, **options)(python_function)
+    dispatcher.__class__ = InnerKernel
+    if kept is None:
+        return dispatcher
+    names = list(inspect.signature(python_function).parameters)
+    keep_position = [name in kept for name in names]
+    typed_for_callers = dispatcher.get_call_template
+
+    def get_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
+        return typed_for_callers(
+            tuple(a if i < len(keep_position) and keep_position[i] else _plain(a)
+                  for i, a in enumerate(args)),
+            {k: v if k in kept else _plain(v) for k, v in kws.items()},
+        )
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+def _counting_kernel(python_function: Callable[..., Any], inline: str) -> Any:
+    """``python_function`` as an ordinary ``njit(cache=True)`` function: reference counted,
+    with the wrapper for calls from Python, a copy per constant argument. Compiled as
+    :func:`python_copy` so that its cache files never mix with an :class:`InnerKernel`'s."""
+    return _njit(cache=True, inline=inline)(python_copy(python_function))
+
+
+def _probe_callee(x: int) -> int:
+    return x + 1
+
+
+def _probe_caller(x: int) -> int:
+    return _probe_kernel(x) + _probe_kernel(2)
+
+
+_probe_kernel: Callable[[int], int] = _probe_callee  # the probe's compiled callee once tried
+_private_options: list[bool] = []
+
+
+def private_options_work() -> bool:
+    """Whether numba accepts the internals :func:`kernel` uses (module note), tried once per
+    process on a tiny kernel without reference counting called by a cached caller; when it
+    refuses, one :class:`RuntimeWarning` says that kernels fall back to counting ones."""
+    global _probe_kernel
+    if not _private_options:
+        try:
+            drop_stale_cache(Path(__file__))
+            _probe_kernel = _private_kernel(_probe_callee, "never", set(), refcounts=False)
+            works = njit(cache=True)(_probe_caller)(3) == 7
+            problem = "the probe computed a wrong value"
+        except Exception as error:  # any refusal: KeyError for an unknown option, a missing attribute, ...
+            works, problem = False, f"{type(error).__name__}: {error}"
+        _private_options.append(works)
+        if not works:
+            warnings.warn(
+                f"numba {numba.__version__} refuses the internals cardsim's kernels use ({problem}); "
+                "compiling ordinary reference-counted kernels instead (same results, slower)",
+                RuntimeWarning, stacklevel=2,
+            )
+    return _private_options[0]
+
+
+@overload
+def kernel(function: Callable[P, R], /) -> Kernel[P, R]: ...
+
+
+@overload
+def kernel(*, inline: str = "never", literals: bool | tuple[str, ...] = False,
+           refcounts: bool = True) -> KernelDecorator: ...
+
+
 def kernel(
-    function: Callable | None = None, *, inline: str = "never",
+    function: Callable[..., Any] | None = None, /, *, inline: str = "never",
     literals: bool | tuple[str, ...] = False, refcounts: bool = True,
 ) -> Any:
     """Compile ``function`` in nopython mode with the on-disk cache, typed for its compiled
@@ -175,33 +302,21 @@ def kernel(
     Every kernel is an :class:`InnerKernel`: compiled for other kernels without a CPython
     wrapper (nor a C callback wrapper); a call from Python
     (a batch kernel, a test) goes through a twin compiled for it.
+
+    Where numba refuses these internals (:func:`private_options_work`), every kernel is an
+    ordinary counting ``njit(cache=True)`` function instead, with the same results.
     """
 
-    def compile_later(python_function: Callable) -> Any:
+    def compile_later(python_function: Callable[..., Any]) -> Any:
         names = list(inspect.signature(python_function).parameters)
         kept = set(names) if literals is True else set(literals or ())
         unknown = kept - set(names)
         if unknown:
             raise TypeError(f"{python_function.__name__} has no argument {sorted(unknown)}")
         drop_stale_cache(Path(inspect.getfile(python_function)))
-        options = {} if refcounts else {"_nrt": False}
-        dispatcher = njit(cache=True, inline=inline, no_cpython_wrapper=True,
-                          no_cfunc_wrapper=True, **options)(python_function)
-        dispatcher.__class__ = InnerKernel
-        if literals is True:
-            return dispatcher
-        keep_position = [name in kept for name in names]
-        typed_for_callers = dispatcher.get_call_template
-
-        def get_call_template(args: tuple, kws: dict) -> Any:
-            return typed_for_callers(
-                tuple(a if i < len(keep_position) and keep_position[i] else _plain(a)
-                      for i, a in enumerate(args)),
-                {k: v if k in kept else _plain(v) for k, v in kws.items()},
-            )
-
-        dispatcher.get_call_template = get_call_template
-        return dispatcher
+        if not private_options_work():
+            return _counting_kernel(python_function, inline)
+        return _private_kernel(python_function, inline, None if literals is True else kept, refcounts)
 
     if function is None:
         return compile_later

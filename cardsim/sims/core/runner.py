@@ -13,11 +13,11 @@ import math
 import platform
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -36,6 +36,9 @@ from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
 from cardsim.sims.core.simulator import Simulator, config_summary, config_to_dict
 from cardsim.sims.core.store import StoredRun, StoreWriteError, open_run
 from cardsim.stats import Z95, wilson_half_width
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 BACKENDS = ("joblib", "dask")
 DEFAULT_MAX_N = 1_000_000
@@ -72,7 +75,8 @@ def play_chunk(
     return index, frame
 
 
-ChunkExecutor = Callable[[list[int]], Iterator[tuple[int, pl.DataFrame]]]
+Chunks = Generator[tuple[int, pl.DataFrame], None, None]
+ChunkExecutor = Callable[[list[int]], Chunks]
 
 
 def compile_one_game(simulator: Simulator, configs: Sequence[Any]) -> str:
@@ -108,7 +112,7 @@ def compile_ahead(
 
 
 def _sequential(simulator: Simulator, config: Any, seed: int, size: int) -> ChunkExecutor:
-    def execute(indices: list[int]) -> Iterator[tuple[int, pl.DataFrame]]:
+    def execute(indices: list[int]) -> Chunks:
         for index in indices:
             yield play_chunk(simulator, config, seed, index, size)
 
@@ -118,7 +122,7 @@ def _sequential(simulator: Simulator, config: Any, seed: int, size: int) -> Chun
 def _joblib(simulator: Simulator, config: Any, seed: int, size: int, jobs: int) -> ChunkExecutor:
     from joblib import Parallel, delayed
 
-    def execute(indices: list[int]) -> Iterator[tuple[int, pl.DataFrame]]:
+    def execute(indices: list[int]) -> Chunks:
         start_workers(jobs)  # a Ctrl-C while they start: no traceback from them
         parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
         yield from stopped_quietly(parallel(
@@ -174,7 +178,7 @@ class _Progress:
     """A rich progress bar with ETA on stderr, shown only on a terminal and when asked for."""
 
     def __init__(self, enabled: bool, label: str) -> None:
-        self._bar = None
+        self._bar: Progress | None = None
         if enabled:
             from rich.console import Console
             from rich.progress import (
@@ -201,7 +205,7 @@ class _Progress:
                 )
                 self._bar.start()
         self._label = label
-        self._task = None
+        self._task: TaskID | None = None
 
     def wave(self, total: int) -> None:
         if self._bar is not None:
@@ -241,7 +245,7 @@ class _Chunks:
         """Make chunks 0..count-1 available: read stored ones, compute the missing ones."""
         missing = [i for i in range(count) if i not in self.frames and i not in self.on_disk]
         for index in range(count):
-            if index not in self.frames and index in self.on_disk:
+            if index not in self.frames and index in self.on_disk and self.stored is not None:
                 self.frames[index] = self.stored.read_chunk(index)
         if not missing:
             return
@@ -433,7 +437,7 @@ def run(
         )) from None
     except StoreWriteError as exc:
         raise StoreWriteError(
-            f"{exc}; {len(chunks.on_disk)} finished chunk(s) kept in {stored.path}, "
+            f"{exc}; {len(chunks.on_disk)} finished chunk(s) kept in {stored.path if stored else '-'}, "
             "run the same command to resume"
         ) from None
     finally:

@@ -58,7 +58,8 @@ class Simulator:
 
 def config_to_dict(config: Any) -> dict[str, Any]:
     """A config as plain JSON-ready data (tuples become lists)."""
-    return json_ready(dataclasses.asdict(config))
+    plain: dict[str, Any] = json_ready(dataclasses.asdict(config))
+    return plain
 
 
 def json_ready(value: Any) -> Any:

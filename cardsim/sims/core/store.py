@@ -226,7 +226,7 @@ class StoredRun:
         if not recorded or not module:
             return None
         try:
-            return code_fingerprint(module) != recorded
+            return bool(code_fingerprint(module) != recorded)
         except ImportError:
             return None
 

@@ -1,6 +1,6 @@
 """The rows of ``cardsim bench strategies``: a user-strategy engine's speed beside its kernel's.
 
-Issue 33 asks that a strategy written in plain Python play in an engine that stays compiled
+A strategy written in plain Python plays in an engine that stays compiled
 between the user's decisions, at a target speed per CPU-second with a trivial strategy in
 every seat the strategy may take. Each game with such an engine declares
 ``Game.strategy_bench``, a ``strategy_rows(quick: bool = False) -> list[dict]`` whose rows
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 #: The keys of every row, in order.
 ROW_KEYS = (
@@ -53,7 +54,7 @@ def speed_row(
     kernel: str,
     kernel_per_second: float,
     target: float | None,
-) -> dict:
+) -> dict[str, Any]:
     """One row: ``n`` episodes (``unit``: games, heists) of the user-strategy engine in
     ``cpu_seconds``, the kernel's rate with ``kernel`` on the same table, their ratio, and the
     target per CPU-second (None: a row for information, without a target)."""

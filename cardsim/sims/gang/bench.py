@@ -123,7 +123,7 @@ class _FirstChip:
         return legal[0]
 
 
-STRATEGY_TARGET = 2_000  # heists per CPU-second with a trivial user strategy (issue 33)
+STRATEGY_TARGET = 2_000  # heists per CPU-second with a trivial user strategy
 
 
 def strategy_rows(quick: bool = False, players: int = 4) -> list[dict]:
@@ -153,9 +153,9 @@ def main(quick: bool = False) -> list[dict]:
     """Rows: heists/s per model on one core (4 players, all four rounds; CPU time of this
     process, so other load on the machine does not count), the naive reference and the
     ratio; the runner's wall time for 1M history heists on 2 cores (extrapolated from 200k,
-    or 50k with ``quick``). Targets (issue 15): history >= 50,000/s, bayes >= 6,000/s; 1M < 60 s.
+    or 50k with ``quick``). Targets: history >= 50,000/s, bayes >= 6,000/s; 1M < 60 s.
     The user-strategy engine's heists per CPU-second are ``cardsim bench strategies``'s
-    (:func:`strategy_rows`, issue 33: >= 2,000/s)."""
+    (:func:`strategy_rows`, target >= 2,000/s)."""
     scale = 1 if quick else 4
     naive = _naive_rate(300 * scale)
     rows = [{"what": "naive per-player enumeration, history, 4 players (reference)",

@@ -310,7 +310,7 @@ def key_card_slot(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) 
     higher card). This is the card an Informant shows."""
     rest = np.empty(MAX_POCKET, dtype=np.int64)
     best_slot = 0
-    best_loss = np.int64(1) << 62
+    best_loss = 1 << 62
     for slot in range(size):
         k = 0
         for s in range(size):

@@ -507,8 +507,8 @@ def play_heist_inline(
                     for h in range(count):
                         if valid[h]:
                             raised = muscle_score(hscores[h])
-                            below = np.searchsorted(values, raised, side="left")
-                            muscle_band[r, h] = min(int(below / values.shape[0] * bands),
+                            n_below = np.searchsorted(values, raised, side="left")
+                            muscle_band[r, h] = min(int(n_below / values.shape[0] * bands),
                                                     bands - 1)
                 if past > 1 and r < use_round:
                     round_scores[r, :count] = hscores[:count]

@@ -91,18 +91,18 @@ Evidence = namedtuple("Evidence", "weights likelihood hband evidence_from public
 
 
 @kernel(inline="always")
-def _lcg(state: int) -> int:
+def _lcg(state: np.int64) -> np.int64:
     """Next state of the estimate's own generator (keeps the heist's stream intact)."""
     return state * 6364136223846793005 + 1442695040888963407
 
 
 @kernel(inline="always")
-def _lcg_uniform(state: int) -> float:
+def _lcg_uniform(state: np.int64) -> float:
     return ((state >> 11) & ((np.int64(1) << 53) - 1)) * (1.0 / 9007199254740992.0)
 
 
 @kernel(inline="always")
-def _unseen_card(state: int, seen: int) -> tuple[int, int]:
+def _unseen_card(state: np.int64, seen: np.int64) -> tuple[int, np.int64]:
     """A uniformly random card not in the bit set ``seen``, and the generator's next state."""
     while True:
         state = _lcg(state)

@@ -69,7 +69,6 @@ from cardsim.sims.poker.cards import format_card
 
 DECISIONS = ("take_chip",)
 ROUND_NAMES = ("pre-flop", "flop", "turn", "river")
-CHIP_COLOURS = ("white", "yellow", "orange", "red")
 EVALUATE_CHUNK = 250  # heists per chunk of an evaluation (chunk i: the root seed's i-th child)
 
 

@@ -11,7 +11,7 @@ Every timing is taken two ways over repeated runs (median reported): wall-clock,
 of this thread. On a busy shared machine the wall clock also counts time spent waiting for a
 core; the thread CPU time is what one thread costs while it runs, so speeds and ratios are judged
 on it (``per_cpu_second``; ``x_phevaluator`` = speed over phevaluator's fastest function). ``load`` is the 1-minute load average at the start.
-Targets from issue 3: >= 80 M evals/s, >= 40x phevaluator's Python API, enumeration < 2 s.
+Targets: >= 80 M evals/s, >= 40x phevaluator's Python API, enumeration < 2 s.
 """
 
 from __future__ import annotations

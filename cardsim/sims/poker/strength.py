@@ -126,7 +126,7 @@ def holding_index(n_unseen: int, pocket_size: int) -> tuple[np.ndarray, np.ndarr
 @kernel
 def count_below_tied(
     scores: np.ndarray, combos: np.ndarray, starts: np.ndarray, members: np.ndarray,
-    own_positions: np.ndarray, n_own: int, own_score: int,
+    own_positions: np.ndarray, n_own: int, own_score: int | np.int32,
 ) -> tuple[int, int]:
     """How many holdings that avoid the player's own cards score below / equal ``own_score``.
 
@@ -274,7 +274,7 @@ def hand_percentiles(boards: np.ndarray, pockets: np.ndarray) -> Percentiles:
 
 
 @kernel
-def _showdown_share(hero: int, opponents: np.ndarray, n_opponents: int) -> tuple[int, int, float]:
+def _showdown_share(hero: int | np.int32, opponents: np.ndarray, n_opponents: int) -> tuple[int, int, float]:
     """(won outright, tied for best, share of the pot) of the hero against opponent scores."""
     best_other = -1
     n_best = 0

@@ -5,7 +5,7 @@ inflate it; every row also gives the ratio against the plain-Python greedy
 (:func:`cardsim.sims.thegame.reference.greedy_game`) measured in the same process. Targets:
 greedy >= 50,000 games/s, planner and signals >= 10,000 games/s, search <= 20 ms per move, and
 omniscient >= 1,000 games/s (so that ``cardsim thegame run --strategy all --n 100000`` takes
-minutes, not hours). User strategies (issue 33) run in the Python engine of
+minutes, not hours). User strategies run in the Python engine of
 :mod:`cardsim.sims.thegame.strategy`; its target is 500 games per CPU second for a trivial
 strategy (the first legal choice), and a second row shows full-length games (closest card).
 
