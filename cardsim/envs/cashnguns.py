@@ -346,7 +346,7 @@ def cashnguns_parallel_v0(
     return ParallelGame(players=players, shame_value=shame_value, reward=reward, encoding=encoding)
 
 
-class ParallelGame(ParallelEnv):
+class ParallelGame(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships no type information
     """Cash'n Guns with its simultaneous decisions made at once: two steps a round, every
     living player acting in each. The first step (``phase`` "play") is each player's aim and
     bullet card together, both secret until the lying-down phase (action ``aim * 3 + card``:
@@ -375,10 +375,10 @@ class ParallelGame(ParallelEnv):
         self._observation_space = spaces.Dict(
             {"observation": inner, "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8)})
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._action_space
 
     def _mask(self, agent: str) -> np.ndarray:
@@ -405,13 +405,15 @@ class ParallelGame(ParallelEnv):
                                    or self.aec.truncations[self.aec.agent_selection]):
             self.aec.step(None)
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         self.aec.reset(seed=seed, options=options)
         self.phase = "play"
         self.agents = list(self.aec.agents)
         return self._observations(), {agent: {"phase": self.phase} for agent in self.agents}
 
-    def step(self, actions: dict[str, int]) -> tuple[dict, dict, dict, dict, dict]:
+    def step(self, actions: dict[str, int]) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, float],
+                                                     dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
         for agent in self.agents:
             action = actions.get(agent)
             if action is None or not 0 <= int(action) < self.n_actions or not self._mask(agent)[int(action)]:

@@ -31,6 +31,8 @@ RENDER_MODES = ("human", "ansi")
 ENCODINGS = ("raw", "features")
 SEED_LIMIT = 2**63 - 1
 T = TypeVar("T")
+#: how an episode began and went on: (seed, generator state, reset options, actions stepped)
+History = tuple[int | None, dict[str, Any], dict[str, Any] | None, list[int | None]]
 
 
 def wrap(env: AECEnv) -> AECEnv:
@@ -125,7 +127,7 @@ def _remember_reset(reset: Any) -> Any:
     """``reset`` that keeps the seed and the generator state it started from."""
 
     @functools.wraps(reset)
-    def wrapped(self: CardEnv, seed: int | None = None, options: dict | None = None) -> Any:
+    def wrapped(self: CardEnv, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         if self.__dict__.get("_replaying"):
             return reset(self, seed=seed, options=options)
         before = copy.deepcopy(self._np_random.bit_generator.state)
@@ -142,7 +144,7 @@ def _encoded_observe(observe: Any) -> Any:
 
     @functools.wraps(observe)
     def wrapped(self: CardEnv, agent: str) -> dict[str, np.ndarray]:
-        found = observe(self, agent)
+        found: dict[str, np.ndarray] = observe(self, agent)
         if self.__dict__.get("encoding", "raw") == "raw":
             return found
         return {"observation": encode(found["observation"], self.feature_fields()),
@@ -165,7 +167,8 @@ def _remember_step(step: Any) -> Any:
     return wrapped
 
 
-def _rebuild(cls: type, made_with: tuple, history: tuple | None, generator_state: dict) -> CardEnv:
+def _rebuild(cls: type[CardEnv], made_with: tuple[tuple[Any, ...], dict[str, Any]],
+             history: History | None, generator_state: dict[str, Any]) -> CardEnv:
     """A fresh ``cls`` environment brought to the same point: made with the same arguments,
     reset from the same generator state and seed, the same actions stepped."""
     args, kwargs = made_with
@@ -192,7 +195,7 @@ class CardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
                 setattr(cls, name, remember(cls.__dict__[name]))
 
     # -- copies -------------------------------------------------------------------------
-    def replay(self, history: tuple | None) -> None:
+    def replay(self, history: History | None) -> None:
         """Reset as recorded in ``history`` (seed, generator state, options, actions) and step
         its actions again: the same episode at the same point."""
         if history is None:
@@ -208,14 +211,14 @@ class CardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             self.__dict__["_replaying"] = False
         self.__dict__["_history"] = (seed, generator_state, options, list(actions))
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         history = self.__dict__.get("_history")
         if history is not None:
             history = (history[0], history[1], history[2], list(history[3]))
         return (_rebuild, (type(self), self.__dict__["_made_with"], history,
                            copy.deepcopy(self._np_random.bit_generator.state)))
 
-    def __deepcopy__(self, memo: dict) -> CardEnv:
+    def __deepcopy__(self, memo: dict[int, Any]) -> CardEnv:
         rebuilt = _rebuild(*self.__reduce__()[1])
         memo[id(self)] = rebuilt
         return rebuilt
@@ -241,7 +244,7 @@ class CardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         assert isinstance(box, spaces.Box)
         count = len(self.possible_agents)
         return spaces.Box(np.tile(box.low, count), np.tile(box.high, count),
-                          dtype=box.dtype.type)  # type: ignore[arg-type]
+                          dtype=box.dtype.type)
 
     def feature_fields(self) -> list[Field]:
         """The fields of the raw observation and how each becomes features (see

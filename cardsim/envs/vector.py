@@ -43,8 +43,6 @@ Observation (``OBS_SIZE`` = 208 floats in [0, 1], the seat to move's information
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from cardsim.errors import UserError
@@ -89,7 +87,10 @@ def _splitmix(state: np.ndarray) -> np.int64:
 
 
 @kernel
-def _fill_mask(b, n, with_end, hands, counts, mover, out, mask) -> None:
+def _fill_mask(
+    b: int, n: int, with_end: bool, hands: np.ndarray, counts: np.ndarray, mover: int, out: np.ndarray,
+    mask: np.ndarray,
+) -> None:
     """The mover's legal actions from the ``n`` plays (``card * 4 + pile``) listed in ``out``."""
     mask[b, :] = 0
     if with_end:
@@ -103,7 +104,9 @@ def _fill_mask(b, n, with_end, hands, counts, mover, out, mask) -> None:
 
 @kernel
 def _begin_turn(
-    b, seat, players, min_cards, trick_ok, hands, counts, piles, below, game, mask, params, W, F, C, out
+    b: int, seat: int, players: int, min_cards: int, trick_ok: bool, hands: np.ndarray, counts: np.ndarray,
+    piles: np.ndarray, below: np.ndarray, game: np.ndarray, mask: np.ndarray, params: np.ndarray,
+    W: np.ndarray, F: np.ndarray, C: np.ndarray, out: np.ndarray,
 ) -> None:
     """Start the turn of the first seat from ``seat`` holding cards (the game is won when none
     does, and lost when the mover cannot play its minimum)."""
@@ -132,25 +135,10 @@ def _begin_turn(
 
 @kernel
 def _deal(
-    b,
-    players,
-    hand_size,
-    min_cards,
-    trick_ok,
-    seeds,
-    deck,
-    hands,
-    counts,
-    piles,
-    below,
-    rng,
-    game,
-    mask,
-    params,
-    W,
-    F,
-    C,
-    out,
+    b: int, players: int, hand_size: int, min_cards: int, trick_ok: bool, seeds: np.ndarray,
+    deck: np.ndarray, hands: np.ndarray, counts: np.ndarray, piles: np.ndarray, below: np.ndarray,
+    rng: np.ndarray, game: np.ndarray, mask: np.ndarray, params: np.ndarray, W: np.ndarray, F: np.ndarray,
+    C: np.ndarray, out: np.ndarray,
 ) -> None:
     """Deal game ``b`` again from the next seed of the stream; seat 0 starts."""
     deal_seed = _splitmix(seeds)
@@ -164,7 +152,10 @@ def _deal(
 
 
 @kernel
-def _encode(b, players, hands, counts, piles, game, obs) -> None:
+def _encode(
+    b: int, players: int, hands: np.ndarray, counts: np.ndarray, piles: np.ndarray, game: np.ndarray,
+    obs: np.ndarray,
+) -> None:
     """The observation of game ``b``'s seat to move (see the module docstring)."""
     row = obs[b]
     row[:] = 0.0
@@ -182,30 +173,11 @@ def _encode(b, players, hands, counts, piles, game, obs) -> None:
 
 @kernel
 def _step_all(
-    actions,
-    players,
-    hand_size,
-    min_cards,
-    trick_ok,
-    seeds,
-    deck,
-    hands,
-    counts,
-    piles,
-    below,
-    rng,
-    game,
-    played_cards,
-    mask,
-    obs,
-    rewards,
-    done,
-    cards_left,
-    params,
-    W,
-    F,
-    C,
-    out,
+    actions: np.ndarray, players: int, hand_size: int, min_cards: int, trick_ok: bool, seeds: np.ndarray,
+    deck: np.ndarray, hands: np.ndarray, counts: np.ndarray, piles: np.ndarray, below: np.ndarray,
+    rng: np.ndarray, game: np.ndarray, played_cards: np.ndarray, mask: np.ndarray, obs: np.ndarray,
+    rewards: np.ndarray, done: np.ndarray, cards_left: np.ndarray, params: np.ndarray, W: np.ndarray,
+    F: np.ndarray, C: np.ndarray, out: np.ndarray,
 ) -> int:
     """One action per game; returns -1, or the first game whose action was not legal (nothing
     is stepped then)."""
@@ -301,26 +273,10 @@ def _step_all(
 
 @kernel
 def _reset_all(
-    players,
-    hand_size,
-    min_cards,
-    trick_ok,
-    seeds,
-    deck,
-    hands,
-    counts,
-    piles,
-    below,
-    rng,
-    game,
-    played_cards,
-    mask,
-    obs,
-    params,
-    W,
-    F,
-    C,
-    out,
+    players: int, hand_size: int, min_cards: int, trick_ok: bool, seeds: np.ndarray, deck: np.ndarray,
+    hands: np.ndarray, counts: np.ndarray, piles: np.ndarray, below: np.ndarray, rng: np.ndarray,
+    game: np.ndarray, played_cards: np.ndarray, mask: np.ndarray, obs: np.ndarray, params: np.ndarray,
+    W: np.ndarray, F: np.ndarray, C: np.ndarray, out: np.ndarray,
 ) -> None:
     for b in range(game.shape[0]):
         played_cards[b, :] = 0
@@ -395,13 +351,15 @@ class TheGameVectorEnv:
         self._done = np.zeros(b, np.bool_)
         self._cards_left = np.zeros(b, np.int64)
         W, F, C = new_work()
-        self._scratch = (np.zeros(64), W, F, C, np.zeros(64, np.int64))
+        self._scratch: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] = (
+            np.zeros(64), W, F, C, np.zeros(64, np.int64)
+        )
         self._ready = False
 
-    def _rules(self) -> tuple[Any, ...]:
+    def _rules(self) -> tuple[int, int, int, bool, np.ndarray]:
         return self.players, self.hand_size, self.min_cards, self.trick_ok, self._seeds
 
-    def _tables(self) -> tuple[np.ndarray, ...]:
+    def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return self._deck, self._hands, self._counts, self._piles, self._below, self._rng
 
     def reset(self, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -464,7 +422,8 @@ class TheGameVectorEnv:
 def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal action per row of ``mask`` (the random policy)."""
     scores = rng.random(mask.shape) * mask
-    return scores.argmax(axis=1)
+    actions: np.ndarray = scores.argmax(axis=1)
+    return actions
 
 
 # ---------------------------------------------------------------------------------------------
@@ -481,7 +440,10 @@ def gang_obs_size(players: int) -> int:
 
 
 @kernel
-def _gang_encode(b, players, decks, round_, mover, chips, obs) -> None:
+def _gang_encode(
+    b: int, players: int, decks: np.ndarray, round_: np.ndarray, mover: np.ndarray, chips: np.ndarray,
+    obs: np.ndarray,
+) -> None:
     """The observation of heist ``b``'s seat to move (see :class:`GangVectorEnv`)."""
     row = obs[b]
     row[:] = 0.0
@@ -502,7 +464,11 @@ def _gang_encode(b, players, decks, round_, mover, chips, obs) -> None:
 
 
 @kernel
-def _gang_step(actions, players, decks, finals, ties, round_, mover, keys, chips, obs, rewards, done, success) -> int:
+def _gang_step(
+    actions: np.ndarray, players: int, decks: np.ndarray, finals: np.ndarray, ties: np.ndarray,
+    round_: np.ndarray, mover: np.ndarray, keys: np.ndarray, chips: np.ndarray, obs: np.ndarray,
+    rewards: np.ndarray, done: np.ndarray, success: np.ndarray,
+) -> int:
     """One star per heist (action a reaches for a + 1 stars); returns -1, or the first heist
     whose action is out of range (nothing is stepped then). A round is settled once every
     seat has chosen, as the engine settles it: by the star reached for, equal stars by the

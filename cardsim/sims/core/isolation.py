@@ -81,7 +81,7 @@ class IsolatedStrategy(RemoteStrategy):
         )
         theirs.close()
         self._connection = Connection(ours.detach())
-        self._batch: list = []
+        self._batch: list[tuple[tuple[Any, ...], object, object, str]] = []
         reply = self._receive(60.0, "loading")
         if reply[0] != "ready":
             self.close()
@@ -91,18 +91,19 @@ class IsolatedStrategy(RemoteStrategy):
         if require:
             check_methods(self, spec, decisions)
 
-    def __deepcopy__(self, memo: dict) -> IsolatedStrategy:
+    def __deepcopy__(self, memo: dict[int, Any]) -> IsolatedStrategy:
         return self  # the host is the strategy; a copy would be another process
 
     def __copy__(self) -> IsolatedStrategy:
         return self
 
-    def _receive(self, timeout: float, what: str) -> tuple:
+    def _receive(self, timeout: float, what: str) -> tuple[Any, ...]:
         if not self._connection.poll(timeout):
             self.close()
             raise UserError(f"strategy {self.spec}: its process did not answer ({what})")
         try:
-            return pickle.loads(self._connection.recv_bytes())
+            reply: tuple[Any, ...] = pickle.loads(self._connection.recv_bytes())
+            return reply
         except (EOFError, OSError):
             self.close()
             raise UserError(f"strategy {self.spec}: its process stopped ({what})") from None
@@ -192,7 +193,8 @@ def _serve(connection: Connection, spec: str, time_limit: float, decisions: Sequ
     connection.send_bytes(pickle.dumps(("ready", defined)))
     lanes: dict[int, Any] = {}
 
-    def answer(instance: Any, decision: str, view: Any, legal: tuple, seat: object, turn: object) -> tuple:
+    def answer(instance: Any, decision: str, view: Any, legal: tuple[Any, ...], seat: object,
+               turn: object) -> tuple[Any, ...]:
         try:
             choice = decide(instance, decision, view, legal, spec=spec, seat=seat, turn=turn,
                             time_limit=time_limit, clock=clock)

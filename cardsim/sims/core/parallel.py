@@ -105,13 +105,15 @@ def connect(scheduler: str | None) -> Any:
     if client is not None and client.status == "running":
         return client
     try:
-        from dask.distributed import Client
+        from dask.distributed import Client as DaskClient
     except ImportError:
         raise UserError("the dask backend needs the optional extra: "
                         "pip install 'cardsim[distributed]'") from None
+    # distributed's Client is unannotated: its methods are called as untyped (Any)
+    make_client: Callable[..., Any] = DaskClient
     seconds = environment_timeout()
     try:
-        client = Client(scheduler, timeout=f"{seconds:g}s", set_as_default=False)
+        client = make_client(scheduler, timeout=f"{seconds:g}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         reason = " ".join(str(exc).split()) or type(exc).__name__
         if len(reason) > 160:
@@ -158,7 +160,7 @@ def disconnect() -> None:
 
 def cluster_cores(client: Any) -> int:
     """The threads the cluster's workers run tasks on (at least 1)."""
-    return max(1, sum(client.nthreads().values()))
+    return max(1, sum(int(count) for count in client.nthreads().values()))
 
 
 def _remote(function: Callable[..., Any], task: Sequence[Any], sources: dict[str, str]) -> Any:

@@ -141,8 +141,11 @@ def _dask(simulator: Simulator, config: Any, seed: int, size: int, scheduler: st
 
     client = connect(scheduler)
 
-    def execute(indices: list[int]) -> Iterator[tuple[int, pl.DataFrame]]:
-        from dask.distributed import as_completed
+    def execute(indices: list[int]) -> Chunks:
+        from dask.distributed import as_completed as dask_as_completed
+
+        # distributed's as_completed is unannotated
+        as_completed: Callable[..., Iterator[Any]] = dask_as_completed
 
         futures = submit_all(client, play_chunk,
                              [(simulator, config, seed, index, size) for index in indices])

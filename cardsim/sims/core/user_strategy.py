@@ -31,7 +31,7 @@ import traceback
 import types
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -43,6 +43,8 @@ DEFAULT_TIME_LIMIT = 2.0
 #: at import stops with one line instead of hanging the command. Generous, since a strategy
 #: may compile numba code at import; $CARDSIM_IMPORT_TIME_LIMIT sets another bound.
 IMPORT_TIME_LIMIT = float(os.environ.get("CARDSIM_IMPORT_TIME_LIMIT") or 60.0)
+#: what one chunk of an evaluation returns (:func:`run_chunks`)
+ChunkResult = TypeVar("ChunkResult")
 
 _LOADED: dict[str, Any] = {}
 # The source of each strategy file loaded here, by its path as given (shipped to dask workers),
@@ -428,7 +430,8 @@ def _progress_bar(label: str | None) -> Any:
     return _ChunkBar(label)
 
 
-def run_chunks(function: Callable[..., dict], arguments: Sequence[tuple], jobs: int) -> list[dict]:
+def run_chunks(function: Callable[..., ChunkResult], arguments: Sequence[tuple[Any, ...]],
+               jobs: int) -> list[ChunkResult]:
     """``function(*a)`` for every ``a`` of ``arguments`` (an evaluation's chunks), run where
     :func:`cardsim.sims.core.parallel.iter_tasks` runs them (here, ``jobs`` joblib workers or
     the dask cluster); the results in chunk order, whatever the worker count. Shows the
@@ -438,7 +441,7 @@ def run_chunks(function: Callable[..., dict], arguments: Sequence[tuple], jobs: 
     bar = _progress_bar(_PROGRESS_LABEL.get())
     try:
         bar.wave(len(arguments))
-        results = []
+        results: list[ChunkResult] = []
         for result in iter_tasks(function, arguments, jobs):
             results.append(result)
             bar.advance()

@@ -221,7 +221,7 @@ Rollout = namedtuple(
 
 
 @kernel(inline="always")
-def new_work():
+def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Fresh (W, F, C) scratch arrays for one batch."""
     work = np.zeros((N_WORK_ROWS, SLOT_TABLE), np.int64)
     work[R_SLOT_OF, :] = -1
