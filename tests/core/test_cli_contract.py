@@ -187,7 +187,7 @@ def test_json_is_one_document_with_seed_stop_rule_and_runs(capsys, tmp_path):
 def test_search_commands_record_their_seed_and_stop_rule(capsys):
     """A search command's document names the seed it was given, not null."""
     code, out, err = cardsim(capsys, "cashnguns", "check", "--players", "4", "--budget", "2",
-                             "--local", "2", "--n", "200", "--seed", "5", "--jobs", "1", "--no-sweep",
+                             "--local", "2", "--n", "200", "--seed", "5", "--jobs", "1", "--no-sweep", "--oracle-games", "0",
                              "--json")
     assert code == 0, err
     document = json.loads(out)
