@@ -47,12 +47,13 @@ def markdown_rows(rows: list[dict[str, Any]]) -> str:
 
 def rules_page(path: Path) -> str:
     title = path.stem.replace("_", " ")
-    return (f"<!-- generated from seeds/{path.name} -->\n\n"
-            f"!!! note \"Rules digest, as kept in the repository\"\n"
-            f"    This page is the project's own digest `seeds/{path.name}` ({title}), shown as it "
-            f"is. Each row gives the rule in our words, its source, the reading chosen where the "
-            f"sources are silent or disagree, and the test that checks it.\n\n"
-            + path.read_text(encoding="utf-8"))
+    return (
+        f"<!-- generated from seeds/{path.name} -->\n\n"
+        f'!!! note "Rules digest, as kept in the repository"\n'
+        f"    This page is the project's own digest `seeds/{path.name}` ({title}), shown as it "
+        f"is. Each row gives the rule in our words, its source, the reading chosen where the "
+        f"sources are silent or disagree, and the test that checks it.\n\n" + path.read_text(encoding="utf-8")
+    )
 
 
 def cli_page() -> str:
@@ -62,9 +63,12 @@ def cli_page() -> str:
     from cardsim.cli import build_app
 
     root = typer.main.get_command(build_app())
-    out = ["# Command-line reference", "",
-           "Generated from the `cardsim` typer app when the site is built; `cardsim COMMAND "
-           "--help` prints the same.", ""]
+    out = [
+        "# Command-line reference",
+        "",
+        "Generated from the `cardsim` typer app when the site is built; `cardsim COMMAND --help` prints the same.",
+        "",
+    ]
 
     def walk(command: Any, path: list[str], context: Any) -> None:
         ctx = command.context_class(command, info_name=path[-1], parent=context)
@@ -92,10 +96,14 @@ def benchmark_records() -> list[dict[str, Any]]:
 def record_rows(record: dict[str, Any]) -> list[str]:
     """One benchmark record as Markdown: its command, date, commit and machine, then its rows."""
     machine = record["machine"]
-    return [f"`{record['command']}` on {record['date']}, commit `{record['commit'][:12]}`; "
-            f"{machine['cpus']} cores ({machine['processor'] or machine['machine']}), Python "
-            f"{machine['python']}, load average {machine['load_1min']} when it started.", "",
-            markdown_rows(record["rows"]), ""]
+    return [
+        f"`{record['command']}` on {record['date']}, commit `{record['commit'][:12]}`; "
+        f"{machine['cpus']} cores ({machine['processor'] or machine['machine']}), Python "
+        f"{machine['python']}, load average {machine['load_1min']} when it started.",
+        "",
+        markdown_rows(record["rows"]),
+        "",
+    ]
 
 
 def benchmark_table(target: str) -> str:
@@ -108,13 +116,16 @@ def benchmark_table(target: str) -> str:
 
 def benchmarks_page() -> str:
     records = benchmark_records()
-    out = ["# Benchmarks", "",
-           "Generated from `benchmarks/results/` when the site is built. Each record is one run of "
-           "`cardsim bench TARGET` (its command below), saved by `python benchmarks/record.py "
-           "TARGET` with the date, the commit and the machine. Every row measures a kernel against "
-           "a reference in the same process (a plain-Python version of the same rules, or a "
-           "published library), so the ratio means more than the raw speed on a shared machine.",
-           ""]
+    out = [
+        "# Benchmarks",
+        "",
+        "Generated from `benchmarks/results/` when the site is built. Each record is one run of "
+        "`cardsim bench TARGET` (its command below), saved by `python benchmarks/record.py "
+        "TARGET` with the date, the commit and the machine. Every row measures a kernel against "
+        "a reference in the same process (a plain-Python version of the same rules, or a "
+        "published library), so the ratio means more than the raw speed on a shared machine.",
+        "",
+    ]
     if not records:
         return "\n".join(out + ["No record yet: run `python benchmarks/record.py poker`."]) + "\n"
     latest: dict[str, dict[str, Any]] = {}
@@ -123,10 +134,26 @@ def benchmarks_page() -> str:
     out += ["## Figures of record", ""]
     for target, record in latest.items():
         out += [f"### {target}", "", *record_rows(record)]
-    out += ["## History", "", "Every record kept, oldest first.", "",
-            markdown_rows([{"date": r["date"], "target": r["target"], "commit": r["commit"][:12],
-                            "command": f"`{r['command']}`", "rows": len(r["rows"]),
-                            "load": r["machine"]["load_1min"]} for r in records]), ""]
+    out += [
+        "## History",
+        "",
+        "Every record kept, oldest first.",
+        "",
+        markdown_rows(
+            [
+                {
+                    "date": r["date"],
+                    "target": r["target"],
+                    "commit": r["commit"][:12],
+                    "command": f"`{r['command']}`",
+                    "rows": len(r["rows"]),
+                    "load": r["machine"]["load_1min"],
+                }
+                for r in records
+            ]
+        ),
+        "",
+    ]
     history = ROOT / "benchmarks" / "history.md"
     if history.exists():
         out += [history.read_text(encoding="utf-8")]
@@ -139,19 +166,22 @@ def findings_table(game: str, group: str = "headline") -> str:
     from cardsim.reports.findings import pick_grid
 
     document = json.loads(FINDINGS.read_text(encoding="utf-8"))
-    source = (f"From `{document['command']}` (profile '{document['profile']}', cardsim "
-              f"{document['version']}); the file is `docs/findings.json`.")
+    source = (
+        f"From `{document['command']}` (profile '{document['profile']}', cardsim "
+        f"{document['version']}); the file is `docs/findings.json`."
+    )
     if group == "pick":
         return f"{pick_grid(document, game)}\n\n{source}"
     rows = [f for f in document["findings"] if f["game"] == game and f.get("group", "headline") == group]
     if not rows:
         return f"*No figure for this game in `docs/findings.json` ({document['command']}).*"
-    lines = ["| question | players | model | setting | estimate | 95% interval | n |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| question | players | model | setting | estimate | 95% interval | n |", "|---|---|---|---|---|---|---|"]
     for f in rows:
-        lines.append(f"| {f['question']} | {f['players']} | {f['model']} | {f['setting']} | "
-                     f"{100 * f['p']:.1f}% | {100 * f['lo']:.1f}-{100 * f['hi']:.1f}% | "
-                     f"{f['n']:,} {f['unit']} |")
+        lines.append(
+            f"| {f['question']} | {f['players']} | {f['model']} | {f['setting']} | "
+            f"{100 * f['p']:.1f}% | {100 * f['lo']:.1f}-{100 * f['hi']:.1f}% | "
+            f"{f['n']:,} {f['unit']} |"
+        )
     lines += ["", source]
     return "\n".join(lines)
 
@@ -166,10 +196,19 @@ def cashnguns_status(path: Path | None = None) -> str:
     table = shipped_mixes_table(path)
     if not table.height:
         return "*The shipped libraries file could not be read.*"
-    rows = [{"players": r["players"], "reading": f"{r['metric']}, shame {r['shame']:+,}", "mix": r["mix"],
-             "status (from the shipped records)": r["status_text"]} for r in table.iter_rows(named=True)]
-    return (markdown_rows(rows) + "\n\nFrom `cardsim/sims/cashnguns/data/libraries.json` as shipped with this "
-            "version; `cardsim cashnguns strategies` prints the same table.")
+    rows = [
+        {
+            "players": r["players"],
+            "reading": f"{r['metric']}, shame {r['shame']:+,}",
+            "mix": r["mix"],
+            "status (from the shipped records)": r["status_text"],
+        }
+        for r in table.iter_rows(named=True)
+    ]
+    return (
+        markdown_rows(rows) + "\n\nFrom `cardsim/sims/cashnguns/data/libraries.json` as shipped with this "
+        "version; `cardsim cashnguns strategies` prints the same table."
+    )
 
 
 def findings_plot(game: str) -> str | None:
@@ -230,10 +269,10 @@ def on_page_markdown(markdown, page, config, files):
         return f"{table}\n\n![{game}: headline figures with 95% intervals](../img/findings-{game}.svg)"
 
     markdown = re.sub(r"<!-- cashnguns: status -->", lambda m: cashnguns_status(), markdown)
-    markdown = re.sub(r"<!-- benchmark: ([a-z-]+) -->", lambda m: benchmark_table(m.group(1)),
-                      markdown)
-    return re.sub(r"<!-- findings: ([a-z]+)(?: ([a-z]+))? -->",
-                  lambda m: table_and_plot(m.group(1), m.group(2)), markdown)
+    markdown = re.sub(r"<!-- benchmark: ([a-z-]+) -->", lambda m: benchmark_table(m.group(1)), markdown)
+    return re.sub(
+        r"<!-- findings: ([a-z]+)(?: ([a-z]+))? -->", lambda m: table_and_plot(m.group(1), m.group(2)), markdown
+    )
 
 
 class _IndexingNotAReference:

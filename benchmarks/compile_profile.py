@@ -80,15 +80,20 @@ def compile_listener(on_event: Callable[[CompileEvent], None]) -> Any:
     class Recorder(event.Listener):
         def on_start(self, ev: event.Event) -> None:
             function = getattr(ev.data["dispatcher"], "py_func", None)
-            name = (f"{getattr(function, '__module__', '?')}.{function.__qualname__}"
-                    if function is not None else repr(ev.data["dispatcher"]))
-            open_events.append((name, ", ".join(map(str, ev.data["args"])),
-                                time.perf_counter(), time.process_time()))
+            name = (
+                f"{getattr(function, '__module__', '?')}.{function.__qualname__}"
+                if function is not None
+                else repr(ev.data["dispatcher"])
+            )
+            open_events.append((name, ", ".join(map(str, ev.data["args"])), time.perf_counter(), time.process_time()))
 
         def on_end(self, ev: event.Event) -> None:
             name, signature, start, cpu_start = open_events.pop()
-            on_event(CompileEvent(name, signature, start, time.perf_counter(),
-                                  len(open_events), pid, cpu_start, time.process_time()))
+            on_event(
+                CompileEvent(
+                    name, signature, start, time.perf_counter(), len(open_events), pid, cpu_start, time.process_time()
+                )
+            )
 
     return Recorder()
 
@@ -106,10 +111,10 @@ def record_this_process() -> None:
 
     log = os.environ[LOG_VARIABLE]
     pid = os.getpid()
-    event.register("numba:compile", compile_listener(
-        lambda done: _append(log, {"kind": "compile", **asdict(done)})))
-    atexit.register(lambda: _append(log, {"kind": "exit", "pid": pid, "cpu": _cpu_seconds(),
-                                          "at": time.perf_counter()}))
+    event.register("numba:compile", compile_listener(lambda done: _append(log, {"kind": "compile", **asdict(done)})))
+    atexit.register(
+        lambda: _append(log, {"kind": "exit", "pid": pid, "cpu": _cpu_seconds(), "at": time.perf_counter()})
+    )
     if os.environ.pop(PHASES_VARIABLE, None):  # popped: worker processes do not time phases
         time_report_phases(log, pid)
 
@@ -131,9 +136,18 @@ def time_report_phases(log: str, pid: int) -> None:
             try:
                 return function(*args, **kwargs)
             finally:
-                _append(log, {"kind": "phase", "pid": pid, "name": what, "start": start,
-                              "seconds": time.perf_counter() - start,
-                              "cpu": _cpu_seconds() - cpu})
+                _append(
+                    log,
+                    {
+                        "kind": "phase",
+                        "pid": pid,
+                        "name": what,
+                        "start": start,
+                        "seconds": time.perf_counter() - start,
+                        "cpu": _cpu_seconds() - cpu,
+                    },
+                )
+
         return wrapper
 
     build.game_section = timed("section", build.game_section, lambda game, *a, **k: game)
@@ -145,8 +159,7 @@ def time_report_phases(log: str, pid: int) -> None:
 def compile_events(entries: Sequence[dict[str, Any]]) -> list[Any]:
     """The logged compiles as :class:`CompileEvent` records."""
     names = {f.name for f in fields(CompileEvent)}
-    return [CompileEvent(**{k: v for k, v in e.items() if k in names})
-            for e in entries if e["kind"] == "compile"]
+    return [CompileEvent(**{k: v for k, v in e.items() if k in names}) for e in entries if e["kind"] == "compile"]
 
 
 def own_times(events: Sequence[CompileEvent]) -> dict[int, tuple[float, float]]:
@@ -179,9 +192,17 @@ def kernel_costs(events: Sequence[CompileEvent]) -> list[dict[str, Any]]:
     own = own_times(events)
     rows: dict[str, dict[str, Any]] = {}
     for current in sorted(events, key=lambda e: (e.start, e.depth)):
-        row = rows.setdefault(current.name, {"kernel": current.name, "signatures": 0,
-                                             "self_s": 0.0, "inclusive_s": 0.0,
-                                             "self_cpu_s": 0.0, "inclusive_cpu_s": 0.0})
+        row = rows.setdefault(
+            current.name,
+            {
+                "kernel": current.name,
+                "signatures": 0,
+                "self_s": 0.0,
+                "inclusive_s": 0.0,
+                "self_cpu_s": 0.0,
+                "inclusive_cpu_s": 0.0,
+            },
+        )
         row["signatures"] += 1
         row["self_s"] += own[id(current)][0]
         row["inclusive_s"] += current.end - current.start
@@ -200,35 +221,47 @@ def summary(entries: list[dict[str, Any]], top: int, began: float) -> str:
     exits = {e["pid"]: e for e in entries if e["kind"] == "exit"}
     lines = []
     for p in (e for e in entries if e["kind"] == "phase"):
-        lines.append(f"phase {p['name']:<24} at {p['start'] - began:6.1f} s: "
-                     f"{p['seconds']:6.1f} s wall, {p['cpu']:6.1f} CPU-s in the main process")
+        lines.append(
+            f"phase {p['name']:<24} at {p['start'] - began:6.1f} s: "
+            f"{p['seconds']:6.1f} s wall, {p['cpu']:6.1f} CPU-s in the main process"
+        )
     per_pid: dict[int, list[Any]] = defaultdict(list)
     for e in events:
         per_pid[e.pid].append(e)
-    lines.append(f"compiled {len(events)} specialisations, "
-                 f"{sum(w for w, _ in own.values()):.1f} s, "
-                 f"{sum(c for _, c in own.values()):.1f} CPU-s in all processes")
+    lines.append(
+        f"compiled {len(events)} specialisations, "
+        f"{sum(w for w, _ in own.values()):.1f} s, "
+        f"{sum(c for _, c in own.values()):.1f} CPU-s in all processes"
+    )
     for pid, group in per_pid.items():
         first = min(e.start for e in group) - began
         last = max(e.end for e in group) - began
         tops = sorted({e.name.rsplit(".", 1)[0] for e in group if e.depth == 0})
         ended = exits.get(pid)
-        total = (f"{ended['cpu']:.0f} CPU-s in all, exit at {ended['at'] - began:.0f} s"
-                 if ended else f"{max(e.cpu_end for e in group):.0f} CPU-s by the last")
-        lines.append(f"  pid {pid}: {len(group)} compiles, "
-                     f"{sum(own[id(e)][0] for e in group):6.1f} s, "
-                     f"{sum(own[id(e)][1] for e in group):6.1f} CPU-s "
-                     f"between {first:.0f} s and {last:.0f} s (process {total}); "
-                     f"modules {', '.join(tops)[:150]}")
-    lines.append(f"\ntop {top} kernels by own compile seconds (CPU-s, specialisations, "
-                 "inclusive):")
+        total = (
+            f"{ended['cpu']:.0f} CPU-s in all, exit at {ended['at'] - began:.0f} s"
+            if ended
+            else f"{max(e.cpu_end for e in group):.0f} CPU-s by the last"
+        )
+        lines.append(
+            f"  pid {pid}: {len(group)} compiles, "
+            f"{sum(own[id(e)][0] for e in group):6.1f} s, "
+            f"{sum(own[id(e)][1] for e in group):6.1f} CPU-s "
+            f"between {first:.0f} s and {last:.0f} s (process {total}); "
+            f"modules {', '.join(tops)[:150]}"
+        )
+    lines.append(f"\ntop {top} kernels by own compile seconds (CPU-s, specialisations, inclusive):")
     for row in kernel_costs(events)[:top]:
-        lines.append(f"{row['self_s']:7.2f} s {row['self_cpu_s']:7.2f} CPU-s "
-                     f"x{row['signatures']:<3} incl {row['inclusive_s']:6.2f}  {row['kernel']}")
+        lines.append(
+            f"{row['self_s']:7.2f} s {row['self_cpu_s']:7.2f} CPU-s "
+            f"x{row['signatures']:<3} incl {row['inclusive_s']:6.2f}  {row['kernel']}"
+        )
     lines.append(f"\ntop {top} specialisations by inclusive seconds:")
     for e in sorted(events, key=lambda e: -(e.end - e.start))[:top]:
-        lines.append(f"{e.end - e.start:7.2f} s incl {own[id(e)][0]:6.2f} own "
-                     f"{e.cpu_end - e.cpu_start:6.2f} CPU-s incl  {e.name}({e.signature[:110]})")
+        lines.append(
+            f"{e.end - e.start:7.2f} s incl {own[id(e)][0]:6.2f} own "
+            f"{e.cpu_end - e.cpu_start:6.2f} CPU-s incl  {e.name}({e.signature[:110]})"
+        )
     seen: dict[tuple[str, str], set[int]] = defaultdict(set)
     cost: dict[tuple[str, str], float] = defaultdict(float)
     for e in events:
@@ -236,16 +269,20 @@ def summary(entries: list[dict[str, Any]], top: int, began: float) -> str:
         cost[(e.name, e.signature)] += own[id(e)][1]
     repeated = [(k, pids) for k, pids in seen.items() if len(pids) > 1]
     wasted = sum(cost[k] * (len(p) - 1) / len(p) for k, p in repeated)
-    lines.append(f"\ncompiled in more than one process: {len(repeated)} specialisations, "
-                 f"about {wasted:.1f} CPU-s repeated")
+    lines.append(
+        f"\ncompiled in more than one process: {len(repeated)} specialisations, about {wasted:.1f} CPU-s repeated"
+    )
     for (kernel, args), pids in sorted(repeated, key=lambda kp: -cost[kp[0]])[:top]:
-        lines.append(f"{cost[(kernel, args)]:7.2f} CPU-s in {len(pids)} processes  "
-                     f"{kernel}({args[:90]})")
+        lines.append(f"{cost[(kernel, args)]:7.2f} CPU-s in {len(pids)} processes  {kernel}({args[:90]})")
     return "\n".join(lines)
 
 
-def run_profiled(command: Sequence[str], cache: Path, scratch: Path, phases: bool = False,
-                 ) -> tuple[list[dict[str, Any]], float, float, int]:
+def run_profiled(
+    command: Sequence[str],
+    cache: Path,
+    scratch: Path,
+    phases: bool = False,
+) -> tuple[list[dict[str, Any]], float, float, int]:
     """Run ``command`` (a full argv) with ``NUMBA_CACHE_DIR=cache`` and the recorder in every
     Python process it starts; returns (log entries, start ``perf_counter``, CPU seconds of the
     command and the workers it waited for, exit status)."""
@@ -253,8 +290,7 @@ def run_profiled(command: Sequence[str], cache: Path, scratch: Path, phases: boo
     (scratch / "site" / "sitecustomize.py").write_text(SITECUSTOMIZE)
     log = scratch / "compiles.jsonl"
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), **{LOG_VARIABLE: str(log)})
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(scratch / "site"), str(ROOT),
-                                                      env.get("PYTHONPATH", "")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(scratch / "site"), str(ROOT), env.get("PYTHONPATH", "")]))
     if phases:
         env[PHASES_VARIABLE] = "1"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -270,8 +306,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--json", help="write every compile and phase to this file")
-    parser.add_argument("--cache-dir", help="numba cache folder to use (default: a new empty "
-                        "one, deleted afterwards); give an existing one to see a warm run")
+    parser.add_argument(
+        "--cache-dir",
+        help="numba cache folder to use (default: a new empty "
+        "one, deleted afterwards); give an existing one to see a warm run",
+    )
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- cardsim arguments")
     options = parser.parse_args()
     argv = options.command[1:] if options.command[:1] == ["--"] else options.command
@@ -283,16 +322,19 @@ def main() -> None:
     load = os.getloadavg()[0]
     try:
         entries, began, cpu, status = run_profiled(
-            [sys.executable, "-m", "cardsim", *argv], cache, scratch, phases=argv[0] == "report")
+            [sys.executable, "-m", "cardsim", *argv], cache, scratch, phases=argv[0] == "report"
+        )
         wall = time.perf_counter() - began
         print(summary(entries, options.top, began), file=sys.stderr)
-        print(f"\nwhole command: {wall:.1f} s wall, {cpu:.1f} CPU-s (command and its workers), "
-              f"exit {status}, load {load:.2f} before, {os.getloadavg()[0]:.2f} after",
-              file=sys.stderr)
+        print(
+            f"\nwhole command: {wall:.1f} s wall, {cpu:.1f} CPU-s (command and its workers), "
+            f"exit {status}, load {load:.2f} before, {os.getloadavg()[0]:.2f} after",
+            file=sys.stderr,
+        )
         if options.json:
-            Path(options.json).write_text(json.dumps(
-                {"command": argv, "wall": wall, "cpu": cpu, "began": began,
-                 "entries": entries}, indent=1))
+            Path(options.json).write_text(
+                json.dumps({"command": argv, "wall": wall, "cpu": cpu, "began": began, "entries": entries}, indent=1)
+            )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     sys.exit(status)

@@ -31,15 +31,16 @@ def main() -> None:
     parser.add_argument("--block", type=int, default=200)
     parser.add_argument("--always", action="store_true", help="also the always column")
     args = parser.parse_args()
-    common = dict(players=args.players, model=args.model, specialist_round=args.round,
-                  boost=args.boost)
+    common = dict(players=args.players, model=args.model, specialist_round=args.round, boost=args.boost)
     uses = ["helpful"] + (["always"] if args.always else [])
     diffs: dict[str, list] = {use: [] for use in uses}
     played: list = []
     for seed in range(args.first_seed, args.first_seed + args.blocks):
+
         def success(**fields):
             config = SIMULATOR.make_config(**common, **fields)
             return run(SIMULATOR, config, n=args.block, seed=seed, jobs=1).episodes  # noqa: B023 - called in this iteration
+
         base = success()["success"].to_numpy().astype(float)
         for use in uses:
             rows = success(specialist=args.card, jack=args.jack, specialist_use=use)
@@ -53,9 +54,12 @@ def main() -> None:
         extra = ""
         if use == "helpful":
             extra = f"  played={np.concatenate(played).mean():.3f}"
-        print(f"{common} card={args.card} seeds={args.first_seed}..{seed} n={diff.size} "
-              f"{use}: effect={100 * mean:+.2f} ({100 * (mean - half):+.2f}..{100 * (mean + half):+.2f})"
-              f"{extra}  won={int((diff > 0).sum())}  lost={int((diff < 0).sum())}", flush=True)
+        print(
+            f"{common} card={args.card} seeds={args.first_seed}..{seed} n={diff.size} "
+            f"{use}: effect={100 * mean:+.2f} ({100 * (mean - half):+.2f}..{100 * (mean + half):+.2f})"
+            f"{extra}  won={int((diff > 0).sum())}  lost={int((diff < 0).sum())}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

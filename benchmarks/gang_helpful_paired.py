@@ -22,13 +22,17 @@ import numpy as np
 from cardsim.sims.core.runner import run
 from cardsim.sims.gang.simulator import SIMULATOR
 
-CARDS = {"hacker": ("hacker", "stay"), "jack": ("jack", "stay"),
-         "jack-discard": ("jack", "discard"), "muscle": ("muscle", "stay")}
+CARDS = {
+    "hacker": ("hacker", "stay"),
+    "jack": ("jack", "stay"),
+    "jack-discard": ("jack", "discard"),
+    "muscle": ("muscle", "stay"),
+}
 
 
-def paired_rows(players: int, model: str, n: int, seed: int, jobs: int, cards: list[str],
-                **reading) -> list[dict]:
+def paired_rows(players: int, model: str, n: int, seed: int, jobs: int, cards: list[str], **reading) -> list[dict]:
     """One row per card: effect (points), 95% interval, share of heists it was played in."""
+
     def success(**fields) -> tuple[np.ndarray, np.ndarray]:
         config = SIMULATOR.make_config(players=players, model=model, **reading, **fields)
         rows = run(SIMULATOR, config, n=n, seed=seed, jobs=jobs).episodes
@@ -41,13 +45,21 @@ def paired_rows(players: int, model: str, n: int, seed: int, jobs: int, cards: l
         diff = with_card - base
         mean = diff.mean()
         half = 1.96 * diff.std(ddof=1) / math.sqrt(n)
-        out.append({
-            "players": players, "model": model, **reading,
-            "card": card if jack == "stay" else "jack (may discard)", "n": n,
-            "effect": round(100 * mean, 2), "lo": round(100 * (mean - half), 2),
-            "hi": round(100 * (mean + half), 2), "played": round(float((user >= 0).mean()), 3),
-            "won": int((diff > 0).sum()), "lost": int((diff < 0).sum()),
-        })
+        out.append(
+            {
+                "players": players,
+                "model": model,
+                **reading,
+                "card": card if jack == "stay" else "jack (may discard)",
+                "n": n,
+                "effect": round(100 * mean, 2),
+                "lo": round(100 * (mean - half), 2),
+                "hi": round(100 * (mean + half), 2),
+                "played": round(float((user >= 0).mean()), 3),
+                "won": int((diff > 0).sum()),
+                "lost": int((diff < 0).sum()),
+            }
+        )
     return out
 
 
@@ -64,8 +76,16 @@ def main() -> None:
     args = parser.parse_args()
     low, _, high = args.players.partition("-")
     for players in range(int(low), int(high or low) + 1):
-        for row in paired_rows(players, args.model, args.n, args.seed, args.jobs,
-                               args.cards.split(","), specialist_round=args.specialist_round, boost=args.boost):
+        for row in paired_rows(
+            players,
+            args.model,
+            args.n,
+            args.seed,
+            args.jobs,
+            args.cards.split(","),
+            specialist_round=args.specialist_round,
+            boost=args.boost,
+        ):
             print("  ".join(f"{key}={value}" for key, value in row.items()), flush=True)
 
 

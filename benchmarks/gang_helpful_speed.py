@@ -24,20 +24,23 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     models = args.models.split(",")
-    run(SIMULATOR, SIMULATOR.make_config(players=3, model=models[0], specialist="jack"), n=1,
-        seed=args.seed + 1)
+    run(SIMULATOR, SIMULATOR.make_config(players=3, model=models[0], specialist="jack"), n=1, seed=args.seed + 1)
     total = 0.0
     for model in models:
         for card in ("hacker", "jack", "muscle"):
             for timing in ("river", "flop"):
-                config = SIMULATOR.make_config(players=PLAYERS[model], model=model,
-                                               specialist=card, specialist_round=timing)
+                config = SIMULATOR.make_config(
+                    players=PLAYERS[model], model=model, specialist=card, specialist_round=timing
+                )
                 started = time.process_time()
                 rows = run(SIMULATOR, config, n=SIMULATOR.chunk_size, seed=args.seed).episodes
                 seconds = time.process_time() - started
                 total += seconds
-                print(f"{model:10s} {card:7s} {timing:6s} {rows.height:6,d} heists "
-                      f"{seconds:7.2f} CPU-s  rows {rows.hash_rows().sum():>20d}", flush=True)
+                print(
+                    f"{model:10s} {card:7s} {timing:6s} {rows.height:6,d} heists "
+                    f"{seconds:7.2f} CPU-s  rows {rows.hash_rows().sum():>20d}",
+                    flush=True,
+                )
     print(f"total {total:.2f} CPU-s")
 
 

@@ -6,6 +6,7 @@ Also counts heists where helpful declined but the outcome differs from no card (
 Run from a checkout root: PYTHONPATH=$PWD python benchmarks/gang_use_rates.py --players 4
   --model bayes --round river --boost top --n 4000 --seed 20261201
 """
+
 from __future__ import annotations
 
 import argparse
@@ -16,16 +17,22 @@ import numpy as np
 from cardsim.sims.core.runner import run
 from cardsim.sims.gang.simulator import SIMULATOR
 
-CARDS = {"informant": ("informant", "stay"), "getaway-driver": ("getaway-driver", "stay"), "mastermind": ("mastermind", "stay"),
-         "hacker": ("hacker", "stay"), "jack": ("jack", "stay"),
-         "jack-discard": ("jack", "discard"), "muscle": ("muscle", "stay")}
+CARDS = {
+    "informant": ("informant", "stay"),
+    "getaway-driver": ("getaway-driver", "stay"),
+    "mastermind": ("mastermind", "stay"),
+    "hacker": ("hacker", "stay"),
+    "jack": ("jack", "stay"),
+    "jack-discard": ("jack", "discard"),
+    "muscle": ("muscle", "stay"),
+}
 
 
 def effect(diff: np.ndarray) -> str:
     """Mean paired difference in points with its normal 95% interval."""
     mean = diff.mean()
     half = 1.96 * diff.std(ddof=1) / math.sqrt(diff.size)
-    return f"{100*mean:+.2f} [{100*(mean-half):+.2f},{100*(mean+half):+.2f}]"
+    return f"{100 * mean:+.2f} [{100 * (mean - half):+.2f},{100 * (mean + half):+.2f}]"
 
 
 def main() -> None:
@@ -57,8 +64,7 @@ def main() -> None:
             played = episodes["specialist_user"].to_numpy() >= 0
             diff = success - base
             declined_but_differs = int(((~played) & (diff != 0)).sum())
-            out.append(f"{use}: use={played.mean():.3f} eff={effect(diff)} "
-                       f"declined&differs={declined_but_differs}")
+            out.append(f"{use}: use={played.mean():.3f} eff={effect(diff)} declined&differs={declined_but_differs}")
         print("  ".join(out), flush=True)
 
 

@@ -22,8 +22,15 @@ ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "docs" / "findings.json"
 README = ROOT / "README.md"
 # every page whose prose may quote a figure (the README also has the findings table)
-PAGES: tuple[str, ...] = ("README.md", "docs/index.md", "docs/tuning.md", "docs/guides/the-gang.md",
-                          "docs/guides/the-game.md", "docs/guides/cash-n-guns.md", "docs/guides/bang.md")
+PAGES: tuple[str, ...] = (
+    "README.md",
+    "docs/index.md",
+    "docs/tuning.md",
+    "docs/guides/the-gang.md",
+    "docs/guides/the-game.md",
+    "docs/guides/cash-n-guns.md",
+    "docs/guides/bang.md",
+)
 
 
 def regenerate(document: dict, root: Path) -> dict[str, str]:
@@ -54,8 +61,10 @@ def main(argv: list[str]) -> int:
         (ROOT / name).write_text(text, encoding="utf-8")
         for typed in typed_figures(text):
             print(f"warning: {name} {typed}: a result typed by hand (use a figure marker)", file=sys.stderr)
-    print(f"{SHIPPED.relative_to(ROOT)}, the README's table and the figures of {len(texts)} pages: "
-          f"{len(document['findings'])} findings from '{document['command']}'")
+    print(
+        f"{SHIPPED.relative_to(ROOT)}, the README's table and the figures of {len(texts)} pages: "
+        f"{len(document['findings'])} findings from '{document['command']}'"
+    )
     return 0
 
 

@@ -55,8 +55,7 @@ def sub_apps() -> dict[str, tuple[str, str, str]]:
     game that declares a command line, in the registry's order, then the helpers."""
     from cardsim.sims.registry import games
 
-    found = {name: (game.help, game.example, game.cli)
-             for name, game in games().items() if game.cli}
+    found = {name: (game.help, game.example, game.cli) for name, game in games().items() if game.cli}
     for name, help_text in HELPERS.items():
         found.setdefault(name, (help_text, HELPER_EXAMPLES[name], f"cardsim.commands.{name}:app"))
     return found
@@ -84,8 +83,7 @@ def _bench_targets() -> str:
     """'poker, gang, ... or compile': the benchmark targets for the help line."""
     from cardsim.sims.registry import games
 
-    names = ["poker", *(name for name, game in games().items() if game.bench), "envs", "strategies",
-             "compile"]
+    names = ["poker", *(name for name, game in games().items() if game.bench), "envs", "strategies", "compile"]
     return f"{', '.join(names)} or report."
 
 
@@ -93,8 +91,12 @@ def bench(
     target: str = typer.Argument(..., help=_bench_targets()),
     quick: bool = typer.Option(False, "--quick", help="Shorter measurements (rougher figures)."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
-    record: bool = typer.Option(False, "--record", help="Also save the rows with the date, commit and machine "
-                                "in benchmarks/results/DATE-TARGET.json (a source checkout's)."),
+    record: bool = typer.Option(
+        False,
+        "--record",
+        help="Also save the rows with the date, commit and machine "
+        "in benchmarks/results/DATE-TARGET.json (a source checkout's).",
+    ),
 ) -> None:
     """Speed benchmarks, as ratios against a reference run in the same process; 'report' times
     the README's main command from a fresh clone (clone, venv, install, cardsim report).
@@ -122,8 +124,9 @@ def _show_version(value: bool) -> None:
 
 
 def _root(
-    show_version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
-                                      help="Print the package version and exit."),
+    show_version: bool = typer.Option(
+        False, "--version", callback=_show_version, is_eager=True, help="Print the package version and exit."
+    ),
 ) -> None:
     """Monte Carlo strategy analysis (the root's options only; sub-commands do the work)."""
 
@@ -181,8 +184,10 @@ def main(argv: list[str] | None = None) -> None:
         typer.echo(str(exc), err=True)
         sys.exit(130)
     except (typer.Abort, KeyboardInterrupt):
-        typer.echo("interrupted: finished runs and chunks are kept in the store (if any); run "
-                   "the same command to resume", err=True)
+        typer.echo(
+            "interrupted: finished runs and chunks are kept in the store (if any); run the same command to resume",
+            err=True,
+        )
         sys.exit(130)
     except CLICK_ERRORS as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":
@@ -204,9 +209,11 @@ def main(argv: list[str] | None = None) -> None:
         if not _worker_lost(exc):
             raise
         # Ctrl-C (or a kill) reached the worker processes only, outside a stored run's chunks
-        typer.echo(f"interrupted: a worker process was stopped ({type(exc).__name__}); finished "
-                   "runs are kept in the store (if any); run the same command to resume",
-                   err=True)
+        typer.echo(
+            f"interrupted: a worker process was stopped ({type(exc).__name__}); finished "
+            "runs are kept in the store (if any); run the same command to resume",
+            err=True,
+        )
         sys.exit(130)
     sys.exit(code if isinstance(code, int) else 0)
 
@@ -216,8 +223,7 @@ def _worker_lost(exc: BaseException) -> bool:
     standard library's, or dask's: a task whose workers kept dying, a lost scheduler), told by
     name so the command line never imports joblib or dask to ask."""
     names = {cls.__name__ for cls in type(exc).__mro__}
-    return bool(names & {"BrokenProcessPool", "TerminatedWorkerError", "KilledWorker",
-                         "CommClosedError"})
+    return bool(names & {"BrokenProcessPool", "TerminatedWorkerError", "KilledWorker", "CommClosedError"})
 
 
 if __name__ == "__main__":

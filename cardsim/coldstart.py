@@ -51,6 +51,7 @@ REPORT_COMMAND = ("report", "--quick", "--quiet")
 FIRST_RUN_TARGET = 20.0
 REPORT_TARGET = 75.0
 
+
 @dataclass(frozen=True)
 class Timing:
     """One command timed cold (fresh cache folder) and warm (the same folder again)."""
@@ -72,8 +73,7 @@ class Timing:
             "cold_cpu_s": round(self.cold_cpu_seconds, 1),
             "warm_s": None if self.warm_seconds is None else round(self.warm_seconds, 1),
             "target_cold_s": self.target_seconds,
-            "meets_target": None if self.target_seconds is None
-            else bool(self.cold_seconds <= self.target_seconds),
+            "meets_target": None if self.target_seconds is None else bool(self.cold_seconds <= self.target_seconds),
             "cache_files": self.cache_files,
             "load_1min": round(self.load_before, 2),
             "command": self.command,
@@ -105,8 +105,7 @@ def utilisation(cpu: float, wall: float) -> float | None:
     return round(cpu / (wall * (os.cpu_count() or 1)), 2) if wall > 0 else None
 
 
-def _timed_run(argv: Sequence[str], cache_dir: Path, work_dir: Path, root: Path
-               ) -> tuple[float, float]:
+def _timed_run(argv: Sequence[str], cache_dir: Path, work_dir: Path, root: Path) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of ``python -m cardsim argv`` in a new process using
     ``cache_dir``. The CPU seconds (user + system of the child and its own children) hardly
     depend on what else the shared machine runs, unlike the wall seconds."""
@@ -114,8 +113,14 @@ def _timed_run(argv: Sequence[str], cache_dir: Path, work_dir: Path, root: Path
     env["NUMBA_CACHE_DIR"] = str(cache_dir)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
     cpu_before, started = _child_cpu_seconds(), time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "cardsim", *argv], cwd=work_dir, env=env,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardsim", *argv],
+        cwd=work_dir,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     elapsed, cpu = time.perf_counter() - started, _child_cpu_seconds() - cpu_before
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
@@ -123,8 +128,9 @@ def _timed_run(argv: Sequence[str], cache_dir: Path, work_dir: Path, root: Path
     return elapsed, cpu
 
 
-def measure_cold(what: str, argv: Sequence[str], *, warm: bool = True,
-                 target: float | None = None, root: Path | None = None) -> Timing:
+def measure_cold(
+    what: str, argv: Sequence[str], *, warm: bool = True, target: float | None = None, root: Path | None = None
+) -> Timing:
     """Time ``cardsim argv`` with an empty numba cache, then (``warm``) again with it filled."""
     root = root or package_root()
     scratch = Path(tempfile.mkdtemp(prefix="cardsim-cold-"))
@@ -137,28 +143,24 @@ def measure_cold(what: str, argv: Sequence[str], *, warm: bool = True,
         warm_seconds = _timed_run(argv, cache_dir, scratch, root)[0] if warm else None
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    return Timing(what, "cardsim " + " ".join(argv), cold, cold_cpu, warm_seconds, files, load,
-                  target)
+    return Timing(what, "cardsim " + " ".join(argv), cold, cold_cpu, warm_seconds, files, load, target)
 
 
-def compile_benchmark(games: Sequence[str], report: bool,
-                      on_row: Callable[[dict[str, Any]], None] | None = None,
-                      root: Path | None = None) -> list[dict[str, Any]]:
+def compile_benchmark(
+    games: Sequence[str], report: bool, on_row: Callable[[dict[str, Any]], None] | None = None, root: Path | None = None
+) -> list[dict[str, Any]]:
     """Rows of ``cardsim bench compile``: each game's first small command cold and warm, and
     (``report``) ``cardsim report --quick`` cold."""
     rows = []
     for game in games:
         argv = (*get_game(game).first_command, *COMMON_FLAGS)
-        rows.append(measure_cold(game, argv, target=FIRST_RUN_TARGET,
-                                 root=root).row())
+        rows.append(measure_cold(game, argv, target=FIRST_RUN_TARGET, root=root).row())
         if on_row is not None:
             on_row(rows[-1])
     if report:
         with tempfile.TemporaryDirectory(prefix="cardsim-report-") as out:
-            argv = (*REPORT_COMMAND, "--out", str(Path(out) / "reports"),
-                    "--store", str(Path(out) / "results"))
-            timing = measure_cold("report --quick", argv, warm=False, target=REPORT_TARGET,
-                                  root=root)
+            argv = (*REPORT_COMMAND, "--out", str(Path(out) / "reports"), "--store", str(Path(out) / "results"))
+            timing = measure_cold("report --quick", argv, warm=False, target=REPORT_TARGET, root=root)
         rows.append(timing.row())
         if on_row is not None:
             on_row(rows[-1])
@@ -222,8 +224,7 @@ def warm_one_game(game: str) -> tuple[str, int, float]:
     return game, len(configs), time.perf_counter() - started
 
 
-def warm_up(games: Sequence[str], jobs: int,
-            on_done: Callable[[tuple[str, int, float]], None] | None = None) -> None:
+def warm_up(games: Sequence[str], jobs: int, on_done: Callable[[tuple[str, int, float]], None] | None = None) -> None:
     """Compile the games' kernels, one worker process per game, ``jobs`` at a time (the
     longest-compiling games first); ``on_done`` hears of each finished game."""
     from joblib import Parallel, delayed
@@ -235,15 +236,16 @@ def warm_up(games: Sequence[str], jobs: int,
             on_done(finished)
 
 
-
 # ---------------------------------------------------------------------------------------------
 # Each game's longest documented command (``Game.long_run``), timed whole.
 
 
-def long_run_benchmark(games: Sequence[str] | None = None, *,
-                       on_row: Callable[[dict[str, Any]], None] | None = None,
-                       run: Callable[[Sequence[str], Path, Path, Path], tuple[float, float]] = _timed_run,
-                       ) -> list[dict[str, Any]]:
+def long_run_benchmark(
+    games: Sequence[str] | None = None,
+    *,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
+    run: Callable[[Sequence[str], Path, Path, Path], tuple[float, float]] = _timed_run,
+) -> list[dict[str, Any]]:
     """Rows of ``cardsim bench long-runs``: every named game (default: all) that declares a
     ``long_run``, run whole in a new process as a user's first run (an empty numba cache, so
     its compile time counts; ``--store`` a scratch folder, so nothing resumes), with wall and
@@ -263,9 +265,18 @@ def long_run_benchmark(games: Sequence[str] | None = None, *,
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         bound = game.long_run_wall_s
-        rows.append({"game": game.title, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
-                     "utilisation": utilisation(cpu, wall), "target_wall_s": bound, "meets_target": None if bound is None else bool(wall <= bound),
-                     "load_1min": round(load, 2), "command": "cardsim " + " ".join(game.long_run)})
+        rows.append(
+            {
+                "game": game.title,
+                "wall_s": round(wall, 1),
+                "cpu_s": round(cpu, 1),
+                "utilisation": utilisation(cpu, wall),
+                "target_wall_s": bound,
+                "meets_target": None if bound is None else bool(wall <= bound),
+                "load_1min": round(load, 2),
+                "command": "cardsim " + " ".join(game.long_run),
+            }
+        )
         if on_row is not None:
             on_row(rows[-1])
     return rows
@@ -287,8 +298,7 @@ def _timed_step(argv: Sequence[str], cwd: Path) -> tuple[float, float]:
     without the variables of :data:`_OWN_VARIABLES`; a failure is one RuntimeError line."""
     env = {name: value for name, value in os.environ.items() if name not in _OWN_VARIABLES}
     cpu_before, started = _child_cpu_seconds(), time.perf_counter()
-    done = subprocess.run(list(argv), cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(list(argv), cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     elapsed, cpu = time.perf_counter() - started, _child_cpu_seconds() - cpu_before
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
@@ -309,10 +319,13 @@ def report_steps(clone: Path, source: Path, quick: bool) -> list[tuple[str, tupl
     ]
 
 
-def report_benchmark(quick: bool = False, *, source: Path | None = None,
-                     on_row: Callable[[dict[str, Any]], None] | None = None,
-                     step: Callable[[Sequence[str], Path], tuple[float, float]] = _timed_step,
-                     ) -> list[dict[str, Any]]:
+def report_benchmark(
+    quick: bool = False,
+    *,
+    source: Path | None = None,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
+    step: Callable[[Sequence[str], Path], tuple[float, float]] = _timed_step,
+) -> list[dict[str, Any]]:
     """Rows of ``cardsim bench report``: the README's main command timed as a user meets it,
     step by step (a fresh ``git clone`` of ``source``'s committed HEAD, ``python -m venv``,
     ``pip install .``, then ``cardsim report``, which compiles every kernel into the new
@@ -327,13 +340,17 @@ def report_benchmark(quick: bool = False, *, source: Path | None = None,
 
     def row(what: str, wall: float, cpu: float, load: float, command: str) -> dict[str, Any]:
         targets = what in ("report", "total") and not quick
-        return {"step": what, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
-                "utilisation": utilisation(cpu, wall),
-                "target_wall_s": REPORT_WALL_TARGET if targets else None,
-                "target_cpu_s": REPORT_CPU_TARGET if targets else None,
-                "meets_target": bool(wall <= REPORT_WALL_TARGET and cpu <= REPORT_CPU_TARGET)
-                if targets else None,
-                "load_1min": round(load, 2), "command": command}
+        return {
+            "step": what,
+            "wall_s": round(wall, 1),
+            "cpu_s": round(cpu, 1),
+            "utilisation": utilisation(cpu, wall),
+            "target_wall_s": REPORT_WALL_TARGET if targets else None,
+            "target_cpu_s": REPORT_CPU_TARGET if targets else None,
+            "meets_target": bool(wall <= REPORT_WALL_TARGET and cpu <= REPORT_CPU_TARGET) if targets else None,
+            "load_1min": round(load, 2),
+            "command": command,
+        }
 
     try:
         total_wall = total_cpu = 0.0

@@ -34,8 +34,10 @@ OUTPUT_FORMATS = ("table", "csv", "json")
 
 # A dask scheduler address: [protocol://]host:port (tcp, tls, ucx, ws, wss); dask needs the
 # port (a bare tcp://host fails only once the client connects).
-_SCHEDULER = re.compile(r"^(?:(?:tcp|tls|ucx|ws|wss)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)"
-                        r":(\d{1,5})$")
+_SCHEDULER = re.compile(
+    r"^(?:(?:tcp|tls|ucx|ws|wss)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)"
+    r":(\d{1,5})$"
+)
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
 # Below this many estimated seconds of work one worker is faster than starting a pool. Each
@@ -82,8 +84,7 @@ def parse_range(value: str | int | Sequence[int], *, name: str = "players") -> l
     if isinstance(value, int):
         return [value]
     if not isinstance(value, (str, Sequence)):
-        raise UserError(f"{name}: expected a whole number, a range like 3-6 or a list of whole "
-                        f"numbers; got {value!r}")
+        raise UserError(f"{name}: expected a whole number, a range like 3-6 or a list of whole numbers; got {value!r}")
     if not isinstance(value, str):
         listed = list(value)
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in listed):
@@ -93,8 +94,7 @@ def parse_range(value: str | int | Sequence[int], *, name: str = "players") -> l
     for part in value.split(","):
         match = _RANGE.match(part)
         if not match:
-            raise UserError(f"{name}: expected a number, a range like 3-6 or a list like 3,5; "
-                            f"got {value!r}")
+            raise UserError(f"{name}: expected a number, a range like 3-6 or a list like 3,5; got {value!r}")
         low = int(match.group(1))
         high = int(match.group(2) or low)
         if high < low:
@@ -109,7 +109,8 @@ def split_names(value: str | Sequence[str] | None, *, name: str) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, (str, Sequence)) or not all(
-            isinstance(part, str) for part in ([value] if isinstance(value, str) else value)):
+        isinstance(part, str) for part in ([value] if isinstance(value, str) else value)
+    ):
         raise UserError(f"{name}: expected a name, 'a,b' or a list of names; got {value!r}")
     parts = [value] if isinstance(value, str) else list(value)
     names = [item.strip() for part in parts for item in str(part).split(",") if item.strip()]
@@ -126,8 +127,7 @@ def parse_choice(value: str | Sequence[str], choices: Sequence[str], *, name: st
         return list(choices)
     unknown = [item for item in picked if item not in choices]
     if unknown or not picked:
-        raise UserError(f"unknown {name} {', '.join(unknown) or value!r}; "
-                        f"choose from: {', '.join(choices)}, all")
+        raise UserError(f"unknown {name} {', '.join(unknown) or value!r}; choose from: {', '.join(choices)}, all")
     return picked
 
 
@@ -135,8 +135,7 @@ def check_scheduler(address: str) -> str:
     """A dask scheduler address must look like tcp://host:port (or host:port)."""
     match = _SCHEDULER.match(address.strip()) if isinstance(address, str) else None
     if not match or not 0 < int(match.group(1)) < 65536:
-        raise UserError(f"--scheduler: expected an address with a port, like tcp://host:8786; "
-                        f"got {address!r}")
+        raise UserError(f"--scheduler: expected an address with a port, like tcp://host:8786; got {address!r}")
     return address.strip()
 
 
@@ -182,14 +181,14 @@ def check_output_file(path: Path, *, what: str, suffixes: Sequence[str] = ()) ->
 def check_plot_folder(folder: Path | None, plot_format: str = "svg") -> Path | None:
     """``--plot`` is always a folder; the image format is ``--plot-format`` (svg or png)."""
     if plot_format not in PLOT_FORMATS:
-        raise UserError(f"--plot-format must be one of: {', '.join(PLOT_FORMATS)}; "
-                        f"got {plot_format!r}")
+        raise UserError(f"--plot-format must be one of: {', '.join(PLOT_FORMATS)}; got {plot_format!r}")
     if folder is None:
         return None
     folder = Path(folder)
     if folder.suffix.lower() in (".svg", ".png", ".pdf", ".jpg", ".jpeg") and not folder.is_dir():
-        raise UserError(f"--plot takes a folder, got the file name {folder}; "
-                        "choose the image type with --plot-format svg|png")
+        raise UserError(
+            f"--plot takes a folder, got the file name {folder}; choose the image type with --plot-format svg|png"
+        )
     return check_output_folder(folder, what="--plot")
 
 
@@ -266,25 +265,28 @@ class RunOptions:
             raise UserError(f"--store must be a folder name, got {self.store!r}")
         if not isinstance(self.quiet, bool):
             raise UserError(f"--quiet must be True or False, got {self.quiet!r}")
-        if self.precision is not None and (isinstance(self.precision, bool) or not isinstance(
-                self.precision, (int, float)) or math.isnan(self.precision)):
-            raise UserError(f"--precision must be a number between 0 and 0.5, "
-                            f"got {self.precision!r}")
+        if self.precision is not None and (
+            isinstance(self.precision, bool)
+            or not isinstance(self.precision, (int, float))
+            or math.isnan(self.precision)
+        ):
+            raise UserError(f"--precision must be a number between 0 and 0.5, got {self.precision!r}")
         if self.max_n is not None and not _whole(self.max_n):
             raise UserError(f"--max-n must be a whole number, got {self.max_n!r}")
         if self.precision is not None and not 0 < self.precision < 0.5:
             raise UserError(f"--precision must be between 0 and 0.5, got {self.precision}")
         if self.max_n is not None:
             if self.precision is None:
-                raise UserError("--max-n bounds a --precision run; give --precision too "
-                                "(or use --n for a fixed size)")
+                raise UserError("--max-n bounds a --precision run; give --precision too (or use --n for a fixed size)")
             if self.max_n < 1:
                 raise UserError(f"--max-n must be at least 1, got {self.max_n}")
         if self.store is not None and Path(self.store).exists() and not Path(self.store).is_dir():
             raise UserError(f"store {self.store} is not a folder")
         if self.jobs is not None and self.jobs > (os.cpu_count() or 1) and not self.quiet:
-            note(f"--jobs {self.jobs} is more than this machine's {os.cpu_count()} cores; "
-                 "extra workers only add start-up time")
+            note(
+                f"--jobs {self.jobs} is more than this machine's {os.cpu_count()} cores; "
+                "extra workers only add start-up time"
+            )
         return replace(self, scheduler=scheduler)
 
     def stop_rule(self, n: int) -> str:
@@ -368,16 +370,17 @@ def announce_compile(game: str, quiet: bool = False) -> None:
     if kernels_cold(game):
         seconds = declared.compile_seconds
         about = "about a minute" if 40 <= seconds <= 80 else f"about {seconds:g} s"
-        note(f"compiling the {declared.running_title} kernels (first run after install or a code "
-             f"change, {about}); later runs start at once")
+        note(
+            f"compiling the {declared.running_title} kernels (first run after install or a code "
+            f"change, {about}); later runs start at once"
+        )
 
 
 #: Episodes per chunk of a run whose table holds a strategy written in Python.
 ENGINE_CHUNK = 500
 
 
-def run_config(game: str, config: Any, *, n: int, options: RunOptions,
-               runs: int = 1) -> RunResult:
+def run_config(game: str, config: Any, *, n: int, options: RunOptions, runs: int = 1) -> RunResult:
     """Run one configuration of ``game`` through the runner (and the store, if any); ``runs``:
     how many such runs the command makes (the default worker count weighs their total work,
     since joblib keeps its workers between runs)."""
@@ -390,14 +393,20 @@ def run_config(game: str, config: Any, *, n: int, options: RunOptions,
     # kernel: smaller chunks, so a short run stays short and a long one resumes finely
     python = getattr(config, "python_slots", None)
     result = run(
-        simulator, config, n=n, seed=options.seed, jobs=choose_jobs(game, n, options, runs),
-        backend=options.backend, scheduler=options.scheduler, store=options.store,
-        precision=options.precision, max_n=options.max_n, progress=not options.quiet,
+        simulator,
+        config,
+        n=n,
+        seed=options.seed,
+        jobs=choose_jobs(game, n, options, runs),
+        backend=options.backend,
+        scheduler=options.scheduler,
+        store=options.store,
+        precision=options.precision,
+        max_n=options.max_n,
+        progress=not options.quiet,
         chunk_size=min(ENGINE_CHUNK, simulator.chunk_size) if python is not None and python() else None,
     )
     if not options.quiet:
         where = f" -> {result.path}" if result.path else ""
         print(f"[{game}] {result.stop_rule}{where}", file=sys.stderr, flush=True)
     return result
-
-

@@ -39,9 +39,9 @@ def wilson_half_width(successes: ArrayLike, n: ArrayLike, z: float = Z95) -> np.
     return half
 
 
-def paired_difference_interval(both: ArrayLike, first_only: ArrayLike, second_only: ArrayLike,
-                               neither: ArrayLike, z: float = Z95
-                               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def paired_difference_interval(
+    both: ArrayLike, first_only: ArrayLike, second_only: ArrayLike, neither: ArrayLike, z: float = Z95
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Difference p1 - p2 of two proportions measured on the same n pairs, with Newcombe's
     hybrid score 95% interval for paired data (Newcombe 1998, Statistics in Medicine 17,
     2635-2650, method 10), numpy-vectorised.
@@ -115,12 +115,6 @@ def mean_table(frame: pl.DataFrame, by: Sequence[str], column: str) -> pl.DataFr
         value.mean().alias("mean"),
         value.std(ddof=1).alias("_sd"),
     ]
-    grouped = (
-        frame.group_by(keys, maintain_order=True).agg(aggregations)
-        if keys
-        else frame.select(aggregations)
-    )
+    grouped = frame.group_by(keys, maintain_order=True).agg(aggregations) if keys else frame.select(aggregations)
     half = Z95 * pl.col("_sd") / pl.col("n").cast(pl.Float64).sqrt()
-    return grouped.with_columns(
-        (pl.col("mean") - half).alias("lo"), (pl.col("mean") + half).alias("hi")
-    ).drop("_sd")
+    return grouped.with_columns((pl.col("mean") - half).alias("lo"), (pl.col("mean") + half).alias("hi")).drop("_sd")

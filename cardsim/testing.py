@@ -58,22 +58,29 @@ def _rows(game: Game, **options: Any) -> Any:
     from cardsim.sims.core.runner import run
 
     simulator = game.load_simulator()
-    return run(simulator, simulator.make_config(), n=3 * CHUNK, seed=SEED, chunk_size=CHUNK,
-               **options).episodes
+    return run(simulator, simulator.make_config(), n=3 * CHUNK, seed=SEED, chunk_size=CHUNK, **options).episodes
 
 
 def check_declaration(game: Game) -> str:
     """Every dotted path of the declaration resolves; the simulator has the game's name and
     policies, and its default config has every declared policy field."""
     simulator = game.load_simulator()
-    _fail_unless(simulator.name == game.name, game, "declaration",
-                 f"the simulator is named {simulator.name!r}")
+    _fail_unless(simulator.name == game.name, game, "declaration", f"the simulator is named {simulator.name!r}")
     _fail_unless(bool(simulator.policies), game, "declaration", "the simulator declares no policies")
     config = simulator.make_config()
     missing = [field for field in game.policy_fields if not hasattr(config, field)]
     _fail_unless(not missing, game, "declaration", f"the config has no field {missing}")
-    paths = [game.cli, game.api, game.report_section, game.bench, game.strategy_bench,
-             game.warmup_configs, game.hidden_info_check, game.leaky_policy, game.reference_check]
+    paths = [
+        game.cli,
+        game.api,
+        game.report_section,
+        game.bench,
+        game.strategy_bench,
+        game.warmup_configs,
+        game.hidden_info_check,
+        game.leaky_policy,
+        game.reference_check,
+    ]
     for path in filter(None, paths):
         try:
             resolve(path)
@@ -85,8 +92,7 @@ def check_declaration(game: Game) -> str:
 def check_workers(game: Game) -> str:
     """The same seed gives the same rows with one worker or two."""
     one = _rows(game, jobs=1)
-    _fail_unless(one.equals(_rows(game, jobs=2)), game, "workers",
-                 "the same seed gave other rows with two workers")
+    _fail_unless(one.equals(_rows(game, jobs=2)), game, "workers", "the same seed gave other rows with two workers")
     return f"{one.height} rows equal with 1 and 2 workers"
 
 
@@ -107,10 +113,10 @@ def check_resume(game: Game) -> str:
             raise ContractError(f"{game.name}: resume: an interrupted run did not raise Interrupted")
         computed: list[int] = []
         resumed = _rows(game, jobs=1, store=Path(store), on_chunk=computed.append)
-    _fail_unless(0 < len(computed) < 3, game, "resume",
-                 f"the resumed run computed {len(computed)} of 3 chunks")
-    _fail_unless(resumed.equals(_rows(game, jobs=1)), game, "resume",
-                 "the resumed rows differ from an uninterrupted run's")
+    _fail_unless(0 < len(computed) < 3, game, "resume", f"the resumed run computed {len(computed)} of 3 chunks")
+    _fail_unless(
+        resumed.equals(_rows(game, jobs=1)), game, "resume", "the resumed rows differ from an uninterrupted run's"
+    )
     return f"resumed computing {len(computed)} of 3 chunks, rows equal"
 
 
@@ -122,12 +128,20 @@ def check_first_command(game: Game) -> str:
     from cardsim.cli import main
     from cardsim.sims.registry import names
 
-    _fail_unless(game.name in names(), game, "first_command",
-                 "the game is not registered (cardsim.sims.registry.register(GAME) first)")
+    _fail_unless(
+        game.name in names(),
+        game,
+        "first_command",
+        "the game is not registered (cardsim.sims.registry.register(GAME) first)",
+    )
 
     argv = list(game.first_command)
-    _fail_unless(bool(argv) and argv[0] == game.name, game, "first_command",
-                 f"the first command {argv} does not start with {game.name!r}")
+    _fail_unless(
+        bool(argv) and argv[0] == game.name,
+        game,
+        "first_command",
+        f"the first command {argv} does not start with {game.name!r}",
+    )
     if "--n" in argv:
         argv[argv.index("--n") + 1] = "40"
     out, err = io.StringIO(), io.StringIO()
@@ -141,20 +155,26 @@ def check_first_command(game: Game) -> str:
     try:
         document = json.loads(out.getvalue())  # one document: json.loads rejects anything after it
     except json.JSONDecodeError as exc:
-        raise ContractError(f"{game.name}: first_command: --json printed no single JSON document "
-                            f"({exc})") from exc
-    _fail_unless(bool(document.get("tables")) and document.get("seed") == 0, game, "first_command",
-                 "the JSON document has no tables or not seed 0")
+        raise ContractError(f"{game.name}: first_command: --json printed no single JSON document ({exc})") from exc
+    _fail_unless(
+        bool(document.get("tables")) and document.get("seed") == 0,
+        game,
+        "first_command",
+        "the JSON document has no tables or not seed 0",
+    )
     return f"`cardsim {' '.join(argv)} --json`: one document, {len(document['tables'])} tables"
 
 
 def _hidden_info_result(game: Game, clause: str, *policy: Any) -> HiddenInfoResult:
-    _fail_unless(game.hidden_info_check is not None, game, clause,
-                 "the game declares no hidden-information check")
+    _fail_unless(game.hidden_info_check is not None, game, clause, "the game declares no hidden-information check")
     assert game.hidden_info_check is not None
     result = resolve(game.hidden_info_check)(SEED, *policy)
-    _fail_unless(isinstance(result, tuple) and len(result) == 2, game, clause,
-                 f"the check returned {result!r}, not (compared, changed)")
+    _fail_unless(
+        isinstance(result, tuple) and len(result) == 2,
+        game,
+        clause,
+        f"the check returned {result!r}, not (compared, changed)",
+    )
     return HiddenInfoResult(*result)
 
 
@@ -163,21 +183,33 @@ def check_hidden_info(game: Game) -> str:
     the deciding player cannot see is dealt again."""
     result = _hidden_info_result(game, "hidden_info")
     _fail_unless(result.compared > 0, game, "hidden_info", "the check compared no decision")
-    _fail_unless(result.changed == 0, game, "hidden_info",
-                 f"{result.changed} of {result.compared} decisions read hidden information")
+    _fail_unless(
+        result.changed == 0,
+        game,
+        "hidden_info",
+        f"{result.changed} of {result.compared} decisions read hidden information",
+    )
     return f"0 of {result.compared} decisions changed"
 
 
 def check_leaky_mutant(game: Game) -> str:
     """The game's deliberately leaky policy (``leaky_policy``): the same check must see some of
     its decisions change. A check that catches nothing cannot vouch for the honest policies."""
-    _fail_unless(game.leaky_policy is not None, game, "leaky_mutant",
-                 "the game declares no leaky policy for its hidden-information check to catch")
+    _fail_unless(
+        game.leaky_policy is not None,
+        game,
+        "leaky_mutant",
+        "the game declares no leaky policy for its hidden-information check to catch",
+    )
     assert game.leaky_policy is not None
     result = _hidden_info_result(game, "leaky_mutant", resolve(game.leaky_policy))
-    _fail_unless(result.changed > 0, game, "leaky_mutant",
-                 f"the hidden-information check caught nothing: 0 of {result.compared} decisions "
-                 f"of the leaky policy {game.leaky_policy} changed")
+    _fail_unless(
+        result.changed > 0,
+        game,
+        "leaky_mutant",
+        f"the hidden-information check caught nothing: 0 of {result.compared} decisions "
+        f"of the leaky policy {game.leaky_policy} changed",
+    )
     return f"leaky policy caught: {result.changed} of {result.compared} decisions changed"
 
 

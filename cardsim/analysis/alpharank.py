@@ -54,8 +54,9 @@ def _hypergeometric(total: int, marked: int, draws: int) -> np.ndarray:
     return out
 
 
-def fitness(payoff: TablePayoff, mutant: int, resident: int, mutants: int, population: int, players: int
-            ) -> tuple[float, float]:
+def fitness(
+    payoff: TablePayoff, mutant: int, resident: int, mutants: int, population: int, players: int
+) -> tuple[float, float]:
     """(mutant's, resident's) expected payoff with ``mutants`` mutants in the population: the
     others at its table drawn without replacement from the other ``population - 1``."""
     others = players - 1
@@ -75,8 +76,9 @@ def fixation_probability(differences: np.ndarray, alpha: float) -> float:
     return float(math.exp(-(top + math.log(float(np.exp(exponents - top).sum())))))
 
 
-def alpha_rank(payoff: TablePayoff, strategies: int, players: int, *, alpha: float = 10.0,
-               population: int = 50) -> AlphaRank:
+def alpha_rank(
+    payoff: TablePayoff, strategies: int, players: int, *, alpha: float = 10.0, population: int = 50
+) -> AlphaRank:
     """α-Rank of ``strategies`` strategies in a symmetric ``players``-player game whose
     payoffs ``payoff`` gives (see :data:`TablePayoff`); ``population`` (m) individuals,
     selection intensity ``alpha``, every mutation equally likely (1 / (K - 1))."""

@@ -66,8 +66,7 @@ def role_win_table(episodes: pl.DataFrame) -> pl.DataFrame:
     together), so the seats of one role in one game are one observation, not several; p is
     both the chance that the role's side wins and the chance that a seat dealt the role
     wins."""
-    games = (seat_table(episodes).group_by(["game", "players", "role"], maintain_order=True)
-             .agg(pl.col("won").first()))
+    games = seat_table(episodes).group_by(["game", "players", "role"], maintain_order=True).agg(pl.col("won").first())
     return proportion_table(games, ["players", "role"], "won").sort(["players", "role"])
 
 
@@ -106,9 +105,9 @@ def elimination_table(episodes: pl.DataFrame) -> pl.DataFrame:
         }
     )
     counts = frame.group_by(["players", "victim", "killer"]).agg(pl.len().alias("n"))
-    return counts.with_columns(
-        (pl.col("n") / pl.col("n").sum().over(["players", "victim"])).alias("share")
-    ).sort(["players", "victim", "n"], descending=[False, False, True])
+    return counts.with_columns((pl.col("n") / pl.col("n").sum().over(["players", "victim"])).alias("share")).sort(
+        ["players", "victim", "n"], descending=[False, False, True]
+    )
 
 
 def _leader(table: pl.DataFrame, key: str, lowest: bool) -> tuple[str, bool, float]:
@@ -125,8 +124,7 @@ def _leader(table: pl.DataFrame, key: str, lowest: bool) -> tuple[str, bool, flo
     return str(top[key]), clear, margin
 
 
-def ladder_conclusions(sides: dict[str, pl.DataFrame], roles: dict[str, pl.DataFrame]
-                       ) -> list[str]:
+def ladder_conclusions(sides: dict[str, pl.DataFrame], roles: dict[str, pl.DataFrame]) -> list[str]:
     """Plain-words balance findings across bot rungs (``sides``/``roles``: per rung name, the
     :func:`side_win_table` / :func:`role_win_table` of that rung). Per player count: the
     favoured side and the weakest role, said to hold on every rung only when every rung agrees
@@ -136,8 +134,10 @@ def ladder_conclusions(sides: dict[str, pl.DataFrame], roles: dict[str, pl.DataF
     rungs = list(sides)
     lines = []
     counts = sorted(set(sides[rungs[0]]["players"].to_list()))
-    for what, tables, key, lowest in (("favoured side", sides, "side", False),
-                                      ("weakest role (per seat)", roles, "role", True)):
+    for what, tables, key, lowest in (
+        ("favoured side", sides, "side", False),
+        ("weakest role (per seat)", roles, "role", True),
+    ):
         for players in counts:
             picks = {}
             for rung in rungs:
@@ -148,21 +148,33 @@ def ladder_conclusions(sides: dict[str, pl.DataFrame], roles: dict[str, pl.DataF
             names = {name for name, _, _ in picks.values()}
             if len(names) == 1 and all(clear for _, clear, _ in picks.values()):
                 closest = min(picks, key=lambda r: picks[r][2])
-                lines.append(f"{players} players, {what}: {names.pop()} on every rung "
-                             f"({', '.join(rungs)}), separated at 95% on each (narrowest margin "
-                             f"{100 * picks[closest][2]:.1f} points, {closest}): holds.")
+                lines.append(
+                    f"{players} players, {what}: {names.pop()} on every rung "
+                    f"({', '.join(rungs)}), separated at 95% on each (narrowest margin "
+                    f"{100 * picks[closest][2]:.1f} points, {closest}): holds."
+                )
             elif len(names) == 1:
                 unclear = [r for r, (_, clear, _) in picks.items() if not clear]
-                lines.append(f"{players} players, {what}: {names.pop()} on every rung, but not "
-                             f"separated at 95% with {', '.join(unclear)} bots.")
+                lines.append(
+                    f"{players} players, {what}: {names.pop()} on every rung, but not "
+                    f"separated at 95% with {', '.join(unclear)} bots."
+                )
             else:
-                per_rung = "; ".join(f"{r}: {name}" + ("" if clear else " (not separated at 95%)")
-                                     for r, (name, clear, _) in picks.items())
+                per_rung = "; ".join(
+                    f"{r}: {name}" + ("" if clear else " (not separated at 95%)")
+                    for r, (name, clear, _) in picks.items()
+                )
                 lines.append(f"{players} players, {what}: depends on the bots ({per_rung}).")
     for rung in rungs:
         law = sides[rung].filter(pl.col("side") == "sheriff").sort("players")["p"].to_list()
-        trend = ("falls with every added player" if all(a > b for a, b in zip(law, law[1:]))
-                 else "zigzags with the player count")
-        lines.append(f"Sheriff side with {rung} bots {trend} (point estimates): "
-                     + ", ".join(f"{p:.3f}" for p in law) + f" at {counts[0]}-{counts[-1]}.")
+        trend = (
+            "falls with every added player"
+            if all(a > b for a, b in zip(law, law[1:]))
+            else "zigzags with the player count"
+        )
+        lines.append(
+            f"Sheriff side with {rung} bots {trend} (point estimates): "
+            + ", ".join(f"{p:.3f}" for p in law)
+            + f" at {counts[0]}-{counts[-1]}."
+        )
     return lines

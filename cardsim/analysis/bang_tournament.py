@@ -54,8 +54,9 @@ def assignments(entrants: Sequence[str], players: int) -> list[dict[str, str]]:
     return [dict(zip(roles, chosen, strict=True)) for chosen in itertools.product(entrants, repeat=len(roles))]
 
 
-def tournament_tables(entrants: Sequence[str], players: int,
-                      play: Callable[[dict[str, str]], pl.DataFrame]) -> dict[str, pl.DataFrame]:
+def tournament_tables(
+    entrants: Sequence[str], players: int, play: Callable[[dict[str, str]], pl.DataFrame]
+) -> dict[str, pl.DataFrame]:
     """The tables of a tournament; ``play(assignment)`` gives the episodes of one assignment
     (a ``winner`` column of side codes)."""
     side_rows: list[dict] = []
@@ -77,20 +78,37 @@ def tournament_tables(entrants: Sequence[str], players: int,
     rows = []
     for (bot, role), (won, games) in sorted(role_rows.items(), key=lambda kv: (ROLE_NAMES.index(kv[0][1]), kv[0][0])):
         lo, hi = wilson_interval(won, games)
-        rows.append({"role": role, "entrant": bot, "games": games, "side_won": won, "p_win": won / games,
-                     "lo": float(lo), "hi": float(hi)})
+        rows.append(
+            {
+                "role": role,
+                "entrant": bot,
+                "games": games,
+                "side_won": won,
+                "p_win": won / games,
+                "lo": float(lo),
+                "hi": float(hi),
+            }
+        )
     sides = pl.DataFrame(side_rows)
     spread = []
     for side in SIDE_NAMES:
         rates = sides[f"{side}_wins"].to_numpy() / sides["games"].to_numpy()
-        spread.append({"side": side, "assignments": sides.height, "least": float(rates.min()),
-                       "median": float(np.median(rates)), "greatest": float(rates.max()),
-                       "mean": float(rates.mean())})
+        spread.append(
+            {
+                "side": side,
+                "assignments": sides.height,
+                "least": float(rates.min()),
+                "median": float(np.median(rates)),
+                "greatest": float(rates.max()),
+                "mean": float(rates.mean()),
+            }
+        )
     return {"roles": pl.DataFrame(rows), "assignments": sides, "sides": pl.DataFrame(spread)}
 
 
-def play_with_runner(players: int, n: int, seed: int, jobs: int, store: Path | None, max_turns: int = 1000
-                     ) -> Callable[[dict[str, str]], pl.DataFrame]:
+def play_with_runner(
+    players: int, n: int, seed: int, jobs: int, store: Path | None, max_turns: int = 1000
+) -> Callable[[dict[str, str]], pl.DataFrame]:
     """``play(assignment)`` through the runner (stored, resumable, the same deals for every
     assignment from ``seed``)."""
     from cardsim.sims.bang.simulator import BangConfig

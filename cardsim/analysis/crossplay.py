@@ -66,8 +66,9 @@ def labelled(given: Sequence[str]) -> list[tuple[str, str]]:
     return out
 
 
-def cross_play(entrants: Sequence[tuple[str, str]], decisions: Sequence[str],
-               play: Callable[[Any, str], np.ndarray]) -> pl.DataFrame:
+def cross_play(
+    entrants: Sequence[tuple[str, str]], decisions: Sequence[str], play: Callable[[Any, str], np.ndarray]
+) -> pl.DataFrame:
     """The matrix as rows (team, one, deals, successes, p_success, lo, hi); ``play(strategy,
     spec)`` gives 1/0 success per deal (the same deals every call)."""
     hosts = {spec: isolated_strategy(spec, decisions, require=False) for _, spec in entrants}
@@ -77,9 +78,17 @@ def cross_play(entrants: Sequence[tuple[str, str]], decisions: Sequence[str],
             strategy = hosts[team_spec] if team_spec == odd_spec else OneDifferent(hosts[team_spec], hosts[odd_spec])
             success = np.asarray(play(strategy, f"{team_label} team with one {odd_label}"), np.int64)
             lo, hi = wilson_interval(int(success.sum()), success.size)
-            rows.append({"team": team_label, "one": odd_label, "deals": int(success.size),
-                         "successes": int(success.sum()), "p_success": float(success.mean()),
-                         "lo": float(lo), "hi": float(hi)})
+            rows.append(
+                {
+                    "team": team_label,
+                    "one": odd_label,
+                    "deals": int(success.size),
+                    "successes": int(success.sum()),
+                    "p_success": float(success.mean()),
+                    "lo": float(lo),
+                    "hi": float(hi),
+                }
+            )
     return pl.DataFrame(rows)
 
 

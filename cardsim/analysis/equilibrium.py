@@ -47,7 +47,6 @@ class SymmetricGame:
     metric: str
 
 
-
 def others_probabilities(game: SymmetricGame, mix: np.ndarray) -> np.ndarray:
     """Probability of each multiset of the others' strategies when each draws from ``mix``."""
     log_mix = np.log(np.maximum(mix, 1e-300))  # a zero share with a positive count gives ~0
@@ -191,7 +190,9 @@ def polish_support(game: SymmetricGame, mix: np.ndarray, steps: int = 40) -> np.
     return current
 
 
-def symmetric_equilibrium(game: SymmetricGame, *, starts: int = 4, iterations: int = 2_000, seed: int = 0) -> Equilibrium:
+def symmetric_equilibrium(
+    game: SymmetricGame, *, starts: int = 4, iterations: int = 2_000, seed: int = 0
+) -> Equilibrium:
     """A symmetric mixed equilibrium: replicator dynamics from the uniform mix, from near each
     pure strategy and from random mixes; Hedge path means (:func:`hedge_average`) from the
     uniform and the random mixes; also every pure strategy; then the three of least regret are

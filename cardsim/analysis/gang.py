@@ -30,31 +30,29 @@ def heist_summary(episodes: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl
     :func:`game_summary`."""
     keys = list(by)
     if "heists" in episodes.columns:
-        raise ValueError("heist_summary takes standalone heist rows; these are game rows, whose "
-                         "heists are correlated: use game_summary (the game is the unit)")
+        raise ValueError(
+            "heist_summary takes standalone heist rows; these are game rows, whose "
+            "heists are correlated: use game_summary (the game is the unit)"
+        )
     success = proportion_table(episodes, keys, "success").rename(
         {"p": "success", "lo": "success_lo", "hi": "success_hi"}
     )
-    order = proportion_table(episodes, keys, "order_ok").select(
-        *keys, pl.col("p").alias("order_ok")
-    )
+    order = proportion_table(episodes, keys, "order_ok").select(*keys, pl.col("p").alias("order_ok"))
     random_value = episodes.group_by(keys, maintain_order=True).agg(
         pl.col("random_order_p").mean().alias("random_exact")
     )
-    return success.join(order, on=keys, maintain_order="left").join(
-        random_value, on=keys, maintain_order="left"
-    )
+    return success.join(order, on=keys, maintain_order="left").join(random_value, on=keys, maintain_order="left")
 
 
 def game_summary(games: pl.DataFrame, by: Sequence[str] = GAME_GROUP) -> pl.DataFrame:
     """Per group: n (games, the unit of every interval), game win rate with its Wilson
     interval and mean heists per game with its 95% interval."""
     keys = list(by)
-    wins = proportion_table(games, keys, "success").rename(
-        {"p": "win", "lo": "win_lo", "hi": "win_hi"}
-    )
+    wins = proportion_table(games, keys, "success").rename({"p": "win", "lo": "win_lo", "hi": "win_hi"})
     heists = mean_table(games, keys, "heists").select(
-        *keys, pl.col("mean").alias("heists"), pl.col("lo").alias("heists_lo"),
+        *keys,
+        pl.col("mean").alias("heists"),
+        pl.col("lo").alias("heists_lo"),
         pl.col("hi").alias("heists_hi"),
     )
     return wins.join(heists, on=keys, maintain_order="left")
@@ -67,9 +65,7 @@ def final_counts(games: pl.DataFrame, by: Sequence[str] = GAME_GROUP) -> pl.Data
     totals = games.group_by(keys).agg(pl.len().alias("n"))
     table = counted.join(totals, on=keys).sort([*keys, "vaults", "alarms"])
     lo, hi = wilson_interval(table["games"].to_numpy(), table["n"].to_numpy())
-    return table.with_columns(
-        (pl.col("games") / pl.col("n")).alias("share"), pl.Series("lo", lo), pl.Series("hi", hi)
-    )
+    return table.with_columns((pl.col("games") / pl.col("n")).alias("share"), pl.Series("lo", lo), pl.Series("hi", hi))
 
 
 def best_of_five(p: float | np.ndarray) -> float | np.ndarray:
@@ -80,23 +76,20 @@ def best_of_five(p: float | np.ndarray) -> float | np.ndarray:
     return p**3 * (1 + 3 * q + 6 * q * q)
 
 
-def formula_check(heists: pl.DataFrame, games: pl.DataFrame,
-                  by: Sequence[str] = HEIST_GROUP) -> pl.DataFrame:
+def formula_check(heists: pl.DataFrame, games: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl.DataFrame:
     """Basic-mode game win rate against p^3 (1 + 3q + 6q^2) of the same model's heist p; the
     predicted interval maps the heist Wilson interval through the (increasing) formula, and
     ``agrees`` says whether it overlaps the game interval."""
     keys = list(by)
     h = heist_summary(heists, keys).select(*keys, "success", "success_lo", "success_hi")
-    g = game_summary(games, keys).select(*keys, pl.col("n").alias("games"), "win", "win_lo",
-                                         "win_hi")
+    g = game_summary(games, keys).select(*keys, pl.col("n").alias("games"), "win", "win_lo", "win_hi")
     table = h.join(g, on=keys, maintain_order="left")
     return table.with_columns(
         pl.Series("predicted", best_of_five(table["success"].to_numpy())),
         pl.Series("predicted_lo", best_of_five(table["success_lo"].to_numpy())),
         pl.Series("predicted_hi", best_of_five(table["success_hi"].to_numpy())),
     ).with_columns(
-        ((pl.col("predicted_lo") <= pl.col("win_hi")) & (pl.col("win_lo") <= pl.col("predicted_hi")))
-        .alias("agrees")
+        ((pl.col("predicted_lo") <= pl.col("win_hi")) & (pl.col("win_lo") <= pl.col("predicted_hi"))).alias("agrees")
     )
 
 
@@ -130,29 +123,36 @@ def card_effects(episodes: pl.DataFrame, by: Sequence[str] = HEIST_GROUP) -> pl.
     cards = ["kind", "card", "use"] if "use" in episodes.columns else ["kind", "card"]
     table = proportion_table(episodes, [*keys, *cards], "success")
     base = table.filter(pl.col("card") == "none").select(
-        *keys, pl.col("n").alias("base_n"), pl.col("successes").alias("base_successes"),
+        *keys,
+        pl.col("n").alias("base_n"),
+        pl.col("successes").alias("base_successes"),
         pl.col("p").alias("base_p"),
     )
     table = table.join(base, on=keys, how="left", maintain_order="left")
-    d, lo, hi = difference_interval(table["successes"], table["n"], table["base_successes"],
-                                    table["base_n"])
+    d, lo, hi = difference_interval(table["successes"], table["n"], table["base_successes"], table["base_n"])
     paired = np.zeros(table.height, dtype=bool)
     if "deal" in episodes.columns:
         counts = _paired_counts(episodes, keys, cards)
         table = table.join(counts, on=[*keys, *cards], how="left", maintain_order="left")
-        paired = ((pl.col("pairs") == pl.col("n")) & (pl.col("deals") == pl.col("n"))
-                  & (pl.col("base_deals") == pl.col("n")) & (pl.col("n") == pl.col("base_n")))
+        paired = (
+            (pl.col("pairs") == pl.col("n"))
+            & (pl.col("deals") == pl.col("n"))
+            & (pl.col("base_deals") == pl.col("n"))
+            & (pl.col("n") == pl.col("base_n"))
+        )
         paired = table.select(paired.fill_null(False)).to_series().to_numpy()
         by_deal = paired_difference_interval(
-            *(table[name].fill_null(0).to_numpy() for name in ("both", "card_only", "base_only",
-                                                                "neither")))
+            *(table[name].fill_null(0).to_numpy() for name in ("both", "card_only", "base_only", "neither"))
+        )
         d, lo, hi = (np.where(paired, pair, apart) for pair, apart in zip(by_deal, (d, lo, hi)))
-        table = table.drop("pairs", "deals", "base_deals", "both", "card_only", "base_only",
-                           "neither")
+        table = table.drop("pairs", "deals", "base_deals", "both", "card_only", "base_only", "neither")
     return (
-        table.with_columns(pl.Series("difference", d), pl.Series("difference_lo", lo),
-                           pl.Series("difference_hi", hi),
-                           pl.Series("pairing", np.where(paired, "by deal", "unpaired")))
+        table.with_columns(
+            pl.Series("difference", d),
+            pl.Series("difference_lo", lo),
+            pl.Series("difference_hi", hi),
+            pl.Series("pairing", np.where(paired, "by deal", "unpaired")),
+        )
         .drop("base_n", "base_successes")
         .sort([*keys, "p"])
     )
@@ -164,15 +164,16 @@ def _paired_counts(episodes: pl.DataFrame, keys: list[str], cards: list[str]) ->
     many distinct deals the card's run and the baseline's hold (pairing needs each once)."""
     base = episodes.filter(pl.col("card") == "none")
     base_deals = base.group_by(keys).agg(pl.col("deal").n_unique().alias("base_deals"))
-    deals = episodes.group_by([*keys, *cards], maintain_order=True).agg(
-        pl.col("deal").n_unique().alias("deals"))
-    joined = episodes.join(base.select(*keys, "deal", pl.col("success").alias("base_success")),
-                           on=[*keys, "deal"], how="inner")
+    deals = episodes.group_by([*keys, *cards], maintain_order=True).agg(pl.col("deal").n_unique().alias("deals"))
+    joined = episodes.join(
+        base.select(*keys, "deal", pl.col("success").alias("base_success")), on=[*keys, "deal"], how="inner"
+    )
     card, none = pl.col("success"), pl.col("base_success")
     counts = joined.group_by([*keys, *cards], maintain_order=True).agg(
         pl.len().alias("pairs"),
-        (card & none).sum().alias("both"), (card & ~none).sum().alias("card_only"),
-        (~card & none).sum().alias("base_only"), (~card & ~none).sum().alias("neither"),
+        (card & none).sum().alias("both"),
+        (card & ~none).sum().alias("card_only"),
+        (~card & none).sum().alias("base_only"),
+        (~card & ~none).sum().alias("neither"),
     )
-    return (deals.join(counts, on=[*keys, *cards], how="left")
-            .join(base_deals, on=keys, how="left"))
+    return deals.join(counts, on=[*keys, *cards], how="left").join(base_deals, on=keys, how="left")

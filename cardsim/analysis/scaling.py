@@ -65,15 +65,16 @@ def _workloads(quick: bool) -> list[tuple[str, int, Callable[[dict[str, Any]], A
         return frame.rows()
 
     def heist(where: dict[str, Any]) -> Any:
-        result = cardsim.gang.heist(players=4, model="history", n=heists, seed=1, quiet=True,
-                                    **where)
+        result = cardsim.gang.heist(players=4, model="history", n=heists, seed=1, quiet=True, **where)
         return result.table.rows()
 
     return [
-        (f"bang compare, 4 players, outlaw, n={deals:,} (paired, {CHUNK:,} deals per task)",
-         -(-deals // CHUNK), compare),
-        (f"gang heist, 4 players, history, n={heists:,} (runner chunks of 2,000 heists)",
-         -(-heists // 2_000), heist),
+        (
+            f"bang compare, 4 players, outlaw, n={deals:,} (paired, {CHUNK:,} deals per task)",
+            -(-deals // CHUNK),
+            compare,
+        ),
+        (f"gang heist, 4 players, history, n={heists:,} (runner chunks of 2,000 heists)", -(-heists // 2_000), heist),
     ]
 
 
@@ -91,15 +92,23 @@ def _task_bytes() -> list[dict[str, Any]]:
     gang = get_simulator("gang")
     config = gang.make_config(players=4, model="history")
     chunk = play_chunk(gang, config, 1, 0, 2_000)
-    sizes = [("bang compare", call, answer), ("gang heist", (play_chunk, (gang, config, 1, 0, 2_000), {}),
-                                              chunk)]
+    sizes = [("bang compare", call, answer), ("gang heist", (play_chunk, (gang, config, 1, 0, 2_000), {}), chunk)]
     import cloudpickle
 
-    return [{"what": f"{name}: bytes per task", "to_worker": len(cloudpickle.dumps(sent)),
-             "to_client": len(pickle.dumps(back, protocol=5)),
-             "note": "answer: " + ("two arrays" if isinstance(back, tuple) and isinstance(back[0], np.ndarray)
-                                   else "a (chunk index, episode table) pair")}
-            for name, sent, back in sizes]
+    return [
+        {
+            "what": f"{name}: bytes per task",
+            "to_worker": len(cloudpickle.dumps(sent)),
+            "to_client": len(pickle.dumps(back, protocol=5)),
+            "note": "answer: "
+            + (
+                "two arrays"
+                if isinstance(back, tuple) and isinstance(back[0], np.ndarray)
+                else "a (chunk index, episode table) pair"
+            ),
+        }
+        for name, sent, back in sizes
+    ]
 
 
 def main(quick: bool = False) -> list[dict[str, Any]]:
@@ -117,33 +126,60 @@ def main(quick: bool = False) -> list[dict[str, Any]]:
             work({"jobs": jobs})  # warm: start the pool, load the kernels
             answer, wall, cpu = _timed(work, {"jobs": jobs})
             reference.setdefault(what, (answer, wall, cpu))
-            rows.append({"what": what, "tasks": tasks, "backend": "joblib", "workers": jobs,
-                         "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
-                         "speedup": round(reference[what][1] / wall, 2),
-                         "same_numbers": answer == reference[what][0]})
+            rows.append(
+                {
+                    "what": what,
+                    "tasks": tasks,
+                    "backend": "joblib",
+                    "workers": jobs,
+                    "wall_s": round(wall, 2),
+                    "cpu_s": round(cpu, 2),
+                    "speedup": round(reference[what][1] / wall, 2),
+                    "same_numbers": answer == reference[what][0],
+                }
+            )
     for workers in (1, 2):
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster:
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
             where = {"backend": "dask", "scheduler": cluster.scheduler_address}
             for what, tasks, work in workloads:
                 work(where)  # warm: connect, load the kernels in every worker
                 answer, wall, cpu = _timed(work, where)
-                rows.append({"what": what, "tasks": tasks, "backend": "dask", "workers": workers,
-                             "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
-                             "speedup": round(reference[what][1] / wall, 2),
-                             "same_numbers": answer == reference[what][0]})
+                rows.append(
+                    {
+                        "what": what,
+                        "tasks": tasks,
+                        "backend": "dask",
+                        "workers": workers,
+                        "wall_s": round(wall, 2),
+                        "cpu_s": round(cpu, 2),
+                        "speedup": round(reference[what][1] / wall, 2),
+                        "same_numbers": answer == reference[what][0],
+                    }
+                )
             if workers == 1:
                 client = connect(cluster.scheduler_address)
                 client.gather(submit_all(client, _noop, [(i,) for i in range(20)]))
                 trivial = [(i,) for i in range(TRIVIAL_TASKS)]
                 _, wall, cpu = _timed(_round_trip, client, trivial)
-                rows.append({"what": f"{TRIVIAL_TASKS} empty tasks: round trip per task, ms",
-                             "tasks": TRIVIAL_TASKS, "backend": "dask", "workers": 1,
-                             "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
-                             "per_task_ms": round(1000 * wall / TRIVIAL_TASKS, 2),
-                             "cpu_per_task_ms": round(1000 * cpu / TRIVIAL_TASKS, 2)})
+                rows.append(
+                    {
+                        "what": f"{TRIVIAL_TASKS} empty tasks: round trip per task, ms",
+                        "tasks": TRIVIAL_TASKS,
+                        "backend": "dask",
+                        "workers": 1,
+                        "wall_s": round(wall, 2),
+                        "cpu_s": round(cpu, 2),
+                        "per_task_ms": round(1000 * wall / TRIVIAL_TASKS, 2),
+                        "cpu_per_task_ms": round(1000 * cpu / TRIVIAL_TASKS, 2),
+                    }
+                )
             parallel.disconnect()
     rows.extend(_task_bytes())
-    rows.append({"what": "machine", "note": f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} "
-                 "at the end (shared with other jobs: compare CPU seconds)"})
+    rows.append(
+        {
+            "what": "machine",
+            "note": f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} "
+            "at the end (shared with other jobs: compare CPU seconds)",
+        }
+    )
     return rows

@@ -44,23 +44,27 @@ def summary_table(episodes: pl.DataFrame, by: Sequence[str] = GROUP) -> pl.DataF
     table with a row per player is refused (its rows would be correlated copies)."""
     keys = list(by)
     if "player" in episodes.columns or "seat" in episodes.columns:
-        raise ValueError("summary_table takes one row per game (the unit): the players of a "
-                         "game win together")
+        raise ValueError("summary_table takes one row per game (the unit): the players of a game win together")
     wins = proportion_table(episodes, keys, "won").select(
-        *keys, "n", pl.col("p").alias("win"), pl.col("lo").alias("win_lo"),
+        *keys,
+        "n",
+        pl.col("p").alias("win"),
+        pl.col("lo").alias("win_lo"),
         pl.col("hi").alias("win_hi"),
     )
     excellent = proportion_table(episodes, keys, "excellent").select(
-        *keys, pl.col("p").alias("excellent"), pl.col("lo").alias("excellent_lo"),
+        *keys,
+        pl.col("p").alias("excellent"),
+        pl.col("lo").alias("excellent_lo"),
         pl.col("hi").alias("excellent_hi"),
     )
     left = mean_table(episodes, keys, "cards_left").select(
-        *keys, pl.col("mean").alias("cards_left"), pl.col("lo").alias("cards_left_lo"),
+        *keys,
+        pl.col("mean").alias("cards_left"),
+        pl.col("lo").alias("cards_left_lo"),
         pl.col("hi").alias("cards_left_hi"),
     )
-    return wins.join(excellent, on=keys, maintain_order="left").join(
-        left, on=keys, maintain_order="left"
-    )
+    return wins.join(excellent, on=keys, maintain_order="left").join(left, on=keys, maintain_order="left")
 
 
 def cards_left_distribution(episodes: pl.DataFrame, by: Sequence[str] = GROUP) -> pl.DataFrame:
@@ -87,6 +91,10 @@ def anchor_check(summary: pl.DataFrame) -> pl.DataFrame:
     """Per row of :func:`summary_table`: the best published anchor at that player count and
     whether the lower end of the win-rate interval is above it."""
     anchors = [best_anchor(int(p)) for p in summary["players"].to_list()]
-    return summary.select("players", "strategy", "n", "win", "win_lo", "win_hi").with_columns(
-        pl.Series("anchor", anchors, dtype=pl.Float64),
-    ).with_columns((pl.col("win_lo") > pl.col("anchor")).alias("beats_anchor"))
+    return (
+        summary.select("players", "strategy", "n", "win", "win_lo", "win_hi")
+        .with_columns(
+            pl.Series("anchor", anchors, dtype=pl.Float64),
+        )
+        .with_columns((pl.col("win_lo") > pl.col("anchor")).alias("beats_anchor"))
+    )

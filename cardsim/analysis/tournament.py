@@ -70,8 +70,7 @@ def rotated_lineups(composition: Sequence[int], deals: int) -> np.ndarray:
     return np.stack([np.roll(base, -(j % base.size)) for j in range(deals)])
 
 
-def composition_sums(composition_index: int, lineups: np.ndarray, wins: np.ndarray, scores: np.ndarray
-                     ) -> list[dict]:
+def composition_sums(composition_index: int, lineups: np.ndarray, wins: np.ndarray, scores: np.ndarray) -> list[dict]:
     """The stored sums of one composition from its games: ``lineups`` (games, players) entrant
     per slot, ``wins`` and ``scores`` per game and slot."""
     rows = []
@@ -79,9 +78,18 @@ def composition_sums(composition_index: int, lineups: np.ndarray, wins: np.ndarr
         seats = lineups == entrant
         w = (wins * seats).sum(axis=1).astype(np.float64)
         s = (scores * seats).sum(axis=1).astype(np.float64)
-        rows.append({"composition": composition_index, "entrant": entrant, "count": int(seats[0].sum()),
-                     "games": int(lineups.shape[0]), "w": float(w.sum()), "w2": float((w**2).sum()),
-                     "s": float(s.sum()), "s2": float((s**2).sum())})
+        rows.append(
+            {
+                "composition": composition_index,
+                "entrant": entrant,
+                "count": int(seats[0].sum()),
+                "games": int(lineups.shape[0]),
+                "w": float(w.sum()),
+                "w2": float((w**2).sum()),
+                "s": float(s.sum()),
+                "s2": float((s**2).sum()),
+            }
+        )
     return rows
 
 
@@ -111,9 +119,19 @@ def standings(sums: pl.DataFrame, labels: Sequence[str]) -> pl.DataFrame:
         own = sums.filter(pl.col("entrant") == index)
         win, win_half, games, seats = _ratio(own, "w", "w2")
         score, score_half, _, _ = _ratio(own, "s", "s2")
-        rows.append({"entrant": label, "games": games, "seats": seats, "p_win": win,
-                     "win_lo": max(0.0, win - win_half), "win_hi": min(1.0, win + win_half),
-                     "mean_score": score, "score_lo": score - score_half, "score_hi": score + score_half})
+        rows.append(
+            {
+                "entrant": label,
+                "games": games,
+                "seats": seats,
+                "p_win": win,
+                "win_lo": max(0.0, win - win_half),
+                "win_hi": min(1.0, win + win_half),
+                "mean_score": score,
+                "score_lo": score - score_half,
+                "score_hi": score + score_half,
+            }
+        )
     return pl.DataFrame(rows).sort(["p_win", "entrant"], descending=[True, False])
 
 
@@ -122,22 +140,30 @@ def head_to_head(sums: pl.DataFrame, labels: Sequence[str]) -> pl.DataFrame:
     also sits (on the diagonal: where it sits at least twice), with 95% intervals over games;
     a pair that never met has no row."""
     members = sums.group_by("composition").agg(pl.col("entrant"), pl.col("count"))
-    tables: dict[int, dict[int, int]] = {
-        c: dict(zip(e, k, strict=True)) for c, e, k in members.iter_rows()}
+    tables: dict[int, dict[int, int]] = {c: dict(zip(e, k, strict=True)) for c, e, k in members.iter_rows()}
     rows = []
     for i, label in enumerate(labels):
         own = sums.filter(pl.col("entrant") == i)
         for j, other in enumerate(labels):
-            keep = [c for c in own["composition"].to_list()
-                    if (tables[c].get(j, 0) >= 2 if i == j else j in tables[c])]
+            keep = [c for c in own["composition"].to_list() if (tables[c].get(j, 0) >= 2 if i == j else j in tables[c])]
             block = own.filter(pl.col("composition").is_in(keep))
             if block.height == 0:
                 continue
             win, win_half, games, _ = _ratio(block, "w", "w2")
             score, score_half, _, _ = _ratio(block, "s", "s2")
-            rows.append({"entrant": label, "opponent": other, "games": games, "p_win": win,
-                         "win_lo": max(0.0, win - win_half), "win_hi": min(1.0, win + win_half),
-                         "mean_score": score, "score_lo": score - score_half, "score_hi": score + score_half})
+            rows.append(
+                {
+                    "entrant": label,
+                    "opponent": other,
+                    "games": games,
+                    "p_win": win,
+                    "win_lo": max(0.0, win - win_half),
+                    "win_hi": min(1.0, win + win_half),
+                    "mean_score": score,
+                    "score_lo": score - score_half,
+                    "score_hi": score + score_half,
+                }
+            )
     return pl.DataFrame(rows)
 
 
@@ -147,21 +173,31 @@ def payoff_table(sums: pl.DataFrame, labels: Sequence[str], players: int) -> pl.
     score (``score_<label>``) per seat; null where the entrant is absent."""
     rows: dict[int, dict] = {}
     for row in sums.iter_rows(named=True):
-        out = rows.setdefault(row["composition"], {"composition": row["composition"], "games": row["games"],
-                                                    **{f"n_{name}": 0 for name in labels}})
+        out = rows.setdefault(
+            row["composition"],
+            {"composition": row["composition"], "games": row["games"], **{f"n_{name}": 0 for name in labels}},
+        )
         label = labels[row["entrant"]]
         seats = row["count"] * row["games"]
         out[f"n_{label}"] = row["count"]
         out[f"win_{label}"] = row["w"] / seats
         out[f"score_{label}"] = row["s"] / seats
-    columns = ["composition", "games", *(f"n_{n}" for n in labels), *(f"win_{n}" for n in labels),
-               *(f"score_{n}" for n in labels)]
-    return pl.DataFrame([rows[c] for c in sorted(rows)], schema_overrides={
-        **{f"win_{n}": pl.Float64 for n in labels}, **{f"score_{n}": pl.Float64 for n in labels}}).select(columns)
+    columns = [
+        "composition",
+        "games",
+        *(f"n_{n}" for n in labels),
+        *(f"win_{n}" for n in labels),
+        *(f"score_{n}" for n in labels),
+    ]
+    return pl.DataFrame(
+        [rows[c] for c in sorted(rows)],
+        schema_overrides={**{f"win_{n}": pl.Float64 for n in labels}, **{f"score_{n}": pl.Float64 for n in labels}},
+    ).select(columns)
 
 
-def profile_rows(sums: pl.DataFrame, labels: Sequence[str], compositions_played: Sequence[tuple[int, ...]]
-                 ) -> pl.DataFrame:
+def profile_rows(
+    sums: pl.DataFrame, labels: Sequence[str], compositions_played: Sequence[tuple[int, ...]]
+) -> pl.DataFrame:
     """The sums as the profile table :func:`cardsim.analysis.cashnguns.symmetric_game` reads:
     per composition and entrant, its per-seat win rate and mean score with 95% intervals
     (each game one observation of its seats' mean)."""
@@ -170,8 +206,10 @@ def profile_rows(sums: pl.DataFrame, labels: Sequence[str], compositions_played:
         count, games = row["count"], row["games"]
         profile = "+".join(labels[i] for i in compositions_played[row["composition"]])
         out = {"profile": profile, "strategy": labels[row["entrant"]], "n": games}
-        for value, square, name, lo, hi in (("w", "w2", "p_win", "win_lo", "win_hi"),
-                                            ("s", "s2", "mean_score", "score_lo", "score_hi")):
+        for value, square, name, lo, hi in (
+            ("w", "w2", "p_win", "win_lo", "win_hi"),
+            ("s", "s2", "mean_score", "score_lo", "score_hi"),
+        ):
             mean = row[value] / (count * games)
             variance = max(row[square] / count**2 / games - mean**2, 0.0) * games / max(games - 1, 1)
             half = Z95 * math.sqrt(variance / games)
@@ -180,8 +218,16 @@ def profile_rows(sums: pl.DataFrame, labels: Sequence[str], compositions_played:
     return pl.DataFrame(rows)
 
 
-def rank_by_alpha(sums: pl.DataFrame, labels: Sequence[str], compositions_played: Sequence[tuple[int, ...]],
-                  players: int, metric: str, *, alpha: float, population: int) -> pl.DataFrame | None:
+def rank_by_alpha(
+    sums: pl.DataFrame,
+    labels: Sequence[str],
+    compositions_played: Sequence[tuple[int, ...]],
+    players: int,
+    metric: str,
+    *,
+    alpha: float,
+    population: int,
+) -> pl.DataFrame | None:
     """α-Rank of the entrants from the tables of one or two entrants (None when the design
     lacks one): payoffs per seat in ``metric``, rescaled to [0, 1] by the least and greatest
     payoff among those tables, so ``alpha`` is unitless. One row per entrant: its stationary
@@ -193,8 +239,12 @@ def rank_by_alpha(sums: pl.DataFrame, labels: Sequence[str], compositions_played
         if len(set(composition)) <= 2:
             lookup.setdefault(composition, {})[row["entrant"]] = row[value] / (row["count"] * row["games"])
     count = len(labels)
-    needed = [tuple(sorted([a] * k + [b] * (players - k))) for a in range(count) for b in range(count)
-              for k in range(players + 1)]
+    needed = [
+        tuple(sorted([a] * k + [b] * (players - k)))
+        for a in range(count)
+        for b in range(count)
+        for k in range(players + 1)
+    ]
     if any(c not in lookup for c in needed):
         return None
     values = [v for table in lookup.values() for v in table.values()]

@@ -74,9 +74,7 @@ def rank_candidates(table: pl.DataFrame, target: float) -> pl.DataFrame:
     if ranked.height == 0:
         return ranked.with_columns(pl.lit(False).alias("tied_with_best"))
     best_lo, best_hi = ranked["lo"][0], ranked["hi"][0]
-    return ranked.with_columns(
-        ((pl.col("lo") <= best_hi) & (pl.col("hi") >= best_lo)).alias("tied_with_best")
-    )
+    return ranked.with_columns(((pl.col("lo") <= best_hi) & (pl.col("hi") >= best_lo)).alias("tied_with_best"))
 
 
 @dataclass(frozen=True)
@@ -105,11 +103,15 @@ class Answer:
         """One line a group can act on (rates as percentages with the interval and n)."""
         rate = f"{self.p:.1%} (95% interval {self.lo:.1%}-{self.hi:.1%}, n={self.n:,})"
         if self.reach == "above":
-            return (f"A {target:.0%} win rate is out of reach for {who}: even the easiest configuration "
-                    f"stays below it. Closest reachable: {self.label}, {rate}.")
+            return (
+                f"A {target:.0%} win rate is out of reach for {who}: even the easiest configuration "
+                f"stays below it. Closest reachable: {self.label}, {rate}."
+            )
         if self.reach == "below":
-            return (f"A {target:.0%} win rate is out of reach for {who}: even the hardest configuration "
-                    f"stays above it. Closest reachable: {self.label}, {rate}.")
+            return (
+                f"A {target:.0%} win rate is out of reach for {who}: even the hardest configuration "
+                f"stays above it. Closest reachable: {self.label}, {rate}."
+            )
         return f"For {who} aiming at a {target:.0%} win rate, play: {self.label}, {rate}."
 
 
@@ -124,8 +126,15 @@ def closest_answer(table: pl.DataFrame, target: float) -> Answer:
         reach = "below"
     else:
         reach = "reachable"
-    return Answer(best["label"], int(best["n"]), float(best["p"]), float(best["lo"]), float(best["hi"]), reach,
-                  str(best.get("run") or ""))
+    return Answer(
+        best["label"],
+        int(best["n"]),
+        float(best["p"]),
+        float(best["lo"]),
+        float(best["hi"]),
+        reach,
+        str(best.get("run") or ""),
+    )
 
 
 def neighbour_rungs(ladder_names: Sequence[str], name: str) -> list[str]:
@@ -136,15 +145,13 @@ def neighbour_rungs(ladder_names: Sequence[str], name: str) -> list[str]:
     if name not in rungs:
         return [name]
     at = rungs.index(name)
-    return rungs[max(0, at - 1): at + 2]
+    return rungs[max(0, at - 1) : at + 2]
 
 
 def _closest(table: pl.DataFrame, aim: float) -> dict[str, Any] | None:
     if table.height == 0:
         return None
-    return (
-        table.with_columns((pl.col("p") - aim).abs().alias("_d")).sort(["_d", "label"]).row(0, named=True)
-    )
+    return table.with_columns((pl.col("p") - aim).abs().alias("_d")).sort(["_d", "label"]).row(0, named=True)
 
 
 def ladder(table: pl.DataFrame, target: float) -> pl.DataFrame:
@@ -159,8 +166,17 @@ def ladder(table: pl.DataFrame, target: float) -> pl.DataFrame:
     medium = _closest(table, target)
     rows: list[dict[str, Any]] = []
     if medium is None:
-        return pl.DataFrame(schema={"level": pl.String, "aim": pl.Float64, "label": pl.String,
-                                    "n": pl.UInt32, "p": pl.Float64, "lo": pl.Float64, "hi": pl.Float64})
+        return pl.DataFrame(
+            schema={
+                "level": pl.String,
+                "aim": pl.Float64,
+                "label": pl.String,
+                "n": pl.UInt32,
+                "p": pl.Float64,
+                "lo": pl.Float64,
+                "hi": pl.Float64,
+            }
+        )
     sides: dict[str, tuple[pl.Expr, pl.Expr]] = {
         "easy": (pl.col("lo") > medium["hi"], pl.col("p") > medium["p"]),
         "hard": (pl.col("hi") < medium["lo"], pl.col("p") < medium["p"]),
@@ -172,8 +188,17 @@ def ladder(table: pl.DataFrame, target: float) -> pl.DataFrame:
             clear, loose = sides[level]
             pick = _closest(table.filter(clear), aims[level]) or _closest(table.filter(loose), aims[level])
         if pick is not None:
-            rows.append({"level": level, "aim": aims[level], "label": pick["label"], "n": pick["n"],
-                         "p": pick["p"], "lo": pick["lo"], "hi": pick["hi"]})
+            rows.append(
+                {
+                    "level": level,
+                    "aim": aims[level],
+                    "label": pick["label"],
+                    "n": pick["n"],
+                    "p": pick["p"],
+                    "lo": pick["lo"],
+                    "hi": pick["hi"],
+                }
+            )
     return pl.DataFrame(rows).with_columns(pl.col("n").cast(pl.UInt32))
 
 
@@ -207,11 +232,22 @@ def evaluate_candidates(
         if on_start is not None:
             on_start(candidate.label)
         if precision is None:
-            result = run(simulator, config, n=max_n, seed=seed, jobs=jobs, store=store,
-                         chunk_size=size, on_chunk=chunk_done)
+            result = run(
+                simulator, config, n=max_n, seed=seed, jobs=jobs, store=store, chunk_size=size, on_chunk=chunk_done
+            )
         else:
-            result = run(simulator, config, n=size, seed=seed, jobs=jobs, store=store,
-                         precision=precision, max_n=max_n, chunk_size=size, on_chunk=chunk_done)
+            result = run(
+                simulator,
+                config,
+                n=size,
+                seed=seed,
+                jobs=jobs,
+                store=store,
+                precision=precision,
+                max_n=max_n,
+                chunk_size=size,
+                on_chunk=chunk_done,
+            )
         frames.append((candidate.label, result.episodes))
         if on_done is not None:
             on_done(candidate.label, result)
@@ -263,9 +299,19 @@ def tune_rungs(
             start = None if on_start is None else (lambda label, w=where: on_start(w, label))
 
             def evaluate(candidates: list[Candidate]) -> pl.DataFrame:
-                return evaluate_candidates(simulator, candidates, column, seed=seed, jobs=jobs, store=store,
-                                           precision=precision, max_n=max_n, on_start=start,  # noqa: B023 - called in this iteration
-                                           on_chunk=on_chunk, on_done=on_done)
+                return evaluate_candidates(
+                    simulator,
+                    candidates,
+                    column,
+                    seed=seed,
+                    jobs=jobs,
+                    store=store,
+                    precision=precision,
+                    max_n=max_n,
+                    on_start=start,  # noqa: B023 - called in this iteration
+                    on_chunk=on_chunk,
+                    on_done=on_done,
+                )
 
             table = evaluate(candidates_for(count, rung))
             covered = bool(((table["lo"] <= target) & (table["hi"] >= target)).any())
@@ -274,43 +320,69 @@ def tune_rungs(
                 if on_refine is not None:
                     on_refine(len(finer))
                 table = pl.concat([table, evaluate(finer)], how="vertical_relaxed")
-            results.append(Tuned(count, rung, rung == chosen, rank_candidates(table, target),
-                                 ladder(table, target), closest_answer(table, target)))
+            results.append(
+                Tuned(
+                    count,
+                    rung,
+                    rung == chosen,
+                    rank_candidates(table, target),
+                    ladder(table, target),
+                    closest_answer(table, target),
+                )
+            )
     return results
 
 
-def answers_table(results: Sequence[Tuned], column: str, who: Callable[[int, str], str],
-                  target: float) -> pl.DataFrame:
+def answers_table(results: Sequence[Tuned], column: str, who: Callable[[int, str], str], target: float) -> pl.DataFrame:
     """One row per player count and model rung (``column``: "model" or "strategy"): the
     configuration to play, its rate with the 95% interval and n, whether the target is in reach
     (``reach``: reachable, above or below, see :class:`Answer`), how many other configurations
     cannot be told apart from it (``tied``), and the answer as a sentence for ``who``."""
-    return pl.DataFrame([
-        {"players": t.players, column: t.model, "chosen": t.chosen, "play": t.answer.label,
-         "n": t.answer.n, "p": t.answer.p, "lo": t.answer.lo, "hi": t.answer.hi,
-         "reach": t.answer.reach, "reachable": t.answer.reachable,
-         "tied": int(t.ranked["tied_with_best"].sum()) - 1, "who": who(t.players, t.model),
-         "answer": t.answer.sentence(who(t.players, t.model), target)}
-        for t in results
-    ])
+    return pl.DataFrame(
+        [
+            {
+                "players": t.players,
+                column: t.model,
+                "chosen": t.chosen,
+                "play": t.answer.label,
+                "n": t.answer.n,
+                "p": t.answer.p,
+                "lo": t.answer.lo,
+                "hi": t.answer.hi,
+                "reach": t.answer.reach,
+                "reachable": t.answer.reachable,
+                "tied": int(t.ranked["tied_with_best"].sum()) - 1,
+                "who": who(t.players, t.model),
+                "answer": t.answer.sentence(who(t.players, t.model), target),
+            }
+            for t in results
+        ]
+    )
 
 
 def _per_answer(results: Sequence[Tuned], column: str, frames: Sequence[pl.DataFrame]) -> pl.DataFrame:
     """``frames`` (one per answer) stacked, each led by its player count and model rung."""
-    return pl.concat([
-        frame.select(pl.lit(t.players).alias("players"), pl.lit(t.model).alias(column),
-                     pl.all()).rename({"label": "configuration"})
-        for t, frame in zip(results, frames)
-    ], how="vertical_relaxed")
+    return pl.concat(
+        [
+            frame.select(pl.lit(t.players).alias("players"), pl.lit(t.model).alias(column), pl.all()).rename(
+                {"label": "configuration"}
+            )
+            for t, frame in zip(results, frames)
+        ],
+        how="vertical_relaxed",
+    )
 
 
 def closest_table(results: Sequence[Tuned], column: str, top: int) -> pl.DataFrame:
     """Per answer, its ``top`` closest configurations (:func:`rank_candidates` order)."""
-    return _per_answer(results, column, [
-        t.ranked.head(top).select("rank", "label", "n", "p", "lo", "hi", "covers_target",
-                                  "tied_with_best")
-        for t in results
-    ])
+    return _per_answer(
+        results,
+        column,
+        [
+            t.ranked.head(top).select("rank", "label", "n", "p", "lo", "hi", "covers_target", "tied_with_best")
+            for t in results
+        ],
+    )
 
 
 def ladder_table(results: Sequence[Tuned], column: str) -> pl.DataFrame:
@@ -333,13 +405,20 @@ def thegame_candidates(players: int) -> list[Candidate]:
                 continue
             for trick in (True, False):
                 hand_text = f"hand {hand}" + (" (rules)" if hand == rules_hand else "")
-                label = f"min {min_cards}{' (rules)' if min_cards == 2 else ''}, {hand_text}, " \
-                        f"trick {'on' if trick else 'off'}"
-                candidates.append(Candidate(label, {
-                    "min_cards": min_cards,
-                    "hand_size": None if hand == rules_hand else hand,
-                    "backwards_trick": trick,
-                }))
+                label = (
+                    f"min {min_cards}{' (rules)' if min_cards == 2 else ''}, {hand_text}, "
+                    f"trick {'on' if trick else 'off'}"
+                )
+                candidates.append(
+                    Candidate(
+                        label,
+                        {
+                            "min_cards": min_cards,
+                            "hand_size": None if hand == rules_hand else hand,
+                            "backwards_trick": trick,
+                        },
+                    )
+                )
     return candidates
 
 
@@ -356,8 +435,12 @@ def gang_candidates() -> list[Candidate]:
     for name in CHALLENGES:
         if name == "quick-access":
             continue
-        candidates.append(Candidate(f"Professional + {_challenge_title(name)}",
-                                    {"unit": "game", "mode": "professional", "challenges": (name,)}))
+        candidates.append(
+            Candidate(
+                f"Professional + {_challenge_title(name)}",
+                {"unit": "game", "mode": "professional", "challenges": (name,)},
+            )
+        )
     candidates.append(Candidate("Master Thief", {"unit": "game", "mode": "master"}))
     return candidates
 
@@ -387,8 +470,10 @@ def gang_combinations(size: int) -> list[Candidate]:
                 GangConfig(unit="game", mode=mode, challenges=chosen)
             except RejectedConfig:
                 continue
-            candidates.append(Candidate(f"{mode.title()} + {' + '.join(map(_challenge_title, chosen))}",
-                                        {"unit": "game", "mode": mode, "challenges": chosen}))
+            candidates.append(
+                Candidate(
+                    f"{mode.title()} + {' + '.join(map(_challenge_title, chosen))}",
+                    {"unit": "game", "mode": mode, "challenges": chosen},
+                )
+            )
     return candidates
-
-

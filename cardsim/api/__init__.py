@@ -36,9 +36,28 @@ from cardsim.api.thegame import TheGame
 from cardsim.api.tune import Tune
 from cardsim.errors import UserError
 
-__all__ = ["Bang", "CashNGuns", "Gang", "Names", "Players", "Result", "TheGame", "Tune", "UserError", "Runs",
-           "bang", "cashnguns", "discover_document", "evaluation_table", "gang", "report", "run_options",
-           "strategy_specs", "thegame", "tune"]
+__all__ = [
+    "Bang",
+    "CashNGuns",
+    "Gang",
+    "Names",
+    "Players",
+    "Result",
+    "TheGame",
+    "Tune",
+    "UserError",
+    "Runs",
+    "bang",
+    "cashnguns",
+    "discover_document",
+    "evaluation_table",
+    "gang",
+    "report",
+    "run_options",
+    "strategy_specs",
+    "thegame",
+    "tune",
+]
 
 
 def _valid_names() -> dict[str, dict[str, Sequence[str]]]:
@@ -51,29 +70,43 @@ def _valid_names() -> dict[str, dict[str, Sequence[str]]]:
     from cardsim.sims.gang.models import MODEL_IDS
     from cardsim.sims.thegame.config import STRATEGY_NAMES
 
-    gang_cards: dict[str, Sequence[str]] = {"model": [*MODEL_IDS, "all"], "challenge": list(CHALLENGES),
-                  "specialist": list(SPECIALISTS)}
+    gang_cards: dict[str, Sequence[str]] = {
+        "model": [*MODEL_IDS, "all"],
+        "challenge": list(CHALLENGES),
+        "specialist": list(SPECIALISTS),
+    }
     return {
         "Gang.heist": gang_cards,
         "Gang.game": {"mode": [*GANG_MODES, "pro", "all"], **gang_cards},
-        "Gang.cards": {"model": gang_cards["model"],
-                       "kind": ["challenges", "specialists", "all"]},
+        "Gang.cards": {"model": gang_cards["model"], "kind": ["challenges", "specialists", "all"]},
         "TheGame.run": {"strategy": [*STRATEGY_NAMES, "all"]},
-        "Bang.run": {"bots (one for every seat, or role=bot pairs)": list(BOT_NAMES),
-                     "roles (in role=bot pairs)": list(ROLE_NAMES)},
+        "Bang.run": {
+            "bots (one for every seat, or role=bot pairs)": list(BOT_NAMES),
+            "roles (in role=bot pairs)": list(ROLE_NAMES),
+        },
         "Bang.tournament": {"entrants": [name for name in BOT_NAMES if name != "search"]},
-        "CashNGuns.payoff": {"strategy (NAME or NAME:key=value,...)": list(NAMED_STRATEGIES),
-                             "metric": ["win", "score"]},
-        "CashNGuns.tournament": {"entrants (also NAME:key=value,..., FILE.py:NAME, mix, library)":
-                                 list(NAMED_STRATEGIES), "design": list(DESIGNS), "metric": ["win", "score"]},
+        "CashNGuns.payoff": {
+            "strategy (NAME or NAME:key=value,...)": list(NAMED_STRATEGIES),
+            "metric": ["win", "score"],
+        },
+        "CashNGuns.tournament": {
+            "entrants (also NAME:key=value,..., FILE.py:NAME, mix, library)": list(NAMED_STRATEGIES),
+            "design": list(DESIGNS),
+            "metric": ["win", "score"],
+        },
         "Tune.gang": {"model": list(MODEL_IDS)},
         "Tune.thegame": {"strategy": list(STRATEGY_NAMES)},
     }
 
 
 _VALID_NAMES = _valid_names()
-for _owner, _names in ((Gang, ("heist", "game", "cards")), (TheGame, ("run",)), (Bang, ("run", "tournament")),
-                       (CashNGuns, ("payoff", "tournament")), (Tune, ("gang", "thegame"))):
+for _owner, _names in (
+    (Gang, ("heist", "game", "cards")),
+    (TheGame, ("run",)),
+    (Bang, ("run", "tournament")),
+    (CashNGuns, ("payoff", "tournament")),
+    (Tune, ("gang", "thegame")),
+):
     for _name in _names:
         _function = _owner.__dict__[_name].__func__
         list_valid_names(_function, _VALID_NAMES[f"{_owner.__name__}.{_name}"])

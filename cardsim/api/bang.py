@@ -34,10 +34,20 @@ class Bang:
 
     @staticmethod
     def run(
-        players: Players = "4-7", bots: str = "role", n: int = 50_000, max_turns: int = 1000,
-        kills: bool = False, *, seed: int = 0, jobs: int | None = None,
-        backend: str = "joblib", scheduler: str | None = None, store: str | Path | None = None,
-        precision: float | None = None, max_n: int | None = None, quiet: bool = False,
+        players: Players = "4-7",
+        bots: str = "role",
+        n: int = 50_000,
+        max_turns: int = 1000,
+        kills: bool = False,
+        *,
+        seed: int = 0,
+        jobs: int | None = None,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+        store: str | Path | None = None,
+        precision: float | None = None,
+        max_n: int | None = None,
+        quiet: bool = False,
         options: RunOptions | None = None,
     ) -> Result:
         """Games won per side (``sides``), per role (``roles``) and per character
@@ -57,26 +67,41 @@ class Bang:
         )
         from cardsim.sims.bang.simulator import BangConfig, parse_bots
 
-        options = options or run_options(seed=seed, jobs=jobs, backend=backend,
-                                         scheduler=scheduler, store=store, precision=precision,
-                                         max_n=max_n, quiet=quiet)
+        options = options or run_options(
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            store=store,
+            precision=precision,
+            max_n=max_n,
+            quiet=quiet,
+        )
         counts = _bang_counts(players)
         bot_fields = parse_bots(bots)
-        configs = [BangConfig(players=count, max_turns=max_turns, **bot_fields)
-                   for count in counts]
+        configs = [BangConfig(players=count, max_turns=max_turns, **bot_fields) for count in counts]
         runs = Runs("bang run", n, options, len(configs))
         episodes = concat_rows([runs.episodes("bang", config) for config in configs])
         tables = {
-            "sides": side_win_table(episodes), "roles": role_win_table(episodes),
-            "characters": character_win_table(episodes), "length": length_table(episodes),
+            "sides": side_win_table(episodes),
+            "roles": role_win_table(episodes),
+            "characters": character_win_table(episodes),
+            "length": length_table(episodes),
         }
         if kills:
             tables["eliminations"] = elimination_table(episodes)
         return runs.result(tables, episodes)
 
     @staticmethod
-    def tournament(entrants: Names, players: int = 4, n: int = 500, *, seed: int = 0, jobs: int | None = 1,
-                   store: str | Path | None = None) -> Result:
+    def tournament(
+        entrants: Names,
+        players: int = 4,
+        n: int = 500,
+        *,
+        seed: int = 0,
+        jobs: int | None = 1,
+        store: str | Path | None = None,
+    ) -> Result:
         """Built-in bots per role (see :mod:`cardsim.analysis.bang_tournament`): every assignment
         of the ``entrants`` to the roles of a ``players`` table, ``n`` games each on the same
         deals. Tables: ``roles`` (per role and entrant, the games its side won, 95% Wilson),
@@ -102,9 +127,16 @@ class Bang:
         names = check_entrants([entrants] if isinstance(entrants, str) else list(entrants))
         play = play_with_runner(players, n, seed, jobs or 1, None if store is None else Path(store))
         tables = tournament_tables(names, players, play)
-        manifest = {"command": "bang tournament", "version": __version__, "seed": seed, "runs": [],
-                    "players": players, "n": n, "entrants": names,
-                    "assignments": len(assignments(names, players))}
+        manifest = {
+            "command": "bang tournament",
+            "version": __version__,
+            "seed": seed,
+            "runs": [],
+            "players": players,
+            "n": n,
+            "entrants": names,
+            "assignments": len(assignments(names, players)),
+        }
         return Result(tables["roles"], tables["assignments"], manifest, tables)
 
     @staticmethod
@@ -129,10 +161,19 @@ class Bang:
 
     @staticmethod
     @on_backend
-    def train(players: Players = "4-7", seed: int = 0, jobs: int | None = None,
-              budget: int = 1_200_000, rounds: int = 3, out: str | Path | None = None,
-              log: Callable[[str], None] | None = None, bot: str = "tuned",
-        *, backend: str = "joblib", scheduler: str | None = None) -> None:
+    def train(
+        players: Players = "4-7",
+        seed: int = 0,
+        jobs: int | None = None,
+        budget: int = 1_200_000,
+        rounds: int = 3,
+        out: str | Path | None = None,
+        log: Callable[[str], None] | None = None,
+        bot: str = "tuned",
+        *,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+    ) -> None:
         """Train the ``tuned`` (or, with ``bot="tuned2"``, the structural ``tuned2``) bots by
         iterated best response and write their parameters to ``out`` (default
         ``results/bang/<bot>.json``; entries of other player counts kept); ``log`` hears the
@@ -146,20 +187,27 @@ class Bang:
         counts = _bang_counts(players)
         check_output_file(Path(out), what="--out")
         if budget < 10_000 or rounds < 1:
-            raise UserError(f"bang: --budget must be >= 10000 and --rounds >= 1, got {budget}, "
-                            f"{rounds}")
+            raise UserError(f"bang: --budget must be >= 10000 and --rounds >= 1, got {budget}, {rounds}")
         workers = search_jobs(jobs)
         for count in counts:
-            train_and_save(count, seed, budget, rounds, workers, Path(out),
-                           log=log or (lambda line: None), bot=bot)
+            train_and_save(count, seed, budget, rounds, workers, Path(out), log=log or (lambda line: None), bot=bot)
 
     @staticmethod
     @on_backend
-    def ladder(players: Players = "5,7", rungs: Names = "random,role2,search", n: int = 2_000,
-               seed: int = 0, jobs: int | None = None, params: str | Path | None = None,
-               budget: int = 128, store: str | Path | None = None,
-               record: str | Path | None = None,
-        *, backend: str = "joblib", scheduler: str | None = None) -> tuple[pl.DataFrame, str]:
+    def ladder(
+        players: Players = "5,7",
+        rungs: Names = "random,role2,search",
+        n: int = 2_000,
+        seed: int = 0,
+        jobs: int | None = None,
+        params: str | Path | None = None,
+        budget: int = 128,
+        store: str | Path | None = None,
+        record: str | Path | None = None,
+        *,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+    ) -> tuple[pl.DataFrame, str]:
         """Each rung of the bot ladder against the rung below, for every role (as
         :meth:`compare`, paired on the same deals), and the verdict sentence naming every cell
         where a rung does not gain 3 points with its 95% lower bound above 0; with a
@@ -193,24 +241,45 @@ class Bang:
         verdict = " ".join(filter(None, [ladder_verdict(rows), search_verdict(rows, checks)]))
         if record is not None:
             bots = sorted(set(names) | ({"role2", "tuned2"} if checks else set()))
-            write_ladder_record(Path(record), rows, checks, {
-                "command": f"cardsim bang ladder --players {','.join(map(str, counts))} "
-                           f"--rungs {','.join(names)} --n {n} --seed {seed} --budget {budget}"
-                           + ("" if params is None else f" --params {params}"),
-                "players": counts, "rungs": names, "n": n, "seed": seed, "budget": budget,
-                "tables": tables_digest(bots, counts, params_file), "table_bots": bots,
-            })
+            write_ladder_record(
+                Path(record),
+                rows,
+                checks,
+                {
+                    "command": f"cardsim bang ladder --players {','.join(map(str, counts))} "
+                    f"--rungs {','.join(names)} --n {n} --seed {seed} --budget {budget}"
+                    + ("" if params is None else f" --params {params}"),
+                    "players": counts,
+                    "rungs": names,
+                    "n": n,
+                    "seed": seed,
+                    "budget": budget,
+                    "tables": tables_digest(bots, counts, params_file),
+                    "table_bots": bots,
+                },
+            )
         return pl.DataFrame(rows), verdict
 
     @staticmethod
     @on_backend
-    def compare(players: Players = "4-7", bot: str = "tuned", against: str = "role",
-                roles: Names = "sheriff,deputy,outlaw,renegade", n: int = 20_000, seed: int = 0,
-                jobs: int | None = None, params: str | Path | None = None, budget: int = 128,
-                store: str | Path | None = None,
-                on_row: Callable[[dict[str, Any], str | None], None] | None = None,
-                baseline: str | None = None, population: str | None = None,
-        *, backend: str = "joblib", scheduler: str | None = None) -> pl.DataFrame:
+    def compare(
+        players: Players = "4-7",
+        bot: str = "tuned",
+        against: str = "role",
+        roles: Names = "sheriff,deputy,outlaw,renegade",
+        n: int = 20_000,
+        seed: int = 0,
+        jobs: int | None = None,
+        params: str | Path | None = None,
+        budget: int = 128,
+        store: str | Path | None = None,
+        on_row: Callable[[dict[str, Any], str | None], None] | None = None,
+        baseline: str | None = None,
+        population: str | None = None,
+        *,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+    ) -> pl.DataFrame:
         """Win rate of one seat of each role playing ``bot`` while the others play
         ``against``, the paired baseline on the same deals (that seat on ``baseline``, default
         ``against``), and the difference with its 95% interval, one row per player count and
@@ -228,19 +297,41 @@ class Bang:
 
         counts = _bang_counts(players)
         validate_root_seed(seed)
-        rows = compare_rows(counts, bot, against, split_names(roles, name="--roles"),
-                            n, seed, search_jobs(jobs), None if params is None else Path(params),
-                            budget, store=None if store is None else Path(store), on_row=on_row,
-                            baseline=baseline, population=population)
+        rows = compare_rows(
+            counts,
+            bot,
+            against,
+            split_names(roles, name="--roles"),
+            n,
+            seed,
+            search_jobs(jobs),
+            None if params is None else Path(params),
+            budget,
+            store=None if store is None else Path(store),
+            on_row=on_row,
+            baseline=baseline,
+            population=population,
+        )
         return pl.DataFrame(rows)
 
     @staticmethod
     @on_backend
-    def stress(players: Players = "5-7", roles: Names = "renegade", against: str = "tuned",
-               games: int = 3_000, steps: int = 8, validation: int = 20_000, trials: int = 12,
-               sigma: float = 0.1, n: int = 4_000, seed: int = 0,
-               jobs: int | None = None,
-        *, backend: str = "joblib", scheduler: str | None = None) -> dict[str, pl.DataFrame]:
+    def stress(
+        players: Players = "5-7",
+        roles: Names = "renegade",
+        against: str = "tuned",
+        games: int = 3_000,
+        steps: int = 8,
+        validation: int = 20_000,
+        trials: int = 12,
+        sigma: float = 0.1,
+        n: int = 4_000,
+        seed: int = 0,
+        jobs: int | None = None,
+        *,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+    ) -> dict[str, pl.DataFrame]:
         """Try to overturn the ladder's balance conclusions on the tuned rung: the best
         response of each named role (``best_response``) and the side win rates of randomly
         perturbed tuned tables (``perturbation``); a part with 0 steps or 0 trials is left
@@ -259,17 +350,20 @@ class Bang:
         if against not in ("tuned", "role"):
             raise UserError(f"bang: --against must be tuned or role, got {against!r}")
         if min(games, validation, n) < 2 or min(steps, trials) < 0 or not 0 <= sigma <= 1:
-            raise UserError("bang: --search-n, --validation and --n must be >= 2, --steps and --trials "
-                            f">= 0, --sigma in [0, 1]; got {games}, {validation}, {n}, {steps}, "
-                            f"{trials}, {sigma}")
+            raise UserError(
+                "bang: --search-n, --validation and --n must be >= 2, --steps and --trials "
+                f">= 0, --sigma in [0, 1]; got {games}, {validation}, {n}, {steps}, "
+                f"{trials}, {sigma}"
+            )
         map_calls = mapper(search_jobs(jobs))
         found, shaken = [], []
         for count in counts:
             present = set(roles_for(count))
             for role in wanted:
                 if steps and ROLE_NAMES.index(role) in present:
-                    found.append(best_response(count, ROLE_NAMES.index(role), against, games, steps,
-                                               validation, seed, map_calls))
+                    found.append(
+                        best_response(count, ROLE_NAMES.index(role), against, games, steps, validation, seed, map_calls)
+                    )
             if trials:
                 shaken.extend(perturbed_side_rates(count, sigma, trials, n, seed, map_calls))
         tables = {}
@@ -281,10 +375,20 @@ class Bang:
 
     @staticmethod
     @on_backend
-    def evaluate(strategy: str, seat: str | None = None, players: int | str = 5, n: int = 2_000,
-                 against: str = "tuned", others: str | None = None, *, role: str | None = None,
-                 seed: int = 0, jobs: int | None = None,
-                 backend: str = "joblib", scheduler: str | None = None) -> Result:
+    def evaluate(
+        strategy: str,
+        seat: str | None = None,
+        players: int | str = 5,
+        n: int = 2_000,
+        against: str = "tuned",
+        others: str | None = None,
+        *,
+        role: str | None = None,
+        seed: int = 0,
+        jobs: int | None = None,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+    ) -> Result:
         """A user strategy (``FILE.py:NAME``, see :mod:`cardsim.sims.bang.strategy`) playing
         the first seat of ``role`` (default outlaw; ``seat`` is its older name) while built-in
         ``others`` (default: ``against``) play every other seat; the same deals are played again with built-in ``against`` in that
@@ -324,23 +428,21 @@ class Bang:
         if len(count) != 1 or not 4 <= count[0] <= 7:
             raise UserError(f"bang evaluate: players must be one count of 4-7, got {players!r}")
         if role is not None and seat is not None and role != seat:
-            raise UserError(f"bang evaluate: role {role!r} and its older name seat {seat!r} "
-                            "contradict each other; give role")
+            raise UserError(
+                f"bang evaluate: role {role!r} and its older name seat {seat!r} contradict each other; give role"
+            )
         if seat is not None and role is None and seat not in ROLE_NAMES:
-            raise UserError(f"bang evaluate: seat must be a role ({', '.join(ROLE_NAMES)}), "
-                            f"got {seat!r}")
+            raise UserError(f"bang evaluate: seat must be a role ({', '.join(ROLE_NAMES)}), got {seat!r}")
         seat = role or seat or "outlaw"
         if seat not in ROLE_NAMES:
-            raise UserError(f"bang evaluate: role must be one of {', '.join(ROLE_NAMES)}, "
-                            f"got {seat!r}")
+            raise UserError(f"bang evaluate: role must be one of {', '.join(ROLE_NAMES)}, got {seat!r}")
         role_id = ROLE_NAMES.index(seat)
         if role_id not in roles_for(count[0]):
             raise UserError(f"bang evaluate: no {seat} at {count[0]} players")
         others = against if others is None else others
         for name, value in (("against", against), ("others", others)):
             if value not in AGAINST:
-                raise UserError(f"bang evaluate: {name} must be one of {', '.join(AGAINST)}, "
-                                f"got {value!r}")
+                raise UserError(f"bang evaluate: {name} must be one of {', '.join(AGAINST)}, got {value!r}")
         if isinstance(n, bool) or not isinstance(n, int) or n < 2:
             raise UserError(f"bang evaluate: n must be an integer of at least 2, got {n!r}")
         validate_root_seed(seed)
@@ -348,9 +450,19 @@ class Bang:
             raise UserError(f"--jobs must be at least 1, got {jobs!r}")
         check_strategy(load_strategy(strategy), strategy)
         chunks = -(-n // EVALUATE_CHUNK)
-        tasks = [(strategy, count[0], role_id, against, others, chunk_generator(seed, i),
-                  min(EVALUATE_CHUNK, n - i * EVALUATE_CHUNK), i * EVALUATE_CHUNK)
-                 for i in range(chunks)]
+        tasks = [
+            (
+                strategy,
+                count[0],
+                role_id,
+                against,
+                others,
+                chunk_generator(seed, i),
+                min(EVALUATE_CHUNK, n - i * EVALUATE_CHUNK),
+                i * EVALUATE_CHUNK,
+            )
+            for i in range(chunks)
+        ]
         parts = run_chunks(evaluate_chunk, tasks, jobs or 1)
         for part in parts:  # the first failure in game order, whichever worker met it
             if "error" in part:
@@ -359,21 +471,45 @@ class Bang:
         builtin = np.concatenate([part["builtin"] for part in parts])
         wins = [int(user.sum()), int(builtin.sum())]
         lo, hi = wilson_interval(wins, [n, n])
-        table = pl.DataFrame({
-            "strategy": [strategy, against], "seat": [seat] * 2, "players": [count[0]] * 2,
-            "others": [others] * 2, "n": [n, n], "wins": wins, "win": [w / n for w in wins],
-            "win_lo": lo.tolist(), "win_hi": hi.tolist(),
-        })
+        table = pl.DataFrame(
+            {
+                "strategy": [strategy, against],
+                "seat": [seat] * 2,
+                "players": [count[0]] * 2,
+                "others": [others] * 2,
+                "n": [n, n],
+                "wins": wins,
+                "win": [w / n for w in wins],
+                "win_lo": lo.tolist(),
+                "win_hi": hi.tolist(),
+            }
+        )
         diff = paired_difference(user, builtin)
-        difference = pl.DataFrame({
-            "strategy": [strategy], "against": [against], "seat": [seat], "players": [count[0]],
-            "n": [n], "difference": [diff["difference"]], "difference_lo": [diff["lo"]],
-            "difference_hi": [diff["hi"]],
-        })
+        difference = pl.DataFrame(
+            {
+                "strategy": [strategy],
+                "against": [against],
+                "seat": [seat],
+                "players": [count[0]],
+                "n": [n],
+                "difference": [diff["difference"]],
+                "difference_lo": [diff["lo"]],
+                "difference_hi": [diff["hi"]],
+            }
+        )
         episodes = pl.DataFrame({"game": np.arange(1, n + 1), "win": user, "builtin_win": builtin})
-        manifest = {"command": "bang evaluate", "version": __version__, "seed": seed,
-                    "strategy": strategy, "seat": seat, "against": against, "others": others,
-                    "players": count[0], "n": n, "chunk": EVALUATE_CHUNK,
-                    "stop_rule": f"fixed n={n}", "runs": []}
-        return Result(table, episodes, manifest,
-                      {"evaluate": table, "paired_difference": difference})
+        manifest = {
+            "command": "bang evaluate",
+            "version": __version__,
+            "seed": seed,
+            "strategy": strategy,
+            "seat": seat,
+            "against": against,
+            "others": others,
+            "players": count[0],
+            "n": n,
+            "chunk": EVALUATE_CHUNK,
+            "stop_rule": f"fixed n={n}",
+            "runs": [],
+        }
+        return Result(table, episodes, manifest, {"evaluate": table, "paired_difference": difference})

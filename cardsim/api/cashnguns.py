@@ -51,10 +51,19 @@ class CashNGuns:
 
     @staticmethod
     def run(
-        players: Players = 5, strategy: Names | None = None, shame: int | None = None,
-        n: int = 20_000, *, seed: int = 0, jobs: int | None = None, backend: str = "joblib",
-        scheduler: str | None = None, store: str | Path | None = None,
-        precision: float | None = None, max_n: int | None = None, quiet: bool = False,
+        players: Players = 5,
+        strategy: Names | None = None,
+        shame: int | None = None,
+        n: int = 20_000,
+        *,
+        seed: int = 0,
+        jobs: int | None = None,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+        store: str | Path | None = None,
+        precision: float | None = None,
+        max_n: int | None = None,
+        quiet: bool = False,
         options: RunOptions | None = None,
     ) -> Result:
         """A table of strategies per player count (one for all, two for focal vs others, or one
@@ -66,13 +75,21 @@ class CashNGuns:
         from cardsim.sims.cashnguns.config import CashNGunsConfig
         from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
 
-        options = options or run_options(seed=seed, jobs=jobs, backend=backend,
-                                         scheduler=scheduler, store=store, precision=precision,
-                                         max_n=max_n, quiet=quiet)
+        options = options or run_options(
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            store=store,
+            precision=precision,
+            max_n=max_n,
+            quiet=quiet,
+        )
         specs = tuple(strategy_specs(strategy) or ("calculator", "stubborn"))
         shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
-        configs = [CashNGunsConfig(players=count, strategies=specs, shame_value=shame)
-                   for count in parse_range(players)]
+        configs = [
+            CashNGunsConfig(players=count, strategies=specs, shame_value=shame) for count in parse_range(players)
+        ]
         check_python_entrants(specs)
         runs = Runs("cashnguns run", n, options, len(configs))
         tables, frames = [], []
@@ -82,11 +99,23 @@ class CashNGuns:
             table = per_slot_table(config, episodes)
             tables.append(table.select(pl.lit(config.players).alias("players"), pl.all()))
         return runs.result({"slots": pl.concat(tables)}, concat_rows(frames))
+
     @staticmethod
     @on_backend
-    def evaluate(strategy: str, players: int = 4, n: int = 2_000, against: str = "mix", metric: str = "win",
-                 shame: int | None = None, *, seat: int = 0, seed: int = 0, jobs: int | None = 1,
-        backend: str = "joblib", scheduler: str | None = None) -> Result:
+    def evaluate(
+        strategy: str,
+        players: int = 4,
+        n: int = 2_000,
+        against: str = "mix",
+        metric: str = "win",
+        shame: int | None = None,
+        *,
+        seat: int = 0,
+        seed: int = 0,
+        jobs: int | None = 1,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+    ) -> Result:
         """A strategy written in Python (``FILE.py:NAME``, see ``cardsim/sims/cashnguns/strategy.py``)
         in player slot ``seat`` against the shipped mix of the reading (``against="mix"``) or a
         built-in strategy spec, on ``n`` deals each also played with the built-in in the same
@@ -116,18 +145,37 @@ class CashNGuns:
         shame_value = DEFAULT_SHAME_DOLLARS if shame is None else shame
         if isinstance(shame_value, bool) or not isinstance(shame_value, int):
             raise UserError(f"evaluate: shame must be whole dollars, got {shame!r}")
-        found = evaluate_strategy(strategy, players=players, n=n, against=against, metric=metric,
-                                  shame_value=shame_value, seat=seat, seed=seed, jobs=jobs or 1)
+        found = evaluate_strategy(
+            strategy,
+            players=players,
+            n=n,
+            against=against,
+            metric=metric,
+            shame_value=shame_value,
+            seat=seat,
+            seed=seed,
+            jobs=jobs or 1,
+        )
         table = evaluation_table(found)
         manifest = {"command": "cashnguns evaluate", "seed": seed, "details": found}
         return Result(table, pl.DataFrame(), manifest, {"evaluate": table})
 
     @staticmethod
     def payoff(
-        players: Players = 5, strategy: Names | None = None, n: int = 300, metric: str = "win",
-        shame: int | None = None, *, seed: int = 0, jobs: int | None = None,
-        backend: str = "joblib", scheduler: str | None = None, store: str | Path | None = None,
-        precision: float | None = None, max_n: int | None = None, quiet: bool = False,
+        players: Players = 5,
+        strategy: Names | None = None,
+        n: int = 300,
+        metric: str = "win",
+        shame: int | None = None,
+        *,
+        seed: int = 0,
+        jobs: int | None = None,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+        store: str | Path | None = None,
+        precision: float | None = None,
+        max_n: int | None = None,
+        quiet: bool = False,
         options: RunOptions | None = None,
         on_profile: Callable[[int], Callable[[int, int], None]] | None = None,
     ) -> Result:
@@ -160,9 +208,16 @@ class CashNGuns:
 
         if metric not in METRICS:
             raise UserError(f"--metric must be one of: {', '.join(METRICS)}")
-        options = options or run_options(seed=seed, jobs=jobs, backend=backend,
-                                         scheduler=scheduler, store=store, precision=precision,
-                                         max_n=max_n, quiet=quiet)
+        options = options or run_options(
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            store=store,
+            precision=precision,
+            max_n=max_n,
+            quiet=quiet,
+        )
         shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
         names = unique(strategy_specs(strategy), name="strategy") or list(NAMED_STRATEGIES)
         counts = parse_range(players)
@@ -170,8 +225,12 @@ class CashNGuns:
             CashNGunsConfig(players=count, strategies=tuple(names[:1]), shame_value=shame)
         check_n(n)
         check_python_entrants(names)
-        runner_options = {"precision": options.precision, "max_n": options.max_n,
-                          "backend": options.backend, "scheduler": options.scheduler}
+        runner_options = {
+            "precision": options.precision,
+            "max_n": options.max_n,
+            "backend": options.backend,
+            "scheduler": options.scheduler,
+        }
         announce_compile("cashnguns", options.quiet)
         tables: dict[str, pl.DataFrame] = {}
         pooled = []
@@ -179,11 +238,16 @@ class CashNGuns:
         runs: list[str] = []
         for count in counts:
             profiles = profile_payoffs(
-                names, count, n=n, seed=options.seed, shame_value=shame, store=options.store,
-                jobs=choose_jobs("cashnguns", n, options,
-                                 runs=math.comb(len(names) + count - 1, count)),
+                names,
+                count,
+                n=n,
+                seed=options.seed,
+                shame_value=shame,
+                store=options.store,
+                jobs=choose_jobs("cashnguns", n, options, runs=math.comb(len(names) + count - 1, count)),
                 on_profile=on_profile(count) if on_profile else None,
-                runner_options=runner_options)
+                runner_options=runner_options,
+            )
             matrix = payoff_matrix(profiles, names, count)
             game = symmetric_game(profiles, names, count, metric)
             equilibrium = symmetric_equilibrium(game, seed=options.seed)
@@ -193,26 +257,43 @@ class CashNGuns:
             pooled.append(profiles.select(pl.lit(count).alias("players"), pl.all()))
             runs.extend(profiles["run"].unique(maintain_order=True).to_list())
             equilibria[f"{count}p"] = {
-                "value": equilibrium.value, "regret": equilibrium.regret,
+                "value": equilibrium.value,
+                "regret": equilibrium.regret,
                 "best_deviation": equilibrium.best_deviation,
                 "profiles": profiles["profile"].n_unique(),
-                "summary": (f"{count} players, metric {metric}, {_games(profiles)} per profile, "
-                            f"{profiles['profile'].n_unique():,} profiles: equilibrium value "
-                            f"{equilibrium.value:.4g}, regret {equilibrium.regret:.3g} "
-                            f"(best deviation: {equilibrium.best_deviation})"),
+                "summary": (
+                    f"{count} players, metric {metric}, {_games(profiles)} per profile, "
+                    f"{profiles['profile'].n_unique():,} profiles: equilibrium value "
+                    f"{equilibrium.value:.4g}, regret {equilibrium.regret:.3g} "
+                    f"(best deviation: {equilibrium.best_deviation})"
+                ),
             }
-        manifest = {"command": "cashnguns payoff", "version": __version__, "seed": options.seed,
-                    "stop_rule": options.stop_rule(n), "runs": list(dict.fromkeys(runs)),
-                    "metric": metric,
-                    "strategies": names, "equilibria": equilibria}
+        manifest = {
+            "command": "cashnguns payoff",
+            "version": __version__,
+            "seed": options.seed,
+            "stop_rule": options.stop_rule(n),
+            "runs": list(dict.fromkeys(runs)),
+            "metric": metric,
+            "strategies": names,
+            "equilibria": equilibria,
+        }
         return Result(tables[f"matrix_{counts[0]}p"], concat_rows(pooled), manifest, tables)
-
 
     @staticmethod
     def tournament(
-        entrants: Names, players: int = 5, games: int = 20_000, design: str = "auto", metric: str = "win",
-        shame: int | None = None, *, seed: int = 0, jobs: int | None = 1, store: str | Path | None = None,
-        alpha: float = 10.0, population: int = 50,
+        entrants: Names,
+        players: int = 5,
+        games: int = 20_000,
+        design: str = "auto",
+        metric: str = "win",
+        shame: int | None = None,
+        *,
+        seed: int = 0,
+        jobs: int | None = 1,
+        store: str | Path | None = None,
+        alpha: float = 10.0,
+        population: int = 50,
         on_chunk: Callable[[int, int], None] | None = None,
     ) -> Result:
         """A tournament of ``entrants`` at ``players``-player tables (see
@@ -253,22 +334,41 @@ class CashNGuns:
         if metric not in ("win", "score"):
             raise UserError(f"--metric must be one of: win, score, got {metric!r}")
         found = resolve_entrants(entrant_specs(entrants), players, metric, shame)
-        settings = TournamentSettings(tuple(found), players=players, games=games, design=design,
-                                      shame_value=shame, seed=seed, metric=metric, alpha=alpha,
-                                      population=population)
-        played = play_tournament(settings, jobs=jobs or 1, store=None if store is None else Path(store),
-                                 on_chunk=on_chunk)
+        settings = TournamentSettings(
+            tuple(found),
+            players=players,
+            games=games,
+            design=design,
+            shame_value=shame,
+            seed=seed,
+            metric=metric,
+            alpha=alpha,
+            population=population,
+        )
+        played = play_tournament(
+            settings, jobs=jobs or 1, store=None if store is None else Path(store), on_chunk=on_chunk
+        )
         tables = tournament_tables(settings, played)
         summary = tables.pop("summary")
         shown = {name: table for name, table in tables.items() if table is not None}
-        manifest = {"command": "cashnguns tournament", "version": __version__, "seed": seed,
-                    "runs": [summary["run"]] if summary["run"] else [], **summary}
+        manifest = {
+            "command": "cashnguns tournament",
+            "version": __version__,
+            "seed": seed,
+            "runs": [summary["run"]] if summary["run"] else [],
+            **summary,
+        }
         return Result(shown["standings"], played["sums"], manifest, shown)
 
     @staticmethod
-    def stage(players: Players = 5, guns: int = 2, loot: str = "20k,10k,10k,5k,5k",
-              shame: int | None = None, wound_cost: int = 10_000,
-              opponent_hand: str | Sequence[int] = "5,2,1") -> pl.DataFrame:
+    def stage(
+        players: Players = 5,
+        guns: int = 2,
+        loot: str = "20k,10k,10k,5k,5k",
+        shame: int | None = None,
+        wound_cost: int = 10_000,
+        opponent_hand: str | Sequence[int] = "5,2,1",
+    ) -> pl.DataFrame:
         """One-round payoffs (bullet x stand/lie down) of a player aimed at by ``guns`` guns,
         by exact enumeration (exact only for round one with fixed aims and nobody else lying
         down); a ``players`` column when more than one count is asked."""
@@ -278,20 +378,22 @@ class CashNGuns:
         from cardsim.sims.cashnguns.stage import parse_loot, stage_game
 
         try:
-            hand = tuple(int(x) for x in (opponent_hand.split(",") if isinstance(opponent_hand, str)
-                                          else opponent_hand))
+            hand = tuple(
+                int(x) for x in (opponent_hand.split(",") if isinstance(opponent_hand, str) else opponent_hand)
+            )
         except ValueError:
             raise UserError(f"--opponent-hand: three counts like 5,2,1, got {opponent_hand!r}") from None
         if len(hand) != 3 or any(h < 0 or h > full for h, full in zip(hand, HAND_COUNTS)):
             raise UserError(f"--opponent-hand: three counts within 5,2,1, got {opponent_hand!r}")
         shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
         counts = parse_range(players)
-        tables = [stage_game(count, guns, parse_loot(loot), shame_value=shame,
-                             wound_cost=wound_cost, opponent_hand=hand) for count in counts]
+        tables = [
+            stage_game(count, guns, parse_loot(loot), shame_value=shame, wound_cost=wound_cost, opponent_hand=hand)
+            for count in counts
+        ]
         if len(counts) == 1:
             return tables[0]
-        return pl.concat([t.select(pl.lit(c).alias("players"), pl.all())
-                          for c, t in zip(counts, tables)])
+        return pl.concat([t.select(pl.lit(c).alias("players"), pl.all()) for c, t in zip(counts, tables)])
 
     @staticmethod
     def start_library(start: Names, players: int, metric: str, shame: int) -> tuple[str, ...]:
@@ -305,8 +407,9 @@ class CashNGuns:
             if given == "library":
                 entry = load_libraries().get((players, metric, shame))
                 if entry is None:
-                    raise UserError(f"--start library: no shipped library for {players} players, "
-                                    f"--metric {metric} --shame {shame}")
+                    raise UserError(
+                        f"--start library: no shipped library for {players} players, --metric {metric} --shame {shame}"
+                    )
                 specs += [item["spec"] for item in entry["library"]]
             else:
                 specs.append(given if given in NAMED_STRATEGIES else parse_strategy(given).spec())
@@ -314,14 +417,26 @@ class CashNGuns:
 
     @staticmethod
     @on_backend
-    def discover(players: Players = 5, metric: str = "win", shame: int | None = None,
-                 budget: int = 200, rounds: int = 20, local: int | None = None,
-                 start: Names | None = None, stop_checks: int = 2, seed: int = 0,
-                 jobs: int | None = None, store: str | Path | None = None, sweep: bool = True,
-                 on_round: Callable[[dict[str, Any]], None] | None = None,
-                 on_start: Callable[[Any], None] | None = None,
-                 on_done: Callable[[dict[str, Any]], None] | None = None,
-        *, backend: str = "joblib", scheduler: str | None = None) -> list[dict[str, Any]]:
+    def discover(
+        players: Players = 5,
+        metric: str = "win",
+        shame: int | None = None,
+        budget: int = 200,
+        rounds: int = 20,
+        local: int | None = None,
+        start: Names | None = None,
+        stop_checks: int = 2,
+        seed: int = 0,
+        jobs: int | None = None,
+        store: str | Path | None = None,
+        sweep: bool = True,
+        on_round: Callable[[dict[str, Any]], None] | None = None,
+        on_start: Callable[[Any], None] | None = None,
+        on_done: Callable[[dict[str, Any]], None] | None = None,
+        *,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+    ) -> list[dict[str, Any]]:
         """Grow a strategy library by best responses (double oracle) per player count; one
         document per count (:func:`discover_document`); ``sweep``: every round also tries each
         member with all 168 card orders and opponent reading. Every count's settings are checked
@@ -334,11 +449,20 @@ class CashNGuns:
         shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
         local = DEFAULT_LOCAL if local is None else local
         every_settings = [
-            DiscoverSettings(players=count, metric=metric, shame_value=shame, seed=seed, budget=budget,
-                             rounds=rounds, local=local, stop_checks=stop_checks, sweep=sweep,
-                             start=(CashNGuns.start_library(start, count, metric, shame) if start
-                                    else DiscoverSettings.start))
-            for count in parse_range(players)]
+            DiscoverSettings(
+                players=count,
+                metric=metric,
+                shame_value=shame,
+                seed=seed,
+                budget=budget,
+                rounds=rounds,
+                local=local,
+                stop_checks=stop_checks,
+                sweep=sweep,
+                start=(CashNGuns.start_library(start, count, metric, shame) if start else DiscoverSettings.start),
+            )
+            for count in parse_range(players)
+        ]
         for settings in every_settings:  # every count checked before any is run
             settings.check()
         workers = search_jobs(jobs)
@@ -346,21 +470,35 @@ class CashNGuns:
         for settings in every_settings:
             if on_start is not None:
                 on_start(settings)
-            documents.append(discover_document(discover(
-                settings, jobs=workers, store=None if store is None else Path(store),
-                on_round=on_round)))
+            documents.append(
+                discover_document(
+                    discover(settings, jobs=workers, store=None if store is None else Path(store), on_round=on_round)
+                )
+            )
             if on_done is not None:
                 on_done(documents[-1])
         return documents
 
     @staticmethod
     @on_backend
-    def check(players: Players = "4-6", metric: str = "win", shame: int | None = None,
-              budget: int = 200, games: int = 100_000, local: int | None = None, seed: int = 0,
-              libraries: str | Path | None = None, record: bool = False, sweep: bool = True,
-              jobs: int | None = None, oracle_games: int | None = None,
-              oracle_budget: int | None = None,
-              *, backend: str = "joblib", scheduler: str | None = None) -> list[dict[str, Any]]:
+    def check(
+        players: Players = "4-6",
+        metric: str = "win",
+        shame: int | None = None,
+        budget: int = 200,
+        games: int = 100_000,
+        local: int | None = None,
+        seed: int = 0,
+        libraries: str | Path | None = None,
+        record: bool = False,
+        sweep: bool = True,
+        jobs: int | None = None,
+        oracle_games: int | None = None,
+        oracle_budget: int | None = None,
+        *,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+    ) -> list[dict[str, Any]]:
         """Try each shipped mix from outside: a fresh best-response search against the mix as
         shipped and (``sweep``) every mix member with each of the 168 card orders and opponent
         reading, and the search player (reads each opponent's mix member and plans by
@@ -393,10 +531,15 @@ class CashNGuns:
             raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {metric!r}")
         shame = DEFAULT_SHAME_DOLLARS if shame is None else shame
         counts = cashnguns_counts(players)
-        check = OutsideCheck(budget=budget, validation_games=games, seed=seed,
-                             local=DEFAULT_LOCAL if local is None else local, sweep=sweep,
-                             oracle_games=DEFAULT_ORACLE_GAMES if oracle_games is None else oracle_games,
-                             oracle_budget=DEFAULT_BUDGET if oracle_budget is None else oracle_budget)
+        check = OutsideCheck(
+            budget=budget,
+            validation_games=games,
+            seed=seed,
+            local=DEFAULT_LOCAL if local is None else local,
+            sweep=sweep,
+            oracle_games=DEFAULT_ORACLE_GAMES if oracle_games is None else oracle_games,
+            oracle_budget=DEFAULT_BUDGET if oracle_budget is None else oracle_budget,
+        )
         check.check()
         path = Path(libraries) if libraries is not None else SHIPPED_LIBRARIES
         shipped = load_libraries(path)
@@ -404,8 +547,10 @@ class CashNGuns:
             check_output_file(path, what="check --record", suffixes=(".json",))
         missing = [count for count in counts if (count, metric, shame) not in shipped]
         if missing:
-            raise UserError(f"check: no library for {', '.join(map(str, missing))} players, "
-                            f"--metric {metric} --shame {shame} in {path}")
+            raise UserError(
+                f"check: no library for {', '.join(map(str, missing))} players, "
+                f"--metric {metric} --shame {shame} in {path}"
+            )
         workers = search_jobs(jobs)
         rows = []
         for count in counts:
@@ -422,8 +567,12 @@ class CashNGuns:
         return rows
 
     @staticmethod
-    def libraries(players: Players = "4-6", store: str | Path = "results", out: str | Path | None = None,
-                  records: Sequence[str | Path] = ()) -> tuple[dict[str, Any], list[Any]]:
+    def libraries(
+        players: Players = "4-6",
+        store: str | Path = "results",
+        out: str | Path | None = None,
+        records: Sequence[str | Path] = (),
+    ) -> tuple[dict[str, Any], list[Any]]:
         """Write the strategy libraries file (default: the shipped one) from the stored discover
         runs in ``store`` (or the discover ``records`` named) of every reading at ``players``;
         returns (the document, the readings that kept their earlier entry). Whether each mix
@@ -433,8 +582,9 @@ class CashNGuns:
         from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 
         counts = cashnguns_counts(players)
-        target = check_output_file(Path(out) if out is not None else SHIPPED_LIBRARIES,
-                                   what="libraries --out", suffixes=(".json",))
+        target = check_output_file(
+            Path(out) if out is not None else SHIPPED_LIBRARIES, what="libraries --out", suffixes=(".json",)
+        )
         return export_libraries(Path(store), counts, target, records=[Path(r) for r in records])
 
 
@@ -446,24 +596,41 @@ def discover_document(document: dict[str, Any]) -> dict[str, Any]:
     from cardsim.analysis.cashnguns import METHOD_VERSION, reported_round
 
     reported = reported_round(document)
-    return {"method": METHOD_VERSION, "settings": document["settings"], "converged": document["converged"],
-            "strategies": {name: spec for spec, name in document["names"].items()},
-            "rounds": document["rounds"], "reported_round": reported["round"],
-            "exploitability": reported["exploitability"], "exploitability_hi": reported["exploitability_hi"],
-            "equilibrium": reported["equilibrium"]}
+    return {
+        "method": METHOD_VERSION,
+        "settings": document["settings"],
+        "converged": document["converged"],
+        "strategies": {name: spec for spec, name in document["names"].items()},
+        "rounds": document["rounds"],
+        "reported_round": reported["round"],
+        "exploitability": reported["exploitability"],
+        "exploitability_hi": reported["exploitability_hi"],
+        "equilibrium": reported["equilibrium"],
+    }
+
+
 def evaluation_table(found: dict[str, Any]) -> pl.DataFrame:
     """One row per side of a Cash'n Guns evaluation (the user's strategy, the built-in in the
     same seat) and the paired difference, with 95% intervals."""
     import polars as pl
 
-    rows = [{"side": side, "strategy": found["strategy"] if side == "user" else found["against"],
-             "n": found["n"], **found[side]} for side in ("user", "builtin")]
+    rows = [
+        {
+            "side": side,
+            "strategy": found["strategy"] if side == "user" else found["against"],
+            "n": found["n"],
+            **found[side],
+        }
+        for side in ("user", "builtin")
+    ]
     difference = found["difference"]
     table = pl.DataFrame(rows)
-    return table.with_columns(pl.lit(found["metric"]).alias("metric"),
-                              pl.lit(difference["value"]).alias("difference"),
-                              pl.lit(difference["lo"]).alias("difference_lo"),
-                              pl.lit(difference["hi"]).alias("difference_hi"))
+    return table.with_columns(
+        pl.lit(found["metric"]).alias("metric"),
+        pl.lit(difference["value"]).alias("difference"),
+        pl.lit(difference["lo"]).alias("difference_lo"),
+        pl.lit(difference["hi"]).alias("difference_hi"),
+    )
 
 
 def _games(profiles: pl.DataFrame) -> str:
@@ -516,8 +683,7 @@ def strategy_specs(value: Names | None) -> list[str]:
     specs: list[str] = []
     parts = [value] if isinstance(value, str) else value or ()
     if not isinstance(parts, (list, tuple)) or not all(isinstance(p, str) for p in parts):
-        raise UserError(f"--strategy: expected 'a,b', a list of strategy specs or None; "
-                        f"got {value!r}")
+        raise UserError(f"--strategy: expected 'a,b', a list of strategy specs or None; got {value!r}")
     for part in parts:
         for piece in (p.strip() for p in part.split(",")):
             if not piece:

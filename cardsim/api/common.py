@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 Players = int | str | Sequence[int]
 Names = str | Sequence[str]
 
+
 @dataclass(frozen=True)
 class Result:
     """What an analysis produced.
@@ -52,13 +53,14 @@ class Result:
             import pandas  # noqa: F401
             import pyarrow  # noqa: F401
         except ImportError:
-            raise UserError("to_pandas() needs pandas and pyarrow: "
-                            "pip install 'cardsim[pandas]'") from None
+            raise UserError("to_pandas() needs pandas and pyarrow: pip install 'cardsim[pandas]'") from None
         return (self.table if name is None else self.tables[name]).to_pandas()
 
     def __repr__(self) -> str:
-        return (f"Result({self.manifest.get('command')}, runs={len(self.manifest.get('runs', []))}, "
-                f"tables={list(self.tables)})\n{self.table}")
+        return (
+            f"Result({self.manifest.get('command')}, runs={len(self.manifest.get('runs', []))}, "
+            f"tables={list(self.tables)})\n{self.table}"
+        )
 
 
 class Runs:
@@ -77,32 +79,50 @@ class Runs:
         identical seeded episodes would be counted twice (n doubled, interval too narrow)."""
         result = run_config(game, config, n=self.n, options=self.options, runs=self.planned)
         if run_id(result) in self.ids:
-            raise UserError(f"{self.command}: the same configuration was asked twice "
-                            f"({run_id(result)}); its episodes would be counted twice")
+            raise UserError(
+                f"{self.command}: the same configuration was asked twice "
+                f"({run_id(result)}); its episodes would be counted twice"
+            )
         self.ids.append(run_id(result))
         self.manifests.append(result.manifest)
         return result.episodes
 
     def result(self, tables: dict[str, pl.DataFrame], episodes: pl.DataFrame) -> Result:
         manifest = {
-            "command": self.command, "version": __version__, "seed": self.options.seed,
-            "stop_rule": self.options.stop_rule(self.n), "runs": self.ids,
+            "command": self.command,
+            "version": __version__,
+            "seed": self.options.seed,
+            "stop_rule": self.options.stop_rule(self.n),
+            "runs": self.ids,
             "manifests": self.manifests,
         }
         return Result(next(iter(tables.values())), episodes, manifest, tables)
 
 
 def run_options(
-    *, seed: int = 0, jobs: int | None = None, backend: str = "joblib",
-    scheduler: str | None = None, store: str | Path | None = None,
-    precision: float | None = None, max_n: int | None = None, quiet: bool = False,
+    *,
+    seed: int = 0,
+    jobs: int | None = None,
+    backend: str = "joblib",
+    scheduler: str | None = None,
+    store: str | Path | None = None,
+    precision: float | None = None,
+    max_n: int | None = None,
+    quiet: bool = False,
 ) -> RunOptions:
     """The checked runner options of an API call (``store=None``: nothing written)."""
     if store is not None and not isinstance(store, (str, Path)):
         raise UserError(f"--store must be a folder name or None, got {store!r}")
-    return RunOptions(seed=seed, jobs=jobs, backend=backend, scheduler=scheduler,
-                      store=Path(store) if store is not None else None, precision=precision,
-                      max_n=max_n, quiet=quiet).checked()
+    return RunOptions(
+        seed=seed,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        store=Path(store) if store is not None else None,
+        precision=precision,
+        max_n=max_n,
+        quiet=quiet,
+    ).checked()
 
 
 def on_backend(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -142,10 +162,10 @@ def concat_rows(frames: list[pl.DataFrame]) -> pl.DataFrame:
     return pl.concat(frames, how="vertical")
 
 
-
 def with_keyword_errors(function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` raising its UserErrors with keyword names (``max_n``), not the command
     line's flags (``--max-n``), unless a command-line command called it."""
+
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -164,6 +184,5 @@ def list_valid_names(function: Callable[..., Any], names: dict[str, Sequence[str
     lines = doc.expandtabs().splitlines()[1:]
     indent = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
     pad = " " * indent
-    listed = "\n".join(f"{pad}- ``{keyword}``: {', '.join(values)}"
-                       for keyword, values in names.items())
+    listed = "\n".join(f"{pad}- ``{keyword}``: {', '.join(values)}" for keyword, values in names.items())
     function.__doc__ = f"{doc.rstrip()}\n\n{pad}Valid names:\n\n{listed}\n{pad}"

@@ -36,13 +36,27 @@ class Gang:
 
     @staticmethod
     def heist(
-        players: Players = 4, model: Names = "history", levels: Players = 1,
-        challenge: Names = (), specialist: str | None = None, specialist_round: str = "river",
-        boost: str = "top", specialist_use: str = "helpful", jack: str = "stay",
-        n: int = 100_000, *, seed: int = 0, jobs: int | None = None,
-        backend: str = "joblib", scheduler: str | None = None, store: str | Path | None = None,
-        precision: float | None = None, max_n: int | None = None, quiet: bool = False,
-        options: RunOptions | None = None, **fields: Any,
+        players: Players = 4,
+        model: Names = "history",
+        levels: Players = 1,
+        challenge: Names = (),
+        specialist: str | None = None,
+        specialist_round: str = "river",
+        boost: str = "top",
+        specialist_use: str = "helpful",
+        jack: str = "stay",
+        n: int = 100_000,
+        *,
+        seed: int = 0,
+        jobs: int | None = None,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+        store: str | Path | None = None,
+        precision: float | None = None,
+        max_n: int | None = None,
+        quiet: bool = False,
+        options: RunOptions | None = None,
+        **fields: Any,
     ) -> Result:
         """Per-heist success with its 95% Wilson interval per players x model x levels.
 
@@ -60,15 +74,29 @@ class Gang:
         from cardsim.sims.gang.models import MODEL_IDS
         from cardsim.sims.gang.simulator import SIMULATOR
 
-        options = options or run_options(seed=seed, jobs=jobs, backend=backend,
-                                         scheduler=scheduler, store=store, precision=precision,
-                                         max_n=max_n, quiet=quiet)
+        options = options or run_options(
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            store=store,
+            precision=precision,
+            max_n=max_n,
+            quiet=quiet,
+        )
         challenges = tuple(split_names(challenge, name="challenge"))
         configs = [
             SIMULATOR.make_config(
-                players=count, model=name, levels=level, challenges=challenges,
-                specialist=specialist or "", specialist_round=specialist_round, boost=boost,
-                specialist_use=specialist_use, jack=jack, **fields,
+                players=count,
+                model=name,
+                levels=level,
+                challenges=challenges,
+                specialist=specialist or "",
+                specialist_round=specialist_round,
+                boost=boost,
+                specialist_use=specialist_use,
+                jack=jack,
+                **fields,
             )
             for count in parse_range(players)
             for name in parse_choice(model, list(MODEL_IDS), name="model")
@@ -78,18 +106,33 @@ class Gang:
         episodes = concat_rows([runs.episodes("gang", config) for config in configs])
         summary = heist_summary(episodes)
         rest = [c for c in summary.columns if c not in ("success", "success_lo", "success_hi")]
-        return runs.result({"heist_success": summary.select(*rest, "success", "success_lo",
-                                                            "success_hi")}, episodes)
+        return runs.result({"heist_success": summary.select(*rest, "success", "success_lo", "success_hi")}, episodes)
 
     @staticmethod
     def game(
-        mode: Names = "basic", players: Players = 4, model: Names = "history",
-        levels: Players = 1, deck_order: str = "shuffled", challenge: Names = (),
-        specialist_round: str = "river", boost: str = "top", specialist_use: str = "helpful",
-        jack: str = "stay", n: int = 20_000, check: bool = False, *, seed: int = 0, jobs: int | None = None, backend: str = "joblib",
-        scheduler: str | None = None, store: str | Path | None = None,
-        precision: float | None = None, max_n: int | None = None, quiet: bool = False,
-        options: RunOptions | None = None, **fields: Any,
+        mode: Names = "basic",
+        players: Players = 4,
+        model: Names = "history",
+        levels: Players = 1,
+        deck_order: str = "shuffled",
+        challenge: Names = (),
+        specialist_round: str = "river",
+        boost: str = "top",
+        specialist_use: str = "helpful",
+        jack: str = "stay",
+        n: int = 20_000,
+        check: bool = False,
+        *,
+        seed: int = 0,
+        jobs: int | None = None,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+        store: str | Path | None = None,
+        precision: float | None = None,
+        max_n: int | None = None,
+        quiet: bool = False,
+        options: RunOptions | None = None,
+        **fields: Any,
     ) -> Result:
         """Game win rate and mean heists per mode x players x model x levels (``table``
         ``game_win``), the final vault/alarm counts (``final_counts``) and, with ``check``,
@@ -104,9 +147,16 @@ class Gang:
         from cardsim.sims.gang.models import MODEL_IDS
         from cardsim.sims.gang.simulator import SIMULATOR
 
-        options = options or run_options(seed=seed, jobs=jobs, backend=backend,
-                                         scheduler=scheduler, store=store, precision=precision,
-                                         max_n=max_n, quiet=quiet)
+        options = options or run_options(
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            store=store,
+            precision=precision,
+            max_n=max_n,
+            quiet=quiet,
+        )
         modes = _gang_modes(mode)
         challenges = tuple(split_names(challenge, name="challenge"))
         groups = [
@@ -117,20 +167,40 @@ class Gang:
         ]
         configs = [
             SIMULATOR.make_config(
-                players=count, model=name, levels=level, unit="game", mode=name_mode,
-                deck_order=deck_order, challenges=challenges,
-                specialist_round=specialist_round, boost=boost, specialist_use=specialist_use,
-                jack=jack, **fields,
+                players=count,
+                model=name,
+                levels=level,
+                unit="game",
+                mode=name_mode,
+                deck_order=deck_order,
+                challenges=challenges,
+                specialist_round=specialist_round,
+                boost=boost,
+                specialist_use=specialist_use,
+                jack=jack,
+                **fields,
             )
-            for name_mode in modes for count, name, level in groups
-        ]
-        heist_configs = [
-            SIMULATOR.make_config(players=count, model=name, levels=level,
-                                  challenges=challenges, specialist_round=specialist_round,
-                                  boost=boost, specialist_use=specialist_use, jack=jack,
-                                  **fields)
+            for name_mode in modes
             for count, name, level in groups
-        ] if check and "basic" in modes else []
+        ]
+        heist_configs = (
+            [
+                SIMULATOR.make_config(
+                    players=count,
+                    model=name,
+                    levels=level,
+                    challenges=challenges,
+                    specialist_round=specialist_round,
+                    boost=boost,
+                    specialist_use=specialist_use,
+                    jack=jack,
+                    **fields,
+                )
+                for count, name, level in groups
+            ]
+            if check and "basic" in modes
+            else []
+        )
         runs = Runs("gang game", n, options, len(configs) + len(heist_configs))
         games = concat_rows([runs.episodes("gang", config) for config in configs])
         tables = {"game_win": game_summary(games), "final_counts": final_counts(games)}
@@ -143,11 +213,22 @@ class Gang:
 
     @staticmethod
     def cards(
-        players: Players = 4, model: Names = "bayes", levels: Players = 1, kind: str = "all",
-        specialist_round: str = "river", boost: str = "top", n: int = 20_000, *,
-        seed: int = 0, jobs: int | None = None, backend: str = "joblib",
-        scheduler: str | None = None, store: str | Path | None = None,
-        precision: float | None = None, max_n: int | None = None, quiet: bool = False,
+        players: Players = 4,
+        model: Names = "bayes",
+        levels: Players = 1,
+        kind: str = "all",
+        specialist_round: str = "river",
+        boost: str = "top",
+        n: int = 20_000,
+        *,
+        seed: int = 0,
+        jobs: int | None = None,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+        store: str | Path | None = None,
+        precision: float | None = None,
+        max_n: int | None = None,
+        quiet: bool = False,
         options: RunOptions | None = None,
     ) -> Result:
         """For every single card: heist success and its difference against no card (Newcombe
@@ -173,9 +254,16 @@ class Gang:
 
         if kind not in ("challenges", "specialists", "all"):
             raise UserError(f"--kind must be challenges, specialists or all (got {kind!r})")
-        options = options or run_options(seed=seed, jobs=jobs, backend=backend,
-                                         scheduler=scheduler, store=store, precision=precision,
-                                         max_n=max_n, quiet=quiet)
+        options = options or run_options(
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            store=store,
+            precision=precision,
+            max_n=max_n,
+            quiet=quiet,
+        )
         other_jack = "jack (may discard)"
         chosen: list[tuple[str, str, str, dict[str, Any]]] = [("none", "none", "", {})]
         if kind in ("challenges", "all"):
@@ -185,42 +273,68 @@ class Gang:
                 if card not in GROUP_DECIDED:
                     chosen.append(("specialist", card, "", {"specialist": card}))
                     continue
-                chosen += [("specialist", card, use, {"specialist": card, "specialist_use": use})
-                           for use in ("helpful", "always")]
-            chosen += [("specialist", other_jack, use,
-                        {"specialist": "jack", "jack": "discard", "specialist_use": use})
-                       for use in ("helpful", "always")]
+                chosen += [
+                    ("specialist", card, use, {"specialist": card, "specialist_use": use})
+                    for use in ("helpful", "always")
+                ]
+            chosen += [
+                ("specialist", other_jack, use, {"specialist": "jack", "jack": "discard", "specialist_use": use})
+                for use in ("helpful", "always")
+            ]
         planned = [
-            (card_kind, card, use, SIMULATOR.make_config(
-                players=count, model=name, levels=level,
-                specialist_round=specialist_round, boost=boost, **card_fields,
-            ))
+            (
+                card_kind,
+                card,
+                use,
+                SIMULATOR.make_config(
+                    players=count,
+                    model=name,
+                    levels=level,
+                    specialist_round=specialist_round,
+                    boost=boost,
+                    **card_fields,
+                ),
+            )
             for count in parse_range(players)
             for name in parse_choice(model, list(MODEL_IDS), name="model")
             for level in parse_range(levels, name="levels")
             for card_kind, card, use, card_fields in chosen
         ]
         runs = Runs("gang cards", n, options, len(planned))
-        episodes = concat_rows([
-            runs.episodes("gang", config).select("players", "model", "levels", "success")
-            .with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("deal"),
-                          pl.lit(card_kind).alias("kind"), pl.lit(card).alias("card"),
-                          pl.lit(use).alias("use"))
-            for card_kind, card, use, config in planned
-        ])
-        summaries = {**CARD_SUMMARIES, "none": "no card",
-                     other_jack: "jack read so that the holder may discard the Jack itself"}
-        effects = card_effects(episodes).with_columns(
-            pl.col("card").replace_strict(summaries).alias("rule")
+        episodes = concat_rows(
+            [
+                runs.episodes("gang", config)
+                .select("players", "model", "levels", "success")
+                .with_columns(
+                    pl.int_range(pl.len(), dtype=pl.Int64).alias("deal"),
+                    pl.lit(card_kind).alias("kind"),
+                    pl.lit(card).alias("card"),
+                    pl.lit(use).alias("use"),
+                )
+                for card_kind, card, use, config in planned
+            ]
         )
+        summaries = {
+            **CARD_SUMMARIES,
+            "none": "no card",
+            other_jack: "jack read so that the holder may discard the Jack itself",
+        }
+        effects = card_effects(episodes).with_columns(pl.col("card").replace_strict(summaries).alias("rule"))
         return runs.result({"card_effects": effects}, episodes)
 
     @staticmethod
     @on_backend
-    def evaluate(strategy: str, players: int | str = 4, n: int = 2_000,
-                 against: str = "percentile", *, seed: int = 0,
-                 jobs: int | None = None,
-        backend: str = "joblib", scheduler: str | None = None) -> Result:
+    def evaluate(
+        strategy: str,
+        players: int | str = 4,
+        n: int = 2_000,
+        against: str = "percentile",
+        *,
+        seed: int = 0,
+        jobs: int | None = None,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+    ) -> Result:
         """A user strategy (``FILE.py:NAME``, see :mod:`cardsim.sims.gang.strategy`) playing
         every seat of basic heists (the game is cooperative, so there is no seat to pick),
         against a built-in model on the same deals.
@@ -261,16 +375,17 @@ class Gang:
         if len(count) != 1 or not 3 <= count[0] <= 6:
             raise UserError(f"gang evaluate: players must be one count of 3-6, got {players!r}")
         if against not in MODEL_IDS:
-            raise UserError(f"gang evaluate: against must be one of {', '.join(MODEL_IDS)}, "
-                            f"got {against!r}")
+            raise UserError(f"gang evaluate: against must be one of {', '.join(MODEL_IDS)}, got {against!r}")
         n = check_n(n)
         validate_root_seed(seed)
         if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
             raise UserError(f"--jobs must be at least 1, got {jobs!r}")
         check_methods(load_strategy(strategy), strategy, DECISIONS)
         chunks = -(-n // EVALUATE_CHUNK)
-        tasks = [(strategy, count[0], against, chunk_generator(seed, i), EVALUATE_CHUNK,
-                  i * EVALUATE_CHUNK) for i in range(chunks)]
+        tasks = [
+            (strategy, count[0], against, chunk_generator(seed, i), EVALUATE_CHUNK, i * EVALUATE_CHUNK)
+            for i in range(chunks)
+        ]
         parts = run_chunks(evaluate_chunk, tasks, jobs or 1)
         for part in parts:  # the first failure in heist order, whichever worker met it
             if "error" in part:
@@ -280,23 +395,43 @@ class Gang:
         names = [strategy, against]
         wins = [int(user.sum()), int(builtin.sum())]
         lo, hi = wilson_interval(wins, [n, n])
-        table = pl.DataFrame({
-            "strategy": names, "players": [count[0]] * 2, "n": [n, n], "successes": wins,
-            "success": [w / n for w in wins], "success_lo": lo.tolist(), "success_hi": hi.tolist(),
-        })
+        table = pl.DataFrame(
+            {
+                "strategy": names,
+                "players": [count[0]] * 2,
+                "n": [n, n],
+                "successes": wins,
+                "success": [w / n for w in wins],
+                "success_lo": lo.tolist(),
+                "success_hi": hi.tolist(),
+            }
+        )
         diff = paired_difference(user, builtin)
-        difference = pl.DataFrame({
-            "strategy": [strategy], "against": [against], "players": [count[0]], "n": [n],
-            "difference": [diff["difference"]], "difference_lo": [diff["lo"]],
-            "difference_hi": [diff["hi"]],
-        })
-        episodes = pl.DataFrame({"heist": np.arange(1, n + 1), "success": user,
-                                 "builtin_success": builtin})
-        manifest = {"command": "gang evaluate", "version": __version__, "seed": seed,
-                    "strategy": strategy, "against": against, "players": count[0], "n": n,
-                    "chunk": EVALUATE_CHUNK, "stop_rule": f"fixed n={n}", "runs": []}
-        return Result(table, episodes, manifest,
-                      {"evaluate": table, "paired_difference": difference})
+        difference = pl.DataFrame(
+            {
+                "strategy": [strategy],
+                "against": [against],
+                "players": [count[0]],
+                "n": [n],
+                "difference": [diff["difference"]],
+                "difference_lo": [diff["lo"]],
+                "difference_hi": [diff["hi"]],
+            }
+        )
+        episodes = pl.DataFrame({"heist": np.arange(1, n + 1), "success": user, "builtin_success": builtin})
+        manifest = {
+            "command": "gang evaluate",
+            "version": __version__,
+            "seed": seed,
+            "strategy": strategy,
+            "against": against,
+            "players": count[0],
+            "n": n,
+            "chunk": EVALUATE_CHUNK,
+            "stop_rule": f"fixed n={n}",
+            "runs": [],
+        }
+        return Result(table, episodes, manifest, {"evaluate": table, "paired_difference": difference})
 
     @staticmethod
     def crossplay(entrants: Names, players: int = 4, n: int = 200, *, seed: int = 0) -> Result:
@@ -314,8 +449,13 @@ class Gang:
             raise UserError(f"--n must be a positive integer, got {n!r}")
         entrants_found = labelled([entrants] if isinstance(entrants, str) else list(entrants))
         table = cross_play(entrants_found, DECISIONS, gang_play(players, n, seed))
-        manifest = {"command": "gang crossplay", "version": __version__, "seed": seed, "runs": [],
-                    "players": players, "n": n, "entrants": [dict(label=a, spec=b) for a, b in entrants_found]}
+        manifest = {
+            "command": "gang crossplay",
+            "version": __version__,
+            "seed": seed,
+            "runs": [],
+            "players": players,
+            "n": n,
+            "entrants": [dict(label=a, spec=b) for a, b in entrants_found],
+        }
         return Result(table, table, manifest, {"crossplay": table})
-
-

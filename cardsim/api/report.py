@@ -18,10 +18,19 @@ from cardsim.api.common import Names, Result, on_backend, run_options
 
 
 @on_backend
-def report(game: Names = (), quick: bool = False, out: str | Path = "reports", *,
-           seed: int = 0, jobs: int | None = None, store: str | Path | None = "results",
-           verbose: bool = False, quiet: bool = False, backend: str = "joblib",
-           scheduler: str | None = None) -> Result:
+def report(
+    game: Names = (),
+    quick: bool = False,
+    out: str | Path = "reports",
+    *,
+    seed: int = 0,
+    jobs: int | None = None,
+    store: str | Path | None = "results",
+    verbose: bool = False,
+    quiet: bool = False,
+    backend: str = "joblib",
+    scheduler: str | None = None,
+) -> Result:
     """Run the default experiment suite (``quick``: small samples) and write
     ``<out>/cardsim-report.html`` and ``.pdf``, showing one progress bar over all experiments
     (done and time elapsed) on stderr (``verbose``: also a line per experiment; ``quiet``: neither).
@@ -62,23 +71,51 @@ def report(game: Names = (), quick: bool = False, out: str | Path = "reports", *
     outcomes: list[dict[str, Any]] = []
     started = time.perf_counter()
     written = write_report(
-        games, profile=profile, seed=options.seed, jobs=options.jobs or os.cpu_count() or 1,
-        store=options.store, out_dir=out, progress=not quiet, verbose=verbose and not quiet,
-        on_done=lambda o: outcomes.append({"game": o.game, "experiment": o.experiment.key,
-                                           "n": o.n, "stop_rule": o.stop_rule,
-                                           "run": o.run_id,
-                                           "cpu_s": round(o.cpu_seconds, 2)}))
-    experiments = pl.DataFrame(outcomes, schema={"game": pl.String, "experiment": pl.String,
-                                                 "n": pl.Int64, "stop_rule": pl.String,
-                                                 "run": pl.String, "cpu_s": pl.Float64})
-    files = pl.DataFrame({"file": ["html", "pdf"], "path": [str(written.html), str(written.pdf)],
-                          "pages": [None, written.pdf_pages]})
-    manifest = {"command": "report", "version": __version__, "seed": options.seed,
-                "stop_rule": profile.describe(),
-                "runs": [r for r in dict.fromkeys(experiments["run"]) if r != "(memory)"],
-                "html": str(written.html), "pdf": str(written.pdf),
-                "pdf_pages": written.pdf_pages, "findings": str(written.findings), "games": list(written.games),
-                "skipped": list(written.skipped),
-                "seconds": round(time.perf_counter() - started, 1)}
-    return Result(experiments, pl.DataFrame(), manifest,
-                  {"experiments": experiments, "files": files})
+        games,
+        profile=profile,
+        seed=options.seed,
+        jobs=options.jobs or os.cpu_count() or 1,
+        store=options.store,
+        out_dir=out,
+        progress=not quiet,
+        verbose=verbose and not quiet,
+        on_done=lambda o: outcomes.append(
+            {
+                "game": o.game,
+                "experiment": o.experiment.key,
+                "n": o.n,
+                "stop_rule": o.stop_rule,
+                "run": o.run_id,
+                "cpu_s": round(o.cpu_seconds, 2),
+            }
+        ),
+    )
+    experiments = pl.DataFrame(
+        outcomes,
+        schema={
+            "game": pl.String,
+            "experiment": pl.String,
+            "n": pl.Int64,
+            "stop_rule": pl.String,
+            "run": pl.String,
+            "cpu_s": pl.Float64,
+        },
+    )
+    files = pl.DataFrame(
+        {"file": ["html", "pdf"], "path": [str(written.html), str(written.pdf)], "pages": [None, written.pdf_pages]}
+    )
+    manifest = {
+        "command": "report",
+        "version": __version__,
+        "seed": options.seed,
+        "stop_rule": profile.describe(),
+        "runs": [r for r in dict.fromkeys(experiments["run"]) if r != "(memory)"],
+        "html": str(written.html),
+        "pdf": str(written.pdf),
+        "pdf_pages": written.pdf_pages,
+        "findings": str(written.findings),
+        "games": list(written.games),
+        "skipped": list(written.skipped),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    return Result(experiments, pl.DataFrame(), manifest, {"experiments": experiments, "files": files})

@@ -25,11 +25,22 @@ class TheGame:
 
     @staticmethod
     def run(
-        players: Players = "1-5", strategy: Names = "planner", min_cards: int = 2,
-        hand_size: int | None = None, backwards_trick: bool = True, rollouts: int = 0,
-        n: int = 10_000, *, seed: int = 0, jobs: int | None = None, backend: str = "joblib",
-        scheduler: str | None = None, store: str | Path | None = None,
-        precision: float | None = None, max_n: int | None = None, quiet: bool = False,
+        players: Players = "1-5",
+        strategy: Names = "planner",
+        min_cards: int = 2,
+        hand_size: int | None = None,
+        backwards_trick: bool = True,
+        rollouts: int = 0,
+        n: int = 10_000,
+        *,
+        seed: int = 0,
+        jobs: int | None = None,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+        store: str | Path | None = None,
+        precision: float | None = None,
+        max_n: int | None = None,
+        quiet: bool = False,
         options: RunOptions | None = None,
     ) -> Result:
         """Win rate, excellent rate (<= 10 cards left) and mean cards left with 95% intervals
@@ -44,13 +55,25 @@ class TheGame:
         from cardsim.sims.thegame.config import STRATEGY_NAMES
         from cardsim.sims.thegame.simulator import SIMULATOR
 
-        options = options or run_options(seed=seed, jobs=jobs, backend=backend,
-                                         scheduler=scheduler, store=store, precision=precision,
-                                         max_n=max_n, quiet=quiet)
+        options = options or run_options(
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            store=store,
+            precision=precision,
+            max_n=max_n,
+            quiet=quiet,
+        )
         configs = [
-            SIMULATOR.make_config(players=count, strategy=name, min_cards=min_cards,
-                                  hand_size=hand_size, backwards_trick=backwards_trick,
-                                  rollouts=rollouts if name == "search" else 0)
+            SIMULATOR.make_config(
+                players=count,
+                strategy=name,
+                min_cards=min_cards,
+                hand_size=hand_size,
+                backwards_trick=backwards_trick,
+                rollouts=rollouts if name == "search" else 0,
+            )
             for count in parse_range(players)
             for name in parse_choice(strategy, list(STRATEGY_NAMES), name="strategy")
         ]
@@ -58,19 +81,29 @@ class TheGame:
         episodes = concat_rows([runs.episodes("thegame", config) for config in configs])
         summary = summary_table(episodes)
         checked = anchor_check(summary)
-        summary = summary.join(checked.select("players", "strategy", "anchor", "beats_anchor"),
-                               on=["players", "strategy"], maintain_order="left")
-        return runs.result({"summary": summary,
-                            "cards_left_distribution": cards_left_distribution(episodes)},
-                           episodes)
+        summary = summary.join(
+            checked.select("players", "strategy", "anchor", "beats_anchor"),
+            on=["players", "strategy"],
+            maintain_order="left",
+        )
+        return runs.result({"summary": summary, "cards_left_distribution": cards_left_distribution(episodes)}, episodes)
 
     @staticmethod
     @on_backend
     def evaluate(
-        strategy: str, players: int = 3, n: int = 2_000, against: str = "signals",
-        min_cards: int = 2, hand_size: int | None = None, backwards_trick: bool = True, *,
-        seed: int = 0, jobs: int | None = None, time_limit: float | None = None,
-        backend: str = "joblib", scheduler: str | None = None,
+        strategy: str,
+        players: int = 3,
+        n: int = 2_000,
+        against: str = "signals",
+        min_cards: int = 2,
+        hand_size: int | None = None,
+        backwards_trick: bool = True,
+        *,
+        seed: int = 0,
+        jobs: int | None = None,
+        time_limit: float | None = None,
+        backend: str = "joblib",
+        scheduler: str | None = None,
     ) -> Result:
         """Your strategy (``FILE.py:NAME``, see :mod:`cardsim.sims.thegame.strategy`) at every
         seat against the built-in ``against`` on the same ``n`` deals: each side's win rate
@@ -107,10 +140,10 @@ class TheGame:
         n = check_n(n, name="n")
         seed = validate_root_seed(seed)
         if not isinstance(against, str) or against not in STRATEGY_NAMES:
-            raise UserError(f"against: unknown built-in strategy {against!r}; choose from: "
-                            f"{', '.join(STRATEGY_NAMES)}")
-        config = TheGameConfig(players=players, strategy=against, min_cards=min_cards,
-                               hand_size=hand_size, backwards_trick=backwards_trick)
+            raise UserError(f"against: unknown built-in strategy {against!r}; choose from: {', '.join(STRATEGY_NAMES)}")
+        config = TheGameConfig(
+            players=players, strategy=against, min_cards=min_cards, hand_size=hand_size, backwards_trick=backwards_trick
+        )
         limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
         if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not limit > 0:
             raise UserError(f"time_limit: seconds per decision, above 0, not {time_limit!r}")
@@ -118,40 +151,71 @@ class TheGame:
         path, name = split_spec(strategy)
         check_methods(load_strategy(strategy), strategy, REQUIRED_DECISIONS)
         resolved = f"{path.resolve()}:{name}"  # workers load it wherever they start
-        rules = {"min_cards": min_cards, "hand_size": hand_size,
-                 "backwards_trick": backwards_trick}
-        rows = evaluate_games(resolved, strategy, against, config.players, n, seed, workers,
-                              rules, float(limit))
-        left = {strategy: rows["user"][:, S_CARDS_LEFT].astype(np.int64),
-                against: rows["builtin"][:, S_CARDS_LEFT].astype(np.int64)}
+        rules = {"min_cards": min_cards, "hand_size": hand_size, "backwards_trick": backwards_trick}
+        rows = evaluate_games(resolved, strategy, against, config.players, n, seed, workers, rules, float(limit))
+        left = {
+            strategy: rows["user"][:, S_CARDS_LEFT].astype(np.int64),
+            against: rows["builtin"][:, S_CARDS_LEFT].astype(np.int64),
+        }
         summary = []
         for who, cards in left.items():
             wins, excellent = int((cards == 0).sum()), int((cards <= 10).sum())
             (win_lo,), (win_hi,) = wilson_interval([wins], [n])
             (exc_lo,), (exc_hi,) = wilson_interval([excellent], [n])
             mean, lo, hi = mean_interval(cards)
-            summary.append({"strategy": who, "players": config.players, "n": n,
-                            "win": wins / n, "win_lo": float(win_lo), "win_hi": float(win_hi),
-                            "excellent": excellent / n, "excellent_lo": float(exc_lo),
-                            "excellent_hi": float(exc_hi), "cards_left": mean,
-                            "cards_left_lo": lo, "cards_left_hi": hi})
+            summary.append(
+                {
+                    "strategy": who,
+                    "players": config.players,
+                    "n": n,
+                    "win": wins / n,
+                    "win_lo": float(win_lo),
+                    "win_hi": float(win_hi),
+                    "excellent": excellent / n,
+                    "excellent_lo": float(exc_lo),
+                    "excellent_hi": float(exc_hi),
+                    "cards_left": mean,
+                    "cards_left_lo": lo,
+                    "cards_left_hi": hi,
+                }
+            )
         yours, theirs = left[strategy], left[against]
         paired = []
-        for measure, mine, builtin in (("win", yours == 0, theirs == 0),
-                                       ("cards_left", yours, theirs)):
+        for measure, mine, builtin in (("win", yours == 0, theirs == 0), ("cards_left", yours, theirs)):
             found = paired_difference(mine.astype(np.float64), builtin.astype(np.float64))
-            paired.append({"measure": measure, "strategy": strategy, "against": against,
-                           "n": int(found["n"]), "difference": found["difference"],
-                           "difference_lo": found["lo"], "difference_hi": found["hi"]})
-        episodes = pl.DataFrame({
-            "deal_seed": rows["deals"], "players": np.full(n, config.players, np.int8),
-            "cards_left": yours.astype(np.int8), "won": yours == 0,
-            "against_cards_left": theirs.astype(np.int8), "against_won": theirs == 0,
-        })
-        manifest = {"command": "thegame evaluate", "version": __version__, "seed": seed,
-                    "stop_rule": f"fixed n={n:,}", "runs": [], "strategy": strategy,
-                    "against": against, "players": config.players, "rules": rules,
-                    "time_limit": float(limit)}
+            paired.append(
+                {
+                    "measure": measure,
+                    "strategy": strategy,
+                    "against": against,
+                    "n": int(found["n"]),
+                    "difference": found["difference"],
+                    "difference_lo": found["lo"],
+                    "difference_hi": found["hi"],
+                }
+            )
+        episodes = pl.DataFrame(
+            {
+                "deal_seed": rows["deals"],
+                "players": np.full(n, config.players, np.int8),
+                "cards_left": yours.astype(np.int8),
+                "won": yours == 0,
+                "against_cards_left": theirs.astype(np.int8),
+                "against_won": theirs == 0,
+            }
+        )
+        manifest = {
+            "command": "thegame evaluate",
+            "version": __version__,
+            "seed": seed,
+            "stop_rule": f"fixed n={n:,}",
+            "runs": [],
+            "strategy": strategy,
+            "against": against,
+            "players": config.players,
+            "rules": rules,
+            "time_limit": float(limit),
+        }
         tables = {"evaluate": pl.DataFrame(summary), "paired": pl.DataFrame(paired)}
         return Result(tables["evaluate"], episodes, manifest, tables)
 
@@ -171,8 +235,13 @@ class TheGame:
             raise UserError(f"--n must be a positive integer, got {n!r}")
         entrants_found = labelled([entrants] if isinstance(entrants, str) else list(entrants))
         table = cross_play(entrants_found, DECISIONS, thegame_play(players, n, seed))
-        manifest = {"command": "thegame crossplay", "version": __version__, "seed": seed, "runs": [],
-                    "players": players, "n": n, "entrants": [dict(label=a, spec=b) for a, b in entrants_found]}
+        manifest = {
+            "command": "thegame crossplay",
+            "version": __version__,
+            "seed": seed,
+            "runs": [],
+            "players": players,
+            "n": n,
+            "entrants": [dict(label=a, spec=b) for a, b in entrants_found],
+        }
         return Result(table, table, manifest, {"crossplay": table})
-
-

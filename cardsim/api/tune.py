@@ -28,8 +28,7 @@ def _landed_simulator(game: str) -> Any:
         return get_simulator(game)
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.startswith(f"cardsim.sims.{game}"):
-            raise UserError(f"'cardsim tune {game}' needs the {game} simulator, "
-                            "which is not available yet") from None
+            raise UserError(f"'cardsim tune {game}' needs the {game} simulator, which is not available yet") from None
         raise
 
 
@@ -52,11 +51,25 @@ class Tune:
     """
 
     @staticmethod
-    def _tune(game: str, column: str, candidates_for: Callable[[int, str], list[Any]],
-              refine_for: Callable[[int, str], list[Any]] | None, *, counts: list[int],
-              rungs: list[str], chosen: str, who: Callable[[int, str], str], target: float, top: int,
-              precision: float | None, max_n: int | None, seed: int, jobs: int | None,
-              store: str | Path | None, quiet: bool) -> Result:
+    def _tune(
+        game: str,
+        column: str,
+        candidates_for: Callable[[int, str], list[Any]],
+        refine_for: Callable[[int, str], list[Any]] | None,
+        *,
+        counts: list[int],
+        rungs: list[str],
+        chosen: str,
+        who: Callable[[int, str], str],
+        target: float,
+        top: int,
+        precision: float | None,
+        max_n: int | None,
+        seed: int,
+        jobs: int | None,
+        store: str | Path | None,
+        quiet: bool,
+    ) -> Result:
         """Check the options, run :func:`~cardsim.analysis.tuning.tune_rungs` behind one
         progress bar and tabulate its answers."""
         import polars as pl
@@ -77,41 +90,85 @@ class Tune:
             raise UserError(f"--top must be at least 1, got {top}")
         most_n = DEFAULT.tune_max_n if max_n is None else max_n
         options = run_options(
-            seed=seed, jobs=jobs, store=store, quiet=quiet,
-            precision=DEFAULT.tune_precision if precision is None else precision, max_n=most_n)
+            seed=seed,
+            jobs=jobs,
+            store=store,
+            quiet=quiet,
+            precision=DEFAULT.tune_precision if precision is None else precision,
+            max_n=most_n,
+        )
         simulator = _landed_simulator(game)
         total = sum(len(candidates_for(count, rung)) for count in counts for rung in rungs)
         announce_compile(game, quiet)
         ids: list[str] = []
 
         with Tracker(total, enabled=not quiet, label="tune") as tracker:
+
             def done(_label: str, result: Any) -> None:
                 tracker.finish()
                 ids.append(run_id(result))
 
             results = tune_rungs(
-                simulator, candidates_for, simulator.headline, refine_for=refine_for,
-                players=counts, rungs=rungs, chosen=chosen, target=target, seed=options.seed,
-                jobs=choose_jobs(game, most_n, options, runs=total), store=options.store,
-                precision=options.precision, max_n=most_n,
-                on_start=tracker.start, on_chunk=tracker.chunk, on_done=done,
-                on_refine=tracker.extend)
+                simulator,
+                candidates_for,
+                simulator.headline,
+                refine_for=refine_for,
+                players=counts,
+                rungs=rungs,
+                chosen=chosen,
+                target=target,
+                seed=options.seed,
+                jobs=choose_jobs(game, most_n, options, runs=total),
+                store=options.store,
+                precision=options.precision,
+                max_n=most_n,
+                on_start=tracker.start,
+                on_chunk=tracker.chunk,
+                on_done=done,
+                on_refine=tracker.extend,
+            )
         answers = answers_table(results, column, who, target)
-        manifest = {"command": f"tune {game}", "version": __version__, "seed": options.seed,
-                    "stop_rule": f"precision {options.precision} (max-n {options.max_n:,})",
-                    "runs": list(dict.fromkeys(ids)), "target": target, column: chosen,
-                    "rungs": rungs, "players": counts}
-        return Result(answers, pl.DataFrame(), manifest, {
-            "answers": answers, "closest": closest_table(results, column, top),
-            "ladder": ladder_table(results, column)})
+        manifest = {
+            "command": f"tune {game}",
+            "version": __version__,
+            "seed": options.seed,
+            "stop_rule": f"precision {options.precision} (max-n {options.max_n:,})",
+            "runs": list(dict.fromkeys(ids)),
+            "target": target,
+            column: chosen,
+            "rungs": rungs,
+            "players": counts,
+        }
+        return Result(
+            answers,
+            pl.DataFrame(),
+            manifest,
+            {
+                "answers": answers,
+                "closest": closest_table(results, column, top),
+                "ladder": ladder_table(results, column),
+            },
+        )
 
     @staticmethod
     @on_backend
-    def gang(players: Players = 4, model: str = "history", levels: int = 1, target: float = 0.5,
-             combinations: bool = True, top: int = 8, precision: float | None = None,
-             max_n: int | None = None, *, seed: int = 0, jobs: int | None = None,
-             store: str | Path | None = None, quiet: bool = False,
-        backend: str = "joblib", scheduler: str | None = None) -> Result:
+    def gang(
+        players: Players = 4,
+        model: str = "history",
+        levels: int = 1,
+        target: float = 0.5,
+        combinations: bool = True,
+        top: int = 8,
+        precision: float | None = None,
+        max_n: int | None = None,
+        *,
+        seed: int = 0,
+        jobs: int | None = None,
+        store: str | Path | None = None,
+        quiet: bool = False,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+    ) -> Result:
         """The Gang: the mode and card configuration (Basic, Advanced, Professional with each
         permanent challenge, Master Thief; with ``combinations``, where none of these covers
         the target within its interval, also one or two permanent challenges on the modes that
@@ -148,20 +205,41 @@ class Tune:
             return [Candidate(c.label, {**base, **c.config}) for c in candidates]
 
         return Tune._tune(
-            "gang", "model", lambda count, rung: with_group(rulebook, count, rung),
-            lambda count, rung: with_group(finer, count, rung), counts=counts,
-            rungs=neighbour_rungs(list(MODEL_DESCRIPTIONS), model), chosen=model,
+            "gang",
+            "model",
+            lambda count, rung: with_group(rulebook, count, rung),
+            lambda count, rung: with_group(finer, count, rung),
+            counts=counts,
+            rungs=neighbour_rungs(list(MODEL_DESCRIPTIONS), model),
+            chosen=model,
             who=lambda count, rung: f"{count} players playing like the '{rung}' model",
-            target=target, top=top, precision=precision, max_n=max_n, seed=seed, jobs=jobs,
-            store=store, quiet=quiet)
+            target=target,
+            top=top,
+            precision=precision,
+            max_n=max_n,
+            seed=seed,
+            jobs=jobs,
+            store=store,
+            quiet=quiet,
+        )
 
     @staticmethod
     @on_backend
-    def thegame(players: Players = 3, strategy: str = "signals", target: float = 0.3,
-                top: int = 8, precision: float | None = None, max_n: int | None = None, *,
-                seed: int = 0, jobs: int | None = None, store: str | Path | None = None,
-                quiet: bool = False,
-        backend: str = "joblib", scheduler: str | None = None) -> Result:
+    def thegame(
+        players: Players = 3,
+        strategy: str = "signals",
+        target: float = 0.3,
+        top: int = 8,
+        precision: float | None = None,
+        max_n: int | None = None,
+        *,
+        seed: int = 0,
+        jobs: int | None = None,
+        store: str | Path | None = None,
+        quiet: bool = False,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+    ) -> Result:
         """The Game: minimum cards per turn, hand size and backwards trick closest to ``target``
         per player count, for ``strategy`` and the strategies either side of it (omniscient,
         which sees hidden cards, is never a rung unless asked for).
@@ -189,8 +267,20 @@ class Tune:
             return [Candidate(c.label, {**base, **c.config}) for c in thegame_candidates(count)]
 
         return Tune._tune(
-            "thegame", "strategy", candidates_for, None, counts=counts,
-            rungs=neighbour_rungs(legal, strategy), chosen=strategy,
+            "thegame",
+            "strategy",
+            candidates_for,
+            None,
+            counts=counts,
+            rungs=neighbour_rungs(legal, strategy),
+            chosen=strategy,
             who=lambda count, rung: f"{count} player(s) using the '{rung}' strategy",
-            target=target, top=top, precision=precision, max_n=max_n, seed=seed, jobs=jobs,
-            store=store, quiet=quiet)
+            target=target,
+            top=top,
+            precision=precision,
+            max_n=max_n,
+            seed=seed,
+            jobs=jobs,
+            store=store,
+            quiet=quiet,
+        )

@@ -59,8 +59,7 @@ def bots_command(as_json: JsonOpt = False) -> None:
     """
     from cardsim.api import bang
 
-    show_table(bang.bots(), title="Bang! bots (--bots sheriff=role,outlaw=random)",
-               name="bots", as_json=as_json)
+    show_table(bang.bots(), title="Bang! bots (--bots sheriff=role,outlaw=random)", name="bots", as_json=as_json)
 
 
 @app.command("run")
@@ -68,15 +67,11 @@ def run_command(
     players: Annotated[str, typer.Option("--players", help="4-7, one count or a range.")] = "4-7",
     bots: BotsOpt = "role",
     n: Annotated[int, typer.Option("--n", help="Games per player count.")] = 50_000,
-    max_turns: Annotated[
-        int, typer.Option("--max-turns", help="Turn cap; a capped game is won by nobody.")
-    ] = 1000,
+    max_turns: Annotated[int, typer.Option("--max-turns", help="Turn cap; a capped game is won by nobody.")] = 1000,
     run: RunOpts = RunOptions(),
     plot: PlotOpt = None,
     plot_format: PlotFormatOpt = "svg",
-    kills: Annotated[
-        bool, typer.Option("--kills", help="Also print who eliminated whom (by role).")
-    ] = False,
+    kills: Annotated[bool, typer.Option("--kills", help="Also print who eliminated whom (by role).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Win rate per side and role with 95% intervals, per character, mean game length in turns.
@@ -86,32 +81,36 @@ def run_command(
     from cardsim.api import bang
 
     plot = check_plot_folder(plot, plot_format)
-    result = bang.run(players=players, bots=bots, n=n, max_turns=max_turns, kills=kills,
-                      options=run)
+    result = bang.run(players=players, bots=bots, n=n, max_turns=max_turns, kills=kills, options=run)
     record_result(result)
     label = bang.bot_label(bots)
     sides = result.tables["sides"]
-    show_table(_interval(sides, as_json), title=f"Bang!: games won per side ({label} bots)",
-               name="sides", as_json=as_json)
-    show_table(_interval(result.tables["roles"], as_json),
-               title="win rate per role (n = games: a role's seats win together)",
-               name="roles", as_json=as_json)
+    show_table(
+        _interval(sides, as_json), title=f"Bang!: games won per side ({label} bots)", name="sides", as_json=as_json
+    )
+    show_table(
+        _interval(result.tables["roles"], as_json),
+        title="win rate per role (n = games: a role's seats win together)",
+        name="roles",
+        as_json=as_json,
+    )
     characters = result.tables["characters"].with_columns(pl.col("survived").round(4))
-    show_table(_interval(characters, as_json), title="win rate per character (all counts; one seat per game)",
-               name="characters", as_json=as_json)
+    show_table(
+        _interval(characters, as_json),
+        title="win rate per character (all counts; one seat per game)",
+        name="characters",
+        as_json=as_json,
+    )
     lengths = result.tables["length"].with_columns(pl.col("mean", "lo", "hi").round(2))
-    show_table(lengths, title="game length in player turns (mean, 95% CI)", name="length",
-               as_json=as_json)
+    show_table(lengths, title="game length in player turns (mean, 95% CI)", name="length", as_json=as_json)
     if kills:
         eliminations = result.tables["eliminations"].with_columns(pl.col("share").round(4))
-        show_table(eliminations, title="eliminations: victim role by killer role",
-                   name="eliminations", as_json=as_json)
+        show_table(eliminations, title="eliminations: victim role by killer role", name="eliminations", as_json=as_json)
     if plot is not None:
         from cardsim.reports.plots.bang import side_win_plot
         from cardsim.reports.style import save_figure
 
-        written = save_figure(side_win_plot(sides, bots=label),
-                              plot / f"bang_side_win.{plot_format}")
+        written = save_figure(side_win_plot(sides, bots=label), plot / f"bang_side_win.{plot_format}")
         if not run.quiet:
             typer.echo(f"plot -> {written}", err=True)
 
@@ -125,17 +124,15 @@ def train_command(
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     cluster: ClusterOpts = ClusterOptions(),
-    budget: Annotated[
-        int, typer.Option("--budget", help="Games per player count (all rounds and roles).")
-    ] = 1_200_000,
+    budget: Annotated[int, typer.Option("--budget", help="Games per player count (all rounds and roles).")] = 1_200_000,
     rounds: Annotated[int, typer.Option("--rounds", help="Round limit of the best response.")] = 3,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Parameter file to write (entries of other "
-                                  "counts kept; default results/bang/<bot>.json).")
+        Path | None,
+        typer.Option(
+            "--out", help="Parameter file to write (entries of other counts kept; default results/bang/<bot>.json)."
+        ),
     ] = None,
-    bot: Annotated[
-        str, typer.Option("--bot", help="tuned, or tuned2 (the structural rules on).")
-    ] = "tuned",
+    bot: Annotated[str, typer.Option("--bot", help="tuned, or tuned2 (the structural rules on).")] = "tuned",
     quiet: QuietOpt = False,
 ) -> None:
     """Train the 'tuned' (or 'tuned2') bots by iterated best response; same seed, same
@@ -149,8 +146,9 @@ def train_command(
         if not quiet:
             typer.echo(line, err=True)
 
-    bang.train(players, seed=seed, jobs=jobs, **cluster.keywords(), budget=budget, rounds=rounds, out=out, log=log,
-               bot=bot)
+    bang.train(
+        players, seed=seed, jobs=jobs, **cluster.keywords(), budget=budget, rounds=rounds, out=out, log=log, bot=bot
+    )
 
 
 @app.command("compare")
@@ -165,24 +163,28 @@ def compare_command(
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     cluster: ClusterOpts = ClusterOptions(),
-    params: Annotated[
-        Path | None, typer.Option("--params", help="Tuned parameter file (default: shipped).")
-    ] = None,
+    params: Annotated[Path | None, typer.Option("--params", help="Tuned parameter file (default: shipped).")] = None,
     store: StoreOpt = None,
     no_store: NoStoreOpt = False,
     quiet: QuietOpt = False,
-    budget: Annotated[
-        int, typer.Option("--budget", help="Rollouts per decision of a search seat.")
-    ] = 128,
+    budget: Annotated[int, typer.Option("--budget", help="Rollouts per decision of a search seat.")] = 128,
     baseline: Annotated[
-        str | None, typer.Option("--baseline", help="Bot of the compared seat in the paired "
-                                 "baseline (default: --against; two-rule: the hand-written "
-                                 "two-rule Renegade).")
+        str | None,
+        typer.Option(
+            "--baseline",
+            help="Bot of the compared seat in the paired "
+            "baseline (default: --against; two-rule: the hand-written "
+            "two-rule Renegade).",
+        ),
     ] = None,
     population: Annotated[
-        str | None, typer.Option("--population", help="Policies a search seat's posterior over "
-                                 "the other seats is over, comma-separated (default: random,"
-                                 "role,role2,tuned,tuned2,search; none: no posterior).")
+        str | None,
+        typer.Option(
+            "--population",
+            help="Policies a search seat's posterior over "
+            "the other seats is over, comma-separated (default: random,"
+            "role,role2,tuned,tuned2,search; none: no posterior).",
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -208,16 +210,31 @@ def compare_command(
         if record is not None:
             record_run(record, seed, f"fixed n={n} per role")
         if not quiet:
-            typer.echo(f"[bang compare] {row['players']} players, {row['role']}: done",
-                       err=True)
+            typer.echo(f"[bang compare] {row['players']} players, {row['role']}: done", err=True)
 
     record_run(None, seed, f"fixed n={n} per role")
-    frame = bang.compare(players, bot, against, roles, n=n, seed=seed, jobs=jobs, **cluster.keywords(), params=params,
-                         budget=budget, store=folder, on_row=progress, baseline=baseline,
-                         population=population)
-    show_table(frame if as_json else frame.drop("bot", "against"),
-               title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",
-               name="compare", as_json=as_json)
+    frame = bang.compare(
+        players,
+        bot,
+        against,
+        roles,
+        n=n,
+        seed=seed,
+        jobs=jobs,
+        **cluster.keywords(),
+        params=params,
+        budget=budget,
+        store=folder,
+        on_row=progress,
+        baseline=baseline,
+        population=population,
+    )
+    show_table(
+        frame if as_json else frame.drop("bot", "against"),
+        title=f"Bang!: one seat playing {bot}, others {against} (paired baseline)",
+        name="compare",
+        as_json=as_json,
+    )
 
 
 @app.command("ladder")
@@ -230,18 +247,18 @@ def ladder_command(
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     cluster: ClusterOpts = ClusterOptions(),
-    params: Annotated[
-        Path | None, typer.Option("--params", help="Tuned parameter file (default: shipped).")
-    ] = None,
-    budget: Annotated[
-        int, typer.Option("--budget", help="Rollouts per decision of a search seat.")
-    ] = 128,
+    params: Annotated[Path | None, typer.Option("--params", help="Tuned parameter file (default: shipped).")] = None,
+    budget: Annotated[int, typer.Option("--budget", help="Rollouts per decision of a search seat.")] = 128,
     store: StoreOpt = None,
     no_store: NoStoreOpt = False,
     record: Annotated[
-        Path | None, typer.Option("--record", help="Also write the rows and the verdict's "
-                                  "inputs to this JSON file (the report reads "
-                                  "cardsim/sims/bang/data/ladder.json).")
+        Path | None,
+        typer.Option(
+            "--record",
+            help="Also write the rows and the verdict's "
+            "inputs to this JSON file (the report reads "
+            "cardsim/sims/bang/data/ladder.json).",
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -264,10 +281,19 @@ def ladder_command(
 
         check_output_file(record, what="--record")
     record_run(None, seed, f"fixed n={n} per role and rung")
-    frame, verdict = bang.ladder(players, rungs, n=n, seed=seed, jobs=jobs, **cluster.keywords(), params=params,
-                                 budget=budget, store=folder, record=record)
-    show_table(frame, title="Bang!: each rung against the rung below (paired)", name="ladder",
-               as_json=as_json)
+    frame, verdict = bang.ladder(
+        players,
+        rungs,
+        n=n,
+        seed=seed,
+        jobs=jobs,
+        **cluster.keywords(),
+        params=params,
+        budget=budget,
+        store=folder,
+        record=record,
+    )
+    show_table(frame, title="Bang!: each rung against the rung below (paired)", name="ladder", as_json=as_json)
     if not as_json:
         typer.echo(verdict)
 
@@ -279,19 +305,20 @@ def stress_command(
         str, typer.Option("--roles", help="Roles whose best response is searched (comma-separated).")
     ] = "renegade",
     against: Annotated[
-        str, typer.Option("--against", help="tuned: every seat of the role against the tuned "
-                          "others; role: one seat among role bots (the compare setting).")
+        str,
+        typer.Option(
+            "--against",
+            help="tuned: every seat of the role against the tuned "
+            "others; role: one seat among role bots (the compare setting).",
+        ),
     ] = "tuned",
-    search_n: Annotated[int, typer.Option("--search-n", help="Games per candidate and step of the "
-                                          "best-response search.")] = 3_000,
+    search_n: Annotated[
+        int, typer.Option("--search-n", help="Games per candidate and step of the best-response search.")
+    ] = 3_000,
     steps: Annotated[int, typer.Option("--steps", help="Search steps per role.")] = 8,
-    validation: Annotated[
-        int, typer.Option("--validation", help="Fresh deals replaying the found vector.")
-    ] = 20_000,
+    validation: Annotated[int, typer.Option("--validation", help="Fresh deals replaying the found vector.")] = 20_000,
     trials: Annotated[int, typer.Option("--trials", help="Perturbed tuned tables.")] = 12,
-    sigma: Annotated[
-        float, typer.Option("--sigma", help="Perturbation, share of each parameter's range.")
-    ] = 0.1,
+    sigma: Annotated[float, typer.Option("--sigma", help="Perturbation, share of each parameter's range.")] = 0.1,
     n: Annotated[int, typer.Option("--n", help="Games per perturbed table.")] = 4_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
@@ -309,44 +336,78 @@ def stress_command(
     from cardsim.commands.common import deprecated_alias
 
     games = deprecated_alias(search_n, games, old="--games", new="--search-n")
-    tables = bang.stress(players, roles, against, games=games, steps=steps, validation=validation,
-                         trials=trials, sigma=sigma, n=n, seed=seed, jobs=jobs, **cluster.keywords())
+    tables = bang.stress(
+        players,
+        roles,
+        against,
+        games=games,
+        steps=steps,
+        validation=validation,
+        trials=trials,
+        sigma=sigma,
+        n=n,
+        seed=seed,
+        jobs=jobs,
+        **cluster.keywords(),
+    )
     record_run(None, seed, f"{steps} steps of {games} games, {trials} tables of {n} games")
     if "best_response" in tables:
         frame = tables["best_response"]
-        show_table(frame if as_json else frame.select(
-                       "players", "role", "against", "n", "start", "win", "win_lo", "win_hi",
-                       "diff", "diff_lo", "diff_hi"),
-                   title=f"Bang!: best response against {against} (paired with its start)",
-                   name="best_response", as_json=as_json)
+        show_table(
+            frame
+            if as_json
+            else frame.select(
+                "players", "role", "against", "n", "start", "win", "win_lo", "win_hi", "diff", "diff_lo", "diff_hi"
+            ),
+            title=f"Bang!: best response against {against} (paired with its start)",
+            name="best_response",
+            as_json=as_json,
+        )
     if "perturbation" in tables:
         frame = tables["perturbation"]
-        show_table(frame if as_json else frame.select(
-                       "players", "trial", "sigma", "n", "sheriff", "outlaws", "renegade",
-                       "weakest", "favoured"),
-                   title="Bang!: side win rates of perturbed tuned tables",
-                   name="perturbation", as_json=as_json)
+        show_table(
+            frame
+            if as_json
+            else frame.select(
+                "players", "trial", "sigma", "n", "sheriff", "outlaws", "renegade", "weakest", "favoured"
+            ),
+            title="Bang!: side win rates of perturbed tuned tables",
+            name="perturbation",
+            as_json=as_json,
+        )
 
 
 @app.command("evaluate")
 def evaluate_command(
-    strategy: Annotated[str, typer.Option("--strategy", help="Your strategy as FILE.py:NAME "
-                                          "(see docs/strategies.md).")],
-    role: Annotated[str, typer.Option("--role", help="The role your strategy plays (its "
-                                      "first seat): sheriff, deputy, outlaw or renegade.")
-                    ] = "outlaw",
+    strategy: Annotated[
+        str, typer.Option("--strategy", help="Your strategy as FILE.py:NAME (see docs/strategies.md).")
+    ],
+    role: Annotated[
+        str,
+        typer.Option(
+            "--role", help="The role your strategy plays (its first seat): sheriff, deputy, outlaw or renegade."
+        ),
+    ] = "outlaw",
     players: Annotated[str, typer.Option("--players", help="Player count, 4-7.")] = "5",
     n: Annotated[int, typer.Option("--n", help="Games to play.")] = 2_000,
-    against: Annotated[str, typer.Option("--against", help="Built-in bot compared in the same "
-                                         "seat on the same deals; it also makes the decisions "
-                                         "your strategy leaves out. See `bots`.")] = "tuned",
-    others: Annotated[str | None, typer.Option("--others", help="Built-in bot of every other "
-                                               "seat (default: --against).")] = None,
+    against: Annotated[
+        str,
+        typer.Option(
+            "--against",
+            help="Built-in bot compared in the same "
+            "seat on the same deals; it also makes the decisions "
+            "your strategy leaves out. See `bots`.",
+        ),
+    ] = "tuned",
+    others: Annotated[
+        str | None, typer.Option("--others", help="Built-in bot of every other seat (default: --against).")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Root seed (same numbers for any --jobs).")] = 0,
     jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes.")] = None,
     cluster: ClusterOpts = ClusterOptions(),
-    traceback: Annotated[bool, typer.Option("--traceback", help="Show the strategy's traceback "
-                                            "when it fails.")] = False,
+    traceback: Annotated[
+        bool, typer.Option("--traceback", help="Show the strategy's traceback when it fails.")
+    ] = False,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
     seat: Annotated[str | None, typer.Option("--seat", hidden=True, help="Old name of --role.")] = None,
@@ -362,31 +423,50 @@ def evaluate_command(
 
     role = deprecated_alias(role, seat, old="--seat", new="--role")
     with evaluation_progress(None if quiet else "bang evaluate"):
-        result = run_user_strategy(lambda: bang.evaluate(strategy, role=role, players=players, n=n,
-                                                         against=against, others=others,
-                                                         seed=seed, jobs=jobs, **cluster.keywords()), traceback)
+        result = run_user_strategy(
+            lambda: bang.evaluate(
+                strategy,
+                role=role,
+                players=players,
+                n=n,
+                against=against,
+                others=others,
+                seed=seed,
+                jobs=jobs,
+                **cluster.keywords(),
+            ),
+            traceback,
+        )
     record_result(result)
     if as_json:
         show_table(result.table, title="bang evaluate", name="evaluate", as_json=True)
-        show_table(result.tables["paired_difference"], title="paired difference",
-                   name="paired_difference", as_json=True)
+        show_table(
+            result.tables["paired_difference"], title="paired difference", name="paired_difference", as_json=True
+        )
         return
     table = result.table
-    show_table(table.select("strategy", pl.col("seat").alias("role"), "players", "others", "n")
-               .with_columns(interval_column(table, "win", scale=100).alias("win % (95% CI)")),
-               title="Bang!: the seat's side wins, your strategy and the built-in on the same "
-               "deals", name="evaluate")
+    show_table(
+        table.select("strategy", pl.col("seat").alias("role"), "players", "others", "n").with_columns(
+            interval_column(table, "win", scale=100).alias("win % (95% CI)")
+        ),
+        title="Bang!: the seat's side wins, your strategy and the built-in on the same deals",
+        name="evaluate",
+    )
     paired = result.tables["paired_difference"]
-    show_table(paired.select("strategy", "against", "n").with_columns(
-                   interval_column(paired, "difference", scale=100, signed=True)
-                   .alias("difference, points (95% CI)")),
-               title="Paired difference per game (strategy minus built-in)",
-               name="paired_difference")
+    show_table(
+        paired.select("strategy", "against", "n").with_columns(
+            interval_column(paired, "difference", scale=100, signed=True).alias("difference, points (95% CI)")
+        ),
+        title="Paired difference per game (strategy minus built-in)",
+        name="paired_difference",
+    )
 
 
 @app.command("tournament")
 def tournament_command(
-    entrant: Annotated[list[str], typer.Option("--entrant", "-e", help="Built-in bots, comma separated or repeated (not search).")],
+    entrant: Annotated[
+        list[str], typer.Option("--entrant", "-e", help="Built-in bots, comma separated or repeated (not search).")
+    ],
     players: Annotated[int, typer.Option("--players", help="Table size, 4-7.")] = 4,
     n: Annotated[int, typer.Option("--n", help="Games per assignment of the entrants to the roles.")] = 500,
     seed: SeedOpt = 0,
@@ -415,9 +495,17 @@ def tournament_command(
         for name, table in tables.items():
             show_table(table, name=name, as_json=True)
         return
-    roles = tables["roles"].select("role", "entrant", "games").with_columns(
-        interval_column(tables["roles"], "p_win", "lo", "hi", scale=100).alias("side won % (95% CI)"))
-    show_table(roles, title=f"Bang! tournament, {players} players: {result.manifest['assignments']} assignments "
-                            f"x {n} paired deals, seed {seed}")
-    show_table(tables["sides"].with_columns(pl.col("least", "median", "greatest", "mean").round(3)),
-               title="each side's win rate across the assignments (the spread the population makes)")
+    roles = (
+        tables["roles"]
+        .select("role", "entrant", "games")
+        .with_columns(interval_column(tables["roles"], "p_win", "lo", "hi", scale=100).alias("side won % (95% CI)"))
+    )
+    show_table(
+        roles,
+        title=f"Bang! tournament, {players} players: {result.manifest['assignments']} assignments "
+        f"x {n} paired deals, seed {seed}",
+    )
+    show_table(
+        tables["sides"].with_columns(pl.col("least", "median", "greatest", "mean").round(3)),
+        title="each side's win rate across the assignments (the spread the population makes)",
+    )

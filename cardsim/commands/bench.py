@@ -59,8 +59,7 @@ def targets() -> dict[str, str | None]:
     found.update((name, game.bench) for name, game in games().items() if game.bench)
     found["envs"] = ENVS_BENCH
     found["cluster"] = CLUSTER_BENCH
-    return {**found, STRATEGIES: None, "compile": None, "report": None, LONG_RUNS: None,
-            TOURNAMENT: TOURNAMENT_BENCH}
+    return {**found, STRATEGIES: None, "compile": None, "report": None, LONG_RUNS: None, TOURNAMENT: TOURNAMENT_BENCH}
 
 
 def bench_command(target: str, quick: bool, as_json: bool = False, record: bool = False) -> None:
@@ -103,14 +102,22 @@ def strategies_command(quick: bool) -> tuple[list[dict], list[str]]:
             missing.append(game.title)
             continue
         for row in resolve(game.strategy_bench)(quick):  # the keys of speed_row, in its order
-            rows.append({**{key: row.get(key) for key in ROW_KEYS}, "game": row.get("game") or game.title,
-                         **{key: value for key, value in row.items() if key not in ROW_KEYS}})
+            rows.append(
+                {
+                    **{key: row.get(key) for key in ROW_KEYS},
+                    "game": row.get("game") or game.title,
+                    **{key: value for key, value in row.items() if key not in ROW_KEYS},
+                }
+            )
     if rows:
-        show_table(pl.DataFrame(rows, infer_schema_length=None),
-                   title="benchmark: user strategies (per CPU-second; ratio = engine / kernel, same table, same run)",
-                   name="strategies")
-    show_value("no_strategy_engine", missing, text="\n".join(f"{title}: no strategy engine" for title in missing)
-               or None)
+        show_table(
+            pl.DataFrame(rows, infer_schema_length=None),
+            title="benchmark: user strategies (per CPU-second; ratio = engine / kernel, same table, same run)",
+            name="strategies",
+        )
+    show_value(
+        "no_strategy_engine", missing, text="\n".join(f"{title}: no strategy engine" for title in missing) or None
+    )
     return rows, missing
 
 
@@ -120,17 +127,20 @@ def results_folder() -> Path:
 
     root = Path(cardsim.__file__).resolve().parents[1]
     if not (root / "benchmarks").is_dir():
-        raise UserError(f"--record saves to benchmarks/results/ of a source checkout; {root} has no "
-                        "benchmarks folder")
+        raise UserError(f"--record saves to benchmarks/results/ of a source checkout; {root} has no benchmarks folder")
     return root / "benchmarks" / "results"
 
 
 def machine() -> dict:
     """What the figures depend on: cores, processor, Python, and the load when the run began."""
-    return {"machine": platform.machine(), "processor": platform.processor(),
-            "cpus": os.cpu_count(), "python": platform.python_version(),
-            "system": f"{platform.system()} {platform.release()}",
-            "load_1min": round(os.getloadavg()[0], 2)}
+    return {
+        "machine": platform.machine(),
+        "processor": platform.processor(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "system": f"{platform.system()} {platform.release()}",
+        "load_1min": round(os.getloadavg()[0], 2),
+    }
 
 
 def _git(root: Path, *args: str) -> str:
@@ -141,16 +151,22 @@ def _git(root: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-def write_record(folder: Path, target: str, quick: bool, rows: list[dict], started: dict,
-                 details: dict | None = None) -> Path:
+def write_record(
+    folder: Path, target: str, quick: bool, rows: list[dict], started: dict, details: dict | None = None
+) -> Path:
     """Save ``rows`` as ``folder/DATE-TARGET.json`` with the command, the date, the commit
     (``+changes`` when tracked files differ from it) and the machine as the run began."""
     root = folder.parent.parent
     commit = _git(root, "rev-parse", "HEAD")
     dirty = bool(_git(root, "status", "--porcelain", "--untracked-files=no"))
-    entry = {"target": target, "command": "cardsim bench " + target + (" --quick" if quick else ""),
-             "date": datetime.date.today().isoformat(), "commit": commit + ("+changes" if dirty else ""),
-             "machine": started, "rows": rows}
+    entry = {
+        "target": target,
+        "command": "cardsim bench " + target + (" --quick" if quick else ""),
+        "date": datetime.date.today().isoformat(),
+        "commit": commit + ("+changes" if dirty else ""),
+        "machine": started,
+        "rows": rows,
+    }
     if details:
         entry["details"] = details
     folder.mkdir(parents=True, exist_ok=True)
@@ -165,12 +181,17 @@ def report_command(quick: bool, as_json: bool) -> list[dict]:
 
     def note(row: dict) -> None:
         if not as_json:
-            typer.echo(f"  {row['step']}: {row['wall_s']} s wall, {row['cpu_s']} CPU s "
-                       f"(utilisation {row['utilisation']}, load {row['load_1min']})", err=True)
+            typer.echo(
+                f"  {row['step']}: {row['wall_s']} s wall, {row['cpu_s']} CPU s "
+                f"(utilisation {row['utilisation']}, load {row['load_1min']})",
+                err=True,
+            )
 
     rows = report_benchmark(quick, on_row=note)
-    title = ("benchmark: report (the README's main command from a fresh clone; seconds, CPU "
-             "seconds, utilisation = CPU / (wall x cores))")
+    title = (
+        "benchmark: report (the README's main command from a fresh clone; seconds, CPU "
+        "seconds, utilisation = CPU / (wall x cores))"
+    )
     show_table(pl.DataFrame(rows), title=title, name="report", as_json=as_json)
     return rows
 
@@ -182,9 +203,12 @@ def compile_command(quick: bool, as_json: bool) -> list[dict]:
 
     def note(row: dict) -> None:
         if not as_json:
-            typer.echo(f"  {row['what']}: {row['cold_s']} s cold ({row['cold_cpu_s']} CPU s), "
-                       f"{row['warm_s']} s warm "
-                       f"(load {row['load_1min']})", err=True)
+            typer.echo(
+                f"  {row['what']}: {row['cold_s']} s cold ({row['cold_cpu_s']} CPU s), "
+                f"{row['warm_s']} s warm "
+                f"(load {row['load_1min']})",
+                err=True,
+            )
 
     rows = compile_benchmark(list(first_commands()), report=not quick, on_row=note)
     title = "benchmark: compile (seconds; cold = fresh NUMBA_CACHE_DIR, warm = run again)"
@@ -206,11 +230,16 @@ def long_runs_command(quick: bool, as_json: bool) -> list[dict]:
 
     def note(row: dict) -> None:
         if not as_json:
-            typer.echo(f"  {row['game']}: {row['wall_s']} s wall, {row['cpu_s']} CPU s "
-                       f"(bound {row['target_wall_s']} s wall, load {row['load_1min']})", err=True)
+            typer.echo(
+                f"  {row['game']}: {row['wall_s']} s wall, {row['cpu_s']} CPU s "
+                f"(bound {row['target_wall_s']} s wall, load {row['load_1min']})",
+                err=True,
+            )
 
     rows = long_run_benchmark(on_row=note)
-    title = ("benchmark: long runs (each game's longest documented command, first run: empty numba "
-             "cache; seconds, CPU seconds, utilisation = CPU / (wall x cores))")
+    title = (
+        "benchmark: long runs (each game's longest documented command, first run: empty numba "
+        "cache; seconds, CPU seconds, utilisation = CPU / (wall x cores))"
+    )
     show_table(pl.DataFrame(rows), title=title, name="long-runs", as_json=as_json)
     return rows

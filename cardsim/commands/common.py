@@ -64,29 +64,43 @@ from cardsim.sims.core.parallel import using
 from cardsim.sims.core.runner import run_id
 
 __all__ = [
-    "DEFAULT_STORE", "ClusterOptions", "ClusterOpts", "RunOptions", "RunOpts", "check_n", "check_output_file",
-    "check_output_folder", "check_plot_folder", "command_app", "execute", "game_app",
-    "parse_choice", "parse_range", "record_result", "resolve_store", "search_jobs", "show_table",
+    "DEFAULT_STORE",
+    "ClusterOptions",
+    "ClusterOpts",
+    "RunOptions",
+    "RunOpts",
+    "check_n",
+    "check_output_file",
+    "check_output_folder",
+    "check_plot_folder",
+    "command_app",
+    "execute",
+    "game_app",
+    "parse_choice",
+    "parse_range",
+    "record_result",
+    "resolve_store",
+    "search_jobs",
+    "show_table",
     "show_value",
     "split_names",
 ]
 
 NOpt = Annotated[int, typer.Option("--n", help="Episodes to play (minimum when --precision is set).")]
-DealsOpt = Annotated[
-    int, typer.Option("--n", help="Deals, each played by your strategy and by the built-in.")
-]
+DealsOpt = Annotated[int, typer.Option("--n", help="Deals, each played by your strategy and by the built-in.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Root seed: same seed, same numbers.")]
 JobsOpt = Annotated[
     int | None,
-    typer.Option("--jobs", help="Worker processes (default: one for a short run, all cores "
-                 "for a long one)."),
+    typer.Option("--jobs", help="Worker processes (default: one for a short run, all cores for a long one)."),
 ]
-AllCoresJobsOpt = Annotated[
-    int | None, typer.Option("--jobs", help="Worker processes (default: all cores).")
-]
+AllCoresJobsOpt = Annotated[int | None, typer.Option("--jobs", help="Worker processes (default: all cores).")]
 BackendOpt = Annotated[
-    str, typer.Option("--backend", help="joblib (this machine's --jobs processes) or dask (the "
-                      "workers of the cluster at --scheduler); same numbers on both.")
+    str,
+    typer.Option(
+        "--backend",
+        help="joblib (this machine's --jobs processes) or dask (the "
+        "workers of the cluster at --scheduler); same numbers on both.",
+    ),
 ]
 SchedulerOpt = Annotated[
     str | None,
@@ -98,25 +112,19 @@ StoreOpt = Annotated[
 ]
 PrecisionOpt = Annotated[
     float | None,
-    typer.Option(
-        "--precision", help="Stop when the headline's 95% Wilson half-width is below this."
-    ),
+    typer.Option("--precision", help="Stop when the headline's 95% Wilson half-width is below this."),
 ]
-MaxNOpt = Annotated[
-    int | None, typer.Option("--max-n", help="Upper bound on episodes with --precision.")
-]
+MaxNOpt = Annotated[int | None, typer.Option("--max-n", help="Upper bound on episodes with --precision.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Same as --format json.")]
 FormatOpt = Annotated[
-    str | None, typer.Option("--format", help="Output: table (readable, the default), csv or "
-                             "json (one document).", show_default=False)
+    str | None,
+    typer.Option(
+        "--format", help="Output: table (readable, the default), csv or json (one document).", show_default=False
+    ),
 ]
-NoStoreOpt = Annotated[
-    bool, typer.Option("--no-store", help="Keep results in memory only (nothing written).")
-]
-PlotOpt = Annotated[
-    Path | None, typer.Option("--plot", help="Folder to write the plots into (created if needed).")
-]
+NoStoreOpt = Annotated[bool, typer.Option("--no-store", help="Keep results in memory only (nothing written).")]
+PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Folder to write the plots into (created if needed).")]
 PlotFormatOpt = Annotated[str, typer.Option("--plot-format", help="Plot image type: svg or png.")]
 # A command's ``run: RunOpts = RunOptions()`` parameter stands for every runner option.
 RunOpts = RunOptions
@@ -145,14 +153,27 @@ RUN_PARAMETERS: tuple[tuple[str, Any, Any], ...] = (
 
 
 def run_options(
-    seed: int = 0, jobs: int | None = None, backend: str = "joblib", scheduler: str | None = None,
-    store: Path | None = None, no_store: bool = False, precision: float | None = None,
-    max_n: int | None = None, quiet: bool = False,
+    seed: int = 0,
+    jobs: int | None = None,
+    backend: str = "joblib",
+    scheduler: str | None = None,
+    store: Path | None = None,
+    no_store: bool = False,
+    precision: float | None = None,
+    max_n: int | None = None,
+    quiet: bool = False,
 ) -> RunOptions:
     """The checked run options from the command-line values (store resolved)."""
-    return RunOptions(seed=seed, jobs=jobs, backend=backend, scheduler=scheduler,
-                      store=resolve_store(store, no_store), precision=precision, max_n=max_n,
-                      quiet=quiet).checked()
+    return RunOptions(
+        seed=seed,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        store=resolve_store(store, no_store),
+        precision=precision,
+        max_n=max_n,
+        quiet=quiet,
+    ).checked()
 
 
 def _wrap_command(function: Callable[..., Any], command_name: str) -> Callable[..., Any]:
@@ -171,21 +192,22 @@ def _wrap_command(function: Callable[..., Any], command_name: str) -> Callable[.
             for name, option, default in RUN_PARAMETERS:
                 if name not in own:
                     injected_run.append(name)
-                    parameters.append(inspect.Parameter(
-                        name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=option))
+                    parameters.append(
+                        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=option)
+                    )
             continue
         if parameter.name == "cluster" and annotation is ClusterOptions:
             for name, option, default in CLUSTER_PARAMETERS:
                 injected_cluster.append(name)
-                parameters.append(inspect.Parameter(
-                    name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=option))
+                parameters.append(
+                    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=option)
+                )
             continue
-        parameters.append(parameter.replace(annotation=annotation,
-                                            kind=inspect.Parameter.KEYWORD_ONLY))
+        parameters.append(parameter.replace(annotation=annotation, kind=inspect.Parameter.KEYWORD_ONLY))
         if parameter.name == "as_json" and has_format:
-            parameters.append(inspect.Parameter(
-                "output_format", inspect.Parameter.KEYWORD_ONLY, default=None,
-                annotation=FormatOpt))
+            parameters.append(
+                inspect.Parameter("output_format", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=FormatOpt)
+            )
 
     @functools.wraps(function)
     def command(**values: Any) -> Any:
@@ -245,7 +267,9 @@ class CommandApp(typer.Typer):
 def command_app(group: str, *, help: str, example: str) -> CommandApp:
     """The sub-app of ``cardsim <group>``; its ``--help`` ends with ``example``."""
     return CommandApp(
-        group, help=f"{help}\n\n\b\nExample: {example}", no_args_is_help=True,
+        group,
+        help=f"{help}\n\n\b\nExample: {example}",
+        no_args_is_help=True,
         rich_markup_mode=None,
     )
 
@@ -282,9 +306,21 @@ def execute(
     """Run ``config`` of ``game`` through the runner and the store, with a progress bar; the
     run is recorded in the command's output document. Give ``run`` (the command's shared
     options) or the options one by one."""
-    options = run if run is not None else run_options(
-        seed=seed, jobs=jobs, backend=backend, scheduler=scheduler, store=store,
-        no_store=no_store, precision=precision, max_n=max_n, quiet=quiet)
+    options = (
+        run
+        if run is not None
+        else run_options(
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            store=store,
+            no_store=no_store,
+            precision=precision,
+            max_n=max_n,
+            quiet=quiet,
+        )
+    )
     result = run_config(game, config, n=check_n(n), options=options)
     record_run(run_id(result), options.seed, options.stop_rule(n))
     return result

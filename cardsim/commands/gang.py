@@ -32,37 +32,20 @@ from cardsim.errors import UserError
 app = game_app("gang")
 
 PlayersOpt = Annotated[str, typer.Option("--players", help="Player counts: 4, 3-6 or 3,5.")]
-ModelOpt = Annotated[
-    str, typer.Option("--model", help="Player models (comma separated) or 'all'; see `models`.")
-]
-LevelsOpt = Annotated[
-    str, typer.Option("--levels", help="Strength bands per chip: 1, 1,4,16 or 1-8.")
-]
+ModelOpt = Annotated[str, typer.Option("--model", help="Player models (comma separated) or 'all'; see `models`.")]
+LevelsOpt = Annotated[str, typer.Option("--levels", help="Strength bands per chip: 1, 1,4,16 or 1-8.")]
 ChallengeOpt = Annotated[
     str, typer.Option("--challenge", help="Challenge cards active on every heist (comma separated).")
 ]
-SpecialistOpt = Annotated[
-    str, typer.Option("--specialist", help="Specialist card active on every heist.")
-]
-RoundOpt = Annotated[
-    str, typer.Option("--specialist-round", help="When the group plays a specialist: river or flop.")
-]
-BoostOpt = Annotated[
-    str, typer.Option("--boost", help="Who gets Hacker and Jack: top (chip holder) or bottom.")
-]
-ModeOpt = Annotated[
-    str, typer.Option("--mode", help="basic, advanced, pro(fessional), master, or a list / all.")
-]
-DeckOrderOpt = Annotated[
-    str, typer.Option("--deck-order", help="Card piles shuffled (default) or numbered 1-10.")
-]
+SpecialistOpt = Annotated[str, typer.Option("--specialist", help="Specialist card active on every heist.")]
+RoundOpt = Annotated[str, typer.Option("--specialist-round", help="When the group plays a specialist: river or flop.")]
+BoostOpt = Annotated[str, typer.Option("--boost", help="Who gets Hacker and Jack: top (chip holder) or bottom.")]
+ModeOpt = Annotated[str, typer.Option("--mode", help="basic, advanced, pro(fessional), master, or a list / all.")]
+DeckOrderOpt = Annotated[str, typer.Option("--deck-order", help="Card piles shuffled (default) or numbered 1-10.")]
 UseOpt = Annotated[
-    str, typer.Option("--specialist-use", help="helpful (group plays a card only when it "
-                      "expects a gain) or always.")
+    str, typer.Option("--specialist-use", help="helpful (group plays a card only when it expects a gain) or always.")
 ]
-JackOpt = Annotated[
-    str, typer.Option("--jack", help="Jack reading: stay (the Jack must stay) or discard.")
-]
+JackOpt = Annotated[str, typer.Option("--jack", help="Jack reading: stay (the Jack must stay) or discard.")]
 
 
 def _interval_pct(value: str, lo: str, hi: str) -> pl.Expr:
@@ -109,9 +92,19 @@ def heist_command(
 
     plot = check_plot_folder(plot, plot_format)
     challenges = _names(challenge)
-    result = gang.heist(players=players, model=model, levels=levels, challenge=challenges,
-                        specialist=specialist, specialist_round=specialist_round, boost=boost,
-                        specialist_use=specialist_use, jack=jack, n=n, options=run)
+    result = gang.heist(
+        players=players,
+        model=model,
+        levels=levels,
+        challenge=challenges,
+        specialist=specialist,
+        specialist_round=specialist_round,
+        boost=boost,
+        specialist_use=specialist_use,
+        jack=jack,
+        n=n,
+        options=run,
+    )
     record_result(result)
     summary = result.table
     if as_json:
@@ -120,12 +113,15 @@ def heist_command(
         cards = ", ".join(challenges + ((specialist,) if specialist else ())) or "no cards"
         show_table(
             summary.select(
-                "players", "model", "levels", "n", _pct("success").alias("success % (95% CI)"),
+                "players",
+                "model",
+                "levels",
+                "n",
+                _pct("success").alias("success % (95% CI)"),
                 (pl.col("order_ok") * 100).round(2).alias("order ok %"),
                 (pl.col("random_exact") * 100).round(3).alias("random exact %"),
             ),
-            title=f"The Gang: heist success ({cards}); random exact = tied orders / n! of the "
-            "same deals",
+            title=f"The Gang: heist success ({cards}); random exact = tied orders / n! of the same deals",
             name="heist_success",
         )
     if plot is not None:
@@ -135,12 +131,14 @@ def heist_command(
         written = []
         if summary["levels"].n_unique() == 1 or summary["players"].n_unique() > 1:
             first_level = summary["levels"].min()
-            written.append(save_figure(
-                success_by_players_plot(summary.filter(pl.col("levels") == first_level)),
-                plot / f"gang_success_by_players.{plot_format}"))
+            written.append(
+                save_figure(
+                    success_by_players_plot(summary.filter(pl.col("levels") == first_level)),
+                    plot / f"gang_success_by_players.{plot_format}",
+                )
+            )
         if summary["levels"].n_unique() > 1:
-            written.append(save_figure(levels_curve_plot(summary),
-                                       plot / f"gang_levels_curve.{plot_format}"))
+            written.append(save_figure(levels_curve_plot(summary), plot / f"gang_levels_curve.{plot_format}"))
         if not run.quiet:
             typer.echo(f"plots: {', '.join(str(path) for path in written)}", err=True)
 
@@ -161,9 +159,9 @@ def game_command(
     run: RunOpts = RunOptions(),
     plot: PlotOpt = None,
     plot_format: PlotFormatOpt = "svg",
-    check: Annotated[bool, typer.Option(
-        "--check", help="Basic mode: also run n heists and compare with p^3 (1 + 3q + 6q^2)."
-    )] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="Basic mode: also run n heists and compare with p^3 (1 + 3q + 6q^2).")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Game win rate, mean heists and the final vault/alarm counts per mode x players x model.
@@ -174,39 +172,71 @@ def game_command(
     from cardsim.api import gang
 
     plot = check_plot_folder(plot, plot_format)
-    result = gang.game(mode=mode, players=players, model=model, levels=levels,
-                       deck_order=deck_order, challenge=challenge,
-                       specialist_round=specialist_round, boost=boost,
-                       specialist_use=specialist_use, jack=jack, n=n, check=check, options=run)
+    result = gang.game(
+        mode=mode,
+        players=players,
+        model=model,
+        levels=levels,
+        deck_order=deck_order,
+        challenge=challenge,
+        specialist_round=specialist_round,
+        boost=boost,
+        specialist_use=specialist_use,
+        jack=jack,
+        n=n,
+        check=check,
+        options=run,
+    )
     record_result(result)
     summary, finals = result.tables["game_win"], result.tables["final_counts"]
     checked = result.tables.get("formula_check")
     if checked is not None:
         show_table(
-            checked if as_json else checked.select(
-                "players", "model", "levels", _pct("success").alias("heist % (95% CI)"),
-                _pct("predicted").alias("p^3(1+3q+6q^2) %"), _pct("win").alias("game win %"),
-                "agrees"),
+            checked
+            if as_json
+            else checked.select(
+                "players",
+                "model",
+                "levels",
+                _pct("success").alias("heist % (95% CI)"),
+                _pct("predicted").alias("p^3(1+3q+6q^2) %"),
+                _pct("win").alias("game win %"),
+                "agrees",
+            ),
             title="The Gang: basic game win rate against the best-of-five formula",
-            name="formula_check", as_json=as_json,
+            name="formula_check",
+            as_json=as_json,
         )
     if as_json:
         show_table(summary, title="gang game win rate", name="game_win", as_json=True)
-        show_table(finals, title="gang final vaults and alarms", name="final_counts",
-                   as_json=True)
+        show_table(finals, title="gang final vaults and alarms", name="final_counts", as_json=True)
     else:
         show_table(
-            summary.select("mode", "players", "model", "levels", "n",
-                           _pct("win").alias("win % (95% CI)"),
-                           pl.format("{} ({}-{})", pl.col("heists").round(3),
-                                     pl.col("heists_lo").round(3), pl.col("heists_hi").round(3))
-                           .alias("heists per game")),
+            summary.select(
+                "mode",
+                "players",
+                "model",
+                "levels",
+                "n",
+                _pct("win").alias("win % (95% CI)"),
+                pl.format(
+                    "{} ({}-{})", pl.col("heists").round(3), pl.col("heists_lo").round(3), pl.col("heists_hi").round(3)
+                ).alias("heists per game"),
+            ),
             title="The Gang: game win rate (3 vaults before 3 alarms; 2 alarms in master)",
             name="game_win",
         )
         show_table(
-            finals.select("mode", "players", "model", "levels", "vaults", "alarms", "games",
-                          _interval_pct("share", "lo", "hi").alias("share % (95% CI)")),
+            finals.select(
+                "mode",
+                "players",
+                "model",
+                "levels",
+                "vaults",
+                "alarms",
+                "games",
+                _interval_pct("share", "lo", "hi").alias("share % (95% CI)"),
+            ),
             title="The Gang: final vault and alarm counts",
             name="final_counts",
         )
@@ -249,15 +279,22 @@ def cards_command(
     plot = check_plot_folder(plot, plot_format)
     if out is not None:
         check_output_file(out, what="--out", suffixes=(".parquet",))
-    result = gang.cards(players=players, model=model, levels=levels, kind=kind,
-                        specialist_round=specialist_round, boost=boost, n=n, options=run)
+    result = gang.cards(
+        players=players,
+        model=model,
+        levels=levels,
+        kind=kind,
+        specialist_round=specialist_round,
+        boost=boost,
+        n=n,
+        options=run,
+    )
     record_result(result)
     effects = result.table
     if out is not None:
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
-            effects.with_columns(pl.lit(specialist_round).alias("specialist_round")) \
-                .write_parquet(out)
+            effects.with_columns(pl.lit(specialist_round).alias("specialist_round")).write_parquet(out)
         except OSError as exc:
             raise UserError(f"--out: cannot write {out} ({exc.strerror or exc})") from None
     if as_json:
@@ -265,15 +302,16 @@ def cards_command(
     else:
         row = ["players", "model", "levels", "kind", "card"]
         always = effects.filter(pl.col("use") != "helpful").select(
-            *row, _interval_pct("difference", "difference_lo", "difference_hi")
-            .alias("vs none, always"))
+            *row, _interval_pct("difference", "difference_lo", "difference_hi").alias("vs none, always")
+        )
         show_table(
-            effects.filter(pl.col("use") != "always").join(always, on=row, how="left",
-                                                            maintain_order="left").select(
-                *row, "n",
+            effects.filter(pl.col("use") != "always")
+            .join(always, on=row, how="left", maintain_order="left")
+            .select(
+                *row,
+                "n",
                 _interval_pct("p", "lo", "hi").alias("success % (95% CI)"),
-                _interval_pct("difference", "difference_lo", "difference_hi")
-                .alias("vs none, helpful"),
+                _interval_pct("difference", "difference_lo", "difference_hi").alias("vs none, helpful"),
                 "vs none, always",
             ),
             title="The Gang: heist success per card (specialists used when helpful), hardest "
@@ -289,8 +327,9 @@ def cards_command(
         for (count, name, level), group in effects.filter(pl.col("use") != "always").group_by(
             ["players", "model", "levels"], maintain_order=True
         ):
-            written = save_figure(card_effects_plot(group),
-                                  plot / f"gang_card_effects_{count}p_{name}_l{level}.{plot_format}")
+            written = save_figure(
+                card_effects_plot(group), plot / f"gang_card_effects_{count}p_{name}_l{level}.{plot_format}"
+            )
             if not run.quiet:
                 typer.echo(f"plot: {written}", err=True)
 
@@ -304,23 +343,27 @@ def models_command(as_json: JsonOpt = False) -> None:
     from cardsim.sims.gang.models import MODEL_DESCRIPTIONS
 
     rows = [{"model": name, "how it plays": text} for name, text in MODEL_DESCRIPTIONS.items()]
-    show_table(pl.DataFrame(rows), title="The Gang player models (--model NAME,... or all)",
-               name="models", as_json=as_json)
+    show_table(
+        pl.DataFrame(rows), title="The Gang player models (--model NAME,... or all)", name="models", as_json=as_json
+    )
 
 
 @app.command("evaluate")
 def evaluate_command(
-    strategy: Annotated[str, typer.Option("--strategy", help="Your strategy as FILE.py:NAME "
-                                          "(see docs/strategies.md).")],
+    strategy: Annotated[
+        str, typer.Option("--strategy", help="Your strategy as FILE.py:NAME (see docs/strategies.md).")
+    ],
     players: Annotated[str, typer.Option("--players", help="Player count, 3-6.")] = "4",
     n: DealsOpt = 2_000,
-    against: Annotated[str, typer.Option("--against", help="Built-in model to compare with "
-                                         "on the same deals; see `models`.")] = "percentile",
+    against: Annotated[
+        str, typer.Option("--against", help="Built-in model to compare with on the same deals; see `models`.")
+    ] = "percentile",
     seed: Annotated[int, typer.Option("--seed", help="Root seed (same numbers for any --jobs).")] = 0,
     jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes.")] = None,
     cluster: ClusterOpts = ClusterOptions(),
-    traceback: Annotated[bool, typer.Option("--traceback", help="Show the strategy's traceback "
-                                            "when it fails.")] = False,
+    traceback: Annotated[
+        bool, typer.Option("--traceback", help="Show the strategy's traceback when it fails.")
+    ] = False,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
@@ -332,31 +375,47 @@ def evaluate_command(
     from cardsim.commands.common import evaluation_progress, run_user_strategy
 
     with evaluation_progress(None if quiet else "gang evaluate"):
-        result = run_user_strategy(lambda: gang.evaluate(strategy, players=players, n=n,
-                                                         against=against, seed=seed, jobs=jobs, **cluster.keywords()),
-                                   traceback)
+        result = run_user_strategy(
+            lambda: gang.evaluate(
+                strategy, players=players, n=n, against=against, seed=seed, jobs=jobs, **cluster.keywords()
+            ),
+            traceback,
+        )
     record_result(result)
     if as_json:
         show_table(result.table, title="gang evaluate", name="evaluate", as_json=True)
-        show_table(result.tables["paired_difference"], title="paired difference",
-                   name="paired_difference", as_json=True)
+        show_table(
+            result.tables["paired_difference"], title="paired difference", name="paired_difference", as_json=True
+        )
         return
     table = result.table
-    show_table(table.select("strategy", "players", "n").with_columns(
-                   interval_column(table, "success", scale=100).alias("success % (95% CI)")),
-               title="The Gang: heist success, your strategy on every seat and the built-in "
-               "on the same deals", name="evaluate")
+    show_table(
+        table.select("strategy", "players", "n").with_columns(
+            interval_column(table, "success", scale=100).alias("success % (95% CI)")
+        ),
+        title="The Gang: heist success, your strategy on every seat and the built-in on the same deals",
+        name="evaluate",
+    )
     paired = result.tables["paired_difference"]
-    show_table(paired.select("strategy", "against", "n").with_columns(
-                   interval_column(paired, "difference", scale=100, signed=True)
-                   .alias("difference, points (95% CI)")),
-               title="Paired difference per heist (strategy minus built-in)",
-               name="paired_difference")
+    show_table(
+        paired.select("strategy", "against", "n").with_columns(
+            interval_column(paired, "difference", scale=100, signed=True).alias("difference, points (95% CI)")
+        ),
+        title="Paired difference per heist (strategy minus built-in)",
+        name="paired_difference",
+    )
 
 
 @app.command("crossplay")
 def crossplay_command(
-    entrant: Annotated[list[str], typer.Option("--entrant", "-e", help="Strategies written in Python, FILE.py:NAME or LABEL=FILE.py:NAME, comma separated or repeated (each runs in its own process).")],
+    entrant: Annotated[
+        list[str],
+        typer.Option(
+            "--entrant",
+            "-e",
+            help="Strategies written in Python, FILE.py:NAME or LABEL=FILE.py:NAME, comma separated or repeated (each runs in its own process).",
+        ),
+    ],
     players: Annotated[int, typer.Option("--players", help="Seats at the table.")] = 4,
     n: Annotated[int, typer.Option("--n", help="Deals per cell (the same deals in every cell).")] = 200,
     seed: Annotated[int, typer.Option("--seed", help="Root seed: same seed, same numbers.")] = 0,
@@ -379,6 +438,8 @@ def crossplay_command(
         show_table(table, name="crossplay", as_json=True)
         return
     grid = table.with_columns(interval_column(table, "p_success", "lo", "hi", scale=100, digits=1).alias("cell"))
-    show_table(grid.pivot(on="one", index="team", values="cell"),
-               title=f"success % of a team of the row's strategy with one seat of the column's, {players} players, "
-                     f"n={n} deals per cell, 95% Wilson")
+    show_table(
+        grid.pivot(on="one", index="team", values="cell"),
+        title=f"success % of a team of the row's strategy with one seat of the column's, {players} players, "
+        f"n={n} deals per cell, 95% Wilson",
+    )

@@ -43,8 +43,12 @@ class Document:
 
     def as_json(self) -> str:
         document = {
-            "command": self.command, "version": __version__, "seed": self.seed,
-            "stop_rule": self.stop_rule, "runs": self.runs, "tables": self.tables,
+            "command": self.command,
+            "version": __version__,
+            "seed": self.seed,
+            "stop_rule": self.stop_rule,
+            "runs": self.runs,
+            "tables": self.tables,
         }
         if self.details:
             document["details"] = self.details
@@ -57,8 +61,7 @@ _current: list[Document] = []
 def begin(command: str, output_format: str = "table") -> Document:
     """Start the document of ``command`` (the command wrapper calls this)."""
     if output_format not in OUTPUT_FORMATS:
-        raise UserError(f"--format must be one of: {', '.join(OUTPUT_FORMATS)}; "
-                        f"got {output_format!r}")
+        raise UserError(f"--format must be one of: {', '.join(OUTPUT_FORMATS)}; got {output_format!r}")
     document = Document(command, output_format)
     _current[:] = [document]
     return document
@@ -74,8 +77,7 @@ def finish() -> None:
     document), and forget it."""
     document = current()
     _current.clear()
-    if document is not None and document.format == "json" and (document.tables
-                                                                or document.details):
+    if document is not None and document.format == "json" and (document.tables or document.details):
         sys.stdout.write(document.as_json() + "\n")
         sys.stdout.flush()
 
@@ -128,9 +130,7 @@ def slug(title: str) -> str:
     return name or "table"
 
 
-def show_table(
-    frame: pl.DataFrame, *, title: str = "", as_json: bool = False, name: str | None = None
-) -> None:
+def show_table(frame: pl.DataFrame, *, title: str = "", as_json: bool = False, name: str | None = None) -> None:
     """Print ``frame`` in the command's format: a readable table, CSV, or a named table of the
     command's JSON document (``name``, default derived from ``title``)."""
     document = current()
@@ -160,9 +160,7 @@ def show_table(
 def _flat(frame: pl.DataFrame) -> pl.DataFrame:
     """Nested columns (lists, structs) as text, so that every column fits in a CSV cell."""
     nested = [c for c, dtype in frame.schema.items() if dtype.is_nested()]
-    return frame.with_columns(
-        pl.col(c).map_elements(str, return_dtype=pl.String) for c in nested
-    ) if nested else frame
+    return frame.with_columns(pl.col(c).map_elements(str, return_dtype=pl.String) for c in nested) if nested else frame
 
 
 def format_cell(value: Any) -> str:
@@ -195,8 +193,9 @@ def _is_numeric(frame: pl.DataFrame, column: str, cells: list[str]) -> bool:
     return bool(filled) and all(_DIGIT.search(c) and len(c.split()) <= 4 for c in filled)
 
 
-def _layout(cells: dict[str, list[str]], numeric: dict[str, bool],
-            headers: dict[str, str]) -> tuple[dict[str, int], int]:
+def _layout(
+    cells: dict[str, list[str]], numeric: dict[str, bool], headers: dict[str, str]
+) -> tuple[dict[str, int], int]:
     """Each column's width (numbers: their longest cell; text: may wrap) and the least total
     width the table needs (rich's SIMPLE_HEAD box: padding 1 + 1 and a separator per column)."""
     layout: dict[str, int] = {}
@@ -240,14 +239,12 @@ def print_table(frame: pl.DataFrame, *, title: str = "", width: int | None = Non
         _print_vertical(console, frame, title)
         return
     caption = "\n".join(part for part in (title, common) if part)
-    table = Table(title=escape(caption) if caption else None, box=box.SIMPLE_HEAD,
-                  title_justify="left")
+    table = Table(title=escape(caption) if caption else None, box=box.SIMPLE_HEAD, title_justify="left")
     for column in cells:
         header = headers[column]
         if numeric[column]:
             header = "\n".join(textwrap.wrap(header, layout[column])) or header
-            table.add_column(escape(header), justify="right", no_wrap=True,
-                             min_width=layout[column])
+            table.add_column(escape(header), justify="right", no_wrap=True, min_width=layout[column])
         else:
             table.add_column(escape(header), justify="left", overflow="fold")
     for row in zip(*cells.values()) if cells else []:
@@ -263,14 +260,22 @@ def _print_vertical(console, frame: pl.DataFrame, title: str) -> None:
     for index, row in enumerate(frame.iter_rows()):
         console.print(f"[{index + 1}/{frame.height}]", highlight=False, markup=False)
         for column, value in zip(frame.columns, row):
-            console.print(f"  {column.ljust(label)}  {format_cell(value)}", highlight=False,
-                          markup=False, soft_wrap=True)
+            console.print(
+                f"  {column.ljust(label)}  {format_cell(value)}", highlight=False, markup=False, soft_wrap=True
+            )
     if frame.height == 0:
         console.print("(no rows)", markup=False)
 
 
-def interval_text(value: float | None, lo: float | None, hi: float | None, *, scale: float = 1.0,
-                  digits: int = 2, signed: bool = False) -> str:
+def interval_text(
+    value: float | None,
+    lo: float | None,
+    hi: float | None,
+    *,
+    scale: float = 1.0,
+    digits: int = 2,
+    signed: bool = False,
+) -> str:
     """A value and its 95% interval the one way every command writes it:
     ``'54.12 (52.66-57.02)'``; ``signed`` for a difference, each number with its sign so that
     the dash between the bounds never reads as a minus: ``'+1.20 (-0.35-+2.75)'``. Values of
@@ -288,11 +293,23 @@ def interval_text(value: float | None, lo: float | None, hi: float | None, *, sc
     return f"{number(value)} ({number(lo)}-{number(hi)})"
 
 
-def interval_column(frame: pl.DataFrame, value: str, lo: str | None = None, hi: str | None = None,
-                    *, scale: float = 1.0, digits: int = 2, signed: bool = False) -> pl.Series:
+def interval_column(
+    frame: pl.DataFrame,
+    value: str,
+    lo: str | None = None,
+    hi: str | None = None,
+    *,
+    scale: float = 1.0,
+    digits: int = 2,
+    signed: bool = False,
+) -> pl.Series:
     """:func:`interval_text` for each row of ``frame`` (``lo``/``hi`` default to
     ``value_lo``/``value_hi``)."""
     lo, hi = lo or f"{value}_lo", hi or f"{value}_hi"
-    return pl.Series([interval_text(v, low, high, scale=scale, digits=digits, signed=signed)
-                      for v, low, high in zip(frame[value], frame[lo], frame[hi])],
-                     dtype=pl.String)
+    return pl.Series(
+        [
+            interval_text(v, low, high, scale=scale, digits=digits, signed=signed)
+            for v, low, high in zip(frame[value], frame[lo], frame[hi])
+        ],
+        dtype=pl.String,
+    )

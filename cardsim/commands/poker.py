@@ -21,7 +21,8 @@ from cardsim.sims.poker.strength import equity, hand_percentiles
 from cardsim.stats import wilson_interval
 
 app = command_app(
-    "poker", help="Poker engine: hand scores, equity, exact percentiles, the 169-hand pre-flop table.",
+    "poker",
+    help="Poker engine: hand scores, equity, exact percentiles, the 169-hand pre-flop table.",
     example='cardsim poker equity "As Ah" --board "Kd 7c 2s"',
 )
 
@@ -41,12 +42,14 @@ def eval_command(
     for text in hands:
         cards = parse_cards(text)
         score = int(evaluate(cards))
-        rows.append({
-            "hand": format_cards(cards),
-            "score": score,
-            "category": CATEGORY_NAMES[int(category_of(score))],
-            "best five": describe(score),
-        })
+        rows.append(
+            {
+                "hand": format_cards(cards),
+                "score": score,
+                "category": CATEGORY_NAMES[int(category_of(score))],
+                "best five": describe(score),
+            }
+        )
     show_table(pl.DataFrame(rows), title="poker hands", name="hands", as_json=as_json)
 
 
@@ -72,8 +75,12 @@ def equity_command(
     pockets = parse_cards(pocket)[None, :]
     boards = parse_cards(board)[None, :] if board.strip() else None
     result = equity(
-        pockets, boards, n_opponents=opponents, rng=np.random.default_rng(seed),
-        n_samples=samples, exact_limit=exact_limit,
+        pockets,
+        boards,
+        n_opponents=opponents,
+        rng=np.random.default_rng(seed),
+        n_samples=samples,
+        exact_limit=exact_limit,
     )
     n = int(result.n[0])
     share = float(result.equity[0])
@@ -94,8 +101,7 @@ def equity_command(
         "lo": lo,
         "hi": hi,
     }
-    show_table(pl.DataFrame([row]), title="equity (95% Wilson interval when sampled)", name="equity",
-               as_json=as_json)
+    show_table(pl.DataFrame([row]), title="equity (95% Wilson interval when sampled)", name="equity", as_json=as_json)
 
 
 @app.command("percentile")
@@ -136,5 +142,6 @@ def preflop_command(
         raise UserError(f"--top must be >= 0, got {top}")
     table = preflop_table().sort("equity", descending=True)
     table = table.select("hand", "combos", "n", "equity", "lo", "hi", "method")
-    show_table(table.head(top) if top else table, title="pre-flop equity vs one random hand", name="preflop",
-               as_json=as_json)
+    show_table(
+        table.head(top) if top else table, title="pre-flop equity vs one random hand", name="preflop", as_json=as_json
+    )

@@ -34,12 +34,13 @@ from cardsim.sims.registry import games
 def report_command(
     game: Annotated[
         list[str] | None,
-        typer.Option("--game", help="Limit to these games (comma separated or repeated): "
-                     f"{', '.join(n for n, g in games().items() if g.report_section)}."),
+        typer.Option(
+            "--game",
+            help="Limit to these games (comma separated or repeated): "
+            f"{', '.join(n for n, g in games().items() if g.report_section)}.",
+        ),
     ] = None,
-    quick: Annotated[
-        bool, typer.Option("--quick", help="Small samples (under 2 minutes, wide intervals).")
-    ] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="Small samples (under 2 minutes, wide intervals).")] = False,
     out: Annotated[Path, typer.Option("--out", help="Folder for the report files.")] = Path("reports"),
     seed: SeedOpt = 0,
     jobs: AllCoresJobsOpt = None,
@@ -64,12 +65,20 @@ def report_command(
     """
     from cardsim.api import report
 
-    result = report(game=game or (), quick=quick, out=out, seed=seed, jobs=jobs, **cluster.keywords(),
-                    store=resolve_store(store, no_store), verbose=verbose, quiet=quiet)
+    result = report(
+        game=game or (),
+        quick=quick,
+        out=out,
+        seed=seed,
+        jobs=jobs,
+        **cluster.keywords(),
+        store=resolve_store(store, no_store),
+        verbose=verbose,
+        quiet=quiet,
+    )
     manifest = result.manifest
     if not quiet:
         for line in manifest["skipped"]:
             typer.echo(f"note: {line}", err=True)
         typer.echo(f"done in {manifest['seconds']:.0f} s", err=True)
-    typer.echo(f"{manifest['html']}\n{manifest['pdf']} ({manifest['pdf_pages']} pages)\n"
-               f"{manifest['findings']}")
+    typer.echo(f"{manifest['html']}\n{manifest['pdf']} ({manifest['pdf_pages']} pages)\n{manifest['findings']}")

@@ -32,8 +32,7 @@ from cardsim.sims.core.store import (
 from cardsim.sims.registry import games, get_simulator
 from cardsim.stats import proportion_table
 
-app = command_app("runs", help="List, inspect and prune stored runs.",
-                  example="cardsim runs list")
+app = command_app("runs", help="List, inspect and prune stored runs.", example="cardsim runs list")
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
@@ -48,8 +47,7 @@ def parse_duration(text: str) -> timedelta:
         raise UserError(f"--older-than: expected a duration like 12h, 7d or 2w; got {text!r}")
     seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)]
     if seconds > _LONGEST.total_seconds():
-        raise UserError(f"--older-than: {text.strip()} is longer than any run can be old "
-                        f"(at most {_LONGEST.days:,}d)")
+        raise UserError(f"--older-than: {text.strip()} is longer than any run can be old (at most {_LONGEST.days:,}d)")
     return timedelta(seconds=seconds)
 
 
@@ -87,8 +85,7 @@ def _list_row(run: StoredRun) -> dict[str, object]:
 def _echo_rows(rows: list[dict[str, object]]) -> None:
     """Plain aligned rows, never cut at any width: the config comes last and may run on."""
     cells = [[f"{row[c]:,}" if c == "n" else str(row[c]) for c in LIST_COLUMNS] for row in rows]
-    widths = [max(len(name), *(len(line[i]) for line in cells))
-              for i, name in enumerate(LIST_COLUMNS)]
+    widths = [max(len(name), *(len(line[i]) for line in cells)) for i, name in enumerate(LIST_COLUMNS)]
     for line in [list(LIST_COLUMNS), *cells]:
         typer.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
 
@@ -120,10 +117,17 @@ def list_command(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
 
 @app.command("show")
 def show_command(
-    run_id: str, store: StoreOpt = None, as_json: JsonOpt = False,
-    trust_unhashed: Annotated[bool, typer.Option(
-        "--trust-unhashed", help="Read chunks whose hash the manifest does not record (made "
-        "before chunk hashes, or stripped) instead of refusing the run.")] = False,
+    run_id: str,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+    trust_unhashed: Annotated[
+        bool,
+        typer.Option(
+            "--trust-unhashed",
+            help="Read chunks whose hash the manifest does not record (made "
+            "before chunk hashes, or stripped) instead of refusing the run.",
+        ),
+    ] = False,
 ) -> None:
     """Show one run's manifest and its headline proportion with a 95% Wilson interval.
 
@@ -164,9 +168,7 @@ def stdin_is_terminal() -> bool:
 
 @app.command("prune")
 def prune_command(
-    stale: Annotated[
-        bool, typer.Option("--stale", help="Runs whose code changed since (see runs list).")
-    ] = False,
+    stale: Annotated[bool, typer.Option("--stale", help="Runs whose code changed since (see runs list).")] = False,
     older_than: Annotated[
         str | None,
         typer.Option("--older-than", help="Runs created longer ago than this: 12h, 7d, 2w."),
@@ -188,7 +190,8 @@ def prune_command(
         typer.echo(message, err=True)
     now = datetime.now(timezone.utc)
     chosen = [
-        run for run in runs
+        run
+        for run in runs
         if (not stale or run.is_stale() is True)
         and (age is None or ((created := run.created()) is not None and now - created > age))
     ]
@@ -200,8 +203,7 @@ def prune_command(
     if not yes:
         if not stdin_is_terminal():
             raise UserError(
-                f"not deleting {len(chosen)} run(s) without confirmation (no terminal to ask on); "
-                "add --yes"
+                f"not deleting {len(chosen)} run(s) without confirmation (no terminal to ask on); add --yes"
             )
         if not typer.confirm(f"delete {len(chosen)} run(s) from {folder}?", default=False):
             typer.echo("nothing deleted")

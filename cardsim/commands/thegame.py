@@ -29,15 +29,9 @@ from cardsim.commands.common import (
 app = game_app("thegame")
 
 PlayersOpt = Annotated[str, typer.Option("--players", help="Player counts: 2, 1-5 or 1,3,5.")]
-StrategyOpt = Annotated[
-    str, typer.Option("--strategy", help="Strategy names (comma separated) or 'all'.")
-]
-MinCardsOpt = Annotated[
-    int, typer.Option("--min-cards", help="Cards a turn must play while the draw pile lasts.")
-]
-HandSizeOpt = Annotated[
-    int | None, typer.Option("--hand-size", help="Hand size (default: 8/7/6 by player count).")
-]
+StrategyOpt = Annotated[str, typer.Option("--strategy", help="Strategy names (comma separated) or 'all'.")]
+MinCardsOpt = Annotated[int, typer.Option("--min-cards", help="Cards a turn must play while the draw pile lasts.")]
+HandSizeOpt = Annotated[int | None, typer.Option("--hand-size", help="Hand size (default: 8/7/6 by player count).")]
 TrickOpt = Annotated[
     bool,
     typer.Option("--backwards-trick/--no-backwards-trick", help="Allow the exactly-10-back play."),
@@ -82,9 +76,16 @@ def run_command(
 
     plot = check_plot_folder(plot, plot_format)
     counts = parse_range(players)
-    result = thegame.run(players=counts, strategy=strategy, min_cards=min_cards,
-                         hand_size=hand_size, backwards_trick=backwards_trick, rollouts=rollouts,
-                         n=n, options=run)
+    result = thegame.run(
+        players=counts,
+        strategy=strategy,
+        min_cards=min_cards,
+        hand_size=hand_size,
+        backwards_trick=backwards_trick,
+        rollouts=rollouts,
+        n=n,
+        options=run,
+    )
     record_result(result)
     episodes, summary = result.episodes, result.table
     shown = summary.select(
@@ -100,8 +101,7 @@ def run_command(
     distribution = result.tables["cards_left_distribution"]
     if as_json:
         show_table(summary, title="thegame summary", name="summary", as_json=True)
-        show_table(distribution, title="thegame cards-left distribution",
-                   name="cards_left_distribution", as_json=True)
+        show_table(distribution, title="thegame cards-left distribution", name="cards_left_distribution", as_json=True)
     else:
         show_table(
             shown,
@@ -122,8 +122,9 @@ def run_command(
         save_figure(win_rate_plot(summary), plot / f"thegame_win_rate.{plot_format}")
         histogram_counts = cards_left_counts(episodes)
         for count in counts:
-            save_figure(cards_left_histogram(histogram_counts, count),
-                        plot / f"thegame_cards_left_{count}p.{plot_format}")
+            save_figure(
+                cards_left_histogram(histogram_counts, count), plot / f"thegame_cards_left_{count}p.{plot_format}"
+            )
         if not run.quiet:
             typer.echo(f"plots written to {plot}", err=True)
 
@@ -137,26 +138,19 @@ def strategies_command(as_json: JsonOpt = False) -> None:
     from cardsim.sims.thegame.config import STRATEGIES
 
     rows = [{"strategy": name, "plays": text} for name, (_, text) in STRATEGIES.items()]
-    show_table(pl.DataFrame(rows), title="The Game strategies (--strategy NAME,... or all)",
-               name="strategies", as_json=as_json)
+    show_table(
+        pl.DataFrame(rows), title="The Game strategies (--strategy NAME,... or all)", name="strategies", as_json=as_json
+    )
 
 
 UserStrategyOpt = Annotated[
     str, typer.Option("--strategy", help="Your strategy as FILE.py:NAME (a class or an object).")
 ]
-AgainstOpt = Annotated[
-    str, typer.Option("--against", help="The built-in strategy to compare with, on the same deals.")
-]
+AgainstOpt = Annotated[str, typer.Option("--against", help="The built-in strategy to compare with, on the same deals.")]
 OnePlayerCountOpt = Annotated[int, typer.Option("--players", help="Player count, 1-5.")]
-DealsOpt = Annotated[
-    int, typer.Option("--n", help="Deals, each played by your strategy and by the built-in.")
-]
-TimeLimitOpt = Annotated[
-    float, typer.Option("--time-limit", help="Seconds one decision may take.")
-]
-TracebackOpt = Annotated[
-    bool, typer.Option("--traceback", help="On a failing decision, also print its traceback.")
-]
+DealsOpt = Annotated[int, typer.Option("--n", help="Deals, each played by your strategy and by the built-in.")]
+TimeLimitOpt = Annotated[float, typer.Option("--time-limit", help="Seconds one decision may take.")]
+TracebackOpt = Annotated[bool, typer.Option("--traceback", help="On a failing decision, also print its traceback.")]
 
 
 @app.command("evaluate")
@@ -187,10 +181,22 @@ def evaluate_command(
     from cardsim.commands.output import interval_column, record_run
 
     with evaluation_progress(None if quiet else "thegame evaluate"):
-        result = run_user_strategy(lambda: thegame.evaluate(
-            strategy, players=players, n=n, against=against, min_cards=min_cards,
-            hand_size=hand_size, backwards_trick=backwards_trick, seed=seed, jobs=jobs, **cluster.keywords(),
-            time_limit=time_limit), traceback)
+        result = run_user_strategy(
+            lambda: thegame.evaluate(
+                strategy,
+                players=players,
+                n=n,
+                against=against,
+                min_cards=min_cards,
+                hand_size=hand_size,
+                backwards_trick=backwards_trick,
+                seed=seed,
+                jobs=jobs,
+                **cluster.keywords(),
+                time_limit=time_limit,
+            ),
+            traceback,
+        )
     record_run(None, result.manifest["seed"], result.manifest["stop_rule"])
     summary, paired = result.tables["evaluate"], result.tables["paired"]
     if as_json:
@@ -201,9 +207,11 @@ def evaluate_command(
         summary.select("strategy", "players", "n").with_columns(
             interval_column(summary, "win", scale=100).alias("win % (95% CI)"),
             interval_column(summary, "excellent", scale=100).alias("excellent % (95% CI)"),
-            interval_column(summary, "cards_left").alias("cards left (95% CI)")),
+            interval_column(summary, "cards_left").alias("cards left (95% CI)"),
+        ),
         title="The Game: your strategy and the built-in on the same deals",
-        name="evaluate")
+        name="evaluate",
+    )
     # a win difference in points of win rate, as in every game; cards left in cards
     scale = pl.Series([100.0 if m == "win" else 1.0 for m in paired["measure"]])
     scaled = paired.with_columns(pl.col("difference", "difference_lo", "difference_hi") * scale)
@@ -211,15 +219,23 @@ def evaluate_command(
         paired.select("measure").with_columns(
             pl.Series("unit", ["points" if m == "win" else "cards" for m in paired["measure"]]),
             paired["n"],
-            interval_column(scaled, "difference", signed=True)
-            .alias("difference (95% CI)")),
+            interval_column(scaled, "difference", signed=True).alias("difference (95% CI)"),
+        ),
         title="Paired difference per deal (strategy minus built-in; win in points)",
-        name="paired")
+        name="paired",
+    )
 
 
 @app.command("crossplay")
 def crossplay_command(
-    entrant: Annotated[list[str], typer.Option("--entrant", "-e", help="Strategies written in Python, FILE.py:NAME or LABEL=FILE.py:NAME, comma separated or repeated (each runs in its own process).")],
+    entrant: Annotated[
+        list[str],
+        typer.Option(
+            "--entrant",
+            "-e",
+            help="Strategies written in Python, FILE.py:NAME or LABEL=FILE.py:NAME, comma separated or repeated (each runs in its own process).",
+        ),
+    ],
     players: Annotated[int, typer.Option("--players", help="Seats at the table.")] = 3,
     n: Annotated[int, typer.Option("--n", help="Deals per cell (the same deals in every cell).")] = 200,
     seed: Annotated[int, typer.Option("--seed", help="Root seed: same seed, same numbers.")] = 0,
@@ -242,6 +258,8 @@ def crossplay_command(
         show_table(table, name="crossplay", as_json=True)
         return
     grid = table.with_columns(interval_column(table, "p_success", "lo", "hi", scale=100, digits=1).alias("cell"))
-    show_table(grid.pivot(on="one", index="team", values="cell"),
-               title=f"success % of a team of the row's strategy with one seat of the column's, {players} players, "
-                     f"n={n} deals per cell, 95% Wilson")
+    show_table(
+        grid.pivot(on="one", index="team", values="cell"),
+        title=f"success % of a team of the row's strategy with one seat of the column's, {players} players, "
+        f"n={n} deals per cell, 95% Wilson",
+    )

@@ -74,14 +74,19 @@ def _of(frame: pl.DataFrame, answer: dict[str, Any], column: str) -> pl.DataFram
 def _print_answer(answer: dict[str, Any], closest: pl.DataFrame, steps: pl.DataFrame, target: float) -> None:
     """The group's closest configurations, ladder and answer at one player count."""
     table = _display(closest, ["rank", "configuration"]).with_columns(
-        closest["tied_with_best"].replace_strict({True: "yes", False: ""}).alias("tied with #1"))
+        closest["tied_with_best"].replace_strict({True: "yes", False: ""}).alias("tied with #1")
+    )
     show_table(table, title=f"closest to a {target:.0%} win rate for {answer['who']}")
-    show_table(_display(steps, ["level", "configuration"]),
-               title="difficulty ladder (easy aims halfway to 100%, hard at half the target)")
+    show_table(
+        _display(steps, ["level", "configuration"]),
+        title="difficulty ladder (easy aims halfway to 100%, hard at half the target)",
+    )
     typer.echo(answer["answer"])
     if answer["tied"] > 0 and answer["reachable"]:
-        typer.echo(f"{answer['tied']} other configuration(s) cannot be told apart from it at this n "
-                   "(overlapping intervals); lower --precision to separate them.")
+        typer.echo(
+            f"{answer['tied']} other configuration(s) cannot be told apart from it at this n "
+            "(overlapping intervals); lower --precision to separate them."
+        )
 
 
 def show_tune(result: Any, column: str, as_json: bool) -> None:
@@ -92,22 +97,32 @@ def show_tune(result: Any, column: str, as_json: bool) -> None:
     record_result(result)
     if as_json:
         show_value("target", target)
-        show_value("answers", [
-            {**{k: v for k, v in answer.items() if k not in ("tied", "answer")},
-             "closest": _of(closest, answer, column).drop("players", column).to_dicts(),
-             "ladder": _of(steps, answer, column).drop("players", column).to_dicts()}
-            for answer in answers.iter_rows(named=True)])
+        show_value(
+            "answers",
+            [
+                {
+                    **{k: v for k, v in answer.items() if k not in ("tied", "answer")},
+                    "closest": _of(closest, answer, column).drop("players", column).to_dicts(),
+                    "ladder": _of(steps, answer, column).drop("players", column).to_dicts(),
+                }
+                for answer in answers.iter_rows(named=True)
+            ],
+        )
         show_table(answers, name="answers", as_json=True)
         return
     for answer in answers.filter(pl.col("chosen")).iter_rows(named=True):
         _print_answer(answer, _of(closest, answer, column), _of(steps, answer, column), target)
     shown = answers.with_columns(
         pl.when(pl.col("chosen")).then(pl.col(column) + " (yours)").otherwise(pl.col(column)).alias(column),
-        pl.col("reach").replace_strict({"reachable": "yes", "above": "no, too high", "below": "no, too low"})
-        .alias("target reachable"))
-    show_table(_display(shown, ["players", column, "play"]).with_columns(shown["target reachable"]),
-               title=f"the same {target:.0%} target for your {column} and the rungs either side "
-                     "(weaker above, stronger below): how much skill matters")
+        pl.col("reach")
+        .replace_strict({"reachable": "yes", "above": "no, too high", "below": "no, too low"})
+        .alias("target reachable"),
+    )
+    show_table(
+        _display(shown, ["players", column, "play"]).with_columns(shown["target reachable"]),
+        title=f"the same {target:.0%} target for your {column} and the rungs either side "
+        "(weaker above, stronger below): how much skill matters",
+    )
 
 
 @app.command("gang")
@@ -116,10 +131,14 @@ def tune_gang(
     model: Annotated[str, typer.Option("--model", help=f"Player model: {', '.join(MODEL_IDS)}.")] = "history",
     levels: Annotated[int, typer.Option("--levels", help="Strength bands per chip the model can express.")] = 1,
     target: TargetOpt = 0.5,
-    combinations: Annotated[bool, typer.Option(
-        "--combinations/--no-combinations",
-        help="Where no rulebook configuration's interval covers the target, also try every set of one "
-             "or two permanent challenges a mode accepts (Basic, rules G6).")] = True,
+    combinations: Annotated[
+        bool,
+        typer.Option(
+            "--combinations/--no-combinations",
+            help="Where no rulebook configuration's interval covers the target, also try every set of one "
+            "or two permanent challenges a mode accepts (Basic, rules G6).",
+        ),
+    ] = True,
     top: TopOpt = 8,
     precision: TunePrecisionOpt = DEFAULT.tune_precision,
     max_n: TuneMaxNOpt = DEFAULT.tune_max_n,
@@ -140,16 +159,33 @@ def tune_gang(
     """
     from cardsim.api import tune
 
-    show_tune(tune.gang(players=players, model=model, levels=levels, target=target,
-                        combinations=combinations, top=top, precision=precision, max_n=max_n,
-                        seed=seed, jobs=jobs, **cluster.keywords(), store=resolve_store(store, no_store), quiet=quiet),
-              "model", as_json)
+    show_tune(
+        tune.gang(
+            players=players,
+            model=model,
+            levels=levels,
+            target=target,
+            combinations=combinations,
+            top=top,
+            precision=precision,
+            max_n=max_n,
+            seed=seed,
+            jobs=jobs,
+            **cluster.keywords(),
+            store=resolve_store(store, no_store),
+            quiet=quiet,
+        ),
+        "model",
+        as_json,
+    )
 
 
 @app.command("thegame")
 def tune_thegame(
     players: PlayersRangeOpt = "3",
-    strategy: Annotated[str, typer.Option("--strategy", help="Strategy name (cardsim thegame strategies).")] = "signals",
+    strategy: Annotated[
+        str, typer.Option("--strategy", help="Strategy name (cardsim thegame strategies).")
+    ] = "signals",
     target: TargetOpt = 0.3,
     top: TopOpt = 8,
     precision: TunePrecisionOpt = DEFAULT.tune_precision,
@@ -169,7 +205,20 @@ def tune_thegame(
     """
     from cardsim.api import tune
 
-    show_tune(tune.thegame(players=players, strategy=strategy, target=target, top=top,
-                           precision=precision, max_n=max_n, seed=seed, jobs=jobs, **cluster.keywords(),
-                           store=resolve_store(store, no_store), quiet=quiet),
-              "strategy", as_json)
+    show_tune(
+        tune.thegame(
+            players=players,
+            strategy=strategy,
+            target=target,
+            top=top,
+            precision=precision,
+            max_n=max_n,
+            seed=seed,
+            jobs=jobs,
+            **cluster.keywords(),
+            store=resolve_store(store, no_store),
+            quiet=quiet,
+        ),
+        "strategy",
+        as_json,
+    )

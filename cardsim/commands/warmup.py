@@ -13,8 +13,7 @@ from cardsim.sims.registry import names as game_names
 
 
 def warmup_command(
-    games: list[str] | None = typer.Argument(
-        None, help=f"Games to compile (default: all): {', '.join(game_names())}."),
+    games: list[str] | None = typer.Argument(None, help=f"Games to compile (default: all): {', '.join(game_names())}."),
     jobs: int | None = typer.Option(None, "--jobs", help="Worker processes (default: all cores)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or notes."),
 ) -> None:
@@ -27,6 +26,7 @@ def warmup_command(
     """
     from cardsim.coldstart import warm_up
     from cardsim.commands.common import search_jobs
+
     known = game_names()
     chosen = list(dict.fromkeys(games)) if games else known
     unknown = [g for g in chosen if g not in known]
@@ -62,7 +62,13 @@ def _bar(total: int, quiet: bool):
     console = Console(stderr=True)
     if not console.is_terminal:
         return None
-    progress = Progress(TextColumn("[bold]compiling"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("games"), TimeElapsedColumn(), console=console)
+    progress = Progress(
+        TextColumn("[bold]compiling"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        console=console,
+    )
     progress.start()
     return progress, progress.add_task("compiling", total=total)

@@ -176,8 +176,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         super().__init__()
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise UserError(f"bang_v0: players must be {MIN_PLAYERS}-{MAX_PLAYERS}, got {players!r}")
-        self._setup(players, render_mode, spaces.Box(-1, OBS_HIGH, (OBS_SIZE,), np.int64), N_ACTIONS,
-                    encoding)
+        self._setup(players, render_mode, spaces.Box(-1, OBS_HIGH, (OBS_SIZE,), np.int64), N_ACTIONS, encoding)
         self._game: _Game | None = None
         self._seen: dict[str, np.ndarray] = {}
         self._views: dict[str, View] = {}
@@ -239,7 +238,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
     def actions_of(self, choice: Any) -> tuple[int, ...]:
         """The tokens of a strategy's choice for the agent to move still to give (all of them
         before the first)."""
-        return actions_of(self._decision, choice)[len(self._prefix):]
+        return actions_of(self._decision, choice)[len(self._prefix) :]
 
     def action_of(self, choice: Any) -> int:
         """The next token of a strategy's choice for the agent to move."""
@@ -252,8 +251,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
 
     def _next_tokens(self) -> set[int]:
         depth = len(self._prefix)
-        return {tokens[depth] for tokens in self._legal
-                if len(tokens) > depth and tokens[:depth] == self._prefix}
+        return {tokens[depth] for tokens in self._legal if len(tokens) > depth and tokens[:depth] == self._prefix}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = self._seen.get(agent)
@@ -263,7 +261,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         obs[OBS_PREFIX:] = -1
         if mine:
             mask[list(self._next_tokens())] = 1
-            obs[OBS_PREFIX:OBS_PREFIX + len(self._prefix)] = self._prefix
+            obs[OBS_PREFIX : OBS_PREFIX + len(self._prefix)] = self._prefix
         obs[OBS_MY_TURN] = int(mine)
         return {"observation": obs, "action_mask": mask}
 
@@ -299,7 +297,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         self._legal = {actions_of(self._decision, choice): choice for choice in legal}
         obs = np.zeros(OBS_SIZE, np.int64)
         obs[:VIEW_SIZE] = v
-        obs[V.V_MY_CARDS + int(v[V.V_HAND_N]):VIEW_SIZE] = -1  # past the hand: no card
+        obs[V.V_MY_CARDS + int(v[V.V_HAND_N]) : VIEW_SIZE] = -1  # past the hand: no card
         obs[V_BOT] = decision
         obs[OBS_TURN] = turn
         self._seen[agent] = obs

@@ -107,13 +107,17 @@ def obs_layout(players: int) -> dict[str, tuple[int, int]]:
 
 
 def cashnguns_v0(
-    players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score", render_mode: str | None = None,
+    players: int = 5,
+    shame_value: int = DEFAULT_SHAME_DOLLARS,
+    reward: str = "score",
+    render_mode: str | None = None,
     encoding: str = "raw",
 ) -> AECEnv:
     """The wrapped environment (out-of-range actions are refused, the AEC order is enforced);
     ``encoding="features"`` for observations a learner reads (see the module)."""
-    return wrap(raw_env(players=players, shame_value=shame_value, reward=reward, render_mode=render_mode,
-                        encoding=encoding))
+    return wrap(
+        raw_env(players=players, shame_value=shame_value, reward=reward, render_mode=render_mode, encoding=encoding)
+    )
 
 
 def score(game: GameState, seat: int) -> int:
@@ -340,7 +344,10 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
 
 
 def cashnguns_parallel_v0(
-    players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score", encoding: str = "raw",
+    players: int = 5,
+    shame_value: int = DEFAULT_SHAME_DOLLARS,
+    reward: str = "score",
+    encoding: str = "raw",
 ) -> ParallelGame:
     """Cash'n Guns as a PettingZoo parallel environment (see :class:`ParallelGame`)."""
     return ParallelGame(players=players, shame_value=shame_value, reward=reward, encoding=encoding)
@@ -362,8 +369,9 @@ class ParallelGame(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships no ty
 
     metadata = {"name": "cashnguns_parallel_v0", "render_modes": [], "is_parallelizable": True}
 
-    def __init__(self, players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score",
-                 encoding: str = "raw") -> None:
+    def __init__(
+        self, players: int = 5, shame_value: int = DEFAULT_SHAME_DOLLARS, reward: str = "score", encoding: str = "raw"
+    ) -> None:
         self.aec = raw_env(players=players, shame_value=shame_value, reward=reward, encoding=encoding)
         self.players = players
         self.possible_agents = list(self.aec.possible_agents)
@@ -373,7 +381,8 @@ class ParallelGame(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships no ty
         self._action_space = spaces.Discrete(self.n_actions)
         inner = self.aec._observation_space["observation"]
         self._observation_space = spaces.Dict(
-            {"observation": inner, "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8)})
+            {"observation": inner, "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8)}
+        )
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -385,7 +394,7 @@ class ParallelGame(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships no ty
         mask = np.zeros(self.n_actions, np.int8)
         table, seat = self.aec.table, self.aec.seat(agent)
         if self.phase == "lie_down":
-            mask[3 * self.players:] = 1
+            mask[3 * self.players :] = 1
             return mask
         for target in range(self.players):
             if target == seat or not table.alive[target]:
@@ -396,24 +405,31 @@ class ParallelGame(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships no ty
         return mask
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        return {agent: {"observation": self.aec.observe(agent)["observation"], "action_mask": self._mask(agent)}
-                for agent in self.agents}
+        return {
+            agent: {"observation": self.aec.observe(agent)["observation"], "action_mask": self._mask(agent)}
+            for agent in self.agents
+        }
 
     def _settle_dead(self) -> None:
         """Step the AEC environment's dead agents out (its order asks them first)."""
-        while self.aec.agents and (self.aec.terminations[self.aec.agent_selection]
-                                   or self.aec.truncations[self.aec.agent_selection]):
+        while self.aec.agents and (
+            self.aec.terminations[self.aec.agent_selection] or self.aec.truncations[self.aec.agent_selection]
+        ):
             self.aec.step(None)
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         self.aec.reset(seed=seed, options=options)
         self.phase = "play"
         self.agents = list(self.aec.agents)
         return self._observations(), {agent: {"phase": self.phase} for agent in self.agents}
 
-    def step(self, actions: dict[str, int]) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, float],
-                                                     dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[
+        dict[str, dict[str, np.ndarray]], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]
+    ]:
         for agent in self.agents:
             action = actions.get(agent)
             if action is None or not 0 <= int(action) < self.n_actions or not self._mask(agent)[int(action)]:
@@ -452,10 +468,13 @@ class ParallelGame(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships no ty
         for agent in self.agents:
             infos[agent]["phase"] = self.phase
         truncations = dict.fromkeys(terminations, False)
-        observations = {agent: {"observation": aec.observe(agent)["observation"],
-                                "action_mask": self._mask(agent) if agent in self.agents
-                                else np.zeros(self.n_actions, np.int8)}
-                        for agent in terminations}
+        observations = {
+            agent: {
+                "observation": aec.observe(agent)["observation"],
+                "action_mask": self._mask(agent) if agent in self.agents else np.zeros(self.n_actions, np.int8),
+            }
+            for agent in terminations
+        }
         return observations, rewards, terminations, truncations, infos
 
     def state(self) -> np.ndarray:

@@ -81,7 +81,7 @@ def encode(raw: np.ndarray, fields: Sequence[Field]) -> np.ndarray:
     out = np.zeros(feature_size(fields), np.float32)
     at = 0
     for field in fields:
-        values = np.asarray(raw[field.start:field.start + field.length], np.float64)
+        values = np.asarray(raw[field.start : field.start + field.length], np.float64)
         if field.kind == "onehot":
             index = np.clip(np.rint(values).astype(np.int64) - field.offset, 0, field.size - 1)
             out[at + np.arange(field.length) * field.size + index] = 1.0
@@ -90,9 +90,9 @@ def encode(raw: np.ndarray, fields: Sequence[Field]) -> np.ndarray:
             members = members[(members >= 0) & (members < field.size)]
             out[at + members] = 1.0
         elif field.kind == "scale":
-            out[at:at + field.length] = np.clip(values / field.size, -1.0, 1.0)
+            out[at : at + field.length] = np.clip(values / field.size, -1.0, 1.0)
         elif field.kind == "present":
-            out[at:at + field.length] = values >= 0
+            out[at : at + field.length] = values >= 0
         else:
             raise ValueError(f"unknown field kind {field.kind!r}")
         at += field.width
@@ -104,8 +104,12 @@ def feature_table(fields: Sequence[Field]) -> list[dict[str, Any]]:
     the documentation)."""
     rows, at = [], 0
     for field in fields:
-        how = {"onehot": f"one-hot of {field.size}", "multihot": f"set of {field.size}",
-               "scale": f"/ {field.size}", "present": "1 if present"}[field.kind]
+        how = {
+            "onehot": f"one-hot of {field.size}",
+            "multihot": f"set of {field.size}",
+            "scale": f"/ {field.size}",
+            "present": "1 if present",
+        }[field.kind]
         rows.append({"field": field.name, "first": at, "width": field.width, "encoding": how})
         at += field.width
     return rows
@@ -147,8 +151,7 @@ def _encoded_observe(observe: Any) -> Any:
         found: dict[str, np.ndarray] = observe(self, agent)
         if self.__dict__.get("encoding", "raw") == "raw":
             return found
-        return {"observation": encode(found["observation"], self.feature_fields()),
-                "action_mask": found["action_mask"]}
+        return {"observation": encode(found["observation"], self.feature_fields()), "action_mask": found["action_mask"]}
 
     return wrapped
 
@@ -167,8 +170,12 @@ def _remember_step(step: Any) -> Any:
     return wrapped
 
 
-def _rebuild(cls: type[CardEnv], made_with: tuple[tuple[Any, ...], dict[str, Any]],
-             history: History | None, generator_state: dict[str, Any]) -> CardEnv:
+def _rebuild(
+    cls: type[CardEnv],
+    made_with: tuple[tuple[Any, ...], dict[str, Any]],
+    history: History | None,
+    generator_state: dict[str, Any],
+) -> CardEnv:
     """A fresh ``cls`` environment brought to the same point: made with the same arguments,
     reset from the same generator state and seed, the same actions stepped."""
     args, kwargs = made_with
@@ -189,8 +196,12 @@ class CardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        for name, remember in (("__init__", _remember_arguments), ("reset", _remember_reset),
-                               ("step", _remember_step), ("observe", _encoded_observe)):
+        for name, remember in (
+            ("__init__", _remember_arguments),
+            ("reset", _remember_reset),
+            ("step", _remember_step),
+            ("observe", _encoded_observe),
+        ):
             if name in cls.__dict__:
                 setattr(cls, name, remember(cls.__dict__[name]))
 
@@ -215,8 +226,10 @@ class CardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         history = self.__dict__.get("_history")
         if history is not None:
             history = (history[0], history[1], history[2], list(history[3]))
-        return (_rebuild, (type(self), self.__dict__["_made_with"], history,
-                           copy.deepcopy(self._np_random.bit_generator.state)))
+        return (
+            _rebuild,
+            (type(self), self.__dict__["_made_with"], history, copy.deepcopy(self._np_random.bit_generator.state)),
+        )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> CardEnv:
         rebuilt = _rebuild(*self.__reduce__()[1])
@@ -234,8 +247,9 @@ class CardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
     def state(self) -> np.ndarray:
         """The global state: every agent's observation vector, in agent order (what the
         agents know between them; before the first reset, zeros)."""
-        return np.concatenate([np.asarray(self.observe(agent)["observation"]).ravel()
-                               for agent in self.possible_agents])
+        return np.concatenate(
+            [np.asarray(self.observe(agent)["observation"]).ravel() for agent in self.possible_agents]
+        )
 
     @property
     def state_space(self) -> spaces.Box:
@@ -243,16 +257,16 @@ class CardEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         box = self._observation_space["observation"]
         assert isinstance(box, spaces.Box)
         count = len(self.possible_agents)
-        return spaces.Box(np.tile(box.low, count), np.tile(box.high, count),
-                          dtype=box.dtype.type)
+        return spaces.Box(np.tile(box.low, count), np.tile(box.high, count), dtype=box.dtype.type)
 
     def feature_fields(self) -> list[Field]:
         """The fields of the raw observation and how each becomes features (see
         :class:`Field`); every game defines its own."""
         raise NotImplementedError
 
-    def _setup(self, players: int, render_mode: str | None, observation: spaces.Box, n_actions: int,
-               encoding: str = "raw") -> None:
+    def _setup(
+        self, players: int, render_mode: str | None, observation: spaces.Box, n_actions: int, encoding: str = "raw"
+    ) -> None:
         """Refuse a bad ``render_mode`` or ``encoding`` (one-line ``UserError``) and set the
         agents and spaces: ``observation`` (or, with ``encoding="features"``, its features, in
         [-1, 1]) beside an ``action_mask`` of ``n_actions`` over ``Discrete(n_actions)``."""

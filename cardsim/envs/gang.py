@@ -158,8 +158,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
     def __init__(self, players: int = 4, render_mode: str | None = None, encoding: str = "raw") -> None:
         super().__init__()
         GangConfig(players=players)  # one-line UserError on a bad table size
-        self._setup(players, render_mode, spaces.Box(0, 52, (obs_size(players),), np.int64), players,
-                    encoding)
+        self._setup(players, render_mode, spaces.Box(0, 52, (obs_size(players),), np.int64), players, encoding)
         self._heist: Heist | None = None
         self.deal_seed = 0
 

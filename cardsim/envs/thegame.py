@@ -95,8 +95,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         TheGameConfig(
             players=players, min_cards=min_cards, hand_size=hand_size, backwards_trick=backwards_trick
         )  # one-line UserError on bad rules
-        self._setup(players, render_mode, spaces.Box(0, DESCENDING_START, (OBS_SIZE,), np.int64), N_ACTIONS,
-                    encoding)
+        self._setup(players, render_mode, spaces.Box(0, DESCENDING_START, (OBS_SIZE,), np.int64), N_ACTIONS, encoding)
         self.rules: dict[str, Any] = {
             "min_cards": min_cards,
             "hand_size": hand_size,

@@ -88,7 +88,13 @@ def _splitmix(state: np.ndarray) -> np.int64:
 
 @kernel
 def _fill_mask(
-    b: int, n: int, with_end: bool, hands: np.ndarray, counts: np.ndarray, mover: int, out: np.ndarray,
+    b: int,
+    n: int,
+    with_end: bool,
+    hands: np.ndarray,
+    counts: np.ndarray,
+    mover: int,
+    out: np.ndarray,
     mask: np.ndarray,
 ) -> None:
     """The mover's legal actions from the ``n`` plays (``card * 4 + pile``) listed in ``out``."""
@@ -104,9 +110,22 @@ def _fill_mask(
 
 @kernel
 def _begin_turn(
-    b: int, seat: int, players: int, min_cards: int, trick_ok: bool, hands: np.ndarray, counts: np.ndarray,
-    piles: np.ndarray, below: np.ndarray, game: np.ndarray, mask: np.ndarray, params: np.ndarray,
-    W: np.ndarray, F: np.ndarray, C: np.ndarray, out: np.ndarray,
+    b: int,
+    seat: int,
+    players: int,
+    min_cards: int,
+    trick_ok: bool,
+    hands: np.ndarray,
+    counts: np.ndarray,
+    piles: np.ndarray,
+    below: np.ndarray,
+    game: np.ndarray,
+    mask: np.ndarray,
+    params: np.ndarray,
+    W: np.ndarray,
+    F: np.ndarray,
+    C: np.ndarray,
+    out: np.ndarray,
 ) -> None:
     """Start the turn of the first seat from ``seat`` holding cards (the game is won when none
     does, and lost when the mover cannot play its minimum)."""
@@ -135,10 +154,25 @@ def _begin_turn(
 
 @kernel
 def _deal(
-    b: int, players: int, hand_size: int, min_cards: int, trick_ok: bool, seeds: np.ndarray,
-    deck: np.ndarray, hands: np.ndarray, counts: np.ndarray, piles: np.ndarray, below: np.ndarray,
-    rng: np.ndarray, game: np.ndarray, mask: np.ndarray, params: np.ndarray, W: np.ndarray, F: np.ndarray,
-    C: np.ndarray, out: np.ndarray,
+    b: int,
+    players: int,
+    hand_size: int,
+    min_cards: int,
+    trick_ok: bool,
+    seeds: np.ndarray,
+    deck: np.ndarray,
+    hands: np.ndarray,
+    counts: np.ndarray,
+    piles: np.ndarray,
+    below: np.ndarray,
+    rng: np.ndarray,
+    game: np.ndarray,
+    mask: np.ndarray,
+    params: np.ndarray,
+    W: np.ndarray,
+    F: np.ndarray,
+    C: np.ndarray,
+    out: np.ndarray,
 ) -> None:
     """Deal game ``b`` again from the next seed of the stream; seat 0 starts."""
     deal_seed = _splitmix(seeds)
@@ -153,7 +187,12 @@ def _deal(
 
 @kernel
 def _encode(
-    b: int, players: int, hands: np.ndarray, counts: np.ndarray, piles: np.ndarray, game: np.ndarray,
+    b: int,
+    players: int,
+    hands: np.ndarray,
+    counts: np.ndarray,
+    piles: np.ndarray,
+    game: np.ndarray,
     obs: np.ndarray,
 ) -> None:
     """The observation of game ``b``'s seat to move (see the module docstring)."""
@@ -173,11 +212,30 @@ def _encode(
 
 @kernel
 def _step_all(
-    actions: np.ndarray, players: int, hand_size: int, min_cards: int, trick_ok: bool, seeds: np.ndarray,
-    deck: np.ndarray, hands: np.ndarray, counts: np.ndarray, piles: np.ndarray, below: np.ndarray,
-    rng: np.ndarray, game: np.ndarray, played_cards: np.ndarray, mask: np.ndarray, obs: np.ndarray,
-    rewards: np.ndarray, done: np.ndarray, cards_left: np.ndarray, params: np.ndarray, W: np.ndarray,
-    F: np.ndarray, C: np.ndarray, out: np.ndarray,
+    actions: np.ndarray,
+    players: int,
+    hand_size: int,
+    min_cards: int,
+    trick_ok: bool,
+    seeds: np.ndarray,
+    deck: np.ndarray,
+    hands: np.ndarray,
+    counts: np.ndarray,
+    piles: np.ndarray,
+    below: np.ndarray,
+    rng: np.ndarray,
+    game: np.ndarray,
+    played_cards: np.ndarray,
+    mask: np.ndarray,
+    obs: np.ndarray,
+    rewards: np.ndarray,
+    done: np.ndarray,
+    cards_left: np.ndarray,
+    params: np.ndarray,
+    W: np.ndarray,
+    F: np.ndarray,
+    C: np.ndarray,
+    out: np.ndarray,
 ) -> int:
     """One action per game; returns -1, or the first game whose action was not legal (nothing
     is stepped then)."""
@@ -273,10 +331,26 @@ def _step_all(
 
 @kernel
 def _reset_all(
-    players: int, hand_size: int, min_cards: int, trick_ok: bool, seeds: np.ndarray, deck: np.ndarray,
-    hands: np.ndarray, counts: np.ndarray, piles: np.ndarray, below: np.ndarray, rng: np.ndarray,
-    game: np.ndarray, played_cards: np.ndarray, mask: np.ndarray, obs: np.ndarray, params: np.ndarray,
-    W: np.ndarray, F: np.ndarray, C: np.ndarray, out: np.ndarray,
+    players: int,
+    hand_size: int,
+    min_cards: int,
+    trick_ok: bool,
+    seeds: np.ndarray,
+    deck: np.ndarray,
+    hands: np.ndarray,
+    counts: np.ndarray,
+    piles: np.ndarray,
+    below: np.ndarray,
+    rng: np.ndarray,
+    game: np.ndarray,
+    played_cards: np.ndarray,
+    mask: np.ndarray,
+    obs: np.ndarray,
+    params: np.ndarray,
+    W: np.ndarray,
+    F: np.ndarray,
+    C: np.ndarray,
+    out: np.ndarray,
 ) -> None:
     for b in range(game.shape[0]):
         played_cards[b, :] = 0
@@ -352,7 +426,11 @@ class TheGameVectorEnv:
         self._cards_left = np.zeros(b, np.int64)
         W, F, C = new_work()
         self._scratch: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] = (
-            np.zeros(64), W, F, C, np.zeros(64, np.int64)
+            np.zeros(64),
+            W,
+            F,
+            C,
+            np.zeros(64, np.int64),
         )
         self._ready = False
 
@@ -441,7 +519,12 @@ def gang_obs_size(players: int) -> int:
 
 @kernel
 def _gang_encode(
-    b: int, players: int, decks: np.ndarray, round_: np.ndarray, mover: np.ndarray, chips: np.ndarray,
+    b: int,
+    players: int,
+    decks: np.ndarray,
+    round_: np.ndarray,
+    mover: np.ndarray,
+    chips: np.ndarray,
     obs: np.ndarray,
 ) -> None:
     """The observation of heist ``b``'s seat to move (see :class:`GangVectorEnv`)."""
@@ -465,9 +548,19 @@ def _gang_encode(
 
 @kernel
 def _gang_step(
-    actions: np.ndarray, players: int, decks: np.ndarray, finals: np.ndarray, ties: np.ndarray,
-    round_: np.ndarray, mover: np.ndarray, keys: np.ndarray, chips: np.ndarray, obs: np.ndarray,
-    rewards: np.ndarray, done: np.ndarray, success: np.ndarray,
+    actions: np.ndarray,
+    players: int,
+    decks: np.ndarray,
+    finals: np.ndarray,
+    ties: np.ndarray,
+    round_: np.ndarray,
+    mover: np.ndarray,
+    keys: np.ndarray,
+    chips: np.ndarray,
+    obs: np.ndarray,
+    rewards: np.ndarray,
+    done: np.ndarray,
+    success: np.ndarray,
 ) -> int:
     """One star per heist (action a reaches for a + 1 stars); returns -1, or the first heist
     whose action is out of range (nothing is stepped then). A round is settled once every

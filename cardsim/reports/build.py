@@ -60,8 +60,16 @@ class WrittenReport:
 
 
 def game_section(
-    game: str, module: ModuleType, simulator: Simulator, *, profile: Profile, seed: int, jobs: int, store: Path | None,
-    tracker: Tracker | None = None, on_done: Callable[[Outcome], None] | None = None,
+    game: str,
+    module: ModuleType,
+    simulator: Simulator,
+    *,
+    profile: Profile,
+    seed: int,
+    jobs: int,
+    store: Path | None,
+    tracker: Tracker | None = None,
+    on_done: Callable[[Outcome], None] | None = None,
     experiments: Sequence[Experiment] | None = None,
 ) -> tuple[Section, Outcomes, str]:
     """Run one game's experiments (``experiments``: its plan for ``profile`` when not given) and
@@ -70,14 +78,15 @@ def game_section(
     paragraph of its recommendations)."""
     if experiments is None:
         experiments = shared_runs(simulator, module.plan(profile))
-    outcomes = largest_runs(simulator, run_experiments(simulator, experiments, seed=seed, jobs=jobs, store=store,
-                                                       tracker=tracker, on_done=on_done))
+    outcomes = largest_runs(
+        simulator,
+        run_experiments(simulator, experiments, seed=seed, jobs=jobs, store=store, tracker=tracker, on_done=on_done),
+    )
     section, key = chapter(game, module, outcomes, profile)
     return section, outcomes, key
 
 
-def chapter(game: str, module: ModuleType, outcomes: Outcomes, profile: Profile
-            ) -> tuple[Section, str]:
+def chapter(game: str, module: ModuleType, outcomes: Outcomes, profile: Profile) -> tuple[Section, str]:
     """One game's chapter from its experiments' outcomes (section builder ``module``), and its
     key result (the first paragraph of its recommendations)."""
     recommended = tuple(module.recommendations(outcomes, profile))
@@ -94,9 +103,15 @@ def chapter(game: str, module: ModuleType, outcomes: Outcomes, profile: Profile
     return Section(key=game, title=module.TITLE, blocks=tuple(blocks), findings=findings), key
 
 
-def chapter_in_worker(game: str, module_name: str, simulator: Simulator, profile: Profile,
-                      seed: int, store: Path | None, played: Sequence[Outcome] = (),
-                      ) -> tuple[str, Section, list[Outcome], str, dict[Any, float]]:
+def chapter_in_worker(
+    game: str,
+    module_name: str,
+    simulator: Simulator,
+    profile: Profile,
+    seed: int,
+    store: Path | None,
+    played: Sequence[Outcome] = (),
+) -> tuple[str, Section, list[Outcome], str, dict[Any, float]]:
     """One game's chapter (section builder ``module_name``) built in a worker process, the
     experiments not ``played`` already played there with one job, its plots drawn ahead. The
     outcomes come back in plan order with one column of their episodes: the callers read their
@@ -105,17 +120,22 @@ def chapter_in_worker(game: str, module_name: str, simulator: Simulator, profile
     module = importlib.import_module(module_name)
     plan = shared_runs(simulator, module.plan(profile))
     earlier = {o.experiment.key: o for o in played}
-    outcomes = run_experiments(simulator, [e for e in plan if e.key not in earlier], seed=seed,
-                               jobs=1, store=store)
-    outcomes.by_key = {e.key: earlier[e.key] if e.key in earlier else outcomes[e.key]
-                       for e in plan}
+    outcomes = run_experiments(simulator, [e for e in plan if e.key not in earlier], seed=seed, jobs=1, store=store)
+    outcomes.by_key = {e.key: earlier[e.key] if e.key in earlier else outcomes[e.key] for e in plan}
     section, key = chapter(game, module, largest_runs(simulator, outcomes), profile)
     slim = [replace(o, episodes=o.episodes.select(pl.first())) for o in outcomes.by_key.values()]
     return game, drawn_ahead(section), slim, key, measured_widths()
 
 
-def chapter_task(game: str, module_name: str, simulator: Simulator, profile: Profile, seed: int,
-                 store: Path | None, played: Sequence[Outcome] = ()) -> tuple[Any, float]:
+def chapter_task(
+    game: str,
+    module_name: str,
+    simulator: Simulator,
+    profile: Profile,
+    seed: int,
+    store: Path | None,
+    played: Sequence[Outcome] = (),
+) -> tuple[Any, float]:
     """:func:`chapter_in_worker` for the scheduler: its answer and the CPU seconds taken."""
     started = time.process_time()
     answer = chapter_in_worker(game, module_name, simulator, profile, seed, store, played)
@@ -123,9 +143,15 @@ def chapter_task(game: str, module_name: str, simulator: Simulator, profile: Pro
 
 
 def _chapters_scheduled(
-    landed: Sequence[tuple[str, ModuleType, Simulator, list[Experiment]]], *, profile: Profile,
-    seed: int, jobs: int, store: Path | None, tracker: Tracker,
-    on_done: Callable[[Outcome], None], note: Callable[[str], None],
+    landed: Sequence[tuple[str, ModuleType, Simulator, list[Experiment]]],
+    *,
+    profile: Profile,
+    seed: int,
+    jobs: int,
+    store: Path | None,
+    tracker: Tracker,
+    on_done: Callable[[Outcome], None],
+    note: Callable[[str], None],
 ) -> dict[str, tuple[Section, str]]:
     """Every game's chapter and key result, played and built by :func:`schedule_chapters` in
     worker processes; ``note`` hears one line per finished experiment, side task and chapter
@@ -137,8 +163,10 @@ def _chapters_scheduled(
     def outcome(found: Outcome) -> None:
         tracker.start(found.game, found.experiment.key)
         tracker.finish()
-        note(f"  {found.game} {found.experiment.key}: n={found.n:,} "
-             f"({found.stop_rule.split(':')[0]}), {found.cpu_seconds:.1f} CPU-s")
+        note(
+            f"  {found.game} {found.experiment.key}: n={found.n:,} "
+            f"({found.stop_rule.split(':')[0]}), {found.cpu_seconds:.1f} CPU-s"
+        )
 
     def side(game: str, key: str, cpu: float) -> None:
         note(f"  {game} {key}: {cpu:.1f} CPU-s")
@@ -150,9 +178,17 @@ def _chapters_scheduled(
         remember_widths(widths)
         chapters[game], finished[game] = (section, key), outcomes
 
-    schedule_chapters(landed, profile=profile, seed=seed, jobs=jobs, store=store,
-                      chapter_task=chapter_task, on_outcome=outcome, on_chapter=chapter_built,
-                      on_side=side)
+    schedule_chapters(
+        landed,
+        profile=profile,
+        seed=seed,
+        jobs=jobs,
+        store=store,
+        chapter_task=chapter_task,
+        on_outcome=outcome,
+        on_chapter=chapter_built,
+        on_side=side,
+    )
     for game, *_ in landed:
         for found in finished[game]:
             on_done(found)
@@ -160,9 +196,16 @@ def _chapters_scheduled(
 
 
 def build_report(
-    games: Sequence[str], *, profile: Profile, seed: int, jobs: int, store: Path | None,
-    progress: bool = False, on_done: Callable[[Outcome], None] | None = None,
-    plugins: dict[str, tuple[ModuleType, Simulator]] | None = None, verbose: bool = False,
+    games: Sequence[str],
+    *,
+    profile: Profile,
+    seed: int,
+    jobs: int,
+    store: Path | None,
+    progress: bool = False,
+    on_done: Callable[[Outcome], None] | None = None,
+    plugins: dict[str, tuple[ModuleType, Simulator]] | None = None,
+    verbose: bool = False,
 ) -> tuple[Report, tuple[str, ...]]:
     """The report over ``games`` (landed ones; the others are noted); returns it and the skips.
 
@@ -192,9 +235,11 @@ def build_report(
 
     def announce() -> None:
         if progress:
-            print("preparing the games' compiled kernels (about a minute on the first run "
-                  "after installing, seconds later), while the first games play",
-                  file=sys.stderr)
+            print(
+                "preparing the games' compiled kernels (about a minute on the first run "
+                "after installing, seconds later), while the first games play",
+                file=sys.stderr,
+            )
 
     with Tracker(sum(len(plan) for *_, plan in landed), enabled=progress) as tracker:
 
@@ -204,22 +249,40 @@ def build_report(
 
         def done(outcome: Outcome) -> None:
             if verbose:
-                tracker.note(f"  {outcome.experiment.key}: n={outcome.n:,} "
-                             f"({outcome.stop_rule.split(':')[0]}), {outcome.cpu_seconds:.1f} CPU-s")
+                tracker.note(
+                    f"  {outcome.experiment.key}: n={outcome.n:,} "
+                    f"({outcome.stop_rule.split(':')[0]}), {outcome.cpu_seconds:.1f} CPU-s"
+                )
             if on_done is not None:
                 on_done(outcome)
 
         if jobs > 1 and landed and not current_backend().on_cluster:
             announce()
             chapters = _chapters_scheduled(
-                landed, profile=profile, seed=seed, jobs=jobs, store=store, tracker=tracker,
-                on_done=on_done or (lambda _: None), note=say)
+                landed,
+                profile=profile,
+                seed=seed,
+                jobs=jobs,
+                store=store,
+                tracker=tracker,
+                on_done=on_done or (lambda _: None),
+                note=say,
+            )
         else:
             chapters = {}
             for game, module, simulator, plan in landed:
-                section, _, key = game_section(game, module, simulator, profile=profile, seed=seed,
-                                               jobs=jobs, store=store, tracker=tracker,
-                                               on_done=done, experiments=plan)
+                section, _, key = game_section(
+                    game,
+                    module,
+                    simulator,
+                    profile=profile,
+                    seed=seed,
+                    jobs=jobs,
+                    store=store,
+                    tracker=tracker,
+                    on_done=done,
+                    experiments=plan,
+                )
                 tracker.game_done(section.title)
                 chapters[game] = (section, key)
         for game, *_ in landed:
@@ -233,49 +296,87 @@ def build_report(
         Paragraph(INTRO),
         Paragraph(profile.describe()),
         Bullets(
-            (f"Games in this report: {names}.",
-             f"Root seed {seed}; cardsim {cardsim.__version__}. The same results store and seed "
-             "give byte-identical HTML and PDF files.",
-             *notes),
+            (
+                f"Games in this report: {names}.",
+                f"Root seed {seed}; cardsim {cardsim.__version__}. The same results store and seed "
+                "give byte-identical HTML and PDF files.",
+                *notes,
+            ),
             heading="About this report",
         ),
     ]
     if key_results:
         front.insert(2, Bullets(tuple(key_results), heading="Key results (details, intervals and n in each chapter)"))
     if profile.name == "quick":
-        front.insert(0, Paragraph("QUICK REPORT: small samples, so the 95% intervals are wide. "
-                                  "Run 'cardsim report' without --quick for the full precision."))
-    subtitle = "Monte Carlo strategy analysis" + (" \u2014 quick run, wide intervals" if profile.name == "quick" else "")
+        front.insert(
+            0,
+            Paragraph(
+                "QUICK REPORT: small samples, so the 95% intervals are wide. "
+                "Run 'cardsim report' without --quick for the full precision."
+            ),
+        )
+    subtitle = "Monte Carlo strategy analysis" + (
+        " \u2014 quick run, wide intervals" if profile.name == "quick" else ""
+    )
     report = Report(
         title="cardsim report",
         subtitle=subtitle,
         front_matter=tuple(front),
         sections=tuple(sections),
-        metadata={"version": cardsim.__version__,
-                  "footer": f"cardsim {cardsim.__version__} report, seed {seed}, profile {profile.name}"},
+        metadata={
+            "version": cardsim.__version__,
+            "footer": f"cardsim {cardsim.__version__} report, seed {seed}, profile {profile.name}",
+        },
     )
     return report, tuple(notes)
 
 
 def write_report(
-    games: Sequence[str], *, profile: Profile, seed: int, jobs: int, store: Path | None, out_dir: Path,
-    progress: bool = False, on_done: Callable[[Outcome], None] | None = None,
-    plugins: dict[str, tuple[ModuleType, Simulator]] | None = None, verbose: bool = False,
+    games: Sequence[str],
+    *,
+    profile: Profile,
+    seed: int,
+    jobs: int,
+    store: Path | None,
+    out_dir: Path,
+    progress: bool = False,
+    on_done: Callable[[Outcome], None] | None = None,
+    plugins: dict[str, tuple[ModuleType, Simulator]] | None = None,
+    verbose: bool = False,
 ) -> WrittenReport:
     """Build the report (see :func:`build_report`) and write ``out_dir/cardsim-report.html``,
     ``.pdf`` and the chapters' figures as ``out_dir/findings.json`` (the file of record; a quick
     report's ``findings-quick.json``, never shipped)."""
-    report, skipped = build_report(games, profile=profile, seed=seed, jobs=jobs, store=store,
-                                   progress=progress, on_done=on_done, plugins=plugins, verbose=verbose)
+    report, skipped = build_report(
+        games,
+        profile=profile,
+        seed=seed,
+        jobs=jobs,
+        store=store,
+        progress=progress,
+        on_done=on_done,
+        plugins=plugins,
+        verbose=verbose,
+    )
     html = write_html(report, out_dir / HTML_NAME)
     pdf = out_dir / PDF_NAME
     pages = write_pdf(report, pdf)
-    document = findings_document([f for s in report.sections for f in s.findings], seed=seed,
-                                 profile=profile.name, version=cardsim.__version__,
-                                 titles={s.key: s.title for s in report.sections})
+    document = findings_document(
+        [f for s in report.sections for f in s.findings],
+        seed=seed,
+        profile=profile.name,
+        version=cardsim.__version__,
+        titles={s.key: s.title for s in report.sections},
+    )
     findings = write_findings(document, out_dir / findings_name(profile.name))
-    return WrittenReport(html=html, pdf=pdf, pdf_pages=pages,
-                         games=tuple(s.key for s in report.sections), skipped=skipped, findings=findings)
+    return WrittenReport(
+        html=html,
+        pdf=pdf,
+        pdf_pages=pages,
+        games=tuple(s.key for s in report.sections),
+        skipped=skipped,
+        findings=findings,
+    )
 
 
 def all_games() -> tuple[str, ...]:

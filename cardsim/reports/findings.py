@@ -88,14 +88,38 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-def from_row(game: str, question: str, row: dict[str, Any], *, model: str, setting: str, unit: str,
-             p: str = "p", lo: str = "lo", hi: str = "hi", key: str = "", run: str = "",
-             group: str = "headline") -> Finding:
+def from_row(
+    game: str,
+    question: str,
+    row: dict[str, Any],
+    *,
+    model: str,
+    setting: str,
+    unit: str,
+    p: str = "p",
+    lo: str = "lo",
+    hi: str = "hi",
+    key: str = "",
+    run: str = "",
+    group: str = "headline",
+) -> Finding:
     """A finding from one row of a proportion table (columns ``n``, ``players`` and the named
     estimate and bounds)."""
-    return Finding(game=game, question=question, players=int(row["players"]), model=model,
-                   setting=setting, n=int(row["n"]), unit=unit, p=float(row[p]), lo=float(row[lo]),
-                   hi=float(row[hi]), group=group, key=key, run=run)
+    return Finding(
+        game=game,
+        question=question,
+        players=int(row["players"]),
+        model=model,
+        setting=setting,
+        n=int(row["n"]),
+        unit=unit,
+        p=float(row[p]),
+        lo=float(row[lo]),
+        hi=float(row[hi]),
+        group=group,
+        key=key,
+        run=run,
+    )
 
 
 def run_of(outcomes: Outcomes, **labels: Any) -> str:
@@ -107,18 +131,34 @@ def run_of(outcomes: Outcomes, **labels: Any) -> str:
 OUT_OF_REACH = {"above": "target out of reach: easiest", "below": "target out of reach: hardest"}
 
 
-def pick_findings(game: str, picks: dict, experiences: Sequence[tuple[str, str]], target: float,
-                  what: str) -> list[Finding]:
+def pick_findings(
+    game: str, picks: dict, experiences: Sequence[tuple[str, str]], target: float, what: str
+) -> list[Finding]:
     """The cells of a "pick your group" table (:func:`cardsim.reports.sections.common.pick_group`)
     as findings: per player count and experience, the ``what`` (mode, variant) closest to
     ``target`` and its win rate; n counts games; key ``pick:<players>p:<model>``."""
     names = dict((model, name) for name, model in experiences)
-    return [Finding(game=game, question=f"{what} closest to a {target:.0%} win rate", players=players,
-                    model=f"{names[model]} ({model})", setting=answer.label, n=answer.n, unit="games",
-                    p=answer.p, lo=answer.lo, hi=answer.hi, group="pick", key=f"pick:{players}p:{model}",
-                    run=answer.run, note=OUT_OF_REACH.get(answer.reach, ""))
-            for (players, model), answer in sorted(picks.items(), key=lambda kv: (
-                kv[0][0], [m for _, m in experiences].index(kv[0][1])))]
+    return [
+        Finding(
+            game=game,
+            question=f"{what} closest to a {target:.0%} win rate",
+            players=players,
+            model=f"{names[model]} ({model})",
+            setting=answer.label,
+            n=answer.n,
+            unit="games",
+            p=answer.p,
+            lo=answer.lo,
+            hi=answer.hi,
+            group="pick",
+            key=f"pick:{players}p:{model}",
+            run=answer.run,
+            note=OUT_OF_REACH.get(answer.reach, ""),
+        )
+        for (players, model), answer in sorted(
+            picks.items(), key=lambda kv: (kv[0][0], [m for _, m in experiences].index(kv[0][1]))
+        )
+    ]
 
 
 def _bang(outcomes: Outcomes, profile: Profile) -> list[Finding]:
@@ -136,35 +176,43 @@ def _bang(outcomes: Outcomes, profile: Profile) -> list[Finding]:
     bot = HEADLINE_BOT if HEADLINE_BOT in labels else labels[0]
     found: list[Finding] = []
     for each in [bot] + [b for b in labels if b != bot]:
-        episodes = pl.concat([o.episodes for o in runs if o.experiment.labels.get("bots") == each],
-                             how="vertical_relaxed")
+        episodes = pl.concat(
+            [o.episodes for o in runs if o.experiment.labels.get("bots") == each], how="vertical_relaxed"
+        )
         sides = side_win_table(episodes).filter(pl.col("side") != "none")
         for players in sorted(set(sides["players"].to_list())):
             ranked = sides.filter(pl.col("players") == players).sort("p", descending=True)
             for rank, row in enumerate(ranked.iter_rows(named=True)):
                 headline = each == bot and rank == 0
-                found.append(from_row(
-                    "bang", "favoured side's win rate" if headline else "side's win rate", row,
-                    model=f"{each} bots", setting=str(row["side"]), unit="games",
-                    key=f"side:{players}p:{each}:{row['side']}",
-                    run=f"{run_of(outcomes, players=players, bots=each)}:{row['side']}",
-                    group="headline" if headline else "table"))
+                found.append(
+                    from_row(
+                        "bang",
+                        "favoured side's win rate" if headline else "side's win rate",
+                        row,
+                        model=f"{each} bots",
+                        setting=str(row["side"]),
+                        unit="games",
+                        key=f"side:{players}p:{each}:{row['side']}",
+                        run=f"{run_of(outcomes, players=players, bots=each)}:{row['side']}",
+                        group="headline" if headline else "table",
+                    )
+                )
     return found
 
 
 FALLBACKS: dict[str, Callable[[Outcomes, Profile], list[Finding]]] = {"bang": _bang}
 
 
-def chapter_findings(game: str, module: ModuleType, outcomes: Outcomes, profile: Profile
-                     ) -> tuple[Finding, ...]:
+def chapter_findings(game: str, module: ModuleType, outcomes: Outcomes, profile: Profile) -> tuple[Finding, ...]:
     """The headline figures of one game's chapter (its builder's ``findings``, else the
     fallback for that game, else none)."""
     extract = getattr(module, "findings", None) or FALLBACKS.get(game)
     return tuple(extract(outcomes, profile)) if extract is not None else ()
 
 
-def findings_document(findings: Sequence[Finding], *, seed: int, profile: str, version: str,
-                      titles: dict[str, str]) -> dict[str, Any]:
+def findings_document(
+    findings: Sequence[Finding], *, seed: int, profile: str, version: str, titles: dict[str, str]
+) -> dict[str, Any]:
     """The JSON document: how it was made (the command that remakes it, seed, profile,
     version, whether it is the file of record) and the findings in chapter order, each with
     its id. Two findings with one id are an error: one setting, one estimate."""
@@ -200,9 +248,11 @@ def read_findings(path: Path, *, of_record: bool = False) -> dict[str, Any]:
     if document.get("format") != FORMAT or not isinstance(document.get("findings"), list):
         raise ValueError(f"{path} is not a cardsim findings file (format {FORMAT})")
     if of_record and (document.get("profile") != OF_RECORD or not document.get("of_record")):
-        raise ValueError(f"{path} comes from '{document.get('command')}' (profile "
-                         f"'{document.get('profile')}'): only the default 'cardsim report' writes "
-                         "the file of record")
+        raise ValueError(
+            f"{path} comes from '{document.get('command')}' (profile "
+            f"'{document.get('profile')}'): only the default 'cardsim report' writes "
+            "the file of record"
+        )
     return document
 
 
@@ -217,18 +267,21 @@ def _percent(p: float) -> str:
 
 def markdown_table(document: dict[str, Any]) -> str:
     """The headline findings as a Markdown table (one row each), with a line naming the run."""
-    lines = ["| game | question | players | model | setting | estimate | 95% interval | n |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| game | question | players | model | setting | estimate | 95% interval | n |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     titles = document["games"]
     for f in document["findings"]:
         if f.get("group", "headline") != "headline":
             continue
-        lines.append(f"| {titles.get(f['game'], f['game'])} | {f['question']} | {f['players']} | "
-                     f"{f['model']} | {f['setting']} | {_percent(f['p'])} | "
-                     f"{_percent(f['lo'])}-{_percent(f['hi'])} | {f['n']:,} {f['unit']} |")
+        lines.append(
+            f"| {titles.get(f['game'], f['game'])} | {f['question']} | {f['players']} | "
+            f"{f['model']} | {f['setting']} | {_percent(f['p'])} | "
+            f"{_percent(f['lo'])}-{_percent(f['hi'])} | {f['n']:,} {f['unit']} |"
+        )
     lines.append("")
-    lines.append(f"From `{document['command']}` (profile '{document['profile']}', cardsim "
-                 f"{document['version']}).")
+    lines.append(f"From `{document['command']}` (profile '{document['profile']}', cardsim {document['version']}).")
     return "\n".join(lines)
 
 
@@ -261,8 +314,10 @@ FORMATS: dict[str, Callable[[dict[str, Any]], str]] = {
     "interval": _interval,
     # a pick: the setting chosen, and with its estimate
     "setting": lambda f: str(f["setting"]),
-    "pick": lambda f: f"{f['setting']}, {_percent(f['p'])} ({_interval(f)}, n = {f['n']:,})"
-                      + (f" ({f['note']})" if f.get("note") else ""),
+    "pick": lambda f: (
+        f"{f['setting']}, {_percent(f['p'])} ({_interval(f)}, n = {f['n']:,})"
+        + (f" ({f['note']})" if f.get("note") else "")
+    ),
 }
 
 
@@ -278,8 +333,9 @@ def figure_text(document: dict[str, Any], form: str, ident: str) -> str:
 
 def fill_figures(text: str, document: dict[str, Any]) -> str:
     """``text`` with every figure marker's text generated from ``document``."""
-    return FIGURE.sub(lambda m: f"<!--f {m.group(1)} {m.group(2)}-->"
-                      f"{figure_text(document, m.group(1), m.group(2))}<!--/f-->", text)
+    return FIGURE.sub(
+        lambda m: f"<!--f {m.group(1)} {m.group(2)}-->{figure_text(document, m.group(1), m.group(2))}<!--/f-->", text
+    )
 
 
 def figure_errors(text: str, document: dict[str, Any]) -> list[str]:
@@ -313,16 +369,22 @@ def typed_figures(text: str) -> list[str]:
     figure markers, the README's generated table, code (fenced blocks and inline), HTML
     comments and the figures of other people's work marked ``<!--cited-->...<!--/cited-->``,
     other than an interval's level or a target; each as "line N: text"."""
+
     def blank(m: re.Match[str]) -> str:  # keep the line numbers
         return re.sub(r"[^\n]", " ", m.group(0))
 
-    for pattern in (FIGURE, CITED, re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S),
-                    re.compile(r"^(```|~~~).*?^\1", re.S | re.M),
-                    re.compile(r"`[^`\n]*`"), re.compile(r"<!--.*?-->", re.S)):
+    for pattern in (
+        FIGURE,
+        CITED,
+        re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S),
+        re.compile(r"^(```|~~~).*?^\1", re.S | re.M),
+        re.compile(r"`[^`\n]*`"),
+        re.compile(r"<!--.*?-->", re.S),
+    ):
         text = pattern.sub(blank, text)
     found = []
     for m in TYPED.finditer(text):
-        before, after = text[max(0, m.start() - 20): m.start()], text[m.end(): m.end() + 20]
+        before, after = text[max(0, m.start() - 20) : m.start()], text[m.end() : m.end() + 20]
         if m.group(0).endswith("%") and (LEVEL_AFTER.match(after) or TARGET_BEFORE.search(before)):
             continue
         found.append(f"line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}")
@@ -339,6 +401,5 @@ def pick_grid(document: dict[str, Any], game: str) -> str:
     players = sorted({f["players"] for f in picks})
     cell = {(f["players"], f["model"]): FORMATS["pick"](f) for f in picks}
     lines = ["| players | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
-    lines += [f"| {count} | " + " | ".join(cell.get((count, c), "-") for c in columns) + " |"
-              for count in players]
+    lines += [f"| {count} | " + " | ".join(cell.get((count, c), "-") for c in columns) + " |" for count in players]
     return "\n".join(lines)

@@ -147,8 +147,10 @@ def render_block(block: Block, scope: str, index: int) -> Markup:
     if isinstance(block, Bullets):
         items = "".join(f"<li>{escape(item)}</li>" for item in block.items)
         if block.heading and len(block.items) > FOLD_AFTER:  # long lists fold away on a phone
-            return Markup(f"<details><summary><h3>{escape(block.heading)} ({len(block.items)})</h3>"
-                          f"</summary><ul>{items}</ul></details>\n")
+            return Markup(
+                f"<details><summary><h3>{escape(block.heading)} ({len(block.items)})</h3>"
+                f"</summary><ul>{items}</ul></details>\n"
+            )
         head = f"<h3>{escape(block.heading)}</h3>" if block.heading else ""
         css = ' class="box"' if block.heading.lower().startswith("reproduc") else ""
         return Markup(f"<div{css}>{head}<ul>{items}</ul></div>\n")

@@ -194,7 +194,7 @@ def wrap(text: str, width: float, size: float, weight: str = "normal", style: st
                 end += 1
             while end > start + 1 and not fits(words[start:end]):
                 end -= 1
-            while end < len(words) and fits(words[start:end + 1]):
+            while end < len(words) and fits(words[start : end + 1]):
                 end += 1
             lines.append(" ".join(words[start:end]))
             start = end
@@ -202,8 +202,15 @@ def wrap(text: str, width: float, size: float, weight: str = "normal", style: st
 
 
 def _text_items(
-    text: str, *, size: float, x: float = MARGIN_X, weight: str = "normal", style: str = "normal",
-    color: str = INK, first_prefix: str = "", gap_after: float = 0.0,
+    text: str,
+    *,
+    size: float,
+    x: float = MARGIN_X,
+    weight: str = "normal",
+    style: str = "normal",
+    color: str = INK,
+    first_prefix: str = "",
+    gap_after: float = 0.0,
 ) -> list[Item]:
     indent = text_width(first_prefix, size) if first_prefix else 0.0
     rows = wrap(text, CONTENT_W - (x - MARGIN_X) - indent, size, weight, style)
@@ -237,8 +244,10 @@ def _table_items(table: Table) -> tuple[list[Item], Item]:
     while sum(widths) > CONTENT_W and size > 7.0:
         size -= 0.5
         widths = _column_widths(table, size, pad)
-    numeric = [bool(table.sort_keys) and all(isinstance(k[i], float) for k in table.sort_keys)
-               for i in range(len(table.columns))]
+    numeric = [
+        bool(table.sort_keys) and all(isinstance(k[i], float) for k in table.sort_keys)
+        for i in range(len(table.columns))
+    ]
     floor = 0.9  # inches: a wrapped column never gets narrower than this
     while sum(widths) > CONTENT_W:
         candidates = [i for i in range(len(widths)) if not numeric[i] and widths[i] > floor]
@@ -258,16 +267,25 @@ def _table_items(table: Table) -> tuple[list[Item], Item]:
             if numeric[i]:
                 lines.append(Line(cell, lefts[i] + widths[i] - pad / 2, size, weight, align="right", dy=row_pad))
                 continue
-            parts = wrap(cell, widths[i] - pad, size, weight) if text_width(cell, size, weight) > widths[i] - pad else [cell]
+            parts = (
+                wrap(cell, widths[i] - pad, size, weight)
+                if text_width(cell, size, weight) > widths[i] - pad
+                else [cell]
+            )
             depth = max(depth, len(parts))
-            lines += [Line(part, lefts[i] + pad / 2, size, weight, dy=row_pad + k * line_h)
-                      for k, part in enumerate(parts)]
-        return Item(height=depth * line_h + 2 * row_pad, lines=tuple(lines),
-                    band=sum(widths) if header else 0.0, keep_with_next=header, table_row=not header,
-                    table_rows=len(table.rows))
+            lines += [
+                Line(part, lefts[i] + pad / 2, size, weight, dy=row_pad + k * line_h) for k, part in enumerate(parts)
+            ]
+        return Item(
+            height=depth * line_h + 2 * row_pad,
+            lines=tuple(lines),
+            band=sum(widths) if header else 0.0,
+            keep_with_next=header,
+            table_row=not header,
+            table_rows=len(table.rows),
+        )
 
-    items = [Item(i.height, i.lines, keep_with_next=True)
-             for i in _text_items(table.title, size=9.5, weight="bold")]
+    items = [Item(i.height, i.lines, keep_with_next=True) for i in _text_items(table.title, size=9.5, weight="bold")]
     header = row_item(table.columns, header=True)
     items.append(header)
     rows = [row_item(row, header=False) for row in table.rows]
@@ -282,8 +300,7 @@ def _table_items(table: Table) -> tuple[list[Item], Item]:
     if table.note:
         items += _text_items(table.note, size=7.5, style="italic", color=MUTED)
     last = items[-1]
-    items[-1] = Item(last.height + 0.16, last.lines, last.band, table_row=last.table_row,
-                     table_rows=last.table_rows)
+    items[-1] = Item(last.height + 0.16, last.lines, last.band, table_row=last.table_row, table_rows=last.table_rows)
     return items, header
 
 
@@ -294,8 +311,10 @@ def block_items(block: Block) -> tuple[list[Item], Item | None]:
     if isinstance(block, Bullets):
         items: list[Item] = []
         if block.heading:
-            items += [Item(i.height + 0.04, i.lines, keep_with_next=True)
-                      for i in _text_items(block.heading, size=10.5, weight="bold")]
+            items += [
+                Item(i.height + 0.04, i.lines, keep_with_next=True)
+                for i in _text_items(block.heading, size=10.5, weight="bold")
+            ]
         for text in block.items:
             items += _text_items(text, size=9, x=MARGIN_X + 0.1, first_prefix="\u2022 ", gap_after=0.03)
         items[-1] = Item(items[-1].height + 0.1, items[-1].lines)
@@ -362,10 +381,13 @@ def layout(report: Report) -> list[Page]:
         contents.placed.append((y, item))
         y += item.height
     for number, (name, page_no) in enumerate(starts, start=1):
-        row = Item(height=0.3, lines=(
-            Line(f"{number}.  {name}", MARGIN_X, 11),
-            Line(str(page_no), PAGE_W - MARGIN_X, 11, align="right"),
-        ))
+        row = Item(
+            height=0.3,
+            lines=(
+                Line(f"{number}.  {name}", MARGIN_X, 11),
+                Line(str(page_no), PAGE_W - MARGIN_X, 11, align="right"),
+            ),
+        )
         contents.placed.append((y, row))
         contents.links.append(PageLink(y, row.height, page_no - 1))
         y += row.height
@@ -400,9 +422,9 @@ def drawn_ahead(section: Section) -> Section:
             size, drawn = drawings.setdefault(id(item.plot), (_figure_size(figure), []))
             drawn.append((height, _plot_pdf(figure, height)))
     blocks = tuple(
-        replace(block, svg=svg_text(block.make()), size=drawings[id(block)][0],
-                pdf=tuple(drawings[id(block)][1]))
-        if isinstance(block, Plot) and id(block) in drawings else block
+        replace(block, svg=svg_text(block.make()), size=drawings[id(block)][0], pdf=tuple(drawings[id(block)][1]))
+        if isinstance(block, Plot) and id(block) in drawings
+        else block
         for block in section.blocks
     )
     return replace(section, blocks=blocks)
@@ -419,11 +441,16 @@ def split_row(item: Item, room: float) -> tuple[Item, Item] | None:
     cut = max((top for top in tops[1:] if top + pad <= room), default=None)
     if cut is None:
         return None
-    head = Item(cut + pad, tuple(line for line in item.lines if line.dy < cut), table_row=True,
-                table_rows=item.table_rows)
-    tail = Item(item.height - cut + pad,
-                tuple(replace(line, dy=line.dy - cut + pad) for line in item.lines if line.dy >= cut),
-                keep_with_next=item.keep_with_next, table_row=True, table_rows=item.table_rows)
+    head = Item(
+        cut + pad, tuple(line for line in item.lines if line.dy < cut), table_row=True, table_rows=item.table_rows
+    )
+    tail = Item(
+        item.height - cut + pad,
+        tuple(replace(line, dy=line.dy - cut + pad) for line in item.lines if line.dy >= cut),
+        keep_with_next=item.keep_with_next,
+        table_row=True,
+        table_rows=item.table_rows,
+    )
     return head, tail
 
 
@@ -436,14 +463,13 @@ def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, 
         becomes item ``i + 1``)."""
         parts = split_row(items[i], CONTENT_BOTTOM - y)
         if parts is not None:
-            items[i:i + 1] = parts
+            items[i : i + 1] = parts
         return items[i]
 
     i = 0
     while i < len(items):
         item = items[i]
-        if (item.table_row and y + item.height > CONTENT_BOTTOM
-                and y - MARGIN_TOP < 0.5 * (CONTENT_BOTTOM - MARGIN_TOP)):
+        if item.table_row and y + item.height > CONTENT_BOTTOM and y - MARGIN_TOP < 0.5 * (CONTENT_BOTTOM - MARGIN_TOP):
             # a row too tall for the rest of a page that is not yet half full goes on over the
             # page break (the header repeated above its rest) rather than leave the page empty
             item = split_at(i, y)
@@ -492,19 +518,53 @@ def _draw_page(page: Page, number: int, total: int, footer: str) -> Figure:
         fig.set_size_inches(PAGE_W, PAGE_H)
         for top, item in page.placed:
             if item.band:
-                fig.add_artist(Rectangle(
-                    (MARGIN_X / PAGE_W, 1 - (top + item.height) / PAGE_H), item.band / PAGE_W,
-                    item.height / PAGE_H, transform=fig.transFigure, facecolor=BAND, edgecolor="none",
-                    zorder=-1))
+                fig.add_artist(
+                    Rectangle(
+                        (MARGIN_X / PAGE_W, 1 - (top + item.height) / PAGE_H),
+                        item.band / PAGE_W,
+                        item.height / PAGE_H,
+                        transform=fig.transFigure,
+                        facecolor=BAND,
+                        edgecolor="none",
+                        zorder=-1,
+                    )
+                )
             for line in item.lines:
-                fig.text(line.x / PAGE_W, 1 - (top + 0.02 + line.dy) / PAGE_H, line.text, fontsize=line.size,
-                         fontweight=line.weight, fontstyle=line.style, color=line.color,
-                         ha=line.align, va="top", family=FAMILY, parse_math=False)
+                fig.text(
+                    line.x / PAGE_W,
+                    1 - (top + 0.02 + line.dy) / PAGE_H,
+                    line.text,
+                    fontsize=line.size,
+                    fontweight=line.weight,
+                    fontstyle=line.style,
+                    color=line.color,
+                    ha=line.align,
+                    va="top",
+                    family=FAMILY,
+                    parse_math=False,
+                )
         if page.header:
-            fig.text(MARGIN_X / PAGE_W, 1 - 0.45 / PAGE_H, page.header, fontsize=8, color=MUTED,
-                     va="top", family=FAMILY, parse_math=False)
-        fig.text(0.5, 0.45 / PAGE_H, f"{footer}  \u00b7  page {number} of {total}", fontsize=8,
-                 color=MUTED, ha="center", va="bottom", family=FAMILY, parse_math=False)
+            fig.text(
+                MARGIN_X / PAGE_W,
+                1 - 0.45 / PAGE_H,
+                page.header,
+                fontsize=8,
+                color=MUTED,
+                va="top",
+                family=FAMILY,
+                parse_math=False,
+            )
+        fig.text(
+            0.5,
+            0.45 / PAGE_H,
+            f"{footer}  \u00b7  page {number} of {total}",
+            fontsize=8,
+            color=MUTED,
+            ha="center",
+            va="bottom",
+            family=FAMILY,
+            parse_math=False,
+        )
     return fig
 
 
@@ -514,8 +574,11 @@ def _plot_pdf(figure: Figure, height: float) -> bytes:
     with matplotlib.rc_context(RC_PARAMS):
         figure.set_size_inches(CONTENT_W, height)
         figure.set_layout_engine(ConstrainedLayoutEngine())
-        figure.savefig(buffer, format="pdf", metadata={"CreationDate": None, "ModDate": None,
-                                                        "Producer": "cardsim", "Creator": "cardsim"})
+        figure.savefig(
+            buffer,
+            format="pdf",
+            metadata={"CreationDate": None, "ModDate": None, "Producer": "cardsim", "Creator": "cardsim"},
+        )
     return buffer.getvalue()
 
 
@@ -524,12 +587,14 @@ def _plot_form(writer: PdfWriter, data: bytes) -> IndirectObject:
     form XObject of ``writer``: its compressed drawing and its own resources, unchanged."""
     drawn = PdfReader(io.BytesIO(data)).pages[0]
     form = drawn["/Contents"].clone(writer)
-    form.update({
-        NameObject("/Type"): NameObject("/XObject"),
-        NameObject("/Subtype"): NameObject("/Form"),
-        NameObject("/BBox"): ArrayObject(FloatObject(v) for v in drawn.mediabox),
-        NameObject("/Resources"): drawn["/Resources"].clone(writer),
-    })
+    form.update(
+        {
+            NameObject("/Type"): NameObject("/XObject"),
+            NameObject("/Subtype"): NameObject("/Form"),
+            NameObject("/BBox"): ArrayObject(FloatObject(v) for v in drawn.mediabox),
+            NameObject("/Resources"): drawn["/Resources"].clone(writer),
+        }
+    )
     return form.indirect_reference
 
 
@@ -554,8 +619,7 @@ def _place_plots(writer: PdfWriter, pages: list[Page]) -> None:
                 data = _plot_pdf(figure if figure is not None else item.plot.make(), height)
             name = NameObject(f"/CardsimPlot{k}")
             xobjects[name] = _plot_form(writer, data)
-            paint.append(f"q 1 0 0 1 {MARGIN_X * PT:.4f} {(PAGE_H - top - height) * PT:.4f} cm "
-                         f"{name} Do Q".encode())
+            paint.append(f"q 1 0 0 1 {MARGIN_X * PT:.4f} {(PAGE_H - top - height) * PT:.4f} cm {name} Do Q".encode())
         resources[NameObject("/XObject")] = writer._add_object(xobjects)
         target[NameObject("/Resources")] = resources
         contents = target.raw_get("/Contents")
@@ -563,8 +627,7 @@ def _place_plots(writer: PdfWriter, pages: list[Page]) -> None:
         before.set_data(b"q")
         after.set_data(b"\n".join(paint))
         parts = list(contents) if isinstance(contents, ArrayObject) else [contents]
-        target[NameObject("/Contents")] = ArrayObject(
-            [writer._add_object(before), *parts, writer._add_object(after)])
+        target[NameObject("/Contents")] = ArrayObject([writer._add_object(before), *parts, writer._add_object(after)])
 
 
 def _add_navigation(writer: PdfWriter, pages: list[Page]) -> None:
@@ -578,10 +641,16 @@ def _add_navigation(writer: PdfWriter, pages: list[Page]) -> None:
             else:
                 writer.add_outline_item(title=mark.title, page_number=index, parent=chapter, fit=fit)
         for link in page.links:
-            rect = (MARGIN_X * PT, (PAGE_H - link.top - link.height) * PT,
-                    (PAGE_W - MARGIN_X) * PT, (PAGE_H - link.top) * PT)
-            writer.add_annotation(index, Link(rect=rect, border=[0, 0, 0], target_page_index=link.target,
-                                              fit=Fit.xyz(left=0, top=PAGE_H * PT)))
+            rect = (
+                MARGIN_X * PT,
+                (PAGE_H - link.top - link.height) * PT,
+                (PAGE_W - MARGIN_X) * PT,
+                (PAGE_H - link.top) * PT,
+            )
+            writer.add_annotation(
+                index,
+                Link(rect=rect, border=[0, 0, 0], target_page_index=link.target, fit=Fit.xyz(left=0, top=PAGE_H * PT)),
+            )
 
 
 def write_pdf(report: Report, path: Path, pages: list[Page] | None = None) -> int:

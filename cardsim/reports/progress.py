@@ -43,10 +43,14 @@ class Tracker:
                 )
 
                 self._bar = Progress(
-                    TextColumn(label), BarColumn(), TaskProgressColumn(),
-                    TextColumn("{task.fields[experiments]}"), TimeElapsedColumn(),
+                    TextColumn(label),
+                    BarColumn(),
+                    TaskProgressColumn(),
+                    TextColumn("{task.fields[experiments]}"),
+                    TimeElapsedColumn(),
                     TextColumn("[dim]{task.description}"),
-                    console=console, transient=True,
+                    console=console,
+                    transient=True,
                 )
                 self._task = self._bar.add_task("", total=self.total, experiments=self._count_text())
 
@@ -55,8 +59,9 @@ class Tracker:
             self._bar.start()
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, trace: TracebackType | None
+    ) -> None:
         if self._bar is not None:
             self._bar.stop()
 
@@ -98,8 +103,11 @@ class Tracker:
         """Off a terminal: one line per finished game with the time so far and the overall share
         of experiments done."""
         if self.enabled and self._bar is None:
-            print(f"{title} done after {time.perf_counter() - self._started:.0f} s "
-                  f"({self.done / self.total:.0%} of the experiments)", file=sys.stderr)
+            print(
+                f"{title} done after {time.perf_counter() - self._started:.0f} s "
+                f"({self.done / self.total:.0%} of the experiments)",
+                file=sys.stderr,
+            )
 
     def note(self, text: str) -> None:
         """A line on stderr above the bar."""

@@ -77,25 +77,39 @@ class Profile:
 
     def describe(self) -> str:
         """One sentence for the report's first page."""
-        quick = " This is the QUICK profile: intervals are wider than the default report's." if (
-            self.name == "quick") else ""
+        quick = (
+            " This is the QUICK profile: intervals are wider than the default report's."
+            if (self.name == "quick")
+            else ""
+        )
         table, table_n = self.tier("table")
         sweep, sweep_n = self.tier("sweep")
         tiered = (table, table_n) != (self.precision, self.max_n)
-        head = (f"each headline rate runs until its 95% interval is at most "
+        head = (
+            (
+                f"each headline rate runs until its 95% interval is at most "
                 f"\u00b1{100 * self.precision:.1f} percentage points wide or reaches "
                 f"{self.max_n:,} episodes; the other rows of tables and plots stop at "
-                f"\u00b1{100 * table:.1f} points or {table_n:,} episodes,") if tiered else (
+                f"\u00b1{100 * table:.1f} points or {table_n:,} episodes,"
+            )
+            if tiered
+            else (
                 f"each experiment runs until its headline 95% interval is at most "
                 f"\u00b1{100 * self.precision:.1f} percentage points wide or reaches "
-                f"{self.max_n:,} episodes;")
+                f"{self.max_n:,} episodes;"
+            )
+        )
         if (sweep, sweep_n) == (self.tune_precision, self.tune_max_n):
-            tuning = (f"the \"pick your group\" cells and tuning candidates stop at "
-                      f"\u00b1{100 * self.tune_precision:.1f} points or {self.tune_max_n:,}")
+            tuning = (
+                f'the "pick your group" cells and tuning candidates stop at '
+                f"\u00b1{100 * self.tune_precision:.1f} points or {self.tune_max_n:,}"
+            )
         else:
-            tuning = (f"the \"pick your group\" cells at \u00b1{100 * self.tune_precision:.1f} "
-                      f"points or {self.tune_max_n:,}, the other candidates of the tuning grids "
-                      f"at \u00b1{100 * sweep:.1f} points or {sweep_n:,}")
+            tuning = (
+                f'the "pick your group" cells at \u00b1{100 * self.tune_precision:.1f} '
+                f"points or {self.tune_max_n:,}, the other candidates of the tuning grids "
+                f"at \u00b1{100 * sweep:.1f} points or {sweep_n:,}"
+            )
         return (
             f"Profile '{self.name}': {head} {tuning}; each run stops at the first whole chunk of "
             f"episodes that meets its target. The Cash'n Guns table profiles use fixed samples, "
@@ -103,8 +117,15 @@ class Profile:
         )
 
     def experiment(
-        self, key: str, config: Mapping[str, Any], labels: Mapping[str, Any], *,
-        tuning: bool = False, scale: float = 1.0, tier: str | None = None, weight: float = 1.0,
+        self,
+        key: str,
+        config: Mapping[str, Any],
+        labels: Mapping[str, Any],
+        *,
+        tuning: bool = False,
+        scale: float = 1.0,
+        tier: str | None = None,
+        weight: float = 1.0,
         paired: bool = False,
     ) -> Experiment:
         """An experiment at the precision of its ``tier`` (default: ``tuning`` if ``tuning``,
@@ -118,9 +139,14 @@ class Profile:
         bound = max(1, int(max_n * scale))
         chunk = {"sweep": self.sweep_chunk, "table": self.fine_chunk, "tuning": self.fine_chunk}.get(tier)
         return Experiment(
-            key=key, config=dict(config), labels=dict(labels), precision=precision,
-            max_n=bound, chunk_size=None if paired or chunk is None else _dividing(chunk, bound),
-            weight=weight, paired=paired,
+            key=key,
+            config=dict(config),
+            labels=dict(labels),
+            precision=precision,
+            max_n=bound,
+            chunk_size=None if paired or chunk is None else _dividing(chunk, bound),
+            weight=weight,
+            paired=paired,
         )
 
 
@@ -132,9 +158,19 @@ def _dividing(chunk: int, bound: int) -> int:
     return next(size for size in range(chunk, 0, -1) if bound % size == 0)
 
 
-DEFAULT = Profile("default", precision=0.01, max_n=20_000, tune_precision=0.02, tune_max_n=2_500,
-                  table_precision=0.02, table_max_n=5_000, sweep_precision=0.03,
-                  sweep_max_n=2_500, sweep_chunk=500, fine_chunk=500)
+DEFAULT = Profile(
+    "default",
+    precision=0.01,
+    max_n=20_000,
+    tune_precision=0.02,
+    tune_max_n=2_500,
+    table_precision=0.02,
+    table_max_n=5_000,
+    sweep_precision=0.03,
+    sweep_max_n=2_500,
+    sweep_chunk=500,
+    fine_chunk=500,
+)
 QUICK = Profile("quick", precision=0.05, max_n=1_000, tune_precision=0.08, tune_max_n=300)
 PROFILES: dict[str, Profile] = {p.name: p for p in (DEFAULT, QUICK)}
 
@@ -207,8 +243,7 @@ class Outcome:
     def labelled(self) -> pl.DataFrame:
         """The episodes with the experiment's labels as constant columns in front (a label the
         episodes already carry as a column is left to the episodes)."""
-        columns = [pl.lit(v).alias(k) for k, v in self.experiment.labels.items()
-                   if k not in self.episodes.columns]
+        columns = [pl.lit(v).alias(k) for k, v in self.experiment.labels.items() if k not in self.episodes.columns]
         return self.episodes.select(columns + [pl.all()]) if columns else self.episodes
 
 
@@ -228,8 +263,7 @@ class Outcomes:
     def select(self, keep: Callable[[Experiment], bool]) -> list[Outcome]:
         return [o for o in self.by_key.values() if keep(o.experiment)]
 
-    def combined(self, keep: Callable[[Experiment], bool] = lambda e: True,
-                 index: str | None = None) -> pl.DataFrame:
+    def combined(self, keep: Callable[[Experiment], bool] = lambda e: True, index: str | None = None) -> pl.DataFrame:
         """Labelled episodes of the kept experiments, stacked (columns not shared are dropped);
         with ``index``, a column of that name numbers each experiment's episodes from 0 (every
         experiment shares the seed, so episode k of each is played from the same chunk stream)."""
@@ -255,10 +289,8 @@ def shared_runs(simulator: Simulator, plan: Sequence[Experiment]) -> list[Experi
     groups: dict[Any, list[Experiment]] = {}
     for experiment in plan:
         groups.setdefault(simulator.make_config(**experiment.config), []).append(experiment)
-    sizes = {id(e): chunk_of(simulator, max(group, key=lambda g: g.max_n))
-             for group in groups.values() for e in group}
-    return [e if chunk_of(simulator, e) == sizes[id(e)] else replace(e, chunk_size=sizes[id(e)])
-            for e in plan]
+    sizes = {id(e): chunk_of(simulator, max(group, key=lambda g: g.max_n)) for group in groups.values() for e in group}
+    return [e if chunk_of(simulator, e) == sizes[id(e)] else replace(e, chunk_size=sizes[id(e)]) for e in plan]
 
 
 def largest_runs(simulator: Simulator, outcomes: Outcomes) -> Outcomes:
@@ -272,13 +304,15 @@ def largest_runs(simulator: Simulator, outcomes: Outcomes) -> Outcomes:
     for outcome in outcomes.by_key.values():
         if not outcome.experiment.paired:
             groups.setdefault(simulator.make_config(**outcome.experiment.config), []).append(outcome)
-    largest = {o.experiment.key: max(group, key=lambda g: g.n)
-               for group in groups.values() for o in group}
+    largest = {o.experiment.key: max(group, key=lambda g: g.n) for group in groups.values() for o in group}
     by_key = {}
     for key, outcome in outcomes.by_key.items():
         big = largest.get(key, outcome)
-        by_key[key] = outcome if big.n <= outcome.n else replace(
-            outcome, episodes=big.episodes, stop_rule=big.stop_rule, run_id=big.run_id)
+        by_key[key] = (
+            outcome
+            if big.n <= outcome.n
+            else replace(outcome, episodes=big.episodes, stop_rule=big.stop_rule, run_id=big.run_id)
+        )
     return replace(outcomes, by_key=by_key)
 
 
@@ -309,17 +343,33 @@ def run_experiments(
             tracker.start(game, experiment.key)
             on_chunk = lambda _index, most=most_chunks: tracker.chunk(most)  # noqa: E731
         if experiment.precision is None:
-            result = run(simulator, config, n=experiment.max_n, seed=seed, jobs=jobs, store=store,
-                         chunk_size=size, on_chunk=on_chunk)
+            result = run(
+                simulator,
+                config,
+                n=experiment.max_n,
+                seed=seed,
+                jobs=jobs,
+                store=store,
+                chunk_size=size,
+                on_chunk=on_chunk,
+            )
         else:
-            result = run(simulator, config, n=min(size, experiment.max_n), seed=seed, jobs=jobs,
-                         store=store, precision=experiment.precision, max_n=experiment.max_n,
-                         chunk_size=size, on_chunk=on_chunk)
+            result = run(
+                simulator,
+                config,
+                n=min(size, experiment.max_n),
+                seed=seed,
+                jobs=jobs,
+                store=store,
+                precision=experiment.precision,
+                max_n=experiment.max_n,
+                chunk_size=size,
+                on_chunk=on_chunk,
+            )
         if tracker is not None:
             tracker.finish()
         run_id = result.path.name if result.path is not None else "(memory)"
-        outcome = Outcome(experiment, result.episodes, result.stop_rule, run_id, game,
-                          time.process_time() - started)
+        outcome = Outcome(experiment, result.episodes, result.stop_rule, run_id, game, time.process_time() - started)
         outcomes.by_key[experiment.key] = outcome
         if on_done is not None:
             on_done(outcome)

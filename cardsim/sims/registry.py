@@ -40,12 +40,12 @@ def _discovered() -> dict[str, Game]:
             try:
                 game = point.load()
             except Exception as exc:  # noqa: BLE001 - a broken plug-in must not break cardsim
-                warnings.warn(f"cardsim: game plug-in {point.name!r} failed to load: {exc}",
-                              stacklevel=2)
+                warnings.warn(f"cardsim: game plug-in {point.name!r} failed to load: {exc}", stacklevel=2)
                 continue
             if not isinstance(game, Game) or game.name in found:
-                warnings.warn(f"cardsim: game plug-in {point.name!r} skipped (not a Game, or "
-                              "its name is taken)", stacklevel=2)
+                warnings.warn(
+                    f"cardsim: game plug-in {point.name!r} skipped (not a Game, or its name is taken)", stacklevel=2
+                )
                 continue
             found[game.name] = game
         _found = found

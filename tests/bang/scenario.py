@@ -24,12 +24,14 @@ def table(
         roles = [int(r) for r in C.ROLES_BY_PLAYERS[n - 4, :n]]
     if bots is None:
         bots = [C.BOT_ROLE] * n
-    return E.StateView(E.blank_state(
-        np.array(roles, dtype=np.int64),
-        np.array(chars, dtype=np.int64),
-        np.array(bots, dtype=np.int64),
-        1000,
-    ))
+    return E.StateView(
+        E.blank_state(
+            np.array(roles, dtype=np.int64),
+            np.array(chars, dtype=np.int64),
+            np.array(bots, dtype=np.int64),
+            1000,
+        )
+    )
 
 
 def card(kind: int, code: str | None = None, *, skip: int = 0) -> int:
@@ -38,9 +40,7 @@ def card(kind: int, code: str | None = None, *, skip: int = 0) -> int:
     for c in range(C.N_CARDS):
         if C.CARD_KIND[c] != kind:
             continue
-        if code is not None and (int(C.CARD_RANK[c]), int(C.CARD_SUIT[c])) != C.parse_card_code(
-            code
-        ):
+        if code is not None and (int(C.CARD_RANK[c]), int(C.CARD_SUIT[c])) != C.parse_card_code(code):
             continue
         if skip == 0:
             return c

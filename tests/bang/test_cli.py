@@ -17,19 +17,31 @@ def test_bots_lists_every_bot() -> None:
     result = runner.invoke(app, ["bots", "--json"])
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)["tables"]["bots"]
-    assert {row["bot"] for row in rows} == {"random", "role", "naive", "tuned", "role2", "tuned2",
-                                            "search"}
+    assert {row["bot"] for row in rows} == {"random", "role", "naive", "tuned", "role2", "tuned2", "search"}
 
 
 def test_run_prints_sides_roles_characters_and_length(tmp_path) -> None:
     plot = tmp_path / "plots"
-    args = ["run", "--players", "4-5", "--n", "300", "--bots", "sheriff=role,outlaw=random",
-            "--jobs", "1", "--no-store", "-q", "--json", "--plot", str(plot)]
+    args = [
+        "run",
+        "--players",
+        "4-5",
+        "--n",
+        "300",
+        "--bots",
+        "sheriff=role,outlaw=random",
+        "--jobs",
+        "1",
+        "--no-store",
+        "-q",
+        "--json",
+        "--plot",
+        str(plot),
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     tables = json.loads(result.stdout)["tables"]
-    sides, roles, characters, lengths = (tables[name] for name in
-                                         ("sides", "roles", "characters", "length"))
+    sides, roles, characters, lengths = (tables[name] for name in ("sides", "roles", "characters", "length"))
     assert len(sides) == 8  # 2 player counts x 4 sides
     for counts in (4, 5):
         rows = [r for r in sides if r["players"] == counts]
@@ -46,7 +58,9 @@ def test_run_prints_sides_roles_characters_and_length(tmp_path) -> None:
 def test_bad_player_count_is_one_line_exit_2() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "cardsim.cli", "bang", "run", "--players", "3-5", "--n", "10"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "4-7" in done.stderr
@@ -54,17 +68,17 @@ def test_bad_player_count_is_one_line_exit_2() -> None:
 
 def test_bad_bot_is_one_line_exit_2() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "cardsim.cli", "bang", "run", "--bots", "outlaw=genius",
-         "--n", "10"],
-        capture_output=True, text=True, check=False,
+        [sys.executable, "-m", "cardsim.cli", "bang", "run", "--bots", "outlaw=genius", "--n", "10"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "genius" in done.stderr
 
 
 def test_run_kills_table() -> None:
-    args = ["run", "--players", "7", "--n", "200", "--jobs", "1", "--no-store", "-q", "--json",
-            "--kills"]
+    args = ["run", "--players", "7", "--n", "200", "--jobs", "1", "--no-store", "-q", "--json", "--kills"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     kills = json.loads(result.stdout)["tables"]["eliminations"]
@@ -77,8 +91,20 @@ def test_compare_takes_the_shared_store_options_and_reuses_rows(tmp_path, monkey
     rows are kept in the store and the same comparison is read back, not played again."""
     import cardsim.sims.bang.compare as compare
 
-    args = ["compare", "--players", "4", "--roles", "sheriff", "--n", "200", "--jobs", "1",
-            "--store", str(tmp_path), "--json"]
+    args = [
+        "compare",
+        "--players",
+        "4",
+        "--roles",
+        "sheriff",
+        "--n",
+        "200",
+        "--jobs",
+        "1",
+        "--store",
+        str(tmp_path),
+        "--json",
+    ]
     first = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
     assert len(list((tmp_path / "bang_compare").iterdir())) == 1
@@ -98,20 +124,18 @@ def test_compare_takes_the_shared_store_options_and_reuses_rows(tmp_path, monkey
 
 def one_line_error(*args: str) -> str:
     """stderr of a ``cardsim bang ...`` run that must fail with exit 2 in one line."""
-    done = subprocess.run([sys.executable, "-m", "cardsim.cli", "bang", *args],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardsim.cli", "bang", *args], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().count("\n") == 0, done.stderr
     return done.stderr
 
 
 def test_bad_population_member_is_one_line_exit_2() -> None:
-    compare = ["compare", "--players", "5", "--bot", "search", "--against", "tuned", "--n", "10",
-               "--no-store"]
-    assert "--population member 'genius'" in one_line_error(*compare, "--population",
-                                                              "role,genius")
-    assert "--population member 'mine.py'" in one_line_error(*compare, "--population",
-                                                               "role,mine.py")
+    compare = ["compare", "--players", "5", "--bot", "search", "--against", "tuned", "--n", "10", "--no-store"]
+    assert "--population member 'genius'" in one_line_error(*compare, "--population", "role,genius")
+    assert "--population member 'mine.py'" in one_line_error(*compare, "--population", "role,mine.py")
     assert "twice" in one_line_error(*compare, "--population", "role,role")
 
 

@@ -24,11 +24,7 @@ def test_deck_has_80_cards_with_published_counts() -> None:
 
 def test_deck_suits_and_ranks_match_published_cards() -> None:
     def codes(kind: int) -> list[tuple[int, int]]:
-        return sorted(
-            (int(C.CARD_RANK[c]), int(C.CARD_SUIT[c]))
-            for c in range(C.N_CARDS)
-            if C.CARD_KIND[c] == kind
-        )
+        return sorted((int(C.CARD_RANK[c]), int(C.CARD_SUIT[c])) for c in range(C.N_CARDS) if C.CARD_KIND[c] == kind)
 
     assert codes(C.DYNAMITE) == [(2, C.HEARTS)]
     assert codes(C.BARREL) == [(12, C.SPADES), (13, C.SPADES)]

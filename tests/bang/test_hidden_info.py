@@ -56,8 +56,8 @@ def leaky_pedro_decisions(state: np.ndarray, p: int) -> tuple:
 
 
 @pytest.mark.parametrize(
-    "bot", [C.BOT_ROLE, C.BOT_NAIVE, C.BOT_RANDOM, C.BOT_TUNED, C.BOT_ROLE2, C.BOT_TUNED2,
-            C.BOT_SEARCH])
+    "bot", [C.BOT_ROLE, C.BOT_NAIVE, C.BOT_RANDOM, C.BOT_TUNED, C.BOT_ROLE2, C.BOT_TUNED2, C.BOT_SEARCH]
+)
 @pytest.mark.parametrize("players", [4, 7])
 def test_decisions_ignore_hidden_cards_and_roles(bot: int, players: int) -> None:
     states = mid_game_states(bot, players, SEARCH_GAMES if bot == C.BOT_SEARCH else 12)
@@ -157,6 +157,7 @@ def observed_plays(state: np.ndarray, p: int) -> list[tuple[int, int, int]]:
 
 def posterior_updates(plays: list[tuple[int, int, int]]) -> Decide:
     """The likelihood table after each of ``plays`` is observed on a state (seen by seat p)."""
+
     def decide(state: np.ndarray, p: int) -> tuple:
         tables = []
         for q, c, t in plays:
@@ -164,6 +165,7 @@ def posterior_updates(plays: list[tuple[int, int, int]]) -> Decide:
             E.observe_play(s, q, c, t)
             tables.append(loglik_table(s).tobytes())
         return tuple(tables)
+
     return decide
 
 
@@ -180,6 +182,7 @@ def leaky_posterior_updates(plays: list[tuple[int, int, int]]) -> Decide:
             table[q, :, int(s[E.ROLE + q])] += 0.5
             tables.append(table.tobytes())
         return honest(state, p) + tuple(tables)
+
     return decide
 
 
@@ -285,8 +288,11 @@ def row_reading_decisions(state: np.ndarray, p: int) -> tuple:
     seat's row from its role, so the row tells the hidden role."""
     view = E.StateView(state)
     outlaw_row = E.DEFAULT_PARAMS[C.OUTLAW]
-    suspects = [q for q in range(int(view.g[E.G_PLAYERS]))
-                if q != p and view.alive[q] == 1 and np.array_equal(view.params[q], outlaw_row)]
+    suspects = [
+        q
+        for q in range(int(view.g[E.G_PLAYERS]))
+        if q != p and view.alive[q] == 1 and np.array_equal(view.params[q], outlaw_row)
+    ]
     return bot_decisions(state, p), suspects[0] if suspects else -1
 
 

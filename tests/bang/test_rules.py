@@ -54,9 +54,7 @@ def test_sheriff_starts_and_turns_go_clockwise_over_the_living() -> None:
     """The Sheriff (here at seat 2) plays first, then seats 3, 0, 1, ... clockwise; the dead
     seat 4 is skipped. Each turn draws two stacked Missed! (unplayable), so who holds which
     card tells the order of the turns."""
-    s = table(
-        [C.WILLY_THE_KID] * 5, roles=[C.OUTLAW, C.RENEGADE, C.SHERIFF, C.OUTLAW, C.DEPUTY]
-    )
+    s = table([C.WILLY_THE_KID] * 5, roles=[C.OUTLAW, C.RENEGADE, C.SHERIFF, C.OUTLAW, C.DEPUTY])
     s.alive[4] = 0
     s.life[4] = 0
     missed = [card(C.MISSED, skip=i) for i in range(12)]
@@ -119,9 +117,7 @@ def test_dynamite_explodes_on_every_spade_two_to_nine(code: str) -> None:
     assert s.life[3] == 1 and top_discard(s) == dyn and s.table[0, C.DYNAMITE] == -1
 
 
-@pytest.mark.parametrize(
-    "code", ["10S", "JS", "QS", "2C", "3D", "4H", "5C", "6D", "7C", "8D", "9H", "9C", "8C"]
-)
+@pytest.mark.parametrize("code", ["10S", "JS", "QS", "2C", "3D", "4H", "5C", "6D", "7C", "8D", "9H", "9C", "8C"])
 def test_dynamite_does_not_explode_on_ten_of_spades_or_other_suits(code: str) -> None:
     s = plain_table()
     dyn = card(C.DYNAMITE)
@@ -217,9 +213,7 @@ def _bang_targets(weapon: int, far: bool) -> set[int]:
     if far:
         equip(s, 3, card(C.MUSTANG, "8H"))
         equip(s, 4, card(C.MUSTANG, "9H"))
-    assert [E.distance(s.state, 0, t) for t in range(1, 7)] == (
-        _FAR_DISTANCES if far else _PLAIN_DISTANCES
-    )
+    assert [E.distance(s.state, 0, t) for t in range(1, 7)] == (_FAR_DISTANCES if far else _PLAIN_DISTANCES)
     give(s, 0, card(C.BANG, "AS"))
     equip(s, 0, weapon)
     n = E.legal_actions(s.state, 0)
@@ -554,8 +548,7 @@ def test_turn_cap_gives_no_winner() -> None:
     """A cap of one turn ends the game after the Sheriff's turn with no winner (for these
     seeds nobody is eliminated in that turn, so no side has won)."""
     for seed in range(5):
-        s = E.StateView(E.setup_game(4, np.array([1, 1, 1, 1]), E.DEFAULT_PARAMS, 1000,
-                                     np.random.default_rng(seed)))
+        s = E.StateView(E.setup_game(4, np.array([1, 1, 1, 1]), E.DEFAULT_PARAMS, 1000, np.random.default_rng(seed)))
         s.g[E.G_MAX_TURNS] = 1
         assert E.play_game(s.state, np.random.default_rng(seed), True) == 0
         assert s.g[E.G_WINNER] == C.SIDE_NONE and s.g[E.G_TURNS] == 1

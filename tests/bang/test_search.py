@@ -19,9 +19,22 @@ from cardsim.sims.bang.simulator import bot_params
 def test_games_with_a_search_seat_keep_every_invariant(players: int) -> None:
     table = bot_params("tuned2", players)
     bots = np.full(4, C.BOT_NAMES.index("tuned2"), dtype=np.int64)
-    result = E.play_focus_games(6, players, bots, table, C.OUTLAW, C.BOT_SEARCH, table[C.OUTLAW],
-                                1000, np.random.default_rng(1), np.random.default_rng(2), True,
-                                rollout_params=table, search_budget=8, search_horizon=10)
+    result = E.play_focus_games(
+        6,
+        players,
+        bots,
+        table,
+        C.OUTLAW,
+        C.BOT_SEARCH,
+        table[C.OUTLAW],
+        1000,
+        np.random.default_rng(1),
+        np.random.default_rng(2),
+        True,
+        rollout_params=table,
+        search_budget=8,
+        search_horizon=10,
+    )
     assert result[-1].max() == 0
     assert set(result[0].tolist()) <= {C.SIDE_LAW, C.SIDE_OUTLAWS, C.SIDE_RENEGADE}
 
@@ -110,7 +123,7 @@ def test_the_two_rule_renegade_spares_the_sheriff_while_others_live() -> None:
 
 def test_the_structural_rules_are_off_for_the_role_and_tuned_bots() -> None:
     for table in (E.DEFAULT_PARAMS, bot_params("tuned", 5)):
-        assert not table[:, P.P_REN_RULES:].any()
+        assert not table[:, P.P_REN_RULES :].any()
     assert (bot_params("tuned2", 5)[:, P.P_REN_RULES] == 1.0).all()
 
 
@@ -122,9 +135,19 @@ def test_compare_rejects_a_bad_budget() -> None:
 def test_ladder_verdict_names_the_cells_that_miss() -> None:
     from cardsim.sims.bang.compare import ladder_verdict
 
-    rows = [{"players": 5, "role": role, "bot": "tuned2", "against": "role2", "diff": d,
-             "diff_lo": d - 0.01, "diff_hi": d + 0.01, "holds": d >= 0.03 and d - 0.01 > 0}
-            for role, d in (("sheriff", 0.05), ("renegade", 0.02))]
+    rows = [
+        {
+            "players": 5,
+            "role": role,
+            "bot": "tuned2",
+            "against": "role2",
+            "diff": d,
+            "diff_lo": d - 0.01,
+            "diff_hi": d + 0.01,
+            "holds": d >= 0.03 and d - 0.01 > 0,
+        }
+        for role, d in (("sheriff", 0.05), ("renegade", 0.02))
+    ]
     verdict = ladder_verdict(rows)
     assert "1 of 2 cells" in verdict and "5p renegade +2.0" in verdict
     assert "sheriff" not in verdict
@@ -156,8 +179,7 @@ def posterior_after(truth: str, players: int, games: int, turns: int = 25) -> tu
     rng = np.random.default_rng(5)
     on_member, on_role = [], []
     for _ in range(games):
-        s = E.setup_game(players, np.full(4, C.BOT_NAMES.index(truth)), bot_params(truth, players),
-                         1000, rng)
+        s = E.setup_game(players, np.full(4, C.BOT_NAMES.index(truth)), bot_params(truth, players), 1000, rng)
         E.set_population(s, *population)
         p = 0
         for _ in range(turns):

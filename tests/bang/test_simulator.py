@@ -145,8 +145,9 @@ def test_role_bot_lone_deputy_knows_everyone_else_is_a_foe() -> None:
 
 def dealt_role_game(players: int, seed: int) -> E.StateView:
     """A freshly dealt game with role bots everywhere."""
-    return E.StateView(E.setup_game(players, np.array([1, 1, 1, 1]), E.DEFAULT_PARAMS, 1000,
-                                    np.random.default_rng(seed)))
+    return E.StateView(
+        E.setup_game(players, np.array([1, 1, 1, 1]), E.DEFAULT_PARAMS, 1000, np.random.default_rng(seed))
+    )
 
 
 def test_invariant_check_catches_broken_states() -> None:
@@ -172,8 +173,7 @@ def test_interpreted_reference_plays_identical_games() -> None:
     slow = interpreted_engine()
     for bots in (np.array([1, 1, 1, 1]), np.array([0, 0, 0, 0])):
         fast_rows = E.play_games(6, 5, bots, E.DEFAULT_PARAMS, 1000, np.random.default_rng(8), True)
-        slow_rows = slow.play_games(6, 5, bots, slow.DEFAULT_PARAMS, 1000,
-                                    np.random.default_rng(8), True)
+        slow_rows = slow.play_games(6, 5, bots, slow.DEFAULT_PARAMS, 1000, np.random.default_rng(8), True)
         for a, b in zip(fast_rows, slow_rows, strict=True):
             assert np.array_equal(a, b)
 
@@ -186,4 +186,3 @@ def test_invariants_hold_in_many_games(players: int) -> None:
         config = BangConfig(players=players, **parse_bots(bot))
         errors = play_arrays(config, np.random.default_rng(100 + players), 20_000, strict=True)[-1]
         assert errors.max() == 0
-

@@ -55,17 +55,41 @@ def test_perturbations_read_their_own_games() -> None:
     ],
 )
 def test_stress_bad_input_is_one_line_exit_2(args: list[str], needle: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "cardsim.cli", "bang", "stress", *args],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardsim.cli", "bang", "stress", *args], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and needle in done.stderr
 
 
 def test_stress_json_document() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "cardsim.cli", "bang", "stress", "--players", "5", "--search-n",
-         "100", "--steps", "1", "--validation", "200", "--trials", "1", "--n", "200", "--jobs",
-         "1", "--json"], capture_output=True, text=True, check=False)
+        [
+            sys.executable,
+            "-m",
+            "cardsim.cli",
+            "bang",
+            "stress",
+            "--players",
+            "5",
+            "--search-n",
+            "100",
+            "--steps",
+            "1",
+            "--validation",
+            "200",
+            "--trials",
+            "1",
+            "--n",
+            "200",
+            "--jobs",
+            "1",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     tables = json.loads(done.stdout)["tables"]
     assert [r["role"] for r in tables["best_response"]] == ["renegade"]

@@ -47,8 +47,7 @@ def test_shipped_tuned2_parameters_are_trained_with_the_rules_on() -> None:
         present = sorted(set(C.roles_for(int(players))))
         assert (bot_params("tuned2", int(players))[present, P.P_REN_RULES] == 1.0).all()
         provenance = entry["provenance"]
-        assert provenance["command"].startswith(f"cardsim bang train --bot tuned2 --players "
-                                                f"{players} --seed 0")
+        assert provenance["command"].startswith(f"cardsim bang train --bot tuned2 --players {players} --seed 0")
         # trained by the bots and rules in this tree (retrain after changing them)
         assert provenance["code_fingerprint"] == training_fingerprint("tuned2")
 
@@ -91,11 +90,9 @@ def test_a_focused_outlaw_takes_the_mustang_that_keeps_the_sheriff_away() -> Non
     barrel = v[V.V_TABLE + sheriff * C.N_KINDS + C.BARREL]
     mustang = v[V.V_TABLE + sheriff * C.N_KINDS + C.MUSTANG]
     assert P.scripted_play(v, E.DEFAULT_PARAMS[C.OUTLAW]) == (cat, sheriff, barrel)
-    assert P.scripted_play(v, P.with_structure(E.DEFAULT_PARAMS)[C.OUTLAW]) == (cat, sheriff,
-                                                                              mustang)
+    assert P.scripted_play(v, P.with_structure(E.DEFAULT_PARAMS)[C.OUTLAW]) == (cat, sheriff, mustang)
     v[V.V_DIST + sheriff] = 1  # in reach: the Barrel, as the role bot
-    assert P.scripted_play(v, P.with_structure(E.DEFAULT_PARAMS)[C.OUTLAW]) == (cat, sheriff,
-                                                                              barrel)
+    assert P.scripted_play(v, P.with_structure(E.DEFAULT_PARAMS)[C.OUTLAW]) == (cat, sheriff, barrel)
 
 
 def test_the_careful_sheriff_holds_fire_on_players_with_no_hostile_record() -> None:
@@ -119,18 +116,50 @@ def test_a_baseline_equal_to_against_is_the_plain_compare() -> None:
 
 
 def _record(path: Path, tables: str) -> None:
-    rows = [{"players": 5, "role": role, "bot": "tuned2", "against": "role2", "n": 100,
-             "diff": d, "diff_lo": d - 0.02, "diff_hi": d + 0.02,
-             "holds": d >= 0.03 and d - 0.02 > 0}
-            for role, d in (("sheriff", 0.06), ("outlaw", 0.01))]
-    checks = [{"players": 5, "role": "renegade", "bot": "search", "against": "tuned2",
-               "baseline_bot": "role2", "n": 100, "diff": -0.01, "diff_lo": -0.04,
-               "diff_hi": 0.02}]
-    path.write_text(json.dumps({
-        "format": "cardsim-bang-ladder/1", "command": "cardsim bang ladder --n 100",
-        "players": [5], "rungs": ["role2", "tuned2"], "n": 100, "seed": 0, "budget": 64,
-        "tables": tables, "table_bots": ["role2", "tuned2"], "rows": rows,
-        "search_checks": checks}))
+    rows = [
+        {
+            "players": 5,
+            "role": role,
+            "bot": "tuned2",
+            "against": "role2",
+            "n": 100,
+            "diff": d,
+            "diff_lo": d - 0.02,
+            "diff_hi": d + 0.02,
+            "holds": d >= 0.03 and d - 0.02 > 0,
+        }
+        for role, d in (("sheriff", 0.06), ("outlaw", 0.01))
+    ]
+    checks = [
+        {
+            "players": 5,
+            "role": "renegade",
+            "bot": "search",
+            "against": "tuned2",
+            "baseline_bot": "role2",
+            "n": 100,
+            "diff": -0.01,
+            "diff_lo": -0.04,
+            "diff_hi": 0.02,
+        }
+    ]
+    path.write_text(
+        json.dumps(
+            {
+                "format": "cardsim-bang-ladder/1",
+                "command": "cardsim bang ladder --n 100",
+                "players": [5],
+                "rungs": ["role2", "tuned2"],
+                "n": 100,
+                "seed": 0,
+                "budget": 64,
+                "tables": tables,
+                "table_bots": ["role2", "tuned2"],
+                "rows": rows,
+                "search_checks": checks,
+            }
+        )
+    )
 
 
 def test_the_report_verdict_is_written_from_the_recorded_ladder(tmp_path: Path) -> None:
@@ -165,8 +194,7 @@ def test_ladder_record_round_trip(tmp_path: Path) -> None:
     frame, verdict = bang.ladder("5", "random,role2", n=60, seed=1, jobs=1, record=path)
     document = read_ladder_record(path)
     assert document["rows"] == frame.to_dicts() and document["search_checks"] == []
-    assert document["command"] == ("cardsim bang ladder --players 5 --rungs random,role2 --n 60 "
-                                   "--seed 1 --budget 128")
+    assert document["command"] == ("cardsim bang ladder --players 5 --rungs random,role2 --n 60 --seed 1 --budget 128")
     assert verdict in ladder_paragraph(path)
 
 
@@ -174,8 +202,7 @@ def renegade_view(sheriff_life: int) -> tuple[np.ndarray, int, int, int]:
     """A 5-player view of the Renegade with every other player alive (two Outlaws, one
     Deputy) and the Sheriff at ``sheriff_life``: (view, Renegade's seat, an outlaw-looking
     seat, a lawful-looking seat)."""
-    s = E.setup_game(5, np.full(4, C.BOT_ROLE2), bot_params("role2", 5), 1000,
-                     np.random.default_rng(5))
+    s = E.setup_game(5, np.full(4, C.BOT_ROLE2), bot_params("role2", 5), 1000, np.random.default_rng(5))
     p = int(np.flatnonzero(E.StateView(s).role[:5] == C.RENEGADE)[0])
     v = E.public_view(s, p).copy()
     sheriff = v[V.V_SHERIFF]

@@ -23,8 +23,10 @@ def test_tables_cover_every_assignment_and_jobs_do_not_matter(tmp_path: Path) ->
     assert sides["sheriff"]["least"] <= sides["sheriff"]["median"] <= sides["sheriff"]["greatest"]
 
 
-@pytest.mark.parametrize(("entrants", "keyword"), [("role", "entrant"), ("role,role", "entrant"),
-                                                   ("role,search", "entrant"), ("role,nobot", "entrant")])
+@pytest.mark.parametrize(
+    ("entrants", "keyword"),
+    [("role", "entrant"), ("role,role", "entrant"), ("role,search", "entrant"), ("role,nobot", "entrant")],
+)
 def test_bad_entrants_name_the_keyword(entrants: str, keyword: str) -> None:
     with pytest.raises(cardsim.UserError, match=keyword):
         cardsim.bang.tournament(entrants, players=4, n=5)

@@ -30,7 +30,9 @@ def test_compare_of_a_bot_with_itself_is_exactly_zero() -> None:
     """Same deals, same play stream, same bots: the paired games are identical."""
     rows = compare_rows([5], "role", "role", ["sheriff", "renegade"], 300, 1, 1)
     assert [(r["role"], r["diff"], r["diff_lo"], r["diff_hi"]) for r in rows] == [
-        ("sheriff", 0.0, 0.0, 0.0), ("renegade", 0.0, 0.0, 0.0)]
+        ("sheriff", 0.0, 0.0, 0.0),
+        ("renegade", 0.0, 0.0, 0.0),
+    ]
     assert rows[0]["win"] == rows[0]["baseline"] and rows[0]["n"] == 300
 
 
@@ -44,7 +46,8 @@ def test_compare_rows_hold_a_paired_difference() -> None:
 
 def test_compare_is_the_same_for_any_jobs() -> None:
     assert compare_rows([4], "naive", "role", ["outlaw"], 6_000, 5, 1) == compare_rows(
-        [4], "naive", "role", ["outlaw"], 6_000, 5, 2)
+        [4], "naive", "role", ["outlaw"], 6_000, 5, 2
+    )
 
 
 def _write_params(path: Path, players: int) -> None:
@@ -84,8 +87,9 @@ def test_shipped_parameters_cover_every_player_count() -> None:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cardsim.cli", "bang", *args],
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "cardsim.cli", "bang", *args], capture_output=True, text=True, check=False
+    )
 
 
 @pytest.mark.parametrize(
@@ -111,14 +115,14 @@ def test_compare_params_trained_for_another_count_is_one_line_exit_2(tmp_path: P
     assert done.stderr.strip().count("\n") == 0 and "5 players" in done.stderr
     malformed = tmp_path / "bad.json"
     malformed.write_text("[1, 2")
-    done = _cli("compare", "--players", "5", "--n", "10", "--jobs", "1", "--params",
-                str(malformed))
+    done = _cli("compare", "--players", "5", "--n", "10", "--jobs", "1", "--params", str(malformed))
     assert done.returncode == 2 and done.stderr.strip().count("\n") == 0
 
 
 def test_compare_json_rows() -> None:
-    done = _cli("compare", "--players", "4", "--bot", "naive", "--against", "role", "--n",
-                "200", "--jobs", "1", "--json")
+    done = _cli(
+        "compare", "--players", "4", "--bot", "naive", "--against", "role", "--n", "200", "--jobs", "1", "--json"
+    )
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)["tables"]["compare"]
     assert [r["role"] for r in rows] == ["sheriff", "outlaw", "renegade"]

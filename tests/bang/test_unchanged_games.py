@@ -78,6 +78,16 @@ def test_focus_games_are_identical_after_the_compile_changes(players: int) -> No
     config = BangConfig(players=players, **parse_bots("role"))
     tuned = BangConfig(players=players, **parse_bots("tuned")).params_by_role()
     arrays = engine.play_focus_games(
-        300, players, config.bots_by_role(), config.params_by_role(), 2, 3, tuned[2], 1000,
-        np.random.default_rng(10 + players), np.random.default_rng(20 + players), False)
+        300,
+        players,
+        config.bots_by_role(),
+        config.params_by_role(),
+        2,
+        3,
+        tuned[2],
+        1000,
+        np.random.default_rng(10 + players),
+        np.random.default_rng(20 + players),
+        False,
+    )
     assert digest_of(arrays) == FOCUS_BEFORE_COMPILE_CHANGES[players]

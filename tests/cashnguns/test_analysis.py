@@ -29,10 +29,18 @@ def synthetic_profiles(payoff, strategies=("a", "b"), players=4) -> pl.DataFrame
         for s in sorted(set(profile)):
             others = counts.copy()
             others[s] -= 1
-            rows.append({"profile": "+".join(strategies[i] for i in profile), "strategy": strategies[s],
-                         "p_win": payoff(s, others), "win_lo": payoff(s, others) - 0.02,
-                         "win_hi": payoff(s, others) + 0.02, "mean_score": 0.0, "score_lo": 0.0,
-                         "score_hi": 0.0})
+            rows.append(
+                {
+                    "profile": "+".join(strategies[i] for i in profile),
+                    "strategy": strategies[s],
+                    "p_win": payoff(s, others),
+                    "win_lo": payoff(s, others) - 0.02,
+                    "win_hi": payoff(s, others) + 0.02,
+                    "mean_score": 0.0,
+                    "score_lo": 0.0,
+                    "score_hi": 0.0,
+                }
+            )
     return pl.DataFrame(rows)
 
 
@@ -58,8 +66,9 @@ def test_equilibrium_of_a_game_with_a_known_mixed_equilibrium():
 
 
 def test_equilibrium_finds_a_dominant_strategy():
-    profiles = synthetic_profiles(lambda s, others: 0.6 - 0.05 * others[1] if s == 1 else 0.3,
-                                  strategies=("a", "b"), players=5)
+    profiles = synthetic_profiles(
+        lambda s, others: 0.6 - 0.05 * others[1] if s == 1 else 0.3, strategies=("a", "b"), players=5
+    )
     equilibrium = symmetric_equilibrium(symmetric_game(profiles, ["a", "b"], 5))
     assert equilibrium.mix == pytest.approx([0.0, 1.0])
     assert equilibrium.regret == 0.0
@@ -105,10 +114,10 @@ def test_seats_of_one_strategy_in_a_game_are_one_observation():
 
     won = np.array([1, 0, 1, 1, 0] * 20)
     score = np.array([10.0, 0.0, 30.0, 20.0, 5.0] * 20)
-    episodes = pl.DataFrame({**{f"win_{s}": won for s in range(3)},
-                             **{f"score_{s}": score for s in range(3)}})
-    row = pooled_intervals(pl.DataFrame([{"profile": "x", "strategy": "x",
-                                          **pooled_seats(episodes, [0, 1, 2])}])).row(0, named=True)
+    episodes = pl.DataFrame({**{f"win_{s}": won for s in range(3)}, **{f"score_{s}": score for s in range(3)}})
+    row = pooled_intervals(pl.DataFrame([{"profile": "x", "strategy": "x", **pooled_seats(episodes, [0, 1, 2])}])).row(
+        0, named=True
+    )
     assert (row["n"], row["seats"], row["wins"]) == (100, 300, 180)
     lo, hi = wilson_interval(60, 100)
     assert np.isclose(row["p_win"], 0.6) and np.isclose(row["win_lo"], lo) and np.isclose(row["win_hi"], hi)
@@ -134,8 +143,15 @@ def test_equilibrium_of_a_cycling_game_comes_from_a_hedge_path_mean():
     from cardsim.analysis.cashnguns import SymmetricGame, evaluate_mix, replicator, symmetric_equilibrium
 
     antisymmetric = np.array([[0.0, -1.0, 0.5], [1.0, 0.0, -0.25], [-0.5, 0.25, 0.0]])
-    game = SymmetricGame(("rock", "paper", "scissors"), 2, np.eye(3, dtype=np.int64), 0.5 + 0.4 * antisymmetric,
-                         np.ones(3), np.zeros((3, 3)), "win")
+    game = SymmetricGame(
+        ("rock", "paper", "scissors"),
+        2,
+        np.eye(3, dtype=np.int64),
+        0.5 + 0.4 * antisymmetric,
+        np.ones(3),
+        np.zeros((3, 3)),
+        "win",
+    )
     end = replicator(game, np.array([0.6, 0.2, 0.2]))
     assert evaluate_mix(game, end).regret > 0.02
     found = symmetric_equilibrium(game)
@@ -152,12 +168,26 @@ def test_polishing_on_the_support_reaches_the_exact_equilibrium():
     from cardsim.analysis.cashnguns import SymmetricGame, evaluate_mix, polish_support
 
     antisymmetric = np.array([[0.0, -1.0, 0.5], [1.0, 0.0, -0.25], [-0.5, 0.25, 0.0]])
-    cycling = SymmetricGame(("rock", "paper", "scissors"), 2, np.eye(3, dtype=np.int64), 0.5 + 0.4 * antisymmetric,
-                            np.ones(3), np.zeros((3, 3)), "win")
+    cycling = SymmetricGame(
+        ("rock", "paper", "scissors"),
+        2,
+        np.eye(3, dtype=np.int64),
+        0.5 + 0.4 * antisymmetric,
+        np.ones(3),
+        np.zeros((3, 3)),
+        "win",
+    )
     polished = polish_support(cycling, np.array([0.6, 0.2, 0.2]))
     assert polished == pytest.approx([1 / 7, 2 / 7, 4 / 7], abs=1e-9) and evaluate_mix(cycling, polished).regret < 1e-9
-    table = np.array([[0.50, 0.30, 0.70, 0.45, 0.52], [0.80, 0.50, 0.20, 0.40, 0.50], [0.30, 0.80, 0.50, 0.60, 0.50],
-                      [0.75, 0.60, 0.40, 0.50, 0.50], [0.48, 0.50, 0.50, 0.50, 0.50]])
+    table = np.array(
+        [
+            [0.50, 0.30, 0.70, 0.45, 0.52],
+            [0.80, 0.50, 0.20, 0.40, 0.50],
+            [0.30, 0.80, 0.50, 0.60, 0.50],
+            [0.75, 0.60, 0.40, 0.50, 0.50],
+            [0.48, 0.50, 0.50, 0.50, 0.50],
+        ]
+    )
     five = SymmetricGame(tuple("abcde"), 2, np.eye(5, dtype=np.int64), table, np.ones(5), np.zeros((5, 5)), "win")
     polished = polish_support(five, np.array([0.5, 0.0, 0.5, 0.0, 0.0]))
     assert polished == pytest.approx([2 / 11, 0, 19 / 77, 4 / 7, 0], abs=1e-9)

@@ -33,14 +33,48 @@ def test_strategies_lists_every_named_strategy():
 
 
 def test_run_focal_vs_others_reports_intervals(tmp_path):
-    result = invoke("run", "--players", "4", "-s", "shark:pot=0.8", "-s", "stubborn",
-                    "--n", "1000", "--seed", "2", "--jobs", "1", "--store", str(tmp_path), "-q", "--json")
+    result = invoke(
+        "run",
+        "--players",
+        "4",
+        "-s",
+        "shark:pot=0.8",
+        "-s",
+        "stubborn",
+        "--n",
+        "1000",
+        "--seed",
+        "2",
+        "--jobs",
+        "1",
+        "--store",
+        str(tmp_path),
+        "-q",
+        "--json",
+    )
     rows = json.loads(result.stdout)["tables"]["slots"]
     assert [row["strategy"] for row in rows] == ["shark:pot=0.8"] + ["stubborn"] * 3
     for row in rows:
         assert row["n"] == 1000 and row["lo"] <= row["p_win"] <= row["hi"]
-    again = invoke("run", "--players", "4", "-s", "shark:pot=0.8", "-s", "stubborn",
-                   "--n", "1000", "--seed", "2", "--jobs", "1", "--store", str(tmp_path), "-q", "--json")
+    again = invoke(
+        "run",
+        "--players",
+        "4",
+        "-s",
+        "shark:pot=0.8",
+        "-s",
+        "stubborn",
+        "--n",
+        "1000",
+        "--seed",
+        "2",
+        "--jobs",
+        "1",
+        "--store",
+        str(tmp_path),
+        "-q",
+        "--json",
+    )
     assert json.loads(again.stdout)["tables"]["slots"] == rows
 
 
@@ -52,9 +86,26 @@ def test_stage_prints_the_exact_matrix():
 
 def test_payoff_prints_matrix_equilibrium_and_writes_plots(tmp_path):
     plot = tmp_path / "plots"
-    result = invoke("payoff", "--players", "4", "-s", "stubborn", "-s", "coward", "--n", "200",
-                    "--plot", str(plot), "--profiles-csv", str(tmp_path / "profiles.csv"), "-q",
-                    "--no-store", "--jobs", "1", "--json")
+    result = invoke(
+        "payoff",
+        "--players",
+        "4",
+        "-s",
+        "stubborn",
+        "-s",
+        "coward",
+        "--n",
+        "200",
+        "--plot",
+        str(plot),
+        "--profiles-csv",
+        str(tmp_path / "profiles.csv"),
+        "-q",
+        "--no-store",
+        "--jobs",
+        "1",
+        "--json",
+    )
     data = json.loads(result.stdout)
     assert len(data["tables"]["matrix_4p"]) == 4
     assert sum(row["share"] for row in data["tables"]["equilibrium_4p"]) == pytest.approx(1.0)
@@ -63,16 +114,28 @@ def test_payoff_prints_matrix_equilibrium_and_writes_plots(tmp_path):
     assert (plot / "cashnguns_payoff_4p_equilibrium.svg").exists()
     profiles = pl.read_csv(tmp_path / "profiles_4p.csv")
     assert profiles.height == 8 and set(profiles["strategy"]) == {"stubborn", "coward"}
-    text = invoke("payoff", "--players", "4", "-s", "stubborn,coward", "--n", "200", "-q",
-                  "--no-store", "--jobs", "1")
+    text = invoke("payoff", "--players", "4", "-s", "stubborn,coward", "--n", "200", "-q", "--no-store", "--jobs", "1")
     assert "symmetric equilibrium" in text.stdout and "regret" in text.stdout
 
 
 def test_payoff_json_names_every_run_it_stored(tmp_path):
     """The document's ``runs`` lists each profile's stored run (not an empty list)."""
     store = tmp_path / "store"
-    result = invoke("payoff", "--players", "4", "-s", "stubborn,coward", "--n", "100", "-q",
-                    "--store", str(store), "--jobs", "1", "--json")
+    result = invoke(
+        "payoff",
+        "--players",
+        "4",
+        "-s",
+        "stubborn,coward",
+        "--n",
+        "100",
+        "-q",
+        "--store",
+        str(store),
+        "--jobs",
+        "1",
+        "--json",
+    )
     runs = json.loads(result.stdout)["runs"]
     assert sorted(runs) == sorted(entry.name for entry in store.iterdir()) and len(runs) == 5
 
@@ -97,8 +160,9 @@ def test_bad_input_raises_a_user_error(args, message):
 
 
 def test_bad_input_is_one_line_and_exit_2_from_the_console():
-    result = subprocess.run([sys.executable, "-m", "cardsim.cli", "cashnguns", "run", "--players", "7"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "cardsim.cli", "cashnguns", "run", "--players", "7"], capture_output=True, text=True
+    )
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "players must be 4-6" in lines[0], result.stderr

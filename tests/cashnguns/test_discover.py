@@ -21,13 +21,15 @@ from cardsim.commands.cashnguns import app
 from cardsim.errors import UserError
 
 #: Win probability of the row strategy against the column strategy (a 2-player matrix game).
-MATRIX = np.array([
-    [0.50, 0.30, 0.70, 0.45, 0.52],
-    [0.80, 0.50, 0.20, 0.40, 0.50],
-    [0.30, 0.80, 0.50, 0.60, 0.50],
-    [0.75, 0.60, 0.40, 0.50, 0.50],
-    [0.48, 0.50, 0.50, 0.50, 0.50],
-])
+MATRIX = np.array(
+    [
+        [0.50, 0.30, 0.70, 0.45, 0.52],
+        [0.80, 0.50, 0.20, 0.40, 0.50],
+        [0.30, 0.80, 0.50, 0.60, 0.50],
+        [0.75, 0.60, 0.40, 0.50, 0.50],
+        [0.48, 0.50, 0.50, 0.50, 0.50],
+    ]
+)
 
 
 class MatrixArena:
@@ -67,8 +69,18 @@ def test_the_oracle_against_a_mixed_strategy():
 #: local ones would be twelve times the budget).
 #: A small run without the schedule sweep (its 336 candidates a round dominate a small run's time);
 #: the job-count and resume test runs it with the sweep.
-SMALL = DiscoverSettings(players=4, budget=8, local=8, rounds=2, start=("stubborn", "coward"), table_games=4_000,
-                         profile_min=40, search_games=100, validation_games=3_000, sweep=False)
+SMALL = DiscoverSettings(
+    players=4,
+    budget=8,
+    local=8,
+    rounds=2,
+    start=("stubborn", "coward"),
+    table_games=4_000,
+    profile_min=40,
+    search_games=100,
+    validation_games=3_000,
+    sweep=False,
+)
 
 
 def test_discover_is_the_same_for_any_job_count_and_resumes(tmp_path, monkeypatch):
@@ -91,16 +103,19 @@ def test_discover_is_the_same_for_any_job_count_and_resumes(tmp_path, monkeypatc
     assert resumed["rounds"] == discover(SMALL)["rounds"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--budget", "0"], "--budget must be at least 1"),
-    (["--metric", "money"], "--metric must be one of"),
-    (["--players", "7"], "players must be 4-6"),
-    (["--shame", "5000", "--rounds", "0"], "--rounds must be at least 1"),
-    (["--local", "-1"], "--local must be at least 0"),
-    (["--start", "nope"], "unknown strategy 'nope'"),
-    (["--start", "coward:guns=9"], "guns"),
-    (["--stop-checks", "-1"], "--stop-checks must be at least 0"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--budget", "0"], "--budget must be at least 1"),
+        (["--metric", "money"], "--metric must be one of"),
+        (["--players", "7"], "players must be 4-6"),
+        (["--shame", "5000", "--rounds", "0"], "--rounds must be at least 1"),
+        (["--local", "-1"], "--local must be at least 0"),
+        (["--start", "nope"], "unknown strategy 'nope'"),
+        (["--start", "coward:guns=9"], "guns"),
+        (["--stop-checks", "-1"], "--stop-checks must be at least 0"),
+    ],
+)
 def test_bad_discover_input_is_a_user_error_and_writes_nothing(tmp_path, args, message):
     result = CliRunner().invoke(app, ["discover", "--store", str(tmp_path / "store"), *args])
     assert isinstance(result.exception, UserError)
@@ -121,15 +136,21 @@ def test_discover_command_prints_each_round_and_one_json_document(tmp_path, monk
     import cardsim.analysis.cashnguns as analysis
 
     real = analysis.discover
-    monkeypatch.setattr(analysis, "discover", lambda settings, **kw: real(
-        replace(settings, start=SMALL.start, table_games=4_000, profile_min=40, search_games=100,
-                validation_games=3_000), **kw))
+    monkeypatch.setattr(
+        analysis,
+        "discover",
+        lambda settings, **kw: real(
+            replace(
+                settings, start=SMALL.start, table_games=4_000, profile_min=40, search_games=100, validation_games=3_000
+            ),
+            **kw,
+        ),
+    )
     args = ["discover", "--players", "4", "--budget", "6", "--local", "4", "--rounds", "2", "--store", str(tmp_path)]
     text = CliRunner().invoke(app, args)
     assert text.exit_code == 0, text.output
     assert "round 1: equilibrium of 2 strategies" in text.stdout
-    assert ("(discover/6: 6 grid/random + 4 local-search candidates per search, and the schedule sweep)"
-            in text.stdout)
+    assert "(discover/6: 6 grid/random + 4 local-search candidates per search, and the schedule sweep)" in text.stdout
     assert "discover's search, best of 10 candidates: custom:" in text.stdout and "exploitability" in text.stdout
     assert "[95% " in text.stdout and "reported: round " in text.stdout
     again = CliRunner().invoke(app, [*args, "--json"])  # resumed from the store: same rounds
@@ -151,7 +172,9 @@ def test_stop_checks_and_the_outside_check_draw_from_streams_discover_never_uses
     from cardsim.analysis.cashnguns import OUTSIDE_CHECK, STOP_CHECK, keyed_seeds
 
     own = keyed_seeds(0, 0, 10, 1, size=50)
-    others = [keyed_seeds(0, 0, 10, 1, size=50, streams=s) for s in ((STOP_CHECK, 0), (STOP_CHECK, 1), (OUTSIDE_CHECK,))]
+    others = [
+        keyed_seeds(0, 0, 10, 1, size=50, streams=s) for s in ((STOP_CHECK, 0), (STOP_CHECK, 1), (OUTSIDE_CHECK,))
+    ]
     assert not any(np.intersect1d(own, o).size for o in others)
     assert not np.intersect1d(others[0], others[1]).size
     assert np.array_equal(own, keyed_seeds(0, 0, 10, 1, size=50))  # discover's own numbers unchanged
@@ -164,15 +187,20 @@ def test_discover_stops_only_when_the_independent_searches_agree():
     round's exploitability is the highest bound of its searches."""
     from cardsim.analysis.cashnguns import reported_round
 
-    for settings in (replace(SMALL, rounds=3, stop_checks=1, tolerance=1e-6),
-                     replace(SMALL, rounds=4, stop_checks=2, tolerance=0.05)):
+    for settings in (
+        replace(SMALL, rounds=3, stop_checks=1, tolerance=1e-6),
+        replace(SMALL, rounds=4, stop_checks=2, tolerance=0.05),
+    ):
         run = discover(settings)
         for record in run["rounds"]:
             searches = [record["search"], *record["stop_checks"]]
             assert len(searches) == 1 + settings.stop_checks
-            assert record["converged"] == all(s["exploitability_lo"] <= 0 and s["exploitability_hi"] <= settings.tolerance
-                                              for s in searches)
-            new = [s for s in searches if s["exploitability_lo"] > 0 and s["best_response_name"] not in record["library"]]
+            assert record["converged"] == all(
+                s["exploitability_lo"] <= 0 and s["exploitability_hi"] <= settings.tolerance for s in searches
+            )
+            new = [
+                s for s in searches if s["exploitability_lo"] > 0 and s["best_response_name"] not in record["library"]
+            ]
             if new:  # the best significant new reply joins, alone
                 assert [a["name"] for a in record["added"]] == [max(new, key=lambda s: s["gain"])["best_response_name"]]
             assert len(record["added"]) <= 1
@@ -191,11 +219,20 @@ def test_outside_check_finds_the_exploit_of_a_poor_equilibrium_and_is_stored(tmp
     check's reply gains significantly. The result is kept in the store and reused."""
     from cardsim.analysis.cashnguns import OutsideCheck, check_equilibrium
 
-    entry = {"players": 4, "metric": "win", "shame_value": -5000,
-             "library": [{"name": "stubborn", "spec": "stubborn"}], "equilibrium": {"stubborn": 1.0}}
+    entry = {
+        "players": 4,
+        "metric": "win",
+        "shame_value": -5000,
+        "library": [{"name": "stubborn", "spec": "stubborn"}],
+        "equilibrium": {"stubborn": 1.0},
+    }
     check = OutsideCheck(budget=12, search_games=100, validation_games=3_000, seed=5, sweep=False)
     found = check_equilibrium(entry, check, store=tmp_path)
-    assert found["exploitability_lo"] > 0.03 and found["candidates"] == 12 + check.local and found["validation_games"] == 3_000
+    assert (
+        found["exploitability_lo"] > 0.03
+        and found["candidates"] == 12 + check.local
+        and found["validation_games"] == 3_000
+    )
     assert found["equilibrium"] == {"stubborn": 1.0} and found["check"]["seed"] == 5
     assert len(list((tmp_path / "cashnguns_check").glob("*.json"))) == 1
     assert check_equilibrium(entry, check, store=tmp_path) == found
@@ -205,14 +242,17 @@ def test_outside_check_finds_the_exploit_of_a_poor_equilibrium_and_is_stored(tmp
         check_equilibrium(entry, replace(check, budget=0))
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--budget", "0"], "--budget must be at least 1"),
-    (["--n", "-3"], "--n must be at least 1"),
-    (["--metric", "money"], "--metric must be one of"),
-    (["--players", "7"], "players must be 4-6"),
-    (["--libraries", "/nonexistent/libraries.json"], "missing or unreadable"),
-    (["--local", "-5"], "--local must be at least 0"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--budget", "0"], "--budget must be at least 1"),
+        (["--n", "-3"], "--n must be at least 1"),
+        (["--metric", "money"], "--metric must be one of"),
+        (["--players", "7"], "players must be 4-6"),
+        (["--libraries", "/nonexistent/libraries.json"], "missing or unreadable"),
+        (["--local", "-5"], "--local must be at least 0"),
+    ],
+)
 def test_bad_check_input_is_a_user_error(args, message):
     result = CliRunner().invoke(app, ["check", "--jobs", "1", *args])
     assert isinstance(result.exception, UserError)
@@ -225,8 +265,15 @@ def _matrix_game(strategies):
 
     count = len(strategies)
     payoff = MATRIX[np.ix_(strategies, strategies)]
-    return SymmetricGame(tuple(str(s) for s in strategies), 2, np.eye(count, dtype=np.int64), payoff,
-                         np.ones(count), np.zeros((count, count)), "win")
+    return SymmetricGame(
+        tuple(str(s) for s in strategies),
+        2,
+        np.eye(count, dtype=np.int64),
+        payoff,
+        np.ones(count),
+        np.zeros((count, count)),
+        "win",
+    )
 
 
 def test_pruning_beyond_the_cap_drops_negligible_then_smallest_shares():
@@ -266,8 +313,9 @@ def test_discover_keeps_the_cap_and_recognises_a_returning_strategy():
     pruned strategy keeps its name, and one that joins again is flagged as returning."""
     from cardsim.analysis.cashnguns import next_library
 
-    settings = replace(SMALL, rounds=4, start=("stubborn", "coward", "bluffer"), library_cap=3, stop_checks=1,
-                       tolerance=1e-6)
+    settings = replace(
+        SMALL, rounds=4, start=("stubborn", "coward", "bluffer"), library_cap=3, stop_checks=1, tolerance=1e-6
+    )
     run = discover(settings)
     specs = {name: spec for spec, name in run["names"].items()}
     dropped: list[str] = []
@@ -308,8 +356,20 @@ def test_start_library_continues_the_shipped_library_with_its_names(tmp_path, mo
     entry = load_libraries()[(5, "win", -5000)]
     shipped = [item["spec"] for item in entry["library"]]
     reply = "custom:bullet=late,target=leader,lie=risk,guns=2,risk=0.8,greed=0,care=0.1,endgame=-0.4,hit=0.225"
-    result = CliRunner().invoke(app, ["discover", "--players", "5", "--start", f"library,{shipped[0]},{reply}",
-                                      "--stop-checks", "4", "--store", str(tmp_path)])
+    result = CliRunner().invoke(
+        app,
+        [
+            "discover",
+            "--players",
+            "5",
+            "--start",
+            f"library,{shipped[0]},{reply}",
+            "--stop-checks",
+            "4",
+            "--store",
+            str(tmp_path),
+        ],
+    )
     assert "captured" in str(result.exception)
     settings = seen[0]
     assert settings.stop_checks == 4
@@ -329,8 +389,10 @@ def test_other_settings_keep_their_own_record(tmp_path):
     path = discover_path(tmp_path, default)
     assert path.name == "4p_win_shamem5000_seed0_budget200.json"
     assert discover_path(tmp_path, replace(default, rounds=3)) == path
-    others = {discover_path(tmp_path, replace(default, **change)) for change in
-              ({"local": 0}, {"stop_checks": 4}, {"start": ("coward", "sniper")})}
+    others = {
+        discover_path(tmp_path, replace(default, **change))
+        for change in ({"local": 0}, {"stop_checks": 4}, {"start": ("coward", "sniper")})
+    }
     assert len(others) == 3 and path not in others
     base = replace(SMALL, rounds=1, stop_checks=0)
     discover(base, store=tmp_path)

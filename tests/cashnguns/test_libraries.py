@@ -35,15 +35,19 @@ def test_shipped_file_loads_with_provenance_and_parseable_specs():
     for (players, metric, shame_value), entry in shipped.items():
         assert len(entry["code_fingerprint"]) == 16 and entry["version"]
         assert entry["method"] in (DISCOVER_METHOD, DISCOVER_METHOD_1)
-        assert entry["command"].startswith(f"cardsim cashnguns discover --players {players} --metric {metric} "
-                                           f"--shame {shame_value} --seed {entry['seed']} --budget {entry['budget']}")
+        assert entry["command"].startswith(
+            f"cardsim cashnguns discover --players {players} --metric {metric} "
+            f"--shame {shame_value} --seed {entry['seed']} --budget {entry['budget']}"
+        )
         assert entry["date"].startswith("20") and entry["rounds"] >= 1
         assert entry["settings"]["players"] == players and entry["settings"]["budget"] == entry["budget"]
         if entry["method"] == DISCOVER_METHOD:  # written by the current discover: its command gives its settings
             settings = settings_from_key(entry["settings"])
             assert (settings.players, settings.metric, settings.shame_value) == (players, metric, shame_value)
-            assert entry["command"] == (f"cardsim cashnguns discover --players {players} --metric {metric} "
-                                        f"--shame {shame_value} {discover_flags(settings)}")
+            assert entry["command"] == (
+                f"cardsim cashnguns discover --players {players} --metric {metric} "
+                f"--shame {shame_value} {discover_flags(settings)}"
+            )
         names = {item["name"] for item in entry["library"]}
         assert set(entry["equilibrium"]) <= names
         assert sum(entry["equilibrium"].values()) == pytest.approx(1.0)
@@ -55,11 +59,25 @@ def _stored_run(store, players, metric, shame, settings=None, names=("coward", "
     """A finished one-round discover record of COWARD and SNIPER (named ``names``) at the path
     of ``settings`` (default: the reading's default settings); returns (path, document)."""
     settings = settings or DiscoverSettings(players=players, metric=metric, shame_value=shame)
-    document = {"settings": settings_key(settings), "converged": True, "library": [COWARD, SNIPER],
-                "names": dict(zip((COWARD, SNIPER), names)),
-                "rounds": [{"round": 1, "library": list(names), "equilibrium": {names[1]: 1.0},
-                            "equilibrium_specs": {SNIPER: 1.0}, "gain": 0.001, "exploitability": 0.001,
-                            "exploitability_hi": 0.004, "validation_games": 1000, "stop_checks": []}]}
+    document = {
+        "settings": settings_key(settings),
+        "converged": True,
+        "library": [COWARD, SNIPER],
+        "names": dict(zip((COWARD, SNIPER), names)),
+        "rounds": [
+            {
+                "round": 1,
+                "library": list(names),
+                "equilibrium": {names[1]: 1.0},
+                "equilibrium_specs": {SNIPER: 1.0},
+                "gain": 0.001,
+                "exploitability": 0.001,
+                "exploitability_hi": 0.004,
+                "validation_games": 1000,
+                "stop_checks": [],
+            }
+        ],
+    }
     path = discover_path(store, settings)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(document))
@@ -69,7 +87,9 @@ def _stored_run(store, players, metric, shame, settings=None, names=("coward", "
 def test_export_writes_stored_runs_and_keeps_the_other_entries(tmp_path):
     out = tmp_path / "libraries.json"
     _stored_run(tmp_path, 4, "win", -5000)
-    with pytest.raises(UserError, match="no stored discover run for: cardsim cashnguns discover --players 4 --metric win --shame 5000"):
+    with pytest.raises(
+        UserError, match="no stored discover run for: cardsim cashnguns discover --players 4 --metric win --shame 5000"
+    ):
         export_libraries(tmp_path, [4], out)
     assert not out.exists()
     out.write_text(load_libraries.__defaults__[0].read_text())  # the shipped file: every reading
@@ -137,8 +157,10 @@ def test_report_tries_every_reading_from_outside(tmp_path, monkeypatch):
     text = " ".join(str(block) for block in readings_blocks((4,), entries, checks))
     assert "tried from outside" in text and "stored discover run" in text and "shipped library" in text
     assert "a search of 6 candidates plus 4 local-search ones" in text and "root seed 3" in text
-    assert ("reruns with cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --n 200 "
-            "--seed 3 --local 4") in text
+    assert (
+        "reruns with cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --n 200 "
+        "--seed 3 --local 4"
+    ) in text
     assert "cardsim cashnguns discover --players 4 --metric win --shame -5000 --seed 0 --budget 200" in text
     assert "Not yet run" in text and "--metric score --shame 5000" in text
     _, note = reading_entries((4,), tmp_path / "store", shipped_path=tmp_path / "missing.json")
@@ -185,10 +207,24 @@ def test_a_record_named_by_hand_is_shipped_with_the_command_that_reruns_it(tmp_p
     before = out.read_text()
     unfinished = tmp_path / "unfinished.json"
     unfinished.write_text(json.dumps({**document, "converged": False}))
-    for args, message in (([str(unfinished)], "is unfinished"), ([str(tmp_path / "none.json")], "not a readable"),
-                          ([str(record), str(record)], "two records for 4 players")):
-        result = CliRunner().invoke(app, ["libraries", "--players", "4", "--store", str(tmp_path), "--out", str(out),
-                                          *[f"--record={path}" for path in args]])
+    for args, message in (
+        ([str(unfinished)], "is unfinished"),
+        ([str(tmp_path / "none.json")], "not a readable"),
+        ([str(record), str(record)], "two records for 4 players"),
+    ):
+        result = CliRunner().invoke(
+            app,
+            [
+                "libraries",
+                "--players",
+                "4",
+                "--store",
+                str(tmp_path),
+                "--out",
+                str(out),
+                *[f"--record={path}" for path in args],
+            ],
+        )
         assert isinstance(result.exception, UserError) and message in str(result.exception)
         assert out.read_text() == before
     with pytest.raises(UserError, match="a --record is for 4 players"):
@@ -197,8 +233,10 @@ def test_a_record_named_by_hand_is_shipped_with_the_command_that_reruns_it(tmp_p
     entry = load_libraries(out)[(4, "win", -5000)]
     assert (4, "win", -5000) not in kept
     assert entry["library"] == [{"name": "d7", "spec": COWARD}, {"name": "d9", "spec": SNIPER}]
-    assert entry["command"] == ("cardsim cashnguns discover --players 4 --metric win --shame -5000 --seed 0 --budget 200 "
-                                f"--start '{COWARD},{SNIPER}' --stop-checks 4")
+    assert entry["command"] == (
+        "cardsim cashnguns discover --players 4 --metric win --shame -5000 --seed 0 --budget 200 "
+        f"--start '{COWARD},{SNIPER}' --stop-checks 4"
+    )
     assert settings_from_key(entry["settings"]) == settings
     import shlex
 
@@ -220,8 +258,26 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     out = tmp_path / "libraries.json"
     out.write_text(load_libraries.__defaults__[0].read_text())
     before = load_libraries(out)
-    args = ["check", "--players", "4", "--budget", "6", "--n", "200", "--local", "4", "--jobs", "1",
-            "--libraries", str(out), "--record", "--json", "--no-sweep", "--oracle-games", "0"]
+    args = [
+        "check",
+        "--players",
+        "4",
+        "--budget",
+        "6",
+        "--n",
+        "200",
+        "--local",
+        "4",
+        "--jobs",
+        "1",
+        "--libraries",
+        str(out),
+        "--record",
+        "--json",
+        "--no-sweep",
+        "--oracle-games",
+        "0",
+    ]
     first = CliRunner().invoke(app, [*args, "--seed", "3"])
     assert first.exit_code == 0, first.output
     row = json.loads(first.stdout)["tables"]["check"][0]
@@ -231,7 +287,9 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     records = after[(4, "win", -5000)]["outside_checks"]
     assert [r["command"] for r in records] == [
         f"cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --n 200 --seed {s} --local 4"
-        " --oracle-games 0 --no-sweep" for s in (3, 4)]
+        " --oracle-games 0 --no-sweep"
+        for s in (3, 4)
+    ]
     assert records[0]["gain"] * 100 == pytest.approx(row["gain"])
     assert [100 * x for x in records[0]["interval"]] == pytest.approx([row["lo"], row["hi"]])
     assert records[0]["reply"] == row["best_response"] and records[0]["games"] == 200
@@ -261,8 +319,9 @@ def test_record_and_out_paths_are_checked_before_anything_runs(tmp_path):
     assert isinstance(result.exception, UserError) and "check --record" in str(result.exception)
     blocker = tmp_path / "blocker"
     blocker.write_text("")
-    result = CliRunner().invoke(app, ["libraries", "--players", "4", "--store", str(tmp_path),
-                                      "--out", str(blocker / "libraries.json")])
+    result = CliRunner().invoke(
+        app, ["libraries", "--players", "4", "--store", str(tmp_path), "--out", str(blocker / "libraries.json")]
+    )
     assert isinstance(result.exception, UserError) and "is not a folder" in str(result.exception)
 
 
@@ -278,8 +337,10 @@ def test_a_check_above_the_tolerance_refutes_and_a_sweep_replaces_what_it_reprod
     for item in shipped["readings"]:
         if (item["players"], item["metric"], item["shame_value"]) == (4, "win", -5000):
             item.pop("refuted", None)
-            item["beyond_space"] = [{"reply": "a", "gain": 0.245, "games": "1", "source": "s"},
-                                    {"reply": "b", "gain": 0.254, "games": "1", "source": "s"}]
+            item["beyond_space"] = [
+                {"reply": "a", "gain": 0.245, "games": "1", "source": "s"},
+                {"reply": "b", "gain": 0.254, "games": "1", "source": "s"},
+            ]
     out.write_text(json.dumps(shipped))
     entry = load_libraries(out)[(4, "win", -5000)]
     total = sum(entry["equilibrium"].values())
@@ -287,9 +348,19 @@ def test_a_check_above_the_tolerance_refutes_and_a_sweep_replaces_what_it_reprod
     assert [r["gain"] for r in entry["beyond_space"]] == [0.245, 0.254]
 
     def result(gain, low, high, sweep):
-        return {"players": 4, "metric": "win", "shame_value": -5000, "equilibrium": mix, "gain": gain,
-                "exploitability_lo": low, "exploitability_hi": high, "best_response": "sniper",
-                "description": "d", "validation_games": 1000, "check": {"sweep": sweep}}
+        return {
+            "players": 4,
+            "metric": "win",
+            "shame_value": -5000,
+            "equilibrium": mix,
+            "gain": gain,
+            "exploitability_lo": low,
+            "exploitability_hi": high,
+            "best_response": "sniper",
+            "description": "d",
+            "validation_games": 1000,
+            "check": {"sweep": sweep},
+        }
 
     within = record_outside_check(out, result(0.001, -0.002, 0.004, False), "small")
     assert "refuted" not in within and within["outside_checks"][-1]["command"] == "small"
@@ -322,8 +393,12 @@ def test_report_side_tasks_check_each_reading_into_the_store_the_chapter_reads(t
     assert len(stored) == 1 and json.loads(stored[0].read_text()) == played
     stored[0].write_text(json.dumps({**played, "marker": "from the side task"}))
     key = sorted(entries)[0]
-    again = outside_checks({key: entries[key]}, check_settings(tiny, 3), other=check_settings(tiny, 3, main=False),
-                           store=tmp_path / "store")
+    again = outside_checks(
+        {key: entries[key]},
+        check_settings(tiny, 3),
+        other=check_settings(tiny, 3, main=False),
+        store=tmp_path / "store",
+    )
     assert again[key] == {**played, "marker": "from the side task"}  # read back, not checked again
     main, other = check_settings(tiny, 3), check_settings(tiny, 3, main=False)
     assert other.validation_games < main.validation_games and other.budget <= main.budget
@@ -331,5 +406,6 @@ def test_report_side_tasks_check_each_reading_into_the_store_the_chapter_reads(t
 
     full, lighter = check_settings(PROFILES["default"], 0), check_settings(PROFILES["default"], 0, main=False)
     assert (lighter.budget, lighter.validation_games) == (full.budget // 5, full.validation_games // 5)
-    assert [t.keywords["check"] for t in tasks] == [main if key[1:] == ("win", -5000) else other
-                                                    for key in sorted(entries)]
+    assert [t.keywords["check"] for t in tasks] == [
+        main if key[1:] == ("win", -5000) else other for key in sorted(entries)
+    ]

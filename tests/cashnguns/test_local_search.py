@@ -14,8 +14,9 @@ from cardsim.sims.cashnguns.space import chance_midpoints, compound_move, counte
 from cardsim.sims.cashnguns.strategies import loaded_chance, parse_strategy
 
 #: A mix member's lie-down rule (the shipped 4-player score / -$5,000 mix's d34, `late` cards).
-MEMBER = parse_strategy("custom:bullet=late,target=retaliate,lie=risk,guns=1,risk=0.5,greed=0,care=0,"
-                        "endgame=0.3,hit=0.55,count=0")
+MEMBER = parse_strategy(
+    "custom:bullet=late,target=retaliate,lie=risk,guns=1,risk=0.5,greed=0,care=0,endgame=0.3,hit=0.55,count=0"
+)
 OTHER = parse_strategy("custom:bullet=random,target=random,lie=guns,guns=2")
 
 
@@ -41,8 +42,10 @@ def test_counted_chances_are_every_value_of_the_public_estimate():
 def test_neighbours_change_one_thing_and_include_the_chance_midpoints():
     found = {n.spec() for n in neighbours(MEMBER)}
     assert MEMBER.spec() not in found and len(found) == len(neighbours(MEMBER))
-    assert ("custom:bullet=safe,target=retaliate,lie=risk,safe=0.3542,guns=1,risk=0.5,greed=0,care=0,"
-            "endgame=0.3,hit=0.55,count=0") in found
+    assert (
+        "custom:bullet=safe,target=retaliate,lie=risk,safe=0.3542,guns=1,risk=0.5,greed=0,care=0,"
+        "endgame=0.3,hit=0.55,count=0"
+    ) in found
     assert MEMBER.spec().replace("hit=0.55", "hit=0.5") in found  # hit=0.55 is a midpoint: next one down
     assert MEMBER.spec().replace("target=retaliate", "target=clicks") in found
     for n in neighbours(MEMBER):  # every neighbour is a valid strategy, one move away
@@ -74,9 +77,16 @@ class NarrowArena:
 
 
 def _narrow(strategy) -> bool:
-    return (strategy.bullet == "safe" and 1 / 3 < strategy.safe < 3 / 8 and strategy.target == MEMBER.target
-            and strategy.lie == MEMBER.lie and all(getattr(strategy, f) == getattr(MEMBER, f)
-                                                   for f in ("guns", "risk", "greed", "care", "endgame", "hit", "count")))
+    return (
+        strategy.bullet == "safe"
+        and 1 / 3 < strategy.safe < 3 / 8
+        and strategy.target == MEMBER.target
+        and strategy.lie == MEMBER.lie
+        and all(
+            getattr(strategy, f) == getattr(MEMBER, f)
+            for f in ("guns", "risk", "greed", "care", "endgame", "hit", "count")
+        )
+    )
 
 
 def test_the_local_search_finds_a_narrow_reply_the_grid_search_misses():
@@ -186,13 +196,22 @@ def test_a_reply_two_parameters_from_every_member_needs_the_compound_moves(monke
 #: The 4-player score / -$5,000 mix discover/3 shipped as converged (refuted from outside by
 #: checker seeds 11 and 13 with a safe=0.35 bullet rule on d34's lie-down rule).
 REFUTED_MIX = {
-    "players": 4, "metric": "score", "shame_value": -5000,
+    "players": 4,
+    "metric": "score",
+    "shame_value": -5000,
     "library": [
-        {"name": "d28", "spec": "custom:bullet=random,target=retaliate,lie=risk,guns=1,risk=0.6,greed=0,care=0.1,"
-                                "endgame=0.2,hit=0.5,count=0"},
+        {
+            "name": "d28",
+            "spec": "custom:bullet=random,target=retaliate,lie=risk,guns=1,risk=0.6,greed=0,care=0.1,"
+            "endgame=0.2,hit=0.5,count=0",
+        },
         {"name": "d34", "spec": MEMBER.spec()},
-        {"name": "d36", "spec": "custom:bullet=random,target=retaliate,lie=risk,guns=1,risk=0.6,greed=0,care=0.25,"
-                                "endgame=0.2,hit=0.425,count=0"}],
+        {
+            "name": "d36",
+            "spec": "custom:bullet=random,target=retaliate,lie=risk,guns=1,risk=0.6,greed=0,care=0.25,"
+            "endgame=0.2,hit=0.425,count=0",
+        },
+    ],
     "equilibrium": {"d28": 0.7105, "d34": 0.1724, "d36": 0.1171},
 }
 
@@ -210,8 +229,9 @@ def test_the_local_search_finds_the_narrow_safe_reply_to_the_refuted_4_player_sc
     reply = parse_strategy(found["best_response"])
     assert reply.bullet == "safe" and 1 / 3 < reply.safe < 3 / 8, found["best_response"]
     assert found["exploitability_lo"] > 1_000 and found["candidates"] == 100
-    grid = check_equilibrium(REFUTED_MIX, OutsideCheck(budget=40, search_games=1_000, validation_games=20_000,
-                                                        seed=13, local=0, sweep=False))
+    grid = check_equilibrium(
+        REFUTED_MIX, OutsideCheck(budget=40, search_games=1_000, validation_games=20_000, seed=13, local=0, sweep=False)
+    )
     plain = parse_strategy(grid["best_response"])
     assert not (plain.bullet == "safe" and 1 / 3 < plain.safe < 3 / 8)
 
@@ -232,8 +252,7 @@ def test_the_schedule_sweep_tries_every_card_order_and_the_reading_on_every_memb
         own = [c for c in candidates if (c.target, c.lie) == (member.target, member.lie) and c.bullet == "schedule"]
         for read in (0, 1):
             assert sorted(c.order for c in own if c.read == read) == sorted(ALL_ORDERS)
-    assert any(c.read == 1 and c.target == "clicks" and c.bullet == "late" and c.lie == "never"
-               for c in candidates)
+    assert any(c.read == 1 and c.target == "clicks" and c.bullet == "late" and c.lie == "never" for c in candidates)
 
 
 def test_the_outside_check_reports_the_search_with_the_highest_bound():
@@ -242,11 +261,14 @@ def test_the_outside_check_reports_the_search_with_the_highest_bound():
     against a mix that holds its loaded cards back is found by the sweep."""
     from cardsim.analysis.cashnguns import OutsideCheck, check_equilibrium
 
-    entry = {"players": 4, "metric": "win", "shame_value": -5000,
-             "library": [{"name": "sniper", "spec": parse_strategy("sniper").spec()}],
-             "equilibrium": {"sniper": 1.0}}
-    result = check_equilibrium(entry, OutsideCheck(budget=6, search_games=60, validation_games=2_000,
-                                                   local=0, seed=3))
+    entry = {
+        "players": 4,
+        "metric": "win",
+        "shame_value": -5000,
+        "library": [{"name": "sniper", "spec": parse_strategy("sniper").spec()}],
+        "equilibrium": {"sniper": 1.0},
+    }
+    result = check_equilibrium(entry, OutsideCheck(budget=6, search_games=60, validation_games=2_000, local=0, seed=3))
     labels = [search["search"] for search in result["searches"]]
     assert labels == ["search", "schedule sweep"]
     worst = max(result["searches"], key=lambda search: search["exploitability_hi"])

@@ -7,18 +7,20 @@ import polars as pl
 from cardsim.reports.plots.cashnguns import equilibrium_bars, payoff_heatmap
 from cardsim.reports.style import svg_text
 
-MATRIX = pl.DataFrame({
-    "focal": ["a", "a", "b", "b"],
-    "others": ["a", "b", "a", "b"],
-    "n": [400, 100, 100, 400],
-    "wins": [100, 60, 10, 100],
-    "p_win": [0.25, 0.6, 0.1, 0.25],
-    "win_lo": [0.21, 0.5, 0.05, 0.21],
-    "win_hi": [0.29, 0.69, 0.17, 0.29],
-    "mean_score": [50_000.0, 70_000.0, 20_000.0, 50_000.0],
-    "score_lo": [48_000.0, 65_000.0, 18_000.0, 48_000.0],
-    "score_hi": [52_000.0, 75_000.0, 22_000.0, 52_000.0],
-})
+MATRIX = pl.DataFrame(
+    {
+        "focal": ["a", "a", "b", "b"],
+        "others": ["a", "b", "a", "b"],
+        "n": [400, 100, 100, 400],
+        "wins": [100, 60, 10, 100],
+        "p_win": [0.25, 0.6, 0.1, 0.25],
+        "win_lo": [0.21, 0.5, 0.05, 0.21],
+        "win_hi": [0.29, 0.69, 0.17, 0.29],
+        "mean_score": [50_000.0, 70_000.0, 20_000.0, 50_000.0],
+        "score_lo": [48_000.0, 65_000.0, 18_000.0, 48_000.0],
+        "score_hi": [52_000.0, 75_000.0, 22_000.0, 52_000.0],
+    }
+)
 
 
 def test_heatmap_has_one_annotated_cell_per_pair():

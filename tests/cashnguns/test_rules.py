@@ -30,13 +30,12 @@ def shots(targets, bullets, lying, alive=None):
     """resolve_shots on plain lists."""
     n = len(targets)
     alive = [True] * n if alive is None else alive
-    taken, down, fired, _ = resolve_shots(
-        np.array(targets), np.array(bullets), np.array(lying), np.array(alive)
-    )
+    taken, down, fired, _ = resolve_shots(np.array(targets), np.array(bullets), np.array(lying), np.array(alive))
     return taken.tolist(), down.tolist(), fired.tolist()
 
 
 # --- components -------------------------------------------------------------------------------
+
 
 def test_deck_and_hand_contents():
     """Seed, components: 15 x $5k, 15 x $10k, 10 x $20k notes; 5 Click, 2 Bang!, 1 BBB; 8 rounds."""
@@ -47,6 +46,7 @@ def test_deck_and_hand_contents():
 
 
 # --- phase 7: the split without change --------------------------------------------------------
+
 
 def test_split_seed_example_three_survivors():
     """Seed example: $20k+$10k+$10k+$5k+$5k among 3 -> $10k each, the $20k note stays."""
@@ -262,6 +262,7 @@ def test_unsplit_notes_stay_for_the_next_round():
 
 # --- wounds, elimination and the end of the game ------------------------------------------------
 
+
 def test_three_wounds_eliminate_and_markers_stop_at_three():
     assert wounds_after(1, 1) == 2
     assert wounds_after(2, 1) == 3
@@ -331,10 +332,9 @@ def test_game_ends_after_eight_rounds():
 
 # --- final scoring ------------------------------------------------------------------------------
 
+
 def winners(alive, score, shame, wounds):
-    return final_winners(
-        np.array(alive), np.array(score, float), np.array(shame), np.array(wounds)
-    ).tolist()
+    return final_winners(np.array(alive), np.array(score, float), np.array(shame), np.array(wounds)).tolist()
 
 
 def test_richest_survivor_wins_and_the_dead_cannot():

@@ -18,8 +18,10 @@ from cardsim.sims.cashnguns.strategy import GameState, play_steps
 
 #: A small budget keeps the test quick; the decisions are the same code at any budget.
 SPEC = "search:budget=12"
-MIX_4P = ["custom:bullet=late,target=leader,lie=risk,guns=2,risk=0.6,greed=2,care=0.5,endgame=0,count=1",
-          "custom:bullet=late,target=random,lie=guns,guns=3"]
+MIX_4P = [
+    "custom:bullet=late,target=leader,lie=risk,guns=2,risk=0.6,greed=2,care=0.5,endgame=0,count=1",
+    "custom:bullet=late,target=random,lie=guns,guns=3",
+]
 
 
 def redeal(game: GameState, me: int, rng: np.random.Generator) -> GameState:
@@ -130,13 +132,16 @@ def test_the_search_player_reads_a_mix_member():
     assert all(weights[s, member] > 0.5 for s in opponents)
 
 
-@pytest.mark.parametrize("spec, keyword", [
-    ("search:budget=0", "budget"),
-    ("search:budget=2.5", "budget"),
-    ("search:population=nobody", "population"),
-    ("search:metric=money", "metric"),
-    ("search:depth=3", "search option"),
-])
+@pytest.mark.parametrize(
+    "spec, keyword",
+    [
+        ("search:budget=0", "budget"),
+        ("search:budget=2.5", "budget"),
+        ("search:population=nobody", "population"),
+        ("search:metric=money", "metric"),
+        ("search:depth=3", "search option"),
+    ],
+)
 def test_bad_settings_are_one_line_naming_the_keyword(spec, keyword):
     with pytest.raises(UserError, match=keyword):
         parse_strategy(spec)
@@ -177,11 +182,16 @@ def test_the_outside_check_plays_the_search_player_as_a_reply():
     upper bound is the highest; the same for any --jobs."""
     from cardsim.analysis.cashnguns import OutsideCheck, check_equilibrium
 
-    entry = {"players": 4, "metric": "win", "shame_value": -5000,
-             "library": [{"name": "d2", "spec": MIX_4P[0]}, {"name": "d6", "spec": MIX_4P[1]}],
-             "equilibrium": {"d2": 0.351, "d6": 0.649}}
-    check = OutsideCheck(budget=2, search_games=10, validation_games=60, seed=4, local=0, sweep=False,
-                         oracle_games=30, oracle_budget=6)
+    entry = {
+        "players": 4,
+        "metric": "win",
+        "shame_value": -5000,
+        "library": [{"name": "d2", "spec": MIX_4P[0]}, {"name": "d6", "spec": MIX_4P[1]}],
+        "equilibrium": {"d2": 0.351, "d6": 0.649},
+    }
+    check = OutsideCheck(
+        budget=2, search_games=10, validation_games=60, seed=4, local=0, sweep=False, oracle_games=30, oracle_budget=6
+    )
     found = check_equilibrium(entry, check)
     oracle = [record for record in found["searches"] if record["search"] == "search player"]
     assert len(oracle) == 1 and oracle[0]["validation_games"] == 30
@@ -190,8 +200,9 @@ def test_the_outside_check_plays_the_search_player_as_a_reply():
     best = max(found["searches"], key=lambda record: record["exploitability_hi"])
     assert found["exploitability_from"] == best["search"]
     assert check_equilibrium(entry, check, jobs=2)["searches"] == found["searches"]
-    without = check_equilibrium(entry, OutsideCheck(budget=2, search_games=10, validation_games=60, seed=4,
-                                                    local=0, sweep=False))
+    without = check_equilibrium(
+        entry, OutsideCheck(budget=2, search_games=10, validation_games=60, seed=4, local=0, sweep=False)
+    )
     assert [record["search"] for record in without["searches"]] == ["search"]
 
 

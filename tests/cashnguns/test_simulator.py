@@ -95,9 +95,11 @@ def test_scores_count_only_survivors_with_the_shame_value():
     config = CashNGunsConfig(players=5, strategies=("random",), shame_value=-5_000)
     frame = run_batch(config, np.random.default_rng(8), 2_000)
     for slot in range(5):
-        expected = pl.when(pl.col(f"alive_{slot}")).then(
-            pl.col(f"money_{slot}") - 5_000 * pl.col(f"shame_{slot}").cast(pl.Int32)
-        ).otherwise(0)
+        expected = (
+            pl.when(pl.col(f"alive_{slot}"))
+            .then(pl.col(f"money_{slot}") - 5_000 * pl.col(f"shame_{slot}").cast(pl.Int32))
+            .otherwise(0)
+        )
         assert frame.select((pl.col(f"score_{slot}") == expected).all()).item()
 
 
@@ -122,7 +124,11 @@ def test_symmetric_table_gives_every_slot_the_same_win_rate():
 def test_config_forms_and_validation():
     assert CashNGunsConfig(players=4, strategies=("coward",)).slot_specs() == ("coward",) * 4
     assert CashNGunsConfig(players=4, strategies=("shark", "coward")).slot_specs() == (
-        "shark", "coward", "coward", "coward")
+        "shark",
+        "coward",
+        "coward",
+        "coward",
+    )
     assert len(SIMULATOR.make_config(players=6, strategies=list(ALL[:6])).slot_strategies()) == 6
     for fields, message in [
         ({"players": 3}, "players must be 4-6"),
@@ -146,8 +152,9 @@ def test_kernel_matches_reference_on_random_custom_tables():
     for _ in range(12):
         players = int(rng.integers(4, 7))
         specs = tuple(sample_extended_strategy(rng).spec() for _ in range(players))
-        config = CashNGunsConfig(players=players, strategies=specs,
-                                 shame_value=int(rng.choice([-10_000, -5_000, 0, 5_000])))
+        config = CashNGunsConfig(
+            players=players, strategies=specs, shame_value=int(rng.choice([-10_000, -5_000, 0, 5_000]))
+        )
         seeds = rng.integers(0, 2**63, 15).astype(np.uint64)
         raw = play_games(config, seeds)
         for game, seed in enumerate(seeds):

@@ -110,8 +110,7 @@ def test_retaliate_targets_the_last_aggressor_else_random():
     # the most recent round in which anyone aimed at me counts, even two rounds back
     assert target("retaliate", aims=[(4, 0, -1, 1, 0), (4, 3, -1, 4, 1)], u=0.9) == 4
     # a shooter who lay down lowered its gun: not an aggressor
-    assert target("retaliate", aims=[(4, 0, -1, 0, 0)], lay=[(False, False, False, False, True)],
-                  u=0.9) == 3
+    assert target("retaliate", aims=[(4, 0, -1, 0, 0)], lay=[(False, False, False, False, True)], u=0.9) == 3
     assert target("retaliate", aims=[(4, 3, -1, 4, 1)], u=0.5) == target("random", u=0.5)
 
 
@@ -126,14 +125,42 @@ def test_clicks_target_is_the_one_least_likely_loaded():
     assert target("clicks", me=4, u=0.99) == 3
 
 
-def lie(policy, guns, pot=10, expected=10.0, alive=5, wounds=0, money=0, shame=-1.0, u=0.5,
-        revealed=None, round_index=0, **changes):
+def lie(
+    policy,
+    guns,
+    pot=10,
+    expected=10.0,
+    alive=5,
+    wounds=0,
+    money=0,
+    shame=-1.0,
+    u=0.5,
+    revealed=None,
+    round_index=0,
+    **changes,
+):
     targets = np.array([1] + [0] * guns + [1] * (4 - guns))
     revealed = np.zeros((5, 3), np.int64) if revealed is None else np.array(revealed)
     aims = np.full((8, 5), -1, np.int64)
     aims[:round_index] = 1
-    return bool(choose_lie_down(row(lie=policy, **changes), 0, targets, np.ones(5, np.bool_), revealed,
-                                aims, pot, expected, alive, wounds, money, round_index, shame, u))
+    return bool(
+        choose_lie_down(
+            row(lie=policy, **changes),
+            0,
+            targets,
+            np.ones(5, np.bool_),
+            revealed,
+            aims,
+            pot,
+            expected,
+            alive,
+            wounds,
+            money,
+            round_index,
+            shame,
+            u,
+        )
+    )
 
 
 def test_never_lie_down():
@@ -202,7 +229,7 @@ def test_named_strategies_span_the_policy_space():
 def test_spec_round_trips_and_describes():
     for _, strategy in NAMED_STRATEGIES.values():
         again = parse_strategy(strategy.spec())
-        assert again.param_row()[: 3].tolist() == strategy.param_row()[:3].tolist()
+        assert again.param_row()[:3].tolist() == strategy.param_row()[:3].tolist()
         assert again.spec() == strategy.spec()
         assert strategy.describe()
 

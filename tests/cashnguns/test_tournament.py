@@ -31,11 +31,15 @@ def test_alpharank_reproduces_han_et_al_2013() -> None:
     selection 0.1, as published there (and used as the reference example of α-Rank's
     implementation in OpenSpiel, egt/alpharank)."""
     r, t, p, s, delta, eps = 1.0, 2.0, 0.0, -1.0, 4.0, 0.25
-    game = np.array([[r - eps / 2, r - eps, 0, s + delta - eps, r - eps],
-                     [r, r, s, s, s],
-                     [0, t, p, p, p],
-                     [t - delta, t, p, p, p],
-                     [r, t, p, p, p]])
+    game = np.array(
+        [
+            [r - eps / 2, r - eps, 0, s + delta - eps, r - eps],
+            [r, r, s, s, s],
+            [0, t, p, p, p],
+            [t - delta, t, p, p, p],
+            [r, t, p, p, p],
+        ]
+    )
     result = alpha_rank(matrix_payoff(game), 5, 2, alpha=0.1, population=20)
     expected = [0.40966787, 0.07959841, 0.20506998, 0.08505983, 0.2206039]
     np.testing.assert_allclose(result.pi, expected, atol=1e-6)
@@ -103,23 +107,37 @@ def test_time_limit_stays_for_isolated_strategies() -> None:
         engine_lineups(np.array([7], np.uint64), np.array([[0, 1, 1, 1]]), [slow, "stubborn"], -5_000)
 
 
-@pytest.mark.parametrize(("entrants", "extra", "keyword"), [
-    ("stubborn", {}, "--entrant"),  # too few entrants
-    ("stubborn,coward,shark", {"design": "distinct", "players": 4}, "--entrant"),  # too few for the seats
-    (f"stubborn,{HERE / 'broken_strategy.py'}:Nope", {}, "broken_strategy.py"),  # fails to load
-    ("stubborn,coward,stubborn", {}, "--entrant"),  # a name given twice
-    ("stubborn,coward", {"design": "round-robin"}, "--design"),  # unknown design
-    ("stubborn,nosuch", {}, "--entrant"),
-])
-def test_bad_input_is_one_line_naming_the_keyword(capsys: pytest.CaptureFixture, entrants: str, extra: dict,
-                                                  keyword: str) -> None:
+@pytest.mark.parametrize(
+    ("entrants", "extra", "keyword"),
+    [
+        ("stubborn", {}, "--entrant"),  # too few entrants
+        ("stubborn,coward,shark", {"design": "distinct", "players": 4}, "--entrant"),  # too few for the seats
+        (f"stubborn,{HERE / 'broken_strategy.py'}:Nope", {}, "broken_strategy.py"),  # fails to load
+        ("stubborn,coward,stubborn", {}, "--entrant"),  # a name given twice
+        ("stubborn,coward", {"design": "round-robin"}, "--design"),  # unknown design
+        ("stubborn,nosuch", {}, "--entrant"),
+    ],
+)
+def test_bad_input_is_one_line_naming_the_keyword(
+    capsys: pytest.CaptureFixture, entrants: str, extra: dict, keyword: str
+) -> None:
     with pytest.raises(UserError) as raised:
         cashnguns.tournament(entrants, **{"players": 4, "games": 10, **extra})
     message = str(raised.value)
     api_keyword = keyword.removeprefix("--")
     assert keyword in message or api_keyword in message
-    args = ["cashnguns", "tournament", "-e", entrants, "--players", str(extra.get("players", 4)), "--n", "10",
-            "--no-store", *(["--design", extra["design"]] if "design" in extra else [])]
+    args = [
+        "cashnguns",
+        "tournament",
+        "-e",
+        entrants,
+        "--players",
+        str(extra.get("players", 4)),
+        "--n",
+        "10",
+        "--no-store",
+        *(["--design", extra["design"]] if "design" in extra else []),
+    ]
     with pytest.raises(SystemExit) as exited:
         main(args)
     err = capsys.readouterr().err
@@ -128,13 +146,30 @@ def test_bad_input_is_one_line_naming_the_keyword(capsys: pytest.CaptureFixture,
 
 
 def test_cli_json_is_one_document(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["cashnguns", "tournament", "-e", "stubborn,coward,shark", "--players", "4",
-                                      "--n", "150", "--store", str(tmp_path), "--json",
-                                      "--plot", str(tmp_path / "plots")])
+    result = CliRunner().invoke(
+        app,
+        [
+            "cashnguns",
+            "tournament",
+            "-e",
+            "stubborn,coward,shark",
+            "--players",
+            "4",
+            "--n",
+            "150",
+            "--store",
+            str(tmp_path),
+            "--json",
+            "--plot",
+            str(tmp_path / "plots"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert set(document["tables"]) >= {"standings", "head_to_head", "payoff_table", "equilibrium", "alpharank"}
     assert document["details"]["tournament"]["design"] == "all"
     assert pl.DataFrame(document["tables"]["standings"]).height == 3
     assert sorted(p.name for p in (tmp_path / "plots").iterdir()) == [
-        "cashnguns_tournament_4p_head_to_head.svg", "cashnguns_tournament_4p_ranking.svg"]
+        "cashnguns_tournament_4p_head_to_head.svg",
+        "cashnguns_tournament_4p_ranking.svg",
+    ]

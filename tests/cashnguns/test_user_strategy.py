@@ -68,8 +68,10 @@ def test_the_python_twin_of_counter_plays_as_the_built_in():
         lineups[::3, 2] = len(library)
         raw = kernel_games(seeds, lineups, rows, -5000)
         for game, seed in enumerate(seeds):
-            slots = [Seat(twin, COUNTER) if lineups[game, s] == len(library) else rows[lineups[game, s]]
-                     for s in range(players)]
+            slots = [
+                Seat(twin, COUNTER) if lineups[game, s] == len(library) else rows[lineups[game, s]]
+                for s in range(players)
+            ]
             same_game(play_game(int(seed), slots, -5000), raw, game, players)
 
 
@@ -115,14 +117,13 @@ def test_information_views_do_not_change_when_hidden_cards_are_redealt():
                     game.revealed[seat, kind] += 1
         other = copy.deepcopy(game)
         for seat in range(1, 5):
-            unseen = [
-                k for k in range(3) for _ in range((5, 2, 1)[k] - int(game.revealed[seat, k]))]
+            unseen = [k for k in range(3) for _ in range((5, 2, 1)[k] - int(game.revealed[seat, k]))]
             hand = rng.permutation(unseen)[: int(game.hands[seat].sum())]
             other.hands[seat] = [int((hand == k).sum()) for k in range(3)]
         assert game.view(0) == other.view(0)
 
 
-BAD = '''
+BAD = """
 import time
 
 
@@ -154,7 +155,7 @@ class Slow(Raises):
     def aim(self, view, legal):
         time.sleep(5)
         return legal[0]
-'''
+"""
 
 
 def cli(capsys, *args):
@@ -180,8 +181,22 @@ def test_evaluate_from_the_api_and_the_cli_is_paired_and_the_same_for_any_jobs(c
         assert one[side]["win_lo"] <= one[side]["p_win"] <= one[side]["win_hi"]
     assert one["difference"]["value"] == pytest.approx(one["user"]["p_win"] - one["builtin"]["p_win"])
     assert one["difference"]["lo"] < one["difference"]["value"] < one["difference"]["hi"]
-    code, out, err = cli(capsys, "cashnguns", "evaluate", "--strategy", PATIENT, "--players", "4", "--n", "150",
-                         "--seed", "3", "--jobs", "1", "--json")
+    code, out, err = cli(
+        capsys,
+        "cashnguns",
+        "evaluate",
+        "--strategy",
+        PATIENT,
+        "--players",
+        "4",
+        "--n",
+        "150",
+        "--seed",
+        "3",
+        "--jobs",
+        "1",
+        "--json",
+    )
     assert code in (0, None), err
     assert json.loads(out)["details"]["evaluate"] == one
     # the twin of a built-in against that built-in everywhere: no difference at all
@@ -189,18 +204,24 @@ def test_evaluate_from_the_api_and_the_cli_is_paired_and_the_same_for_any_jobs(c
     assert same["difference"] == {"value": 0.0, "lo": 0.0, "hi": 0.0}
 
 
-@pytest.mark.parametrize("name, message", [
-    ("Raises", "seat {seat}, turn 1, decision aim: raised ValueError: no target"),
-    ("Illegal", "decision aim: returned"),
-    ("WrongType", "decision lie_down: returned 1 (int), not one of the legal choices"),
-    ("Slow", "decision aim: took longer than"),
-    ("Missing", "defines no 'Missing'"),
-])
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("Raises", "seat {seat}, turn 1, decision aim: raised ValueError: no target"),
+        ("Illegal", "decision aim: returned"),
+        ("WrongType", "decision lie_down: returned 1 (int), not one of the legal choices"),
+        ("Slow", "decision aim: took longer than"),
+        ("Missing", "defines no 'Missing'"),
+    ],
+)
 def test_a_failing_strategy_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, name, message):
     monkeypatch.setattr("cardsim.sims.core.user_strategy.DEFAULT_TIME_LIMIT", 0.2)
-    monkeypatch.setattr("cardsim.sims.cashnguns.strategy.decide",
-                        __import__("functools").partial(__import__("cardsim.sims.core.user_strategy",
-                                                                   fromlist=["decide"]).decide, time_limit=0.2))
+    monkeypatch.setattr(
+        "cardsim.sims.cashnguns.strategy.decide",
+        __import__("functools").partial(
+            __import__("cardsim.sims.core.user_strategy", fromlist=["decide"]).decide, time_limit=0.2
+        ),
+    )
     path = tmp_path / "bad.py"
     path.write_text(BAD)
     monkeypatch.setenv("CARDSIM_STORE", str(tmp_path / "store"))
@@ -210,19 +231,22 @@ def test_a_failing_strategy_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch
     assert "strategy " in lines[0] and message.split("{seat}")[-1] in lines[0]
     assert "Traceback" not in err and out == "" and not (tmp_path / "store").exists()
     if name == "Raises":
-        code, _, err = cli(capsys, "cashnguns", "evaluate", "--strategy", f"{path}:{name}", "--n", "20",
-                           "--jobs", "1", "--traceback")
+        code, _, err = cli(
+            capsys, "cashnguns", "evaluate", "--strategy", f"{path}:{name}", "--n", "20", "--jobs", "1", "--traceback"
+        )
         assert code == 2 and "Traceback" in err and "no target" in err
 
 
 def test_a_missing_file_and_check_strategy(capsys, tmp_path):
     """A file that does not exist is one line, exit 2; check --strategy measures a Python
     strategy against the shipped mix, paired, with its 95% interval."""
-    code, out, err = cli(capsys, "cashnguns", "check", "--players", "4", "--strategy", f"{tmp_path}/none.py:X",
-                         "--jobs", "1")
+    code, out, err = cli(
+        capsys, "cashnguns", "check", "--players", "4", "--strategy", f"{tmp_path}/none.py:X", "--jobs", "1"
+    )
     assert code == 2 and len(err.strip().splitlines()) == 1 and "no file" in err
-    code, out, err = cli(capsys, "cashnguns", "check", "--players", "4", "--strategy", PATIENT, "--n", "100",
-                         "--jobs", "1", "--json")
+    code, out, err = cli(
+        capsys, "cashnguns", "check", "--players", "4", "--strategy", PATIENT, "--n", "100", "--jobs", "1", "--json"
+    )
     assert code in (0, None), err
     row = json.loads(out)["tables"]["check"][0]
     assert row["games"] == 100 and row["lo"] <= row["gain"] <= row["hi"]

@@ -26,8 +26,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "strategies"
 @pytest.fixture(scope="module")
 def scheduler():
     """The address of a two-worker LocalCluster, shared by the module's tests."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         yield cluster.scheduler_address
         parallel.disconnect()
 
@@ -41,31 +40,123 @@ def cardsim(capsys, *args: str) -> tuple[int, str, str]:
 
 
 COMMANDS = {
-    "gang evaluate": ["gang", "evaluate", "--strategy", f"{EXAMPLES}/gang_pairs_high.py:PairsHigh",
-                      "--n", "600"],
-    "thegame evaluate": ["thegame", "evaluate", "--strategy",
-                         f"{EXAMPLES}/thegame_closest.py:Closest", "--players", "3", "--n", "600"],
-    "bang evaluate": ["bang", "evaluate", "--strategy", f"{EXAMPLES}/bang_renegade.py:TwoRules",
-                      "--seat", "renegade", "--players", "5", "--n", "300"],
-    "cashnguns evaluate": ["cashnguns", "evaluate", "--strategy",
-                           f"{EXAMPLES}/cashnguns_patient.py:Patient", "--players", "4",
-                           "--n", "1200"],
-    "bang compare": ["bang", "compare", "--players", "4", "--roles", "outlaw", "--n", "5200",
-                     "--no-store"],
-    "bang ladder": ["bang", "ladder", "--players", "5", "--rungs", "random,role2", "--n", "5100",
-                    "--no-store"],
-    "bang stress": ["bang", "stress", "--players", "5", "--roles", "renegade", "--games", "200",
-                    "--steps", "1", "--validation", "200", "--trials", "2", "--n", "200"],
-    "cashnguns discover": ["cashnguns", "discover", "--players", "4", "--budget", "4",
-                           "--rounds", "1", "--local", "0", "--stop-checks", "0", "--no-sweep",
-                           "--no-store"],
-    "cashnguns check": ["cashnguns", "check", "--players", "4", "--budget", "4", "--games",
-                        "2000", "--local", "0", "--no-sweep"],
-    "tune thegame": ["tune", "thegame", "--players", "2", "--strategy", "greedy", "--target",
-                     "0.05", "--top", "2", "--precision", "0.3", "--max-n", "60", "--no-store",
-                     "--quiet"],
-    "tune gang": ["tune", "gang", "--players", "4", "--model", "random", "--no-combinations",
-                  "--top", "2", "--precision", "0.3", "--max-n", "20", "--no-store", "--quiet"],
+    "gang evaluate": ["gang", "evaluate", "--strategy", f"{EXAMPLES}/gang_pairs_high.py:PairsHigh", "--n", "600"],
+    "thegame evaluate": [
+        "thegame",
+        "evaluate",
+        "--strategy",
+        f"{EXAMPLES}/thegame_closest.py:Closest",
+        "--players",
+        "3",
+        "--n",
+        "600",
+    ],
+    "bang evaluate": [
+        "bang",
+        "evaluate",
+        "--strategy",
+        f"{EXAMPLES}/bang_renegade.py:TwoRules",
+        "--seat",
+        "renegade",
+        "--players",
+        "5",
+        "--n",
+        "300",
+    ],
+    "cashnguns evaluate": [
+        "cashnguns",
+        "evaluate",
+        "--strategy",
+        f"{EXAMPLES}/cashnguns_patient.py:Patient",
+        "--players",
+        "4",
+        "--n",
+        "1200",
+    ],
+    "bang compare": ["bang", "compare", "--players", "4", "--roles", "outlaw", "--n", "5200", "--no-store"],
+    "bang ladder": ["bang", "ladder", "--players", "5", "--rungs", "random,role2", "--n", "5100", "--no-store"],
+    "bang stress": [
+        "bang",
+        "stress",
+        "--players",
+        "5",
+        "--roles",
+        "renegade",
+        "--games",
+        "200",
+        "--steps",
+        "1",
+        "--validation",
+        "200",
+        "--trials",
+        "2",
+        "--n",
+        "200",
+    ],
+    "cashnguns discover": [
+        "cashnguns",
+        "discover",
+        "--players",
+        "4",
+        "--budget",
+        "4",
+        "--rounds",
+        "1",
+        "--local",
+        "0",
+        "--stop-checks",
+        "0",
+        "--no-sweep",
+        "--no-store",
+    ],
+    "cashnguns check": [
+        "cashnguns",
+        "check",
+        "--players",
+        "4",
+        "--budget",
+        "4",
+        "--games",
+        "2000",
+        "--local",
+        "0",
+        "--no-sweep",
+    ],
+    "tune thegame": [
+        "tune",
+        "thegame",
+        "--players",
+        "2",
+        "--strategy",
+        "greedy",
+        "--target",
+        "0.05",
+        "--top",
+        "2",
+        "--precision",
+        "0.3",
+        "--max-n",
+        "60",
+        "--no-store",
+        "--quiet",
+    ],
+    "tune gang": [
+        "tune",
+        "gang",
+        "--players",
+        "4",
+        "--model",
+        "random",
+        "--no-combinations",
+        "--top",
+        "2",
+        "--precision",
+        "0.3",
+        "--max-n",
+        "20",
+        "--no-store",
+        "--quiet",
+    ],
 }
 
 
@@ -74,8 +165,7 @@ def test_same_json_on_dask_as_on_joblib(capsys, scheduler, command):
     args = COMMANDS[command]
     code, here, err = cardsim(capsys, *args, "--jobs", "1", "--json")
     assert code == 0, err
-    code, there, err = cardsim(capsys, *args, "--backend", "dask", "--scheduler", scheduler,
-                               "--json")
+    code, there, err = cardsim(capsys, *args, "--backend", "dask", "--scheduler", scheduler, "--json")
     assert code == 0, err
     assert json.loads(there) == json.loads(here)
     assert there == here
@@ -85,7 +175,8 @@ def test_same_trained_file_on_dask_as_on_joblib(capsys, scheduler, tmp_path):
     args = ["bang", "train", "--players", "4", "--budget", "10000", "--rounds", "1", "--quiet"]
     code, _, err = cardsim(capsys, *args, "--jobs", "1", "--out", str(tmp_path / "here.json"))
     assert code == 0, err
-    code, _, err = cardsim(capsys, *args, "--backend", "dask", "--scheduler", scheduler,
-                           "--out", str(tmp_path / "there.json"))
+    code, _, err = cardsim(
+        capsys, *args, "--backend", "dask", "--scheduler", scheduler, "--out", str(tmp_path / "there.json")
+    )
     assert code == 0, err
     assert (tmp_path / "there.json").read_bytes() == (tmp_path / "here.json").read_bytes()

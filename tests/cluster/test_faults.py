@@ -24,18 +24,17 @@ distributed = pytest.importorskip("dask.distributed")
 pytestmark = pytest.mark.xdist_group("dask_cluster")
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "strategies"
-BROKEN = '''
+BROKEN = """
 class Broken:
     def play(self, view, legal):
         raise ValueError("boom")
-'''
+"""
 
 
 @pytest.fixture(scope="module")
 def scheduler():
     """A LocalCluster of two one-thread worker processes (their nannies restart a killed one)."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         yield cluster.scheduler_address
         parallel.disconnect()
 
@@ -59,8 +58,9 @@ def test_a_killed_worker_loses_no_finished_chunk(scheduler, tmp_path):
         if len(arrived) == 4:
             os.kill(victim, signal.SIGKILL)  # mid-run: the other worker holds a running chunk
 
-    there = run(SLOW_COIN, config, n=400, seed=3, backend="dask", scheduler=scheduler,
-                store=tmp_path, on_chunk=kill_after_four)
+    there = run(
+        SLOW_COIN, config, n=400, seed=3, backend="dask", scheduler=scheduler, store=tmp_path, on_chunk=kill_after_four
+    )
     here = run(SLOW_COIN, config, n=400, seed=3, jobs=1)
     assert victim not in client.run(os.getpid).values()  # the worker did die
     assert there.episodes.equals(here.episodes)
@@ -71,12 +71,14 @@ def test_a_killed_worker_loses_no_finished_chunk(scheduler, tmp_path):
     client.wait_for_workers(2, timeout=60)  # the nanny's new worker, for the next tests
 
 
-@pytest.mark.parametrize("game, example, name", [
-    ("gang", "gang_pairs_high.py", "PairsHigh"),
-    ("thegame", "thegame_closest.py", "Closest"),  # its workers are given the absolute path
-])
-def test_a_strategy_file_reaches_workers_that_lack_it(scheduler, capsys, tmp_path, monkeypatch,
-                                                      game, example, name):
+@pytest.mark.parametrize(
+    "game, example, name",
+    [
+        ("gang", "gang_pairs_high.py", "PairsHigh"),
+        ("thegame", "thegame_closest.py", "Closest"),  # its workers are given the absolute path
+    ],
+)
+def test_a_strategy_file_reaches_workers_that_lack_it(scheduler, capsys, tmp_path, monkeypatch, game, example, name):
     source = (EXAMPLES / example).read_text()
     (tmp_path / "only_here.py").write_text(source)
     monkeypatch.chdir(tmp_path)  # the workers started elsewhere: no only_here.py beside them
@@ -89,8 +91,7 @@ def test_a_strategy_file_reaches_workers_that_lack_it(scheduler, capsys, tmp_pat
     assert code == 0, err
     assert there == here
     received = client.run(_received_sources)  # what the workers load instead of their files
-    assert any({"only_here.py", str(tmp_path / "only_here.py")} <= set(paths)
-               for paths in received.values())
+    assert any({"only_here.py", str(tmp_path / "only_here.py")} <= set(paths) for paths in received.values())
 
 
 def _received_sources() -> list[str]:
@@ -99,8 +100,7 @@ def _received_sources() -> list[str]:
     return sorted(user_strategy._RECEIVED)
 
 
-def test_a_failing_strategy_gives_the_same_line_on_the_cluster(scheduler, capsys, tmp_path,
-                                                               monkeypatch):
+def test_a_failing_strategy_gives_the_same_line_on_the_cluster(scheduler, capsys, tmp_path, monkeypatch):
     (tmp_path / "broken.py").write_text(BROKEN)
     monkeypatch.chdir(tmp_path)
     args = ["thegame", "evaluate", "--strategy", "broken.py:Broken", "--n", "600"]
@@ -121,24 +121,38 @@ def _closed_port() -> int:
 def test_an_unreachable_scheduler_is_one_line_within_the_timeout(capsys):
     address = f"tcp://127.0.0.1:{_closed_port()}"
     started = time.monotonic()
-    code, out, err = cardsim_cli(capsys, "gang", "evaluate", "--strategy",
-                                 f"{EXAMPLES}/gang_pairs_high.py:PairsHigh", "--n", "600",
-                                 "--backend", "dask", "--scheduler", address)
+    code, out, err = cardsim_cli(
+        capsys,
+        "gang",
+        "evaluate",
+        "--strategy",
+        f"{EXAMPLES}/gang_pairs_high.py:PairsHigh",
+        "--n",
+        "600",
+        "--backend",
+        "dask",
+        "--scheduler",
+        address,
+    )
     elapsed = time.monotonic() - started
     assert code == 2 and not out
-    assert err.startswith(f"error: --scheduler {address}: no dask scheduler answered within "
-                          f"{parallel.CONNECT_TIMEOUT_SECONDS:g} s")
+    assert err.startswith(
+        f"error: --scheduler {address}: no dask scheduler answered within {parallel.CONNECT_TIMEOUT_SECONDS:g} s"
+    )
     assert len(err.strip().splitlines()) == 1
     assert elapsed < parallel.CONNECT_TIMEOUT_SECONDS + 5
 
 
-@pytest.mark.parametrize("args", [
-    ["report", "--quick", "--game", "gang"],
-    ["bang", "train", "--players", "4", "--budget", "10000"],
-    ["cashnguns", "discover", "--players", "4", "--budget", "4", "--rounds", "1"],
-    ["tune", "thegame", "--players", "2"],
-    ["gang", "heist", "--n", "100"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["report", "--quick", "--game", "gang"],
+        ["bang", "train", "--players", "4", "--budget", "10000"],
+        ["cashnguns", "discover", "--players", "4", "--budget", "4", "--rounds", "1"],
+        ["tune", "thegame", "--players", "2"],
+        ["gang", "heist", "--n", "100"],
+    ],
+)
 def test_every_long_command_refuses_an_unreachable_scheduler(capsys, monkeypatch, tmp_path, args):
     monkeypatch.setenv("CARDSIM_CONNECT_TIMEOUT", "1")
     monkeypatch.chdir(tmp_path)
@@ -154,20 +168,30 @@ def test_every_long_command_refuses_an_unreachable_scheduler(capsys, monkeypatch
 
 def test_a_scheduler_without_workers_is_one_line(capsys, monkeypatch):
     monkeypatch.setenv("CARDSIM_CONNECT_TIMEOUT", "1")
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None,
-                                  protocol="tcp") as empty:
-        code, _, err = cardsim_cli(capsys, "bang", "compare", "--players", "4", "--n", "100",
-                                   "--backend", "dask", "--scheduler", empty.scheduler_address)
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None, protocol="tcp") as empty:
+        code, _, err = cardsim_cli(
+            capsys,
+            "bang",
+            "compare",
+            "--players",
+            "4",
+            "--n",
+            "100",
+            "--backend",
+            "dask",
+            "--scheduler",
+            empty.scheduler_address,
+        )
     assert code == 2
     assert "the scheduler has no worker after 1 s" in err and len(err.strip().splitlines()) == 1
 
 
 def test_workers_with_several_threads_are_refused(capsys):
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None, protocol="tcp") as threaded:
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None, protocol="tcp"
+    ) as threaded:
         with pytest.raises(UserError, match="one thread per worker process"):
-            cardsim.bang.compare(players=4, n=100, backend="dask",
-                                 scheduler=threaded.scheduler_address)
+            cardsim.bang.compare(players=4, n=100, backend="dask", scheduler=threaded.scheduler_address)
         parallel.disconnect()
 
 
@@ -182,5 +206,4 @@ def test_workers_with_other_cardsim_code_are_refused(scheduler, monkeypatch):
     parallel.disconnect()  # connect afresh, so that the workers' code is compared again
     monkeypatch.setattr(parallel, "code_digest", lambda: "not-the-workers-code")
     with pytest.raises(UserError, match="runs other cardsim code than this machine"):
-        cardsim.gang.evaluate(f"{EXAMPLES}/gang_pairs_high.py:PairsHigh", n=300,
-                              backend="dask", scheduler=scheduler)
+        cardsim.gang.evaluate(f"{EXAMPLES}/gang_pairs_high.py:PairsHigh", n=300, backend="dask", scheduler=scheduler)

@@ -24,8 +24,7 @@ pytestmark = pytest.mark.xdist_group("dask_cluster")
 @pytest.fixture(scope="module")
 def scheduler():
     """A LocalCluster of two one-thread worker processes."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         yield cluster.scheduler_address
         parallel.disconnect()
 
@@ -34,16 +33,19 @@ def _files(folder):
     return {name: (folder / name).read_bytes() for name in (HTML_NAME, PDF_NAME, findings_name(TINY.name))}
 
 
-@pytest.mark.parametrize("games", [
-    pytest.param(["gang"], id="gang"),
-    pytest.param(list(all_games()), id="all", marks=pytest.mark.slow),
-])
+@pytest.mark.parametrize(
+    "games",
+    [
+        pytest.param(["gang"], id="gang"),
+        pytest.param(list(all_games()), id="all", marks=pytest.mark.slow),
+    ],
+)
 def test_tiny_report_is_the_same_on_dask(scheduler, tmp_path, games):
-    write_report(games, profile=TINY, seed=TINY_SEED, jobs=2, store=tmp_path / "here-store",
-                 out_dir=tmp_path / "here")
+    write_report(games, profile=TINY, seed=TINY_SEED, jobs=2, store=tmp_path / "here-store", out_dir=tmp_path / "here")
     with using("dask", scheduler):
-        write_report(games, profile=TINY, seed=TINY_SEED, jobs=2, store=tmp_path / "there-store",
-                     out_dir=tmp_path / "there")
+        write_report(
+            games, profile=TINY, seed=TINY_SEED, jobs=2, store=tmp_path / "there-store", out_dir=tmp_path / "there"
+        )
     here, there = _files(tmp_path / "here"), _files(tmp_path / "there")
     for name in here:
         assert there[name] == here[name], name
@@ -53,8 +55,7 @@ def test_tiny_report_is_the_same_on_dask(scheduler, tmp_path, games):
 def test_quick_report_is_the_same_on_dask(scheduler, tmp_path, monkeypatch, capsys):
     outputs = {}
     monkeypatch.delenv("CARDSIM_STORE", raising=False)
-    for side, extra in (("joblib", ["--jobs", "2"]),
-                        ("dask", ["--backend", "dask", "--scheduler", scheduler])):
+    for side, extra in (("joblib", ["--jobs", "2"]), ("dask", ["--backend", "dask", "--scheduler", scheduler])):
         (tmp_path / side).mkdir()
         monkeypatch.chdir(tmp_path / side)  # each its own ./results store (the report names it)
         with pytest.raises(SystemExit) as done:

@@ -26,8 +26,14 @@ def run_batch(config: SlowCoinConfig, rng: np.random.Generator, n: int) -> pl.Da
     return pl.DataFrame({"draw": draws, "heads": draws < 0.5})
 
 
-SIMULATOR = Simulator(name="slowcoin", config_type=SlowCoinConfig, run_batch=run_batch,
-                      headline="heads", policies={"fair": "p = 0.5"}, chunk_size=10)
+SIMULATOR = Simulator(
+    name="slowcoin",
+    config_type=SlowCoinConfig,
+    run_batch=run_batch,
+    headline="heads",
+    policies={"fair": "p = 0.5"},
+    chunk_size=10,
+)
 
 if __name__ == "__main__":
     from cardsim.errors import Interrupted

@@ -27,8 +27,7 @@ def test_readme_python_api_example_runs(tmp_path, monkeypatch):
     env = {"PYTHONPATH": str(README.parent), "PATH": "/usr/bin:/bin"}
     if "NUMBA_CACHE_DIR" in os.environ:  # share the session's kernel cache (cold-run timing)
         env["NUMBA_CACHE_DIR"] = os.environ["NUMBA_CACHE_DIR"]
-    done = subprocess.run([sys.executable, "-c", block.group(1)], capture_output=True, text=True,
-                          env=env)
+    done = subprocess.run([sys.executable, "-c", block.group(1)], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     assert "success_lo" in done.stdout and "win_lo" in done.stdout
     assert list(tmp_path.iterdir()) == []  # store=None: nothing written
@@ -41,12 +40,12 @@ def test_api_docstring_examples(monkeypatch, tmp_path):
     import cardsim.api
 
     monkeypatch.chdir(tmp_path)
-    modules = [cardsim.api] + [importlib.import_module(f"cardsim.api.{info.name}")
-                               for info in pkgutil.iter_modules(cardsim.api.__path__)]
+    modules = [cardsim.api] + [
+        importlib.import_module(f"cardsim.api.{info.name}") for info in pkgutil.iter_modules(cardsim.api.__path__)
+    ]
     failures = tried = 0
     for module in modules:
-        found = doctest.testmod(module, extraglobs={"cardsim": cardsim},
-                                optionflags=doctest.NORMALIZE_WHITESPACE)
+        found = doctest.testmod(module, extraglobs={"cardsim": cardsim}, optionflags=doctest.NORMALIZE_WHITESPACE)
         failures, tried = failures + found.failed, tried + found.attempted
     assert tried >= 6 and failures == 0
     assert list(tmp_path.iterdir()) == []
@@ -54,8 +53,7 @@ def test_api_docstring_examples(monkeypatch, tmp_path):
 
 def test_import_is_light():
     code = "import sys, cardsim; print(sorted(m for m in ('polars', 'numba', 'typer') if m in sys.modules))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=README.parent)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=README.parent)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
@@ -69,12 +67,27 @@ def test_errors_are_user_errors_before_any_run():
 
 
 def test_store_keeps_runs_and_cli_gives_the_same_numbers(tmp_path, capsys):
-    stored = cardsim.thegame.run(players=2, strategy="greedy", n=300, jobs=1, quiet=True,
-                                 store=tmp_path)
+    stored = cardsim.thegame.run(players=2, strategy="greedy", n=300, jobs=1, quiet=True, store=tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == stored.manifest["runs"]
     with pytest.raises(SystemExit) as exit_info:
-        main(["thegame", "run", "--players", "2", "--strategy", "greedy", "--n", "300",
-              "--jobs", "1", "--store", str(tmp_path), "--json", "-q"])
+        main(
+            [
+                "thegame",
+                "run",
+                "--players",
+                "2",
+                "--strategy",
+                "greedy",
+                "--n",
+                "300",
+                "--jobs",
+                "1",
+                "--store",
+                str(tmp_path),
+                "--json",
+                "-q",
+            ]
+        )
     assert exit_info.value.code == 0
     document = json.loads(capsys.readouterr().out)
     assert document["runs"] == stored.manifest["runs"]
@@ -91,8 +104,7 @@ def test_to_pandas_names_the_extra_when_missing(monkeypatch):
 def test_to_pandas_with_the_extra():
     pytest.importorskip("pandas")
     pytest.importorskip("pyarrow")
-    frame = cardsim.thegame.run(players=[2, 3], strategy="greedy", n=100, jobs=1,
-                                quiet=True).to_pandas()
+    frame = cardsim.thegame.run(players=[2, 3], strategy="greedy", n=100, jobs=1, quiet=True).to_pandas()
     assert list(frame["players"]) == [2, 3]
 
 
@@ -134,8 +146,7 @@ BAD_CALLS = [  # (call, the keyword its one-line message names)
 
 
 @pytest.mark.parametrize("call, keyword", BAD_CALLS)
-def test_bad_arguments_are_one_line_user_errors_naming_the_keyword(call, keyword, tmp_path,
-                                                                    monkeypatch):
+def test_bad_arguments_are_one_line_user_errors_naming_the_keyword(call, keyword, tmp_path, monkeypatch):
     """Wrong types and values never reach a run: one UserError line naming the keyword (not a
     command-line flag), and nothing written."""
     monkeypatch.chdir(tmp_path)

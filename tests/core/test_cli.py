@@ -14,9 +14,7 @@ from cardsim.sims.core.runner import run
 
 
 def cardsim(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "cardsim.cli", *args], capture_output=True, text=True, env=env
-    )
+    return subprocess.run([sys.executable, "-m", "cardsim.cli", *args], capture_output=True, text=True, env=env)
 
 
 @pytest.mark.parametrize(

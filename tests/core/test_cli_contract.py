@@ -94,13 +94,19 @@ BAD_INPUT = [
     (["runs", "show", "nothing-like-this", "--store", "{tmp}"], "no run"),
     (["bench", "nothing"], "unknown benchmark"),
     # the dask backend
-    (["gang", "heist", "--backend", "dask", "--scheduler", "tcp://host"],
-     "--scheduler: expected an address with a port"),
-    (["gang", "heist", "--backend", "dask", "--scheduler", "tcp://host:99999"],
-     "--scheduler: expected an address with a port"),
+    (
+        ["gang", "heist", "--backend", "dask", "--scheduler", "tcp://host"],
+        "--scheduler: expected an address with a port",
+    ),
+    (
+        ["gang", "heist", "--backend", "dask", "--scheduler", "tcp://host:99999"],
+        "--scheduler: expected an address with a port",
+    ),
     (["poker", "equity", "As Ah", "--seed", "-1"], "--seed must be a non-negative"),
-    (["runs", "prune", "--older-than", "99999999999d", "--yes"],
-     "--older-than: 99999999999d is longer than any run can be old"),
+    (
+        ["runs", "prune", "--older-than", "99999999999d", "--yes"],
+        "--older-than: 99999999999d is longer than any run can be old",
+    ),
     (["bang", "run", "--bots", ""], "--bots is empty"),
     (["bang", "run", "--bots", " , "], "--bots is empty"),
     (["bang", "run", "--bots", "sheriff=role,sheriff=random"], "--bots names sheriff twice"),
@@ -117,8 +123,7 @@ BAD_INPUT = [
 
 
 @pytest.mark.parametrize(("args", "message"), BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
-def test_bad_input_is_one_line_exit_2_before_any_run(capsys, tmp_path, monkeypatch, no_compute,
-                                                     args, message):
+def test_bad_input_is_one_line_exit_2_before_any_run(capsys, tmp_path, monkeypatch, no_compute, args, message):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("CARDSIM_STORE", str(tmp_path / "store"))
     taken = _existing_file(tmp_path) if "{file}" in args else None
@@ -132,15 +137,13 @@ def test_bad_input_is_one_line_exit_2_before_any_run(capsys, tmp_path, monkeypat
 
 
 def _heist_rows(capsys, *args: str) -> tuple[list[dict], str]:
-    code, out, err = cardsim(capsys, "gang", "heist", *args, "--jobs", "1", "--no-store",
-                             "--json")
+    code, out, err = cardsim(capsys, "gang", "heist", *args, "--jobs", "1", "--no-store", "--json")
     assert code == 0, err
     return json.loads(out)["tables"]["heist_success"], err
 
 
 def test_repeated_entries_run_once_and_n_counts_distinct_episodes(capsys):
-    rows, err = _heist_rows(capsys, "--players", "3,3", "--model", "history,history",
-                            "--n", "200")
+    rows, err = _heist_rows(capsys, "--players", "3,3", "--model", "history,history", "--n", "200")
     assert len(rows) == 1 and rows[0]["n"] == 200
     assert "repeated 3 dropped" in err and "repeated history dropped" in err
     single, _ = _heist_rows(capsys, "--players", "3", "--model", "history", "--n", "200")
@@ -150,13 +153,27 @@ def test_repeated_entries_run_once_and_n_counts_distinct_episodes(capsys):
 def test_repeated_entries_in_ranges_and_other_games(capsys):
     rows, _ = _heist_rows(capsys, "--players", "3-4,4", "--model", "random", "--n", "100")
     assert [(r["players"], r["n"]) for r in rows] == [(3, 100), (4, 100)]
-    code, out, err = cardsim(capsys, "thegame", "run", "--players", "2,2", "--strategy",
-                             "greedy,greedy", "--n", "100", "--jobs", "1", "--no-store", "--json")
+    code, out, err = cardsim(
+        capsys,
+        "thegame",
+        "run",
+        "--players",
+        "2,2",
+        "--strategy",
+        "greedy,greedy",
+        "--n",
+        "100",
+        "--jobs",
+        "1",
+        "--no-store",
+        "--json",
+    )
     assert code == 0, err
     summary = json.loads(out)["tables"]["summary"]
     assert [(r["players"], r["strategy"], r["n"]) for r in summary] == [(2, "greedy", 100)]
-    code, out, err = cardsim(capsys, "bang", "run", "--players", "4,4", "--n", "100", "--jobs",
-                             "1", "--no-store", "--json")
+    code, out, err = cardsim(
+        capsys, "bang", "run", "--players", "4,4", "--n", "100", "--jobs", "1", "--no-store", "--json"
+    )
     assert code == 0, err
     sides = json.loads(out)["tables"]["sides"]
     assert {r["n"] for r in sides} == {100} and {r["players"] for r in sides} == {4}
@@ -172,9 +189,24 @@ def test_list_parsers_drop_repeats_with_a_note(capsys):
 
 
 def test_json_is_one_document_with_seed_stop_rule_and_runs(capsys, tmp_path):
-    code, out, err = cardsim(capsys, "thegame", "run", "--players", "1-2", "--strategy",
-                             "greedy", "--n", "50", "--seed", "7", "--jobs", "1", "--store",
-                             str(tmp_path), "--json")
+    code, out, err = cardsim(
+        capsys,
+        "thegame",
+        "run",
+        "--players",
+        "1-2",
+        "--strategy",
+        "greedy",
+        "--n",
+        "50",
+        "--seed",
+        "7",
+        "--jobs",
+        "1",
+        "--store",
+        str(tmp_path),
+        "--json",
+    )
     assert code == 0, err
     document = json.loads(out)  # one document: json.loads rejects anything after it
     assert set(document) == {"command", "version", "seed", "stop_rule", "runs", "tables"}
@@ -186,9 +218,27 @@ def test_json_is_one_document_with_seed_stop_rule_and_runs(capsys, tmp_path):
 
 def test_search_commands_record_their_seed_and_stop_rule(capsys):
     """A search command's document names the seed it was given, not null."""
-    code, out, err = cardsim(capsys, "cashnguns", "check", "--players", "4", "--budget", "2",
-                             "--local", "2", "--n", "200", "--seed", "5", "--jobs", "1", "--no-sweep", "--oracle-games", "0",
-                             "--json")
+    code, out, err = cardsim(
+        capsys,
+        "cashnguns",
+        "check",
+        "--players",
+        "4",
+        "--budget",
+        "2",
+        "--local",
+        "2",
+        "--n",
+        "200",
+        "--seed",
+        "5",
+        "--jobs",
+        "1",
+        "--no-sweep",
+        "--oracle-games",
+        "0",
+        "--json",
+    )
     assert code == 0, err
     document = json.loads(out)
     assert document["seed"] == 5
@@ -203,15 +253,17 @@ def test_csv_format_prints_named_tables(capsys):
     assert len(lines) == 2 + 4
 
 
-WIDE = pl.DataFrame({
-    "players": [3, 4],
-    "strategy": ["a strategy with a long descriptive name", "short"],
-    "n": [100_000, 2_000_000],
-    "success % (95% CI)": ["72.28 (72.12-72.44)", "5.1 (4.98-5.22)"],
-    "excellent % (95% CI)": ["15.5 (11.14-21.16)", "24.5 (19.06-30.9)"],
-    "cards left": ["21.74 (20.32-23.15)", "20.27 (18.67-21.88)"],
-    "p": [0.123456, 74.0],
-})
+WIDE = pl.DataFrame(
+    {
+        "players": [3, 4],
+        "strategy": ["a strategy with a long descriptive name", "short"],
+        "n": [100_000, 2_000_000],
+        "success % (95% CI)": ["72.28 (72.12-72.44)", "5.1 (4.98-5.22)"],
+        "excellent % (95% CI)": ["15.5 (11.14-21.16)", "24.5 (19.06-30.9)"],
+        "cards left": ["21.74 (20.32-23.15)", "20.27 (18.67-21.88)"],
+        "p": [0.123456, 74.0],
+    }
+)
 
 
 @pytest.mark.parametrize("width", [200, 120, 80, 60, 40, 20])
@@ -227,10 +279,15 @@ def test_tables_never_cut_a_number(capsys, width):
 
 
 def test_columns_with_one_value_move_under_the_title(capsys):
-    frame = pl.DataFrame({"players": [4, 4], "model": ["history", "history"],
-                          "card": ["muscle", "none"],
-                          "success % (95% CI)": ["73.0 (66.46-78.68)", "76.0 (69.63-81.39)"],
-                          "vs none, points": ["-3.0 (-11.48-5.53)", "0.0 (-8.35-8.35)"]})
+    frame = pl.DataFrame(
+        {
+            "players": [4, 4],
+            "model": ["history", "history"],
+            "card": ["muscle", "none"],
+            "success % (95% CI)": ["73.0 (66.46-78.68)", "76.0 (69.63-81.39)"],
+            "vs none, points": ["-3.0 (-11.48-5.53)", "0.0 (-8.35-8.35)"],
+        }
+    )
     print_table(frame, title="cards", width=60)
     out = capsys.readouterr().out
     assert "players 4 · model history" in out and "[1/2]" not in out
@@ -265,8 +322,13 @@ def test_runner_options_are_declared_once():
     shared = {name for name, _, _ in RUN_PARAMETERS}
     root = typer.main.get_command(build_app())
     commands = {
-        ("gang", "heist"), ("gang", "game"), ("gang", "cards"), ("thegame", "run"),
-        ("bang", "run"), ("cashnguns", "run"), ("cashnguns", "payoff"),
+        ("gang", "heist"),
+        ("gang", "game"),
+        ("gang", "cards"),
+        ("thegame", "run"),
+        ("bang", "run"),
+        ("cashnguns", "run"),
+        ("cashnguns", "payoff"),
     }
     for group, name in commands:
         params = {p.name for p in root.commands[group].commands[name].params}
@@ -274,8 +336,20 @@ def test_runner_options_are_declared_once():
 
 
 def test_gang_heist_plot_with_one_player_count_writes_a_plot(capsys, tmp_path):
-    code, _, err = cardsim(capsys, "gang", "heist", "--players", "4", "--n", "200", "--jobs",
-                           "1", "--no-store", "--plot", str(tmp_path / "plots"))
+    code, _, err = cardsim(
+        capsys,
+        "gang",
+        "heist",
+        "--players",
+        "4",
+        "--n",
+        "200",
+        "--jobs",
+        "1",
+        "--no-store",
+        "--plot",
+        str(tmp_path / "plots"),
+    )
     assert code == 0, err
     assert [p.name for p in (tmp_path / "plots").iterdir()] == ["gang_success_by_players.svg"]
     assert "plots: " in err
@@ -335,8 +409,16 @@ def test_compile_notice_only_when_the_cache_is_cold(tmp_path, monkeypatch, capsy
     from cardsim.sims.core.game import Game
     from cardsim.sims.registry import register, unregister
 
-    register(Game(name="fakegame", title="Fake", simulator="cardsim.sims.fakegame.simulator:SIMULATOR",
-                  help="Fake.", example="cardsim fakegame", compile_seconds=46))
+    register(
+        Game(
+            name="fakegame",
+            title="Fake",
+            simulator="cardsim.sims.fakegame.simulator:SIMULATOR",
+            help="Fake.",
+            example="cardsim fakegame",
+            compile_seconds=46,
+        )
+    )
     monkeypatch.setattr(options, "_announced", set())
     try:
         options.announce_compile("fakegame")
@@ -344,8 +426,10 @@ def test_compile_notice_only_when_the_cache_is_cold(tmp_path, monkeypatch, capsy
     finally:
         unregister("fakegame")
     lines = capsys.readouterr().err.strip().splitlines()
-    assert lines == ["note: compiling the Fake kernels (first run after install or a code "
-                     "change, about a minute); later runs start at once"]
+    assert lines == [
+        "note: compiling the Fake kernels (first run after install or a code "
+        "change, about a minute); later runs start at once"
+    ]
 
 
 def test_an_unforeseen_disk_error_is_one_line(capsys, monkeypatch):
@@ -394,8 +478,11 @@ def test_help_names_only_options_the_command_has(capsys):
         for name, command in getattr(group, "commands", {group_name: group}).items():
             flags = {flag for param in command.params for flag in param.opts + param.secondary_opts}
             text = " ".join([command.help or ""] + [getattr(p, "help", "") or "" for p in command.params])
-            wrong += [(group_name, name, flag) for flag in ("--precision", "--max-n", "--quiet")
-                      if flag in text and flag not in flags]
+            wrong += [
+                (group_name, name, flag)
+                for flag in ("--precision", "--max-n", "--quiet")
+                if flag in text and flag not in flags
+            ]
             hidden = [p.opts[0] for p in command.params if getattr(p, "hidden", False)]
             if hidden:
                 code, out, _ = cardsim(capsys, group_name, name, "--help")

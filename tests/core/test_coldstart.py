@@ -17,7 +17,8 @@ def test_kernel_cache_goes_to_numba_cache_dir(tmp_path):
     not beside its source: what lets `bench compile` start from an empty cache."""
     source = tmp_path / "src"
     source.mkdir()
-    (source / "tiny_kernel.py").write_text(textwrap.dedent("""
+    (source / "tiny_kernel.py").write_text(
+        textwrap.dedent("""
         from cardsim.sims.core.jit import kernel
 
         @kernel
@@ -25,10 +26,10 @@ def test_kernel_cache_goes_to_numba_cache_dir(tmp_path):
             return x + 1
 
         assert add_one(2) == 3
-    """))
+    """)
+    )
     cache = tmp_path / "cache"
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
-               PYTHONPATH=os.pathsep.join([str(package_root()), str(source)]))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=os.pathsep.join([str(package_root()), str(source)]))
     subprocess.run([sys.executable, "-c", "import tiny_kernel"], check=True, env=env)
     assert list(cache.rglob("*.nbi")), "numba ignored NUMBA_CACHE_DIR"
     assert not list(source.rglob("*.nbi")), "the cache was also written beside the source"
@@ -47,11 +48,9 @@ def test_measure_cold_times_a_command_cold_and_warm():
 
 
 def test_warmup_rejects_an_unknown_game_in_one_line():
-    done = subprocess.run([sys.executable, "-m", "cardsim", "warmup", "chess"],
-                          capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "cardsim", "warmup", "chess"], capture_output=True, text=True)
     assert done.returncode == 2
-    assert done.stderr.strip() == ("error: unknown game chess; choose from: "
-                                   "gang, thegame, cashnguns, bang")
+    assert done.stderr.strip() == ("error: unknown game chess; choose from: gang, thegame, cashnguns, bang")
 
 
 def test_covering_keeps_configs_that_bring_a_new_value():
@@ -64,8 +63,13 @@ def test_covering_keeps_configs_that_bring_a_new_value():
         players: int
         strategies: tuple[str, ...]
 
-    configs = [Config(4, ("a", "b")), Config(4, ("b", "a")), Config(5, ("a", "a")),
-               Config(4, ("c", "a")), Config(5, ("b", "c"))]
+    configs = [
+        Config(4, ("a", "b")),
+        Config(4, ("b", "a")),
+        Config(5, ("a", "a")),
+        Config(4, ("c", "a")),
+        Config(5, ("b", "c")),
+    ]
     assert covering(configs) == [configs[0], configs[2], configs[3]]
 
 

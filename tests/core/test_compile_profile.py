@@ -60,19 +60,16 @@ def test_compilations_nest_only_within_their_own_process():
 def test_benchmark_records_the_compiles_of_every_process(tmp_path):
     """benchmarks/compile_profile.py: the recorder runs in the command's process and
     in a process it starts; the summary counts both, with their kernels."""
-    compile_here = ("from numba import njit\n"
-                    "@njit(cache=False)\n"
-                    "def {name}(x):\n"
-                    "    return x + 1\n"
-                    "{name}(1)\n")
-    script = (compile_here.format(name="in_parent")
-              + "import subprocess, sys\n"
-              + f"subprocess.run([sys.executable, '-c', {compile_here.format(name='in_child')!r}],"
-                " check=True)\n")
+    compile_here = "from numba import njit\n@njit(cache=False)\ndef {name}(x):\n    return x + 1\n{name}(1)\n"
+    script = (
+        compile_here.format(name="in_parent")
+        + "import subprocess, sys\n"
+        + f"subprocess.run([sys.executable, '-c', {compile_here.format(name='in_child')!r}],"
+        " check=True)\n"
+    )
     cache = tmp_path / "numba"
     cache.mkdir()
-    entries, began, cpu, status = benchmark.run_profiled([sys.executable, "-c", script], cache,
-                                                         tmp_path)
+    entries, began, cpu, status = benchmark.run_profiled([sys.executable, "-c", script], cache, tmp_path)
     assert status == 0 and cpu > 0
     events = benchmark.compile_events(entries)
     names = {e.name.rsplit(".", 1)[-1]: e for e in events}

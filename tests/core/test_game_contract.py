@@ -29,6 +29,7 @@ EXAMPLE_DIR = Path(__file__).resolve().parents[2] / "examples" / EXAMPLE
 if str(EXAMPLE_DIR) not in sys.path:
     sys.path.insert(0, str(EXAMPLE_DIR))
 
+
 @pytest.fixture(scope="module", autouse=True)
 def example_game():
     """The example game, registered as a plug-in's entry point would register it."""
@@ -87,8 +88,7 @@ def test_the_kit_fails_a_check_that_catches_nothing(example_game):
     with pytest.raises(ContractError, match="declares no leaky policy"):
         check_game(replace(example_game, leaky_policy=None), clauses=("leaky_mutant",))
     with pytest.raises(ContractError, match="not \\(compared, changed\\)"):
-        check_game(replace(example_game, hidden_info_check=f"{__name__}:old_style_check"),
-                   clauses=("hidden_info",))
+        check_game(replace(example_game, hidden_info_check=f"{__name__}:old_style_check"), clauses=("hidden_info",))
 
 
 def test_the_kit_names_a_broken_clause(example_game):
@@ -100,8 +100,7 @@ def test_the_kit_names_a_broken_clause(example_game):
     with pytest.raises(UserError, match="clauses: unknown speed"):
         check_game(example_game, clauses=("speed",))
     with pytest.raises(ContractError, match="not registered"):
-        check_game(replace(example_game, name="hilo2", first_command=("hilo2", "run")),
-                   clauses=("first_command",))
+        check_game(replace(example_game, name="hilo2", first_command=("hilo2", "run")), clauses=("first_command",))
 
 
 def test_the_example_game_is_everywhere(example_game):
@@ -135,12 +134,15 @@ def test_games_come_in_through_the_entry_point_group(monkeypatch, example_game):
 
     from cardsim.sims import registry
 
-    points = [EntryPoint("hilo", "cardsim_hilo:GAME", registry.ENTRY_POINT_GROUP),
-              EntryPoint("broken", "cardsim_no_such_game:GAME", registry.ENTRY_POINT_GROUP),
-              EntryPoint("gang", "cardsim_hilo:GAME", registry.ENTRY_POINT_GROUP)]
+    points = [
+        EntryPoint("hilo", "cardsim_hilo:GAME", registry.ENTRY_POINT_GROUP),
+        EntryPoint("broken", "cardsim_no_such_game:GAME", registry.ENTRY_POINT_GROUP),
+        EntryPoint("gang", "cardsim_hilo:GAME", registry.ENTRY_POINT_GROUP),
+    ]
     seen_groups = []
-    monkeypatch.setattr(registry, "entry_points",
-                        lambda group: seen_groups.append(group) or [p for p in points if p.group == group])
+    monkeypatch.setattr(
+        registry, "entry_points", lambda group: seen_groups.append(group) or [p for p in points if p.group == group]
+    )
     unregister(EXAMPLE)
     registry.refresh()
     try:

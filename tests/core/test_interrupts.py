@@ -19,14 +19,21 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="
 
 def _start(store: Path, *, main_ignores_sigint: bool) -> subprocess.Popen:
     """The slow two-worker run in its own session (as a script would start it)."""
+
     def ignore() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.core.interrupt_game", str(store)], cwd=ROOT, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        preexec_fn=ignore if main_ignores_sigint else None)
+        [sys.executable, "-m", "tests.core.interrupt_game", str(store)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=ignore if main_ignores_sigint else None,
+    )
 
 
 def _descendants(pid: int) -> list[int]:
@@ -103,8 +110,9 @@ def test_a_run_stopped_early_says_nothing_of_cancelled_tasks(how):
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        outputs = stopped_quietly(Parallel(n_jobs=2, return_as="generator_unordered")(
-            delayed(_nap)(0.2) for _ in range(8)))
+        outputs = stopped_quietly(
+            Parallel(n_jobs=2, return_as="generator_unordered")(delayed(_nap)(0.2) for _ in range(8))
+        )
         next(outputs)
         if how == "closed":
             outputs.close()

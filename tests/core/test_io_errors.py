@@ -38,14 +38,12 @@ from cardsim.cli import main
 sys.argv = ["cardsim", *sys.argv[3:]]
 main()
 """
-GAME = ["thegame", "run", "--players", "2", "--strategy", "greedy", "--n", "3000", "--quiet",
-        "--json"]
+GAME = ["thegame", "run", "--players", "2", "--strategy", "greedy", "--n", "3000", "--quiet", "--json"]
 
 
 def cardsim(*args: str, fail_at: int | None = None, code: str = "ENOSPC"):
     prefix = ["-c", FAILING_CLI, str(fail_at), code] if fail_at is not None else ["-m", "cardsim"]
-    return subprocess.run([sys.executable, *prefix, *args], capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL)
+    return subprocess.run([sys.executable, *prefix, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL)
 
 
 def test_full_disk_mid_run_is_one_line_and_the_next_call_resumes(tmp_path):
@@ -105,8 +103,10 @@ def test_a_manifest_without_chunk_size_is_the_file_blamed(tmp_path):
     manifest = json.loads((run_dir / "manifest.json").read_text())
     del manifest["chunk_size"]
     (run_dir / "manifest.json").write_text(json.dumps(manifest))
-    for result in (cardsim(*GAME, "--store", str(tmp_path), "--jobs", "1"),
-                   cardsim("runs", "show", run_dir.name, "--store", str(tmp_path))):
+    for result in (
+        cardsim(*GAME, "--store", str(tmp_path), "--jobs", "1"),
+        cardsim("runs", "show", run_dir.name, "--store", str(tmp_path)),
+    ):
         lines = result.stderr.strip().splitlines()
         assert result.returncode == 2 and len(lines) == 1, result.stderr
         assert "manifest.json: no valid chunk_size" in lines[0] and ".parquet" not in lines[0]

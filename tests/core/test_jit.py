@@ -29,8 +29,7 @@ def test_only_named_arguments_get_a_copy_per_constant():
         pick.get_call_template(tuple(types.literal(a) for a in args), {})
     pick.get_call_template((types.literal(True), types.int64), {})
     # flag True and flag False: two copies; the constants 3, 4 and 5 of `value` share them.
-    assert set(pick.overloads) == {(types.literal(True), types.int64),
-                                   (types.literal(False), types.int64)}
+    assert set(pick.overloads) == {(types.literal(True), types.int64), (types.literal(False), types.int64)}
 
 
 def test_an_unknown_literal_name_is_refused():
@@ -183,13 +182,16 @@ GAME_CALLS = {
 }
 
 
-@pytest.mark.parametrize(("game", "option"), [
-    ("cashnguns", "_nrt"),
-    pytest.param("cashnguns", "no_cfunc_wrapper", marks=pytest.mark.slow),
-    pytest.param("thegame", "_nrt", marks=pytest.mark.slow),
-    pytest.param("bang", "_nrt", marks=pytest.mark.slow),
-    pytest.param("gang", "no_cfunc_wrapper", marks=pytest.mark.slow),
-])
+@pytest.mark.parametrize(
+    ("game", "option"),
+    [
+        ("cashnguns", "_nrt"),
+        pytest.param("cashnguns", "no_cfunc_wrapper", marks=pytest.mark.slow),
+        pytest.param("thegame", "_nrt", marks=pytest.mark.slow),
+        pytest.param("bang", "_nrt", marks=pytest.mark.slow),
+        pytest.param("gang", "no_cfunc_wrapper", marks=pytest.mark.slow),
+    ],
+)
 def test_a_game_plays_the_same_on_a_numba_that_refuses_a_private_option(game, option, tmp_path):
     """A fresh install (empty numba cache) on a numba release that dropped one of the options
     ``kernel`` passes (numba raises ``KeyError`` at the first compile): one warning, and the
@@ -203,10 +205,19 @@ def test_a_game_plays_the_same_on_a_numba_that_refuses_a_private_option(game, op
     import cardsim
 
     root = Path(__file__).resolve().parents[2]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
-           "NUMBA_CACHE_DIR": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", REFUSING_NUMBA.format(option=option, call=GAME_CALLS[game])],
-                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=900)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+        "NUMBA_CACHE_DIR": str(tmp_path),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", REFUSING_NUMBA.format(option=option, call=GAME_CALLS[game])],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     fallback = json.loads(done.stdout.strip().splitlines()[-1])
     assert len(fallback["warnings"]) == 1 and option in fallback["warnings"][0]

@@ -47,10 +47,8 @@ def test_table_is_prefix_of_longer_run():
 def test_same_table_on_dask_local_cluster():
     distributed = pytest.importorskip("dask.distributed")
     local = run(COIN, CoinConfig(0.4), n=800, seed=5, jobs=1).episodes
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
-        remote = run(COIN, CoinConfig(0.4), n=800, seed=5, backend="dask",
-                     scheduler=cluster.scheduler_address).episodes
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = run(COIN, CoinConfig(0.4), n=800, seed=5, backend="dask", scheduler=cluster.scheduler_address).episodes
     assert local.equals(remote)
 
 
@@ -131,10 +129,7 @@ def test_foreign_file_in_run_folder_is_an_error(tmp_path):
 
 
 def test_precision_stop_is_deterministic_and_meets_target():
-    runs = [
-        run(COIN, CoinConfig(0.2), n=100, seed=11, jobs=jobs, precision=0.02)
-        for jobs in (1, 2)
-    ]
+    runs = [run(COIN, CoinConfig(0.2), n=100, seed=11, jobs=jobs, precision=0.02) for jobs in (1, 2)]
     assert runs[0].episodes.equals(runs[1].episodes)
     episodes = runs[0].episodes
     half = float(wilson_half_width(episodes["heads"].sum(), episodes.height))

@@ -102,8 +102,7 @@ def test_paired_difference_of_identical_runs_is_narrow_around_zero():
     assert hi - lo < (unpaired_hi - unpaired_lo) / 10
 
 
-@pytest.mark.parametrize("cells", [(0.70, 0.02, 0.01, 0.27), (0.45, 0.05, 0.10, 0.40),
-                                   (0.05, 0.02, 0.03, 0.90)])
+@pytest.mark.parametrize("cells", [(0.70, 0.02, 0.01, 0.27), (0.45, 0.05, 0.10, 0.40), (0.05, 0.02, 0.03, 0.90)])
 def test_paired_difference_covers_the_true_difference_about_95_percent(cells):
     # 4,000 simulated 2x2 tables of 400 pairs from a known joint law: coverage 0.95 within
     # four standard errors of the simulated share (0.0138) plus Newcombe's reported

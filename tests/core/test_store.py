@@ -23,8 +23,11 @@ from cardsim.sims.core.store import delete_run, load_run, scan_runs
 
 def cardsim(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "cardsim.cli", *args], capture_output=True, text=True,
-        env=env, stdin=subprocess.DEVNULL,
+        [sys.executable, "-m", "cardsim.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
     )
 
 
@@ -85,9 +88,9 @@ def test_manifest_without_hashes_is_refused_unless_trusted(tmp_path):
     assert stored.unverified == {0, 1}
 
 
-@pytest.mark.parametrize("change", [lambda m: m.pop("chunk_size"),
-                                    lambda m: m.update(chunk_size="100"),
-                                    lambda m: m.update(chunk_size=0)])
+@pytest.mark.parametrize(
+    "change", [lambda m: m.pop("chunk_size"), lambda m: m.update(chunk_size="100"), lambda m: m.update(chunk_size=0)]
+)
 def test_manifest_without_a_chunk_size_is_named_not_its_chunks(tmp_path, change):
     """A manifest that lost its chunk size is the file blamed, by a run and by runs show."""
     result = run(COIN, CoinConfig(0.4), n=200, seed=5, store=tmp_path)
@@ -138,6 +141,7 @@ def test_runs_list_marks_runs_of_changed_code_stale(tmp_path):
 def test_runs_list_works_on_a_read_only_store(tmp_path, monkeypatch):
     result = run(COIN, CoinConfig(), n=100, seed=1, store=tmp_path)
     real_access = os.access
+
     def no_mkdir(*args, **kwargs):
         raise PermissionError(13, "Read-only file system")
 
@@ -181,8 +185,12 @@ def test_prune_without_terminal_or_yes_refuses_in_one_line(tmp_path):
 
 @pytest.mark.parametrize(
     "options, deleted",
-    [(["--stale"], [0, 1]), (["--older-than", "7d"], [0, 2]),
-     (["--stale", "--older-than", "1w"], [0]), (["--older-than", "30d"], [])],
+    [
+        (["--stale"], [0, 1]),
+        (["--older-than", "7d"], [0, 2]),
+        (["--stale", "--older-than", "1w"], [0]),
+        (["--older-than", "30d"], []),
+    ],
 )
 def test_prune_yes_deletes_the_runs_matching_every_filter(tmp_path, options, deleted):
     made = make_runs(tmp_path)
@@ -216,8 +224,7 @@ def test_prune_never_deletes_a_run_folder_holding_foreign_files(tmp_path):
 
 @pytest.mark.parametrize(
     "args, message",
-    [(["prune", "--older-than", "7 days"], "expected a duration like 12h"),
-     (["prune"], "say which runs to delete")],
+    [(["prune", "--older-than", "7 days"], "expected a duration like 12h"), (["prune"], "say which runs to delete")],
 )
 def test_prune_bad_input_is_one_line(tmp_path, args, message):
     result = cardsim("runs", *args, "--store", str(tmp_path))
@@ -259,8 +266,7 @@ def test_runs_show_says_when_chunks_had_no_hash(tmp_path):
     from cardsim.sims.thegame.config import TheGameConfig
 
     simulator = get_simulator("thegame")
-    result = run(simulator, TheGameConfig(players=2, strategy="greedy"), n=20, seed=1,
-                 store=tmp_path, chunk_size=10)
+    result = run(simulator, TheGameConfig(players=2, strategy="greedy"), n=20, seed=1, store=tmp_path, chunk_size=10)
     checked = invoke("show", result.path.name, "--store", str(tmp_path))
     assert checked.exit_code == 0 and "no recorded hash" not in checked.output
     edit_manifest(result.path, lambda m: m.pop("chunk_sha256"))  # as made before chunk hashes

@@ -17,7 +17,7 @@ from cardsim.sims.core.user_strategy import (
     strategy_traceback,
 )
 
-SOURCE = '''
+SOURCE = """
 import time
 
 class Careful:
@@ -45,7 +45,7 @@ class Slow:
                 pass
 
 instance = Careful()
-'''
+"""
 
 
 @pytest.fixture
@@ -61,8 +61,15 @@ def test_a_class_is_instantiated_and_an_instance_taken_as_is(strategies):
     assert decide(load_strategy(f"{strategies}:Careful"), "pick", None, (3, 4), spec="s", seat=0, turn=1) == 3
 
 
-@pytest.mark.parametrize("spec, words", [("nofile.py:X", "no file"), ("mine.txt:X", "FILE.py:NAME"),
-                                         ("mine.py", "FILE.py:NAME"), ("{dir}/mine.py:Missing", "defines no 'Missing'")])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("nofile.py:X", "no file"),
+        ("mine.txt:X", "FILE.py:NAME"),
+        ("mine.py", "FILE.py:NAME"),
+        ("{dir}/mine.py:Missing", "defines no 'Missing'"),
+    ],
+)
 def test_a_bad_spec_is_one_user_error(strategies, spec, words):
     with pytest.raises(UserError, match=words):
         load_strategy(spec.format(dir=strategies.parent))
@@ -75,12 +82,15 @@ def test_a_file_that_fails_to_import_names_the_error(tmp_path):
         load_strategy(f"{path}:X")
 
 
-@pytest.mark.parametrize("name, words", [
-    ("Broken", "raised ValueError: no idea"),
-    ("Illegal", "returned 99 (int), not one of the legal choices (1, 2)"),
-    ("Stringly", "returned '1' (str), not one of the legal choices"),
-    ("Slow", "took longer than 0.2 s"),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("Broken", "raised ValueError: no idea"),
+        ("Illegal", "returned 99 (int), not one of the legal choices (1, 2)"),
+        ("Stringly", "returned '1' (str), not one of the legal choices"),
+        ("Slow", "took longer than 0.2 s"),
+    ],
+)
 def test_every_failure_is_one_line_naming_seat_turn_and_decision(strategies, name, words):
     spec = f"{strategies}:{name}"
     with pytest.raises(StrategyError) as caught:
@@ -131,14 +141,20 @@ def test_one_clock_for_many_decisions_stops_a_runaway_and_restores_the_handler(s
     previous = signal.getsignal(signal.SIGALRM)
     careful = load_strategy(f"{strategies}:Careful")
     with DecisionClock(tick=0.05) as clock:
-        assert [decide(careful, "pick", None, (5, 6), spec="c", seat=0, turn=t, clock=clock) for t in range(3)] == [5] * 3
-        for name, words in (("Slow", "took longer than 0.2 s"), ("Broken", "raised ValueError"),
-                            ("Illegal", "returned 99")):
+        assert [decide(careful, "pick", None, (5, 6), spec="c", seat=0, turn=t, clock=clock) for t in range(3)] == [
+            5
+        ] * 3
+        for name, words in (
+            ("Slow", "took longer than 0.2 s"),
+            ("Broken", "raised ValueError"),
+            ("Illegal", "returned 99"),
+        ):
             spec = f"{strategies}:{name}"
             started = time.perf_counter()
             with pytest.raises(StrategyError, match=words) as caught:
-                decide(load_strategy(spec), "pick", None, (1, 2), spec=spec, seat=3, turn=4, time_limit=0.2,
-                       clock=clock)
+                decide(
+                    load_strategy(spec), "pick", None, (1, 2), spec=spec, seat=3, turn=4, time_limit=0.2, clock=clock
+                )
             assert str(caught.value).startswith(f"strategy {spec}, seat 3, turn 4, decision pick: ")
             assert time.perf_counter() - started < 2.0
         time.sleep(0.3)  # ticks between decisions do nothing

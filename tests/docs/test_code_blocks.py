@@ -60,8 +60,9 @@ def tiny(args: list[str]) -> list[str]:
         if word == "--strategy" and out[i + 1].startswith("examples/"):
             out[i + 1] = str(ROOT / out[i + 1])
         if word in ("-e", "--entrant"):
-            out[i + 1] = ",".join(str(ROOT / piece) if piece.startswith("examples/") else piece
-                                  for piece in out[i + 1].split(","))
+            out[i + 1] = ",".join(
+                str(ROOT / piece) if piece.startswith("examples/") else piece for piece in out[i + 1].split(",")
+            )
     return out
 
 
@@ -110,9 +111,24 @@ def test_python_blocks_run():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("PYTEST_ADDOPTS", None)
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "--markdown-docs", "-q", "-p", "no:cacheprovider",
-         "--rootdir", str(ROOT), *(str(p) for p in PAGES)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--markdown-docs",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--rootdir",
+            str(ROOT),
+            *(str(p) for p in PAGES),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert re.search(r"\d+ passed", done.stdout), done.stdout[-2000:]
 
@@ -121,8 +137,12 @@ def test_json_blocks_parse():
     """``json`` blocks (sample output) are valid JSON documents."""
     import json
 
-    blocks = [(page, block["body"]) for page in PAGES
-              for block in FENCE.finditer(page.read_text(encoding="utf-8")) if block["lang"] == "json"]
+    blocks = [
+        (page, block["body"])
+        for page in PAGES
+        for block in FENCE.finditer(page.read_text(encoding="utf-8"))
+        if block["lang"] == "json"
+    ]
     assert blocks
     for page, body in blocks:
         assert isinstance(json.loads(body), dict), page

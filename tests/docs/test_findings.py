@@ -57,10 +57,11 @@ def test_shipped_findings_are_the_default_reports_proportions():
 def test_readme_table_is_generated_from_the_shipped_findings():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     document = read_findings(SHIPPED)
-    between = readme[readme.index(BEGIN) + len(BEGIN): readme.index(END)]
+    between = readme[readme.index(BEGIN) + len(BEGIN) : readme.index(END)]
     assert between.strip() == markdown_table(document).strip(), (
         "README findings table differs from docs/findings.json: run "
-        "python benchmarks/update_findings.py docs/findings.json")
+        "python benchmarks/update_findings.py docs/findings.json"
+    )
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -68,8 +69,8 @@ def test_every_figure_of_a_page_is_the_file_of_records(page):
     text = (ROOT / page).read_text(encoding="utf-8")
     document = read_findings(SHIPPED)
     assert figure_errors(text, document) == [], (
-        f"{page}: a figure differs from docs/findings.json: run "
-        "python benchmarks/update_findings.py docs/findings.json")
+        f"{page}: a figure differs from docs/findings.json: run python benchmarks/update_findings.py docs/findings.json"
+    )
     assert typed_figures(text) == [], f"{page}: results typed by hand; use a figure marker"
 
 
@@ -86,7 +87,9 @@ def test_a_planted_disagreement_is_caught():
     page = fill_figures(f"Master Thief: <!--f p {ident}--><!--/f-->, about 33% in prose.\n", document)
     assert figure_errors(page, document) == []
     assert typed_figures(page) == ["line 1: 33%"]
-    edited = page.replace(f"-->{100 * by_p(document, ident):.1f}%<!--", f"-->{100 * by_p(document, ident) + 1:.1f}%<!--")
+    edited = page.replace(
+        f"-->{100 * by_p(document, ident):.1f}%<!--", f"-->{100 * by_p(document, ident) + 1:.1f}%<!--"
+    )
     assert edited != page and figure_errors(edited, document)
     assert figure_errors("<!--f p gang:no-such-figure--><!--/f-->", document)
     readme = replace_table(f"x\n{BEGIN}\n{END}\ny\n", document)
@@ -99,11 +102,14 @@ def by_p(document: dict, ident: str) -> float:
     return next(f["p"] for f in document["findings"] if f["id"] == ident)
 
 
-@pytest.mark.parametrize("text, typed", [
-    ("a 50% win rate, the 95% interval, closest to 30%", []),
-    ("wins 61% of games, +5.2 points, 1.3 points", ["line 1: 61%", "line 1: +5.2", "line 1: 1.3 points"]),
-    ("`cardsim x --p 40%` and\n```\n12.5%\n```\n<!--cited-->11.8%<!--/cited-->", []),
-])
+@pytest.mark.parametrize(
+    "text, typed",
+    [
+        ("a 50% win rate, the 95% interval, closest to 30%", []),
+        ("wins 61% of games, +5.2 points, 1.3 points", ["line 1: 61%", "line 1: +5.2", "line 1: 1.3 points"]),
+        ("`cardsim x --p 40%` and\n```\n12.5%\n```\n<!--cited-->11.8%<!--/cited-->", []),
+    ],
+)
 def test_typed_figures(text, typed):
     assert typed_figures(text) == typed
 

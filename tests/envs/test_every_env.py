@@ -65,8 +65,7 @@ def _random_steps(env, steps: int, actions_seed: int) -> list:
     for agent in env.agent_iter(max_iter=steps):
         observation, reward, termination, truncation, _ = env.last()
         seen.append((agent, observation["observation"].tolist(), reward))
-        env.step(None if termination or truncation
-                 else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        env.step(None if termination or truncation else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     return seen
 
 
@@ -125,8 +124,7 @@ def test_feature_encoding_is_one_bounded_vector_per_agent(name):
         assert -1 <= vector.min() and vector.max() <= 1
         assert observation["action_mask"].shape == (env.action_space(agent).n,)
         seen.append(vector.tolist())
-        env.step(None if termination or truncation
-                 else int(np.flatnonzero(observation["action_mask"])[0]))
+        env.step(None if termination or truncation else int(np.flatnonzero(observation["action_mask"])[0]))
     assert len({tuple(v) for v in seen}) > 1
     env.close()
     with pytest.raises(UserError, match="encoding must be raw or features"):

@@ -33,16 +33,35 @@ def fixed_deck(pockets: list[str], board: str, extra: str = "") -> np.ndarray:
     return np.array(head + rest, dtype=np.int64)
 
 
-def play_fixed(deck: np.ndarray, players: int, model: int, *, challenges: int = 0,
-               specialist: int = 0, levels: int = 1, use_round: int = 3, repeats: int = 1,
-               seed: int = 0, boost_top: bool = True, helpful: bool = False,
-               jack_stays: bool = True) -> dict[str, np.ndarray]:
+def play_fixed(
+    deck: np.ndarray,
+    players: int,
+    model: int,
+    *,
+    challenges: int = 0,
+    specialist: int = 0,
+    levels: int = 1,
+    use_round: int = 3,
+    repeats: int = 1,
+    seed: int = 0,
+    boost_top: bool = True,
+    helpful: bool = False,
+    jack_stays: bool = True,
+) -> dict[str, np.ndarray]:
     """Play the same fixed deck ``repeats`` times (different tie-break seeds); by default the
     specialist is always used (``helpful=False``), so a card's rule can be seen."""
     rng = np.random.default_rng(seed)
     decks = np.tile(deck, (repeats, 1))
     return play_batch(
-        rng, players, model, levels, np.full(repeats, challenges, dtype=np.int64),
-        np.full(repeats, specialist, dtype=np.int64), use_round, decks=decks, boost_top=boost_top,
-        helpful=helpful, jack_stays=jack_stays,
+        rng,
+        players,
+        model,
+        levels,
+        np.full(repeats, challenges, dtype=np.int64),
+        np.full(repeats, specialist, dtype=np.int64),
+        use_round,
+        decks=decks,
+        boost_top=boost_top,
+        helpful=helpful,
+        jack_stays=jack_stays,
     )

@@ -28,17 +28,20 @@ from cardsim.stats import wilson_interval
 
 
 def _heists(players: int, model: str, levels: int, successes: int, n: int) -> pl.DataFrame:
-    return pl.DataFrame({
-        "players": [players] * n, "model": [model] * n, "levels": [levels] * n,
-        "success": [True] * successes + [False] * (n - successes),
-        "order_ok": [True] * successes + [False] * (n - successes),
-        "random_order_p": [1 / 24] * n,
-    })
+    return pl.DataFrame(
+        {
+            "players": [players] * n,
+            "model": [model] * n,
+            "levels": [levels] * n,
+            "success": [True] * successes + [False] * (n - successes),
+            "order_ok": [True] * successes + [False] * (n - successes),
+            "random_order_p": [1 / 24] * n,
+        }
+    )
 
 
 def test_heist_summary_has_wilson_interval_and_exact_random_value() -> None:
-    table = heist_summary(pl.concat([_heists(4, "history", 1, 70, 100),
-                                     _heists(5, "history", 1, 60, 100)]))
+    table = heist_summary(pl.concat([_heists(4, "history", 1, 70, 100), _heists(5, "history", 1, 60, 100)]))
     row = table.row(0, named=True)
     assert row["n"] == 100 and row["success"] == 0.7
     assert row["success_lo"] < 0.7 < row["success_hi"]
@@ -54,10 +57,12 @@ def test_difference_interval_contains_zero_for_equal_rates_and_excludes_it_for_f
 
 def test_card_effects_sorted_hardest_first_against_the_none_baseline() -> None:
     rows = []
-    for card, kind, k in (("none", "none", 70), ("blackout", "challenge", 50),
-                          ("investor", "specialist", 80)):
-        rows.append(_heists(4, "bayes", 1, k, 100).select("players", "model", "levels", "success")
-                    .with_columns(pl.lit(kind).alias("kind"), pl.lit(card).alias("card")))
+    for card, kind, k in (("none", "none", 70), ("blackout", "challenge", 50), ("investor", "specialist", 80)):
+        rows.append(
+            _heists(4, "bayes", 1, k, 100)
+            .select("players", "model", "levels", "success")
+            .with_columns(pl.lit(kind).alias("kind"), pl.lit(card).alias("card"))
+        )
     effects = card_effects(pl.concat(rows))
     assert effects["card"].to_list() == ["blackout", "none", "investor"]
     assert effects.filter(pl.col("card") == "none")["difference"][0] == 0
@@ -73,16 +78,28 @@ def test_card_effects_pair_heists_by_deal_when_the_runs_match() -> None:
     card = [False, False] + base[2:60] + [True] + base[61:]
 
     def rows(name: str, kind: str, success: list[bool]) -> pl.DataFrame:
-        return pl.DataFrame({"players": 4, "model": "bayes", "levels": 1, "success": success,
-                             "deal": range(len(success)), "kind": kind, "card": name})
+        return pl.DataFrame(
+            {
+                "players": 4,
+                "model": "bayes",
+                "levels": 1,
+                "success": success,
+                "deal": range(len(success)),
+                "kind": kind,
+                "card": name,
+            }
+        )
 
     paired = card_effects(pl.concat([rows("none", "none", base), rows("muscle", "specialist", card)]))
     muscle = paired.filter(pl.col("card") == "muscle").row(0, named=True)
     assert muscle["pairing"] == "by deal" and muscle["difference"] == pytest.approx(-0.01)
     assert muscle["difference_hi"] - muscle["difference_lo"] < 0.1
     assert muscle["difference_lo"] < -0.01 < muscle["difference_hi"]
-    unpaired = card_effects(pl.concat([rows("none", "none", base), rows("muscle", "specialist", card)])
-                            .drop("deal")).filter(pl.col("card") == "muscle").row(0, named=True)
+    unpaired = (
+        card_effects(pl.concat([rows("none", "none", base), rows("muscle", "specialist", card)]).drop("deal"))
+        .filter(pl.col("card") == "muscle")
+        .row(0, named=True)
+    )
     assert unpaired["pairing"] == "unpaired"
     assert unpaired["difference_hi"] - unpaired["difference_lo"] > 0.2
     shorter = card_effects(pl.concat([rows("none", "none", base), rows("muscle", "specialist", card[:90])]))
@@ -99,11 +116,18 @@ def test_card_effects_pair_heists_by_deal_when_the_runs_match() -> None:
 
 
 def _games() -> pl.DataFrame:
-    return pl.DataFrame({
-        "players": [4] * 4, "model": ["history"] * 4, "levels": [1] * 4,
-        "mode": ["basic"] * 4, "success": [True, True, False, True],
-        "vaults": [3, 3, 1, 3], "alarms": [0, 2, 3, 1], "heists": [3, 5, 4, 4],
-    })
+    return pl.DataFrame(
+        {
+            "players": [4] * 4,
+            "model": ["history"] * 4,
+            "levels": [1] * 4,
+            "mode": ["basic"] * 4,
+            "success": [True, True, False, True],
+            "vaults": [3, 3, 1, 3],
+            "alarms": [0, 2, 3, 1],
+            "heists": [3, 5, 4, 4],
+        }
+    )
 
 
 def test_game_summary_and_final_counts() -> None:
@@ -116,20 +140,26 @@ def test_game_summary_and_final_counts() -> None:
 
 def test_formula_check_flags_agreement() -> None:
     heists = _heists(4, "history", 1, 700, 1000)
-    games = pl.DataFrame({
-        "players": [4] * 1000, "model": ["history"] * 1000, "levels": [1] * 1000,
-        "mode": ["basic"] * 1000, "heists": [4] * 1000,
-        "success": [True] * round(1000 * float(best_of_five(0.7))) +
-                   [False] * (1000 - round(1000 * float(best_of_five(0.7)))),
-    })
+    games = pl.DataFrame(
+        {
+            "players": [4] * 1000,
+            "model": ["history"] * 1000,
+            "levels": [1] * 1000,
+            "mode": ["basic"] * 1000,
+            "heists": [4] * 1000,
+            "success": [True] * round(1000 * float(best_of_five(0.7)))
+            + [False] * (1000 - round(1000 * float(best_of_five(0.7)))),
+        }
+    )
     assert formula_check(heists, games)["agrees"].all()
     far = games.with_columns(pl.lit(False).alias("success"))
     assert not formula_check(heists, far)["agrees"].any()
 
 
 def test_figures_render() -> None:
-    summary = heist_summary(pl.concat([_heists(p, m, 1, 50 + p, 100) for p in (3, 4)
-                                       for m in ("percentile", "history")]))
+    summary = heist_summary(
+        pl.concat([_heists(p, m, 1, 50 + p, 100) for p in (3, 4) for m in ("percentile", "history")])
+    )
     assert "<svg" in svg_text(success_by_players_plot(summary))
     levels = heist_summary(pl.concat([_heists(4, "history", lv, 60 + lv, 100) for lv in (1, 4)]))
     assert "<svg" in svg_text(levels_curve_plot(levels))
@@ -141,11 +171,16 @@ def test_figures_render() -> None:
 def test_game_rows_are_summarised_per_game_never_per_heist() -> None:
     """The heists of a game are correlated (one crew, one chip ladder): game rows give the
     game-level interval (n = games), and the heist table refuses them."""
-    games = pl.DataFrame({
-        "players": [4] * 200, "model": ["history"] * 200, "levels": [1] * 200,
-        "mode": ["basic"] * 200, "success": [True] * 120 + [False] * 80,
-        "heists": [5] * 120 + [4] * 80,
-    })
+    games = pl.DataFrame(
+        {
+            "players": [4] * 200,
+            "model": ["history"] * 200,
+            "levels": [1] * 200,
+            "mode": ["basic"] * 200,
+            "success": [True] * 120 + [False] * 80,
+            "heists": [5] * 120 + [4] * 80,
+        }
+    )
     row = game_summary(games).row(0, named=True)
     lo, hi = wilson_interval(120, 200)
     assert row["n"] == 200 and np.isclose(row["win_lo"], lo) and np.isclose(row["win_hi"], hi)

@@ -14,8 +14,15 @@ def test_naive_reference_equals_shared_work_kernel() -> None:
     n, players = 150, 4
     rng = np.random.default_rng(5)
     decks = rng.permuted(np.tile(np.arange(52, dtype=np.int64), (n, 1)), axis=1)
-    out = play_batch(np.random.default_rng(6), players, HISTORY, 1, np.zeros(n, dtype=np.int64),
-                     np.zeros(n, dtype=np.int64), decks=decks)
+    out = play_batch(
+        np.random.default_rng(6),
+        players,
+        HISTORY,
+        1,
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        decks=decks,
+    )
     seeds = np.random.default_rng(6).integers(0, 2**32 - 1, size=n, dtype=np.int64)
     chips = np.zeros((n, 4, players), dtype=np.int64)
     success = np.zeros(n, dtype=np.bool_)

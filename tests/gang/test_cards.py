@@ -33,8 +33,7 @@ def holder(chips_row: np.ndarray, star: int) -> int:
 
 def _weak_contest(challenges: int) -> tuple[np.ndarray, np.ndarray]:
     """History model, 200 repeats: who holds white 1 and who holds yellow 1."""
-    out = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY,
-                     challenges=challenges, repeats=200)
+    out = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY, challenges=challenges, repeats=200)
     white = np.array([holder(r, 1) for r in chips_of(out, 0)])
     yellow = np.array([holder(r, 1) for r in chips_of(out, 1)])
     return white, yellow
@@ -50,8 +49,7 @@ def test_history_contest_baseline() -> None:
 
 def test_quick_access_has_no_white_round() -> None:
     """Challenge 1: no white chips; the other rounds hand out every chip."""
-    out = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY,
-                     challenges=bit("quick-access"), repeats=5)
+    out = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY, challenges=bit("quick-access"), repeats=5)
     assert (chips_of(out, 0) == 0).all()
     for r in (1, 2, 3):
         assert (np.sort(chips_of(out, r), axis=1) == [1, 2, 3, 4]).all()
@@ -95,8 +93,9 @@ def test_motion_detector_redraws_the_white_one_star_holder() -> None:
         loser = holder(out["chips"][i, 0, :4], 1)
         assert out["flags"][i, 2] == 1 << loser
         assert sorted(out["pockets"][i, loser, :2]) == sorted(cards("5h 5s"))
-    blank = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, BLANK_FLOP), 4, HISTORY,
-                       challenges=bit("motion-detector"), repeats=5)
+    blank = play_fixed(
+        fixed_deck(WEAK_PAIR_OF_PLAYERS, BLANK_FLOP), 4, HISTORY, challenges=bit("motion-detector"), repeats=5
+    )
     assert (blank["flags"][:, 2] == 0).all()
 
 
@@ -108,16 +107,18 @@ def test_laser_tripwires_redraws_the_top_white_holder() -> None:
         top = holder(out["chips"][i, 0, :4], 4)
         assert out["flags"][i, 2] == 1 << top
         assert sorted(out["pockets"][i, top, :2]) == sorted(cards("5h 5s"))
-    face = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY,
-                      challenges=bit("laser-tripwires"), repeats=5)
+    face = play_fixed(
+        fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY, challenges=bit("laser-tripwires"), repeats=5
+    )
     assert (face["flags"][:, 2] == 0).all()
     assert C.redraw_star(bit("laser-tripwires") | bit("motion-detector"), cards("Qs 2c 3d"), 4) == 1
 
 
 def test_hasty_getaway_has_no_orange_round() -> None:
     """Challenge 5: no orange chips."""
-    out = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY,
-                     challenges=bit("hasty-getaway"), repeats=5)
+    out = play_fixed(
+        fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY, challenges=bit("hasty-getaway"), repeats=5
+    )
     assert (chips_of(out, 2) == 0).all()
     assert (np.sort(chips_of(out, 3), axis=1) == [1, 2, 3, 4]).all()
 
@@ -125,8 +126,13 @@ def test_hasty_getaway_has_no_orange_round() -> None:
 def test_retina_scan_needs_a_held_value() -> None:
     """Challenge 4: the scan passes exactly when the top red holder holds a card of the named
     value (both outcomes occur under the random model's random red orders)."""
-    out = play_fixed(fixed_deck(["3c 4d", "5c 6d", "Ac Ad", "Kc Kd"], FACE_FLOP), 4, RANDOM,
-                     challenges=bit("retina-scan"), repeats=40)
+    out = play_fixed(
+        fixed_deck(["3c 4d", "5c 6d", "Ac Ad", "Kc Kd"], FACE_FLOP),
+        4,
+        RANDOM,
+        challenges=bit("retina-scan"),
+        repeats=40,
+    )
     for i in range(40):
         top = holder(out["chips"][i, 3, :4], 4)
         held = {int(c) >> 2 for c in out["pockets"][i, top, :2]}
@@ -138,12 +144,16 @@ def test_retina_scan_needs_a_held_value() -> None:
 def test_fingerprint_scan_needs_the_right_ranking() -> None:
     """Challenge 9: the scan passes exactly when the named ranking is the top red holder's
     (both outcomes occur under the random model's random red orders)."""
-    out = play_fixed(fixed_deck(["3c 3d", "5c 6d", "Ac Kd", "Qc Jd"], "2c 2d 2h 7s 9c"), 4,
-                     RANDOM, challenges=bit("fingerprint-scan"), repeats=40)
+    out = play_fixed(
+        fixed_deck(["3c 3d", "5c 6d", "Ac Kd", "Qc Jd"], "2c 2d 2h 7s 9c"),
+        4,
+        RANDOM,
+        challenges=bit("fingerprint-scan"),
+        repeats=40,
+    )
     for i in range(40):
         top = holder(out["chips"][i, 3, :4], 4)
-        assert out["flags"][i, 1] == (C.fingerprint_ranking(out["finals"][i, top])
-                                      == out["flags"][i, 5])
+        assert out["flags"][i, 1] == (C.fingerprint_ranking(out["finals"][i, top]) == out["flags"][i, 5])
     assert set(out["flags"][:, 1]) == {0, 1}
 
 
@@ -181,8 +191,7 @@ def test_informant_shows_the_separating_card_and_the_viewer_uses_it() -> None:
     other = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["informant"], repeats=3)
     for i in range(3):
         assert other["flags"][i, 4] in other["pockets"][i, other["flags"][i, 3], :2]
-        assert abs(other["chips"][i, 3, other["flags"][i, 3]]
-                   - other["chips"][i, 3, other["flags"][i, 6]]) == 1
+        assert abs(other["chips"][i, 3, other["flags"][i, 3]] - other["chips"][i, 3, other["flags"][i, 6]]) == 1
     # the key card: the seven that makes trips, not the higher ace kicker
     assert key_card_slot(cards("Ah 7c"), 2, cards("7d 7s 2c 3h 9d"), 5) == 1
     assert key_card_slot(cards("Ah 7c"), 2, cards("Kd Qs 2c 3h 9d"), 5) == 0
@@ -200,6 +209,7 @@ def test_informant_viewer_uses_only_the_card_and_the_claims() -> None:
         tie_bounds,
     )
     from cardsim.sims.gang.holdings import PAIR_MASKS, PAIRS
+
     count = len(PAIRS)
     values = np.arange(count, dtype=np.int64)  # score = holding number: (2c, x) are the lowest
     index = np.arange(count, dtype=np.int64)
@@ -207,22 +217,33 @@ def test_informant_viewer_uses_only_the_card_and_the_claims() -> None:
     team_band = np.minimum(values * 3 // count, 2)
     claimed = claimed_posteriors(index, np.ones((3, count)), team_band, np.array([0, 0, 2]), 3)
     assert claimed[2, 0] == 0.0 and claimed[2, -1] == 1.0
-    lower, upper, risk = informant_pair(np.array([0.7, 0.2, 2.5]), np.array([0, 0, 2]), 3,
-                                        claimed, start, stop)
+    lower, upper, risk = informant_pair(np.array([0.7, 0.2, 2.5]), np.array([0, 0, 2]), 3, claimed, start, stop)
     assert (lower, upper) == (1, 0) and 0.0 < risk < 1.0
 
     def settle(keys, claims, shown, own):
-        claimed = claimed_posteriors(index, np.ones((3, count)), np.zeros(count, np.int64),
-                                     np.zeros(3, np.int64), 3)
+        claimed = claimed_posteriors(index, np.ones((3, count)), np.zeros(count, np.int64), np.zeros(3, np.int64), 3)
         keys = np.array(keys)
         known = np.full((3, 3), -1, dtype=np.int64)
         if shown:
             known[0, 1] = card(shown)  # seat 1 showed seat 0 a card
-        swaps = settle_equal_claims(keys, np.array(claims), 3, claimed, index, values,
-                                    PAIR_MASKS.copy(), np.array(own, dtype=np.int64),
-                                    np.zeros(3, np.int64), known, np.ones((3, 1)),
-                                    np.zeros(3, np.bool_), 0, -1, np.zeros((3, 2), np.int64),
-                                    -1)
+        swaps = settle_equal_claims(
+            keys,
+            np.array(claims),
+            3,
+            claimed,
+            index,
+            values,
+            PAIR_MASKS.copy(),
+            np.array(own, dtype=np.int64),
+            np.zeros(3, np.int64),
+            known,
+            np.ones((3, 1)),
+            np.zeros(3, np.bool_),
+            0,
+            -1,
+            np.zeros((3, 2), np.int64),
+            -1,
+        )
         return swaps, keys
 
     # seat 2 holds the best hand: it keeps the top in every case below
@@ -251,10 +272,10 @@ def test_getaway_driver_announces_the_current_ranking() -> None:
 def _information_changes_bayes(specialist: int) -> bool:
     """Does the card's announcement change any bayes chip over 150 random deals?"""
     from cardsim.sims.gang.engine import play_batch
+
     n = 150
     runs = [
-        play_batch(np.random.default_rng(3), 4, BAYES, 1, np.zeros(n, dtype=np.int64),
-                   np.full(n, spec, dtype=np.int64))
+        play_batch(np.random.default_rng(3), 4, BAYES, 1, np.zeros(n, dtype=np.int64), np.full(n, spec, dtype=np.int64))
         for spec in (0, specialist)
     ]
     assert (runs[0]["board"] == runs[1]["board"]).all()
@@ -291,14 +312,13 @@ def test_hacker_draws_then_keeps_the_best_pocket() -> None:
     top holder) draws the next card and discards one; here the drawn five of hearts makes the
     weakest player a straight, so it is kept."""
     deck = fixed_deck(["2c 3d", "4c 6d", "Ac Ad", "Kc Kd"], "Qs 9h 8c 7d 4s", "5h")
-    out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["hacker"], repeats=10,
-                     boost_top=False)
+    out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["hacker"], repeats=10, boost_top=False)
     for i in range(10):
         user = out["flags"][i, 3]
         assert user == holder(out["chips"][i, 2, :4], 1)
-        before = hand_score(deck[2 * user: 2 * user + 2].copy(), 2, deck[8:13].copy(), 5)
+        before = hand_score(deck[2 * user : 2 * user + 2].copy(), 2, deck[8:13].copy(), 5)
         assert out["finals"][i, user] >= before
-        assert set(out["pockets"][i, user, :2]) <= set(deck[2 * user: 2 * user + 2]) | {card("5h")}
+        assert set(out["pockets"][i, user, :2]) <= set(deck[2 * user : 2 * user + 2]) | {card("5h")}
     assert (out["pockets"][:, :, :2] == card("5h")).any()
     top = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["hacker"], repeats=5)
     for i in range(5):
@@ -313,8 +333,9 @@ def test_coordinator_passes_one_card_left() -> None:
     assert sorted(pockets[1]) == sorted(cards("Kc 2c"))
     assert sorted(pockets[2]) == sorted(cards("9h 3d"))
     assert sorted(pockets[0]) == sorted(cards("8s Ad"))
-    out = play_fixed(fixed_deck(["2c Ad", "Kc 3d", "9d 8s", "Qc Jd"], FACE_FLOP), 4, HISTORY,
-                     specialist=C.SPECIALISTS["coordinator"])
+    out = play_fixed(
+        fixed_deck(["2c Ad", "Kc 3d", "9d 8s", "Qc Jd"], FACE_FLOP), 4, HISTORY, specialist=C.SPECIALISTS["coordinator"]
+    )
     assert card("2c") in out["pockets"][0, 1, :2] and card("8s") in out["pockets"][0, 3, :2]
     # bayes: the passer's view of the receiver keeps the holdings with the passed card, in the
     # same joint private settle as the Informant's shown card; the passer decides that pair
@@ -323,17 +344,16 @@ def test_coordinator_passes_one_card_left() -> None:
     assert _settle(known={(0, 1): "As"}, own=[600, 1100]) == 0  # the ace: receiver likely above
 
 
-def _settle(known: dict, own: list[int], muscle: int = -1, prior_of: int = -1,
-            prior_card: str = "") -> int:
+def _settle(known: dict, own: list[int], muscle: int = -1, prior_of: int = -1, prior_card: str = "") -> int:
     """Two equal claims (seat 0 below seat 1) on a synthetic ladder (score = holding number:
     holdings with the 2c are the lowest); returns the swaps of the private settle."""
     from cardsim.sims.gang.beliefs import claimed_posteriors, settle_equal_claims
     from cardsim.sims.gang.holdings import PAIR_MASKS, PAIRS
+
     count = len(PAIRS)
     values = np.arange(count, dtype=np.int64)
     index = np.arange(count, dtype=np.int64)
-    claimed = claimed_posteriors(index, np.ones((2, count)), np.zeros(count, np.int64),
-                                 np.zeros(2, np.int64), 2)
+    claimed = claimed_posteriors(index, np.ones((2, count)), np.zeros(count, np.int64), np.zeros(2, np.int64), 2)
     shown = np.full((2, 2), -1, dtype=np.int64)
     for (viewer, rival), text in known.items():
         shown[viewer, rival] = card(text)
@@ -342,10 +362,24 @@ def _settle(known: dict, own: list[int], muscle: int = -1, prior_of: int = -1,
     if prior_of >= 0:  # a Con Artist prior: the rival surely holds ``prior_card``
         with_prior[prior_of] = True
         prior[prior_of] = (PAIR_MASKS >> card(prior_card)) & 1
-    return settle_equal_claims(np.array([0.2, 0.4]), np.zeros(2, np.int64), 2, claimed, index,
-                               values, PAIR_MASKS.copy(), np.array(own, dtype=np.int64),
-                               np.zeros(2, np.int64), shown, prior, with_prior, 0, muscle,
-                               np.zeros((2, 2), np.int64), -1)
+    return settle_equal_claims(
+        np.array([0.2, 0.4]),
+        np.zeros(2, np.int64),
+        2,
+        claimed,
+        index,
+        values,
+        PAIR_MASKS.copy(),
+        np.array(own, dtype=np.int64),
+        np.zeros(2, np.int64),
+        shown,
+        prior,
+        with_prior,
+        0,
+        muscle,
+        np.zeros((2, 2), np.int64),
+        -1,
+    )
 
 
 def test_private_settle_accounts_for_a_rivals_muscle() -> None:
@@ -369,8 +403,7 @@ def test_jack_joins_the_weakest_hand() -> None:
     """Specialist 7 (rule "bottom"): the 1-star holder adds the suitless Jack and drops a card;
     with two Jacks on the board it makes three of a kind, so it is kept."""
     deck = fixed_deck(["2c 3d", "5c 6d", "Ac Ad", "Kc Kd"], "Jh Js 9c 8d 4h")
-    out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["jack"], repeats=10,
-                     boost_top=False)
+    out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["jack"], repeats=10, boost_top=False)
     for i in range(10):
         user = out["flags"][i, 3]
         assert 52 in out["pockets"][i, user, :2]
@@ -402,13 +435,16 @@ def test_con_artist_players_know_where_their_old_cards_went() -> None:
     out = play_fixed(deck, 4, BAYES, specialist=C.SPECIALISTS["con-artist"], seed=1607)
     redealt = [sorted(out["pockets"][0, p, :2]) for p in range(4)]
     assert redealt == [sorted(cards(t)) for t in ("Jc Qc", "Kc Kh", "3s 4d", "Ah Ad")], (
-        "the redeal of this seed changed: pick a new scenario")
+        "the redeal of this seed changed: pick a new scenario"
+    )
     red = out["chips"][0, 3, :4]
     assert red[3] > red[1] and out["flags"][0, 0] == 1
     # the private prior: with 4 players a teammate holds one of two gone cards with 0.6
     from cardsim.sims.gang.beliefs import con_artist_prior
     from cardsim.sims.gang.holdings import PAIR_MASKS
+
     masks = PAIR_MASKS.copy()
+
     def mask(text: str) -> int:
         return sum(1 << int(c) for c in cards(text))
 
@@ -430,8 +466,9 @@ def test_con_artist_players_know_where_their_old_cards_went() -> None:
 def test_muscle_goes_to_the_top_holder() -> None:
     """Specialist 10: the latest top-chip holder takes the Muscle; their final score carries
     the Muscle bit (showdown effect tested in test_showdown)."""
-    out = play_fixed(fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY,
-                     specialist=C.SPECIALISTS["muscle"], repeats=5)
+    out = play_fixed(
+        fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP), 4, HISTORY, specialist=C.SPECIALISTS["muscle"], repeats=5
+    )
     for i in range(5):
         user = out["flags"][i, 3]
         assert user == holder(out["chips"][i, 2, :4], 4)
@@ -446,8 +483,7 @@ def test_jack_must_stay_unless_the_discard_reading() -> None:
     "may discard", they drop the Jack and keep both aces."""
     deck = fixed_deck(["2c 3d", "4c 6d", "5h 7h", "Ac Ad"], "Ks Kh Qc Qd 4s")
     stay = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["jack"], repeats=5)
-    drop = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["jack"], repeats=5,
-                      jack_stays=False)
+    drop = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS["jack"], repeats=5, jack_stays=False)
     assert (stay["flags"][:, 3] == 3).all() and (drop["flags"][:, 3] == 3).all()
     assert all(52 in stay["pockets"][i, 3, :2] for i in range(5))
     assert all(sorted(drop["pockets"][i, 3, :2]) == sorted(cards("Ac Ad")) for i in range(5))
@@ -459,6 +495,7 @@ def test_jack_holdings_are_in_the_bayes_hypothesis_space() -> None:
     holdings. On a board with two Jacks every holding takes the Jack (trips or better)."""
     from cardsim.sims.gang.beliefs import jack_pushforward
     from cardsim.sims.gang.holdings import N_PAIRS, PAIRS_WITH_JACK
+
     weights = np.ones(N_PAIRS + 52)
     out = np.zeros(N_PAIRS + 52)
     board = cards("Jh Js 9c 8d 4h")
@@ -483,8 +520,13 @@ def test_scans_use_the_revealed_hands() -> None:
     a deuce (a uniform guesser would: the deuce is the first of the tied values). Fingerprint:
     the hand before the top is a full house, so the top (if the order holds) has at least a
     full house: the guess is a full house, not the board's likelier two pair."""
-    retina = play_fixed(fixed_deck(["2c 2d", "2h 3d", "2s 4d", "Kc Kd"], FACE_FLOP), 4, RANDOM,
-                        challenges=bit("retina-scan"), repeats=30)
+    retina = play_fixed(
+        fixed_deck(["2c 2d", "2h 3d", "2s 4d", "Kc Kd"], FACE_FLOP),
+        4,
+        RANDOM,
+        challenges=bit("retina-scan"),
+        repeats=30,
+    )
     top = [holder(r, 4) for r in chips_of(retina, 3)]
     for i in range(30):
         if top[i] != 3:  # the Kc Kd holder's deuces are hidden when they are on top
@@ -515,12 +557,10 @@ def test_helpful_use_declines_cards_the_model_cannot_read() -> None:
     deck = fixed_deck(WEAK_PAIR_OF_PLAYERS, FACE_FLOP)
     plain = play_fixed(deck, 4, HISTORY, repeats=20)
     for name in ("getaway-driver", "mastermind", "informant"):
-        out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS[name], repeats=20,
-                         helpful=True)
+        out = play_fixed(deck, 4, HISTORY, specialist=C.SPECIALISTS[name], repeats=20, helpful=True)
         assert (out["flags"][:, 3] == -1).all()
         assert (out["chips"] == plain["chips"]).all()
-        used = play_fixed(deck, 4, BAYES, specialist=C.SPECIALISTS[name], repeats=3,
-                          helpful=True)
+        used = play_fixed(deck, 4, BAYES, specialist=C.SPECIALISTS[name], repeats=3, helpful=True)
         assert (used["flags"][:, 3] >= 0).all()
 
 
@@ -529,15 +569,24 @@ def test_helpful_use_plays_a_hand_card_only_when_expected_to_help() -> None:
     card gives exactly the no-card heist; the decision is the same whatever the hidden cards
     (the estimate reads only chips, board and public posteriors)."""
     from cardsim.sims.gang.engine import play_batch
+
     rng = np.random.default_rng(5)
     n = 300
     decks = rng.permuted(np.tile(np.arange(52), (n, 1)), axis=1)
     for model in (HISTORY, BAYES):
-        base = play_batch(np.random.default_rng(1), 4, model, 1, np.zeros(n, np.int64),
-                          np.zeros(n, np.int64), decks=decks)
+        base = play_batch(
+            np.random.default_rng(1), 4, model, 1, np.zeros(n, np.int64), np.zeros(n, np.int64), decks=decks
+        )
         for name in ("muscle", "hacker", "jack"):
-            out = play_batch(np.random.default_rng(1), 4, model, 1, np.zeros(n, np.int64),
-                             np.full(n, C.SPECIALISTS[name], np.int64), decks=decks)
+            out = play_batch(
+                np.random.default_rng(1),
+                4,
+                model,
+                1,
+                np.zeros(n, np.int64),
+                np.full(n, C.SPECIALISTS[name], np.int64),
+                decks=decks,
+            )
             declined = out["flags"][:, 3] == -1
             assert 0 < declined.sum() < n, (model, name, declined.sum())
             assert (out["chips"][declined] == base["chips"][declined]).all()

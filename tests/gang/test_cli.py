@@ -23,8 +23,12 @@ def cardsim(*args: str, tmp_path) -> subprocess.CompletedProcess | object:
 
 def test_bad_player_count_is_one_line_from_the_console_script(tmp_path) -> None:
     env = dict(os.environ, CARDSIM_STORE=str(tmp_path / "store"))
-    result = subprocess.run([sys.executable, "-m", "cardsim.cli", "gang", "heist", "--players",
-                             "7", "--n", "10"], capture_output=True, text=True, env=env)
+    result = subprocess.run(
+        [sys.executable, "-m", "cardsim.cli", "gang", "heist", "--players", "7", "--n", "10"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "players must be 3 to 6" in lines[0]
@@ -46,16 +50,16 @@ def test_bad_input_is_a_user_error(args, message, tmp_path) -> None:
 
 
 def test_heist_prints_success_with_interval(tmp_path) -> None:
-    result = cardsim("heist", "--players", "3", "--model", "history", "--n", "500", "--jobs",
-                     "1", "--json", "-q", tmp_path=tmp_path)
+    result = cardsim(
+        "heist", "--players", "3", "--model", "history", "--n", "500", "--jobs", "1", "--json", "-q", tmp_path=tmp_path
+    )
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)["tables"]["heist_success"]
     assert rows[0]["n"] == 500 and rows[0]["success_lo"] < rows[0]["success"] < rows[0]["success_hi"]
 
 
 def test_game_prints_win_rate_and_final_counts(tmp_path) -> None:
-    result = cardsim("game", "--mode", "master", "--n", "200", "--jobs", "1", "--json", "-q",
-                     tmp_path=tmp_path)
+    result = cardsim("game", "--mode", "master", "--n", "200", "--jobs", "1", "--json", "-q", tmp_path=tmp_path)
     assert result.exit_code == 0, result.output
     tables = json.loads(result.stdout)["tables"]
     summary, finals = tables["game_win"], tables["final_counts"]
@@ -66,9 +70,24 @@ def test_game_prints_win_rate_and_final_counts(tmp_path) -> None:
 
 def test_cards_writes_effect_table_and_plot(tmp_path) -> None:
     out = tmp_path / "effects.parquet"
-    result = cardsim("cards", "--kind", "challenges", "--model", "history", "--n", "200",
-                     "--jobs", "1", "--no-store", "-q", "--out", str(out), "--plot",
-                     str(tmp_path / "plots"), tmp_path=tmp_path)
+    result = cardsim(
+        "cards",
+        "--kind",
+        "challenges",
+        "--model",
+        "history",
+        "--n",
+        "200",
+        "--jobs",
+        "1",
+        "--no-store",
+        "-q",
+        "--out",
+        str(out),
+        "--plot",
+        str(tmp_path / "plots"),
+        tmp_path=tmp_path,
+    )
     assert result.exit_code == 0, result.output
     effects = pl.read_parquet(out)
     assert set(effects["card"]) >= {"none", "blackout", "security-cameras"}
@@ -83,8 +102,20 @@ def test_models_lists_the_ladder(tmp_path) -> None:
 
 
 def test_game_check_compares_with_the_best_of_five_formula(tmp_path) -> None:
-    result = cardsim("game", "--mode", "basic", "--check", "--n", "1000", "--jobs", "1",
-                     "--json", "-q", "--no-store", tmp_path=tmp_path)
+    result = cardsim(
+        "game",
+        "--mode",
+        "basic",
+        "--check",
+        "--n",
+        "1000",
+        "--jobs",
+        "1",
+        "--json",
+        "-q",
+        "--no-store",
+        tmp_path=tmp_path,
+    )
     assert result.exit_code == 0, result.output
     check = json.loads(result.stdout)["tables"]["formula_check"][0]
     assert check["predicted_lo"] <= check["predicted"] <= check["predicted_hi"]
@@ -93,9 +124,24 @@ def test_game_check_compares_with_the_best_of_five_formula(tmp_path) -> None:
 
 def test_unknown_specialist_use_is_one_line_exit_2(tmp_path) -> None:
     env = dict(os.environ, CARDSIM_STORE=str(tmp_path / "store"))
-    result = subprocess.run([sys.executable, "-m", "cardsim.cli", "gang", "heist",
-                             "--specialist", "muscle", "--specialist-use", "sometimes", "--n",
-                             "10"], capture_output=True, text=True, env=env)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cardsim.cli",
+            "gang",
+            "heist",
+            "--specialist",
+            "muscle",
+            "--specialist-use",
+            "sometimes",
+            "--n",
+            "10",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "specialist use must be helpful or always" in lines[0]
@@ -103,8 +149,22 @@ def test_unknown_specialist_use_is_one_line_exit_2(tmp_path) -> None:
 
 def test_cards_reports_helpful_and_always_and_the_other_jack_reading(tmp_path) -> None:
     out = tmp_path / "effects.parquet"
-    result = cardsim("cards", "--kind", "specialists", "--model", "random", "--n", "100",
-                     "--jobs", "1", "--no-store", "-q", "--out", str(out), tmp_path=tmp_path)
+    result = cardsim(
+        "cards",
+        "--kind",
+        "specialists",
+        "--model",
+        "random",
+        "--n",
+        "100",
+        "--jobs",
+        "1",
+        "--no-store",
+        "-q",
+        "--out",
+        str(out),
+        tmp_path=tmp_path,
+    )
     assert result.exit_code == 0, result.output
     assert "always" in result.stdout and "helpful" in result.stdout
     effects = pl.read_parquet(out)

@@ -35,13 +35,32 @@ def _heist(players: int, rng: np.random.Generator):
     board = np.zeros(5, dtype=np.int64)
     chips = np.zeros((4, players), dtype=np.int64)
     none = np.zeros((1, players + 1), dtype=np.int64)
-    play_heist(deck, int(rng.integers(1 << 30)), 0, 0, players, BAYES, 1, 3, True,
-               chip_likelihood(players, players), pockets, board, chips,
-               np.zeros(players, dtype=np.int64), PAIRS_WITH_JACK.copy(),
-               PAIR_MASKS_WITH_JACK.copy(), ALWAYS, True, none, none,
-               np.zeros(players + 1, dtype=np.int64),
-               np.full((players, MAX_POCKET), -1, dtype=np.int64), np.zeros((4, players, 4)),
-               np.zeros(players + 1, dtype=np.int64))
+    play_heist(
+        deck,
+        int(rng.integers(1 << 30)),
+        0,
+        0,
+        players,
+        BAYES,
+        1,
+        3,
+        True,
+        chip_likelihood(players, players),
+        pockets,
+        board,
+        chips,
+        np.zeros(players, dtype=np.int64),
+        PAIRS_WITH_JACK.copy(),
+        PAIR_MASKS_WITH_JACK.copy(),
+        ALWAYS,
+        True,
+        none,
+        none,
+        np.zeros(players + 1, dtype=np.int64),
+        np.full((players, MAX_POCKET), -1, dtype=np.int64),
+        np.zeros((4, players, 4)),
+        np.zeros(players + 1, dtype=np.int64),
+    )
     return pockets, board, chips
 
 
@@ -64,28 +83,55 @@ def _round_chances(players: int, pockets, board, chips) -> list[float]:
         valid = np.zeros(count, dtype=np.bool_)
         scores = np.zeros(count, dtype=np.int64)
         pct = np.zeros(count)
-        score_holdings(PAIRS_WITH_JACK, PAIR_MASKS_WITH_JACK, count, 2, board, BOARD_SIZES[t],
-                       valid, scores)
+        score_holdings(PAIRS_WITH_JACK, PAIR_MASKS_WITH_JACK, count, 2, board, BOARD_SIZES[t], valid, scores)
         index, values = rank_holdings(scores, valid, count, BOARD_SIZES[t], 2, pct)
         hband[t] = np.minimum((pct * bands).astype(np.int64), bands - 1)
         weights = np.zeros((players, count))
-        hand_posteriors(chips, t, players, count, valid, hband, likelihood, evidence_from,
-                    public_ok, np.ones((players, 1)), False, weights, -1, 4, hband)
+        hand_posteriors(
+            chips,
+            t,
+            players,
+            count,
+            valid,
+            hband,
+            likelihood,
+            evidence_from,
+            public_ok,
+            np.ones((players, 1)),
+            False,
+            weights,
+            -1,
+            4,
+            hband,
+        )
         pos = np.zeros(count, dtype=np.int64)
         rank = np.zeros(count)
         band = np.zeros(count, dtype=np.int64)
         start = np.zeros(bands, dtype=np.int64)
         end = np.zeros(bands, dtype=np.int64)
         belief = np.zeros((players, bands))
-        bayes_round_tables(index, values, weights, count, players, bands, pos, rank, band, start,
-                           end, belief)
+        bayes_round_tables(index, values, weights, count, players, bands, pos, rank, band, start, end, belief)
         sorted_masks = PAIR_MASKS_WITH_JACK[index]
         sorted_weights = weights[:, index]
         kept = np.zeros((players, count), dtype=np.bool_)
-        chance = bayes_round_likelihood(held, chips[t], players, sorted_masks, values,
-                                        sorted_weights, pos, rank, band, start, end, belief,
-                                        PAIR_MASKS_WITH_JACK, kept, np.empty((players, count)),
-                                        np.empty((players, count)))
+        chance = bayes_round_likelihood(
+            held,
+            chips[t],
+            players,
+            sorted_masks,
+            values,
+            sorted_weights,
+            pos,
+            rank,
+            band,
+            start,
+            end,
+            belief,
+            PAIR_MASKS_WITH_JACK,
+            kept,
+            np.empty((players, count)),
+            np.empty((players, count)),
+        )
         out.append(chance)
     return out
 
@@ -119,7 +165,7 @@ def test_clear_gain_needs_enough_effective_teams() -> None:
     ``ESTIMATE_MIN_TEAMS``) gives no reliable standard error: the card is not played."""
     gain = np.ones(512)
     weight = np.zeros(512)
-    weight[:ESTIMATE_MIN_TEAMS - 1] = 1.0
+    weight[: ESTIMATE_MIN_TEAMS - 1] = 1.0
     cluster = np.zeros(512, dtype=np.int64)
     assert not clear_gain(weight, gain, cluster)
     weight[:ESTIMATE_MIN_TEAMS] = 1.0
@@ -138,8 +184,19 @@ def test_bayes_reads_the_muscle_holders_chips_as_claims_of_the_raised_hand() -> 
     ones = np.ones((players, count), dtype=np.bool_)
     plain = np.zeros((players, count))
     muscle = np.zeros((players, count))
-    args = (chips, 2, players, count, np.ones(count, dtype=np.bool_), hband, likelihood,
-            np.zeros(players, dtype=np.int64), ones, np.ones((players, 1)), False)
+    args = (
+        chips,
+        2,
+        players,
+        count,
+        np.ones(count, dtype=np.bool_),
+        hband,
+        likelihood,
+        np.zeros(players, dtype=np.int64),
+        ones,
+        np.ones((players, 1)),
+        False,
+    )
     hand_posteriors(*args, plain, -1, 4, raised)
     hand_posteriors(*args, muscle, 0, 1, raised)
     assert np.allclose(muscle[1], plain[1])
@@ -166,8 +223,7 @@ def _playout_chips(players: int, pockets, board, chips, user: int, r: int = 1):
         valid = np.zeros(count, dtype=np.bool_)
         scores = np.zeros(count, dtype=np.int64)
         pct = np.zeros(count)
-        score_holdings(PAIRS_WITH_JACK, PAIR_MASKS_WITH_JACK, count, 2, board, BOARD_SIZES[t],
-                       valid, scores)
+        score_holdings(PAIRS_WITH_JACK, PAIR_MASKS_WITH_JACK, count, 2, board, BOARD_SIZES[t], valid, scores)
         index, values = rank_holdings(scores, valid, count, BOARD_SIZES[t], 2, pct)
         hband[t] = np.minimum((pct * bands).astype(np.int64), bands - 1)
         for k, h in enumerate(index):
@@ -175,9 +231,23 @@ def _playout_chips(players: int, pockets, board, chips, user: int, r: int = 1):
             mband[t, h] = min(int(below / len(values) * bands), bands - 1)
         tables[t] = (valid, index, values) + tie_bounds(values)
     weights = np.zeros((players, count))
-    hand_posteriors(chips, r, players, count, tables[r][0], hband, likelihood,
-                np.zeros(players, dtype=np.int64), np.ones((players, count), dtype=np.bool_),
-                np.ones((players, 1)), False, weights, -1, 4, hband)
+    hand_posteriors(
+        chips,
+        r,
+        players,
+        count,
+        tables[r][0],
+        hband,
+        likelihood,
+        np.zeros(players, dtype=np.int64),
+        np.ones((players, count), dtype=np.bool_),
+        np.ones((players, 1)),
+        False,
+        weights,
+        -1,
+        4,
+        hband,
+    )
     variant = 1 if user >= 0 else 0
     hands = np.zeros((2, 4, players), dtype=np.int64)
     for t in range(4):
@@ -198,28 +268,58 @@ def _playout_chips(players: int, pockets, board, chips, user: int, r: int = 1):
         for j in range(players):
             slot = players if j == user else j
             code = sum(int(played[u, j]) * base ** (u - r) for u in range(r, t))
-            fill_playout_posterior(weights[user if slot == players else j], index, n_t, r, t,
-                                   code, base, likelihood, mband if slot == players else hband,
-                                   w_sorted[slot, 0], cum[slot, 0])
+            fill_playout_posterior(
+                weights[user if slot == players else j],
+                index,
+                n_t,
+                r,
+                t,
+                code,
+                base,
+                likelihood,
+                mband if slot == players else hband,
+                w_sorted[slot, 0],
+                cum[slot, 0],
+            )
             slots[j] = slot
         order = np.zeros(players, dtype=np.int64)
         round_values = np.zeros((4, n_t), dtype=np.int64)  # row t: this round's sorted scores
         round_values[t] = values
-        bayes_playout_round(t, variant, user, 10, players, bands, hands, held,
-                            pockets[max(user, 0)].copy(), 2, np.full((4, players), 0.5),
-                            round_values, n_t, lo, hi, w_sorted, cum, slots,
-                            np.zeros(players, dtype=np.int64), index, PAIR_MASKS_WITH_JACK,
-                            order, np.empty(n_t), np.zeros(n_t, dtype=np.int64), 1)
-        out.append((hands[variant, t, order].tolist(),
-                    hands[variant, t, np.argsort(chips[t])].tolist()))
+        bayes_playout_round(
+            t,
+            variant,
+            user,
+            10,
+            players,
+            bands,
+            hands,
+            held,
+            pockets[max(user, 0)].copy(),
+            2,
+            np.full((4, players), 0.5),
+            round_values,
+            n_t,
+            lo,
+            hi,
+            w_sorted,
+            cum,
+            slots,
+            np.zeros(players, dtype=np.int64),
+            index,
+            PAIR_MASKS_WITH_JACK,
+            order,
+            np.empty(n_t),
+            np.zeros(n_t, dtype=np.int64),
+            1,
+        )
+        out.append((hands[variant, t, order].tolist(), hands[variant, t, np.argsort(chips[t])].tolist()))
         played[t] = chips[t]
     return out
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 @pytest.mark.parametrize("muscle", [False, True], ids=["no-card", "muscle"])
-def test_bayes_playout_predicts_the_games_chips_from_the_use_round(players: int,
-                                                                   muscle: bool) -> None:
+def test_bayes_playout_predicts_the_games_chips_from_the_use_round(players: int, muscle: bool) -> None:
     """The estimate plays the rounds after the use round as the game does: given the real team
     and board, the play-out from the flop's public posteriors (updated with its own chips after
     every round, as the game's are; with the Muscle, the holder's chips read as claims of the
@@ -235,13 +335,32 @@ def test_bayes_playout_predicts_the_games_chips_from_the_use_round(players: int,
         board = np.zeros(5, dtype=np.int64)
         chips = np.zeros((4, players), dtype=np.int64)
         none = np.zeros((1, players + 1), dtype=np.int64)
-        flags = play_heist(deck, int(rng.integers(1 << 30)), 0, 10 if muscle else 0, players,
-                           BAYES, 1, 1, True, chip_likelihood(players, players), pockets, board,
-                           chips, np.zeros(players, dtype=np.int64), PAIRS_WITH_JACK.copy(),
-                           PAIR_MASKS_WITH_JACK.copy(), ALWAYS, True, none, none,
-                           np.zeros(players + 1, dtype=np.int64),
-                           np.full((players, MAX_POCKET), -1, dtype=np.int64),
-                           np.zeros((4, players, 4)), np.zeros(players + 1, dtype=np.int64))
+        flags = play_heist(
+            deck,
+            int(rng.integers(1 << 30)),
+            0,
+            10 if muscle else 0,
+            players,
+            BAYES,
+            1,
+            1,
+            True,
+            chip_likelihood(players, players),
+            pockets,
+            board,
+            chips,
+            np.zeros(players, dtype=np.int64),
+            PAIRS_WITH_JACK.copy(),
+            PAIR_MASKS_WITH_JACK.copy(),
+            ALWAYS,
+            True,
+            none,
+            none,
+            np.zeros(players + 1, dtype=np.int64),
+            np.full((players, MAX_POCKET), -1, dtype=np.int64),
+            np.zeros((4, players, 4)),
+            np.zeros(players + 1, dtype=np.int64),
+        )
         user = int(flags[3]) if muscle else -1
         assert (user >= 0) == muscle
         for played, game in _playout_chips(players, pockets, board, chips, user):

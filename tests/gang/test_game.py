@@ -99,8 +99,7 @@ def test_basic_game_win_rate_matches_heist_rate(model: str) -> None:
     within the 95% intervals (the heist interval mapped through the formula must overlap the
     game interval)."""
     heists = run(SIMULATOR, SIMULATOR.make_config(model=model), n=60_000, seed=3).episodes
-    games = run(SIMULATOR, SIMULATOR.make_config(model=model, unit="game"), n=30_000,
-                seed=4).episodes
+    games = run(SIMULATOR, SIMULATOR.make_config(model=model, unit="game"), n=30_000, seed=4).episodes
     checked = formula_check(heists, games)
     assert checked["agrees"].all()
 

@@ -94,9 +94,7 @@ def test_kickers_decide_then_true_tie() -> None:
     b = score_cards(cards("2h 2s Ac Ts 7d 4c 3s"))
     assert a > b
     board = cards("Ah Kd Qc Js 9h")  # both play the board: a true tie
-    assert score_cards(np.concatenate([board, cards("2c 3d")])) == score_cards(
-        np.concatenate([board, cards("4c 5d")])
-    )
+    assert score_cards(np.concatenate([board, cards("2c 3d")])) == score_cards(np.concatenate([board, cards("4c 5d")]))
 
 
 def test_suitless_jack_counts_as_jack_but_never_for_a_flush() -> None:
@@ -213,8 +211,9 @@ def test_own_out_counts_equal_the_direct_count(seed: int) -> None:
         target = int(rng.integers(-1, 32))
         lo = int(np.searchsorted(values, target, side="left"))
         hi = int(np.searchsorted(values, target, side="right"))
-        assert own_out_counts(first, second, lo, hi, positions, counts, scores, valid, target) \
-            == own_pair_counts(first, second, scores, valid, target, PAIRS)
+        assert own_out_counts(first, second, lo, hi, positions, counts, scores, valid, target) == own_pair_counts(
+            first, second, scores, valid, target, PAIRS
+        )
 
 
 def test_branch_free_searches_equal_numpy_searchsorted() -> None:
@@ -233,10 +232,14 @@ def test_branch_free_searches_equal_numpy_searchsorted() -> None:
         n = int(rng.integers(0, 40))
         rows = np.sort(rng.integers(0, 10, size=(2, n + 2)), axis=1)
         row = int(rng.integers(0, 2))
-        for values, x in ((rows.astype(np.int64), int(rng.integers(-1, 12))),
-                          (rows / 2.0, float(rng.integers(-1, 24)) / 4.0)):
-            assert both(values, row, n, x) == (np.searchsorted(values[row, :n], x, "left"),
-                                                np.searchsorted(values[row, :n], x, "right"))
+        for values, x in (
+            (rows.astype(np.int64), int(rng.integers(-1, 12))),
+            (rows / 2.0, float(rng.integers(-1, 24)) / 4.0),
+        ):
+            assert both(values, row, n, x) == (
+                np.searchsorted(values[row, :n], x, "left"),
+                np.searchsorted(values[row, :n], x, "right"),
+            )
 
 
 def test_order_by_is_argsort_with_ties_in_index_order() -> None:

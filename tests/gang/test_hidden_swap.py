@@ -52,16 +52,16 @@ def test_the_swap_test_catches_a_leaky_model() -> None:
     assert leaks(LEAKY, "leaky", 0, 0)
 
 
-GROUP_DECIDED = [(name, SPECIALISTS[name]) for name in
-                 ("informant", "getaway-driver", "mastermind", "hacker", "jack", "muscle")]
+GROUP_DECIDED = [
+    (name, SPECIALISTS[name]) for name in ("informant", "getaway-driver", "mastermind", "hacker", "jack", "muscle")
+]
 BOOSTED = ("hacker", "jack")  # the cards whose holder --boost chooses (top or bottom chip)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 @pytest.mark.parametrize("use_round", [1, 3], ids=["flop", "river"])
 @pytest.mark.parametrize("boost_top", [True, False], ids=["top", "bottom"])
-def test_helpful_group_decision_reads_no_hidden_card(players: int, use_round: int,
-                                                     boost_top: bool) -> None:
+def test_helpful_group_decision_reads_no_hidden_card(players: int, use_round: int, boost_top: bool) -> None:
     """--specialist-use helpful: whether and by whom a group-decided specialist is played does
     not change when the pockets a player cannot see change (every reading of the use round and
     the boost, 3-6 players, history and bayes). The boost is read only for Hacker and Jack
@@ -99,8 +99,9 @@ def test_the_swap_test_catches_an_estimate_that_reads_the_undealt_board() -> Non
     changes its flop decision when the cards still to come are reordered, public record fixed."""
     caught = []
     for name in ("jack", "muscle"):
-        caught += leaks(BAYES, name, 0, SPECIALISTS[name], use_round=1, heists=12,
-                        use_rule=LEAKY_BOARD_HELPFUL, pockets=False)
+        caught += leaks(
+            BAYES, name, 0, SPECIALISTS[name], use_round=1, heists=12, use_rule=LEAKY_BOARD_HELPFUL, pockets=False
+        )
     assert any("(undealt cards)" in line for line in caught), caught
 
 
@@ -116,8 +117,12 @@ def test_the_swap_test_covers_a_bayes_play_of_the_estimate() -> None:
     team distribution that is no oracle) changes who uses the card when hidden cards change."""
     fixture = BAYES_DEALS
     deals = [(np.array(d["deck"], dtype=np.int64), d["seed"]) for d in fixture["deals"]]
-    setup = {"players": fixture["players"], "use_round": fixture["use_round"],
-             "boost_top": fixture["boost_top"], "deals": deals}
+    setup = {
+        "players": fixture["players"],
+        "use_round": fixture["use_round"],
+        "boost_top": fixture["boost_top"],
+        "deals": deals,
+    }
     card = SPECIALISTS[fixture["card"]]
     uses: list = []
     assert leaks(BAYES, fixture["card"], 0, card, uses=uses, **setup) == []
@@ -139,8 +144,7 @@ class _Recorder:
         return legal[public % len(legal)]
 
 
-def _seat_views(seat: int, decks: np.ndarray, seeds: np.ndarray, players: int,
-                last_round: int) -> list:
+def _seat_views(seat: int, decks: np.ndarray, seeds: np.ndarray, players: int, last_round: int) -> list:
     from cardsim.sims.gang.strategy import play_heists
 
     recorder = _Recorder()
@@ -160,12 +164,10 @@ def test_user_strategy_views_do_not_change_when_hidden_cards_are_redealt(players
     rng = np.random.default_rng(12)
     for seat in range(players):
         for r in range(4):
-            kept = {2 * seat, 2 * seat + 1} | set(range(2 * players,
-                                                        2 * players + BOARD_SIZES[r]))
+            kept = {2 * seat, 2 * seat + 1} | set(range(2 * players, 2 * players + BOARD_SIZES[r]))
             hidden = [k for k in range(52) if k not in kept]
             swapped = decks.copy()
             for i in range(len(decks)):
                 swapped[i, hidden] = rng.permutation(decks[i, hidden])
             assert (swapped != decks).any()
-            assert _seat_views(seat, decks, seeds, players, r) == \
-                _seat_views(seat, swapped, seeds, players, r)
+            assert _seat_views(seat, decks, seeds, players, r) == _seat_views(seat, swapped, seeds, players, r)

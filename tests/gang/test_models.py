@@ -17,8 +17,9 @@ from cardsim.sims.gang.simulator import SIMULATOR
 
 
 def _success(players: int, model: int, n: int, levels: int = 1, seed: int = 0) -> np.ndarray:
-    out = play_batch(np.random.default_rng(seed), players, model, levels,
-                     np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
+    out = play_batch(
+        np.random.default_rng(seed), players, model, levels, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    )
     return out["flags"][:, 0] == 1, out["random_p"]
 
 
@@ -70,14 +71,19 @@ def test_chip_likelihood_is_a_distribution_and_informative() -> None:
     specialist=st.sampled_from([0, *SPECIALISTS.values()]),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_no_card_twice_and_every_player_gets_a_legal_chip(players, model, challenges,
-                                                           specialist, seed) -> None:
+def test_no_card_twice_and_every_player_gets_a_legal_chip(players, model, challenges, specialist, seed) -> None:
     """Under any cards: every card appears at most once among pockets and board (the suitless
     Jack aside), and every chip round hands out exactly the chips 1..players."""
     mask = sum(1 << c for c in challenges)
     n = 4
-    out = play_batch(np.random.default_rng(seed), players, model, 2,
-                     np.full(n, mask, dtype=np.int64), np.full(n, specialist, dtype=np.int64))
+    out = play_batch(
+        np.random.default_rng(seed),
+        players,
+        model,
+        2,
+        np.full(n, mask, dtype=np.int64),
+        np.full(n, specialist, dtype=np.int64),
+    )
     for i in range(n):
         dealt = [c for c in out["pockets"][i, :players].ravel() if c >= 0 and c != 52]
         dealt += list(out["board"][i])

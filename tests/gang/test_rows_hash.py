@@ -33,36 +33,47 @@ for _model in ("random", "percentile", "history", "bayes"):
     for _players in (3, 4, 5, 6):
         HEIST_CONFIGS[f"{_model}-{_players}p"] = {"model": _model, "players": _players}
 for _model in ("history", "bayes"):
-    for _challenge in ("quick-access", "noise-sensors", "motion-detector", "hasty-getaway",
-                       "ventilation-shaft", "laser-tripwires", "blackout", "security-cameras"):
+    for _challenge in (
+        "quick-access",
+        "noise-sensors",
+        "motion-detector",
+        "hasty-getaway",
+        "ventilation-shaft",
+        "laser-tripwires",
+        "blackout",
+        "security-cameras",
+    ):
         HEIST_CONFIGS[f"{_model}-{_challenge}"] = {"model": _model, "challenges": (_challenge,)}
-    HEIST_CONFIGS[f"{_model}-motion+blackout"] = {
-        "model": _model, "challenges": ("motion-detector", "blackout")}
+    HEIST_CONFIGS[f"{_model}-motion+blackout"] = {"model": _model, "challenges": ("motion-detector", "blackout")}
     HEIST_CONFIGS[f"{_model}-levels4"] = {"model": _model, "levels": 4}
 for _model in ("percentile", "history", "bayes"):
-    for _specialist in ("informant", "getaway-driver", "investor", "mastermind", "hacker",
-                        "math-whiz"):
-        HEIST_CONFIGS[f"{_model}-{_specialist}"] = {
-            "model": _model, "specialist": _specialist, **OLD}
+    for _specialist in ("informant", "getaway-driver", "investor", "mastermind", "hacker", "math-whiz"):
+        HEIST_CONFIGS[f"{_model}-{_specialist}"] = {"model": _model, "specialist": _specialist, **OLD}
 for _model in ("percentile", "history"):
     for _specialist in ("coordinator", "con-artist", "muscle", "jack"):
-        HEIST_CONFIGS[f"{_model}-{_specialist}"] = {
-            "model": _model, "specialist": _specialist, **OLD}
+        HEIST_CONFIGS[f"{_model}-{_specialist}"] = {"model": _model, "specialist": _specialist, **OLD}
 for _model in ("history", "bayes"):
     for _specialist in ("informant", "mastermind", "hacker"):
         HEIST_CONFIGS[f"{_model}-{_specialist}-flop"] = {
-            "model": _model, "specialist": _specialist, "specialist_round": "flop", **OLD}
-HEIST_CONFIGS["history-hacker-bottom"] = {"model": "history", "specialist": "hacker",
-                                          "boost": "bottom", **OLD}
-HEIST_CONFIGS["bayes-informant-5p"] = {"model": "bayes", "players": 5,
-                                       "specialist": "informant", **OLD}
+            "model": _model,
+            "specialist": _specialist,
+            "specialist_round": "flop",
+            **OLD,
+        }
+HEIST_CONFIGS["history-hacker-bottom"] = {"model": "history", "specialist": "hacker", "boost": "bottom", **OLD}
+HEIST_CONFIGS["bayes-informant-5p"] = {"model": "bayes", "players": 5, "specialist": "informant", **OLD}
 
 GAME_CONFIGS: dict[str, dict] = {}
 for _model in ("percentile", "history"):
     GAME_CONFIGS[f"{_model}-basic"] = {"model": _model, "mode": "basic", "unit": "game", **OLD}
     # numbered piles: a game ends before the 4th challenge (Retina Scan) could be drawn
     GAME_CONFIGS[f"{_model}-advanced-numbered"] = {
-        "model": _model, "mode": "advanced", "unit": "game", "deck_order": "numbered", **OLD}
+        "model": _model,
+        "mode": "advanced",
+        "unit": "game",
+        "deck_order": "numbered",
+        **OLD,
+    }
 
 EXPECTED: dict[str, str] = {
     "random-3p": "39ff05b300be3dfb",
@@ -196,16 +207,18 @@ def test_hash_sees_a_changed_row() -> None:
 # the card is played only on the river (the flop estimates decline every time, which the hashes
 # then pin).
 HELPFUL_CONFIGS: dict[str, dict] = {
-    f"{model}-{card}-{timing}": {"model": model, "specialist": card, "specialist_round": timing,
-                                 "players": {"percentile": 5, "history": 4, "bayes": 3}[model]}
+    f"{model}-{card}-{timing}": {
+        "model": model,
+        "specialist": card,
+        "specialist_round": timing,
+        "players": {"percentile": 5, "history": 4, "bayes": 3}[model],
+    }
     for model in ("percentile", "history", "bayes")
     for card in ("hacker", "jack", "muscle")
     for timing in ("river", "flop")
 }
-HELPFUL_CONFIGS["history-jack-discard-6p"] = {"model": "history", "specialist": "jack",
-                                              "jack": "discard", "players": 6}
-HELPFUL_CONFIGS["bayes-jack-discard-4p"] = {"model": "bayes", "specialist": "jack",
-                                            "jack": "discard", "players": 4}
+HELPFUL_CONFIGS["history-jack-discard-6p"] = {"model": "history", "specialist": "jack", "jack": "discard", "players": 6}
+HELPFUL_CONFIGS["bayes-jack-discard-4p"] = {"model": "bayes", "specialist": "jack", "jack": "discard", "players": 4}
 HELPFUL_N = {"percentile": N, "history": N, "bayes": N // 4}  # bayes estimates are dearer
 
 HELPFUL_EXPECTED: dict[str, tuple[str, int]] = {  # rows hash, heists the card was played in
@@ -235,7 +248,6 @@ HELPFUL_EXPECTED: dict[str, tuple[str, int]] = {  # rows hash, heists the card w
 @pytest.mark.parametrize("name", list(HELPFUL_CONFIGS))
 def test_helpful_estimate_rows_unchanged_by_hash(name: str) -> None:
     fields = HELPFUL_CONFIGS[name]
-    rows = run_batch(SIMULATOR.make_config(**fields), np.random.default_rng(len(name)),
-                     HELPFUL_N[fields["model"]])
+    rows = run_batch(SIMULATOR.make_config(**fields), np.random.default_rng(len(name)), HELPFUL_N[fields["model"]])
     played = int((rows["specialist_user"] >= 0).sum())
     assert (rows_hash(rows), played) == HELPFUL_EXPECTED[name]

@@ -46,9 +46,7 @@ def test_random_order_exact_value_counts_tied_orders() -> None:
 def test_muscle_rulebook_example() -> None:
     """Specialist 10 (Muscle): Arsene's weakest pair with the Muscle beats the other pairs but
     not Danny's three of a kind: Doris 1, Trudy 2, Arsene 3, Danny 4."""
-    arsene, doris, trudy, danny = _scores(
-        ["2c 2d Jh 8s 7c", "2h 2s Ad 8c 7d", "8h 8d Ks 7h 3c", "7s 7c 7d 8d 2c"]
-    )
+    arsene, doris, trudy, danny = _scores(["2c 2d Jh 8s 7c", "2h 2s Ad 8c 7d", "8h 8d Ks 7h 3c", "7s 7c 7d 8d 2c"])
     finals = np.array([muscle_score(arsene), doris, trudy, danny], dtype=np.int64)
     assert showdown_in_order(finals, np.array([3, 1, 2, 4], dtype=np.int64), 4)
     assert not showdown_in_order(finals, np.array([1, 2, 3, 4], dtype=np.int64), 4)

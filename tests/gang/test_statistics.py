@@ -48,17 +48,19 @@ def test_informant_fixes_the_viewer_and_shower_order() -> None:
     from cardsim.sims.gang.models import BAYES
 
     n = 6000
-    runs = [play_batch(np.random.default_rng(31), 4, BAYES, 1, np.zeros(n, dtype=np.int64),
-                       np.full(n, spec, dtype=np.int64)) for spec in (0, 1)]
+    runs = [
+        play_batch(
+            np.random.default_rng(31), 4, BAYES, 1, np.zeros(n, dtype=np.int64), np.full(n, spec, dtype=np.int64)
+        )
+        for spec in (0, 1)
+    ]
     wrong = [0, 0]
     for i in range(n):
         shower = runs[1]["flags"][i, 3]
         viewer = runs[1]["flags"][i, 6]
         for k, out in enumerate(runs):
             finals, red = out["finals"][i], out["chips"][i, 3]
-            if finals[viewer] != finals[shower] and (
-                (finals[viewer] > finals[shower]) != (red[viewer] > red[shower])
-            ):
+            if finals[viewer] != finals[shower] and ((finals[viewer] > finals[shower]) != (red[viewer] > red[shower])):
                 wrong[k] += 1
     assert wrong[1] < wrong[0] - 4 * np.sqrt(wrong[0])
 

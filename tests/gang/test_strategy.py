@@ -25,7 +25,7 @@ EXAMPLES = ROOT / "examples" / "strategies"
 TWIN = f"{EXAMPLES / 'gang_percentile.py'}:Percentile"
 PAIRS = f"{EXAMPLES / 'gang_pairs_high.py'}:PairsHigh"
 
-BAD = '''
+BAD = """
 import time
 
 class Raises:
@@ -50,7 +50,7 @@ class Slow:
 class NoMethod:
     def pick(self, view, legal):
         return legal[0]
-'''
+"""
 
 
 @pytest.fixture
@@ -91,12 +91,15 @@ def test_the_twin_against_its_kernel_differs_by_nothing() -> None:
     assert result.table["successes"][0] == result.table["successes"][1]
 
 
-@pytest.mark.parametrize("name, words", [
-    ("Raises", "seat 0, turn heist 1, turn round, decision take_chip: raised RuntimeError: lost my nerve"),
-    ("Illegal", "seat 0, turn heist 1, pre-flop round, decision take_chip: returned 5 (int), not one"),
-    ("WrongType", "seat 0, turn heist 1, pre-flop round, decision take_chip: returned 1.0 (float)"),
-    ("Slow", "seat 0, turn heist 1, pre-flop round, decision take_chip: took longer than"),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("Raises", "seat 0, turn heist 1, turn round, decision take_chip: raised RuntimeError: lost my nerve"),
+        ("Illegal", "seat 0, turn heist 1, pre-flop round, decision take_chip: returned 5 (int), not one"),
+        ("WrongType", "seat 0, turn heist 1, pre-flop round, decision take_chip: returned 1.0 (float)"),
+        ("Slow", "seat 0, turn heist 1, pre-flop round, decision take_chip: took longer than"),
+    ],
+)
 def test_a_failing_strategy_is_one_error_naming_seat_and_turn(bad, name, words) -> None:
     with pytest.raises(StrategyError) as caught:
         cardsim.gang.evaluate(f"{bad}:{name}", n=10, jobs=1)
@@ -109,28 +112,38 @@ def test_a_failure_in_a_worker_names_the_same_seat_and_turn(bad) -> None:
         cardsim.gang.evaluate(f"{bad}:Raises", n=600, jobs=2)
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("{dir}/missing.py:X", "no file"),
-    ("{dir}/bad_gang.py:Nobody", "defines no 'Nobody'"),
-    ("{dir}/bad_gang.py:NoMethod", "has no method take_chip"),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("{dir}/missing.py:X", "no file"),
+        ("{dir}/bad_gang.py:Nobody", "defines no 'Nobody'"),
+        ("{dir}/bad_gang.py:NoMethod", "has no method take_chip"),
+    ],
+)
 def test_a_bad_spec_is_a_user_error(bad, spec, words) -> None:
     with pytest.raises(UserError, match=words):
         cardsim.gang.evaluate(spec.format(dir=bad.parent), n=10, jobs=1)
 
 
-@pytest.mark.parametrize("fields, words", [({"players": 7}, "players must be one count of 3-6"),
-                                           ({"against": "oracle"}, "against must be one of"),
-                                           ({"n": 0}, "--n must be a positive")])
+@pytest.mark.parametrize(
+    "fields, words",
+    [
+        ({"players": 7}, "players must be one count of 3-6"),
+        ({"against": "oracle"}, "against must be one of"),
+        ({"n": 0}, "--n must be a positive"),
+    ],
+)
 def test_bad_options_are_user_errors(fields, words) -> None:
     with pytest.raises(UserError, match=words):
         cardsim.gang.evaluate(PAIRS, **fields)
 
 
 def test_the_command_prints_both_rates_and_the_difference(tmp_path) -> None:
-    result = CliRunner().invoke(app, ["gang", "evaluate", "--strategy", PAIRS, "--n", "250",
-                                      "--jobs", "1", "--json"],
-                                env={"CARDSIM_STORE": str(tmp_path / "store")})
+    result = CliRunner().invoke(
+        app,
+        ["gang", "evaluate", "--strategy", PAIRS, "--n", "250", "--jobs", "1", "--json"],
+        env={"CARDSIM_STORE": str(tmp_path / "store")},
+    )
     assert result.exit_code == 0, result.output
     tables = json.loads(result.stdout)["tables"]
     assert [row["strategy"] for row in tables["evaluate"]] == [PAIRS, "percentile"]
@@ -141,9 +154,26 @@ def test_the_command_prints_both_rates_and_the_difference(tmp_path) -> None:
 @pytest.mark.parametrize("extra", [[], ["--traceback"]])
 def test_the_command_fails_with_one_line_and_exit_2(bad, tmp_path, extra) -> None:
     env = dict(os.environ, CARDSIM_STORE=str(tmp_path / "store"))
-    result = subprocess.run([sys.executable, "-m", "cardsim.cli", "gang", "evaluate", "--strategy",
-                             f"{bad}:Raises", "--n", "10", "--jobs", "1", *extra],
-                            capture_output=True, text=True, env=env, check=False)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cardsim.cli",
+            "gang",
+            "evaluate",
+            "--strategy",
+            f"{bad}:Raises",
+            "--n",
+            "10",
+            "--jobs",
+            "1",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert "seat 0, turn heist 1, turn round, decision take_chip" in lines[-1]

@@ -59,9 +59,7 @@ def test_fast_path_matches_rule_functions_on_random_hands() -> None:
     rng = np.random.default_rng(9)
     for n_cards in (5, 6, 7, 8):
         rows = deal(rng, 3000, n_cards)
-        expected = np.searchsorted(
-            PATTERN_KEYS, [best_pattern_of_cards(row.astype(np.int64)) for row in rows]
-        )
+        expected = np.searchsorted(PATTERN_KEYS, [best_pattern_of_cards(row.astype(np.int64)) for row in rows])
         assert np.array_equal(evaluate(rows), expected)
 
 

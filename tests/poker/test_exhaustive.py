@@ -10,17 +10,23 @@ from cardsim.sims.poker import CATEGORY_NAMES, category_of, score_histogram
 # Published counts (standard poker probabilities), by category from high card to royal flush.
 FIVE_CARD_COUNTS = [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4]
 SEVEN_CARD_COUNTS = [
-    23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020,
-    4_047_644, 3_473_184, 224_848, 37_260, 4_324,
+    23_294_460,
+    58_627_800,
+    31_433_400,
+    6_461_620,
+    6_180_020,
+    4_047_644,
+    3_473_184,
+    224_848,
+    37_260,
+    4_324,
 ]
 
 
 def category_counts(histogram: np.ndarray) -> list[int]:
     """Hands per category from a per-score histogram."""
     categories = category_of(np.arange(len(histogram)))
-    return np.bincount(categories, weights=histogram, minlength=len(CATEGORY_NAMES)).astype(
-        np.int64
-    ).tolist()
+    return np.bincount(categories, weights=histogram, minlength=len(CATEGORY_NAMES)).astype(np.int64).tolist()
 
 
 def test_all_five_card_hands() -> None:

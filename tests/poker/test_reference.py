@@ -41,9 +41,7 @@ def test_shared_board_comparisons_agree_with_phevaluator() -> None:
     n_boards, n_players = 3000, 6
     cards = deal(rng, n_boards, 5 + 2 * n_players)
     board = cards[:, :5]
-    hands = np.stack(
-        [np.hstack([cards[:, 5 + 2 * p : 7 + 2 * p], board]) for p in range(n_players)], axis=1
-    )
+    hands = np.stack([np.hstack([cards[:, 5 + 2 * p : 7 + 2 * p], board]) for p in range(n_players)], axis=1)
     ours = evaluate(hands.reshape(-1, 7)).reshape(n_boards, n_players)
     theirs = phevaluator_ranks(hands.reshape(-1, 7)).reshape(n_boards, n_players)
     for a in range(n_players):

@@ -87,8 +87,7 @@ def test_suits_do_not_rank() -> None:
 
 def test_card_values_ace_high_down_to_two() -> None:
     values = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
-    pair_scores = [score(f"{v}s {v}d " + ("Kc Qh Js" if v not in "KQJ" else "9c 8h 6s"))
-                   for v in values]
+    pair_scores = [score(f"{v}s {v}d " + ("Kc Qh Js" if v not in "KQJ" else "9c 8h 6s")) for v in values]
     assert pair_scores == sorted(pair_scores) and len(set(pair_scores)) == 13
 
 

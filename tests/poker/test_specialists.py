@@ -77,9 +77,7 @@ def test_suitless_jack_fast_path_matches_rule_functions() -> None:
     for n_cards in (5, 6, 7, 8):
         real = deal(rng, 4000, n_cards - 1)
         rows = np.hstack([np.full((4000, 1), SUITLESS_JACK, dtype=np.int8), real])
-        expected = np.searchsorted(
-            PATTERN_KEYS, [best_pattern_of_cards(row.astype(np.int64)) for row in rows]
-        )
+        expected = np.searchsorted(PATTERN_KEYS, [best_pattern_of_cards(row.astype(np.int64)) for row in rows])
         assert np.array_equal(evaluate(rows), expected)
         assert all(score_hand(row) == e for row, e in zip(rows[:50], expected[:50], strict=True))
 
@@ -95,9 +93,7 @@ def test_muscle_rulebook_example_order() -> None:
     danny = score("7h 7d 7s 8h 2s")
     assert muscle_beats(arsene, doris) and muscle_beats(arsene, trudy)
     assert not muscle_beats(arsene, danny)
-    keys = muscle_showdown_keys(
-        np.array([arsene, doris, trudy, danny]), np.array([True, False, False, False])
-    )
+    keys = muscle_showdown_keys(np.array([arsene, doris, trudy, danny]), np.array([True, False, False, False]))
     assert list(np.argsort(keys)) == [1, 2, 0, 3]
 
 
@@ -119,8 +115,7 @@ def test_muscle_batch_and_keys_keep_other_hands_in_order() -> None:
     holder[::7] = True
     keys = muscle_showdown_keys(scores, holder)
     others = ~holder
-    assert np.array_equal(np.argsort(keys[others], kind="stable"),
-                          np.argsort(scores[others], kind="stable"))
+    assert np.array_equal(np.argsort(keys[others], kind="stable"), np.argsort(scores[others], kind="stable"))
     wins = muscle_beats_batch(scores[holder][:, None], scores[others][None, :])
     key_wins = keys[holder][:, None] > keys[others][None, :]
     assert np.array_equal(wins, key_wins)

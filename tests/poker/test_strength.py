@@ -34,8 +34,7 @@ def brute_percentile(board: np.ndarray, pocket: np.ndarray) -> tuple[int, int, i
 @pytest.mark.parametrize(("board_size", "pocket_size"), [(5, 2), (4, 2), (3, 2), (5, 3), (3, 3)])
 def test_percentiles_match_brute_force(board_size: int, pocket_size: int) -> None:
     n_players = 3
-    cards = deal(np.random.default_rng(board_size * 10 + pocket_size), 4,
-                 board_size + n_players * pocket_size)
+    cards = deal(np.random.default_rng(board_size * 10 + pocket_size), 4, board_size + n_players * pocket_size)
     boards = cards[:, :board_size]
     pockets = cards[:, board_size:].reshape(4, n_players, pocket_size)
     result = hand_percentiles(boards, pockets)
@@ -50,9 +49,7 @@ def test_percentile_with_the_suitless_jack_in_the_pocket() -> None:
     board = parse_cards("Jc Jd 4h 9s 2c")
     pockets = np.array([[[SUITLESS_JACK, parse_cards("Ah")[0]], parse_cards("Kc Kd")]], np.int8)
     result = hand_percentiles(board[None, :], pockets)
-    assert (result.below[0, 0], result.tied[0, 0], result.total[0, 0]) == brute_percentile(
-        board, pockets[0, 0]
-    )
+    assert (result.below[0, 0], result.tied[0, 0], result.total[0, 0]) == brute_percentile(board, pockets[0, 0])
     assert result.total[0, 0] == 46 * 45 // 2  # only one real card of the pocket is unseen-proof
 
 

@@ -110,11 +110,24 @@ def probe_page(chromium: str, page: str, workdir: Path) -> dict:
     path = workdir / "page.html"
     path.write_text(page.replace("</head>", WATCH).replace("</body>", PROBE), encoding="utf-8")
     result = subprocess.run(
-        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--virtual-time-budget=5000", f"--user-data-dir={workdir / 'profile'}", "--dump-dom",
-         path.as_uri()],
-        capture_output=True, text=True, timeout=180,
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=5000",
+            f"--user-data-dir={workdir / 'profile'}",
+            "--dump-dom",
+            path.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     found = re.search(r'<pre id="probe-result">(.*?)</pre>', result.stdout, re.S)
     assert found is not None, f"probe did not report (exit {result.returncode}): {result.stderr[-800:]}"
@@ -133,8 +146,9 @@ def assert_sorted(column: dict) -> None:
 
 
 def test_clicking_headers_sorts_numbers_as_numbers(chromium, tmp_path):
-    table = Table("t", ("name", "n"), (("b", "1,000"), ("a", "20"), ("c", "300")),
-                  (("b", 1000.0), ("a", 20.0), ("c", 300.0)))
+    table = Table(
+        "t", ("name", "n"), (("b", "1,000"), ("a", "20"), ("c", "300")), (("b", 1000.0), ("a", 20.0), ("c", 300.0))
+    )
     seen = probe_page(chromium, render_html(Report("T", "S", (), (Section("s", "S", (table,)),))), tmp_path)
     name, n = seen["tables"][0]["columns"]
     # by n ascending (20, 300, 1,000 - not text order), then descending; by name
@@ -154,8 +168,9 @@ def test_probe_catches_a_table_wider_than_the_page(chromium, tmp_path):
 def test_probe_catches_errors_and_requests(chromium, tmp_path):
     """The probe can fail: a script error and an outside image are both reported."""
     page = render_html(Report("T", "S", (), (Section("s", "S", (Paragraph("x"),)),)))
-    leaky = page.replace("</main>", '<img src="https://example.invalid/pixel.png" alt="">'
-                                    "<script>undefinedFunction();</script></main>")
+    leaky = page.replace(
+        "</main>", '<img src="https://example.invalid/pixel.png" alt=""><script>undefinedFunction();</script></main>'
+    )
     seen = probe_page(chromium, leaky, tmp_path)
     assert any("undefinedFunction" in e for e in seen["errors"]), seen
     assert any("example.invalid" in b for b in seen["blocked"] + seen["resources"]), seen
@@ -213,7 +228,10 @@ def test_key_results_read_as_advice_with_scope(chromium, tiny_report, tmp_path):
 # The competitive games' key results: what to do, for which player counts and readings or bots.
 COMPETITIVE_ADVICE = {
     "Cash'n Guns": (r"^Against the shipped mixes only \(win probability", r"at \d players"),
-    "Bang!": (r"^For even games, handicap the favoured side", r"bots in every seat it is, by player count, 4 players: "),
+    "Bang!": (
+        r"^For even games, handicap the favoured side",
+        r"bots in every seat it is, by player count, 4 players: ",
+    ),
 }
 
 

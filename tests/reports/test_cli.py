@@ -43,16 +43,35 @@ def test_bad_input_is_one_line_and_exit_2(capsys, monkeypatch, args, message):
 
 
 def test_tune_thegame_answers_per_count_and_model_rung(capsys, monkeypatch, tmp_path):
-    code, out, err = cardsim(capsys, monkeypatch, "tune", "thegame", "--players", "1-2", "--strategy", "greedy",
-                             "--target", "0.05", "--max-n", "60", "--precision", "0.3", "--jobs", "1",
-                             "--store", str(tmp_path), "--json")
+    code, out, err = cardsim(
+        capsys,
+        monkeypatch,
+        "tune",
+        "thegame",
+        "--players",
+        "1-2",
+        "--strategy",
+        "greedy",
+        "--target",
+        "0.05",
+        "--max-n",
+        "60",
+        "--precision",
+        "0.3",
+        "--jobs",
+        "1",
+        "--store",
+        str(tmp_path),
+        "--json",
+    )
     assert code == 0, err
     document = json.loads(out)
     answers = document["details"]["answers"]
     assert len(document["tables"]["answers"]) == len(answers)
     # per count: the rung below (random), the group's strategy, the rung above (planner)
     assert [(a["players"], a["strategy"], a["chosen"]) for a in answers] == [
-        (count, rung, rung == "greedy") for count in (1, 2) for rung in ("random", "greedy", "planner")]
+        (count, rung, rung == "greedy") for count in (1, 2) for rung in ("random", "greedy", "planner")
+    ]
     for answer in answers:
         closest = answer["closest"]
         assert len(closest) == 8 and [row["rank"] for row in closest] == list(range(1, 9))
@@ -66,9 +85,26 @@ def test_tune_thegame_answers_per_count_and_model_rung(capsys, monkeypatch, tmp_
 
 
 def test_tune_says_when_a_target_is_out_of_reach(capsys, monkeypatch, tmp_path):
-    code, out, err = cardsim(capsys, monkeypatch, "tune", "thegame", "--players", "2", "--strategy", "random",
-                             "--target", "0.97", "--max-n", "30", "--precision", "0.3", "--jobs", "1",
-                             "--store", str(tmp_path))
+    code, out, err = cardsim(
+        capsys,
+        monkeypatch,
+        "tune",
+        "thegame",
+        "--players",
+        "2",
+        "--strategy",
+        "random",
+        "--target",
+        "0.97",
+        "--max-n",
+        "30",
+        "--precision",
+        "0.3",
+        "--jobs",
+        "1",
+        "--store",
+        str(tmp_path),
+    )
     assert code == 0, err
     text = " ".join(out.split())
     assert "A 97% win rate is out of reach for 2 player(s) using the 'random' strategy" in text
@@ -78,8 +114,9 @@ def test_tune_says_when_a_target_is_out_of_reach(capsys, monkeypatch, tmp_path):
 
 def test_report_command_writes_both_files(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(suite.PROFILES, "quick", TINY)
-    report_module.report_command(game=["bang"], quick=True, out=tmp_path / "out", seed=3, jobs=1,
-                                 store=tmp_path / "store", quiet=True)
+    report_module.report_command(
+        game=["bang"], quick=True, out=tmp_path / "out", seed=3, jobs=1, store=tmp_path / "store", quiet=True
+    )
     printed = capsys.readouterr().out
     html, pdf = tmp_path / "out" / "cardsim-report.html", tmp_path / "out" / "cardsim-report.pdf"
     assert str(html) in printed and str(pdf) in printed and "pages" in printed
@@ -98,8 +135,16 @@ def test_report_command_writes_both_files(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("verbose", [False, True])
 def test_report_run_prints_progress_and_notes_only_when_verbose(tmp_path, monkeypatch, capsys, verbose):
     monkeypatch.setitem(suite.PROFILES, "quick", TINY)
-    report_module.report_command(game=["bang"], quick=True, out=tmp_path / "out", seed=3, jobs=1,
-                                 store=tmp_path / "store", quiet=False, verbose=verbose)
+    report_module.report_command(
+        game=["bang"],
+        quick=True,
+        out=tmp_path / "out",
+        seed=3,
+        jobs=1,
+        store=tmp_path / "store",
+        quiet=False,
+        verbose=verbose,
+    )
     err = capsys.readouterr().err
     notes = [line for line in err.splitlines() if line.startswith("  ") and " n=" in line]
     assert re.search(r"Bang! done after \d+ s \(100% of the experiments\)", err)  # one line per game
@@ -109,6 +154,7 @@ def test_report_run_prints_progress_and_notes_only_when_verbose(tmp_path, monkey
 
 def test_tracker_counts_each_experiment_once():
     from cardsim.reports.progress import Tracker
+
     tracker = Tracker(3, enabled=False)
     for chunks in (0, 2, 50):  # stored (no chunk computed), stopped early, more chunks than expected
         tracker.start("g", "e")
@@ -123,11 +169,33 @@ def test_tune_command_prints_the_api_result(capsys, monkeypatch, tmp_path):
     """One code path: the command's JSON document holds the API's answers and run ids."""
     from cardsim.api import tune
 
-    result = tune.thegame(players=2, strategy="greedy", target=0.05, top=2, precision=0.3,
-                          max_n=40, jobs=1, store=tmp_path, quiet=True)
-    code, out, err = cardsim(capsys, monkeypatch, "tune", "thegame", "--players", "2", "--strategy", "greedy",
-                             "--target", "0.05", "--top", "2", "--precision", "0.3", "--max-n", "40",
-                             "--jobs", "1", "--store", str(tmp_path), "--json", "-q")
+    result = tune.thegame(
+        players=2, strategy="greedy", target=0.05, top=2, precision=0.3, max_n=40, jobs=1, store=tmp_path, quiet=True
+    )
+    code, out, err = cardsim(
+        capsys,
+        monkeypatch,
+        "tune",
+        "thegame",
+        "--players",
+        "2",
+        "--strategy",
+        "greedy",
+        "--target",
+        "0.05",
+        "--top",
+        "2",
+        "--precision",
+        "0.3",
+        "--max-n",
+        "40",
+        "--jobs",
+        "1",
+        "--store",
+        str(tmp_path),
+        "--json",
+        "-q",
+    )
     assert code == 0, err
     document = json.loads(out)
     assert document["tables"]["answers"] == result.table.to_dicts()
@@ -145,8 +213,7 @@ def test_report_api_lists_every_experiment(tmp_path, monkeypatch):
     from cardsim.api import report
 
     monkeypatch.setitem(suite.PROFILES, "quick", TINY)
-    result = report(game="bang", quick=True, out=tmp_path / "out", seed=3, jobs=1,
-                    store=tmp_path / "store", quiet=True)
+    result = report(game="bang", quick=True, out=tmp_path / "out", seed=3, jobs=1, store=tmp_path / "store", quiet=True)
     table = result.table
     assert table.height > 0 and set(table["game"]) == {"bang"} and (table["n"] > 0).all()
     assert (table["cpu_s"] >= 0).all() and table["cpu_s"].sum() > 0  # played here, one job

@@ -34,21 +34,29 @@ def assert_pdf_structure(data: bytes) -> None:
     where ``startxref`` says it is, whose entries point at the objects they name."""
     assert data.startswith(b"%PDF-1.") and data.rstrip().endswith(b"%%EOF")
     offset = int(re.search(rb"startxref\s+(\d+)\s+%%EOF\s*$", data).group(1))
-    assert data[offset:offset + 4] == b"xref"
+    assert data[offset : offset + 4] == b"xref"
     header = re.match(rb"xref\s+(\d+)\s+(\d+)\s+", data[offset:])
     first, count = int(header.group(1)), int(header.group(2))
-    entries = re.findall(rb"(\d{10}) (\d{5}) ([nf])", data[offset + header.end():offset + header.end() + 20 * count])
+    entries = re.findall(rb"(\d{10}) (\d{5}) ([nf])", data[offset + header.end() : offset + header.end() + 20 * count])
     assert len(entries) == count
     for number, (where, _, kind) in enumerate(entries, start=first):
         if kind == b"n":
-            assert data[int(where):].startswith(f"{number} 0 obj".encode())
+            assert data[int(where) :].startswith(f"{number} 0 obj".encode())
 
 
 @pytest.fixture(scope="module", autouse=True)
 def absent_game():
     """A registered game whose simulator module does not exist (a game not landed yet)."""
-    register(Game(name="absent", title="Absent Game", simulator="cardsim.sims.absent.simulator:SIMULATOR",
-                  help="Not landed.", example="cardsim absent", report_section="cardsim.reports.sections.absent"))
+    register(
+        Game(
+            name="absent",
+            title="Absent Game",
+            simulator="cardsim.sims.absent.simulator:SIMULATOR",
+            help="Not landed.",
+            example="cardsim absent",
+            report_section="cardsim.reports.sections.absent",
+        )
+    )
     yield
     unregister("absent")
 
@@ -56,8 +64,9 @@ def absent_game():
 @pytest.fixture(scope="module")
 def written(tmp_path_factory, absent_game):
     base = tmp_path_factory.mktemp("report")
-    result = write_report(["coin", "absent"], profile=TINY, seed=7, jobs=1, store=base / "store",
-                          out_dir=base / "out", plugins=PLUGINS)
+    result = write_report(
+        ["coin", "absent"], profile=TINY, seed=7, jobs=1, store=base / "store", out_dir=base / "out", plugins=PLUGINS
+    )
     return base, result
 
 
@@ -70,9 +79,16 @@ def test_both_files_written(written):
 def test_html_has_every_section_and_no_url(written):
     _, result = written
     text = result.html.read_text()
-    for heading in ("Coin (toy chapter)", "Rules version and readings chosen", "Player models compared",
-                    "Heads by bias", "Ladder", "Reproducibility", "Runs behind this chapter",
-                    "QUICK REPORT"):
+    for heading in (
+        "Coin (toy chapter)",
+        "Rules version and readings chosen",
+        "Player models compared",
+        "Heads by bias",
+        "Ladder",
+        "Reproducibility",
+        "Runs behind this chapter",
+        "QUICK REPORT",
+    ):
         assert heading in text, heading
     assert re.search(r"https?:|ftp:|//[a-z]|src=|@import", text, re.I) is None
     assert 'id="coin"' in text and 'href="#coin"' in text
@@ -99,8 +115,9 @@ def test_pdf_page_count_matches_layout(written):
 
 def test_same_store_same_seed_byte_identical(written, tmp_path):
     base, result = written
-    again = write_report(["coin", "absent"], profile=TINY, seed=7, jobs=1, store=base / "store",
-                         out_dir=tmp_path, plugins=PLUGINS)
+    again = write_report(
+        ["coin", "absent"], profile=TINY, seed=7, jobs=1, store=base / "store", out_dir=tmp_path, plugins=PLUGINS
+    )
     assert again.html.read_bytes() == result.html.read_bytes()
     assert again.pdf.read_bytes() == result.pdf.read_bytes()
 
@@ -133,6 +150,5 @@ def test_figures_and_numbers_equal_the_store(written):
 
 def test_other_seed_other_figures(written, tmp_path):
     _, result = written
-    other = write_report(["coin"], profile=TINY, seed=8, jobs=1, store=None, out_dir=tmp_path,
-                         plugins=PLUGINS)
+    other = write_report(["coin"], profile=TINY, seed=8, jobs=1, store=None, out_dir=tmp_path, plugins=PLUGINS)
     assert other.html.read_bytes() != result.html.read_bytes()

@@ -23,8 +23,7 @@ def legend_texts(figure) -> list[str]:
 
 
 def test_two_colour_bars_name_their_colours():
-    table = pl.DataFrame({"label": ["a", "b", "c"], "p": [0.2, 0.5, 0.7], "lo": [0.1, 0.4, 0.6],
-                          "hi": [0.3, 0.6, 0.8]})
+    table = pl.DataFrame({"label": ["a", "b", "c"], "p": [0.2, 0.5, 0.7], "lo": [0.1, 0.4, 0.6], "hi": [0.3, 0.6, 0.8]})
     two = interval_bars(table, label="label", title="t", highlight=["b"], legend=("specialist", "challenge"))
     assert legend_texts(two) == ["specialist", "challenge"]
     one = interval_bars(table, label="label", title="t")
@@ -40,8 +39,9 @@ def test_card_effect_plots_have_a_legend(tiny_report):
 
 
 def test_an_escaped_pipe_in_a_digest_is_a_pipe(tiny_report):
-    facts = digest_facts("# Readings\n\n| Rule | Reading |\n|---|---|\n| Notes | Because 1 \\| 2 \\| 4 it "
-                         "always splits |\n", "x.md")
+    facts = digest_facts(
+        "# Readings\n\n| Rule | Reading |\n|---|---|\n| Notes | Because 1 \\| 2 \\| 4 it always splits |\n", "x.md"
+    )
     assert facts.readings == ("Notes \u2014 Because 1 | 2 | 4 it always splits",)
     text = " ".join(page.extract_text() for page in PdfReader(tiny_report.written.pdf).pages)
     text = re.sub(r"\s+", " ", text)
@@ -67,8 +67,11 @@ def orphan_rows(pages: list[Page]) -> list[str]:
                 runs[-1].append(item)
             else:
                 open_run = False
-        found += [f"page {number}: one row of a {run[0].table_rows}-row table" for run in runs
-                  if len(run) == 1 and run[0].table_rows > 1 and run[0].height <= TALL_ROW]
+        found += [
+            f"page {number}: one row of a {run[0].table_rows}-row table"
+            for run in runs
+            if len(run) == 1 and run[0].table_rows > 1 and run[0].height <= TALL_ROW
+        ]
     return found
 
 

@@ -35,8 +35,13 @@ class Shown:
 
 def _shown(where: str, p: str, n: str | None = None, lo: str | None = None, hi: str | None = None) -> Shown:
     decimals = len(p.split(".")[1]) if "." in p else 0
-    return Shown(where, float(p), decimals, int(n.replace(",", "")) if n else None,
-                 (float(lo), float(hi)) if lo is not None and hi is not None else None)
+    return Shown(
+        where,
+        float(p),
+        decimals,
+        int(n.replace(",", "")) if n else None,
+        (float(lo), float(hi)) if lo is not None and hi is not None else None,
+    )
 
 
 def _interval(text: str) -> tuple[str, str]:
@@ -67,42 +72,56 @@ def table_figures(section: Section) -> dict[tuple, list[Shown]]:
             where = f"{table.title}: {row}"
             if table.title.startswith("Heist success by players"):
                 lo, hi = _interval(row[col["95% interval"]])
-                add(("heist", int(row[col["players"]]), row[col["model"]], "basic"),
-                    _shown(where, row[col["success"]].rstrip("%"), row[col["n"]], lo, hi))
+                add(
+                    ("heist", int(row[col["players"]]), row[col["model"]], "basic"),
+                    _shown(where, row[col["success"]].rstrip("%"), row[col["n"]], lo, hi),
+                )
             elif table.title.startswith("Game win rate per mode"):
                 lo, hi = _interval(row[col["95% interval"]])
-                add(("game", gang.FOCUS_PLAYERS, row[col["model"]], row[col["mode"]]),
-                    _shown(where, row[col["win rate"]].rstrip("%"), row[col["n"]], lo, hi))
+                add(
+                    ("game", gang.FOCUS_PLAYERS, row[col["model"]], row[col["mode"]]),
+                    _shown(where, row[col["win rate"]].rstrip("%"), row[col["n"]], lo, hi),
+                )
             elif table.title.startswith("Win rate, excellent rate") or table.title.startswith("Best legal strategy"):
                 column = "strategy" if "strategy" in col else "best legal strategy"
                 lo, hi = _interval(row[col["95% interval"]])
-                add(("game", int(row[col["players"]]), row[col[column]], "rules"),
-                    _shown(where, row[col["win rate"]].rstrip("%"), row[col["n"]], lo, hi))
+                add(
+                    ("game", int(row[col["players"]]), row[col[column]], "rules"),
+                    _shown(where, row[col["win rate"]].rstrip("%"), row[col["n"]], lo, hi),
+                )
             elif table.title.startswith("Pick your group"):
                 for name, cell in zip(table.columns[1:], row[1:], strict=True):
                     match = CELL.match(cell)
                     if not match:
                         continue
                     model = name.rsplit("(", 1)[1].rstrip(")")
-                    add(("game", int(row[0]), model, _pick_setting(game, match.group("label"))),
-                        _shown(where, match.group(2), match.group("n"), match.group("lo"), match.group("hi")))
+                    add(
+                        ("game", int(row[0]), model, _pick_setting(game, match.group("label"))),
+                        _shown(where, match.group(2), match.group("n"), match.group("lo"), match.group("hi")),
+                    )
             elif table.title.startswith("Recommended") and game in ("gang", "thegame"):
                 model = gang.TUNE_MODEL if game == "gang" else thegame.TUNE_STRATEGY
                 lo, hi = _interval(row[col["95% interval"]])
                 players = int(row[col["players"]])
-                add(("game", players, model, _pick_setting(game, row[col["play"]])),
-                    _shown(where, row[col["win rate"]].rstrip("%"), row[col["n"]], lo, hi))
+                add(
+                    ("game", players, model, _pick_setting(game, row[col["play"]])),
+                    _shown(where, row[col["win rate"]].rstrip("%"), row[col["n"]], lo, hi),
+                )
                 for rung in table.columns[-2:]:
                     match = SHORT.match(row[col[rung]])
                     if match:
-                        add(("game", players, model, _pick_setting(game, match.group("label"))),
-                            _shown(where, match.group(2)))
+                        add(
+                            ("game", players, model, _pick_setting(game, match.group("label"))),
+                            _shown(where, match.group(2)),
+                        )
             elif table.title.startswith("Win rate by side") or table.title.startswith("Recommended reading"):
                 bots = re.search(r"\((\w+) bots\)", table.title).group(1)
                 side = row[col["side"] if "side" in col else col["favoured side"]]
                 lo, hi = _interval(row[col["95% interval"]])
-                add(("side", int(row[col["players"]]), bots, side),
-                    _shown(where, row[col["win rate"]].rstrip("%"), row[col["n"]], lo, hi))
+                add(
+                    ("side", int(row[col["players"]]), bots, side),
+                    _shown(where, row[col["win rate"]].rstrip("%"), row[col["n"]], lo, hi),
+                )
     return shown
 
 
@@ -130,8 +149,9 @@ def sentence_disagreements(section: Section, shown: dict[tuple, list[Shown]]) ->
         for m in SENTENCE.finditer(paragraph.text):
             p, lo, hi, n = float(m.group(1)), float(m.group(2)), float(m.group(3)), int(m.group(4).replace(",", ""))
             decimals = len(m.group(1).split(".")[1]) if "." in m.group(1) else 0
-            if not any(f.n == n and f.interval == (lo, hi) and abs(f.p - p) <= 0.5 * 10 ** -decimals + 1e-9
-                       for f in figures):
+            if not any(
+                f.n == n and f.interval == (lo, hi) and abs(f.p - p) <= 0.5 * 10**-decimals + 1e-9 for f in figures
+            ):
                 found.append(f"{section.key}: {m.group(0)!r} matches no table row")
     return found
 
@@ -182,14 +202,19 @@ def test_findings_hold_one_estimate_per_run_and_match_the_tables(tiny_report):
         elif f["game"] == "thegame" and f["key"].startswith("win:"):
             key = ("game", f["players"], f["model"], "rules")
         elif f["group"] == "pick":
-            key = ("game", f["players"], f["model"].rsplit("(", 1)[1].rstrip(")"),
-                   _pick_setting(f["game"], f["setting"]))
+            key = (
+                "game",
+                f["players"],
+                f["model"].rsplit("(", 1)[1].rstrip(")"),
+                _pick_setting(f["game"], f["setting"]),
+            )
         else:
             continue
         figures = [s for s in shown[f["game"]].get(key, []) if s.n is not None]
         assert figures, (f["id"], key)
-        assert all(s.n == f["n"] and s.interval == (round(100 * f["lo"], 1), round(100 * f["hi"], 1))
-                   for s in figures), f["id"]
+        assert all(
+            s.n == f["n"] and s.interval == (round(100 * f["lo"], 1), round(100 * f["hi"], 1)) for s in figures
+        ), f["id"]
         checked += 1
     assert checked > 20
 

@@ -40,8 +40,9 @@ def test_outline_has_every_chapter_and_its_sections(tiny_report):
 
 def test_contents_entries_link_to_their_chapters(tiny_report):
     reader = PdfReader(tiny_report.written.pdf)
-    starts = {item.title: reader.get_destination_page_number(item) for item in reader.outline
-              if not isinstance(item, list)}
+    starts = {
+        item.title: reader.get_destination_page_number(item) for item in reader.outline if not isinstance(item, list)
+    }
     contents = reader.pages[starts["Contents"]]
     targets = []
     for annotation in contents.get("/Annots", []):

@@ -105,18 +105,25 @@ def greedy_wrap(text: str, width: float, size: float, weight: str = "normal", st
 QUESTIONS = [section_module(game)[0].QUESTION for game in section_games()]
 
 
-@pytest.mark.parametrize(("width", "size", "weight", "style"), [
-    (CONTENT_W, 9.5, "normal", "normal"), (0.9, 8.0, "bold", "normal"), (3.1, 7.5, "normal", "italic")])
+@pytest.mark.parametrize(
+    ("width", "size", "weight", "style"),
+    [(CONTENT_W, 9.5, "normal", "normal"), (0.9, 8.0, "bold", "normal"), (3.1, 7.5, "normal", "italic")],
+)
 def test_wrap_breaks_the_report_text_where_greedy_wrapping_does(width, size, weight, style):
     text = "\n".join((INTRO, *QUESTIONS))
     assert wrap(text, width, size, weight, style) == greedy_wrap(text, width, size, weight, style)
 
 
 @settings(max_examples=60, deadline=None)
-@given(words=st.lists(st.text("iljWMmw.,-0123456789 \u2014\u00b7()%", min_size=1, max_size=14)
-                      .map(str.strip).filter(bool), max_size=40),
-       width=st.floats(0.05, 7.0), size=st.sampled_from([7.0, 8.0, 9.5]),
-       weight=st.sampled_from(["normal", "bold"]))
+@given(
+    words=st.lists(
+        st.text("iljWMmw.,-0123456789 \u2014\u00b7()%", min_size=1, max_size=14).map(str.strip).filter(bool),
+        max_size=40,
+    ),
+    width=st.floats(0.05, 7.0),
+    size=st.sampled_from([7.0, 8.0, 9.5]),
+    weight=st.sampled_from(["normal", "bold"]),
+)
 def test_wrap_is_greedy_wrapping_for_any_words(words, width, size, weight):
     text = " ".join(words)
     assert wrap(text, width, size, weight) == greedy_wrap(text, width, size, weight)
@@ -161,8 +168,14 @@ def test_plots_share_a_page_and_fill_it():
 def test_interval_lines_keep_text_categories_in_table_order():
     from cardsim.reports.plots.common import interval_lines
 
-    table = pl.DataFrame({"mode": ["basic", "advanced", "professional", "master"],
-                          "p": [0.8, 0.7, 0.5, 0.2], "lo": [0.7, 0.6, 0.4, 0.1], "hi": [0.9, 0.8, 0.6, 0.3]})
+    table = pl.DataFrame(
+        {
+            "mode": ["basic", "advanced", "professional", "master"],
+            "p": [0.8, 0.7, 0.5, 0.2],
+            "lo": [0.7, 0.6, 0.4, 0.1],
+            "hi": [0.9, 0.8, 0.6, 0.3],
+        }
+    )
     fig = interval_lines(table, x="mode", series=None, title="t", xlabel="mode")
     ax = fig.axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["basic", "advanced", "professional", "master"]
@@ -193,8 +206,14 @@ def test_digest_found_from_the_working_directory(tmp_path, monkeypatch):
 def test_cards_left_small_multiples_show_every_strategy_and_game():
     from cardsim.reports.plots.thegame import cards_left_histogram
 
-    counts = pl.DataFrame({"players": [1] * 4, "strategy": ["random", "random", "greedy", "greedy"],
-                           "cards_left": [0, 90, 0, 5], "games": [1, 3, 2, 2]})
+    counts = pl.DataFrame(
+        {
+            "players": [1] * 4,
+            "strategy": ["random", "random", "greedy", "greedy"],
+            "cards_left": [0, 90, 0, 5],
+            "games": [1, 3, 2, 2],
+        }
+    )
     fig = cards_left_histogram(counts, 1)
     panels = [ax for ax in fig.axes if ax.get_visible()]
     assert [ax.get_title().split(" ")[0] for ax in panels] == ["random", "greedy"]
@@ -217,8 +236,12 @@ def test_a_tall_table_row_goes_on_over_the_page_break(words):
     area = CONTENT_BOTTOM - MARGIN_TOP
     assert all(p.used() <= area + 1e-9 for p in chapter)
     assert all(p.used() >= 0.5 * area for p in chapter[:-1])
-    placed = [(n, line) for n, p in enumerate(chapter) for top, item in sorted(p.placed, key=lambda x: x[0])
-              for line in sorted(item.lines, key=lambda line: line.dy)]
+    placed = [
+        (n, line)
+        for n, p in enumerate(chapter)
+        for top, item in sorted(p.placed, key=lambda x: x[0])
+        for line in sorted(item.lines, key=lambda line: line.dy)
+    ]
     body = [line.text for _, line in placed if line.text.startswith("w")]
     assert " ".join(body).split() == cell.split()
     with_b = {n for n, line in placed if line.text.startswith("w")}

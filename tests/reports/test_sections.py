@@ -27,8 +27,9 @@ def chapter(request, tiny_report):
     if module is None:
         pytest.skip(note)
     store = tiny_report.store
-    section, outcomes, key = game_section(game, module, get_simulator(game), profile=TINY, seed=TINY_SEED,
-                                          jobs=1, store=store)
+    section, outcomes, key = game_section(
+        game, module, get_simulator(game), profile=TINY, seed=TINY_SEED, jobs=1, store=store
+    )
     assert key  # every chapter opens its recommendations with a key result
     return game, module, section, outcomes, store
 
@@ -62,8 +63,9 @@ def test_chapter_figures_equal_the_store(chapter):
     again = [*module.results(reread, TINY), *module.recommendations(reread, TINY)]
     first = [b for b in section.blocks if isinstance(b, (Plot, Table))]
     rebuilt = [b for b in again if isinstance(b, (Plot, Table))]
-    assert [b for b in first if isinstance(b, Table)][: len([b for b in rebuilt if isinstance(b, Table)])] \
-        == [b for b in rebuilt if isinstance(b, Table)]
+    assert [b for b in first if isinstance(b, Table)][: len([b for b in rebuilt if isinstance(b, Table)])] == [
+        b for b in rebuilt if isinstance(b, Table)
+    ]
     plots_first = [svg_text(b.make()) for b in first if isinstance(b, Plot)]
     plots_again = [svg_text(b.make()) for b in rebuilt if isinstance(b, Plot)]
     assert plots_first == plots_again and plots_first

@@ -22,10 +22,21 @@ PLUGINS = {"coin": (toy_section, COIN), "coin-again": (toy_section, COIN)}
 def _written(tmp_path, name, jobs, store):
     out = tmp_path / name
     finished = []
-    report = write_report(list(PLUGINS), profile=TINY, seed=7, jobs=jobs, store=store,
-                          out_dir=out, plugins=PLUGINS, on_done=finished.append)
-    return (report.html.read_bytes(), report.pdf.read_bytes(),
-            [(o.game, o.experiment.key, o.n, o.stop_rule) for o in finished])
+    report = write_report(
+        list(PLUGINS),
+        profile=TINY,
+        seed=7,
+        jobs=jobs,
+        store=store,
+        out_dir=out,
+        plugins=PLUGINS,
+        on_done=finished.append,
+    )
+    return (
+        report.html.read_bytes(),
+        report.pdf.read_bytes(),
+        [(o.game, o.experiment.key, o.n, o.stop_rule) for o in finished],
+    )
 
 
 def test_scheduled_chapters_write_the_same_bytes_as_one_process(tmp_path):
@@ -45,8 +56,10 @@ def test_scheduled_chapters_with_a_store_read_their_runs_back_and_write_the_same
 
 def test_runs_with_one_config_are_one_task_and_small_runs_are_batched_dearest_first():
     # e0 and e3 share a config (one run, one task); e4 is twenty times dearer per episode
-    plan = [replace(TINY.experiment(f"e{i}", {"p_heads": p}, {}), weight=w)
-            for i, (p, w) in enumerate([(0.1, 1), (0.2, 1), (0.3, 1), (0.1, 1), (0.4, 20)])]
+    plan = [
+        replace(TINY.experiment(f"e{i}", {"p_heads": p}, {}), weight=w)
+        for i, (p, w) in enumerate([(0.1, 1), (0.2, 1), (0.3, 1), (0.1, 1), (0.4, 20)])
+    ]
     small = expected_cost(plan[0])
     assert expected_cost(plan[4]) == 20 * small
     tasks = _batches("coin", COIN, plan, 0, None, threshold=2 * small)
@@ -56,19 +69,20 @@ def test_runs_with_one_config_are_one_task_and_small_runs_are_batched_dearest_fi
 
 
 def test_plots_drawn_ahead_are_the_ones_the_pdf_would_draw(tmp_path):
-    section, *_ = game_section("coin", toy_section, COIN, profile=TINY, seed=3, jobs=1,
-                               store=None)
+    section, *_ = game_section("coin", toy_section, COIN, profile=TINY, seed=3, jobs=1, store=None)
     ahead = drawn_ahead(section)
     plots = [b for b in ahead.blocks if isinstance(b, Plot)]
     assert plots and all(p.svg and p.size and p.pdf for p in plots)
+
     def pdf_of(chapter, name):
         pages = write_pdf(Report("t", "s", (), (chapter,)), tmp_path / name)
         return pages, (tmp_path / name).read_bytes()
 
     assert pdf_of(section, "plain.pdf") == pdf_of(ahead, "ahead.pdf")
     # a drawing the layout does not ask for is not used: the plot is drawn afresh
-    wrong = replace(ahead, blocks=tuple(replace(b, pdf=((1.0, b"not a pdf"),))
-                                        if isinstance(b, Plot) else b for b in ahead.blocks))
+    wrong = replace(
+        ahead, blocks=tuple(replace(b, pdf=((1.0, b"not a pdf"),)) if isinstance(b, Plot) else b for b in ahead.blocks)
+    )
     assert pdf_of(wrong, "wrong.pdf") == pdf_of(section, "plain2.pdf")
 
 
@@ -82,8 +96,16 @@ def test_a_worker_that_dies_stops_the_report_in_one_line(tmp_path, monkeypatch):
     from cardsim.errors import Interrupted
     from cardsim.reports.suite import SideTask
 
-    monkeypatch.setattr(toy_section, "side_tasks", lambda *_: [SideTask("die", os._exit, {"status": 3}, 1.0)],
-                        raising=False)
+    monkeypatch.setattr(
+        toy_section, "side_tasks", lambda *_: [SideTask("die", os._exit, {"status": 3}, 1.0)], raising=False
+    )
     with pytest.raises(Interrupted, match="a worker process was stopped"):
-        write_report(["coin"], profile=TINY, seed=7, jobs=2, store=tmp_path / "store",
-                     out_dir=tmp_path / "out", plugins={"coin": (toy_section, COIN)})
+        write_report(
+            ["coin"],
+            profile=TINY,
+            seed=7,
+            jobs=2,
+            store=tmp_path / "store",
+            out_dir=tmp_path / "out",
+            plugins={"coin": (toy_section, COIN)},
+        )

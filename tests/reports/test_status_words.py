@@ -17,8 +17,10 @@ STATUS = re.compile(r"equilibri|converge|: holds\b|\bholds? (?:on|in|for) (?:eve
 # a negation, or a condition stating a rule rather than a result
 NEGATED = re.compile(r"\b(?:not|no|nor|never|without|cannot|none|nothing|only when|only if)\b", re.I)
 DEFINED = re.compile(r"'[^']*(?:equilibri|converge)[^']*'", re.I)  # a status named in quotes
-HOLDS = re.compile(r"(?P<players>\d+) players, (?P<what>favoured side|weakest role \(per seat\)): "
-                   r"(?P<name>\w+) on every rung \((?P<rungs>[^)]*)\), separated at 95%[^:]*: holds\.")
+HOLDS = re.compile(
+    r"(?P<players>\d+) players, (?P<what>favoured side|weakest role \(per seat\)): "
+    r"(?P<name>\w+) on every rung \((?P<rungs>[^)]*)\), separated at 95%[^:]*: holds\."
+)
 INTERVAL = re.compile(r"^([\d.]+)\u2013([\d.]+)%$")
 
 
@@ -38,8 +40,7 @@ def sentences(section: Section) -> list[str]:
 
 def claims(section: Section) -> list[str]:
     """Sentences that state a status: a status word, not negated, not a named definition."""
-    return [s for s in sentences(section)
-            if STATUS.search(DEFINED.sub("", s)) and not NEGATED.search(s)]
+    return [s for s in sentences(section) if STATUS.search(DEFINED.sub("", s)) and not NEGATED.search(s)]
 
 
 def unsupported(section: Section, mixes_hold: bool) -> list[str]:
@@ -58,8 +59,15 @@ def unsupported(section: Section, mixes_hold: bool) -> list[str]:
 
 def _rates(section: Section, kind: str, bots: str, players: int) -> dict[str, tuple[float, float, float]]:
     title = {"favoured side": "Win rate by side", "weakest role (per seat)": "Win rate per seat by role"}[kind]
-    table = next((b for b in section.blocks if isinstance(b, Table) and b.title == f"{title} "
-                  f"{'and player count ' if 'side' in title else ''}({bots} bots)"), None)
+    table = next(
+        (
+            b
+            for b in section.blocks
+            if isinstance(b, Table)
+            and b.title == f"{title} {'and player count ' if 'side' in title else ''}({bots} bots)"
+        ),
+        None,
+    )
     if table is None:
         return {}
     col = {name: i for i, name in enumerate(table.columns)}
@@ -110,8 +118,10 @@ def test_every_chapters_status_words_match_the_records(tiny_report):
 
 def test_a_planted_status_claim_is_caught(tiny_report):
     section = next(s for s in tiny_report.report.sections if s.key == "cashnguns")
-    planted = Paragraph("With 5 players, self-interested players settle on everyone playing 'stubborn' "
-                        "(a pure symmetric equilibrium, regret at most 0.00 points).")
+    planted = Paragraph(
+        "With 5 players, self-interested players settle on everyone playing 'stubborn' "
+        "(a pure symmetric equilibrium, regret at most 0.00 points)."
+    )
     assert unsupported(replace(section, blocks=(*section.blocks, planted)), mixes_hold())
     converged = Paragraph("The 4-player mix converged.")
     assert unsupported(replace(section, blocks=(*section.blocks, converged)), False)
@@ -120,6 +130,8 @@ def test_a_planted_status_claim_is_caught(tiny_report):
     bots = table.title.rsplit("(", 1)[1].split()[0]
     players = table.rows[0][0]
     worst = min((r for r in table.rows if r[0] == players and r[1] != "none"), key=lambda r: float(r[3].rstrip("%")))
-    claim = Paragraph(f"{players} players, favoured side: {worst[1]} on every rung ({bots}), separated at "
-                      "95% on each (narrowest margin 1.0 points, x): holds.")
+    claim = Paragraph(
+        f"{players} players, favoured side: {worst[1]} on every rung ({bots}), separated at "
+        "95% on each (narrowest margin 1.0 points, x): holds."
+    )
     assert ladder_claims_off(replace(bang, blocks=(*bang.blocks, claim)))

@@ -14,16 +14,24 @@ def equilibrium(value: float, regret: float) -> Equilibrium:
 
 
 def test_shared_pure_equilibrium_is_said_once():
-    text = equilibrium_sentence([(4, "stubborn", {"strategy": "stubborn", "share": 1.0}, equilibrium(0.25, 0.0)),
-                                 (5, "stubborn", {"strategy": "stubborn", "share": 1.0}, equilibrium(0.2, 0.001))])
+    text = equilibrium_sentence(
+        [
+            (4, "stubborn", {"strategy": "stubborn", "share": 1.0}, equilibrium(0.25, 0.0)),
+            (5, "stubborn", {"strategy": "stubborn", "share": 1.0}, equilibrium(0.2, 0.001)),
+        ]
+    )
     assert text.count("stubborn") == 1
     assert "with 4, 5 players" in text and "25.0% at 4, 20.0% at 5" in text and "more than 0.10 points" in text
     assert "named strategies only" in text and "not shown to be an equilibrium of the game" in text
 
 
 def test_mixed_and_different_equilibria_are_listed_per_count():
-    text = equilibrium_sentence([(4, "stubborn", {"strategy": "stubborn", "share": 1.0}, equilibrium(0.25, 0.0)),
-                                 (5, None, {"strategy": "hunter", "share": 0.6}, equilibrium(0.2, 0.002))])
+    text = equilibrium_sentence(
+        [
+            (4, "stubborn", {"strategy": "stubborn", "share": 1.0}, equilibrium(0.25, 0.0)),
+            (5, None, {"strategy": "hunter", "share": 0.6}, equilibrium(0.2, 0.002)),
+        ]
+    )
     assert "with 4 players everyone plays 'stubborn'" in text
     assert "with 5 players a mix led by 'hunter' (60.0% of the mix, regret 0.20 points)" in text
 

@@ -30,7 +30,8 @@ def table(rows: list[tuple[str, int, int]]) -> pl.DataFrame:
     labels, n, k = zip(*rows)
     lo, hi = wilson_interval(list(k), list(n))
     return pl.DataFrame({"label": labels, "n": n, "successes": k}).with_columns(
-        (pl.col("successes") / pl.col("n")).alias("p"), pl.Series("lo", lo), pl.Series("hi", hi))
+        (pl.col("successes") / pl.col("n")).alias("p"), pl.Series("lo", lo), pl.Series("hi", hi)
+    )
 
 
 def test_rank_orders_by_distance_and_flags_ties():
@@ -43,8 +44,18 @@ def test_rank_orders_by_distance_and_flags_ties():
 
 
 def test_ladder_picks_clearly_easier_and_harder():
-    steps = ladder(table([("easy", 2000, 1500), ("mid", 2000, 1000), ("near", 2000, 1040),
-                          ("hard", 2000, 500), ("harder", 2000, 100)]), 0.5)
+    steps = ladder(
+        table(
+            [
+                ("easy", 2000, 1500),
+                ("mid", 2000, 1000),
+                ("near", 2000, 1040),
+                ("hard", 2000, 500),
+                ("harder", 2000, 100),
+            ]
+        ),
+        0.5,
+    )
     assert steps["level"].to_list() == ["easy", "medium", "hard"]
     assert steps["label"].to_list() == ["easy", "mid", "hard"]
     assert steps["aim"].to_list() == pytest.approx([0.75, 0.5, 0.25])
@@ -63,8 +74,7 @@ def test_level_aims_and_target_check():
 
 def test_evaluate_candidates_matches_exact_coin_probabilities():
     candidates = [Candidate(f"p{p}", {"p_heads": p}) for p in (0.25, 0.5, 0.7)]
-    result = evaluate_candidates(COIN, candidates, "heads", seed=3, jobs=1, store=None,
-                                 precision=None, max_n=4000)
+    result = evaluate_candidates(COIN, candidates, "heads", seed=3, jobs=1, store=None, precision=None, max_n=4000)
     assert result["label"].to_list() == ["p0.25", "p0.5", "p0.7"]
     for row, exact in zip(result.iter_rows(named=True), (0.25, 0.5, 0.7)):
         assert row["n"] == 4000
@@ -114,12 +124,27 @@ def coin_candidates(count: int, rung: str) -> list[Candidate]:
 def test_tune_rungs_refines_only_when_no_interval_covers_the_target(target, refined):
     announced: list[int] = []
     results = tune_rungs(
-        COIN, coin_candidates, "heads", refine_for=lambda c, r: [Candidate("p0.5", {"p_heads": 0.5})],
-        players=[1, 2], rungs=["low", "high"], chosen="high", target=target, seed=1, jobs=1, store=None,
-        precision=None, max_n=400, on_refine=announced.append,
+        COIN,
+        coin_candidates,
+        "heads",
+        refine_for=lambda c, r: [Candidate("p0.5", {"p_heads": 0.5})],
+        players=[1, 2],
+        rungs=["low", "high"],
+        chosen="high",
+        target=target,
+        seed=1,
+        jobs=1,
+        store=None,
+        precision=None,
+        max_n=400,
+        on_refine=announced.append,
     )
     assert [(t.players, t.model, t.chosen) for t in results] == [
-        (1, "low", False), (1, "high", True), (2, "low", False), (2, "high", True)]
+        (1, "low", False),
+        (1, "high", True),
+        (2, "low", False),
+        (2, "high", True),
+    ]
     assert announced == ([1] * 4 if refined else [])
     assert all(t.answer.label == ("p0.5" if refined else "p0.9") and t.answer.reachable for t in results)
     assert all(t.ranked.height == (3 if refined else 2) for t in results)

@@ -43,8 +43,13 @@ def heads_plot(frame: pl.DataFrame):
     table = proportion_table(frame, ["bias"], "heads").sort("bias")
     fig, ax = new_figure()
     p = table["p"].to_numpy()
-    ax.errorbar(table["bias"].to_numpy(), p, yerr=np.vstack([p - table["lo"].to_numpy(), table["hi"].to_numpy() - p]),
-                capsize=3, **series_style(0))
+    ax.errorbar(
+        table["bias"].to_numpy(),
+        p,
+        yerr=np.vstack([p - table["lo"].to_numpy(), table["hi"].to_numpy() - p]),
+        capsize=3,
+        **series_style(0),
+    )
     ax.set_xlabel("bias")
     ax.set_ylabel("heads rate")
     return fig
@@ -56,9 +61,15 @@ def outcome_heatmap(frame: pl.DataFrame):
     one)."""
     table = proportion_table(frame, ["bias"], "heads").sort("bias")
     p = table["p"].to_numpy()
-    return heatmap(np.column_stack([p, 1.0 - p]), rows=[str(b) for b in table["bias"]],
-                   columns=["heads", "tails"], title="Outcome share by bias", xlabel="outcome",
-                   ylabel="bias", colorbar_label="share")
+    return heatmap(
+        np.column_stack([p, 1.0 - p]),
+        rows=[str(b) for b in table["bias"]],
+        columns=["heads", "tails"],
+        title="Outcome share by bias",
+        xlabel="outcome",
+        ylabel="bias",
+        colorbar_label="share",
+    )
 
 
 def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
@@ -71,11 +82,15 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
 
 
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
-    table = candidate_table([(f"bias {o.experiment.labels['bias']}", o.episodes)
-                             for o in outcomes.by_key.values()], "heads")
+    table = candidate_table(
+        [(f"bias {o.experiment.labels['bias']}", o.episodes) for o in outcomes.by_key.values()], "heads"
+    )
     steps = ladder(rank_candidates(table, 0.5), 0.5)
     return (
         Paragraph("For a fair game, pick the coin whose heads rate is closest to 50%."),
-        table_from_frame(steps, title="Ladder", columns=[text_column("level", "level"), text_column("coin", "label")]
-                         + proportion_columns("heads")),
+        table_from_frame(
+            steps,
+            title="Ladder",
+            columns=[text_column("level", "level"), text_column("coin", "label")] + proportion_columns("heads"),
+        ),
     )

@@ -24,8 +24,9 @@ def below_for(unplayed: set[int]) -> np.ndarray:
 class Table:
     """A mid-game state: hands (lists), pile tops, and the cards still in the draw pile."""
 
-    def __init__(self, hands: list[list[int]], piles: list[int], draw: list[int],
-                 played: set[int] | None = None) -> None:
+    def __init__(
+        self, hands: list[list[int]], piles: list[int], draw: list[int], played: set[int] | None = None
+    ) -> None:
         self.players = len(hands)
         self.hands = np.zeros((MAX_PLAYERS, MAX_HAND), np.int64)
         self.counts = np.zeros(MAX_PLAYERS, np.int64)
@@ -46,14 +47,31 @@ class Table:
     def hand(self, player: int) -> list[int]:
         return sorted(int(c) for c in self.hands[player, : self.counts[player]])
 
-    def play_out(self, strategy: int, first: int = 0, hand_size: int = 8, min_cards: int = 2,
-                 trick_ok: bool = True) -> int:
+    def play_out(
+        self, strategy: int, first: int = 0, hand_size: int = 8, min_cards: int = 2, trick_ok: bool = True
+    ) -> int:
         """Play to the end with ``strategy``; returns the cards left."""
         params = strategy_params(self.players)
-        self.draw_pos = kernel.play_out(strategy, self.deck, self.draw_pos, self.hands,
-                                        self.counts, first, self.players, hand_size, min_cards,
-                                        trick_ok, self.piles, self.below, self.rng, params,
-                                        self.W, self.F, self.C, self.stats)
+        self.draw_pos = kernel.play_out(
+            strategy,
+            self.deck,
+            self.draw_pos,
+            self.hands,
+            self.counts,
+            first,
+            self.players,
+            hand_size,
+            min_cards,
+            trick_ok,
+            self.piles,
+            self.below,
+            self.rng,
+            params,
+            self.W,
+            self.F,
+            self.C,
+            self.stats,
+        )
         return int(kernel.cards_left(self.counts, self.players, self.draw_pos))
 
 

@@ -11,25 +11,22 @@ from cardsim.sims.thegame.config import STRATEGIES
 from cardsim.sims.thegame.params import strategy_params
 from cardsim.sims.thegame.simulator import warmup_configs
 
-FAMILIES = {kernel.batch_greedy, kernel.batch_heuristic, kernel.batch_search,
-            kernel.batch_omniscient}
+FAMILIES = {kernel.batch_greedy, kernel.batch_heuristic, kernel.batch_search, kernel.batch_omniscient}
 
 
 def test_each_strategy_is_played_by_its_family_kernel():
-    chosen = {name: kernel.batch_kernel(sid, strategy_params(2, name))
-              for name, (sid, _) in STRATEGIES.items()}
+    chosen = {name: kernel.batch_kernel(sid, strategy_params(2, name)) for name, (sid, _) in STRATEGIES.items()}
     assert chosen["greedy"] is kernel.batch_greedy
     assert chosen["random"] is chosen["planner"] is chosen["signals"] is kernel.batch_heuristic
     assert chosen["search"] is kernel.batch_heuristic  # no rollouts: signals with a lookahead
-    assert kernel.batch_kernel(kernel.SEARCH, strategy_params(2, "search", 1)) \
-        is kernel.batch_search
+    assert kernel.batch_kernel(kernel.SEARCH, strategy_params(2, "search", 1)) is kernel.batch_search
     assert chosen["omniscient"] is kernel.batch_omniscient
 
 
 def test_warmup_configs_reach_every_family():
-    reached = {kernel.batch_kernel(c.strategy_id, strategy_params(c.players, c.strategy,
-                                                                   c.rollouts))
-               for c in warmup_configs()}
+    reached = {
+        kernel.batch_kernel(c.strategy_id, strategy_params(c.players, c.strategy, c.rollouts)) for c in warmup_configs()
+    }
     assert reached == FAMILIES
 
 
@@ -52,13 +49,21 @@ def test_the_game_loops_run_without_reference_counting():
     inlined into its caller), except those that allocate arrays, which a kernel without
     counting cannot: the batch kernels (they allocate and hand the arrays to their loops), a
     deal's deck and the search buffers."""
-    allocating = {kernel.batch_greedy, kernel.batch_heuristic, kernel.batch_search,
-                  kernel.batch_omniscient, kernel.deal_deck, kernel.new_rollout}
-    compiled = {value for module in (rules, state, turn_search, heuristic_turns, rollouts, batch)
-                for value in vars(module).values() if isinstance(value, InnerKernel)}
-    counted = {k for k in compiled if k.targetoptions.get("_nrt", True)
-               and k.targetoptions["inline"] != "always"}
+    allocating = {
+        kernel.batch_greedy,
+        kernel.batch_heuristic,
+        kernel.batch_search,
+        kernel.batch_omniscient,
+        kernel.deal_deck,
+        kernel.new_rollout,
+    }
+    compiled = {
+        value
+        for module in (rules, state, turn_search, heuristic_turns, rollouts, batch)
+        for value in vars(module).values()
+        if isinstance(value, InnerKernel)
+    }
+    counted = {k for k in compiled if k.targetoptions.get("_nrt", True) and k.targetoptions["inline"] != "always"}
     assert counted == allocating
-    loops = {kernel.greedy_games, kernel.heuristic_games, kernel.search_games,
-             kernel.omniscient_games}
+    loops = {kernel.greedy_games, kernel.heuristic_games, kernel.search_games, kernel.omniscient_games}
     assert loops <= compiled - counted

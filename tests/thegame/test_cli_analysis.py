@@ -23,8 +23,7 @@ runner = CliRunner()
 
 def episodes() -> pl.DataFrame:
     frames = [
-        SIMULATOR.run_batch(SIMULATOR.make_config(players=p, strategy=s),
-                            np.random.default_rng(p), 200)
+        SIMULATOR.run_batch(SIMULATOR.make_config(players=p, strategy=s), np.random.default_rng(p), 200)
         for p in (1, 2)
         for s in ("greedy", "planner")
     ]
@@ -63,8 +62,23 @@ def test_anchor_check_uses_the_highest_published_rate() -> None:
 
 
 def test_run_command_prints_rates_and_distribution() -> None:
-    result = runner.invoke(app, ["run", "--players", "1-2", "--strategy", "greedy,planner",
-                                 "--n", "300", "--no-store", "--jobs", "1", "--quiet", "--json"])
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            "--players",
+            "1-2",
+            "--strategy",
+            "greedy,planner",
+            "--n",
+            "300",
+            "--no-store",
+            "--jobs",
+            "1",
+            "--quiet",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     tables = json.loads(result.output)["tables"]
     summary, distribution = tables["summary"], tables["cards_left_distribution"]
@@ -73,9 +87,24 @@ def test_run_command_prints_rates_and_distribution() -> None:
 
 
 def test_run_command_writes_plots(tmp_path) -> None:
-    result = runner.invoke(app, ["run", "--players", "1", "--strategy", "random,greedy", "--n",
-                                 "200", "--no-store", "--jobs", "1", "--quiet", "--plot",
-                                 str(tmp_path)])
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            "--players",
+            "1",
+            "--strategy",
+            "random,greedy",
+            "--n",
+            "200",
+            "--no-store",
+            "--jobs",
+            "1",
+            "--quiet",
+            "--plot",
+            str(tmp_path),
+        ],
+    )
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == ["thegame_cards_left_1p.svg", "thegame_win_rate.svg"]
@@ -93,8 +122,11 @@ def test_bad_player_count_is_one_line_exit_2() -> None:
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "cardsim.cli", "thegame", "run", "--players",
-                           "0-2", "--n", "10", "--no-store"], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardsim.cli", "thegame", "run", "--players", "0-2", "--n", "10", "--no-store"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "players" in done.stderr
 
@@ -104,9 +136,15 @@ def test_summary_interval_is_per_game_never_per_player() -> None:
     (n = games); a table with one (perfectly correlated) row per player is refused."""
     from cardsim.stats import wilson_interval
 
-    games = pl.DataFrame({"players": [3] * 50, "strategy": ["greedy"] * 50,
-                          "won": [True] * 10 + [False] * 40, "excellent": [True] * 20 + [False] * 30,
-                          "cards_left": [0] * 10 + [12] * 40})
+    games = pl.DataFrame(
+        {
+            "players": [3] * 50,
+            "strategy": ["greedy"] * 50,
+            "won": [True] * 10 + [False] * 40,
+            "excellent": [True] * 20 + [False] * 30,
+            "cards_left": [0] * 10 + [12] * 40,
+        }
+    )
     row = summary_table(games).row(0, named=True)
     lo, hi = wilson_interval(10, 50)
     assert row["n"] == 50 and np.isclose(row["win_lo"], lo) and np.isclose(row["win_hi"], hi)

@@ -53,8 +53,7 @@ def test_the_greedy_twin_through_the_env_wins_as_the_kernel_does():
     env = cardsim.envs.thegame_v0(players=2)
     twin = load_strategy(GREEDY_SPEC)
     seeds = np.random.default_rng(33).integers(0, 2**62, size=1_000)
-    kernel_left = play_games(seeds, 2, 7, 2, True, GREEDY, strategy_params(2, "greedy"))[
-        :, S_CARDS_LEFT]
+    kernel_left = play_games(seeds, 2, 7, 2, True, GREEDY, strategy_params(2, "greedy"))[:, S_CARDS_LEFT]
     played = [play_through_env(env, twin, int(seed)) for seed in seeds]
     env_left = np.array([left for left, _ in played])
     assert env_left.tolist() == kernel_left.tolist()

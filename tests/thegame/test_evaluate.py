@@ -23,7 +23,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "strategies"
 GREEDY = f"{EXAMPLES / 'thegame_greedy.py'}:Greedy"
 CLOSEST = f"{EXAMPLES / 'thegame_closest.py'}:Closest"
 
-BAD = '''
+BAD = """
 import time
 
 class Raises:
@@ -47,7 +47,7 @@ class Slow:
 
 class Silent:
     pass
-'''
+"""
 
 
 def cardsim_cli(capsys, *args: str) -> tuple[int, str, str]:
@@ -73,15 +73,13 @@ def test_the_twin_against_its_built_in_differs_by_exactly_nothing():
     assert yours["win_lo"] <= yours["win"] <= yours["win_hi"]
     paired = result.tables["paired"].rows(named=True)
     assert [row["measure"] for row in paired] == ["win", "cards_left"]
-    assert all(row["difference"] == row["difference_lo"] == row["difference_hi"] == 0
-               for row in paired)
+    assert all(row["difference"] == row["difference_lo"] == row["difference_hi"] == 0 for row in paired)
 
 
 def test_the_paired_difference_is_per_deal_against_the_kernel():
     """The built-in side is the batch kernel on the evaluation's deals, and the paired
     difference is the mean of per-deal differences."""
-    result = cardsim.thegame.evaluate(CLOSEST, players=2, n=300, against="signals", seed=9,
-                                      jobs=1)
+    result = cardsim.thegame.evaluate(CLOSEST, players=2, n=300, against="signals", seed=9, jobs=1)
     episodes = result.episodes
     deals = episodes["deal_seed"].to_numpy()
     kernel = play_games(deals, 2, 7, 2, True, SIGNALS, strategy_params(2, "signals"))
@@ -103,9 +101,24 @@ def test_same_numbers_with_one_worker_and_two():
 
 def test_the_command_prints_both_tables_as_json(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code, out, err = cardsim_cli(capsys, "thegame", "evaluate", "--strategy", GREEDY,
-                                 "--against", "greedy", "--players", "2", "--n", "250",
-                                 "--seed", "5", "--jobs", "1", "--json")
+    code, out, err = cardsim_cli(
+        capsys,
+        "thegame",
+        "evaluate",
+        "--strategy",
+        GREEDY,
+        "--against",
+        "greedy",
+        "--players",
+        "2",
+        "--n",
+        "250",
+        "--seed",
+        "5",
+        "--jobs",
+        "1",
+        "--json",
+    )
     assert code == 0, err
     document = json.loads(out)
     assert document["command"] == "thegame evaluate" and document["seed"] == 5
@@ -114,15 +127,30 @@ def test_the_command_prints_both_tables_as_json(capsys, tmp_path, monkeypatch):
     assert not list(tmp_path.iterdir())  # nothing stored
 
 
-@pytest.mark.parametrize("name, words", [
-    ("Raises", "seat 2, turn 3, decision play: raised KeyError: 'lost my notes'"),
-    ("Illegal", "decision play: returned ("),
-    ("WrongType", "(list), not one of the legal choices"),
-    ("Slow", "took longer than 0.3 s"),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("Raises", "seat 2, turn 3, decision play: raised KeyError: 'lost my notes'"),
+        ("Illegal", "decision play: returned ("),
+        ("WrongType", "(list), not one of the legal choices"),
+        ("Slow", "took longer than 0.3 s"),
+    ],
+)
 def test_a_failing_strategy_is_one_line_and_exit_2(capsys, bad_file, name, words):
-    args = ("thegame", "evaluate", "--strategy", f"bad.py:{name}", "--players", "3", "--n", "20",
-            "--jobs", "1", "--time-limit", "0.3")
+    args = (
+        "thegame",
+        "evaluate",
+        "--strategy",
+        f"bad.py:{name}",
+        "--players",
+        "3",
+        "--n",
+        "20",
+        "--jobs",
+        "1",
+        "--time-limit",
+        "0.3",
+    )
     code, out, err = cardsim_cli(capsys, *args)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith(f"error: strategy bad.py:{name}, seat ")
@@ -136,28 +164,39 @@ def test_a_failing_strategy_is_one_line_and_exit_2(capsys, bad_file, name, words
 
 
 def test_a_failing_strategy_in_a_worker_is_the_same_line(capsys, bad_file):
-    code, _, err = cardsim_cli(capsys, "thegame", "evaluate", "--strategy", "bad.py:Raises",
-                               "--players", "3", "--n", "600", "--jobs", "2")
+    code, _, err = cardsim_cli(
+        capsys, "thegame", "evaluate", "--strategy", "bad.py:Raises", "--players", "3", "--n", "600", "--jobs", "2"
+    )
     assert code == 2 and err.count("\n") == 1
     assert "seat 2, turn 3, decision play: raised KeyError" in err
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("nofile.py:Mine", "no file nofile.py"),
-    ("bad.py:Missing", "defines no 'Missing'"),
-    ("bad.py:Silent", "has no method play(view, legal)"),
-    ("bad.py", "FILE.py:NAME"),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("nofile.py:Mine", "no file nofile.py"),
+        ("bad.py:Missing", "defines no 'Missing'"),
+        ("bad.py:Silent", "has no method play(view, legal)"),
+        ("bad.py", "FILE.py:NAME"),
+    ],
+)
 def test_a_strategy_that_cannot_be_loaded_is_one_line(capsys, bad_file, spec, words):
     code, out, err = cardsim_cli(capsys, "thegame", "evaluate", "--strategy", spec, "--n", "10")
     assert code == 2 and out == "" and err.count("\n") == 1 and words in err
 
 
-@pytest.mark.parametrize("keyword, value, words", [
-    ("players", 9, "players"), ("n", 0, "n must be"), ("against", "psychic", "against"),
-    ("time_limit", 0, "time_limit"), ("seed", -1, "seed"), ("jobs", 0, "--jobs"),
-    ("min_cards", 9, "min_cards"),
-])
+@pytest.mark.parametrize(
+    "keyword, value, words",
+    [
+        ("players", 9, "players"),
+        ("n", 0, "n must be"),
+        ("against", "psychic", "against"),
+        ("time_limit", 0, "time_limit"),
+        ("seed", -1, "seed"),
+        ("jobs", 0, "--jobs"),
+        ("min_cards", 9, "min_cards"),
+    ],
+)
 def test_bad_keywords_are_a_user_error_naming_them(keyword, value, words):
     with pytest.raises(UserError, match=words):
         cardsim.thegame.evaluate(GREEDY, **{keyword: value})

@@ -65,8 +65,9 @@ def test_rollout_turn_does_not_depend_on_hidden_cards():
 
 def test_search_game_loop_with_rollouts_does_not_depend_on_hidden_cards():
     # late positions keep the rollouts' games short
-    assert check_reads_only_legal_information(
-        loop_turn, "search", seed=21, rollouts=1, played_range=(70, 85)) == POSITIONS
+    assert (
+        check_reads_only_legal_information(loop_turn, "search", seed=21, rollouts=1, played_range=(70, 85)) == POSITIONS
+    )
 
 
 @pytest.mark.parametrize("name", ["signals", "search"])
@@ -74,11 +75,9 @@ def test_too_generous_signal_is_caught(name):
     """The mutant hears 'I have something good for pile N' at a wider threshold than allowed,
     which tells it more about teammates' hands: the check must fail."""
     with pytest.raises(AssertionError, match="hidden cards changed"):
-        check_reads_only_legal_information(single_turn, name, seed=18,
-                                           signal_threshold=GENEROUS_THRESHOLD)
+        check_reads_only_legal_information(single_turn, name, seed=18, signal_threshold=GENEROUS_THRESHOLD)
     with pytest.raises(AssertionError, match="hidden cards changed"):
-        check_reads_only_legal_information(loop_turn, name, seed=19,
-                                           signal_threshold=GENEROUS_THRESHOLD)
+        check_reads_only_legal_information(loop_turn, name, seed=19, signal_threshold=GENEROUS_THRESHOLD)
 
 
 def test_a_planner_that_reads_the_hints_is_caught():
@@ -93,8 +92,9 @@ def test_a_planner_that_reads_the_hints_is_caught():
 
 def test_too_generous_signal_is_caught_in_rollouts():
     with pytest.raises(AssertionError, match="hidden cards changed"):
-        check_reads_only_legal_information(rollout_turn, "search", seed=20, rollouts=2,
-                                           signal_threshold=GENEROUS_THRESHOLD)
+        check_reads_only_legal_information(
+            rollout_turn, "search", seed=20, rollouts=2, signal_threshold=GENEROUS_THRESHOLD
+        )
 
 
 def announced_opening_cost(hand: np.ndarray, count: int, params: np.ndarray) -> float:
@@ -104,8 +104,12 @@ def announced_opening_cost(hand: np.ndarray, count: int, params: np.ndarray) -> 
     below = np.empty(HIGHEST_CARD + 2, np.int64)
     kernel.reset_below(below)
     W, F, C = kernel.new_work()
-    assert kernel.best_sequences(hand.copy(), count, piles, below, MIN_CARDS, True, True, params,
-                                 F[kernel.F_NO_PENALTY], W, F, C, 1) > 0
+    assert (
+        kernel.best_sequences(
+            hand.copy(), count, piles, below, MIN_CARDS, True, True, params, F[kernel.F_NO_PENALTY], W, F, C, 1
+        )
+        > 0
+    )
     return float(F[kernel.F_CAND_COST, 0])
 
 
@@ -119,11 +123,11 @@ def test_first_player_is_the_cheapest_announced_opening(name):
         players = 2 + deal_seed % 4
         hand_size = rules_hand_size(players)
         params = strategy_params(players, name)
-        stats, _ = kernel.trace_game(deal_seed, players, hand_size, MIN_CARDS, True,
-                                     STRATEGIES[name], params)
+        stats, _ = kernel.trace_game(deal_seed, players, hand_size, MIN_CARDS, True, STRATEGIES[name], params)
         deck = kernel.deal_deck(deal_seed)
-        costs = [announced_opening_cost(deck[q * hand_size:(q + 1) * hand_size], hand_size, params)
-                 for q in range(players)]
+        costs = [
+            announced_opening_cost(deck[q * hand_size : (q + 1) * hand_size], hand_size, params) for q in range(players)
+        ]
         assert int(stats[kernel.S_FIRST_PLAYER]) == int(np.argmin(costs)), (deal_seed, costs)
         compared += len(set(costs)) > 1
     assert compared >= 200  # deals where the announcements actually differ
@@ -133,20 +137,21 @@ def test_first_player_is_the_cheapest_announced_opening(name):
 # The Python engine of user strategies: the views and legal choices it hands a
 # strategy, at every decision of whole games.
 
+
 def _redeal_hidden(table: strategy.Table, seat: int, rng: np.random.Generator):
     """A copy of the table with every card ``seat`` cannot see (the other hands, the draw
     pile) dealt again at random, each hand keeping its size."""
     other = copy.deepcopy(table)
     seats = [q for q in range(table.players) if q != seat]
-    hidden = [int(c) for q in seats for c in table.hands[q, :table.counts[q]]]
-    hidden += table.deck[table.draw_pos:].tolist()
+    hidden = [int(c) for q in seats for c in table.hands[q, : table.counts[q]]]
+    hidden += table.deck[table.draw_pos :].tolist()
     hidden = rng.permutation(hidden).tolist()
     at = 0
     for q in seats:
         for s in range(table.counts[q]):
             other.hands[q, s] = hidden[at]
             at += 1
-    other.deck[table.draw_pos:] = hidden[at:]
+    other.deck[table.draw_pos :] = hidden[at:]
     return other
 
 
@@ -166,8 +171,7 @@ def test_no_view_depends_on_a_hidden_card(players):
             assert other.view(seat) == before
             if seat == table.mover:
                 assert other._plays(max(table.required - table.played_this_turn, 0)) == legal
-            checked[1] += not (np.array_equal(other.hands, table.hands)
-                               and np.array_equal(other.deck, table.deck))
+            checked[1] += not (np.array_equal(other.hands, table.hands) and np.array_equal(other.deck, table.deck))
         checked[0] += 1
 
     for seed in SEEDS[:3].tolist():

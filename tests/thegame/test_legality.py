@@ -16,15 +16,21 @@ SEEDS = st.integers(min_value=0, max_value=2**62)
 PLAYERS = st.integers(min_value=1, max_value=5)
 
 
-def check(seed: int, players: int, strategy: int, min_cards: int = 2, trick_ok: bool = True,
-          hand_size: int | None = None, params: np.ndarray | None = None) -> None:
+def check(
+    seed: int,
+    players: int,
+    strategy: int,
+    min_cards: int = 2,
+    trick_ok: bool = True,
+    hand_size: int | None = None,
+    params: np.ndarray | None = None,
+) -> None:
     size = hand_size or rules_hand_size(players)
     if params is None:
         params = strategy_params(players, STRATEGY_NAMES[strategy])
     out, log = kernel.trace_game(seed, players, size, min_cards, trick_ok, strategy, params)
     deck = kernel.deal_deck(seed).tolist()
-    replay = reference.replay(deck, players, size, min_cards, trick_ok,
-                              [tuple(int(v) for v in row) for row in log])
+    replay = reference.replay(deck, players, size, min_cards, trick_ok, [tuple(int(v) for v in row) for row in log])
     assert replay.cards_left == out[kernel.S_CARDS_LEFT]
     assert replay.turns == out[kernel.S_TURNS]
     assert replay.first_player == out[kernel.S_FIRST_PLAYER]
@@ -41,10 +47,14 @@ def test_heuristic_strategies_play_legally(seed: int, players: int, strategy: in
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, strategy=st.sampled_from([0, 1, 2, 3, 4]),
-       min_cards=st.integers(1, 3), trick_ok=st.booleans())
-def test_variant_knobs_are_respected(seed: int, players: int, strategy: int, min_cards: int,
-                                     trick_ok: bool) -> None:
+@given(
+    seed=SEEDS,
+    players=PLAYERS,
+    strategy=st.sampled_from([0, 1, 2, 3, 4]),
+    min_cards=st.integers(1, 3),
+    trick_ok=st.booleans(),
+)
+def test_variant_knobs_are_respected(seed: int, players: int, strategy: int, min_cards: int, trick_ok: bool) -> None:
     check(seed, players, strategy, min_cards=min_cards, trick_ok=trick_ok)
 
 
@@ -59,8 +69,7 @@ def test_search_strategies_play_legally(seed: int, players: int, strategy: int) 
 
 @settings(max_examples=15, deadline=None)
 @given(seed=SEEDS, players=PLAYERS, min_cards=st.integers(1, 3), trick_ok=st.booleans())
-def test_omniscient_plan_plays_legally(seed: int, players: int, min_cards: int,
-                                       trick_ok: bool) -> None:
+def test_omniscient_plan_plays_legally(seed: int, players: int, min_cards: int, trick_ok: bool) -> None:
     """omniscient plays a plan assembled from search's game and adopted rollouts (default
     budget): the referee replays it, including the variant knobs."""
     check(seed, players, kernel.OMNISCIENT, min_cards=min_cards, trick_ok=trick_ok)
@@ -76,8 +85,7 @@ def test_search_lookahead_plays_legally(seed: int, players: int) -> None:
 @given(seed=SEEDS, players=PLAYERS)
 def test_kernel_greedy_matches_plain_python_greedy(seed: int, players: int) -> None:
     size = rules_hand_size(players)
-    out = kernel.play_games(np.array([seed], np.int64), players, size, 2, True, kernel.GREEDY,
-                            strategy_params(players))
+    out = kernel.play_games(np.array([seed], np.int64), players, size, 2, True, kernel.GREEDY, strategy_params(players))
     deck = kernel.deal_deck(seed).tolist()
     assert reference.greedy_game(deck, players, size, 2, True) == out[0, kernel.S_CARDS_LEFT]
 

@@ -14,13 +14,22 @@ NO_PENALTY = np.zeros(4)
 
 def cheapest(table: Table, required: int, effective: bool = True, keep: int = 1):
     """The kernel's cheapest sequences of player 0: list of [(card, pile), ...]."""
-    n = kernel.best_sequences(table.hands[0], table.counts[0], table.piles, table.below,
-                              required, True, effective, strategy_params(1), NO_PENALTY,
-                              table.W, table.F, table.C, keep)
-    return [
-        [(int(table.C[0, k, d]), int(table.C[1, k, d])) for d in range(required)]
-        for k in range(n)
-    ]
+    n = kernel.best_sequences(
+        table.hands[0],
+        table.counts[0],
+        table.piles,
+        table.below,
+        required,
+        True,
+        effective,
+        strategy_params(1),
+        NO_PENALTY,
+        table.W,
+        table.F,
+        table.C,
+        keep,
+    )
+    return [[(int(table.C[0, k, d]), int(table.C[1, k, d])) for d in range(required)] for k in range(n)]
 
 
 def test_planner_sets_up_a_backwards_trick_within_the_turn() -> None:
@@ -51,10 +60,10 @@ def test_same_top_piles_are_not_searched_twice() -> None:
 
 def test_greedy_takes_the_trick_first_then_the_smallest_gap() -> None:
     table = Table([[33, 20, 31]], [30, 99, 2, 2], draw=[70])
-    assert kernel.sequential_choice(table.hands, table.counts, 0, table.piles, 2, True,
-                                    table.rng, False, table.W, table.F, table.C)
-    chosen = [(int(table.W[kernel.R_TURN_CARDS, d]), int(table.W[kernel.R_TURN_PILES, d]))
-              for d in range(2)]
+    assert kernel.sequential_choice(
+        table.hands, table.counts, 0, table.piles, 2, True, table.rng, False, table.W, table.F, table.C
+    )
+    chosen = [(int(table.W[kernel.R_TURN_CARDS, d]), int(table.W[kernel.R_TURN_PILES, d])) for d in range(2)]
     assert chosen == [
         (20, 0),
         (31, 0),
@@ -63,8 +72,9 @@ def test_greedy_takes_the_trick_first_then_the_smallest_gap() -> None:
 
 def test_greedy_picks_smallest_gap_over_all_piles() -> None:
     table = Table([[80, 40, 35]], [30, 30, 90, 90], draw=[70])
-    assert kernel.sequential_choice(table.hands, table.counts, 0, table.piles, 2, True,
-                                    table.rng, False, table.W, table.F, table.C)
+    assert kernel.sequential_choice(
+        table.hands, table.counts, 0, table.piles, 2, True, table.rng, False, table.W, table.F, table.C
+    )
     assert [int(c) for c in table.W[kernel.R_TURN_CARDS, :2]] == [35, 40]
 
 
@@ -73,9 +83,22 @@ def test_random_falls_back_to_a_feasible_order_when_its_pick_blocks() -> None:
     for seed in range(40):
         table = Table([[58, 70]], [55, 99, 2, 2], draw=[80])
         table.rng[0] = np.uint64(seed)
-        played = kernel.turn_simple(table.hands, table.counts, 0, table.piles, table.below, 2,
-                                    True, table.rng, True, strategy_params(1), table.W,
-                                    table.F, table.C, table.stats)
+        played = kernel.turn_simple(
+            table.hands,
+            table.counts,
+            0,
+            table.piles,
+            table.below,
+            2,
+            True,
+            table.rng,
+            True,
+            strategy_params(1),
+            table.W,
+            table.F,
+            table.C,
+            table.stats,
+        )
         assert played == 2
         assert table.piles.tolist() == [70, 99, 2, 2]
 
@@ -126,10 +149,12 @@ def test_pair_penalty_keeps_the_near_card_and_rewards_the_set_up() -> None:
     slot_of = table.W[kernel.R_SLOT_OF]
     for s, card in enumerate([22, 32]):
         slot_of[card] = s
-    near = kernel.extra_play_cost(table.hands, table.counts, 0, 0, 0, table.piles, table.below,
-                                  True, params, NO_PENALTY, slot_of)
-    far = kernel.extra_play_cost(table.hands, table.counts, 0, 1, 0, table.piles, table.below,
-                                 True, params, NO_PENALTY, slot_of)
+    near = kernel.extra_play_cost(
+        table.hands, table.counts, 0, 0, 0, table.piles, table.below, True, params, NO_PENALTY, slot_of
+    )
+    far = kernel.extra_play_cost(
+        table.hands, table.counts, 0, 1, 0, table.piles, table.below, True, params, NO_PENALTY, slot_of
+    )
     # only 22, 32 and 50 are unplayed: 22 on 20 skips nothing but spends the near card
     assert near == 0 + params[kernel.P_PAIR_PENALTY]
     # 32 skips the unplayed 22 (cost 1); the 22 then goes back under it, reopening nothing
@@ -143,8 +168,7 @@ def test_signals_reserve_piles_where_a_teammate_holds_a_close_card() -> None:
     played = set(range(2, 31)) | set(range(32, 46)) | set(range(90, 100))
     table = Table([[70, 71], [31, 80]], [30, 45, 100, 90], draw=[50, 51], played=played)
     penalty = np.zeros(4)
-    kernel.reservations(table.hands, table.counts, 0, 2, table.piles, table.below, True, params,
-                        penalty)
+    kernel.reservations(table.hands, table.counts, 0, 2, table.piles, table.below, True, params, penalty)
     # the teammate's 31 skips nothing on pile 0; its 80 would skip 81-89 on either descending
     # pile, and 31 cannot go on pile 1 (45)
     assert penalty.tolist() == [params[kernel.P_SIGNAL_PENALTY], 0.0, 0.0, 0.0]
@@ -153,5 +177,9 @@ def test_signals_reserve_piles_where_a_teammate_holds_a_close_card() -> None:
 def test_team_lets_the_best_opening_start() -> None:
     params = strategy_params(3)
     table = Table([[50, 60, 70], [2, 3, 99], [40, 45, 55]], [1, 1, 100, 100], draw=[80])
-    assert kernel.choose_first_player(table.hands, table.counts, 3, table.piles, table.below, 2,
-                                      True, params, table.W, table.F, table.C) == 1
+    assert (
+        kernel.choose_first_player(
+            table.hands, table.counts, 3, table.piles, table.below, 2, True, params, table.W, table.F, table.C
+        )
+        == 1
+    )

@@ -42,9 +42,11 @@ def test_rules_default_hand_size_and_knobs() -> None:
 
 
 def test_strategies_are_registered_in_ladder_order() -> None:
-    assert list(SIMULATOR.policies) == list(STRATEGY_NAMES) == [
-        "random", "greedy", "planner", "signals", "search", "omniscient"
-    ]
+    assert (
+        list(SIMULATOR.policies)
+        == list(STRATEGY_NAMES)
+        == ["random", "greedy", "planner", "signals", "search", "omniscient"]
+    )
     assert SIMULATOR.headline == "won"
 
 
@@ -71,10 +73,8 @@ def test_same_generator_state_same_rows() -> None:
 
 
 def test_strategies_share_deals_for_paired_comparison() -> None:
-    greedy = SIMULATOR.run_batch(SIMULATOR.make_config(strategy="greedy"),
-                                 np.random.default_rng(5), 50)
-    planner = SIMULATOR.run_batch(SIMULATOR.make_config(strategy="planner"),
-                                  np.random.default_rng(5), 50)
+    greedy = SIMULATOR.run_batch(SIMULATOR.make_config(strategy="greedy"), np.random.default_rng(5), 50)
+    planner = SIMULATOR.run_batch(SIMULATOR.make_config(strategy="planner"), np.random.default_rng(5), 50)
     assert greedy["deal_seed"].equals(planner["deal_seed"])
 
 

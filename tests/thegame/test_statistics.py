@@ -13,8 +13,9 @@ from cardsim.stats import wilson_interval
 
 
 def win_interval(players: int, strategy: str, n: int, seed: int = 2026):
-    frame = SIMULATOR.run_batch(SIMULATOR.make_config(players=players, strategy=strategy),
-                                np.random.default_rng(seed), n)
+    frame = SIMULATOR.run_batch(
+        SIMULATOR.make_config(players=players, strategy=strategy), np.random.default_rng(seed), n
+    )
     wins = int(frame["won"].sum())
     lo, hi = wilson_interval(wins, n)
     return wins / n, float(lo), float(hi), frame
@@ -45,10 +46,10 @@ def test_omniscient_never_leaves_more_cards_than_search(players: int) -> None:
     move for move; with its budget it wins clearly more of 300 paired deals."""
     seeds = np.arange(300, dtype=np.int64) * 7919 + 31 * players
     size = int(rules_hand_size(players))
-    search = kernel.play_games(seeds, players, size, 2, True, kernel.SEARCH,
-                               strategy_params(players, "search"))
-    omniscient = kernel.play_games(seeds, players, size, 2, True, kernel.OMNISCIENT,
-                                   strategy_params(players, "omniscient"))
+    search = kernel.play_games(seeds, players, size, 2, True, kernel.SEARCH, strategy_params(players, "search"))
+    omniscient = kernel.play_games(
+        seeds, players, size, 2, True, kernel.OMNISCIENT, strategy_params(players, "omniscient")
+    )
     left, bound = search[:, kernel.S_CARDS_LEFT], omniscient[:, kernel.S_CARDS_LEFT]
     assert (bound <= left).all()
     assert (bound == 0).sum() >= (left == 0).sum() + 15
@@ -59,10 +60,10 @@ def test_omniscient_never_leaves_more_cards_than_search(players: int) -> None:
         search[:50],
     )
     for seed in seeds[:3]:
-        _, search_log = kernel.trace_game(int(seed), players, size, 2, True, kernel.SEARCH,
-                                          strategy_params(players, "search"))
-        _, plan_log = kernel.trace_game(int(seed), players, size, 2, True, kernel.OMNISCIENT,
-                                        no_budget)
+        _, search_log = kernel.trace_game(
+            int(seed), players, size, 2, True, kernel.SEARCH, strategy_params(players, "search")
+        )
+        _, plan_log = kernel.trace_game(int(seed), players, size, 2, True, kernel.OMNISCIENT, no_budget)
         assert np.array_equal(search_log, plan_log)
 
 
@@ -71,8 +72,7 @@ def test_omniscient_never_leaves_more_cards_than_search(players: int) -> None:
 def test_ladder_is_ordered(players: int) -> None:
     """random < greedy < planner < signals at n = 10,000 each: consecutive Wilson intervals
     do not overlap."""
-    intervals = [win_interval(players, s, 10_000)[1:3] for s in
-                 ("random", "greedy", "planner", "signals")]
+    intervals = [win_interval(players, s, 10_000)[1:3] for s in ("random", "greedy", "planner", "signals")]
     for (_lo_weak, hi_weak), (lo_strong, _hi_strong) in zip(intervals, intervals[1:]):
         assert hi_weak < lo_strong, intervals
 

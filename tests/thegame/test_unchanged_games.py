@@ -46,7 +46,6 @@ def test_games_are_identical_after_the_compile_changes(strategy: str, players: i
     strategy_id = STRATEGIES[strategy][0]
     hand_size = {1: 8, 2: 7}.get(players, 6)
     seeds = SEEDS[:10] if strategy == "search" else SEEDS
-    stats = kernel.play_games(seeds, players, hand_size, 2, True, strategy_id,
-                              strategy_params(players, strategy))
+    stats = kernel.play_games(seeds, players, hand_size, 2, True, strategy_id, strategy_params(players, strategy))
     digest = hashlib.sha256(stats.tobytes()).hexdigest()[:16]
     assert digest == BEFORE_COMPILE_CHANGES[(strategy, players)]

@@ -53,8 +53,7 @@ class SeededRandom:
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
 def test_greedy_twin_plays_the_kernels_greedy_game_for_game(players):
     size = rules_hand_size(players)
-    kernel_rows = play_games(SEEDS, players, size, 2, True, GREEDY,
-                             strategy_params(players, "greedy"))
+    kernel_rows = play_games(SEEDS, players, size, 2, True, GREEDY, strategy_params(players, "greedy"))
     twin_rows = strategy.play_games(load_strategy(GREEDY_SPEC), GREEDY_SPEC, SEEDS, players)
     assert twin_rows.tolist() == kernel_rows.tolist()
     assert (kernel_rows[:, S_TURNS] > 0).all()
@@ -67,8 +66,9 @@ def test_planner_and_signals_twins_play_the_kernels_games(players, name, strateg
     of who starts is the lowest ``opening`` bid (twice the opening's cost)."""
     spec = f"{SIGNALS_FILE}:{name}"
     seeds = SEEDS[:40]
-    kernel_rows = play_games(seeds, players, rules_hand_size(players), 2, True, strategy_id,
-                             strategy_params(players, name.lower()))
+    kernel_rows = play_games(
+        seeds, players, rules_hand_size(players), 2, True, strategy_id, strategy_params(players, name.lower())
+    )
     twin_rows = strategy.play_games(load_strategy(spec), spec, seeds, players)
     assert twin_rows.tolist() == kernel_rows.tolist()
     assert (kernel_rows[:, S_CARDS_LEFT] == 0).any()
@@ -76,17 +76,17 @@ def test_planner_and_signals_twins_play_the_kernels_games(players, name, strateg
         assert (kernel_rows[:, S_FIRST_PLAYER] > 0).any()
 
 
-@pytest.mark.parametrize("min_cards, trick_ok, hand_size", [(3, True, None), (2, False, None),
-                                                            (1, True, 4)])
+@pytest.mark.parametrize("min_cards, trick_ok, hand_size", [(3, True, None), (2, False, None), (1, True, 4)])
 @pytest.mark.parametrize("name", ["greedy", "signals"])
 def test_twins_follow_the_variant_knobs(min_cards, trick_ok, hand_size, name):
     size = hand_size or rules_hand_size(3)
     spec = GREEDY_SPEC if name == "greedy" else f"{SIGNALS_FILE}:Signals"
-    kernel_rows = play_games(SEEDS[:30], 3, size, min_cards, trick_ok,
-                             GREEDY if name == "greedy" else SIGNALS, strategy_params(3, name))
-    twin_rows = strategy.play_games(load_strategy(spec), spec, SEEDS[:30], 3,
-                                    hand_size=hand_size, min_cards=min_cards,
-                                    backwards_trick=trick_ok)
+    kernel_rows = play_games(
+        SEEDS[:30], 3, size, min_cards, trick_ok, GREEDY if name == "greedy" else SIGNALS, strategy_params(3, name)
+    )
+    twin_rows = strategy.play_games(
+        load_strategy(spec), spec, SEEDS[:30], 3, hand_size=hand_size, min_cards=min_cards, backwards_trick=trick_ok
+    )
     assert twin_rows.tolist() == kernel_rows.tolist()
 
 
@@ -181,8 +181,7 @@ def test_the_tutorial_shows_the_example_files_the_tests_run():
     root = EXAMPLES.parents[1]
     text = (root / "docs" / "strategies.md").read_text()
     section = text.split("## The Game", 1)[1].split("\n## ", 1)[0]
-    blocks = [block.split("\n", 1)[1].split("```", 1)[0]
-              for block in section.split("```python")[1:]]
+    blocks = [block.split("\n", 1)[1].split("```", 1)[0] for block in section.split("```python")[1:]]
     closest = EXAMPLES / "thegame_closest.py"
     assert blocks == [closest.read_text()]
     for path in (closest, EXAMPLES / "thegame_greedy.py"):

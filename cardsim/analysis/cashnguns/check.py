@@ -64,8 +64,7 @@ class OutsideCheck:
         if not low <= self.oracle_budget <= high:
             raise UserError(f"--oracle-budget must be {low}-{high}, got {self.oracle_budget}")
         # the command-line option that sets each field (search_games has none)
-        for name, option in (("budget", "--budget"), ("search_games", "search_games"),
-                             ("validation_games", "--n")):
+        for name, option in (("budget", "--budget"), ("search_games", "search_games"), ("validation_games", "--n")):
             if getattr(self, name) < 1:
                 raise UserError(f"{option} must be at least 1, got {getattr(self, name)}")
         if self.local < 0:
@@ -105,8 +104,10 @@ def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store:
         raise UserError("check: the equilibrium has no positive share")
     mix = shares / shares.sum()
     fingerprint = cashnguns_fingerprint()
-    key = json.dumps([entry["players"], entry["metric"], entry["shame_value"], specs, mix.tolist(),
-                      asdict(check), fingerprint], sort_keys=True)
+    key = json.dumps(
+        [entry["players"], entry["metric"], entry["shame_value"], specs, mix.tolist(), asdict(check), fingerprint],
+        sort_keys=True,
+    )
     path = None
     if store is not None:
         path = Path(store) / "cashnguns_check" / f"{hashlib.sha256(key.encode()).hexdigest()[:16]}.json"
@@ -117,20 +118,52 @@ def check_equilibrium(entry: dict, check: OutsideCheck, *, jobs: int = 1, store:
                 pass  # unreadable: computed again and rewritten
     arena = CashNGunsArena(entry["players"], entry["metric"], entry["shame_value"], jobs)
     library = [parse_strategy(spec) for spec in specs]
-    replies = [("search", find_reply(arena, library, mix, library, budget=check.budget,
-                                     search_games=check.search_games, validation_games=check.validation_games,
-                                     root=check.seed, key=0, streams=(OUTSIDE_CHECK,), quick=False,
-                                     local=check.local))]
+    replies = [
+        (
+            "search",
+            find_reply(
+                arena,
+                library,
+                mix,
+                library,
+                budget=check.budget,
+                search_games=check.search_games,
+                validation_games=check.validation_games,
+                root=check.seed,
+                key=0,
+                streams=(OUTSIDE_CHECK,),
+                quick=False,
+                local=check.local,
+            ),
+        )
+    ]
     if check.sweep:
-        replies.append(("schedule sweep", sweep_schedules(
-            arena, library, mix, games=check.search_games, validation_games=check.validation_games,
-            root=check.seed, key=0, streams=(OUTSIDE_CHECK, SWEEP_STREAM))))
+        replies.append(
+            (
+                "schedule sweep",
+                sweep_schedules(
+                    arena,
+                    library,
+                    mix,
+                    games=check.search_games,
+                    validation_games=check.validation_games,
+                    root=check.seed,
+                    key=0,
+                    streams=(OUTSIDE_CHECK, SWEEP_STREAM),
+                ),
+            )
+        )
     if check.oracle_games:
         replies.append(("search player", oracle_reply(arena, specs, library, mix, check)))
-    result = {"players": entry["players"], "metric": entry["metric"], "shame_value": entry["shame_value"],
-              "equilibrium": {names[spec]: float(share) for spec, share in zip(specs, mix) if share > 0},
-              "check": asdict(check), "code_fingerprint": fingerprint,
-              **checked_replies(replies, names)}
+    result = {
+        "players": entry["players"],
+        "metric": entry["metric"],
+        "shame_value": entry["shame_value"],
+        "equilibrium": {names[spec]: float(share) for spec, share in zip(specs, mix) if share > 0},
+        "check": asdict(check),
+        "code_fingerprint": fingerprint,
+        **checked_replies(replies, names),
+    }
     if path is not None:
         atomic_write_bytes(path, json.dumps(result).encode())
     return result
@@ -142,18 +175,17 @@ SWEEP_STREAM = 1
 ORACLE_STREAM = 2
 
 
-def oracle_reply(arena: CashNGunsArena, specs: list[str], library: list, mix: np.ndarray,
-                 check: OutsideCheck) -> Reply:
+def oracle_reply(arena: CashNGunsArena, specs: list[str], library: list, mix: np.ndarray, check: OutsideCheck) -> Reply:
     """The search player (:mod:`cardsim.sims.cashnguns.search`) as a reply to the mix: it reads
     each opponent with the checked mix's members (their shares its prior) and the presets, plans
     by rollouts under the check's metric with ``check.oracle_budget`` worlds per decision, and
     its gain over the mix is measured on ``check.oracle_games`` fresh paired games of its own
     streams (nothing is selected on them)."""
     members = tuple((spec, float(share)) for spec, share in zip(specs, mix) if share > 0)
-    player = SearchStrategy(budget=check.oracle_budget, metric=arena.metric, population="presets",
-                            members=members)
-    gain, low, high = measure_gain(arena, library, mix, player, check.oracle_games, check.seed, 0, 0,
-                                   streams=(OUTSIDE_CHECK, ORACLE_STREAM))
+    player = SearchStrategy(budget=check.oracle_budget, metric=arena.metric, population="presets", members=members)
+    gain, low, high = measure_gain(
+        arena, library, mix, player, check.oracle_games, check.seed, 0, 0, streams=(OUTSIDE_CHECK, ORACLE_STREAM)
+    )
     return Reply(player, math.nan, gain, low, high, check.oracle_games, 1)
 
 
@@ -164,16 +196,20 @@ def checked_replies(replies: list[tuple[str, Reply]], names: dict[str, str]) -> 
     searches, and ``significant``: whether any search's whole interval lies above zero."""
     records = []
     for label, reply in replies:
-        name = names.get(reply.spec) or ("search" if reply.spec.startswith("search")
-                                         else library_name(reply.strategy, names))
-        records.append({"search": label, **reply.record({**names, reply.spec: name}),
-                        "search_payoff": reply.search_payoff})
+        name = names.get(reply.spec) or (
+            "search" if reply.spec.startswith("search") else library_name(reply.strategy, names)
+        )
+        records.append(
+            {"search": label, **reply.record({**names, reply.spec: name}), "search_payoff": reply.search_payoff}
+        )
     worst = max(records, key=lambda record: record["exploitability_hi"])
-    return {**{key: value for key, value in worst.items() if key != "search"},
-            "exploitability_from": worst["search"],
-            "candidates": sum(record["candidates"] for record in records),
-            "significant": any(record["exploitability_lo"] > 0 for record in records),
-            "searches": records}
+    return {
+        **{key: value for key, value in worst.items() if key != "search"},
+        "exploitability_from": worst["search"],
+        "candidates": sum(record["candidates"] for record in records),
+        "significant": any(record["exploitability_lo"] > 0 for record in records),
+        "searches": records,
+    }
 
 
 def record_outside_check(path: Path, result: dict, command: str) -> dict:
@@ -189,18 +225,24 @@ def record_outside_check(path: Path, result: dict, command: str) -> dict:
 
     shipped = json.loads(Path(path).read_text(encoding="utf-8"))
     key = (result["players"], result["metric"], result["shame_value"])
-    entry = next((e for e in shipped["readings"] if (e["players"], e["metric"], e["shame_value"]) == key),
-                 {"equilibrium": {}})
+    entry = next(
+        (e for e in shipped["readings"] if (e["players"], e["metric"], e["shame_value"]) == key), {"equilibrium": {}}
+    )
     shares = {name: share for name, share in entry["equilibrium"].items() if share > 0}
     total = sum(shares.values())
     if set(shares) != set(result["equilibrium"]) or any(
-            not math.isclose(share / total, result["equilibrium"][name], abs_tol=1e-12)
-            for name, share in shares.items()):
+        not math.isclose(share / total, result["equilibrium"][name], abs_tol=1e-12) for name, share in shares.items()
+    ):
         raise UserError(f"check: the library in {path} changed during the check; nothing recorded")
-    record = {"command": command, "gain": result["gain"],
-              "interval": [result["exploitability_lo"], result["exploitability_hi"]],
-              "reply": result["best_response"], "description": result["description"],
-              "found_by": result.get("exploitability_from", "search"), "games": result["validation_games"]}
+    record = {
+        "command": command,
+        "gain": result["gain"],
+        "interval": [result["exploitability_lo"], result["exploitability_hi"]],
+        "reply": result["best_response"],
+        "description": result["description"],
+        "found_by": result.get("exploitability_from", "search"),
+        "games": result["validation_games"],
+    }
     tolerance = DEFAULT_TOLERANCE[result["metric"]]
     refuted = entry.get("refuted")
     if record["interval"][0] > tolerance:  # the whole interval above the tolerance: the mix is beaten
@@ -224,10 +266,15 @@ def record_outside_check(path: Path, result: dict, command: str) -> dict:
 
 def check_command_line(players: int, metric: str, shame_value: int, check: OutsideCheck) -> str:
     """The command that runs one outside check of a shipped library."""
-    return (f"cardsim cashnguns check --players {players} --metric {metric} --shame {shame_value} "
-            f"--budget {check.budget} --n {check.validation_games} --seed {check.seed}"
-            + (f" --local {check.local}" if check.local != DEFAULT_LOCAL else "")
-            + (f" --oracle-games {check.oracle_games}" if check.oracle_games != DEFAULT_ORACLE_GAMES else "")
-            + (f" --oracle-budget {check.oracle_budget}"
-               if check.oracle_games and check.oracle_budget != DEFAULT_BUDGET else "")
-            + ("" if check.sweep else " --no-sweep"))
+    return (
+        f"cardsim cashnguns check --players {players} --metric {metric} --shame {shame_value} "
+        f"--budget {check.budget} --n {check.validation_games} --seed {check.seed}"
+        + (f" --local {check.local}" if check.local != DEFAULT_LOCAL else "")
+        + (f" --oracle-games {check.oracle_games}" if check.oracle_games != DEFAULT_ORACLE_GAMES else "")
+        + (
+            f" --oracle-budget {check.oracle_budget}"
+            if check.oracle_games and check.oracle_budget != DEFAULT_BUDGET
+            else ""
+        )
+        + ("" if check.sweep else " --no-sweep")
+    )

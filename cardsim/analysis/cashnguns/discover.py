@@ -18,9 +18,11 @@ from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, Strategy, parse_
 METHOD_VERSION = "discover/6"
 #: The discover method the current code runs (a shipped entry says which one produced it; the
 #: text is recorded in the shipped libraries, so it stays as written).
-DISCOVER_METHOD = ("discover/6: discover/5 with the schedule sweep as one more search every round (each "
-                   "mix member with each of the 168 card orders and with opponent reading; the run "
-                   "converges only when it gains nothing significant either)")
+DISCOVER_METHOD = (
+    "discover/6: discover/5 with the schedule sweep as one more search every round (each "
+    "mix member with each of the 168 card orders and with opponent reading; the run "
+    "converges only when it gains nothing significant either)"
+)
 #: The method of entries written before the method was recorded.
 DISCOVER_METHOD_1 = "discover/1: stopped at the first round whose own search found no significant gain"
 
@@ -90,8 +92,15 @@ class DiscoverSettings:
             raise UserError(f"--metric must be one of: {', '.join(METRICS)}, got {self.metric!r}")
         if not 4 <= self.players <= 6:
             raise UserError(f"cashnguns: players must be 4-6 (seed rules), got {self.players}")
-        for name in ("budget", "rounds", "table_games", "table_passes", "search_games", "validation_games",
-                     "library_cap"):
+        for name in (
+            "budget",
+            "rounds",
+            "table_games",
+            "table_passes",
+            "search_games",
+            "validation_games",
+            "library_cap",
+        ):
             if getattr(self, name) < 1:
                 raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
         if self.stop_checks < 0:
@@ -145,13 +154,23 @@ def discover_path(store: Path, settings: DiscoverSettings) -> Path:
 
     shame = f"{settings.shame_value:+d}".replace("+", "p").replace("-", "m")
     key = settings_key(settings)
-    default = settings_key(DiscoverSettings(players=settings.players, metric=settings.metric,
-                                             shame_value=settings.shame_value, seed=settings.seed,
-                                             budget=settings.budget))
-    suffix = "" if key == default else "_" + hashlib.sha256(
-        json.dumps(key, sort_keys=True).encode()).hexdigest()[:10]
-    return Path(store) / "cashnguns_discover" / (
-        f"{settings.players}p_{settings.metric}_shame{shame}_seed{settings.seed}_budget{settings.budget}{suffix}.json")
+    default = settings_key(
+        DiscoverSettings(
+            players=settings.players,
+            metric=settings.metric,
+            shame_value=settings.shame_value,
+            seed=settings.seed,
+            budget=settings.budget,
+        )
+    )
+    suffix = "" if key == default else "_" + hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:10]
+    return (
+        Path(store)
+        / "cashnguns_discover"
+        / (
+            f"{settings.players}p_{settings.metric}_shame{shame}_seed{settings.seed}_budget{settings.budget}{suffix}.json"
+        )
+    )
 
 
 def settings_from_key(key: dict) -> DiscoverSettings:
@@ -174,8 +193,11 @@ def discover_flags(settings: DiscoverSettings) -> str:
         if getattr(settings, name) != getattr(default, name):
             flags += f" --{name.replace('_', '-')} {getattr(settings, name)}"
     given = {"players", "metric", "shame_value", "seed", "budget", "start", "sweep", *numeric}
-    unexposed = [name for name in DiscoverSettings.__dataclass_fields__
-                 if name not in given and getattr(settings, name) != getattr(default, name)]
+    unexposed = [
+        name
+        for name in DiscoverSettings.__dataclass_fields__
+        if name not in given and getattr(settings, name) != getattr(default, name)
+    ]
     if unexposed:
         raise UserError(f"discover: no command-line option gives {', '.join(unexposed)}")
     return flags
@@ -193,25 +215,33 @@ def discover_round_lines(record: dict, metric: str) -> list[str]:
     measured gain, the round's exploitability (the highest bound) and what the round decided."""
     scale, unit = (100.0, " points") if metric == "win" else (1.0, " $")
     mix = mix_text(record["equilibrium"])
-    lines = [f"round {record['round']}: equilibrium of {len(record['library'])} strategies: {mix} "
-             f"(value {record['value'] * scale:.2f}{unit}, regret on the table {record['table_regret'] * scale:.2f})"]
+    lines = [
+        f"round {record['round']}: equilibrium of {len(record['library'])} strategies: {mix} "
+        f"(value {record['value'] * scale:.2f}{unit}, regret on the table {record['table_regret'] * scale:.2f})"
+    ]
     searches = [("discover's search", record.get("search", record))]
     searches += [(f"stop check {k}", check) for k, check in enumerate(record.get("stop_checks", []), start=1)]
     if record.get("sweep"):
         searches.append(("schedule sweep", record["sweep"]))
     for label, reply in searches:
-        lines += [f"  {label}, best of {reply['candidates']} candidates: {reply['best_response']} "
-                  f"({reply['best_response_name']}): {reply['description']}",
-                  f"    gain {reply['gain'] * scale:+.2f}{unit} [95% {reply['exploitability_lo'] * scale:+.2f}, "
-                  f"{reply['exploitability_hi'] * scale:+.2f}], {reply['validation_games']:,} fresh paired games"]
-    lines.append(f"  exploitability {record['gain'] * scale:+.2f}{unit} (95% <= {record['exploitability_hi'] * scale:.2f}, "
-                 f"the highest bound of the round's searches)")
+        lines += [
+            f"  {label}, best of {reply['candidates']} candidates: {reply['best_response']} "
+            f"({reply['best_response_name']}): {reply['description']}",
+            f"    gain {reply['gain'] * scale:+.2f}{unit} [95% {reply['exploitability_lo'] * scale:+.2f}, "
+            f"{reply['exploitability_hi'] * scale:+.2f}], {reply['validation_games']:,} fresh paired games",
+        ]
+    lines.append(
+        f"  exploitability {record['gain'] * scale:+.2f}{unit} (95% <= {record['exploitability_hi'] * scale:.2f}, "
+        f"the highest bound of the round's searches)"
+    )
     for added in record["added"]:
         back = " (returns: pruned earlier)" if added.get("returned") else ""
         lines.append(f"  added {added['name']} = {added['spec']}{back}")
     if record.get("pruned"):
-        lines.append("  pruned from the library (still searched): " + ", ".join(
-            f"{item['name']} {item['share']:.1%}" for item in record["pruned"]))
+        lines.append(
+            "  pruned from the library (still searched): "
+            + ", ".join(f"{item['name']} {item['share']:.1%}" for item in record["pruned"])
+        )
     if record["converged"]:
         lines.append("  converged: no search gains significantly and every bound is within the tolerance")
     elif not record["added"]:

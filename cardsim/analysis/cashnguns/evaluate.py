@@ -44,8 +44,9 @@ class _RemoteCause(Exception):
     """The strategy's traceback from a worker process, as text (for ``--traceback``)."""
 
 
-def opponents(against: str, players: int, metric: str, shame_value: int,
-              libraries: Path = SHIPPED_LIBRARIES) -> tuple[list[str], np.ndarray, str, str]:
+def opponents(
+    against: str, players: int, metric: str, shame_value: int, libraries: Path = SHIPPED_LIBRARIES
+) -> tuple[list[str], np.ndarray, str, str]:
     """(library specs, mix, label, status) of what the user plays against: the shipped library
     and equilibrium of the reading for ``against="mix"``, its label saying whether the mix holds
     and ``status`` its :func:`status_text` (not converged: the best known reply), else the one
@@ -66,8 +67,9 @@ def opponents(against: str, players: int, metric: str, shame_value: int,
     return [parse_strategy(against).spec()], np.ones(1), against, ""
 
 
-def _chunk_plan(seed: int, chunk: int, size: int, players: int, mix: np.ndarray, seat: int
-                ) -> tuple[np.ndarray, np.ndarray]:
+def _chunk_plan(
+    seed: int, chunk: int, size: int, players: int, mix: np.ndarray, seat: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Game seeds and (games, players) lineups of one chunk: ``seat`` holds the comparator drawn
     from ``mix``, the other slots opponents drawn from it."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, chunk]))
@@ -76,14 +78,24 @@ def _chunk_plan(seed: int, chunk: int, size: int, players: int, mix: np.ndarray,
     return seeds, lineups
 
 
-def _play_chunk(spec: str, specs: list[str], mix: np.ndarray, players: int, seat: int, shame_value: int,
-                seed: int, chunk: int, size: int) -> dict:
+def _play_chunk(
+    spec: str,
+    specs: list[str],
+    mix: np.ndarray,
+    players: int,
+    seat: int,
+    shame_value: int,
+    seed: int,
+    chunk: int,
+    size: int,
+) -> dict:
     """One chunk in a worker: the user's and the comparator's win and score per game, or the
     strategy's failure as plain fields (a :class:`StrategyError` is rebuilt by the caller)."""
     strategy = load_strategy(spec)
     python = any(is_file_spec(s) for s in specs)
-    rows = [Seat(isolated_strategy(s, DECISIONS), s) if is_file_spec(s) else parse_strategy(s).param_row()
-            for s in specs]
+    rows = [
+        Seat(isolated_strategy(s, DECISIONS), s) if is_file_spec(s) else parse_strategy(s).param_row() for s in specs
+    ]
     seeds, lineups = _chunk_plan(seed, chunk, size, players, mix, seat)
     user_win = np.zeros(size)
     user_score = np.zeros(size)
@@ -93,22 +105,42 @@ def _play_chunk(spec: str, specs: list[str], mix: np.ndarray, players: int, seat
         for game, result in enumerate(play_games(seeds, tables, shame_value)):
             user_win[game] = result["winner"][seat]
             user_score[game] = result["score"][seat]
-        raw = (engine_lineups(seeds, lineups, specs, shame_value) if python
-               else play_lineups(seeds, lineups, strategy_rows([parse_strategy(s) for s in specs]), shame_value))
+        raw = (
+            engine_lineups(seeds, lineups, specs, shame_value)
+            if python
+            else play_lineups(seeds, lineups, strategy_rows([parse_strategy(s) for s in specs]), shame_value)
+        )
     except StrategyError as err:
         from cardsim.sims.core.user_strategy import strategy_traceback
 
         return {"error": (err.problem, err.strategy, err.seat, err.turn, err.decision, strategy_traceback(err))}
     money, _, shame, alive, winner = raw[:5]
-    builtin_score = np.where(alive[:, seat], money[:, seat].astype(np.float64) * UNIT_DOLLARS
-                             + shame[:, seat].astype(np.float64) * shame_value, 0.0)
-    return {"user_win": user_win, "user_score": user_score, "builtin_win": winner[:, seat].astype(np.float64),
-            "builtin_score": builtin_score}
+    builtin_score = np.where(
+        alive[:, seat],
+        money[:, seat].astype(np.float64) * UNIT_DOLLARS + shame[:, seat].astype(np.float64) * shame_value,
+        0.0,
+    )
+    return {
+        "user_win": user_win,
+        "user_score": user_score,
+        "builtin_win": winner[:, seat].astype(np.float64),
+        "builtin_score": builtin_score,
+    }
 
 
-def evaluate_strategy(spec: str, *, players: int = 4, n: int = 2_000, against: str = MIX, metric: str = "win",
-                      shame_value: int = -5_000, seat: int = 0, seed: int = 0, jobs: int = 1,
-                      libraries: Path = SHIPPED_LIBRARIES) -> dict:
+def evaluate_strategy(
+    spec: str,
+    *,
+    players: int = 4,
+    n: int = 2_000,
+    against: str = MIX,
+    metric: str = "win",
+    shame_value: int = -5_000,
+    seat: int = 0,
+    seed: int = 0,
+    jobs: int = 1,
+    libraries: Path = SHIPPED_LIBRARIES,
+) -> dict:
     """The user's strategy ``spec`` (``FILE.py:NAME``) in player slot ``seat`` against
     ``against`` (``"mix"``: the shipped mix of the reading, or a built-in strategy spec) on
     ``n`` deals, each also played with the built-in comparator in the same seat (see the
@@ -137,16 +169,30 @@ def evaluate_strategy(spec: str, *, players: int = 4, n: int = 2_000, against: s
                 raise error from _RemoteCause(text.rstrip())
             raise error
     joined = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
-    out: dict = {"strategy": spec, "against": label, "players": players, "seat": seat, "metric": metric,
-                 "shame_value": shame_value, "seed": seed, "n": n, **({"status": status} if status else {})}
+    out: dict = {
+        "strategy": spec,
+        "against": label,
+        "players": players,
+        "seat": seat,
+        "metric": metric,
+        "shame_value": shame_value,
+        "seed": seed,
+        "n": n,
+        **({"status": status} if status else {}),
+    }
     for side in ("user", "builtin"):
         wins = joined[f"{side}_win"]
         lo, hi = wilson_interval(np.array([wins.sum()]), np.array([float(n)]))
         scores = joined[f"{side}_score"]
         half = 1.959963984540054 * float(scores.std(ddof=1)) / math.sqrt(n)
-        out[side] = {"p_win": float(wins.mean()), "win_lo": float(lo[0]), "win_hi": float(hi[0]),
-                     "mean_score": float(scores.mean()), "score_lo": float(scores.mean()) - half,
-                     "score_hi": float(scores.mean()) + half}
+        out[side] = {
+            "p_win": float(wins.mean()),
+            "win_lo": float(lo[0]),
+            "win_hi": float(hi[0]),
+            "mean_score": float(scores.mean()),
+            "score_lo": float(scores.mean()) - half,
+            "score_hi": float(scores.mean()) + half,
+        }
     paired = paired_difference(joined[f"user_{metric}"], joined[f"builtin_{metric}"])
     out["difference"] = {"value": paired["difference"], "lo": paired["lo"], "hi": paired["hi"]}
     return out

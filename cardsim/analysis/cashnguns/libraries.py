@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 LIBRARIES_FORMAT = "cardsim-cashnguns-libraries/2"
 #: The first format: one code fingerprint for the whole file, no method per entry.
 LIBRARIES_FORMAT_1 = "cardsim-cashnguns-libraries/1"
+
+
 def cashnguns_fingerprint() -> str:
     """The runner's code fingerprint of the Cash'n Guns game (rules, kernel, strategy space)."""
     from cardsim.sims.core.fingerprint import code_fingerprint
@@ -53,16 +55,28 @@ def library_entry(document: dict, settings: DiscoverSettings, date: str) -> dict
     last = reported_round(document)
     names = document["names"]
     specs = {name: spec for spec, name in names.items()}
-    command = f"{discover_command_line(settings.players, settings.metric, settings.shame_value)} {discover_flags(settings)}"
+    command = (
+        f"{discover_command_line(settings.players, settings.metric, settings.shame_value)} {discover_flags(settings)}"
+    )
     return {
-        "players": settings.players, "metric": settings.metric, "shame_value": settings.shame_value,
-        "command": command, "seed": settings.seed, "budget": settings.budget, "date": date,
-        "method": DISCOVER_METHOD, "code_fingerprint": cashnguns_fingerprint(), "version": __version__,
-        "settings": document["settings"], "rounds": len(document["rounds"]), "reported_round": last["round"],
+        "players": settings.players,
+        "metric": settings.metric,
+        "shame_value": settings.shame_value,
+        "command": command,
+        "seed": settings.seed,
+        "budget": settings.budget,
+        "date": date,
+        "method": DISCOVER_METHOD,
+        "code_fingerprint": cashnguns_fingerprint(),
+        "version": __version__,
+        "settings": document["settings"],
+        "rounds": len(document["rounds"]),
+        "reported_round": last["round"],
         "converged": bool(document["converged"]),
         "library": [{"name": name, "spec": specs[name]} for name in last["library"]],
         "equilibrium": dict(last["equilibrium"]),
-        "exploitability": last["gain"], "exploitability_hi": last["exploitability_hi"],
+        "exploitability": last["gain"],
+        "exploitability_hi": last["exploitability_hi"],
         "validation_games": last["validation_games"],
     }
 
@@ -107,8 +121,9 @@ def same_mix(shipped: dict, new: dict) -> bool:
     return all(shipped.get(field) == new[field] for field in ("library", "equilibrium", "settings"))
 
 
-def export_libraries(store: Path, players: Sequence[int], path: Path,
-                     records: Sequence[Path] = ()) -> tuple[dict, list]:
+def export_libraries(
+    store: Path, players: Sequence[int], path: Path, records: Sequence[Path] = ()
+) -> tuple[dict, list]:
     """Write the libraries file at ``path`` (the command passes the shipped one,
     :data:`cardsim.sims.cashnguns.SHIPPED_LIBRARIES`, by default): every reading at ``players`` with a stored discover run
     (default settings but the reading), or with one of the discover ``records`` named (any
@@ -147,12 +162,20 @@ def load_libraries(path: Path = SHIPPED_LIBRARIES) -> dict[tuple[int, str, int],
     try:
         shipped = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        raise UserError(f"libraries: {path} is missing or unreadable "
-                        "(write it with: cardsim cashnguns libraries)") from None
+        raise UserError(
+            f"libraries: {path} is missing or unreadable (write it with: cardsim cashnguns libraries)"
+        ) from None
     if not isinstance(shipped, dict) or shipped.get("format") not in (LIBRARIES_FORMAT, LIBRARIES_FORMAT_1):
         raise UserError(f"libraries: {path} is not a {LIBRARIES_FORMAT} document")
-    first = {"method": DISCOVER_METHOD_1, "code_fingerprint": shipped.get("code_fingerprint"),
-             "version": shipped.get("version")} if shipped["format"] == LIBRARIES_FORMAT_1 else {}
+    first = (
+        {
+            "method": DISCOVER_METHOD_1,
+            "code_fingerprint": shipped.get("code_fingerprint"),
+            "version": shipped.get("version"),
+        }
+        if shipped["format"] == LIBRARIES_FORMAT_1
+        else {}
+    )
     found = {}
     for entry in shipped.get("readings", []):
         for item in entry["library"]:
@@ -161,12 +184,14 @@ def load_libraries(path: Path = SHIPPED_LIBRARIES) -> dict[tuple[int, str, int],
     return found
 
 
-
 def stored_entries(store: Path, players: Sequence[int]) -> dict[tuple[int, str, int], dict]:
     """The stored discover runs of ``players`` as library entries (:func:`library_entry`)."""
-    return {(count, metric, shame_value): library_entry(
-                document, DiscoverSettings(players=count, metric=metric, shame_value=shame_value), document["date"])
-            for (count, metric, shame_value), document in load_discover_documents(store, players).items()}
+    return {
+        (count, metric, shame_value): library_entry(
+            document, DiscoverSettings(players=count, metric=metric, shame_value=shame_value), document["date"]
+        )
+        for (count, metric, shame_value), document in load_discover_documents(store, players).items()
+    }
 
 
 def shipped_mixes_table(path: Path | None = None) -> pl.DataFrame:
@@ -186,10 +211,16 @@ def shipped_mixes_table(path: Path | None = None) -> pl.DataFrame:
     for (players, metric, shame_value), entry in sorted(entries.items()):
         status = reading_status(entry)
         reply = status["reply"]
-        rows.append({
-            "players": players, "metric": metric, "shame": shame_value,
-            "mix": mix_text(entry["equilibrium"]),
-            "holds": status["holds"], "status": status["label"],
-            "best_known_reply": "" if reply is None else gain_text(metric, reply["gain"], reply["interval"]),
-            "status_text": status_text(entry)})
+        rows.append(
+            {
+                "players": players,
+                "metric": metric,
+                "shame": shame_value,
+                "mix": mix_text(entry["equilibrium"]),
+                "holds": status["holds"],
+                "status": status["label"],
+                "best_known_reply": "" if reply is None else gain_text(metric, reply["gain"], reply["interval"]),
+                "status_text": status_text(entry),
+            }
+        )
     return pl.DataFrame(rows)

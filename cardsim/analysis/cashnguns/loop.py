@@ -32,8 +32,13 @@ from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, parse_strategy
 from cardsim.sims.core.store import atomic_write_bytes
 
 
-def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = None,
-             on_round: Callable[[dict], None] | None = None) -> dict:
+def discover(
+    settings: DiscoverSettings,
+    *,
+    jobs: int = 1,
+    store: Path | None = None,
+    on_round: Callable[[dict], None] | None = None,
+) -> dict:
     """The PSRO loop: solve the library's symmetric equilibrium, search the strategy space for
     a best response to it, add the response when its gain is significant (95% low bound > 0),
     repeat. Beyond ``library_cap`` strategies leave the library, negligible shares (below
@@ -71,23 +76,42 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
             equilibrium = symmetric_equilibrium(table.game(library, settings.metric), seed=settings.seed)
             mix = equilibrium.mix
         archive = [parse_strategy(spec) for spec in names]
-        search = dict(budget=settings.budget, search_games=settings.search_games,
-                      validation_games=settings.validation_games, root=settings.seed, key=index,
-                      local=settings.local)
+        search = dict(
+            budget=settings.budget,
+            search_games=settings.search_games,
+            validation_games=settings.validation_games,
+            root=settings.seed,
+            key=index,
+            local=settings.local,
+        )
         main = find_reply(arena, strategies, mix, archive, **search)
-        replies = [main] + [find_reply(arena, strategies, mix, archive, **search, streams=(STOP_CHECK, check))
-                            for check in range(settings.stop_checks)]
+        replies = [main] + [
+            find_reply(arena, strategies, mix, archive, **search, streams=(STOP_CHECK, check))
+            for check in range(settings.stop_checks)
+        ]
         if settings.sweep:
-            replies.append(sweep_schedules(arena, strategies, mix, games=settings.search_games,
-                                           validation_games=settings.validation_games, root=settings.seed,
-                                           key=index, streams=(SWEEP_CHECK,)))
+            replies.append(
+                sweep_schedules(
+                    arena,
+                    strategies,
+                    mix,
+                    games=settings.search_games,
+                    validation_games=settings.validation_games,
+                    root=settings.seed,
+                    key=index,
+                    streams=(SWEEP_CHECK,),
+                )
+            )
         worst = max(replies, key=lambda reply: reply.high)
         for reply in replies:
             if reply.spec not in names:
                 names[reply.spec] = library_name(reply.strategy, names)
         converged = all(reply.low <= 0 and reply.high <= settings.stop_tolerance() for reply in replies)
-        new = sorted((reply for reply in replies if reply.spec not in library and reply.gain > 0),
-                     key=lambda reply: (reply.low > 0, reply.gain), reverse=True)
+        new = sorted(
+            (reply for reply in replies if reply.spec not in library and reply.gain > 0),
+            key=lambda reply: (reply.low > 0, reply.gain),
+            reverse=True,
+        )
         if any(reply.low > 0 for reply in replies):  # the best significant new reply, if any
             chosen = [reply for reply in new if reply.low > 0][:1]
         else:  # nothing significant: the likeliest gain unless every bound is within the tolerance
@@ -106,7 +130,7 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
             "candidates": settings.budget + settings.local,
             "search_payoff": main.search_payoff,
             "search": main.record(names),
-            "stop_checks": [reply.record(names) for reply in replies[1:1 + settings.stop_checks]],
+            "stop_checks": [reply.record(names) for reply in replies[1 : 1 + settings.stop_checks]],
             "sweep": replies[-1].record(names) if settings.sweep else None,
             "converged": converged,
             "exploitability": max(worst.gain, 0.0),
@@ -114,16 +138,35 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
             "exploitability_lo": worst.low,
             "exploitability_hi": worst.high,
             "validation_games": worst.games,
-            "exploitability_from": ("discover's search" if worst is main else "the schedule sweep"
-                                    if settings.sweep and worst is replies[-1] else "an independent stop check"),
-            "added": [{"name": names[reply.spec], "spec": reply.spec, "description": reply.strategy.describe(),
-                       "returned": reply.spec in dropped} for reply in chosen],
+            "exploitability_from": (
+                "discover's search"
+                if worst is main
+                else "the schedule sweep"
+                if settings.sweep and worst is replies[-1]
+                else "an independent stop check"
+            ),
+            "added": [
+                {
+                    "name": names[reply.spec],
+                    "spec": reply.spec,
+                    "description": reply.strategy.describe(),
+                    "returned": reply.spec in dropped,
+                }
+                for reply in chosen
+            ],
         }
-        document["library"] = next_library(library, record["equilibrium_specs"],
-                                            [reply.spec for reply in chosen], settings.library_cap,
-                                            settings.prune_share)
-        record["pruned"] = [{"name": names[s], "share": record["equilibrium_specs"].get(s, 0.0)}
-                            for s in library if s not in document["library"]]
+        document["library"] = next_library(
+            library,
+            record["equilibrium_specs"],
+            [reply.spec for reply in chosen],
+            settings.library_cap,
+            settings.prune_share,
+        )
+        record["pruned"] = [
+            {"name": names[s], "share": record["equilibrium_specs"].get(s, 0.0)}
+            for s in library
+            if s not in document["library"]
+        ]
         dropped.extend(s for s in library if s not in document["library"] and s not in dropped)
         document["rounds"].append(record)
         document["converged"] = converged
@@ -134,12 +177,14 @@ def discover(settings: DiscoverSettings, *, jobs: int = 1, store: Path | None = 
     return document
 
 
-def next_library(library: list[str], shares: dict[str, float], added: list[str], cap: int,
-                  prune_share: float = 0.0) -> list[str]:
+def next_library(
+    library: list[str], shares: dict[str, float], added: list[str], cap: int, prune_share: float = 0.0
+) -> list[str]:
     """The next round's library: the library plus the added strategies; while that exceeds
     ``cap``, a strategy of the old library leaves (never an added one): the oldest whose share
     in the equilibrium ``shares`` is under ``prune_share`` (or zero), else the one with the
     smallest share (the oldest of equals)."""
+
     def share(spec: str) -> float:
         return shares.get(spec, 0.0)
 
@@ -171,8 +216,13 @@ def start_names(settings: DiscoverSettings) -> dict[str, str]:
 
 def _load_discover(path: Path | None, settings: DiscoverSettings) -> dict:
     names = start_names(settings)
-    fresh = {"settings": settings_key(settings), "rounds": [], "converged": False,
-             "library": list(names), "names": names}
+    fresh = {
+        "settings": settings_key(settings),
+        "rounds": [],
+        "converged": False,
+        "library": list(names),
+        "names": names,
+    }
     if path is None or not path.exists():
         return fresh
     import json

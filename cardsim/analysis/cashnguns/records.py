@@ -55,9 +55,6 @@ def load_discover_documents(store: Path, players: Sequence[int]) -> dict[tuple[i
     return found
 
 
-
-
-
 def converged_entry(entry: dict) -> bool:
     """Whether an entry's mix is a searched equilibrium under the current stop rule: its run
     converged (no search gained significantly and every 95% bound was within the tolerance)
@@ -68,8 +65,13 @@ def converged_entry(entry: dict) -> bool:
     stopped when its own search alone found nothing."""
     tolerance = DEFAULT_TOLERANCE[entry.get("metric", "win")]
     beaten_outside = any(reply["gain"] > tolerance for reply in entry.get("beyond_space", []))
-    return (bool(entry["converged"]) and entry.get("method") != DISCOVER_METHOD_1
-            and not entry.get("refuted") and not beaten_outside)
+    return (
+        bool(entry["converged"])
+        and entry.get("method") != DISCOVER_METHOD_1
+        and not entry.get("refuted")
+        and not beaten_outside
+    )
+
 
 def outside_figures(entry: dict, check: dict) -> dict:
     """What the report gives as a reading's outside measure: the outside check's ``gain`` and
@@ -82,13 +84,21 @@ def outside_figures(entry: dict, check: dict) -> dict:
     records = [(True, entry["refuted"])] if entry.get("refuted") else []
     records += [(False, record) for record in entry.get("outside_checks", [])]
     best_hi = check.get("exploitability_hi", -math.inf)
-    found = {"gain": check.get("gain", math.nan), "exploitability_hi": check.get("exploitability_hi", math.nan),
-             "refuted": False, "command": None}
+    found = {
+        "gain": check.get("gain", math.nan),
+        "exploitability_hi": check.get("exploitability_hi", math.nan),
+        "refuted": False,
+        "command": None,
+    }
     for refutation, record in records:
         if record["interval"][1] > best_hi:
             best_hi = record["interval"][1]
-            found = {"gain": record["gain"], "exploitability_hi": best_hi, "refuted": refutation,
-                     "command": record["command"]}
+            found = {
+                "gain": record["gain"],
+                "exploitability_hi": best_hi,
+                "refuted": refutation,
+                "command": record["command"],
+            }
     return found
 
 
@@ -98,6 +108,7 @@ TARGET_POINTS = 1.0
 def gain_text(metric: str, gain: float, interval: Sequence[float] | None = None) -> str:
     """A reply's gain in the reading's unit with its 95% interval when recorded:
     ``+14.09 points (95% interval 13.58 to 14.61)`` or ``+$9,432 (95% interval $9,159 to $9,706)``."""
+
     def amount(value: float, sign: bool) -> str:
         if metric == "score":
             return f"{'-' if value < 0 else '+' if sign else ''}${abs(value):,.0f}"
@@ -130,23 +141,51 @@ def reading_status(entry: dict) -> dict:
             why.append(f"its run stopped at {entry.get('rounds', '?')} rounds without converging")
         if entry.get("refuted"):
             found_by = entry["refuted"].get("found_by")
-            why.append("refuted by " + {"schedule sweep": "the schedule sweep", "search": "an outside search"}
-                       .get(found_by, found_by or "an outside check"))
+            why.append(
+                "refuted by "
+                + {"schedule sweep": "the schedule sweep", "search": "an outside search"}.get(
+                    found_by, found_by or "an outside check"
+                )
+            )
         if any(reply["gain"] > tolerance for reply in entry.get("beyond_space", [])):
             why.append("beaten by a reply outside the searched space")
     records = ([entry["refuted"]] if entry.get("refuted") else []) + list(entry.get("outside_checks", []))
-    replies = [{"what": record.get("description") or record.get("reply"),
-                "spec": record.get("reply"), "gain": record["gain"], "interval": record.get("interval"),
-                "source": f"`{record['command']}`" if record.get("command") else "an outside check"}
-               for record in records]
-    replies += [{"what": reply["reply"], "spec": None, "gain": reply["gain"], "interval": reply.get("interval"),
-                 "source": reply.get("source", "an outside check")} for reply in entry.get("beyond_space", [])]
+    replies = [
+        {
+            "what": record.get("description") or record.get("reply"),
+            "spec": record.get("reply"),
+            "gain": record["gain"],
+            "interval": record.get("interval"),
+            "source": f"`{record['command']}`" if record.get("command") else "an outside check",
+        }
+        for record in records
+    ]
+    replies += [
+        {
+            "what": reply["reply"],
+            "spec": None,
+            "gain": reply["gain"],
+            "interval": reply.get("interval"),
+            "source": reply.get("source", "an outside check"),
+        }
+        for reply in entry.get("beyond_space", [])
+    ]
     best = max(replies, key=lambda reply: reply["gain"], default=None)
     if best is None and not holds and "exploitability" in entry and "exploitability_hi" in entry:
-        best = {"what": "discover's own last search", "spec": None, "gain": entry["exploitability"],
-                "interval": None, "hi": entry["exploitability_hi"], "source": f"`{entry.get('command', 'discover')}`"}
-    return {"holds": holds, "label": "converged within the searched space" if holds else "not converged",
-            "why": "; ".join(why), "reply": best}
+        best = {
+            "what": "discover's own last search",
+            "spec": None,
+            "gain": entry["exploitability"],
+            "interval": None,
+            "hi": entry["exploitability_hi"],
+            "source": f"`{entry.get('command', 'discover')}`",
+        }
+    return {
+        "holds": holds,
+        "label": "converged within the searched space" if holds else "not converged",
+        "why": "; ".join(why),
+        "reply": best,
+    }
 
 
 def status_text(entry: dict, sources: bool = True) -> str:

@@ -37,7 +37,6 @@ DISCOVER_CHUNK = 20_000
 SEARCH_CHUNK = 200
 
 
-
 class CashNGunsArena:
     """Plays Cash'n Guns games for the search: strategies as kernel rows, payoff per slot."""
 
@@ -62,8 +61,14 @@ class CashNGunsArena:
         return np.concatenate(parts)
 
 
-def _play_chunk(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame_value: int, metric: str,
-                populations: list | None = None) -> np.ndarray:
+def _play_chunk(
+    seeds: np.ndarray,
+    lineups: np.ndarray,
+    rows: np.ndarray,
+    shame_value: int,
+    metric: str,
+    populations: list | None = None,
+) -> np.ndarray:
     if populations:
         restore_registry(populations)  # a worker: the search rows' populations as the parent has them
     raw = play_lineups(seeds, np.ascontiguousarray(lineups), rows, shame_value)
@@ -156,8 +161,9 @@ def profile_weights(profiles: list[tuple[int, ...]], mix: np.ndarray) -> np.ndar
     return weights
 
 
-def fill_table(arena, table: ProfileTable, library: Sequence[str], mix: np.ndarray, games: int,
-               profile_min: int, seeds: np.ndarray) -> None:
+def fill_table(
+    arena, table: ProfileTable, library: Sequence[str], mix: np.ndarray, games: int, profile_min: int, seeds: np.ndarray
+) -> None:
     """Play every profile of ``library`` (specs) not yet in the table ``profile_min`` games,
     then ``games`` more spread over the profiles in proportion to :func:`profile_weights` (all
     profiles share ``seeds``: common random numbers)."""
@@ -176,19 +182,28 @@ def fill_table(arena, table: ProfileTable, library: Sequence[str], mix: np.ndarr
     payoffs = arena.play(strategies, lineups, game_seeds)
     start = 0
     for profile, _key, g in chosen:
-        table.add(tuple(library[i] for i in profile), payoffs[start:start + g])
+        table.add(tuple(library[i] for i in profile), payoffs[start : start + g])
         start += g
 
 
-def _lineups_against(mix: np.ndarray, players: int, games: int, root: int, *key: int,
-                     streams: tuple[int, ...] = ()) -> np.ndarray:
+def _lineups_against(
+    mix: np.ndarray, players: int, games: int, root: int, *key: int, streams: tuple[int, ...] = ()
+) -> np.ndarray:
     """(games, players - 1) opponents drawn independently from ``mix`` (library indices)."""
     rng = np.random.default_rng(_sequence(root, key, streams))
     return rng.choice(len(mix), size=(games, players - 1), p=mix).astype(np.int64)
 
 
-def focal_payoffs(arena, library: Sequence, mix: np.ndarray, candidates: Sequence, games: int,
-                  root: int, *key: int, streams: tuple[int, ...] = ()) -> np.ndarray:
+def focal_payoffs(
+    arena,
+    library: Sequence,
+    mix: np.ndarray,
+    candidates: Sequence,
+    games: int,
+    root: int,
+    *key: int,
+    streams: tuple[int, ...] = (),
+) -> np.ndarray:
     """(candidates, games) payoff of each candidate in slot 0 against opponents drawn from
     ``mix``, every candidate on the same games and opponents (common random numbers)."""
     opponents = _lineups_against(mix, arena.players, games, root, *key, 0, streams=streams)
@@ -200,10 +215,18 @@ def focal_payoffs(arena, library: Sequence, mix: np.ndarray, candidates: Sequenc
     return payoffs[:, 0].reshape(len(candidates), games)
 
 
-def search_best_response(arena, library: Sequence, mix: np.ndarray, candidates: Sequence, games: int,
-                         root: int, round_index: int, refine: Callable[[Sequence], Sequence] | None = None,
-                         streams: tuple[int, ...] = (),
-                         local: Sequence[Callable[[list, np.ndarray], Sequence]] = ()) -> tuple[object, float]:
+def search_best_response(
+    arena,
+    library: Sequence,
+    mix: np.ndarray,
+    candidates: Sequence,
+    games: int,
+    root: int,
+    round_index: int,
+    refine: Callable[[Sequence], Sequence] | None = None,
+    streams: tuple[int, ...] = (),
+    local: Sequence[Callable[[list, np.ndarray], Sequence]] = (),
+) -> tuple[object, float]:
     """The candidate with the highest payoff against ``mix``, by successive halving.
 
     Stage 1: every candidate plays ``games`` games; ``refine`` (if given) then proposes
@@ -225,21 +248,30 @@ def search_best_response(arena, library: Sequence, mix: np.ndarray, candidates: 
         extra = [c for c in step(pool, means) if c not in pool]
         if extra:
             pool += extra
-            more = focal_payoffs(arena, library, mix, extra, games, root, round_index, 10,
-                                 streams=streams).mean(axis=1)
+            more = focal_payoffs(arena, library, mix, extra, games, root, round_index, 10, streams=streams).mean(axis=1)
             means = np.concatenate([means, more])
     alive = list(range(len(pool)))
     for stage, (count, keep) in enumerate(((4 * games, 3), (15 * games, 1)), start=1):
         order = np.argsort(-means, kind="stable")
         alive = [alive[i] for i in order[: max(keep, len(pool) // 10) if stage == 1 else keep]]
-        means = focal_payoffs(arena, library, mix, [pool[i] for i in alive], count,
-                              root, round_index, 10 + stage, streams=streams).mean(axis=1)
+        means = focal_payoffs(
+            arena, library, mix, [pool[i] for i in alive], count, root, round_index, 10 + stage, streams=streams
+        ).mean(axis=1)
     best = int(np.argmax(means))
     return pool[alive[best]], float(means[best])
 
 
-def measure_gain(arena, library: Sequence, mix: np.ndarray, response, games: int, root: int,
-                 round_index: int, check: int = 0, streams: tuple[int, ...] = ()) -> tuple[float, float, float]:
+def measure_gain(
+    arena,
+    library: Sequence,
+    mix: np.ndarray,
+    response,
+    games: int,
+    root: int,
+    round_index: int,
+    check: int = 0,
+    streams: tuple[int, ...] = (),
+) -> tuple[float, float, float]:
     """Gain of ``response`` over the mix itself against the mix, on fresh paired games: each
     game is played once with ``response`` in slot 0 and once with a slot-0 strategy drawn from
     the mix, against the same opponents and seed. Returns (gain, 95% low, 95% high)."""
@@ -248,8 +280,9 @@ def measure_gain(arena, library: Sequence, mix: np.ndarray, response, games: int
     rng = np.random.default_rng(_sequence(root, (round_index, 22, check), streams))
     own = rng.choice(len(mix), size=games, p=mix).astype(np.int64)
     pool = list(library) + [response]
-    lineups = np.concatenate([np.column_stack([np.full(games, len(library)), opponents]),
-                              np.column_stack([own, opponents])])
+    lineups = np.concatenate(
+        [np.column_stack([np.full(games, len(library)), opponents]), np.column_stack([own, opponents])]
+    )
     payoffs = arena.play(pool, lineups, np.concatenate([seeds, seeds]))[:, 0]
     difference = payoffs[:games] - payoffs[games:]
     gain = float(difference.mean())
@@ -257,8 +290,9 @@ def measure_gain(arena, library: Sequence, mix: np.ndarray, response, games: int
     return gain, gain - half, gain + half
 
 
-def propose_candidates(archive: Sequence[Strategy], library: Sequence[Strategy], mix: np.ndarray,
-                       count: int, rng: np.random.Generator) -> list[Strategy]:
+def propose_candidates(
+    archive: Sequence[Strategy], library: Sequence[Strategy], mix: np.ndarray, count: int, rng: np.random.Generator
+) -> list[Strategy]:
     """``count`` distinct candidates (by spec): the archive (every strategy a library held or a
     round chose as its best reply) and the named strategies, then in turn a fresh random strategy and one to three mutations
     of a strategy drawn from the mix."""
@@ -341,8 +375,13 @@ def local_budget(local: int) -> tuple[int, int, list[int]]:
     return members, compound, [rest * (k + 1) // CLIMB_STEPS - rest * k // CLIMB_STEPS for k in range(CLIMB_STEPS)]
 
 
-def compound_candidates(members: Sequence[Strategy], leaders: Sequence[Strategy], count: int,
-                        pool: Sequence[Strategy], rng: np.random.Generator) -> list[Strategy]:
+def compound_candidates(
+    members: Sequence[Strategy],
+    leaders: Sequence[Strategy],
+    count: int,
+    pool: Sequence[Strategy],
+    rng: np.random.Generator,
+) -> list[Strategy]:
     """``count`` compound moves not in ``pool``: every pair of range ends (``space.end_pairs``,
     each strategy's pairs in an order drawn from ``rng``) of the ``members``, taken in turn,
     then of the ``leaders`` the same way; once those run out, random ``COMPOUND_SIZE``-parameter
@@ -354,8 +393,11 @@ def compound_candidates(members: Sequence[Strategy], leaders: Sequence[Strategy]
         return [options[int(i)] for i in rng.permutation(len(options))]
 
     bases = list(members) + list(leaders)
-    out = _fresh(pool, _interleave([shuffled_pairs(m) for m in members])
-                 + _interleave([shuffled_pairs(m) for m in leaders]), count)
+    out = _fresh(
+        pool,
+        _interleave([shuffled_pairs(m) for m in members]) + _interleave([shuffled_pairs(m) for m in leaders]),
+        count,
+    )
     attempts = 0
     while bases and len(out) < count and attempts < 50 * count:
         move = compound_move(bases[attempts % len(bases)], COMPOUND_SIZE, rng)
@@ -364,8 +406,9 @@ def compound_candidates(members: Sequence[Strategy], leaders: Sequence[Strategy]
     return out
 
 
-def local_search_steps(library: Sequence[Strategy], mix: np.ndarray, local: int,
-                       rng: np.random.Generator) -> list[Callable[[list, np.ndarray], list[Strategy]]]:
+def local_search_steps(
+    library: Sequence[Strategy], mix: np.ndarray, local: int, rng: np.random.Generator
+) -> list[Callable[[list, np.ndarray], list[Strategy]]]:
     """The local search of one best-response search (discover/5), as steps for
     :func:`search_best_response`, ``local`` candidates in all (none when 0), in this order:
 
@@ -399,8 +442,9 @@ def local_search_steps(library: Sequence[Strategy], mix: np.ndarray, local: int,
         return [pool[i] for i in np.argsort(-means, kind="stable")[:CLIMB_TOP]]
 
     def around_members(pool: list, means: np.ndarray) -> list[Strategy]:
-        return _fresh(pool, _interleave([neighbours(m) for m in support])
-                      + _interleave([neighbours(m) for m in rest]), members)
+        return _fresh(
+            pool, _interleave([neighbours(m) for m in support]) + _interleave([neighbours(m) for m in rest]), members
+        )
 
     def compound_moves(pool: list, means: np.ndarray) -> list[Strategy]:
         member_specs = {m.spec() for m in support}
@@ -412,6 +456,7 @@ def local_search_steps(library: Sequence[Strategy], mix: np.ndarray, local: int,
             options = _fresh(pool, [n for leader in leaders(pool, means) for n in neighbours(leader)], 10**9)
             picked = rng.permutation(len(options))[:count] if options else []
             return [options[int(i)] for i in sorted(picked)]
+
         return step
 
     steps = [around_members] + ([compound_moves] if compound > 0 else [])
@@ -438,15 +483,33 @@ class Reply:
 
     def record(self, names: dict[str, str]) -> dict:
         """The reply as a discover round stores it."""
-        return {"best_response": self.spec, "best_response_name": names.get(self.spec, self.spec),
-                "description": self.strategy.describe(), "candidates": self.candidates,
-                "gain": self.gain, "exploitability_lo": self.low, "exploitability_hi": self.high,
-                "validation_games": self.games}
+        return {
+            "best_response": self.spec,
+            "best_response_name": names.get(self.spec, self.spec),
+            "description": self.strategy.describe(),
+            "candidates": self.candidates,
+            "gain": self.gain,
+            "exploitability_lo": self.low,
+            "exploitability_hi": self.high,
+            "validation_games": self.games,
+        }
 
 
-def find_reply(arena, library: Sequence[Strategy], mix: np.ndarray, archive: Sequence[Strategy], *,
-               budget: int, search_games: int, validation_games: int, root: int, key: int,
-               streams: tuple[int, ...] = (), quick: bool = True, local: int = DEFAULT_LOCAL) -> Reply:
+def find_reply(
+    arena,
+    library: Sequence[Strategy],
+    mix: np.ndarray,
+    archive: Sequence[Strategy],
+    *,
+    budget: int,
+    search_games: int,
+    validation_games: int,
+    root: int,
+    key: int,
+    streams: tuple[int, ...] = (),
+    quick: bool = True,
+    local: int = DEFAULT_LOCAL,
+) -> Reply:
     """One best-response search against ``mix`` and the measure of its reply's gain.
 
     ``budget`` candidates: seven tenths proposed by :func:`propose_candidates` (the
@@ -463,9 +526,17 @@ def find_reply(arena, library: Sequence[Strategy], mix: np.ndarray, archive: Seq
     initial = budget - budget * 3 // 10
     candidates = propose_candidates(archive, library, mix, initial, rng)
     response, search_mean = search_best_response(
-        arena, library, mix, candidates, search_games, root, key,
-        refine=lambda leaders: refinements(leaders, budget - len(candidates), rng), streams=streams,
-        local=local_search_steps(library, mix, local, rng))
+        arena,
+        library,
+        mix,
+        candidates,
+        search_games,
+        root,
+        key,
+        refine=lambda leaders: refinements(leaders, budget - len(candidates), rng),
+        streams=streams,
+        local=local_search_steps(library, mix, local, rng),
+    )
     games = max(1, validation_games // 5) if quick else validation_games
     gain, low, high = measure_gain(arena, library, mix, response, games, root, key, 0, streams=streams)
     if quick and low <= 0:  # not clearly significant: measure on the full, separate set of games

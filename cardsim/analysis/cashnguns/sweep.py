@@ -56,8 +56,17 @@ def sweep_members(library: Sequence[Strategy], mix: np.ndarray) -> list[Strategy
     return [library[i] for i in ranked if mix[i] > 0 and isinstance(library[i], Strategy)]
 
 
-def sweep_schedules(arena, library: Sequence[Strategy], mix: np.ndarray, *, games: int, validation_games: int,
-                    root: int, key: int, streams: tuple[int, ...]) -> Reply:
+def sweep_schedules(
+    arena,
+    library: Sequence[Strategy],
+    mix: np.ndarray,
+    *,
+    games: int,
+    validation_games: int,
+    root: int,
+    key: int,
+    streams: tuple[int, ...],
+) -> Reply:
     """The best sweep candidate against ``mix`` (successive halving, ``games`` games each in
     the first stage) and its gain over the mix on ``validation_games`` fresh paired games,
     every draw from ``streams`` keyed by (``root``, ``key``)."""

@@ -56,26 +56,57 @@ def strategy_space_tables() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """The strategy space as three tables: named strategies (policies, spec, description), the
     policies of each part with their meaning, and each parameter with its default, range and
     meaning (from :class:`Strategy`'s documentation)."""
-    named = pl.DataFrame([
-        {"strategy": name, "bullet": s.bullet, "target": s.target, "lie": s.lie,
-         "spec": s.spec(), "description": description}
-        for name, (description, s) in NAMED_STRATEGIES.items()
-    ] + [{"strategy": "search", "bullet": "search", "target": "search", "lie": "search",
-          "spec": SearchStrategy().spec(),
-          "description": SearchStrategy().describe() + "; options budget=N (worlds per decision, default "
-          f"{DEFAULT_BUDGET}), metric=win|score, population=mix|library|presets|FILE.py joined with +"}])
-    policies = pl.DataFrame([
-        {"part": part, "policy": name, "meaning": meaning}
-        for part, table in (("bullet", BULLET_POLICIES), ("target", TARGET_POLICIES), ("lie", LIE_POLICIES))
-        for name, (_, meaning) in table.items()
-    ])
+    named = pl.DataFrame(
+        [
+            {
+                "strategy": name,
+                "bullet": s.bullet,
+                "target": s.target,
+                "lie": s.lie,
+                "spec": s.spec(),
+                "description": description,
+            }
+            for name, (description, s) in NAMED_STRATEGIES.items()
+        ]
+        + [
+            {
+                "strategy": "search",
+                "bullet": "search",
+                "target": "search",
+                "lie": "search",
+                "spec": SearchStrategy().spec(),
+                "description": SearchStrategy().describe() + "; options budget=N (worlds per decision, default "
+                f"{DEFAULT_BUDGET}), metric=win|score, population=mix|library|presets|FILE.py joined with +",
+            }
+        ]
+    )
+    policies = pl.DataFrame(
+        [
+            {"part": part, "policy": name, "meaning": meaning}
+            for part, table in (("bullet", BULLET_POLICIES), ("target", TARGET_POLICIES), ("lie", LIE_POLICIES))
+            for name, (_, meaning) in table.items()
+        ]
+    )
     default = Strategy()
-    parameters = pl.DataFrame([
-        {"parameter": name, "default": f"{getattr(default, name):g}", "range": f"{low:g} to {high:g}",
-         "meaning": PARAMETER_MEANINGS[name]}
-        for name, (low, high) in PARAM_RANGES.items()
-    ] + [{"parameter": "order", "default": default.order, "range": "any order of CCCCCBBX",
-          "meaning": PARAMETER_MEANINGS["order"]}])
+    parameters = pl.DataFrame(
+        [
+            {
+                "parameter": name,
+                "default": f"{getattr(default, name):g}",
+                "range": f"{low:g} to {high:g}",
+                "meaning": PARAMETER_MEANINGS[name],
+            }
+            for name, (low, high) in PARAM_RANGES.items()
+        ]
+        + [
+            {
+                "parameter": "order",
+                "default": default.order,
+                "range": "any order of CCCCCBBX",
+                "meaning": PARAMETER_MEANINGS["order"],
+            }
+        ]
+    )
     return named, policies, parameters
 
 
@@ -97,7 +128,6 @@ PARAMETER_MEANINGS = {
 }
 
 
-
 def _profile_rows(
     strategies: Sequence[str],
     players: int,
@@ -116,12 +146,17 @@ def _profile_rows(
     for profile in batch:
         specs = tuple(strategies[i] for i in profile)
         config = CashNGunsConfig(players=players, strategies=specs, shame_value=shame_value)
-        result = run(SIMULATOR, config, n=n, seed=seed, store=store, jobs=1, chunk_size=chunk,
-                     **(runner_options or {}))
+        result = run(SIMULATOR, config, n=n, seed=seed, store=store, jobs=1, chunk_size=chunk, **(runner_options or {}))
         for index in sorted(set(profile)):
             slots = [slot for slot, s in enumerate(profile) if s == index]
-            rows.append({"profile": "+".join(specs), "strategy": strategies[index],
-                         **pooled_seats(result.episodes, slots), "run": run_id(result)})
+            rows.append(
+                {
+                    "profile": "+".join(specs),
+                    "strategy": strategies[index],
+                    **pooled_seats(result.episodes, slots),
+                    "run": run_id(result),
+                }
+            )
     return rows
 
 
@@ -133,10 +168,16 @@ def pooled_seats(episodes: pl.DataFrame, slots: Sequence[int]) -> dict[str, Any]
     wins = episodes.select([f"win_{slot}" for slot in slots]).to_numpy().astype(np.float64)
     scores = episodes.select([f"score_{slot}" for slot in slots]).to_numpy().astype(np.float64)
     share, score = wins.mean(axis=1), scores.mean(axis=1)
-    return {"count": len(slots), "games": episodes.height, "n": episodes.height,
-            "seats": episodes.height * len(slots), "wins": int(wins.sum()),
-            "share_sum": float(share.sum()), "score_sum": float(score.sum()),
-            "score_sq": float((score**2).sum())}
+    return {
+        "count": len(slots),
+        "games": episodes.height,
+        "n": episodes.height,
+        "seats": episodes.height * len(slots),
+        "wins": int(wins.sum()),
+        "share_sum": float(share.sum()),
+        "score_sum": float(score.sum()),
+        "score_sq": float((score**2).sum()),
+    }
 
 
 def pooled_intervals(frame: pl.DataFrame) -> pl.DataFrame:
@@ -199,17 +240,17 @@ def profile_payoffs(
     batches = [profiles[i : i + size] for i in range(0, len(profiles), size)]
     arguments = (tuple(strategies), players)
     if jobs == 1:
-        results = (_profile_rows(*arguments, batch, n, seed, shame_value, store, runner_options)
-                   for batch in batches)
+        results = (_profile_rows(*arguments, batch, n, seed, shame_value, store, runner_options) for batch in batches)
     else:
         from joblib import Parallel, delayed
 
         start_workers(jobs)  # a Ctrl-C while they start: no traceback from them
-        results = stopped_quietly(Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(worker_task)(_profile_rows, *arguments, batch, n, seed, shame_value, store,
-                                 runner_options)
-            for batch in batches
-        ))
+        results = stopped_quietly(
+            Parallel(n_jobs=jobs, return_as="generator")(
+                delayed(worker_task)(_profile_rows, *arguments, batch, n, seed, shame_value, store, runner_options)
+                for batch in batches
+            )
+        )
     rows: list[dict] = []
     done = 0
     try:
@@ -219,12 +260,17 @@ def profile_payoffs(
             if on_profile is not None:
                 on_profile(done, len(profiles))
     except (KeyboardInterrupt, *worker_lost_errors()) as exc:  # type: ignore[misc]
-        stopped = ("interrupted" if isinstance(exc, KeyboardInterrupt)
-                   else f"interrupted: a worker process was stopped ({type(exc).__name__})")
-        kept = (f"their runs and finished chunks kept in {store}; run the same command to resume"
-                if store is not None else "nothing kept (no results store)")
-        raise Interrupted(f"{stopped}: {done} of {len(profiles)} profile(s) finished, "
-                          f"{kept}") from None
+        stopped = (
+            "interrupted"
+            if isinstance(exc, KeyboardInterrupt)
+            else f"interrupted: a worker process was stopped ({type(exc).__name__})"
+        )
+        kept = (
+            f"their runs and finished chunks kept in {store}; run the same command to resume"
+            if store is not None
+            else "nothing kept (no results store)"
+        )
+        raise Interrupted(f"{stopped}: {done} of {len(profiles)} profile(s) finished, {kept}") from None
     return pooled_intervals(pl.DataFrame(rows))
 
 
@@ -249,7 +295,9 @@ def payoff_matrix(profiles: pl.DataFrame, strategies: Sequence[str], players: in
     )
 
 
-def symmetric_game(profiles: pl.DataFrame, strategies: Sequence[str], players: int, metric: str = "win") -> SymmetricGame:
+def symmetric_game(
+    profiles: pl.DataFrame, strategies: Sequence[str], players: int, metric: str = "win"
+) -> SymmetricGame:
     """The symmetric game from a profile table (``metric`` 'win': p_win, 'score': mean score)."""
     if metric not in METRICS:
         raise UserError(f"metric must be one of: {', '.join(METRICS)}")
@@ -279,7 +327,6 @@ def symmetric_game(profiles: pl.DataFrame, strategies: Sequence[str], players: i
     return SymmetricGame(tuple(strategies), players, others, payoff, coefficients, variance, metric)
 
 
-
 def best_responses(matrix: pl.DataFrame, metric: str = "win") -> pl.DataFrame:
     """For each strategy B played by all others: the focal strategy with the highest payoff,
     its payoff with interval, and B's own payoff against itself (what deviating gains)."""
@@ -289,15 +336,17 @@ def best_responses(matrix: pl.DataFrame, metric: str = "win") -> pl.DataFrame:
         block = matrix.filter(pl.col("others") == others)
         best = block.sort(column, descending=True).row(0, named=True)
         itself = block.filter(pl.col("focal") == others).row(0, named=True)
-        rows.append({
-            "others": others,
-            "best_response": best["focal"],
-            "payoff": best[column],
-            "lo": best[lo],
-            "hi": best[hi],
-            "payoff_of_others": itself[column],
-            "gain": best[column] - itself[column],
-        })
+        rows.append(
+            {
+                "others": others,
+                "best_response": best["focal"],
+                "payoff": best[column],
+                "lo": best[lo],
+                "hi": best[hi],
+                "payoff_of_others": itself[column],
+                "gain": best[column] - itself[column],
+            }
+        )
     return pl.DataFrame(rows)
 
 
@@ -308,13 +357,15 @@ def equilibrium_table(equilibrium: Equilibrium, game: SymmetricGame) -> pl.DataF
     lo, hi = equilibrium.payoffs - half, equilibrium.payoffs + half
     if game.metric == "win":
         lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
-    return pl.DataFrame({
-        "strategy": list(game.strategies),
-        "share": equilibrium.mix,
-        "payoff_vs_mix": equilibrium.payoffs,
-        "lo": lo,
-        "hi": hi,
-    }).sort(["share", "payoff_vs_mix"], descending=True)
+    return pl.DataFrame(
+        {
+            "strategy": list(game.strategies),
+            "share": equilibrium.mix,
+            "payoff_vs_mix": equilibrium.payoffs,
+            "lo": lo,
+            "hi": hi,
+        }
+    ).sort(["share", "payoff_vs_mix"], descending=True)
 
 
 def per_slot_table(config: CashNGunsConfig, episodes: pl.DataFrame) -> pl.DataFrame:
@@ -326,12 +377,21 @@ def per_slot_table(config: CashNGunsConfig, episodes: pl.DataFrame) -> pl.DataFr
         lo, hi = wilson_interval(wins, n)
         score = episodes[f"score_{slot}"].cast(pl.Float64)
         half = Z95 * float(score.std() or 0.0) / np.sqrt(n)
-        rows.append({
-            "slot": slot, "strategy": spec, "n": n, "wins": wins, "p_win": wins / n,
-            "lo": float(lo), "hi": float(hi), "mean_score": float(score.mean()),
-            "score_lo": float(score.mean()) - half, "score_hi": float(score.mean()) + half,
-            "survived": float(episodes[f"alive_{slot}"].mean()),
-            "wounds": float(episodes[f"wounds_{slot}"].cast(pl.Float64).mean()),
-            "shame": float(episodes[f"shame_{slot}"].cast(pl.Float64).mean()),
-        })
+        rows.append(
+            {
+                "slot": slot,
+                "strategy": spec,
+                "n": n,
+                "wins": wins,
+                "p_win": wins / n,
+                "lo": float(lo),
+                "hi": float(hi),
+                "mean_score": float(score.mean()),
+                "score_lo": float(score.mean()) - half,
+                "score_hi": float(score.mean()) + half,
+                "survived": float(episodes[f"alive_{slot}"].mean()),
+                "wounds": float(episodes[f"wounds_{slot}"].cast(pl.Float64).mean()),
+                "shame": float(episodes[f"shame_{slot}"].cast(pl.Float64).mean()),
+            }
+        )
     return pl.DataFrame(rows)

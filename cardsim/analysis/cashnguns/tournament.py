@@ -85,10 +85,11 @@ def resolve_entrants(given: Sequence[str], players: int, metric: str, shame_valu
         if spec in ("mix", "library"):
             entry = load_libraries().get((players, metric, shame_value))
             if entry is None:
-                raise UserError(f"--entrant {spec}: no shipped library for {players} players, "
-                                f"--metric {metric} --shame {shame_value}")
-            members = [m for m in entry["library"]
-                       if spec == "library" or entry["equilibrium"].get(m["name"], 0.0) > 0]
+                raise UserError(
+                    f"--entrant {spec}: no shipped library for {players} players, "
+                    f"--metric {metric} --shame {shame_value}"
+                )
+            members = [m for m in entry["library"] if spec == "library" or entry["equilibrium"].get(m["name"], 0.0) > 0]
             entrants += [Entrant(m["name"], parse_strategy(m["spec"]).spec(), "built-in") for m in members]
             continue
         if spec in PLAYERS:
@@ -130,8 +131,11 @@ class TournamentSettings:
     chosen: str = field(default="", init=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.players, bool) or not isinstance(self.players, int) or not (
-                MIN_PLAYERS <= self.players <= MAX_PLAYERS):
+        if (
+            isinstance(self.players, bool)
+            or not isinstance(self.players, int)
+            or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS)
+        ):
             raise UserError(f"--players must be {MIN_PLAYERS}-{MAX_PLAYERS} (seed rules), got {self.players!r}")
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
             raise UserError(f"--n must be a positive integer, got {self.games!r}")
@@ -142,12 +146,14 @@ class TournamentSettings:
         if not (isinstance(self.alpha, (int, float)) and self.alpha > 0 and math.isfinite(self.alpha)):
             raise UserError(f"--alpha must be a positive number, got {self.alpha!r}")
         if isinstance(self.population, bool) or not isinstance(self.population, int) or self.population < self.players:
-            raise UserError(f"--population must be an integer of at least --players ({self.players}), "
-                            f"got {self.population!r}")
+            raise UserError(
+                f"--population must be an integer of at least --players ({self.players}), got {self.population!r}"
+            )
         chosen = choose_design(self.design, len(self.entrants), self.players, self.games)
         if chosen == "distinct" and len(self.entrants) < self.players:
-            raise UserError(f"--entrant: the distinct design seats {self.players} different entrants, "
-                            f"got {len(self.entrants)}")
+            raise UserError(
+                f"--entrant: the distinct design seats {self.players} different entrants, got {len(self.entrants)}"
+            )
         object.__setattr__(self, "chosen", chosen)
 
     def plan(self) -> tuple[list[tuple[int, ...]], int]:
@@ -164,8 +170,15 @@ class TournamentSettings:
         return rng.integers(0, np.iinfo(np.int64).max, size=deals, dtype=np.int64).astype(np.uint64)
 
 
-def _block(specs: tuple[str, ...], kinds: tuple[str, ...], players: int, shame_value: int,
-           block: list[tuple[int, int, tuple[int, ...]]], seeds: np.ndarray, chunk_rows: int) -> pl.DataFrame:
+def _block(
+    specs: tuple[str, ...],
+    kinds: tuple[str, ...],
+    players: int,
+    shame_value: int,
+    block: list[tuple[int, int, tuple[int, ...]]],
+    seeds: np.ndarray,
+    chunk_rows: int,
+) -> pl.DataFrame:
     """Play one chunk (in a worker): its compositions (index, position, members) on every deal;
     one row per composition slot of the chunk, wide (``e<k>`` entrant of the k-th member kind,
     -1 where none, then its sums), padded to ``chunk_rows`` rows with composition -1."""
@@ -180,13 +193,16 @@ def _block(specs: tuple[str, ...], kinds: tuple[str, ...], players: int, shame_v
     engine = python[lineups].any(axis=1)
     wins = np.zeros(lineups.shape, np.float64)
     scores = np.zeros(lineups.shape, np.float64)
-    for mask, play in ((~engine, lambda s, ln: play_lineups(s, ln, rows, shame_value)),
-                       (engine, lambda s, ln: engine_lineups(s, ln, specs, shame_value))):
+    for mask, play in (
+        (~engine, lambda s, ln: play_lineups(s, ln, rows, shame_value)),
+        (engine, lambda s, ln: engine_lineups(s, ln, specs, shame_value)),
+    ):
         if mask.any():
             money, _, shame, alive, winner = play(game_seeds[mask], np.ascontiguousarray(lineups[mask]))[:5]
             wins[mask] = winner
-            scores[mask] = np.where(alive, money.astype(np.float64) * UNIT_DOLLARS
-                                    + shame.astype(np.float64) * shame_value, 0.0)
+            scores[mask] = np.where(
+                alive, money.astype(np.float64) * UNIT_DOLLARS + shame.astype(np.float64) * shame_value, 0.0
+            )
     out: dict[str, list] = {"composition": []}
     for k in range(players):
         for name in ("e", "count", "w", "w2", "s", "s2"):
@@ -204,8 +220,9 @@ def _block(specs: tuple[str, ...], kinds: tuple[str, ...], players: int, shame_v
     frame = pl.DataFrame(out, schema_overrides={"composition": pl.Int64})
     padding = chunk_rows - frame.height
     if padding:
-        empty = pl.DataFrame({c: [-1 if c == "composition" or c.startswith("e") else 0] * padding
-                              for c in frame.columns}).cast(frame.schema)  # type: ignore[arg-type]
+        empty = pl.DataFrame(
+            {c: [-1 if c == "composition" or c.startswith("e") else 0] * padding for c in frame.columns}
+        ).cast(frame.schema)  # type: ignore[arg-type]
         frame = pl.concat([frame, empty])
     return frame
 
@@ -216,21 +233,32 @@ def _long(frame: pl.DataFrame, players: int, deals: int) -> pl.DataFrame:
     parts = []
     for k in range(players):
         part = frame.filter((pl.col("composition") >= 0) & (pl.col(f"e{k}") >= 0)).select(
-            "composition", pl.col(f"e{k}").alias("entrant"), pl.col(f"count{k}").alias("count"),
-            pl.lit(deals).alias("games"), *(pl.col(f"{n}{k}").alias(n) for n in ("w", "w2", "s", "s2")))
+            "composition",
+            pl.col(f"e{k}").alias("entrant"),
+            pl.col(f"count{k}").alias("count"),
+            pl.lit(deals).alias("games"),
+            *(pl.col(f"{n}{k}").alias(n) for n in ("w", "w2", "s", "s2")),
+        )
         parts.append(part)
     return pl.concat(parts).sort("composition", "entrant")
 
 
-def play_tournament(settings: TournamentSettings, *, jobs: int = 1, store: Path | None = None,
-                    on_chunk: Callable[[int, int], None] | None = None) -> dict:
+def play_tournament(
+    settings: TournamentSettings,
+    *,
+    jobs: int = 1,
+    store: Path | None = None,
+    on_chunk: Callable[[int, int], None] | None = None,
+) -> dict:
     """Play (or resume) the tournament; the per-(composition, entrant) sums with the plan:
     ``{"sums", "compositions", "deals", "design"}``."""
     played, deals = settings.plan()
     seeds = settings.deal_seeds(deals)
     per_chunk = max(1, CHUNK_GAMES // deals)
-    blocks = [[(i, i - start, played[i]) for i in range(start, min(start + per_chunk, len(played)))]
-              for start in range(0, len(played), per_chunk)]
+    blocks = [
+        [(i, i - start, played[i]) for i in range(start, min(start + per_chunk, len(played)))]
+        for start in range(0, len(played), per_chunk)
+    ]
     specs = tuple(e.spec for e in settings.entrants)
     kinds = tuple(e.kind for e in settings.entrants)
     for entrant in settings.entrants:  # a file that fails to load: an error before anything runs
@@ -239,17 +267,32 @@ def play_tournament(settings: TournamentSettings, *, jobs: int = 1, store: Path 
     stored = None
     if store is not None:
         identity = {
-            "game": "cashnguns", "what": "tournament",
-            "entrants": [[e.label, e.spec, e.kind, file_digest(e.spec) if e.kind == "python" else ""]
-                         for e in settings.entrants],
-            "players": settings.players, "design": settings.chosen, "deals": deals,
-            "compositions": len(played), "shame_value": settings.shame_value, "seed": settings.seed,
-            "chunk_size": per_chunk, "version": __version__,
+            "game": "cashnguns",
+            "what": "tournament",
+            "entrants": [
+                [e.label, e.spec, e.kind, file_digest(e.spec) if e.kind == "python" else ""] for e in settings.entrants
+            ],
+            "players": settings.players,
+            "design": settings.chosen,
+            "deals": deals,
+            "compositions": len(played),
+            "shame_value": settings.shame_value,
+            "seed": settings.seed,
+            "chunk_size": per_chunk,
+            "version": __version__,
             "code": code_fingerprint("cardsim.sims.cashnguns.simulator"),
         }
-        stored = open_run(Path(store) / TOURNAMENT_FOLDER, "tournament", identity, {
-            "game": "cashnguns", "chunk_size": per_chunk, "code_module": "cardsim.sims.cashnguns.simulator",
-            "created": datetime.now(timezone.utc).isoformat(timespec="seconds")})
+        stored = open_run(
+            Path(store) / TOURNAMENT_FOLDER,
+            "tournament",
+            identity,
+            {
+                "game": "cashnguns",
+                "chunk_size": per_chunk,
+                "code_module": "cardsim.sims.cashnguns.simulator",
+                "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            },
+        )
     frames: dict[int, pl.DataFrame] = {}
     if stored is not None:
         for index in stored.trusted_chunk_indices():
@@ -265,8 +308,9 @@ def play_tournament(settings: TournamentSettings, *, jobs: int = 1, store: Path 
         from cardsim.sims.core.interrupts import start_workers, stopped_quietly, worker_task
 
         start_workers(jobs)
-        results = stopped_quietly(Parallel(n_jobs=jobs, return_as="generator")(
-            delayed(worker_task)(_block, *a) for a in arguments))
+        results = stopped_quietly(
+            Parallel(n_jobs=jobs, return_as="generator")(delayed(worker_task)(_block, *a) for a in arguments)
+        )
     try:
         for index, frame in zip(todo, results):
             frames[index] = frame
@@ -276,12 +320,20 @@ def play_tournament(settings: TournamentSettings, *, jobs: int = 1, store: Path 
             if on_chunk is not None:
                 on_chunk(len(frames), len(blocks))
     except KeyboardInterrupt:
-        kept = (f"finished chunks kept in {store}; run the same command to resume" if store is not None
-                else "nothing kept (no results store)")
+        kept = (
+            f"finished chunks kept in {store}; run the same command to resume"
+            if store is not None
+            else "nothing kept (no results store)"
+        )
         raise Interrupted(f"interrupted: {len(frames)} of {len(blocks)} chunk(s) finished, {kept}") from None
     wide = pl.concat([frames[i] for i in range(len(blocks))])
-    return {"sums": _long(wide, settings.players, deals), "compositions": played, "deals": deals,
-            "design": settings.chosen, "run": stored.run_id if stored is not None else None}
+    return {
+        "sums": _long(wide, settings.players, deals),
+        "compositions": played,
+        "deals": deals,
+        "design": settings.chosen,
+        "run": stored.run_id if stored is not None else None,
+    }
 
 
 def tournament_tables(settings: TournamentSettings, played: dict) -> dict:
@@ -297,22 +349,41 @@ def tournament_tables(settings: TournamentSettings, played: dict) -> dict:
     }
     equilibrium_facts = None
     if played["design"] == "all":
-        game = symmetric_game(profile_rows(sums, labels, compositions_played), labels, settings.players,
-                              settings.metric)
+        game = symmetric_game(
+            profile_rows(sums, labels, compositions_played), labels, settings.players, settings.metric
+        )
         equilibrium = symmetric_equilibrium(game, seed=settings.seed)
         tables["equilibrium"] = equilibrium_table(equilibrium, game)
-        equilibrium_facts = {"value": equilibrium.value, "regret": equilibrium.regret,
-                             "best_deviation": equilibrium.best_deviation}
+        equilibrium_facts = {
+            "value": equilibrium.value,
+            "regret": equilibrium.regret,
+            "best_deviation": equilibrium.best_deviation,
+        }
     else:
         tables["equilibrium"] = None
-    tables["alpharank"] = rank_by_alpha(sums, labels, compositions_played, settings.players, settings.metric,
-                                        alpha=settings.alpha, population=settings.population)
+    tables["alpharank"] = rank_by_alpha(
+        sums,
+        labels,
+        compositions_played,
+        settings.players,
+        settings.metric,
+        alpha=settings.alpha,
+        population=settings.population,
+    )
     games = len(compositions_played) * played["deals"]
     tables["summary"] = {
-        "players": settings.players, "design": played["design"], "compositions": len(compositions_played),
-        "deals_per_composition": played["deals"], "games": games, "seed": settings.seed,
-        "shame_value": settings.shame_value, "metric": settings.metric, "alpha": settings.alpha,
-        "population": settings.population, "equilibrium": equilibrium_facts, "run": played["run"],
+        "players": settings.players,
+        "design": played["design"],
+        "compositions": len(compositions_played),
+        "deals_per_composition": played["deals"],
+        "games": games,
+        "seed": settings.seed,
+        "shame_value": settings.shame_value,
+        "metric": settings.metric,
+        "alpha": settings.alpha,
+        "population": settings.population,
+        "equilibrium": equilibrium_facts,
+        "run": played["run"],
         "entrants": [{"label": e.label, "spec": e.spec, "kind": e.kind} for e in settings.entrants],
     }
     return tables
@@ -320,9 +391,13 @@ def tournament_tables(settings: TournamentSettings, played: dict) -> dict:
 
 #: The benchmark's entrants: five built-in strategies and five written in Python.
 BENCH_BUILT_IN = ("stubborn", "coward", "shark", "calculator", "bluffer")
-BENCH_PYTHON = ("examples/strategies/cashnguns_patient.py:Patient", "examples/strategies/cashnguns_counter.py:Counter",
-                "examples/strategies/cashnguns_reader_4p.py:Reader", "examples/strategies/cashnguns_aim_5p.py:Emu",
-                "examples/strategies/cashnguns_shame_leader_6p.py:X6")
+BENCH_PYTHON = (
+    "examples/strategies/cashnguns_patient.py:Patient",
+    "examples/strategies/cashnguns_counter.py:Counter",
+    "examples/strategies/cashnguns_reader_4p.py:Reader",
+    "examples/strategies/cashnguns_aim_5p.py:Emu",
+    "examples/strategies/cashnguns_shame_leader_6p.py:X6",
+)
 #: CPU-seconds the 10-entrant, 5-player, 20,000-game tournament with five Python entrants may take.
 BENCH_TARGET_SECONDS = 120.0
 
@@ -347,8 +422,10 @@ def bench_rows(quick: bool = False, root: Path | None = None) -> list[dict]:
     python = tuple(str(root / spec.rpartition(":")[0]) + ":" + spec.rpartition(":")[2] for spec in BENCH_PYTHON)
     reference = (*BENCH_BUILT_IN, "sniper", "hunter", "avenger", "vulture", "reader")
     rows = []
-    for what, given in (("5 built-in + 5 Python entrants", BENCH_BUILT_IN + python),
-                        ("10 built-in entrants (reference)", reference)):
+    for what, given in (
+        ("5 built-in + 5 Python entrants", BENCH_BUILT_IN + python),
+        ("10 built-in entrants (reference)", reference),
+    ):
         close_hosts()
         entrants = resolve_entrants(list(given), 5, "win", -5_000)
         settings = TournamentSettings(tuple(entrants), players=5, games=games, design="all")
@@ -358,9 +435,17 @@ def bench_rows(quick: bool = False, root: Path | None = None) -> list[dict]:
         close_hosts()
         seconds = _cpu_seconds() - started
         count = len(played["compositions"]) * played["deals"]
-        rows.append({"what": what, "entrants": len(entrants), "players": 5, "games": count,
-                     "compositions": len(played["compositions"]), "cpu_seconds": round(seconds, 2),
-                     "games_per_cpu_second": round(count / seconds)})
+        rows.append(
+            {
+                "what": what,
+                "entrants": len(entrants),
+                "players": 5,
+                "games": count,
+                "compositions": len(played["compositions"]),
+                "cpu_seconds": round(seconds, 2),
+                "games_per_cpu_second": round(count / seconds),
+            }
+        )
     rows[0]["target_cpu_seconds"] = BENCH_TARGET_SECONDS * games / 20_000
     rows[0]["meets_target"] = bool(rows[0]["cpu_seconds"] <= rows[0]["target_cpu_seconds"])
     rows[0]["ratio_to_reference"] = round(rows[0]["cpu_seconds"] / rows[1]["cpu_seconds"], 2)

@@ -34,8 +34,9 @@ def payoff_heatmap(matrix: pl.DataFrame, *, players: int, metric: str = "win") -
     ax.set_ylabel("focal player's strategy")
     n = int(matrix.filter(pl.col("focal") != pl.col("others"))["n"].min() or matrix["n"].min())
     what = "win probability" if metric == "win" else "mean score ($)"
-    ax.set_title(f"Cash'n Guns, {players} players: focal {what}\n"
-                 f"(n={n:,} per cell, diagonal pools all seats; 95% intervals)")
+    ax.set_title(
+        f"Cash'n Guns, {players} players: focal {what}\n(n={n:,} per cell, diagonal pools all seats; 95% intervals)"
+    )
     middle = np.nanmean(values)
     for i in range(size):
         for j in range(size):
@@ -43,8 +44,9 @@ def payoff_heatmap(matrix: pl.DataFrame, *, players: int, metric: str = "win") -
                 text = f"{values[i, j]:.0%}\n[{lows[i, j]:.0%},{highs[i, j]:.0%}]"
             else:
                 text = f"{values[i, j] / 1000:.0f}k\n[{lows[i, j] / 1000:.0f},{highs[i, j] / 1000:.0f}]"
-            ax.text(j, i, text, ha="center", va="center", fontsize=5.5,
-                    color="black" if values[i, j] > middle else "white")
+            ax.text(
+                j, i, text, ha="center", va="center", fontsize=5.5, color="black" if values[i, j] > middle else "white"
+            )
     fig.colorbar(image, ax=ax, shrink=0.8)
     return fig
 

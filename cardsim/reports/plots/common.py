@@ -24,9 +24,19 @@ def _whiskers(table: pl.DataFrame, y: str, lo: str, hi: str) -> np.ndarray:
 
 
 def interval_lines(
-    table: pl.DataFrame, *, x: str, series: str | None, title: str, xlabel: str,
-    ylabel: str = "win rate", y: str = "p", lo: str = "lo", hi: str = "hi", percent: bool = True,
-    series_order: Sequence | None = None, reference: float | None = None,
+    table: pl.DataFrame,
+    *,
+    x: str,
+    series: str | None,
+    title: str,
+    xlabel: str,
+    ylabel: str = "win rate",
+    y: str = "p",
+    lo: str = "lo",
+    hi: str = "hi",
+    percent: bool = True,
+    series_order: Sequence | None = None,
+    reference: float | None = None,
 ) -> Figure:
     """One line per ``series`` value over ``x`` with 95% interval whiskers."""
     fig, ax = new_figure(6.4, 3.8)
@@ -44,8 +54,16 @@ def interval_lines(
         offset = (index - (count - 1) / 2) * width / max(1, count - 1) if count > 1 else 0.0
         xs = part["_pos"].to_numpy().astype(float) + offset
         style = series_style(index)
-        ax.errorbar(xs, part[y].to_numpy(), yerr=_whiskers(part, y, lo, hi), capsize=3,
-                    label=None if group is None else str(group), markersize=5, linewidth=1.4, **style)
+        ax.errorbar(
+            xs,
+            part[y].to_numpy(),
+            yerr=_whiskers(part, y, lo, hi),
+            capsize=3,
+            label=None if group is None else str(group),
+            markersize=5,
+            linewidth=1.4,
+            **style,
+        )
     if reference is not None:
         ax.axhline(reference, color="#777777", linewidth=0.8, linestyle=":")
     ax.set_xticks(range(len(xs_all)), [str(v) for v in xs_all])
@@ -60,9 +78,19 @@ def interval_lines(
 
 
 def interval_bars(
-    table: pl.DataFrame, *, label: str, title: str, xlabel: str = "win rate", y: str = "p",
-    lo: str = "lo", hi: str = "hi", reference: float | None = None, reference_label: str = "",
-    percent: bool = True, highlight: Sequence[str] = (), legend: tuple[str, str] = ("highlighted", "other"),
+    table: pl.DataFrame,
+    *,
+    label: str,
+    title: str,
+    xlabel: str = "win rate",
+    y: str = "p",
+    lo: str = "lo",
+    hi: str = "hi",
+    reference: float | None = None,
+    reference_label: str = "",
+    percent: bool = True,
+    highlight: Sequence[str] = (),
+    legend: tuple[str, str] = ("highlighted", "other"),
 ) -> Figure:
     """Horizontal bars (one per row, top to bottom in table order) with interval whiskers; the
     rows named in ``highlight`` in a second colour, which the legend names (``legend``: the
@@ -72,8 +100,14 @@ def interval_bars(
     ys = np.arange(rows)[::-1]
     labels = [str(v) for v in table[label].to_list()]
     colours = [OKABE_ITO[1] if name in highlight else OKABE_ITO[0] for name in labels]
-    ax.barh(ys, table[y].to_numpy(), color=colours, height=0.65,
-            xerr=_whiskers(table, y, lo, hi), error_kw={"capsize": 2.5, "elinewidth": 1, "ecolor": "#222222"})
+    ax.barh(
+        ys,
+        table[y].to_numpy(),
+        color=colours,
+        height=0.65,
+        xerr=_whiskers(table, y, lo, hi),
+        error_kw={"capsize": 2.5, "elinewidth": 1, "ecolor": "#222222"},
+    )
     ax.set_yticks(ys, labels, fontsize=8)
     ax.grid(axis="y", visible=False)
     handles: list = []
@@ -94,8 +128,14 @@ def interval_bars(
 
 
 def histograms(
-    frame: pl.DataFrame, *, value: str, series: str, title: str, xlabel: str,
-    series_order: Sequence | None = None, bins: Sequence[float] | None = None,
+    frame: pl.DataFrame,
+    *,
+    value: str,
+    series: str,
+    title: str,
+    xlabel: str,
+    series_order: Sequence | None = None,
+    bins: Sequence[float] | None = None,
 ) -> Figure:
     """Step histograms of ``value`` (as shares of each series' episodes), one per series."""
     fig, ax = new_figure(6.4, 3.8)
@@ -108,8 +148,14 @@ def histograms(
             continue
         counts, _ = np.histogram(data, bins=edges)
         style = series_style(index)
-        ax.stairs(counts / data.size, edges, label=f"{group} (n={data.size:,})", color=style["color"],
-                  linestyle=style["linestyle"], linewidth=1.5)
+        ax.stairs(
+            counts / data.size,
+            edges,
+            label=f"{group} (n={data.size:,})",
+            color=style["color"],
+            linestyle=style["linestyle"],
+            linewidth=1.5,
+        )
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share of games")
     ax.set_title(title, wrap=True)
@@ -119,8 +165,15 @@ def histograms(
 
 
 def heatmap(
-    values: np.ndarray, *, rows: Sequence[str], columns: Sequence[str], title: str, xlabel: str,
-    ylabel: str, fmt: str = "{:.2f}", colorbar_label: str = "",
+    values: np.ndarray,
+    *,
+    rows: Sequence[str],
+    columns: Sequence[str],
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    fmt: str = "{:.2f}",
+    colorbar_label: str = "",
 ) -> Figure:
     """A matrix with its value written in every cell (readable without colour)."""
     fig, ax = new_figure(6.4, max(3.0, 0.42 * len(rows) + 1.4))

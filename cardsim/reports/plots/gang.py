@@ -21,8 +21,14 @@ def success_by_players_plot(summary: pl.DataFrame) -> Figure:
     :func:`cardsim.analysis.gang.heist_summary` output at one ``levels`` value."""
     n_min = int(summary["n"].min())
     return interval_lines(
-        summary, x="players", series="model", series_order=_models_in(summary),
-        y="success", lo="success_lo", hi="success_hi", ylabel="heist success",
+        summary,
+        x="players",
+        series="model",
+        series_order=_models_in(summary),
+        y="success",
+        lo="success_lo",
+        hi="success_hi",
+        ylabel="heist success",
         xlabel="players",
         title=f"The Gang: heist success by model (n>={n_min:,} per point, 95% CI)",
     )
@@ -34,11 +40,17 @@ def levels_curve_plot(summary: pl.DataFrame) -> Figure:
     n_min = int(summary["n"].min())
     players = sorted(set(summary["players"].to_list()))
     return interval_lines(
-        summary, x="levels", series="model", series_order=_models_in(summary),
-        y="success", lo="success_lo", hi="success_hi", ylabel="heist success",
-        xlabel="levels (strength bands per chip)", reference=1.0,
-        title=f"The Gang, {'/'.join(map(str, players))} players: success by levels "
-        f"(n>={n_min:,}, 95% CI)",
+        summary,
+        x="levels",
+        series="model",
+        series_order=_models_in(summary),
+        y="success",
+        lo="success_lo",
+        hi="success_hi",
+        ylabel="heist success",
+        xlabel="levels (strength bands per chip)",
+        reference=1.0,
+        title=f"The Gang, {'/'.join(map(str, players))} players: success by levels (n>={n_min:,}, 95% CI)",
     )
 
 
@@ -52,8 +64,13 @@ def card_effects_plot(effects: pl.DataFrame) -> Figure:
     model = rows["model"][0]
     players = rows["players"][0]
     return interval_bars(
-        rows, label="card", y="difference", lo="difference_lo", hi="difference_hi",
-        xlabel="heist success minus success without cards", reference=0.0,
+        rows,
+        label="card",
+        y="difference",
+        lo="difference_lo",
+        hi="difference_hi",
+        xlabel="heist success minus success without cards",
+        reference=0.0,
         title=f"The Gang, {players} players, {model}: card effects ({sizes}, 95% CI)",
         highlight=[c for c, k in zip(rows["card"], rows["kind"]) if k == "specialist"],
         legend=("specialist", "challenge"),
@@ -66,11 +83,17 @@ def game_win_plot(summary: pl.DataFrame) -> Figure:
     n_min = int(summary["n"].min())
     order = ["basic", "advanced", "professional", "master"]
     table = summary.with_columns(
-        pl.col("mode").replace_strict({m: f"{i + 1} {m}" for i, m in enumerate(order)})
-        .alias("mode")
+        pl.col("mode").replace_strict({m: f"{i + 1} {m}" for i, m in enumerate(order)}).alias("mode")
     )
     return interval_lines(
-        table, x="mode", series="model", series_order=_models_in(table), y="win", lo="win_lo",
-        hi="win_hi", ylabel="game win rate", xlabel="mode",
+        table,
+        x="mode",
+        series="model",
+        series_order=_models_in(table),
+        y="win",
+        lo="win_lo",
+        hi="win_hi",
+        ylabel="game win rate",
+        xlabel="mode",
         title=f"The Gang: game win rate by mode (n>={n_min:,} games/point, 95% CI)",
     )

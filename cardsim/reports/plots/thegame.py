@@ -39,8 +39,7 @@ def win_rate_plot(summary: pl.DataFrame) -> Figure:
     )
 
 
-def cards_left_histogram(counts: pl.DataFrame, players: int,
-                         strategies: Sequence[str] | None = None) -> Figure:
+def cards_left_histogram(counts: pl.DataFrame, players: int, strategies: Sequence[str] | None = None) -> Figure:
     """Share of games by cards left at one player count as small multiples: one panel per
     strategy on shared axes, the wins (0 cards left) marked and the median named, so six
     distributions read side by side instead of as six overlaid lines; ``counts`` is
@@ -68,19 +67,24 @@ def cards_left_histogram(counts: pl.DataFrame, players: int,
         colour = series_style(index)["color"]
         # one filled outline over the unit bins centred on 1..98: the picture of 98 touching
         # bars, without drawing 98 patches per panel
-        ax.stairs(share[1:], np.append(values[1:] - 0.5, values[-1] + 0.5), fill=True,
-                  color=colour, linewidth=0)
+        ax.stairs(share[1:], np.append(values[1:] - 0.5, values[-1] + 0.5), fill=True, color=colour, linewidth=0)
         ax.bar([0], [share[0]], width=1.6, color="#222222", linewidth=0)
         median = int(np.searchsorted(np.cumsum(games), total / 2.0))
         ax.axvline(median, color="#222222", linewidth=0.8, linestyle=":")
         ax.set_title(f"{strategy} (n={int(total):,})", fontsize=8.5)
-        ax.text(0.97, 0.92, f"wins {share[0]:.0%}\nmedian {median}", transform=ax.transAxes,
-                ha="right", va="top", fontsize=7.5)
+        ax.text(
+            0.97,
+            0.92,
+            f"wins {share[0]:.0%}\nmedian {median}",
+            transform=ax.transAxes,
+            ha="right",
+            va="top",
+            fontsize=7.5,
+        )
         ax.tick_params(labelsize=7.5)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     axes[0][0].set_xlim(-1.5, max(60, furthest + 2))  # every game in view (1 player spreads wide)
     fig.supxlabel("cards left at the end (0 = win, dark bar; dotted line = median)", fontsize=8.5)
     fig.supylabel("share of games", fontsize=8.5)
-    fig.suptitle(f"The Game, {players} player{'s' if players > 1 else ''}: cards left per strategy",
-                 fontsize=10)
+    fig.suptitle(f"The Game, {players} player{'s' if players > 1 else ''}: cards left per strategy", fontsize=10)
     return fig

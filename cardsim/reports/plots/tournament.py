@@ -33,8 +33,15 @@ def head_to_head_heatmap(table: pl.DataFrame, labels: list[str], *, title: str) 
         for i in range(size):
             for j in range(size):
                 if np.isfinite(values[i, j]):
-                    ax.text(j, i, f"{values[i, j]:.0%}", ha="center", va="center", fontsize=6.5,
-                            color="black" if values[i, j] > middle else "white")
+                    ax.text(
+                        j,
+                        i,
+                        f"{values[i, j]:.0%}",
+                        ha="center",
+                        va="center",
+                        fontsize=6.5,
+                        color="black" if values[i, j] > middle else "white",
+                    )
     fig.colorbar(image, ax=ax, shrink=0.8)
     return fig
 

@@ -56,8 +56,10 @@ QUESTION = (
 )
 PLAYERS: tuple[int, ...] = (4, 5, 6, 7)
 # the strongest rung first: the role, character and length tables use it
-BOTS: dict[str, tuple[str, ...]] = {"default": ("tuned2", "tuned", "role2", "role", "random"),
-                                    "quick": ("tuned", "role")}
+BOTS: dict[str, tuple[str, ...]] = {
+    "default": ("tuned2", "tuned", "role2", "role", "random"),
+    "quick": ("tuned", "role"),
+}
 #: The bot the chapter's headline and character table use: the trained one. ``tuned2`` (the
 #: structural rules on, not retrained) is on the ladder but not shown to play better.
 HEADLINE_BOT = "tuned"
@@ -76,8 +78,10 @@ ANCHOR = (
 
 def rerun(profile: Profile) -> str:
     first = min(SIMULATOR.chunk_size, profile.max_n)
-    return (f"cardsim bang run --players 4-7 --bots role --n {first} --precision {profile.precision} "
-            f"--max-n {profile.max_n}")
+    return (
+        f"cardsim bang run --players 4-7 --bots role --n {first} --precision {profile.precision} "
+        f"--max-n {profile.max_n}"
+    )
 
 
 def plan(profile: Profile) -> list[Experiment]:
@@ -89,7 +93,8 @@ def plan(profile: Profile) -> list[Experiment]:
         profile.experiment(
             f"{players}p-{bot}",
             {"players": players, **{f"{role}_bot": bot for role in ("sheriff", "deputy", "outlaw", "renegade")}},
-            {"players": players, "bots": bot}, tier="headline" if bot == headline else "table",
+            {"players": players, "bots": bot},
+            tier="headline" if bot == headline else "table",
             weight=5.0 * players / 4,
         )
         for bot in BOTS[profile.name]
@@ -102,8 +107,7 @@ def models(profile: Profile) -> list[tuple[str, str]]:
 
 
 def _episodes(outcomes: Outcomes, bot: str) -> pl.DataFrame:
-    return pl.concat([o.episodes for o in outcomes.select(lambda e: e.labels["bots"] == bot)],
-                     how="vertical_relaxed")
+    return pl.concat([o.episodes for o in outcomes.select(lambda e: e.labels["bots"] == bot)], how="vertical_relaxed")
 
 
 def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
@@ -115,44 +119,71 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         sides = side_win_table(episodes).filter((pl.col("side") != "none") | (pl.col("successes") > 0))
         side_tables[bot] = sides
         role_tables[bot] = role_win_table(episodes)
-        blocks.append(table_from_frame(
-            sides, title=f"Win rate by side and player count ({bot} bots)",
-            columns=[text_column("players", "players"), text_column("side", "side")] + proportion_columns(),
-            note="Side 'sheriff' is the Sheriff with the Deputies; 95% Wilson intervals; n = games.",
-        ))
-        blocks.append(Plot(f"bang-sides-{bot}", f"Win rate of each side by player count, {bot} bots, "
-                           "with 95% intervals.", lambda t=sides, b=bot: side_win_plot(t, bots=b)))
-        blocks.append(table_from_frame(
-            role_tables[bot], title=f"Win rate per seat by role ({bot} bots)",
-            columns=[text_column("players", "players"), text_column("role", "role")] + proportion_columns(),
-            note="n = games: the seats of one role win or lose together (a 7-player game's three "
-                 "Outlaws are one observation), so the game is the unit of the 95% Wilson interval.",
-        ))
+        blocks.append(
+            table_from_frame(
+                sides,
+                title=f"Win rate by side and player count ({bot} bots)",
+                columns=[text_column("players", "players"), text_column("side", "side")] + proportion_columns(),
+                note="Side 'sheriff' is the Sheriff with the Deputies; 95% Wilson intervals; n = games.",
+            )
+        )
+        blocks.append(
+            Plot(
+                f"bang-sides-{bot}",
+                f"Win rate of each side by player count, {bot} bots, with 95% intervals.",
+                lambda t=sides, b=bot: side_win_plot(t, bots=b),
+            )
+        )
+        blocks.append(
+            table_from_frame(
+                role_tables[bot],
+                title=f"Win rate per seat by role ({bot} bots)",
+                columns=[text_column("players", "players"), text_column("role", "role")] + proportion_columns(),
+                note="n = games: the seats of one role win or lose together (a 7-player game's three "
+                "Outlaws are one observation), so the game is the unit of the 95% Wilson interval.",
+            )
+        )
     if len(side_tables) > 1:
-        blocks.append(Paragraph(
-            "Which balance conclusions hold on every rung of the bot ladder, and which depend on "
-            "the bots: " + " ".join(ladder_conclusions(side_tables, role_tables))))
+        blocks.append(
+            Paragraph(
+                "Which balance conclusions hold on every rung of the bot ladder, and which depend on "
+                "the bots: " + " ".join(ladder_conclusions(side_tables, role_tables))
+            )
+        )
     blocks.append(Paragraph(ladder_paragraph()))
     blocks.append(Paragraph(ANCHOR))
     role_bot = HEADLINE_BOT if HEADLINE_BOT in BOTS[profile.name] else BOTS[profile.name][0]
     episodes = _episodes(outcomes, role_bot)
     characters = character_win_table(episodes)
     every_seat = float(cast(float, seat_table(episodes)["won"].mean()))
-    blocks.append(Plot(
-        "bang-characters", f"Win rate of each character over all roles and player counts ({role_bot} bots), "
-        "with 95% intervals; the dashed line is the rate over all seats.",
-        lambda t=characters, r=every_seat: interval_bars(
-            t, label="character", title=f"Bang!: win rate by character ({role_bot} bots)", reference=r,
-            reference_label="all seats")))
+    blocks.append(
+        Plot(
+            "bang-characters",
+            f"Win rate of each character over all roles and player counts ({role_bot} bots), "
+            "with 95% intervals; the dashed line is the rate over all seats.",
+            lambda t=characters, r=every_seat: interval_bars(
+                t,
+                label="character",
+                title=f"Bang!: win rate by character ({role_bot} bots)",
+                reference=r,
+                reference_label="all seats",
+            ),
+        )
+    )
     lengths = length_table(episodes)
-    blocks.append(table_from_frame(
-        lengths, title=f"Game length in player turns ({role_bot} bots)",
-        columns=[text_column("players", "players"),
-                 ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
-                 ("mean turns", "mean", lambda r: f"{r['mean']:.1f}", lambda r: float(r["mean"])),
-                 ("95% interval", "lo", lambda r: f"{r['lo']:.1f}\u2013{r['hi']:.1f}", lambda r: float(r["lo"]))],
-        note="Normal-approximation 95% interval of the mean.",
-    ))
+    blocks.append(
+        table_from_frame(
+            lengths,
+            title=f"Game length in player turns ({role_bot} bots)",
+            columns=[
+                text_column("players", "players"),
+                ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
+                ("mean turns", "mean", lambda r: f"{r['mean']:.1f}", lambda r: float(r["mean"])),
+                ("95% interval", "lo", lambda r: f"{r['lo']:.1f}\u2013{r['hi']:.1f}", lambda r: float(r["lo"])),
+            ],
+            note="Normal-approximation 95% interval of the mean.",
+        )
+    )
     return tuple(blocks)
 
 
@@ -164,13 +195,21 @@ def ladder_paragraph(record: Path = LADDER_RECORD) -> str:
     document = read_ladder_record(record)
     rows, checks = document["rows"], document.get("search_checks", [])
     fresh = tables_digest(document["table_bots"], document["players"]) == document["tables"]
-    return (f"The bot ladder, one seat of each role on a rung and every other seat on the rung "
-            f"below, paired with that seat on the lower rung over the same deals (n = "
-            f"{document['n']:,} deals per role and player count, search budget "
-            f"{document['budget']} rollouts per decision; '{document['command']}'): "
-            + ladder_verdict(rows) + " " + search_verdict(rows, checks)
-            + ("" if fresh else " These figures were recorded with other bot parameters than "
-               "the shipped ones; rerun the command to update them."))
+    return (
+        f"The bot ladder, one seat of each role on a rung and every other seat on the rung "
+        f"below, paired with that seat on the lower rung over the same deals (n = "
+        f"{document['n']:,} deals per role and player count, search budget "
+        f"{document['budget']} rollouts per decision; '{document['command']}'): "
+        + ladder_verdict(rows)
+        + " "
+        + search_verdict(rows, checks)
+        + (
+            ""
+            if fresh
+            else " These figures were recorded with other bot parameters than "
+            "the shipped ones; rerun the command to update them."
+        )
+    )
 
 
 #: Replies written by outside checks, recorded with their commands (``data/outside.json``).
@@ -188,8 +227,12 @@ def outside_replies(record: Path = OUTSIDE_RECORD) -> list[dict]:
 
 def outside_flips(replies: list[dict]) -> dict[int, str]:
     """Player count -> the role of an outside reply (of ``replies``) that flips its favoured side."""
-    return {row["players"]: reply["role"].capitalize() for reply in replies
-            for row in reply["sheriff_side"] if row["favoured_tuned"] != row["favoured_with_reply"]}
+    return {
+        row["players"]: reply["role"].capitalize()
+        for reply in replies
+        for row in reply["sheriff_side"]
+        if row["favoured_tuned"] != row["favoured_with_reply"]
+    }
 
 
 def outside_paragraph(replies: list[dict]) -> str:
@@ -198,17 +241,29 @@ def outside_paragraph(replies: list[dict]) -> str:
     seat; empty when there are none."""
     sentences = []
     for reply in replies:
-        gains = "; ".join(f"{g['players']} players {100 * g['gain']:+.1f} points ({100 * g['interval'][0]:+.1f} "
-                          f"to {100 * g['interval'][1]:+.1f}, n={g['n']:,})" for g in reply["gains"])
+        gains = "; ".join(
+            f"{g['players']} players {100 * g['gain']:+.1f} points ({100 * g['interval'][0]:+.1f} "
+            f"to {100 * g['interval'][1]:+.1f}, n={g['n']:,})"
+            for g in reply["gains"]
+        )
         flips = [s for s in reply["sheriff_side"] if s["favoured_tuned"] != s["favoured_with_reply"]]
-        sentence = (f"Outside check: {reply['description']} ({reply['strategy']}) gains over the "
-                    f"{reply['against']} {reply['role']}: {gains}.")
+        sentence = (
+            f"Outside check: {reply['description']} ({reply['strategy']}) gains over the "
+            f"{reply['against']} {reply['role']}: {gains}."
+        )
         if flips:
-            sentence += (" In that seat it flips the favoured side at " + ", ".join(
-                f"{s['players']} players ({s['favoured_tuned']} {percent(s['tuned'])} with {reply['against']} bots "
-                f"-> Sheriff side {percent(s['with_reply'])}, {s['favoured_with_reply']} favoured, n={s['n']:,} "
-                "paired deals)" for s in flips)
-                + ": the balance there depends on how the " + reply["role"] + " plays, not only on the game.")
+            sentence += (
+                " In that seat it flips the favoured side at "
+                + ", ".join(
+                    f"{s['players']} players ({s['favoured_tuned']} {percent(s['tuned'])} with {reply['against']} bots "
+                    f"-> Sheriff side {percent(s['with_reply'])}, {s['favoured_with_reply']} favoured, n={s['n']:,} "
+                    "paired deals)"
+                    for s in flips
+                )
+                + ": the balance there depends on how the "
+                + reply["role"]
+                + " plays, not only on the game."
+            )
         sentences.append(sentence)
     return " ".join(sentences)
 
@@ -223,33 +278,57 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         if part.height == 0:
             continue
         best, worst = part.row(0, named=True), part.row(part.height - 1, named=True)
-        rows.append({"players": players, "favoured": best["side"], "n": best["n"], "p": best["p"],
-                     "lo": best["lo"], "hi": best["hi"], "underdog": worst["side"],
-                     "underdog_text": f"{percent(worst['p'])} ({interval_text(worst['lo'], worst['hi'])})"})
+        rows.append(
+            {
+                "players": players,
+                "favoured": best["side"],
+                "n": best["n"],
+                "p": best["p"],
+                "lo": best["lo"],
+                "hi": best["hi"],
+                "underdog": worst["side"],
+                "underdog_text": f"{percent(worst['p'])} ({interval_text(worst['lo'], worst['hi'])})",
+            }
+        )
     table = pl.DataFrame(rows)
     replies = outside_replies()
     flipped = outside_flips(replies)
-    balance = "; ".join(f"{r['players']} players: {r['favoured']} {percent(r['p'])} "
-                        f"({interval_text(r['lo'], r['hi'])})"
-                        + (f", but not against an outside {flipped[r['players']]}" if r["players"] in flipped else "")
-                        for r in rows)
+    balance = "; ".join(
+        f"{r['players']} players: {r['favoured']} {percent(r['p'])} "
+        f"({interval_text(r['lo'], r['hi'])})"
+        + (f", but not against an outside {flipped[r['players']]}" if r["players"] in flipped else "")
+        for r in rows
+    )
     characters = character_win_table(episodes)
     top = characters.head(3)
-    picks = ", ".join(f"{r['character']} {percent(r['p'])} ({interval_text(r['lo'], r['hi'])}, n={r['n']:,})"
-                      for r in top.iter_rows(named=True))
+    picks = ", ".join(
+        f"{r['character']} {percent(r['p'])} ({interval_text(r['lo'], r['hi'])}, n={r['n']:,})"
+        for r in top.iter_rows(named=True)
+    )
     return (
-        Paragraph(f"For even games, handicap the favoured side: with {role_bot} bots in every seat "
-                  f"it is, by player count, {balance}. Where the ladder's bots disagree (see the "
-                  "results), the favoured side is a property of the bots, not of the game."),
+        Paragraph(
+            f"For even games, handicap the favoured side: with {role_bot} bots in every seat "
+            f"it is, by player count, {balance}. Where the ladder's bots disagree (see the "
+            "results), the favoured side is a property of the bots, not of the game."
+        ),
         *([Paragraph(outside)] if (outside := outside_paragraph(replies)) else []),
         table_from_frame(
-            table, title=f"Recommended reading of the balance per player count ({role_bot} bots)",
+            table,
+            title=f"Recommended reading of the balance per player count ({role_bot} bots)",
             columns=[text_column("players", "players"), text_column("favoured side", "favoured")]
             + proportion_columns()
-            + [("underdog side: win rate (95% interval)", "underdog",
-                lambda r: f"{r['underdog']}: {r['underdog_text']}", lambda r: str(r["underdog"]))],
+            + [
+                (
+                    "underdog side: win rate (95% interval)",
+                    "underdog",
+                    lambda r: f"{r['underdog']}: {r['underdog_text']}",
+                    lambda r: str(r["underdog"]),
+                )
+            ],
             note="For a group that wants even games: the favoured side is the one to handicap.",
         ),
-        Paragraph(f"Strongest characters with {role_bot} bots (all roles and counts pooled): {picks}. "
-                  "Characters whose intervals overlap cannot be ranked against each other at this n."),
+        Paragraph(
+            f"Strongest characters with {role_bot} bots (all roles and counts pooled): {picks}. "
+            "Characters whose intervals overlap cannot be ranked against each other at this n."
+        ),
     )

@@ -47,8 +47,7 @@ def digest_path(game: str, root: Path | None = None) -> Path | None:
     for folder in (base / "seeds" for base in roots):
         if not folder.is_dir():
             continue
-        matches = [p for p in sorted(folder.glob("*.md"))
-                   if game in re.sub(r"[^a-z]", "", p.stem.lower())]
+        matches = [p for p in sorted(folder.glob("*.md")) if game in re.sub(r"[^a-z]", "", p.stem.lower())]
         if matches:
             return min(matches, key=lambda p: (len(p.stem), p.name))
     return None
@@ -155,8 +154,15 @@ def rules_blocks(game: str, title: str, root: Path | None = None) -> tuple[Block
     """The chapter's rules block: digest file, version, and every reading it records."""
     path = digest_path(game, root)
     if path is None:
-        return (Bullets((f"No rules digest seeds/{game}.md was found, so the readings chosen "
-                         f"for {title} cannot be listed here.",), heading="Rules version and readings chosen"),)
+        return (
+            Bullets(
+                (
+                    f"No rules digest seeds/{game}.md was found, so the readings chosen "
+                    f"for {title} cannot be listed here.",
+                ),
+                heading="Rules version and readings chosen",
+            ),
+        )
     facts = digest_facts(path.read_text(encoding="utf-8"), f"seeds/{path.name}")
     head = f"Rules digest {facts.path} (content hash {facts.sha256})"
     head += f"; {facts.version}" if facts.version else "."
@@ -174,15 +180,22 @@ def models_block(models: Sequence[tuple[str, str]]) -> Bullets:
 
 
 def proportion_block(
-    frame: pl.DataFrame, by: Sequence[str], column: str, *, title: str, label: str = "win rate",
-    headers: dict[str, str] | None = None, note: str = "",
+    frame: pl.DataFrame,
+    by: Sequence[str],
+    column: str,
+    *,
+    title: str,
+    label: str = "win rate",
+    headers: dict[str, str] | None = None,
+    note: str = "",
 ) -> Table:
     """A proportion per group as a table: the group columns, n, the rate and its 95% interval."""
     table = proportion_table(frame, list(by), column).sort(list(by))
     names = headers or {}
     columns = [text_column(names.get(c, c), c) for c in by] + proportion_columns(label)
-    return table_from_frame(table, title=title, columns=columns,
-                            note=note or "95% Wilson score intervals; n = episodes played.")
+    return table_from_frame(
+        table, title=title, columns=columns, note=note or "95% Wilson score intervals; n = episodes played."
+    )
 
 
 def reproducibility_blocks(outcomes: Outcomes, profile: Profile, game: str, rerun: str) -> tuple[Block, ...]:
@@ -224,7 +237,8 @@ def runs_table(runs: Sequence[Outcome]) -> Table:
         return Table(
             title="Runs behind this chapter",
             columns=("experiment", "n", "stopped by", "stored run"),
-            rows=tuple(rows), sort_keys=tuple(keys),
+            rows=tuple(rows),
+            sort_keys=tuple(keys),
             note="Each stored run is a folder of that name in the results store ('cardsim runs show NAME').",
         )
     first = next(iter(runs[0].experiment.labels), "")
@@ -241,7 +255,8 @@ def runs_table(runs: Sequence[Outcome]) -> Table:
     return Table(
         title="Runs behind this chapter (grouped)",
         columns=("group", "runs", "n per run", "stopped by"),
-        rows=tuple(rows), sort_keys=tuple(keys),
+        rows=tuple(rows),
+        sort_keys=tuple(keys),
         note=f"{len(runs):,} runs, each a folder in the results store (list them with 'cardsim runs list').",
     )
 
@@ -263,8 +278,9 @@ def group_candidates(outcomes: Outcomes, players: int, who: str, model: str, col
     run is one candidate, under the "pick your group" label (the players' words), with the
     episodes of its largest run (:func:`cardsim.reports.suite.largest_runs`)."""
     runs: dict[str, tuple[str, Outcome]] = {}
-    for o in outcomes.select(lambda e: e.labels["part"] in CANDIDATE_PARTS and e.labels["players"] == players
-                             and e.labels[who] == model):
+    for o in outcomes.select(
+        lambda e: e.labels["part"] in CANDIDATE_PARTS and e.labels["players"] == players and e.labels[who] == model
+    ):
         config = repr(sorted(o.experiment.config.items()))
         label = o.experiment.labels["candidate"]
         if config in runs:
@@ -275,13 +291,17 @@ def group_candidates(outcomes: Outcomes, players: int, who: str, model: str, col
     if not runs:
         return pl.DataFrame()
     table = candidate_table([(label, o.episodes) for label, o in runs.values()], column)
-    return table.join(pl.DataFrame({"label": [label for label, _ in runs.values()],
-                                    "run": [o.run_id for _, o in runs.values()]}),
-                      on="label", how="left", maintain_order="left")
+    return table.join(
+        pl.DataFrame({"label": [label for label, _ in runs.values()], "run": [o.run_id for _, o in runs.values()]}),
+        on="label",
+        how="left",
+        maintain_order="left",
+    )
 
 
-def tuning_tables(outcomes: Outcomes, players: Sequence[int], column: str, who: str, model: str
-                  ) -> dict[int, pl.DataFrame]:
+def tuning_tables(
+    outcomes: Outcomes, players: Sequence[int], column: str, who: str, model: str
+) -> dict[int, pl.DataFrame]:
     """Per player count: the candidate table of ``model``'s group (:func:`group_candidates`:
     the tuning grid and the "pick your group" choices together)."""
     return {count: group_candidates(outcomes, count, who, model, column) for count in players}
@@ -298,24 +318,43 @@ def recommendation_frame(tables: dict[int, pl.DataFrame], target: float) -> pl.D
             step = steps.get(level)  # noqa: B023 - called in this iteration
             return f"{step['label']}: {percent(step['p'])}" if step else "-"
 
-        rows.append({"players": players, "play": best["label"], "n": best["n"], "p": best["p"],
-                     "lo": best["lo"], "hi": best["hi"], "easier": cell("easy"), "harder": cell("hard")})
+        rows.append(
+            {
+                "players": players,
+                "play": best["label"],
+                "n": best["n"],
+                "p": best["p"],
+                "lo": best["lo"],
+                "hi": best["hi"],
+                "easier": cell("easy"),
+                "harder": cell("hard"),
+            }
+        )
     return pl.DataFrame(rows)
 
 
 def recommendation_columns(target: float, easier: str = "easier", harder: str = "harder") -> list:
     """The columns of a recommendation table built from :func:`recommendation_frame`."""
-    return [text_column("players", "players"), text_column("play", "play"),
-            ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
-            ("win rate", "p", lambda r: percent(r["p"]), lambda r: float(r["p"])),
-            ("95% interval", "lo", lambda r: interval_text(r["lo"], r["hi"]), lambda r: float(r["lo"])),
-            ("target in interval", "p", lambda r: on_target(r, target),
-             lambda r: abs(float(r["p"]) - target)),
-            text_column(easier, "easier"), text_column(harder, "harder")]
+    return [
+        text_column("players", "players"),
+        text_column("play", "play"),
+        ("n", "n", lambda r: f"{int(r['n']):,}", lambda r: float(r["n"])),
+        ("win rate", "p", lambda r: percent(r["p"]), lambda r: float(r["p"])),
+        ("95% interval", "lo", lambda r: interval_text(r["lo"], r["hi"]), lambda r: float(r["lo"])),
+        ("target in interval", "p", lambda r: on_target(r, target), lambda r: abs(float(r["p"]) - target)),
+        text_column(easier, "easier"),
+        text_column(harder, "harder"),
+    ]
 
 
-def pick_group(outcomes: Outcomes, players: Sequence[int], experiences: Sequence[tuple[str, str]],
-               who: str, column: str, target: float) -> dict[tuple[int, str], Any]:
+def pick_group(
+    outcomes: Outcomes,
+    players: Sequence[int],
+    experiences: Sequence[tuple[str, str]],
+    who: str,
+    column: str,
+    target: float,
+) -> dict[tuple[int, str], Any]:
     """Per (player count, model): the candidate closest to ``target`` among every candidate the
     chapter shows for that group (:func:`group_candidates`: the "pick" runs, labels ``part`` =
     "pick", ``players``, ``who`` = the model and ``candidate`` = the choice, and the tuning
@@ -334,12 +373,20 @@ def pick_cell(answer: Any) -> str:
     """One cell of a "pick your group" table: the choice, its win rate, interval and n, and
     whether the target was out of reach."""
     reach = OUT_OF_REACH.get(answer.reach, "")
-    return (f"{answer.label}: {percent(answer.p)} ({interval_text(answer.lo, answer.hi)}, "
-            f"n={answer.n:,})" + (f" ({reach})" if reach else ""))
+    return f"{answer.label}: {percent(answer.p)} ({interval_text(answer.lo, answer.hi)}, n={answer.n:,})" + (
+        f" ({reach})" if reach else ""
+    )
 
 
-def pick_group_table(picks: dict[tuple[int, str], Any], players: Sequence[int],
-                     experiences: Sequence[tuple[str, str]], *, title: str, unit: str, note: str) -> Table:
+def pick_group_table(
+    picks: dict[tuple[int, str], Any],
+    players: Sequence[int],
+    experiences: Sequence[tuple[str, str]],
+    *,
+    title: str,
+    unit: str,
+    note: str,
+) -> Table:
     """The "pick your group" table: a row per player count, a column per experience."""
     shown = [(name, model) for name, model in experiences if any(k[1] == model for k in picks)]
     rows, keys = [], []
@@ -349,7 +396,11 @@ def pick_group_table(picks: dict[tuple[int, str], Any], players: Sequence[int],
         cells = [pick_cell(picks[(count, m)]) if (count, m) in picks else "-" for _, m in shown]
         rows.append((str(count), *cells))
         keys.append((float(count), *cells))
-    return Table(title=title, columns=("players", *(f"{name} ({model})" for name, model in shown)),
-                 rows=tuple(rows), sort_keys=tuple(keys),
-                 note=f"{note} Each cell: the choice whose win rate is closest to the target, its win "
-                      f"rate, 95% Wilson interval and n ({unit}).")
+    return Table(
+        title=title,
+        columns=("players", *(f"{name} ({model})" for name, model in shown)),
+        rows=tuple(rows),
+        sort_keys=tuple(keys),
+        note=f"{note} Each cell: the choice whose win rate is closest to the target, its win "
+        f"rate, 95% Wilson interval and n ({unit}).",
+    )

@@ -38,15 +38,13 @@ SEARCH_TARGET = 20.0
 STRATEGY_TARGET = 200.0
 
 
-def games_per_second(module, config: BangConfig, n: int, seed: int
-                     ) -> tuple[float, float, float]:
+def games_per_second(module, config: BangConfig, n: int, seed: int) -> tuple[float, float, float]:
     """(games per wall second, games per CPU second, mean turns per game) playing n games
     with ``module.play_games``."""
     rng = np.random.default_rng(seed)
     params = config.params_by_role()
     start, cpu = time.perf_counter(), time.process_time()
-    result = module.play_games(n, config.players, config.bots_by_role(), params,
-                               config.max_turns, rng, False)
+    result = module.play_games(n, config.players, config.bots_by_role(), params, config.max_turns, rng, False)
     elapsed, cpu_elapsed = time.perf_counter() - start, time.process_time() - cpu
     return n / elapsed, n / max(cpu_elapsed, 1e-9), float(result[1].mean())
 
@@ -55,8 +53,7 @@ def main(quick: bool) -> list[dict]:
     """Rows: compiled and interpreted speed for 7 players (role, tuned, random bots) and 4
     players (role bots)."""
     compiled_n, reference_n = (2_000, 20) if quick else (20_000, 100)
-    engine.play_games(2, 4, np.array([1, 1, 1, 1]), engine.DEFAULT_PARAMS, 100,
-                      np.random.default_rng(0), False)  # warm
+    engine.play_games(2, 4, np.array([1, 1, 1, 1]), engine.DEFAULT_PARAMS, 100, np.random.default_rng(0), False)  # warm
     interpreted = interpreted_engine()
     rows = []
     role_cpu_rate = None
@@ -80,8 +77,7 @@ def main(quick: bool) -> list[dict]:
             row["target"] = TARGETS[(players, bots)]
             row["meets_target"] = bool(fast_cpu >= TARGETS[(players, bots)])
         rows.append(row)
-    for budget, posterior in ((SEARCH_BUDGET, True), (SEARCH_BUDGET, False),
-                              (SEARCH_BUDGET // 4, True)):
+    for budget, posterior in ((SEARCH_BUDGET, True), (SEARCH_BUDGET, False), (SEARCH_BUDGET // 4, True)):
         rows.append(search_row(budget, 20 if quick else 100, posterior))
     return rows
 
@@ -117,9 +113,19 @@ def strategy_rows(quick: bool = False) -> list[dict]:
         clock = time.process_time()
         builtin_games(role, 7, "role", "role", role, 10 + role, n)
         kernel_cpu += time.process_time() - clock
-    return [speed_row(game="Bang!", what="trivial strategy in one seat (each role in turn), role bots elsewhere",
-                      players=7, unit="games", n=4 * n, cpu_seconds=max(user_cpu, 1e-9), kernel="role",
-                      kernel_per_second=4 * n / max(kernel_cpu, 1e-9), target=STRATEGY_TARGET)]
+    return [
+        speed_row(
+            game="Bang!",
+            what="trivial strategy in one seat (each role in turn), role bots elsewhere",
+            players=7,
+            unit="games",
+            n=4 * n,
+            cpu_seconds=max(user_cpu, 1e-9),
+            kernel="role",
+            kernel_per_second=4 * n / max(kernel_cpu, 1e-9),
+            target=STRATEGY_TARGET,
+        )
+    ]
 
 
 def search_row(budget: int, n_per_role: int, posterior: bool = True) -> dict:
@@ -130,25 +136,48 @@ def search_row(budget: int, n_per_role: int, posterior: bool = True) -> dict:
     table = bot_params("tuned2", 7)
     bots = np.full(4, BOT_NAMES.index("tuned2"), dtype=np.int64)
     search = BOT_NAMES.index("search")
-    engine.play_focus_games(1, 7, bots, table, 2, search, table[2], 1000,
-                            np.random.default_rng(0), np.random.default_rng(0), False,
-                            rollout_params=table, search_budget=budget,
-                            population=population)  # warm
+    engine.play_focus_games(
+        1,
+        7,
+        bots,
+        table,
+        2,
+        search,
+        table[2],
+        1000,
+        np.random.default_rng(0),
+        np.random.default_rng(0),
+        False,
+        rollout_params=table,
+        search_budget=budget,
+        population=population,
+    )  # warm
     wall = cpu = 0.0
     turns = []
     for role in range(4):
         start, clock = time.perf_counter(), time.process_time()
         result = engine.play_focus_games(
-            n_per_role, 7, bots, table, role, search, table[role], 1000,
-            np.random.default_rng(role), np.random.default_rng(10 + role), False,
-            rollout_params=table, search_budget=budget, population=population)
+            n_per_role,
+            7,
+            bots,
+            table,
+            role,
+            search,
+            table[role],
+            1000,
+            np.random.default_rng(role),
+            np.random.default_rng(10 + role),
+            False,
+            rollout_params=table,
+            search_budget=budget,
+            population=population,
+        )
         wall += time.perf_counter() - start
         cpu += time.process_time() - clock
         turns.append(float(result[1].mean()))
     games = 4 * n_per_role
     row = {
-        "what": f"7 players, one search seat (budget {budget}, posterior "
-                f"{'on' if posterior else 'off'}), tuned2 bots",
+        "what": f"7 players, one search seat (budget {budget}, posterior {'on' if posterior else 'off'}), tuned2 bots",
         "games_per_second": round(games / wall, 1),
         "cpu_games_per_second": round(games / max(cpu, 1e-9), 1),
         "mean_turns": round(float(np.mean(turns)), 1),

@@ -72,8 +72,7 @@ def hide_differently(state: np.ndarray, p: int, rng: np.random.Generator) -> np.
                 E.move(s.state, c, E.Z_DECK, -1)
                 s.deck[i] = c
     s.deck[:deck_n] = rng.permutation(s.deck[:deck_n])
-    hidden = [q for q in range(int(s.g[E.G_PLAYERS]))
-              if q != p and s.alive[q] == 1 and s.revealed[q] == 0]
+    hidden = [q for q in range(int(s.g[E.G_PLAYERS])) if q != p and s.alive[q] == 1 and s.revealed[q] == 0]
     if len(hidden) >= 2:
         a, b = rng.choice(hidden, 2, replace=False)
         s.role[a], s.role[b] = s.role[b], s.role[a]
@@ -112,8 +111,15 @@ def bot_decisions(state: np.ndarray, p: int) -> tuple:
     pedro = False
     if E.StateView(state).g[E.G_DISCARD_N] > 0:
         pedro = E.choose_pedro_discard(state.copy(), np.random.default_rng(7), p)
-    return (tuple(int(x) for x in play), int(discard), int(store), int(kit),
-            tuple(int(x) for x in sid), int(jesse), bool(pedro))
+    return (
+        tuple(int(x) for x in play),
+        int(discard),
+        int(store),
+        int(kit),
+        tuple(int(x) for x in sid),
+        int(jesse),
+        bool(pedro),
+    )
 
 
 def leaky_decisions(state: np.ndarray, p: int) -> tuple:
@@ -178,6 +184,7 @@ class Recorder:
                 hands = E.StateView(self.leak).hand
                 return min(legal, key=lambda play: (int(hands[play.target, C.MISSED]), play))
             return legal[0]
+
         return method
 
 

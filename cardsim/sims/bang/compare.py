@@ -76,11 +76,19 @@ def bot_table(bot: str, players: int, params_file: Path | None) -> tuple[int, np
     return BOT_NAMES.index(bot), bot_params(bot, players, params_file)
 
 
-def focus_chunk(players: int, role: int, bot: tuple[int, np.ndarray],
-                against: tuple[int, np.ndarray], games: int, seed: int, chunk: int,
-                budget: int = SEARCH_BUDGET, baseline: tuple[int, np.ndarray] | None = None,
-                population: tuple[np.ndarray, ...] | None = None, strategy: str | None = None,
-                ) -> tuple[np.ndarray, np.ndarray]:
+def focus_chunk(
+    players: int,
+    role: int,
+    bot: tuple[int, np.ndarray],
+    against: tuple[int, np.ndarray],
+    games: int,
+    seed: int,
+    chunk: int,
+    budget: int = SEARCH_BUDGET,
+    baseline: tuple[int, np.ndarray] | None = None,
+    population: tuple[np.ndarray, ...] | None = None,
+    strategy: str | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """(wins with the focus seat on ``bot``, wins with it on ``baseline``, default
     ``against``) for one chunk, every other seat on ``against``. A ``search`` seat plans with
     its own table as the rollout policy and ``budget`` rollouts, and with ``population``
@@ -91,8 +99,18 @@ def focus_chunk(players: int, role: int, bot: tuple[int, np.ndarray],
     results = []
     for code, table in (bot, against if baseline is None else baseline):
         key = (players, role, chunk)
-        args = (players, bots, against[1], role, code, np.ascontiguousarray(table[role]),
-                DEFAULT_MAX_TURNS, stream(seed, *key, 0), stream(seed, *key, 1), False)
+        args = (
+            players,
+            bots,
+            against[1],
+            role,
+            code,
+            np.ascontiguousarray(table[role]),
+            DEFAULT_MAX_TURNS,
+            stream(seed, *key, 0),
+            stream(seed, *key, 1),
+            False,
+        )
         options = {"rollout_params": table, "search_budget": budget, "population": population}
         if strategy is None:
             winner = engine.play_focus_games(games, *args, **options)[0]
@@ -160,11 +178,9 @@ def _stored_row(store: Path | None, key: dict) -> tuple[Path | None, dict | None
     try:
         kept = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        raise UserError(f"corrupt results file {path}: not a compare row; move it away to "
-                        "recompute") from None
+        raise UserError(f"corrupt results file {path}: not a compare row; move it away to recompute") from None
     if not isinstance(kept, dict) or kept.get("key") != text or not isinstance(kept.get("row"), dict):
-        raise UserError(f"corrupt results file {path}: not this comparison's row; move it away "
-                        "to recompute")
+        raise UserError(f"corrupt results file {path}: not this comparison's row; move it away to recompute")
     return path, kept["row"]
 
 
@@ -189,14 +205,22 @@ def _keep_row(path: Path | None, key: dict, row: dict) -> None:
         raise StoreWriteError(f"cannot write {path}: {describe_os_error(exc)}") from None
 
 
-def compare_rows(players_list: list[int], bot: str, against: str, roles: list[str], n: int,
-                 seed: int, jobs: int, params_file: Path | None = None,
-                 budget: int = SEARCH_BUDGET, *,
-                 store: Path | None = None,
-                 on_row: Callable[[dict, str | None], None] | None = None,
-                 baseline: str | None = None,
-                 population: str | list[str] | None = None,
-                 ) -> list[dict]:
+def compare_rows(
+    players_list: list[int],
+    bot: str,
+    against: str,
+    roles: list[str],
+    n: int,
+    seed: int,
+    jobs: int,
+    params_file: Path | None = None,
+    budget: int = SEARCH_BUDGET,
+    *,
+    store: Path | None = None,
+    on_row: Callable[[dict, str | None], None] | None = None,
+    baseline: str | None = None,
+    population: str | list[str] | None = None,
+) -> list[dict]:
     """One row per (players, role): win, baseline, diff and intervals (see module doc);
     ``budget``: rollouts per decision of a ``search`` seat; ``baseline``: the bot the focus
     seat plays in the paired baseline (default ``against``), e.g. the two-rule Renegade
@@ -217,9 +241,11 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
         raise UserError(f"bang: --budget must be 1-100000 rollouts, got {budget!r}")
     for name, option in ((bot, "--bot"), (baseline, "--baseline")):
         if name is not None and is_strategy_file(name):
-            raise UserError(f"bang: {option} takes a built-in bot, not {name!r}; a strategy "
-                            "file plays the other seats with --against (cardsim bang evaluate "
-                            "plays one in a seat)")
+            raise UserError(
+                f"bang: {option} takes a built-in bot, not {name!r}; a strategy "
+                "file plays the other seats with --against (cardsim bang evaluate "
+                "plays one in a seat)"
+            )
     members = parse_population(POPULATION if population is None else population)
     searching = "search" in (bot, against, baseline)
     rows = []
@@ -233,12 +259,18 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
         for role in present:
             if ROLE_NAMES[role] not in roles:
                 continue
-            key = {"players": players, "role": ROLE_NAMES[role], "bot": bot, "against": against,
-                   "n": n, "seed": seed, "chunk": CHUNK,
-                   "tables": [focus[1].tolist(), base[1].tolist()]}
+            key = {
+                "players": players,
+                "role": ROLE_NAMES[role],
+                "bot": bot,
+                "against": against,
+                "n": n,
+                "seed": seed,
+                "chunk": CHUNK,
+                "tables": [focus[1].tolist(), base[1].tolist()],
+            }
             if is_strategy_file(against):
-                key["strategy_sha256"] = hashlib.sha256(
-                    Path(against.rpartition(":")[0]).read_bytes()).hexdigest()
+                key["strategy_sha256"] = hashlib.sha256(Path(against.rpartition(":")[0]).read_bytes()).hexdigest()
             if searching:
                 key["budget"] = budget
                 key["population"] = members
@@ -252,8 +284,7 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
                     on_row(kept, _record_id(path))
                 continue
             strategy = against if is_strategy_file(against) else None
-            tasks = [(players, role, focus, base, size, seed, i, budget, other, tables, strategy)
-                     for i, size in chunks]
+            tasks = [(players, role, focus, base, size, seed, i, budget, other, tables, strategy) for i, size in chunks]
             parts = map_tasks(focus_chunk, tasks, jobs)
             win = np.concatenate([p[0] for p in parts])
             paired = np.concatenate([p[1] for p in parts])
@@ -261,18 +292,26 @@ def compare_rows(players_list: list[int], bot: str, against: str, roles: list[st
             half = Z95 * float(d.std(ddof=1)) / np.sqrt(d.size)
             win_lo, win_hi = wilson_interval(int(win.sum()), win.size)
             base_lo, base_hi = wilson_interval(int(paired.sum()), paired.size)
-            rows.append({
-                "players": players, "role": ROLE_NAMES[role], "bot": bot, "against": against,
-                **({} if other is None else {"baseline_bot": baseline}),
-                **({"population": ",".join(members) or "none"} if searching else {}),
-                "n": int(win.size),
-                "win": round(float(win.mean()), 5), "win_lo": round(float(win_lo), 5),
-                "win_hi": round(float(win_hi), 5),
-                "baseline": round(float(paired.mean()), 5),
-                "baseline_lo": round(float(base_lo), 5), "baseline_hi": round(float(base_hi), 5),
-                "diff": round(float(d.mean()), 5), "diff_lo": round(float(d.mean() - half), 5),
-                "diff_hi": round(float(d.mean() + half), 5),
-            })
+            rows.append(
+                {
+                    "players": players,
+                    "role": ROLE_NAMES[role],
+                    "bot": bot,
+                    "against": against,
+                    **({} if other is None else {"baseline_bot": baseline}),
+                    **({"population": ",".join(members) or "none"} if searching else {}),
+                    "n": int(win.size),
+                    "win": round(float(win.mean()), 5),
+                    "win_lo": round(float(win_lo), 5),
+                    "win_hi": round(float(win_hi), 5),
+                    "baseline": round(float(paired.mean()), 5),
+                    "baseline_lo": round(float(base_lo), 5),
+                    "baseline_hi": round(float(base_hi), 5),
+                    "diff": round(float(d.mean()), 5),
+                    "diff_lo": round(float(d.mean() - half), 5),
+                    "diff_hi": round(float(d.mean() + half), 5),
+                }
+            )
             _keep_row(path, key, rows[-1])
             if on_row is not None:
                 on_row(rows[-1], _record_id(path))
@@ -287,9 +326,17 @@ LADDER_MARGIN = 0.03
 LADDER_RUNGS = ("random", "role2", "search")
 
 
-def ladder_rows(players_list: list[int], rungs: list[str], n: int, seed: int, jobs: int,
-                params_file: Path | None = None, budget: int = SEARCH_BUDGET,
-                margin: float = LADDER_MARGIN, store: Path | None = None) -> list[dict]:
+def ladder_rows(
+    players_list: list[int],
+    rungs: list[str],
+    n: int,
+    seed: int,
+    jobs: int,
+    params_file: Path | None = None,
+    budget: int = SEARCH_BUDGET,
+    margin: float = LADDER_MARGIN,
+    store: Path | None = None,
+) -> list[dict]:
     """Each rung against the one below it (:func:`compare_rows`: one seat of each role on the
     upper rung, the others on the lower, paired with the lower rung in that seat), with
     ``holds``: the rung gains at least ``margin`` and the 95% interval of the gain lies above
@@ -298,8 +345,9 @@ def ladder_rows(players_list: list[int], rungs: list[str], n: int, seed: int, jo
         raise UserError(f"bang: --rungs needs at least two bots, got {', '.join(rungs)}")
     rows = []
     for lower, upper in zip(rungs, rungs[1:]):
-        for row in compare_rows(players_list, upper, lower, list(ROLE_NAMES), n, seed, jobs,
-                                params_file, budget, store=store):
+        for row in compare_rows(
+            players_list, upper, lower, list(ROLE_NAMES), n, seed, jobs, params_file, budget, store=store
+        ):
             row["holds"] = bool(row["diff"] >= margin and row["diff_lo"] > 0)
             rows.append(row)
     return rows
@@ -312,25 +360,37 @@ def ladder_verdict(rows: list[dict], margin: float = LADDER_MARGIN) -> str:
     pairs = dict.fromkeys((row["bot"], row["against"]) for row in rows)
     for upper, lower in pairs:
         part = [r for r in rows if (r["bot"], r["against"]) == (upper, lower)]
-        misses = [f"{r['players']}p {r['role']} {100 * r['diff']:+.1f} "
-                  f"({100 * r['diff_lo']:+.1f}..{100 * r['diff_hi']:+.1f})"
-                  for r in part if not r["holds"]]
+        misses = [
+            f"{r['players']}p {r['role']} {100 * r['diff']:+.1f} ({100 * r['diff_lo']:+.1f}..{100 * r['diff_hi']:+.1f})"
+            for r in part
+            if not r["holds"]
+        ]
         if len(misses) == len(part):
             best = max(part, key=lambda r: r["diff"])
-            lines.append(f"{upper} over {lower}: by {100 * margin:.0f} points with the 95% lower "
-                         f"bound above 0 in none of the {len(part)} cells (largest gain "
-                         f"{100 * best['diff']:+.1f} points, {best['players']}p {best['role']}), "
-                         f"so {upper} is no rung above {lower}"
-                         + (" and the ladder leaves it out (its default rungs: "
-                            f"{', '.join(LADDER_RUNGS)})" if upper not in LADDER_RUNGS else "")
-                         + ": " + "; ".join(misses) + ".")
+            lines.append(
+                f"{upper} over {lower}: by {100 * margin:.0f} points with the 95% lower "
+                f"bound above 0 in none of the {len(part)} cells (largest gain "
+                f"{100 * best['diff']:+.1f} points, {best['players']}p {best['role']}), "
+                f"so {upper} is no rung above {lower}"
+                + (
+                    f" and the ladder leaves it out (its default rungs: {', '.join(LADDER_RUNGS)})"
+                    if upper not in LADDER_RUNGS
+                    else ""
+                )
+                + ": "
+                + "; ".join(misses)
+                + "."
+            )
         elif misses:
-            lines.append(f"{upper} over {lower}: not by {100 * margin:.0f} points with the 95% "
-                         f"lower bound above 0 in {len(misses)} of {len(part)} cells: "
-                         + "; ".join(misses) + ".")
+            lines.append(
+                f"{upper} over {lower}: not by {100 * margin:.0f} points with the 95% "
+                f"lower bound above 0 in {len(misses)} of {len(part)} cells: " + "; ".join(misses) + "."
+            )
         else:
-            lines.append(f"{upper} over {lower}: by at least {100 * margin:.0f} points for every "
-                         f"role and player count measured (95% lower bound above 0).")
+            lines.append(
+                f"{upper} over {lower}: by at least {100 * margin:.0f} points for every "
+                f"role and player count measured (95% lower bound above 0)."
+            )
     return " ".join(lines)
 
 
@@ -342,8 +402,7 @@ LADDER_FORMAT = "cardsim-bang-ladder/1"
 LADDER_RECORD = Path(__file__).parent / "data" / "ladder.json"
 
 
-def tables_digest(bots: list[str], players_list: list[int], params_file: Path | None = None
-                  ) -> str:
+def tables_digest(bots: list[str], players_list: list[int], params_file: Path | None = None) -> str:
     """16 hex digits over the parameter tables the bots play with at these player counts: a
     recorded ladder is stale once a retraining changed any of them."""
     digest = hashlib.sha256()
@@ -353,13 +412,15 @@ def tables_digest(bots: list[str], players_list: list[int], params_file: Path | 
     return digest.hexdigest()[:16]
 
 
-def search_checks(n: int, seed: int, jobs: int, params_file: Path | None = None,
-                  budget: int = SEARCH_BUDGET, players: int = 5) -> list[dict]:
+def search_checks(
+    n: int, seed: int, jobs: int, params_file: Path | None = None, budget: int = SEARCH_BUDGET, players: int = 5
+) -> list[dict]:
     """The search rung's targets at ``players`` beyond the ladder's rows: its
     Renegade paired with the hand-written two-rule Renegade (``TWO_RULE``), every other seat
     on ``tuned2``."""
-    return compare_rows([players], "search", "tuned2", ["renegade"], n, seed, jobs, params_file,
-                        budget, baseline=TWO_RULE)
+    return compare_rows(
+        [players], "search", "tuned2", ["renegade"], n, seed, jobs, params_file, budget, baseline=TWO_RULE
+    )
 
 
 def search_verdict(ladder: list[dict], checks: list[dict], players: int = 5) -> str:
@@ -369,24 +430,33 @@ def search_verdict(ladder: list[dict], checks: list[dict], players: int = 5) -> 
     upper = [r for r in ladder if r["bot"] == "search" and r["players"] == players]
     parts = []
     if upper:
-        misses = [f"{r['role']} {100 * r['diff']:+.1f} ({100 * r['diff_lo']:+.1f}.."
-                  f"{100 * r['diff_hi']:+.1f})" for r in upper if r["diff_lo"] <= 0]
+        misses = [
+            f"{r['role']} {100 * r['diff']:+.1f} ({100 * r['diff_lo']:+.1f}..{100 * r['diff_hi']:+.1f})"
+            for r in upper
+            if r["diff_lo"] <= 0
+        ]
         if misses:
-            parts.append(f"The search rung does not beat {upper[0]['against']} in every role at "
-                         f"{players} players (95% lower bound above 0): not for "
-                         + "; ".join(misses) + ".")
+            parts.append(
+                f"The search rung does not beat {upper[0]['against']} in every role at "
+                f"{players} players (95% lower bound above 0): not for " + "; ".join(misses) + "."
+            )
         else:
-            parts.append(f"The search rung beats {upper[0]['against']} in every role at "
-                         f"{players} players (95% lower bound above 0).")
+            parts.append(
+                f"The search rung beats {upper[0]['against']} in every role at "
+                f"{players} players (95% lower bound above 0)."
+            )
     for r in checks:
-        gap = (f"{100 * r['diff']:+.1f} points ({100 * r['diff_lo']:+.1f}.."
-               f"{100 * r['diff_hi']:+.1f}, n={r['n']:,} paired deals)")
+        gap = (
+            f"{100 * r['diff']:+.1f} points ({100 * r['diff_lo']:+.1f}.."
+            f"{100 * r['diff_hi']:+.1f}, n={r['n']:,} paired deals)"
+        )
         where = f"the two-rule Renegade at {r['players']} players among {r['against']} bots"
         if r["diff_lo"] > 0:
             parts.append(f"Its Renegade is better than {where}: {gap}.")
         elif r["diff"] >= 0:
-            parts.append(f"Its Renegade is at least as good as {where} by the point estimate, "
-                         f"not significantly better: {gap}.")
+            parts.append(
+                f"Its Renegade is at least as good as {where} by the point estimate, not significantly better: {gap}."
+            )
         else:
             parts.append(f"Its Renegade is not as good as {where}: {gap}.")
     return " ".join(parts)
@@ -406,8 +476,9 @@ def read_ladder_record(path: Path = LADDER_RECORD) -> dict:
     try:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UserError(f"bang: ladder record {path} not found (record it with: cardsim bang "
-                        "ladder --record PATH)") from None
+        raise UserError(
+            f"bang: ladder record {path} not found (record it with: cardsim bang ladder --record PATH)"
+        ) from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise UserError(f"bang: ladder record {path}: unreadable ({type(error).__name__})") from None
     ok = isinstance(document, dict) and document.get("format") == LADDER_FORMAT

@@ -351,8 +351,7 @@ def choose_store_card(s, rng, p, shown, remaining):
         i = user_choice(s, p, D_STORE, PICKS, PICKS + remaining)
         if i != FALLBACK:
             return i
-    return pick_store_card(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM,
-                           rng, shown, remaining)
+    return pick_store_card(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM, rng, shown, remaining)
 
 
 @kernel(inline="always")
@@ -362,8 +361,7 @@ def choose_discard(s, rng, p):
         c = user_choice(s, p, D_DISCARD, ACTS, ACTS)
         if c != FALLBACK:
             return c
-    return pick_discard(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM,
-                        rng)
+    return pick_discard(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM, rng)
 
 
 @kernel(refcounts=False)
@@ -373,8 +371,7 @@ def choose_two_to_discard(s, rng, p):
         pair = user_choice(s, p, D_SID, ACTS, ACTS)
         if pair != FALLBACK:
             return pair // SID_BASE, pair % SID_BASE
-    return pick_two_to_discard(public_view(s, p), seat_params(s, p),
-                               as_builtin(s, p) == BOT_RANDOM, rng)
+    return pick_two_to_discard(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM, rng)
 
 
 @kernel(inline="always")
@@ -384,8 +381,9 @@ def choose_jesse_source(s, rng, p):
         q = user_choice(s, p, D_JESSE, ACTS, ACTS)
         if q != FALLBACK:
             return q
-    return pick_jesse_source(public_view(s, p), seat_params(s, p),
-                             as_builtin(s, p) == BOT_RANDOM, rng, suspect_scratch(s))
+    return pick_jesse_source(
+        public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM, rng, suspect_scratch(s)
+    )
 
 
 @kernel(inline="always")
@@ -397,8 +395,7 @@ def choose_kit_return(s, rng, p, seen):
         i = user_choice(s, p, D_KIT, PICKS, PICKS + 3)
         if i != FALLBACK:
             return i
-    return pick_kit_return(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM,
-                           rng, seen)
+    return pick_kit_return(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM, rng, seen)
 
 
 @kernel(inline="always")
@@ -408,5 +405,4 @@ def choose_pedro_discard(s, rng, p):
         take = user_choice(s, p, D_PEDRO, ACTS, ACTS)
         if take != FALLBACK:
             return take == 1
-    return pick_pedro_discard(public_view(s, p), seat_params(s, p),
-                              as_builtin(s, p) == BOT_RANDOM, rng)
+    return pick_pedro_discard(public_view(s, p), seat_params(s, p), as_builtin(s, p) == BOT_RANDOM, rng)

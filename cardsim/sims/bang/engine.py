@@ -412,23 +412,43 @@ def play_game(s, rng, check_every_turn):
     return invariant_error(s)
 
 
-def play_games(n_games, n_players, bots_by_role, params_by_role, max_turns, rng,
-               check_every_turn):
+def play_games(n_games, n_players, bots_by_role, params_by_role, max_turns, rng, check_every_turn):
     """Play n_games independent games; one row of results per game. ``params_by_role``: one
     row of bot parameters per role (see :mod:`cardsim.sims.bang.policies`). Plain Python over
     the one batch kernel :func:`play_focus_batch` (no focus seat), so every command compiles
     and caches that kernel alone."""
-    return play_focus_games(n_games, n_players, bots_by_role, params_by_role, -1, 0,
-                            params_by_role[0], max_turns, rng, rng, check_every_turn)
+    return play_focus_games(
+        n_games,
+        n_players,
+        bots_by_role,
+        params_by_role,
+        -1,
+        0,
+        params_by_role[0],
+        max_turns,
+        rng,
+        rng,
+        check_every_turn,
+    )
 
 
-def play_focus_games(n_games: int, n_players: int, bots_by_role: np.ndarray, params_by_role: np.ndarray,
-                     focus_role: int, focus_bot: int, focus_params: np.ndarray, max_turns: int,
-                     deal_rng: np.random.Generator, play_rng: np.random.Generator,
-                     check_every_turn: bool, rollout_params: np.ndarray | None = None,
-                     search_budget: int = SEARCH_BUDGET,
-                     search_horizon: int = SEARCH_HORIZON,
-                     population: tuple[np.ndarray, ...] | None = None) -> tuple[np.ndarray, ...]:
+def play_focus_games(
+    n_games: int,
+    n_players: int,
+    bots_by_role: np.ndarray,
+    params_by_role: np.ndarray,
+    focus_role: int,
+    focus_bot: int,
+    focus_params: np.ndarray,
+    max_turns: int,
+    deal_rng: np.random.Generator,
+    play_rng: np.random.Generator,
+    check_every_turn: bool,
+    rollout_params: np.ndarray | None = None,
+    search_budget: int = SEARCH_BUDGET,
+    search_horizon: int = SEARCH_HORIZON,
+    population: tuple[np.ndarray, ...] | None = None,
+) -> tuple[np.ndarray, ...]:
     """Play n_games; deals (roles, characters, deck) come from ``deal_rng`` and everything
     after from ``play_rng``, so two runs with equal deal streams play the same deals whatever
     the bots do (common random numbers). With ``focus_role`` >= 0 the first seat of that role
@@ -457,17 +477,28 @@ def play_focus_games(n_games: int, n_players: int, bots_by_role: np.ndarray, par
     if population is None:
         population = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros((0, 4, N_PARAMS)))
     flags, slips, priors, member_params = population
-    play_focus_batch(n_games, int(n_players), np.ascontiguousarray(bots_by_role, np.int64),
-                     np.ascontiguousarray(params_by_role, np.float64), int(focus_role),
-                     int(focus_bot), np.ascontiguousarray(focus_params, np.float64),
-                     int(max_turns), deal_rng, play_rng, bool(check_every_turn),
-                     np.ascontiguousarray(params_by_role if rollout_params is None
-                                          else rollout_params, np.float64),
-                     int(search_budget), int(search_horizon),
-                     np.ascontiguousarray(flags, np.int64), np.ascontiguousarray(slips, np.float64),
-                     np.ascontiguousarray(priors, np.float64),
-                     np.ascontiguousarray(member_params, np.float64),
-                     np.zeros(STATE_SIZE, np.int64), *results)
+    play_focus_batch(
+        n_games,
+        int(n_players),
+        np.ascontiguousarray(bots_by_role, np.int64),
+        np.ascontiguousarray(params_by_role, np.float64),
+        int(focus_role),
+        int(focus_bot),
+        np.ascontiguousarray(focus_params, np.float64),
+        int(max_turns),
+        deal_rng,
+        play_rng,
+        bool(check_every_turn),
+        np.ascontiguousarray(params_by_role if rollout_params is None else rollout_params, np.float64),
+        int(search_budget),
+        int(search_horizon),
+        np.ascontiguousarray(flags, np.int64),
+        np.ascontiguousarray(slips, np.float64),
+        np.ascontiguousarray(priors, np.float64),
+        np.ascontiguousarray(member_params, np.float64),
+        np.zeros(STATE_SIZE, np.int64),
+        *results,
+    )
     return results
 
 
@@ -492,11 +523,36 @@ def set_search(s, rollout_params, budget, horizon):
 
 
 @kernel
-def play_focus_batch(n_games, n_players, bots_by_role, params_by_role, focus_role, focus_bot,
-                     focus_params, max_turns, deal_rng, play_rng, check_every_turn,
-                     rollout_params, search_budget, search_horizon, member_random,
-                     member_slips, member_priors, member_params, s, winner, turns, roles,
-                     chars, alive, life, killer, out_turn, errors):
+def play_focus_batch(
+    n_games,
+    n_players,
+    bots_by_role,
+    params_by_role,
+    focus_role,
+    focus_bot,
+    focus_params,
+    max_turns,
+    deal_rng,
+    play_rng,
+    check_every_turn,
+    rollout_params,
+    search_budget,
+    search_horizon,
+    member_random,
+    member_slips,
+    member_priors,
+    member_params,
+    s,
+    winner,
+    turns,
+    roles,
+    chars,
+    alive,
+    life,
+    killer,
+    out_turn,
+    errors,
+):
     """The batch kernel of :func:`play_focus_games`: plays the games into its result arrays
     (allocated by the caller: numba compiles each array constructor once per shape and type,
     seconds of a cold first run). Every game is played in ``s``, a state array the caller

@@ -181,8 +181,14 @@ def default_params(role: int) -> np.ndarray:
 #: (the law counts as ahead while the Sheriff has 3+ life, 2+ against a last Outlaw; he keeps
 #: shooting and answers his attackers: the outside Balancer's rule). ``deputy_caution`` and
 #: ``outlaw_mass`` stay off in role2; training may turn them on for tuned2.
-STRUCTURAL = {P_REN_RULES: 1.0, P_SHERIFF_CAUTION: 1.0, P_OUTLAW_FOCUS: 1.0,
-              P_REN_LAW_LIFE: 3.0, P_REN_BASE: 5.0, P_REN_REVENGE: 0.5}
+STRUCTURAL = {
+    P_REN_RULES: 1.0,
+    P_SHERIFF_CAUTION: 1.0,
+    P_OUTLAW_FOCUS: 1.0,
+    P_REN_LAW_LIFE: 3.0,
+    P_REN_BASE: 5.0,
+    P_REN_REVENGE: 0.5,
+}
 
 
 def with_structure(params: np.ndarray) -> np.ndarray:
@@ -568,10 +574,9 @@ def scripted_play_into(v, w, suspect):
     if c >= 0:
         t = best_target(v, w, suspect, DUEL, w[P_SHOOT_MIN])
         all_in = focus and t == v[V_SHERIFF] and sheriff_life(v) <= w[P_OUTLAW_FOCUS]
-        if t >= 0 and (all_in or bang_cards(v) >= max(w[P_DUEL_BANGS], 1.0)
-                       or v[V_HAND_COUNT + t] == 0):
+        if t >= 0 and (all_in or bang_cards(v) >= max(w[P_DUEL_BANGS], 1.0) or v[V_HAND_COUNT + t] == 0):
             return c, t, -1
-    reckless = (r == SHERIFF or sheriff_life(v) >= w[P_MASS_SHERIFF_LIFE] or living == 2)
+    reckless = r == SHERIFF or sheriff_life(v) >= w[P_MASS_SHERIFF_LIFE] or living == 2
     if r == OUTLAW:
         reckless = living - v[V_OUTLAWS] >= w[P_OUTLAW_MASS] * (living - 1)
     if reckless:

@@ -64,16 +64,14 @@ class BangConfig:
         for role in ROLE_NAMES:
             bot = getattr(self, f"{role}_bot")
             if bot not in BOT_NAMES:
-                raise UserError(
-                    f"bang: unknown bot {bot!r} for {role}; choose from: {', '.join(BOT_NAMES)}"
-                )
+                raise UserError(f"bang: unknown bot {bot!r} for {role}; choose from: {', '.join(BOT_NAMES)}")
         if not isinstance(self.max_turns, int) or not 10 <= self.max_turns <= 30000:
             raise UserError(f"bang: max_turns must be 10-30000, got {self.max_turns!r}")
         digest = ""
         if any(getattr(self, f"{role}_bot") in ("tuned", "tuned2") for role in ROLE_NAMES):
             table = self.params_by_role()
-            if not table[:, tuned.TRAINED_PARAMS:].any():  # the digest of a table of the first 21
-                table = np.ascontiguousarray(table[:, :tuned.TRAINED_PARAMS])
+            if not table[:, tuned.TRAINED_PARAMS :].any():  # the digest of a table of the first 21
+                table = np.ascontiguousarray(table[:, : tuned.TRAINED_PARAMS])
             digest = hashlib.sha256(table.tobytes()).hexdigest()[:16]
         object.__setattr__(self, "tuned_params", digest)
 
@@ -135,12 +133,15 @@ def parse_population(text: str | list[str] | tuple[str, ...]) -> list[str]:
 
     for name in names:
         if name.endswith(".py"):
-            raise UserError(f"bang: --population member {name!r}: Python files cannot be "
-                            f"population members (their rollouts would run as Python); "
-                            f"choose from: {', '.join(BOT_NAMES)}")
+            raise UserError(
+                f"bang: --population member {name!r}: Python files cannot be "
+                f"population members (their rollouts would run as Python); "
+                f"choose from: {', '.join(BOT_NAMES)}"
+            )
         if name not in BOT_NAMES:
-            raise UserError(f"bang: unknown --population member {name!r}; choose from: "
-                            f"{', '.join(BOT_NAMES)} (or none)")
+            raise UserError(
+                f"bang: unknown --population member {name!r}; choose from: {', '.join(BOT_NAMES)} (or none)"
+            )
     if len(set(names)) != len(names):
         raise UserError(f"bang: --population names a member twice: {', '.join(names)}")
     if len(names) > MAX_MEMBERS:
@@ -148,8 +149,9 @@ def parse_population(text: str | list[str] | tuple[str, ...]) -> list[str]:
     return names
 
 
-def population_tables(members: list[str], players: int, params_file=None
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+def population_tables(
+    members: list[str], players: int, params_file=None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """The engine's population arrays (random flags, slips, log priors, parameters per member
     and role) for ``members`` at ``players``, equal priors; None for no members. The search
     bot's member plays as its rollout policy (tuned2) in rollouts."""
@@ -170,35 +172,36 @@ def parse_bots(text: str) -> dict[str, str]:
         raise UserError(f"bang: --bots must be a bot name or role=bot pairs, got {text!r}")
     text = text.strip()
     if not text:
-        raise UserError(f"bang: --bots is empty; give a bot ({', '.join(BOT_NAMES)}) or "
-                        "role=bot pairs")
+        raise UserError(f"bang: --bots is empty; give a bot ({', '.join(BOT_NAMES)}) or role=bot pairs")
     if text in BOT_NAMES:
         return {f"{role}_bot": text for role in ROLE_NAMES}
     fields: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         role, sep, bot = (x.strip() for x in part.partition("="))
         if not sep or role not in ROLE_NAMES:
-            raise UserError(
-                f"bang: --bots expects role=bot pairs with roles {', '.join(ROLE_NAMES)}; "
-                f"got {part!r}"
-            )
+            raise UserError(f"bang: --bots expects role=bot pairs with roles {', '.join(ROLE_NAMES)}; got {part!r}")
         if bot not in BOT_NAMES:
             raise UserError(f"bang: unknown bot {bot!r}; choose from: {', '.join(BOT_NAMES)}")
         if f"{role}_bot" in fields:
-            raise UserError(f"bang: --bots names {role} twice ({role}={fields[f'{role}_bot']}, "
-                            f"{role}={bot}); give each role once")
+            raise UserError(
+                f"bang: --bots names {role} twice ({role}={fields[f'{role}_bot']}, {role}={bot}); give each role once"
+            )
         fields[f"{role}_bot"] = bot
     if not fields:
-        raise UserError(f"bang: --bots is empty; give a bot ({', '.join(BOT_NAMES)}) or "
-                        "role=bot pairs")
+        raise UserError(f"bang: --bots is empty; give a bot ({', '.join(BOT_NAMES)}) or role=bot pairs")
     return fields
 
 
 def play_arrays(config: BangConfig, rng: np.random.Generator, n: int, *, strict: bool = False):
     """Run the kernel; raises RuntimeError if any game broke an invariant."""
     result = engine.play_games(
-        n, config.players, config.bots_by_role(), config.params_by_role(), config.max_turns,
-        rng, strict,
+        n,
+        config.players,
+        config.bots_by_role(),
+        config.params_by_role(),
+        config.max_turns,
+        rng,
+        strict,
     )
     errors = result[-1]
     if n and errors.max() > 0:

@@ -49,34 +49,52 @@ STRESS_KEY = 18  # first spawn key entry: keeps these streams apart from trainin
 STEP_START = 0.3  # first search step, as a share of each parameter's range
 
 
-def role_wins(players: int, table: np.ndarray, role: int, against: str, games: int, seed: int,
-              key: tuple[int, ...]) -> np.ndarray:
+def role_wins(
+    players: int, table: np.ndarray, role: int, against: str, games: int, seed: int, key: tuple[int, ...]
+) -> np.ndarray:
     """1/0 per game: did ``role``'s side win. ``against="tuned"``: every seat a role bot with
     ``table``'s rows; ``"role"``: the first seat of ``role`` plays ``table[role]``, every other
     seat the role bot's defaults. Equal keys, equal deals."""
     bots = np.full(4, BOT_ROLE, dtype=np.int64)
     deal, play = stream(seed, STRESS_KEY, *key, 0), stream(seed, STRESS_KEY, *key, 1)
     if against == "tuned":
-        winner = engine.play_focus_games(games, players, bots, np.ascontiguousarray(table), -1, 0,
-                                         table[0], DEFAULT_MAX_TURNS, deal, play, False)[0]
+        winner = engine.play_focus_games(
+            games, players, bots, np.ascontiguousarray(table), -1, 0, table[0], DEFAULT_MAX_TURNS, deal, play, False
+        )[0]
     else:
-        winner = engine.play_focus_games(games, players, bots, engine.DEFAULT_PARAMS.copy(), role,
-                                         BOT_TUNED, np.ascontiguousarray(table[role]),
-                                         DEFAULT_MAX_TURNS, deal, play, False)[0]
+        winner = engine.play_focus_games(
+            games,
+            players,
+            bots,
+            engine.DEFAULT_PARAMS.copy(),
+            role,
+            BOT_TUNED,
+            np.ascontiguousarray(table[role]),
+            DEFAULT_MAX_TURNS,
+            deal,
+            play,
+            False,
+        )[0]
     return (winner == ROLE_SIDE[role]).astype(np.int8)
 
 
-def best_response(players: int, role: int, against: str, games: int, steps: int,
-                  validation: int, seed: int,
-                  map_calls: Callable[[Callable, Sequence[tuple]], list]) -> dict:
+def best_response(
+    players: int,
+    role: int,
+    against: str,
+    games: int,
+    steps: int,
+    validation: int,
+    seed: int,
+    map_calls: Callable[[Callable, Sequence[tuple]], list],
+) -> dict:
     """Search ``role``'s vector (see the module doc) and validate it on fresh deals."""
     start = (tuned.params_for(players) if against == "tuned" else engine.DEFAULT_PARAMS).copy()
     search = stream(seed, STRESS_KEY, players, role, 999)
     best, width = start[role].copy(), STEP_START
     for step in range(steps):
         candidates = [best] + [
-            np.round(np.clip(best + width * (HIGH - LOW) * search.standard_normal(best.size),
-                             LOW, HIGH), 6)
+            np.round(np.clip(best + width * (HIGH - LOW) * search.standard_normal(best.size), LOW, HIGH), 6)
             for _ in range(CANDIDATES)
         ]
         tasks = []
@@ -90,45 +108,71 @@ def best_response(players: int, role: int, against: str, games: int, steps: int,
     found = start.copy()
     found[role] = best
     key = (players, role, 1000)
-    new, old = map_calls(role_wins, [(players, found, role, against, validation, seed, key),
-                          (players, start, role, against, validation, seed, key)])
+    new, old = map_calls(
+        role_wins,
+        [
+            (players, found, role, against, validation, seed, key),
+            (players, start, role, against, validation, seed, key),
+        ],
+    )
     diff, lo, hi = paired_gain(new, old)
     win_lo, win_hi = wilson_interval(int(new.sum()), new.size)
     base_lo, base_hi = wilson_interval(int(old.sum()), old.size)
     return {
-        "players": players, "role": ROLE_NAMES[role], "against": against, "n": int(new.size),
+        "players": players,
+        "role": ROLE_NAMES[role],
+        "against": against,
+        "n": int(new.size),
         "search_games": steps * (CANDIDATES + 1) * games,
-        "win": round(float(new.mean()), 5), "win_lo": round(float(win_lo), 5),
+        "win": round(float(new.mean()), 5),
+        "win_lo": round(float(win_lo), 5),
         "win_hi": round(float(win_hi), 5),
-        "start": round(float(old.mean()), 5), "start_lo": round(float(base_lo), 5),
+        "start": round(float(old.mean()), 5),
+        "start_lo": round(float(base_lo), 5),
         "start_hi": round(float(base_hi), 5),
-        "diff": round(float(diff), 5), "diff_lo": round(float(lo), 5),
+        "diff": round(float(diff), 5),
+        "diff_lo": round(float(lo), 5),
         "diff_hi": round(float(hi), 5),
         "params": [float(x) for x in best],
     }
 
 
-def winners(players: int, table: np.ndarray, games: int, seed: int,
-            key: tuple[int, ...]) -> np.ndarray:
+def winners(players: int, table: np.ndarray, games: int, seed: int, key: tuple[int, ...]) -> np.ndarray:
     """The winning side code per game, every seat a role bot with ``table``'s rows."""
     bots = np.full(4, BOT_ROLE, dtype=np.int64)
     return engine.play_focus_games(
-        games, players, bots, np.ascontiguousarray(table), -1, 0, table[0], DEFAULT_MAX_TURNS,
-        stream(seed, STRESS_KEY, *key, 0), stream(seed, STRESS_KEY, *key, 1), False)[0]
+        games,
+        players,
+        bots,
+        np.ascontiguousarray(table),
+        -1,
+        0,
+        table[0],
+        DEFAULT_MAX_TURNS,
+        stream(seed, STRESS_KEY, *key, 0),
+        stream(seed, STRESS_KEY, *key, 1),
+        False,
+    )[0]
 
 
-def perturbed_side_rates(players: int, sigma: float, trials: int, games: int, seed: int,
-                         map_calls: Callable[[Callable, Sequence[tuple]], list]) -> list[dict]:
+def perturbed_side_rates(
+    players: int,
+    sigma: float,
+    trials: int,
+    games: int,
+    seed: int,
+    map_calls: Callable[[Callable, Sequence[tuple]], list],
+) -> list[dict]:
     """Side win rates (95% Wilson intervals) of the shipped tuned table (trial 0) and of
     ``trials`` perturbations of it, each on its own deals; ``weakest`` names the side (and so
     the role: every seat of a side shares its result) with the lowest rate."""
     table = tuned.params_for(players)
     noise = stream(seed, STRESS_KEY, players, 2000)
-    tables = [table] + [np.round(np.clip(table + sigma * (HIGH - LOW)
-                                         * noise.standard_normal(table.shape), LOW, HIGH), 6)
-                        for _ in range(trials)]
-    results = map_calls(winners, [(players, t, games, seed, (players, 2000, k))
-                                  for k, t in enumerate(tables)])
+    tables = [table] + [
+        np.round(np.clip(table + sigma * (HIGH - LOW) * noise.standard_normal(table.shape), LOW, HIGH), 6)
+        for _ in range(trials)
+    ]
+    results = map_calls(winners, [(players, t, games, seed, (players, 2000, k)) for k, t in enumerate(tables)])
     rows = []
     for k, winner in enumerate(results):
         row = {"players": players, "trial": k, "sigma": 0.0 if k == 0 else sigma, "n": games}

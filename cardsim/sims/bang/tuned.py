@@ -67,14 +67,14 @@ def params_for(players: int, path: Path = SHIPPED) -> np.ndarray:
         values = entry["params"].get(ROLE_NAMES[role])
         ok = isinstance(values, list) and len(values) == width
         if not ok or not all(isinstance(x, (int, float)) and np.isfinite(x) for x in values):
-            raise _bad(path, f"{players} players, {ROLE_NAMES[role]}: expected {width} "
-                             f"finite numbers")
+            raise _bad(path, f"{players} players, {ROLE_NAMES[role]}: expected {width} finite numbers")
         table[role, :width] = values
     return table
 
 
-def write_entry(path: Path, players: int, table: np.ndarray, provenance: dict[str, Any],
-                width: int | None = None) -> None:
+def write_entry(
+    path: Path, players: int, table: np.ndarray, provenance: dict[str, Any], width: int | None = None
+) -> None:
     """Add or replace the entry for ``players`` (other player counts are kept), with the first
     ``width`` parameters (default: all); UserError if the file holds another width."""
     path = Path(path)
@@ -84,8 +84,11 @@ def write_entry(path: Path, players: int, table: np.ndarray, provenance: dict[st
     if path.exists():
         document = read_file(path)
         if document["param_names"] != names:
-            raise _bad(path, f"holds {len(document['param_names'])} parameters per role, this "
-                             f"training {width}; write to another file")
+            raise _bad(
+                path,
+                f"holds {len(document['param_names'])} parameters per role, this "
+                f"training {width}; write to another file",
+            )
     document["players"][str(players)] = {
         "params": {
             ROLE_NAMES[role]: [round(float(x), 6) for x in table[role, :width]]
@@ -95,8 +98,14 @@ def write_entry(path: Path, players: int, table: np.ndarray, provenance: dict[st
     }
     document["players"] = dict(sorted(document["players"].items()))
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = re.sub(r"\[\s+([-0-9.,e\s]*?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]",
-                  json.dumps(document, indent=1)) + "\n"
+    text = (
+        re.sub(
+            r"\[\s+([-0-9.,e\s]*?)\s+\]",
+            lambda m: "[" + " ".join(m.group(1).split()) + "]",
+            json.dumps(document, indent=1),
+        )
+        + "\n"
+    )
     temporary = path.with_suffix(".tmp")
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)

@@ -28,7 +28,21 @@ GAME = Game(
     compile_seconds=12,
     chapter_seconds=8,
     # one discover run (the slowest reading measured) within 15 minutes, --jobs 2
-    long_run=("cashnguns", "discover", "--players", "6", "--metric", "score", "--shame", "-5000",
-              "--seed", "0", "--budget", "200", "--jobs", "2"),
+    long_run=(
+        "cashnguns",
+        "discover",
+        "--players",
+        "6",
+        "--metric",
+        "score",
+        "--shame",
+        "-5000",
+        "--seed",
+        "0",
+        "--budget",
+        "200",
+        "--jobs",
+        "2",
+    ),
     long_run_wall_s=900.0,
 )

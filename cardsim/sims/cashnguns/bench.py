@@ -66,42 +66,70 @@ def main(quick: bool = False) -> list[dict]:
     shame_units = config.shame_value / 5_000
 
     timings = [
-        ("reference (plain Python)", reference_games, _best_time(
-            lambda: [play_reference_game(int(s), strategies, shame_units) for s in seeds[:reference_games]], 1)),
+        (
+            "reference (plain Python)",
+            reference_games,
+            _best_time(
+                lambda: [play_reference_game(int(s), strategies, shame_units) for s in seeds[:reference_games]], 1
+            ),
+        ),
         ("kernel (numba batch)", games, _best_time(lambda: play_games(config, seeds), repeats)),
-        ("run_batch (kernel + table)", games, _best_time(
-            lambda: run_batch(config, np.random.default_rng(1), games), repeats)),
+        (
+            "run_batch (kernel + table)",
+            games,
+            _best_time(lambda: run_batch(config, np.random.default_rng(1), games), repeats),
+        ),
     ]
     from cardsim.sims.cashnguns import strategy as engine
 
     user_slots = _user_table(config)
     engine.play_games(seeds[:20], [user_slots] * 20, config.shame_value)  # load the kernels first
-    timings.append(("user strategy (Python engine, one seat)", reference_games, _best_time(
-        lambda: engine.play_games(seeds[:reference_games], [user_slots] * reference_games, config.shame_value), 1)))
+    timings.append(
+        (
+            "user strategy (Python engine, one seat)",
+            reference_games,
+            _best_time(
+                lambda: engine.play_games(seeds[:reference_games], [user_slots] * reference_games, config.shame_value),
+                1,
+            ),
+        )
+    )
     from cardsim.sims.cashnguns.search import DEFAULT_BUDGET
 
     search_config = CashNGunsConfig(players=config.players, strategies=("search", *config.strategies[1:]))
     search_games = 20 if quick else 100
     play_games(search_config, seeds[:2])  # compile the search (or load the cache) first
-    timings.append((f"search player (one seat, budget {DEFAULT_BUDGET})", search_games, _best_time(
-        lambda: play_games(search_config, seeds[:search_games]), 1)))
+    timings.append(
+        (
+            f"search player (one seat, budget {DEFAULT_BUDGET})",
+            search_games,
+            _best_time(lambda: play_games(search_config, seeds[:search_games]), 1),
+        )
+    )
     reference_rate = reference_games / timings[0][2][0]
     rows = []
     for what, count, (cpu_seconds, wall_seconds) in timings:
-        target = (TARGET_USER_GAMES_PER_SECOND if what.startswith("user") else
-                  TARGET_SEARCH_GAMES_PER_SECOND if what.startswith("search") else TARGET_GAMES_PER_SECOND)
+        target = (
+            TARGET_USER_GAMES_PER_SECOND
+            if what.startswith("user")
+            else TARGET_SEARCH_GAMES_PER_SECOND
+            if what.startswith("search")
+            else TARGET_GAMES_PER_SECOND
+        )
         rate = count / cpu_seconds
-        rows.append({
-            "what": what,
-            "players": config.players,
-            "games": count,
-            "cpu_seconds": round(cpu_seconds, 3),
-            "per_second": round(rate),
-            "wall_per_second": round(count / wall_seconds),
-            "ratio": round(rate / reference_rate, 1),
-            "target": target,
-            "meets_target": bool(rate >= target),
-        })
+        rows.append(
+            {
+                "what": what,
+                "players": config.players,
+                "games": count,
+                "cpu_seconds": round(cpu_seconds, 3),
+                "per_second": round(rate),
+                "wall_per_second": round(count / wall_seconds),
+                "ratio": round(rate / reference_rate, 1),
+                "target": target,
+                "meets_target": bool(rate >= target),
+            }
+        )
     return rows
 
 
@@ -132,7 +160,16 @@ def strategy_rows(quick: bool = False) -> list[dict]:
     play_games(config, seeds[:10])
     kernel_seconds = best_cpu_seconds(lambda: play_games(config, seeds), repeats)
     names = ", ".join(config.strategies[1:])
-    return [speed_row(game="Cash'n Guns", what=f"trivial strategy in seat 0 (first legal choice, never lies down); "
-                      f"seats 1-4: {names}", players=config.players, unit="games", n=n, cpu_seconds=cpu_seconds,
-                      kernel=f"{config.strategies[0]} in seat 0", kernel_per_second=seeds.size / kernel_seconds,
-                      target=TARGET_USER_GAMES_PER_SECOND)]
+    return [
+        speed_row(
+            game="Cash'n Guns",
+            what=f"trivial strategy in seat 0 (first legal choice, never lies down); seats 1-4: {names}",
+            players=config.players,
+            unit="games",
+            n=n,
+            cpu_seconds=cpu_seconds,
+            kernel=f"{config.strategies[0]} in seat 0",
+            kernel_per_second=seeds.size / kernel_seconds,
+            target=TARGET_USER_GAMES_PER_SECOND,
+        )
+    ]

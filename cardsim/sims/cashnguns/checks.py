@@ -33,8 +33,11 @@ POSITIONS = 15
 
 def strategy_rows(rng: np.random.Generator) -> list[np.ndarray]:
     named = [strategy.param_row() for _, strategy in NAMED_STRATEGIES.values()]
-    return (named + [sample_strategy(rng).param_row() for _ in range(15)]
-            + [sample_extended_strategy(rng).param_row() for _ in range(15)])
+    return (
+        named
+        + [sample_strategy(rng).param_row() for _ in range(15)]
+        + [sample_extended_strategy(rng).param_row() for _ in range(15)]
+    )
 
 
 def random_position(rng: np.random.Generator, rows: list[np.ndarray]) -> Table:
@@ -49,7 +52,9 @@ def random_position(rng: np.random.Generator, rows: list[np.ndarray]) -> Table:
         targets, bullets, lying = [0] * players, [0] * players, [False] * players
         for seat in range(players):
             if table.alive[seat]:
-                targets[seat], bullets[seat] = plan_shot(table, seat, seat_rows[seat], stream.uniform(), stream.uniform())
+                targets[seat], bullets[seat] = plan_shot(
+                    table, seat, seat_rows[seat], stream.uniform(), stream.uniform()
+                )
         for seat in range(players):
             if table.alive[seat]:
                 lying[seat] = plan_lie(table, seat, seat_rows[seat], targets, stream.uniform())
@@ -104,15 +109,19 @@ def changed_decisions(shot, lie, seed: int = 7) -> tuple[int, int]:
 def leaky_shot(table: Table, seat: int, row: np.ndarray, u_target: float, u_bullet: float):
     """Aims at the opponent holding the most loaded cards (reads hidden hands)."""
     target, bullet = plan_shot(table, seat, row, u_target, u_bullet)
-    loaded = [table.hands[s][BANG] + table.hands[s][BANG_BANG_BANG] if table.alive[s] and s != seat else -1
-              for s in range(table.players)]
+    loaded = [
+        table.hands[s][BANG] + table.hands[s][BANG_BANG_BANG] if table.alive[s] and s != seat else -1
+        for s in range(table.players)
+    ]
     return int(np.argmax(loaded)), bullet
 
 
 def leaky_lie(table: Table, seat: int, row: np.ndarray, targets: list[int], u: float) -> bool:
     """Lies down exactly when an aimer still holds a loaded card (reads hidden hands)."""
-    return any(table.alive[s] and targets[s] == seat and table.hands[s][BANG] + table.hands[s][BANG_BANG_BANG]
-               for s in range(table.players))
+    return any(
+        table.alive[s] and targets[s] == seat and table.hands[s][BANG] + table.hands[s][BANG_BANG_BANG]
+        for s in range(table.players)
+    )
 
 
 def hidden_info_check(seed: int, policy: Policy | None = None) -> HiddenInfoResult:

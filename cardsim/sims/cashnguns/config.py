@@ -37,9 +37,7 @@ class CashNGunsConfig:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
             raise UserError(f"cashnguns: players must be an integer, got {self.players!r}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise UserError(
-                f"cashnguns: players must be {MIN_PLAYERS}-{MAX_PLAYERS} (seed rules), got {self.players}"
-            )
+            raise UserError(f"cashnguns: players must be {MIN_PLAYERS}-{MAX_PLAYERS} (seed rules), got {self.players}")
         if isinstance(self.strategies, str) or not isinstance(self.strategies, tuple):
             raise UserError("cashnguns: strategies must be a tuple of strategy specs")
         if len(self.strategies) not in (1, 2, self.players):
@@ -52,8 +50,9 @@ class CashNGunsConfig:
         for spec in self.strategies:  # validates every spec
             if not is_file_spec(spec):
                 parse_strategy(spec)
-        object.__setattr__(self, "files", tuple(file_digest(spec) for spec in dict.fromkeys(self.strategies)
-                                                if is_file_spec(spec)))
+        object.__setattr__(
+            self, "files", tuple(file_digest(spec) for spec in dict.fromkeys(self.strategies) if is_file_spec(spec))
+        )
 
     def python_slots(self) -> tuple[int, ...]:
         """The player slots played by a strategy written in Python."""

@@ -131,10 +131,36 @@ def _play_games(
     """The game loop of :func:`play_batch`, which allocates every array it writes (its
     ``results``, and the per-game state in ``seat_arrays`` and ``table_arrays``, reset at the
     start of every game), so the loop runs without reference counting."""
-    (money, wounds_out, shame_out, alive_out, winner_out, shots_out, cards_used,
-     rounds_out, drawn_out, paid_out, left_out) = results
-    (slot_of_seat, alive, wounds, shame, cash, shots, bullets, targets, lying, score, winners,
-     wounds_taken, down, fired, shown) = seat_arrays
+    (
+        money,
+        wounds_out,
+        shame_out,
+        alive_out,
+        winner_out,
+        shots_out,
+        cards_used,
+        rounds_out,
+        drawn_out,
+        paid_out,
+        left_out,
+    ) = results
+    (
+        slot_of_seat,
+        alive,
+        wounds,
+        shame,
+        cash,
+        shots,
+        bullets,
+        targets,
+        lying,
+        score,
+        winners,
+        wounds_taken,
+        down,
+        fired,
+        shown,
+    ) = seat_arrays
     seat_params, hands, revealed, aims, lay, deck_template, deck, note_units, drawn_notes, table, state = table_arrays
     n = seeds.shape[0]
     players = lineups.shape[1]
@@ -190,12 +216,23 @@ def _play_games(
             for seat in range(players):
                 if alive[seat]:
                     target = choose_target(
-                        seat_params[seat], seat, alive, cash, wounds, revealed, aims, lay,
-                        round_index, next_uniform(state),
+                        seat_params[seat],
+                        seat,
+                        alive,
+                        cash,
+                        wounds,
+                        revealed,
+                        aims,
+                        lay,
+                        round_index,
+                        next_uniform(state),
                     )
                     targets[seat] = target
                     card = choose_bullet(
-                        seat_params[seat], hands[seat], pot, expected_pot,
+                        seat_params[seat],
+                        hands[seat],
+                        pot,
+                        expected_pot,
                         opponent_loaded(seat_params[seat], revealed, aims, round_index, target),
                         next_uniform(state),
                     )
@@ -206,8 +243,19 @@ def _play_games(
                 lying[seat] = False
                 if alive[seat]:
                     lying[seat] = choose_lie_down(
-                        seat_params[seat], seat, targets, alive, revealed, aims, pot, expected_pot,
-                        players_alive, wounds[seat], cash[seat], round_index, shame_units,
+                        seat_params[seat],
+                        seat,
+                        targets,
+                        alive,
+                        revealed,
+                        aims,
+                        pot,
+                        expected_pot,
+                        players_alive,
+                        wounds[seat],
+                        cash[seat],
+                        round_index,
+                        shame_units,
                         next_uniform(state),
                     )
             # Phases 5-6: Bang!Bang!Bang! first, then the Bangs of those still standing.

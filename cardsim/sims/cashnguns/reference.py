@@ -132,8 +132,9 @@ class Table:
         alive = np.array(self.alive)
         taken = np.zeros(self.players, np.int64)
         down, fired, shown = (np.zeros(self.players, np.bool_) for _ in range(3))
-        _resolve_shots_into(np.array(targets), np.array(bullets), np.array(lying) & alive, alive,
-                            taken, down, fired, shown)
+        _resolve_shots_into(
+            np.array(targets), np.array(bullets), np.array(lying) & alive, alive, taken, down, fired, shown
+        )
         sharers = []
         self.aims.append([targets[seat] if self.alive[seat] else -1 for seat in range(self.players)])
         self.lay.append([bool(lying[seat]) and self.alive[seat] for seat in range(self.players)])
@@ -158,8 +159,12 @@ class Table:
         if sum(self.alive) <= 1 or self.rounds_played == ROUNDS:
             self.finished = True
         return RoundReport(
-            [int(t) for t in taken], [bool(d) for d in down], [bool(f) for f in fired],
-            sharers, share, (fives, tens, twenties),
+            [int(t) for t in taken],
+            [bool(d) for d in down],
+            [bool(f) for f in fired],
+            sharers,
+            share,
+            (fives, tens, twenties),
         )
 
     def winners(self) -> list[bool]:
@@ -190,10 +195,26 @@ def plan_shot(table: Table, seat: int, row: np.ndarray, u_target: float, u_bulle
     alive = np.array(table.alive)
     revealed = np.array(table.revealed, np.int64)
     aims, lay = _history(table)
-    target = _choose_target(row, seat, alive, np.array(table.cash), np.array(table.wounds), revealed,
-                            aims, lay, table.rounds_played, u_target)
-    bullet = _choose_bullet(row, np.array(table.hands[seat]), table.loot_units, table.expected_pot_units,
-                            _opponent_loaded(row, revealed, aims, table.rounds_played, target), u_bullet)
+    target = _choose_target(
+        row,
+        seat,
+        alive,
+        np.array(table.cash),
+        np.array(table.wounds),
+        revealed,
+        aims,
+        lay,
+        table.rounds_played,
+        u_target,
+    )
+    bullet = _choose_bullet(
+        row,
+        np.array(table.hands[seat]),
+        table.loot_units,
+        table.expected_pot_units,
+        _opponent_loaded(row, revealed, aims, table.rounds_played, target),
+        u_bullet,
+    )
     return int(target), int(bullet)
 
 
@@ -201,11 +222,24 @@ def plan_lie(table: Table, seat: int, row: np.ndarray, targets: list[int], u: fl
     """Phase 4 for ``seat``: lie down or not, knowing every aim (``targets``) but not the cards
     the others chose (still in ``table.hands`` until the round is played)."""
     aims, _ = _history(table)
-    return bool(_choose_lie_down(
-        row, seat, np.array(targets), np.array(table.alive), np.array(table.revealed, np.int64), aims,
-        table.loot_units, table.expected_pot_units, sum(table.alive), table.wounds[seat],
-        table.cash[seat], table.rounds_played, table.shame_units, u,
-    ))
+    return bool(
+        _choose_lie_down(
+            row,
+            seat,
+            np.array(targets),
+            np.array(table.alive),
+            np.array(table.revealed, np.int64),
+            aims,
+            table.loot_units,
+            table.expected_pot_units,
+            sum(table.alive),
+            table.wounds[seat],
+            table.cash[seat],
+            table.rounds_played,
+            table.shame_units,
+            u,
+        )
+    )
 
 
 def _shuffled(values: list[int], stream: PyStream) -> list[int]:
@@ -238,8 +272,9 @@ def play_reference_game(
             lying[seat] = plan_lie(table, seat, rows[seat], targets, stream.uniform())
         table.play_round(bullets, targets, lying)
     won = table.winners()
-    result: dict[str, list] = {key: [0] * players for key in
-                               ("money", "wounds", "shame", "alive", "winner", "shots", "cards_used")}
+    result: dict[str, list] = {
+        key: [0] * players for key in ("money", "wounds", "shame", "alive", "winner", "shots", "cards_used")
+    }
     for seat, slot in enumerate(slot_of_seat):
         result["money"][slot] = table.cash[seat]
         result["wounds"][slot] = table.wounds[seat]

@@ -147,9 +147,7 @@ def resolve_shots_into(
 
 
 @kernel
-def final_winners(
-    alive: np.ndarray, score: np.ndarray, shame: np.ndarray, wounds: np.ndarray
-) -> np.ndarray:
+def final_winners(alive: np.ndarray, score: np.ndarray, shame: np.ndarray, wounds: np.ndarray) -> np.ndarray:
     """Winners at the end of round 8: the richest survivor, ties to fewer shame, then more wounds.
 
     Seed, "Kết thúc": only survivors count their money; the most money wins; a tie goes to the
@@ -187,12 +185,7 @@ def final_winners_into(
     if best < 0:
         return
     for seat in range(players):
-        if (
-            alive[seat]
-            and score[seat] == score[best]
-            and shame[seat] == shame[best]
-            and wounds[seat] == wounds[best]
-        ):
+        if alive[seat] and score[seat] == score[best] and shame[seat] == shame[best] and wounds[seat] == wounds[best]:
             winners[seat] = True
 
 

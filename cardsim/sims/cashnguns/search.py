@@ -152,8 +152,10 @@ class SearchStrategy:
         return f"mix+{self.population}" if self.members else self.population
 
     def describe(self) -> str:
-        return (f"reads each opponent's policy from the public record (population {self.population_label()}) and "
-                f"plays every decision by {self.budget} sampled worlds to the end of the game ({self.metric})")
+        return (
+            f"reads each opponent's policy from the public record (population {self.population_label()}) and "
+            f"plays every decision by {self.budget} sampled worlds to the end of the game ({self.metric})"
+        )
 
 
 def parse_search(overrides: str, spec: str) -> SearchStrategy:
@@ -163,8 +165,10 @@ def parse_search(overrides: str, spec: str) -> SearchStrategy:
         key, eq, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not eq or key not in ("budget", "metric", "population"):
-            raise UserError(f"bad search option {item!r} in {spec!r}; use budget=N, metric=win|score, "
-                            f"population={'|'.join(POPULATION_NAMES)}|FILE.py (joined with +)")
+            raise UserError(
+                f"bad search option {item!r} in {spec!r}; use budget=N, metric=win|score, "
+                f"population={'|'.join(POPULATION_NAMES)}|FILE.py (joined with +)"
+            )
         if key == "budget":
             try:
                 number = float(value)
@@ -191,8 +195,10 @@ def population_bits(population: str, members: tuple[tuple[str, float], ...] = ()
         elif part.endswith(".py"):
             explicit += file_members(str(Path(part).resolve()))
         else:
-            raise UserError(f"search: unknown population {part!r}; use {', '.join(POPULATION_NAMES)} "
-                            "or a FILE.py defining POPULATION, joined with +")
+            raise UserError(
+                f"search: unknown population {part!r}; use {', '.join(POPULATION_NAMES)} "
+                "or a FILE.py defining POPULATION, joined with +"
+            )
     if explicit:
         if explicit not in _REGISTRY:
             _REGISTRY.append(explicit)
@@ -232,10 +238,13 @@ def file_members(path: str) -> tuple[tuple[str, float], ...]:
         pairs = [(spec, 0.0) for spec in specs]
     else:
         pairs = []
-    if not pairs or not all(isinstance(spec, str) and isinstance(share, (int, float)) and share >= 0
-                            for spec, share in pairs):
-        raise UserError(f"search: population file {path} must define POPULATION, a list of strategy specs "
-                        "(or a dict of spec to share)")
+    if not pairs or not all(
+        isinstance(spec, str) and isinstance(share, (int, float)) and share >= 0 for spec, share in pairs
+    ):
+        raise UserError(
+            f"search: population file {path} must define POPULATION, a list of strategy specs "
+            "(or a dict of spec to share)"
+        )
     for spec, _ in pairs:
         if spec.split(":")[0].strip() == "search":
             raise UserError(f"search: population file {path}: a population member cannot be search")
@@ -270,8 +279,9 @@ def population(row: np.ndarray, players: int, shame_value: int) -> tuple[np.ndar
 
 
 @functools.cache
-def _population(bits: int, explicit: tuple[tuple[str, float], ...], metric_index: int, players: int,
-                shame_value: int) -> tuple[np.ndarray, np.ndarray, int]:
+def _population(
+    bits: int, explicit: tuple[tuple[str, float], ...], metric_index: int, players: int, shame_value: int
+) -> tuple[np.ndarray, np.ndarray, int]:
     """(rows, prior, base index) of a search row's population at a table: the policies it reads
     opponents with, their prior weights (the mix's shares, floored by an even share
     ``PRIOR_FLOOR``) and the member it plays itself in rollouts (the mix's largest member;
@@ -320,9 +330,18 @@ AIM_PHASE, CARD_PHASE, LIE_PHASE = 0, 1, 2
 
 
 @kernel
-def target_chance(params: np.ndarray, me: int, aim: int, alive: np.ndarray, money: np.ndarray,
-                  wounds: np.ndarray, revealed: np.ndarray, aims: np.ndarray, lay: np.ndarray,
-                  round_index: int) -> float:
+def target_chance(
+    params: np.ndarray,
+    me: int,
+    aim: int,
+    alive: np.ndarray,
+    money: np.ndarray,
+    wounds: np.ndarray,
+    revealed: np.ndarray,
+    aims: np.ndarray,
+    lay: np.ndarray,
+    round_index: int,
+) -> float:
     """The chance that the policy ``params`` in seat ``me`` aims at ``aim`` (as
     :func:`strategies.choose_target`: the best value, ties drawn evenly)."""
     policy = int(params[PARAM_TARGET])
@@ -354,10 +373,24 @@ def target_chance(params: np.ndarray, me: int, aim: int, alive: np.ndarray, mone
 
 
 @kernel
-def observe_round(pop: np.ndarray, logpost: np.ndarray, hands: np.ndarray, followed: np.ndarray, me: int,
-                  round_index: int, alive: np.ndarray, cash: np.ndarray, wounds: np.ndarray,
-                  revealed: np.ndarray, pot: float, expected: float, aims: np.ndarray, lay: np.ndarray,
-                  revealed_after: np.ndarray, shame_units: float) -> None:
+def observe_round(
+    pop: np.ndarray,
+    logpost: np.ndarray,
+    hands: np.ndarray,
+    followed: np.ndarray,
+    me: int,
+    round_index: int,
+    alive: np.ndarray,
+    cash: np.ndarray,
+    wounds: np.ndarray,
+    revealed: np.ndarray,
+    pot: float,
+    expected: float,
+    aims: np.ndarray,
+    lay: np.ndarray,
+    revealed_after: np.ndarray,
+    shame_units: float,
+) -> None:
     """Bayes update of every opponent's policy weights (``logpost``, seats x policies) by the
     likelihood of its public actions in round ``round_index``, from the record at the round's
     start (``alive`` .. ``expected``; ``aims``/``lay`` hold that round's row) and the cards
@@ -397,8 +430,22 @@ def observe_round(pop: np.ndarray, logpost: np.ndarray, hands: np.ndarray, follo
             if int(params[PARAM_LIE]) == LIE_RANDOM:
                 chance *= params[PARAM_LIE_P] if lie else 1.0 - params[PARAM_LIE_P]
             else:
-                would = choose_lie_down(params, seat, targets, alive, revealed, aims, pot, expected, players_alive,
-                                        wounds[seat], cash[seat], round_index, shame_units, 0.5)
+                would = choose_lie_down(
+                    params,
+                    seat,
+                    targets,
+                    alive,
+                    revealed,
+                    aims,
+                    pot,
+                    expected,
+                    players_alive,
+                    wounds[seat],
+                    cash[seat],
+                    round_index,
+                    shame_units,
+                    0.5,
+                )
                 if would != lie:
                     chance *= MISMATCH
             logpost[seat, k] += math.log(max(chance, 1e-300))
@@ -420,13 +467,35 @@ def _pick(weights: np.ndarray, total: float, u: float) -> int:
 
 
 @kernel
-def value_options(pop: np.ndarray, logpost: np.ndarray, hands_k: np.ndarray, followed: np.ndarray,
-                  base: np.ndarray, me: int, round_index: int, phase: int, options: np.ndarray,
-                  my_target: int, my_card: int, my_hand: np.ndarray, alive: np.ndarray, cash: np.ndarray,
-                  wounds: np.ndarray, shame: np.ndarray, revealed: np.ndarray, aims: np.ndarray,
-                  lay: np.ndarray, table: np.ndarray, drawn: np.ndarray, expected: float,
-                  now_targets: np.ndarray, shame_units: float, score_metric: bool, budget: int,
-                  seed: int) -> np.ndarray:
+def value_options(
+    pop: np.ndarray,
+    logpost: np.ndarray,
+    hands_k: np.ndarray,
+    followed: np.ndarray,
+    base: np.ndarray,
+    me: int,
+    round_index: int,
+    phase: int,
+    options: np.ndarray,
+    my_target: int,
+    my_card: int,
+    my_hand: np.ndarray,
+    alive: np.ndarray,
+    cash: np.ndarray,
+    wounds: np.ndarray,
+    shame: np.ndarray,
+    revealed: np.ndarray,
+    aims: np.ndarray,
+    lay: np.ndarray,
+    table: np.ndarray,
+    drawn: np.ndarray,
+    expected: float,
+    now_targets: np.ndarray,
+    shame_units: float,
+    score_metric: bool,
+    budget: int,
+    seed: int,
+) -> np.ndarray:
     """(budget, options) value of each option in each sampled world (see the module): the
     opponents' policies and hands drawn from the posterior and the public record, the undrawn
     notes shuffled, and every option played on to the end of the game in the same world."""
@@ -506,9 +575,14 @@ def value_options(pop: np.ndarray, logpost: np.ndarray, hands_k: np.ndarray, fol
             world_bullets[seat] = 0
             if phase == LIE_PHASE and alive[seat] and seat != me:
                 target = now_targets[seat]
-                card = choose_bullet(world_params[seat], world_hands[seat], pot, expected,
-                                     opponent_loaded(world_params[seat], revealed, aims, round_index, target),
-                                     next_uniform(search_stream))
+                card = choose_bullet(
+                    world_params[seat],
+                    world_hands[seat],
+                    pot,
+                    expected,
+                    opponent_loaded(world_params[seat], revealed, aims, round_index, target),
+                    next_uniform(search_stream),
+                )
                 world_bullets[seat] = card
                 world_hands[seat, card] -= 1
         # the undrawn notes
@@ -555,14 +629,29 @@ def value_options(pop: np.ndarray, logpost: np.ndarray, hands_k: np.ndarray, fol
                 if seat == me:
                     target = options[option] if phase == AIM_PHASE else my_target
                 else:
-                    target = choose_target(world_params[seat], seat, s_alive, s_cash, s_wounds, s_revealed,
-                                           s_aims, s_lay, round_index, u_aim)
+                    target = choose_target(
+                        world_params[seat],
+                        seat,
+                        s_alive,
+                        s_cash,
+                        s_wounds,
+                        s_revealed,
+                        s_aims,
+                        s_lay,
+                        round_index,
+                        u_aim,
+                    )
                 if seat == me and phase == CARD_PHASE:
                     card = options[option]
                 else:
-                    card = choose_bullet(world_params[seat], s_hands[seat], pot, expected,
-                                         opponent_loaded(world_params[seat], s_revealed, s_aims, round_index, target),
-                                         u_card)
+                    card = choose_bullet(
+                        world_params[seat],
+                        s_hands[seat],
+                        pot,
+                        expected,
+                        opponent_loaded(world_params[seat], s_revealed, s_aims, round_index, target),
+                        u_card,
+                    )
                 s_targets[seat] = target
                 s_bullets[seat] = card
                 s_hands[seat, card] -= 1
@@ -575,16 +664,62 @@ def value_options(pop: np.ndarray, logpost: np.ndarray, hands_k: np.ndarray, fol
                 if seat == me and phase == LIE_PHASE:
                     s_lying[seat] = options[option] != 0
                 else:
-                    s_lying[seat] = choose_lie_down(world_params[seat], seat, s_targets, s_alive, s_revealed, s_aims,
-                                                    pot, expected, players_alive, s_wounds[seat], s_cash[seat],
-                                                    round_index, shame_units, u_lie)
-            survivors = steps.close_round(round_index, s_targets, s_bullets, s_lying, s_alive, s_wounds, s_shame,
-                                          s_cash, s_shots, s_revealed, s_aims, s_lay, s_table)
+                    s_lying[seat] = choose_lie_down(
+                        world_params[seat],
+                        seat,
+                        s_targets,
+                        s_alive,
+                        s_revealed,
+                        s_aims,
+                        pot,
+                        expected,
+                        players_alive,
+                        s_wounds[seat],
+                        s_cash[seat],
+                        round_index,
+                        shame_units,
+                        u_lie,
+                    )
+            survivors = steps.close_round(
+                round_index,
+                s_targets,
+                s_bullets,
+                s_lying,
+                s_alive,
+                s_wounds,
+                s_shame,
+                s_cash,
+                s_shots,
+                s_revealed,
+                s_aims,
+                s_lay,
+                s_table,
+            )
             if survivors > 1 and round_index + 1 < ROUNDS:
-                survivors = steps.play_rounds(round_index + 1, deck, s_table, s_drawn, s_alive, s_cash, s_wounds,
-                                              s_shame, s_shots, s_revealed, s_aims, s_lay, s_hands, world_params,
-                                              s_user, stream, s_u, s_targets, s_bullets, s_lying, s_info,
-                                              shame_units)
+                survivors = steps.play_rounds(
+                    round_index + 1,
+                    deck,
+                    s_table,
+                    s_drawn,
+                    s_alive,
+                    s_cash,
+                    s_wounds,
+                    s_shame,
+                    s_shots,
+                    s_revealed,
+                    s_aims,
+                    s_lay,
+                    s_hands,
+                    world_params,
+                    s_user,
+                    stream,
+                    s_u,
+                    s_targets,
+                    s_bullets,
+                    s_lying,
+                    s_info,
+                    shame_units,
+                )
             if score_metric:
                 values[world, option] = s_cash[me] + shame_units * s_shame[me] if s_alive[me] else 0.0
             elif survivors > 1:
@@ -614,7 +749,7 @@ def choose_option(values: np.ndarray, base_index: int) -> int:
 def _seed(u: float, round_index: int, decision: int, seat: int) -> int:
     """The search's own stream seed for one decision: from the decision's ``u`` (the game's
     stream) and where it is, so the game replays from its seed."""
-    value = (int(u * 2**53) * 0x9E3779B97F4A7C15 + round_index * 0x100000001B3 + decision * 7919 + seat * 104729)
+    value = int(u * 2**53) * 0x9E3779B97F4A7C15 + round_index * 0x100000001B3 + decision * 7919 + seat * 104729
     return value & 0x7FFFFFFFFFFFFFFF
 
 
@@ -662,10 +797,17 @@ class SearchPlayer:
         if view.round:
             aims[: view.round] = np.array(view.aims, np.int64)
             lay[: view.round] = np.array(view.lay, np.bool_)
-        return (np.array(view.alive, np.bool_), np.array(view.money, np.int64) // UNIT_DOLLARS,
-                np.array(view.wounds, np.int64), np.array(view.shame, np.int64),
-                np.array(view.revealed, np.int64).reshape(players, 3), aims, lay,
-                np.array(view.loot, np.int64), np.array(view.drawn, np.int64))
+        return (
+            np.array(view.alive, np.bool_),
+            np.array(view.money, np.int64) // UNIT_DOLLARS,
+            np.array(view.wounds, np.int64),
+            np.array(view.shame, np.int64),
+            np.array(view.revealed, np.int64).reshape(players, 3),
+            aims,
+            lay,
+            np.array(view.loot, np.int64),
+            np.array(view.drawn, np.int64),
+        )
 
     def _observe(self, view: Any) -> tuple:
         """Bring the posterior up to date with every round finished since the last view; the
@@ -677,26 +819,73 @@ class SearchPlayer:
             alive, cash, wounds, _, revealed, aims, lay, table, _ = record
             if self.snap is not None and self.snap[0] == view.round - 1:
                 r, s_alive, s_cash, s_wounds, s_revealed, s_pot, s_expected = self.snap
-                python_entry(observe_round)(self.pop, self.logpost, self.hands, self.followed, view.seat, r,
-                                            s_alive, s_cash, s_wounds, s_revealed, s_pot, s_expected, aims, lay,
-                                            revealed, view.shame_value / UNIT_DOLLARS)
+                python_entry(observe_round)(
+                    self.pop,
+                    self.logpost,
+                    self.hands,
+                    self.followed,
+                    view.seat,
+                    r,
+                    s_alive,
+                    s_cash,
+                    s_wounds,
+                    s_revealed,
+                    s_pot,
+                    s_expected,
+                    aims,
+                    lay,
+                    revealed,
+                    view.shame_value / UNIT_DOLLARS,
+                )
             pot = float(table[0] + 2 * table[1] + 4 * table[2])
             self.snap = (view.round, alive, cash, wounds, revealed, pot, view.expected_loot / UNIT_DOLLARS)
             self.round = view.round
         return record
 
-    def _search(self, view: Any, phase: int, options: list[int], base_choice: int, hand: np.ndarray,
-                target: int, targets: np.ndarray) -> int:
+    def _search(
+        self,
+        view: Any,
+        phase: int,
+        options: list[int],
+        base_choice: int,
+        hand: np.ndarray,
+        target: int,
+        targets: np.ndarray,
+    ) -> int:
         record = self._observe(view)
         if len(options) == 1:
             return options[0]
         alive, cash, wounds, shame, revealed, aims, lay, table, drawn = record
         self.decisions += 1
         values = python_entry(value_options)(
-            self.pop, self.logpost, self.hands, self.followed, self.base, view.seat, view.round, phase,
-            np.array(options, np.int64), target, self.my_card, hand, alive, cash, wounds, shame, revealed, aims,
-            lay, table, drawn, view.expected_loot / UNIT_DOLLARS, targets, view.shame_value / UNIT_DOLLARS,
-            self.score_metric, self.budget, _seed(view.u, view.round, phase, view.seat))
+            self.pop,
+            self.logpost,
+            self.hands,
+            self.followed,
+            self.base,
+            view.seat,
+            view.round,
+            phase,
+            np.array(options, np.int64),
+            target,
+            self.my_card,
+            hand,
+            alive,
+            cash,
+            wounds,
+            shame,
+            revealed,
+            aims,
+            lay,
+            table,
+            drawn,
+            view.expected_loot / UNIT_DOLLARS,
+            targets,
+            view.shame_value / UNIT_DOLLARS,
+            self.score_metric,
+            self.budget,
+            _seed(view.u, view.round, phase, view.seat),
+        )
         return options[choose_option(values, options.index(base_choice))]
 
     def aim(self, view: Any, legal: Any) -> int:
@@ -704,8 +893,11 @@ class SearchPlayer:
             self._start(view)  # a new game
         record = self._observe(view)
         alive, cash, wounds, _, revealed, aims, lay, _, _ = record
-        base = int(python_entry(choose_target)(self.base, view.seat, alive, cash, wounds, revealed, aims, lay,
-                                               view.round, view.u))
+        base = int(
+            python_entry(choose_target)(
+                self.base, view.seat, alive, cash, wounds, revealed, aims, lay, view.round, view.u
+            )
+        )
         hand = np.array(view.hand, np.int64)
         return self._search(view, AIM_PHASE, list(legal), base, hand, -1, np.zeros(0, np.int64))
 
@@ -724,33 +916,58 @@ class SearchPlayer:
     def lie_down(self, view: Any, legal: Any) -> bool:
         record = self._observe(view)
         targets = np.array(view.targets, np.int64)
-        guns = sum(1 for seat, aim in enumerate(view.targets) if aim == view.seat and seat != view.seat
-                   and view.alive[seat])
+        guns = sum(
+            1 for seat, aim in enumerate(view.targets) if aim == view.seat and seat != view.seat and view.alive[seat]
+        )
         if guns == 0:
             return False
         alive, cash, wounds, _, revealed, aims, _, table, _ = record
         pot = float(table[0] + 2 * table[1] + 4 * table[2])
-        base = bool(python_entry(choose_lie_down)(
-            self.base, view.seat, targets, alive, revealed, aims, pot, view.expected_loot / UNIT_DOLLARS,
-            int(alive.sum()), int(wounds[view.seat]), int(cash[view.seat]), view.round,
-            view.shame_value / UNIT_DOLLARS, view.u))
+        base = bool(
+            python_entry(choose_lie_down)(
+                self.base,
+                view.seat,
+                targets,
+                alive,
+                revealed,
+                aims,
+                pot,
+                view.expected_loot / UNIT_DOLLARS,
+                int(alive.sum()),
+                int(wounds[view.seat]),
+                int(cash[view.seat]),
+                view.round,
+                view.shame_value / UNIT_DOLLARS,
+                view.u,
+            )
+        )
         hand = np.array(view.hand, np.int64)
         choice = self._search(view, LIE_PHASE, [0, 1], int(base), hand, view.target, targets)
         return bool(choice)
 
 
-def play_search_lineups(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray,
-                        shame_value: int) -> tuple[np.ndarray, ...]:
+def play_search_lineups(
+    seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame_value: int
+) -> tuple[np.ndarray, ...]:
     """:func:`kernel.play_batch`'s output for games in which some slots play search rows: each
     game played by the engine of :mod:`strategy` (the same deals and random stream), every
     search slot a :class:`SearchPlayer` of its own and every other slot compiled."""
     from cardsim.sims.cashnguns.strategy import GameState, play_steps
 
     n, players = lineups.shape
-    out = (np.zeros((n, players), np.int32), np.zeros((n, players), np.int8), np.zeros((n, players), np.int8),
-           np.zeros((n, players), np.bool_), np.zeros((n, players), np.bool_), np.zeros((n, players), np.int8),
-           np.zeros((n, players, 3), np.int8), np.zeros(n, np.int8), np.zeros(n, np.int32), np.zeros(n, np.int32),
-           np.zeros(n, np.int32))
+    out = (
+        np.zeros((n, players), np.int32),
+        np.zeros((n, players), np.int8),
+        np.zeros((n, players), np.int8),
+        np.zeros((n, players), np.bool_),
+        np.zeros((n, players), np.bool_),
+        np.zeros((n, players), np.int8),
+        np.zeros((n, players, 3), np.int8),
+        np.zeros(n, np.int8),
+        np.zeros(n, np.int32),
+        np.zeros(n, np.int32),
+        np.zeros(n, np.int32),
+    )
     money, wounds, shame, alive, winner, shots, cards, rounds, drawn, paid, left = out
     game = GameState(players)
     searchers: dict[tuple[int, int], SearchPlayer] = {}
@@ -763,8 +980,7 @@ def play_search_lineups(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray
                 slots.append(player)
             else:
                 slots.append(row)
-        users = game.begin(int(seeds[index]), [None if isinstance(s, SearchPlayer) else s for s in slots],
-                           shame_value)
+        users = game.begin(int(seeds[index]), [None if isinstance(s, SearchPlayer) else s for s in slots], shame_value)
         seat_of = [slots[slot] for slot in game.slot_of_seat.tolist()]
         moves = play_steps(game, users)
         try:
@@ -782,7 +998,7 @@ def play_search_lineups(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray
         alive[index] = table[:, steps.OUT_ALIVE] != 0
         winner[index] = table[:, steps.OUT_WINNER] != 0
         shots[index] = table[:, steps.OUT_SHOTS]
-        cards[index] = table[:, steps.OUT_CARDS:]
+        cards[index] = table[:, steps.OUT_CARDS :]
         notes = game.drawn
         rounds[index] = int(notes.sum()) // NOTES_PER_ROUND
         drawn[index] = int(notes[0] + 2 * notes[1] + 4 * notes[2])

@@ -26,8 +26,9 @@ def play_games(config: CashNGunsConfig, seeds: np.ndarray) -> tuple[np.ndarray, 
         lineups = np.broadcast_to(np.arange(config.players, dtype=np.int64), (seeds.shape[0], config.players))
         return engine_lineups(seeds, lineups, config.slot_specs(), config.shame_value)
     lineups = np.broadcast_to(np.arange(config.players, dtype=np.int64), (seeds.shape[0], config.players))
-    return play_lineups(seeds, np.ascontiguousarray(lineups), strategy_rows(config.slot_strategies()),
-                        config.shame_value)
+    return play_lineups(
+        seeds, np.ascontiguousarray(lineups), strategy_rows(config.slot_strategies()), config.shame_value
+    )
 
 
 def play_lineups(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame_value: int) -> tuple[np.ndarray, ...]:
@@ -54,8 +55,9 @@ def play_lineups(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame
     return tuple(merged)
 
 
-def engine_lineups(seeds: np.ndarray, lineups: np.ndarray, specs: tuple[str, ...] | list[str],
-                   shame_value: int) -> tuple[np.ndarray, ...]:
+def engine_lineups(
+    seeds: np.ndarray, lineups: np.ndarray, specs: tuple[str, ...] | list[str], shame_value: int
+) -> tuple[np.ndarray, ...]:
     """:func:`play_lineups`'s output for lineups that may hold strategies written in Python
     (``FILE.py:NAME`` among ``specs``) or registered players (``strategy.PLAYERS``, played in
     this process): each strategy written in Python runs in its own process
@@ -70,16 +72,30 @@ def engine_lineups(seeds: np.ndarray, lineups: np.ndarray, specs: tuple[str, ...
     from cardsim.sims.core.isolation import isolated_strategy
 
     players = lineups.shape[1]
-    entrants = [Seat(isolated_strategy(spec, DECISIONS), spec) if is_file_spec(spec)
-                else Seat(PLAYERS[spec](), spec) if spec in PLAYERS
-                else parse_strategy(spec).param_row() for spec in specs]
+    entrants = [
+        Seat(isolated_strategy(spec, DECISIONS), spec)
+        if is_file_spec(spec)
+        else Seat(PLAYERS[spec](), spec)
+        if spec in PLAYERS
+        else parse_strategy(spec).param_row()
+        for spec in specs
+    ]
     lineups = np.asarray(lineups, np.int64)
     tables = [[entrants[index] for index in row] for row in lineups.tolist()]
     n = len(tables)
-    out = (np.zeros((n, players), np.int32), np.zeros((n, players), np.int8), np.zeros((n, players), np.int8),
-           np.zeros((n, players), np.bool_), np.zeros((n, players), np.bool_), np.zeros((n, players), np.int8),
-           np.zeros((n, players, 3), np.int8), np.zeros(n, np.int8), np.zeros(n, np.int32),
-           np.zeros(n, np.int32), np.zeros(n, np.int32))
+    out = (
+        np.zeros((n, players), np.int32),
+        np.zeros((n, players), np.int8),
+        np.zeros((n, players), np.int8),
+        np.zeros((n, players), np.bool_),
+        np.zeros((n, players), np.bool_),
+        np.zeros((n, players), np.int8),
+        np.zeros((n, players, 3), np.int8),
+        np.zeros(n, np.int8),
+        np.zeros(n, np.int32),
+        np.zeros(n, np.int32),
+        np.zeros(n, np.int32),
+    )
     money, wounds, shame, alive, winner, shots, cards, rounds, drawn, paid, left = out
     for game, (result, totals) in enumerate(play_games_interleaved(seeds, tables, shame_value)):
         money[game] = np.asarray(result["money"]) // UNIT_DOLLARS

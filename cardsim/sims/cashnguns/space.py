@@ -24,8 +24,18 @@ from cardsim.sims.cashnguns.strategies import (
 
 #: Grid step of each numeric parameter.
 PARAM_STEPS: dict[str, float] = {
-    "pot": 0.05, "safe": 0.05, "guns": 1, "lie_p": 0.05, "hit": 0.025, "wound": 5_000,
-    "risk": 0.05, "greed": 0.1, "care": 0.05, "endgame": 0.1, "count": 1, "read": 1,
+    "pot": 0.05,
+    "safe": 0.05,
+    "guns": 1,
+    "lie_p": 0.05,
+    "hit": 0.025,
+    "wound": 5_000,
+    "risk": 0.05,
+    "greed": 0.1,
+    "care": 0.05,
+    "endgame": 0.1,
+    "count": 1,
+    "read": 1,
 }
 #: Where the search draws ``pot`` and ``wound`` from (the full range is allowed in specs, but
 #: a pot ratio above 2 or a wound cost above $60,000 is never useful).
@@ -34,9 +44,14 @@ PARAM_STEPS: dict[str, float] = {
 #: those two are searched exhaustively instead (``analysis.cashnguns.schedules``).
 SEARCH_RANGES: dict[str, tuple[float, float]] = {
     **{name: value for name, value in PARAM_RANGES.items() if name != "read"},
-    "pot": (0.5, 2.0), "wound": (0, 60_000)}
-POLICY_TABLES = {"bullet": {name: value for name, value in BULLET_POLICIES.items() if name != "schedule"},
-                 "target": TARGET_POLICIES, "lie": LIE_POLICIES}
+    "pot": (0.5, 2.0),
+    "wound": (0, 60_000),
+}
+POLICY_TABLES = {
+    "bullet": {name: value for name, value in BULLET_POLICIES.items() if name != "schedule"},
+    "target": TARGET_POLICIES,
+    "lie": LIE_POLICIES,
+}
 #: Fields that no grid step moves: the count and read toggles and the card order.
 TOGGLES = ("count", "read", "order")
 
@@ -86,6 +101,7 @@ def mutate(strategy: Strategy, rng: np.random.Generator) -> Strategy:
 
 
 # --- Local search (since discover/4): systematic one-move neighbours of a strategy -------------
+
 
 def counted_chances() -> tuple[float, ...]:
     """Every value the public estimate of "this card is loaded" can take,
@@ -155,9 +171,15 @@ def parameter_steps(strategy: Strategy, name: str) -> list[float | int]:
 def parameter_neighbours(strategy: Strategy) -> list[Strategy]:
     """Every strategy one parameter move away (:func:`parameter_steps` of each parameter it
     uses but the ``count`` toggle)."""
-    return _distinct(strategy, [replace(strategy, **{name: value})
-                                for name in strategy.used_fields() if name not in TOGGLES
-                                for value in parameter_steps(strategy, name)])
+    return _distinct(
+        strategy,
+        [
+            replace(strategy, **{name: value})
+            for name in strategy.used_fields()
+            if name not in TOGGLES
+            for value in parameter_steps(strategy, name)
+        ],
+    )
 
 
 def _distinct(strategy: Strategy, candidates: list[Strategy]) -> list[Strategy]:
@@ -179,6 +201,7 @@ def neighbours(strategy: Strategy) -> list[Strategy]:
 
 # --- Compound moves (discover/5): several parameters changed at once ---------------------------
 
+
 def range_ends(strategy: Strategy) -> dict[str, list[float | int]]:
     """Each parameter the strategy uses (but the ``count`` toggle) with the ends of its search
     range (``SEARCH_RANGES``) that it does not already hold; parameters at neither end only."""
@@ -186,8 +209,9 @@ def range_ends(strategy: Strategy) -> dict[str, list[float | int]]:
     for name in strategy.used_fields():
         if name in TOGGLES:
             continue
-        values = [v for v in dict.fromkeys(_value(name, end) for end in SEARCH_RANGES[name])
-                  if v != getattr(strategy, name)]
+        values = [
+            v for v in dict.fromkeys(_value(name, end) for end in SEARCH_RANGES[name]) if v != getattr(strategy, name)
+        ]
         if values:
             ends[name] = values
     return ends
@@ -201,9 +225,16 @@ def end_pairs(strategy: Strategy) -> list[Strategy]:
     earlier when wounded), which neither change makes alone."""
     ends = range_ends(strategy)
     names = list(ends)
-    return _distinct(strategy, [replace(strategy, **{first: a, second: b})
-                                for i, first in enumerate(names) for second in names[i + 1:]
-                                for a in ends[first] for b in ends[second]])
+    return _distinct(
+        strategy,
+        [
+            replace(strategy, **{first: a, second: b})
+            for i, first in enumerate(names)
+            for second in names[i + 1 :]
+            for a in ends[first]
+            for b in ends[second]
+        ],
+    )
 
 
 def compound_move(strategy: Strategy, size: int, rng: np.random.Generator) -> Strategy:

@@ -112,15 +112,17 @@ def stage_game(
             value = expected_cash - wound_cost * expected_wounds
             if action == "lie down":
                 value += shame_value
-            rows.append({
-                "bullet": BULLET_NAMES[bullet],
-                "action": action,
-                "p_wounded": float(p_wounded),
-                "expected_wounds": float(expected_wounds),
-                "p_share": float(p_share),
-                "expected_cash": float(expected_cash),
-                "value": float(value),
-            })
+            rows.append(
+                {
+                    "bullet": BULLET_NAMES[bullet],
+                    "action": action,
+                    "p_wounded": float(p_wounded),
+                    "expected_wounds": float(expected_wounds),
+                    "p_share": float(p_share),
+                    "expected_cash": float(expected_cash),
+                    "value": float(value),
+                }
+            )
     return pl.DataFrame(rows)
 
 

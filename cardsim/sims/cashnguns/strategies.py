@@ -36,10 +36,16 @@ from cardsim.sims.core.jit import kernel
 BULLET_RANDOM, BULLET_BIG_POT, BULLET_EARLY, BULLET_LATE, BULLET_SAFE, BULLET_SCHEDULE = 0, 1, 2, 3, 4, 5
 BULLET_POLICIES = {
     "random": (BULLET_RANDOM, "a uniformly random card from the hand"),
-    "bigpot": (BULLET_BIG_POT, "Bang!Bang!Bang!, then Bang!, when the loot is >= pot x the round's expected loot; else Click"),
+    "bigpot": (
+        BULLET_BIG_POT,
+        "Bang!Bang!Bang!, then Bang!, when the loot is >= pot x the round's expected loot; else Click",
+    ),
     "early": (BULLET_EARLY, "Bang!Bang!Bang! first, then the Bangs, then the Clicks"),
     "late": (BULLET_LATE, "the Clicks first, then the Bangs, Bang!Bang!Bang! last"),
-    "safe": (BULLET_SAFE, "a Bang! (then Bang!Bang!Bang!) only when the target's chance of holding a loaded card is <= safe; else Click"),
+    "safe": (
+        BULLET_SAFE,
+        "a Bang! (then Bang!Bang!Bang!) only when the target's chance of holding a loaded card is <= safe; else Click",
+    ),
     "schedule": (BULLET_SCHEDULE, "the next card of a fixed order of all eight (order, e.g. CCCCCBXB) still in hand"),
 }
 # Target policies: whom to aim at.
@@ -47,9 +53,15 @@ TARGET_RANDOM, TARGET_LEADER, TARGET_RETALIATE, TARGET_WEAKEST, TARGET_CLICKS = 
 TARGET_POLICIES = {
     "random": (TARGET_RANDOM, "a uniformly random living opponent"),
     "leader": (TARGET_LEADER, "the richest living opponent"),
-    "retaliate": (TARGET_RETALIATE, "the last aggressor: whoever aimed at me (gun not lowered) most recently, else random"),
+    "retaliate": (
+        TARGET_RETALIATE,
+        "the last aggressor: whoever aimed at me (gun not lowered) most recently, else random",
+    ),
     "weakest": (TARGET_WEAKEST, "the most wounded living opponent"),
-    "clicks": (TARGET_CLICKS, "the opponent most likely to be holding only a Click (fewest loaded cards left per unrevealed card)"),
+    "clicks": (
+        TARGET_CLICKS,
+        "the opponent most likely to be holding only a Click (fewest loaded cards left per unrevealed card)",
+    ),
 }
 # Lie-down policies: whether to lie down in phase 4.
 LIE_NEVER, LIE_RANDOM, LIE_GUNS, LIE_THRESHOLD, LIE_RISK = 0, 1, 2, 3, 4
@@ -58,14 +70,32 @@ LIE_POLICIES = {
     "random": (LIE_RANDOM, "lie down with probability lie_p"),
     "guns": (LIE_GUNS, "lie down when aimed at by >= guns guns"),
     "threshold": (LIE_THRESHOLD, "lie down when the expected loss from wounds exceeds the pot share"),
-    "risk": (LIE_RISK, "lie down when aimed at by >= guns guns and the chance of a wound exceeds "
-                       "risk + greed x (pot/expected - 1) - care x my wounds + endgame x round/7"),
+    "risk": (
+        LIE_RISK,
+        "lie down when aimed at by >= guns guns and the chance of a wound exceeds "
+        "risk + greed x (pot/expected - 1) - care x my wounds + endgame x round/7",
+    ),
 }
 
 # Columns of the strategy's float row handed to the kernel.
-(PARAM_BULLET, PARAM_TARGET, PARAM_LIE, PARAM_POT, PARAM_SAFE, PARAM_GUNS, PARAM_LIE_P, PARAM_HIT,
- PARAM_WOUND, PARAM_RISK, PARAM_GREED, PARAM_CARE, PARAM_ENDGAME, PARAM_COUNT, PARAM_ORDER,
- PARAM_READ) = range(16)
+(
+    PARAM_BULLET,
+    PARAM_TARGET,
+    PARAM_LIE,
+    PARAM_POT,
+    PARAM_SAFE,
+    PARAM_GUNS,
+    PARAM_LIE_P,
+    PARAM_HIT,
+    PARAM_WOUND,
+    PARAM_RISK,
+    PARAM_GREED,
+    PARAM_CARE,
+    PARAM_ENDGAME,
+    PARAM_COUNT,
+    PARAM_ORDER,
+    PARAM_READ,
+) = range(16)
 N_PARAMS = 16
 
 #: Loaded cards (Bang! and Bang!Bang!Bang!) in a full hand, and cards in a full hand.
@@ -114,7 +144,7 @@ ALL_ORDERS: tuple[str, ...] = tuple(order_of_index(i) for i in range(8 * _BANG_P
 def order_index(order: str) -> int:
     """The index of a card order (:func:`order_of_index`'s inverse)."""
     bbb = order.index("X")
-    others = order[:bbb] + order[bbb + 1:]
+    others = order[:bbb] + order[bbb + 1 :]
     first, second = (k for k, letter in enumerate(others) if letter == "B")
     pairs = [(i, j) for i in range(7) for j in range(i + 1, 7)]
     return bbb * _BANG_PAIRS + pairs.index((first, second))
@@ -238,8 +268,10 @@ class Strategy:
     def spec(self) -> str:
         """The shortest ``custom:...`` spec that gives this strategy back."""
         parts = [f"bullet={self.bullet}", f"target={self.target}", f"lie={self.lie}"]
-        parts += [f"{name}={getattr(self, name)}" if name == "order" else f"{name}={getattr(self, name):g}"
-                  for name in self.used_fields()]
+        parts += [
+            f"{name}={getattr(self, name)}" if name == "order" else f"{name}={getattr(self, name):g}"
+            for name in self.used_fields()
+        ]
         return "custom:" + ",".join(parts)
 
     def describe(self) -> str:
@@ -249,8 +281,11 @@ class Strategy:
             "early": "fires its loaded cards first",
             "late": "plays its Clicks first",
             "bigpot": f"fires only when the loot is >= {self.pot:.2f} x the expected pot",
-            "safe": (f"fires only at a target whose chance of holding a loaded card is <= {self.safe:.2f}"
-                     if self.safe > 0 else "fires only at a target with no loaded card left"),
+            "safe": (
+                f"fires only at a target whose chance of holding a loaded card is <= {self.safe:.2f}"
+                if self.safe > 0
+                else "fires only at a target with no loaded card left"
+            ),
             "schedule": f"plays its cards in the order {self.order}",
         }[self.bullet]
         target = {
@@ -266,10 +301,12 @@ class Strategy:
             "random": f"lies down with probability {self.lie_p:.2f}",
             "guns": f"lies down at {self.guns}+ guns",
             "threshold": f"lies down when wound risk ({counted}, ${self.wound:,}/wound) outweighs the share",
-            "risk": (f"lies down at {self.guns}+ guns when P(wound) ({counted}) > {self.risk:.2f}"
-                     + (f" +{self.greed:.2f}x(pot/expected-1)" if self.greed else "")
-                     + (f" -{self.care:.2f}/wound" if self.care else "")
-                     + (f" {self.endgame:+.2f}xround/7" if self.endgame else "")),
+            "risk": (
+                f"lies down at {self.guns}+ guns when P(wound) ({counted}) > {self.risk:.2f}"
+                + (f" +{self.greed:.2f}x(pot/expected-1)" if self.greed else "")
+                + (f" -{self.care:.2f}/wound" if self.care else "")
+                + (f" {self.endgame:+.2f}xround/7" if self.endgame else "")
+            ),
         }[self.lie]
         read = "; reads an opponent who has shown only Clicks as playing Clicks first" if self.read else ""
         return f"{bullet} {target}; {lie}{read}"
@@ -279,39 +316,60 @@ class Strategy:
 #: ``hunter``, ``avenger`` and ``vulture`` share the lie-down rule "two guns" and differ only in
 #: card order and target; they play almost alike (the two-gun family, seeds/cash_n_guns.md).
 NAMED_STRATEGIES: dict[str, tuple[str, Strategy]] = {
-    "random": ("uniformly random card and target; lies down half the time",
-               Strategy("random", "random", "random")),
-    "stubborn": ("random card and target; never lies down",
-                 Strategy("random", "random", "never")),
-    "coward": ("random card and target; lies down when aimed at by two or more (two-gun family)",
-               Strategy("random", "random", "guns")),
-    "patient": ("fires only when the loot is >= 1.2 x the round's expected pot (23% of round-one "
-                "deals); lies down at two guns (two-gun family)",
-                Strategy("bigpot", "random", "guns", pot=1.2)),
-    "hunter": ("shoots the richest opponent; lies down at two guns (two-gun family)",
-               Strategy("random", "leader", "guns")),
-    "avenger": ("aims at its last aggressor; lies down at two guns (two-gun family)",
-                Strategy("random", "retaliate", "guns")),
-    "calculator": ("random card and target; lies down when the wound risk (3/8 per gun) outweighs the pot share",
-                   Strategy("random", "random", "threshold", count=0)),
-    "trigger": ("fires Bang!Bang!Bang! and the Bangs first; never lies down",
-                Strategy("early", "random", "never")),
-    "vulture": ("fires early at the most wounded opponent; lies down at two guns (two-gun family)",
-                Strategy("early", "weakest", "guns")),
-    "bluffer": ("plays the Clicks first; lies down when the risk (3/8 per gun) outweighs the pot share",
-                Strategy("late", "random", "threshold", count=0)),
-    "shark": ("fires for loot >= 1.2 x expected, at the richest; weighs risk (3/8 per gun) against the share",
-              Strategy("bigpot", "leader", "threshold", pot=1.2, count=0)),
-    "bully": ("fires for loot >= 1.2 x expected, at the richest; never lies down",
-              Strategy("bigpot", "leader", "never", pot=1.2)),
-    "sniper": ("plays the Clicks first, then fires at the richest; never lies down",
-               Strategy("late", "leader", "never")),
-    "counter": ("counts cards: fires only at an opponent with no loaded card left, aims at the one "
-                "most likely holding a Click; lies down when the counted chance of a wound exceeds 1/2",
-                Strategy("safe", "clicks", "risk", safe=0.0, guns=1, risk=0.5)),
-    "reader": ("counts cards: random card at the richest; lies down only when an aimer can still "
-               "hold a loaded card and the counted chance of a wound exceeds 0.3",
-               Strategy("random", "leader", "risk", guns=1, risk=0.3)),
+    "random": ("uniformly random card and target; lies down half the time", Strategy("random", "random", "random")),
+    "stubborn": ("random card and target; never lies down", Strategy("random", "random", "never")),
+    "coward": (
+        "random card and target; lies down when aimed at by two or more (two-gun family)",
+        Strategy("random", "random", "guns"),
+    ),
+    "patient": (
+        "fires only when the loot is >= 1.2 x the round's expected pot (23% of round-one "
+        "deals); lies down at two guns (two-gun family)",
+        Strategy("bigpot", "random", "guns", pot=1.2),
+    ),
+    "hunter": (
+        "shoots the richest opponent; lies down at two guns (two-gun family)",
+        Strategy("random", "leader", "guns"),
+    ),
+    "avenger": (
+        "aims at its last aggressor; lies down at two guns (two-gun family)",
+        Strategy("random", "retaliate", "guns"),
+    ),
+    "calculator": (
+        "random card and target; lies down when the wound risk (3/8 per gun) outweighs the pot share",
+        Strategy("random", "random", "threshold", count=0),
+    ),
+    "trigger": ("fires Bang!Bang!Bang! and the Bangs first; never lies down", Strategy("early", "random", "never")),
+    "vulture": (
+        "fires early at the most wounded opponent; lies down at two guns (two-gun family)",
+        Strategy("early", "weakest", "guns"),
+    ),
+    "bluffer": (
+        "plays the Clicks first; lies down when the risk (3/8 per gun) outweighs the pot share",
+        Strategy("late", "random", "threshold", count=0),
+    ),
+    "shark": (
+        "fires for loot >= 1.2 x expected, at the richest; weighs risk (3/8 per gun) against the share",
+        Strategy("bigpot", "leader", "threshold", pot=1.2, count=0),
+    ),
+    "bully": (
+        "fires for loot >= 1.2 x expected, at the richest; never lies down",
+        Strategy("bigpot", "leader", "never", pot=1.2),
+    ),
+    "sniper": (
+        "plays the Clicks first, then fires at the richest; never lies down",
+        Strategy("late", "leader", "never"),
+    ),
+    "counter": (
+        "counts cards: fires only at an opponent with no loaded card left, aims at the one "
+        "most likely holding a Click; lies down when the counted chance of a wound exceeds 1/2",
+        Strategy("safe", "clicks", "risk", safe=0.0, guns=1, risk=0.5),
+    ),
+    "reader": (
+        "counts cards: random card at the richest; lies down only when an aimer can still "
+        "hold a loaded card and the counted chance of a wound exceeds 0.3",
+        Strategy("random", "leader", "risk", guns=1, risk=0.3),
+    ),
 }
 
 
@@ -333,9 +391,7 @@ def parse_strategy(spec: str) -> Strategy:
     elif name in NAMED_STRATEGIES:
         strategy = NAMED_STRATEGIES[name][1]
     else:
-        raise UserError(
-            f"unknown strategy {name!r}; choose one of: {', '.join(NAMED_STRATEGIES)}, custom, search"
-        )
+        raise UserError(f"unknown strategy {name!r}; choose one of: {', '.join(NAMED_STRATEGIES)}, custom, search")
     if not overrides:
         return strategy
     types = {f.name: f.type for f in fields(Strategy)}
@@ -344,9 +400,7 @@ def parse_strategy(spec: str) -> Strategy:
         key, eq, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not eq or key not in types:
-            raise UserError(
-                f"bad strategy option {item!r} in {spec!r}; use key=value with keys: {', '.join(types)}"
-            )
+            raise UserError(f"bad strategy option {item!r} in {spec!r}; use key=value with keys: {', '.join(types)}")
         changes[key] = _convert(key, types[key], value, spec)
     return replace(strategy, **changes)
 
@@ -380,8 +434,7 @@ def loaded_chance(revealed: np.ndarray, seat: int) -> float:
 
 
 @kernel(refcounts=False)
-def opponent_loaded(params: np.ndarray, revealed: np.ndarray, aims: np.ndarray, round_index: int,
-                    seat: int) -> float:
+def opponent_loaded(params: np.ndarray, revealed: np.ndarray, aims: np.ndarray, round_index: int, seat: int) -> float:
     """The chance that ``seat``'s current card is loaded as a strategy estimates it from the
     public record: :func:`loaded_chance`, or with ``read`` 1 and ``seat`` having revealed
     Clicks only (at least one), the reading "Clicks first": 0 while it has played fewer cards
@@ -485,8 +538,19 @@ def choose_target(
 
 
 @kernel(refcounts=False)
-def target_value(policy: int, params: np.ndarray, me: int, seat: int, money: np.ndarray, wounds: np.ndarray,
-                 revealed: np.ndarray, aims: np.ndarray, lay: np.ndarray, round_index: int, latest: int) -> float:
+def target_value(
+    policy: int,
+    params: np.ndarray,
+    me: int,
+    seat: int,
+    money: np.ndarray,
+    wounds: np.ndarray,
+    revealed: np.ndarray,
+    aims: np.ndarray,
+    lay: np.ndarray,
+    round_index: int,
+    latest: int,
+) -> float:
     """How much :func:`choose_target`'s ``policy`` wants to aim at the living opponent ``seat``
     (the highest wins, ties drawn): 1 for a player who aimed at me without lying down in round
     ``latest`` (retaliate; -1: nobody ever did, everyone 0), its money (leader), its wounds
@@ -592,10 +656,12 @@ def choose_lie_down(
     if policy == LIE_RISK:
         if guns < params[PARAM_GUNS]:
             return False
-        tolerated = (params[PARAM_RISK]
-                     + params[PARAM_GREED] * (pot_units / expected_pot_units - 1.0)
-                     - params[PARAM_CARE] * my_wounds
-                     + params[PARAM_ENDGAME] * round_index / (ROUNDS - 1))
+        tolerated = (
+            params[PARAM_RISK]
+            + params[PARAM_GREED] * (pot_units / expected_pot_units - 1.0)
+            - params[PARAM_CARE] * my_wounds
+            + params[PARAM_ENDGAME] * round_index / (ROUNDS - 1)
+        )
         return p_hit > tolerated
     if my_wounds + 1 >= LETHAL_WOUNDS:
         cost = my_money + LETHAL_WOUNDS * params[PARAM_WOUND]

@@ -356,8 +356,7 @@ def _play(
         while True:
             user = seat_of[seat]
             if isinstance(user.strategy, IsolatedStrategy):
-                choice = user.strategy.remote_decide(decision, view(seat), game.legal, seat=seat,
-                                                     turn=game.round + 1)
+                choice = user.strategy.remote_decide(decision, view(seat), game.legal, seat=seat, turn=game.round + 1)
                 seat, decision, _ = send(choice)
                 continue
             choice = decide(
@@ -390,8 +389,11 @@ def play_game(seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int) -
 
 
 def play_games(
-    seeds: Sequence[int] | np.ndarray, lineups: Sequence[Sequence[np.ndarray | Seat]], shame_value: int,
-    *, with_totals: bool = False,
+    seeds: Sequence[int] | np.ndarray,
+    lineups: Sequence[Sequence[np.ndarray | Seat]],
+    shame_value: int,
+    *,
+    with_totals: bool = False,
 ) -> list[Any]:
     """:func:`play_game` for each seed, game ``i`` with the slots ``lineups[i]`` (all of one
     table size): the same games, with one state and one decision clock for the batch.
@@ -403,14 +405,19 @@ def play_games(
     game = GameState(len(lineups[0]))
     with DecisionClock() as clock:
         if with_totals:
-            return [(_play(game, int(seed), slots, shame_value, clock), game.totals())
-                    for seed, slots in zip(seeds, lineups, strict=True)]
+            return [
+                (_play(game, int(seed), slots, shame_value, clock), game.totals())
+                for seed, slots in zip(seeds, lineups, strict=True)
+            ]
         return [_play(game, int(seed), slots, shame_value, clock) for seed, slots in zip(seeds, lineups, strict=True)]
 
 
 def play_games_interleaved(
-    seeds: Sequence[int] | np.ndarray, lineups: Sequence[Sequence[np.ndarray | Seat]], shame_value: int,
-    *, lanes: int = 64,
+    seeds: Sequence[int] | np.ndarray,
+    lineups: Sequence[Sequence[np.ndarray | Seat]],
+    shame_value: int,
+    *,
+    lanes: int = 64,
 ) -> list[tuple[dict[str, list], tuple[int, int, int, int]]]:
     """:func:`play_games` with ``with_totals``, for lineups whose Python seats run in their own
     processes (:class:`~cardsim.sims.core.isolation.IsolatedStrategy`): up to ``lanes`` games
@@ -451,8 +458,16 @@ def play_games_interleaved(
                 waiting[lane] = (seat, decision)
                 return
             state = states[lane]
-            choice = decide(user.strategy, decision, state.view(seat), state.legal, spec=user.spec, seat=seat,
-                            turn=state.round + 1, clock=clock)
+            choice = decide(
+                user.strategy,
+                decision,
+                state.view(seat),
+                state.legal,
+                spec=user.spec,
+                seat=seat,
+                turn=state.round + 1,
+                clock=clock,
+            )
 
     def start(lane: int) -> bool:
         game_index = next(upcoming, None)
@@ -476,8 +491,19 @@ def play_games_interleaved(
                 asked.setdefault(id(host), []).append(lane)
                 hosts[id(host)] = host
             for key, host in hosts.items():
-                host.send_batch([(lane, waiting[lane][1], states[lane].view(waiting[lane][0]), states[lane].legal,
-                                  waiting[lane][0], states[lane].round + 1) for lane in asked[key]])
+                host.send_batch(
+                    [
+                        (
+                            lane,
+                            waiting[lane][1],
+                            states[lane].view(waiting[lane][0]),
+                            states[lane].legal,
+                            waiting[lane][0],
+                            states[lane].round + 1,
+                        )
+                        for lane in asked[key]
+                    ]
+                )
             answers: list[tuple[int, Any]] = []
             for key, host in hosts.items():
                 answers += zip(asked[key], host.receive_batch(), strict=True)

@@ -76,8 +76,7 @@ def worker_task(function: Callable[..., Any], *args: Any) -> Any:
 def _sigint_blocked() -> Iterator[None]:
     """SIGINT held back in this (main) thread meanwhile: processes started inherit the mask;
     a Ctrl-C meanwhile is delivered here when the block ends."""
-    usable = (hasattr(signal, "pthread_sigmask")
-              and threading.current_thread() is threading.main_thread())
+    usable = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
     if not usable:
         yield
         return

@@ -63,8 +63,9 @@ class IsolatedStrategy(RemoteStrategy):
     (:func:`~cardsim.sims.core.user_strategy.decide` does, given this object). The decision
     methods the strategy defines appear as attributes, so an engine can tell which it has."""
 
-    def __init__(self, spec: str, decisions: Sequence[str], time_limit: float = DEFAULT_TIME_LIMIT,
-                 require: bool = True) -> None:
+    def __init__(
+        self, spec: str, decisions: Sequence[str], time_limit: float = DEFAULT_TIME_LIMIT, require: bool = True
+    ) -> None:
         path, _ = split_spec(spec)
         if not path.is_file():
             raise UserError(f"strategy {spec}: no file {path}")
@@ -74,9 +75,18 @@ class IsolatedStrategy(RemoteStrategy):
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
         env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "cardsim.sims.core.isolation", str(theirs.fileno()), spec,
-             repr(float(time_limit)), *decisions],
-            pass_fds=(theirs.fileno(),), env=env, stdin=subprocess.DEVNULL,
+            [
+                sys.executable,
+                "-m",
+                "cardsim.sims.core.isolation",
+                str(theirs.fileno()),
+                spec,
+                repr(float(time_limit)),
+                *decisions,
+            ],
+            pass_fds=(theirs.fileno(),),
+            env=env,
+            stdin=subprocess.DEVNULL,
             stdout=sys.stderr.fileno() if _has_fileno(sys.stderr) else subprocess.DEVNULL,
         )
         theirs.close()
@@ -116,8 +126,7 @@ class IsolatedStrategy(RemoteStrategy):
         if reply[0] == "ok":
             return legal[reply[1]]
         problem, text = reply[1], reply[2]
-        error = StrategyError(problem, strategy=self.spec, seat=seat, turn=turn, decision=decision,
-                              traceback_text=text)
+        error = StrategyError(problem, strategy=self.spec, seat=seat, turn=turn, decision=decision, traceback_text=text)
         raise error
 
     def send_batch(self, asked: Sequence[tuple[int, str, Any, Sequence[Any], object, object]]) -> None:
@@ -125,7 +134,9 @@ class IsolatedStrategy(RemoteStrategy):
         of a different game (the host keeps one strategy instance per lane); the answers come
         from :meth:`receive_batch`."""
         self._batch = [(tuple(legal), seat, turn, decision) for _, decision, _, legal, seat, turn in asked]
-        message = [(lane, decision, view, tuple(legal), seat, turn) for lane, decision, view, legal, seat, turn in asked]
+        message = [
+            (lane, decision, view, tuple(legal), seat, turn) for lane, decision, view, legal, seat, turn in asked
+        ]
         self._connection.send_bytes(pickle.dumps(("batch", message), protocol=5))
 
     def receive_batch(self) -> list[Any]:
@@ -136,8 +147,9 @@ class IsolatedStrategy(RemoteStrategy):
         choices = []
         for (legal, seat, turn, decision), answer in zip(batch, reply, strict=False):
             if answer[0] != "ok":
-                raise StrategyError(answer[1], strategy=self.spec, seat=seat, turn=turn, decision=decision,
-                                    traceback_text=answer[2])
+                raise StrategyError(
+                    answer[1], strategy=self.spec, seat=seat, turn=turn, decision=decision, traceback_text=answer[2]
+                )
             choices.append(legal[answer[1]])
         return choices
 
@@ -162,8 +174,9 @@ def _has_fileno(stream: Any) -> bool:
     return True
 
 
-def isolated_strategy(spec: str, decisions: Sequence[str], time_limit: float = DEFAULT_TIME_LIMIT,
-                      require: bool = True) -> IsolatedStrategy:
+def isolated_strategy(
+    spec: str, decisions: Sequence[str], time_limit: float = DEFAULT_TIME_LIMIT, require: bool = True
+) -> IsolatedStrategy:
     """The host of ``spec`` for this process, started on first use (a file that fails to load,
     or, with ``require``, lacks one of ``decisions``, is a :class:`UserError` naming the
     spec)."""
@@ -193,11 +206,13 @@ def _serve(connection: Connection, spec: str, time_limit: float, decisions: Sequ
     connection.send_bytes(pickle.dumps(("ready", defined)))
     lanes: dict[int, Any] = {}
 
-    def answer(instance: Any, decision: str, view: Any, legal: tuple[Any, ...], seat: object,
-               turn: object) -> tuple[Any, ...]:
+    def answer(
+        instance: Any, decision: str, view: Any, legal: tuple[Any, ...], seat: object, turn: object
+    ) -> tuple[Any, ...]:
         try:
-            choice = decide(instance, decision, view, legal, spec=spec, seat=seat, turn=turn,
-                            time_limit=time_limit, clock=clock)
+            choice = decide(
+                instance, decision, view, legal, spec=spec, seat=seat, turn=turn, time_limit=time_limit, clock=clock
+            )
         except StrategyError as exc:
             return ("error", exc.problem, strategy_traceback(exc))
         return ("ok", next(i for i, option in enumerate(legal) if option is choice))

@@ -196,21 +196,22 @@ def python_entry(function: Callable[P, R]) -> Callable[P, R]:
 def python_copy(function: Callable[P, R]) -> Callable[P, R]:
     """The same code as a new function named ``<name>__python`` (numba's cache files are
     named after the function, so the twin never reads or overwrites the inner kernel's)."""
-    copy = pytypes.FunctionType(function.__code__, function.__globals__, function.__name__,
-                                function.__defaults__, function.__closure__)
+    copy = pytypes.FunctionType(
+        function.__code__, function.__globals__, function.__name__, function.__defaults__, function.__closure__
+    )
     copy.__qualname__ = function.__qualname__ + "__python"
     copy.__module__ = function.__module__
     copy.__doc__ = function.__doc__
     return copy
 
 
-def _private_kernel(python_function: Callable[..., Any], inline: str, kept: set[str] | None,
-                    refcounts: bool) -> Any:
+def _private_kernel(python_function: Callable[..., Any], inline: str, kept: set[str] | None, refcounts: bool) -> Any:
     """``python_function`` as an :class:`InnerKernel` (numba's private options; see the module
     note). ``kept`` names the arguments typed with their constant values; ``None`` keeps all."""
     options = {} if refcounts else {"_nrt": False}
-    dispatcher = _njit(cache=True, inline=inline, no_cpython_wrapper=True,
-                       no_cfunc_wrapper=True, **options)(python_function)
+    dispatcher = _njit(cache=True, inline=inline, no_cpython_wrapper=True, no_cfunc_wrapper=True, **options)(
+        python_function
+    )
     dispatcher.__class__ = InnerKernel
     if kept is None:
         return dispatcher
@@ -220,8 +221,7 @@ def _private_kernel(python_function: Callable[..., Any], inline: str, kept: set[
 
     def get_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
         return typed_for_callers(
-            tuple(a if i < len(keep_position) and keep_position[i] else _plain(a)
-                  for i, a in enumerate(args)),
+            tuple(a if i < len(keep_position) and keep_position[i] else _plain(a) for i, a in enumerate(args)),
             {k: v if k in kept else _plain(v) for k, v in kws.items()},
         )
 
@@ -266,7 +266,8 @@ def private_options_work() -> bool:
             warnings.warn(
                 f"numba {numba.__version__} refuses the internals cardsim's kernels use ({problem}); "
                 "compiling ordinary reference-counted kernels instead (same results, slower)",
-                RuntimeWarning, stacklevel=2,
+                RuntimeWarning,
+                stacklevel=2,
             )
     return _private_options[0]
 
@@ -276,13 +277,18 @@ def kernel(function: Callable[P, R], /) -> Kernel[P, R]: ...
 
 
 @overload
-def kernel(*, inline: str = "never", literals: bool | tuple[str, ...] = False,
-           refcounts: bool = True) -> KernelDecorator: ...
+def kernel(
+    *, inline: str = "never", literals: bool | tuple[str, ...] = False, refcounts: bool = True
+) -> KernelDecorator: ...
 
 
 def kernel(
-    function: Callable[..., Any] | None = None, /, *, inline: str = "never",
-    literals: bool | tuple[str, ...] = False, refcounts: bool = True,
+    function: Callable[..., Any] | None = None,
+    /,
+    *,
+    inline: str = "never",
+    literals: bool | tuple[str, ...] = False,
+    refcounts: bool = True,
 ) -> Any:
     """Compile ``function`` in nopython mode with the on-disk cache, typed for its compiled
     callers without literal specialisation. Use as ``@kernel`` or ``@kernel(inline="always")``.

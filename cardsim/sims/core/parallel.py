@@ -54,8 +54,7 @@ class Backend:
         return self.name == "dask"
 
 
-_ACTIVE: contextvars.ContextVar[Backend | None] = contextvars.ContextVar("cardsim_backend",
-                                                                         default=None)
+_ACTIVE: contextvars.ContextVar[Backend | None] = contextvars.ContextVar("cardsim_backend", default=None)
 _CLIENTS: dict[str, Any] = {}
 
 
@@ -107,8 +106,7 @@ def connect(scheduler: str | None) -> Any:
     try:
         from dask.distributed import Client as DaskClient
     except ImportError:
-        raise UserError("the dask backend needs the optional extra: "
-                        "pip install 'cardsim[distributed]'") from None
+        raise UserError("the dask backend needs the optional extra: pip install 'cardsim[distributed]'") from None
     # distributed's Client is unannotated: its methods are called as untyped (Any)
     make_client: Callable[..., Any] = DaskClient
     seconds = environment_timeout()
@@ -118,34 +116,43 @@ def connect(scheduler: str | None) -> Any:
         reason = " ".join(str(exc).split()) or type(exc).__name__
         if len(reason) > 160:
             reason = reason[:157] + "..."
-        raise UserError(f"--scheduler {scheduler}: no dask scheduler answered within "
-                        f"{seconds:g} s ({reason})") from None
+        raise UserError(
+            f"--scheduler {scheduler}: no dask scheduler answered within {seconds:g} s ({reason})"
+        ) from None
     try:
         client.wait_for_workers(1, timeout=seconds)
     except (OSError, TimeoutError):
         client.close()
-        raise UserError(f"--scheduler {scheduler}: the scheduler has no worker after "
-                        f"{seconds:g} s; start some with: dask worker {scheduler}") from None
+        raise UserError(
+            f"--scheduler {scheduler}: the scheduler has no worker after "
+            f"{seconds:g} s; start some with: dask worker {scheduler}"
+        ) from None
     try:
         codes = client.run(_worker_code)
     except Exception as exc:  # a worker without cardsim cannot even unpickle the call
         client.close()
-        raise UserError(f"--scheduler {scheduler}: a worker cannot run cardsim "
-                        f"({type(exc).__name__}: {exc}); install this cardsim on every worker") from None
+        raise UserError(
+            f"--scheduler {scheduler}: a worker cannot run cardsim "
+            f"({type(exc).__name__}: {exc}); install this cardsim on every worker"
+        ) from None
     threaded = sorted(address for address, count in client.nthreads().items() if count != 1)
     pids = client.run(os.getpid)
     if threaded or len(set(pids.values())) < len(pids):
         client.close()
-        raise UserError(f"--scheduler {scheduler}: cardsim needs one thread per worker process "
-                        f"(its tasks share state within a process); start the workers with: "
-                        f"dask worker {scheduler} --nthreads 1 --nworkers N")
+        raise UserError(
+            f"--scheduler {scheduler}: cardsim needs one thread per worker process "
+            f"(its tasks share state within a process); start the workers with: "
+            f"dask worker {scheduler} --nthreads 1 --nworkers N"
+        )
     mine = code_digest()
     differing = sorted(address for address, code in codes.items() if code != mine)
     if differing:
         client.close()
-        raise UserError(f"--scheduler {scheduler}: worker {differing[0]} runs other cardsim code "
-                        f"than this machine ({len(differing)} of {len(codes)} worker(s)); "
-                        "install the same cardsim on every worker")
+        raise UserError(
+            f"--scheduler {scheduler}: worker {differing[0]} runs other cardsim code "
+            f"than this machine ({len(differing)} of {len(codes)} worker(s)); "
+            "install the same cardsim on every worker"
+        )
     _CLIENTS[scheduler] = client
     return client
 
@@ -180,8 +187,7 @@ def submit_all(client: Any, function: Callable[..., Any], tasks: Sequence[Sequen
     return [client.submit(_remote, function, tuple(task), sources, pure=False) for task in tasks]
 
 
-def _on_cluster(backend: Backend, function: Callable[..., Any],
-                tasks: Sequence[Sequence[Any]]) -> Iterator[Any]:
+def _on_cluster(backend: Backend, function: Callable[..., Any], tasks: Sequence[Sequence[Any]]) -> Iterator[Any]:
     client = connect(backend.scheduler)
     futures = submit_all(client, function, tasks)
     try:
@@ -201,8 +207,9 @@ def _on_joblib(function: Callable[..., Any], tasks: Sequence[Sequence[Any]], job
 
     workers = min(jobs, len(tasks))
     start_workers(workers)  # a Ctrl-C while they start: no traceback from them
-    yield from stopped_quietly(Parallel(n_jobs=workers, return_as="generator")(
-        delayed(worker_task)(function, *task) for task in tasks))
+    yield from stopped_quietly(
+        Parallel(n_jobs=workers, return_as="generator")(delayed(worker_task)(function, *task) for task in tasks)
+    )
 
 
 def iter_tasks(function: Callable[..., Any], tasks: Iterable[Sequence[Any]], jobs: int) -> Iterator[Any]:

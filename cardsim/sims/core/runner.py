@@ -65,9 +65,7 @@ def run_id(result: RunResult) -> str:
     return f"{identity['game']}-{run_key(identity)}"
 
 
-def play_chunk(
-    simulator: Simulator, config: Any, seed: int, index: int, size: int
-) -> tuple[int, pl.DataFrame]:
+def play_chunk(simulator: Simulator, config: Any, seed: int, index: int, size: int) -> tuple[int, pl.DataFrame]:
     """Play chunk ``index``: ``size`` episodes from that chunk's own generator (runs in workers)."""
     frame = simulator.run_batch(config, chunk_generator(seed, index), size)
     if frame.height != size:
@@ -88,7 +86,8 @@ def compile_one_game(simulator: Simulator, configs: Sequence[Any]) -> str:
 
 
 def compile_ahead(
-    work: Sequence[tuple[Simulator, Sequence[Any]]], jobs: int,
+    work: Sequence[tuple[Simulator, Sequence[Any]]],
+    jobs: int,
     on_start: Callable[[], None] | None = None,
 ) -> None:
     """Compile several games' kernels at once, one game per worker process.
@@ -106,9 +105,7 @@ def compile_ahead(
         on_start()
     from joblib import Parallel, delayed
 
-    Parallel(n_jobs=min(jobs, len(work)))(
-        delayed(compile_one_game)(simulator, configs) for simulator, configs in work
-    )
+    Parallel(n_jobs=min(jobs, len(work)))(delayed(compile_one_game)(simulator, configs) for simulator, configs in work)
 
 
 def _sequential(simulator: Simulator, config: Any, seed: int, size: int) -> ChunkExecutor:
@@ -125,16 +122,14 @@ def _joblib(simulator: Simulator, config: Any, seed: int, size: int, jobs: int) 
     def execute(indices: list[int]) -> Chunks:
         start_workers(jobs)  # a Ctrl-C while they start: no traceback from them
         parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
-        yield from stopped_quietly(parallel(
-            delayed(worker_task)(play_chunk, simulator, config, seed, index, size)
-            for index in indices
-        ))
+        yield from stopped_quietly(
+            parallel(delayed(worker_task)(play_chunk, simulator, config, seed, index, size) for index in indices)
+        )
 
     return execute
 
 
-def _dask(simulator: Simulator, config: Any, seed: int, size: int, scheduler: str | None
-          ) -> tuple[ChunkExecutor, Any]:
+def _dask(simulator: Simulator, config: Any, seed: int, size: int, scheduler: str | None) -> tuple[ChunkExecutor, Any]:
     """Chunks played on the dask cluster at ``scheduler``, handed back as they finish (the
     client writes the store); a chunk lost with a dying worker is played again elsewhere."""
     from cardsim.sims.core.parallel import connect, submit_all
@@ -147,8 +142,7 @@ def _dask(simulator: Simulator, config: Any, seed: int, size: int, scheduler: st
         # distributed's as_completed is unannotated
         as_completed: Callable[..., Iterator[Any]] = dask_as_completed
 
-        futures = submit_all(client, play_chunk,
-                             [(simulator, config, seed, index, size) for index in indices])
+        futures = submit_all(client, play_chunk, [(simulator, config, seed, index, size) for index in indices])
         try:
             for future in as_completed(futures, loop=client.loop):
                 yield future.result()
@@ -160,9 +154,7 @@ def _dask(simulator: Simulator, config: Any, seed: int, size: int, scheduler: st
     return execute, client
 
 
-def _check_options(
-    n: int, jobs: int, backend: str, precision: float | None, max_n: int | None, size: int
-) -> None:
+def _check_options(n: int, jobs: int, backend: str, precision: float | None, max_n: int | None, size: int) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise UserError(f"n must be a positive whole number, got {n!r}")
     if jobs < 1:
@@ -313,8 +305,7 @@ def _precision_stop(
             rows = min(max_chunks * size, limit)
             half = float(wilson_half_width(successes, rows))
             return max_chunks, (
-                f"max-n reached: n={rows:,} with 95% Wilson half-width {half:.4f} "
-                f"(target {precision}) for '{headline}'"
+                f"max-n reached: n={rows:,} with 95% Wilson half-width {half:.4f} (target {precision}) for '{headline}'"
             )
         if batch <= 1:  # one at a time: no chunk is played beyond the one that stops the run
             count += 1
@@ -329,8 +320,7 @@ def _kept_message(what: str, chunks: _Chunks, stored: StoredRun | None) -> str:
     """One line: what stopped the run and which finished chunks are kept."""
     if stored is None:
         return f"{what}: nothing kept (no results store)"
-    return (f"{what}: {len(chunks.on_disk)} finished chunk(s) kept in {stored.path}; run the "
-            "same command to resume")
+    return f"{what}: {len(chunks.on_disk)} finished chunk(s) kept in {stored.path}; run the same command to resume"
 
 
 def run(
@@ -435,9 +425,13 @@ def run(
     except KeyboardInterrupt:
         raise Interrupted(_kept_message("interrupted", chunks, stored)) from None
     except worker_lost_errors() as exc:  # Ctrl-C (or a kill) reached the workers only
-        raise Interrupted(_kept_message(
-            f"interrupted: a worker process was stopped ({type(exc).__name__})", chunks, stored,
-        )) from None
+        raise Interrupted(
+            _kept_message(
+                f"interrupted: a worker process was stopped ({type(exc).__name__})",
+                chunks,
+                stored,
+            )
+        ) from None
     except StoreWriteError as exc:
         raise StoreWriteError(
             f"{exc}; {len(chunks.on_disk)} finished chunk(s) kept in {stored.path if stored else '-'}, "
@@ -447,9 +441,7 @@ def run(
         bar.close()
         elapsed = time.perf_counter() - started
         if stored is not None:
-            stored.manifest["elapsed_seconds"] = round(
-                stored.manifest.get("elapsed_seconds", 0.0) + elapsed, 3
-            )
+            stored.manifest["elapsed_seconds"] = round(stored.manifest.get("elapsed_seconds", 0.0) + elapsed, 3)
             stored.manifest["chunks_done"] = len(chunks.on_disk)
             stored.manifest["n_available"] = len(chunks.on_disk) * size
             try:
@@ -476,13 +468,13 @@ def load_episodes(stored: StoredRun, *, trust_unhashed: bool = False) -> pl.Data
     size = stored.manifest["chunk_size"]
     n = stored.manifest.get("n", 0)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise UserError(f"corrupt results file {stored.path / 'manifest.json'}: "
-                        f"n is {n!r}, not a count")
+        raise UserError(f"corrupt results file {stored.path / 'manifest.json'}: n is {n!r}, not a count")
     count = math.ceil(n / size)
     unhashed = stored.unhashed_chunk_indices(count)
     if unhashed and not trust_unhashed:
         raise UserError(
             f"run {stored.run_id}: {len(unhashed)} of its {count} chunk(s) have no recorded "
-            "hash, so their rows cannot be checked; give --trust-unhashed to read them anyway")
+            "hash, so their rows cannot be checked; give --trust-unhashed to read them anyway"
+        )
     frames = [stored.read_chunk(i) for i in range(count)]
     return pl.concat(frames, how="vertical").head(n) if frames else pl.DataFrame()

@@ -186,14 +186,10 @@ class StoredRun:
         try:
             frame = pl.read_parquet(io.BytesIO(data))
         except Exception as exc:  # polars raises several types for damaged files
-            raise UserError(
-                f"corrupt results file {path} ({type(exc).__name__}); move it away to recompute"
-            ) from None
+            raise UserError(f"corrupt results file {path} ({type(exc).__name__}); move it away to recompute") from None
         expected = self.manifest.get("chunk_size")
         if frame.height != expected:
-            raise UserError(
-                f"corrupt results file {path}: {frame.height} rows, expected {expected}"
-            )
+            raise UserError(f"corrupt results file {path}: {frame.height} rows, expected {expected}")
         return frame
 
     def write_chunk(self, index: int, frame: pl.DataFrame) -> None:
@@ -253,10 +249,11 @@ def read_manifest(path: Path) -> dict[str, Any]:
     size = manifest.get("chunk_size")
     if not isinstance(identity, dict) or not isinstance(manifest.get("game"), str):
         raise UserError(f"corrupt results file {path}: no game or identity recorded")
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1 or (
-            identity.get("chunk_size") != size):
-        raise UserError(f"corrupt results file {path}: no valid chunk_size recorded "
-                        f"(got {size!r}); move the run folder away to recompute it")
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1 or (identity.get("chunk_size") != size):
+        raise UserError(
+            f"corrupt results file {path}: no valid chunk_size recorded "
+            f"(got {size!r}); move the run folder away to recompute it"
+        )
     hashes = manifest.get("chunk_sha256")
     if hashes is not None and not isinstance(hashes, dict):
         raise UserError(f"corrupt results file {path}: chunk_sha256 is not a table of hashes")
@@ -315,8 +312,7 @@ def find_run(store: Path, run_id: str) -> StoredRun:
         raise UserError(f"no run {run_id!r} in store {store}: the store does not exist")
     _readable_store(store)
     names = sorted(
-        entry.name for entry in store.iterdir()
-        if _RUN_DIR_PATTERN.match(entry.name) and entry.name.startswith(run_id)
+        entry.name for entry in store.iterdir() if _RUN_DIR_PATTERN.match(entry.name) and entry.name.startswith(run_id)
     )
     if not names:
         raise UserError(f"no run {run_id!r} in store {store}")

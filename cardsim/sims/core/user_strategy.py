@@ -76,8 +76,9 @@ class StrategyError(UserError):
     its traceback, when the failure came back from a worker process).
     """
 
-    def __init__(self, problem: str, *, strategy: str, seat: object, turn: object, decision: str,
-                 traceback_text: str = "") -> None:
+    def __init__(
+        self, problem: str, *, strategy: str, seat: object, turn: object, decision: str, traceback_text: str = ""
+    ) -> None:
         self.problem, self.strategy, self.seat, self.turn, self.decision = problem, strategy, seat, turn, decision
         #: The strategy's traceback as text, for a failure that happened in a worker process.
         self.traceback_text = traceback_text
@@ -128,8 +129,10 @@ def load_strategy(spec: str) -> Any:
     except _TimeUp:
         timed = (True, -math.inf)
     if time.perf_counter() - timed[1] > IMPORT_TIME_LIMIT:
-        raise UserError(f"strategy {spec}: loading {path} took longer than {IMPORT_TIME_LIMIT:g} s "
-                        "(does it loop or wait at import?)")
+        raise UserError(
+            f"strategy {spec}: loading {path} took longer than {IMPORT_TIME_LIMIT:g} s "
+            "(does it loop or wait at import?)"
+        )
     text = path.read_text(encoding="utf-8", errors="replace")
     _SOURCES[str(path)] = _SOURCES[str(path.resolve())] = text  # as given, and absolute
     _LOADED[spec] = found
@@ -200,8 +203,10 @@ def check_methods(strategy: Any, spec: str, decisions: Sequence[str]) -> None:
     """Refuse a strategy that lacks one of the game's decision methods, before anything runs."""
     missing = [name for name in decisions if not callable(getattr(strategy, name, None))]
     if missing:
-        raise UserError(f"strategy {spec} has no method {', '.join(missing)}(view, legal); "
-                        f"a strategy for this game defines {', '.join(decisions)}")
+        raise UserError(
+            f"strategy {spec} has no method {', '.join(missing)}(view, legal); "
+            f"a strategy for this game defines {', '.join(decisions)}"
+        )
 
 
 class RemoteStrategy:
@@ -227,8 +232,7 @@ def _arm(seconds: float) -> bool:
     process, as in every worker); False where the caller must check the elapsed time instead.
     The handler is installed once per process and stays: it only acts while a decision's timer
     is armed."""
-    if not (math.isfinite(seconds) and _TIMER_AVAILABLE
-            and threading.current_thread() is threading.main_thread()):
+    if not (math.isfinite(seconds) and _TIMER_AVAILABLE and threading.current_thread() is threading.main_thread()):
         return False
     if signal.getsignal(signal.SIGALRM) is not _raise_time_up:
         signal.signal(signal.SIGALRM, _raise_time_up)
@@ -286,8 +290,18 @@ class DecisionClock:
             self.armed = False
 
 
-def decide(strategy: Any, decision: str, view: Any, legal: Sequence[Any], *, spec: str, seat: object,
-           turn: object, time_limit: float = DEFAULT_TIME_LIMIT, clock: DecisionClock | None = None) -> Any:
+def decide(
+    strategy: Any,
+    decision: str,
+    view: Any,
+    legal: Sequence[Any],
+    *,
+    spec: str,
+    seat: object,
+    turn: object,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    clock: DecisionClock | None = None,
+) -> Any:
     """``strategy.<decision>(view, legal)``, checked: the returned choice must be one of
     ``legal`` (returned as the legal option itself). Anything else is a
     :class:`StrategyError` naming ``spec``, ``seat``, ``turn`` and ``decision``. ``clock``: an
@@ -371,7 +385,8 @@ def paired_difference(user: np.ndarray, builtin: np.ndarray) -> dict[str, float]
 
 #: The label of the progress bar an evaluation shows (None: no bar), set by the command line.
 _PROGRESS_LABEL: contextvars.ContextVar[str | None] = contextvars.ContextVar(
-    "cardsim_evaluation_progress", default=None)
+    "cardsim_evaluation_progress", default=None
+)
 
 
 @contextlib.contextmanager
@@ -407,10 +422,17 @@ class _ChunkBar:
 
         console = Console(stderr=True)
         if console.is_terminal:
-            self._bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                                 MofNCompleteColumn(), TextColumn("chunks"), TimeElapsedColumn(),
-                                 TextColumn("ETA"), TimeRemainingColumn(), console=console,
-                                 transient=True)
+            self._bar = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("chunks"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=console,
+                transient=True,
+            )
             self._bar.start()
 
     def wave(self, total: int) -> None:
@@ -430,8 +452,9 @@ def _progress_bar(label: str | None) -> Any:
     return _ChunkBar(label)
 
 
-def run_chunks(function: Callable[..., ChunkResult], arguments: Sequence[tuple[Any, ...]],
-               jobs: int) -> list[ChunkResult]:
+def run_chunks(
+    function: Callable[..., ChunkResult], arguments: Sequence[tuple[Any, ...]], jobs: int
+) -> list[ChunkResult]:
     """``function(*a)`` for every ``a`` of ``arguments`` (an evaluation's chunks), run where
     :func:`cardsim.sims.core.parallel.iter_tasks` runs them (here, ``jobs`` joblib workers or
     the dask cluster); the results in chunk order, whatever the worker count. Shows the

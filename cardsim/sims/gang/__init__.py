@@ -1,4 +1,3 @@
-
 from cardsim.sims.core.game import Game
 
 GAME = Game(

@@ -17,11 +17,23 @@ from cardsim.sims.poker.cards import SUITLESS_JACK
 
 
 @kernel
-def hand_posteriors(chips: np.ndarray, r: int, players: int, count: int, valid: np.ndarray,
-                hband: np.ndarray, likelihood: np.ndarray, evidence_from: np.ndarray,
-                public_ok: np.ndarray, public_prior: np.ndarray, with_prior: bool,
-                weights: np.ndarray, muscle_seat: int, muscle_from: int,
-                muscle_band: np.ndarray) -> None:
+def hand_posteriors(
+    chips: np.ndarray,
+    r: int,
+    players: int,
+    count: int,
+    valid: np.ndarray,
+    hband: np.ndarray,
+    likelihood: np.ndarray,
+    evidence_from: np.ndarray,
+    public_ok: np.ndarray,
+    public_prior: np.ndarray,
+    with_prior: bool,
+    weights: np.ndarray,
+    muscle_seat: int,
+    muscle_from: int,
+    muscle_band: np.ndarray,
+) -> None:
     """Public posterior weight of every holding for every player: each earlier chip since the
     player's last redraw (or Jack) is evidence (likelihood of that chip given the holding's
     percentile band then; for the Muscle holder from the round they took it,
@@ -43,8 +55,7 @@ def hand_posteriors(chips: np.ndarray, r: int, players: int, count: int, valid: 
 
 
 @kernel
-def fill_team_ranks(cum: np.ndarray, values: np.ndarray, players: int,
-                    team_rank: np.ndarray) -> None:
+def fill_team_ranks(cum: np.ndarray, values: np.ndarray, players: int, team_rank: np.ndarray) -> None:
     """Team rank F(s) / n of every sorted valid holding (``values`` nondecreasing): the
     expected share of the players publicly believed weaker (ties one half), from the players'
     running posterior sums ``cum`` (row j: cum[j, k] = weight of the k weakest holdings); a
@@ -69,9 +80,15 @@ def fill_team_ranks(cum: np.ndarray, values: np.ndarray, players: int,
 
 @kernel
 def bayes_claims(
-    index: np.ndarray, values: np.ndarray, weights: np.ndarray, own: np.ndarray,
-    players: int, bands: int, muscle_seat: int,
-    ratings: np.ndarray, beliefs: np.ndarray,
+    index: np.ndarray,
+    values: np.ndarray,
+    weights: np.ndarray,
+    own: np.ndarray,
+    players: int,
+    bands: int,
+    muscle_seat: int,
+    ratings: np.ndarray,
+    beliefs: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The bayes model's claims and contest beliefs for one round; returns the team rank and
     team band of every sorted valid holding (the band is the claim a hand of that score
@@ -114,9 +131,16 @@ def bayes_claims(
 
 
 @kernel
-def claim_beliefs(index: np.ndarray, weights: np.ndarray, team_rank: np.ndarray,
-                  team_band: np.ndarray, ratings: np.ndarray, players: int, bands: int,
-                  beliefs: np.ndarray) -> None:
+def claim_beliefs(
+    index: np.ndarray,
+    weights: np.ndarray,
+    team_rank: np.ndarray,
+    team_band: np.ndarray,
+    ratings: np.ndarray,
+    players: int,
+    bands: int,
+    beliefs: np.ndarray,
+) -> None:
     """Contest beliefs: player j's public posterior mean of the team rank among the holdings
     whose team band is the claim j made."""
     for j in range(players):
@@ -150,8 +174,9 @@ def tie_bounds(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @kernel
-def claimed_posteriors(index: np.ndarray, weights: np.ndarray, team_band: np.ndarray,
-                       bands_claimed: np.ndarray, players: int) -> np.ndarray:
+def claimed_posteriors(
+    index: np.ndarray, weights: np.ndarray, team_band: np.ndarray, bands_claimed: np.ndarray, players: int
+) -> np.ndarray:
     """Public posterior of every player over the sorted valid holdings, kept to the holdings
     that make the claim the player made this round (everyone sees the claims in the dance)."""
     n_valid = index.shape[0]
@@ -164,8 +189,7 @@ def claimed_posteriors(index: np.ndarray, weights: np.ndarray, team_band: np.nda
 
 
 @kernel
-def below_probability(dist: np.ndarray, start: np.ndarray, stop: np.ndarray,
-                      other: np.ndarray) -> float:
+def below_probability(dist: np.ndarray, start: np.ndarray, stop: np.ndarray, other: np.ndarray) -> float:
     """P(X < Y) (ties one half) for independent X ~ ``dist`` and Y ~ ``other``, both over the
     sorted valid holdings (unnormalised weights)."""
     n_valid = dist.shape[0]
@@ -185,9 +209,9 @@ def below_probability(dist: np.ndarray, start: np.ndarray, stop: np.ndarray,
 
 
 @kernel
-def informant_pair(keys: np.ndarray, bands_claimed: np.ndarray, players: int,
-                   claimed: np.ndarray, start: np.ndarray,
-                   stop: np.ndarray) -> tuple[int, int, float]:
+def informant_pair(
+    keys: np.ndarray, bands_claimed: np.ndarray, players: int, claimed: np.ndarray, start: np.ndarray, stop: np.ndarray
+) -> tuple[int, int, float]:
     """The pair the group asks to use the Informant (bayes): of the players next to each other
     in the chip order, the pair whose order is publicly most likely wrong (claimed posteriors;
     different claims are never in the wrong order). Middle pairs first on equal risk.
@@ -212,9 +236,16 @@ def informant_pair(keys: np.ndarray, bands_claimed: np.ndarray, players: int,
 
 
 @kernel
-def private_view(rival_dist: np.ndarray, index: np.ndarray, masks: np.ndarray, card: int,
-                 viewer_mask: int, prior_row: np.ndarray, with_prior: bool,
-                 out: np.ndarray) -> None:
+def private_view(
+    rival_dist: np.ndarray,
+    index: np.ndarray,
+    masks: np.ndarray,
+    card: int,
+    viewer_mask: int,
+    prior_row: np.ndarray,
+    with_prior: bool,
+    out: np.ndarray,
+) -> None:
     """A player's private view of a rival: the rival's claimed posterior kept to holdings
     without the player's own cards, and, as extra evidence, with the card the rival showed
     (``card`` >= 0, Informant) and times the player's private prior (``with_prior``, Con
@@ -248,9 +279,19 @@ def viewer_is_above(private: np.ndarray, values: np.ndarray, own_score: int) -> 
 
 
 @kernel
-def informant_card(shower: int, viewer: int, pockets: np.ndarray, size: int, shower_score: int,
-                   claimed: np.ndarray, index: np.ndarray, values: np.ndarray, masks: np.ndarray,
-                   start: np.ndarray, stop: np.ndarray) -> int:
+def informant_card(
+    shower: int,
+    viewer: int,
+    pockets: np.ndarray,
+    size: int,
+    shower_score: int,
+    claimed: np.ndarray,
+    index: np.ndarray,
+    values: np.ndarray,
+    masks: np.ndarray,
+    start: np.ndarray,
+    stop: np.ndarray,
+) -> int:
     """The card the shower shows: the one that makes the viewer's decision most likely right.
 
     The shower knows their own pocket and score and the viewer's claimed posterior. The viewer
@@ -303,8 +344,16 @@ def _bits(mask: int) -> int:
 
 
 @kernel
-def con_artist_prior(old_masks: np.ndarray, own_masks: np.ndarray, players: int, size: int,
-                     masks: np.ndarray, count: int, shown: int, out: np.ndarray) -> None:
+def con_artist_prior(
+    old_masks: np.ndarray,
+    own_masks: np.ndarray,
+    players: int,
+    size: int,
+    masks: np.ndarray,
+    count: int,
+    shown: int,
+    out: np.ndarray,
+) -> None:
     """Con Artist (9): each player's private prior over a teammate's holding (relative weights).
 
     Player i knows the pooled cards were exactly the old pockets, so the k old cards of theirs
@@ -331,12 +380,24 @@ def con_artist_prior(old_masks: np.ndarray, own_masks: np.ndarray, players: int,
 
 
 @kernel
-def settle_equal_claims(keys: np.ndarray, bands_claimed: np.ndarray, players: int,
-                        claimed: np.ndarray, index: np.ndarray, values: np.ndarray,
-                        masks: np.ndarray, own: np.ndarray, own_masks: np.ndarray,
-                        shown_card: np.ndarray, prior: np.ndarray, with_prior: np.ndarray,
-                        redrawn: int, muscle_seat: int, votes: np.ndarray,
-                        forced_steps: int) -> int:
+def settle_equal_claims(
+    keys: np.ndarray,
+    bands_claimed: np.ndarray,
+    players: int,
+    claimed: np.ndarray,
+    index: np.ndarray,
+    values: np.ndarray,
+    masks: np.ndarray,
+    own: np.ndarray,
+    own_masks: np.ndarray,
+    shown_card: np.ndarray,
+    prior: np.ndarray,
+    with_prior: np.ndarray,
+    redrawn: int,
+    muscle_seat: int,
+    votes: np.ndarray,
+    forced_steps: int,
+) -> int:
     """The bayes chip dance's private step: two players next to each other in the chip order
     with equal claims each compare their own hand with the rival's private view
     (:func:`private_view`: the rival's claimed posterior without their own cards, plus any
@@ -381,8 +442,16 @@ def settle_equal_claims(keys: np.ndarray, bands_claimed: np.ndarray, players: in
                 continue
             me = lo_seat if side == 0 else hi_seat
             rival = hi_seat if side == 0 else lo_seat
-            private_view(claimed[rival], index, masks, cards_of[side], own_masks[me],
-                         prior[me if uses_prior[side] else 0], uses_prior[side], view)
+            private_view(
+                claimed[rival],
+                index,
+                masks,
+                cards_of[side],
+                own_masks[me],
+                prior[me if uses_prior[side] else 0],
+                uses_prior[side],
+                view,
+            )
             target = own[me]
             if rival == muscle_seat:
                 target = category_floor(target)  # the rival beats every hand of my ranking
@@ -404,9 +473,15 @@ def settle_equal_claims(keys: np.ndarray, bands_claimed: np.ndarray, players: in
 
 
 @kernel
-def jack_pushforward(user_weights: np.ndarray, hold_cards: np.ndarray, count: int,
-                     board: np.ndarray, shown: int, may_drop_jack: bool,
-                     out: np.ndarray) -> None:
+def jack_pushforward(
+    user_weights: np.ndarray,
+    hold_cards: np.ndarray,
+    count: int,
+    board: np.ndarray,
+    shown: int,
+    may_drop_jack: bool,
+    out: np.ndarray,
+) -> None:
     """The Jack user's public posterior after the Jack (bayes): everyone knows who took the
     Jack and that they keep the best hand, so each holding the user may have had moves its
     weight to the holding they end with: (kept card, Jack), or the old holding itself when

@@ -53,8 +53,9 @@ def _naive_rating(pocket: np.ndarray, board: np.ndarray, shown: int) -> float:
 
 
 @kernel
-def naive_history_batch(decks: np.ndarray, seeds: np.ndarray, players: int,
-                        chips_out: np.ndarray, success_out: np.ndarray) -> None:
+def naive_history_batch(
+    decks: np.ndarray, seeds: np.ndarray, players: int, chips_out: np.ndarray, success_out: np.ndarray
+) -> None:
     """The history model (levels 1, no cards) with per-player naive enumeration."""
     pocket = np.empty(2, dtype=np.int64)
     board = np.empty(5, dtype=np.int64)
@@ -143,10 +144,21 @@ def strategy_rows(quick: bool = False, players: int = 4) -> list[dict]:
     kernel_n = max(n, 20_000)
     builtin_heists("percentile", players, np.random.default_rng(3), 20)
     kernel_seconds = best_cpu_seconds(
-        lambda: builtin_heists("percentile", players, np.random.default_rng(3), kernel_n), repeats)
-    return [speed_row(game="The Gang", what="trivial strategy on every seat (the 1-star chip), no cards, levels 1",
-                      players=players, unit="heists", n=n, cpu_seconds=cpu_seconds, kernel="percentile",
-                      kernel_per_second=kernel_n / kernel_seconds, target=STRATEGY_TARGET)]
+        lambda: builtin_heists("percentile", players, np.random.default_rng(3), kernel_n), repeats
+    )
+    return [
+        speed_row(
+            game="The Gang",
+            what="trivial strategy on every seat (the 1-star chip), no cards, levels 1",
+            players=players,
+            unit="heists",
+            n=n,
+            cpu_seconds=cpu_seconds,
+            kernel="percentile",
+            kernel_per_second=kernel_n / kernel_seconds,
+            target=STRATEGY_TARGET,
+        )
+    ]
 
 
 def main(quick: bool = False) -> list[dict]:
@@ -158,24 +170,34 @@ def main(quick: bool = False) -> list[dict]:
     (:func:`strategy_rows`, target >= 2,000/s)."""
     scale = 1 if quick else 4
     naive = _naive_rate(300 * scale)
-    rows = [{"what": "naive per-player enumeration, history, 4 players (reference)",
-             "per_second": round(naive), "ratio": 1.0, "target": ""}]
+    rows = [
+        {
+            "what": "naive per-player enumeration, history, 4 players (reference)",
+            "per_second": round(naive),
+            "ratio": 1.0,
+            "target": "",
+        }
+    ]
     for model in PLAYER_MODELS:
         rate = _rate(model.id, model.bench_heists * scale)
         target = model.bench_target
-        rows.append({
-            "what": f"kernel, {model.name}, 4 players, one core",
-            "per_second": round(rate),
-            "ratio": round(rate / naive, 2),
-            "target": f">= {target:,}/s: {'met' if rate >= target else 'NOT met'}" if target else "",
-        })
+        rows.append(
+            {
+                "what": f"kernel, {model.name}, 4 players, one core",
+                "per_second": round(rate),
+                "ratio": round(rate / naive, 2),
+                "target": f">= {target:,}/s: {'met' if rate >= target else 'NOT met'}" if target else "",
+            }
+        )
     jobs = min(2, os.cpu_count() or 1)
     n_runner = 50_000 if quick else 200_000
     seconds = _runner_seconds(n_runner, jobs) * 1_000_000 / n_runner
-    rows.append({
-        "what": f"runner, history, 1M heists on {jobs} cores (from {n_runner:,}), seconds",
-        "per_second": round(1_000_000 / seconds),
-        "ratio": round(1_000_000 / seconds / naive, 2),
-        "target": f"< 60 s: {'met' if seconds < 60 else 'NOT met'} ({seconds:.1f} s)",
-    })
+    rows.append(
+        {
+            "what": f"runner, history, 1M heists on {jobs} cores (from {n_runner:,}), seconds",
+            "per_second": round(1_000_000 / seconds),
+            "ratio": round(1_000_000 / seconds / naive, 2),
+            "target": f"< 60 s: {'met' if seconds < 60 else 'NOT met'} ({seconds:.1f} s)",
+        }
+    )
     return rows

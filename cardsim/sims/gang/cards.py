@@ -58,8 +58,7 @@ SPECIALISTS: dict[str, int] = {
 
 # Specialists whose text starts "decide who among you ..." (seed 000): the group may decline
 # them (``--specialist-use helpful``); the others act on everyone after the deal.
-GROUP_DECIDED: tuple[str, ...] = ("informant", "getaway-driver", "mastermind", "hacker", "jack",
-                                  "muscle")
+GROUP_DECIDED: tuple[str, ...] = ("informant", "getaway-driver", "mastermind", "hacker", "jack", "muscle")
 
 CARD_SUMMARIES: dict[str, str] = {
     "quick-access": "no white chips: deal pockets and go straight to the flop round",
@@ -284,8 +283,9 @@ def swap_in_card(pocket: np.ndarray, size: int, new_card: int, drop_slot: int) -
 
 
 @kernel(refcounts=False)
-def best_drop_slot(pocket: np.ndarray, size: int, new_card: int, board: np.ndarray, shown: int,
-                   may_drop_new: bool) -> int:
+def best_drop_slot(
+    pocket: np.ndarray, size: int, new_card: int, board: np.ndarray, shown: int, may_drop_new: bool
+) -> int:
     """Which card to discard after adding ``new_card`` (slot ``size`` = the new card itself,
     only when ``may_drop_new``: Hacker always, Jack under the "discard" reading): the choice
     that leaves the strongest current hand (the user sees their cards and the board). Each
@@ -321,21 +321,39 @@ def key_card_slot(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) 
             remaining = hand_score(rest, size - 1, board, shown)
         else:
             remaining = card_rank(rest[0])
-        if remaining < best_loss or (remaining == best_loss
-                                     and card_rank(pocket[slot]) > card_rank(pocket[best_slot])):
+        if remaining < best_loss or (remaining == best_loss and card_rank(pocket[slot]) > card_rank(pocket[best_slot])):
             best_loss = remaining
             best_slot = slot
     return best_slot
 
 
-GROUP_SPECIALISTS = (INFORMANT, GETAWAY_DRIVER, MASTERMIND, HACKER, JACK, MUSCLE)  # used "at any time" by a player the group chooses
+GROUP_SPECIALISTS = (
+    INFORMANT,
+    GETAWAY_DRIVER,
+    MASTERMIND,
+    HACKER,
+    JACK,
+    MUSCLE,
+)  # used "at any time" by a player the group chooses
 
 
 @kernel
 def use_group_specialist(
-    specialist: int, r: int, chips: np.ndarray, players: int, pockets: np.ndarray, size: int,
-    board: np.ndarray, shown: int, deck: np.ndarray, draw: int, boost_star_top: bool,
-    hold_cards: np.ndarray, count: int, public_ok: np.ndarray, jack_stays: bool,
+    specialist: int,
+    r: int,
+    chips: np.ndarray,
+    players: int,
+    pockets: np.ndarray,
+    size: int,
+    board: np.ndarray,
+    shown: int,
+    deck: np.ndarray,
+    draw: int,
+    boost_star_top: bool,
+    hold_cards: np.ndarray,
+    count: int,
+    public_ok: np.ndarray,
+    jack_stays: bool,
     forced_said: int,
 ) -> tuple[int, int, int, int]:
     """The group plays a specialist at the start of round ``r`` (seed 000, "THẺ CHUYÊN GIA"
@@ -373,8 +391,7 @@ def use_group_specialist(
             draw += 1
         else:
             new_card = SUITLESS_JACK
-        slot = best_drop_slot(pockets[user], size, new_card, board, shown,
-                              specialist == HACKER or not jack_stays)
+        slot = best_drop_slot(pockets[user], size, new_card, board, shown, specialist == HACKER or not jack_stays)
         swap_in_card(pockets[user], size, new_card, slot)
         # The user keeps the best hand, so it only got stronger: the earlier chips stay as
         # (conservative) evidence about it for the bayes model.

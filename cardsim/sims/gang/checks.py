@@ -25,14 +25,24 @@ from cardsim.sims.gang.models import LEAKY, MODEL_IDS, chip_likelihood
 
 PLAYERS = 4
 HEISTS = 4
-CARDS = [("none", 0, 0)] + [(c, 1 << n, 0) for c, n in CHALLENGES.items()] + [
-    (s, 0, n) for s, n in SPECIALISTS.items()]
+CARDS = [("none", 0, 0)] + [(c, 1 << n, 0) for c, n in CHALLENGES.items()] + [(s, 0, n) for s, n in SPECIALISTS.items()]
 #: every player model of the ladder (the models' table, so a new model is checked too)
 MODELS = MODEL_IDS
 
 
-def play_recorded(deck, seed, challenges, specialist, model, replay=None, swap=None, players=PLAYERS,
-          use_round=3, boost_top=True, use_rule=HELPFUL):
+def play_recorded(
+    deck,
+    seed,
+    challenges,
+    specialist,
+    model,
+    replay=None,
+    swap=None,
+    players=PLAYERS,
+    use_round=3,
+    boost_top=True,
+    use_rule=HELPFUL,
+):
     """One heist; returns (flags, chips, record, info, pockets). ``replay`` = (chips, bands,
     info) forces the public record; ``swap`` (players x 3, -1 = keep) changes pockets."""
     pockets = np.zeros((players, MAX_POCKET), dtype=np.int64)
@@ -47,10 +57,31 @@ def play_recorded(deck, seed, challenges, specialist, model, replay=None, swap=N
     if swap is None:
         swap = np.full((players, MAX_POCKET), -1, dtype=np.int64)
     flags = play_heist(
-        deck.copy(), seed, challenges, specialist, players, model, 1, use_round, boost_top,
-        chip_likelihood(players, players), pockets, board, chips, finals, PAIRS_WITH_JACK.copy(),
-        PAIR_MASKS_WITH_JACK.copy(), use_rule, True, replay[0], replay[1], replay[2],
-        swap, record, info)
+        deck.copy(),
+        seed,
+        challenges,
+        specialist,
+        players,
+        model,
+        1,
+        use_round,
+        boost_top,
+        chip_likelihood(players, players),
+        pockets,
+        board,
+        chips,
+        finals,
+        PAIRS_WITH_JACK.copy(),
+        PAIR_MASKS_WITH_JACK.copy(),
+        use_rule,
+        True,
+        replay[0],
+        replay[1],
+        replay[2],
+        swap,
+        record,
+        info,
+    )
     return flags, chips.copy(), record.copy(), info.copy(), pockets.copy()
 
 
@@ -83,10 +114,20 @@ def undealt_reordered(deck, challenges, players, use_round):
     return reordered
 
 
-def leaks(model: int, name: str, challenges: int, specialist: int, players: int = PLAYERS,
-          use_round: int = 3, boost_top: bool = True, use_rule: int = HELPFUL,
-          heists: int = HEISTS, uses: list | None = None,
-          deals: list | None = None, pockets: bool = True) -> list[str]:
+def leaks(
+    model: int,
+    name: str,
+    challenges: int,
+    specialist: int,
+    players: int = PLAYERS,
+    use_round: int = 3,
+    boost_top: bool = True,
+    use_rule: int = HELPFUL,
+    heists: int = HEISTS,
+    uses: list | None = None,
+    deals: list | None = None,
+    pockets: bool = True,
+) -> list[str]:
     """Every decision that changed when hidden cards changed, over a few deals (``uses``, if
     given, collects whether the specialist was played in each original heist; ``deals``, if
     given, are the (deck, heist seed) pairs to play instead of random ones; ``pockets=False``
@@ -94,8 +135,7 @@ def leaks(model: int, name: str, challenges: int, specialist: int, players: int 
     guess is replayed only under a scan challenge: without one it is -1 in every heist."""
     rng = np.random.default_rng(11)
     found = []
-    setup = {"players": players, "use_round": use_round, "boost_top": boost_top,
-             "use_rule": use_rule}
+    setup = {"players": players, "use_round": use_round, "boost_top": boost_top, "use_rule": use_rule}
     for heist in range(heists if deals is None else len(deals)):
         if deals is None:
             deck = rng.permutation(52).astype(np.int64)
@@ -110,8 +150,9 @@ def leaks(model: int, name: str, challenges: int, specialist: int, players: int 
         for me in range(players if pockets else 0):
             others = [p for p in range(players) if p != me]
             swap = swap_for(deck, challenges, others, players)
-            flags2, chips2, record2, info2, pockets2 = play_recorded(deck, seed, challenges, specialist,
-                                                             model, public, swap, **setup)
+            flags2, chips2, record2, info2, pockets2 = play_recorded(
+                deck, seed, challenges, specialist, model, public, swap, **setup
+            )
             where = f"{name} heist {heist} seat {me}"
             if (record2[:, me, :3] != record[:, me, :3]).any():
                 found.append(f"{where}: own claims/votes")

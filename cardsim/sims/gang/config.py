@@ -85,9 +85,7 @@ class GangConfig:
         if len(set(self.challenges)) != len(self.challenges):
             raise UserError("gang: a challenge card is listed twice")
         if self.specialist and self.specialist not in SPECIALISTS:
-            raise UserError(
-                f"gang: unknown specialist {self.specialist!r}; choose from: {', '.join(SPECIALISTS)}"
-            )
+            raise UserError(f"gang: unknown specialist {self.specialist!r}; choose from: {', '.join(SPECIALISTS)}")
         if self.unit == "heist" and self.mode != "basic":
             raise UserError("gang: modes apply to games (unit game); heists take cards directly")
         if self.unit == "game" and self.specialist:
@@ -119,4 +117,3 @@ class GangConfig:
     def use_round(self) -> int:
         """Kernel round index at which group-decided specialists are played."""
         return SPECIALIST_ROUNDS[self.specialist_round]
-

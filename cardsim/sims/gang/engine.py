@@ -111,24 +111,42 @@ PLAIN_HOLDINGS = max(N_PAIRS, N_TRIPLES)  # the most holdings a plain heist rate
 
 
 @kernel(inline="always")
-def plain_scratch(players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                         np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                         np.ndarray]:
+def plain_scratch(
+    players: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The per-heist arrays of :func:`play_plain_heist`, allocated once per batch: holdings'
     validity and scores, own hands and card masks, ratings, claim keys, claimed bands, a
     round's chips and the scratch of :func:`score_holdings_into`."""
-    return (np.zeros(PLAIN_HOLDINGS, dtype=np.bool_), np.zeros(PLAIN_HOLDINGS, dtype=np.int64),
-            np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
-            np.zeros(players), np.zeros(players), np.zeros(players, dtype=np.int64),
-            np.zeros(players, dtype=np.int64), np.zeros(SCORE_WORK, dtype=np.int64))
+    return (
+        np.zeros(PLAIN_HOLDINGS, dtype=np.bool_),
+        np.zeros(PLAIN_HOLDINGS, dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+        np.zeros(players),
+        np.zeros(players),
+        np.zeros(players, dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+        np.zeros(SCORE_WORK, dtype=np.int64),
+    )
 
 
 @kernel(inline="always")  # one caller: compiled as part of _play_plain_heists, not once more
 def play_plain_heist(
-    deck: np.ndarray, seed: int, challenges: int, players: int, model: int, levels: int,
-    pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
-    pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray,
-    work_masks: np.ndarray, scratch: tuple,
+    deck: np.ndarray,
+    seed: int,
+    challenges: int,
+    players: int,
+    model: int,
+    levels: int,
+    pockets: np.ndarray,
+    board: np.ndarray,
+    chips: np.ndarray,
+    finals: np.ndarray,
+    pair_cards: np.ndarray,
+    pair_masks: np.ndarray,
+    work_cards: np.ndarray,
+    work_masks: np.ndarray,
+    scratch: tuple,
 ) -> tuple[bool, int, float]:
     """:func:`play_heist` for a heist with no specialist and no scan, under the random,
     percentile or history model: the same rules, random numbers and rows, in a kernel that
@@ -141,8 +159,7 @@ def play_plain_heist(
     size = pocket_size(challenges)
     bands = levels * players
     draw = deal(deck, players, size, pockets, board, chips)
-    count, hold_cards, hold_masks = opponent_holdings(size, pair_cards, pair_masks, work_cards,
-                                                     work_masks)
+    count, hold_cards, hold_masks = opponent_holdings(size, pair_cards, pair_masks, work_cards, work_masks)
     hidden = blackout_hides_history(challenges)
     valid = all_valid[:count]
     hscores = all_scores[:count]
@@ -170,27 +187,52 @@ def play_plain_heist(
             for p in range(players):
                 keys[p] = np.random.random()
         else:
-            rate_own_hands(own, own_masks, pockets, players, size, board, shown, hold_cards,
-                           hold_masks, count, pair_cards, valid, hscores, ratings, score_work)
+            rate_own_hands(
+                own,
+                own_masks,
+                pockets,
+                players,
+                size,
+                board,
+                shown,
+                hold_cards,
+                hold_masks,
+                count,
+                pair_cards,
+                valid,
+                hscores,
+                ratings,
+                score_work,
+            )
             for p in range(players):
                 bands_claimed[p] = min(int(ratings[p] * bands), bands - 1)
             for p in range(players):
-                keys[p] = contest_key(model, bands_claimed[p], np.random.random(), r, chips, p,
-                                      hidden)
+                keys[p] = contest_key(model, bands_claimed[p], np.random.random(), r, chips, p, hidden)
         hand_out_chips(keys, bands_claimed, players, levels, challenges, r, model, row)
         for p in range(players):
             chips[r, p] = row[p]
     final_scores(pockets, size, board, players, -1, finals)
-    return (showdown_in_order(finals, chips[3], players), redrawn,
-            random_order_success(finals, players))
+    return (showdown_in_order(finals, chips[3], players), redrawn, random_order_success(finals, players))
 
 
 @kernel(inline="always")
-def after_deal_cards(specialist: int, model: int, players: int, size: int, pockets: np.ndarray,
-                     count: int, hold_cards: np.ndarray, public_ok: np.ndarray,
-                     known_card: np.ndarray, old_masks: np.ndarray, informed: np.ndarray,
-                     replay: bool, hidden_swap: np.ndarray, replay_info: np.ndarray,
-                     info_out: np.ndarray) -> None:
+def after_deal_cards(
+    specialist: int,
+    model: int,
+    players: int,
+    size: int,
+    pockets: np.ndarray,
+    count: int,
+    hold_cards: np.ndarray,
+    public_ok: np.ndarray,
+    known_card: np.ndarray,
+    old_masks: np.ndarray,
+    informed: np.ndarray,
+    replay: bool,
+    hidden_swap: np.ndarray,
+    replay_info: np.ndarray,
+    info_out: np.ndarray,
+) -> None:
     """The heist's first phase after the deal: the specialists that act right away (seed 000,
     "THẺ CHUYÊN GIA" 3, 6, 8, 9: the Con Artist's redeal, the Coordinator's pass, the Investor's
     and the Math Whiz's announcements, which only bayes reads) and, in replay, the swapped
@@ -232,13 +274,31 @@ def after_deal_cards(specialist: int, model: int, players: int, size: int, pocke
 
 
 @kernel(inline="always")
-def scan_phase(challenges: int, chips: np.ndarray, players: int, model: int, count: int,
-               valid: np.ndarray, hband: np.ndarray, likelihood: np.ndarray,
-               evidence_from: np.ndarray, public_ok: np.ndarray, public_prior: np.ndarray,
-               jack_space: bool, weights: np.ndarray, muscle_seat: int, use_round: int,
-               muscle_band: np.ndarray, board: np.ndarray, hold_cards: np.ndarray,
-               hold_masks: np.ndarray, size: int, hscores: np.ndarray, pockets: np.ndarray,
-               finals: np.ndarray) -> tuple[bool, int]:
+def scan_phase(
+    challenges: int,
+    chips: np.ndarray,
+    players: int,
+    model: int,
+    count: int,
+    valid: np.ndarray,
+    hband: np.ndarray,
+    likelihood: np.ndarray,
+    evidence_from: np.ndarray,
+    public_ok: np.ndarray,
+    public_prior: np.ndarray,
+    jack_space: bool,
+    weights: np.ndarray,
+    muscle_seat: int,
+    use_round: int,
+    muscle_band: np.ndarray,
+    board: np.ndarray,
+    hold_cards: np.ndarray,
+    hold_masks: np.ndarray,
+    size: int,
+    hscores: np.ndarray,
+    pockets: np.ndarray,
+    finals: np.ndarray,
+) -> tuple[bool, int]:
     """The heist's last phase, under the Retina or Fingerprint scan: the top-chip holder's
     hand is guessed from the public record (bayes: its posterior; the others: the holdings
     their claims allow) and the scan passes or fails. Returns (scan passed, guess: the
@@ -247,9 +307,23 @@ def scan_phase(challenges: int, chips: np.ndarray, players: int, model: int, cou
     guess = -1
     top_seat = holder_of(chips, 4, players, players, 0)
     if model == BAYES:
-        hand_posteriors(chips, 4, players, count, valid, hband, likelihood, evidence_from,
-                    public_ok, public_prior, jack_space, weights, muscle_seat, use_round,
-                    muscle_band)
+        hand_posteriors(
+            chips,
+            4,
+            players,
+            count,
+            valid,
+            hband,
+            likelihood,
+            evidence_from,
+            public_ok,
+            public_prior,
+            jack_space,
+            weights,
+            muscle_seat,
+            use_round,
+            muscle_band,
+        )
         for h in range(count):
             weights[0, h] = weights[top_seat, h]
     else:
@@ -265,8 +339,20 @@ def scan_phase(challenges: int, chips: np.ndarray, players: int, model: int, cou
                 weights[0, h] = likelihood[players - 1, hband[3, h]]
     if model == RANDOM:
         score_holdings(hold_cards, hold_masks, count, size, board, 5, valid, hscores)
-    scan_weights(weights, hold_cards, hold_masks, count, size, hscores, pockets, finals,
-                 chips[3], players, top_seat, top_seat == muscle_seat)
+    scan_weights(
+        weights,
+        hold_cards,
+        hold_masks,
+        count,
+        size,
+        hscores,
+        pockets,
+        finals,
+        chips[3],
+        players,
+        top_seat,
+        top_seat == muscle_seat,
+    )
     if has_challenge(challenges, 4):
         guess = retina_guess(hold_cards, count, size, weights[0])
         scan_ok = retina_scan_passes(pockets[top_seat], guess)
@@ -279,13 +365,35 @@ def scan_phase(challenges: int, chips: np.ndarray, players: int, model: int, cou
 
 @kernel(inline="always")
 def group_specialist(
-    specialist: int, model: int, r: int, use_rule: int, seed: int, chips: np.ndarray,
-    players: int, pockets: np.ndarray, size: int, bands: int, board: np.ndarray,
-    deck: np.ndarray, draw: int, challenges: int, boost_star_top: bool, jack_stays: bool,
-    jack_space: bool, space: int, holdings: Holdings, valid: np.ndarray, hband: np.ndarray,
-    likelihood: np.ndarray, evidence_from: np.ndarray, public_ok: np.ndarray,
-    chip_ok: np.ndarray, public_prior: np.ndarray, weights: np.ndarray,
-    past: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], forced_detail: int,
+    specialist: int,
+    model: int,
+    r: int,
+    use_rule: int,
+    seed: int,
+    chips: np.ndarray,
+    players: int,
+    pockets: np.ndarray,
+    size: int,
+    bands: int,
+    board: np.ndarray,
+    deck: np.ndarray,
+    draw: int,
+    challenges: int,
+    boost_star_top: bool,
+    jack_stays: bool,
+    jack_space: bool,
+    space: int,
+    holdings: Holdings,
+    valid: np.ndarray,
+    hband: np.ndarray,
+    likelihood: np.ndarray,
+    evidence_from: np.ndarray,
+    public_ok: np.ndarray,
+    chip_ok: np.ndarray,
+    public_prior: np.ndarray,
+    weights: np.ndarray,
+    past: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    forced_detail: int,
 ) -> tuple[bool, int, int, int, int, int]:
     """The heist's phase at the start of the use round ``r``: the group decides whether to play
     a specialist usable "at any time" (seed 000, "THẺ CHUYÊN GIA" 2, 4, 5, 7, 10; under
@@ -306,49 +414,131 @@ def group_specialist(
         use = False  # only bayes reads announcements
     elif helpful:
         chooser = public_ok if model == BAYES else chip_ok
-        hand_posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
-                    chooser, public_prior, jack_space, weights, -1, 4, hband)
+        hand_posteriors(
+            chips,
+            r,
+            players,
+            count,
+            valid,
+            hband,
+            likelihood,
+            evidence_from,
+            chooser,
+            public_prior,
+            jack_space,
+            weights,
+            -1,
+            4,
+            hband,
+        )
         if use_rule == LEAKY_HELPFUL:
             reveal_pockets(pockets, players, size, hold_masks, count, weights)
         elif use_rule == LEAKY_TILT_HELPFUL:
             tilt_to_pockets(pockets, players, size, hold_masks, count, weights)
         if specialist == GETAWAY_DRIVER or specialist == MASTERMIND:
-            use = announcement_is_open(specialist, model, r, chips, players, size, board,
-                                       shown, hold_cards, hold_masks, count, weights)
+            use = announcement_is_open(
+                specialist, model, r, chips, players, size, board, shown, hold_cards, hold_masks, count, weights
+            )
         else:
             use = hand_card_gain(
                 CardUse(specialist, model, r, boost_star_top, jack_stays, seed),
-                PublicTable(chips, players, size, bands, board,
-                            5 if use_rule == LEAKY_BOARD_HELPFUL else shown, challenges,
-                            blackout_hides_history(challenges)),
+                PublicTable(
+                    chips,
+                    players,
+                    size,
+                    bands,
+                    board,
+                    5 if use_rule == LEAKY_BOARD_HELPFUL else shown,
+                    challenges,
+                    blackout_hides_history(challenges),
+                ),
                 Holdings(hold_cards, hold_masks, count),
-                Evidence(weights, likelihood, hband, evidence_from, chooser,
-                         round_scores, round_valid, round_values, round_count))
+                Evidence(
+                    weights,
+                    likelihood,
+                    hband,
+                    evidence_from,
+                    chooser,
+                    round_scores,
+                    round_valid,
+                    round_values,
+                    round_count,
+                ),
+            )
     if use:
         if jack_space:  # the Jack user's public posterior, carried over to the later rounds
             jack_user = holder_of(chips, r, players if boost_star_top else 1, players, 0)
-            hand_posteriors(chips, r, players, count, valid, hband, likelihood,
-                        evidence_from, public_ok, public_prior, jack_space, weights,
-                        -1, 4, hband)
-            jack_pushforward(weights[jack_user], hold_cards, count, board, shown,
-                             not jack_stays, public_prior[jack_user])
+            hand_posteriors(
+                chips,
+                r,
+                players,
+                count,
+                valid,
+                hband,
+                likelihood,
+                evidence_from,
+                public_ok,
+                public_prior,
+                jack_space,
+                weights,
+                -1,
+                4,
+                hband,
+            )
+            jack_pushforward(
+                weights[jack_user], hold_cards, count, board, shown, not jack_stays, public_prior[jack_user]
+            )
             evidence_from[jack_user] = r
             count = space
         user, detail, draw, seat = use_group_specialist(
-            specialist, r, chips, players, pockets, size, board, shown, deck, draw,
-            boost_star_top, hold_cards, count, public_ok, jack_stays, forced_detail,
+            specialist,
+            r,
+            chips,
+            players,
+            pockets,
+            size,
+            board,
+            shown,
+            deck,
+            draw,
+            boost_star_top,
+            hold_cards,
+            count,
+            public_ok,
+            jack_stays,
+            forced_detail,
         )
     return use, count, user, detail, draw, seat
 
 
 @kernel(inline="always")
 def play_heist_inline(
-    deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
-    levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
-    pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
-    pair_cards: np.ndarray, pair_masks: np.ndarray, work_cards: np.ndarray, work_masks: np.ndarray,
-    use_rule: int, jack_stays: bool, replay_chips: np.ndarray, replay_bands: np.ndarray,
-    replay_info: np.ndarray, hidden_swap: np.ndarray, record: np.ndarray, info_out: np.ndarray,
+    deck: np.ndarray,
+    seed: int,
+    challenges: int,
+    specialist: int,
+    players: int,
+    model: int,
+    levels: int,
+    use_round: int,
+    boost_star_top: bool,
+    likelihood: np.ndarray,
+    pockets: np.ndarray,
+    board: np.ndarray,
+    chips: np.ndarray,
+    finals: np.ndarray,
+    pair_cards: np.ndarray,
+    pair_masks: np.ndarray,
+    work_cards: np.ndarray,
+    work_masks: np.ndarray,
+    use_rule: int,
+    jack_stays: bool,
+    replay_chips: np.ndarray,
+    replay_bands: np.ndarray,
+    replay_info: np.ndarray,
+    hidden_swap: np.ndarray,
+    record: np.ndarray,
+    info_out: np.ndarray,
 ) -> tuple[bool, bool, int, int, int, int, float, int]:
     """Play one heist; fills ``pockets``, ``board``, ``chips``, ``finals`` in place.
 
@@ -388,8 +578,7 @@ def play_heist_inline(
     # Holdings the percentile and bayes models reason about (bayes with the Jack: also the
     # holdings with the suitless Jack, valid once it has been used).
     jack_space = model == BAYES and specialist == JACK and size == 2
-    count, hold_cards, hold_masks = opponent_holdings(size, pair_cards, pair_masks, work_cards,
-                                                     work_masks)
+    count, hold_cards, hold_masks = opponent_holdings(size, pair_cards, pair_masks, work_cards, work_masks)
     space = count + N_JACK_PAIRS if jack_space else count
 
     # Per-holding beliefs are only kept where a model, a scan or the group's estimate reads them.
@@ -401,8 +590,7 @@ def play_heist_inline(
     hpct = np.zeros(width)
     hband = np.zeros((4, width), dtype=np.int64)
     # bayes with the Muscle: the band of every holding raised by the Muscle, per round
-    muscle_band = np.zeros((4, width if model == BAYES and specialist == MUSCLE else 1),
-                           dtype=np.int64)
+    muscle_band = np.zeros((4, width if model == BAYES and specialist == MUSCLE else 1), dtype=np.int64)
     public_ok = np.ones((players, space if model == BAYES else 1), dtype=np.bool_)
     chip_ok = np.ones((players, space if estimate and model != BAYES else 1), dtype=np.bool_)
     # Each earlier round's holding scores, for the estimate's chip likelihood (percentile and
@@ -452,8 +640,23 @@ def play_heist_inline(
     informed = np.zeros(players, dtype=np.bool_)
     prior = np.ones((players, count if model == BAYES and specialist == CON_ARTIST else 1))
     replay = replay_chips.shape[0] == 4
-    after_deal_cards(specialist, model, players, size, pockets, count, hold_cards, public_ok,
-                     known_card, old_masks, informed, replay, hidden_swap, replay_info, info_out)
+    after_deal_cards(
+        specialist,
+        model,
+        players,
+        size,
+        pockets,
+        count,
+        hold_cards,
+        public_ok,
+        known_card,
+        old_masks,
+        informed,
+        replay,
+        hidden_swap,
+        replay_info,
+        info_out,
+    )
 
     for r in range(4):
         shown = BOARD_SIZES[r]
@@ -466,12 +669,36 @@ def play_heist_inline(
                 known_card[:, seat] = -1
         if r == use_round and specialist in GROUP_SPECIALISTS and specialist != INFORMANT:
             used, count, used_by, used_detail, draw, seat = group_specialist(
-                specialist, model, r, use_rule, seed, chips, players, pockets, size, bands,
-                board, deck, draw, challenges, boost_star_top, jack_stays, jack_space, space,
-                Holdings(hold_cards, hold_masks, count), valid, hband, likelihood,
-                evidence_from, public_ok, chip_ok, public_prior, weights,
+                specialist,
+                model,
+                r,
+                use_rule,
+                seed,
+                chips,
+                players,
+                pockets,
+                size,
+                bands,
+                board,
+                deck,
+                draw,
+                challenges,
+                boost_star_top,
+                jack_stays,
+                jack_space,
+                space,
+                Holdings(hold_cards, hold_masks, count),
+                valid,
+                hband,
+                likelihood,
+                evidence_from,
+                public_ok,
+                chip_ok,
+                public_prior,
+                weights,
                 (round_scores, round_valid, round_values, round_count),
-                replay_info[players] if replay else -1)
+                replay_info[players] if replay else -1,
+            )
             if used:
                 user, detail = used_by, used_detail
                 if specialist == GETAWAY_DRIVER or specialist == MASTERMIND:
@@ -488,8 +715,23 @@ def play_heist_inline(
             for p in range(players):
                 keys[p] = np.random.random()
         else:
-            rate_own_hands(own, own_masks, pockets, players, size, board, shown, hold_cards,
-                           hold_masks, count, pair_cards, valid, hscores, ratings, score_work)
+            rate_own_hands(
+                own,
+                own_masks,
+                pockets,
+                players,
+                size,
+                board,
+                shown,
+                hold_cards,
+                hold_masks,
+                count,
+                pair_cards,
+                valid,
+                hscores,
+                ratings,
+                score_work,
+            )
             if model == LEAKY:  # deliberately reads the teammates' hands (swap test only)
                 for p in range(players):
                     below = 0.5
@@ -508,20 +750,40 @@ def play_heist_inline(
                         if valid[h]:
                             raised = muscle_score(hscores[h])
                             n_below = np.searchsorted(values, raised, side="left")
-                            muscle_band[r, h] = min(int(n_below / values.shape[0] * bands),
-                                                    bands - 1)
+                            muscle_band[r, h] = min(int(n_below / values.shape[0] * bands), bands - 1)
                 if past > 1 and r < use_round:
                     round_scores[r, :count] = hscores[:count]
                     round_valid[r, :count] = valid[:count]
-                    round_values[r, :values.shape[0]] = values
+                    round_values[r, : values.shape[0]] = values
                     round_count[r] = values.shape[0]
             if model == BAYES:
-                hand_posteriors(chips, r, players, count, valid, hband, likelihood, evidence_from,
-                            public_ok, public_prior, jack_space, weights, muscle_seat,
-                            use_round, muscle_band)
+                hand_posteriors(
+                    chips,
+                    r,
+                    players,
+                    count,
+                    valid,
+                    hband,
+                    likelihood,
+                    evidence_from,
+                    public_ok,
+                    public_prior,
+                    jack_space,
+                    weights,
+                    muscle_seat,
+                    use_round,
+                    muscle_band,
+                )
                 team_rank, team_band = bayes_claims(
-                    index, values, weights, own, players, bands,
-                    muscle_seat if shown > 0 else -1, ratings, beliefs,
+                    index,
+                    values,
+                    weights,
+                    own,
+                    players,
+                    bands,
+                    muscle_seat if shown > 0 else -1,
+                    ratings,
+                    beliefs,
                 )
             for p in range(players):
                 bands_claimed[p] = min(int(ratings[p] * bands), bands - 1)
@@ -530,42 +792,52 @@ def play_heist_inline(
                     bands_claimed[p] = replay_bands[r, p]
                     ratings[p] = (bands_claimed[p] + 0.5) / bands
             if replay and model == BAYES:
-                claim_beliefs(index, weights, team_rank, team_band, ratings, players, bands,
-                              beliefs)
+                claim_beliefs(index, weights, team_rank, team_band, ratings, players, bands, beliefs)
             for p in range(players):
                 band = bands_claimed[p]
                 u = np.random.random()
                 if model == BAYES:
                     keys[p] = band + 0.999 * (beliefs[p] + 1e-6 * u)
                 else:
-                    keys[p] = contest_key(model, band, u, r, chips, p,
-                                          blackout_hides_history(challenges))
+                    keys[p] = contest_key(model, band, u, r, chips, p, blackout_hides_history(challenges))
             if model == BAYES:
                 claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
                 if specialist == INFORMANT and r >= use_round and target < 0:
                     # Informant, in the chip dance once the claims are on the table (digest S1)
                     start, stop = tie_bounds(values)
-                    lower, upper, risk = informant_pair(keys, bands_claimed, players, claimed,
-                                                        start, stop)
+                    lower, upper, risk = informant_pair(keys, bands_claimed, players, claimed, start, stop)
                     if not helpful or risk > 0.0:  # helpful: once an order is in doubt
                         user, target = lower, upper  # the lower shows the upper (measured best)
-                        detail = informant_card(user, target, pockets, size, own[user], claimed,
-                                                index, values, hold_masks, start, stop)
+                        detail = informant_card(
+                            user, target, pockets, size, own[user], claimed, index, values, hold_masks, start, stop
+                        )
                         if replay:
                             detail = replay_info[players]
                         info_out[players] = detail
                         known_card[target, user] = detail
                 if specialist == CON_ARTIST:  # Con Artist: private priors from the redeal
-                    con_artist_prior(old_masks, own_masks, players, size, hold_masks, count,
-                                     shown, prior)
+                    con_artist_prior(old_masks, own_masks, players, size, hold_masks, count, shown, prior)
                 # Equal claims next to each other are settled privately (base rule; the
                 # Informant's shown card, the Coordinator's passed card and the Con Artist's
                 # prior are extra evidence).
                 steps = settle_equal_claims(
-                    keys, bands_claimed, players, claimed, index, values, hold_masks, own,
-                    own_masks, known_card if specialist == INFORMANT or specialist == COORDINATOR else no_card,
-                    prior, informed, redrawn, muscle_seat if shown > 0 else -1, votes,
-                    replay_bands[r, players] if replay else -1)
+                    keys,
+                    bands_claimed,
+                    players,
+                    claimed,
+                    index,
+                    values,
+                    hold_masks,
+                    own,
+                    own_masks,
+                    known_card if specialist == INFORMANT or specialist == COORDINATOR else no_card,
+                    prior,
+                    informed,
+                    redrawn,
+                    muscle_seat if shown > 0 else -1,
+                    votes,
+                    replay_bands[r, players] if replay else -1,
+                )
                 for p in range(players):
                     record[r, p, 1] = votes[p, 0]
                     record[r, p, 2] = votes[p, 1]
@@ -584,29 +856,64 @@ def play_heist_inline(
     order_ok = showdown_in_order(finals, chips[3], players)
     scan_ok = True
     if scans:
-        scan_ok, guess = scan_phase(challenges, chips, players, model, count, valid, hband,
-                                    likelihood, evidence_from, public_ok, public_prior, jack_space,
-                                    weights, muscle_seat, use_round, muscle_band, board,
-                                    hold_cards, hold_masks, size, hscores, pockets, finals)
-    return (order_ok, scan_ok, redrawn, user, detail, guess, random_order_success(finals, players),
-            target)
+        scan_ok, guess = scan_phase(
+            challenges,
+            chips,
+            players,
+            model,
+            count,
+            valid,
+            hband,
+            likelihood,
+            evidence_from,
+            public_ok,
+            public_prior,
+            jack_space,
+            weights,
+            muscle_seat,
+            use_round,
+            muscle_band,
+            board,
+            hold_cards,
+            hold_masks,
+            size,
+            hscores,
+            pockets,
+            finals,
+        )
+    return (order_ok, scan_ok, redrawn, user, detail, guess, random_order_success(finals, players), target)
 
 
 @kernel(inline="always")
-def heist_buffers(players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                         np.ndarray, np.ndarray, np.ndarray]:
+def heist_buffers(
+    players: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The scratch arrays one heist is played in, reused by every heist of a batch: sampled
     triples (cards, masks), pockets, board, chips, final scores and the deck."""
-    return (np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64), np.zeros(N_TRIPLES, dtype=np.int64),
-            np.zeros((players, MAX_POCKET), dtype=np.int64), np.zeros(5, dtype=np.int64),
-            np.zeros((4, players), dtype=np.int64), np.zeros(players, dtype=np.int64),
-            np.zeros(52, dtype=np.int64))
+    return (
+        np.zeros((N_TRIPLES, MAX_POCKET), dtype=np.int64),
+        np.zeros(N_TRIPLES, dtype=np.int64),
+        np.zeros((players, MAX_POCKET), dtype=np.int64),
+        np.zeros(5, dtype=np.int64),
+        np.zeros((4, players), dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+        np.zeros(52, dtype=np.int64),
+    )
 
 
 @kernel(inline="always")
-def store_heist(i: int, players: int, pockets: np.ndarray, board: np.ndarray, chips: np.ndarray,
-                finals: np.ndarray, out_pockets: np.ndarray, out_board: np.ndarray,
-                out_chips: np.ndarray, out_finals: np.ndarray) -> None:
+def store_heist(
+    i: int,
+    players: int,
+    pockets: np.ndarray,
+    board: np.ndarray,
+    chips: np.ndarray,
+    finals: np.ndarray,
+    out_pockets: np.ndarray,
+    out_board: np.ndarray,
+    out_chips: np.ndarray,
+    out_finals: np.ndarray,
+) -> None:
     """Copy one heist's cards, chips and final scores into row ``i`` of the batch outputs,
     element by element (an array slice assignment would compile numba's shape-mismatch error
     message, string formatting and all, into the batch kernel)."""
@@ -622,12 +929,32 @@ def store_heist(i: int, players: int, pockets: np.ndarray, board: np.ndarray, ch
 
 @kernel
 def play_batch_kernel(
-    decks: np.ndarray, seeds: np.ndarray, challenges: np.ndarray, specialists: np.ndarray,
-    players: int, model: int, levels: int, use_round: int, boost_star_top: bool,
-    likelihood: np.ndarray, out_pockets: np.ndarray, out_board: np.ndarray, out_chips: np.ndarray, out_finals: np.ndarray,
-    out_flags: np.ndarray, out_random_p: np.ndarray, pair_cards: np.ndarray, pair_masks: np.ndarray,
-    use_rule: int, jack_stays: bool, replay_chips: np.ndarray, replay_bands: np.ndarray,
-    replay_info: np.ndarray, hidden_swap: np.ndarray, record: np.ndarray, info_out: np.ndarray,
+    decks: np.ndarray,
+    seeds: np.ndarray,
+    challenges: np.ndarray,
+    specialists: np.ndarray,
+    players: int,
+    model: int,
+    levels: int,
+    use_round: int,
+    boost_star_top: bool,
+    likelihood: np.ndarray,
+    out_pockets: np.ndarray,
+    out_board: np.ndarray,
+    out_chips: np.ndarray,
+    out_finals: np.ndarray,
+    out_flags: np.ndarray,
+    out_random_p: np.ndarray,
+    pair_cards: np.ndarray,
+    pair_masks: np.ndarray,
+    use_rule: int,
+    jack_stays: bool,
+    replay_chips: np.ndarray,
+    replay_bands: np.ndarray,
+    replay_info: np.ndarray,
+    hidden_swap: np.ndarray,
+    record: np.ndarray,
+    info_out: np.ndarray,
 ) -> None:
     """Play ``len(seeds)`` heists; out_flags columns: order ok, scan ok, redrawn mask,
     specialist user, specialist detail, scan guess, specialist target (Informant viewer)
@@ -638,13 +965,34 @@ def play_batch_kernel(
         for k in range(52):
             deck[k] = decks[i, k]
         order_ok, scan_ok, redrawn, user, detail, guess, p_random, target = play_heist_inline(
-            deck, seeds[i], challenges[i], specialists[i], players, model, levels, use_round,
-            boost_star_top, likelihood, pockets, board, chips, finals, pair_cards, pair_masks, work_cards,
-            work_masks, use_rule, jack_stays, replay_chips, replay_bands, replay_info,
-            hidden_swap, record, info_out,
+            deck,
+            seeds[i],
+            challenges[i],
+            specialists[i],
+            players,
+            model,
+            levels,
+            use_round,
+            boost_star_top,
+            likelihood,
+            pockets,
+            board,
+            chips,
+            finals,
+            pair_cards,
+            pair_masks,
+            work_cards,
+            work_masks,
+            use_rule,
+            jack_stays,
+            replay_chips,
+            replay_bands,
+            replay_info,
+            hidden_swap,
+            record,
+            info_out,
         )
-        store_heist(i, players, pockets, board, chips, finals, out_pockets, out_board,
-                    out_chips, out_finals)
+        store_heist(i, players, pockets, board, chips, finals, out_pockets, out_board, out_chips, out_finals)
         out_flags[i, 0] = order_ok
         out_flags[i, 1] = scan_ok
         out_flags[i, 2] = redrawn
@@ -657,24 +1005,52 @@ def play_batch_kernel(
 
 @kernel
 def play_plain_batch(
-    decks: np.ndarray, seeds: np.ndarray, challenges: np.ndarray, players: int, model: int,
-    levels: int, out_pockets: np.ndarray, out_board: np.ndarray, out_chips: np.ndarray,
-    out_finals: np.ndarray, out_flags: np.ndarray, out_random_p: np.ndarray,
-    pair_cards: np.ndarray, pair_masks: np.ndarray,
+    decks: np.ndarray,
+    seeds: np.ndarray,
+    challenges: np.ndarray,
+    players: int,
+    model: int,
+    levels: int,
+    out_pockets: np.ndarray,
+    out_board: np.ndarray,
+    out_chips: np.ndarray,
+    out_finals: np.ndarray,
+    out_flags: np.ndarray,
+    out_random_p: np.ndarray,
+    pair_cards: np.ndarray,
+    pair_masks: np.ndarray,
 ) -> None:
     """:func:`play_batch_kernel` for heists of :func:`play_plain_heist` (no specialist, no
     scan; random, percentile or history): the same rows. Allocates the heists' arrays and
     plays them in :func:`_play_plain_heists`."""
-    _play_plain_heists(decks, seeds, challenges, players, model, levels,
-                       (out_pockets, out_board, out_chips, out_finals, out_flags, out_random_p),
-                       pair_cards, pair_masks, heist_buffers(players), plain_scratch(players))
+    _play_plain_heists(
+        decks,
+        seeds,
+        challenges,
+        players,
+        model,
+        levels,
+        (out_pockets, out_board, out_chips, out_finals, out_flags, out_random_p),
+        pair_cards,
+        pair_masks,
+        heist_buffers(players),
+        plain_scratch(players),
+    )
 
 
 @kernel(refcounts=False)
 def _play_plain_heists(
-    decks: np.ndarray, seeds: np.ndarray, challenges: np.ndarray, players: int, model: int,
-    levels: int, outputs: tuple, pair_cards: np.ndarray, pair_masks: np.ndarray,
-    buffers: tuple, scratch: tuple,
+    decks: np.ndarray,
+    seeds: np.ndarray,
+    challenges: np.ndarray,
+    players: int,
+    model: int,
+    levels: int,
+    outputs: tuple,
+    pair_cards: np.ndarray,
+    pair_masks: np.ndarray,
+    buffers: tuple,
+    scratch: tuple,
 ) -> None:
     """The heist loop of :func:`play_plain_batch`, which allocates every array it writes (the
     batch ``outputs``, :func:`heist_buffers` and :func:`plain_scratch`), so the loop runs
@@ -685,10 +1061,23 @@ def _play_plain_heists(
         for k in range(52):
             deck[k] = decks[i, k]
         order_ok, redrawn, p_random = play_plain_heist(
-            deck, seeds[i], challenges[i], players, model, levels, pockets, board, chips,
-            finals, pair_cards, pair_masks, work_cards, work_masks, scratch)
-        store_heist(i, players, pockets, board, chips, finals, out_pockets, out_board,
-                    out_chips, out_finals)
+            deck,
+            seeds[i],
+            challenges[i],
+            players,
+            model,
+            levels,
+            pockets,
+            board,
+            chips,
+            finals,
+            pair_cards,
+            pair_masks,
+            work_cards,
+            work_masks,
+            scratch,
+        )
+        store_heist(i, players, pockets, board, chips, finals, out_pockets, out_board, out_chips, out_finals)
         out_flags[i, 0] = order_ok
         out_flags[i, 1] = True
         out_flags[i, 2] = redrawn
@@ -700,9 +1089,17 @@ SCAN_CHALLENGES = (1 << 4) | (1 << 9)  # Retina Scan, Fingerprint Scan
 
 
 def play_batch(
-    rng: np.random.Generator, players: int, model: int, levels: int, challenges: np.ndarray,
-    specialists: np.ndarray, use_round: int = 3, decks: np.ndarray | None = None,
-    boost_top: bool = True, helpful: bool = True, jack_stays: bool = True,
+    rng: np.random.Generator,
+    players: int,
+    model: int,
+    levels: int,
+    challenges: np.ndarray,
+    specialists: np.ndarray,
+    use_round: int = 3,
+    decks: np.ndarray | None = None,
+    boost_top: bool = True,
+    helpful: bool = True,
+    jack_stays: bool = True,
 ) -> dict[str, np.ndarray]:
     """Play one heist per entry of ``challenges``/``specialists`` (challenge bit masks and
     specialist numbers, 0 = none); decks and per-heist seeds come from ``rng`` unless fixed
@@ -726,32 +1123,81 @@ def play_batch(
     decks = np.ascontiguousarray(decks, dtype=np.int64)
     challenges = np.asarray(challenges, dtype=np.int64)
     specialists = np.asarray(specialists, dtype=np.int64)
-    if model in (RANDOM, PERCENTILE, HISTORY) and not specialists.any() \
-            and not (challenges & SCAN_CHALLENGES).any():
-        play_plain_batch(decks, seeds, challenges, players, model, levels, out["pockets"],
-                         out["board"], out["chips"], out["finals"], out["flags"],
-                         out["random_p"], PAIRS_WITH_JACK.copy(), PAIR_MASKS_WITH_JACK.copy())
+    if model in (RANDOM, PERCENTILE, HISTORY) and not specialists.any() and not (challenges & SCAN_CHALLENGES).any():
+        play_plain_batch(
+            decks,
+            seeds,
+            challenges,
+            players,
+            model,
+            levels,
+            out["pockets"],
+            out["board"],
+            out["chips"],
+            out["finals"],
+            out["flags"],
+            out["random_p"],
+            PAIRS_WITH_JACK.copy(),
+            PAIR_MASKS_WITH_JACK.copy(),
+        )
         return out
     no_replay = np.zeros((1, players + 1), dtype=np.int64)
     play_batch_kernel(
-        decks, seeds, challenges, specialists,
-        players, model, levels, use_round, boost_top, likelihood,
-        out["pockets"], out["board"], out["chips"], out["finals"], out["flags"], out["random_p"],
-        PAIRS_WITH_JACK.copy(), PAIR_MASKS_WITH_JACK.copy(), HELPFUL if helpful else ALWAYS,
-        jack_stays, no_replay, no_replay, np.zeros(players + 1, dtype=np.int64),
-        np.full((1, MAX_POCKET), -1, dtype=np.int64), np.zeros((4, players, 4)),
+        decks,
+        seeds,
+        challenges,
+        specialists,
+        players,
+        model,
+        levels,
+        use_round,
+        boost_top,
+        likelihood,
+        out["pockets"],
+        out["board"],
+        out["chips"],
+        out["finals"],
+        out["flags"],
+        out["random_p"],
+        PAIRS_WITH_JACK.copy(),
+        PAIR_MASKS_WITH_JACK.copy(),
+        HELPFUL if helpful else ALWAYS,
+        jack_stays,
+        no_replay,
+        no_replay,
+        np.zeros(players + 1, dtype=np.int64),
+        np.full((1, MAX_POCKET), -1, dtype=np.int64),
+        np.zeros((4, players, 4)),
         np.zeros(players + 1, dtype=np.int64),
     )
     return out
 
 
 def play_heist(
-    deck: np.ndarray, seed: int, challenges: int, specialist: int, players: int, model: int,
-    levels: int, use_round: int, boost_star_top: bool, likelihood: np.ndarray,
-    pockets: np.ndarray, board: np.ndarray, chips: np.ndarray, finals: np.ndarray,
-    pair_cards: np.ndarray, pair_masks: np.ndarray,
-    use_rule: int, jack_stays: bool, replay_chips: np.ndarray, replay_bands: np.ndarray,
-    replay_info: np.ndarray, hidden_swap: np.ndarray, record: np.ndarray, info_out: np.ndarray,
+    deck: np.ndarray,
+    seed: int,
+    challenges: int,
+    specialist: int,
+    players: int,
+    model: int,
+    levels: int,
+    use_round: int,
+    boost_star_top: bool,
+    likelihood: np.ndarray,
+    pockets: np.ndarray,
+    board: np.ndarray,
+    chips: np.ndarray,
+    finals: np.ndarray,
+    pair_cards: np.ndarray,
+    pair_masks: np.ndarray,
+    use_rule: int,
+    jack_stays: bool,
+    replay_chips: np.ndarray,
+    replay_bands: np.ndarray,
+    replay_info: np.ndarray,
+    hidden_swap: np.ndarray,
+    record: np.ndarray,
+    info_out: np.ndarray,
 ) -> tuple[bool, bool, int, int, int, int, float, int]:
     """One heist of :func:`play_heist_inline` (its arguments but the scratch space, which the
     batch kernel brings itself; same result; ``pockets``, ``board``, ``chips``, ``finals``,
@@ -765,15 +1211,45 @@ def play_heist(
     flags = np.zeros((1, 7), dtype=np.int64)
     random_p = np.zeros(1)
     play_batch_kernel(
-        np.ascontiguousarray(deck, dtype=np.int64).reshape(1, 52), np.array([seed], np.int64),
-        np.array([challenges], np.int64), np.array([specialist], np.int64), int(players),
-        int(model), int(levels), int(use_round), bool(boost_star_top), likelihood, out_pockets,
-        out_board, out_chips, out_finals, flags, random_p, pair_cards, pair_masks, int(use_rule),
-        bool(jack_stays), replay_chips, replay_bands, replay_info, hidden_swap, record, info_out)
+        np.ascontiguousarray(deck, dtype=np.int64).reshape(1, 52),
+        np.array([seed], np.int64),
+        np.array([challenges], np.int64),
+        np.array([specialist], np.int64),
+        int(players),
+        int(model),
+        int(levels),
+        int(use_round),
+        bool(boost_star_top),
+        likelihood,
+        out_pockets,
+        out_board,
+        out_chips,
+        out_finals,
+        flags,
+        random_p,
+        pair_cards,
+        pair_masks,
+        int(use_rule),
+        bool(jack_stays),
+        replay_chips,
+        replay_bands,
+        replay_info,
+        hidden_swap,
+        record,
+        info_out,
+    )
     pockets[:players] = out_pockets[0]
     board[:] = out_board[0]
     chips[:, :players] = out_chips[0]
     finals[:players] = out_finals[0]
     row = flags[0]
-    return (bool(row[0]), bool(row[1]), int(row[2]), int(row[3]), int(row[4]), int(row[5]),
-            float(random_p[0]), int(row[6]))
+    return (
+        bool(row[0]),
+        bool(row[1]),
+        int(row[2]),
+        int(row[3]),
+        int(row[4]),
+        int(row[5]),
+        float(random_p[0]),
+        int(row[6]),
+    )

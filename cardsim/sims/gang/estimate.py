@@ -80,14 +80,14 @@ TEAM_RANK_ROWS = 64  # bayes play-out: team rank tables kept per round and board
 # numbers as one argument): which card the group weighs and when ...
 CardUse = namedtuple("CardUse", "specialist model r boost_star_top jack_stays seed")
 # ... what lies on the table (chips of the earlier rounds, the community cards shown) ...
-PublicTable = namedtuple("PublicTable",
-                         "chips players size bands board shown challenges hidden_history")
+PublicTable = namedtuple("PublicTable", "chips players size bands board shown challenges hidden_history")
 # ... the holdings every hypothesis is about ...
 Holdings = namedtuple("Holdings", "hold_cards hold_masks count")
 # ... and the public beliefs: posteriors, the chip likelihood table, every holding's band per
 # round, where each player's evidence starts, and each earlier round's scored holdings.
-Evidence = namedtuple("Evidence", "weights likelihood hband evidence_from public_ok round_scores "
-                      "round_valid round_values round_count")
+Evidence = namedtuple(
+    "Evidence", "weights likelihood hband evidence_from public_ok round_scores round_valid round_values round_count"
+)
 
 
 @kernel(inline="always")
@@ -123,8 +123,9 @@ def pocket_mask(pockets: np.ndarray, player: int, size: int) -> np.int64:
 
 
 @kernel
-def reveal_pockets(pockets: np.ndarray, players: int, size: int, hold_masks: np.ndarray,
-                   count: int, weights: np.ndarray) -> None:
+def reveal_pockets(
+    pockets: np.ndarray, players: int, size: int, hold_masks: np.ndarray, count: int, weights: np.ndarray
+) -> None:
     """The deliberately leaky estimate (``LEAKY_HELPFUL``, swap test only): every player's
     posterior becomes their true holding (none, if it is not among the hypotheses)."""
     for j in range(players):
@@ -134,8 +135,9 @@ def reveal_pockets(pockets: np.ndarray, players: int, size: int, hold_masks: np.
 
 
 @kernel
-def tilt_to_pockets(pockets: np.ndarray, players: int, size: int, hold_masks: np.ndarray,
-                    count: int, weights: np.ndarray) -> None:
+def tilt_to_pockets(
+    pockets: np.ndarray, players: int, size: int, hold_masks: np.ndarray, count: int, weights: np.ndarray
+) -> None:
     """The softly leaky estimate (``LEAKY_TILT_HELPFUL``, swap test only): every player's
     posterior weight of the holdings sharing a card with their true pocket times
     ``LEAK_TILT``."""
@@ -147,9 +149,20 @@ def tilt_to_pockets(pockets: np.ndarray, players: int, size: int, hold_masks: np
 
 
 @kernel
-def announcement_is_open(specialist: int, model: int, r: int, chips: np.ndarray, players: int,
-                         size: int, board: np.ndarray, shown: int, hold_cards: np.ndarray,
-                         hold_masks: np.ndarray, count: int, weights: np.ndarray) -> bool:
+def announcement_is_open(
+    specialist: int,
+    model: int,
+    r: int,
+    chips: np.ndarray,
+    players: int,
+    size: int,
+    board: np.ndarray,
+    shown: int,
+    hold_cards: np.ndarray,
+    hold_masks: np.ndarray,
+    count: int,
+    weights: np.ndarray,
+) -> bool:
     """Getaway Driver (2) / Mastermind (4): only the bayes model reads announcements; it expects
     a gain when the answer is not already certain under the user's public posterior."""
     if model != BAYES:
@@ -177,8 +190,7 @@ def announcement_is_open(specialist: int, model: int, r: int, chips: np.ndarray,
 
 
 @kernel
-def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
-                   evidence: Evidence) -> bool:
+def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings, evidence: Evidence) -> bool:
     """Hacker (5), Jack (7), Muscle (10): a public Monte Carlo estimate of the card's gain.
 
     Teams are drawn from the public posteriors (``weights``: every earlier chip as evidence,
@@ -206,8 +218,9 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
     specialist, model, r, boost_star_top, jack_stays, seed = use
     chips, players, size, bands, board, shown, challenges, hidden_history = table
     hold_cards, hold_masks, count = holdings
-    (weights, likelihood, hband, evidence_from, public_ok, round_scores, round_valid,
-     round_values, round_count) = evidence
+    (weights, likelihood, hband, evidence_from, public_ok, round_scores, round_valid, round_values, round_count) = (
+        evidence
+    )
     top = specialist == MUSCLE or boost_star_top
     user = holder_of(chips, r, players if top else 1, players, 0)
     exact = model != BAYES
@@ -296,8 +309,11 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
     for b in range(boards * ESTIMATE_BATCHES):
         if n_samples >= ESTIMATE_FIRST_LOOK and not sample_gain[:n_samples].any():
             return False  # the card changed no outcome so far: no clear gain can follow
-        if b > 0 and b % boards == 0 and not more_teams_needed(
-                sample_weight[:n_samples], sample_gain[:n_samples], sample_board[:n_samples]):
+        if (
+            b > 0
+            and b % boards == 0
+            and not more_teams_needed(sample_weight[:n_samples], sample_gain[:n_samples], sample_board[:n_samples])
+        ):
             return False  # a batch done: no clear gain on enough effective teams
         full_mask = seen
         for k in range(shown, 5):
@@ -307,14 +323,13 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
         for t in range(r, 4):  # the claim curves of the rounds still to play on this board
             if b > 0 and BOARD_SIZES[t] == shown:
                 continue  # the current board: the same for every completion
-            score_holdings(hold_cards, hold_masks, count, size, full, BOARD_SIZES[t],
-                           board_valid[t], board_scores[t])
+            score_holdings(hold_cards, hold_masks, count, size, full, BOARD_SIZES[t], board_valid[t], board_scores[t])
             index, sorted_values = sort_valid(board_scores[t], board_valid[t], count)
             n_values[t] = sorted_values.shape[0]
-            values[t, :n_values[t]] = sorted_values
-            sorted_index[t, :n_values[t]] = index
+            values[t, : n_values[t]] = sorted_values
+            sorted_index[t, : n_values[t]] = index
             if exact:
-                curves[t, :n_values[t] + 1] = claim_curve(n_values[t])
+                curves[t, : n_values[t] + 1] = claim_curve(n_values[t])
                 if own_out:
                     card_positions(index, n_values[t], hold_cards, card_pos[t], card_n[t])
             else:
@@ -334,8 +349,11 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                 memo_keys[t - r] = -1
                 memo_used[t - r] = 0
         for team in range(per_board):
-            if team % ESTIMATE_FIRST_LOOK == 0 and n_samples >= ESTIMATE_FIRST_LOOK \
-                    and not sample_gain[:n_samples].any():
+            if (
+                team % ESTIMATE_FIRST_LOOK == 0
+                and n_samples >= ESTIMATE_FIRST_LOOK
+                and not sample_gain[:n_samples].any()
+            ):
                 return False
             # every player's holding from their posterior, independently; a team sharing a
             # card (with each other or the board) is drawn again whole, so teams come in
@@ -363,15 +381,35 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
             weight = 1.0
             if exact:
                 weight = chips_likelihood_ratio(
-                    held, chips, r, players, bands, model, hidden_history, challenges,
-                    evidence_from, likelihood, hband, round_scores, round_valid, round_values,
-                    round_count, hold_cards, hold_masks, count, size, rated, ratio_keys,
-                    ratio_known)
+                    held,
+                    chips,
+                    r,
+                    players,
+                    bands,
+                    model,
+                    hidden_history,
+                    challenges,
+                    evidence_from,
+                    likelihood,
+                    hband,
+                    round_scores,
+                    round_valid,
+                    round_values,
+                    round_count,
+                    hold_cards,
+                    hold_masks,
+                    count,
+                    size,
+                    rated,
+                    ratio_keys,
+                    ratio_known,
+                )
                 if weight == 0.0:
                     continue
             else:
-                weight = bayes_team_weight(held, chips, r, players, past, likelihood, hband,
-                                           hold_masks, team_ints, team_floats)
+                weight = bayes_team_weight(
+                    held, chips, r, players, past, likelihood, hband, hold_masks, team_ints, team_floats
+                )
                 if weight == 0.0:
                     continue
             for t in range(4):
@@ -384,8 +422,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                 new_card = SUITLESS_JACK
                 if specialist == HACKER:
                     new_card, state = _unseen_card(state, used)
-                slot = best_drop_slot(trial, size, new_card, full, shown,
-                                      specialist == HACKER or not jack_stays)
+                slot = best_drop_slot(trial, size, new_card, full, shown, specialist == HACKER or not jack_stays)
                 swap_in_card(trial, size, new_card, slot)
             for t in range(r, 4):  # every hand on every round's board, without / with the card
                 for j in range(players):
@@ -411,8 +448,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                         ti = t - r
                         memo_key = 0
                         for j in range(players):
-                            slot = players if (variant == 1 and specialist == MUSCLE
-                                               and j == user) else j
+                            slot = players if (variant == 1 and specialist == MUSCLE and j == user) else j
                             code = 0
                             mult = 1
                             for u in range(r, t):
@@ -421,21 +457,51 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                             if not cache_ok[ti, slot, code]:
                                 fill_playout_posterior(
                                     weights[user if slot == players else j],
-                                    sorted_index[t, :n_t], n_t, r, t, code, base, likelihood,
+                                    sorted_index[t, :n_t],
+                                    n_t,
+                                    r,
+                                    t,
+                                    code,
+                                    base,
+                                    likelihood,
                                     play_mband if slot == players else play_band,
-                                    cache_w[ti, slot, code], cache_cum[ti, slot, code])
+                                    cache_w[ti, slot, code],
+                                    cache_cum[ti, slot, code],
+                                )
                                 cache_ok[ti, slot, code] = True
                             slot_of[j] = slot
                             code_of[j] = code
                             memo_key = memo_key * ((players + 1) * codes) + slot * codes + code
-                        row = team_rank_memo_row(memo_keys, memo_used, memo_stamp,
-                                                  stamp_counter, ti, memo_key)
+                        row = team_rank_memo_row(memo_keys, memo_used, memo_stamp, stamp_counter, ti, memo_key)
                         bayes_playout_round_into(
-                            t, variant, user, specialist, players, bands, hands, held, trial,
-                            size, ties, values, n_t, tie_lo[t], tie_hi[t], cache_w[ti],
-                            cache_cum[ti], slot_of, code_of, sorted_index[t], hold_masks, order,
-                            rank_memo[ti, row], rank_stamps[ti, row], memo_stamp[ti, row],
-                            playout_ints, playout_floats)
+                            t,
+                            variant,
+                            user,
+                            specialist,
+                            players,
+                            bands,
+                            hands,
+                            held,
+                            trial,
+                            size,
+                            ties,
+                            values,
+                            n_t,
+                            tie_lo[t],
+                            tie_hi[t],
+                            cache_w[ti],
+                            cache_cum[ti],
+                            slot_of,
+                            code_of,
+                            sorted_index[t],
+                            hold_masks,
+                            order,
+                            rank_memo[ti, row],
+                            rank_stamps[ti, row],
+                            memo_stamp[ti, row],
+                            playout_ints,
+                            playout_floats,
+                        )
                         for k in range(players):
                             played[t, order[k]] = k + 1
                         continue
@@ -455,10 +521,9 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
                                 else:
                                     first, second = hold_cards[held[j], 0], hold_cards[held[j], 1]
                                 out_total, out_less, out_equal = own_out_counts(
-                                    first, second, lo, hi, card_pos[t], card_n[t], scores_t,
-                                    valid_t, score)
-                                rating = (lo - out_less + 0.5 * (hi - lo - out_equal)) / max(
-                                    n_t - out_total, 1)
+                                    first, second, lo, hi, card_pos[t], card_n[t], scores_t, valid_t, score
+                                )
+                                rating = (lo - out_less + 0.5 * (hi - lo - out_equal)) / max(n_t - out_total, 1)
                             band = min(int(rating * bands), bands - 1)
                             if variant == 0:
                                 bands_without[t, j] = band
@@ -484,8 +549,7 @@ def hand_card_gain(use: CardUse, table: PublicTable, holdings: Holdings,
             sample_gain[n_samples] = wins[1] - wins[0]
             sample_board[n_samples] = b if shown < 5 else 0  # river: every team its own draw
             n_samples += 1
-    return clear_gain(sample_weight[:n_samples], sample_gain[:n_samples],
-                      sample_board[:n_samples])
+    return clear_gain(sample_weight[:n_samples], sample_gain[:n_samples], sample_board[:n_samples])
 
 
 @kernel

@@ -33,9 +33,19 @@ def claim_curve(n_valid: int) -> np.ndarray:
 
 
 @kernel(refcounts=False)
-def fill_playout_posterior(base_row: np.ndarray, index: np.ndarray, n_valid: int, r: int, t: int,
-                           code: int, base: int, likelihood: np.ndarray, band_rows: np.ndarray,
-                           out_w: np.ndarray, out_cum: np.ndarray) -> None:
+def fill_playout_posterior(
+    base_row: np.ndarray,
+    index: np.ndarray,
+    n_valid: int,
+    r: int,
+    t: int,
+    code: int,
+    base: int,
+    likelihood: np.ndarray,
+    band_rows: np.ndarray,
+    out_w: np.ndarray,
+    out_cum: np.ndarray,
+) -> None:
     """One player's bayes posterior in round ``t`` of the play-out, over the sorted valid
     holdings of that round's board (``index``): the use round's public posterior ``base_row``
     times the likelihood of each chip the player took in the play-out's rounds ``r .. t-1``
@@ -59,9 +69,16 @@ def fill_playout_posterior(base_row: np.ndarray, index: np.ndarray, n_valid: int
 
 
 @kernel(inline="always")
-def _playout_team_rank(k: int, cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
-                       players: int, n_valid: int, tie_lo: np.ndarray,
-                       tie_hi: np.ndarray) -> float:
+def _playout_team_rank(
+    k: int,
+    cum: np.ndarray,
+    slot_of: np.ndarray,
+    code_of: np.ndarray,
+    players: int,
+    n_valid: int,
+    tie_lo: np.ndarray,
+    tie_hi: np.ndarray,
+) -> float:
     """Team rank F/n of sorted position ``k`` under the play-out's current posteriors (as
     :func:`beliefs.fill_team_ranks`)."""
     f = 0.0
@@ -78,31 +95,49 @@ def _playout_team_rank(k: int, cum: np.ndarray, slot_of: np.ndarray, code_of: np
 
 
 @kernel(inline="always")
-def _kept_team_rank(k: int, cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
-                    players: int, n_valid: int, tie_lo: np.ndarray, tie_hi: np.ndarray,
-                    memo: np.ndarray, stamps: np.ndarray, stamp: int) -> float:
+def _kept_team_rank(
+    k: int,
+    cum: np.ndarray,
+    slot_of: np.ndarray,
+    code_of: np.ndarray,
+    players: int,
+    n_valid: int,
+    tie_lo: np.ndarray,
+    tie_hi: np.ndarray,
+    memo: np.ndarray,
+    stamps: np.ndarray,
+    stamp: int,
+) -> float:
     """:func:`_playout_team_rank`, kept in ``memo[k]`` (valid where ``stamps[k] == stamp``,
     :func:`team_rank_memo_row`): the rank depends only on the posteriors every player is
     read with (``slot_of``, ``code_of``), which many teams of one board share."""
     if stamps[k] != stamp:
-        memo[k] = _playout_team_rank(k, cum, slot_of, code_of, players, n_valid, tie_lo,
-                                     tie_hi)
+        memo[k] = _playout_team_rank(k, cum, slot_of, code_of, players, n_valid, tie_lo, tie_hi)
         stamps[k] = stamp
     return memo[k]
 
 
 @kernel(refcounts=False)
-def _playout_band_start(b: int, cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
-                        players: int, n_valid: int, bands: int, tie_lo: np.ndarray,
-                        tie_hi: np.ndarray, memo: np.ndarray, stamps: np.ndarray,
-                        stamp: int) -> int:
+def _playout_band_start(
+    b: int,
+    cum: np.ndarray,
+    slot_of: np.ndarray,
+    code_of: np.ndarray,
+    players: int,
+    n_valid: int,
+    bands: int,
+    tie_lo: np.ndarray,
+    tie_hi: np.ndarray,
+    memo: np.ndarray,
+    stamps: np.ndarray,
+    stamp: int,
+) -> int:
     """First sorted position whose team band is at least ``b`` (team ranks never fall)."""
     lo = 0
     hi = n_valid
     while lo < hi:
         mid = (lo + hi) // 2
-        f = _kept_team_rank(mid, cum, slot_of, code_of, players, n_valid, tie_lo, tie_hi,
-                            memo, stamps, stamp)
+        f = _kept_team_rank(mid, cum, slot_of, code_of, players, n_valid, tie_lo, tie_hi, memo, stamps, stamp)
         if min(int(f * bands), bands - 1) >= b:
             hi = mid
         else:
@@ -111,29 +146,95 @@ def _playout_band_start(b: int, cum: np.ndarray, slot_of: np.ndarray, code_of: n
 
 
 @kernel
-def bayes_playout_round(t: int, variant: int, user: int, specialist: int, players: int,
-                        bands: int, hands: np.ndarray, held: np.ndarray, trial: np.ndarray,
-                        size: int, ties: np.ndarray, values: np.ndarray, n_valid: int,
-                        tie_lo: np.ndarray, tie_hi: np.ndarray, w_sorted: np.ndarray,
-                        cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
-                        index: np.ndarray, hold_masks: np.ndarray, order: np.ndarray,
-                        memo: np.ndarray, stamps: np.ndarray, stamp: int) -> None:
+def bayes_playout_round(
+    t: int,
+    variant: int,
+    user: int,
+    specialist: int,
+    players: int,
+    bands: int,
+    hands: np.ndarray,
+    held: np.ndarray,
+    trial: np.ndarray,
+    size: int,
+    ties: np.ndarray,
+    values: np.ndarray,
+    n_valid: int,
+    tie_lo: np.ndarray,
+    tie_hi: np.ndarray,
+    w_sorted: np.ndarray,
+    cum: np.ndarray,
+    slot_of: np.ndarray,
+    code_of: np.ndarray,
+    index: np.ndarray,
+    hold_masks: np.ndarray,
+    order: np.ndarray,
+    memo: np.ndarray,
+    stamps: np.ndarray,
+    stamp: int,
+) -> None:
     """One round of the bayes play-out (:func:`bayes_playout_round_into`, with its scratch)."""
-    bayes_playout_round_into(t, variant, user, specialist, players, bands, hands, held, trial,
-                             size, ties, values, n_valid, tie_lo, tie_hi, w_sorted, cum,
-                             slot_of, code_of, index, hold_masks, order, memo, stamps, stamp,
-                             np.zeros((3, players), dtype=np.int64), np.zeros((2, players)))
+    bayes_playout_round_into(
+        t,
+        variant,
+        user,
+        specialist,
+        players,
+        bands,
+        hands,
+        held,
+        trial,
+        size,
+        ties,
+        values,
+        n_valid,
+        tie_lo,
+        tie_hi,
+        w_sorted,
+        cum,
+        slot_of,
+        code_of,
+        index,
+        hold_masks,
+        order,
+        memo,
+        stamps,
+        stamp,
+        np.zeros((3, players), dtype=np.int64),
+        np.zeros((2, players)),
+    )
 
 
 @kernel(refcounts=False)
-def bayes_playout_round_into(t: int, variant: int, user: int, specialist: int, players: int,
-                             bands: int, hands: np.ndarray, held: np.ndarray, trial: np.ndarray,
-                             size: int, ties: np.ndarray, values: np.ndarray, n_valid: int,
-                             tie_lo: np.ndarray, tie_hi: np.ndarray, w_sorted: np.ndarray,
-                             cum: np.ndarray, slot_of: np.ndarray, code_of: np.ndarray,
-                             index: np.ndarray, hold_masks: np.ndarray, order: np.ndarray,
-                             memo: np.ndarray, stamps: np.ndarray, stamp: int,
-                             int_work: np.ndarray, float_work: np.ndarray) -> None:
+def bayes_playout_round_into(
+    t: int,
+    variant: int,
+    user: int,
+    specialist: int,
+    players: int,
+    bands: int,
+    hands: np.ndarray,
+    held: np.ndarray,
+    trial: np.ndarray,
+    size: int,
+    ties: np.ndarray,
+    values: np.ndarray,
+    n_valid: int,
+    tie_lo: np.ndarray,
+    tie_hi: np.ndarray,
+    w_sorted: np.ndarray,
+    cum: np.ndarray,
+    slot_of: np.ndarray,
+    code_of: np.ndarray,
+    index: np.ndarray,
+    hold_masks: np.ndarray,
+    order: np.ndarray,
+    memo: np.ndarray,
+    stamps: np.ndarray,
+    stamp: int,
+    int_work: np.ndarray,
+    float_work: np.ndarray,
+) -> None:
     """One round of the bayes play-out, as the game plays it (:func:`beliefs.bayes_claims`,
     :func:`beliefs.claim_beliefs`, :func:`beliefs.settle_equal_claims` without cards or priors)
     from the play-out's own posteriors of that round (``w_sorted``/``cum`` per player slot and
@@ -185,19 +286,23 @@ def bayes_playout_round_into(t: int, variant: int, user: int, specialist: int, p
             lo_of[i] = lo_of[found]
             hi_of[i] = hi_of[found]
         else:
-            lo_of[i] = _playout_band_start(b, cum, slot_of, code_of, players, n_valid, bands,
-                                           tie_lo, tie_hi, memo, stamps, stamp)
-            hi_of[i] = _playout_band_start(b + 1, cum, slot_of, code_of, players, n_valid,
-                                           bands, tie_lo, tie_hi, memo, stamps,
-                                           stamp) if b + 1 < bands else n_valid
+            lo_of[i] = _playout_band_start(
+                b, cum, slot_of, code_of, players, n_valid, bands, tie_lo, tie_hi, memo, stamps, stamp
+            )
+            hi_of[i] = (
+                _playout_band_start(
+                    b + 1, cum, slot_of, code_of, players, n_valid, bands, tie_lo, tie_hi, memo, stamps, stamp
+                )
+                if b + 1 < bands
+                else n_valid
+            )
         w = w_sorted[slot_of[i], code_of[i]]
         acc = 0.0
         mass = 0.0
         for k in range(lo_of[i], hi_of[i]):
             if w[k] > 0.0:
                 if stamps[k] != stamp:  # :func:`_kept_team_rank`, written out in this loop
-                    memo[k] = _playout_team_rank(k, cum, slot_of, code_of, players, n_valid,
-                                                 tie_lo, tie_hi)
+                    memo[k] = _playout_team_rank(k, cum, slot_of, code_of, players, n_valid, tie_lo, tie_hi)
                     stamps[k] = stamp
                 acc += w[k] * memo[k]
                 mass += w[k]
@@ -246,8 +351,9 @@ def bayes_playout_round_into(t: int, variant: int, user: int, specialist: int, p
 
 
 @kernel(refcounts=False)
-def team_rank_memo_row(memo_keys: np.ndarray, memo_used: np.ndarray, memo_stamp: np.ndarray,
-                        stamp_counter: np.ndarray, ti: int, key: int) -> int:
+def team_rank_memo_row(
+    memo_keys: np.ndarray, memo_used: np.ndarray, memo_stamp: np.ndarray, stamp_counter: np.ndarray, ti: int, key: int
+) -> int:
     """The row of the team rank table (:func:`_playout_team_rank`) of posterior choice ``key``
     in play-out round ``ti``: found by open addressing in ``memo_keys[ti]`` (-1: free), or
     taken for it with a new stamp, which voids what the row held before; a full table is

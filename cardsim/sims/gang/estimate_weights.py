@@ -28,9 +28,16 @@ KEY_NOISE = 1e-9  # bayes contest beliefs closer than this are equal up to round
 
 
 @kernel(refcounts=False)
-def holding_rating(h: int, scores: np.ndarray, valid: np.ndarray, values: np.ndarray,
-                   hold_cards: np.ndarray, hold_masks: np.ndarray, count: int,
-                   size: int) -> float:
+def holding_rating(
+    h: int,
+    scores: np.ndarray,
+    valid: np.ndarray,
+    values: np.ndarray,
+    hold_cards: np.ndarray,
+    hold_masks: np.ndarray,
+    count: int,
+    size: int,
+) -> float:
     """The percentile a player holding ``h`` claimed in an earlier round (percentile and history
     models): among the holdings valid then without ``h``'s cards, ties one half (as
     :func:`holdings.pair_percentiles`); ``scores``/``valid``/``values`` are that round's."""
@@ -39,8 +46,9 @@ def holding_rating(h: int, scores: np.ndarray, valid: np.ndarray, values: np.nda
     equal = np.searchsorted(values, target, side="right") - less
     total = values.shape[0]
     if size == 2 and h < N_PAIRS:
-        out_total, out_less, out_equal = own_pair_counts(hold_cards[h, 0], hold_cards[h, 1],
-                                                         scores, valid, target, hold_cards)
+        out_total, out_less, out_equal = own_pair_counts(
+            hold_cards[h, 0], hold_cards[h, 1], scores, valid, target, hold_cards
+        )
     else:
         out_total = 0
         out_less = 0
@@ -54,14 +62,30 @@ def holding_rating(h: int, scores: np.ndarray, valid: np.ndarray, values: np.nda
 
 
 @kernel(refcounts=False)
-def chips_likelihood_ratio(held: np.ndarray, chips: np.ndarray, r: int, players: int,
-                           bands: int, model: int, hidden_history: bool, challenges: int,
-                           evidence_from: np.ndarray, likelihood: np.ndarray, hband: np.ndarray,
-                           round_scores: np.ndarray, round_valid: np.ndarray,
-                           round_values: np.ndarray, round_count: np.ndarray,
-                           hold_cards: np.ndarray, hold_masks: np.ndarray, count: int,
-                           size: int, rated: np.ndarray, keys: np.ndarray,
-                           known: np.ndarray) -> float:
+def chips_likelihood_ratio(
+    held: np.ndarray,
+    chips: np.ndarray,
+    r: int,
+    players: int,
+    bands: int,
+    model: int,
+    hidden_history: bool,
+    challenges: int,
+    evidence_from: np.ndarray,
+    likelihood: np.ndarray,
+    hband: np.ndarray,
+    round_scores: np.ndarray,
+    round_valid: np.ndarray,
+    round_values: np.ndarray,
+    round_count: np.ndarray,
+    hold_cards: np.ndarray,
+    hold_masks: np.ndarray,
+    count: int,
+    size: int,
+    rated: np.ndarray,
+    keys: np.ndarray,
+    known: np.ndarray,
+) -> float:
     """Importance weight of a team drawn from the public posteriors (percentile, history).
 
     The posteriors treat each player's chips as independent evidence
@@ -92,9 +116,9 @@ def chips_likelihood_ratio(held: np.ndarray, chips: np.ndarray, r: int, players:
                 continue
             h = held[j]
             if rated[t, h] < 0:
-                rating = holding_rating(h, round_scores[t], round_valid[t],
-                                        round_values[t, :n_values], hold_cards, hold_masks,
-                                        count, size)
+                rating = holding_rating(
+                    h, round_scores[t], round_valid[t], round_values[t, :n_values], hold_cards, hold_masks, count, size
+                )
                 rated[t, h] = min(int(rating * bands), bands - 1)
             key = float(rated[t, h])
             if model == HISTORY:
@@ -119,8 +143,9 @@ def chips_likelihood_ratio(held: np.ndarray, chips: np.ndarray, r: int, players:
 
 
 @kernel(refcounts=False)
-def weight_below(sorted_masks: np.ndarray, values: np.ndarray, rival_weights: np.ndarray,
-                 mine: int, target: int, lo: int, hi: int) -> tuple[float, float]:
+def weight_below(
+    sorted_masks: np.ndarray, values: np.ndarray, rival_weights: np.ndarray, mine: int, target: int, lo: int, hi: int
+) -> tuple[float, float]:
     """A rival's posterior weight below ``target`` (ties one half) and in all, over the sorted
     holdings ``lo:hi`` that share no card with the viewer's own cards ``mine``: the viewer's
     private chance of being above that rival is the first over the second (card masks and
@@ -140,10 +165,20 @@ def weight_below(sorted_masks: np.ndarray, values: np.ndarray, rival_weights: np
 
 
 @kernel
-def bayes_round_tables(index: np.ndarray, values: np.ndarray, weights: np.ndarray, count: int,
-                       players: int, bands: int, pos: np.ndarray, team_rank: np.ndarray,
-                       team_band: np.ndarray, band_start: np.ndarray, band_end: np.ndarray,
-                       belief: np.ndarray) -> None:
+def bayes_round_tables(
+    index: np.ndarray,
+    values: np.ndarray,
+    weights: np.ndarray,
+    count: int,
+    players: int,
+    bands: int,
+    pos: np.ndarray,
+    team_rank: np.ndarray,
+    team_band: np.ndarray,
+    band_start: np.ndarray,
+    band_end: np.ndarray,
+    belief: np.ndarray,
+) -> None:
     """The team-independent part of one earlier round's bayes claims (as
     :func:`beliefs.bayes_claims` computes them from that round's public posteriors
     ``weights``): every holding's sorted position ``pos`` (-1: not valid then), the team rank
@@ -180,29 +215,69 @@ def bayes_round_tables(index: np.ndarray, values: np.ndarray, weights: np.ndarra
 
 
 @kernel
-def bayes_round_likelihood(held: np.ndarray, chips_row: np.ndarray, players: int,
-                           sorted_masks: np.ndarray, values: np.ndarray,
-                           sorted_weights: np.ndarray, pos: np.ndarray, team_rank: np.ndarray,
-                           team_band: np.ndarray, band_start: np.ndarray, band_end: np.ndarray,
-                           belief: np.ndarray, hold_masks: np.ndarray, kept: np.ndarray,
-                           kept_below: np.ndarray, kept_mass: np.ndarray) -> float:
+def bayes_round_likelihood(
+    held: np.ndarray,
+    chips_row: np.ndarray,
+    players: int,
+    sorted_masks: np.ndarray,
+    values: np.ndarray,
+    sorted_weights: np.ndarray,
+    pos: np.ndarray,
+    team_rank: np.ndarray,
+    team_band: np.ndarray,
+    band_start: np.ndarray,
+    band_end: np.ndarray,
+    belief: np.ndarray,
+    hold_masks: np.ndarray,
+    kept: np.ndarray,
+    kept_below: np.ndarray,
+    kept_mass: np.ndarray,
+) -> float:
     """P(this round's public chips | the drawn team ``held``) under the bayes claim rule
     (:func:`bayes_round_likelihood_into`, with its scratch)."""
     return bayes_round_likelihood_into(
-        held, chips_row, players, sorted_masks, values, sorted_weights, pos, team_rank,
-        team_band, band_start, band_end, belief, hold_masks, kept, kept_below, kept_mass,
-        np.zeros((4, players), dtype=np.int64), np.zeros((players + 1, players)))
+        held,
+        chips_row,
+        players,
+        sorted_masks,
+        values,
+        sorted_weights,
+        pos,
+        team_rank,
+        team_band,
+        band_start,
+        band_end,
+        belief,
+        hold_masks,
+        kept,
+        kept_below,
+        kept_mass,
+        np.zeros((4, players), dtype=np.int64),
+        np.zeros((players + 1, players)),
+    )
 
 
 @kernel(refcounts=False)
-def bayes_round_likelihood_into(held: np.ndarray, chips_row: np.ndarray, players: int,
-                                sorted_masks: np.ndarray, values: np.ndarray,
-                                sorted_weights: np.ndarray, pos: np.ndarray,
-                                team_rank: np.ndarray, team_band: np.ndarray,
-                                band_start: np.ndarray, band_end: np.ndarray,
-                                belief: np.ndarray, hold_masks: np.ndarray, kept: np.ndarray,
-                                kept_below: np.ndarray, kept_mass: np.ndarray,
-                                int_work: np.ndarray, float_work: np.ndarray) -> float:
+def bayes_round_likelihood_into(
+    held: np.ndarray,
+    chips_row: np.ndarray,
+    players: int,
+    sorted_masks: np.ndarray,
+    values: np.ndarray,
+    sorted_weights: np.ndarray,
+    pos: np.ndarray,
+    team_rank: np.ndarray,
+    team_band: np.ndarray,
+    band_start: np.ndarray,
+    band_end: np.ndarray,
+    belief: np.ndarray,
+    hold_masks: np.ndarray,
+    kept: np.ndarray,
+    kept_below: np.ndarray,
+    kept_mass: np.ndarray,
+    int_work: np.ndarray,
+    float_work: np.ndarray,
+) -> float:
     """P(this round's public chips | the drawn team ``held``) under the bayes claim rule: each
     player claims the team band of their holding, the keys are band then contest belief
     (equal keys in random order: every order is enumerated, at most 6! of them), then
@@ -249,8 +324,14 @@ def bayes_round_likelihood_into(held: np.ndarray, chips_row: np.ndarray, players
             if not kept[rival, h]:
                 b = band[me]
                 kept_below[rival, h], kept_mass[rival, h] = weight_below(
-                    sorted_masks, values, sorted_weights[rival], hold_masks[h], values[pos[h]],
-                    band_start[b], band_end[b])
+                    sorted_masks,
+                    values,
+                    sorted_weights[rival],
+                    hold_masks[h],
+                    values[pos[h]],
+                    band_start[b],
+                    band_end[b],
+                )
                 kept[rival, h] = True
             below = kept_below[rival, h]
             mass = kept_mass[rival, h]
@@ -261,16 +342,18 @@ def bayes_round_likelihood_into(held: np.ndarray, chips_row: np.ndarray, players
     for j in range(players):
         below = 0
         for q in range(players):
-            if band[q] < band[j] or (band[q] == band[j] and (key[q] < key[j] or (
-                    key[q] == key[j] and q < j))):
+            if band[q] < band[j] or (band[q] == band[j] and (key[q] < key[j] or (key[q] == key[j] and q < j))):
                 below += 1
         base[below] = j
     total = 1
     k = 0
     while k < players:
         end = k
-        while end + 1 < players and band[base[end + 1]] == band[base[end]] \
-                and key[base[end + 1]] - key[base[end]] <= KEY_NOISE:
+        while (
+            end + 1 < players
+            and band[base[end + 1]] == band[base[end]]
+            and key[base[end + 1]] - key[base[end]] <= KEY_NOISE
+        ):
             end += 1
         for m in range(2, end - k + 2):
             total *= m
@@ -281,8 +364,11 @@ def bayes_round_likelihood_into(held: np.ndarray, chips_row: np.ndarray, players
         k = 0
         while k < players:  # decode this combination's order of every tie group
             end = k
-            while end + 1 < players and band[base[end + 1]] == band[base[end]] \
-                    and key[base[end + 1]] - key[base[end]] <= KEY_NOISE:
+            while (
+                end + 1 < players
+                and band[base[end + 1]] == band[base[end]]
+                and key[base[end + 1]] - key[base[end]] <= KEY_NOISE
+            ):
                 end += 1
             size = end - k + 1
             for m in range(size):
@@ -329,13 +415,13 @@ def bayes_round_likelihood_into(held: np.ndarray, chips_row: np.ndarray, players
 # replayed, its valid holdings' count, card masks, posteriors and scores in its sorted order, and
 # the tables :func:`bayes_round_tables` fills; ``kept``, ``below`` and ``mass`` are scratch
 # space for :func:`bayes_round_likelihood`.
-PastRounds = namedtuple("PastRounds", "replayed valid masks sorted_weights values pos rank band "
-                        "band_start band_end belief kept below mass")
+PastRounds = namedtuple(
+    "PastRounds", "replayed valid masks sorted_weights values pos rank band band_start band_end belief kept below mass"
+)
 
 
 @kernel
-def bayes_past_rounds(bayes: bool, r: int, table: tuple, holdings: tuple,
-                      evidence: tuple) -> PastRounds:
+def bayes_past_rounds(bayes: bool, r: int, table: tuple, holdings: tuple, evidence: tuple) -> PastRounds:
     """The claim tables of every round before the use round ``r``, each from that round's
     public posteriors, to weight a drawn team by the chance of the public chips under bayes's
     own claim and settle rule (:func:`bayes_team_weight`). Rounds with a lock, or with a player
@@ -343,8 +429,9 @@ def bayes_past_rounds(bayes: bool, r: int, table: tuple, holdings: tuple,
     approximation); nothing is replayed for the other models (``bayes`` False)."""
     chips, players, size, bands, board, shown, challenges, hidden_history = table
     hold_cards, hold_masks, count = holdings
-    (weights, likelihood, hband, evidence_from, public_ok, round_scores, round_valid,
-     round_values, round_count) = evidence
+    (weights, likelihood, hband, evidence_from, public_ok, round_scores, round_valid, round_values, round_count) = (
+        evidence
+    )
     replayed = np.zeros(4, dtype=np.bool_)
     width = count if bayes else 1
     past_weights = np.zeros((4, players, width))
@@ -371,11 +458,24 @@ def bayes_past_rounds(bayes: bool, r: int, table: tuple, holdings: tuple,
             if bottom > 0 or top_lock > 0 or evidence_from.max() > t:
                 continue
             replayed[t] = True
-            hand_posteriors(chips, t, players, count, round_valid[t], hband, likelihood,
-                        evidence_from, public_ok, no_prior, False, past_weights[t], -1, 4,
-                        hband)
-            index, sorted_values = rank_holdings(round_scores[t], round_valid[t], count,
-                                                 BOARD_SIZES[t], size, pct)
+            hand_posteriors(
+                chips,
+                t,
+                players,
+                count,
+                round_valid[t],
+                hband,
+                likelihood,
+                evidence_from,
+                public_ok,
+                no_prior,
+                False,
+                past_weights[t],
+                -1,
+                4,
+                hband,
+            )
+            index, sorted_values = rank_holdings(round_scores[t], round_valid[t], count, BOARD_SIZES[t], size, pct)
             n_t = sorted_values.shape[0]
             past_valid[t] = n_t
             for k in range(n_t):
@@ -383,19 +483,51 @@ def bayes_past_rounds(bayes: bool, r: int, table: tuple, holdings: tuple,
                 for j in range(players):
                     past_sorted_weights[t, j, k] = past_weights[t, j, index[k]]
             past_values[t, :n_t] = sorted_values
-            bayes_round_tables(index, sorted_values, past_weights[t], count, players, bands,
-                               past_pos[t], past_rank[t], past_band[t], band_start[t],
-                               band_end[t], past_belief[t])
-    return PastRounds(replayed, past_valid, past_masks, past_sorted_weights, past_values,
-                      past_pos, past_rank, past_band, band_start, band_end, past_belief,
-                      past_kept, past_below, past_mass)
+            bayes_round_tables(
+                index,
+                sorted_values,
+                past_weights[t],
+                count,
+                players,
+                bands,
+                past_pos[t],
+                past_rank[t],
+                past_band[t],
+                band_start[t],
+                band_end[t],
+                past_belief[t],
+            )
+    return PastRounds(
+        replayed,
+        past_valid,
+        past_masks,
+        past_sorted_weights,
+        past_values,
+        past_pos,
+        past_rank,
+        past_band,
+        band_start,
+        band_end,
+        past_belief,
+        past_kept,
+        past_below,
+        past_mass,
+    )
 
 
 @kernel(refcounts=False)
-def bayes_team_weight(held: np.ndarray, chips: np.ndarray, r: int, players: int,
-                      past: PastRounds, likelihood: np.ndarray, hband: np.ndarray,
-                      hold_masks: np.ndarray, int_work: np.ndarray,
-                      float_work: np.ndarray) -> float:
+def bayes_team_weight(
+    held: np.ndarray,
+    chips: np.ndarray,
+    r: int,
+    players: int,
+    past: PastRounds,
+    likelihood: np.ndarray,
+    hband: np.ndarray,
+    hold_masks: np.ndarray,
+    int_work: np.ndarray,
+    float_work: np.ndarray,
+) -> float:
     """A drawn team's importance weight under bayes: over the replayed earlier rounds, the
     exact chance of the public chips (:func:`bayes_round_likelihood`) over the posteriors'
     approximation of it (every chip as independent evidence about its holder); 0 when a
@@ -407,10 +539,25 @@ def bayes_team_weight(held: np.ndarray, chips: np.ndarray, r: int, players: int,
             continue
         n_t = past.valid[t]
         chance = bayes_round_likelihood_into(
-            held, chips[t], players, past.masks[t, :n_t], past.values[t, :n_t],
-            past.sorted_weights[t], past.pos[t], past.rank[t], past.band[t],
-            past.band_start[t], past.band_end[t], past.belief[t], hold_masks, past.kept[t],
-            past.below[t], past.mass[t], int_work, float_work)
+            held,
+            chips[t],
+            players,
+            past.masks[t, :n_t],
+            past.values[t, :n_t],
+            past.sorted_weights[t],
+            past.pos[t],
+            past.rank[t],
+            past.band[t],
+            past.band_start[t],
+            past.band_end[t],
+            past.belief[t],
+            hold_masks,
+            past.kept[t],
+            past.below[t],
+            past.mass[t],
+            int_work,
+            float_work,
+        )
         if chance == 0.0:
             return 0.0
         weight *= chance

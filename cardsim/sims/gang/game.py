@@ -128,9 +128,16 @@ def play_games(config: GangConfig, rng: np.random.Generator, n: int) -> dict[str
             heist_challenges[g, k] = masks[i]
             heist_specialists[g, k] = specialists[i]
         result = play_batch(
-            rng, config.players, config.model_id, config.levels, masks, specialists,
-            config.use_round, boost_top=config.boost == "top",
-            helpful=config.specialist_use == "helpful", jack_stays=config.jack == "stay",
+            rng,
+            config.players,
+            config.model_id,
+            config.levels,
+            masks,
+            specialists,
+            config.use_round,
+            boost_top=config.boost == "top",
+            helpful=config.specialist_use == "helpful",
+            jack_stays=config.jack == "stay",
         )
         success = (result["flags"][:, 0] == 1) & (result["flags"][:, 1] == 1)
         for i, g in enumerate(running):

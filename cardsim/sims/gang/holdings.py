@@ -57,9 +57,7 @@ def _pair_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """All 1,326 two-card holdings, their card bit masks and their pre-flop table values."""
     pairs = np.array([(a, b) for a in range(52) for b in range(a + 1, 52)], dtype=np.int64)
     masks = (np.int64(1) << pairs[:, 0]) | (np.int64(1) << pairs[:, 1])
-    preflop = np.array(
-        [round(EQUITY[class_index(int(a), int(b))] * EQUITY_SCALE) for a, b in pairs], dtype=np.int64
-    )
+    preflop = np.array([round(EQUITY[class_index(int(a), int(b))] * EQUITY_SCALE) for a, b in pairs], dtype=np.int64)
     return pairs, masks, preflop
 
 
@@ -90,8 +88,7 @@ PAIR_CLASS = 13 * _PAIR_RANKS.min(axis=1) + _PAIR_RANKS.max(axis=1)
 def _flush_candidates() -> tuple[np.ndarray, np.ndarray]:
     """For each suit and need (1 or 2 cards), the two-card holdings (Jack holdings included)
     with at least that many cards of the suit (the suitless Jack has none), padded."""
-    in_suit = [((PAIRS_WITH_JACK != SUITLESS_JACK) & (PAIRS_WITH_JACK % 4 == s)).sum(axis=1)
-               for s in range(4)]
+    in_suit = [((PAIRS_WITH_JACK != SUITLESS_JACK) & (PAIRS_WITH_JACK % 4 == s)).sum(axis=1) for s in range(4)]
     table = np.zeros((4, 3, len(PAIRS_WITH_JACK)), dtype=np.int64)
     counts = np.zeros((4, 3), dtype=np.int64)
     for s in range(4):
@@ -123,8 +120,7 @@ def preflop_value(pocket: np.ndarray, size: int) -> int:
 def _category_floors() -> np.ndarray:
     """Per ranking, a gang score just below every hand of that ranking."""
     scores = np.arange(CATEGORY_OF_SCORE.shape[0])
-    return np.array([2 * scores[CATEGORY_OF_SCORE == c].min() - 1 for c in range(len(CATEGORY_NAMES))],
-                    dtype=np.int64)
+    return np.array([2 * scores[CATEGORY_OF_SCORE == c].min() - 1 for c in range(len(CATEGORY_NAMES))], dtype=np.int64)
 
 
 CATEGORY_FLOOR = _category_floors()
@@ -214,8 +210,14 @@ SCORE_WORK = 4 + 13 + 169  # scratch of score_holdings_into: suit masks, rank co
 
 @kernel
 def score_holdings(
-    cards: np.ndarray, masks: np.ndarray, count: int, size: int, board: np.ndarray, shown: int,
-    valid: np.ndarray, scores: np.ndarray,
+    cards: np.ndarray,
+    masks: np.ndarray,
+    count: int,
+    size: int,
+    board: np.ndarray,
+    shown: int,
+    valid: np.ndarray,
+    scores: np.ndarray,
 ) -> int:
     """Score every holding not colliding with the shown board (shared per board); returns how
     many are valid. Pre-flop the score is the starting-hand table value.
@@ -230,8 +232,15 @@ def score_holdings(
 
 @kernel(refcounts=False)
 def score_holdings_into(
-    cards: np.ndarray, masks: np.ndarray, count: int, size: int, board: np.ndarray, shown: int,
-    valid: np.ndarray, scores: np.ndarray, work: np.ndarray,
+    cards: np.ndarray,
+    masks: np.ndarray,
+    count: int,
+    size: int,
+    board: np.ndarray,
+    shown: int,
+    valid: np.ndarray,
+    scores: np.ndarray,
+    work: np.ndarray,
 ) -> int:
     """:func:`score_holdings` with its scratch in the caller's ``work`` (``SCORE_WORK`` int64,
     overwritten: the board's suit masks, rank counts and the rank classes' scores); writes
@@ -290,6 +299,7 @@ def score_holdings_into(
                 scores[h] = 2 * np.int64(score_extended(board_key, board_suits, shown, cards[h, :size]))
     return n_valid
 
+
 def _card_pairs() -> np.ndarray:
     """For each card, the indices of the 51 two-card holdings that contain it."""
     table = np.zeros((52, 51), dtype=np.int64)
@@ -322,8 +332,9 @@ NO_HOLDING = np.int64(1) << 40  # score of a holding that collides with the boar
 
 
 @kernel(refcounts=False)
-def own_pair_counts(first: int, second: int, scores: np.ndarray, valid: np.ndarray, target: int,
-                    pair_cards: np.ndarray) -> tuple[int, int, int]:
+def own_pair_counts(
+    first: int, second: int, scores: np.ndarray, valid: np.ndarray, target: int, pair_cards: np.ndarray
+) -> tuple[int, int, int]:
     """The valid two-card holdings that use card ``first`` or ``second`` (a player's own cards,
     which no teammate can hold; the holding of both counted once, the suitless Jack in none):
     how many, and how many of them score below / equal to ``target``."""
@@ -346,8 +357,9 @@ def own_pair_counts(first: int, second: int, scores: np.ndarray, valid: np.ndarr
 
 
 @kernel(refcounts=False)
-def card_positions(index: np.ndarray, n_valid: int, pair_cards: np.ndarray,
-                   positions: np.ndarray, counts: np.ndarray) -> None:
+def card_positions(
+    index: np.ndarray, n_valid: int, pair_cards: np.ndarray, positions: np.ndarray, counts: np.ndarray
+) -> None:
     """For each card, the sorted positions of the valid two-card holdings that contain it:
     ``positions[c, :counts[c]]``, ascending, from the holdings ``index[:n_valid]`` sorted by
     score (:func:`sort_valid`; holdings with the suitless Jack are left out, as in
@@ -382,9 +394,17 @@ def count_sorted(values: np.ndarray, row: int, n: int, x: float, up_to: bool) ->
 
 
 @kernel(refcounts=False)
-def own_out_counts(first: int, second: int, lo: int, hi: int, positions: np.ndarray,
-                   counts: np.ndarray, scores: np.ndarray, valid: np.ndarray,
-                   target: int) -> tuple[int, int, int]:
+def own_out_counts(
+    first: int,
+    second: int,
+    lo: int,
+    hi: int,
+    positions: np.ndarray,
+    counts: np.ndarray,
+    scores: np.ndarray,
+    valid: np.ndarray,
+    target: int,
+) -> tuple[int, int, int]:
     """:func:`own_pair_counts` from the card positions of :func:`card_positions`, where ``lo``
     and ``hi`` are the sorted positions where scores equal to ``target`` start and end: per own
     card, the holdings below ``lo`` score less and those from ``lo`` to ``hi`` the same; the
@@ -421,8 +441,15 @@ def order_by(keys: np.ndarray, n: int, order: np.ndarray) -> None:
 
 
 @kernel(refcounts=False)
-def pair_percentiles(scores: np.ndarray, valid: np.ndarray, own: np.ndarray, pockets: np.ndarray,
-                     players: int, pair_cards: np.ndarray, ratings: np.ndarray) -> None:
+def pair_percentiles(
+    scores: np.ndarray,
+    valid: np.ndarray,
+    own: np.ndarray,
+    pockets: np.ndarray,
+    players: int,
+    pair_cards: np.ndarray,
+    ratings: np.ndarray,
+) -> None:
     """Every player's percentile among the two-card holdings they could face (valid holdings
     without their own cards; ties one half), shared per board: one branch-free pass counts
     against all holdings, then the at most 101 holdings that use a player's own cards are
@@ -439,8 +466,9 @@ def pair_percentiles(scores: np.ndarray, valid: np.ndarray, own: np.ndarray, poc
             value = scores[h] if valid[h] else NO_HOLDING
             less += value < target
             equal += value == target
-        out_total, out_less, out_equal = own_pair_counts(pockets[p, 0], pockets[p, 1], scores,
-                                                         valid, target, pair_cards)
+        out_total, out_less, out_equal = own_pair_counts(
+            pockets[p, 0], pockets[p, 1], scores, valid, target, pair_cards
+        )
         ratings[p] = (less - out_less + 0.5 * (equal - out_equal)) / max(n_valid - out_total, 1)
 
 
@@ -531,7 +559,7 @@ def _preflop_order() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         end = k
         while end + 1 < N_PAIRS and values[end + 1] == values[k]:
             end += 1
-        pct[index[k:end + 1]] = (k + 0.5 * (end + 1 - k)) / N_PAIRS
+        pct[index[k : end + 1]] = (k + 0.5 * (end + 1 - k)) / N_PAIRS
         k = end + 1
     return index, values, pct
 
@@ -540,8 +568,9 @@ PREFLOP_INDEX, PREFLOP_VALUES, PREFLOP_PCT = _preflop_order()
 
 
 @kernel
-def rank_holdings(scores: np.ndarray, valid: np.ndarray, count: int, shown: int, size: int,
-                  pct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def rank_holdings(
+    scores: np.ndarray, valid: np.ndarray, count: int, shown: int, size: int, pct: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """:func:`sort_valid` then :func:`holding_percentiles` into ``pct``; before the flop with
     two-card pockets the fixed pre-flop order is copied instead of sorted again."""
     if shown == 0 and size == 2 and count == N_PAIRS:
@@ -557,8 +586,9 @@ ALL_VALID = np.ones(N_PAIRS, dtype=np.bool_)
 
 
 @kernel(refcounts=False)
-def preflop_pair_percentiles(own: np.ndarray, pockets: np.ndarray, players: int,
-                             pair_cards: np.ndarray, ratings: np.ndarray) -> None:
+def preflop_pair_percentiles(
+    own: np.ndarray, pockets: np.ndarray, players: int, pair_cards: np.ndarray, ratings: np.ndarray
+) -> None:
     """:func:`pair_percentiles` before the flop, where every holding is valid and scored by the
     starting-hand table: the counts against all holdings come from the fixed sorted order, then
     the holdings that use a player's own cards are taken back out (the same integer counts)."""
@@ -566,7 +596,7 @@ def preflop_pair_percentiles(own: np.ndarray, pockets: np.ndarray, players: int,
         target = own[p]
         less = np.searchsorted(PREFLOP_VALUES, target, side="left")
         equal = np.searchsorted(PREFLOP_VALUES, target, side="right") - less
-        out_total, out_less, out_equal = own_pair_counts(pockets[p, 0], pockets[p, 1],
-                                                         PAIR_PREFLOP, ALL_VALID, target,
-                                                         pair_cards)
+        out_total, out_less, out_equal = own_pair_counts(
+            pockets[p, 0], pockets[p, 1], PAIR_PREFLOP, ALL_VALID, target, pair_cards
+        )
         ratings[p] = (less - out_less + 0.5 * (equal - out_equal)) / max(N_PAIRS - out_total, 1)

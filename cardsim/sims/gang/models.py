@@ -44,19 +44,33 @@ class PlayerModel:
 #: the player models, weakest first: the one table the command line, the API, the report, the
 #: benchmark and the hidden-information check read
 PLAYER_MODELS: tuple[PlayerModel, ...] = (
-    PlayerModel("random", RANDOM,
-                "each round a uniformly random chip allocation (exact success = tied orders / n!)",
-                cost=0.2, bench_heists=50_000),
-    PlayerModel("percentile", PERCENTILE,
-                "claim the band of your hand's percentile among all opponent holdings; "
-                "contests at random"),
-    PlayerModel("history", HISTORY,
-                "percentile claims; contests settled by earlier visible chips, most recent first",
-                bench_target=50_000),
-    PlayerModel("bayes", BAYES,
-                "posterior over each teammate's holding from chips and announcements; claim your "
-                "expected rank in the team; contests settled on public beliefs",
-                cost=8.0, bench_heists=1_000, bench_target=6_000),
+    PlayerModel(
+        "random",
+        RANDOM,
+        "each round a uniformly random chip allocation (exact success = tied orders / n!)",
+        cost=0.2,
+        bench_heists=50_000,
+    ),
+    PlayerModel(
+        "percentile",
+        PERCENTILE,
+        "claim the band of your hand's percentile among all opponent holdings; contests at random",
+    ),
+    PlayerModel(
+        "history",
+        HISTORY,
+        "percentile claims; contests settled by earlier visible chips, most recent first",
+        bench_target=50_000,
+    ),
+    PlayerModel(
+        "bayes",
+        BAYES,
+        "posterior over each teammate's holding from chips and announcements; claim your "
+        "expected rank in the team; contests settled on public beliefs",
+        cost=8.0,
+        bench_heists=1_000,
+        bench_target=6_000,
+    ),
 )
 MODEL_IDS: dict[str, int] = {model.name: model.id for model in PLAYER_MODELS}
 MODEL_DESCRIPTIONS: dict[str, str] = {model.name: model.description for model in PLAYER_MODELS}

@@ -78,8 +78,9 @@ def chips_from_keys(keys: np.ndarray, players: int, out: np.ndarray) -> None:
 
 
 @kernel(refcounts=False)
-def _lock(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int, chip_index: int,
-          winner_key: float) -> None:
+def _lock(
+    keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int, chip_index: int, winner_key: float
+) -> None:
     """A locked chip stays with whoever took it first: among the players whose claim maps to
     that chip, a uniformly random one keeps it regardless of the contest rule."""
     claimants = 0
@@ -98,8 +99,7 @@ def _lock(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int
 
 
 @kernel(refcounts=False)
-def deal(deck: np.ndarray, players: int, size: int, pockets: np.ndarray, board: np.ndarray,
-         chips: np.ndarray) -> int:
+def deal(deck: np.ndarray, players: int, size: int, pockets: np.ndarray, board: np.ndarray, chips: np.ndarray) -> int:
     """The deal (seed 000, "Quy trình vụ cướp"): ``size`` pocket cards each from the shuffled
     deck, then the five community cards the rounds show; no chip taken yet. Returns the next
     card to draw."""
@@ -114,9 +114,13 @@ def deal(deck: np.ndarray, players: int, size: int, pockets: np.ndarray, board: 
 
 
 @kernel(inline="always")  # returns its argument arrays: inlined, never counted apart
-def opponent_holdings(size: int, pair_cards: np.ndarray, pair_masks: np.ndarray,
-                      work_cards: np.ndarray, work_masks: np.ndarray,
-                      ) -> tuple[int, np.ndarray, np.ndarray]:
+def opponent_holdings(
+    size: int,
+    pair_cards: np.ndarray,
+    pair_masks: np.ndarray,
+    work_cards: np.ndarray,
+    work_masks: np.ndarray,
+) -> tuple[int, np.ndarray, np.ndarray]:
     """The holdings a player rates their hand against: the 1,326 pairs, or under Security
     Cameras ``N_TRIPLES`` triples drawn for this heist (into ``work_cards``/``work_masks``)."""
     if size == 2:
@@ -126,8 +130,16 @@ def opponent_holdings(size: int, pair_cards: np.ndarray, pair_masks: np.ndarray,
 
 
 @kernel(refcounts=False)
-def flop_redraw(challenges: int, board: np.ndarray, chips: np.ndarray, players: int,
-                pockets: np.ndarray, size: int, deck: np.ndarray, draw: int) -> tuple[int, int]:
+def flop_redraw(
+    challenges: int,
+    board: np.ndarray,
+    chips: np.ndarray,
+    players: int,
+    pockets: np.ndarray,
+    size: int,
+    deck: np.ndarray,
+    draw: int,
+) -> tuple[int, int]:
     """Motion Detector / Laser Tripwires at the start of the flop round (only after a white
     round): the white chip's holder named by the flop (:func:`redraw_star`) takes a new pocket
     from the deck. Returns (that seat or -1, the next card to draw)."""
@@ -144,8 +156,16 @@ def flop_redraw(challenges: int, board: np.ndarray, chips: np.ndarray, players: 
 
 
 @kernel(refcounts=False)
-def current_hands(pockets: np.ndarray, players: int, size: int, board: np.ndarray, shown: int,
-                  muscle_seat: int, own: np.ndarray, own_masks: np.ndarray) -> None:
+def current_hands(
+    pockets: np.ndarray,
+    players: int,
+    size: int,
+    board: np.ndarray,
+    shown: int,
+    muscle_seat: int,
+    own: np.ndarray,
+    own_masks: np.ndarray,
+) -> None:
     """What every player rates this round (:func:`strength`; the Muscle holder's raised once
     a community card is shown) and their pocket's card set."""
     for p in range(players):
@@ -156,11 +176,23 @@ def current_hands(pockets: np.ndarray, players: int, size: int, board: np.ndarra
 
 
 @kernel(refcounts=False)
-def rate_own_hands(own: np.ndarray, own_masks: np.ndarray, pockets: np.ndarray, players: int,
-                   size: int, board: np.ndarray, shown: int, hold_cards: np.ndarray,
-                   hold_masks: np.ndarray, count: int, pair_cards: np.ndarray,
-                   valid: np.ndarray, hscores: np.ndarray, ratings: np.ndarray,
-                   work: np.ndarray) -> None:
+def rate_own_hands(
+    own: np.ndarray,
+    own_masks: np.ndarray,
+    pockets: np.ndarray,
+    players: int,
+    size: int,
+    board: np.ndarray,
+    shown: int,
+    hold_cards: np.ndarray,
+    hold_masks: np.ndarray,
+    count: int,
+    pair_cards: np.ndarray,
+    valid: np.ndarray,
+    hscores: np.ndarray,
+    ratings: np.ndarray,
+    work: np.ndarray,
+) -> None:
     """Every player's percentile among the holdings they could face (valid on the board shown,
     without their own cards, ties one half), from the holdings scored once for this board
     (``work``: the scratch of :func:`~cardsim.sims.gang.holdings.score_holdings_into`)."""
@@ -168,8 +200,7 @@ def rate_own_hands(own: np.ndarray, own_masks: np.ndarray, pockets: np.ndarray, 
     if size == 2 and shown == 0:
         preflop_pair_percentiles(own, pockets, players, pair_cards, ratings)
     elif size == 2:
-        pair_percentiles(hscores[:N_PAIRS], valid[:N_PAIRS], own, pockets, players, pair_cards,
-                         ratings)
+        pair_percentiles(hscores[:N_PAIRS], valid[:N_PAIRS], own, pockets, players, pair_cards, ratings)
     else:
         for p in range(players):
             less = 0
@@ -186,8 +217,7 @@ def rate_own_hands(own: np.ndarray, own_masks: np.ndarray, pockets: np.ndarray, 
 
 
 @kernel(refcounts=False)
-def contest_key(model: int, band: int, u: float, r: int, chips: np.ndarray, p: int,
-                hidden_history: bool) -> float:
+def contest_key(model: int, band: int, u: float, r: int, chips: np.ndarray, p: int, hidden_history: bool) -> float:
     """Where a claim sorts in the chip dance: percentile, the band then a random tie-break;
     history, the band then the player's earlier chips, most recent first (none under Blackout),
     then a random tie-break."""
@@ -200,8 +230,16 @@ def contest_key(model: int, band: int, u: float, r: int, chips: np.ndarray, p: i
 
 
 @kernel(refcounts=False)
-def hand_out_chips(keys: np.ndarray, bands_claimed: np.ndarray, players: int, levels: int,
-                   challenges: int, r: int, model: int, row: np.ndarray) -> None:
+def hand_out_chips(
+    keys: np.ndarray,
+    bands_claimed: np.ndarray,
+    players: int,
+    levels: int,
+    challenges: int,
+    r: int,
+    model: int,
+    row: np.ndarray,
+) -> None:
     """The settled chips of a round into ``row``: locks first (Noise Sensors, Ventilation
     Shaft; not for the random model, which takes chips blindly), then the claim keys' order."""
     if model != RANDOM:
@@ -214,8 +252,9 @@ def hand_out_chips(keys: np.ndarray, bands_claimed: np.ndarray, players: int, le
 
 
 @kernel(refcounts=False)
-def final_scores(pockets: np.ndarray, size: int, board: np.ndarray, players: int,
-                 muscle_seat: int, finals: np.ndarray) -> None:
+def final_scores(
+    pockets: np.ndarray, size: int, board: np.ndarray, players: int, muscle_seat: int, finals: np.ndarray
+) -> None:
     """Every final hand on the full board (the Muscle holder's raised, :func:`muscle_score`)."""
     for p in range(players):
         finals[p] = hand_score(pockets[p], size, board, 5)

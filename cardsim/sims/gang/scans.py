@@ -12,10 +12,20 @@ from cardsim.sims.poker.cards import SUITLESS_JACK
 
 
 @kernel
-def scan_weights(weights: np.ndarray, hold_cards: np.ndarray, hold_masks: np.ndarray,
-                 count: int, size: int, final_scores: np.ndarray, pockets: np.ndarray,
-                 finals: np.ndarray, red: np.ndarray, players: int, top_seat: int,
-                 top_has_muscle: bool) -> None:
+def scan_weights(
+    weights: np.ndarray,
+    hold_cards: np.ndarray,
+    hold_masks: np.ndarray,
+    count: int,
+    size: int,
+    final_scores: np.ndarray,
+    pockets: np.ndarray,
+    finals: np.ndarray,
+    red: np.ndarray,
+    players: int,
+    top_seat: int,
+    top_has_muscle: bool,
+) -> None:
     """The scan guessers' belief about the top red holder (row 0 of ``weights``, in place):
     the hands are revealed upwards from the 1-star chip, so when the scan comes every other
     hand is known (seed 000, challenges 4 and 9: "before the player with the highest red chip
@@ -69,8 +79,7 @@ def retina_guess(cards: np.ndarray, count: int, size: int, weights: np.ndarray) 
 
 
 @kernel
-def fingerprint_guess(cards: np.ndarray, count: int, size: int, board: np.ndarray,
-                       weights: np.ndarray) -> int:
+def fingerprint_guess(cards: np.ndarray, count: int, size: int, board: np.ndarray, weights: np.ndarray) -> int:
     """The Fingerprint answer (0..8, high card .. straight flush) with the most posterior mass
     on the final board."""
     mass = np.zeros(9)

@@ -24,8 +24,9 @@ def _config_columns(config: GangConfig, n: int) -> dict[str, pl.Series]:
     }
 
 
-def heist_rows(config: GangConfig, raw: dict[str, np.ndarray], masks: np.ndarray,
-               specialists: np.ndarray) -> pl.DataFrame:
+def heist_rows(
+    config: GangConfig, raw: dict[str, np.ndarray], masks: np.ndarray, specialists: np.ndarray
+) -> pl.DataFrame:
     """Episode rows of heists from the kernel's raw arrays.
 
     Columns: players, model, levels, challenges (bit mask, bit k = challenge k), specialist
@@ -57,9 +58,7 @@ def heist_rows(config: GangConfig, raw: dict[str, np.ndarray], masks: np.ndarray
                 raw["chips"].reshape(n, 4 * MAX_PLAYERS).astype(np.int8),
                 dtype=pl.Array(pl.Int8, 4 * MAX_PLAYERS),
             ),
-            "final_scores": pl.Series(
-                raw["finals"].astype(np.int32), dtype=pl.Array(pl.Int32, MAX_PLAYERS)
-            ),
+            "final_scores": pl.Series(raw["finals"].astype(np.int32), dtype=pl.Array(pl.Int32, MAX_PLAYERS)),
             "redrawn": pl.Series(flags[:, 2].astype(np.int8)),
             "specialist_user": pl.Series(flags[:, 3].astype(np.int8)),
             "specialist_detail": pl.Series(flags[:, 4].astype(np.int16)),
@@ -80,10 +79,18 @@ def run_batch(config: GangConfig, rng: np.random.Generator, n: int) -> pl.DataFr
     if config.unit == "heist":
         masks = np.full(n, config.challenge_bits, dtype=np.int64)
         specialists = np.full(n, config.specialist_id, dtype=np.int64)
-        raw = play_batch(rng, config.players, config.model_id, config.levels, masks, specialists,
-                         config.use_round, boost_top=config.boost == "top",
-                         helpful=config.specialist_use == "helpful",
-                         jack_stays=config.jack == "stay")
+        raw = play_batch(
+            rng,
+            config.players,
+            config.model_id,
+            config.levels,
+            masks,
+            specialists,
+            config.use_round,
+            boost_top=config.boost == "top",
+            helpful=config.specialist_use == "helpful",
+            jack_stays=config.jack == "stay",
+        )
         return heist_rows(config, raw, masks, specialists)
     games = play_games(config, rng, n)
     columns = _config_columns(config, n)
@@ -95,12 +102,8 @@ def run_batch(config: GangConfig, rng: np.random.Generator, n: int) -> pl.DataFr
             "alarms": pl.Series(games["alarms"]),
             "heists": pl.Series((games["vaults"] + games["alarms"]).astype(np.int8)),
             "outcomes": pl.Series(list(games["outcomes"]), dtype=pl.String),
-            "heist_challenges": pl.Series(
-                games["heist_challenges"], dtype=pl.Array(pl.Int16, MAX_HEISTS)
-            ),
-            "heist_specialists": pl.Series(
-                games["heist_specialists"], dtype=pl.Array(pl.Int8, MAX_HEISTS)
-            ),
+            "heist_challenges": pl.Series(games["heist_challenges"], dtype=pl.Array(pl.Int16, MAX_HEISTS)),
+            "heist_specialists": pl.Series(games["heist_specialists"], dtype=pl.Array(pl.Int8, MAX_HEISTS)),
         }
     )
     return pl.DataFrame(columns)

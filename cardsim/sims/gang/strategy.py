@@ -113,10 +113,23 @@ def _percentile(pocket: tuple[int, ...], board: tuple[int, ...]) -> float:
     own_masks = np.zeros(1, dtype=np.int64)
     ratings = np.zeros(1)
     current_hands(pockets, 1, 2, full, shown, -1, own, own_masks)
-    rate_own_hands(own, own_masks, pockets, 1, 2, full, shown, PAIRS_WITH_JACK,
-                   PAIR_MASKS_WITH_JACK, N_PAIRS, PAIRS_WITH_JACK,
-                   np.zeros(N_PAIRS, dtype=np.bool_), np.zeros(N_PAIRS, dtype=np.int64), ratings,
-                   np.zeros(SCORE_WORK, dtype=np.int64))
+    rate_own_hands(
+        own,
+        own_masks,
+        pockets,
+        1,
+        2,
+        full,
+        shown,
+        PAIRS_WITH_JACK,
+        PAIR_MASKS_WITH_JACK,
+        N_PAIRS,
+        PAIRS_WITH_JACK,
+        np.zeros(N_PAIRS, dtype=np.bool_),
+        np.zeros(N_PAIRS, dtype=np.int64),
+        ratings,
+        np.zeros(SCORE_WORK, dtype=np.int64),
+    )
     return float(ratings[0])
 
 
@@ -134,8 +147,7 @@ def hand_percentile(view: View) -> float:
 
 
 @kernel
-def deal_outcomes(decks: np.ndarray, seeds: np.ndarray, players: int, finals: np.ndarray,
-                   ties: np.ndarray) -> None:
+def deal_outcomes(decks: np.ndarray, seeds: np.ndarray, players: int, finals: np.ndarray, ties: np.ndarray) -> None:
     """Every final hand (pocket plus the five community cards) and the contest tie-breaks of
     each round: the heist's own generator seeded as the kernel seeds it, drawn in its order
     (round by round, seat by seat), so equal stars are settled as the kernel settles them."""
@@ -161,8 +173,16 @@ def draw_deals(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray
     return np.ascontiguousarray(decks, dtype=np.int64), seeds
 
 
-def play_heists(strategy: Any, spec: str, players: int, decks: np.ndarray, seeds: np.ndarray,
-                *, first: int = 0, time_limit: float = DEFAULT_TIME_LIMIT) -> dict[str, np.ndarray]:
+def play_heists(
+    strategy: Any,
+    spec: str,
+    players: int,
+    decks: np.ndarray,
+    seeds: np.ndarray,
+    *,
+    first: int = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> dict[str, np.ndarray]:
     """Basic heists (no cards) with every seat driven by ``strategy``: ``success`` per heist and
     ``chips`` (heist x round x seat, stars). A failing decision raises :class:`StrategyError`
     naming the seat and turn ("heist K, flop round"; heists counted from ``first + 1``)."""
@@ -180,8 +200,8 @@ def play_heists(strategy: Any, spec: str, players: int, decks: np.ndarray, seeds
     with DecisionClock() as clock:  # one timer for the batch, not one per decision
         for i in range(n):
             deck = decks[i].tolist()
-            pockets = [tuple(deck[2 * p:2 * p + 2]) for p in seats]
-            board = tuple(deck[2 * players:2 * players + 5])
+            pockets = [tuple(deck[2 * p : 2 * p + 2]) for p in seats]
+            board = tuple(deck[2 * players : 2 * players + 5])
             history: tuple[tuple[int, ...], ...] = ()
             tie_rows = ties[i].tolist()
             for r in range(4):
@@ -191,8 +211,17 @@ def play_heists(strategy: Any, spec: str, players: int, decks: np.ndarray, seeds
                 keys = []
                 for p in seats:
                     view = View(p, players, r, pockets[p], seen, history, hidden, 5 - shown)
-                    star = decide(strategy, take_chip, view, legal, spec=spec, seat=p, turn=turn,
-                                  time_limit=time_limit, clock=clock)
+                    star = decide(
+                        strategy,
+                        take_chip,
+                        view,
+                        legal,
+                        spec=spec,
+                        seat=p,
+                        turn=turn,
+                        time_limit=time_limit,
+                        clock=clock,
+                    )
                     keys.append((star - 1 + tie_rows[r][p], p))
                 row = [0] * players
                 for rank, (_, p) in enumerate(sorted(keys)):
@@ -203,8 +232,7 @@ def play_heists(strategy: Any, spec: str, players: int, decks: np.ndarray, seeds
     return {"success": success, "chips": chips}
 
 
-def builtin_heists(model: str, players: int, rng: np.random.Generator, n: int
-                   ) -> dict[str, np.ndarray]:
+def builtin_heists(model: str, players: int, rng: np.random.Generator, n: int) -> dict[str, np.ndarray]:
     """The kernel's heists for a built-in model (levels 1, no cards) from ``rng``: the deals
     :func:`draw_deals` gives for the same generator."""
     zeros = np.zeros(n, dtype=np.int64)
@@ -213,8 +241,15 @@ def builtin_heists(model: str, players: int, rng: np.random.Generator, n: int
     return {"success": success, "chips": raw["chips"][:, :, :players]}
 
 
-def evaluate_chunk(spec: str, players: int, against: str, rng: np.random.Generator, n: int,
-                   first: int, time_limit: float = DEFAULT_TIME_LIMIT) -> dict[str, Any]:
+def evaluate_chunk(
+    spec: str,
+    players: int,
+    against: str,
+    rng: np.random.Generator,
+    n: int,
+    first: int,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> dict[str, Any]:
     """One chunk of an evaluation (runs in workers, which load the strategy from ``spec``):
     the same ``n`` deals played by the user's strategy and by the built-in ``against``.
     Returns the per-heist outcomes, or ``error`` (the :class:`StrategyError`'s fields and the
@@ -224,12 +259,18 @@ def evaluate_chunk(spec: str, players: int, against: str, rng: np.random.Generat
     state = rng.bit_generator.state
     decks, seeds = draw_deals(rng, n)
     try:
-        user = play_heists(load_strategy(spec), spec, players, decks, seeds, first=first,
-                           time_limit=time_limit)
+        user = play_heists(load_strategy(spec), spec, players, decks, seeds, first=first, time_limit=time_limit)
     except StrategyError as err:
-        return {"error": {"problem": err.problem, "strategy": err.strategy, "seat": err.seat,
-                          "turn": err.turn, "decision": err.decision},
-                "traceback": strategy_traceback(err)}
+        return {
+            "error": {
+                "problem": err.problem,
+                "strategy": err.strategy,
+                "seat": err.seat,
+                "turn": err.turn,
+                "decision": err.decision,
+            },
+            "traceback": strategy_traceback(err),
+        }
     rng.bit_generator.state = state
     builtin = builtin_heists(against, players, rng, n)
     return {"user": user["success"], "builtin": builtin["success"]}

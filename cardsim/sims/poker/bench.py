@@ -45,8 +45,9 @@ def _time(action: Callable[[], object], repeats: int) -> Timing:
     return float(np.median(wall)), float(np.median(cpu))
 
 
-def _row(what: str, n: int, timing: Timing, *, reference_rate: float | None = None,
-         target: str = "", met: bool | None = None) -> dict:
+def _row(
+    what: str, n: int, timing: Timing, *, reference_rate: float | None = None, target: str = "", met: bool | None = None
+) -> dict:
     """One benchmark row with the same keys as every other row."""
     wall, cpu = timing
     return {
@@ -78,9 +79,7 @@ def _reference_evaluators(hands: np.ndarray) -> list[tuple[str, Callable[[], obj
 
         evaluator = Evaluator()
         converted = [[Card.new(format_card(c)) for c in r] for r in rows]
-        found.append(
-            ("treys evaluate", lambda: [evaluator.evaluate(r[:5], r[5:]) for r in converted])
-        )
+        found.append(("treys evaluate", lambda: [evaluator.evaluate(r[:5], r[5:]) for r in converted]))
     except ImportError:
         pass
     return found
@@ -96,9 +95,7 @@ def main(quick: bool = False) -> list[dict]:
     hands = deal(rng, n_ours, 7)
 
     ours = _time(lambda: evaluate(hands, check=False), repeats)
-    references = [
-        (what, _time(run, 3)) for what, run in _reference_evaluators(hands[:n_reference])
-    ]
+    references = [(what, _time(run, 3)) for what, run in _reference_evaluators(hands[:n_reference])]
     # The reference is phevaluator's fastest public function (evaluate_7cards beats the general
     # evaluate_cards), so the ratio target is judged against the harder of the two.
     phevaluator_cpu = [timing[1] for what, timing in references if what.startswith("phevaluator")]
@@ -106,30 +103,42 @@ def main(quick: bool = False) -> list[dict]:
     our_rate = n_ours / ours[1]
     rows = [
         _row(
-            f"cardsim evaluate 7-card, 1 thread (load {load:.1f})", n_ours, ours,
+            f"cardsim evaluate 7-card, 1 thread (load {load:.1f})",
+            n_ours,
+            ours,
             reference_rate=api_rate,
-            target=f">= {TARGET_EVALS_PER_SECOND / 1e6:.0f} M/s, >= "
-            f"{TARGET_RATIO_VS_PHEVALUATOR:.0f}x phevaluator",
+            target=f">= {TARGET_EVALS_PER_SECOND / 1e6:.0f} M/s, >= {TARGET_RATIO_VS_PHEVALUATOR:.0f}x phevaluator",
             met=our_rate >= TARGET_EVALS_PER_SECOND
             and (api_rate is None or our_rate / api_rate >= TARGET_RATIO_VS_PHEVALUATOR),
         )
     ]
     for what, timing in references:
-        rows.append(_row(what, n_reference, timing, reference_rate=api_rate,
-                         target=f"cardsim {our_rate / (n_reference / timing[1]):.0f}x faster"))
+        rows.append(
+            _row(
+                what,
+                n_reference,
+                timing,
+                reference_rate=api_rate,
+                target=f"cardsim {our_rate / (n_reference / timing[1]):.0f}x faster",
+            )
+        )
 
     enumeration = _time(lambda: score_histogram(7), 1 if quick else 3)
-    rows.append(_row(
-        "enumerate all 7-card hands", 133_784_560, enumeration,
-        target=f"< {TARGET_ENUMERATION_SECONDS:.0f} s",
-        met=enumeration[1] < TARGET_ENUMERATION_SECONDS,
-    ))
-    rows.append(_row("enumerate all 5-card hands", 2_598_960,
-                     _time(lambda: score_histogram(5), 3)))
+    rows.append(
+        _row(
+            "enumerate all 7-card hands",
+            133_784_560,
+            enumeration,
+            target=f"< {TARGET_ENUMERATION_SECONDS:.0f} s",
+            met=enumeration[1] < TARGET_ENUMERATION_SECONDS,
+        )
+    )
+    rows.append(_row("enumerate all 5-card hands", 2_598_960, _time(lambda: score_histogram(5), 3)))
 
     n_boards = 2_000 if quick else 20_000
     cards = deal(rng, n_boards, 5 + 6 * 2)
     boards, pockets = cards[:, :5], cards[:, 5:].reshape(n_boards, 6, 2)
-    rows.append(_row("river percentiles, 6 players (boards)", n_boards,
-                     _time(lambda: hand_percentiles(boards, pockets), 3)))
+    rows.append(
+        _row("river percentiles, 6 players (boards)", n_boards, _time(lambda: hand_percentiles(boards, pockets), 3))
+    )
     return rows

@@ -25,12 +25,34 @@ RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
 SUITLESS_JACK_TEXT = "J*"
 RANK_NAMES = (
-    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "jack", "queen", "king", "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
 )
 RANK_PLURALS = (
-    "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
-    "jacks", "queens", "kings", "aces",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+    "aces",
 )
 
 
@@ -56,9 +78,7 @@ def parse_card(text: str) -> int:
     rank = RANK_CHARS.find(token[0].upper())
     suit = SUIT_CHARS.find(token[1].lower())
     if rank < 0 or suit < 0:
-        raise UserError(
-            f"bad card {text!r}: rank must be one of {RANK_CHARS}, suit one of {SUIT_CHARS}"
-        )
+        raise UserError(f"bad card {text!r}: rank must be one of {RANK_CHARS}, suit one of {SUIT_CHARS}")
     return rank * N_SUITS + suit
 
 

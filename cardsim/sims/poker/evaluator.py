@@ -123,8 +123,7 @@ def suit_masks_into(cards: np.ndarray, masks: np.ndarray) -> None:
 
 
 @kernel(refcounts=False)
-def score_extended(base_key: np.uint64, base_masks: np.ndarray, n_base: int,
-                   extra: np.ndarray) -> np.int32:
+def score_extended(base_key: np.uint64, base_masks: np.ndarray, n_base: int, extra: np.ndarray) -> np.int32:
     """Score of a partial hand (its :func:`hand_key`, suit masks and size) plus ``extra`` cards.
 
     Shared-board kernels compute the board's key and masks once, then add each holding's two or
@@ -238,9 +237,7 @@ def _evaluate_rows(cards: np.ndarray, out: np.ndarray) -> None:
             total += CARD_KEY[cards[row, i]]
         rank_key = total >> _SUIT_SHIFT
         bucket = (rank_key * HASH_MULT_BUCKET) >> bucket_shift
-        slot = ((rank_key * HASH_MULT_SLOT) >> slot_shift) ^ np.uint64(
-            DISPLACEMENT[disp_base + bucket]
-        )
+        slot = ((rank_key * HASH_MULT_SLOT) >> slot_shift) ^ np.uint64(DISPLACEMENT[disp_base + bucket])
         score = np.int32(RANK_TABLE[table_base + slot])
         suit = _flush_suit(total & _SUIT_FIELD)
         if suit >= 0:
@@ -335,9 +332,7 @@ def score_histogram(n_cards: int) -> np.ndarray:
                 cached_rank = rank
                 rank_key = total >> _SUIT_SHIFT
                 bucket = (rank_key * HASH_MULT_BUCKET) >> bucket_shift
-                slot = ((rank_key * HASH_MULT_SLOT) >> slot_shift) ^ np.uint64(
-                    DISPLACEMENT[disp_base + bucket]
-                )
+                slot = ((rank_key * HASH_MULT_SLOT) >> slot_shift) ^ np.uint64(DISPLACEMENT[disp_base + bucket])
                 cached_score = np.int32(RANK_TABLE[table_base + slot])
             score = cached_score
             suit = _flush_suit(total & _SUIT_FIELD)
@@ -350,9 +345,7 @@ def score_histogram(n_cards: int) -> np.ndarray:
                     score = flush
             histogram[score] += 1
         position = last_prefix
-        while position >= 0 and prefix_cards[position] == highest_prefix_card - (
-            last_prefix - position
-        ):
+        while position >= 0 and prefix_cards[position] == highest_prefix_card - (last_prefix - position):
             position -= 1
         if position < 0:
             break

@@ -83,24 +83,29 @@ def build_preflop_table(
     for index in range(N_CLASSES) if classes is None else classes:
         pocket = np.array([representative_pocket(index)], dtype=np.int8)
         result = equity(
-            pocket, None, rng=np.random.default_rng(children[index]), n_samples=n_samples,
+            pocket,
+            None,
+            rng=np.random.default_rng(children[index]),
+            n_samples=n_samples,
             exact_limit=0,
         )
         wins, ties = int(result.wins[0]), int(result.ties[0])
         lo, hi = wilson_interval(wins + ties / 2, n_samples)
-        rows.append({
-            "class_index": index,
-            "hand": class_label(index),
-            "combos": class_combos(index),
-            "n": n_samples,
-            "wins": wins,
-            "ties": ties,
-            "equity": (wins + ties / 2) / n_samples,
-            "lo": float(lo),
-            "hi": float(hi),
-            "method": "sampled",
-            "seed": seed,
-        })
+        rows.append(
+            {
+                "class_index": index,
+                "hand": class_label(index),
+                "combos": class_combos(index),
+                "n": n_samples,
+                "wins": wins,
+                "ties": ties,
+                "equity": (wins + ties / 2) / n_samples,
+                "lo": float(lo),
+                "hi": float(hi),
+                "method": "sampled",
+                "seed": seed,
+            }
+        )
     return pl.DataFrame(rows)
 
 

@@ -125,8 +125,13 @@ def holding_index(n_unseen: int, pocket_size: int) -> tuple[np.ndarray, np.ndarr
 
 @kernel
 def count_below_tied(
-    scores: np.ndarray, combos: np.ndarray, starts: np.ndarray, members: np.ndarray,
-    own_positions: np.ndarray, n_own: int, own_score: int | np.int32,
+    scores: np.ndarray,
+    combos: np.ndarray,
+    starts: np.ndarray,
+    members: np.ndarray,
+    own_positions: np.ndarray,
+    n_own: int,
+    own_score: int | np.int32,
 ) -> tuple[int, int]:
     """How many holdings that avoid the player's own cards score below / equal ``own_score``.
 
@@ -190,9 +195,7 @@ def _percentile_kernel(
                 if card < DECK_SIZE:
                     own_positions[n_own] = position_of[card]
                     n_own += 1
-            n_below, n_tied = count_below_tied(
-                scores, combos, starts, members, own_positions, n_own, score_hand(hand)
-            )
+            n_below, n_tied = count_below_tied(scores, combos, starts, members, own_positions, n_own, score_hand(hand))
             available = n_unseen - n_own
             count = 1
             for i in range(pocket_size):
@@ -293,8 +296,12 @@ def _showdown_share(hero: int | np.int32, opponents: np.ndarray, n_opponents: in
 
 @kernel
 def _exact_heads_up(
-    pockets: np.ndarray, boards: np.ndarray, wins: np.ndarray, ties: np.ndarray,
-    shares: np.ndarray, scenarios: np.ndarray,
+    pockets: np.ndarray,
+    boards: np.ndarray,
+    wins: np.ndarray,
+    ties: np.ndarray,
+    shares: np.ndarray,
+    scenarios: np.ndarray,
 ) -> None:
     """Enumerate every board completion and every opponent holding (one opponent).
 
@@ -348,8 +355,15 @@ def _exact_heads_up(
 
 @kernel
 def _sampled(
-    pockets: np.ndarray, boards: np.ndarray, n_opponents: int, n_samples: int, rng,
-    wins: np.ndarray, ties: np.ndarray, shares: np.ndarray, scenarios: np.ndarray,
+    pockets: np.ndarray,
+    boards: np.ndarray,
+    n_opponents: int,
+    n_samples: int,
+    rng,
+    wins: np.ndarray,
+    ties: np.ndarray,
+    shares: np.ndarray,
+    scenarios: np.ndarray,
 ) -> None:
     """Monte Carlo: per sample, a partial shuffle of the unseen cards deals the rest."""
     pocket_size = pockets.shape[1]
@@ -458,9 +472,7 @@ def equity(
     # A suitless Jack in the pocket leaves one more real card unseen, so exact counts can differ
     # by row; the limit uses the larger count.
     jack_extra = int((pockets == SUITLESS_JACK).any())
-    exact = n_opponents == 1 and equity_scenarios(
-        n_unseen + jack_extra, n_missing, pocket_size
-    ) <= exact_limit
+    exact = n_opponents == 1 and equity_scenarios(n_unseen + jack_extra, n_missing, pocket_size) <= exact_limit
     if exact:
         _exact_heads_up(pockets, boards, wins, ties, shares, scenarios)
         method = "exact"

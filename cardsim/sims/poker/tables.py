@@ -98,9 +98,7 @@ def _flush_patterns() -> np.ndarray:
 
 
 @kernel
-def _place_buckets(
-    keys: np.ndarray, table_bits: int, bucket_bits: int
-) -> tuple[bool, np.ndarray, np.ndarray]:
+def _place_buckets(keys: np.ndarray, table_bits: int, bucket_bits: int) -> tuple[bool, np.ndarray, np.ndarray]:
     """Choose a displacement per bucket so every key lands in its own slot.
 
     Returns (ok, displacement per bucket, slot per key). Buckets are placed largest first; each

@@ -28,8 +28,7 @@ from cardsim.sims.thegame.reference import greedy_game
 from cardsim.sims.thegame.rules import rules_hand_size
 from cardsim.sims.thegame.state import S_CARDS_LEFT, S_TURNS, deal_deck
 
-TARGETS: dict[str, float] = {"greedy": 50_000.0, "planner": 10_000.0, "signals": 10_000.0,
-                             "omniscient": 1_000.0}
+TARGETS: dict[str, float] = {"greedy": 50_000.0, "planner": 10_000.0, "signals": 10_000.0, "omniscient": 1_000.0}
 SEARCH_MOVE_BUDGET_MS = 20.0
 USER_STRATEGY_TARGET = 500.0
 REPEATS = 3
@@ -76,8 +75,14 @@ def user_strategy_speed(user: object, players: int, n: int) -> tuple[float, floa
 def kernel_speed(strategy: str, players: int, n: int) -> tuple[float, float]:
     """(games per CPU second, mean turns per game) of the batch kernel."""
     seeds = np.arange(n, dtype=np.int64) * 7919 + 1
-    args = (players, int(rules_hand_size(players)), 2, True, STRATEGIES[strategy][0],
-            strategy_params(players, strategy))
+    args = (
+        players,
+        int(rules_hand_size(players)),
+        2,
+        True,
+        STRATEGIES[strategy][0],
+        strategy_params(players, strategy),
+    )
     play_games(seeds[:2], *args)  # compile / load the cache outside the timing
     elapsed = []
     for _ in range(REPEATS):
@@ -102,14 +107,19 @@ def reference_speed(players: int, n: int) -> float:
 
 def main(quick: bool) -> list[dict]:
     """One row per strategy and player count (1 and 5), plus the reference rows."""
-    sizes = {"random": 100_000, "greedy": 100_000, "planner": 20_000, "signals": 20_000,
-             "search": 5_000, "omniscient": 2_000}
+    sizes = {
+        "random": 100_000,
+        "greedy": 100_000,
+        "planner": 20_000,
+        "signals": 20_000,
+        "search": 5_000,
+        "omniscient": 2_000,
+    }
     scale = 10 if quick else 1
     rows: list[dict] = []
     for players in (1, 5):
         reference = reference_speed(players, 400 // scale)
-        rows.append({"what": f"plain-Python greedy, {players}p", "games_per_second":
-                     round(reference, 1), "ratio": 1.0})
+        rows.append({"what": f"plain-Python greedy, {players}p", "games_per_second": round(reference, 1), "ratio": 1.0})
         for strategy in STRATEGIES:
             n = max(2, sizes[strategy] // scale)
             speed, turns = kernel_speed(strategy, players, n)
@@ -128,8 +138,11 @@ def main(quick: bool) -> list[dict]:
             rows.append(row)
     for name, user in (("first legal choice", FirstLegal()), ("closest card", ClosestCard())):
         speed, decisions = user_strategy_speed(user, 3, 400 // scale)
-        row = {"what": f"user strategy ({name}), 3p", "games_per_second": round(speed, 1),
-               "decisions_per_second": round(decisions, 1)}
+        row = {
+            "what": f"user strategy ({name}), 3p",
+            "games_per_second": round(speed, 1),
+            "decisions_per_second": round(decisions, 1),
+        }
         if name == "first legal choice":
             row["target"] = USER_STRATEGY_TARGET
             row["meets_target"] = bool(speed >= USER_STRATEGY_TARGET)
@@ -149,17 +162,34 @@ def strategy_rows(quick: bool = False, players: int = 3) -> list[dict]:
     n = 500 if quick else 2_000
     repeats = 2 if quick else REPEATS
     seeds = np.arange(max(n, 5_000), dtype=np.int64) * 7919 + 1
-    args = (players, int(rules_hand_size(players)), 2, True, STRATEGIES["signals"][0],
-            strategy_params(players, "signals"))
+    args = (
+        players,
+        int(rules_hand_size(players)),
+        2,
+        True,
+        STRATEGIES["signals"][0],
+        strategy_params(players, "signals"),
+    )
     play_games(seeds[:2], *args)  # compile / load the cache outside the timing
     kernel_seconds = best_cpu_seconds(lambda: play_games(seeds, *args), repeats)
     rows = []
-    for what, user, target in (("trivial strategy on every seat (the first legal choice)", FirstLegal(),
-                                round(USER_STRATEGY_TARGET)),
-                               ("closest card on every seat (games as long as a built-in's)", ClosestCard(), None)):
+    for what, user, target in (
+        ("trivial strategy on every seat (the first legal choice)", FirstLegal(), round(USER_STRATEGY_TARGET)),
+        ("closest card on every seat (games as long as a built-in's)", ClosestCard(), None),
+    ):
         engine_games(user, "bench", seeds[:2], players)  # compile / load the cache
         cpu_seconds = best_cpu_seconds(partial(engine_games, user, "bench", seeds[:n], players), repeats)
-        rows.append(speed_row(game="The Game", what=what, players=players, unit="games", n=n,
-                              cpu_seconds=cpu_seconds, kernel="signals", kernel_per_second=seeds.size / kernel_seconds,
-                              target=target))
+        rows.append(
+            speed_row(
+                game="The Game",
+                what=what,
+                players=players,
+                unit="games",
+                n=n,
+                cpu_seconds=cpu_seconds,
+                kernel="signals",
+                kernel_per_second=seeds.size / kernel_seconds,
+                target=target,
+            )
+        )
     return rows

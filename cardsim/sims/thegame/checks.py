@@ -35,8 +35,7 @@ from cardsim.sims.thegame.rules import (
 POSITIONS = 200  # compared positions wanted per strategy and check
 MAX_REDEALS = 400  # re-deals tried per position for one with the same signal bits
 MIN_CARDS = 2
-STRATEGIES = {"greedy": kernel.GREEDY, "planner": kernel.PLANNER, "signals": kernel.SIGNALS,
-              "search": kernel.SEARCH}
+STRATEGIES = {"greedy": kernel.GREEDY, "planner": kernel.PLANNER, "signals": kernel.SIGNALS, "search": kernel.SEARCH}
 #: the strategies allowed to hear the talk; the others' re-deals are not held to the same talk
 HEARS_TALK = ("signals", "search")
 # The mutant's signal threshold: one card more than the tuned 1 (effective gaps are whole
@@ -58,8 +57,14 @@ class Position:
     below: np.ndarray
 
     def copy(self) -> Position:
-        return replace(self, hands=self.hands.copy(), counts=self.counts.copy(),
-                       piles=self.piles.copy(), deck=self.deck.copy(), below=self.below.copy())
+        return replace(
+            self,
+            hands=self.hands.copy(),
+            counts=self.counts.copy(),
+            piles=self.piles.copy(),
+            deck=self.deck.copy(),
+            below=self.below.copy(),
+        )
 
 
 #: a turn function: (strategy name, parameters, position) -> the mover's turn as log rows
@@ -80,7 +85,7 @@ def random_position(rng: np.random.Generator, players: int, played_range=(0, 60)
     position = 0
     for seat in range(players):
         size = min(rules_hand_size(players), len(unplayed) - position)
-        hands[seat, :size] = unplayed[position:position + size]
+        hands[seat, :size] = unplayed[position : position + size]
         counts[seat] = size
         position += size
     deck = np.zeros(DECK_SIZE, np.int64)
@@ -98,21 +103,30 @@ def redeal_hidden(rng: np.random.Generator, position: Position) -> Position:
     other = position.copy()
     seats = [q for q in range(position.players) if q != position.mover]
     held = [int(position.hands[q, s]) for q in seats for s in range(position.counts[q])]
-    hidden = rng.permutation(held + position.deck[position.draw_pos:].tolist())
+    hidden = rng.permutation(held + position.deck[position.draw_pos :].tolist())
     index = 0
     for seat in seats:
         for slot in range(position.counts[seat]):
             other.hands[seat, slot] = hidden[index]
             index += 1
-    other.deck[position.draw_pos:] = hidden[index:]
+    other.deck[position.draw_pos :] = hidden[index:]
     return other
 
 
 def signal_bits(position: Position, params: np.ndarray) -> tuple[bool, ...]:
     """The allowed talk the mover hears: which piles a teammate reserves."""
     penalty = np.zeros(4)
-    kernel.reservations(position.hands, position.counts, position.mover, position.players,
-                        position.piles, position.below, True, params, penalty)
+    kernel.reservations(
+        position.hands,
+        position.counts,
+        position.mover,
+        position.players,
+        position.piles,
+        position.below,
+        True,
+        params,
+        penalty,
+    )
     return tuple(bool(value > 0.0) for value in penalty)
 
 
@@ -133,15 +147,20 @@ def talk_during_turn(position: Position, params: np.ndarray, turn: list[int]):
     extras use these)."""
     after = position.copy()
     required = kernel.required_plays(DECK_SIZE - position.draw_pos, MIN_CARDS)
-    for player, card, pile in [turn[i:i + 3] for i in range(0, 3 * required, 3)]:  # non-empty
-        kernel.apply_play(after.hands, after.counts, player,
-                          kernel.find_slot(after.hands, after.counts, player, card), pile,
-                          after.piles, after.below)
+    for player, card, pile in [turn[i : i + 3] for i in range(0, 3 * required, 3)]:  # non-empty
+        kernel.apply_play(
+            after.hands,
+            after.counts,
+            player,
+            kernel.find_slot(after.hands, after.counts, player, card),
+            pile,
+            after.piles,
+            after.below,
+        )
     return signal_bits(position, params), signal_bits(after, params)
 
 
-def same_talk_redeal(rng, position: Position, params: np.ndarray, turn: list[int],
-                     talk) -> Position | None:
+def same_talk_redeal(rng, position: Position, params: np.ndarray, turn: list[int], talk) -> Position | None:
     """A re-deal of the hidden cards under which the mover hears the same talk (None if none
     was found): the original ``turn`` fixes the public plays the talk may follow."""
     wanted = talk(position, params, turn)
@@ -154,10 +173,10 @@ def same_talk_redeal(rng, position: Position, params: np.ndarray, turn: list[int
 
 def first_turn(stats: np.ndarray) -> list[int]:
     """The log rows of the first turn: (player, card, pile) triples up to the turn's end."""
-    log = stats[kernel.STATS_LEN:kernel.STATS_LEN + 3 * stats[kernel.S_LOG_LEN]].tolist()
-    rows = [log[i:i + 3] for i in range(0, len(log), 3)]
+    log = stats[kernel.STATS_LEN : kernel.STATS_LEN + 3 * stats[kernel.S_LOG_LEN]].tolist()
+    rows = [log[i : i + 3] for i in range(0, len(log), 3)]
     end = next((i for i, row in enumerate(rows) if row[2] == kernel.LOG_TURN_END), len(rows))
-    return [value for row in rows[:end + 1] for value in row]
+    return [value for row in rows[: end + 1] for value in row]
 
 
 def logged_stats() -> np.ndarray:
@@ -170,9 +189,21 @@ def single_turn(name: str, params: np.ndarray, position: Position) -> list[int]:
     stats = logged_stats()
     draw_left = DECK_SIZE - p.draw_pos
     kernel.take_heuristic_turn(
-        STRATEGIES[name], p.hands, p.counts, p.mover, p.players, p.piles, p.below,
-        kernel.required_plays(draw_left, MIN_CARDS), draw_left, True, np.ones(1, np.uint64) * 7,
-        params, *kernel.new_work(), stats)
+        STRATEGIES[name],
+        p.hands,
+        p.counts,
+        p.mover,
+        p.players,
+        p.piles,
+        p.below,
+        kernel.required_plays(draw_left, MIN_CARDS),
+        draw_left,
+        True,
+        np.ones(1, np.uint64) * 7,
+        params,
+        *kernel.new_work(),
+        stats,
+    )
     return first_turn(stats)
 
 
@@ -184,17 +215,60 @@ def loop_turn(name: str, params: np.ndarray, position: Position) -> list[int]:
     hand_size = rules_hand_size(p.players)
     rng = np.ones(1, np.uint64) * 7
     if name == "greedy":
-        kernel.play_out_greedy(p.deck, p.draw_pos, p.hands, p.counts, p.mover, p.players,
-                               hand_size, MIN_CARDS, True, p.piles, p.below, params,
-                               *kernel.new_work(), stats)
+        kernel.play_out_greedy(
+            p.deck,
+            p.draw_pos,
+            p.hands,
+            p.counts,
+            p.mover,
+            p.players,
+            hand_size,
+            MIN_CARDS,
+            True,
+            p.piles,
+            p.below,
+            params,
+            *kernel.new_work(),
+            stats,
+        )
     elif name == "search" and params[kernel.P_SEARCH_ROLLOUTS] > 0:
-        kernel.play_out_search(p.deck, p.draw_pos, p.hands, p.counts, p.mover, p.players,
-                               hand_size, MIN_CARDS, True, p.piles, p.below, rng, params,
-                               *kernel.new_work(), kernel.new_rollout(), stats)
+        kernel.play_out_search(
+            p.deck,
+            p.draw_pos,
+            p.hands,
+            p.counts,
+            p.mover,
+            p.players,
+            hand_size,
+            MIN_CARDS,
+            True,
+            p.piles,
+            p.below,
+            rng,
+            params,
+            *kernel.new_work(),
+            kernel.new_rollout(),
+            stats,
+        )
     else:
-        kernel.play_out(STRATEGIES[name], p.deck, p.draw_pos, p.hands, p.counts, p.mover,
-                        p.players, hand_size, MIN_CARDS, True, p.piles, p.below, rng, params,
-                        *kernel.new_work(), stats)
+        kernel.play_out(
+            STRATEGIES[name],
+            p.deck,
+            p.draw_pos,
+            p.hands,
+            p.counts,
+            p.mover,
+            p.players,
+            hand_size,
+            MIN_CARDS,
+            True,
+            p.piles,
+            p.below,
+            rng,
+            params,
+            *kernel.new_work(),
+            stats,
+        )
     return first_turn(stats)
 
 
@@ -205,15 +279,37 @@ def rollout_turn(name: str, params: np.ndarray, position: Position) -> list[int]
     stats = logged_stats()
     draw_left = DECK_SIZE - p.draw_pos
     kernel.turn_search(
-        p.hands, p.counts, p.mover, p.players, p.deck, p.draw_pos, rules_hand_size(p.players),
-        MIN_CARDS, p.piles, p.below, kernel.required_plays(draw_left, MIN_CARDS), True,
-        np.ones(1, np.uint64) * 7, params, *kernel.new_work(), kernel.new_rollout(), stats)
+        p.hands,
+        p.counts,
+        p.mover,
+        p.players,
+        p.deck,
+        p.draw_pos,
+        rules_hand_size(p.players),
+        MIN_CARDS,
+        p.piles,
+        p.below,
+        kernel.required_plays(draw_left, MIN_CARDS),
+        True,
+        np.ones(1, np.uint64) * 7,
+        params,
+        *kernel.new_work(),
+        kernel.new_rollout(),
+        stats,
+    )
     return first_turn(stats)
 
 
-def compare_turns(turn: Turn, name: str, *, seed: int, rollouts: int = 0,
-                  played_range: tuple[int, int] = (0, 60), signal_threshold: float | None = None,
-                  wanted: int = POSITIONS) -> Iterator[tuple[bool, str]]:
+def compare_turns(
+    turn: Turn,
+    name: str,
+    *,
+    seed: int,
+    rollouts: int = 0,
+    played_range: tuple[int, int] = (0, 60),
+    signal_threshold: float | None = None,
+    wanted: int = POSITIONS,
+) -> Iterator[tuple[bool, str]]:
     """Compare ``turn`` on ``wanted`` positions and a same-talk re-deal of each; yields, per
     position compared, whether the hidden cards changed the turn and where.
     ``signal_threshold`` (a mutant) makes the strategy play with another threshold than the
@@ -243,16 +339,28 @@ def compare_turns(turn: Turn, name: str, *, seed: int, rollouts: int = 0,
         yield turn(name, played_with, other) != original, f"{players} players, seat {position.mover}"
 
 
-def check_reads_only_legal_information(turn: Turn, name: str, *, seed: int, rollouts: int = 0,
-                                       played_range: tuple[int, int] = (0, 60),
-                                       signal_threshold: float | None = None,
-                                       wanted: int = POSITIONS) -> int:
+def check_reads_only_legal_information(
+    turn: Turn,
+    name: str,
+    *,
+    seed: int,
+    rollouts: int = 0,
+    played_range: tuple[int, int] = (0, 60),
+    signal_threshold: float | None = None,
+    wanted: int = POSITIONS,
+) -> int:
     """:func:`compare_turns`, failing on the first position where the hidden cards change the
     turn; returns the positions compared."""
     compared = 0
-    for changed, where in compare_turns(turn, name, seed=seed, rollouts=rollouts,
-                                        played_range=played_range,
-                                        signal_threshold=signal_threshold, wanted=wanted):
+    for changed, where in compare_turns(
+        turn,
+        name,
+        seed=seed,
+        rollouts=rollouts,
+        played_range=played_range,
+        signal_threshold=signal_threshold,
+        wanted=wanted,
+    ):
         assert not changed, f"hidden cards changed {name}'s turn ({where})"
         compared += 1
     return compared
@@ -297,8 +405,9 @@ def reference_check(seed: int) -> int:
     seeds = np.random.default_rng(seed).integers(0, 2**31, 4)
     for deal, players in zip(seeds, (1, 2, 3, 5), strict=True):
         size = rules_hand_size(players)
-        out = kernel.play_games(np.array([deal], np.int64), players, size, 2, True, kernel.GREEDY,
-                                strategy_params(players))
+        out = kernel.play_games(
+            np.array([deal], np.int64), players, size, 2, True, kernel.GREEDY, strategy_params(players)
+        )
         deck = kernel.deal_deck(int(deal)).tolist()
         assert reference.greedy_game(deck, players, size, 2, True) == out[0, kernel.S_CARDS_LEFT]
     return len(seeds)

@@ -64,37 +64,28 @@ class TheGameConfig:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
             raise UserError(f"thegame: players must be an integer, got {self.players!r}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise UserError(
-                f"thegame: players must be {MIN_PLAYERS}-{MAX_PLAYERS} (seed rules), "
-                f"got {self.players}"
-            )
+            raise UserError(f"thegame: players must be {MIN_PLAYERS}-{MAX_PLAYERS} (seed rules), got {self.players}")
         if self.strategy not in STRATEGIES:
-            raise UserError(
-                f"thegame: unknown strategy {self.strategy!r}; choose one of: "
-                f"{', '.join(STRATEGY_NAMES)}"
-            )
+            raise UserError(f"thegame: unknown strategy {self.strategy!r}; choose one of: {', '.join(STRATEGY_NAMES)}")
         if self.hand_size is not None and (
             isinstance(self.hand_size, bool)
             or not isinstance(self.hand_size, int)
             or not 1 <= self.hand_size <= MAX_HAND
         ):
-            raise UserError(
-                f"thegame: hand_size must be 1-{MAX_HAND} or None, got {self.hand_size!r}"
-            )
+            raise UserError(f"thegame: hand_size must be 1-{MAX_HAND} or None, got {self.hand_size!r}")
         if isinstance(self.min_cards, bool) or not isinstance(self.min_cards, int):
             raise UserError(f"thegame: min_cards must be an integer, got {self.min_cards!r}")
         if not 1 <= self.min_cards <= self.effective_hand_size:
             raise UserError(
-                f"thegame: min_cards must be 1-{self.effective_hand_size} (the hand size), "
-                f"got {self.min_cards}"
+                f"thegame: min_cards must be 1-{self.effective_hand_size} (the hand size), got {self.min_cards}"
             )
         if not isinstance(self.backwards_trick, bool):
-            raise UserError(
-                f"thegame: backwards_trick must be true or false, got {self.backwards_trick!r}"
-            )
+            raise UserError(f"thegame: backwards_trick must be true or false, got {self.backwards_trick!r}")
 
-        if isinstance(self.rollouts, bool) or not isinstance(self.rollouts, int) or not (
-            0 <= self.rollouts <= MAX_ROLLOUTS
+        if (
+            isinstance(self.rollouts, bool)
+            or not isinstance(self.rollouts, int)
+            or not (0 <= self.rollouts <= MAX_ROLLOUTS)
         ):
             raise UserError(f"thegame: rollouts must be 0-{MAX_ROLLOUTS}, got {self.rollouts!r}")
         if self.rollouts and self.strategy != "search":

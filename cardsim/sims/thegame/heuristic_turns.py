@@ -70,8 +70,7 @@ from cardsim.sims.thegame.turn_search import (
 
 
 @kernel(inline="always")
-def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick,
-                      W, F, C) -> bool:
+def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick, W, F, C) -> bool:
     """Choose ``required`` plays one at a time into W[R_TURN_CARDS] / W[R_TURN_PILES] without
     touching the state: the legal play of smallest raw gap (greedy; ties to the lower slot, then pile) or a uniformly
     random legal play. False when this order gets stuck."""
@@ -120,26 +119,27 @@ def sequential_choice(hands, counts, player, piles, required, trick_ok, rng, ran
 
 
 @kernel(refcounts=False)
-def turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, random_pick,
-                params, W, F, C, stats) -> int:
+def turn_simple(
+    hands, counts, player, piles, below, required, trick_ok, rng, random_pick, params, W, F, C, stats
+) -> int:
     """random / greedy: exactly the minimum count, chosen one card at a time; when that order
     gets stuck although some order works, the cheapest feasible sequence (raw gaps) is played."""
-    if sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick, W,
-                         F, C):
-        play_sequence(hands, counts, player, piles, below, W[R_TURN_CARDS], W[R_TURN_PILES],
-                      required, stats)
+    if sequential_choice(hands, counts, player, piles, required, trick_ok, rng, random_pick, W, F, C):
+        play_sequence(hands, counts, player, piles, below, W[R_TURN_CARDS], W[R_TURN_PILES], required, stats)
         return required
-    if best_sequences(hands[player], counts[player], piles, below, required, trick_ok, False,
-                      params, F[F_NO_PENALTY], W, F, C, 1) == 0:
+    if (
+        best_sequences(
+            hands[player], counts[player], piles, below, required, trick_ok, False, params, F[F_NO_PENALTY], W, F, C, 1
+        )
+        == 0
+    ):
         return 0
-    play_sequence(hands, counts, player, piles, below, C[0, 0], C[1, 0],
-                  required, stats)
+    play_sequence(hands, counts, player, piles, below, C[0, 0], C[1, 0], required, stats)
     return required
 
 
 @kernel(refcounts=False)
-def extra_play_cost(hands, counts, player, slot, pile, piles, below, trick_ok, params,
-                    pile_penalty, slot_of) -> float:
+def extra_play_cost(hands, counts, player, slot, pile, piles, below, trick_ok, params, pile_penalty, slot_of) -> float:
     """Cost of one optional extra play: its effective gap (+ reservation penalty), plus the
     (negative) cost of a backwards trick it sets up with a card still in hand, or the pair
     penalty when it spends the near card of a 10-apart pair."""
@@ -160,8 +160,7 @@ def extra_play_cost(hands, counts, player, slot, pile, piles, below, trick_ok, p
 
 
 @kernel(refcounts=False)
-def play_extras(hands, counts, player, piles, below, trick_ok, reach, params, pile_penalty,
-                W, F, C, stats) -> int:
+def play_extras(hands, counts, player, piles, below, trick_ok, reach, params, pile_penalty, W, F, C, stats) -> int:
     """Keep playing the cheapest optional card while its cost is within ``reach``."""
     played = 0
     slot_of = W[R_SLOT_OF]
@@ -176,8 +175,9 @@ def play_extras(hands, counts, player, piles, below, trick_ok, reach, params, pi
             for pile in range(N_PILES):
                 if not can_play(card, pile, piles[pile], trick_ok):
                     continue
-                cost = extra_play_cost(hands, counts, player, s, pile, piles, below, trick_ok,
-                                       params, pile_penalty, slot_of)
+                cost = extra_play_cost(
+                    hands, counts, player, s, pile, piles, below, trick_ok, params, pile_penalty, slot_of
+                )
                 if cost < best:
                     best = cost
                     best_slot = s
@@ -192,8 +192,7 @@ def play_extras(hands, counts, player, piles, below, trick_ok, reach, params, pi
 
 
 @kernel(refcounts=False)
-def reservations(hands, counts, player, players, piles, below, trick_ok, params,
-                 out_penalty) -> None:
+def reservations(hands, counts, player, players, piles, below, trick_ok, params, out_penalty) -> None:
     """The seed's allowed talk ("I have something good for pile N"): a pile is reserved when a
     teammate holds a card whose effective gap there is <= the signal threshold (a backwards
     trick included). Fills the penalty the current player adds to non-free plays on it (all
@@ -233,15 +232,15 @@ def extras_reach(draw_left, params) -> float:
 
 
 @kernel(refcounts=False)
-def lookahead_choice(hands, counts, player, piles, below, required, trick_ok, params, W, F,
-                     C) -> bool:
+def lookahead_choice(hands, counts, player, piles, below, required, trick_ok, params, W, F, C) -> bool:
     """Planner lookahead: among the P_LOOKAHEAD_CANDIDATES cheapest mandatory sequences, the one
     minimising its cost + P_LOOKAHEAD x the cost of the cheapest sequence the *remaining* hand
     could play next on the piles it leaves (new draws unknown, so ignored). The winner is left
     at the front of W[R_LOOK_CARDS] / W[R_LOOK_PILES]; False when no sequence is legal."""
     keep = max(1, min(int(params[P_LOOKAHEAD_CANDIDATES]), SLOT_TABLE // MAX_TURN))
-    n_cand = best_sequences(hands[player], counts[player], piles, below, required, trick_ok,
-                            True, params, F[F_PENALTY], W, F, C, keep)
+    n_cand = best_sequences(
+        hands[player], counts[player], piles, below, required, trick_ok, True, params, F[F_PENALTY], W, F, C, keep
+    )
     if n_cand == 0:
         return False
     for k in range(n_cand):
@@ -267,9 +266,25 @@ def lookahead_choice(hands, counts, player, piles, below, required, trick_ok, pa
         for d in range(required):
             W[R_LOOK_TOPS, W[R_LOOK_PILES, k * MAX_TURN + d]] = W[R_LOOK_CARDS, k * MAX_TURN + d]
         following = INF
-        if n_left >= required and best_sequences(W[R_LOOK_HAND], n_left, W[R_LOOK_TOPS][:N_PILES],
-                                                 below, required, trick_ok, True, params,
-                                                 F[F_PENALTY], W, F, C, 1) > 0:
+        if (
+            n_left >= required
+            and best_sequences(
+                W[R_LOOK_HAND],
+                n_left,
+                W[R_LOOK_TOPS][:N_PILES],
+                below,
+                required,
+                trick_ok,
+                True,
+                params,
+                F[F_PENALTY],
+                W,
+                F,
+                C,
+                1,
+            )
+            > 0
+        ):
             following = F[F_CAND_COST, 0]
         total = F[F_LOOK_COST, k] + params[P_LOOKAHEAD] * min(following, 50.0)
         if total < best_total:
@@ -282,60 +297,92 @@ def lookahead_choice(hands, counts, player, piles, below, required, trick_ok, pa
 
 
 @kernel(inline="always")
-def turn_planner(hands, counts, player, players, piles, below, required, draw_left, trick_ok,
-                 signals, params, W, F, C, stats) -> int:
+def turn_planner(
+    hands, counts, player, players, piles, below, required, draw_left, trick_ok, signals, params, W, F, C, stats
+) -> int:
     """planner / signals: cheapest mandatory sequence by effective gap, then extras."""
     if signals:
-        reservations(hands, counts, player, players, piles, below, trick_ok, params,
-                     F[F_PENALTY])
+        reservations(hands, counts, player, players, piles, below, trick_ok, params, F[F_PENALTY])
     else:
         F[F_PENALTY, :] = 0.0
     if params[P_LOOKAHEAD] > 0.0:
-        if not lookahead_choice(hands, counts, player, piles, below, required, trick_ok,
-                                params, W, F, C):
+        if not lookahead_choice(hands, counts, player, piles, below, required, trick_ok, params, W, F, C):
             return 0
-        play_sequence(hands, counts, player, piles, below, W[R_LOOK_CARDS], W[R_LOOK_PILES],
-                      required, stats)
+        play_sequence(hands, counts, player, piles, below, W[R_LOOK_CARDS], W[R_LOOK_PILES], required, stats)
     else:
-        if best_sequences(hands[player], counts[player], piles, below, required, trick_ok, True,
-                          params, F[F_PENALTY], W, F, C, 1) == 0:
+        if (
+            best_sequences(
+                hands[player], counts[player], piles, below, required, trick_ok, True, params, F[F_PENALTY], W, F, C, 1
+            )
+            == 0
+        ):
             return 0
-        play_sequence(hands, counts, player, piles, below, C[0, 0], C[1, 0],
-                      required, stats)
-    extra = play_extras(hands, counts, player, piles, below, trick_ok,
-                        extras_reach(draw_left, params), params, F[F_PENALTY], W, F, C, stats)
+        play_sequence(hands, counts, player, piles, below, C[0, 0], C[1, 0], required, stats)
+    extra = play_extras(
+        hands,
+        counts,
+        player,
+        piles,
+        below,
+        trick_ok,
+        extras_reach(draw_left, params),
+        params,
+        F[F_PENALTY],
+        W,
+        F,
+        C,
+        stats,
+    )
     stats[S_EXTRA_PLAYS] += extra
     return required + extra
 
 
 @kernel(refcounts=False)
-def choose_first_player(hands, counts, players, piles, below, min_cards, trick_ok, params,
-                        W, F, C) -> int:
+def choose_first_player(hands, counts, players, piles, below, min_cards, trick_ok, params, W, F, C) -> int:
     """Allowed talk before the first turn ("I have a good start"): the player whose cheapest
     opening sequence costs least starts (ties: lowest seat)."""
     best = INF
     first = 0
     for q in range(players):
-        if best_sequences(hands[q], counts[q], piles, below, min_cards, trick_ok, True, params,
-                          F[F_NO_PENALTY], W, F, C, 1) > 0 and F[F_CAND_COST, 0] < best:
+        if (
+            best_sequences(
+                hands[q], counts[q], piles, below, min_cards, trick_ok, True, params, F[F_NO_PENALTY], W, F, C, 1
+            )
+            > 0
+            and F[F_CAND_COST, 0] < best
+        ):
             best = F[F_CAND_COST, 0]
             first = q
     return first
 
 
 @kernel(inline="always")
-def take_heuristic_turn(strategy, hands, counts, player, players, piles, below, required,
-                        draw_left, trick_ok, rng, params, W, F, C, stats) -> int:
+def take_heuristic_turn(
+    strategy, hands, counts, player, players, piles, below, required, draw_left, trick_ok, rng, params, W, F, C, stats
+) -> int:
     """One turn of random / greedy / planner / signals / search without rollouts (signals with
     the lookahead its parameters switch on); returns the number of cards played."""
     if strategy == RANDOM:
-        return turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, True,
-                           params, W, F, C, stats)
+        return turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, True, params, W, F, C, stats)
     if strategy == GREEDY:
-        return turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, False,
-                           params, W, F, C, stats)
-    return turn_planner(hands, counts, player, players, piles, below, required, draw_left,
-                        trick_ok, strategy != PLANNER, params, W, F, C, stats)
+        return turn_simple(hands, counts, player, piles, below, required, trick_ok, rng, False, params, W, F, C, stats)
+    return turn_planner(
+        hands,
+        counts,
+        player,
+        players,
+        piles,
+        below,
+        required,
+        draw_left,
+        trick_ok,
+        strategy != PLANNER,
+        params,
+        W,
+        F,
+        C,
+        stats,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -343,8 +390,26 @@ def take_heuristic_turn(strategy, hands, counts, player, players, piles, below, 
 
 
 @kernel(refcounts=False)
-def play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
-             trick_ok, piles, below, rng, params, W, F, C, stats) -> int:
+def play_out(
+    strategy,
+    deck,
+    draw_pos,
+    hands,
+    counts,
+    first,
+    players,
+    hand_size,
+    min_cards,
+    trick_ok,
+    piles,
+    below,
+    rng,
+    params,
+    W,
+    F,
+    C,
+    stats,
+) -> int:
     """Play a heuristic strategy from the given state to the end of the game; returns the draw
     position. Turns, extra plays and tricks accumulate in ``stats``."""
     player = first
@@ -354,8 +419,24 @@ def play_out(strategy, deck, draw_pos, hands, counts, first, players, hand_size,
             break
         draw_left = DECK_SIZE - draw_pos
         required = required_plays(draw_left, min_cards)
-        played = take_heuristic_turn(strategy, hands, counts, player, players, piles, below,
-                                     required, draw_left, trick_ok, rng, params, W, F, C, stats)
+        played = take_heuristic_turn(
+            strategy,
+            hands,
+            counts,
+            player,
+            players,
+            piles,
+            below,
+            required,
+            draw_left,
+            trick_ok,
+            rng,
+            params,
+            W,
+            F,
+            C,
+            stats,
+        )
         if played < required:
             break  # the player to move cannot play the minimum: the game ends
         stats[S_TURNS] += 1
@@ -405,8 +486,9 @@ def greedy_pick(hands, player, hcount, used, t0, t1, t2, t3, trick_ok) -> int:
 
 
 @kernel(refcounts=False)
-def play_out_greedy(deck, draw_pos, hands, counts, first, players, hand_size, min_cards,
-                    trick_ok, piles, below, params, W, F, C, stats) -> int:
+def play_out_greedy(
+    deck, draw_pos, hands, counts, first, players, hand_size, min_cards, trick_ok, piles, below, params, W, F, C, stats
+) -> int:
     """:func:`play_out` specialised to greedy (same plays, same results): each turn picks its
     ``required`` plays one at a time with :func:`greedy_pick` on local pile tops, falling back
     to the cheapest feasible sequence (:func:`best_sequences`, raw gaps) when that order gets
@@ -451,8 +533,12 @@ def play_out_greedy(deck, draw_pos, hands, counts, first, players, hand_size, mi
                 else:
                     t3 = card
         if not found:
-            if best_sequences(hands[player], hcount, piles, below, required, trick_ok, False,
-                              params, F[F_NO_PENALTY], W, F, C, 1) == 0:
+            if (
+                best_sequences(
+                    hands[player], hcount, piles, below, required, trick_ok, False, params, F[F_NO_PENALTY], W, F, C, 1
+                )
+                == 0
+            ):
                 break  # the player to move cannot play the minimum: the game ends
             for d in range(required):
                 chosen_card[d] = C[0, 0, d]

@@ -66,8 +66,14 @@ def deal_hands(deck: list[int], players: int, hand_size: int) -> tuple[list[list
     return hands, players * hand_size
 
 
-def replay(deck: list[int], players: int, hand_size: int, min_cards: int,
-           backwards_trick: bool, log: list[tuple[int, int, int]]) -> Replay:
+def replay(
+    deck: list[int],
+    players: int,
+    hand_size: int,
+    min_cards: int,
+    backwards_trick: bool,
+    log: list[tuple[int, int, int]],
+) -> Replay:
     """Check every logged play and the end of the game against the rules; raise
     :class:`RuleViolation` on the first breach. ``log`` rows are (player, card, pile), with
     (player, 0, -1) closing each turn."""
@@ -124,8 +130,9 @@ def greedy_gap(card: int, pile: int, top: int) -> int:
     return card - top if pile < 2 else top - card
 
 
-def cheapest_sequence(hand: list[int], piles: list[int], count: int,
-                      backwards_trick: bool) -> list[tuple[int, int]] | None:
+def cheapest_sequence(
+    hand: list[int], piles: list[int], count: int, backwards_trick: bool
+) -> list[tuple[int, int]] | None:
     """The cheapest (greedy gaps) legal sequence of ``count`` plays; among equals the first in
     (pile, hand position) order with piles non-decreasing, like the kernel's search."""
     best: list = [None, None]
@@ -156,8 +163,7 @@ def cheapest_sequence(hand: list[int], piles: list[int], count: int,
     return best[1]
 
 
-def greedy_game(deck: list[int], players: int, hand_size: int, min_cards: int,
-                backwards_trick: bool) -> int:
+def greedy_game(deck: list[int], players: int, hand_size: int, min_cards: int, backwards_trick: bool) -> int:
     """Play the greedy strategy in plain Python (hands kept in the kernel's slot order: a played
     card's slot is filled by the last card); returns the cards left."""
     hands, draw_pos = deal_hands(deck, players, hand_size)
@@ -188,8 +194,9 @@ def greedy_game(deck: list[int], players: int, hand_size: int, min_cards: int,
         seat = (seat + 1) % players
 
 
-def greedy_sequence(hand: list[int], piles: list[int], count: int,
-                    backwards_trick: bool) -> list[tuple[int, int]] | None:
+def greedy_sequence(
+    hand: list[int], piles: list[int], count: int, backwards_trick: bool
+) -> list[tuple[int, int]] | None:
     """``count`` plays one at a time, each the smallest greedy gap (first in hand order, then
     pile order); None when that order gets stuck."""
     tops = list(piles)

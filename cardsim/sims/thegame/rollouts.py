@@ -86,8 +86,25 @@ def sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc
 
 
 @kernel(refcounts=False)
-def rollout(variant, n_variants_with_extras, player, players, draw_pos, hand_size, min_cards,
-            required, trick_ok, piles, below, rng, params, W, F, C, sc) -> int:
+def rollout(
+    variant,
+    n_variants_with_extras,
+    player,
+    players,
+    draw_pos,
+    hand_size,
+    min_cards,
+    required,
+    trick_ok,
+    piles,
+    below,
+    rng,
+    params,
+    W,
+    F,
+    C,
+    sc,
+) -> int:
     """Play candidate ``variant`` on a copy of the sampled state, then the signals strategy to
     the end; returns the cards left. Variants below ``n_variants_with_extras`` are candidate
     k = variant followed by the planner's extras; the last one is candidate 0 without extras."""
@@ -103,20 +120,56 @@ def rollout(variant, n_variants_with_extras, player, players, draw_pos, hand_siz
         sc.r_below[x] = below[x]
     sc.r_stats[:] = 0
     k = variant if variant < n_variants_with_extras else 0
-    play_sequence(sc.r_hands, sc.r_counts, player, sc.r_piles, sc.r_below, sc.search_cards[k],
-                  sc.search_piles[k], required, sc.r_stats)
+    play_sequence(
+        sc.r_hands,
+        sc.r_counts,
+        player,
+        sc.r_piles,
+        sc.r_below,
+        sc.search_cards[k],
+        sc.search_piles[k],
+        required,
+        sc.r_stats,
+    )
     sc.candidate_extras[0] = 0
     if variant < n_variants_with_extras:
-        reservations(sc.r_hands, sc.r_counts, player, players, sc.r_piles, sc.r_below, trick_ok,
-                     params, F[F_PENALTY])
+        reservations(sc.r_hands, sc.r_counts, player, players, sc.r_piles, sc.r_below, trick_ok, params, F[F_PENALTY])
         sc.candidate_extras[0] = play_extras(
-            sc.r_hands, sc.r_counts, player, sc.r_piles, sc.r_below, trick_ok,
-            extras_reach(DECK_SIZE - draw_pos, params), params, F[F_PENALTY], W, F, C, sc.r_stats
+            sc.r_hands,
+            sc.r_counts,
+            player,
+            sc.r_piles,
+            sc.r_below,
+            trick_ok,
+            extras_reach(DECK_SIZE - draw_pos, params),
+            params,
+            F[F_PENALTY],
+            W,
+            F,
+            C,
+            sc.r_stats,
         )
     pos = refill(sc.r_hands, sc.r_counts, player, hand_size, sc.r_deck, draw_pos)
-    pos = play_out(SIGNALS, sc.r_deck, pos, sc.r_hands, sc.r_counts, (player + 1) % players,
-                   players, hand_size, min_cards, trick_ok, sc.r_piles, sc.r_below, rng, params,
-                   W, F, C, sc.r_stats)
+    pos = play_out(
+        SIGNALS,
+        sc.r_deck,
+        pos,
+        sc.r_hands,
+        sc.r_counts,
+        (player + 1) % players,
+        players,
+        hand_size,
+        min_cards,
+        trick_ok,
+        sc.r_piles,
+        sc.r_below,
+        rng,
+        params,
+        W,
+        F,
+        C,
+        sc.r_stats,
+    )
     return cards_left(sc.r_counts, players, pos)
 
 
@@ -130,23 +183,22 @@ def same_sequence(sc, k, cards, pile_of, required) -> bool:
 
 
 @kernel(refcounts=False)
-def search_candidates(hands, counts, player, piles, below, required, trick_ok, params, W, F, C,
-                      sc) -> int:
+def search_candidates(hands, counts, player, piles, below, required, trick_ok, params, W, F, C, sc) -> int:
     """The candidate turns a rollout search compares, into sc.search_cards / search_piles:
     first the planner's own choice (the lookahead's, when its weight is on), then the cheapest
     other sequences, P_SEARCH_CANDIDATES in all; returns how many (0: nothing is legal)."""
     keep = min(int(params[P_SEARCH_CANDIDATES]), MAX_CANDIDATES)
     n_cand = 0
     if params[P_LOOKAHEAD] > 0.0:
-        if not lookahead_choice(hands, counts, player, piles, below, required, trick_ok, params,
-                                W, F, C):
+        if not lookahead_choice(hands, counts, player, piles, below, required, trick_ok, params, W, F, C):
             return 0
         for d in range(required):
             sc.search_cards[0, d] = W[R_LOOK_CARDS, d]
             sc.search_piles[0, d] = W[R_LOOK_PILES, d]
         n_cand = 1
-    found = best_sequences(hands[player], counts[player], piles, below, required, trick_ok,
-                           True, params, F[F_PENALTY], W, F, C, keep)
+    found = best_sequences(
+        hands[player], counts[player], piles, below, required, trick_ok, True, params, F[F_PENALTY], W, F, C, keep
+    )
     for k in range(found):
         if n_cand == keep:
             break
@@ -160,9 +212,27 @@ def search_candidates(hands, counts, player, piles, below, required, trick_ok, p
 
 
 @kernel(refcounts=False)
-def turn_search(hands, counts, player, players, deck, draw_pos, hand_size,
-                min_cards, piles, below, required, trick_ok, rng, params, W, F, C, sc,
-                stats) -> int:
+def turn_search(
+    hands,
+    counts,
+    player,
+    players,
+    deck,
+    draw_pos,
+    hand_size,
+    min_cards,
+    piles,
+    below,
+    required,
+    trick_ok,
+    rng,
+    params,
+    W,
+    F,
+    C,
+    sc,
+    stats,
+) -> int:
     """Rollout turn of search (with rollouts): the candidate mandatory sequences
     of :func:`search_candidates` (each followed by the planner's extras, plus the first one
     without extras) are each scored by the mean cards left of rollouts, played by
@@ -171,10 +241,8 @@ def turn_search(hands, counts, player, players, deck, draw_pos, hand_size,
     and the draw pile). Scores are
     paired with the first candidate's on the same sample, and another variant is played only
     when it wins with confidence (see below)."""
-    reservations(hands, counts, player, players, piles, below, trick_ok, params,
-                 F[F_PENALTY])
-    n_cand = search_candidates(hands, counts, player, piles, below, required, trick_ok, params,
-                               W, F, C, sc)
+    reservations(hands, counts, player, players, piles, below, trick_ok, params, F[F_PENALTY])
+    n_cand = search_candidates(hands, counts, player, piles, below, required, trick_ok, params, W, F, C, sc)
     if n_cand == 0:
         return 0
     n_variants = n_cand + 1
@@ -184,15 +252,51 @@ def turn_search(hands, counts, player, players, deck, draw_pos, hand_size,
         sc.search_square[v] = 0.0  # ... and of its square
     for _ in range(n_rollouts):
         sample_hidden(hands, counts, player, players, deck, draw_pos, below, rng, sc)
-        first_score = rollout(0, n_cand, player, players, draw_pos, hand_size, min_cards,
-                              required, trick_ok, piles, below, rng, params, W, F, C, sc)
+        first_score = rollout(
+            0,
+            n_cand,
+            player,
+            players,
+            draw_pos,
+            hand_size,
+            min_cards,
+            required,
+            trick_ok,
+            piles,
+            below,
+            rng,
+            params,
+            W,
+            F,
+            C,
+            sc,
+        )
         first_extras = sc.candidate_extras[0]
         for v in range(1, n_variants):
             if v == n_cand and first_extras == 0:
                 continue  # candidate 0 played no extras: "without extras" is the same play
-            difference = rollout(v, n_cand, player, players, draw_pos, hand_size, min_cards,
-                                 required, trick_ok, piles, below, rng, params, W, F, C,
-                                 sc) - first_score
+            difference = (
+                rollout(
+                    v,
+                    n_cand,
+                    player,
+                    players,
+                    draw_pos,
+                    hand_size,
+                    min_cards,
+                    required,
+                    trick_ok,
+                    piles,
+                    below,
+                    rng,
+                    params,
+                    W,
+                    F,
+                    C,
+                    sc,
+                )
+                - first_score
+            )
             sc.search_score[v] += difference
             sc.search_square[v] += difference * difference
     # Leave the planner's choice only for a variant whose mean paired difference is below
@@ -210,22 +314,50 @@ def turn_search(hands, counts, player, players, deck, draw_pos, hand_size,
             best_mean = mean
             best_v = v
     k = best_v if best_v < n_cand else 0
-    play_sequence(hands, counts, player, piles, below, sc.search_cards[k], sc.search_piles[k],
-                  required, stats)
+    play_sequence(hands, counts, player, piles, below, sc.search_cards[k], sc.search_piles[k], required, stats)
     if best_v == n_cand:
         return required
-    reservations(hands, counts, player, players, piles, below, trick_ok, params,
-                 F[F_PENALTY])
-    extra = play_extras(hands, counts, player, piles, below, trick_ok,
-                        extras_reach(DECK_SIZE - draw_pos, params), params, F[F_PENALTY], W, F, C,
-                        stats)
+    reservations(hands, counts, player, players, piles, below, trick_ok, params, F[F_PENALTY])
+    extra = play_extras(
+        hands,
+        counts,
+        player,
+        piles,
+        below,
+        trick_ok,
+        extras_reach(DECK_SIZE - draw_pos, params),
+        params,
+        F[F_PENALTY],
+        W,
+        F,
+        C,
+        stats,
+    )
     stats[S_EXTRA_PLAYS] += extra
     return required + extra
 
 
 @kernel(refcounts=False)
-def play_out_search(deck, draw_pos, hands, counts, first, players, hand_size,
-                    min_cards, trick_ok, piles, below, rng, params, W, F, C, sc, stats) -> int:
+def play_out_search(
+    deck,
+    draw_pos,
+    hands,
+    counts,
+    first,
+    players,
+    hand_size,
+    min_cards,
+    trick_ok,
+    piles,
+    below,
+    rng,
+    params,
+    W,
+    F,
+    C,
+    sc,
+    stats,
+) -> int:
     """The game loop of :func:`play_out` with rollout turns of search."""
     player = first
     while True:
@@ -234,9 +366,27 @@ def play_out_search(deck, draw_pos, hands, counts, first, players, hand_size,
             break
         draw_left = DECK_SIZE - draw_pos
         required = required_plays(draw_left, min_cards)
-        played = turn_search(hands, counts, player, players, deck, draw_pos,
-                             hand_size, min_cards, piles, below, required, trick_ok, rng,
-                             params, W, F, C, sc, stats)
+        played = turn_search(
+            hands,
+            counts,
+            player,
+            players,
+            deck,
+            draw_pos,
+            hand_size,
+            min_cards,
+            piles,
+            below,
+            required,
+            trick_ok,
+            rng,
+            params,
+            W,
+            F,
+            C,
+            sc,
+            stats,
+        )
         if played < required:
             break
         stats[S_TURNS] += 1
@@ -294,8 +444,7 @@ def save_snapshot(t, player, draw_pos, row, players, sc) -> None:
 
 
 @kernel(refcounts=False)
-def snapshot_plan(deck, draw_pos, hands, counts, players, hand_size, piles, below, rows,
-                  sc) -> int:
+def snapshot_plan(deck, draw_pos, hands, counts, players, hand_size, piles, below, rows, sc) -> int:
     """Replay the plan's ``rows`` from the given state, storing the state at the start of every
     turn (and the final one); returns the number of turns."""
     load_state(hands, counts, piles, below, players, sc)
@@ -306,9 +455,15 @@ def snapshot_plan(deck, draw_pos, hands, counts, players, hand_size, piles, belo
         save_snapshot(t, player, draw_pos, row, players, sc)
         while sc.plan[3 * row + 2] != LOG_TURN_END:
             card = sc.plan[3 * row + 1]
-            apply_play(sc.r_hands, sc.r_counts, player,
-                       find_slot(sc.r_hands, sc.r_counts, player, card), sc.plan[3 * row + 2],
-                       sc.r_piles, sc.r_below)
+            apply_play(
+                sc.r_hands,
+                sc.r_counts,
+                player,
+                find_slot(sc.r_hands, sc.r_counts, player, card),
+                sc.plan[3 * row + 2],
+                sc.r_piles,
+                sc.r_below,
+            )
             row += 1
         row += 1
         draw_pos = refill(sc.r_hands, sc.r_counts, player, hand_size, deck, draw_pos)
@@ -330,8 +485,25 @@ def same_position(sc, t) -> bool:
 
 
 @kernel(inline="always")  # one caller: compiled as part of batch_omniscient, not once more
-def plan_game(deck, draw_pos, hands, counts, first, players, hand_size, min_cards, trick_ok,
-              piles, below, rng, params, W, F, C, sc) -> int:
+def plan_game(
+    deck,
+    draw_pos,
+    hands,
+    counts,
+    first,
+    players,
+    hand_size,
+    min_cards,
+    trick_ok,
+    piles,
+    below,
+    rng,
+    params,
+    W,
+    F,
+    C,
+    sc,
+) -> int:
     """omniscient's plan of the game from the given state (rows like the play log, in
     sc.plan): search's game, improved by exact rollouts as described above; returns the number
     of rows. The state itself is not changed.
@@ -342,8 +514,26 @@ def plan_game(deck, draw_pos, hands, counts, first, players, hand_size, min_card
     o = sc.o_stats
     o[:STATS_LEN] = 0
     load_state(hands, counts, piles, below, players, sc)
-    pos = play_out(SEARCH, deck, draw_pos, sc.r_hands, sc.r_counts, first, players, hand_size,
-                   min_cards, trick_ok, sc.r_piles, sc.r_below, rng, params, W, F, C, o)
+    pos = play_out(
+        SEARCH,
+        deck,
+        draw_pos,
+        sc.r_hands,
+        sc.r_counts,
+        first,
+        players,
+        hand_size,
+        min_cards,
+        trick_ok,
+        sc.r_piles,
+        sc.r_below,
+        rng,
+        params,
+        W,
+        F,
+        C,
+        o,
+    )
     best_left = cards_left(sc.r_counts, players, pos)
     rows = o[S_LOG_LEN]
     for i in range(3 * rows):
@@ -357,21 +547,35 @@ def plan_game(deck, draw_pos, hands, counts, first, players, hand_size, min_card
     for level in range(passes):
         if best_left == 0 or spent >= budget:
             break
-        n_turns = snapshot_plan(deck, draw_pos, hands, counts, players, hand_size, piles,
-                                below, rows, sc)
+        n_turns = snapshot_plan(deck, draw_pos, hands, counts, players, hand_size, piles, below, rows, sc)
         t = n_turns - 1
         while t >= 0 and best_left > 0 and spent < budget:
             player = sc.snap_meta[t, SNAP_PLAYER]
             pos_t = sc.snap_meta[t, SNAP_DRAW]
             row_t = sc.snap_meta[t, SNAP_ROW]
             required = required_plays(DECK_SIZE - pos_t, min_cards)
-            load_state(sc.snap_hands[t], sc.snap_counts[t], sc.snap_piles[t],
-                       sc.snap_below[t], players, sc)
-            reservations(sc.r_hands, sc.r_counts, player, players, sc.r_piles, sc.r_below,
-                         trick_ok, params, F[F_PENALTY])
-            if best_sequences(sc.r_hands[player], sc.r_counts[player], sc.r_piles, sc.r_below,
-                              required, trick_ok, True, params, F[F_PENALTY], W, F, C,
-                              level + 1) <= level:
+            load_state(sc.snap_hands[t], sc.snap_counts[t], sc.snap_piles[t], sc.snap_below[t], players, sc)
+            reservations(
+                sc.r_hands, sc.r_counts, player, players, sc.r_piles, sc.r_below, trick_ok, params, F[F_PENALTY]
+            )
+            if (
+                best_sequences(
+                    sc.r_hands[player],
+                    sc.r_counts[player],
+                    sc.r_piles,
+                    sc.r_below,
+                    required,
+                    trick_ok,
+                    True,
+                    params,
+                    F[F_PENALTY],
+                    W,
+                    F,
+                    C,
+                    level + 1,
+                )
+                <= level
+            ):
                 t -= 1
                 continue  # fewer legal sequences than this pass needs
             for d in range(required):
@@ -381,18 +585,38 @@ def plan_game(deck, draw_pos, hands, counts, first, players, hand_size, min_card
             for with_extras in (True, False):
                 if not with_extras and extras == 0:
                     continue  # without extras is the same play
-                load_state(sc.snap_hands[t], sc.snap_counts[t], sc.snap_piles[t],
-                           sc.snap_below[t], players, sc)
+                load_state(sc.snap_hands[t], sc.snap_counts[t], sc.snap_piles[t], sc.snap_below[t], players, sc)
                 o[:STATS_LEN] = 0
-                play_sequence(sc.r_hands, sc.r_counts, player, sc.r_piles, sc.r_below,
-                              sc.search_cards[0], sc.search_piles[0], required, o)
+                play_sequence(
+                    sc.r_hands,
+                    sc.r_counts,
+                    player,
+                    sc.r_piles,
+                    sc.r_below,
+                    sc.search_cards[0],
+                    sc.search_piles[0],
+                    required,
+                    o,
+                )
                 if with_extras:
-                    reservations(sc.r_hands, sc.r_counts, player, players, sc.r_piles,
-                                 sc.r_below, trick_ok, params, F[F_PENALTY])
-                    extras = play_extras(sc.r_hands, sc.r_counts, player, sc.r_piles,
-                                         sc.r_below, trick_ok,
-                                         extras_reach(DECK_SIZE - pos_t, params), params,
-                                         F[F_PENALTY], W, F, C, o)
+                    reservations(
+                        sc.r_hands, sc.r_counts, player, players, sc.r_piles, sc.r_below, trick_ok, params, F[F_PENALTY]
+                    )
+                    extras = play_extras(
+                        sc.r_hands,
+                        sc.r_counts,
+                        player,
+                        sc.r_piles,
+                        sc.r_below,
+                        trick_ok,
+                        extras_reach(DECK_SIZE - pos_t, params),
+                        params,
+                        F[F_PENALTY],
+                        W,
+                        F,
+                        C,
+                        o,
+                    )
                 if same_position(sc, t + 1):
                     continue  # the plan's own turn: its outcome is known
                 for p in range(N_PILES):
@@ -401,9 +625,26 @@ def plan_game(deck, draw_pos, hands, counts, first, players, hand_size, min_card
                     sc.after_below[x] = sc.r_below[x]
                 record(o, player, 0, LOG_TURN_END)
                 pos = refill(sc.r_hands, sc.r_counts, player, hand_size, deck, pos_t)
-                pos = play_out(SIGNALS, deck, pos, sc.r_hands, sc.r_counts,
-                               (player + 1) % players, players, hand_size, min_cards, trick_ok,
-                               sc.r_piles, sc.r_below, rng, sc.o_params, W, F, C, o)
+                pos = play_out(
+                    SIGNALS,
+                    deck,
+                    pos,
+                    sc.r_hands,
+                    sc.r_counts,
+                    (player + 1) % players,
+                    players,
+                    hand_size,
+                    min_cards,
+                    trick_ok,
+                    sc.r_piles,
+                    sc.r_below,
+                    rng,
+                    sc.o_params,
+                    W,
+                    F,
+                    C,
+                    o,
+                )
                 spent += o[S_TURNS] + 1
                 left = cards_left(sc.r_counts, players, pos)
                 if left < best_left:
@@ -424,8 +665,9 @@ def plan_game(deck, draw_pos, hands, counts, first, players, hand_size, min_card
 
 
 @kernel(inline="always")  # one caller: compiled as part of batch_omniscient
-def play_plan(deck, draw_pos, hands, counts, first, players, hand_size, min_cards, piles,
-              below, rows, sc, stats) -> int:
+def play_plan(
+    deck, draw_pos, hands, counts, first, players, hand_size, min_cards, piles, below, rows, sc, stats
+) -> int:
     """Play the plan's ``rows`` on the live state (logged, tricks and extras counted); returns
     the draw position. The plan ends where its last player cannot play the minimum."""
     row = 0
@@ -437,8 +679,16 @@ def play_plan(deck, draw_pos, hands, counts, first, players, hand_size, min_card
         required = required_plays(DECK_SIZE - draw_pos, min_cards)
         played = 0
         while sc.plan[3 * row + 2] != LOG_TURN_END:
-            play_card(hands, counts, player, find_slot(hands, counts, player, sc.plan[3 * row + 1]),
-                      sc.plan[3 * row + 2], piles, below, stats)
+            play_card(
+                hands,
+                counts,
+                player,
+                find_slot(hands, counts, player, sc.plan[3 * row + 1]),
+                sc.plan[3 * row + 2],
+                piles,
+                below,
+                stats,
+            )
             played += 1
             row += 1
         row += 1

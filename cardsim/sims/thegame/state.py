@@ -131,8 +131,9 @@ def reset_below(below: np.ndarray) -> None:
 
 
 @kernel(inline="always")
-def apply_play(hands: np.ndarray, counts: np.ndarray, player: int, slot: int, pile: int,
-               piles: np.ndarray, below: np.ndarray) -> int:
+def apply_play(
+    hands: np.ndarray, counts: np.ndarray, player: int, slot: int, pile: int, piles: np.ndarray, below: np.ndarray
+) -> int:
     """Move the card in ``hands[player, slot]`` onto ``pile``; returns the card.
 
     The hand stays packed (the last card fills the hole) and ``below`` forgets the card.
@@ -158,8 +159,7 @@ def find_slot(hands: np.ndarray, counts: np.ndarray, player: int, card: int) -> 
 
 
 @kernel(inline="always")
-def refill(hands: np.ndarray, counts: np.ndarray, player: int, hand_size: int,
-           deck: np.ndarray, draw_pos: int) -> int:
+def refill(hands: np.ndarray, counts: np.ndarray, player: int, hand_size: int, deck: np.ndarray, draw_pos: int) -> int:
     """Draw back up to ``hand_size`` (or what the draw pile holds); returns the new draw_pos."""
     k = refill_count(counts[player], hand_size, DECK_SIZE - draw_pos)
     for _ in range(k):
@@ -211,11 +211,31 @@ FLOAT_WIDTH = 32
 Rollout = namedtuple(
     "Rollout",
     [
-        "search_cards", "search_piles", "search_score", "search_square", "unseen",
-        "r_deck", "r_hands", "r_counts", "r_piles", "r_below", "r_stats",
-        "s_deck", "s_hands", "s_counts", "candidate_extras",
-        "plan", "o_stats", "o_params", "snap_hands", "snap_counts", "snap_piles", "snap_below",
-        "snap_meta", "after_piles", "after_below",
+        "search_cards",
+        "search_piles",
+        "search_score",
+        "search_square",
+        "unseen",
+        "r_deck",
+        "r_hands",
+        "r_counts",
+        "r_piles",
+        "r_below",
+        "r_stats",
+        "s_deck",
+        "s_hands",
+        "s_counts",
+        "candidate_extras",
+        "plan",
+        "o_stats",
+        "o_params",
+        "snap_hands",
+        "snap_counts",
+        "snap_piles",
+        "snap_below",
+        "snap_meta",
+        "after_piles",
+        "after_below",
     ],
 )
 
@@ -291,8 +311,7 @@ def play_card(hands, counts, player, slot, pile, piles, below, stats) -> None:
 def play_sequence(hands, counts, player, piles, below, cards, pile_of, length, stats) -> None:
     """Apply a chosen sequence of plays (cards by value) to the live state."""
     for d in range(length):
-        play_card(hands, counts, player, find_slot(hands, counts, player, cards[d]), pile_of[d],
-                  piles, below, stats)
+        play_card(hands, counts, player, find_slot(hands, counts, player, cards[d]), pile_of[d], piles, below, stats)
 
 
 @kernel(inline="always")
@@ -337,6 +356,11 @@ def setup_game(deal_seed, players, hand_size, deck, hands, counts, piles, below,
 def new_table():
     """Fresh state arrays of one game (deck, hands, counts, piles, below, rng), reused by every
     game of a batch."""
-    return (np.empty(DECK_SIZE, np.int64), np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
-            np.zeros(MAX_PLAYERS, np.int64), np.empty(N_PILES, np.int64),
-            np.empty(HIGHEST_CARD + 2, np.int64), np.empty(1, np.uint64))
+    return (
+        np.empty(DECK_SIZE, np.int64),
+        np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
+        np.zeros(MAX_PLAYERS, np.int64),
+        np.empty(N_PILES, np.int64),
+        np.empty(HIGHEST_CARD + 2, np.int64),
+        np.empty(1, np.uint64),
+    )

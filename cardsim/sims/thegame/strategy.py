@@ -82,7 +82,8 @@ DECISIONS: tuple[str, ...] = ("play", "signal", "opening")
 REQUIRED_DECISIONS: tuple[str, ...] = ("play",)
 #: Legal choices of ``signal``: every subset of the four piles, as sorted tuples.
 SIGNAL_CHOICES: tuple[tuple[int, ...], ...] = tuple(
-    combo for size in range(N_PILES + 1) for combo in itertools.combinations(range(N_PILES), size))
+    combo for size in range(N_PILES + 1) for combo in itertools.combinations(range(N_PILES), size)
+)
 #: Legal choices of ``opening``: 0 (excellent start) to 1000 (hopeless).
 OPENING_CHOICES: tuple[int, ...] = tuple(range(1001))
 END_TURN = None
@@ -151,17 +152,27 @@ class Table:
     the same plays and refills, and a turn may only start when its minimum can be played in
     some order (:func:`~cardsim.sims.thegame.turn_search.completable_plays`)."""
 
-    def __init__(self, deal_seed: int, players: int, hand_size: int | None = None,
-                 min_cards: int = 2, backwards_trick: bool = True) -> None:
-        config = TheGameConfig(players=players, min_cards=min_cards, hand_size=hand_size,
-                               backwards_trick=backwards_trick)
+    def __init__(
+        self,
+        deal_seed: int,
+        players: int,
+        hand_size: int | None = None,
+        min_cards: int = 2,
+        backwards_trick: bool = True,
+    ) -> None:
+        config = TheGameConfig(
+            players=players, min_cards=min_cards, hand_size=hand_size, backwards_trick=backwards_trick
+        )
         self.players = players
         self.hand_size = config.effective_hand_size
         self.min_cards = min_cards
         self.trick_ok = backwards_trick
         self.deck, self.hands, self.counts, self.piles, self.below, rng = new_table()
-        self.draw_pos = int(setup_game(int(deal_seed), players, self.hand_size, self.deck,
-                                       self.hands, self.counts, self.piles, self.below, rng))
+        self.draw_pos = int(
+            setup_game(
+                int(deal_seed), players, self.hand_size, self.deck, self.hands, self.counts, self.piles, self.below, rng
+            )
+        )
         self.played: tuple[tuple[int, int, int], ...] = ()
         self.log: list[tuple[int, int, int]] = []  # as the kernel logs: (seat, 0, -1) ends a turn
         self.signals: tuple[tuple[int, ...], ...] = ((),) * players
@@ -182,25 +193,36 @@ class Table:
         return DECK_SIZE - self.draw_pos
 
     def hand(self, seat: int) -> tuple[int, ...]:
-        return tuple(self.hands[seat, :self.counts[seat]].tolist())
+        return tuple(self.hands[seat, : self.counts[seat]].tolist())
 
     def view(self, seat: int) -> View:
         """The public view of ``seat`` now (its own hand, nothing hidden)."""
         mover_turn = seat == self.mover
         return View(
-            seat, self.mover, self.players, self.turn, self.hand(seat),
-            tuple(self.piles.tolist()), self.played,
-            tuple(self.counts[:self.players].tolist()), self.draw_left,
+            seat,
+            self.mover,
+            self.players,
+            self.turn,
+            self.hand(seat),
+            tuple(self.piles.tolist()),
+            self.played,
+            tuple(self.counts[: self.players].tolist()),
+            self.draw_left,
             max(self.required - self.played_this_turn, 0) if mover_turn else 0,
-            self.played_this_turn, self.signals, self.min_cards, self.hand_size, self.trick_ok)
+            self.played_this_turn,
+            self.signals,
+            self.min_cards,
+            self.hand_size,
+            self.trick_ok,
+        )
 
     def cards_left(self) -> int:
-        return int(self.counts[:self.players].sum()) + self.draw_left
+        return int(self.counts[: self.players].sum()) + self.draw_left
 
     def stats_row(self) -> np.ndarray:
         """The episode statistics of the batch kernel's rows (``state.S_*`` columns)."""
         row = np.zeros(N_STATS, np.int16)
-        in_hands = int(self.counts[:self.players].sum())
+        in_hands = int(self.counts[: self.players].sum())
         row[S_CARDS_LEFT] = in_hands + self.draw_left
         row[S_IN_HANDS] = in_hands
         row[S_DRAW_LEFT] = self.draw_left
@@ -214,8 +236,19 @@ class Table:
     def _plays(self, to_play: int) -> tuple[tuple[int, int], ...]:
         W, F, C, params, out = _scratch()
         seat = self.mover
-        n = completable_plays(self.hands[seat], int(self.counts[seat]), self.piles, self.below,
-                              to_play, self.trick_ok, params, W, F, C, out)
+        n = completable_plays(
+            self.hands[seat],
+            int(self.counts[seat]),
+            self.piles,
+            self.below,
+            to_play,
+            self.trick_ok,
+            params,
+            W,
+            F,
+            C,
+            out,
+        )
         return tuple(map(_CHOICE.__getitem__, out[:n].tolist()))
 
     def start(self, first: int) -> None:
@@ -253,8 +286,22 @@ class Table:
             self.played_this_turn += 1
             to_play = self.required - self.played_this_turn
             W, F, C, params, out = _scratch()
-            n = play_and_list(self.hands, self.counts, seat, card, pile, self.piles, self.below,
-                              max(to_play, 0), self.trick_ok, params, W, F, C, out)
+            n = play_and_list(
+                self.hands,
+                self.counts,
+                seat,
+                card,
+                pile,
+                self.piles,
+                self.below,
+                max(to_play, 0),
+                self.trick_ok,
+                params,
+                W,
+                F,
+                C,
+                out,
+            )
             if n:
                 self.legal = tuple(map(_CHOICE.__getitem__, out[:n].tolist()))
                 if to_play <= 0:
@@ -263,8 +310,7 @@ class Table:
         self.extra += self.played_this_turn - self.required
         self.turns += 1
         self.log.append((seat, 0, LOG_TURN_END))
-        self.draw_pos = int(refill(self.hands, self.counts, seat, self.hand_size, self.deck,
-                                   self.draw_pos))
+        self.draw_pos = int(refill(self.hands, self.counts, seat, self.hand_size, self.deck, self.draw_pos))
         self._begin_turn((seat + 1) % self.players)
         return True
 
@@ -273,22 +319,52 @@ def _talks(strategy: Any, name: str) -> bool:
     return callable(getattr(strategy, name, None))
 
 
-def play_table(strategy: Any, spec: str, deal_seed: int, players: int, *,
-               hand_size: int | None = None, min_cards: int = 2, backwards_trick: bool = True,
-               time_limit: float = DEFAULT_TIME_LIMIT, clock: DecisionClock | None = None) -> Table:
+def play_table(
+    strategy: Any,
+    spec: str,
+    deal_seed: int,
+    players: int,
+    *,
+    hand_size: int | None = None,
+    min_cards: int = 2,
+    backwards_trick: bool = True,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    clock: DecisionClock | None = None,
+) -> Table:
     """One game with every seat played by ``strategy`` (every decision checked by
     :func:`~cardsim.sims.core.user_strategy.decide`); returns the finished table (its
     ``stats_row()`` and ``log``). A failing decision raises a ``StrategyError``. ``clock``: the
     entered decision clock of a batch of games (one is started for this game otherwise)."""
     if clock is None:
         with DecisionClock() as clock:
-            return play_table(strategy, spec, deal_seed, players, hand_size=hand_size, min_cards=min_cards,
-                              backwards_trick=backwards_trick, time_limit=time_limit, clock=clock)
+            return play_table(
+                strategy,
+                spec,
+                deal_seed,
+                players,
+                hand_size=hand_size,
+                min_cards=min_cards,
+                backwards_trick=backwards_trick,
+                time_limit=time_limit,
+                clock=clock,
+            )
     table = Table(deal_seed, players, hand_size, min_cards, backwards_trick)
     first = 0
     if _talks(strategy, "opening"):
-        bids = [decide(strategy, "opening", table.view(seat), OPENING_CHOICES, spec=spec,
-                       seat=seat, turn=0, time_limit=time_limit, clock=clock) for seat in range(players)]
+        bids = [
+            decide(
+                strategy,
+                "opening",
+                table.view(seat),
+                OPENING_CHOICES,
+                spec=spec,
+                seat=seat,
+                turn=0,
+                time_limit=time_limit,
+                clock=clock,
+            )
+            for seat in range(players)
+        ]
         first = bids.index(min(bids))
     signal = _talks(strategy, "signal") and players > 1
     table.start(first)
@@ -296,12 +372,32 @@ def play_table(strategy: Any, spec: str, deal_seed: int, players: int, *,
         seat = table.mover
         if signal and table.played_this_turn == 0:
             table.signals = tuple(
-                decide(strategy, "signal", table.view(q), SIGNAL_CHOICES, spec=spec, seat=q,
-                       turn=table.turn, time_limit=time_limit, clock=clock)
-                if q != seat and table.counts[q] > 0 else ()
-                for q in range(players))
-        choice = decide(strategy, "play", table.view(seat), table.legal, spec=spec, seat=seat,
-                        turn=table.turn, time_limit=time_limit, clock=clock)
+                decide(
+                    strategy,
+                    "signal",
+                    table.view(q),
+                    SIGNAL_CHOICES,
+                    spec=spec,
+                    seat=q,
+                    turn=table.turn,
+                    time_limit=time_limit,
+                    clock=clock,
+                )
+                if q != seat and table.counts[q] > 0
+                else ()
+                for q in range(players)
+            )
+        choice = decide(
+            strategy,
+            "play",
+            table.view(seat),
+            table.legal,
+            spec=spec,
+            seat=seat,
+            turn=table.turn,
+            time_limit=time_limit,
+            clock=clock,
+        )
         table.play(choice)
     return table
 
@@ -311,17 +407,34 @@ def play_game(strategy: Any, spec: str, deal_seed: int, players: int, **rules: A
     return play_table(strategy, spec, deal_seed, players, **rules).stats_row()
 
 
-def play_games(strategy: Any, spec: str, deal_seeds: np.ndarray, players: int, *,
-               hand_size: int | None = None, min_cards: int = 2, backwards_trick: bool = True,
-               time_limit: float = DEFAULT_TIME_LIMIT) -> np.ndarray:
+def play_games(
+    strategy: Any,
+    spec: str,
+    deal_seeds: np.ndarray,
+    players: int,
+    *,
+    hand_size: int | None = None,
+    min_cards: int = 2,
+    backwards_trick: bool = True,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> np.ndarray:
     """One game per seed (see :func:`play_game`): an int16 array [n, N_STATS] like the batch
     kernel's :func:`~cardsim.sims.thegame.batch.play_games`."""
     check_methods(strategy, spec, REQUIRED_DECISIONS)
     out = np.zeros((len(deal_seeds), N_STATS), np.int16)
     with DecisionClock() as clock:  # one timer for the batch, not one per decision
         for g, seed in enumerate(np.asarray(deal_seeds).tolist()):
-            out[g] = play_table(strategy, spec, seed, players, hand_size=hand_size, min_cards=min_cards,
-                                backwards_trick=backwards_trick, time_limit=time_limit, clock=clock).stats_row()
+            out[g] = play_table(
+                strategy,
+                spec,
+                seed,
+                players,
+                hand_size=hand_size,
+                min_cards=min_cards,
+                backwards_trick=backwards_trick,
+                time_limit=time_limit,
+                clock=clock,
+            ).stats_row()
     return out
 
 
@@ -350,8 +463,17 @@ def fresh_copy(strategy: Any) -> Any:
         return strategy
 
 
-def evaluate_chunk(spec: str, shown: str, against: str, players: int, seed: int, chunk: int,
-                   size: int, rules: dict[str, Any], time_limit: float) -> dict[str, Any]:
+def evaluate_chunk(
+    spec: str,
+    shown: str,
+    against: str,
+    players: int,
+    seed: int,
+    chunk: int,
+    size: int,
+    rules: dict[str, Any],
+    time_limit: float,
+) -> dict[str, Any]:
     """One chunk of an evaluation, in a worker: every deal played once by the strategy
     ``spec`` (loaded here, a fresh copy per chunk; ``shown`` is the spec as the user wrote it)
     and once by the built-in
@@ -366,18 +488,30 @@ def evaluate_chunk(spec: str, shown: str, against: str, players: int, seed: int,
 
     deals = chunk_deal_seeds(seed, chunk, size)
     try:
-        user = play_games(fresh_copy(load_strategy(spec)), shown, deals, players,
-                          time_limit=time_limit, **rules)
+        user = play_games(fresh_copy(load_strategy(spec)), shown, deals, players, time_limit=time_limit, **rules)
     except StrategyError as exc:
-        return {"error": {"problem": exc.problem, "strategy": exc.strategy, "seat": exc.seat,
-                          "turn": exc.turn, "decision": exc.decision,
-                          "traceback": strategy_traceback(exc)}}
+        return {
+            "error": {
+                "problem": exc.problem,
+                "strategy": exc.strategy,
+                "seat": exc.seat,
+                "turn": exc.turn,
+                "decision": exc.decision,
+                "traceback": strategy_traceback(exc),
+            }
+        }
     except UserError as exc:
         return {"error": {"message": str(exc)}}
     config = TheGameConfig(players=players, strategy=against, **rules)
-    builtin = kernel_games(deals, players, config.effective_hand_size, config.min_cards,
-                           config.backwards_trick, STRATEGIES[against][0],
-                           strategy_params(players, against))
+    builtin = kernel_games(
+        deals,
+        players,
+        config.effective_hand_size,
+        config.min_cards,
+        config.backwards_trick,
+        STRATEGIES[against][0],
+        strategy_params(players, against),
+    )
     return {"user": user, "builtin": builtin, "deals": deals}
 
 
@@ -394,13 +528,28 @@ def warm_up(players: int, against: str, rules: dict[str, Any]) -> None:
     if table.legal:
         table.play(table.legal[-1])
     config = TheGameConfig(players=players, strategy=against, **rules)
-    kernel_games(np.ones(1, np.int64), players, config.effective_hand_size, config.min_cards,
-                 config.backwards_trick, STRATEGIES[against][0], strategy_params(players, against))
+    kernel_games(
+        np.ones(1, np.int64),
+        players,
+        config.effective_hand_size,
+        config.min_cards,
+        config.backwards_trick,
+        STRATEGIES[against][0],
+        strategy_params(players, against),
+    )
 
 
-def evaluate_games(spec: str, shown: str, against: str, players: int, n: int, seed: int,
-                   jobs: int, rules: dict[str, Any],
-                   time_limit: float = DEFAULT_TIME_LIMIT) -> dict[str, np.ndarray]:
+def evaluate_games(
+    spec: str,
+    shown: str,
+    against: str,
+    players: int,
+    n: int,
+    seed: int,
+    jobs: int,
+    rules: dict[str, Any],
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> dict[str, np.ndarray]:
     """``n`` deals, in chunks of :data:`EVALUATE_CHUNK` run by ``jobs`` joblib workers or the
     current dask cluster (:mod:`cardsim.sims.core.parallel`; each
     loads the strategy from ``spec``), played by the strategy and by the built-in: the rows of
@@ -412,8 +561,7 @@ def evaluate_games(spec: str, shown: str, against: str, players: int, n: int, se
 
     sizes = [min(EVALUATE_CHUNK, n - start) for start in range(0, n, EVALUATE_CHUNK)]
     warm_up(players, against, rules)
-    work = [(spec, shown, against, players, seed, chunk, size, rules, time_limit)
-            for chunk, size in enumerate(sizes)]
+    work = [(spec, shown, against, players, seed, chunk, size, rules, time_limit) for chunk, size in enumerate(sizes)]
     results = run_chunks(evaluate_chunk, work, jobs)
     for result in results:
         error = result.get("error")
@@ -421,8 +569,12 @@ def evaluate_games(spec: str, shown: str, against: str, players: int, n: int, se
             continue
         if "message" in error:
             raise UserError(error["message"])
-        raise StrategyError(error["problem"], strategy=error["strategy"], seat=error["seat"],
-                            turn=error["turn"], decision=error["decision"],
-                            traceback_text=error["traceback"])
-    return {name: np.concatenate([result[name] for result in results])
-            for name in ("user", "builtin", "deals")}
+        raise StrategyError(
+            error["problem"],
+            strategy=error["strategy"],
+            seat=error["seat"],
+            turn=error["turn"],
+            decision=error["decision"],
+            traceback_text=error["traceback"],
+        )
+    return {name: np.concatenate([result[name] for result in results]) for name in ("user", "builtin", "deals")}

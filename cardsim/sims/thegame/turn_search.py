@@ -115,8 +115,7 @@ def record_pair(W, F, C, keep, n_cand, total, hand, s1, p1, s2, p2) -> int:
 
 
 @kernel(refcounts=False)
-def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F, C,
-               keep) -> int:
+def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F, C, keep) -> int:
     """:func:`best_sequences` for the common case of two effective-gap plays, enumerating the
     same canonical sequences with single-play costs computed once: plays on two different piles
     add up, only a second play on the same pile needs a new cost. With ``keep`` = 1 a first
@@ -185,8 +184,7 @@ def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F,
                     total += F[F_SINGLE_PAIR, code1]
                 if pair_penalty != 0.0 and not is_backwards_trick(card2, p1, card1):
                     partner2 = far_partner(card2, p1)
-                    if 0 <= partner2 < SLOT_TABLE and slot_of[partner2] >= 0 \
-                            and slot_of[partner2] != s1:
+                    if 0 <= partner2 < SLOT_TABLE and slot_of[partner2] >= 0 and slot_of[partner2] != s1:
                         total += pair_penalty
                 n_cand = record_pair(W, F, C, keep, n_cand, total, hand, s1, p1, s2, p1)
             for p2 in range(p1 + 1, N_PILES):
@@ -212,8 +210,9 @@ def best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F,
 
 
 @kernel(literals=("effective",), refcounts=False)
-def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, params,
-                   pile_penalty, W, F, C, keep) -> int:
+def best_sequences(
+    hand, hcount, piles, below, required, trick_ok, effective, params, pile_penalty, W, F, C, keep
+) -> int:
     """The ``keep`` cheapest legal sequences of exactly ``required`` plays, cheapest first, in
     C[0] / C[1] / F[F_CAND_COST]; returns how many exist (0: none is legal).
 
@@ -225,8 +224,7 @@ def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, pa
     if required > hcount:
         return 0
     if effective and required == 2:
-        return best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F, C,
-                          keep)
+        return best_pairs(hand, hcount, piles, below, trick_ok, params, pile_penalty, W, F, C, keep)
     used = W[R_USED]
     work = W[R_WORK]
     for s in range(MAX_HAND):
@@ -313,8 +311,7 @@ def best_sequences(hand, hcount, piles, below, required, trick_ok, effective, pa
 
 
 @kernel(refcounts=False)
-def completable_plays(hand, hcount, piles, below, to_play, trick_ok, params, W, F, C,
-                      out) -> int:
+def completable_plays(hand, hcount, piles, below, to_play, trick_ok, params, W, F, C, out) -> int:
     """The plays a turn may make now, as ``card * 4 + pile`` in ``out`` (in hand order, then
     pile); returns how many. A play is legal on its pile (rules 6-7 of ``seeds/the_game.md``)
     and, while ``to_play`` > 1 cards of the minimum are still due, leaves a hand that can play
@@ -336,8 +333,24 @@ def completable_plays(hand, hcount, piles, below, to_play, trick_ok, params, W, 
                 for p in range(N_PILES):
                     tops[p] = piles[p]
                 tops[pile] = card
-                if best_sequences(rest, k, tops[:N_PILES], below, to_play - 1, trick_ok, False,
-                                  params, F[F_NO_PENALTY], W, F, C, 1) == 0:
+                if (
+                    best_sequences(
+                        rest,
+                        k,
+                        tops[:N_PILES],
+                        below,
+                        to_play - 1,
+                        trick_ok,
+                        False,
+                        params,
+                        F[F_NO_PENALTY],
+                        W,
+                        F,
+                        C,
+                        1,
+                    )
+                    == 0
+                ):
                     continue
             out[n] = card * N_PILES + pile
             n += 1
@@ -345,11 +358,9 @@ def completable_plays(hand, hcount, piles, below, to_play, trick_ok, params, W, 
 
 
 @kernel(refcounts=False)
-def play_and_list(hands, counts, player, card, pile, piles, below, to_play, trick_ok, params, W,
-                  F, C, out) -> int:
+def play_and_list(hands, counts, player, card, pile, piles, below, to_play, trick_ok, params, W, F, C, out) -> int:
     """Play ``card`` (held by ``player``) on ``pile``, then list the player's next plays as
     :func:`completable_plays` does for ``to_play`` more cards; returns how many. One call per
     decision of the Python engine instead of two."""
     apply_play(hands, counts, player, find_slot(hands, counts, player, card), pile, piles, below)
-    return completable_plays(hands[player], counts[player], piles, below, to_play, trick_ok,
-                             params, W, F, C, out)
+    return completable_plays(hands[player], counts[player], piles, below, to_play, trick_ok, params, W, F, C, out)
