@@ -151,6 +151,11 @@ def category_floor(score: int) -> int:
     return CATEGORY_FLOOR[CATEGORY_OF_SCORE[score >> 1]]
 
 
+def describe_category(score: int) -> str:
+    """Ranking name of a gang hand score, e.g. ``"full house"``."""
+    return CATEGORY_NAMES[int(CATEGORY_OF_SCORE[int(score) >> 1])]
+
+
 @kernel(refcounts=False)
 def hand_score(pocket: np.ndarray, size: int, board: np.ndarray, shown: int) -> int:
     """Score of the best five of the pocket plus the ``shown`` first community cards (four
