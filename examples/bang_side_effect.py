@@ -1,6 +1,5 @@
 """Win rate of every side, same deals, with a user strategy in one seat vs the tuned bot there.
 usage: python examples/bang_side_effect.py FILE.py:NAME ROLE PLAYERS N [SEED]"""
-
 import sys
 import numpy as np
 from cardsim.sims.core.user_strategy import load_strategy
@@ -18,7 +17,5 @@ for s, name in enumerate(SIDE_NAMES[:3]):
     u, b = (user == s).astype(float), (base == s).astype(float)
     d = u - b
     half = 1.96 * d.std(ddof=1) / np.sqrt(n)
-    print(
-        f"  {name:9s} with strategy {100 * u.mean():5.1f}%  with tuned {100 * b.mean():5.1f}%  "
-        f"diff {100 * d.mean():+5.2f} [{100 * (d.mean() - half):+.2f}, {100 * (d.mean() + half):+.2f}]"
-    )
+    print(f"  {name:9s} with strategy {100*u.mean():5.1f}%  with tuned {100*b.mean():5.1f}%  "
+          f"diff {100*d.mean():+5.2f} [{100*(d.mean()-half):+.2f}, {100*(d.mean()+half):+.2f}]")

@@ -34,8 +34,8 @@ nav a { color: var(--accent); }
 .table-wrap { overflow-x: auto; margin: .4rem 0 1rem; -webkit-overflow-scrolling: touch; }
 table { border-collapse: collapse; font-size: .9rem; min-width: 50%; }
 caption { text-align: left; font-weight: 600; padding: .3rem 0; caption-side: top; }
-th, td { padding: .3rem .6rem; border-bottom: 1px solid var(--rule); text-align: left;
-  vertical-align: top; overflow-wrap: break-word; }
+th, td { padding: .3rem .45rem; border-bottom: 1px solid var(--rule); text-align: left;
+  vertical-align: top; overflow-wrap: anywhere; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 th { background: var(--band); cursor: pointer; user-select: none; position: relative; }
 th[aria-sort="ascending"]::after { content: " \\25B2"; font-size: .7em; }

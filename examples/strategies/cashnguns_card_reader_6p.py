@@ -99,9 +99,9 @@ def resolve(targets, cards, lying, alive):
 class Base:
     """Perfect card knowledge; parameters set by subclasses."""
 
-    K = 1  # stand when hit if my wounds after the round stay <= K
-    THETA = 1.3  # fire loaded when loot >= THETA x expected
-    KILL = True  # fire loaded at a 2-wound opponent who will not lie
+    K = 1            # stand when hit if my wounds after the round stay <= K
+    THETA = 1.3      # fire loaded when loot >= THETA x expected
+    KILL = True      # fire loaded at a 2-wound opponent who will not lie
     TARGET = "score"  # whom to aim at when not killing
 
     def __init__(self):
@@ -148,18 +148,8 @@ class Base:
                 continue
             like = []
             for typ in (D2, D7):
-                pred = opp_lies(
-                    typ,
-                    s,
-                    snap["targets"],
-                    snap["alive"],
-                    snap["wounds"],
-                    snap["money"],
-                    snap["revealed"],
-                    snap["pot"],
-                    snap["exp"],
-                    snap["round"],
-                )
+                pred = opp_lies(typ, s, snap["targets"], snap["alive"], snap["wounds"], snap["money"],
+                                snap["revealed"], snap["pot"], snap["exp"], snap["round"])
                 like.append(1.0 if pred == lay[s] else 1e-3)
             self._bayes(s, like)
         self.snap = None
@@ -222,7 +212,8 @@ class Base:
                 s = max(kills, key=lambda x: (sc[x], -view.wounds[x]))
                 return s, self.loaded_card(hand)
         top = max(opps, key=lambda x: (sc[x], -view.wounds[x], -x))
-        fire = loaded and (hand[0] == 0 or loaded >= left or view.loot_value >= self.THETA * view.expected_loot)
+        fire = loaded and (hand[0] == 0 or loaded >= left
+                           or view.loot_value >= self.THETA * view.expected_loot)
         if fire:
             return top, self.loaded_card(hand)
         return top, 0 if hand[0] else self.loaded_card(hand)
@@ -249,16 +240,9 @@ class Base:
         self._start(view)
         self._aim_update(view)
         money = [m // U for m in view.money]
-        self.snap = {
-            "round": view.round,
-            "targets": view.targets,
-            "alive": view.alive,
-            "wounds": view.wounds,
-            "money": money,
-            "revealed": view.revealed,
-            "pot": view.loot_value / U,
-            "exp": view.expected_loot / U,
-        }
+        self.snap = {"round": view.round, "targets": view.targets, "alive": view.alive, "wounds": view.wounds,
+                     "money": money, "revealed": view.revealed, "pot": view.loot_value / U,
+                     "exp": view.expected_loot / U}
         return self.decide_lie(view)
 
     def decide_lie(self, view):

@@ -18,9 +18,7 @@ from numba import njit
 import importlib.util as _ilu
 import os as _os
 
-_spec = _ilu.spec_from_file_location(
-    "cg6_base", _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "cashnguns_card_reader_6p.py")
-)
+_spec = _ilu.spec_from_file_location("cg6_base", _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "cashnguns_card_reader_6p.py"))
 _cg6 = _ilu.module_from_spec(_spec)
 _spec.loader.exec_module(_cg6)
 Base = _cg6.Base
@@ -120,29 +118,8 @@ def _hits_on(me, targets, cards, lying, alive, n):
 
 
 @njit(cache=False)
-def _rollout(
-    me,
-    n,
-    r0,
-    alive0,
-    money0,
-    wounds0,
-    shame0,
-    rev0,
-    table0,
-    drawn0,
-    ohand0,
-    myhand0,
-    p2,
-    fire0,
-    exp0,
-    tgt0,
-    my_aim0,
-    my_card0,
-    my_lie0,
-    K,
-    shame_u,
-):
+def _rollout(me, n, r0, alive0, money0, wounds0, shame0, rev0, table0, drawn0, ohand0, myhand0, p2,
+             fire0, exp0, tgt0, my_aim0, my_card0, my_lie0, K, shame_u):
     alive = alive0.copy()
     money = money0.copy()
     wounds = wounds0.copy()
@@ -319,31 +296,8 @@ def _rollout(
 
 
 @njit(cache=False)
-def _evaluate(
-    seed,
-    M,
-    me,
-    n,
-    r0,
-    alive0,
-    money0,
-    wounds0,
-    shame0,
-    rev0,
-    table0,
-    drawn0,
-    ohand0,
-    myhand0,
-    p2,
-    fire0,
-    exp0,
-    tgt0,
-    aims,
-    cards,
-    lies,
-    K,
-    shame_u,
-):
+def _evaluate(seed, M, me, n, r0, alive0, money0, wounds0, shame0, rev0, table0, drawn0, ohand0, myhand0, p2,
+              fire0, exp0, tgt0, aims, cards, lies, K, shame_u):
     """Mean win over M rollouts for each candidate (aims[i], cards[i], lies[i]); common random
     numbers: sample j uses the same seed for every candidate."""
     nc = aims.shape[0]
@@ -351,29 +305,8 @@ def _evaluate(
     for j in range(M):
         for i in range(nc):
             np.random.seed(seed + j)
-            out[i] += _rollout(
-                me,
-                n,
-                r0,
-                alive0,
-                money0,
-                wounds0,
-                shame0,
-                rev0,
-                table0,
-                drawn0,
-                ohand0,
-                myhand0,
-                p2,
-                fire0,
-                exp0,
-                tgt0,
-                aims[i],
-                cards[i],
-                lies[i],
-                K,
-                shame_u,
-            )
+            out[i] += _rollout(me, n, r0, alive0, money0, wounds0, shame0, rev0, table0, drawn0, ohand0, myhand0,
+                               p2, fire0, exp0, tgt0, aims[i], cards[i], lies[i], K, shame_u)
     return out / M
 
 
@@ -381,7 +314,7 @@ class Plan(Base):
     K = 2
     M = 48
     M_LIE = 48
-    FROM = 0  # plan aims/cards from this round on (earlier: the heuristic)
+    FROM = 0          # plan aims/cards from this round on (earlier: the heuristic)
     PLAN_LIE = True
 
     def _arrays(self, view):
@@ -413,31 +346,9 @@ class Plan(Base):
         cards = np.array([c for _, c in cand], np.int64)
         lies = np.full(len(cand), -1, np.int64)
         tgt0 = np.full(n, -2, np.int64)
-        vals = _evaluate(
-            self._seed(view, 0),
-            self.M,
-            view.seat,
-            n,
-            view.round,
-            alive,
-            money,
-            wounds,
-            shame,
-            rev,
-            table,
-            drawn,
-            ohand,
-            myhand,
-            p2,
-            bool(self.fires[view.round]),
-            view.expected_loot / U,
-            tgt0,
-            aims,
-            cards,
-            lies,
-            self.K,
-            view.shame_value / U,
-        )
+        vals = _evaluate(self._seed(view, 0), self.M, view.seat, n, view.round, alive, money, wounds, shame, rev,
+                         table, drawn, ohand, myhand, p2, bool(self.fires[view.round]), view.expected_loot / U,
+                         tgt0, aims, cards, lies, self.K, view.shame_value / U)
         best = max(range(len(cand)), key=lambda i: (round(vals[i], 9), -cards[i]))
         return int(aims[best]), int(cards[best])
 
@@ -464,31 +375,9 @@ class Plan(Base):
         aims = np.array([view.targets[view.seat]] * 2, np.int64)
         cards = np.array([mine] * 2, np.int64)
         lies = np.array([0, 1], np.int64)
-        vals = _evaluate(
-            self._seed(view, 7),
-            self.M_LIE,
-            view.seat,
-            n,
-            view.round,
-            alive,
-            money,
-            wounds,
-            shame,
-            rev,
-            table,
-            drawn,
-            ohand,
-            myhand,
-            p2,
-            bool(self.fires[view.round]),
-            view.expected_loot / U,
-            tgt0,
-            aims,
-            cards,
-            lies,
-            self.K,
-            view.shame_value / U,
-        )
+        vals = _evaluate(self._seed(view, 7), self.M_LIE, view.seat, n, view.round, alive, money, wounds, shame,
+                         rev, table, drawn, ohand, myhand, p2, bool(self.fires[view.round]),
+                         view.expected_loot / U, tgt0, aims, cards, lies, self.K, view.shame_value / U)
         if vals[0] == vals[1]:
             return h_rule
         return bool(vals[1] > vals[0])
@@ -517,31 +406,10 @@ class P96(Plan):
 def _warm():
     n = 6
     z = np.zeros(n, np.int64)
-    _evaluate(
-        1,
-        1,
-        0,
-        n,
-        0,
-        np.ones(n, np.bool_),
-        z,
-        z,
-        z,
-        np.zeros((n, 3), np.int64),
-        np.array([2, 2, 1]),
-        np.array([2, 2, 1]),
-        np.array([5, 2, 1]),
-        np.array([5, 2, 1]),
-        np.full(n, 0.8),
-        False,
-        10.6,
-        np.full(n, -2, np.int64),
-        np.array([1], np.int64),
-        np.array([0], np.int64),
-        np.array([-1], np.int64),
-        2,
-        -1.0,
-    )
+    _evaluate(1, 1, 0, n, 0, np.ones(n, np.bool_), z, z, z, np.zeros((n, 3), np.int64), np.array([2, 2, 1]),
+              np.array([2, 2, 1]), np.array([5, 2, 1]), np.array([5, 2, 1]), np.full(n, 0.8), False, 10.6,
+              np.full(n, -2, np.int64), np.array([1], np.int64), np.array([0], np.int64), np.array([-1], np.int64),
+              2, -1.0)
 
 
 _warm()
@@ -574,37 +442,14 @@ class PSH(Plan):
             aims = np.array([a for a, _ in cs], np.int64)
             cards = np.array([c for _, c in cs], np.int64)
             lies = np.full(len(cs), -1, np.int64)
-            return _evaluate(
-                s0,
-                m,
-                view.seat,
-                n,
-                view.round,
-                alive,
-                money,
-                wounds,
-                shame,
-                rev,
-                table,
-                drawn,
-                ohand,
-                myhand,
-                p2,
-                fire,
-                exp,
-                tgt0,
-                aims,
-                cards,
-                lies,
-                self.K,
-                sv,
-            )
+            return _evaluate(s0, m, view.seat, n, view.round, alive, money, wounds, shame, rev, table, drawn,
+                             ohand, myhand, p2, fire, exp, tgt0, aims, cards, lies, self.K, sv)
 
         v1 = run(cand, seed, self.M1)
         order = sorted(range(len(cand)), key=lambda i: (-v1[i], cand[i][1]))
         if len(cand) <= 1:
             return cand[0]
-        keep = [cand[i] for i in order[: self.TOP]]
+        keep = [cand[i] for i in order[:self.TOP]]
         v2 = run(keep, seed + self.M1, self.M2)
         tot = [(v1[order[j]] * self.M1 + v2[j] * self.M2) for j in range(len(keep))]
         best = max(range(len(keep)), key=lambda j: (round(tot[j], 9), -keep[j][1]))

@@ -6,7 +6,6 @@ expected, replayed from remembered loot history; safe: loaded when my counted lo
 <= safe). Lie down iff any aimer on me could be loaded under some member rule, or (shame>0)
 the share looks below the shame value. Fire my loaded cards in rounds FIRE at the richest."""
 
-
 def loaded_chance(rev):
     c, b, x = rev
     un = 8 - c - b - x
@@ -14,7 +13,7 @@ def loaded_chance(rev):
 
 
 class Reader:
-    types = ()  # ('late',), ('bigpot', pot), ('safe', thr, read)
+    types = ()          # ('late',), ('bigpot', pot), ('safe', thr, read)
     fire = (0, 1, 2)
     aim_rule = "leader"
     share_lie = True
@@ -89,107 +88,40 @@ LATE5 = (("late",), ("safe", 0.2679, 0))
 LATE6 = (("late",), ("bigpot", 1.5), ("safe", 0.225, 0), ("safe", 0.1833, 0), ("safe", 0.0, 0))
 BP4 = (("bigpot", 1.05),)
 
-
-class R5(Reader):
-    types = LATE5
-
-
-class R5late(Reader):
-    types = LATE5
-    fire = (5, 6, 7)
-
-
-class R5mid(Reader):
-    types = LATE5
-    fire = (2, 3, 4)
-
-
-class R6(Reader):
-    types = LATE6
-
-
-class R6late(Reader):
-    types = LATE6
-    fire = (5, 6, 7)
-
-
-class R6mid(Reader):
-    types = LATE6
-    fire = (2, 3, 4)
-
-
-class R4(Reader):
-    types = BP4
-
-
-class R4late(Reader):
-    types = BP4
-    fire = (5, 6, 7)
-
-
-class R4mid(Reader):
-    types = BP4
-    fire = (2, 3, 4)
-
-
-class R5none(Reader):
-    types = LATE5
-    fire = ()
-
-
-class R5nolie(Reader):
-    types = ()
-    fire = ()
-
-
-class R5noshare(Reader):
-    types = LATE5
-    fire = ()
-    share_lie = False
+class R5(Reader): types = LATE5
+class R5late(Reader): types = LATE5; fire = (5, 6, 7)
+class R5mid(Reader): types = LATE5; fire = (2, 3, 4)
+class R6(Reader): types = LATE6
+class R6late(Reader): types = LATE6; fire = (5, 6, 7)
+class R6mid(Reader): types = LATE6; fire = (2, 3, 4)
+class R4(Reader): types = BP4
+class R4late(Reader): types = BP4; fire = (5, 6, 7)
+class R4mid(Reader): types = BP4; fire = (2, 3, 4)
+class R5none(Reader): types = LATE5; fire = ()
+class R5nolie(Reader): types = (); fire = ()
+class R5noshare(Reader): types = LATE5; fire = (); share_lie = False
 
 
 class RB(Reader):
     """Fire like bigpot (loot >= pot x expected) instead of fixed rounds."""
-
     pot = 1.05
-
     def card(self, view, legal):
         big = view.loot_value >= self.pot * view.expected_loot
         order = (2, 1, 0) if (big or 0 not in legal) else (0, 1, 2)
         return next(c for c in order if c in legal)
 
-
-class R4b(RB):
-    types = BP4
-    aim_rule = "random"
-
-
-class R4bns(RB):
-    types = BP4
-    aim_rule = "random"
-    share_lie = False
-
-
-class R4bl(RB):
-    types = BP4
-    aim_rule = "leader"
-
-
-class R4b12(RB):
-    types = BP4
-    aim_rule = "random"
-    pot = 1.2
+class R4b(RB): types = BP4; aim_rule = "random"
+class R4bns(RB): types = BP4; aim_rule = "random"; share_lie = False
+class R4bl(RB): types = BP4; aim_rule = "leader"
+class R4b12(RB): types = BP4; aim_rule = "random"; pot = 1.2
 
 
 class D1(RB):
     """Twin of d1 (bigpot 1.05, random aim, lie at 2 guns) with reader switches."""
-
-    types = BP4
-    aim_rule = "random"
-    stand_clicks = False  # stand under 2+ guns when none can be loaded
-    lie_single = False  # lie under one gun that can be loaded
+    types = BP4; aim_rule = "random"
+    stand_clicks = False   # stand under 2+ guns when none can be loaded
+    lie_single = False     # lie under one gun that can be loaded
     lie_one_any = False
-
     def lie_down(self, view, legal):
         me = view.seat
         aimers = [s for s, a in enumerate(view.targets) if a == me and s != me and view.alive[s]]
@@ -200,46 +132,22 @@ class D1(RB):
             return bool(self.lie_single and loaded) or self.lie_one_any
         return False
 
-
-class D1a(D1):
-    stand_clicks = True
-
-
-class D1b(D1):
-    lie_single = True
-
-
-class D1c(D1):
-    lie_one_any = True
+class D1a(D1): stand_clicks = True
+class D1b(D1): lie_single = True
+class D1c(D1): lie_one_any = True
 
 
 class D1x(D1a):
     """D1a plus: an unaimed lie when the loot per living player is below k x shame."""
-
     k = 1.0
-
     def lie_down(self, view, legal):
         n = sum(1 for a in view.alive if a)
         if view.loot_value / n < self.k * view.shame_value:
             return True
         return super().lie_down(view, legal)
 
-
-class D1x1(D1x):
-    k = 1.0
-
-
-class D1x15(D1x):
-    k = 1.5
-
-
-class D1p12(D1a):
-    pot = 1.2
-
-
-class D1p09(D1a):
-    pot = 0.9
-
-
-class D1lead(D1a):
-    aim_rule = "leader"
+class D1x1(D1x): k = 1.0
+class D1x15(D1x): k = 1.5
+class D1p12(D1a): pot = 1.2
+class D1p09(D1a): pot = 0.9
+class D1lead(D1a): aim_rule = "leader"

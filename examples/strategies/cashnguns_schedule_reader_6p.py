@@ -23,10 +23,10 @@ def lchance(rev):
 class Base:
     FIRE_ROUNDS = (0, 1, 2)  # rounds I play my loaded cards (B, B, X order below)
     MY_ORDER = (1, 1, 2)
-    VICTIM = "richest"  # whom the loaded cards go at
-    LIE_LOADED = 0.05  # lie if P(some gun on me loaded) > this
-    SHARE_LIE = True  # lie when the share looks below the shame value
-    AIM_SAFE = True  # when not firing, aim at a known d32 (no retaliation) else victim
+    VICTIM = "richest"       # whom the loaded cards go at
+    LIE_LOADED = 0.05        # lie if P(some gun on me loaded) > this
+    SHARE_LIE = True         # lie when the share looks below the shame value
+    AIM_SAFE = True          # when not firing, aim at a known d32 (no retaliation) else victim
 
     def __init__(self):
         self.w = None
@@ -66,7 +66,7 @@ class Base:
                 if rev[1] > o.count("B") or rev[2] > o.count("X") or rev[0] > o.count("C"):
                     ok = False
                 lk = like_32 if typ == "d32" else like_ret
-                self.w[s][typ] *= lk if ok else 0.0
+                self.w[s][typ] *= (lk if ok else 0.0)
             tot = sum(self.w[s].values())
             if tot <= 0:
                 self.w[s] = dict(PRIOR)
@@ -220,7 +220,6 @@ class V2(Base):
     round (retaliation set / min-loaded-chance set by type posterior) and Bang!Bang!Bang! the
     likeliest loaded aimer (downs it before it fires); when only Clicks, aim at a likely d32
     (it never retaliates); lie down when a loaded gun on me is likely and not disarmed."""
-
     FIRE_FROM = 5
     THREAT = 0.3
     LIE_P = 0.5
@@ -301,7 +300,6 @@ class V2c(V2):
 class V3(V2):
     """V2 with Bang targeting: a 2-wound opponent that will not lie (kill) first, then the top
     score, retaliators penalized before round 7 by RETAL dollars."""
-
     RETAL = 0.0
     KILL = True
     SHARE_LIE = False
@@ -319,7 +317,6 @@ class V3(V2):
                 if r < 7:
                     v -= self.RETAL * (1 - self.w[s]["d32"])
                 return v
-
             t = max(legal, key=lambda s: (val(s), -s))
         return t
 
@@ -412,7 +409,6 @@ class W_tn(W):
 
 class W2(W):
     """W with THREAT 0.5 and the retaliation-aware target for every non-disarming loaded shot."""
-
     THREAT = 0.5
 
     def aim(self, view, legal):
@@ -426,7 +422,6 @@ class W2(W):
                 if r < 7:
                     v -= self.RETAL * (1 - self.w[s]["d32"])
                 return v
-
             t = max(legal, key=lambda s: (val(s), -s))
         return t
 

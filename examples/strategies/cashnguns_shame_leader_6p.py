@@ -7,18 +7,16 @@ bigpot: loot >= pot x expected, replayed from remembered loot; safe: my counted 
 <= safe). Lie down by the threshold rule on that chance; cards in a fixed order; aim at the
 opponent likeliest to hold a Click (or the richest)."""
 
-
 def loaded_chance(rev):
     c, b, x = rev
     un = 8 - c - b - x
     return 0.0 if un <= 0 else (3 - b - x) / un
 
-
 KIND = {"C": 0, "B": 1, "X": 2}
 
 
 class X:
-    members = ()  # (weight, kind, param, read)
+    members = ()   # (weight, kind, param, read)
     order = "CCCCCXBB"
     aim_rule = "clicks"
     wound = 0.0
@@ -69,8 +67,7 @@ class X:
             q = self._predict(view, s, kind, par, read)
             if q is None:
                 continue
-            tot += w
-            acc += w * q
+            tot += w; acc += w * q
         return acc / tot if tot > 0 else loaded_chance(view.revealed[s])
 
     def aim(self, view, legal):
@@ -90,8 +87,7 @@ class X:
         used = [k - h for k, h in zip((5, 2, 1), hand)]
         seen = [0, 0, 0]
         for ch in self.order:
-            k = KIND[ch]
-            seen[k] += 1
+            k = KIND[ch]; seen[k] += 1
             if seen[k] > used[k] and hand[k] > 0:
                 return k
         return max(legal)
@@ -101,8 +97,7 @@ class X:
         ps, g = 1.0, 0
         for s, a in enumerate(view.targets):
             if a == me and s != me and view.alive[s]:
-                g += 1
-                ps *= 1.0 - self.p_loaded(view, s)
+                g += 1; ps *= 1.0 - self.p_loaded(view, s)
         if g == 0:
             return False
         p = 1.0 - ps
@@ -113,49 +108,23 @@ class X:
         return view.shame_value > stand
 
 
-M6 = (
-    (0.578 + 0.197, "late", 0, 0),
-    (0.144, "bigpot", 1.5, 0),
-    (0.037, "safe", 0.225, 0),
-    (0.031, "safe", 0.0, 0),
-    (0.014, "safe", 0.1833, 0),
-)
+M6 = ((0.578 + 0.197, "late", 0, 0), (0.144, "bigpot", 1.5, 0), (0.037, "safe", 0.225, 0),
+      (0.031, "safe", 0.0, 0), (0.014, "safe", 0.1833, 0))
 M5 = ((0.322, "safe", 0.2679, 0), (0.678, "late", 0, 0))
 M4 = ((1.0, "bigpot", 1.05, 0),)
 
-
-class X6(X):
-    members = M6
-
-
-class X6lead(X):
-    members = M6
-    aim_rule = "leader"
-
-
-class X6w(X):
-    members = M6
-    wound = 5000.0
-
-
-class X5(X):
-    members = M5
-    order = "CCCCCBXB"
-
-
-class X5w(X):
-    members = M5
-    order = "CCCCCBXB"
-    wound = 5000.0
+class X6(X): members = M6
+class X6lead(X): members = M6; aim_rule = "leader"
+class X6w(X): members = M6; wound = 5000.0
+class X5(X): members = M5; order = "CCCCCBXB"
+class X5w(X): members = M5; order = "CCCCCBXB"; wound = 5000.0
 
 
 class T(X):
     """Twin of a threshold member (count=0, hit) with a reader switch: stand under guns
     that no mix member can have loaded now."""
-
     hit = 0.375
     stand_clicks = True
-
     def lie_down(self, view, legal):
         me = view.seat
         aimers = [s for s, a in enumerate(view.targets) if a == me and s != me and view.alive[s]]
@@ -170,28 +139,15 @@ class T(X):
         stand = (1 - p) * view.loot_value / n - p * cost
         return view.shame_value > stand
 
-
-class T6(T):
-    members = M6
-
-
-class T6off(T):
-    members = M6
-    stand_clicks = False
-
-
-class T6late(T):
-    members = M6
-    order = "CCCCCBBX"
-    aim_rule = "random"
+class T6(T): members = M6
+class T6off(T): members = M6; stand_clicks = False
+class T6late(T): members = M6; order = "CCCCCBBX"; aim_rule = "random"
 
 
 class Low:
     """Mixin: also lie down, even unaimed, when the loot per living player is below k x shame."""
-
     k = 1.0
     lead_lie = False  # in rounds 6-8 lie under any gun when I am the richest by money
-
     def lie_down(self, view, legal):
         n = sum(1 for a in view.alive if a)
         if view.shame_value > 0 and view.loot_value / n < self.k * view.shame_value:
@@ -202,23 +158,10 @@ class Low:
                 return True
         return super().lie_down(view, legal)
 
-
-class L6a(Low, T6off):
-    k = 1.0
-
-
-class L6b(Low, T6off):
-    k = 1.5
-
-
-class L6c(Low, T6off):
-    k = 0.0
-    lead_lie = True
-
-
-class L4a(Low, T):
-    members = M4
-    k = 1.0
+class L6a(Low, T6off): k = 1.0
+class L6b(Low, T6off): k = 1.5
+class L6c(Low, T6off): k = 0.0; lead_lie = True
+class L4a(Low, T): members = M4; k = 1.0
 
 
 class Killer:
@@ -228,7 +171,6 @@ class Killer:
         if k and (view.hand[1] + view.hand[2]) > 0:
             return max(k, key=lambda s: (view.money[s], -s))
         return r
-
     def card(self, view, legal):
         if view.target >= 0 and view.wounds[view.target] >= 2:
             for c in (1, 2):
@@ -236,82 +178,35 @@ class Killer:
                     return c
         return super().card(view, legal)
 
-
-class K6(Killer, T6off):
-    pass
-
-
-class K6L(Killer, L6a):
-    pass
-
-
-class K4(Killer, T):
-    members = M4
+class K6(Killer, T6off): pass
+class K6L(Killer, L6a): pass
+class K4(Killer, T): members = M4
 
 
 class ScoreLead:
     """Mixin: aim at the opponent with the highest score (money + shame x shame value)."""
-
     def aim(self, view, legal):
         super().aim(view, legal)
         return max(legal, key=lambda s: (view.money[s] + view.shame[s] * view.shame_value, -s))
 
+class S6(ScoreLead, T6off): pass
+class S6a(ScoreLead, L6a): pass
+class T6lead(T6off): aim_rule = "leader"
 
-class S6(ScoreLead, T6off):
-    pass
+class S6b(ScoreLead, T6off): order = "CCCCCBBX"
+class S6c(ScoreLead, T6off): order = "CCCCXBBC"
+class S6d(ScoreLead, T6off): order = "XCCCCCBB"
 
-
-class S6a(ScoreLead, L6a):
-    pass
-
-
-class T6lead(T6off):
-    aim_rule = "leader"
-
-
-class S6b(ScoreLead, T6off):
-    order = "CCCCCBBX"
-
-
-class S6c(ScoreLead, T6off):
-    order = "CCCCXBBC"
-
-
-class S6d(ScoreLead, T6off):
-    order = "XCCCCCBB"
-
-
-class S6K(Killer, ScoreLead, T6off):
-    pass
-
-
-class S6T(ScoreLead, T6):
-    pass
-
-
-class S6r(ScoreLead, T6off):
-    aim_random_early = True
-
-
-class S6w(ScoreLead, T6off):
-    wound = 3000.0
-
-
-class S6h(ScoreLead, T6off):
-    hit = 0.3
-
-
-class S6h2(ScoreLead, T6off):
-    hit = 0.45
-
+class S6K(Killer, ScoreLead, T6off): pass
+class S6T(ScoreLead, T6): pass
+class S6r(ScoreLead, T6off): aim_random_early = True
+class S6w(ScoreLead, T6off): wound = 3000.0
+class S6h(ScoreLead, T6off): hit = 0.3
+class S6h2(ScoreLead, T6off): hit = 0.45
 
 class ScoreLeadW(ScoreLead):
     def aim(self, view, legal):
         X.aim(self, view, legal)
-        return max(
-            legal, key=lambda s: (view.money[s] + view.shame[s] * view.shame_value + 10000 * (view.wounds[s] >= 2), -s)
-        )
+        return max(legal, key=lambda s: (view.money[s] + view.shame[s] * view.shame_value + 10000 * (view.wounds[s] >= 2), -s))
 
-
-class S6k2(ScoreLeadW, T6off):
-    pass
+class S6k2(ScoreLeadW, T6off): pass

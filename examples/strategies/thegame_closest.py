@@ -17,4 +17,5 @@ class Closest:
 
     def signal(self, view, legal):
         close = (-10, 1, 2)  # a trick, or one or two steps away
-        return tuple(p for p in range(4) if any(gap(c, p, view.piles[p]) in close for c in view.hand))
+        return tuple(p for p in range(4)
+                     if any(gap(c, p, view.piles[p]) in close for c in view.hand))

@@ -87,7 +87,6 @@ class Greedy:
             return None
         if view.played_this_turn == 0:
             hand, piles = list(view.hand), list(view.piles)
-            self.plan = one_at_a_time(hand, piles, view.to_play, view.backwards_trick) or cheapest_order(
-                hand, piles, view.to_play, view.backwards_trick
-            )
+            self.plan = (one_at_a_time(hand, piles, view.to_play, view.backwards_trick)
+                         or cheapest_order(hand, piles, view.to_play, view.backwards_trick))
         return self.plan[view.played_this_turn]

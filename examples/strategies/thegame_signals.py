@@ -117,7 +117,8 @@ class Planner:
     def play(self, view, legal_choices):
         below, penalty = below_table(view), self.penalty(view)
         if view.played_this_turn == 0:
-            _, self.plan = cheapest(view.hand, view.piles, view.to_play, view.backwards_trick, below, penalty)
+            _, self.plan = cheapest(view.hand, view.piles, view.to_play, view.backwards_trick,
+                                    below, penalty)
         if view.to_play > 0:
             return self.plan[view.played_this_turn]
         early = view.players >= 3 and view.draw_left > 10  # the reach by phase (params.py)
@@ -141,14 +142,13 @@ class Signals(Planner):
             ahead = [c for c in view.hand if (c > top if pile < 2 else c < top)]
             closest = (min if pile < 2 else max)(ahead) if ahead else None
             trick = view.backwards_trick and any(is_trick(c, pile, top) for c in view.hand)
-            if (
-                trick
-                and -TRICK_BONUS <= SIGNAL_THRESHOLD
-                or (closest is not None and effective_gap(closest, pile, top, below) <= SIGNAL_THRESHOLD)
-            ):
+            if trick and -TRICK_BONUS <= SIGNAL_THRESHOLD or (
+                    closest is not None
+                    and effective_gap(closest, pile, top, below) <= SIGNAL_THRESHOLD):
                 said.append(pile)
         return tuple(said)
 
     def opening(self, view, legal_choices):
-        cost, _ = cheapest(view.hand, view.piles, view.min_cards, view.backwards_trick, below_table(view), (0.0,) * 4)
+        cost, _ = cheapest(view.hand, view.piles, view.min_cards, view.backwards_trick,
+                           below_table(view), (0.0,) * 4)
         return legal_choices[-1] if cost is None else min(int(2 * cost), legal_choices[-1])

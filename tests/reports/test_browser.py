@@ -158,9 +158,9 @@ def test_clicking_headers_sorts_numbers_as_numbers(chromium, tmp_path):
 
 
 def test_probe_catches_a_table_wider_than_the_page(chromium, tmp_path):
-    """The overflow check can fail: a table of unbreakable long cells scrolls sideways."""
-    wide = "x" * 400
-    table = Table("wide", ("a", "b"), ((wide, wide),), ((wide, wide),))
+    """The overflow check can fail: a table of long numbers (which never wrap) scrolls sideways."""
+    wide = "9" * 400
+    table = Table("wide", ("a", "b"), ((wide, wide),), ((1.0, 2.0),))
     seen = probe_page(chromium, render_html(Report("T", "S", (), (Section("s", "S", (table,)),))), tmp_path)
     assert seen["overflow"], seen
 

@@ -15,9 +15,7 @@ app = game_app("hilo")
 def run_command(
     strategy: Annotated[str, typer.Option("--strategy", help="Strategies (comma separated) or 'all'.")] = "all",
     target: Annotated[int, typer.Option("--target", help="Right calls in a row to win.")] = 5,
-    n: NOpt = 20_000,
-    run: RunOpts = RunOptions(),
-    as_json: JsonOpt = False,
+    n: NOpt = 20_000, run: RunOpts = RunOptions(), as_json: JsonOpt = False,
 ) -> None:
     """Win rate per strategy with its 95% interval, and the mean number of right calls.
 
@@ -27,4 +25,5 @@ def run_command(
 
     result = hilo.run(strategy=strategy, target=target, n=n, options=run)
     record_result(result)
-    show_table(result.table, title=f"Higher or Lower: {target} right calls in a row", name="wins", as_json=as_json)
+    show_table(result.table, title=f"Higher or Lower: {target} right calls in a row", name="wins",
+               as_json=as_json)

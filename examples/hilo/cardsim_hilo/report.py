@@ -25,12 +25,8 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
 
 
 def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
-    return (
-        Paragraph(
-            "Call from the shown card (higher on an 8 or below): it beats guessing by "
-            "far; counting the cards seen adds little over five calls."
-        ),
-    )
+    return (Paragraph("Call from the shown card (higher on an 8 or below): it beats guessing by "
+                      "far; counting the cards seen adds little over five calls."),)
 
 
 def rerun(profile: Profile) -> str:

@@ -28,7 +28,8 @@ class HiloConfig:
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
-            raise UserError(f"hilo: unknown strategy {self.strategy!r}; choose from: {', '.join(STRATEGIES)}")
+            raise UserError(f"hilo: unknown strategy {self.strategy!r}; choose from: "
+                            f"{', '.join(STRATEGIES)}")
         if not isinstance(self.target, int) or not 1 <= self.target <= 51:
             raise UserError(f"hilo: target must be 1-51 calls, got {self.target!r}")
 
@@ -70,15 +71,13 @@ def run_batch(config: HiloConfig, rng: np.random.Generator, n: int) -> pl.DataFr
     """One row per game: strategy, target, won (headline), correct calls, first card's rank."""
     decks, coins = deal(rng, n, config.target)
     won, correct = play(decks, coins, config.strategy)
-    return pl.DataFrame(
-        {
-            "strategy": pl.Series([config.strategy] * n, dtype=pl.String),
-            "target": pl.Series(np.full(n, config.target, np.int8)),
-            "won": pl.Series(won),
-            "correct": pl.Series(correct.astype(np.int8)),
-            "first_rank": pl.Series(decks[:, 0].astype(np.int8)),
-        }
-    )
+    return pl.DataFrame({
+        "strategy": pl.Series([config.strategy] * n, dtype=pl.String),
+        "target": pl.Series(np.full(n, config.target, np.int8)),
+        "won": pl.Series(won),
+        "correct": pl.Series(correct.astype(np.int8)),
+        "first_rank": pl.Series(decks[:, 0].astype(np.int8)),
+    })
 
 
 def reference_game(deck: list[int], coins: list[bool], strategy: str) -> tuple[bool, int]:
@@ -114,9 +113,8 @@ def peeking_calls(decks: np.ndarray, coins: np.ndarray) -> np.ndarray:
     return decks[:, 1 : target + 1] > decks[:, :target]
 
 
-def hidden_info_check(
-    seed: int, policy: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
-) -> HiddenInfoResult:
+def hidden_info_check(seed: int, policy: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+                      ) -> HiddenInfoResult:
     """Reshuffle the cards not yet turned up and count the calls made so far that change.
     ``policy``: ``calls(decks, coins)`` to check instead of the three strategies."""
     rng = np.random.default_rng(seed)
@@ -125,7 +123,7 @@ def hidden_info_check(
     compared = changed = 0
     for step in range(coins.shape[1]):
         other = decks.copy()
-        other[:, step + 1 :] = rng.permuted(decks[:, step + 1 :], axis=1)
+        other[:, step + 1:] = rng.permuted(decks[:, step + 1:], axis=1)
         for call in players.values():
             before, after = call(decks, coins), call(other, coins)
             compared += len(decks)
