@@ -186,3 +186,28 @@ def list_valid_names(function: Callable[..., Any], names: dict[str, Sequence[str
     pad = " " * indent
     listed = "\n".join(f"{pad}- ``{keyword}``: {', '.join(values)}" for keyword, values in names.items())
     function.__doc__ = f"{doc.rstrip()}\n\n{pad}Valid names:\n\n{listed}\n{pad}"
+
+
+def crossplay_result(
+    game: str, entrants: Names, players: int, n: int, seed: int, decisions: Sequence[str], play: Callable[..., Any]
+) -> Result:
+    """The ``crossplay`` of The Gang and The Game: ``entrants`` checked and labelled, the
+    matrix of :func:`cardsim.analysis.crossplay.cross_play` over ``play``, one ``Result``."""
+    from cardsim.analysis.crossplay import cross_play, labelled
+
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise UserError(f"--players must be an integer, got {players!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise UserError(f"--n must be a positive integer, got {n!r}")
+    entrants_found = labelled([entrants] if isinstance(entrants, str) else list(entrants))
+    table = cross_play(entrants_found, decisions, play(players, n, seed))
+    manifest = {
+        "command": f"{game} crossplay",
+        "version": __version__,
+        "seed": seed,
+        "runs": [],
+        "players": players,
+        "n": n,
+        "entrants": [dict(label=a, spec=b) for a, b in entrants_found],
+    }
+    return Result(table, table, manifest, {"crossplay": table})

@@ -18,7 +18,16 @@ from cardsim.options import (
 if TYPE_CHECKING:
     pass
 
-from cardsim.api.common import Names, Players, Result, Runs, concat_rows, on_backend, run_options
+from cardsim.api.common import (
+    Names,
+    Players,
+    Result,
+    Runs,
+    concat_rows,
+    crossplay_result,
+    on_backend,
+    run_options,
+)
 
 GANG_MODES = ("basic", "advanced", "professional", "master")
 
@@ -439,23 +448,7 @@ class Gang:
         (``FILE.py:NAME`` or ``LABEL=FILE.py:NAME``, each run in its own process), the team's
         success when every seat but seat 0 plays A and seat 0 plays B (the diagonal: A alone),
         on the same ``n`` deals, with 95% Wilson intervals. ``table``: one row per (team, one)."""
-        from cardsim import __version__
-        from cardsim.analysis.crossplay import cross_play, gang_play, labelled
+        from cardsim.analysis.crossplay import gang_play
         from cardsim.sims.gang.strategy import DECISIONS
 
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise UserError(f"--players must be an integer, got {players!r}")
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise UserError(f"--n must be a positive integer, got {n!r}")
-        entrants_found = labelled([entrants] if isinstance(entrants, str) else list(entrants))
-        table = cross_play(entrants_found, DECISIONS, gang_play(players, n, seed))
-        manifest = {
-            "command": "gang crossplay",
-            "version": __version__,
-            "seed": seed,
-            "runs": [],
-            "players": players,
-            "n": n,
-            "entrants": [dict(label=a, spec=b) for a, b in entrants_found],
-        }
-        return Result(table, table, manifest, {"crossplay": table})
+        return crossplay_result("gang", entrants, players, n, seed, DECISIONS, gang_play)

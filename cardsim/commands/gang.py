@@ -429,17 +429,6 @@ def crossplay_command(
     """
 
     from cardsim.api import gang as api_game
-    from cardsim.commands.output import record_run
+    from cardsim.commands.output import show_crossplay
 
-    result = api_game.crossplay(entrant, players=players, n=n, seed=seed)
-    record_run(None, seed, f"{n} paired deals per cell")
-    table = result.table
-    if as_json:
-        show_table(table, name="crossplay", as_json=True)
-        return
-    grid = table.with_columns(interval_column(table, "p_success", "lo", "hi", scale=100, digits=1).alias("cell"))
-    show_table(
-        grid.pivot(on="one", index="team", values="cell"),
-        title=f"success % of a team of the row's strategy with one seat of the column's, {players} players, "
-        f"n={n} deals per cell, 95% Wilson",
-    )
+    show_crossplay(api_game.crossplay(entrant, players=players, n=n, seed=seed), players, n, seed, as_json)

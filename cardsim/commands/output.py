@@ -313,3 +313,19 @@ def interval_column(
         ],
         dtype=pl.String,
     )
+
+
+def show_crossplay(result: Any, players: int, n: int, seed: int, as_json: bool) -> None:
+    """The ``crossplay`` command's output (The Gang, The Game): its seed record, then the matrix
+    as one document or as a grid of cells (row: the team's strategy, column: the one seat's)."""
+    record_run(None, seed, f"{n} paired deals per cell")
+    table = result.table
+    if as_json:
+        show_table(table, name="crossplay", as_json=True)
+        return
+    grid = table.with_columns(interval_column(table, "p_success", "lo", "hi", scale=100, digits=1).alias("cell"))
+    show_table(
+        grid.pivot(on="one", index="team", values="cell"),
+        title=f"success % of a team of the row's strategy with one seat of the column's, {players} players, "
+        f"n={n} deals per cell, 95% Wilson",
+    )
