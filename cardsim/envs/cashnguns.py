@@ -6,9 +6,9 @@ every seat a Python seat, on a :class:`~cardsim.sims.cashnguns.strategy.GameStat
 decisions this environment hands to its agents in turn (so it cannot play other rules than
 :func:`~cardsim.sims.cashnguns.strategy.play_game`). ``reset(seed=s)`` plays the game of seed
 ``s`` (drawn from the environment's own generator when ``s`` is None), with the kernel's random
-stream (seats shuffled, the loot deck shuffled, and per round two numbers per living seat for
-aim and card and one for lying down), so built-in strategies driving the agents play the
-kernel's games exactly. Agent ``player_k`` is player slot ``k`` of the kernel; the table seat
+streams (the game's stream shuffles the seats and the loot deck; each player's private stream
+gives it three numbers a round: aim, card, lying down), so built-in strategies driving the
+agents play the kernel's games exactly. Agent ``player_k`` is player slot ``k`` of the kernel; the table seat
 it drew (turn order, the index of every per-seat field and of aims) is in its observation and
 view.
 
@@ -25,7 +25,8 @@ all 0 when not its turn), its seat, the round, its hand (3 counts), its aim and 
 counts), its value, the round's expected loot, the notes drawn (3 counts), per seat the cards
 revealed (3 counts), per round and seat the aim (-1 for the dead and the rounds not played) and
 whether it lay down, this round's aims (in the lying-down phase, else -1), the shame value, and
-``u``, the decision's uniform random number of the game's stream (0 when not its turn). The
+``u``, the decision's uniform random number from the agent's private stream (0 when not its
+turn). The
 layout is :func:`obs_layout`. With ``encoding="features"`` the observation is instead numbers
 in [-1, 1] a learner can read (:meth:`raw_env.feature_fields`): seats, rounds, aims and cards as
 one-hot (a seat's "none" as its own category), money / $200k and loot / $50k (clipped), counts

@@ -13,7 +13,7 @@ strategy cannot change the game): ``aims`` and ``lay`` hold the finished rounds 
 aimed (``lie_down``); money in dollars. ``aim`` returns a living opponent's seat, ``card`` a
 kind still in hand (0 Click, 1 Bang!, 2 Bang!Bang!Bang!), ``lie_down`` a bool. The games are
 those of :func:`cardsim.sims.cashnguns.strategy.play_games` with the same logic written in
-Python (tested): the same phases of :mod:`steps`, the same random stream.
+Python (tested): the same phases of :mod:`steps`, the same random streams.
 
 A compiled strategy's illegal answer or exception is one :class:`StrategyError` naming the
 game, seat, turn and decision; unlike a Python strategy it has no time limit (compiled code
@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from cardsim.sims.cashnguns import steps
+from cardsim.sims.cashnguns.rng import private_seeds
 from cardsim.sims.cashnguns.rules import DECK_NOTE_COUNTS, ROUNDS, UNIT_DOLLARS
 from cardsim.sims.cashnguns.strategy import DECISIONS
 from cardsim.sims.core.user_strategy import StrategyError
@@ -79,6 +80,7 @@ def _ask(
 @njit
 def _play_compiled(
     seeds: np.ndarray,
+    slot_privates: np.ndarray,
     lineups: np.ndarray,
     params: np.ndarray,
     shame_value: int,
@@ -95,6 +97,7 @@ def _play_compiled(
     slot_params = np.zeros((players, params.shape[1]), np.float64)
     slot_user = np.zeros(players, np.bool_)
     stream = np.zeros(1, np.uint64)
+    private = np.zeros(players, np.uint64)
     slot_of_seat = np.zeros(players, np.int64)
     seat_params = np.zeros((players, params.shape[1]), np.float64)
     seat_user = np.zeros(players, np.bool_)
@@ -129,7 +132,9 @@ def _play_compiled(
         steps.begin_game(
             slot_params,
             slot_user,
+            slot_privates[game],
             stream,
+            private,
             slot_of_seat,
             seat_params,
             seat_user,
@@ -163,7 +168,7 @@ def _play_compiled(
                 hands,
                 seat_params,
                 seat_user,
-                stream,
+                private,
                 u,
                 targets,
                 bullets,
@@ -251,6 +256,7 @@ def play_compiled(
     try:
         _play_compiled(
             seeds,
+            private_seeds(seeds, lineups.shape[1]),
             lineups,
             np.ascontiguousarray(rows, np.float64),
             int(shame_value),

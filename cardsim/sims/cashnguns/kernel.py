@@ -2,16 +2,17 @@
 
 The game loop follows the seed's seven phases (``seeds/cash_n_guns.md``) and calls the pure
 rule functions of :mod:`rules` and the decision functions of :mod:`strategies`. The random
-stream of each game (:mod:`rng`) is consumed in a fixed order that the plain-Python reference
-(:mod:`reference`) repeats exactly: seat shuffle, loot deck shuffle, then per round the
-target and bullet draws of every living seat in seat order, then the lie-down draws.
+streams of each game (:mod:`rng`) are consumed in a fixed order that the plain-Python reference
+(:mod:`reference`) repeats exactly: the game's stream shuffles the seats, then the loot deck;
+each slot's private stream gives that player's numbers, per round its target, bullet and
+lie-down draws in that order while it lives.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from cardsim.sims.cashnguns.rng import next_uniform
+from cardsim.sims.cashnguns.rng import next_uniform, next_uniform_at
 from cardsim.sims.cashnguns.rules import (
     DECK_NOTE_COUNTS,
     HAND_COUNTS,
@@ -48,6 +49,7 @@ def shuffle_in_place(values: np.ndarray, state: np.ndarray) -> None:
 @kernel
 def play_batch(
     seeds: np.ndarray,
+    private_seeds: np.ndarray,
     lineups: np.ndarray,
     params: np.ndarray,
     shame_units: float,
@@ -55,7 +57,9 @@ def play_batch(
     """Play one full game per seed; ``lineups[game, slot]`` picks the slot's strategy row.
 
     Args:
-        seeds: uint64 seed of each game.
+        seeds: uint64 seed of each game (seats and loot deck).
+        private_seeds: (games, players) uint64 seed of each player slot's private stream
+            (:func:`rng.private_seeds`), the only source of its decisions' numbers.
         lineups: (games, players) index into ``params`` of each player slot's strategy.
         params: one float row per strategy (``strategies.Strategy.param_row``).
         shame_units: value of one shame marker in $5,000 units (negative = penalty).
@@ -113,14 +117,16 @@ def play_batch(
         np.empty(3, np.int64),  # notes drawn
         np.empty(3, np.int64),  # notes on the table
         np.zeros(1, np.uint64),  # the game's random stream
+        np.zeros(players, np.uint64),  # each seat's private stream
     )
-    _play_games(seeds, lineups, params, shame_units, results, seat_arrays, table_arrays)
+    _play_games(seeds, private_seeds, lineups, params, shame_units, results, seat_arrays, table_arrays)
     return results
 
 
 @kernel(refcounts=False)
 def _play_games(
     seeds: np.ndarray,
+    private_seeds: np.ndarray,
     lineups: np.ndarray,
     params: np.ndarray,
     shame_units: float,
@@ -161,7 +167,20 @@ def _play_games(
         fired,
         shown,
     ) = seat_arrays
-    seat_params, hands, revealed, aims, lay, deck_template, deck, note_units, drawn_notes, table, state = table_arrays
+    (
+        seat_params,
+        hands,
+        revealed,
+        aims,
+        lay,
+        deck_template,
+        deck,
+        note_units,
+        drawn_notes,
+        table,
+        state,
+        private,
+    ) = table_arrays
     n = seeds.shape[0]
     players = lineups.shape[1]
     position = 0
@@ -174,6 +193,8 @@ def _play_games(
         for seat in range(players):
             slot_of_seat[seat] = seat
         shuffle_in_place(slot_of_seat, state)
+        for seat in range(players):
+            private[seat] = private_seeds[game, slot_of_seat[seat]]
         # element by element: an array-to-slice assignment compiles numba's shape-mismatch
         # message (string formatting and all) into the kernel
         for seat in range(players):
@@ -225,7 +246,7 @@ def _play_games(
                         aims,
                         lay,
                         round_index,
-                        next_uniform(state),
+                        next_uniform_at(private, seat),
                     )
                     targets[seat] = target
                     card = choose_bullet(
@@ -234,7 +255,7 @@ def _play_games(
                         pot,
                         expected_pot,
                         opponent_loaded(seat_params[seat], revealed, aims, round_index, target),
-                        next_uniform(state),
+                        next_uniform_at(private, seat),
                     )
                     bullets[seat] = card
                     hands[seat, card] -= 1
@@ -256,7 +277,7 @@ def _play_games(
                         cash[seat],
                         round_index,
                         shame_units,
-                        next_uniform(state),
+                        next_uniform_at(private, seat),
                     )
             # Phases 5-6: Bang!Bang!Bang! first, then the Bangs of those still standing.
             resolve_shots_into(targets, bullets, lying, alive, wounds_taken, down, fired, shown)

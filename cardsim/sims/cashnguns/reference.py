@@ -1,7 +1,7 @@
 """A plain-Python engine: one table, one game at a time, every transition a named method.
 
 It serves four purposes: scenario tests drive :class:`Table` with fixed cards and choices;
-:func:`play_reference_game` replays a game with the same random stream as the compiled kernel
+:func:`play_reference_game` replays a game with the same random streams as the compiled kernel
 (tests require identical results, which checks the kernel's game loop); :func:`plan_shot` and
 :func:`plan_lie` are a seat's decisions from a whole :class:`Table`, which the information test
 perturbs (hidden cards and deck order) to show they read only the public record; and the
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cardsim.sims.cashnguns import rules, strategies
-from cardsim.sims.cashnguns.rng import PyStream
+from cardsim.sims.cashnguns.rng import PyStream, private_seeds
 from cardsim.sims.cashnguns.rules import (
     DECK_NOTE_COUNTS,
     HAND_COUNTS,
@@ -253,23 +253,28 @@ def _shuffled(values: list[int], stream: PyStream) -> list[int]:
 def play_reference_game(
     seed: int, slot_strategies: tuple[strategies.Strategy, ...], shame_units: float
 ) -> dict[str, list]:
-    """One game with the kernel's random stream and draw order; results per player slot."""
+    """One game with the kernel's random streams and draw order; results per player slot. The
+    game's stream shuffles the seats and the deck; each slot's private stream
+    (:func:`rng.private_seeds`) gives its player's numbers: aim, card, lying down, a round."""
     players = len(slot_strategies)
     stream = PyStream(seed)
     slot_of_seat = _shuffled(list(range(players)), stream)
     deck = _shuffled([kind for kind in range(3) for _ in range(DECK_NOTE_COUNTS[kind])], stream)
     table = Table(players, deck, shame_units)
     rows = [slot_strategies[slot].param_row() for slot in slot_of_seat]
+    slot_private = private_seeds(seed, players).tolist()
+    private = [PyStream(slot_private[slot]) for slot in slot_of_seat]
     while not table.finished:
         table.reveal_loot()
         living = [seat for seat in range(players) if table.alive[seat]]
         bullets = [0] * players
         targets = [0] * players
         lying = [False] * players
+        draws = {seat: [private[seat].uniform() for _ in range(3)] for seat in living}
         for seat in living:
-            targets[seat], bullets[seat] = plan_shot(table, seat, rows[seat], stream.uniform(), stream.uniform())
+            targets[seat], bullets[seat] = plan_shot(table, seat, rows[seat], draws[seat][0], draws[seat][1])
         for seat in living:
-            lying[seat] = plan_lie(table, seat, rows[seat], targets, stream.uniform())
+            lying[seat] = plan_lie(table, seat, rows[seat], targets, draws[seat][2])
         table.play_round(bullets, targets, lying)
     won = table.winners()
     result: dict[str, list] = {

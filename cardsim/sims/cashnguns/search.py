@@ -43,7 +43,7 @@ import numpy as np
 
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns import steps
-from cardsim.sims.cashnguns.rng import next_uniform
+from cardsim.sims.cashnguns.rng import next_uniform, next_uniform_at
 from cardsim.sims.cashnguns.rules import (
     DECK_NOTE_COUNTS,
     HAND_COUNTS,
@@ -532,7 +532,7 @@ def value_options(
     s_bullets = np.zeros(players, np.int64)
     s_lying = np.zeros(players, np.bool_)
     s_info = np.zeros(2)
-    stream = np.zeros(1, np.uint64)
+    stream = np.zeros(players, np.uint64)  # each seat's numbers in the rollout
     unseen = np.zeros(8, np.int64)
     for world in range(budget):
         # opponents' policies and hands
@@ -597,7 +597,8 @@ def value_options(
             deck[i], deck[j] = deck[j], deck[i]
         world_seed = search_stream[0] ^ np.uint64(0x5851F42D4C957F2D)
         for option in range(n_options):
-            stream[0] = world_seed
+            for seat in range(players):
+                stream[seat] = world_seed + np.uint64(seat) * np.uint64(0xD1B54A32D192ED03)
             for seat in range(players):
                 s_alive[seat] = alive[seat]
                 s_cash[seat] = cash[seat]
@@ -620,8 +621,8 @@ def value_options(
             for seat in range(players):
                 if not s_alive[seat]:
                     continue
-                u_aim = next_uniform(stream)
-                u_card = next_uniform(stream)
+                u_aim = next_uniform_at(stream, seat)
+                u_card = next_uniform_at(stream, seat)
                 if phase == LIE_PHASE:
                     s_targets[seat] = now_targets[seat]
                     s_bullets[seat] = my_card if seat == me else world_bullets[seat]
@@ -660,7 +661,7 @@ def value_options(
                 s_lying[seat] = False
                 if not s_alive[seat]:
                     continue
-                u_lie = next_uniform(stream)
+                u_lie = next_uniform_at(stream, seat)
                 if seat == me and phase == LIE_PHASE:
                     s_lying[seat] = options[option] != 0
                 else:
@@ -747,8 +748,8 @@ def choose_option(values: np.ndarray, base_index: int) -> int:
 
 
 def _seed(u: float, round_index: int, decision: int, seat: int) -> int:
-    """The search's own stream seed for one decision: from the decision's ``u`` (the game's
-    stream) and where it is, so the game replays from its seed."""
+    """The search's own stream seed for one decision: from the decision's ``u`` (the seat's
+    private stream) and where it is, so the game replays from its seed."""
     value = int(u * 2**53) * 0x9E3779B97F4A7C15 + round_index * 0x100000001B3 + decision * 7919 + seat * 104729
     return value & 0x7FFFFFFFFFFFFFFF
 
@@ -950,7 +951,7 @@ def play_search_lineups(
     seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame_value: int
 ) -> tuple[np.ndarray, ...]:
     """:func:`kernel.play_batch`'s output for games in which some slots play search rows: each
-    game played by the engine of :mod:`strategy` (the same deals and random stream), every
+    game played by the engine of :mod:`strategy` (the same deals and random streams), every
     search slot a :class:`SearchPlayer` of its own and every other slot compiled."""
     from cardsim.sims.cashnguns.strategy import GameState, play_steps
 

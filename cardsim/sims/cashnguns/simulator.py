@@ -7,6 +7,7 @@ import polars as pl
 
 from cardsim.sims.cashnguns.config import CashNGunsConfig
 from cardsim.sims.cashnguns.kernel import play_batch
+from cardsim.sims.cashnguns.rng import private_seeds
 from cardsim.sims.cashnguns.rules import UNIT_DOLLARS
 from cardsim.sims.cashnguns.search import SEARCH_MARK, play_search_lineups
 from cardsim.sims.cashnguns.strategies import N_PARAMS, NAMED_STRATEGIES, PARAM_BULLET
@@ -39,12 +40,18 @@ def play_lineups(seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame
     lineups = np.asarray(lineups, np.int64)
     searching = np.flatnonzero(rows[:, PARAM_BULLET] == SEARCH_MARK) if rows.shape[0] else np.zeros(0, np.int64)
     if searching.size == 0:
-        return play_batch(seeds, lineups, rows, shame_value / UNIT_DOLLARS)
+        return play_batch(seeds, private_seeds(seeds, lineups.shape[1]), lineups, rows, shame_value / UNIT_DOLLARS)
     with_search = np.isin(lineups, searching).any(axis=1)
     plain = ~with_search
     safe_rows = rows.copy()
     safe_rows[searching] = 0.0  # never played by the kernel (their games go to the search engine)
-    out = play_batch(seeds[plain], np.ascontiguousarray(lineups[plain]), safe_rows, shame_value / UNIT_DOLLARS)
+    out = play_batch(
+        seeds[plain],
+        private_seeds(seeds[plain], lineups.shape[1]),
+        np.ascontiguousarray(lineups[plain]),
+        safe_rows,
+        shame_value / UNIT_DOLLARS,
+    )
     searched = play_search_lineups(seeds[with_search], lineups[with_search], rows, shame_value)
     merged = []
     for kernel_part, search_part in zip(out, searched, strict=True):
@@ -107,7 +114,8 @@ def engine_lineups(
 
 
 def episodes_frame(config: CashNGunsConfig, seeds: np.ndarray, raw: tuple[np.ndarray, ...]) -> pl.DataFrame:
-    """One compact row per game: its seed (replays the deal and every choice), game totals
+    """One compact row per game: its seed (replays the deal and, through the private seeds it
+    gives each slot, :func:`rng.private_seeds`, every choice), game totals
     and, per player slot ``p``: money, wounds, shame, alive, win, shots fired and score.
 
     ``score_p`` is money plus shame markers times ``shame_value`` for a survivor and 0 for an

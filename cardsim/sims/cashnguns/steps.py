@@ -9,12 +9,13 @@ built-in seats' phase 4 knowing every aim; the engine asks the user seats again;
 code meet a few times a round, not once per decision, and only the user's own code runs as
 Python. :func:`play_rounds` plays the rest of a game in which no user seat is alive.
 
-The random stream is drawn exactly as :func:`kernel.play_batch` draws it: seats shuffled, the
-loot deck shuffled, then per round two numbers per living seat in seat order (aim, card) and
-one per living seat (lying down). A round's living seats are known when it opens and its
-built-in choices never read another seat's choice of the same phase, so drawing a round's
-numbers at its start and deciding built-in seats before user seats changes nothing (tested
-against the kernel).
+The random streams are drawn exactly as :func:`kernel.play_batch` draws them: the game's
+stream shuffles the seats, then the loot deck; each seat's private stream (``private``, seeded
+from its slot's :func:`rng.private_seeds`) gives three numbers a round while the seat lives
+(aim, card, lying down). A round's living seats are known when it opens and its built-in
+choices never read another seat's choice of the same phase, so drawing a round's numbers at
+its start and deciding built-in seats before user seats changes nothing (tested against the
+kernel).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.sims.cashnguns.kernel import shuffle_in_place
-from cardsim.sims.cashnguns.rng import next_uniform
+from cardsim.sims.cashnguns.rng import next_uniform_at
 from cardsim.sims.cashnguns.rules import (
     DECK_NOTE_COUNTS,
     HAND_COUNTS,
@@ -50,7 +51,9 @@ INFO_EXPECTED, INFO_POT = 0, 1
 def begin_game(
     slot_params: np.ndarray,
     slot_user: np.ndarray,
+    slot_private: np.ndarray,
     stream: np.ndarray,
+    private: np.ndarray,
     slot_of_seat: np.ndarray,
     seat_params: np.ndarray,
     seat_user: np.ndarray,
@@ -68,7 +71,8 @@ def begin_game(
     drawn: np.ndarray,
 ) -> None:
     """Seat the slots and shuffle the loot deck with the game's stream (``stream`` holds the
-    seed), and reset the table: the start of :func:`kernel.play_batch`'s game."""
+    seed), give each seat its slot's private stream (``slot_private``: the slots' private
+    seeds) and reset the table: the start of :func:`kernel.play_batch`'s game."""
     players = slot_of_seat.shape[0]
     for seat in range(players):
         slot_of_seat[seat] = seat
@@ -76,6 +80,7 @@ def begin_game(
     for seat in range(players):
         slot = slot_of_seat[seat]
         seat_user[seat] = slot_user[slot]
+        private[seat] = slot_private[slot]
         for k in range(slot_params.shape[1]):
             seat_params[seat, k] = slot_params[slot, k]
     position = 0
@@ -116,15 +121,16 @@ def open_round(
     hands: np.ndarray,
     seat_params: np.ndarray,
     seat_user: np.ndarray,
-    stream: np.ndarray,
+    private: np.ndarray,
     u: np.ndarray,
     targets: np.ndarray,
     bullets: np.ndarray,
     info: np.ndarray,
 ) -> None:
     """Phase 1 (five notes join the table), the round's random numbers (``u[seat]``: aim,
-    card, lie down, for every living seat) and phases 2-3 of the built-in seats (their aims in
-    ``targets``, their cards in ``bullets``, taken from their hands)."""
+    card, lie down, for every living seat, from its private stream ``private[seat]``) and
+    phases 2-3 of the built-in seats (their aims in ``targets``, their cards in ``bullets``,
+    taken from their hands)."""
     info[INFO_EXPECTED] = expected_round_pot(table[0] + 2 * table[1] + 4 * table[2], drawn)
     for k in range(NOTES_PER_ROUND):
         kind = deck[round_index * NOTES_PER_ROUND + k]
@@ -135,11 +141,9 @@ def open_round(
     players = alive.shape[0]
     for seat in range(players):
         if alive[seat]:
-            u[seat, 0] = next_uniform(stream)
-            u[seat, 1] = next_uniform(stream)
-    for seat in range(players):
-        if alive[seat]:
-            u[seat, 2] = next_uniform(stream)
+            u[seat, 0] = next_uniform_at(private, seat)
+            u[seat, 1] = next_uniform_at(private, seat)
+            u[seat, 2] = next_uniform_at(private, seat)
     for seat in range(players):
         if alive[seat] and not seat_user[seat]:
             target = choose_target(
@@ -265,7 +269,7 @@ def play_rounds(
     hands: np.ndarray,
     seat_params: np.ndarray,
     seat_user: np.ndarray,
-    stream: np.ndarray,
+    private: np.ndarray,
     u: np.ndarray,
     targets: np.ndarray,
     bullets: np.ndarray,
@@ -293,7 +297,7 @@ def play_rounds(
             hands,
             seat_params,
             seat_user,
-            stream,
+            private,
             u,
             targets,
             bullets,

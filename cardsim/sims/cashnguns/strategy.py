@@ -13,8 +13,10 @@ returning one of ``legal``:
 The :class:`View` holds only what the seat may know (``seeds/cash_n_guns.md``, "Information"):
 its own hand, the round, every player's money, wounds, shame and whether alive, the notes on
 the table and drawn so far, the cards each player has revealed, who aimed at whom and who lay
-down in every finished round, and ``u``, a uniform random number in [0, 1) drawn from the
-game's stream for this decision (so a strategy that randomizes replays from the seed). It never
+down in every finished round, and ``u``, a uniform random number in [0, 1) drawn for this
+decision from the seat's own private stream (:mod:`rng`: seeded from the game seed through a
+cryptographic hash, so a strategy that randomizes replays from the seed, while ``u`` tells
+nothing about the deck or another seat's numbers). It never
 holds another player's hand or an undrawn note. Money is in dollars.
 
 Example (``examples/strategies/cashnguns_patient.py``)::
@@ -36,7 +38,7 @@ through :func:`cardsim.sims.core.user_strategy.decide` and every other seat by a
 strategy in the compiled round phases of :mod:`steps`, which Python meets a few times a
 round. The order of a game is :func:`play_steps`, a generator that stops at every decision of
 a Python seat (the engine answers with :func:`decide`, the PettingZoo environment
-``cardsim.envs.cashnguns_v0`` with its agents' actions). It draws the game's random stream
+``cardsim.envs.cashnguns_v0`` with its agents' actions). It draws the game's random streams
 exactly as the kernel does, so a game whose seats are all built-in plays as in
 :func:`kernel.play_batch` (tested), and a user's seat and a built-in in the same seat meet
 the same deals and draws (common random numbers).
@@ -54,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from cardsim.sims.cashnguns import steps
+from cardsim.sims.cashnguns.rng import private_seeds
 from cardsim.sims.cashnguns.rules import DECK_NOTE_COUNTS, HAND_COUNTS, ROUNDS, UNIT_DOLLARS
 from cardsim.sims.cashnguns.search import SearchPlayer, is_search_row
 from cardsim.sims.cashnguns.strategies import N_PARAMS
@@ -92,7 +95,7 @@ class View:
         target: the seat I aim at this round (``card`` and ``lie_down``), else -1.
         targets: each seat's aim this round (``lie_down``), -1 for the dead, else empty.
         shame_value: dollars one shame marker adds to the final score (negative: a penalty).
-        u: a uniform random number in [0, 1) from the game's stream for this decision.
+        u: a uniform random number in [0, 1) from the seat's private stream for this decision.
     """
 
     seat: int
@@ -158,6 +161,8 @@ class GameState:
         self.table = np.zeros(3, np.int64)
         self.drawn = np.zeros(3, np.int64)
         self.stream = np.zeros(1, np.uint64)
+        self.slot_private = np.zeros(players, np.uint64)
+        self.private = np.zeros(players, np.uint64)
         self.slot_of_seat = np.arange(players, dtype=np.int64)
         self.deck = np.zeros(sum(DECK_NOTE_COUNTS), np.int64)
         self.slot_params = np.zeros((players, N_PARAMS), np.float64)
@@ -245,6 +250,7 @@ class GameState:
             else:
                 self.slot_user[slot], self.slot_params[slot] = False, player
         self.stream[0] = int(seed) & 0xFFFFFFFFFFFFFFFF
+        self.slot_private[:] = private_seeds(int(self.stream[0]), self.players)
         _python_entry(steps.begin_game)(*self.phase_args(steps.begin_game, skip=0))
         self.shame_value, self.shame_units = int(shame_value), shame_value / UNIT_DOLLARS
         self.round, self.over, self.asked, self.legal, self.aimed, self._public = 0, False, NOBODY, (), (), None
@@ -381,8 +387,8 @@ def play_game(seed: int, slots: Sequence[np.ndarray | Seat], shame_value: int) -
     """One game from ``seed``; ``slots[s]`` is player slot ``s``'s built-in strategy (a kernel
     row, :meth:`strategies.Strategy.param_row`) or a :class:`Seat` played through
     :func:`~cardsim.sims.core.user_strategy.decide`. The random stream is drawn as the kernel
-    draws it (seats shuffled, the loot deck shuffled, then per round two numbers per living
-    seat for aim and card and one for lying down), whoever plays. Results per player slot:
+    draws them (the game's stream shuffles the seats and the loot deck; each slot's private
+    stream gives three numbers a round while it lives: aim, card, lying down), whoever plays. Results per player slot:
     :meth:`GameState.result`."""
     with DecisionClock() as clock:
         return _play(GameState(len(slots)), seed, slots, shame_value, clock)
