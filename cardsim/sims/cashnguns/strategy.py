@@ -241,16 +241,24 @@ class GameState:
         """Whether the decision asked is a lying down (every aim of the round is known)."""
         return self.asked[1] == LIE
 
-    def begin(self, seed: int, slots: Sequence[np.ndarray | Seat | None], shame_value: int) -> list[int]:
+    def begin(
+        self,
+        seed: int,
+        slots: Sequence[np.ndarray | Seat | None],
+        shame_value: int,
+        private: Sequence[int] | np.ndarray | None = None,
+    ) -> list[int]:
         """Seat the slots and shuffle the deck from ``seed``, as the kernel does; a slot is a
-        built-in's kernel row or a Python seat (a :class:`Seat`, or None). The Python seats."""
+        built-in's kernel row or a Python seat (a :class:`Seat`, or None). ``private``: the
+        slots' private-stream seeds, by default the game seed's (:func:`rng.private_seeds`);
+        the information checks set them apart from the game seed. The Python seats."""
         for slot, player in enumerate(slots):
             if player is None or isinstance(player, Seat):
                 self.slot_user[slot], self.slot_params[slot] = True, 0.0
             else:
                 self.slot_user[slot], self.slot_params[slot] = False, player
         self.stream[0] = int(seed) & 0xFFFFFFFFFFFFFFFF
-        self.slot_private[:] = private_seeds(int(self.stream[0]), self.players)
+        self.slot_private[:] = private_seeds(int(self.stream[0]), self.players) if private is None else private
         _python_entry(steps.begin_game)(*self.phase_args(steps.begin_game, skip=0))
         self.shame_value, self.shame_units = int(shame_value), shame_value / UNIT_DOLLARS
         self.round, self.over, self.asked, self.legal, self.aimed, self._public = 0, False, NOBODY, (), (), None
