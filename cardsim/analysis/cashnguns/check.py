@@ -22,6 +22,7 @@ from cardsim.analysis.cashnguns.search import (
 )
 from cardsim.analysis.cashnguns.sweep import sweep_schedules
 from cardsim.errors import UserError
+from cardsim.sims.cashnguns.rng import STREAMS
 from cardsim.sims.cashnguns.search import BUDGET_RANGE, DEFAULT_BUDGET, SearchStrategy
 from cardsim.sims.cashnguns.strategies import parse_strategy
 from cardsim.sims.core.store import atomic_write_bytes
@@ -242,6 +243,7 @@ def record_outside_check(path: Path, result: dict, command: str) -> dict:
         "description": result["description"],
         "found_by": result.get("exploitability_from", "search"),
         "games": result["validation_games"],
+        "random_streams": STREAMS,
     }
     tolerance = DEFAULT_TOLERANCE[result["metric"]]
     refuted = entry.get("refuted")

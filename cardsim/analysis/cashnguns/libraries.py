@@ -27,6 +27,7 @@ from cardsim.analysis.cashnguns.records import (
 from cardsim.analysis.cashnguns.tables import mix_text
 from cardsim.errors import UserError
 from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
+from cardsim.sims.cashnguns.rng import SHARED_STREAMS, STREAMS
 from cardsim.sims.cashnguns.simulator import SIMULATOR
 from cardsim.sims.cashnguns.strategies import parse_strategy
 from cardsim.sims.core.store import atomic_write_bytes
@@ -68,6 +69,7 @@ def library_entry(document: dict, settings: DiscoverSettings, date: str) -> dict
         "date": date,
         "method": DISCOVER_METHOD,
         "code_fingerprint": cashnguns_fingerprint(),
+        "random_streams": STREAMS,
         "version": __version__,
         "settings": document["settings"],
         "rounds": len(document["rounds"]),
@@ -154,8 +156,10 @@ def export_libraries(
 
 def load_libraries(path: Path = SHIPPED_LIBRARIES) -> dict[tuple[int, str, int], dict]:
     """The shipped libraries by (players, metric, shame value), each entry with its provenance
-    (``method``, ``code_fingerprint``, ``version``; a first-format file's entries get the file's
-    fingerprint and version and ``DISCOVER_METHOD_1``); one-line UserError when the file is
+    (``method``, ``code_fingerprint``, ``version``, ``random_streams``: the scheme its figures
+    were measured under, ``rng.SHARED_STREAMS`` where the entry does not say; a first-format
+    file's entries get the file's fingerprint and version and ``DISCOVER_METHOD_1``); one-line
+    UserError when the file is
     missing, not a libraries document, or holds a spec that does not parse."""
     import json
 
@@ -180,7 +184,11 @@ def load_libraries(path: Path = SHIPPED_LIBRARIES) -> dict[tuple[int, str, int],
     for entry in shipped.get("readings", []):
         for item in entry["library"]:
             parse_strategy(item["spec"])
-        found[(entry["players"], entry["metric"], entry["shame_value"])] = {**first, **entry}
+        found[(entry["players"], entry["metric"], entry["shame_value"])] = {
+            **first,
+            "random_streams": SHARED_STREAMS,  # written before the field: the shared stream
+            **entry,
+        }
     return found
 
 

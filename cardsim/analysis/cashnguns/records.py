@@ -14,6 +14,7 @@ from cardsim.analysis.cashnguns.discover import (
     settings_key,
 )
 from cardsim.analysis.cashnguns.search import DEFAULT_TOLERANCE
+from cardsim.sims.cashnguns.rng import SHARED_STREAMS, STREAMS
 
 #: The rules readings the report compares: payoff metric x shame marker value (dollars).
 READINGS: tuple[tuple[str, int], ...] = (("win", -5_000), ("win", 5_000), ("score", -5_000), ("score", 5_000))
@@ -103,6 +104,8 @@ def outside_figures(entry: dict, check: dict) -> dict:
 
 
 TARGET_POINTS = 1.0
+#: How a figure measured under the old random-stream scheme (``rng.SHARED_STREAMS``) is labelled.
+SHARED_STREAMS_NOTE = "measured when the seats' random numbers came from the game's shared stream"
 
 
 def gain_text(metric: str, gain: float, interval: Sequence[float] | None = None) -> str:
@@ -128,7 +131,9 @@ def reading_status(entry: dict) -> dict:
     game) or "not converged"; ``why``: what stops it holding (empty when it holds); ``reply``:
     the recorded reply with the highest gain (``refuted``, ``outside_checks``, ``beyond_space``)
     as ``what`` it does (None when not recorded), ``spec`` (a reply of the searched space, else None), ``gain``,
-    ``interval`` (95%, None when not recorded) and ``source`` (the command or who measured it),
+    ``interval`` (95%, None when not recorded), ``source`` (the command or who measured it) and
+    ``streams`` (the random-stream scheme it was measured under, ``rng.STREAMS``; a record
+    that does not say is older than the field: ``rng.SHARED_STREAMS``),
     or, for a mix that does not hold and has no record, discover's own last search (gain and
     its 95% upper bound); None when nothing is known."""
     tolerance = DEFAULT_TOLERANCE[entry.get("metric", "win")]
@@ -157,6 +162,7 @@ def reading_status(entry: dict) -> dict:
             "gain": record["gain"],
             "interval": record.get("interval"),
             "source": f"`{record['command']}`" if record.get("command") else "an outside check",
+            "streams": record.get("random_streams", SHARED_STREAMS),
         }
         for record in records
     ]
@@ -167,6 +173,7 @@ def reading_status(entry: dict) -> dict:
             "gain": reply["gain"],
             "interval": reply.get("interval"),
             "source": reply.get("source", "an outside check"),
+            "streams": reply.get("random_streams", SHARED_STREAMS),
         }
         for reply in entry.get("beyond_space", [])
     ]
@@ -179,6 +186,7 @@ def reading_status(entry: dict) -> dict:
             "interval": None,
             "hi": entry["exploitability_hi"],
             "source": f"`{entry.get('command', 'discover')}`",
+            "streams": entry.get("random_streams", SHARED_STREAMS),
         }
     return {
         "holds": holds,
@@ -192,7 +200,8 @@ def status_text(entry: dict, sources: bool = True) -> str:
     """:func:`reading_status` in words: "not converged (why); best known reply gains +G (95%
     interval L to H): what it does (from source)", or "converged within the searched space only,
     not shown to be an equilibrium of the game; best reply tried gains ..." (``sources``: with
-    the command or who measured the reply)."""
+    the command or who measured the reply), and :data:`SHARED_STREAMS_NOTE` where the reply
+    was measured under the old shared random stream."""
     status = reading_status(entry)
     if status["holds"]:
         text = "converged within the searched space only, not shown to be an equilibrium of the game"
@@ -208,4 +217,7 @@ def status_text(entry: dict, sources: bool = True) -> str:
     if "hi" in reply:
         gain += f" (95% upper bound {gain_text(metric, reply['hi']).lstrip('+')})"
     text += f"; {lead} gains {gain}" + (f": {reply['what']}" if reply["what"] else "")
-    return f"{text} (from {reply['source']})" if sources else text
+    scheme = "" if reply.get("streams", STREAMS) == STREAMS else SHARED_STREAMS_NOTE
+    if sources:
+        return f"{text} (from {reply['source']}{'; ' + scheme if scheme else ''})"
+    return f"{text} ({scheme})" if scheme else text

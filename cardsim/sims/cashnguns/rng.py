@@ -25,6 +25,14 @@ import numpy as np
 
 from cardsim.sims.core.jit import kernel
 
+#: The random-stream scheme the engine plays (recorded with measured figures): ``"private"``,
+#: each seat's numbers from its own stream; ``"shared"`` was the scheme before, one stream for
+#: the deal and every seat's numbers, through which a seat could rebuild the loot deck. The
+#: built-in strategies read ``u`` only as a uniform number, so their figures under either
+#: scheme estimate the same quantities, but a rerun gives other numbers.
+STREAMS = "private"
+SHARED_STREAMS = "shared"
+
 _GOLDEN = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
