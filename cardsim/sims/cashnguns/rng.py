@@ -68,6 +68,11 @@ def private_seeds(seeds: np.ndarray | list[int] | int, players: int) -> np.ndarr
     seed nor the other words."""
     if not 1 <= players <= MAX_PRIVATE_SLOTS:
         raise ValueError(f"private_seeds: players must be 1-{MAX_PRIVATE_SLOTS}, got {players}")
+    if isinstance(seeds, (int, np.integer)):  # one game (the engine's path): no array round trip
+        digest = hashlib.blake2b(
+            (int(seeds) & _MASK).to_bytes(8, "little"), digest_size=8 * MAX_PRIVATE_SLOTS, person=_PERSON
+        ).digest()
+        return np.frombuffer(digest, "<u8", count=players).astype(np.uint64)
     single = np.ndim(seeds) == 0
     raw = np.atleast_1d(np.asarray(seeds).astype(np.uint64)).astype("<u8").tobytes()
     digests = b"".join(
