@@ -32,6 +32,7 @@ from cardsim.sims.cashnguns.rules import BANG, BANG_BANG_BANG, DECK_NOTE_COUNTS,
 from cardsim.sims.cashnguns.simulator import play_games
 from cardsim.sims.cashnguns.space import sample_extended_strategy, sample_strategy
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
+from cardsim.sims.cashnguns.strategy import GameState, play_steps
 from cardsim.sims.core.game import HiddenInfoResult
 
 #: a policy as the check sees it: (plan_shot, plan_lie) or functions of the same signatures
@@ -162,8 +163,6 @@ def engine_draws(game_seed: int, slot_private: list[int]) -> list[list[float]]:
     """The ``u`` each player slot is handed in a whole game played by the engine
     (:func:`strategy.play_steps`), every seat a :class:`_Bystander`, with the slots' private
     seeds ``slot_private`` (the engine's own scheme)."""
-    from cardsim.sims.cashnguns.strategy import GameState, play_steps
-
     players = len(slot_private)
     game = GameState(players)
     users = game.begin(game_seed, [None] * players, -5000, private=slot_private)
