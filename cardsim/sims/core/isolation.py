@@ -45,6 +45,8 @@ from cardsim.sims.core.user_strategy import (
 #: (the host enforces the limit itself; this catches a host that no longer answers).
 _GRACE = 10.0
 _HOSTS: dict[tuple[str, tuple[str, ...], float, bool], IsolatedStrategy] = {}
+#: The message that starts a host's strategy again as loaded (no decision has this name).
+_RESET = "<reset>"
 
 
 class _Forward:
@@ -153,6 +155,12 @@ class IsolatedStrategy(RemoteStrategy):
             choices.append(legal[answer[1]])
         return choices
 
+    def reset(self) -> None:
+        """Start the strategy again as loaded (its state, and every lane's, forgotten), so a
+        task's play does not depend on the tasks this process served before."""
+        self._connection.send_bytes(pickle.dumps((_RESET,), protocol=5))
+        self._receive(_GRACE, "reset")
+
     def close(self) -> None:
         """Stop the host process."""
         try:
@@ -198,10 +206,11 @@ def close_hosts() -> None:
 def _serve(connection: Connection, spec: str, time_limit: float, decisions: Sequence[str]) -> None:
     """The host's loop: load the strategy, then answer decisions until the engine hangs up."""
     try:
-        strategy = load_strategy(spec)
+        loaded = load_strategy(spec)
     except UserError as exc:
         connection.send_bytes(pickle.dumps(("error", str(exc))))
         return
+    strategy = _fresh(loaded)
     defined = [name for name in decisions if callable(getattr(strategy, name, None))]
     connection.send_bytes(pickle.dumps(("ready", defined)))
     lanes: dict[int, Any] = {}
@@ -223,15 +232,19 @@ def _serve(connection: Connection, spec: str, time_limit: float, decisions: Sequ
                 message = pickle.loads(connection.recv_bytes())
             except (EOFError, OSError):
                 return
-            if message[0] == "batch":
+            if message[0] == _RESET:
+                strategy = _fresh(loaded)
+                lanes.clear()
+                reply: Any = ("ok",)
+            elif message[0] == "batch":
                 replies = []
                 for lane, decision, view, legal, seat, turn in message[1]:
                     if lane not in lanes:
-                        lanes[lane] = _fresh(strategy)
+                        lanes[lane] = _fresh(loaded)
                     replies.append(answer(lanes[lane], decision, view, legal, seat, turn))
                     if replies[-1][0] != "ok":
                         break
-                reply: Any = replies
+                reply = replies
             else:
                 reply = answer(strategy, *message)
             del message
