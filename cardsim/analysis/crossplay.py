@@ -135,9 +135,7 @@ def play_chunk(
     """One chunk of the cell (``team``, ``odd``), each a (label, spec): success 1/0 of deals
     ``start:stop``, padded with -1 to :data:`CHUNK_DEALS` rows (a worker's task). The hosts
     start again as loaded first, whatever this process played before."""
-    hosts = {spec: isolated_strategy(spec, decisions, require=False) for spec in (team[1], odd[1])}
-    for host in hosts.values():
-        host.reset()
+    hosts = {spec: isolated_strategy(spec, decisions, require=False, fresh=True) for spec in (team[1], odd[1])}
     strategy = hosts[team[1]] if team[1] == odd[1] else OneDifferent(hosts[team[1]], hosts[odd[1]])
     success = GAMES[game](players, n, seed, start, stop)(strategy, f"{team[0]} team with one {odd[0]}")
     column = np.full(CHUNK_DEALS, -1, np.int8)
