@@ -93,6 +93,7 @@ class Bang:
         return runs.result(tables, episodes)
 
     @staticmethod
+    @on_backend
     def tournament(
         entrants: Names,
         players: int = 4,
@@ -100,15 +101,18 @@ class Bang:
         *,
         seed: int = 0,
         jobs: int | None = 1,
+        backend: str = "joblib",
+        scheduler: str | None = None,
         store: str | Path | None = None,
     ) -> Result:
         """Built-in bots per role (see :mod:`cardsim.analysis.bang_tournament`): every assignment
         of the ``entrants`` to the roles of a ``players`` table, ``n`` games each on the same
         deals. Tables: ``roles`` (per role and entrant, the games its side won, 95% Wilson),
         ``assignments`` (each side's wins under each assignment) and ``sides`` (each side's win
-        rate across the assignments: least, median, greatest). With ``store``, each
-        assignment's run is kept and the same call resumes. Bad input is a ``UserError``
-        naming the keyword.
+        rate across the assignments: least, median, greatest). Each assignment's games run
+        through the runner, in ``jobs`` processes or on the dask cluster at ``scheduler``, the
+        same numbers on either. With ``store``, each assignment's run is kept and the same call
+        resumes. Bad input is a ``UserError`` naming the keyword.
 
         >>> r = cardsim.bang.tournament("role,random", players=4, n=50)
         >>> r.tables["assignments"].height

@@ -281,6 +281,7 @@ class CashNGuns:
         return Result(tables[f"matrix_{counts[0]}p"], concat_rows(pooled), manifest, tables)
 
     @staticmethod
+    @on_backend
     def tournament(
         entrants: Names,
         players: int = 5,
@@ -291,6 +292,8 @@ class CashNGuns:
         *,
         seed: int = 0,
         jobs: int | None = 1,
+        backend: str = "joblib",
+        scheduler: str | None = None,
         store: str | Path | None = None,
         alpha: float = 10.0,
         population: int = 50,
@@ -307,8 +310,9 @@ class CashNGuns:
         95% intervals over games), ``head_to_head``, ``payoff_table`` (the heuristic payoff
         table), ``equilibrium`` (the population's symmetric equilibrium, design ``all`` only)
         and ``alpharank`` (α-Rank, when every table of one or two entrants was played);
-        ``manifest`` the plan and settings. With ``store``, finished chunks are kept and the
-        same call resumes. Bad input is a ``UserError`` naming the keyword.
+        ``manifest`` the plan and settings. Chunks run in ``jobs`` processes or on the dask
+        cluster at ``scheduler``, the same numbers on either. With ``store``, finished chunks
+        are kept and the same call resumes. Bad input is a ``UserError`` naming the keyword.
 
         >>> r = cardsim.cashnguns.tournament("stubborn,coward,shark", players=4, games=300)
         >>> r.table.columns[:4]

@@ -189,23 +189,48 @@ def list_valid_names(function: Callable[..., Any], names: dict[str, Sequence[str
 
 
 def crossplay_result(
-    game: str, entrants: Names, players: int, n: int, seed: int, decisions: Sequence[str], play: Callable[..., Any]
+    game: str,
+    entrants: Names,
+    players: int,
+    n: int,
+    seed: int,
+    decisions: Sequence[str],
+    *,
+    jobs: int | None = 1,
+    store: str | Path | None = None,
+    on_chunk: Callable[[int, int], None] | None = None,
 ) -> Result:
     """The ``crossplay`` of The Gang and The Game: ``entrants`` checked and labelled, the
-    matrix of :func:`cardsim.analysis.crossplay.cross_play` over ``play``, one ``Result``."""
+    matrix of :func:`cardsim.analysis.crossplay.cross_play`, one ``Result``."""
     from cardsim.analysis.crossplay import cross_play, labelled
 
     if isinstance(players, bool) or not isinstance(players, int):
         raise UserError(f"--players must be an integer, got {players!r}")
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise UserError(f"--n must be a positive integer, got {n!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise UserError(f"--seed must be a non-negative whole number, got {seed!r}")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise UserError(f"--jobs must be a positive integer, got {jobs!r}")
+    if store is not None and not isinstance(store, (str, Path)):
+        raise UserError(f"--store must be a folder name or None, got {store!r}")
     entrants_found = labelled([entrants] if isinstance(entrants, str) else list(entrants))
-    table = cross_play(entrants_found, decisions, play(players, n, seed))
+    table, stored = cross_play(
+        game,
+        entrants_found,
+        decisions,
+        players,
+        n,
+        seed,
+        jobs=jobs or 1,
+        store=None if store is None else Path(store),
+        on_chunk=on_chunk,
+    )
     manifest = {
         "command": f"{game} crossplay",
         "version": __version__,
         "seed": seed,
-        "runs": [],
+        "runs": [stored] if stored else [],
         "players": players,
         "n": n,
         "entrants": [dict(label=a, spec=b) for a, b in entrants_found],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -443,12 +444,28 @@ class Gang:
         return Result(table, episodes, manifest, {"evaluate": table, "paired_difference": difference})
 
     @staticmethod
-    def crossplay(entrants: Names, players: int = 4, n: int = 200, *, seed: int = 0) -> Result:
+    @on_backend
+    def crossplay(
+        entrants: Names,
+        players: int = 4,
+        n: int = 200,
+        *,
+        seed: int = 0,
+        jobs: int | None = 1,
+        backend: str = "joblib",
+        scheduler: str | None = None,
+        store: str | Path | None = None,
+        on_chunk: Callable[[int, int], None] | None = None,
+    ) -> Result:
         """Cross-play (:mod:`cardsim.analysis.crossplay`): for every pair of ``entrants``
         (``FILE.py:NAME`` or ``LABEL=FILE.py:NAME``, each run in its own process), the team's
         success when every seat but seat 0 plays A and seat 0 plays B (the diagonal: A alone),
-        on the same ``n`` deals, with 95% Wilson intervals. ``table``: one row per (team, one)."""
-        from cardsim.analysis.crossplay import gang_play
+        on the same ``n`` deals, with 95% Wilson intervals. ``table``: one row per (team, one).
+        Chunks of deals run in ``jobs`` processes (or on the dask cluster at ``scheduler``),
+        the same numbers for any; with ``store``, finished chunks are kept and the same call
+        resumes."""
         from cardsim.sims.gang.strategy import DECISIONS
 
-        return crossplay_result("gang", entrants, players, n, seed, DECISIONS, gang_play)
+        return crossplay_result(
+            "gang", entrants, players, n, seed, DECISIONS, jobs=jobs, store=store, on_chunk=on_chunk
+        )

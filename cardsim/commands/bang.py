@@ -471,6 +471,7 @@ def tournament_command(
     n: Annotated[int, typer.Option("--n", help="Games per assignment of the entrants to the roles.")] = 500,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
+    cluster: ClusterOpts = ClusterOptions(),
     store: StoreOpt = None,
     no_store: NoStoreOpt = False,
     as_json: JsonOpt = False,
@@ -488,7 +489,7 @@ def tournament_command(
 
     folder = resolve_store(store, no_store)
     workers = RunOptions(jobs=jobs).checked().jobs or 1
-    result = bang.tournament(entrant, players=players, n=n, seed=seed, jobs=workers, store=folder)
+    result = bang.tournament(entrant, players=players, n=n, seed=seed, jobs=workers, store=folder, **cluster.keywords())
     record_run(None, seed, f"{n} games per assignment, {result.manifest['assignments']} assignments")
     tables = result.tables
     if as_json:

@@ -315,10 +315,25 @@ def interval_column(
     )
 
 
+def with_chunk_progress(work: Any, label: str, quiet: bool) -> Any:
+    """``work(report)`` with a progress bar on stderr (``report(done, total)`` after each
+    chunk), none when quiet or stderr is not a terminal (``work(None)``)."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    console = Console(stderr=True)
+    if quiet or not console.is_terminal:
+        return work(None)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(label, total=None)
+        return work(lambda done, total: progress.update(task, completed=done, total=total))
+
+
 def show_crossplay(result: Any, players: int, n: int, seed: int, as_json: bool) -> None:
     """The ``crossplay`` command's output (The Gang, The Game): its seed record, then the matrix
     as one document or as a grid of cells (row: the team's strategy, column: the one seat's)."""
-    record_run(None, seed, f"{n} paired deals per cell")
+    runs = result.manifest.get("runs") or [None]
+    record_run(runs[0], seed, f"{n} paired deals per cell")
     table = result.table
     if as_json:
         show_table(table, name="crossplay", as_json=True)

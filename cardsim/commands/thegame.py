@@ -13,12 +13,14 @@ from cardsim.commands.common import (
     JobsOpt,
     JsonOpt,
     NOpt,
+    NoStoreOpt,
     PlotFormatOpt,
     PlotOpt,
     QuietOpt,
     RunOptions,
     RunOpts,
     SeedOpt,
+    StoreOpt,
     check_plot_folder,
     game_app,
     parse_range,
@@ -239,16 +241,39 @@ def crossplay_command(
     players: Annotated[int, typer.Option("--players", help="Seats at the table.")] = 3,
     n: Annotated[int, typer.Option("--n", help="Deals per cell (the same deals in every cell).")] = 200,
     seed: Annotated[int, typer.Option("--seed", help="Root seed: same seed, same numbers.")] = 0,
+    jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes (default 1).")] = None,
+    cluster: ClusterOpts = ClusterOptions(),
+    store: StoreOpt = None,
+    no_store: NoStoreOpt = False,
     as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Cross-play matrix: the team's success when every seat but one plays the row's strategy
     and one seat the column's (diagonal: the row's team alone), on the same --n deals, with
-    95% Wilson intervals.
+    95% Wilson intervals. Chunks of deals run in parallel (--jobs, or on a dask cluster); finished
+    chunks are kept in the store and the same command resumes.
 
     Example: cardsim thegame crossplay -e examples/strategies/thegame_closest.py:Closest,examples/strategies/thegame_greedy.py:Greedy --n 200
     """
 
     from cardsim.api import thegame as api_game
-    from cardsim.commands.output import show_crossplay
+    from cardsim.commands.common import resolve_store
+    from cardsim.commands.output import show_crossplay, with_chunk_progress
 
-    show_crossplay(api_game.crossplay(entrant, players=players, n=n, seed=seed), players, n, seed, as_json)
+    folder = resolve_store(store, no_store)
+    workers = RunOptions(jobs=jobs).checked().jobs or 1
+    result = with_chunk_progress(
+        lambda report: api_game.crossplay(
+            entrant,
+            players=players,
+            n=n,
+            seed=seed,
+            jobs=workers,
+            store=folder,
+            on_chunk=report,
+            **cluster.keywords(),
+        ),
+        "thegame crossplay",
+        quiet or as_json,
+    )
+    show_crossplay(result, players, n, seed, as_json)

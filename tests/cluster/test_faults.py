@@ -17,6 +17,7 @@ from cardsim.errors import UserError
 from cardsim.sims.core import parallel
 from cardsim.sims.core.runner import run
 from cardsim.sims.core.store import load_run
+from tests.cluster.test_backends import COMMANDS
 from tests.core.interrupt_game import SIMULATOR as SLOW_COIN
 from tests.core.interrupt_game import SlowCoinConfig
 
@@ -187,13 +188,22 @@ def test_a_scheduler_without_workers_is_one_line(capsys, monkeypatch):
     assert "the scheduler has no worker after 1 s" in err and len(err.strip().splitlines()) == 1
 
 
-def test_workers_with_several_threads_are_refused(capsys):
+@pytest.mark.parametrize("command", ["thegame evaluate", "gang crossplay"])
+def test_workers_with_several_threads_give_the_same_numbers(capsys, command):
+    # one worker process running two tasks at once in threads: The Game's Python engine and
+    # the strategies' own processes (isolation) must not share state between them
+    args = COMMANDS[command]
+    code, here, err = cardsim_cli(capsys, *args, "--jobs", "1", "--json")
+    assert code == 0, err
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None, protocol="tcp"
+        n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None
     ) as threaded:
-        with pytest.raises(UserError, match="one thread per worker process"):
-            cardsim.bang.compare(players=4, n=100, backend="dask", scheduler=threaded.scheduler_address)
+        code, there, err = cardsim_cli(
+            capsys, *args, "--backend", "dask", "--scheduler", threaded.scheduler_address, "--json"
+        )
         parallel.disconnect()
+    assert code == 0, err
+    assert there == here
 
 
 def test_the_api_names_its_keywords():

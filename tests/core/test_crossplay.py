@@ -33,3 +33,45 @@ def test_thegame_crossplay_runs() -> None:
 def test_bad_entrants_name_the_keyword(entrants: list[str]) -> None:
     with pytest.raises(cardsim.UserError, match="entrant"):
         cardsim.gang.crossplay(entrants, n=2)
+
+
+STATEFUL = """
+class Drifting:
+    def __init__(self):
+        self.calls = 0
+
+    def take_chip(self, view, legal):
+        self.calls += 1
+        return legal[self.calls % len(legal)]
+"""
+
+
+def test_jobs_one_and_two_give_the_same_matrix(tmp_path: Path) -> None:
+    # a strategy whose choices depend on every call it served: each chunk starts it again as
+    # loaded, so which worker played which chunk before cannot change its numbers
+    (tmp_path / "drifting.py").write_text(STATEFUL)
+    entrants = [PERCENTILE, f"{tmp_path / 'drifting.py'}:Drifting"]
+    one = cardsim.gang.crossplay(entrants, players=3, n=130, seed=4, jobs=1).table
+    two = cardsim.gang.crossplay(entrants, players=3, n=130, seed=4, jobs=2).table
+    assert one.equals(two)
+    assert (one["deals"] == 130).all()
+
+
+def test_a_stored_crossplay_resumes_after_an_interruption(tmp_path: Path) -> None:
+    closest, greedy = (f"{EXAMPLES / 'thegame_closest.py'}:Closest", f"{EXAMPLES / 'thegame_greedy.py'}:Greedy")
+    args = dict(players=3, n=120, seed=1)
+    whole = cardsim.thegame.crossplay([closest, greedy], **args).table
+
+    def stop_after_three(done: int, total: int) -> None:
+        if done == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(cardsim.errors.Interrupted, match="3 of 8 chunk"):
+        cardsim.thegame.crossplay([closest, greedy], **args, store=tmp_path, on_chunk=stop_after_three)
+    seen: list[int] = []
+    resumed = cardsim.thegame.crossplay(
+        [closest, greedy], **args, store=tmp_path, on_chunk=lambda done, total: seen.append(done)
+    )
+    assert seen == [4, 5, 6, 7, 8]  # the three finished chunks were read back, not played again
+    assert resumed.table.equals(whole)
+    assert resumed.manifest["runs"] and (tmp_path / "crossplay" / resumed.manifest["runs"][0]).is_dir()

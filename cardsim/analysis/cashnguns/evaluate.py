@@ -28,6 +28,7 @@ from cardsim.sims.core.isolation import isolated_strategy
 from cardsim.sims.core.user_strategy import (
     StrategyError,
     check_methods,
+    fresh_copy,
     load_strategy,
     paired_difference,
     run_chunks,
@@ -91,10 +92,11 @@ def _play_chunk(
 ) -> dict:
     """One chunk in a worker: the user's and the comparator's win and score per game, or the
     strategy's failure as plain fields (a :class:`StrategyError` is rebuilt by the caller)."""
-    strategy = load_strategy(spec)
+    strategy = fresh_copy(load_strategy(spec))
     python = any(is_file_spec(s) for s in specs)
     rows = [
-        Seat(isolated_strategy(s, DECISIONS), s) if is_file_spec(s) else parse_strategy(s).param_row() for s in specs
+        Seat(isolated_strategy(s, DECISIONS, fresh=True), s) if is_file_spec(s) else parse_strategy(s).param_row()
+        for s in specs
     ]
     seeds, lineups = _chunk_plan(seed, chunk, size, players, mix, seat)
     user_win = np.zeros(size)

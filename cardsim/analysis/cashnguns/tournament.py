@@ -7,7 +7,8 @@ composition), its slots turned one place per deal. Games of built-in entrants on
 by the kernel; a game with an entrant written in Python by the engine
 (:func:`cardsim.sims.cashnguns.simulator.engine_lineups`), where each such entrant runs in its
 own process and sees a copy of its view. Chunks of compositions are fixed by index, so the
-tables are the same for any ``jobs``; with a store, finished chunks are kept and a rerun of the
+tables are the same for any ``jobs`` and on a dask cluster
+(:func:`cardsim.sims.core.parallel.iter_tasks`); with a store, finished chunks are kept and a rerun of the
 same tournament resumes after them.
 """
 
@@ -46,6 +47,7 @@ from cardsim.sims.cashnguns.strategies import N_PARAMS, NAMED_STRATEGIES, parse_
 from cardsim.sims.cashnguns.strategy import DECISIONS, PLAYERS
 from cardsim.sims.core.fingerprint import code_fingerprint
 from cardsim.sims.core.isolation import isolated_strategy
+from cardsim.sims.core.parallel import iter_tasks
 from cardsim.sims.core.store import open_run
 
 #: Folder of the store that keeps tournaments (beside the runs, not a run).
@@ -300,17 +302,7 @@ def play_tournament(
                 frames[index] = stored.read_chunk(index)
     todo = [index for index in range(len(blocks)) if index not in frames]
     arguments = [(specs, kinds, settings.players, settings.shame_value, blocks[i], seeds, per_chunk) for i in todo]
-    if jobs == 1 or len(todo) <= 1:
-        results = (_block(*a) for a in arguments)
-    else:
-        from joblib import Parallel, delayed
-
-        from cardsim.sims.core.interrupts import start_workers, stopped_quietly, worker_task
-
-        start_workers(jobs)
-        results = stopped_quietly(
-            Parallel(n_jobs=jobs, return_as="generator")(delayed(worker_task)(_block, *a) for a in arguments)
-        )
+    results = iter_tasks(_block, arguments, jobs)
     try:
         for index, frame in zip(todo, results):
             frames[index] = frame

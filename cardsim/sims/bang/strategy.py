@@ -411,10 +411,10 @@ def evaluate_chunk(
     seat of ``role``. Returns 1/0 wins of the role's side per game, or ``error`` (the
     :class:`StrategyError`'s fields and the strategy's traceback as text) instead of raising
     across processes."""
-    from cardsim.sims.core.user_strategy import load_strategy, strategy_traceback
+    from cardsim.sims.core.user_strategy import fresh_copy, load_strategy, strategy_traceback
 
     deal_seed, play_seed = (int(x) for x in rng.integers(0, 2**63 - 1, size=2))
-    seat = UserSeat(load_strategy(spec), spec, role, time_limit)
+    seat = UserSeat(fresh_copy(load_strategy(spec)), spec, role, time_limit)
     try:
         user = play_user_games(seat, players, others, against, deal_seed, play_seed, n, first=first)[0]
     except StrategyError as err:

@@ -68,7 +68,8 @@ def engine_lineups(
     """:func:`play_lineups`'s output for lineups that may hold strategies written in Python
     (``FILE.py:NAME`` among ``specs``) or registered players (``strategy.PLAYERS``, played in
     this process): each strategy written in Python runs in its own process
-    (:func:`~cardsim.sims.core.isolation.isolated_strategy`) and sees a copy of its view; the
+    (:func:`~cardsim.sims.core.isolation.isolated_strategy`, started again as loaded, so the
+    games do not depend on what the process played before) and sees a copy of its view; the
     games are played by :func:`strategy.play_games`, which draws the random stream as the
     kernel does, several games side by side so that each strategy's process is asked many
     decisions in one message (:func:`strategy.play_games_interleaved`). A failing strategy
@@ -80,7 +81,7 @@ def engine_lineups(
 
     players = lineups.shape[1]
     entrants = [
-        Seat(isolated_strategy(spec, DECISIONS), spec)
+        Seat(isolated_strategy(spec, DECISIONS, fresh=True), spec)
         if is_file_spec(spec)
         else Seat(PLAYERS[spec](), spec)
         if spec in PLAYERS

@@ -11,7 +11,7 @@ this, so every game's engine can seat one); the host
 calls the strategy through :func:`~cardsim.sims.core.user_strategy.decide`, so the
 per-decision time limit and every check of the in-process path stay, and a failure comes back
 as one :class:`~cardsim.sims.core.user_strategy.StrategyError` with the strategy's traceback as
-text. A host is started once per process and spec (:func:`isolated_strategy`) and stopped
+text. A host is started once per thread and spec (:func:`isolated_strategy`) and stopped
 when the process exits.
 """
 
@@ -24,6 +24,7 @@ import pickle
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any
@@ -44,7 +45,9 @@ from cardsim.sims.core.user_strategy import (
 #: Seconds the engine waits for a host beyond the decision's own limit before giving up on it
 #: (the host enforces the limit itself; this catches a host that no longer answers).
 _GRACE = 10.0
-_HOSTS: dict[tuple[str, tuple[str, ...], float, bool], IsolatedStrategy] = {}
+_HOSTS: dict[tuple[str, tuple[str, ...], float, bool, int], IsolatedStrategy] = {}
+#: The message that starts a host's strategy again as loaded (no decision has this name).
+_RESET = "<reset>"
 
 
 class _Forward:
@@ -153,6 +156,12 @@ class IsolatedStrategy(RemoteStrategy):
             choices.append(legal[answer[1]])
         return choices
 
+    def reset(self) -> None:
+        """Start the strategy again as loaded (its state, and every lane's, forgotten), so a
+        task's play does not depend on the tasks this process served before."""
+        self._connection.send_bytes(pickle.dumps((_RESET,), protocol=5))
+        self._receive(_GRACE, "reset")
+
     def close(self) -> None:
         """Stop the host process."""
         try:
@@ -175,15 +184,25 @@ def _has_fileno(stream: Any) -> bool:
 
 
 def isolated_strategy(
-    spec: str, decisions: Sequence[str], time_limit: float = DEFAULT_TIME_LIMIT, require: bool = True
+    spec: str,
+    decisions: Sequence[str],
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    require: bool = True,
+    *,
+    fresh: bool = False,
 ) -> IsolatedStrategy:
-    """The host of ``spec`` for this process, started on first use (a file that fails to load,
-    or, with ``require``, lacks one of ``decisions``, is a :class:`UserError` naming the
-    spec)."""
-    key = (spec, tuple(decisions), float(time_limit), require)
+    """The host of ``spec`` for this thread of this process, started on first use (a file that
+    fails to load, or, with ``require``, lacks one of ``decisions``, is a :class:`UserError`
+    naming the spec). Each thread has its own hosts, since a host answers one conversation at a
+    time and keeps its strategy's state. With ``fresh``, a host already running starts its
+    strategy again as loaded (:meth:`IsolatedStrategy.reset`): a task that asks for fresh
+    hosts plays the same whatever this process played before."""
+    key = (spec, tuple(decisions), float(time_limit), require, threading.get_ident())
     host = _HOSTS.get(key)
     if host is None or host._process.poll() is not None:
         host = _HOSTS[key] = IsolatedStrategy(spec, decisions, time_limit, require)
+    elif fresh:
+        host.reset()
     return host
 
 
@@ -198,10 +217,11 @@ def close_hosts() -> None:
 def _serve(connection: Connection, spec: str, time_limit: float, decisions: Sequence[str]) -> None:
     """The host's loop: load the strategy, then answer decisions until the engine hangs up."""
     try:
-        strategy = load_strategy(spec)
+        loaded = load_strategy(spec)
     except UserError as exc:
         connection.send_bytes(pickle.dumps(("error", str(exc))))
         return
+    strategy = _fresh(loaded)
     defined = [name for name in decisions if callable(getattr(strategy, name, None))]
     connection.send_bytes(pickle.dumps(("ready", defined)))
     lanes: dict[int, Any] = {}
@@ -223,15 +243,19 @@ def _serve(connection: Connection, spec: str, time_limit: float, decisions: Sequ
                 message = pickle.loads(connection.recv_bytes())
             except (EOFError, OSError):
                 return
-            if message[0] == "batch":
+            if message[0] == _RESET:
+                strategy = _fresh(loaded)
+                lanes.clear()
+                reply: Any = ("ok",)
+            elif message[0] == "batch":
                 replies = []
                 for lane, decision, view, legal, seat, turn in message[1]:
                     if lane not in lanes:
-                        lanes[lane] = _fresh(strategy)
+                        lanes[lane] = _fresh(loaded)
                     replies.append(answer(lanes[lane], decision, view, legal, seat, turn))
                     if replies[-1][0] != "ok":
                         break
-                reply: Any = replies
+                reply = replies
             else:
                 reply = answer(strategy, *message)
             del message

@@ -11,10 +11,11 @@ On a cluster:
 - the client connects once per scheduler address (:func:`connect`) and waits at most
   :data:`CONNECT_TIMEOUT_SECONDS` for the scheduler and for a first worker; a bad or silent
   address is one :class:`UserError` line;
-- each worker must import the same cardsim code as the client, and run one task at a time in
-  its own process (``dask worker ADDRESS --nthreads 1 --nworkers N``), as joblib's workers
-  do: both are checked on connecting, since two tasks in threads of one process can disturb
-  each other's numbers;
+- each worker must import the same cardsim code as the client (checked on connecting); it may
+  run several tasks at once in threads, which keep no shared scratch state (each thread has
+  its own work arrays and strategy hosts), though the compiled kernels hold the GIL, so one
+  single-threaded worker process per core (``dask worker ADDRESS --nthreads 1 --nworkers N``)
+  is the fast layout;
 - a task is a function of cardsim plus its arguments (configs, seeds, small arrays); the
   source of every user strategy file this process has loaded travels with it (see
   :mod:`cardsim.sims.core.user_strategy`), so strategy files need not exist on the workers;
@@ -135,15 +136,6 @@ def connect(scheduler: str | None) -> Any:
             f"--scheduler {scheduler}: a worker cannot run cardsim "
             f"({type(exc).__name__}: {exc}); install this cardsim on every worker"
         ) from None
-    threaded = sorted(address for address, count in client.nthreads().items() if count != 1)
-    pids = client.run(os.getpid)
-    if threaded or len(set(pids.values())) < len(pids):
-        client.close()
-        raise UserError(
-            f"--scheduler {scheduler}: cardsim needs one thread per worker process "
-            f"(its tasks share state within a process); start the workers with: "
-            f"dask worker {scheduler} --nthreads 1 --nworkers N"
-        )
     mine = code_digest()
     differing = sorted(address for address, code in codes.items() if code != mine)
     if differing:

@@ -41,7 +41,7 @@ CHUNKS_DIR = "chunks"
 MANIFEST_FORMAT = "cardsim-run/1"
 _RUN_DIR_PATTERN = re.compile(r"^[a-z]+-[0-9a-f]{16}$")
 # Folders other commands keep their records in, next to the runs (not runs, not foreign).
-RECORD_FOLDERS = ("cashnguns_discover", "bang_compare", "cashnguns_tournament")
+RECORD_FOLDERS = ("cashnguns_discover", "bang_compare", "cashnguns_tournament", "crossplay")
 _CHUNK_PATTERN = re.compile(r"^(\d{6})\.parquet$")
 _TEMP_PATTERN = re.compile(r"^\..+\.tmp$")
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import copy
 import importlib.util
 import math
 import os
@@ -51,6 +52,8 @@ _LOADED: dict[str, Any] = {}
 # and the sources received from a client, which a worker loads instead of its own files.
 _SOURCES: dict[str, str] = {}
 _RECEIVED: dict[str, str] = {}
+# Held while strategies are loaded or sources received (tasks may run in threads of one process).
+_LOCK = threading.RLock()
 
 
 def loaded_sources() -> dict[str, str]:
@@ -58,9 +61,24 @@ def loaded_sources() -> dict[str, str]:
     return dict(_SOURCES)
 
 
+def fresh_copy(strategy: Any) -> Any:
+    """A copy of a loaded strategy as loaded, so every chunk starts from the same state
+    whichever worker, process or thread plays it (a strategy that cannot be copied is used as
+    it is)."""
+    try:
+        return copy.deepcopy(strategy)
+    except Exception:
+        return strategy
+
+
 def receive_sources(sources: dict[str, str]) -> None:
     """On a worker: load strategies from these sources (a client's files) instead of from
     this machine's files; a strategy whose source changed is loaded again."""
+    with _LOCK:
+        _receive(sources)
+
+
+def _receive(sources: dict[str, str]) -> None:
     for path, text in sources.items():
         if _RECEIVED.get(path) != text:
             _RECEIVED[path] = text
@@ -97,8 +115,16 @@ def split_spec(spec: str) -> tuple[Path, str]:
 
 def load_strategy(spec: str) -> Any:
     """The strategy ``NAME`` of ``FILE.py`` (a class is instantiated without arguments), loaded
-    once per process. A missing file, a file that fails to import or a missing name is a
-    :class:`UserError` naming the spec."""
+    once per process (by one thread at a time). A missing file, a file that fails to import or
+    a missing name is a :class:`UserError` naming the spec."""
+    found = _LOADED.get(spec)
+    if found is not None:
+        return found
+    with _LOCK:
+        return _load_strategy(spec)
+
+
+def _load_strategy(spec: str) -> Any:
     if spec in _LOADED:
         return _LOADED[spec]
     path, name = split_spec(spec)

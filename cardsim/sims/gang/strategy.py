@@ -52,6 +52,7 @@ from cardsim.sims.core.user_strategy import (
     DecisionClock,
     StrategyError,
     decide,
+    fresh_copy,
     load_strategy,
 )
 from cardsim.sims.gang.engine import play_batch
@@ -259,7 +260,9 @@ def evaluate_chunk(
     state = rng.bit_generator.state
     decks, seeds = draw_deals(rng, n)
     try:
-        user = play_heists(load_strategy(spec), spec, players, decks, seeds, first=first, time_limit=time_limit)
+        user = play_heists(
+            fresh_copy(load_strategy(spec)), spec, players, decks, seeds, first=first, time_limit=time_limit
+        )
     except StrategyError as err:
         return {
             "error": {

@@ -51,12 +51,13 @@ Run it: ``cardsim thegame evaluate --strategy examples/strategies/thegame_closes
 from __future__ import annotations
 
 import itertools
+import threading
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from cardsim.sims.core.user_strategy import DEFAULT_TIME_LIMIT, DecisionClock, check_methods, decide
+from cardsim.sims.core.user_strategy import DEFAULT_TIME_LIMIT, DecisionClock, check_methods, decide, fresh_copy
 from cardsim.sims.thegame.config import TheGameConfig
 from cardsim.sims.thegame.rules import DECK_SIZE, HIGHEST_CARD, LOWEST_CARD, N_PILES
 from cardsim.sims.thegame.state import (
@@ -134,15 +135,18 @@ class View:
         return frozenset(c for c in range(LOWEST_CARD, HIGHEST_CARD + 1) if c not in down)
 
 
-_SCRATCH: dict[str, Any] = {}
+_SCRATCH = threading.local()
 
 
 def _scratch() -> tuple[np.ndarray, ...]:
-    """Work arrays of the compiled turn search, shared by every table of the process."""
-    if not _SCRATCH:
+    """Work arrays of the compiled turn search, shared by every table of one thread (each
+    thread its own: a table in another thread must not write into them between a search and
+    the reading of its result)."""
+    arrays: tuple[np.ndarray, ...] | None = getattr(_SCRATCH, "arrays", None)
+    if arrays is None:
         W, F, C = new_work()
-        _SCRATCH.update(W=W, F=F, C=C, params=np.zeros(N_PARAMS), out=np.zeros(64, np.int64))
-    return _SCRATCH["W"], _SCRATCH["F"], _SCRATCH["C"], _SCRATCH["params"], _SCRATCH["out"]
+        arrays = _SCRATCH.arrays = (W, F, C, np.zeros(N_PARAMS), np.zeros(64, np.int64))
+    return arrays
 
 
 class Table:
@@ -450,17 +454,6 @@ def chunk_deal_seeds(seed: int, chunk: int, size: int) -> np.ndarray:
     from cardsim.sims.core.seeds import chunk_generator
 
     return chunk_generator(seed, chunk).integers(0, SEED_LIMIT, size=size, dtype=np.int64)
-
-
-def fresh_copy(strategy: Any) -> Any:
-    """A copy of the strategy as loaded, so every chunk starts from the same state whichever
-    worker plays it (a strategy that cannot be copied is used as it is)."""
-    import copy
-
-    try:
-        return copy.deepcopy(strategy)
-    except Exception:
-        return strategy
 
 
 def evaluate_chunk(
