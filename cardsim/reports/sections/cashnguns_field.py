@@ -201,9 +201,10 @@ def playstyle_sentence(by_count: dict[int, list[dict]], ranks: dict[int, str]) -
         late = loaded[5:]
         text = (
             f"at {players} players (one search seat among the shipped mix, n = {_figure(mix, 'win')['n']:,} games) "
-            f"it plays a loaded card (Bang! or Bang!Bang!Bang!) in at most {percent(early['p'])} of rounds 1-5 "
+            f"a loaded card (Bang! or Bang!Bang!Bang!) is at most {percent(early['p'])} of its cards in each of rounds 1-5 "
             f"(highest in round {loaded.index(early) + 1}, 95% interval {interval_text(early['lo'], early['hi'])}) "
-            f"and in {', '.join(percent(f['p']) for f in late)} of rounds 6, 7 and 8; "
+            f"and {', '.join(percent(f['p']) for f in late[:-1])} and {percent(late[-1]['p'])} of its cards "
+            "in rounds 6, 7 and 8; "
             f"by pot, {_short(_figure(mix, 'loaded-pot-small'))} of its cards are loaded when the pot is small "
             f"and {_short(_figure(mix, 'loaded-pot-big'))} when it is big; "
             f"it lies down {_short(_figure(mix, 'lie-1-gun'))} of the times one gun aims at it and "
@@ -237,7 +238,7 @@ def _rank_text(tables: dict) -> str:
     if SEARCH not in labels:
         return ""
     place = labels.index(SEARCH) + 1
-    text = f"has the {_ordinal(place)} highest win rate of {len(labels)} entrants"
+    text = f"has the {'' if place == 1 else _ordinal(place) + ' '}highest win rate of {len(labels)} entrants"
     alpharank = tables["alpharank"]
     if alpharank is not None:
         rank = int(alpharank.filter(pl.col("entrant") == SEARCH)["rank"][0])
