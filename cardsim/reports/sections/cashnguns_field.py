@@ -424,7 +424,8 @@ def field_blocks(profile: Profile, seed: int, store: Path | None) -> tuple[list[
 def field_findings(profile: Profile, seed: int, store: Path | None) -> list[Finding]:
     """Every figure of the field as a finding (n counts games): each entrant's tournament win
     rate per seat (``tournament:<players>p:<entrant>``) and each figure of the search player's
-    games (``search:<players>p:<table>:<figure>``)."""
+    games (``search:<players>p:<table>:<figure>``); the search player's win rate at a table of
+    the shipped mix is a headline (the README's table), the others are table rows."""
     found: list[Finding] = []
     for players in field_counts(profile):
         tables = field_tournament(profile, players, seed, store)
@@ -453,6 +454,7 @@ def field_findings(profile: Profile, seed: int, store: Path | None) -> list[Find
                 if figure["n"] == 0 or math.isnan(figure["p"]):
                     continue
                 setting = "a table of the shipped mix" if table == "mix" else "a table of copies of itself"
+                headline = table == "mix" and figure["key"] == "win"  # the README's row: how often it wins
                 found.append(
                     Finding(
                         game=GAME,
@@ -465,7 +467,7 @@ def field_findings(profile: Profile, seed: int, store: Path | None) -> list[Find
                         p=float(figure["p"]),
                         lo=float(figure["lo"]),
                         hi=float(figure["hi"]),
-                        group="table",
+                        group="headline" if headline else "table",
                         key=f"search:{players}p:{table}:{figure['key']}",
                         run=f"search-{table}-{players}p:{figure['key']}",
                         note=f"{figure['decisions']:,} decisions; 95% interval over games",
