@@ -301,7 +301,10 @@ def tournament_blocks(by_count: dict[int, dict], missing: list[str]) -> list[Blo
             "(a game is one observation of an entrant's seats); α-Rank (selection intensity "
             f"{summary['alpha']:g}, population {summary['population']}) from the same tables' win rates. "
             "A table of one entrant's copies and another's counts for both; the standings weigh every "
-            "table alike, so they say how an entrant does across this field, not against one mix."
+            "table alike, so they say how an entrant does across this field, not against one mix. "
+            "α-Rank reads each table's win rates from that table's games alone (one deal: one game), so "
+            "its ranking carries the noise of those few games, and a rank is not separated from the next "
+            "the way a win rate's interval is; the win rates pool every table an entrant sits at."
             + (f" Recorded replies whose files are missing here, left out: {', '.join(missing)}." if missing else "")
         ),
         Paragraph(tournament_sentence(by_count)),
