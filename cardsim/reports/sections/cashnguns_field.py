@@ -302,8 +302,8 @@ def tournament_blocks(by_count: dict[int, dict], missing: list[str]) -> list[Blo
             f"{summary['alpha']:g}, population {summary['population']}) from the same tables' win rates. "
             "A table of one entrant's copies and another's counts for both; the standings weigh every "
             "table alike, so they say how an entrant does across this field, not against one mix. "
-            "α-Rank reads each table's win rates from that table's games alone (one deal: one game), so "
-            "its ranking carries the noise of those few games, and a rank is not separated from the next "
+            f"α-Rank reads each table's win rates from that table's games alone "
+            f"({summary['deals_per_composition']} per table), so its ranking carries the noise of those few games, and a rank is not separated from the next "
             "the way a win rate's interval is; the win rates pool every table an entrant sits at."
             + (f" Recorded replies whose files are missing here, left out: {', '.join(missing)}." if missing else "")
         ),
