@@ -53,7 +53,9 @@ from cardsim.reports.content import (
     table_from_frame,
     text_column,
 )
+from cardsim.reports.findings import Finding
 from cardsim.reports.plots.cashnguns import equilibrium_bars, payoff_heatmap
+from cardsim.reports.sections.cashnguns_field import field_blocks, field_findings, field_side_tasks
 from cardsim.reports.suite import Experiment, Outcomes, Profile, SideTask
 from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
@@ -484,8 +486,10 @@ GAME_WEIGHT = 1.5
 
 def side_tasks(profile: Profile, seed: int, store: Path | None) -> list[SideTask]:
     """The outside check of every reading's equilibrium (:func:`outside_checks`), one task each,
-    for the scheduler to play beside the experiments: each keeps its result in ``store``, where
-    the chapter finds it. None without a store (the chapter then checks them itself)."""
+    and the field's tournaments and search player's games
+    (:func:`~cardsim.reports.sections.cashnguns_field.field_side_tasks`), for the scheduler to
+    play beside the experiments: each keeps its result in ``store``, where the chapter finds
+    it. None without a store (the chapter then computes them itself)."""
     if store is None:
         return []
     _, counts, _ = _setup(profile)
@@ -502,7 +506,13 @@ def side_tasks(profile: Profile, seed: int, store: Path | None) -> list[SideTask
                 cost=GAME_WEIGHT * games * players / 4,
             )
         )
-    return tasks
+    return tasks + field_side_tasks(profile, seed, store)
+
+
+def findings(outcomes: Outcomes, profile: Profile) -> list[Finding]:
+    """The chapter's figures as findings: the field's tournament and the search player's games
+    (:func:`~cardsim.reports.sections.cashnguns_field.field_findings`)."""
+    return field_findings(profile, outcomes.seed, outcomes.store)
 
 
 def models(profile: Profile) -> list[tuple[str, str]]:
@@ -815,8 +825,9 @@ def recommendations(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
     named = Paragraph(equilibrium_sentence(found))
     searched = searched_sentence(entries, checks)
     advice = advice_sentences(entries)
-    lead = tuple(Paragraph(text) for text in (advice, searched) if text)
-    return (*lead, *blocks, named) if lead else (named, *blocks)
+    style, field = field_blocks(profile, outcomes.seed, outcomes.store)
+    lead = (*style, *(Paragraph(text) for text in (advice, searched) if text))
+    return (*lead, *blocks, named, *field) if lead else (named, *blocks, *field)
 
 
 def equilibrium_sentence(found: list[tuple[int, str | None, dict, Equilibrium]]) -> str:

@@ -767,6 +767,9 @@ class SearchPlayer:
         self.score_metric = bool(int(self.row[COL_METRIC]) == 1)
         self._table: tuple[int, int] | None = None
         self.decisions = 0
+        #: When a list, every decision is appended to it as (decision, choice, view): the
+        #: record :func:`play_search_lineups` returns on request; None (the default) records nothing.
+        self.log: list[tuple[str, Any, Any]] | None = None
 
     @classmethod
     def from_spec(cls, spec: str = "search") -> SearchPlayer:
@@ -900,7 +903,10 @@ class SearchPlayer:
             )
         )
         hand = np.array(view.hand, np.int64)
-        return self._search(view, AIM_PHASE, list(legal), base, hand, -1, np.zeros(0, np.int64))
+        target = self._search(view, AIM_PHASE, list(legal), base, hand, -1, np.zeros(0, np.int64))
+        if self.log is not None:
+            self.log.append(("aim", target, view))
+        return target
 
     def card(self, view: Any, legal: Any) -> int:
         record = self._observe(view)
@@ -912,6 +918,8 @@ class SearchPlayer:
         base = int(python_entry(choose_bullet)(self.base, hand, pot, view.expected_loot / UNIT_DOLLARS, loaded, view.u))
         card = self._search(view, CARD_PHASE, list(legal), base, hand, view.target, np.zeros(0, np.int64))
         self.my_card = card
+        if self.log is not None:
+            self.log.append(("card", card, view))
         return card
 
     def lie_down(self, view: Any, legal: Any) -> bool:
@@ -921,6 +929,8 @@ class SearchPlayer:
             1 for seat, aim in enumerate(view.targets) if aim == view.seat and seat != view.seat and view.alive[seat]
         )
         if guns == 0:
+            if self.log is not None:
+                self.log.append(("lie_down", False, view))
             return False
         alive, cash, wounds, _, revealed, aims, _, table, _ = record
         pot = float(table[0] + 2 * table[1] + 4 * table[2])
@@ -943,16 +953,24 @@ class SearchPlayer:
             )
         )
         hand = np.array(view.hand, np.int64)
-        choice = self._search(view, LIE_PHASE, [0, 1], int(base), hand, view.target, targets)
-        return bool(choice)
+        choice = bool(self._search(view, LIE_PHASE, [0, 1], int(base), hand, view.target, targets))
+        if self.log is not None:
+            self.log.append(("lie_down", choice, view))
+        return choice
 
 
 def play_search_lineups(
-    seeds: np.ndarray, lineups: np.ndarray, rows: np.ndarray, shame_value: int
+    seeds: np.ndarray,
+    lineups: np.ndarray,
+    rows: np.ndarray,
+    shame_value: int,
+    log: list[tuple[int, int, list]] | None = None,
 ) -> tuple[np.ndarray, ...]:
     """:func:`kernel.play_batch`'s output for games in which some slots play search rows: each
     game played by the engine of :mod:`strategy` (the same deals and random streams), every
-    search slot a :class:`SearchPlayer` of its own and every other slot compiled."""
+    search slot a :class:`SearchPlayer` of its own and every other slot compiled. With ``log``
+    a list, each search slot's decisions of each game are appended to it as (game, slot,
+    [(decision, choice, view), ...]) (:attr:`SearchPlayer.log`)."""
     from cardsim.sims.cashnguns.strategy import GameState, play_steps
 
     n, players = lineups.shape
@@ -981,6 +999,11 @@ def play_search_lineups(
                 slots.append(player)
             else:
                 slots.append(row)
+        if log is not None:
+            for slot, player in enumerate(slots):
+                if isinstance(player, SearchPlayer):
+                    player.log = []
+                    log.append((index, slot, player.log))
         users = game.begin(int(seeds[index]), [None if isinstance(s, SearchPlayer) else s for s in slots], shame_value)
         seat_of = [slots[slot] for slot in game.slot_of_seat.tolist()]
         moves = play_steps(game, users)
