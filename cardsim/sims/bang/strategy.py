@@ -440,3 +440,68 @@ def check_strategy(strategy: Any, spec: str) -> None:
             f"strategy {spec} defines none of the Bang! decisions "
             f"{', '.join(DECISIONS)} (each a method (view, legal) -> choice)"
         )
+
+
+class RoleSeats:
+    """The handler of a table where several roles are played by Python strategies: each
+    decision goes to the :class:`UserSeat` of the deciding seat's role (the seats of one role
+    share its strategy, as the seats of one built-in bot share its code)."""
+
+    def __init__(self, seats: dict[int, UserSeat]) -> None:
+        self.seats = seats
+
+    def start_game(self, game: int) -> None:
+        """Number the next game (for error messages)."""
+        for seat in self.seats.values():
+            seat.game = game
+
+    def failure(self) -> StrategyError | None:
+        """The strategy failure met by a seat, if any."""
+        return next((seat.error for seat in self.seats.values() if seat.error is not None), None)
+
+    def __call__(self, decision: int, v: np.ndarray, extra: np.ndarray, turn: int) -> int:
+        return self.seats[int(v[V_MY_ROLE])](decision, v, extra, turn)
+
+
+def file_seats(specs: dict[int, str], time_limit: float = DEFAULT_TIME_LIMIT) -> RoleSeats:
+    """The handler for the roles of ``specs`` (role index -> ``FILE.py:NAME``), each strategy
+    in a process of its own (:func:`~cardsim.sims.core.isolation.isolated_strategy`, started
+    once per process and file) that sees a copy of its view. A file that fails to load, or
+    defines no decision, is a :class:`UserError` naming it."""
+    from cardsim.sims.core.isolation import isolated_strategy
+
+    seats = {}
+    for role, spec in specs.items():
+        strategy = isolated_strategy(spec, DECISIONS, time_limit, require=False)
+        check_strategy(strategy, spec)
+        seats[role] = UserSeat(strategy, spec, role, time_limit)
+    return RoleSeats(seats)
+
+
+def play_file_games(config: Any, rng: np.random.Generator, n: int) -> tuple[np.ndarray, ...]:
+    """``n`` games of a :class:`~cardsim.sims.bang.simulator.BangConfig` in which some roles are
+    played by Python strategies (:meth:`BangConfig.file_specs`): the result arrays of
+    :func:`engine.play_games`, drawn from ``rng`` as the kernel draws them, one game at a time.
+    A failing decision raises its :class:`StrategyError`."""
+    handler = file_seats(config.file_specs())
+    bots, params = config.bots_by_role(), config.params_by_role()
+    rows = []
+    previous = install(handler)
+    try:
+        for i in range(n):
+            handler.start_game(i + 1)
+            try:
+                rows.append(engine.play_games(1, config.players, bots, params, config.max_turns, rng, False))
+            except Exception:
+                failure = handler.failure()
+                if failure is not None:
+                    raise failure from failure.__cause__
+                raise
+    finally:
+        install(previous)
+    if not rows:
+        return engine.play_games(0, config.players, bots, params, config.max_turns, rng, False)
+    result = tuple(np.concatenate(column) for column in zip(*rows, strict=True))
+    if result[-1].max() > 0:
+        raise RuntimeError("bang: invariant broken in a game with a Python strategy")
+    return result
