@@ -348,8 +348,9 @@ FORMATS: dict[str, Callable[[dict[str, Any]], str]] = {
     "ci": lambda f: f"{_percent(f['p'])} (95% interval {_interval(f)}, n = {f['n']:,} {f['unit']})",
     "n": lambda f: f"{f['n']:,}",
     "interval": _interval,
-    # a pick: the setting chosen, and with its estimate
+    # a pick: the setting chosen, and with its estimate; the model (or table) it holds for
     "setting": lambda f: str(f["setting"]),
+    "model": lambda f: str(f["model"]),
     "pick": lambda f: (
         f"{f['setting']}, {_percent(f['p'])} ({_interval(f)}, n = {f['n']:,})"
         + (f" ({f['note']})" if f.get("note") else "")

@@ -98,7 +98,18 @@ OUTSIDE_RENEGADES = ("bang_renegade.py:TwoRules", "bang_balancer.py:Balancer")
 #: role played by another ladder bot, and one with an outside Python Renegade (slower: its
 #: decisions run as Python in a process of its own). Fixed n, no stop rule.
 POPULATION_N = {"default": 4000, "quick": 300}
-OUTSIDE_N = {"default": 2000, "quick": 200}
+OUTSIDE_N = {"default": 1500, "quick": 200}
+
+
+#: Chunk size of the population's runs (divides both n).
+POPULATION_CHUNK = 500
+
+
+def population_n(profile: Profile, kind: str) -> int:
+    """Games per population table of ``kind`` ("one role" or "outside") in ``profile``: its
+    fixed n, at most the profile's bound."""
+    table = OUTSIDE_N if kind == "outside" else POPULATION_N
+    return min(table.get(profile.name, table["default"]), profile.max_n)
 
 
 def outside_specs() -> dict[str, list[str]]:
@@ -133,7 +144,8 @@ def plan(profile: Profile) -> list[Experiment]:
             config={"players": players, **{f"{role}_bot": bot for role, bot in assignment.items()}},
             labels={"players": players, "table": label, "kind": kind},
             precision=None,
-            max_n=(OUTSIDE_N if kind == "outside" else POPULATION_N).get(profile.name, POPULATION_N["default"]),
+            max_n=population_n(profile, kind),
+            chunk_size=min(POPULATION_CHUNK, population_n(profile, kind)),
             weight=(200.0 if kind == "outside" else 5.0) * players / 4,
         )
         for players in PLAYERS
@@ -228,8 +240,7 @@ def population_blocks(found: dict[int, dict], profile: Profile) -> list[Block]:
             lambda r: float(r[name]),
         )
 
-    n_mixed = POPULATION_N.get(profile.name, POPULATION_N["default"])
-    n_outside = OUTSIDE_N.get(profile.name, OUTSIDE_N["default"])
+    n_mixed, n_outside = population_n(profile, "one role"), population_n(profile, "outside")
     stated = (
         f"The population of tables, per player count: each ladder bot ({', '.join(bots)}) in every seat "
         f"(the ladder's runs above); the {base} bot in every seat but one role, which each other "
