@@ -223,14 +223,20 @@ def population_verdict(players: int, assignments_table: pl.DataFrame, population
         {role for _, kind, assignment, _ in others if kind != "uniform" for role in _odd_roles(assignment)}
     )
     what = (
-        "every seat's bot"
+        "the bots of every seat"
         if any(kind == "uniform" for _, kind, _, _ in others) or not changed
-        else "how the " + " or the ".join(changed) + " plays"
+        else "how the " + " or the ".join(role.capitalize() for role in changed) + " plays"
     )
-    flipped = "; ".join(f"{label} ({side})" for label, _, _, side in others)
+    flipped = "; ".join(
+        f"{SIDE_WORDS[side]} side at {count[side]} ("
+        + ", ".join(f"'{label}'" for label, _, _, won in others if won == side)
+        + ")"
+        for side in count
+        if side != main
+    )
     return (
         f"{players} players: the favoured side depends on the table: {SIDE_WORDS[main]} side at "
-        f"{count[main]} of {len(rows)} tables, another side at {flipped}; it turns with {what}."
+        f"{count[main]} of {len(rows)} tables, {flipped}; it turns with {what}."
     )
 
 
