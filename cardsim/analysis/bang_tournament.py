@@ -35,12 +35,24 @@ def role_names(players: int) -> list[str]:
 
 
 def check_entrants(given: Sequence[str]) -> list[str]:
-    """The entrants, each a built-in bot once; at least two. A :class:`UserError` names
-    ``--entrant``."""
+    """The entrants, each a built-in bot or a strategy written in Python (``FILE.py:NAME``,
+    played in a process of its own in every role it is assigned) once; at least two. A
+    :class:`UserError` names ``--entrant`` (a file that cannot be read or fails to load too)."""
+    from cardsim.sims.bang.simulator import file_digest, is_file_spec
+    from cardsim.sims.bang.strategy import file_seats
+
     entrants = [name.strip() for part in given for name in part.split(",") if name.strip()]
     for name in entrants:
-        if name not in ENTRANTS:
-            raise UserError(f"--entrant: unknown Bang! bot {name!r}; choose from: {', '.join(ENTRANTS)}")
+        if is_file_spec(name):
+            try:
+                file_digest(name)
+                file_seats({0: name})
+            except UserError as exc:
+                raise UserError(f"--entrant: {exc}") from None
+        elif name not in ENTRANTS:
+            raise UserError(
+                f"--entrant: unknown Bang! bot {name!r}; choose from: {', '.join(ENTRANTS)} or FILE.py:NAME"
+            )
         if entrants.count(name) > 1:
             raise UserError(f"--entrant: {name} given twice")
     if len(entrants) < 2:

@@ -102,8 +102,9 @@ class Bang:
         jobs: int | None = 1,
         store: str | Path | None = None,
     ) -> Result:
-        """Built-in bots per role (see :mod:`cardsim.analysis.bang_tournament`): every assignment
-        of the ``entrants`` to the roles of a ``players`` table, ``n`` games each on the same
+        """Bots per role (see :mod:`cardsim.analysis.bang_tournament`): every assignment of the
+        ``entrants`` (built-in bots, or Python strategies ``FILE.py:NAME``, each in a process of
+        its own; decisions a file leaves out are ``tuned``'s) to the roles of a ``players`` table, ``n`` games each on the same
         deals. Tables: ``roles`` (per role and entrant, the games its side won, 95% Wilson),
         ``assignments`` (each side's wins under each assignment) and ``sides`` (each side's win
         rate across the assignments: least, median, greatest). With ``store``, each

@@ -465,7 +465,12 @@ def evaluate_command(
 @app.command("tournament")
 def tournament_command(
     entrant: Annotated[
-        list[str], typer.Option("--entrant", "-e", help="Built-in bots, comma separated or repeated (not search).")
+        list[str],
+        typer.Option(
+            "--entrant",
+            "-e",
+            help="Built-in bots (not search) or Python strategies FILE.py:NAME, comma separated or repeated.",
+        ),
     ],
     players: Annotated[int, typer.Option("--players", help="Table size, 4-7.")] = 4,
     n: Annotated[int, typer.Option("--n", help="Games per assignment of the entrants to the roles.")] = 500,
@@ -475,8 +480,9 @@ def tournament_command(
     no_store: NoStoreOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Built-in bots per role: every assignment of the entrants to the table's roles, --n games
-    each on the same deals. Per role and entrant, the games its side won (95% Wilson); each
+    """Bots per role: every assignment of the entrants (built-in bots, or Python strategies
+    FILE.py:NAME, each in a process of its own) to the table's roles, --n games each on the
+    same deals. Per role and entrant, the games its side won (95% Wilson); each
     side's win rate across the assignments (least, median, greatest). Each assignment is a
     stored run: the same command resumes.
 

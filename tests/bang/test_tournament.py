@@ -70,3 +70,18 @@ def test_the_verdict_names_the_role_that_turns_the_balance() -> None:
     assert summary["sheriff"]["least_lo"] < 0.3 < summary["sheriff"]["least_hi"]
     uniform = _table([(30, 60, 10)] + [(60, 30, 10)] * (len(rows) - 1))
     assert "the bots of every seat" in population_verdict(4, uniform, rows)
+
+
+def test_a_file_entrant_twin_of_a_bot_rates_equal_to_it() -> None:
+    twin = f"{Path(__file__).resolve().parents[2] / 'examples' / 'strategies' / 'bang_role.py'}:RoleBot"
+    roles = cardsim.bang.tournament(["role", twin], players=4, n=20, jobs=1).tables["roles"]
+    for role in ("sheriff", "outlaw", "renegade"):
+        part = {row["entrant"]: row["p_win"] for row in roles.filter(roles["role"] == role).iter_rows(named=True)}
+        assert part["role"] == part[twin], role
+
+
+def test_a_file_entrant_that_fails_to_load_names_the_keyword(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise ValueError('no')\n")
+    with pytest.raises(cardsim.UserError, match="entrant"):
+        cardsim.bang.tournament(["role", f"{broken}:X"], players=4, n=5)
