@@ -394,13 +394,18 @@ def evaluate_command(
         str,
         typer.Option(
             "--against",
-            help="Built-in bot compared in the same "
-            "seat on the same deals; it also makes the decisions "
-            "your strategy leaves out. See `bots`.",
+            help="Built-in bot (or another strategy, FILE.py:NAME) compared in the same "
+            "seat on the same deals; a built-in also makes the decisions "
+            "your strategy leaves out (else tuned). See `bots`.",
         ),
     ] = "tuned",
     others: Annotated[
-        str | None, typer.Option("--others", help="Built-in bot of every other seat (default: --against).")
+        str | None,
+        typer.Option(
+            "--others",
+            help="Bot of every other seat: a built-in, FILE.py:NAME, or role=bot pairs with "
+            "files among them (roles not named: --against; default: --against).",
+        ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Root seed (same numbers for any --jobs).")] = 0,
     jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes.")] = None,

@@ -57,3 +57,33 @@ def test_a_file_that_fails_to_load_is_a_user_error(tmp_path: Path) -> None:
     config = BangConfig(players=4, renegade_bot=f"{broken}:Nope")
     with pytest.raises(cardsim.UserError, match="broken.py"):
         run_batch(config, np.random.default_rng(0), 2)
+
+
+def test_evaluate_against_a_file_with_files_around_it() -> None:
+    """The twin of the role bot against itself, a file Sheriff at the table: nothing differs."""
+    result = cardsim.bang.evaluate(
+        TWIN, role="renegade", players=5, n=30, against=TWIN, others=f"sheriff={TWIN},deputy=role,outlaw=role", jobs=1
+    )
+    diff = result.tables["paired_difference"].row(0, named=True)
+    assert diff["difference"] == 0.0 and diff["n"] == 30
+
+
+def test_evaluate_with_the_strategy_role_played_by_files_around_it_is_refused() -> None:
+    with pytest.raises(cardsim.UserError, match="other outlaw seats"):
+        cardsim.bang.evaluate(RENEGADE_RULES, role="outlaw", players=7, n=10, others=f"outlaw={TWIN}")
+
+
+def test_a_bad_against_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise ValueError('no')\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "cardsim", "bang", "evaluate", "--strategy", RENEGADE_RULES, "--role", "renegade"]
+        + ["--against", f"{broken}:X", "--n", "10"],
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 2 and "against" in done.stderr and len(done.stderr.strip().splitlines()) == 1
