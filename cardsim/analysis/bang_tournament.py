@@ -14,8 +14,9 @@ across the population (least, median, greatest).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -135,7 +136,7 @@ def play_with_runner(
     simulator = get_simulator("bang")
 
     def play(assignment: dict[str, str]) -> pl.DataFrame:
-        fields = {f"{role}_bot": bot for role, bot in assignment.items()}
+        fields: dict[str, Any] = {f"{role}_bot": bot for role, bot in assignment.items()}
         config = BangConfig(players=players, max_turns=max_turns, **fields)
         return run(simulator, config, n=n, seed=seed, jobs=jobs, store=store).episodes
 
@@ -143,7 +144,7 @@ def play_with_runner(
 
 
 def population(
-    bots: Sequence[str], players: int, base: str, outsiders: dict[str, Sequence[str]] | None = None
+    bots: Sequence[str], players: int, base: str, outsiders: Mapping[str, Sequence[str]] | None = None
 ) -> list[tuple[str, str, dict[str, str]]]:
     """A stated population of tables at ``players``, as (label, kind, assignment): each of
     ``bots`` in every seat ("uniform"); ``base`` in every seat but one role, which another of

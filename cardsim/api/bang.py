@@ -189,7 +189,7 @@ class Bang:
 
         fields = parse_bots(bots)
         if len(fields) == 4 and len(set(fields.values())) == 1:
-            return next(iter(fields.values()))
+            return str(next(iter(fields.values())))
         return ", ".join(f"{k.removesuffix('_bot')}={v}" for k, v in fields.items()) or "role"
 
     @staticmethod

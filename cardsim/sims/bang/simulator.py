@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -232,7 +233,7 @@ def population_tables(
     return flags, slips, priors, params
 
 
-def parse_bots(text: str) -> dict[str, str]:
+def parse_bots(text: str) -> dict[str, Any]:
     """``"sheriff=role,outlaw=random"`` -> config fields; ``"random"`` seats it everywhere.
 
     An empty value and a role named twice are refused (neither has one meaning)."""

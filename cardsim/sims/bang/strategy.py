@@ -417,7 +417,8 @@ def play_seat_games(
     in errors). A failing decision raises its :class:`StrategyError`."""
     from cardsim.sims.bang.simulator import BangConfig, bot_params, is_file_spec
 
-    config = BangConfig(players=players, **others)
+    fields: dict[str, Any] = dict(others)
+    config = BangConfig(players=players, **fields)
     bots, params = config.bots_by_role(), np.ascontiguousarray(config.params_by_role(), np.float64)
     specs = config.file_specs()
     if is_file_spec(seat):
