@@ -14,8 +14,9 @@ across the population (least, median, greatest).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -35,12 +36,24 @@ def role_names(players: int) -> list[str]:
 
 
 def check_entrants(given: Sequence[str]) -> list[str]:
-    """The entrants, each a built-in bot once; at least two. A :class:`UserError` names
-    ``--entrant``."""
+    """The entrants, each a built-in bot or a strategy written in Python (``FILE.py:NAME``,
+    played in a process of its own in every role it is assigned) once; at least two. A
+    :class:`UserError` names ``--entrant`` (a file that cannot be read or fails to load too)."""
+    from cardsim.sims.bang.simulator import file_digest, is_file_spec
+    from cardsim.sims.bang.strategy import file_seats
+
     entrants = [name.strip() for part in given for name in part.split(",") if name.strip()]
     for name in entrants:
-        if name not in ENTRANTS:
-            raise UserError(f"--entrant: unknown Bang! bot {name!r}; choose from: {', '.join(ENTRANTS)}")
+        if is_file_spec(name):
+            try:
+                file_digest(name)
+                file_seats({0: name})
+            except UserError as exc:
+                raise UserError(f"--entrant: {exc}") from None
+        elif name not in ENTRANTS:
+            raise UserError(
+                f"--entrant: unknown Bang! bot {name!r}; choose from: {', '.join(ENTRANTS)} or FILE.py:NAME"
+            )
         if entrants.count(name) > 1:
             raise UserError(f"--entrant: {name} given twice")
     if len(entrants) < 2:
@@ -55,15 +68,20 @@ def assignments(entrants: Sequence[str], players: int) -> list[dict[str, str]]:
 
 
 def tournament_tables(
-    entrants: Sequence[str], players: int, play: Callable[[dict[str, str]], pl.DataFrame]
+    entrants: Sequence[str],
+    players: int,
+    play: Callable[[dict[str, str]], pl.DataFrame],
+    tables: Sequence[dict[str, str]] | None = None,
 ) -> dict[str, pl.DataFrame]:
     """The tables of a tournament; ``play(assignment)`` gives the episodes of one assignment
-    (a ``winner`` column of side codes)."""
+    (a ``winner`` column of side codes). ``tables``: the assignments played (default: every
+    assignment of the ``entrants``, :func:`assignments`); a population of tables
+    (:func:`population`) instead of the full product."""
     side_rows: list[dict] = []
     role_rows: dict[tuple[str, str], list[int]] = {}
     law, outlaws, renegade = SIDE_NAMES.index("sheriff"), SIDE_NAMES.index("outlaws"), SIDE_NAMES.index("renegade")
     side_of = {"sheriff": law, "deputy": law, "outlaw": outlaws, "renegade": renegade}
-    for assignment in assignments(entrants, players):
+    for assignment in assignments(entrants, players) if tables is None else tables:
         winner = play(assignment)["winner"].to_numpy()
         games = winner.size
         row: dict = {**{f"{role}": bot for role, bot in assignment.items()}, "games": games}
@@ -118,8 +136,125 @@ def play_with_runner(
     simulator = get_simulator("bang")
 
     def play(assignment: dict[str, str]) -> pl.DataFrame:
-        fields = {f"{role}_bot": bot for role, bot in assignment.items()}
+        fields: dict[str, Any] = {f"{role}_bot": bot for role, bot in assignment.items()}
         config = BangConfig(players=players, max_turns=max_turns, **fields)
         return run(simulator, config, n=n, seed=seed, jobs=jobs, store=store).episodes
 
     return play
+
+
+def population(
+    bots: Sequence[str], players: int, base: str, outsiders: Mapping[str, Sequence[str]] | None = None
+) -> list[tuple[str, str, dict[str, str]]]:
+    """A stated population of tables at ``players``, as (label, kind, assignment): each of
+    ``bots`` in every seat ("uniform"); ``base`` in every seat but one role, which another of
+    ``bots`` plays ("one role"); and ``base`` in every seat but one role, which an outside
+    strategy (``outsiders``: role -> ``FILE.py:NAME`` specs) plays ("outside")."""
+    roles = role_names(players)
+    found = [(bot, "uniform", dict.fromkeys(roles, bot)) for bot in bots]
+    for role in roles:
+        for bot in bots:
+            if bot != base:
+                found.append((f"{base}, {role}={bot}", "one role", {**dict.fromkeys(roles, base), role: bot}))
+    for role, specs in (outsiders or {}).items():
+        if role not in roles:
+            continue
+        for spec in specs:
+            name = spec.rpartition(":")[2]
+            found.append((f"{base}, {role}={name}", "outside", {**dict.fromkeys(roles, base), role: spec}))
+    return found
+
+
+def favoured_side(row: dict) -> str:
+    """The side with the most wins in an ``assignments`` row of :func:`tournament_tables`."""
+    return max(SIDE_NAMES[:3], key=lambda side: row[f"{side}_wins"])
+
+
+def population_summary(assignments_table: pl.DataFrame, labels: Sequence[str]) -> pl.DataFrame:
+    """Per side, across the population's tables (``assignments_table`` of
+    :func:`tournament_tables`, one row per table in the order of ``labels``): the table where
+    it does worst and best, each with its win rate, 95% Wilson interval over games and n, and
+    the number of tables where it is the favoured side (wins most games)."""
+    rows = [{**row, "table": label} for row, label in zip(assignments_table.iter_rows(named=True), labels, strict=True)]
+    favoured = [favoured_side(row) for row in rows]
+    summary = []
+    for side in SIDE_NAMES[:3]:
+        rates = [row[f"{side}_wins"] / row["games"] for row in rows]
+        low, high = rows[int(np.argmin(rates))], rows[int(np.argmax(rates))]
+        entry: dict = {"side": side, "tables": len(rows), "favoured_at": favoured.count(side)}
+        for name, row in (("least", low), ("greatest", high)):
+            lo, hi = wilson_interval(row[f"{side}_wins"], row["games"])
+            entry.update(
+                {
+                    f"{name}_table": row["table"],
+                    f"{name}_n": row["games"],
+                    name: row[f"{side}_wins"] / row["games"],
+                    f"{name}_lo": float(lo),
+                    f"{name}_hi": float(hi),
+                }
+            )
+        summary.append(entry)
+    return pl.DataFrame(summary)
+
+
+#: The sides in prose.
+SIDE_WORDS = {"sheriff": "the Sheriff's", "outlaws": "the Outlaws'", "renegade": "the Renegade's"}
+
+
+def separated(row: dict, side: str) -> bool:
+    """Whether ``side``'s 95% Wilson interval in an ``assignments`` row lies above every other
+    side's (the game is the unit)."""
+    lo, _ = wilson_interval(row[f"{side}_wins"], row["games"])
+    return all(
+        float(lo) > float(wilson_interval(row[f"{other}_wins"], row["games"])[1])
+        for other in SIDE_NAMES[:3]
+        if other != side
+    )
+
+
+def population_verdict(players: int, assignments_table: pl.DataFrame, population_rows: Sequence[tuple]) -> str:
+    """One sentence on the favoured side at ``players`` across the population: the same side at
+    every table (and at how many it is separated at 95%), or which tables favour another side
+    and what they change (the bots of every seat, or how one role plays).
+    ``population_rows``: the (label, kind, assignment) of each row of ``assignments_table``."""
+    rows = list(assignments_table.iter_rows(named=True))
+    favoured = [favoured_side(row) for row in rows]
+    count = {side: favoured.count(side) for side in SIDE_NAMES[:3] if side in favoured}
+    main = max(count, key=lambda side: count[side])
+    apart = sum(separated(row, main) for row, side in zip(rows, favoured, strict=True) if side == main)
+    if len(count) == 1:
+        return (
+            f"{players} players: {SIDE_WORDS[main]} side is favoured at every one of the {len(rows)} tables "
+            f"(separated from the other sides at 95% at {apart} of them)."
+        )
+    others = [
+        (label, kind, assignment, side)
+        for (label, kind, assignment), side in zip(population_rows, favoured, strict=True)
+        if side != main
+    ]
+    changed = sorted(
+        {role for _, kind, assignment, _ in others if kind != "uniform" for role in _odd_roles(assignment)}
+    )
+    what = (
+        "the bots of every seat"
+        if any(kind == "uniform" for _, kind, _, _ in others) or not changed
+        else "how the " + " or the ".join(role.capitalize() for role in changed) + " plays"
+    )
+    flipped = "; ".join(
+        f"{SIDE_WORDS[side]} side at {count[side]} ("
+        + ", ".join(f"'{label}'" for label, _, _, won in others if won == side)
+        + ")"
+        for side in count
+        if side != main
+    )
+    return (
+        f"{players} players: the favoured side depends on the table: {SIDE_WORDS[main]} side at "
+        f"{count[main]} of {len(rows)} tables, {flipped}; it turns with {what}."
+    )
+
+
+def _odd_roles(assignment: dict[str, str]) -> list[str]:
+    """The roles whose entrant differs from the most common one of ``assignment``."""
+    bots = list(assignment.values())
+    common = max(bots, key=bots.count)
+    return [role for role, bot in assignment.items() if bot != common]

@@ -28,6 +28,47 @@ def _bang_counts(players: Players) -> list[int]:
     return counts
 
 
+def _evaluation_others(against: str, others: str, role: int, players: int) -> dict[str, str]:
+    """The ``BangConfig`` bot fields of the seats around an evaluated strategy: ``others`` (a
+    bot, a file or ``role=bot`` pairs, roles not named playing ``against``). A
+    :class:`UserError` names ``against`` or ``others`` for an unknown bot, a file that fails to
+    load, or a file in the other seats of the evaluated role."""
+    from cardsim.sims.bang.cards import ROLE_NAMES, roles_for
+    from cardsim.sims.bang.simulator import is_file_spec, parse_bots
+    from cardsim.sims.bang.strategy import AGAINST, file_seats
+
+    def check(name: str, value: object) -> None:
+        if not isinstance(value, str) or (value not in AGAINST and not is_file_spec(value)):
+            raise UserError(f"bang evaluate: {name} must be one of {', '.join(AGAINST)} or FILE.py:NAME, got {value!r}")
+        if is_file_spec(value):
+            try:
+                file_seats({0: value})
+            except UserError as exc:
+                raise UserError(f"bang evaluate: {name}: {exc}") from None
+
+    check("against", against)
+    if not isinstance(others, str):
+        raise UserError(f"bang evaluate: others must be a bot, FILE.py:NAME or role=bot pairs, got {others!r}")
+    if "=" in others:
+        try:
+            given = parse_bots(others)
+        except UserError as exc:
+            raise UserError(f"bang evaluate: others: {exc}") from None
+    else:
+        check("others", others)
+        given = {f"{name}_bot": others for name in ROLE_NAMES}
+    fields = {f"{name}_bot": given.get(f"{name}_bot", against) for name in ROLE_NAMES}
+    for value in set(fields.values()):
+        check("others", value)
+    mine = fields[f"{ROLE_NAMES[role]}_bot"]
+    if is_file_spec(mine) and list(roles_for(players)).count(role) > 1:
+        raise UserError(
+            f"bang evaluate: others: the other {ROLE_NAMES[role]} seats at {players} players must be "
+            f"built-in bots, not {mine}"
+        )
+    return fields
+
+
 class Bang:
     """Bang!: ``run``, ``bots``, ``train``, ``compare`` and ``stress`` (see ``cardsim bang
     --help``)."""
@@ -105,8 +146,9 @@ class Bang:
         scheduler: str | None = None,
         store: str | Path | None = None,
     ) -> Result:
-        """Built-in bots per role (see :mod:`cardsim.analysis.bang_tournament`): every assignment
-        of the ``entrants`` to the roles of a ``players`` table, ``n`` games each on the same
+        """Bots per role (see :mod:`cardsim.analysis.bang_tournament`): every assignment of the
+        ``entrants`` (built-in bots, or Python strategies ``FILE.py:NAME``, each in a process of
+        its own; decisions a file leaves out are ``tuned``'s) to the roles of a ``players`` table, ``n`` games each on the same
         deals. Tables: ``roles`` (per role and entrant, the games its side won, 95% Wilson),
         ``assignments`` (each side's wins under each assignment) and ``sides`` (each side's win
         rate across the assignments: least, median, greatest). Each assignment's games run
@@ -151,7 +193,7 @@ class Bang:
 
         fields = parse_bots(bots)
         if len(fields) == 4 and len(set(fields.values())) == 1:
-            return next(iter(fields.values()))
+            return str(next(iter(fields.values())))
         return ", ".join(f"{k.removesuffix('_bot')}={v}" for k, v in fields.items()) or "role"
 
     @staticmethod
@@ -412,13 +454,19 @@ class Bang:
         ...                           against="role", jobs=1)
         >>> r.tables["paired_difference"]["difference"].to_list()
         [0.0]
+
+        ``against`` may be another strategy file, and ``others`` a bot, a file or ``role=bot``
+        pairs (roles not named play ``against``), so several Python seats meet at one table;
+        each file runs in a process of its own and sees a copy of its seat's view (decisions a
+        file in ``against`` or ``others`` leaves out are ``tuned``'s). The other seats of the
+        strategy's own role (7 players: the other Outlaws) must be built-in bots.
         """
         import numpy as np
         import polars as pl
 
         from cardsim import __version__
         from cardsim.sims.bang.cards import ROLE_NAMES, roles_for
-        from cardsim.sims.bang.strategy import AGAINST, EVALUATE_CHUNK, check_strategy, evaluate_chunk
+        from cardsim.sims.bang.strategy import EVALUATE_CHUNK, check_strategy, evaluate_chunk
         from cardsim.sims.core.seeds import chunk_generator, validate_root_seed
         from cardsim.sims.core.user_strategy import (
             StrategyError,
@@ -444,9 +492,7 @@ class Bang:
         if role_id not in roles_for(count[0]):
             raise UserError(f"bang evaluate: no {seat} at {count[0]} players")
         others = against if others is None else others
-        for name, value in (("against", against), ("others", others)):
-            if value not in AGAINST:
-                raise UserError(f"bang evaluate: {name} must be one of {', '.join(AGAINST)}, got {value!r}")
+        fields = _evaluation_others(against, others, role_id, count[0])
         if isinstance(n, bool) or not isinstance(n, int) or n < 2:
             raise UserError(f"bang evaluate: n must be an integer of at least 2, got {n!r}")
         validate_root_seed(seed)
@@ -460,7 +506,7 @@ class Bang:
                 count[0],
                 role_id,
                 against,
-                others,
+                fields,
                 chunk_generator(seed, i),
                 min(EVALUATE_CHUNK, n - i * EVALUATE_CHUNK),
                 i * EVALUATE_CHUNK,

@@ -394,13 +394,18 @@ def evaluate_command(
         str,
         typer.Option(
             "--against",
-            help="Built-in bot compared in the same "
-            "seat on the same deals; it also makes the decisions "
-            "your strategy leaves out. See `bots`.",
+            help="Built-in bot (or another strategy, FILE.py:NAME) compared in the same "
+            "seat on the same deals; a built-in also makes the decisions "
+            "your strategy leaves out (else tuned). See `bots`.",
         ),
     ] = "tuned",
     others: Annotated[
-        str | None, typer.Option("--others", help="Built-in bot of every other seat (default: --against).")
+        str | None,
+        typer.Option(
+            "--others",
+            help="Bot of every other seat: a built-in, FILE.py:NAME, or role=bot pairs with "
+            "files among them (roles not named: --against; default: --against).",
+        ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Root seed (same numbers for any --jobs).")] = 0,
     jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes.")] = None,
@@ -465,7 +470,12 @@ def evaluate_command(
 @app.command("tournament")
 def tournament_command(
     entrant: Annotated[
-        list[str], typer.Option("--entrant", "-e", help="Built-in bots, comma separated or repeated (not search).")
+        list[str],
+        typer.Option(
+            "--entrant",
+            "-e",
+            help="Built-in bots (not search) or Python strategies FILE.py:NAME, comma separated or repeated.",
+        ),
     ],
     players: Annotated[int, typer.Option("--players", help="Table size, 4-7.")] = 4,
     n: Annotated[int, typer.Option("--n", help="Games per assignment of the entrants to the roles.")] = 500,
@@ -476,8 +486,9 @@ def tournament_command(
     no_store: NoStoreOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Built-in bots per role: every assignment of the entrants to the table's roles, --n games
-    each on the same deals. Per role and entrant, the games its side won (95% Wilson); each
+    """Bots per role: every assignment of the entrants (built-in bots, or Python strategies
+    FILE.py:NAME, each in a process of its own) to the table's roles, --n games each on the
+    same deals. Per role and entrant, the games its side won (95% Wilson); each
     side's win rate across the assignments (least, median, greatest). Each assignment is a
     stored run: the same command resumes.
 

@@ -165,11 +165,13 @@ def _bang(outcomes: Outcomes, profile: Profile) -> list[Finding]:
     """Bang!: the favoured side's win rate per player count, on the bot the chapter's headline
     uses (:data:`cardsim.reports.sections.bang.HEADLINE_BOT`, else the ladder's first), then
     every side's win rate per player count for every bot of the ladder (the chapter's side
-    tables); n counts games; key ``side:<players>p:<bot>:<side>``."""
+    tables); n counts games; key ``side:<players>p:<bot>:<side>``. Then, per player count and
+    side, its least and greatest win rate across the population of tables
+    (:func:`_bang_population`)."""
     from cardsim.analysis.bang import side_win_table
     from cardsim.reports.sections.bang import HEADLINE_BOT
 
-    runs = outcomes.select(lambda e: True)
+    runs = outcomes.select(lambda e: "bots" in e.labels)
     if not runs:
         return []
     labels = list(dict.fromkeys(run.experiment.labels.get("bots", "") for run in runs))
@@ -195,6 +197,40 @@ def _bang(outcomes: Outcomes, profile: Profile) -> list[Finding]:
                         key=f"side:{players}p:{each}:{row['side']}",
                         run=f"{run_of(outcomes, players=players, bots=each)}:{row['side']}",
                         group="headline" if headline else "table",
+                    )
+                )
+    return found + _bang_population(outcomes, profile)
+
+
+def _bang_population(outcomes: Outcomes, profile: Profile) -> list[Finding]:
+    """Bang!: per player count and side, the table of the population
+    (:func:`cardsim.reports.sections.bang.population_results`) where the side wins least and
+    the one where it wins most, each its win rate over that table's games (model: the table);
+    key ``population:<players>p:<side>:least`` and ``...:greatest``."""
+    from cardsim.reports.sections.bang import population_results
+
+    found: list[Finding] = []
+    for players, part in population_results(outcomes, profile).items():
+        kinds = {label: kind for label, kind, _ in part["rows"]}
+        for row in part["summary"].iter_rows(named=True):
+            for end in ("least", "greatest"):
+                table = row[f"{end}_table"]
+                labels = {"bots": table} if kinds[table] == "uniform" else {"table": table}
+                found.append(
+                    Finding(
+                        game="bang",
+                        question=f"side's win rate at the population's {end} table",
+                        players=players,
+                        model=f"table: {table}",
+                        setting=str(row["side"]),
+                        n=int(row[f"{end}_n"]),
+                        unit="games",
+                        p=float(row[end]),
+                        lo=float(row[f"{end}_lo"]),
+                        hi=float(row[f"{end}_hi"]),
+                        group="table",
+                        key=f"population:{players}p:{row['side']}:{end}",
+                        run=f"{run_of(outcomes, players=players, **labels)}:{row['side']}",
                     )
                 )
     return found
@@ -312,8 +348,9 @@ FORMATS: dict[str, Callable[[dict[str, Any]], str]] = {
     "ci": lambda f: f"{_percent(f['p'])} (95% interval {_interval(f)}, n = {f['n']:,} {f['unit']})",
     "n": lambda f: f"{f['n']:,}",
     "interval": _interval,
-    # a pick: the setting chosen, and with its estimate
+    # a pick: the setting chosen, and with its estimate; the model (or table) it holds for
     "setting": lambda f: str(f["setting"]),
+    "model": lambda f: str(f["model"]),
     "pick": lambda f: (
         f"{f['setting']}, {_percent(f['p'])} ({_interval(f)}, n = {f['n']:,})"
         + (f" ({f['note']})" if f.get("note") else "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,3 +31,57 @@ def test_tables_cover_every_assignment_and_jobs_do_not_matter(tmp_path: Path) ->
 def test_bad_entrants_name_the_keyword(entrants: str, keyword: str) -> None:
     with pytest.raises(cardsim.UserError, match=keyword):
         cardsim.bang.tournament(entrants, players=4, n=5)
+
+
+def _table(rates: list[tuple[int, int, int]]) -> Any:
+    import polars as pl
+
+    return pl.DataFrame(
+        [{"games": 100, "sheriff_wins": s, "outlaws_wins": o, "renegade_wins": r, "none_wins": 0} for s, o, r in rates]
+    )
+
+
+def test_the_population_is_the_stated_design() -> None:
+    from cardsim.analysis.bang_tournament import population
+
+    tables = population(["tuned", "role", "random"], 5, "tuned", {"renegade": ["x/r.py:R"]})
+    kinds = [kind for _, kind, _ in tables]
+    assert kinds.count("uniform") == 3 and kinds.count("one role") == 4 * 2 and kinds.count("outside") == 1
+    label, _, outside = tables[-1]
+    assert outside == {"sheriff": "tuned", "deputy": "tuned", "outlaw": "tuned", "renegade": "x/r.py:R"}
+    assert label == "tuned, renegade=R"
+    assert all("deputy" not in a for _, _, a in population(["tuned", "role"], 4, "tuned"))
+
+
+def test_the_verdict_names_the_role_that_turns_the_balance() -> None:
+    from cardsim.analysis.bang_tournament import population, population_summary, population_verdict
+
+    rows = population(["tuned", "role"], 4, "tuned", {"renegade": ["r.py:R"]})
+    same = _table([(60, 30, 10)] * len(rows))
+    assert "favoured at every one" in population_verdict(4, same, rows)
+    flipped = _table([(60, 30, 10)] * (len(rows) - 1) + [(30, 60, 10)])
+    verdict = population_verdict(4, flipped, rows)
+    assert (
+        "depends on the table" in verdict and "how the Renegade plays" in verdict and "'tuned, renegade=R'" in verdict
+    )
+    summary = {r["side"]: r for r in population_summary(flipped, [label for label, _, _ in rows]).iter_rows(named=True)}
+    assert summary["sheriff"]["least"] == 0.3 and summary["sheriff"]["least_table"] == "tuned, renegade=R"
+    assert summary["sheriff"]["favoured_at"] == len(rows) - 1 and summary["outlaws"]["favoured_at"] == 1
+    assert summary["sheriff"]["least_lo"] < 0.3 < summary["sheriff"]["least_hi"]
+    uniform = _table([(30, 60, 10)] + [(60, 30, 10)] * (len(rows) - 1))
+    assert "the bots of every seat" in population_verdict(4, uniform, rows)
+
+
+def test_a_file_entrant_twin_of_a_bot_rates_equal_to_it() -> None:
+    twin = f"{Path(__file__).resolve().parents[2] / 'examples' / 'strategies' / 'bang_role.py'}:RoleBot"
+    roles = cardsim.bang.tournament(["role", twin], players=4, n=20, jobs=1).tables["roles"]
+    for role in ("sheriff", "outlaw", "renegade"):
+        part = {row["entrant"]: row["p_win"] for row in roles.filter(roles["role"] == role).iter_rows(named=True)}
+        assert part["role"] == part[twin], role
+
+
+def test_a_file_entrant_that_fails_to_load_names_the_keyword(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise ValueError('no')\n")
+    with pytest.raises(cardsim.UserError, match="entrant"):
+        cardsim.bang.tournament(["role", f"{broken}:X"], players=4, n=5)

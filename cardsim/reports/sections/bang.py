@@ -15,6 +15,12 @@ from cardsim.analysis.bang import (
     seat_table,
     side_win_table,
 )
+from cardsim.analysis.bang_tournament import (
+    population,
+    population_summary,
+    population_verdict,
+    tournament_tables,
+)
 from cardsim.reports.content import (
     Block,
     Paragraph,
@@ -25,6 +31,7 @@ from cardsim.reports.content import (
     table_from_frame,
     text_column,
 )
+from cardsim.reports.findings import slug
 from cardsim.reports.plots.bang import side_win_plot
 from cardsim.reports.plots.common import interval_bars
 from cardsim.reports.suite import Experiment, Outcomes, Profile
@@ -84,11 +91,70 @@ def rerun(profile: Profile) -> str:
     )
 
 
+#: The outside Renegade styles (written by outside checks, in ``examples/strategies``) the
+#: population seats in the Renegade's role at the headline bot's tables.
+OUTSIDE_RENEGADES = ("bang_renegade.py:TwoRules", "bang_balancer.py:Balancer")
+#: Games per table of the population that the ladder does not already play: a table with one
+#: role played by another ladder bot, and one with an outside Python Renegade (slower: its
+#: decisions run as Python in a process of its own). Fixed n, no stop rule.
+POPULATION_N = {"default": 4000, "quick": 300}
+OUTSIDE_N = {"default": 1500, "quick": 200}
+
+
+#: Chunk size of the population's runs (divides both n).
+POPULATION_CHUNK = 500
+
+
+def population_n(profile: Profile, kind: str) -> int:
+    """Games per population table of ``kind`` ("one role" or "outside") in ``profile``: its
+    fixed n, at most the profile's bound."""
+    table = OUTSIDE_N if kind == "outside" else POPULATION_N
+    return min(table.get(profile.name, table["default"]), profile.max_n)
+
+
+def outside_specs() -> dict[str, list[str]]:
+    """Role -> the outside strategies (``FILE.py:NAME``) the population seats in it: the
+    :data:`OUTSIDE_RENEGADES` found beside the package (none in an install without
+    ``examples``)."""
+    import cardsim
+
+    folder = Path(cardsim.__file__).resolve().parents[1] / "examples" / "strategies"
+    specs = [f"{folder / name.partition(':')[0]}:{name.partition(':')[2]}" for name in OUTSIDE_RENEGADES]
+    return {"renegade": [spec for spec in specs if Path(spec.rpartition(":")[0]).is_file()]}
+
+
+def population_plan(profile: Profile, players: int) -> list[tuple[str, str, dict[str, str]]]:
+    """The population of tables at ``players`` (:func:`population`): the ladder's bots each in
+    every seat, the headline bot with one role played by another ladder bot, and the headline
+    bot with an outside Renegade."""
+    bots = BOTS.get(profile.name, BOTS["default"])
+    base = HEADLINE_BOT if HEADLINE_BOT in bots else bots[0]
+    return population(bots, players, base, outside_specs())
+
+
 def plan(profile: Profile) -> list[Experiment]:
     """One experiment per player count and bot (the same bot in every seat): the headline
     bot's at the headline precision, the rest of the ladder at the table precision (see
-    :meth:`Profile.tier`)."""
+    :meth:`Profile.tier`); then the population's mixed tables (:func:`population_plan`; its
+    uniform tables are the ladder's runs) at a fixed n."""
     headline = HEADLINE_BOT if HEADLINE_BOT in BOTS[profile.name] else BOTS[profile.name][0]
+    return _ladder_plan(profile, headline) + [
+        Experiment(
+            key=f"{players}p-table-{slug(label)}",
+            config={"players": players, **{f"{role}_bot": bot for role, bot in assignment.items()}},
+            labels={"players": players, "table": label, "kind": kind},
+            precision=None,
+            max_n=population_n(profile, kind),
+            chunk_size=min(POPULATION_CHUNK, population_n(profile, kind)),
+            weight=(200.0 if kind == "outside" else 5.0) * players / 4,
+        )
+        for players in PLAYERS
+        for label, kind, assignment in population_plan(profile, players)
+        if kind != "uniform"
+    ]
+
+
+def _ladder_plan(profile: Profile, headline: str) -> list[Experiment]:
     return [
         profile.experiment(
             f"{players}p-{bot}",
@@ -107,7 +173,115 @@ def models(profile: Profile) -> list[tuple[str, str]]:
 
 
 def _episodes(outcomes: Outcomes, bot: str) -> pl.DataFrame:
-    return pl.concat([o.episodes for o in outcomes.select(lambda e: e.labels["bots"] == bot)], how="vertical_relaxed")
+    return pl.concat(
+        [o.episodes for o in outcomes.select(lambda e: e.labels.get("bots") == bot)], how="vertical_relaxed"
+    )
+
+
+def population_results(outcomes: Outcomes, profile: Profile) -> dict[int, dict]:
+    """Per player count, the population's tables (:func:`population_plan`) through the
+    tournament's tables (:func:`tournament_tables`): ``rows`` (label, kind, assignment),
+    ``assignments`` (each side's wins per table), ``summary`` (:func:`population_summary`)
+    and ``verdict`` (:func:`population_verdict`). Counts with a table not played are left out."""
+    found: dict[int, dict] = {}
+    for players in PLAYERS:
+        rows = population_plan(profile, players)
+        played: dict[str, pl.DataFrame] = {}
+        for label, kind, _ in rows:
+            if kind == "uniform":
+                runs = outcomes.select(
+                    lambda e, b=label, p=players: e.labels.get("bots") == b and e.labels["players"] == p
+                )
+            else:
+                runs = outcomes.select(
+                    lambda e, t=label, p=players: e.labels.get("table") == t and e.labels["players"] == p
+                )
+            if runs:
+                played[label] = runs[0].episodes
+        rows = [row for row in rows if row[0] in played]
+        if len(rows) < 2:
+            continue
+        by_assignment = {tuple(sorted(a.items())): played[label] for label, _, a in rows}
+        tables = tournament_tables(
+            [], players, lambda a, m=by_assignment: m[tuple(sorted(a.items()))], tables=[a for _, _, a in rows]
+        )
+        labels = [label for label, _, _ in rows]
+        found[players] = {
+            "rows": rows,
+            "assignments": tables["assignments"],
+            "summary": population_summary(tables["assignments"], labels),
+            "verdict": population_verdict(players, tables["assignments"], rows),
+        }
+    return found
+
+
+def population_blocks(found: dict[int, dict], profile: Profile) -> list[Block]:
+    """The population's table (per player count and side: the tables where it does worst and
+    best, with 95% intervals over games, and how many tables favour it) and its key result."""
+    if not found:
+        return []
+    bots = BOTS.get(profile.name, BOTS["default"])
+    base = HEADLINE_BOT if HEADLINE_BOT in bots else bots[0]
+    outside = [spec.rpartition(":")[2] for spec in outside_specs()["renegade"]]
+    rows = [
+        {"players": players, **entry}
+        for players, part in found.items()
+        for entry in part["summary"].iter_rows(named=True)
+    ]
+
+    def extreme(name: str):
+        return (
+            f"{name} (table)",
+            name,
+            lambda r: (
+                f"{percent(r[name])} ({interval_text(r[f'{name}_lo'], r[f'{name}_hi'])}, "
+                f"n={r[f'{name}_n']:,}; {r[f'{name}_table']})"
+            ),
+            lambda r: float(r[name]),
+        )
+
+    n_mixed, n_outside = population_n(profile, "one role"), population_n(profile, "outside")
+    stated = (
+        f"The population of tables, per player count: each ladder bot ({', '.join(bots)}) in every seat "
+        f"(the ladder's runs above); the {base} bot in every seat but one role, which each other "
+        f"ladder bot plays (n = {n_mixed:,} games each)"
+        + (
+            f"; and the {base} bot with its Renegade played by each outside Renegade style "
+            f"({', '.join(outside)}, from examples/strategies, each in a process of its own; "
+            f"n = {n_outside:,} games each)"
+            if outside
+            else "; the outside Renegade files were not found beside the package, so none is seated"
+        )
+        + ". The search rung is left out (it plans every aimed play by rollouts: too slow to "
+        "fill a table at this n; the recorded ladder measures it one seat at a time)."
+    )
+    return [
+        Paragraph(stated),
+        table_from_frame(
+            pl.DataFrame(rows),
+            title="Each side's win rate across the population of tables",
+            columns=[
+                text_column("players", "players"),
+                text_column("side", "side"),
+                ("tables", "tables", lambda r: str(r["tables"]), lambda r: float(r["tables"])),
+                (
+                    "favoured at (tables)",
+                    "favoured_at",
+                    lambda r: str(r["favoured_at"]),
+                    lambda r: float(r["favoured_at"]),
+                ),
+                extreme("least"),
+                extreme("greatest"),
+            ],
+            note="Side 'sheriff' is the Sheriff with the Deputies. Per table, 95% Wilson interval "
+            "over games (n = games at that table); a side is favoured at a table where it wins "
+            "the most games.",
+        ),
+        Paragraph(
+            "Key result, across the population (which statements are the same at every table, "
+            "which depend on how one role plays): " + " ".join(part["verdict"] for part in found.values())
+        ),
+    ]
 
 
 def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
@@ -150,6 +324,7 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
                 "the bots: " + " ".join(ladder_conclusions(side_tables, role_tables))
             )
         )
+    blocks.extend(population_blocks(population_results(outcomes, profile), profile))
     blocks.append(Paragraph(ladder_paragraph()))
     blocks.append(Paragraph(ANCHOR))
     role_bot = HEADLINE_BOT if HEADLINE_BOT in BOTS[profile.name] else BOTS[profile.name][0]

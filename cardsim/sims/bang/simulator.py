@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -21,6 +22,8 @@ from cardsim.sims.bang import engine, tuned
 from cardsim.sims.bang.cards import (
     BOT_DESCRIPTIONS,
     BOT_NAMES,
+    BOT_SEARCH,
+    BOT_USER,
     MAX_PLAYERS,
     MIN_PLAYERS,
     ROLE_NAMES,
@@ -30,6 +33,28 @@ from cardsim.sims.bang.policies import with_structure
 from cardsim.sims.core.simulator import Simulator
 
 DEFAULT_MAX_TURNS = 1000
+
+
+def is_file_spec(spec: object) -> bool:
+    """Whether ``spec`` names a strategy written in Python (``FILE.py:NAME``)."""
+    if not isinstance(spec, str):
+        return False
+    path, colon, name = spec.rpartition(":")
+    return bool(colon) and path.endswith(".py") and name.isidentifier()
+
+
+def file_digest(spec: str) -> str:
+    """The name and SHA-256 of the file of ``FILE.py:NAME`` (an unreadable file is a
+    :class:`UserError` naming the spec)."""
+    path = spec.rpartition(":")[0]
+    try:
+        with open(path, "rb") as handle:
+            content = handle.read()
+    except OSError as exc:
+        raise UserError(f"bang: strategy {spec}: cannot read {path} ({exc.strerror or exc})") from None
+    return f"{spec.rpartition(':')[2]}:{hashlib.sha256(content).hexdigest()[:16]}"
+
+
 INVARIANT_MESSAGES: dict[int, str] = {
     1: "cards not all accounted for",
     2: "draw/discard piles disagree with card zones",
@@ -43,7 +68,13 @@ INVARIANT_MESSAGES: dict[int, str] = {
 @dataclass(frozen=True)
 class BangConfig:
     """One Bang! table: player count (4-7), the bot seated for each role, and a turn cap
-    after which the game is recorded as won by nobody."""
+    after which the game is recorded as won by nobody.
+
+    A role's bot is a built-in name or a strategy written in Python (``FILE.py:NAME``, see
+    :mod:`cardsim.sims.bang.strategy`): every seat of that role is then played by it, in a
+    process of its own that sees a copy of the seat's view
+    (:mod:`cardsim.sims.core.isolation`); the decisions it leaves out are ``fallback_bot``'s.
+    Several roles may be played by files at one table."""
 
     players: int = 7
     sheriff_bot: str = "role"
@@ -54,6 +85,11 @@ class BangConfig:
     #: digest of the trained parameters seated (filled in; empty without ``tuned`` bots), so a
     #: stored run never outlives the parameter file it was played with
     tuned_params: str = ""
+    #: the built-in bot that makes the decisions a Python strategy leaves out
+    fallback_bot: str = "tuned"
+    #: the SHA-256 of each Python file seated (filled in), so a stored run never outlives the
+    #: file it was played with
+    files: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -63,30 +99,63 @@ class BangConfig:
             )
         for role in ROLE_NAMES:
             bot = getattr(self, f"{role}_bot")
-            if bot not in BOT_NAMES:
-                raise UserError(f"bang: unknown bot {bot!r} for {role}; choose from: {', '.join(BOT_NAMES)}")
+            if not isinstance(bot, str) or (bot not in BOT_NAMES and not is_file_spec(bot)):
+                raise UserError(
+                    f"bang: unknown bot {bot!r} for {role}; choose from: {', '.join(BOT_NAMES)} or FILE.py:NAME"
+                )
+        specs = self.file_specs()
+        if self.fallback_bot not in BOT_NAMES or self.fallback_bot == BOT_NAMES[BOT_SEARCH]:
+            raise UserError(
+                f"bang: fallback bot must be one of {', '.join(b for b in BOT_NAMES if b != 'search')}, "
+                f"got {self.fallback_bot!r}"
+            )
+        if specs and any(getattr(self, f"{role}_bot") == "search" for role in ROLE_NAMES):
+            raise UserError(
+                "bang: the search bot cannot share a table with a Python strategy (its rollouts "
+                "would play the strategy's seat); seat a built-in bot instead"
+            )
+        object.__setattr__(self, "files", tuple(file_digest(spec) for spec in dict.fromkeys(specs.values())))
         if not isinstance(self.max_turns, int) or not 10 <= self.max_turns <= 30000:
             raise UserError(f"bang: max_turns must be 10-30000, got {self.max_turns!r}")
         digest = ""
-        if any(getattr(self, f"{role}_bot") in ("tuned", "tuned2") for role in ROLE_NAMES):
+        if any(self.builtin_bot(role) in ("tuned", "tuned2") for role in ROLE_NAMES):
             table = self.params_by_role()
             if not table[:, tuned.TRAINED_PARAMS :].any():  # the digest of a table of the first 21
                 table = np.ascontiguousarray(table[:, : tuned.TRAINED_PARAMS])
             digest = hashlib.sha256(table.tobytes()).hexdigest()[:16]
         object.__setattr__(self, "tuned_params", digest)
 
+    def file_specs(self) -> dict[int, str]:
+        """Role index -> ``FILE.py:NAME`` for each role played by a strategy written in Python."""
+        return {
+            i: getattr(self, f"{role}_bot")
+            for i, role in enumerate(ROLE_NAMES)
+            if is_file_spec(getattr(self, f"{role}_bot"))
+        }
+
+    def builtin_bot(self, role: str) -> str:
+        """The built-in bot behind ``role``: its own, or the fallback of a Python strategy."""
+        bot = getattr(self, f"{role}_bot")
+        return self.fallback_bot if is_file_spec(bot) else bot
+
     def bots_by_role(self) -> np.ndarray:
-        """Bot code per role index (sheriff, deputy, outlaw, renegade)."""
+        """Bot code per role index (sheriff, deputy, outlaw, renegade); a role played by a
+        Python strategy has ``BOT_USER`` plus its fallback bot's code."""
         return np.array(
-            [BOT_NAMES.index(getattr(self, f"{role}_bot")) for role in ROLE_NAMES],
+            [
+                BOT_NAMES.index(self.builtin_bot(role))
+                + (BOT_USER if is_file_spec(getattr(self, f"{role}_bot")) else 0)
+                for role in ROLE_NAMES
+            ],
             dtype=np.int64,
         )
 
     def params_by_role(self) -> np.ndarray:
-        """Bot parameters per role (row = role index): :func:`bot_params` of each role's bot."""
+        """Bot parameters per role (row = role index): :func:`bot_params` of each role's bot
+        (of the fallback bot for a role played by a Python strategy)."""
         table = engine.DEFAULT_PARAMS.copy()
         for i, role in enumerate(ROLE_NAMES):
-            bot = getattr(self, f"{role}_bot")
+            bot = self.builtin_bot(role)
             if bot != "role":
                 table[i] = bot_params(bot, self.players)[i]
         return table
@@ -164,7 +233,7 @@ def population_tables(
     return flags, slips, priors, params
 
 
-def parse_bots(text: str) -> dict[str, str]:
+def parse_bots(text: str) -> dict[str, Any]:
     """``"sheriff=role,outlaw=random"`` -> config fields; ``"random"`` seats it everywhere.
 
     An empty value and a role named twice are refused (neither has one meaning)."""
@@ -173,15 +242,15 @@ def parse_bots(text: str) -> dict[str, str]:
     text = text.strip()
     if not text:
         raise UserError(f"bang: --bots is empty; give a bot ({', '.join(BOT_NAMES)}) or role=bot pairs")
-    if text in BOT_NAMES:
+    if text in BOT_NAMES or (is_file_spec(text) and "=" not in text):
         return {f"{role}_bot": text for role in ROLE_NAMES}
     fields: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         role, sep, bot = (x.strip() for x in part.partition("="))
         if not sep or role not in ROLE_NAMES:
             raise UserError(f"bang: --bots expects role=bot pairs with roles {', '.join(ROLE_NAMES)}; got {part!r}")
-        if bot not in BOT_NAMES:
-            raise UserError(f"bang: unknown bot {bot!r}; choose from: {', '.join(BOT_NAMES)}")
+        if bot not in BOT_NAMES and not is_file_spec(bot):
+            raise UserError(f"bang: unknown bot {bot!r}; choose from: {', '.join(BOT_NAMES)} or FILE.py:NAME")
         if f"{role}_bot" in fields:
             raise UserError(
                 f"bang: --bots names {role} twice ({role}={fields[f'{role}_bot']}, {role}={bot}); give each role once"
@@ -212,7 +281,12 @@ def play_arrays(config: BangConfig, rng: np.random.Generator, n: int, *, strict:
 
 def run_batch(config: BangConfig, rng: np.random.Generator, n: int) -> pl.DataFrame:
     """Play ``n`` games; one compact row per game (see the module docstring)."""
-    winner, turns, roles, chars, alive, life, killer, out_turn, _ = play_arrays(config, rng, n)
+    if config.file_specs():
+        from cardsim.sims.bang.strategy import play_file_games
+
+        winner, turns, roles, chars, alive, life, killer, out_turn, _ = play_file_games(config, rng, n)
+    else:
+        winner, turns, roles, chars, alive, life, killer, out_turn, _ = play_arrays(config, rng, n)
     columns: dict[str, object] = {
         "players": np.full(n, config.players, dtype=np.int8),
         "winner": winner,

@@ -395,28 +395,105 @@ def builtin_games(
     )
 
 
+def play_seat_games(
+    players: int,
+    role: int,
+    seat: str,
+    others: dict[str, str],
+    deal_seed: int,
+    play_seed: int,
+    n: int,
+    *,
+    fallback: str = "tuned",
+    first: int = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> tuple[np.ndarray, ...]:
+    """``n`` games with the first seat of ``role`` played by ``seat`` (a built-in bot, or a
+    strategy ``FILE.py:NAME`` whose missing decisions are ``fallback``'s) and every other seat
+    by ``others`` (``BangConfig`` bot fields per role: built-in bots or files, whose missing
+    decisions are ``tuned``'s). Every file runs in a process of its own
+    (:func:`file_seats`). Deals come from ``deal_seed``'s stream and play from
+    ``play_seed``'s, as :func:`builtin_games` draws them (games are numbered from ``first + 1``
+    in errors). A failing decision raises its :class:`StrategyError`."""
+    from cardsim.sims.bang.simulator import BangConfig, bot_params, is_file_spec
+
+    fields: dict[str, Any] = dict(others)
+    config = BangConfig(players=players, **fields)
+    bots, params = config.bots_by_role(), np.ascontiguousarray(config.params_by_role(), np.float64)
+    specs = config.file_specs()
+    if is_file_spec(seat):
+        focus_code, focus_params = BOT_USER + BOT_NAMES.index(fallback), bot_params(fallback, players)[role]
+        specs[role] = seat
+    else:
+        focus_code, focus_params = BOT_NAMES.index(seat), bot_params(seat, players)[role]
+    deal_rng, play_rng = np.random.default_rng(deal_seed), np.random.default_rng(play_seed)
+
+    def play(count: int) -> tuple[np.ndarray, ...]:
+        return engine.play_focus_games(
+            count,
+            players,
+            bots,
+            params,
+            role,
+            focus_code,
+            focus_params,
+            MAX_TURNS,
+            deal_rng,
+            play_rng,
+            False,
+            rollout_params=params,
+        )
+
+    if not specs:
+        return play(n)
+    handler = file_seats(specs, time_limit)
+    rows = []
+    previous = install(handler)
+    try:
+        for i in range(n):
+            handler.start_game(first + i + 1)
+            try:
+                rows.append(play(1))
+            except Exception:
+                failure = handler.failure()
+                if failure is not None:
+                    raise failure from failure.__cause__
+                raise
+    finally:
+        install(previous)
+    return tuple(np.concatenate(column) for column in zip(*rows, strict=True)) if rows else play(0)
+
+
 def evaluate_chunk(
     spec: str,
     players: int,
     role: int,
     against: str,
-    others: str,
+    others: str | dict[str, str],
     rng: np.random.Generator,
     n: int,
     first: int,
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> dict[str, Any]:
-    """One chunk of an evaluation (runs in workers, which load the strategy from ``spec``):
-    the same ``n`` deals played with the user's strategy and with built-in ``against`` in the
-    seat of ``role``. Returns 1/0 wins of the role's side per game, or ``error`` (the
-    :class:`StrategyError`'s fields and the strategy's traceback as text) instead of raising
-    across processes."""
-    from cardsim.sims.core.user_strategy import fresh_copy, load_strategy, strategy_traceback
+    """One chunk of an evaluation (runs in workers): the same ``n`` deals played with the
+    user's strategy (``spec``, in a process of its own) and with ``against`` (a built-in bot or
+    another file) in the seat of ``role``; ``others``: the bot of every other seat, or
+    ``BangConfig`` bot fields per role (built-in bots or files). Returns 1/0 wins of the role's
+    side per game, or ``error`` (the :class:`StrategyError`'s fields and the strategy's
+    traceback as text) instead of raising across processes."""
+    from cardsim.sims.bang.simulator import is_file_spec
+    from cardsim.sims.core.user_strategy import strategy_traceback
 
     deal_seed, play_seed = (int(x) for x in rng.integers(0, 2**63 - 1, size=2))
-    seat = UserSeat(fresh_copy(load_strategy(spec)), spec, role, time_limit)
+    fields = {f"{name}_bot": others for name in ROLE_NAMES} if isinstance(others, str) else dict(others)
+    fallback = "tuned" if is_file_spec(against) else against
     try:
-        user = play_user_games(seat, players, others, against, deal_seed, play_seed, n, first=first)[0]
+        user = play_seat_games(
+            players, role, spec, fields, deal_seed, play_seed, n, fallback=fallback, first=first, time_limit=time_limit
+        )[0]
+        builtin = play_seat_games(
+            players, role, against, fields, deal_seed, play_seed, n, first=first, time_limit=time_limit
+        )[0]
     except StrategyError as err:
         return {
             "error": {
@@ -428,7 +505,6 @@ def evaluate_chunk(
             },
             "traceback": strategy_traceback(err),
         }
-    builtin = builtin_games(role, players, others, against, deal_seed, play_seed, n)[0]
     side = ROLE_SIDE[role]
     return {"user": (user == side).astype(np.int8), "builtin": (builtin == side).astype(np.int8)}
 
@@ -440,3 +516,68 @@ def check_strategy(strategy: Any, spec: str) -> None:
             f"strategy {spec} defines none of the Bang! decisions "
             f"{', '.join(DECISIONS)} (each a method (view, legal) -> choice)"
         )
+
+
+class RoleSeats:
+    """The handler of a table where several roles are played by Python strategies: each
+    decision goes to the :class:`UserSeat` of the deciding seat's role (the seats of one role
+    share its strategy, as the seats of one built-in bot share its code)."""
+
+    def __init__(self, seats: dict[int, UserSeat]) -> None:
+        self.seats = seats
+
+    def start_game(self, game: int) -> None:
+        """Number the next game (for error messages)."""
+        for seat in self.seats.values():
+            seat.game = game
+
+    def failure(self) -> StrategyError | None:
+        """The strategy failure met by a seat, if any."""
+        return next((seat.error for seat in self.seats.values() if seat.error is not None), None)
+
+    def __call__(self, decision: int, v: np.ndarray, extra: np.ndarray, turn: int) -> int:
+        return self.seats[int(v[V_MY_ROLE])](decision, v, extra, turn)
+
+
+def file_seats(specs: dict[int, str], time_limit: float = DEFAULT_TIME_LIMIT) -> RoleSeats:
+    """The handler for the roles of ``specs`` (role index -> ``FILE.py:NAME``), each strategy
+    in a process of its own (:func:`~cardsim.sims.core.isolation.isolated_strategy`, started
+    once per process and file) that sees a copy of its view. A file that fails to load, or
+    defines no decision, is a :class:`UserError` naming it."""
+    from cardsim.sims.core.isolation import isolated_strategy
+
+    seats = {}
+    for role, spec in specs.items():
+        strategy = isolated_strategy(spec, DECISIONS, time_limit, require=False)
+        check_strategy(strategy, spec)
+        seats[role] = UserSeat(strategy, spec, role, time_limit)
+    return RoleSeats(seats)
+
+
+def play_file_games(config: Any, rng: np.random.Generator, n: int) -> tuple[np.ndarray, ...]:
+    """``n`` games of a :class:`~cardsim.sims.bang.simulator.BangConfig` in which some roles are
+    played by Python strategies (:meth:`BangConfig.file_specs`): the result arrays of
+    :func:`engine.play_games`, drawn from ``rng`` as the kernel draws them, one game at a time.
+    A failing decision raises its :class:`StrategyError`."""
+    handler = file_seats(config.file_specs())
+    bots, params = config.bots_by_role(), config.params_by_role()
+    rows = []
+    previous = install(handler)
+    try:
+        for i in range(n):
+            handler.start_game(i + 1)
+            try:
+                rows.append(engine.play_games(1, config.players, bots, params, config.max_turns, rng, False))
+            except Exception:
+                failure = handler.failure()
+                if failure is not None:
+                    raise failure from failure.__cause__
+                raise
+    finally:
+        install(previous)
+    if not rows:
+        return engine.play_games(0, config.players, bots, params, config.max_turns, rng, False)
+    result = tuple(np.concatenate(column) for column in zip(*rows, strict=True))
+    if result[-1].max() > 0:
+        raise RuntimeError("bang: invariant broken in a game with a Python strategy")
+    return result

@@ -1,0 +1,89 @@
+"""Bang! tables with several roles played by strategies written in Python, each in a process
+of its own (the config's ``FILE.py:NAME`` bots)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cardsim
+from cardsim.sims.bang.simulator import BangConfig, run_batch
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "strategies"
+TWIN = f"{EXAMPLES / 'bang_role.py'}:RoleBot"
+RENEGADE_RULES = f"{EXAMPLES / 'bang_renegade.py'}:TwoRules"
+
+
+def test_twins_in_several_roles_play_the_kernels_games() -> None:
+    kernel = run_batch(BangConfig(players=6), np.random.default_rng(5), 20)
+    twins = BangConfig(players=6, sheriff_bot=TWIN, renegade_bot=TWIN, outlaw_bot=TWIN, fallback_bot="role")
+    assert run_batch(twins, np.random.default_rng(5), 20).equals(kernel)
+
+
+def test_a_file_seat_changes_the_games_and_its_digest_is_kept() -> None:
+    plain = BangConfig(players=5, sheriff_bot="tuned", deputy_bot="tuned", outlaw_bot="tuned", renegade_bot="tuned")
+    mixed = BangConfig(players=5, sheriff_bot=TWIN, deputy_bot="tuned", outlaw_bot="tuned", renegade_bot=RENEGADE_RULES)
+    assert len(mixed.files) == 2 and not plain.files
+    a = run_batch(plain, np.random.default_rng(1), 30)
+    b = run_batch(mixed, np.random.default_rng(1), 30)
+    assert not a.equals(b)
+
+
+def test_run_takes_file_seats_per_role() -> None:
+    r = cardsim.bang.run(players=5, bots=f"sheriff={TWIN},renegade={RENEGADE_RULES}", n=20, jobs=1, quiet=True)
+    assert r.episodes.height == 20
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"renegade_bot": "nosuch.py:X"}, "cannot read"),
+        ({"renegade_bot": "tuned3"}, "unknown bot"),
+        ({"renegade_bot": TWIN, "sheriff_bot": "search"}, "search bot"),
+        ({"renegade_bot": TWIN, "fallback_bot": "search"}, "fallback"),
+    ],
+)
+def test_bad_tables_are_user_errors(fields: dict, words: str) -> None:
+    with pytest.raises(cardsim.UserError, match=words):
+        BangConfig(players=5, **fields)
+
+
+def test_a_file_that_fails_to_load_is_a_user_error(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise ValueError('no')\n")
+    config = BangConfig(players=4, renegade_bot=f"{broken}:Nope")
+    with pytest.raises(cardsim.UserError, match="broken.py"):
+        run_batch(config, np.random.default_rng(0), 2)
+
+
+def test_evaluate_against_a_file_with_files_around_it() -> None:
+    """The twin of the role bot against itself, a file Sheriff at the table: nothing differs."""
+    result = cardsim.bang.evaluate(
+        TWIN, role="renegade", players=5, n=30, against=TWIN, others=f"sheriff={TWIN},deputy=role,outlaw=role", jobs=1
+    )
+    diff = result.tables["paired_difference"].row(0, named=True)
+    assert diff["difference"] == 0.0 and diff["n"] == 30
+
+
+def test_evaluate_with_the_strategy_role_played_by_files_around_it_is_refused() -> None:
+    with pytest.raises(cardsim.UserError, match="other outlaw seats"):
+        cardsim.bang.evaluate(RENEGADE_RULES, role="outlaw", players=7, n=10, others=f"outlaw={TWIN}")
+
+
+def test_a_bad_against_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise ValueError('no')\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "cardsim", "bang", "evaluate", "--strategy", RENEGADE_RULES, "--role", "renegade"]
+        + ["--against", f"{broken}:X", "--n", "10"],
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 2 and "against" in done.stderr and len(done.stderr.strip().splitlines()) == 1
