@@ -23,7 +23,9 @@ standard errors below the policy's choice (the budget goes to the close calls). 
 The sampled world is built from public information and the bot's own hand only (card ids and
 seats taken in a fixed order, then shuffled), so the decision is a function of the public view
 and the random stream: ``tests/bang/test_hidden_info.py`` checks it like every other bot.
-Budget (rollouts per decision) and horizon (turns) are state fields set per batch; the method
+Budget (rollouts per decision) and horizon (turns) are state fields set per batch; the Sheriff
+searches with ``SHERIFF_BUDGET`` times the budget (his role is public; every Outlaw aims at him,
+so his close calls decide most games and more rollouts separate them). The method
 follows the determinized tree search of Daniláková's Bang! AI, one level deep.
 """
 
