@@ -23,7 +23,9 @@ standard errors below the policy's choice (the budget goes to the close calls). 
 The sampled world is built from public information and the bot's own hand only (card ids and
 seats taken in a fixed order, then shuffled), so the decision is a function of the public view
 and the random stream: ``tests/bang/test_hidden_info.py`` checks it like every other bot.
-Budget (rollouts per decision) and horizon (turns) are state fields set per batch; the method
+Budget (rollouts per decision) and horizon (turns) are state fields set per batch; the Sheriff
+searches with ``SHERIFF_BUDGET`` times the budget (his role is public; every Outlaw aims at him,
+so his close calls decide most games and more rollouts separate them). The method
 follows the determinized tree search of Daniláková's Bang! AI, one level deep.
 """
 
@@ -115,6 +117,8 @@ SWITCH_Z = 1.0  # leave the rollout policy's choice only for an option better by
 STOP_Z = 1.5  # stop a search early once every other option is worse by this many s.e. ...
 STOP_ROUNDS = 4  # ... after at least a quarter of its rounds and this many
 NEVER_AIM = -1e8  # hostility at or below this: a player the bot never aims at (its own side)
+SHERIFF_BUDGET = 3  # the Sheriff searches with this many times the budget (every Outlaw aims
+# at him and his side falls with him: his close calls are the ones worth the rollouts)
 
 
 @kernel(refcounts=False)
@@ -381,7 +385,8 @@ def search_play(s, rng, p):
         n_options += 1
     lean = role_leans(v, w)
     add_policy_leans(s, p, lean)
-    rounds = max(1, s[SEARCH] // n_options)
+    budget = s[SEARCH] * (SHERIFF_BUDGET if p == v[V_SHERIFF] else 1)
+    rounds = max(1, budget // n_options)
     totals = np.zeros(MAX_OPTIONS)
     squares = np.zeros(MAX_OPTIONS)  # sums of squared differences from the default option
     base = np.empty(STATE_SIZE, np.int64)
