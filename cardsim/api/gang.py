@@ -28,6 +28,7 @@ from cardsim.api.common import (
     crossplay_result,
     on_backend,
     run_options,
+    with_keyword_errors,
 )
 
 GANG_MODES = ("basic", "advanced", "professional", "master")
@@ -444,6 +445,7 @@ class Gang:
         return Result(table, episodes, manifest, {"evaluate": table, "paired_difference": difference})
 
     @staticmethod
+    @with_keyword_errors
     @on_backend
     def crossplay(
         entrants: Names,

@@ -27,6 +27,7 @@ from cardsim.api.common import (
     crossplay_result,
     on_backend,
     run_options,
+    with_keyword_errors,
 )
 
 
@@ -230,6 +231,7 @@ class TheGame:
         return Result(tables["evaluate"], episodes, manifest, tables)
 
     @staticmethod
+    @with_keyword_errors
     @on_backend
     def crossplay(
         entrants: Names,

@@ -96,6 +96,22 @@ def test_a_strategy_file_reaches_workers_that_lack_it(scheduler, capsys, tmp_pat
     assert any({"only_here.py", str(tmp_path / "only_here.py")} <= set(paths) for paths in received.values())
 
 
+def test_strategy_files_reach_their_own_processes_on_workers_that_lack_them(scheduler, capsys, tmp_path, monkeypatch):
+    # a cross-play runs each strategy in a process of its own (isolation), on the worker
+    for file, example in (("first_here.py", "gang_pairs_high.py"), ("second_here.py", "gang_percentile.py")):
+        (tmp_path / file).write_text((EXAMPLES / example).read_text())
+    monkeypatch.chdir(tmp_path)
+    client = parallel.connect(scheduler)
+    assert not any(client.run(os.path.exists, "first_here.py").values())
+    args = ["gang", "crossplay", "-e", "first_here.py:PairsHigh,second_here.py:Percentile", "--players", "3"]
+    args += ["--n", "150", "--no-store", "--json"]
+    code, here, err = cardsim_cli(capsys, *args, "--jobs", "1")
+    assert code == 0, err
+    code, there, err = cardsim_cli(capsys, *args, "--backend", "dask", "--scheduler", scheduler)
+    assert code == 0, err
+    assert there == here
+
+
 def _received_sources() -> list[str]:
     from cardsim.sims.core import user_strategy
 

@@ -75,3 +75,9 @@ def test_a_stored_crossplay_resumes_after_an_interruption(tmp_path: Path) -> Non
     assert seen == [4, 5, 6, 7, 8]  # the three finished chunks were read back, not played again
     assert resumed.table.equals(whole)
     assert resumed.manifest["runs"] and (tmp_path / "crossplay" / resumed.manifest["runs"][0]).is_dir()
+
+
+@pytest.mark.parametrize("keyword, value", [("jobs", 0), ("store", 3), ("seed", -1), ("backend", "spark")])
+def test_bad_keywords_are_a_user_error_naming_them(keyword: str, value: object) -> None:
+    with pytest.raises(cardsim.UserError, match=f"^(unknown )?{keyword} "):
+        cardsim.gang.crossplay([PERCENTILE, PAIRS], n=2, **{keyword: value})

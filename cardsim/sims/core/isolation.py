@@ -38,6 +38,9 @@ from cardsim.sims.core.user_strategy import (
     check_methods,
     decide,
     load_strategy,
+    receive_sources,
+    remember_source,
+    shipped_source,
     split_spec,
     strategy_traceback,
 )
@@ -70,8 +73,11 @@ class IsolatedStrategy(RemoteStrategy):
         self, spec: str, decisions: Sequence[str], time_limit: float = DEFAULT_TIME_LIMIT, require: bool = True
     ) -> None:
         path, _ = split_spec(spec)
-        if not path.is_file():
-            raise UserError(f"strategy {spec}: no file {path}")
+        shipped = shipped_source(path)  # on a dask worker: the client's file, sent with the task
+        if shipped is None:
+            if not path.is_file():
+                raise UserError(f"strategy {spec}: no file {path}")
+            remember_source(path)  # tasks sent to a dask cluster carry it
         self.spec, self.time_limit = spec, time_limit
         ours, theirs = socket.socketpair()
         env = dict(os.environ)
@@ -94,6 +100,7 @@ class IsolatedStrategy(RemoteStrategy):
         )
         theirs.close()
         self._connection = Connection(ours.detach())
+        self._connection.send_bytes(pickle.dumps({str(path): shipped} if shipped is not None else {}))
         self._batch: list[tuple[tuple[Any, ...], object, object, str]] = []
         reply = self._receive(60.0, "loading")
         if reply[0] != "ready":
@@ -215,7 +222,12 @@ def close_hosts() -> None:
 
 
 def _serve(connection: Connection, spec: str, time_limit: float, decisions: Sequence[str]) -> None:
-    """The host's loop: load the strategy, then answer decisions until the engine hangs up."""
+    """The host's loop: take the sources the engine sends (a dask client's file, or none),
+    load the strategy, then answer decisions until the engine hangs up."""
+    try:
+        receive_sources(pickle.loads(connection.recv_bytes()))
+    except (EOFError, OSError):
+        return
     try:
         loaded = load_strategy(spec)
     except UserError as exc:

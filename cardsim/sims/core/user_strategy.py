@@ -61,6 +61,22 @@ def loaded_sources() -> dict[str, str]:
     return dict(_SOURCES)
 
 
+def shipped_source(path: Path) -> str | None:
+    """The source of ``path`` a client sent this worker (None: none was sent)."""
+    return _RECEIVED.get(str(path))
+
+
+def remember_source(path: Path) -> None:
+    """Keep the source of the strategy file ``path``, loaded by another process (a strategy's
+    own process, :mod:`cardsim.sims.core.isolation`), to ship with tasks as if loaded here."""
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError):
+        return  # the strategy's own process reports a file it cannot read
+    with _LOCK:
+        _SOURCES[str(path)] = _SOURCES[str(path.resolve())] = text
+
+
 def fresh_copy(strategy: Any) -> Any:
     """A copy of a loaded strategy as loaded, so every chunk starts from the same state
     whichever worker, process or thread plays it (a strategy that cannot be copied is used as
