@@ -77,6 +77,8 @@ def test_figures_read_the_decisions():
     found = {f["key"]: f for f in playstyle_figures(games, decisions, 4)}
     assert found["win"]["p"] == 0.5 and found["win"]["n"] == 2
     assert found["loaded-round-1"]["p"] == 0.0 and found["loaded-round-6"]["p"] == 1.0
+    assert found["loaded-early"]["p"] == 0.0 and found["loaded-late"]["p"] == 1.0
+    assert found["loaded-late"]["decisions"] == 2 and found["loaded-late"]["n"] == 2
     assert found["loaded-pot-big"]["p"] == 1.0 and found["loaded-pot-small"]["p"] == 1.0
     assert found["loaded-pot-usual"]["p"] == 0.0
     assert found["lie-1-gun"]["p"] == 1.0 and found["lie-2-guns"]["p"] == 0.0

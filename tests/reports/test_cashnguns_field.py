@@ -3,9 +3,17 @@
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 
-from cardsim.reports.sections.cashnguns_field import SEARCH, _rank_text, playstyle_sentence, tournament_sentence
+from cardsim.reports.sections.cashnguns_field import (
+    SEARCH,
+    _rank_text,
+    key_sentence,
+    playstyle_sentence,
+    tournament_sentence,
+)
 
 
 def tables(rates: dict[str, tuple[float, float, float]], ranks: dict[str, int] | None) -> dict:
@@ -38,6 +46,8 @@ def test_the_search_players_place():
 
 def test_the_playstyle_sentence_says_the_figures():
     keys = [f"loaded-round-{r}" for r in range(1, 9)] + [
+        "loaded-early",
+        "loaded-late",
         "loaded-pot-small",
         "loaded-pot-big",
         "lie-1-gun",
@@ -55,8 +65,16 @@ def test_the_playstyle_sentence_says_the_figures():
     text = playstyle_sentence({5: figures}, {5: "has the highest win rate of 24 entrants"})
     assert "at most 5.0% of its cards in each of rounds 1-5 (highest in round 5" in text
     assert "6.0%, 7.0% and 8.0% of its cards in rounds 6, 7 and 8" in text
-    assert "it lies down 11.0% [0.0–50.0%] of the times one gun aims at it" in text
-    assert "it wins 17.0% (95% interval 0.0–50.0%, n = 300 games) at that table" in text
+    assert "it lies down 13.0% [0.0–50.0%] of the times one gun aims at it" in text
+    assert "it wins 19.0% (95% interval 0.0–50.0%, n = 300 games) at that table" in text
     assert "20.0% (95% interval 18.0–22.0%, n = 40 games) per seat at a table of 5 copies" in text
     assert text.endswith("their 95% intervals are over games.")
     assert playstyle_sentence({}, {}) == ""
+    key = key_sentence({5: figures})
+    assert key.startswith("Against the shipped mixes only (win probability")
+    assert "wins 19.0% (95% interval 0.0–50.0%, n=300 games) of its games at 5 players" in key
+    assert "per seat at a table of copies of itself 20.0% (95% interval 18.0–22.0%, n=40 games) at 5" in key
+    assert "is 9.0% of its cards in rounds 1-5 and 10.0% in rounds 6-8" in key
+    assert "aims at the richest 15.0% of the time, where a random aim would give 16.0%" in key
+    assert "[" not in key and len(re.findall(r"\.(?:\s|$)", key)) == 2
+    assert key_sentence({}) == ""

@@ -39,6 +39,8 @@ from cardsim.stats import Z95, wilson_interval
 TABLES = ("mix", "self")
 #: Folder of the store that keeps these games' records.
 PLAYSTYLE_FOLDER = "cashnguns_playstyle"
+#: Rounds 1 to EARLY_ROUNDS are "early", the rest "late" (the pooled loaded-card shares).
+EARLY_ROUNDS = 5
 #: The pot against the round's expected loot: below LOW_POT is a small pot, above HIGH_POT a big one.
 LOW_POT, HIGH_POT = 0.9, 1.1
 
@@ -235,7 +237,8 @@ POT_BANDS = (
 def playstyle_figures(games: pl.DataFrame, decisions: pl.DataFrame, players: int) -> list[dict]:
     """The figures of one table's games, each ``{"key", "what", "p", "lo", "hi", "n",
     "decisions"}`` (n counts games): the win rate; the share of loaded cards among the cards
-    it played, per round and per pot band (:data:`POT_BANDS`); the share of lie-downs when one
+    it played, per round, in the early and late rounds (:data:`EARLY_ROUNDS`) and per pot band
+    (:data:`POT_BANDS`); the share of lie-downs when one
     gun and when two or more aim at it; the share of aims at a richest opponent and at a most
     wounded one, each beside the share a uniformly random aim would give on the same
     decisions (``random-*``, the mean of count/options)."""
@@ -248,6 +251,17 @@ def playstyle_figures(games: pl.DataFrame, decisions: pl.DataFrame, players: int
                 "key": f"loaded-round-{round_index + 1}",
                 "what": f"share of loaded cards played in round {round_index + 1}",
                 **ratio_over_games(part, "loaded"),
+            }
+        )
+    for key, words, keep in (
+        ("early", "rounds 1-5", pl.col("round") < EARLY_ROUNDS),
+        ("late", f"rounds {EARLY_ROUNDS + 1}-{ROUNDS}", pl.col("round") >= EARLY_ROUNDS),
+    ):
+        found.append(
+            {
+                "key": f"loaded-{key}",
+                "what": f"share of loaded cards among its cards of {words}",
+                **ratio_over_games(cards.filter(keep), "loaded"),
             }
         )
     for key, words, keep in POT_BANDS:

@@ -263,9 +263,6 @@ def play_tournament(
     ]
     specs = tuple(e.spec for e in settings.entrants)
     kinds = tuple(e.kind for e in settings.entrants)
-    for entrant in settings.entrants:  # a file that fails to load: an error before anything runs
-        if entrant.kind == "python":
-            isolated_strategy(entrant.spec, DECISIONS)
     stored = None
     if store is not None:
         identity = {
@@ -301,6 +298,10 @@ def play_tournament(
             if index < len(blocks):
                 frames[index] = stored.read_chunk(index)
     todo = [index for index in range(len(blocks)) if index not in frames]
+    if todo:  # a file that fails to load: an error before anything runs (nothing to run: no process)
+        for entrant in settings.entrants:
+            if entrant.kind == "python":
+                isolated_strategy(entrant.spec, DECISIONS)
     arguments = [(specs, kinds, settings.players, settings.shame_value, blocks[i], seeds, per_chunk) for i in todo]
     results = iter_tasks(_block, arguments, jobs)
     try:

@@ -185,6 +185,50 @@ def _short(figure: dict) -> str:
     return f"{percent(figure['p'])} [{interval_text(figure['lo'], figure['hi'])}]"
 
 
+def _listed(values: list[str]) -> str:
+    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1]
+
+
+def key_sentence(by_count: dict[int, list[dict]]) -> str:
+    """The chapter's key result, in two sentences for the first page: how often the search
+    player wins at a table of the shipped mix (95% interval, n) and per seat at a table of
+    copies of itself, and how it plays there (its loaded cards early and late, its lie-downs
+    under one gun and under two or more, its aims at the richest beside a random aim's share),
+    per player count; every figure with its interval and n in the chapter's table."""
+    if not by_count:
+        return ""
+    counts = sorted(by_count)
+    mix = {p: {f["key"]: f for f in by_count[p] if f["table"] == "mix"} for p in counts}
+    copies = {p: {f["key"]: f for f in by_count[p] if f["table"] == "self"} for p in counts}
+
+    def win(f: dict) -> str:
+        return f"{percent(f['p'])} (95% interval {interval_text(f['lo'], f['hi'])}, n={f['n']:,} games)"
+
+    def shares(key: str) -> str:
+        return _listed([percent(mix[p][key]["p"]) for p in counts])
+
+    players = _listed([str(p) for p in counts])
+    first = (
+        "Against the shipped mixes only (win probability, a tie counting as a win for every tied player; "
+        "shame -$5,000), the search player (it reads each opponent's policy from the public record and plays "
+        "every decision by simulating the rest of the game) wins "
+        + _listed([f"{win(mix[p]['win'])} of its games at {p} players" for p in counts])
+    )
+    if all("win" in copies[p] for p in counts):
+        first += ", and per seat at a table of copies of itself " + _listed(
+            [f"{win(copies[p]['win'])} at {p}" for p in counts]
+        )
+    second = (
+        f"Against the mix, at {players} players in turn: a loaded card (Bang! or Bang!Bang!Bang!) is "
+        f"{shares('loaded-early')} of its cards in rounds 1-5 and {shares('loaded-late')} in rounds 6-8; "
+        f"it lies down {shares('lie-1-gun')} of the times one gun aims at it and {shares('lie-2-guns')} "
+        f"when two or more do; where the opponents differ in money it aims at the richest "
+        f"{shares('aim-richest')} of the time, where a random aim would give {shares('random-richest')} "
+        "(intervals and n in the chapter's tables)"
+    )
+    return f"{first}. {second}."
+
+
 def playstyle_sentence(by_count: dict[int, list[dict]], ranks: dict[int, str]) -> str:
     """The chapter's key result: how the search player plays, from its games at a table of the
     shipped mix (when it fires its loaded cards, when it lies down, whom it aims at, each
@@ -410,8 +454,9 @@ def playstyle_blocks(by_count: dict[int, list[dict]]) -> list[Block]:
 
 
 def field_blocks(profile: Profile, seed: int, store: Path | None) -> tuple[list[Paragraph], list[Block]]:
-    """(the key-result paragraphs: how the search player plays, who wins most across the field;
-    the tournament's and the search player's tables and plots)."""
+    """(the key-result paragraphs: the key result, :func:`key_sentence`, then the search
+    player's play in detail with its place in the field; the tournament's and the search
+    player's tables and plots)."""
     counts = field_counts(profile)
     tournaments = {p: field_tournament(profile, p, seed, store) for p in counts}
     styles = {
@@ -420,7 +465,7 @@ def field_blocks(profile: Profile, seed: int, store: Path | None) -> tuple[list[
     }
     missing = sorted({spec for p in counts for spec in recorded_replies(p)[1]})
     ranks = {p: _rank_text(tables) for p, tables in tournaments.items()}
-    lead = [Paragraph(text) for text in (playstyle_sentence(styles, ranks),) if text]
+    lead = [Paragraph(text) for text in (key_sentence(styles), playstyle_sentence(styles, ranks)) if text]
     return lead, [*tournament_blocks(tournaments, missing), *playstyle_blocks(styles)]
 
 
