@@ -87,3 +87,22 @@ def test_a_bad_against_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
         env={**__import__("os").environ, "PYTHONPATH": str(ROOT)},
     )
     assert done.returncode == 2 and "against" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_isolation_probe_finds_nothing_in_several_roles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two roles played by the probe of the isolation tests (it walks frames, ``gc`` and
+    ``.base`` at every decision): nothing of the engine reaches it, in either seat."""
+    import json
+
+    from cardsim.sims.core.isolation import close_hosts
+
+    probe = f"{ROOT / 'tests' / 'cashnguns' / 'isolation_probe.py'}:AnyGame"
+    out = tmp_path / "probe.jsonl"
+    monkeypatch.setenv("CARDSIM_PROBE_OUT", str(out))
+    close_hosts()  # a fresh host reads the variable
+    try:
+        run_batch(BangConfig(players=5, sheriff_bot=probe, renegade_bot=probe), np.random.default_rng(2), 2)
+    finally:
+        close_hosts()
+    seen = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(seen) >= 10 and all(found == [] for found in seen), seen[:3]

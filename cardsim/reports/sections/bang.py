@@ -97,8 +97,8 @@ OUTSIDE_RENEGADES = ("bang_renegade.py:TwoRules", "bang_balancer.py:Balancer")
 #: Games per table of the population that the ladder does not already play: a table with one
 #: role played by another ladder bot, and one with an outside Python Renegade (slower: its
 #: decisions run as Python in a process of its own). Fixed n, no stop rule.
-POPULATION_N = {"default": 4000, "quick": 300}
-OUTSIDE_N = {"default": 1500, "quick": 200}
+POPULATION_N = {"default": 4000, "quick": 200}
+OUTSIDE_N = {"default": 1500, "quick": 100}
 
 
 #: Chunk size of the population's runs (divides both n).
