@@ -373,6 +373,7 @@ class Gang:
             load_strategy,
             paired_difference,
             run_chunks,
+            split_spec,
         )
         from cardsim.sims.gang.models import MODEL_IDS
         from cardsim.sims.gang.strategy import (
@@ -392,9 +393,11 @@ class Gang:
         if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
             raise UserError(f"--jobs must be at least 1, got {jobs!r}")
         check_methods(load_strategy(strategy), strategy, DECISIONS)
+        path, name = split_spec(strategy)
+        resolved = f"{path.resolve()}:{name}"  # workers load it wherever they start
         chunks = -(-n // EVALUATE_CHUNK)
         tasks = [
-            (strategy, count[0], against, chunk_generator(seed, i), EVALUATE_CHUNK, i * EVALUATE_CHUNK)
+            (resolved, count[0], against, chunk_generator(seed, i), EVALUATE_CHUNK, i * EVALUATE_CHUNK, strategy)
             for i in range(chunks)
         ]
         parts = run_chunks(evaluate_chunk, tasks, jobs or 1)

@@ -84,6 +84,25 @@ def test_evaluate_pairs_the_deals_and_ignores_the_worker_count() -> None:
     assert diff["difference_lo"] < diff["difference"] < diff["difference_hi"]
 
 
+def test_evaluate_hands_workers_an_absolute_strategy_path(monkeypatch) -> None:
+    """A worker may start in another folder: a relative spec reaches it resolved, while the
+    tables and errors keep the spec as the user gave it."""
+    import cardsim.sims.core.user_strategy as user_strategy
+
+    handed: list[tuple] = []
+    real = user_strategy.run_chunks
+
+    def spy(function, tasks, jobs):
+        handed.extend(tasks)
+        return real(function, tasks, jobs)
+
+    monkeypatch.setattr(user_strategy, "run_chunks", spy)
+    monkeypatch.chdir(EXAMPLES)
+    result = cardsim.gang.evaluate("gang_pairs_high.py:PairsHigh", players=4, n=50, seed=3, jobs=1)
+    assert handed and all(task[0] == f"{EXAMPLES / 'gang_pairs_high.py'}:PairsHigh" for task in handed)
+    assert result.table["strategy"][0] == "gang_pairs_high.py:PairsHigh"
+
+
 def test_the_twin_against_its_kernel_differs_by_nothing() -> None:
     result = cardsim.gang.evaluate(TWIN, players=5, n=300, seed=2, jobs=1)
     diff = result.tables["paired_difference"].row(0, named=True)

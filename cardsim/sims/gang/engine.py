@@ -20,6 +20,8 @@ settle are in :mod:`cardsim.sims.gang.beliefs`; hands and the shared holdings in
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from cardsim.sims.core.jit import kernel
@@ -108,6 +110,26 @@ from cardsim.sims.gang.rounds import (
 from cardsim.sims.gang.scans import fingerprint_guess, retina_guess, scan_weights
 
 PLAIN_HOLDINGS = max(N_PAIRS, N_TRIPLES)  # the most holdings a plain heist rates against
+
+# What :func:`chip_round` reads, bundled by concern (numba passes a namedtuple of arrays and
+# numbers as one argument, and cannot inline a call of more than 30 arguments): the heist's
+# fixed settings ...
+HeistRules = namedtuple(
+    "HeistRules",
+    "challenges specialist model players size levels bands use_round helpful estimate scans jack_space replay",
+)
+# ... every holding's validity, score, percentile, band per round and band raised by the Muscle ...
+HoldingRatings = namedtuple("HoldingRatings", "valid hscores hpct hband muscle_band")
+# ... the public beliefs: chip likelihood table, where each player's evidence starts, which
+# holdings the announcements allow, the Jack user's prior, the posteriors ...
+PublicBeliefs = namedtuple("PublicBeliefs", "likelihood evidence_from public_ok public_prior weights")
+# ... what players know privately: cards shown or passed to them, the Con Artist's redeal ...
+PrivateKnowledge = namedtuple("PrivateKnowledge", "known_card no_card old_masks prior informed")
+# ... the decisions recorded and the public record replayed (the hidden-card swap test) ...
+HeistRecord = namedtuple("HeistRecord", "record info_out replay_chips replay_bands replay_info")
+# ... and the round's scratch: own hands and card masks, ratings, claim keys, beliefs, claimed
+# bands, settle votes and the chips handed out.
+ClaimScratch = namedtuple("ClaimScratch", "own own_masks keys ratings beliefs bands_claimed votes row score_work")
 
 
 @kernel(inline="always")
@@ -512,6 +534,204 @@ def group_specialist(
 
 
 @kernel(inline="always")
+def chip_round(
+    r: int,
+    rules: HeistRules,
+    pockets: np.ndarray,
+    board: np.ndarray,
+    chips: np.ndarray,
+    holdings: Holdings,
+    pair_cards: np.ndarray,
+    ratings_of: HoldingRatings,
+    public: PublicBeliefs,
+    past: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    private: PrivateKnowledge,
+    io: HeistRecord,
+    work: ClaimScratch,
+    muscle_seat: int,
+    redrawn: int,
+    informant: tuple[int, int, int],
+) -> tuple[int, int, int]:
+    """The heist's chip round ``r`` (seed 000, "Quy trình vụ cướp"): every player rates their
+    current hand under the player model and claims a band (bayes: from the posterior over the
+    teammates' holdings), contested claims are settled (bayes: equal claims next to each other
+    privately, after the Informant's card is shown in the use round), and the round's chips are
+    handed out. ``past``: the earlier rounds' holding scores, validity, values and counts,
+    filled here for the group's estimate; ``redrawn``: the redrawn-player bit mask;
+    ``informant``: (specialist user, detail, Informant viewer) so far, each -1 when none.
+    Writes ``chips[r]``, the decisions to ``io.record[r]`` and the shown card to
+    ``io.info_out``; returns the updated (user, detail, viewer)."""
+    (
+        challenges,
+        specialist,
+        model,
+        players,
+        size,
+        levels,
+        bands,
+        use_round,
+        helpful,
+        estimate,
+        scans,
+        jack_space,
+        replay,
+    ) = rules
+    hold_cards, hold_masks, count = holdings
+    valid, hscores, hpct, hband, muscle_band = ratings_of
+    likelihood, evidence_from, public_ok, public_prior, weights = public
+    round_scores, round_valid, round_values, round_count = past
+    known_card, no_card, old_masks, prior, informed = private
+    record, info_out, replay_chips, replay_bands, replay_info = io
+    own, own_masks, keys, ratings, beliefs, bands_claimed, votes, row, score_work = work
+    user, detail, target = informant
+    shown = BOARD_SIZES[r]
+
+    current_hands(pockets, players, size, board, shown, muscle_seat, own, own_masks)
+
+    if model == RANDOM:
+        for p in range(players):
+            keys[p] = np.random.random()
+    else:
+        rate_own_hands(
+            own,
+            own_masks,
+            pockets,
+            players,
+            size,
+            board,
+            shown,
+            hold_cards,
+            hold_masks,
+            count,
+            pair_cards,
+            valid,
+            hscores,
+            ratings,
+            score_work,
+        )
+        if model == LEAKY:  # deliberately reads the teammates' hands (swap test only)
+            for p in range(players):
+                below = 0.5
+                for q in range(players):
+                    if own[q] < own[p]:
+                        below += 1.0
+                    elif own[q] == own[p] and q != p:
+                        below += 0.5
+                ratings[p] = below / players
+        if model == BAYES or estimate or (r == 3 and scans):
+            index, values = rank_holdings(hscores, valid, count, shown, size, hpct)
+            for h in range(count):
+                hband[r, h] = min(int(hpct[h] * bands), bands - 1)
+            if model == BAYES and muscle_seat >= 0:  # the band the holder claims with
+                for h in range(count):
+                    if valid[h]:
+                        raised = muscle_score(hscores[h])
+                        n_below = np.searchsorted(values, raised, side="left")
+                        muscle_band[r, h] = min(int(n_below / values.shape[0] * bands), bands - 1)
+            if round_scores.shape[1] > 1 and r < use_round:
+                round_scores[r, :count] = hscores[:count]
+                round_valid[r, :count] = valid[:count]
+                round_values[r, : values.shape[0]] = values
+                round_count[r] = values.shape[0]
+        if model == BAYES:
+            hand_posteriors(
+                chips,
+                r,
+                players,
+                count,
+                valid,
+                hband,
+                likelihood,
+                evidence_from,
+                public_ok,
+                public_prior,
+                jack_space,
+                weights,
+                muscle_seat,
+                use_round,
+                muscle_band,
+            )
+            team_rank, team_band = bayes_claims(
+                index,
+                values,
+                weights,
+                own,
+                players,
+                bands,
+                muscle_seat if shown > 0 else -1,
+                ratings,
+                beliefs,
+            )
+        for p in range(players):
+            bands_claimed[p] = min(int(ratings[p] * bands), bands - 1)
+            record[r, p, 0] = bands_claimed[p]
+            if replay:
+                bands_claimed[p] = replay_bands[r, p]
+                ratings[p] = (bands_claimed[p] + 0.5) / bands
+        if replay and model == BAYES:
+            claim_beliefs(index, weights, team_rank, team_band, ratings, players, bands, beliefs)
+        for p in range(players):
+            band = bands_claimed[p]
+            u = np.random.random()
+            if model == BAYES:
+                keys[p] = band + 0.999 * (beliefs[p] + 1e-6 * u)
+            else:
+                keys[p] = contest_key(model, band, u, r, chips, p, blackout_hides_history(challenges))
+        if model == BAYES:
+            claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
+            if specialist == INFORMANT and r >= use_round and target < 0:
+                # Informant, in the chip dance once the claims are on the table (digest S1)
+                start, stop = tie_bounds(values)
+                lower, upper, risk = informant_pair(keys, bands_claimed, players, claimed, start, stop)
+                if not helpful or risk > 0.0:  # helpful: once an order is in doubt
+                    user, target = lower, upper  # the lower shows the upper (measured best)
+                    detail = informant_card(
+                        user, target, pockets, size, own[user], claimed, index, values, hold_masks, start, stop
+                    )
+                    if replay:
+                        detail = replay_info[players]
+                    info_out[players] = detail
+                    known_card[target, user] = detail
+            if specialist == CON_ARTIST:  # Con Artist: private priors from the redeal
+                con_artist_prior(old_masks, own_masks, players, size, hold_masks, count, shown, prior)
+            # Equal claims next to each other are settled privately (base rule; the
+            # Informant's shown card, the Coordinator's passed card and the Con Artist's
+            # prior are extra evidence).
+            steps = settle_equal_claims(
+                keys,
+                bands_claimed,
+                players,
+                claimed,
+                index,
+                values,
+                hold_masks,
+                own,
+                own_masks,
+                known_card if specialist == INFORMANT or specialist == COORDINATOR else no_card,
+                prior,
+                informed,
+                redrawn,
+                muscle_seat if shown > 0 else -1,
+                votes,
+                replay_bands[r, players] if replay else -1,
+            )
+            for p in range(players):
+                record[r, p, 1] = votes[p, 0]
+                record[r, p, 2] = votes[p, 1]
+                record[r, p, 3] = steps
+    if specialist == INFORMANT and r >= use_round and model != BAYES and target < 0 and not helpful:
+        order = np.argsort(keys[:players])
+        user = order[(players - 2) // 2]
+        target = order[(players - 2) // 2 + 1]
+        detail = pockets[user, key_card_slot(pockets[user], size, board, shown)]
+        known_card[target, user] = detail
+    hand_out_chips(keys, bands_claimed, players, levels, challenges, r, model, row)
+    for p in range(players):
+        chips[r, p] = replay_chips[r, p] if replay else row[p]
+    return user, detail, target
+
+
+@kernel(inline="always")
 def play_heist_inline(
     deck: np.ndarray,
     seed: int,
@@ -612,13 +832,6 @@ def play_heist_inline(
     user = -1
     detail = -1
     target = -1  # Informant: the viewer
-    index = np.zeros(0, dtype=np.int64)
-    values = np.zeros(0, dtype=np.int64)
-    team_rank = np.zeros(0)
-    team_band = np.zeros(0, dtype=np.int64)
-    start = np.zeros(0, dtype=np.int64)
-    stop = np.zeros(0, dtype=np.int64)
-    claimed = np.zeros((players, 0))
     guess = -1
     muscle_seat = -1
 
@@ -658,8 +871,28 @@ def play_heist_inline(
         info_out,
     )
 
+    rules = HeistRules(
+        challenges,
+        specialist,
+        model,
+        players,
+        size,
+        levels,
+        bands,
+        use_round,
+        helpful,
+        estimate,
+        scans,
+        jack_space,
+        replay,
+    )
+    ratings_of = HoldingRatings(valid, hscores, hpct, hband, muscle_band)
+    public = PublicBeliefs(likelihood, evidence_from, public_ok, public_prior, weights)
+    past_rounds = (round_scores, round_valid, round_values, round_count)
+    private = PrivateKnowledge(known_card, no_card, old_masks, prior, informed)
+    record_io = HeistRecord(record, info_out, replay_chips, replay_bands, replay_info)
+    work = ClaimScratch(own, own_masks, keys, ratings, beliefs, bands_claimed, votes, row, score_work)
     for r in range(4):
-        shown = BOARD_SIZES[r]
         if r == 1:
             seat, draw = flop_redraw(challenges, board, chips, players, pockets, size, deck, draw)
             if seat >= 0:
@@ -708,149 +941,24 @@ def play_heist_inline(
 
         if not round_has_chips(challenges, r):
             continue
-
-        current_hands(pockets, players, size, board, shown, muscle_seat, own, own_masks)
-
-        if model == RANDOM:
-            for p in range(players):
-                keys[p] = np.random.random()
-        else:
-            rate_own_hands(
-                own,
-                own_masks,
-                pockets,
-                players,
-                size,
-                board,
-                shown,
-                hold_cards,
-                hold_masks,
-                count,
-                pair_cards,
-                valid,
-                hscores,
-                ratings,
-                score_work,
-            )
-            if model == LEAKY:  # deliberately reads the teammates' hands (swap test only)
-                for p in range(players):
-                    below = 0.5
-                    for q in range(players):
-                        if own[q] < own[p]:
-                            below += 1.0
-                        elif own[q] == own[p] and q != p:
-                            below += 0.5
-                    ratings[p] = below / players
-            if model == BAYES or estimate or (r == 3 and scans):
-                index, values = rank_holdings(hscores, valid, count, shown, size, hpct)
-                for h in range(count):
-                    hband[r, h] = min(int(hpct[h] * bands), bands - 1)
-                if model == BAYES and muscle_seat >= 0:  # the band the holder claims with
-                    for h in range(count):
-                        if valid[h]:
-                            raised = muscle_score(hscores[h])
-                            n_below = np.searchsorted(values, raised, side="left")
-                            muscle_band[r, h] = min(int(n_below / values.shape[0] * bands), bands - 1)
-                if past > 1 and r < use_round:
-                    round_scores[r, :count] = hscores[:count]
-                    round_valid[r, :count] = valid[:count]
-                    round_values[r, : values.shape[0]] = values
-                    round_count[r] = values.shape[0]
-            if model == BAYES:
-                hand_posteriors(
-                    chips,
-                    r,
-                    players,
-                    count,
-                    valid,
-                    hband,
-                    likelihood,
-                    evidence_from,
-                    public_ok,
-                    public_prior,
-                    jack_space,
-                    weights,
-                    muscle_seat,
-                    use_round,
-                    muscle_band,
-                )
-                team_rank, team_band = bayes_claims(
-                    index,
-                    values,
-                    weights,
-                    own,
-                    players,
-                    bands,
-                    muscle_seat if shown > 0 else -1,
-                    ratings,
-                    beliefs,
-                )
-            for p in range(players):
-                bands_claimed[p] = min(int(ratings[p] * bands), bands - 1)
-                record[r, p, 0] = bands_claimed[p]
-                if replay:
-                    bands_claimed[p] = replay_bands[r, p]
-                    ratings[p] = (bands_claimed[p] + 0.5) / bands
-            if replay and model == BAYES:
-                claim_beliefs(index, weights, team_rank, team_band, ratings, players, bands, beliefs)
-            for p in range(players):
-                band = bands_claimed[p]
-                u = np.random.random()
-                if model == BAYES:
-                    keys[p] = band + 0.999 * (beliefs[p] + 1e-6 * u)
-                else:
-                    keys[p] = contest_key(model, band, u, r, chips, p, blackout_hides_history(challenges))
-            if model == BAYES:
-                claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
-                if specialist == INFORMANT and r >= use_round and target < 0:
-                    # Informant, in the chip dance once the claims are on the table (digest S1)
-                    start, stop = tie_bounds(values)
-                    lower, upper, risk = informant_pair(keys, bands_claimed, players, claimed, start, stop)
-                    if not helpful or risk > 0.0:  # helpful: once an order is in doubt
-                        user, target = lower, upper  # the lower shows the upper (measured best)
-                        detail = informant_card(
-                            user, target, pockets, size, own[user], claimed, index, values, hold_masks, start, stop
-                        )
-                        if replay:
-                            detail = replay_info[players]
-                        info_out[players] = detail
-                        known_card[target, user] = detail
-                if specialist == CON_ARTIST:  # Con Artist: private priors from the redeal
-                    con_artist_prior(old_masks, own_masks, players, size, hold_masks, count, shown, prior)
-                # Equal claims next to each other are settled privately (base rule; the
-                # Informant's shown card, the Coordinator's passed card and the Con Artist's
-                # prior are extra evidence).
-                steps = settle_equal_claims(
-                    keys,
-                    bands_claimed,
-                    players,
-                    claimed,
-                    index,
-                    values,
-                    hold_masks,
-                    own,
-                    own_masks,
-                    known_card if specialist == INFORMANT or specialist == COORDINATOR else no_card,
-                    prior,
-                    informed,
-                    redrawn,
-                    muscle_seat if shown > 0 else -1,
-                    votes,
-                    replay_bands[r, players] if replay else -1,
-                )
-                for p in range(players):
-                    record[r, p, 1] = votes[p, 0]
-                    record[r, p, 2] = votes[p, 1]
-                    record[r, p, 3] = steps
-        if specialist == INFORMANT and r >= use_round and model != BAYES and target < 0 and not helpful:
-            order = np.argsort(keys[:players])
-            user = order[(players - 2) // 2]
-            target = order[(players - 2) // 2 + 1]
-            detail = pockets[user, key_card_slot(pockets[user], size, board, shown)]
-            known_card[target, user] = detail
-        hand_out_chips(keys, bands_claimed, players, levels, challenges, r, model, row)
-        for p in range(players):
-            chips[r, p] = replay_chips[r, p] if replay else row[p]
+        user, detail, target = chip_round(
+            r,
+            rules,
+            pockets,
+            board,
+            chips,
+            Holdings(hold_cards, hold_masks, count),
+            pair_cards,
+            ratings_of,
+            public,
+            past_rounds,
+            private,
+            record_io,
+            work,
+            muscle_seat,
+            redrawn,
+            (user, detail, target),
+        )
 
     final_scores(pockets, size, board, players, muscle_seat, finals)
     order_ok = showdown_in_order(finals, chips[3], players)

@@ -249,19 +249,22 @@ def evaluate_chunk(
     rng: np.random.Generator,
     n: int,
     first: int,
+    shown: str | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> dict[str, Any]:
-    """One chunk of an evaluation (runs in workers, which load the strategy from ``spec``):
-    the same ``n`` deals played by the user's strategy and by the built-in ``against``.
-    Returns the per-heist outcomes, or ``error`` (the :class:`StrategyError`'s fields and the
-    strategy's traceback as text) instead of raising across processes."""
+    """One chunk of an evaluation (runs in workers, which load the strategy from ``spec``, an
+    absolute path, wherever they start): the same ``n`` deals played by the user's strategy and
+    by the built-in ``against``. Errors name the strategy as ``shown`` (as the user gave it;
+    default ``spec``). Returns the per-heist outcomes, or ``error`` (the
+    :class:`StrategyError`'s fields and the strategy's traceback as text) instead of raising
+    across processes."""
     from cardsim.sims.core.user_strategy import strategy_traceback
 
     state = rng.bit_generator.state
     decks, seeds = draw_deals(rng, n)
     try:
         user = play_heists(
-            fresh_copy(load_strategy(spec)), spec, players, decks, seeds, first=first, time_limit=time_limit
+            fresh_copy(load_strategy(spec)), shown or spec, players, decks, seeds, first=first, time_limit=time_limit
         )
     except StrategyError as err:
         return {
