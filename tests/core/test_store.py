@@ -286,3 +286,24 @@ def test_record_folders_of_other_commands_are_not_foreign(tmp_path):
     (tmp_path / "cashnguns_discover").mkdir()
     runs, skipped = scan_runs(tmp_path)
     assert len(runs) == 1 and skipped == []
+
+
+def test_two_openers_of_one_new_run_never_see_it_without_its_manifest(tmp_path, monkeypatch):
+    """Two processes opening the same new run at once (a report's scheduled tasks do): the
+    second, arriving while the first writes the manifest, sees no folder or a whole one."""
+    from cardsim.sims.core import store as store_module
+
+    identity, extra = {"game": "coin", "chunk_size": 10}, {"game": "coin", "chunk_size": 10}
+    real_replace, raced, seen = os.replace, [], []
+
+    def replace_then_race(src, dst):
+        if not raced:  # the first manifest write: the other process arrives now
+            raced.append(True)
+            seen.append(store_module.open_run(tmp_path, "coin", identity, extra))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(store_module.os, "replace", replace_then_race)
+    first = store_module.open_run(tmp_path, "coin", identity, extra)
+    assert seen and seen[0].path == first.path
+    assert first.manifest["identity"] == identity
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []

@@ -271,14 +271,36 @@ def load_run(run_dir: Path) -> StoredRun:
 def open_run(store: Path, game: str, identity: dict[str, Any], manifest: dict[str, Any]) -> StoredRun:
     """The run folder for ``identity``: reused if present (after checking it), else created."""
     run_dir = open_store(store) / f"{game}-{run_key(identity)}"
-    if run_dir.exists():
-        run = load_run(run_dir)
-        if run.manifest.get("identity") != identity:
-            raise UserError(f"results file {run_dir / MANIFEST_NAME} does not match its folder name")
-        return run
-    run = StoredRun(run_dir, {"format": MANIFEST_FORMAT, "identity": identity, **manifest})
-    run.save_manifest()
+    if not run_dir.exists():
+        _create_run_dir(run_dir, {"format": MANIFEST_FORMAT, "identity": identity, **manifest})
+    run = load_run(run_dir)
+    if run.manifest.get("identity") != identity:
+        raise UserError(f"results file {run_dir / MANIFEST_NAME} does not match its folder name")
     return run
+
+
+def _create_run_dir(run_dir: Path, manifest: dict[str, Any]) -> None:
+    """Make ``run_dir`` with its manifest in one rename, so that another process opening the
+    same run at the same moment sees either no folder or a folder with its manifest (when it
+    made the folder first, that folder is kept and this one dropped)."""
+    while True:
+        tmp = run_dir.parent / f".{run_dir.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            tmp.mkdir()
+            break
+        except FileExistsError:
+            continue
+    try:
+        StoredRun(tmp, manifest).save_manifest()
+        os.rename(tmp, run_dir)
+    except (OSError, StoreWriteError) as exc:
+        (tmp / MANIFEST_NAME).unlink(missing_ok=True)
+        tmp.rmdir()
+        if (run_dir / MANIFEST_NAME).is_file():
+            return
+        if isinstance(exc, StoreWriteError):
+            raise
+        raise StoreWriteError(f"cannot make {run_dir}: {describe_os_error(exc)}") from None
 
 
 def _load_entry(entry: Path) -> StoredRun:
