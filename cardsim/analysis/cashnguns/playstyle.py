@@ -186,7 +186,9 @@ def ratio_over_games(frame: pl.DataFrame, value: str, weight: str | None = None)
     frame's rows, with a 95% delta-method interval over games (the column ``game``, the unit:
     rows of one game are correlated); n counts the games with a row."""
     count = pl.col(weight).cast(pl.Float64).sum() if weight else pl.len().cast(pl.Float64)
-    per_game = frame.group_by("game").agg(pl.col(value).cast(pl.Float64).sum().alias("x"), count.alias("m"))
+    per_game = (  # in game order: the same sums, bit for bit, whatever order the groups come in
+        frame.group_by("game").agg(pl.col(value).cast(pl.Float64).sum().alias("x"), count.alias("m")).sort("game")
+    )
     n = per_game.height
     if n == 0:
         return {"p": math.nan, "lo": math.nan, "hi": math.nan, "n": 0, "decisions": 0}

@@ -219,7 +219,7 @@ def key_sentence(by_count: dict[int, list[dict]]) -> str:
             [f"{win(copies[p]['win'])} at {p}" for p in counts]
         )
     second = (
-        f"Against the mix, at {players} players in turn: a loaded card (Bang! or Bang!Bang!Bang!) is "
+        f"Against the mix, at {players} players{' in turn' if len(counts) > 1 else ''}: a loaded card (Bang! or Bang!Bang!Bang!) is "
         f"{shares('loaded-early')} of its cards in rounds 1-5 and {shares('loaded-late')} in rounds 6-8; "
         f"it lies down {shares('lie-1-gun')} of the times one gun aims at it and {shares('lie-2-guns')} "
         f"when two or more do; where the opponents differ in money it aims at the richest "

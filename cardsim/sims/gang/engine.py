@@ -534,7 +534,7 @@ def group_specialist(
 
 
 @kernel(inline="always")
-def chip_round(
+def rated_claims(
     r: int,
     rules: HeistRules,
     pockets: np.ndarray,
@@ -552,15 +552,16 @@ def chip_round(
     redrawn: int,
     informant: tuple[int, int, int],
 ) -> tuple[int, int, int]:
-    """The heist's chip round ``r`` (seed 000, "Quy trình vụ cướp"): every player rates their
-    current hand under the player model and claims a band (bayes: from the posterior over the
-    teammates' holdings), contested claims are settled (bayes: equal claims next to each other
-    privately, after the Informant's card is shown in the use round), and the round's chips are
-    handed out. ``past``: the earlier rounds' holding scores, validity, values and counts,
-    filled here for the group's estimate; ``redrawn``: the redrawn-player bit mask;
+    """The claims of chip round ``r`` under a model that rates hands (every model but random;
+    seed 000, "Quy trình vụ cướp"): each player rates their current hand against the holdings
+    they cannot rule out and claims a band (bayes: their expected rank in the team from the
+    posterior over the teammates' holdings); the claims become contest keys in ``work.keys``
+    (bayes: equal claims next to each other are settled privately, after the Informant's card
+    is shown in the use round). ``past``: the earlier rounds' holding scores, validity, values
+    and counts, filled here for the group's estimate; ``redrawn``: the redrawn-player bit mask;
     ``informant``: (specialist user, detail, Informant viewer) so far, each -1 when none.
-    Writes ``chips[r]``, the decisions to ``io.record[r]`` and the shown card to
-    ``io.info_out``; returns the updated (user, detail, viewer)."""
+    Writes the decisions to ``io.record[r]`` and the shown card to ``io.info_out``; returns the
+    updated (user, detail, viewer). :func:`chip_round` then hands out the chips."""
     (
         challenges,
         specialist,
@@ -587,138 +588,169 @@ def chip_round(
     shown = BOARD_SIZES[r]
 
     current_hands(pockets, players, size, board, shown, muscle_seat, own, own_masks)
+    rate_own_hands(
+        own,
+        own_masks,
+        pockets,
+        players,
+        size,
+        board,
+        shown,
+        hold_cards,
+        hold_masks,
+        count,
+        pair_cards,
+        valid,
+        hscores,
+        ratings,
+        score_work,
+    )
+    if model == LEAKY:  # deliberately reads the teammates' hands (swap test only)
+        for p in range(players):
+            below = 0.5
+            for q in range(players):
+                if own[q] < own[p]:
+                    below += 1.0
+                elif own[q] == own[p] and q != p:
+                    below += 0.5
+            ratings[p] = below / players
+    if model == BAYES or estimate or (r == 3 and scans):
+        index, values = rank_holdings(hscores, valid, count, shown, size, hpct)
+        for h in range(count):
+            hband[r, h] = min(int(hpct[h] * bands), bands - 1)
+        if model == BAYES and muscle_seat >= 0:  # the band the holder claims with
+            for h in range(count):
+                if valid[h]:
+                    raised = muscle_score(hscores[h])
+                    n_below = np.searchsorted(values, raised, side="left")
+                    muscle_band[r, h] = min(int(n_below / values.shape[0] * bands), bands - 1)
+        if round_scores.shape[1] > 1 and r < use_round:
+            round_scores[r, :count] = hscores[:count]
+            round_valid[r, :count] = valid[:count]
+            round_values[r, : values.shape[0]] = values
+            round_count[r] = values.shape[0]
+    if model == BAYES:
+        hand_posteriors(
+            chips,
+            r,
+            players,
+            count,
+            valid,
+            hband,
+            likelihood,
+            evidence_from,
+            public_ok,
+            public_prior,
+            jack_space,
+            weights,
+            muscle_seat,
+            use_round,
+            muscle_band,
+        )
+        team_rank, team_band = bayes_claims(
+            index,
+            values,
+            weights,
+            own,
+            players,
+            bands,
+            muscle_seat if shown > 0 else -1,
+            ratings,
+            beliefs,
+        )
+    for p in range(players):
+        bands_claimed[p] = min(int(ratings[p] * bands), bands - 1)
+        record[r, p, 0] = bands_claimed[p]
+        if replay:
+            bands_claimed[p] = replay_bands[r, p]
+            ratings[p] = (bands_claimed[p] + 0.5) / bands
+    if replay and model == BAYES:
+        claim_beliefs(index, weights, team_rank, team_band, ratings, players, bands, beliefs)
+    for p in range(players):
+        band = bands_claimed[p]
+        u = np.random.random()
+        if model == BAYES:
+            keys[p] = band + 0.999 * (beliefs[p] + 1e-6 * u)
+        else:
+            keys[p] = contest_key(model, band, u, r, chips, p, blackout_hides_history(challenges))
+    if model == BAYES:
+        claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
+        if specialist == INFORMANT and r >= use_round and target < 0:
+            # Informant, in the chip dance once the claims are on the table (digest S1)
+            start, stop = tie_bounds(values)
+            lower, upper, risk = informant_pair(keys, bands_claimed, players, claimed, start, stop)
+            if not helpful or risk > 0.0:  # helpful: once an order is in doubt
+                user, target = lower, upper  # the lower shows the upper (measured best)
+                detail = informant_card(
+                    user, target, pockets, size, own[user], claimed, index, values, hold_masks, start, stop
+                )
+                if replay:
+                    detail = replay_info[players]
+                info_out[players] = detail
+                known_card[target, user] = detail
+        if specialist == CON_ARTIST:  # Con Artist: private priors from the redeal
+            con_artist_prior(old_masks, own_masks, players, size, hold_masks, count, shown, prior)
+        # Equal claims next to each other are settled privately (base rule; the
+        # Informant's shown card, the Coordinator's passed card and the Con Artist's
+        # prior are extra evidence).
+        steps = settle_equal_claims(
+            keys,
+            bands_claimed,
+            players,
+            claimed,
+            index,
+            values,
+            hold_masks,
+            own,
+            own_masks,
+            known_card if specialist == INFORMANT or specialist == COORDINATOR else no_card,
+            prior,
+            informed,
+            redrawn,
+            muscle_seat if shown > 0 else -1,
+            votes,
+            replay_bands[r, players] if replay else -1,
+        )
+        for p in range(players):
+            record[r, p, 1] = votes[p, 0]
+            record[r, p, 2] = votes[p, 1]
+            record[r, p, 3] = steps
+    return user, detail, target
 
+
+@kernel(inline="always")
+def chip_round(
+    r: int,
+    rules: HeistRules,
+    pockets: np.ndarray,
+    board: np.ndarray,
+    chips: np.ndarray,
+    keys: np.ndarray,
+    bands_claimed: np.ndarray,
+    row: np.ndarray,
+    replay_chips: np.ndarray,
+    known_card: np.ndarray,
+    informant: tuple[int, int, int],
+) -> tuple[int, int, int]:
+    """The end of chip round ``r`` (seed 000, "Quy trình vụ cướp"), after the claims
+    (:func:`rated_claims`; random: a random order here): the non-bayes Informant is played in
+    the use round, and the round's chips are handed out by the claims' ``keys`` into
+    ``chips[r]`` (in replay, the recorded ``replay_chips``). ``informant``: (specialist user,
+    detail, Informant viewer) so far; returns them updated. Takes only the arrays it uses:
+    every array an inlined function binds costs a reference count each round."""
+    challenges, specialist, model, players, size = (
+        rules.challenges,
+        rules.specialist,
+        rules.model,
+        rules.players,
+        rules.size,
+    )
+    levels, use_round, helpful, replay = rules.levels, rules.use_round, rules.helpful, rules.replay
+    user, detail, target = informant
+    shown = BOARD_SIZES[r]
     if model == RANDOM:
         for p in range(players):
             keys[p] = np.random.random()
-    else:
-        rate_own_hands(
-            own,
-            own_masks,
-            pockets,
-            players,
-            size,
-            board,
-            shown,
-            hold_cards,
-            hold_masks,
-            count,
-            pair_cards,
-            valid,
-            hscores,
-            ratings,
-            score_work,
-        )
-        if model == LEAKY:  # deliberately reads the teammates' hands (swap test only)
-            for p in range(players):
-                below = 0.5
-                for q in range(players):
-                    if own[q] < own[p]:
-                        below += 1.0
-                    elif own[q] == own[p] and q != p:
-                        below += 0.5
-                ratings[p] = below / players
-        if model == BAYES or estimate or (r == 3 and scans):
-            index, values = rank_holdings(hscores, valid, count, shown, size, hpct)
-            for h in range(count):
-                hband[r, h] = min(int(hpct[h] * bands), bands - 1)
-            if model == BAYES and muscle_seat >= 0:  # the band the holder claims with
-                for h in range(count):
-                    if valid[h]:
-                        raised = muscle_score(hscores[h])
-                        n_below = np.searchsorted(values, raised, side="left")
-                        muscle_band[r, h] = min(int(n_below / values.shape[0] * bands), bands - 1)
-            if round_scores.shape[1] > 1 and r < use_round:
-                round_scores[r, :count] = hscores[:count]
-                round_valid[r, :count] = valid[:count]
-                round_values[r, : values.shape[0]] = values
-                round_count[r] = values.shape[0]
-        if model == BAYES:
-            hand_posteriors(
-                chips,
-                r,
-                players,
-                count,
-                valid,
-                hband,
-                likelihood,
-                evidence_from,
-                public_ok,
-                public_prior,
-                jack_space,
-                weights,
-                muscle_seat,
-                use_round,
-                muscle_band,
-            )
-            team_rank, team_band = bayes_claims(
-                index,
-                values,
-                weights,
-                own,
-                players,
-                bands,
-                muscle_seat if shown > 0 else -1,
-                ratings,
-                beliefs,
-            )
-        for p in range(players):
-            bands_claimed[p] = min(int(ratings[p] * bands), bands - 1)
-            record[r, p, 0] = bands_claimed[p]
-            if replay:
-                bands_claimed[p] = replay_bands[r, p]
-                ratings[p] = (bands_claimed[p] + 0.5) / bands
-        if replay and model == BAYES:
-            claim_beliefs(index, weights, team_rank, team_band, ratings, players, bands, beliefs)
-        for p in range(players):
-            band = bands_claimed[p]
-            u = np.random.random()
-            if model == BAYES:
-                keys[p] = band + 0.999 * (beliefs[p] + 1e-6 * u)
-            else:
-                keys[p] = contest_key(model, band, u, r, chips, p, blackout_hides_history(challenges))
-        if model == BAYES:
-            claimed = claimed_posteriors(index, weights, team_band, bands_claimed, players)
-            if specialist == INFORMANT and r >= use_round and target < 0:
-                # Informant, in the chip dance once the claims are on the table (digest S1)
-                start, stop = tie_bounds(values)
-                lower, upper, risk = informant_pair(keys, bands_claimed, players, claimed, start, stop)
-                if not helpful or risk > 0.0:  # helpful: once an order is in doubt
-                    user, target = lower, upper  # the lower shows the upper (measured best)
-                    detail = informant_card(
-                        user, target, pockets, size, own[user], claimed, index, values, hold_masks, start, stop
-                    )
-                    if replay:
-                        detail = replay_info[players]
-                    info_out[players] = detail
-                    known_card[target, user] = detail
-            if specialist == CON_ARTIST:  # Con Artist: private priors from the redeal
-                con_artist_prior(old_masks, own_masks, players, size, hold_masks, count, shown, prior)
-            # Equal claims next to each other are settled privately (base rule; the
-            # Informant's shown card, the Coordinator's passed card and the Con Artist's
-            # prior are extra evidence).
-            steps = settle_equal_claims(
-                keys,
-                bands_claimed,
-                players,
-                claimed,
-                index,
-                values,
-                hold_masks,
-                own,
-                own_masks,
-                known_card if specialist == INFORMANT or specialist == COORDINATOR else no_card,
-                prior,
-                informed,
-                redrawn,
-                muscle_seat if shown > 0 else -1,
-                votes,
-                replay_bands[r, players] if replay else -1,
-            )
-            for p in range(players):
-                record[r, p, 1] = votes[p, 0]
-                record[r, p, 2] = votes[p, 1]
-                record[r, p, 3] = steps
     if specialist == INFORMANT and r >= use_round and model != BAYES and target < 0 and not helpful:
         order = np.argsort(keys[:players])
         user = order[(players - 2) // 2]
@@ -941,23 +973,27 @@ def play_heist_inline(
 
         if not round_has_chips(challenges, r):
             continue
+        if model != RANDOM:
+            user, detail, target = rated_claims(
+                r,
+                rules,
+                pockets,
+                board,
+                chips,
+                Holdings(hold_cards, hold_masks, count),
+                pair_cards,
+                ratings_of,
+                public,
+                past_rounds,
+                private,
+                record_io,
+                work,
+                muscle_seat,
+                redrawn,
+                (user, detail, target),
+            )
         user, detail, target = chip_round(
-            r,
-            rules,
-            pockets,
-            board,
-            chips,
-            Holdings(hold_cards, hold_masks, count),
-            pair_cards,
-            ratings_of,
-            public,
-            past_rounds,
-            private,
-            record_io,
-            work,
-            muscle_seat,
-            redrawn,
-            (user, detail, target),
+            r, rules, pockets, board, chips, keys, bands_claimed, row, replay_chips, known_card, (user, detail, target)
         )
 
     final_scores(pockets, size, board, players, muscle_seat, finals)
