@@ -34,6 +34,7 @@ from cardsim.reports.content import (
 from cardsim.reports.findings import slug
 from cardsim.reports.plots.bang import side_win_plot
 from cardsim.reports.plots.common import interval_bars
+from cardsim.reports.sections.common import checkout_path
 from cardsim.reports.suite import Experiment, Outcomes, Profile
 from cardsim.sims.bang.compare import (
     LADDER_RECORD,
@@ -114,13 +115,13 @@ def population_n(profile: Profile, kind: str) -> int:
 
 def outside_specs() -> dict[str, list[str]]:
     """Role -> the outside strategies (``FILE.py:NAME``) the population seats in it: the
-    :data:`OUTSIDE_RENEGADES` found beside the package (none in an install without
-    ``examples``)."""
-    import cardsim
-
-    folder = Path(cardsim.__file__).resolve().parents[1] / "examples" / "strategies"
-    specs = [f"{folder / name.partition(':')[0]}:{name.partition(':')[2]}" for name in OUTSIDE_RENEGADES]
-    return {"renegade": [spec for spec in specs if Path(spec.rpartition(":")[0]).is_file()]}
+    :data:`OUTSIDE_RENEGADES` found in the checkout (:func:`checkout_path`; none in an install
+    run away from ``examples``)."""
+    found = [
+        (checkout_path(f"examples/strategies/{file}"), name)
+        for file, _, name in map(lambda s: s.partition(":"), OUTSIDE_RENEGADES)
+    ]
+    return {"renegade": [f"{path}:{name}" for path, name in found if path is not None and path.is_file()]}
 
 
 def population_plan(profile: Profile, players: int) -> list[tuple[str, str, dict[str, str]]]:

@@ -28,14 +28,12 @@ from cardsim.analysis.cashnguns.tournament import (
 from cardsim.reports.content import Block, Paragraph, Plot, interval_text, percent, table_from_frame, text_column
 from cardsim.reports.findings import Finding
 from cardsim.reports.plots.tournament import ranking_plot
+from cardsim.reports.sections.common import checkout_path
 from cardsim.reports.suite import Profile, SideTask
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES
 
 GAME = "cashnguns"
-#: Where the recorded outside replies' files live: the repository's examples (absent from an
-#: installed package, then the field goes without them and says so).
-REPO = Path(__file__).resolve().parents[3]
 #: The search player as it enters (its defaults: budget, metric win, population mix+presets).
 SEARCH = "search"
 #: Deals per table of the tournament (each table of one or two entrants is played on these).
@@ -79,9 +77,9 @@ def recorded_replies(players: int) -> tuple[list[str], list[str]]:
         for reply in entry.get("beyond_space", []):
             for spec in re.findall(r"(examples/strategies/[\w./-]+\.py:\w+)", reply.get("source", "")):
                 file, _, name = spec.rpartition(":")
-                path = REPO / file
+                path = checkout_path(file)
                 entrant = f"{path}:{name}"
-                if not path.is_file():
+                if path is None or not path.is_file():
                     missing.append(spec)
                 elif entrant not in found:
                     found.append(entrant)

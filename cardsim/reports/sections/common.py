@@ -35,6 +35,16 @@ def repo_root() -> Path:
     return Path(cardsim.__file__).resolve().parents[1]
 
 
+def checkout_path(relative: str) -> Path | None:
+    """``relative`` (a path inside the repository, such as ``examples/strategies/x.py``) in the
+    checkout that holds the package (an editable install), else in the working directory (a
+    regular install run from the checkout, as the README's command does); None in neither."""
+    for base in (repo_root(), Path.cwd()):
+        if (base / relative).exists():
+            return base / relative
+    return None
+
+
 def digest_path(game: str, root: Path | None = None) -> Path | None:
     """The rules digest of ``game`` in ``seeds/``: the ``.md`` file whose name, letters only,
     contains the game's name (``cash_n_guns.md`` for cashnguns, ``the_game.md`` for thegame).
