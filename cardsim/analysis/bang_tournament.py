@@ -232,6 +232,7 @@ def population_verdict(players: int, assignments_table: pl.DataFrame, population
         for (label, kind, assignment), side in zip(population_rows, favoured, strict=True)
         if side != main
     ]
+    other_rows = [row for row, side in zip(rows, favoured, strict=True) if side != main]
     changed = sorted(
         {role for _, kind, assignment, _ in others if kind != "uniform" for role in _odd_roles(assignment)}
     )
@@ -242,7 +243,11 @@ def population_verdict(players: int, assignments_table: pl.DataFrame, population
     )
     flipped = "; ".join(
         f"{SIDE_WORDS[side]} side at {count[side]} ("
-        + ", ".join(f"'{label}'" for label, _, _, won in others if won == side)
+        + ", ".join(
+            f"'{label}'" + ("" if separated(row, won) else ", not separated at 95%")
+            for (label, _, _, won), row in zip(others, other_rows, strict=True)
+            if won == side
+        )
         + ")"
         for side in count
         if side != main

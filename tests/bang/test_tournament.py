@@ -68,6 +68,9 @@ def test_the_verdict_names_the_role_that_turns_the_balance() -> None:
     assert summary["sheriff"]["least"] == 0.3 and summary["sheriff"]["least_table"] == "tuned, renegade=R"
     assert summary["sheriff"]["favoured_at"] == len(rows) - 1 and summary["outlaws"]["favoured_at"] == 1
     assert summary["sheriff"]["least_lo"] < 0.3 < summary["sheriff"]["least_hi"]
+    assert "not separated" not in verdict
+    close = _table([(60, 30, 10)] * (len(rows) - 1) + [(44, 46, 10)])
+    assert "'tuned, renegade=R', not separated at 95%" in population_verdict(4, close, rows)
     uniform = _table([(30, 60, 10)] + [(60, 30, 10)] * (len(rows) - 1))
     assert "the bots of every seat" in population_verdict(4, uniform, rows)
 
