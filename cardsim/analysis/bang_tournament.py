@@ -250,8 +250,8 @@ def population_verdict(players: int, assignments_table: pl.DataFrame, population
                 for role in _odd_roles(assignment):
                     by_role.setdefault(role, []).append(label.rpartition("=")[2])
         turning |= set(by_role)
-        where = ([f"with {' or '.join(uniform)} bots in every seat"] if uniform else []) + [
-            f"when the {role.capitalize()} is played by {', '.join(names)}" for role, names in by_role.items()
+        where = ([f"with {_or(uniform)} bots in every seat"] if uniform else []) + [
+            f"when the {role.capitalize()} is played by {_or(names)}" for role, names in by_role.items()
         ]
         parts.append(f"{SIDE_WORDS[side]} side at {count[side]} ({'; '.join(where)})")
     return (
@@ -272,6 +272,11 @@ def never_favoured(found: Mapping[int, pl.DataFrame]) -> list[str]:
     ``assignments`` table of the population)."""
     seen = {favoured_side(row) for table in found.values() for row in table.iter_rows(named=True)}
     return [side for side in SIDE_NAMES[:3] if side not in seen]
+
+
+def _or(names: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def _odd_roles(assignment: dict[str, str]) -> list[str]:

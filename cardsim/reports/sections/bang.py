@@ -286,7 +286,7 @@ def population_blocks(found: dict[int, dict], profile: Profile) -> list[Block]:
             "which depend on how one role plays): "
             + " ".join(part["verdict"] for part in found.values())
             + "".join(
-                f" {SIDE_WORDS[side].capitalize()} side is favoured at no table of any player count."
+                f" {SIDE_WORDS[side][0].upper()}{SIDE_WORDS[side][1:]} side is favoured at no table of any player count."
                 for side in never_favoured({players: part["assignments"] for players, part in found.items()})
             )
         ),
