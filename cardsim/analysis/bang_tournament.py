@@ -144,16 +144,21 @@ def play_with_runner(
 
 
 def population(
-    bots: Sequence[str], players: int, base: str, outsiders: Mapping[str, Sequence[str]] | None = None
+    bots: Sequence[str],
+    players: int,
+    base: str,
+    outsiders: Mapping[str, Sequence[str]] | None = None,
+    mixed: Sequence[str] | None = None,
 ) -> list[tuple[str, str, dict[str, str]]]:
     """A stated population of tables at ``players``, as (label, kind, assignment): each of
     ``bots`` in every seat ("uniform"); ``base`` in every seat but one role, which another of
-    ``bots`` plays ("one role"); and ``base`` in every seat but one role, which an outside
-    strategy (``outsiders``: role -> ``FILE.py:NAME`` specs) plays ("outside")."""
+    ``mixed`` (default ``bots``) plays ("one role"); and ``base`` in every seat but one role,
+    which an outside strategy (``outsiders``: role -> ``FILE.py:NAME`` specs) plays
+    ("outside")."""
     roles = role_names(players)
     found = [(bot, "uniform", dict.fromkeys(roles, bot)) for bot in bots]
     for role in roles:
-        for bot in bots:
+        for bot in bots if mixed is None else mixed:
             if bot != base:
                 found.append((f"{base}, {role}={bot}", "one role", {**dict.fromkeys(roles, base), role: bot}))
     for role, specs in (outsiders or {}).items():
@@ -214,9 +219,11 @@ def separated(row: dict, side: str) -> bool:
 
 def population_verdict(players: int, assignments_table: pl.DataFrame, population_rows: Sequence[tuple]) -> str:
     """One sentence on the favoured side at ``players`` across the population: the same side at
-    every table (and at how many it is separated at 95%), or which tables favour another side
-    and what they change (the bots of every seat, or how one role plays).
-    ``population_rows``: the (label, kind, assignment) of each row of ``assignments_table``."""
+    every table (and at how many it is separated at 95%), or the side most tables favour and,
+    for every other, the tables that favour it: by the bots of every seat (a uniform table) or
+    by how one role plays (that role's bot or outside strategy), and the roles whose play alone
+    turns it. ``population_rows``: the (label, kind, assignment) of each row of
+    ``assignments_table``."""
     rows = list(assignments_table.iter_rows(named=True))
     favoured = [favoured_side(row) for row in rows]
     count = {side: favoured.count(side) for side in SIDE_NAMES[:3] if side in favoured}
@@ -227,35 +234,55 @@ def population_verdict(players: int, assignments_table: pl.DataFrame, population
             f"{players} players: {SIDE_WORDS[main]} side is favoured at every one of the {len(rows)} tables "
             f"(separated from the other sides at 95% at {apart} of them)."
         )
-    others = [
-        (label, kind, assignment, side)
-        for (label, kind, assignment), side in zip(population_rows, favoured, strict=True)
-        if side != main
-    ]
-    other_rows = [row for row, side in zip(rows, favoured, strict=True) if side != main]
-    changed = sorted(
-        {role for _, kind, assignment, _ in others if kind != "uniform" for role in _odd_roles(assignment)}
-    )
-    what = (
-        "the bots of every seat"
-        if any(kind == "uniform" for _, kind, _, _ in others) or not changed
-        else "how the " + " or the ".join(role.capitalize() for role in changed) + " plays"
-    )
-    flipped = "; ".join(
-        f"{SIDE_WORDS[side]} side at {count[side]} ("
-        + ", ".join(
-            f"'{label}'" + ("" if separated(row, won) else ", not separated at 95%")
-            for (label, _, _, won), row in zip(others, other_rows, strict=True)
-            if won == side
-        )
-        + ")"
-        for side in count
-        if side != main
-    )
+    parts = []
+    turning: set[str] = set()
+    for side in count:
+        if side == main:
+            continue
+        uniform = [
+            label + _unseparated(row, won)
+            for (label, kind, _), won, row in zip(population_rows, favoured, rows, strict=True)
+            if won == side and kind == "uniform"
+        ]
+        by_role: dict[str, list[str]] = {}
+        for (label, kind, assignment), won, row in zip(population_rows, favoured, rows, strict=True):
+            if won == side and kind != "uniform":
+                for role in _odd_roles(assignment):
+                    by_role.setdefault(role, []).append(label.rpartition("=")[2] + _unseparated(row, won))
+        turning |= set(by_role)
+        where = ([f"with {_or(uniform)} bots in every seat"] if uniform else []) + [
+            f"when the {role.capitalize()} is played by {_or(names)}" for role, names in by_role.items()
+        ]
+        parts.append(f"{SIDE_WORDS[side]} side at {count[side]} ({'; '.join(where)})")
     return (
         f"{players} players: the favoured side depends on the table: {SIDE_WORDS[main]} side at "
-        f"{count[main]} of {len(rows)} tables, {flipped}; it turns with {what}."
+        f"{count[main]} of {len(rows)} tables, "
+        + ", ".join(parts)
+        + (
+            f"; with the other seats unchanged, how the {' or the '.join(r.capitalize() for r in sorted(turning))} "
+            "plays turns it."
+            if turning
+            else "; only a whole table of other bots turns it."
+        )
     )
+
+
+def never_favoured(found: Mapping[int, pl.DataFrame]) -> list[str]:
+    """The sides favoured at no table of any player count (``found``: player count -> the
+    ``assignments`` table of the population)."""
+    seen = {favoured_side(row) for table in found.values() for row in table.iter_rows(named=True)}
+    return [side for side in SIDE_NAMES[:3] if side not in seen]
+
+
+def _or(names: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _unseparated(row: dict, side: str) -> str:
+    """" (not separated at 95%)" when ``side`` wins the most games at the table of ``row``
+    without its interval lying above every other side's; else nothing."""
+    return "" if separated(row, side) else " (not separated at 95%)"
 
 
 def _odd_roles(assignment: dict[str, str]) -> list[str]:

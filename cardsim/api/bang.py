@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,18 @@ def _bang_counts(players: Players) -> list[int]:
     if any(c < 4 or c > 7 for c in counts):
         raise UserError(f"bang: players must be 4-7, got {players!r}")
     return counts
+
+
+def _check_files(specs: Iterable[str], keyword: str) -> None:
+    """Load each strategy file of ``specs`` in its own process before anything runs; a file
+    that fails to load, or defines no decision, is a :class:`UserError` naming ``keyword``."""
+    from cardsim.sims.bang.strategy import file_seats
+
+    for spec in dict.fromkeys(specs):
+        try:
+            file_seats({0: spec})
+        except UserError as exc:
+            raise UserError(f"bang: --{keyword}: {exc}") from None
 
 
 def _evaluation_others(against: str, others: str, role: int, players: int) -> dict[str, str]:
@@ -121,6 +133,7 @@ class Bang:
         counts = _bang_counts(players)
         bot_fields = parse_bots(bots)
         configs = [BangConfig(players=count, max_turns=max_turns, **bot_fields) for count in counts]
+        _check_files(configs[0].file_specs().values(), "bots")
         runs = Runs("bang run", n, options, len(configs))
         episodes = concat_rows([runs.episodes("bang", config) for config in configs])
         tables = {

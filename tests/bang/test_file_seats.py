@@ -106,3 +106,20 @@ def test_the_isolation_probe_finds_nothing_in_several_roles(tmp_path: Path, monk
         close_hosts()
     seen = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(seen) >= 10 and all(found == [] for found in seen), seen[:3]
+
+
+def test_run_with_a_file_that_fails_to_load_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    broken = tmp_path / "broken.py"
+    broken.write_text("raise ValueError('no')\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "cardsim", "bang", "run", "--players", "5", "--n", "10", "--no-store"]
+        + ["--bots", f"sheriff=tuned,renegade={broken}:X", "--jobs", "2"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 2 and "--bots" in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -51,28 +51,33 @@ def test_the_population_is_the_stated_design() -> None:
     assert outside == {"sheriff": "tuned", "deputy": "tuned", "outlaw": "tuned", "renegade": "x/r.py:R"}
     assert label == "tuned, renegade=R"
     assert all("deputy" not in a for _, _, a in population(["tuned", "role"], 4, "tuned"))
+    mixed = population(["tuned", "role", "random"], 5, "tuned", mixed=["tuned", "role"])
+    assert [label for label, kind, _ in mixed if kind == "one role"] == [
+        f"tuned, {r}=role" for r in ("sheriff", "deputy", "outlaw", "renegade")
+    ]
 
 
 def test_the_verdict_names_the_role_that_turns_the_balance() -> None:
-    from cardsim.analysis.bang_tournament import population, population_summary, population_verdict
+    from cardsim.analysis.bang_tournament import never_favoured, population, population_summary, population_verdict
 
     rows = population(["tuned", "role"], 4, "tuned", {"renegade": ["r.py:R"]})
     same = _table([(60, 30, 10)] * len(rows))
     assert "favoured at every one" in population_verdict(4, same, rows)
     flipped = _table([(60, 30, 10)] * (len(rows) - 1) + [(30, 60, 10)])
     verdict = population_verdict(4, flipped, rows)
-    assert (
-        "depends on the table" in verdict and "how the Renegade plays" in verdict and "'tuned, renegade=R'" in verdict
-    )
+    assert "depends on the table" in verdict and "when the Renegade is played by R" in verdict
+    assert "how the Renegade plays turns it" in verdict
     summary = {r["side"]: r for r in population_summary(flipped, [label for label, _, _ in rows]).iter_rows(named=True)}
     assert summary["sheriff"]["least"] == 0.3 and summary["sheriff"]["least_table"] == "tuned, renegade=R"
     assert summary["sheriff"]["favoured_at"] == len(rows) - 1 and summary["outlaws"]["favoured_at"] == 1
     assert summary["sheriff"]["least_lo"] < 0.3 < summary["sheriff"]["least_hi"]
     assert "not separated" not in verdict
     close = _table([(60, 30, 10)] * (len(rows) - 1) + [(44, 46, 10)])
-    assert "'tuned, renegade=R', not separated at 95%" in population_verdict(4, close, rows)
+    assert "when the Renegade is played by R (not separated at 95%)" in population_verdict(4, close, rows)
     uniform = _table([(30, 60, 10)] + [(60, 30, 10)] * (len(rows) - 1))
-    assert "the bots of every seat" in population_verdict(4, uniform, rows)
+    verdict = population_verdict(4, uniform, rows)
+    assert "with tuned bots in every seat" in verdict and "only a whole table of other bots turns it" in verdict
+    assert never_favoured({4: flipped}) == ["renegade"]
 
 
 def test_a_file_entrant_twin_of_a_bot_rates_equal_to_it() -> None:

@@ -16,6 +16,8 @@ from cardsim.analysis.bang import (
     side_win_table,
 )
 from cardsim.analysis.bang_tournament import (
+    SIDE_WORDS,
+    never_favoured,
     population,
     population_summary,
     population_verdict,
@@ -127,10 +129,11 @@ def outside_specs() -> dict[str, list[str]]:
 def population_plan(profile: Profile, players: int) -> list[tuple[str, str, dict[str, str]]]:
     """The population of tables at ``players`` (:func:`population`): the ladder's bots each in
     every seat, the headline bot with one role played by another ladder bot, and the headline
-    bot with an outside Renegade."""
+    bot with an outside Renegade. The random bot is the ladder's baseline: it fills whole tables
+    only (a seat that plays at random is no way of playing a role)."""
     bots = BOTS.get(profile.name, BOTS["default"])
     base = HEADLINE_BOT if HEADLINE_BOT in bots else bots[0]
-    return population(bots, players, base, outside_specs())
+    return population(bots, players, base, outside_specs(), mixed=[bot for bot in bots if bot != "random"])
 
 
 def plan(profile: Profile) -> list[Experiment]:
@@ -245,7 +248,8 @@ def population_blocks(found: dict[int, dict], profile: Profile) -> list[Block]:
     stated = (
         f"The population of tables, per player count: each ladder bot ({', '.join(bots)}) in every seat "
         f"(the ladder's runs above); the {base} bot in every seat but one role, which each other "
-        f"ladder bot plays (n = {n_mixed:,} games each)"
+        f"ladder bot but random plays (n = {n_mixed:,} games each; random is the ladder's baseline, "
+        "not a way of playing a role, so it fills whole tables only)"
         + (
             f"; and the {base} bot with its Renegade played by each outside Renegade style "
             f"({', '.join(outside)}, from examples/strategies, each in a process of its own; "
@@ -280,7 +284,12 @@ def population_blocks(found: dict[int, dict], profile: Profile) -> list[Block]:
         ),
         Paragraph(
             "Key result, across the population (which statements are the same at every table, "
-            "which depend on how one role plays): " + " ".join(part["verdict"] for part in found.values())
+            "which depend on how one role plays): "
+            + " ".join(part["verdict"] for part in found.values())
+            + "".join(
+                f" {SIDE_WORDS[side][0].upper()}{SIDE_WORDS[side][1:]} side is favoured at no table of any player count."
+                for side in never_favoured({players: part["assignments"] for players, part in found.items()})
+            )
         ),
     ]
 
