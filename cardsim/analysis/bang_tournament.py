@@ -280,7 +280,7 @@ def _or(names: Sequence[str]) -> str:
 
 
 def _unseparated(row: dict, side: str) -> str:
-    """" (not separated at 95%)" when ``side`` wins the most games at the table of ``row``
+    """ " (not separated at 95%)" when ``side`` wins the most games at the table of ``row``
     without its interval lying above every other side's; else nothing."""
     return "" if separated(row, side) else " (not separated at 95%)"
 

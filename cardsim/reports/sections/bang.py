@@ -291,7 +291,21 @@ def population_blocks(found: dict[int, dict], profile: Profile) -> list[Block]:
                 for side in never_favoured({players: part["assignments"] for players, part in found.items()})
             )
         ),
+        Paragraph(OUTSIDE_POPULATION),
     ]
+
+
+#: What the population's statements do not cover, from the outside review of them (its styles
+#: are in ``examples/strategies/bang_styles.py``; the Bang! guide gives the commands).
+OUTSIDE_POPULATION = (
+    "These statements are about the tables above and no others. Role styles outside this "
+    "population turn the favoured side at counts where every table above agrees: an outside "
+    "review seated a play-long Outlaw (LongOutlaw) and a Renegade who plays as an Outlaw "
+    "(WildRenegade, examples/strategies/bang_styles.py) in every seat of their role beside tuned "
+    "bots and moved the favoured side at 4, 5 and 6 players. Each of those styles wins less in "
+    "its own role than the tuned bot does: the balance depends on how well each role is played, "
+    "and a weaker role player can hand the game to the other side."
+)
 
 
 def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
