@@ -63,11 +63,11 @@ def choose_design(design: str, entrants: int, players: int, games: int) -> str:
     return "all" if math.comb(entrants + players - 1, players) * players <= games else "sampled"
 
 
-def rotated_lineups(composition: Sequence[int], deals: int) -> np.ndarray:
-    """(deals, players) lineups of a composition: on deal ``j`` the slots are turned ``j``
-    places, so over ``players`` deals every entrant sits in every slot."""
+def rotated_lineups(composition: Sequence[int], deals: int, offset: int = 0) -> np.ndarray:
+    """(deals, players) lineups of a composition: on deal ``j`` the slots are turned
+    ``offset + j`` places, so over ``players`` deals every entrant sits in every slot."""
     base = np.asarray(composition, np.int64)
-    return np.stack([np.roll(base, -(j % base.size)) for j in range(deals)])
+    return np.stack([np.roll(base, -((offset + j) % base.size)) for j in range(deals)])
 
 
 def composition_sums(composition_index: int, lineups: np.ndarray, wins: np.ndarray, scores: np.ndarray) -> list[dict]:

@@ -878,7 +878,7 @@ def tournament_command(
         facts["run"],
         seed,
         f"{facts['games']:,} games: {facts['compositions']:,} compositions "
-        f"({facts['design']}) x {facts['deals_per_composition']} paired deals",
+        f"({facts['design']}) x {facts['deals_per_composition']} {'paired' if facts['paired'] else 'own'} deals",
     )
     tables = result.tables
     if as_json:
@@ -908,7 +908,7 @@ def tournament_command(
             title=(
                 f"Cash'n Guns tournament, {players} players: {facts['games']:,} games, "
                 f"{facts['compositions']:,} compositions ({facts['design']} design), "
-                f"{facts['deals_per_composition']} paired deals each, seed {seed}"
+                f"{facts['deals_per_composition']} {'paired deals' if facts['paired'] else 'deals of its own'} each, seed {seed}"
             ),
         )
         grid = tables["head_to_head"].pivot(on="opponent", index="entrant", values="p_win")

@@ -74,6 +74,21 @@ def test_two_identical_entrants_rate_equal_and_jobs_do_not_matter(tmp_path: Path
     assert again.tables["standings"].equals(one.tables["standings"])
 
 
+def test_fewer_deals_than_seats_are_not_shared_between_tables() -> None:
+    """With one deal per table, one shared deal would rank entrants on that deal and on the
+    slot their list order gives them: each table gets its own deal and a random turn."""
+    from cardsim.analysis.cashnguns.tournament import table_deals
+
+    own = [table_deals(7, index, 1, 5) for index in range(40)]
+    assert len({int(seeds[0]) for seeds, _ in own}) == 40
+    assert {offset for _, offset in own} == set(range(5))
+    assert table_deals(7, 3, 1, 5)[0].tolist() == own[3][0].tolist()
+    one = cashnguns.tournament("stubborn,coward,shark,sniper,bully,vulture", players=5, games=6, seed=1)
+    assert one.manifest["deals_per_composition"] == 1 and not one.manifest["paired"]
+    paired = cashnguns.tournament("stubborn,coward", players=4, games=40, seed=1)
+    assert paired.manifest["paired"]
+
+
 def test_python_entrant_in_tournament_run_payoff_and_evaluate() -> None:
     found = cashnguns.tournament(["stubborn", "coward", PATIENT], players=4, games=60, design="sampled")
     assert set(found.table["entrant"]) == {"stubborn", "coward", "Patient"}

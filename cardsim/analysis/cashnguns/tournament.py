@@ -1,9 +1,11 @@
 """Cash'n Guns tournaments: built-in strategies, mix members and strategies written in Python
-at one table, over the compositions of a stated design, on paired deals.
+at one table, over the compositions of a stated design, on paired deals where they can be.
 
 Each composition (which entrants sit, :func:`cardsim.analysis.tournament.compositions`) is
 played on the same ``deals`` deals (common random numbers: deal ``j`` has the same seed in every
-composition), its slots turned one place per deal. Games of built-in entrants only are played
+composition), its slots turned one place per deal. With fewer deals than seats the deals are not
+paired: each composition gets deals of its own and its slots turned at random
+(:func:`table_deals`), so that no one deal and no list order decides the standings. Games of built-in entrants only are played
 by the kernel; a game with an entrant written in Python by the engine
 (:func:`cardsim.sims.cashnguns.simulator.engine_lineups`), where each such entrant runs in its
 own process and sees a copy of its view. Chunks of compositions are fixed by index, so the
@@ -171,6 +173,21 @@ class TournamentSettings:
         rng = np.random.default_rng(np.random.SeedSequence([self.seed, 48]))
         return rng.integers(0, np.iinfo(np.int64).max, size=deals, dtype=np.int64).astype(np.uint64)
 
+    def paired(self, deals: int) -> bool:
+        """Whether every composition is played on the same deals: only when there are enough
+        deals for every entrant to sit in every slot (``deals >= players``). With fewer, one
+        shared deal would rank the entrants on that deal and their list order (who sits in
+        which slot of it), so each composition gets deals of its own (:func:`table_deals`)."""
+        return deals >= self.players
+
+
+def table_deals(seed: int, composition: int, deals: int, players: int) -> tuple[np.ndarray, int]:
+    """(the seeds of composition ``composition``'s own deals, the number of places its slots
+    are turned on the first of them, drawn at random): the unpaired design's deals."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 48, composition]))
+    seeds = rng.integers(0, np.iinfo(np.int64).max, size=deals, dtype=np.int64).astype(np.uint64)
+    return seeds, int(rng.integers(players))
+
 
 def _block(
     specs: tuple[str, ...],
@@ -178,19 +195,28 @@ def _block(
     players: int,
     shame_value: int,
     block: list[tuple[int, int, tuple[int, ...]]],
-    seeds: np.ndarray,
+    seeds: np.ndarray | int,
     chunk_rows: int,
+    deals: int,
 ) -> pl.DataFrame:
-    """Play one chunk (in a worker): its compositions (index, position, members) on every deal;
-    one row per composition slot of the chunk, wide (``e<k>`` entrant of the k-th member kind,
-    -1 where none, then its sums), padded to ``chunk_rows`` rows with composition -1."""
-    deals = seeds.shape[0]
+    """Play one chunk (in a worker): its compositions (index, position, members) on
+    ``deals`` deals each, the paired ``seeds`` or (an int, the root seed) each composition's
+    own (:func:`table_deals`); one row per composition slot of the chunk, wide (``e<k>``
+    entrant of the k-th member kind, -1 where none, then its sums), padded to ``chunk_rows``
+    rows with composition -1."""
     rows = np.zeros((len(specs), N_PARAMS), np.float64)
     for index, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
         if kind == "built-in":
             rows[index] = parse_strategy(spec).param_row()
-    lineups = np.concatenate([rotated_lineups(members, deals) for _, _, members in block])
-    game_seeds = np.tile(seeds, len(block))
+    if isinstance(seeds, np.ndarray):
+        lineups = np.concatenate([rotated_lineups(members, deals) for _, _, members in block])
+        game_seeds = np.tile(seeds, len(block))
+    else:
+        own = [table_deals(seeds, index, deals, players) for index, _, _ in block]
+        lineups = np.concatenate(
+            [rotated_lineups(members, deals, offset) for (_, _, members), (_, offset) in zip(block, own, strict=True)]
+        )
+        game_seeds = np.concatenate([table_seeds for table_seeds, _ in own])
     python = np.array([kind != "built-in" for kind in kinds])
     engine = python[lineups].any(axis=1)
     wins = np.zeros(lineups.shape, np.float64)
@@ -255,7 +281,8 @@ def play_tournament(
     """Play (or resume) the tournament; the per-(composition, entrant) sums with the plan:
     ``{"sums", "compositions", "deals", "design"}``."""
     played, deals = settings.plan()
-    seeds = settings.deal_seeds(deals)
+    paired = settings.paired(deals)
+    seeds: np.ndarray | int = settings.deal_seeds(deals) if paired else settings.seed
     per_chunk = max(1, CHUNK_GAMES // deals)
     blocks = [
         [(i, i - start, played[i]) for i in range(start, min(start + per_chunk, len(played)))]
@@ -274,6 +301,7 @@ def play_tournament(
             "players": settings.players,
             "design": settings.chosen,
             "deals": deals,
+            "paired": paired,
             "compositions": len(played),
             "shame_value": settings.shame_value,
             "seed": settings.seed,
@@ -302,7 +330,9 @@ def play_tournament(
         for entrant in settings.entrants:
             if entrant.kind == "python":
                 isolated_strategy(entrant.spec, DECISIONS)
-    arguments = [(specs, kinds, settings.players, settings.shame_value, blocks[i], seeds, per_chunk) for i in todo]
+    arguments = [
+        (specs, kinds, settings.players, settings.shame_value, blocks[i], seeds, per_chunk, deals) for i in todo
+    ]
     results = iter_tasks(_block, arguments, jobs)
     try:
         for index, frame in zip(todo, results):
@@ -324,6 +354,7 @@ def play_tournament(
         "sums": _long(wide, settings.players, deals),
         "compositions": played,
         "deals": deals,
+        "paired": paired,
         "design": settings.chosen,
         "run": stored.run_id if stored is not None else None,
     }
@@ -369,6 +400,7 @@ def tournament_tables(settings: TournamentSettings, played: dict) -> dict:
         "design": played["design"],
         "compositions": len(compositions_played),
         "deals_per_composition": played["deals"],
+        "paired": played["paired"],
         "games": games,
         "seed": settings.seed,
         "shame_value": settings.shame_value,

@@ -301,12 +301,14 @@ def tournament_sentence(by_count: dict[int, dict]) -> str:
         standings = tables["standings"]
         top, second = standings.row(0, named=True), standings.row(1, named=True)
         summary = tables["summary"]
+        tied = [row["entrant"] for row in standings.iter_rows(named=True) if row["p_win"] == top["p_win"]]
         text = (
-            f"at {players} players ({len(standings)} entrants, {summary['games']:,} games) {top['entrant']} wins "
-            f"most often, {percent(top['p_win'])} of its seats (95% interval "
+            f"at {players} players ({len(standings)} entrants, {summary['games']:,} games) "
+            + (f"{top['entrant']} wins most often" if len(tied) == 1 else f"{' and '.join(tied)} tie for most wins")
+            + f", {percent(top['p_win'])} of {'its' if len(tied) == 1 else 'their'} seats (95% interval "
             f"{interval_text(top['win_lo'], top['win_hi'])}, {top['games']:,} games)"
         )
-        if second["win_hi"] >= top["win_lo"]:
+        if len(tied) == 1 and second["win_hi"] >= top["win_lo"]:
             text += (
                 f", not separated from {second['entrant']} ({percent(second['p_win'])}, "
                 f"{interval_text(second['win_lo'], second['win_hi'])})"
@@ -319,9 +321,8 @@ def tournament_sentence(by_count: dict[int, dict]) -> str:
     if not parts:
         return ""
     return (
-        "Across tables drawn from this field (every table of one or two of its entrants, one deal each): "
-        + "; ".join(parts)
-        + "."
+        "Across tables drawn from this field (every table of one or two of its entrants, each on a deal "
+        "of its own): " + "; ".join(parts) + "."
     )
 
 
@@ -338,8 +339,14 @@ def tournament_blocks(by_count: dict[int, dict], missing: list[str]) -> list[Blo
             "with any shipped reading at that count (strategies written in Python, each run in its own "
             "process on a copy of its view) and the search player (`search`). Tables drawn from the field "
             "by the `sampled` design of `cardsim cashnguns tournament`, reduced to every table of one or two "
-            f"entrants (what α-Rank needs), each played on {summary['deals_per_composition']} deal(s) with "
-            f"the root seed {summary['seed']}; win rate per seat with its 95% interval over games "
+            f"entrants (what α-Rank needs), each played on {summary['deals_per_composition']} deal(s) "
+            + (
+                "shared by every table, its seats turned one place per deal"
+                if summary["paired"]
+                else "of its own, its seats turned at random (one shared deal would rank the entrants on "
+                "that deal and on which seat of it each was listed into)"
+            )
+            + f", from the root seed {summary['seed']}; win rate per seat with its 95% interval over games "
             "(a game is one observation of an entrant's seats); α-Rank (selection intensity "
             f"{summary['alpha']:g}, population {summary['population']}) from the same tables' win rates. "
             "A table of one entrant's copies and another's counts for both; the standings weigh every "
