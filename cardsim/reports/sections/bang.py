@@ -299,7 +299,7 @@ def population_blocks(found: dict[int, dict], profile: Profile) -> list[Block]:
 #: are in ``examples/strategies/bang_styles.py``; the Bang! guide gives the commands).
 OUTSIDE_POPULATION = (
     "These statements are about the tables above and no others. Role styles outside this "
-    "population turn the favoured side at counts where every table above agrees: an outside "
+    "population turn the favoured side where the tables above say one role's play does not: an outside "
     "review seated a play-long Outlaw (LongOutlaw) and a Renegade who plays as an Outlaw "
     "(WildRenegade, examples/strategies/bang_styles.py) in every seat of their role beside tuned "
     "bots and moved the favoured side at 4, 5 and 6 players. Each of those styles wins less in "
