@@ -152,7 +152,9 @@ def test_a_converged_mix_refuted_from_outside_is_not_called_an_equilibrium():
     status = entry_status(entries[(4, "score", -5000)])
     assert status == (
         "not converged (refuted by an outside check); best known reply gains +$2,177 (95% interval "
-        "$1,810 to $2,544) (from `cardsim cashnguns check --players 4 --metric score --shame -5000 --seed 13`)"
+        "$1,810 to $2,544) (from `cardsim cashnguns check --players 4 --metric score --shame -5000 --seed 13`"
+        # a record without ``random_streams`` was measured before each seat had its own stream
+        "; measured when the seats' random numbers came from the game's shared stream)"
     )
     assert conclusions_text(entries).endswith("4p score, shame -5,000.")
 
@@ -179,7 +181,8 @@ def test_a_refutation_of_a_mix_that_did_not_converge_is_reported_as_missing_the_
     assert not converged_entry(entries[(5, "win", -5000)])
     assert entry_status(entries[(5, "win", -5000)]) == (
         "not converged (its run stopped at 5 rounds without converging; refuted by an outside check); best known "
-        f"reply gains +2.54 points (95% interval 2.34 to 2.75) (from `{command}`); shipped: round 8's mix of 5, "
+        f"reply gains +2.54 points (95% interval 2.34 to 2.75) (from `{command}`; measured when the seats' random "
+        "numbers came from the game's shared stream); shipped: round 8's mix of 5, "
         "the least exploitable"
     )
     table = readings_table(entries, checks)
@@ -237,14 +240,17 @@ def test_a_reply_from_outside_the_searched_space_is_named_and_the_mix_left_out()
     assert [converged_entry(e) for e in entries.values()] == [False, True]
     assert entry_status(entries[(4, "win", -5000)]) == (
         "not converged (beaten by a reply outside the searched space); best known reply gains +24.50 points: "
-        "card order C C C C C B X B (from an outside check)"
+        "card order C C C C C B X B (from an outside check; measured when the seats' random numbers came from "
+        "the game's shared stream)"
     )
     text = searched_sentence(entries, {(4, "win", -5000): check(0.002), (5, "win", -5000): check(0.002)})
     assert (
         "replies from outside the searched space included: at 4 players not converged (beaten by a reply outside "
         "the searched space); best known reply gains +24.50 points: card order C C C C C B X B (from an outside "
-        "check); at 5 players converged within the searched space only, not shown to be an equilibrium of the "
-        "game; best reply tried gains +0.50 points: card order C C C C C B X B (from an outside check)."
+        "check; measured when the seats' random numbers came from the game's shared stream); at 5 players "
+        "converged within the searched space only, not shown to be an equilibrium of the game; best reply tried "
+        "gains +0.50 points: card order C C C C C B X B (from an outside check; measured when the seats' random "
+        "numbers came from the game's shared stream)."
     ) in text
     assert "equilibrium of the game:" not in text
     assert "Within the searched space only: Card order holds in all 1 runs" in text

@@ -234,14 +234,18 @@ def population_blocks(found: dict[int, dict], profile: Profile) -> list[Block]:
     ]
 
     def extreme(name: str):
+        """Two columns: the win rate with its interval (a number, never wrapped) and the table
+        with its n (text, wrapped where the page is narrow)."""
         return (
-            f"{name} (table)",
             name,
-            lambda r: (
-                f"{percent(r[name])} ({interval_text(r[f'{name}_lo'], r[f'{name}_hi'])}, "
-                f"n={r[f'{name}_n']:,}; {r[f'{name}_table']})"
-            ),
+            name,
+            lambda r: f"{percent(r[name])} ({interval_text(r[f'{name}_lo'], r[f'{name}_hi'])})",
             lambda r: float(r[name]),
+        ), (
+            f"{name}: table",
+            f"{name}_table",
+            lambda r: f"{r[f'{name}_table']}; n = {r[f'{name}_n']:,}",
+            lambda r: str(r[f"{name}_table"]),
         )
 
     n_mixed, n_outside = population_n(profile, "one role"), population_n(profile, "outside")
@@ -275,8 +279,8 @@ def population_blocks(found: dict[int, dict], profile: Profile) -> list[Block]:
                     lambda r: str(r["favoured_at"]),
                     lambda r: float(r["favoured_at"]),
                 ),
-                extreme("least"),
-                extreme("greatest"),
+                *extreme("least"),
+                *extreme("greatest"),
             ],
             note="Side 'sheriff' is the Sheriff with the Deputies. Per table, 95% Wilson interval "
             "over games (n = games at that table); a side is favoured at a table where it wins "
