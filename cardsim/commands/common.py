@@ -363,3 +363,42 @@ def run_user_strategy(call: Callable[[], Any], traceback: bool) -> Any:
     except StrategyError as err:
         report_traceback_if_asked(err, traceback)
         raise
+
+
+def run_crossplay(
+    crossplay: Callable[..., Any],
+    command: str,
+    entrants: list[str],
+    *,
+    players: int,
+    n: int,
+    seed: int,
+    jobs: int | None,
+    cluster: ClusterOptions,
+    store: Path | None,
+    no_store: bool,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """The body of a ``crossplay`` command (The Gang, The Game): the game's API ``crossplay``
+    with a chunk progress bar labelled ``command`` (none with ``--quiet`` or ``--json``), then
+    its matrix (:func:`cardsim.commands.output.show_crossplay`)."""
+    from cardsim.commands.output import show_crossplay, with_chunk_progress
+
+    folder = resolve_store(store, no_store)
+    workers = RunOptions(jobs=jobs).checked().jobs or 1
+    result = with_chunk_progress(
+        lambda report: crossplay(
+            entrants,
+            players=players,
+            n=n,
+            seed=seed,
+            jobs=workers,
+            store=folder,
+            on_chunk=report,
+            **cluster.keywords(),
+        ),
+        command,
+        quiet or as_json,
+    )
+    show_crossplay(result, players, n, seed, as_json)

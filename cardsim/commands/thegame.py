@@ -257,23 +257,19 @@ def crossplay_command(
     """
 
     from cardsim.api import thegame as api_game
-    from cardsim.commands.common import resolve_store
-    from cardsim.commands.output import show_crossplay, with_chunk_progress
+    from cardsim.commands.common import run_crossplay
 
-    folder = resolve_store(store, no_store)
-    workers = RunOptions(jobs=jobs).checked().jobs or 1
-    result = with_chunk_progress(
-        lambda report: api_game.crossplay(
-            entrant,
-            players=players,
-            n=n,
-            seed=seed,
-            jobs=workers,
-            store=folder,
-            on_chunk=report,
-            **cluster.keywords(),
-        ),
+    run_crossplay(
+        api_game.crossplay,
         "thegame crossplay",
-        quiet or as_json,
+        entrant,
+        players=players,
+        n=n,
+        seed=seed,
+        jobs=jobs,
+        cluster=cluster,
+        store=store,
+        no_store=no_store,
+        as_json=as_json,
+        quiet=quiet,
     )
-    show_crossplay(result, players, n, seed, as_json)
