@@ -170,8 +170,7 @@ class TournamentSettings:
 
     def deal_seeds(self, deals: int) -> np.ndarray:
         """The seeds of the paired deals, the same for every composition."""
-        rng = np.random.default_rng(np.random.SeedSequence([self.seed, 48]))
-        return rng.integers(0, np.iinfo(np.int64).max, size=deals, dtype=np.int64).astype(np.uint64)
+        return _draw_seeds(np.random.default_rng(np.random.SeedSequence([self.seed, 48])), deals)
 
     def paired(self, deals: int) -> bool:
         """Whether every composition is played on the same deals: only when there are enough
@@ -185,8 +184,13 @@ def table_deals(seed: int, composition: int, deals: int, players: int) -> tuple[
     """(the seeds of composition ``composition``'s own deals, the number of places its slots
     are turned on the first of them, drawn at random): the unpaired design's deals."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, 48, composition]))
-    seeds = rng.integers(0, np.iinfo(np.int64).max, size=deals, dtype=np.int64).astype(np.uint64)
+    seeds = _draw_seeds(rng, deals)
     return seeds, int(rng.integers(players))
+
+
+def _draw_seeds(rng: np.random.Generator, deals: int) -> np.ndarray:
+    """``deals`` game seeds (uint64 below 2**63) from ``rng``."""
+    return rng.integers(0, np.iinfo(np.int64).max, size=deals, dtype=np.int64).astype(np.uint64)
 
 
 def _block(
@@ -195,28 +199,23 @@ def _block(
     players: int,
     shame_value: int,
     block: list[tuple[int, int, tuple[int, ...]]],
-    seeds: np.ndarray | int,
+    deals_of: list[tuple[np.ndarray, int]],
     chunk_rows: int,
-    deals: int,
 ) -> pl.DataFrame:
-    """Play one chunk (in a worker): its compositions (index, position, members) on
-    ``deals`` deals each, the paired ``seeds`` or (an int, the root seed) each composition's
-    own (:func:`table_deals`); one row per composition slot of the chunk, wide (``e<k>``
-    entrant of the k-th member kind, -1 where none, then its sums), padded to ``chunk_rows``
-    rows with composition -1."""
+    """Play one chunk (in a worker): its compositions (index, position, members), each on its
+    deals in ``deals_of`` (seeds, the places its slots are turned on the first deal; one more
+    per deal after it); one row per composition slot of the chunk, wide (``e<k>`` entrant of
+    the k-th member kind, -1 where none, then its sums), padded to ``chunk_rows`` rows with
+    composition -1."""
+    deals = deals_of[0][0].shape[0]
     rows = np.zeros((len(specs), N_PARAMS), np.float64)
     for index, (spec, kind) in enumerate(zip(specs, kinds, strict=True)):
         if kind == "built-in":
             rows[index] = parse_strategy(spec).param_row()
-    if isinstance(seeds, np.ndarray):
-        lineups = np.concatenate([rotated_lineups(members, deals) for _, _, members in block])
-        game_seeds = np.tile(seeds, len(block))
-    else:
-        own = [table_deals(seeds, index, deals, players) for index, _, _ in block]
-        lineups = np.concatenate(
-            [rotated_lineups(members, deals, offset) for (_, _, members), (_, offset) in zip(block, own, strict=True)]
-        )
-        game_seeds = np.concatenate([table_seeds for table_seeds, _ in own])
+    lineups = np.concatenate(
+        [rotated_lineups(members, deals, turn) for (_, _, members), (_, turn) in zip(block, deals_of, strict=True)]
+    )
+    game_seeds = np.concatenate([seeds for seeds, _ in deals_of])
     python = np.array([kind != "built-in" for kind in kinds])
     engine = python[lineups].any(axis=1)
     wins = np.zeros(lineups.shape, np.float64)
@@ -282,7 +281,7 @@ def play_tournament(
     ``{"sums", "compositions", "deals", "design"}``."""
     played, deals = settings.plan()
     paired = settings.paired(deals)
-    seeds: np.ndarray | int = settings.deal_seeds(deals) if paired else settings.seed
+    shared = settings.deal_seeds(deals) if paired else None
     per_chunk = max(1, CHUNK_GAMES // deals)
     blocks = [
         [(i, i - start, played[i]) for i in range(start, min(start + per_chunk, len(played)))]
@@ -330,8 +329,15 @@ def play_tournament(
         for entrant in settings.entrants:
             if entrant.kind == "python":
                 isolated_strategy(entrant.spec, DECISIONS)
+
+    def deals_of(block: list[tuple[int, int, tuple[int, ...]]]) -> list[tuple[np.ndarray, int]]:
+        """Each composition's deals: the shared ones, or its own (:func:`table_deals`)."""
+        if shared is not None:
+            return [(shared, 0)] * len(block)
+        return [table_deals(settings.seed, index, deals, settings.players) for index, _, _ in block]
+
     arguments = [
-        (specs, kinds, settings.players, settings.shame_value, blocks[i], seeds, per_chunk, deals) for i in todo
+        (specs, kinds, settings.players, settings.shame_value, blocks[i], deals_of(blocks[i]), per_chunk) for i in todo
     ]
     results = iter_tasks(_block, arguments, jobs)
     try:
