@@ -35,11 +35,17 @@ def repo_root() -> Path:
     return Path(cardsim.__file__).resolve().parents[1]
 
 
+def checkout_roots() -> tuple[Path, Path]:
+    """Where the repository's files are looked for: the checkout that holds the package (an
+    editable install), then the working directory (a regular install run from the checkout,
+    as the README's command does)."""
+    return repo_root(), Path.cwd()
+
+
 def checkout_path(relative: str) -> Path | None:
-    """``relative`` (a path inside the repository, such as ``examples/strategies/x.py``) in the
-    checkout that holds the package (an editable install), else in the working directory (a
-    regular install run from the checkout, as the README's command does); None in neither."""
-    for base in (repo_root(), Path.cwd()):
+    """``relative`` (a path inside the repository, such as ``examples/strategies/x.py``) under
+    the first of :func:`checkout_roots` that has it; None under neither."""
+    for base in checkout_roots():
         if (base / relative).exists():
             return base / relative
     return None
@@ -49,11 +55,9 @@ def digest_path(game: str, root: Path | None = None) -> Path | None:
     """The rules digest of ``game`` in ``seeds/``: the ``.md`` file whose name, letters only,
     contains the game's name (``cash_n_guns.md`` for cashnguns, ``the_game.md`` for thegame).
 
-    Looked for under ``root`` when given; otherwise in the checkout that holds the package (an
-    editable install), then in the working directory (a regular install run from the checkout,
-    as the README's command does).
+    Looked for under ``root`` when given, otherwise under :func:`checkout_roots`.
     """
-    roots = [root] if root is not None else [repo_root(), Path.cwd()]
+    roots = [root] if root is not None else list(checkout_roots())
     for folder in (base / "seeds" for base in roots):
         if not folder.is_dir():
             continue
