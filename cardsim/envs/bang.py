@@ -92,6 +92,9 @@ OBS_MY_TURN = VIEW_SIZE + 1
 OBS_PREFIX = VIEW_SIZE + 2
 OBS_SIZE = OBS_PREFIX + MAX_TOKENS
 OBS_HIGH = 100_000  # above any count in the view (attacks, turns)
+#: the least value the view holds: -1 marks "none", and a player killed at 1 life by an
+#: exploding Dynamite (3 life, seed 003) is left at 1 - 3 = -2 life
+OBS_LOW = 1 - 3
 
 
 def bang_v0(players: int = 5, render_mode: str | None = None, encoding: str = "raw") -> AECEnv:
@@ -176,7 +179,7 @@ class raw_env(CardEnv):  # noqa: N801 - PettingZoo's naming
         super().__init__()
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise UserError(f"bang_v0: players must be {MIN_PLAYERS}-{MAX_PLAYERS}, got {players!r}")
-        self._setup(players, render_mode, spaces.Box(-1, OBS_HIGH, (OBS_SIZE,), np.int64), N_ACTIONS, encoding)
+        self._setup(players, render_mode, spaces.Box(OBS_LOW, OBS_HIGH, (OBS_SIZE,), np.int64), N_ACTIONS, encoding)
         self._game: _Game | None = None
         self._seen: dict[str, np.ndarray] = {}
         self._views: dict[str, View] = {}

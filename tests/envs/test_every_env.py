@@ -201,3 +201,16 @@ def test_cashnguns_parallel_plays_the_aec_game(seed):
             if done:
                 ends[agent] = infos[agent]
     assert totals == pytest.approx(returns) and ends == finals
+
+
+def test_bang_observations_hold_a_player_killed_by_dynamite():
+    """A player killed at 1 life by an exploding Dynamite (3 life) is left at -2 life, which
+    the raw observation shows as it is: the space must hold it."""
+    from cardsim.sims.bang import view as V
+
+    env = cardsim.envs.bang_v0()
+    env.reset(seed=0)
+    agent = env.agent_selection
+    observation = env.observe(agent)["observation"].copy()
+    observation[V.V_LIFE] = 1 - 3
+    assert env.observation_space(agent)["observation"].contains(observation)
