@@ -3,8 +3,8 @@ its exploitability measured three ways.
 
 ``ship``: the discover record (any number of rounds: a run cut short is shipped as "stopped at
 N rounds without converging") becomes its reading's entry of the shipped libraries file
-(``library_entry``, as ``cardsim cashnguns libraries --record`` writes it), with ``method``
-saying how the mix was produced and ``distilled``: the distilled start member, its agreement
+(``library_entry``, as ``cardsim cashnguns libraries --record`` writes it), with ``start``
+saying how the run started (the report shows it beside the method) and ``distilled``: the distilled start member, its agreement
 with the search player's decisions and the command that distilled it
 (``benchmarks/cashnguns_distill.py``'s JSON).
 
@@ -25,7 +25,7 @@ import datetime
 import json
 from pathlib import Path
 
-from cardsim.analysis.cashnguns.discover import DISCOVER_METHOD, settings_from_key
+from cardsim.analysis.cashnguns.discover import settings_from_key
 from cardsim.analysis.cashnguns.libraries import library_entry, write_libraries
 from cardsim.sims.cashnguns import SHIPPED_LIBRARIES
 from cardsim.sims.cashnguns.rng import STREAMS
@@ -43,12 +43,10 @@ def ship(record: Path, distilled_path: Path, path: Path) -> dict:
     settings = settings_from_key(document["settings"])
     stamp = datetime.datetime.fromtimestamp(record.stat().st_mtime, datetime.timezone.utc)
     entry = library_entry(document, settings, stamp.isoformat(timespec="seconds"))
-    if not document["converged"] and len(document["rounds"]) != settings.rounds:
-        entry["command"] += f" --rounds {len(document['rounds'])}"  # cut short: the command that stops there
     distilled = json.loads(distilled_path.read_text())
     share = distilled["agreement"]["all"]
-    entry["method"] = (
-        f"{DISCOVER_METHOD}; started from the shipped library of the reading and the search player "
+    entry["start"] = (
+        "started from the shipped library of the reading and the search player "
         f"distilled into the parametric space (the strategy that makes the search player's choice on the "
         f"most of its {share['of']:,} logged decisions in {distilled['log_games']} games at a table of the "
         f"shipped mix: {100 * share['share']:.1f}%), run for {len(document['rounds'])} rounds"

@@ -751,8 +751,8 @@ def conclusions_text(entries: dict) -> str:
 
 
 def provenance_block(entries: dict) -> Block:
-    """Where each mix came from: the discover command, its date, its method and whether
-    the game code it ran is the current one."""
+    """Where each mix came from: the discover command, its date, its method (and how the run
+    started, where the entry says: ``start``) and whether the game code it ran is the current one."""
     current = cashnguns_fingerprint()
     rows = [
         {
@@ -760,7 +760,7 @@ def provenance_block(entries: dict) -> Block:
             "reading": reading_label(metric, shame_value),
             "command": entry["command"],
             "date": entry["date"][:16].replace("T", " "),
-            "method": entry.get("method", DISCOVER_METHOD),
+            "method": entry.get("method", DISCOVER_METHOD) + (f"; {entry['start']}" if entry.get("start") else ""),
             "code": (
                 "current"
                 if entry.get("code_fingerprint", current) == current
