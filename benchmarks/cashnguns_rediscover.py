@@ -11,8 +11,8 @@ with the search player's decisions and the command that distilled it
 ``check``: an outside check of the entry (``cardsim cashnguns check``, through the API, so that
 every search's record is kept: JSON on stdout). ``measures``: the entry gets ``exploitability_three_ways``: each search of an outside check
 (``cardsim cashnguns check --json``: the parameter search, the schedule sweep and the search
-player), and each recorded outside reply measured with ``check --strategy FILE.py:NAME
---json``, which also joins ``beyond_space`` (a reply from outside the searched space).
+player), and each recorded outside reply measured as ``check --strategy FILE.py:NAME`` does
+(``reply``: paired against the shipped mix), which also joins ``beyond_space`` (a reply from outside the searched space).
 
 Run from a checkout root: PYTHONPATH=$PWD python benchmarks/cashnguns_rediscover.py ship
   --record results/cashnguns_discover/4p_....json --distilled distill_4.json
@@ -68,8 +68,8 @@ def ship(record: Path, distilled_path: Path, path: Path) -> dict:
     return entry
 
 
-def measures(players: int, check_path: Path, replies: list[tuple[str, Path, str]], path: Path) -> dict:
-    """``replies``: (FILE.py:NAME, its ``check --strategy --json`` output, the command)."""
+def measures(players: int, check_path: Path, replies: list[tuple[str, Path]], path: Path) -> dict:
+    """``replies``: (FILE.py:NAME, its ``reply`` output)."""
     shipped = json.loads(path.read_text())
     index = _entry_index(shipped, players, "win", -5000)
     entry = shipped["readings"][index]
@@ -88,14 +88,14 @@ def measures(players: int, check_path: Path, replies: list[tuple[str, Path, str]
             }
         )
     ways["outside_replies"] = []
-    for strategy, output, reply_command in replies:
-        row = json.loads(output.read_text())["check"][0]
+    for strategy, output in replies:
+        row = json.loads(output.read_text())
         record = {
             "reply": strategy,
-            "gain": row["gain"] / 100,
-            "interval": [row["lo"] / 100, row["hi"] / 100],
+            "gain": row["gain"],
+            "interval": row["interval"],
             "games": row["games"],
-            "source": reply_command,
+            "source": f"{row['command']} (per-decision time limit {row['time_limit_s']:g} s)",
             "random_streams": STREAMS,
         }
         ways["outside_replies"].append(record)
@@ -128,6 +128,31 @@ def run_check(players: int, seed: int, games: int, oracle_games: int, jobs: int,
     return {"command": command, **results[0]}
 
 
+def run_reply(strategy: str, players: int, n: int, seed: int, time_limit: float) -> dict:
+    """``cardsim cashnguns check --strategy`` (the API's ``evaluate`` against the shipped mix,
+    paired) with another per-decision time limit than the default: a slow planning reply on a
+    loaded host may pass it; the games and figures do not depend on it."""
+    from cardsim.api import cashnguns
+    from cardsim.sims.core import isolation
+
+    isolation.isolated_strategy.__defaults__ = (float(time_limit), True)
+    result = cashnguns.evaluate(strategy, players=players, n=n, against="mix", metric="win", shame=-5000, seed=seed)
+    found = result.manifest["details"]
+    command = (
+        f"cardsim cashnguns check --players {players} --metric win --shame -5000 --strategy {strategy} "
+        f"--n {n} --seed {seed}"
+    )
+    difference = found["difference"]
+    return {
+        "command": command,
+        "time_limit_s": time_limit,
+        "players": players,
+        "games": found["n"],
+        "gain": difference["value"],
+        "interval": [difference["lo"], difference["hi"]],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -138,7 +163,7 @@ def main() -> None:
     two = sub.add_parser("measures")
     two.add_argument("--players", type=int, required=True)
     two.add_argument("--check", type=Path, required=True, help="check --json output")
-    two.add_argument("--reply", nargs=3, action="append", default=[], metavar=("FILE:NAME", "JSON", "COMMAND"))
+    two.add_argument("--reply", nargs=2, action="append", default=[], metavar=("FILE:NAME", "JSON"))
     two.add_argument("--libraries", type=Path, default=SHIPPED_LIBRARIES)
     three = sub.add_parser("check")
     three.add_argument("--players", type=int, required=True)
@@ -148,7 +173,16 @@ def main() -> None:
     three.add_argument("--jobs", type=int, default=2)
     three.add_argument("--record", action="store_true")
     three.add_argument("--libraries", type=Path, default=SHIPPED_LIBRARIES)
+    four = sub.add_parser("reply")
+    four.add_argument("--strategy", required=True)
+    four.add_argument("--players", type=int, required=True)
+    four.add_argument("--n", type=int, required=True)
+    four.add_argument("--seed", type=int, required=True)
+    four.add_argument("--time-limit", type=float, default=30.0)
     args = parser.parse_args()
+    if args.what == "reply":
+        print(json.dumps(run_reply(args.strategy, args.players, args.n, args.seed, args.time_limit), indent=1))
+        return
     if args.what == "check":
         found = run_check(args.players, args.seed, args.n, args.oracle_games, args.jobs, args.libraries, args.record)
         print(json.dumps(found, indent=1, default=str))
@@ -156,7 +190,7 @@ def main() -> None:
     if args.what == "ship":
         entry = ship(args.record, args.distilled, args.libraries)
     else:
-        replies = [(name, Path(output), command) for name, output, command in args.reply]
+        replies = [(name, Path(output)) for name, output in args.reply]
         entry = measures(args.players, args.check, replies, args.libraries)
     print(json.dumps({k: v for k, v in entry.items() if k not in ("settings",)}, indent=1))
 
