@@ -312,7 +312,7 @@ def test_key_advice_is_derived_from_the_recorded_card_order_replies():
 
 
 def test_a_mix_the_search_player_refutes_says_so():
-    from cardsim.reports.sections.cashnguns import entry_status
+    from cardsim.reports.sections.cashnguns import advice_sentences, entry_status
 
     refuted = {
         "command": "cardsim cashnguns check --players 4 --metric win --shame -5000 --seed 4748",
@@ -321,6 +321,11 @@ def test_a_mix_the_search_player_refutes_says_so():
         "description": "reads each opponent's policy and plays every decision by sampled worlds",
         "found_by": "search player",
         "random_streams": "private",
+        "reply": "search:budget=64,metric=win,population=mix+presets",
     }
-    status = entry_status({**entry(4, "win", -5000, {COUNTER: 1.0}), "refuted": refuted})
+    refuted_entry = {**entry(4, "win", -5000, {COUNTER: 1.0}), "refuted": refuted}
+    status = entry_status(refuted_entry)
     assert status.startswith("not converged (refuted by the search player); best known reply gains +39.50 points")
+    assert "at 4 players the search player, which reads each opponent's policy and plays" in advice_sentences(
+        {(4, "win", -5000): refuted_entry}
+    )

@@ -177,6 +177,8 @@ def advice_sentences(entries: dict[tuple[int, str, int], dict]) -> str:
             if reply is not None:
                 spec = reply["spec"] if (reply["spec"] or "").startswith("custom:") else None
                 what = f"one {_reply_text(parse_strategy(spec))}" if spec else reply["what"].split(" (")[0]
+                if (reply["spec"] or "").startswith("search"):  # the search player (the oracle)
+                    what = f"the search player, which {what}"
                 parts.append(f"at {players} players {what} ({_gain_text(reply)})")
         elif entry.get("refuted") or entry.get("outside_checks"):  # nothing tried from outside: nothing to say
             bound = outside_figures(entry, {})["exploitability_hi"]
