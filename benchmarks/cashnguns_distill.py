@@ -2,7 +2,9 @@
 one seat at a table of the shipped win / -$5,000 mix (the other seats drawn from the mix),
 then the parametric strategy that agrees with the most of them (decision by decision, on the
 same views: ``cardsim.analysis.cashnguns.distill``), beside the agreement of the mix member the
-search player plays itself in its rollouts (its base) and of every library member.
+search player plays itself in its rollouts (its base) and of every library member, and the
+decisions where it leaves its base (``departures``) with the parametric strategy closest to it
+on those alone.
 
 Run from a checkout root: PYTHONPATH=$PWD python benchmarks/cashnguns_distill.py --players 4
   --games 400 --seed 4747 (prints one JSON document)
@@ -14,7 +16,7 @@ import argparse
 import json
 import time
 
-from cardsim.analysis.cashnguns.distill import agreement, distill_log, prepare, search_log
+from cardsim.analysis.cashnguns.distill import DECISIONS, agreement, distill_log, policy_choice, prepare, search_log
 from cardsim.analysis.cashnguns.libraries import load_libraries
 from cardsim.sims.cashnguns.strategies import NAMED_STRATEGIES, parse_strategy
 
@@ -36,6 +38,10 @@ def main() -> None:
     found, shares = distill_log(log, population, seed=args.players)
     decisions = [prepare(*item) for item in log]
     base = max(entry["equilibrium"], key=entry["equilibrium"].get)
+    # where the search player leaves its base, and the parametric strategy closest to it there
+    base_row = parse_strategy(specs[base]).param_row()
+    departures = [item for item, d in zip(log, decisions) if policy_choice(base_row, d) != d.choice]
+    departed, departed_shares = distill_log(departures, (), seed=args.players)
     print(
         json.dumps(
             {
@@ -50,6 +56,12 @@ def main() -> None:
                 "base_spec": specs[base],
                 "base_agreement": agreement(parse_strategy(specs[base]), decisions),
                 "members": {name: agreement(parse_strategy(spec), decisions)["all"] for name, spec in specs.items()},
+                "departures": {
+                    "decisions": len(departures),
+                    "by_decision": {name: sum(1 for d, _, _ in departures if d == name) for name in DECISIONS},
+                    "fit": departed.spec(),
+                    "fit_agreement": {name: share["share"] for name, share in departed_shares.items()},
+                },
                 "log_wall_s": round(log_wall, 1),
                 "log_cpu_s": round(log_cpu, 1),
                 "distill_wall_s": round(time.time() - wall, 1),
