@@ -16,6 +16,7 @@ from cardsim.analysis.cashnguns import (
     discover_flags,
     discover_path,
     export_libraries,
+    library_entry,
     load_libraries,
     settings_from_key,
     settings_key,
@@ -44,10 +45,13 @@ def test_shipped_file_loads_with_provenance_and_parseable_specs():
         if entry["method"] == DISCOVER_METHOD:  # written by the current discover: its command gives its settings
             settings = settings_from_key(entry["settings"])
             assert (settings.players, settings.metric, settings.shame_value) == (players, metric, shame_value)
+            other_limit = entry["rounds"] > settings.rounds or (
+                not entry["converged"] and entry["rounds"] < settings.rounds
+            )
             assert entry["command"] == (
                 f"cardsim cashnguns discover --players {players} --metric {metric} "
                 f"--shame {shame_value} {discover_flags(settings)}"
-            )
+            ) + (f" --rounds {entry['rounds']}" if other_limit else "")
         names = {item["name"] for item in entry["library"]}
         assert set(entry["equilibrium"]) <= names
         assert sum(entry["equilibrium"].values()) == pytest.approx(1.0)
@@ -411,3 +415,17 @@ def test_report_side_tasks_check_each_reading_into_the_store_the_chapter_reads(t
     assert [t.keywords["check"] for t in tasks] == [
         main if key[1:] == ("win", -5000) else other for key in sorted(entries)
     ]
+
+
+def test_a_run_cut_short_or_run_on_is_shipped_with_the_rounds_that_stop_it(tmp_path):
+    _, document = _stored_run(tmp_path, 4, "win", -5000)
+    settings = DiscoverSettings(players=4, metric="win", shame_value=-5000)
+    finished = library_entry(document, settings, "2026-12-06T00:00:00+00:00")
+    assert "--rounds" not in finished["command"]
+    cut = library_entry({**document, "converged": False}, settings, "2026-12-06T00:00:00+00:00")
+    assert cut["command"] == finished["command"] + " --rounds 1"
+    assert cut["rounds"] == 1 and not cut["converged"]
+    longer = {**document, "converged": False, "rounds": document["rounds"] * 25}  # past the default 20
+    assert library_entry(longer, settings, "2026-12-06T00:00:00+00:00")["command"].endswith(" --rounds 25")
+    converged_late = {**longer, "converged": True}
+    assert library_entry(converged_late, settings, "2026-12-06T00:00:00+00:00")["command"].endswith(" --rounds 25")

@@ -309,3 +309,23 @@ def test_key_advice_is_derived_from_the_recorded_card_order_replies():
         "at 4 players one who plays the Clicks first, then the Bangs, Bang!Bang!Bang! last, reading an "
         "opponent who has shown only Clicks as holding Clicks, aiming at"
     ) in advice_sentences(entries)
+
+
+def test_a_mix_the_search_player_refutes_says_so():
+    from cardsim.reports.sections.cashnguns import advice_sentences, entry_status
+
+    refuted = {
+        "command": "cardsim cashnguns check --players 4 --metric win --shame -5000 --seed 4748",
+        "gain": 0.395,
+        "interval": [0.377, 0.413],
+        "description": "reads each opponent's policy and plays every decision by sampled worlds",
+        "found_by": "search player",
+        "random_streams": "private",
+        "reply": "search:budget=64,metric=win,population=mix+presets",
+    }
+    refuted_entry = {**entry(4, "win", -5000, {COUNTER: 1.0}), "refuted": refuted}
+    status = entry_status(refuted_entry)
+    assert status.startswith("not converged (refuted by the search player); best known reply gains +39.50 points")
+    assert "at 4 players the search player, which reads each opponent's policy and plays" in advice_sentences(
+        {(4, "win", -5000): refuted_entry}
+    )

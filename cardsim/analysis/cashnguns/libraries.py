@@ -50,7 +50,8 @@ def cashnguns_fingerprint() -> str:
 def library_entry(document: dict, settings: DiscoverSettings, date: str) -> dict:
     """One reading's shipped entry from its stored discover ``document`` (run by the current
     code): the final library (names and specs), the run's last-round figures as it stored
-    them, how to rerun it, and its provenance (method, game code fingerprint, version)."""
+    them, how to rerun it (with ``--rounds`` where the run played another number of rounds than
+    the default limit and that limit would not stop it there), and its provenance (method, game code fingerprint, version)."""
     from cardsim import __version__
 
     last = reported_round(document)
@@ -59,6 +60,9 @@ def library_entry(document: dict, settings: DiscoverSettings, date: str) -> dict
     command = (
         f"{discover_command_line(settings.players, settings.metric, settings.shame_value)} {discover_flags(settings)}"
     )
+    played = len(document["rounds"])
+    if played > settings.rounds or (not document["converged"] and played < settings.rounds):
+        command += f" --rounds {played}"  # a run cut short or run on: the command that stops there
     return {
         "players": settings.players,
         "metric": settings.metric,

@@ -148,9 +148,11 @@ def reading_status(entry: dict) -> dict:
             found_by = entry["refuted"].get("found_by")
             why.append(
                 "refuted by "
-                + {"schedule sweep": "the schedule sweep", "search": "an outside search"}.get(
-                    found_by, found_by or "an outside check"
-                )
+                + {
+                    "schedule sweep": "the schedule sweep",
+                    "search": "an outside search",
+                    "search player": "the search player",
+                }.get(found_by, found_by or "an outside check")
             )
         if any(reply["gain"] > tolerance for reply in entry.get("beyond_space", [])):
             why.append("beaten by a reply outside the searched space")

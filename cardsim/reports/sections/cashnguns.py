@@ -177,6 +177,8 @@ def advice_sentences(entries: dict[tuple[int, str, int], dict]) -> str:
             if reply is not None:
                 spec = reply["spec"] if (reply["spec"] or "").startswith("custom:") else None
                 what = f"one {_reply_text(parse_strategy(spec))}" if spec else reply["what"].split(" (")[0]
+                if (reply["spec"] or "").startswith("search"):  # the search player (the oracle)
+                    what = f"the search player, which {what}"
                 parts.append(f"at {players} players {what} ({_gain_text(reply)})")
         elif entry.get("refuted") or entry.get("outside_checks"):  # nothing tried from outside: nothing to say
             bound = outside_figures(entry, {})["exploitability_hi"]
@@ -751,8 +753,8 @@ def conclusions_text(entries: dict) -> str:
 
 
 def provenance_block(entries: dict) -> Block:
-    """Where each mix came from: the discover command, its date, its method and whether
-    the game code it ran is the current one."""
+    """Where each mix came from: the discover command, its date, its method (and how the run
+    started, where the entry says: ``start``) and whether the game code it ran is the current one."""
     current = cashnguns_fingerprint()
     rows = [
         {
@@ -760,7 +762,7 @@ def provenance_block(entries: dict) -> Block:
             "reading": reading_label(metric, shame_value),
             "command": entry["command"],
             "date": entry["date"][:16].replace("T", " "),
-            "method": entry.get("method", DISCOVER_METHOD),
+            "method": entry.get("method", DISCOVER_METHOD) + (f"; {entry['start']}" if entry.get("start") else ""),
             "code": (
                 "current"
                 if entry.get("code_fingerprint", current) == current
