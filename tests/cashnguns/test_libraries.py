@@ -288,7 +288,9 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     CliRunner().invoke(app, [*args, "--seed", "3"])
     CliRunner().invoke(app, [*args, "--seed", "4"])
     after = load_libraries(out)
-    records = after[(4, "win", -5000)]["outside_checks"]
+    shipped = before[(4, "win", -5000)].get("outside_checks", [])
+    assert after[(4, "win", -5000)]["outside_checks"][: len(shipped)] == shipped
+    records = after[(4, "win", -5000)]["outside_checks"][len(shipped) :]
     assert [r["command"] for r in records] == [
         f"cardsim cashnguns check --players 4 --metric win --shame -5000 --budget 6 --n 200 --seed {s} --local 4"
         " --oracle-games 0 --no-sweep"
@@ -300,14 +302,14 @@ def test_check_record_keeps_the_check_with_its_entry_and_the_report_reads_it(tmp
     for key in set(before) - {(4, "win", -5000)}:
         assert after[key] == before[key]
     refuted = [after[(4, "win", -5000)]["refuted"]] if after[(4, "win", -5000)].get("refuted") else []
-    highest = max(records + refuted, key=lambda r: r["interval"][1])
+    highest = max(shipped + records + refuted, key=lambda r: r["interval"][1])
     assert outside_figures(after[(4, "win", -5000)], {})["exploitability_hi"] == highest["interval"][1]
     changed = json.loads(out.read_text())
     entry = next(e for e in changed["readings"] if (e["players"], e["metric"], e["shame_value"]) == (4, "win", -5000))
     result = {"players": 4, "metric": "win", "shame_value": -5000, "equilibrium": {"d1": 1.0}}
     with pytest.raises(UserError, match="changed during the check"):
         record_outside_check(out, result, "x")
-    assert entry["outside_checks"] == records
+    assert entry["outside_checks"] == shipped + records
 
 
 def test_record_and_out_paths_are_checked_before_anything_runs(tmp_path):
