@@ -183,7 +183,8 @@ def compare_command(
             "--population",
             help="Policies a search seat's posterior over "
             "the other seats is over, comma-separated (default: random,"
-            "role,role2,tuned,tuned2,search; none: no posterior).",
+            "role,role2,tuned,tuned2,search,tuned-tworules: tuned with "
+            "the outside TwoRules Renegade; none: no posterior).",
         ),
     ] = None,
     as_json: JsonOpt = False,

@@ -123,3 +123,26 @@ def test_run_with_a_file_that_fails_to_load_is_one_line_and_exit_2(tmp_path: Pat
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert done.returncode == 2 and "--bots" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_tuned_two_rules_member_plays_the_outside_two_rules_games() -> None:
+    """The search bot's compiled ``tuned-tworules`` population member is the outside TwoRules
+    Renegade: the same deals give the same games (and the plain tuned Renegade other ones)."""
+    from cardsim.sims.bang.cards import BOT_NAMES
+    from cardsim.sims.bang.compare import bot_table, focus_chunk
+    from cardsim.sims.bang.simulator import tuned_two_rules_params
+
+    players, games = 5, 16
+    focus = bot_table("tuned", players, None)
+    compiled = (BOT_NAMES.index("tuned"), tuned_two_rules_params(players))
+    outside = bot_table(RENEGADE_RULES, players, None)
+    plain = bot_table("tuned", players, None)
+    same = differ = 0
+    for role in (0, 2):  # the Sheriff, an Outlaw in focus; the Renegade plays the rules
+        by_file = focus_chunk(players, role, focus, outside, games, 11, 0, strategy=RENEGADE_RULES)[0]
+        by_kernel = focus_chunk(players, role, focus, compiled, games, 11, 0)[0]
+        by_tuned = focus_chunk(players, role, focus, plain, games, 11, 0)[0]
+        same += int((by_file == by_kernel).all())
+        differ += int((by_file != by_tuned).any())
+    assert same == 2
+    assert differ > 0

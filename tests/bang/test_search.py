@@ -208,3 +208,15 @@ def test_the_posterior_finds_the_table_and_the_roles() -> None:
     assert random_member > 0.4
     role2_member, role2_role = posterior_after("role2", 7, 15)
     assert role2_role > 0.6 and role2_member > 0.25
+
+
+def test_the_population_holds_the_two_rules_style() -> None:
+    """``tuned-tworules`` is a member by name (the default population holds it) and differs
+    from ``tuned`` in the Renegade's row only."""
+    from cardsim.sims.bang.simulator import POPULATION, TUNED_TWO_RULES, parse_population, population_tables
+
+    assert TUNED_TWO_RULES in POPULATION
+    assert parse_population(f"tuned, {TUNED_TWO_RULES}") == ["tuned", TUNED_TWO_RULES]
+    params = population_tables(["tuned", TUNED_TWO_RULES], 7)[3]
+    assert (params[0, :3] == params[1, :3]).all()
+    assert not (params[0, 3] == params[1, 3]).all()

@@ -117,7 +117,7 @@ SWITCH_Z = 1.0  # leave the rollout policy's choice only for an option better by
 STOP_Z = 1.5  # stop a search early once every other option is worse by this many s.e. ...
 STOP_ROUNDS = 4  # ... after at least a quarter of its rounds and this many
 NEVER_AIM = -1e8  # hostility at or below this: a player the bot never aims at (its own side)
-SHERIFF_BUDGET = 3  # the Sheriff searches with this many times the budget (every Outlaw aims
+SHERIFF_BUDGET = 5  # the Sheriff searches with this many times the budget (every Outlaw aims
 # at him and his side falls with him: his close calls are the ones worth the rollouts)
 
 

@@ -29,7 +29,14 @@ from cardsim.sims.bang.cards import (
     ROLE_NAMES,
     SIDE_LAW,
 )
-from cardsim.sims.bang.policies import with_structure
+from cardsim.sims.bang.policies import (
+    P_REN_BASE,
+    P_REN_LAW_LIFE,
+    P_REN_REVENGE,
+    P_REN_RULES,
+    P_TRUST,
+    with_structure,
+)
 from cardsim.sims.core.simulator import Simulator
 
 DEFAULT_MAX_TURNS = 1000
@@ -182,8 +189,17 @@ def bot_params(bot: str, players: int, params_file=None) -> np.ndarray:
     return table
 
 
+#: a population member that is a play style of a built-in bot, not a bot of its own: the tuned
+#: bot whose Renegade plays the two structural rules of the outside
+#: ``examples/strategies/bang_renegade.py:TwoRules`` (the Sheriff spared while anyone else lives;
+#: the lawful-looking players hit once living Deputies are at least as many as living Outlaws,
+#: the outlaw-looking ones before, the suspicion read at full weight), compiled as those rules'
+#: parameters on the tuned table (:func:`tuned_two_rules_params`), so rollouts can play it
+TUNED_TWO_RULES = "tuned-tworules"
 #: the search bot's default population of opponent policies (its posterior is over these)
-POPULATION = ("random", "role", "role2", "tuned", "tuned2", "search")
+POPULATION = ("random", "role", "role2", "tuned", "tuned2", "search", TUNED_TWO_RULES)
+#: the names a population member may have: the built-in bots and the play styles above
+MEMBER_NAMES = (*BOT_NAMES, TUNED_TWO_RULES)
 #: chance a scripted member's aim is not its rule's (the likelihood's slack for what its view
 #: reconstructed without the hand misses); the search bot leaves its rollout policy's aim
 #: more often, so its member, played as that rollout policy, gets more slack
@@ -205,11 +221,11 @@ def parse_population(text: str | list[str] | tuple[str, ...]) -> list[str]:
             raise UserError(
                 f"bang: --population member {name!r}: Python files cannot be "
                 f"population members (their rollouts would run as Python); "
-                f"choose from: {', '.join(BOT_NAMES)}"
+                f"choose from: {', '.join(MEMBER_NAMES)}"
             )
-        if name not in BOT_NAMES:
+        if name not in MEMBER_NAMES:
             raise UserError(
-                f"bang: unknown --population member {name!r}; choose from: {', '.join(BOT_NAMES)} (or none)"
+                f"bang: unknown --population member {name!r}; choose from: {', '.join(MEMBER_NAMES)} (or none)"
             )
     if len(set(names)) != len(names):
         raise UserError(f"bang: --population names a member twice: {', '.join(names)}")
@@ -229,8 +245,29 @@ def population_tables(
     flags = np.array([name == "random" for name in members], np.int64)
     slips = np.array([SEARCH_SLIP if name == "search" else MEMBER_SLIP for name in members])
     priors = np.zeros(len(members))
-    params = np.stack([bot_params(name, players, params_file) for name in members])
+    params = np.stack([member_table(name, players, params_file) for name in members])
     return flags, slips, priors, params
+
+
+def member_table(name: str, players: int, params_file=None) -> np.ndarray:
+    """Parameters per role a population member plays with at ``players``: a built-in bot's
+    (:func:`bot_params`) or a play style's (:data:`TUNED_TWO_RULES`)."""
+    if name == TUNED_TWO_RULES:
+        return tuned_two_rules_params(players, params_file)
+    return bot_params(name, players, params_file)
+
+
+def tuned_two_rules_params(players: int, params_file=None) -> np.ndarray:
+    """The tuned table with the Renegade's two structural rules on as the outside ``TwoRules``
+    plays them: ``renegade_rules`` on, the law counted ahead by the Deputies alive
+    (``renegade_law_life`` 0), no added eagerness (``renegade_base``, ``renegade_revenge`` 0)
+    and the suspicion at full weight (``trust`` 1); the other roles play tuned."""
+    table = bot_params("tuned", players, params_file)
+    renegade = ROLE_NAMES.index("renegade")
+    table[renegade, [P_REN_LAW_LIFE, P_REN_BASE, P_REN_REVENGE]] = 0.0
+    table[renegade, P_REN_RULES] = 1.0
+    table[renegade, P_TRUST] = 1.0
+    return table
 
 
 def parse_bots(text: str) -> dict[str, Any]:
