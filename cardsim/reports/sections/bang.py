@@ -354,6 +354,8 @@ def results(outcomes: Outcomes, profile: Profile) -> tuple[Block, ...]:
         )
     blocks.extend(population_blocks(population_results(outcomes, profile), profile))
     blocks.append(Paragraph(ladder_paragraph()))
+    if tables := search_tables_paragraph():
+        blocks.append(Paragraph(tables))
     blocks.append(Paragraph(ANCHOR))
     role_bot = HEADLINE_BOT if HEADLINE_BOT in BOTS[profile.name] else BOTS[profile.name][0]
     episodes = _episodes(outcomes, role_bot)
@@ -413,6 +415,72 @@ def ladder_paragraph(record: Path = LADDER_RECORD) -> str:
             "the shipped ones; rerun the command to update them."
         )
     )
+
+
+#: The search rung at tables it was not built for, recorded with its commands
+#: (``data/search_tables.json``, a copy of the measurement in ``benchmarks/results/measurements``).
+SEARCH_TABLES_RECORD = LADDER_RECORD.parent / "search_tables.json"
+#: The search rung's target in the Sheriff and Renegade seats: this many points over the seat's
+#: own bot, with the 95% lower bound above 0.
+SEARCH_TABLE_TARGET = 0.02
+
+
+def _points(row: dict) -> str:
+    return (
+        f"{100 * row['diff']:+.1f} points ({100 * row['diff_lo']:+.1f} to {100 * row['diff_hi']:+.1f}, n={row['n']:,})"
+    )
+
+
+def _table_name(against: str) -> str:
+    """A table's bot, or an outside file as ``FILE.py:NAME`` without its folder."""
+    return against.rpartition("/")[2]
+
+
+def search_tables_paragraph(record: Path = SEARCH_TABLES_RECORD) -> str:
+    """The search rung in one seat at tables of other bots and outside files, paired with the
+    table's own bot in that seat: in how many Sheriff and Renegade cells it meets its target
+    (:data:`SEARCH_TABLE_TARGET`), each cell that misses, and each seat where it is significantly
+    worse. The first row recorded for a cell decides (a later one is a second look); a table of
+    search bots compares nothing and is left out. Empty when the record is missing."""
+    import json
+
+    if not record.exists():
+        return ""
+    document = json.loads(record.read_text(encoding="utf-8"))
+    cells: dict[tuple, dict] = {}
+    for row in document["rows"]:
+        if row["against"] != row["bot"]:
+            cells.setdefault((row["players"], row["role"], row["against"]), row)
+    targeted = [row for row in cells.values() if row["role"] in ("sheriff", "renegade")]
+    missed = [row for row in targeted if not (row["diff"] >= SEARCH_TABLE_TARGET and row["diff_lo"] > 0)]
+    worse = [row for row in cells.values() if row["diff_hi"] < 0]
+    seeds = sorted({row["seed"] for row in cells.values()})
+    tables = sorted({_table_name(row["against"]) for row in cells.values()})
+    text = (
+        f"The search rung at tables it was not built for ({', '.join(tables)}; every other seat plays "
+        f"that bot or file, paired with the table's own bot in the search seat on the same deals, "
+        f"seed {', '.join(map(str, seeds))}, recorded with each command): as the Sheriff or the "
+        f"Renegade it beats the seat's own bot by at least {100 * SEARCH_TABLE_TARGET:.0f} points with the 95% "
+        f"lower bound above 0 in {len(targeted) - len(missed)} of {len(targeted)} cells (a file that "
+        f"changes only the Renegade's play gives the search Renegade the tuned table's games, counted "
+        f"there)"
+    )
+    if missed:
+        text += "; it does not in " + "; ".join(
+            f"the {row['role'].capitalize()} at {row['players']} players at the "
+            f"{_table_name(row['against'])} table, {_points(row)}"
+            for row in missed
+        )
+    text += ". "
+    if worse:
+        text += "It is significantly worse than the seat's own bot in " + "; ".join(
+            f"the {row['role'].capitalize()} seat at {row['players']} players at the "
+            f"{_table_name(row['against'])} table, {_points(row)}"
+            for row in worse
+        )
+    else:
+        text += "It is significantly worse than the seat's own bot in no seat"
+    return text + "."
 
 
 #: Replies written by outside checks, recorded with their commands (``data/outside.json``).
