@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, ROUNDS, UNIT_DOLLARS
+from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, UNIT_DOLLARS
+from cardsim.sims.cashnguns.search import public_history
 from cardsim.sims.cashnguns.space import PARAM_STEPS, SEARCH_RANGES, chance_midpoints, parameter_steps
 from cardsim.sims.cashnguns.strategies import (
     ALL_ORDERS,
@@ -78,11 +79,7 @@ def prepare(decision: str, choice: Any, view: Any) -> Decision:
     """A logged (decision, choice, view) as a :class:`Decision` (public information only: the
     view is what the seat saw)."""
     players = view.players
-    aims = np.full((ROUNDS, players), -1, np.int64)
-    lay = np.zeros((ROUNDS, players), np.bool_)
-    if view.round:
-        aims[: view.round] = np.array(view.aims, np.int64)
-        lay[: view.round] = np.array(view.lay, np.bool_)
+    aims, lay = public_history(view)
     loot = view.loot
     hand = np.array(view.hand, np.int64)
     if decision == "aim":

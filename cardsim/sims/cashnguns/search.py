@@ -754,6 +754,17 @@ def _seed(u: float, round_index: int, decision: int, seat: int) -> int:
     return value & 0x7FFFFFFFFFFFFFFF
 
 
+def public_history(view: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The view's aims and lie-downs of the rounds played so far as (rounds x players) arrays,
+    -1 and False for the rounds to come: the public record as the compiled functions read it."""
+    aims = np.full((ROUNDS, view.players), -1, np.int64)
+    lay = np.zeros((ROUNDS, view.players), np.bool_)
+    if view.round:
+        aims[: view.round] = np.array(view.aims, np.int64)
+        lay[: view.round] = np.array(view.lay, np.bool_)
+    return aims, lay
+
+
 class SearchPlayer:
     """The search player as a strategy object (``aim``, ``card``, ``lie_down`` of a
     :class:`~cardsim.sims.cashnguns.strategy.View`), remembering the record of earlier views.
@@ -795,18 +806,13 @@ class SearchPlayer:
         self.my_card = 0
 
     def _record(self, view: Any) -> tuple:
-        players = view.players
-        aims = np.full((ROUNDS, players), -1, np.int64)
-        lay = np.zeros((ROUNDS, players), np.bool_)
-        if view.round:
-            aims[: view.round] = np.array(view.aims, np.int64)
-            lay[: view.round] = np.array(view.lay, np.bool_)
+        aims, lay = public_history(view)
         return (
             np.array(view.alive, np.bool_),
             np.array(view.money, np.int64) // UNIT_DOLLARS,
             np.array(view.wounds, np.int64),
             np.array(view.shame, np.int64),
-            np.array(view.revealed, np.int64).reshape(players, 3),
+            np.array(view.revealed, np.int64).reshape(view.players, 3),
             aims,
             lay,
             np.array(view.loot, np.int64),
