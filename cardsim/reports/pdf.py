@@ -430,17 +430,20 @@ def drawn_ahead(section: Section) -> Section:
     return replace(section, blocks=blocks)
 
 
-def split_row(item: Item, room: float) -> tuple[Item, Item] | None:
+def split_row(item: Item, room: float, min_rest: float = 0.0) -> tuple[Item, Item] | None:
     """A table row cut between two of its text lines: the part that fits in ``room`` inches and
     the rest, each with the row's padding (None when the row has one line or none of it fits).
-    Lines of a row sit at ``pad + k * step`` below its top (:func:`_table_items`)."""
+    The rest is at least ``min_rest`` inches tall where a cut allows it (a rest that will stand
+    alone on its page is then no sliver). Lines of a row sit at ``pad + k * step`` below its
+    top (:func:`_table_items`)."""
     tops = sorted({line.dy for line in item.lines})
     if len(tops) < 2:
         return None
     pad = tops[0]
-    cut = max((top for top in tops[1:] if top + pad <= room), default=None)
-    if cut is None:
+    fitting = [top for top in tops[1:] if top + pad <= room]
+    if not fitting:
         return None
+    cut = max((top for top in fitting if item.height - top + pad >= min_rest), default=max(fitting))
     head = Item(
         cut + pad, tuple(line for line in item.lines if line.dy < cut), table_row=True, table_rows=item.table_rows
     )
@@ -460,8 +463,10 @@ def _flow(pages: list[Page], page: Page, y: float, block: Block) -> tuple[Page, 
 
     def split_at(i: int, y: float) -> Item:
         """Item ``i``, a table row, cut to the room left below ``y`` where it can be (its rest
-        becomes item ``i + 1``)."""
-        parts = split_row(items[i], CONTENT_BOTTOM - y)
+        becomes item ``i + 1``); the rest of a table's last row stands alone on the next page, so
+        it is cut taller than ``TALL_ROW`` where the row allows."""
+        last = not any(later.table_row for later in items[i + 1 :])
+        parts = split_row(items[i], CONTENT_BOTTOM - y, min_rest=TALL_ROW + 0.01 if last else 0.0)
         if parts is not None:
             items[i : i + 1] = parts
         return items[i]

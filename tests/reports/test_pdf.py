@@ -61,3 +61,20 @@ def test_no_page_half_empty_unless_its_chapter_ends(tiny_report):
     for page, following in zip(chapter_pages, chapter_pages[1:]):
         if following.header == page.header:  # the chapter goes on
             assert page.used() >= 0.5 * area, (page.header, page.used())
+
+
+def test_a_cut_row_leaves_a_rest_of_the_height_asked_for_where_it_can():
+    """split_row cuts as late as the room allows, or earlier so that the rest is at least
+    min_rest tall (the rest of a table's last row stands alone on its page); a row whose
+    rest cannot be that tall is cut as late as before."""
+    from cardsim.reports.pdf import Item, Line, split_row
+
+    pad, step = 0.05, 0.15
+    lines = tuple(Line(f"line {k}", 0.0, 8.0, "normal", dy=pad + k * step) for k in range(20))
+    row = Item(height=2 * pad + 20 * step, lines=lines, table_row=True, table_rows=4)
+    late = split_row(row, room=2.52)
+    assert late is not None and len(late[0].lines) == 16 and len(late[1].lines) == 4
+    early = split_row(row, room=2.52, min_rest=1.5)
+    assert early is not None and early[1].height >= 1.5 and len(early[0].lines) + len(early[1].lines) == 20
+    assert len(early[0].lines) == 10
+    assert split_row(row, room=2.52, min_rest=10.0) == late
