@@ -28,7 +28,7 @@ import numpy as np
 
 from cardsim.sims.cashnguns.rules import DEFAULT_SHAME_DOLLARS, UNIT_DOLLARS
 from cardsim.sims.cashnguns.search import public_history
-from cardsim.sims.cashnguns.space import PARAM_STEPS, SEARCH_RANGES, chance_midpoints, parameter_steps
+from cardsim.sims.cashnguns.space import SEARCH_RANGES, chance_midpoints, grid_values, parameter_steps
 from cardsim.sims.cashnguns.strategies import (
     ALL_ORDERS,
     TARGET_POLICIES,
@@ -202,18 +202,11 @@ def _best(candidates: Iterable[Strategy], decisions: Sequence[Decision]) -> tupl
     return best
 
 
-def _grid(name: str) -> list[float]:
-    low, high = SEARCH_RANGES[name]
-    step = PARAM_STEPS[name]
-    values = [low + step * k for k in range(int(round((high - low) / step)) + 1)]
-    return [int(v) if name in ("guns", "wound") else round(v, 4) for v in values]
-
-
 def bullet_candidates(base: Strategy) -> list[Strategy]:
     """Every bullet part: ``random``, ``early``, ``late``, ``bigpot`` at every ``pot`` of its
     search grid, ``safe`` at 0, 1 and every chance midpoint, and each of the 168 orders."""
     out = [replace(base, bullet=name) for name in ("random", "early", "late")]
-    out += [replace(base, bullet="bigpot", pot=pot) for pot in _grid("pot")]
+    out += [replace(base, bullet="bigpot", pot=pot) for pot in grid_values("pot")]
     out += [replace(base, bullet="safe", safe=safe) for safe in (0.0, *chance_midpoints(), 1.0)]
     out += [replace(base, bullet="schedule", order=order) for order in ALL_ORDERS]
     return out
@@ -224,10 +217,14 @@ def lie_grid(base: Strategy) -> list[Strategy]:
     ``guns`` at 1-5; ``threshold`` counting cards at every ``wound``, and assuming ``hit``
     per gun at every ``hit`` x ``wound``."""
     out = [replace(base, lie="never")]
-    out += [replace(base, lie="random", lie_p=p) for p in _grid("lie_p")]
+    out += [replace(base, lie="random", lie_p=p) for p in grid_values("lie_p")]
     out += [replace(base, lie="guns", guns=g) for g in range(1, 6)]
-    out += [replace(base, lie="threshold", count=1, wound=w) for w in _grid("wound")]
-    out += [replace(base, lie="threshold", count=0, wound=w, hit=h) for w in _grid("wound") for h in _grid("hit")]
+    out += [replace(base, lie="threshold", count=1, wound=w) for w in grid_values("wound")]
+    out += [
+        replace(base, lie="threshold", count=0, wound=w, hit=h)
+        for w in grid_values("wound")
+        for h in grid_values("hit")
+    ]
     return out
 
 
@@ -257,7 +254,8 @@ def climb_risk(start: Strategy, decisions: Sequence[Decision]) -> tuple[Strategy
 
 
 def _random_risk(base: Strategy, rng: np.random.Generator) -> Strategy:
-    values = {name: _grid(name)[int(rng.integers(len(_grid(name))))] for name in LIE_FIELDS}
+    grids = {name: grid_values(name) for name in LIE_FIELDS}
+    values = {name: grid[int(rng.integers(len(grid)))] for name, grid in grids.items()}
     return replace(base, lie="risk", count=int(rng.integers(2)), **values)
 
 

@@ -56,11 +56,17 @@ POLICY_TABLES = {
 TOGGLES = ("count", "read", "order")
 
 
-def _grid_value(name: str, rng: np.random.Generator) -> float | int:
+def grid_values(name: str) -> list[float | int]:
+    """Every value of parameter ``name`` on its grid over the search range, lowest first."""
     low, high = SEARCH_RANGES[name]
     step = PARAM_STEPS[name]
-    value = low + step * int(rng.integers(0, int(round((high - low) / step)) + 1))
-    return int(value) if name in ("guns", "wound", "count", "read") else round(value, 4)
+    values = [low + step * k for k in range(int(round((high - low) / step)) + 1)]
+    return [int(v) if name in ("guns", "wound", "count", "read") else round(v, 4) for v in values]
+
+
+def _grid_value(name: str, rng: np.random.Generator) -> float | int:
+    values = grid_values(name)
+    return values[int(rng.integers(0, len(values)))]
 
 
 def sample_strategy(rng: np.random.Generator) -> Strategy:
