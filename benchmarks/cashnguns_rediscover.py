@@ -74,9 +74,8 @@ def measures(players: int, check_path: Path, replies: list[tuple[str, Path]], pa
     index = _entry_index(shipped, players, "win", -5000)
     entry = shipped["readings"][index]
     check = json.loads(check_path.read_text())
-    result = check
     ways: dict = {"check_command": check["command"], "searches": []}
-    for search in result["searches"]:
+    for search in check["searches"]:
         ways["searches"].append(
             {
                 "search": search["search"],
