@@ -347,8 +347,9 @@ class Bang:
         row is kept there and reused by the same comparison; ``on_row`` is called with each
         row and its record's id as it is ready. ``population``: the members a ``search``
         seat's posterior over the other seats' policies is over, comma-separated (default
-        random,role,role2,tuned,tuned2,search,tuned-tworules, the last the tuned bot with
-        the outside TwoRules Renegade; ``none``: no posterior)."""
+        random,role,role2,tuned,tuned2,search,tuned-tworules,tuned-styles, the last two
+        the tuned bot with the outside TwoRules Renegade and with the outside review's
+        Outlaw and Renegade styles; ``none``: no posterior)."""
         import polars as pl
 
         from cardsim.options import search_jobs

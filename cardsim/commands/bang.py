@@ -183,8 +183,9 @@ def compare_command(
             "--population",
             help="Policies a search seat's posterior over "
             "the other seats is over, comma-separated (default: random,"
-            "role,role2,tuned,tuned2,search,tuned-tworules: tuned with "
-            "the outside TwoRules Renegade; none: no posterior).",
+            "role,role2,tuned,tuned2,search,tuned-tworules,tuned-styles: "
+            "tuned with the outside TwoRules Renegade, and with the outside "
+            "bang_styles.py Outlaw and Renegade; none: no posterior).",
         ),
     ] = None,
     as_json: JsonOpt = False,

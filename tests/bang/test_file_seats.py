@@ -146,3 +146,32 @@ def test_the_tuned_two_rules_member_plays_the_outside_two_rules_games() -> None:
         differ += int((by_file != by_tuned).any())
     assert same == 2
     assert differ > 0
+
+
+@pytest.mark.parametrize(("style", "role_name"), [("LongOutlaw", "outlaw"), ("WildRenegade", "renegade")])
+def test_the_tuned_styles_member_plays_the_outside_styles_games(style: str, role_name: str) -> None:
+    """Each role row of the compiled ``tuned-styles`` member is the outside style of that role
+    (``bang_styles.py``): with that row on the tuned table, the same deals give the file's games
+    (and the plain tuned table other ones), whichever other role the focus seat holds."""
+    from cardsim.sims.bang.cards import BOT_NAMES, ROLE_NAMES
+    from cardsim.sims.bang.compare import bot_table, focus_chunk
+    from cardsim.sims.bang.simulator import tuned_styles_params
+
+    players, games, row = 5, 16, ROLE_NAMES.index(role_name)
+    spec = f"{EXAMPLES / 'bang_styles.py'}:{style}"
+    focus = bot_table("tuned", players, None)
+    table = bot_table("tuned", players, None)[1].copy()
+    table[row] = tuned_styles_params(players)[row]
+    compiled = (BOT_NAMES.index("tuned"), table)
+    outside = bot_table(spec, players, None)
+    plain = bot_table("tuned", players, None)
+    same = differ = 0
+    focus_roles = [role for role in (0, 1, 2, 3) if role != row][:2]
+    for role in focus_roles:
+        by_file = focus_chunk(players, role, focus, outside, games, 13, 0, strategy=spec)[0]
+        by_kernel = focus_chunk(players, role, focus, compiled, games, 13, 0)[0]
+        by_tuned = focus_chunk(players, role, focus, plain, games, 13, 0)[0]
+        same += int((by_file == by_kernel).all())
+        differ += int((by_file != by_tuned).any())
+    assert same == 2
+    assert differ > 0

@@ -144,6 +144,30 @@ def test_the_structural_twin_plays_the_kernels_games(bot: str) -> None:
             assert all(np.array_equal(a, b) for a, b in zip(user, kernel, strict=True))
 
 
+@pytest.mark.parametrize("role", [OUTLAW, RENEGADE])
+def test_the_style_twin_plays_the_kernels_style_games(role: int) -> None:
+    """``BuiltinBot`` with the ``tuned-styles`` member's row (the Outlaw who plays long, the
+    wild Renegade) plays the kernel's games with that row exactly, and not the tuned games."""
+    from cardsim.sims.bang import engine
+    from cardsim.sims.bang.builtin import BuiltinBot
+    from cardsim.sims.bang.simulator import tuned_styles_params
+
+    class StyleTwin(BuiltinBot):
+        def params(self, view: S.View) -> list[float]:
+            return tuned_styles_params(view.players)[view.role].tolist()
+
+    players, n = 5, 60
+    user = S.play_user_games(S.UserSeat(StyleTwin("tuned"), "style twin", role), players, "tuned", "random", 90, 91, n)
+    code, table = S.builtin_tables("tuned", players)
+    kernel = engine.play_focus_games(
+        n, players, np.full(4, code, dtype=np.int64), table, role, code, tuned_styles_params(players)[role],
+        S.MAX_TURNS, np.random.default_rng(90), np.random.default_rng(91), False, rollout_params=table,
+    )  # fmt: skip
+    assert all(np.array_equal(a, b) for a, b in zip(user, kernel, strict=True))
+    tuned = S.builtin_games(role, players, "tuned", "tuned", 90, 91, n)
+    assert not np.array_equal(kernel[0], tuned[0]) or not np.array_equal(kernel[1], tuned[1])
+
+
 @pytest.mark.parametrize("fallback", ["random", "role", "tuned", "role2"])
 def test_decisions_left_out_are_the_builtins(fallback: str) -> None:
     """A strategy defining no decision plays exactly the built-in's games (its fallback),

@@ -29,6 +29,7 @@ def test_training_searches_the_trained_width_for_tuned_and_all_but_the_switch_fo
     assert searched_params("tuned").tolist() == list(range(tuned.TRAINED_PARAMS))
     wide = searched_params("tuned2").tolist()
     assert P.P_REN_RULES not in wide and len(wide) == P.N_PARAMS - 1
+    assert not set(P.STYLE_SWITCHES) & set(wide)
 
 
 def test_a_parameter_file_keeps_one_width(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 from cardsim.errors import UserError
 from cardsim.sims.bang import engine, tuned
 from cardsim.sims.bang.compare import compare_rows
-from cardsim.sims.bang.policies import N_PARAMS
+from cardsim.sims.bang.policies import N_PARAMS, ROW_WIDTH
 from cardsim.sims.bang.simulator import BangConfig, parse_bots
 from cardsim.sims.bang.training import joblib_mapper, train_players, training_fingerprint
 
@@ -78,7 +78,7 @@ def test_shipped_parameters_cover_every_player_count() -> None:
     for players in (4, 5, 6, 7):
         config = BangConfig(players=players, **parse_bots("tuned"))
         table = config.params_by_role()
-        assert table.shape == (4, N_PARAMS) and np.isfinite(table).all()
+        assert table.shape == (4, ROW_WIDTH) and np.isfinite(table).all()
     for entry in json.loads(tuned.SHIPPED.read_text())["players"].values():
         provenance = entry["provenance"]
         assert provenance["command"].startswith("cardsim bang train")

@@ -128,12 +128,20 @@ class BuiltinBot:
                 return evidence + w[P.P_UNKNOWN] + lean - caution
             return evidence + w[P.P_UNKNOWN] + lean
         if r == OUTLAW:
+            if w[P.P_OUTLAW_LONG] > 0.5:  # the Outlaw who plays long
+                if t_sheriff:
+                    return 20.0 if view.life[t] <= 2 else 1.0 + lean
+                return NEVER if suspect[t] > 0.0 else 6.0 - suspect[t] + lean
             if t_sheriff:
                 return w[P.P_OUTLAW_SHERIFF] + lean
             if view.outlaws_alive == 1:
                 return self.certain(w, -suspect[t]) + lean
             return -evidence + w[P.P_UNKNOWN] + lean
         outlaws = view.outlaws_alive
+        if w[P.P_REN_WILD] > 0.5:  # the Renegade played as an Outlaw
+            if outlaws == 0:
+                return NEVER if t_sheriff and living != 2 else 10.0 + lean
+            return 20.0 + lean if t_sheriff else 5.0 - suspect[t] + lean
         if w[P.P_REN_RULES] > 0.5:
             if t_sheriff:
                 return 1.0 + lean if living == 2 else NEVER

@@ -20,7 +20,7 @@ import numpy as np
 from cardsim.errors import UserError
 from cardsim.sims.bang import engine
 from cardsim.sims.bang.cards import BOT_NAMES, BOT_USER, ROLE_NAMES, ROLE_SIDE, roles_for
-from cardsim.sims.bang.policies import P_REN_BASE, P_REN_LAW_LIFE, P_REN_REVENGE
+from cardsim.sims.bang.policies import N_PARAMS, P_REN_BASE, P_REN_LAW_LIFE, P_REN_REVENGE
 from cardsim.sims.bang.simulator import (
     DEFAULT_MAX_TURNS,
     POPULATION,
@@ -404,11 +404,13 @@ LADDER_RECORD = Path(__file__).parent / "data" / "ladder.json"
 
 def tables_digest(bots: list[str], players_list: list[int], params_file: Path | None = None) -> str:
     """16 hex digits over the parameter tables the bots play with at these player counts: a
-    recorded ladder is stale once a retraining changed any of them."""
+    recorded ladder is stale once a retraining changed any of them. Only the bot parameters
+    count: no bot plays a play style (the style switches after them are population members')."""
     digest = hashlib.sha256()
     for bot in bots:
         for players in players_list:
-            digest.update(np.ascontiguousarray(bot_table(bot, players, params_file)[1]).tobytes())
+            table = bot_table(bot, players, params_file)[1][:, :N_PARAMS]
+            digest.update(np.ascontiguousarray(table).tobytes())
     return digest.hexdigest()[:16]
 
 

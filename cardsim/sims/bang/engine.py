@@ -140,8 +140,8 @@ from cardsim.sims.bang.decisions import (  # noqa: F401
     push_take_options,
 )  # fmt: skip
 from cardsim.sims.bang.policies import (  # noqa: F401
-    N_PARAMS,
     NO_ACTION,
+    ROW_WIDTH,
     SID_ABILITY,
     default_params,
     pick_discard,
@@ -475,7 +475,7 @@ def play_focus_games(
         np.zeros(n_games, np.int8),  # errors
     )
     if population is None:
-        population = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros((0, 4, N_PARAMS)))
+        population = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros((0, 4, ROW_WIDTH)))
     flags, slips, priors, member_params = population
     play_focus_batch(
         n_games,
@@ -514,10 +514,10 @@ def focus_seat(s, role):
 @kernel(inline="always")
 def set_search(s, rollout_params, budget, horizon):
     """The search bot's rollout parameters (per role), budget and horizon, into the state."""
-    slot = s[ROLLOUT : ROLLOUT + 4 * N_PARAMS].view(np.float64)
+    slot = s[ROLLOUT : ROLLOUT + 4 * ROW_WIDTH].view(np.float64)
     for r in range(4):
-        for i in range(N_PARAMS):
-            slot[r * N_PARAMS + i] = rollout_params[r, i]
+        for i in range(ROW_WIDTH):
+            slot[r * ROW_WIDTH + i] = rollout_params[r, i]
     s[SEARCH] = budget
     s[SEARCH + 1] = horizon
 

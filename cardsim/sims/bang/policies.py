@@ -139,7 +139,14 @@ P_REN_LAW_LIFE = 26  # > 0: the law is ahead while the Sheriff has >= this life 
 #                      one Outlaw left); 0: once living Deputies >= living Outlaws
 P_REN_BASE = 27  # the Renegade's added hostility toward every player but the Sheriff
 P_REN_REVENGE = 28  # ... and per attack that player made on him
-N_PARAMS = 29
+N_PARAMS = 29  # the bots' parameters (named, ranged, trained)
+# after them in a parameter row: play styles of an outside review of the balance claims
+# (``examples/strategies/bang_styles.py``), off at 0 in every built-in bot and never trained;
+# population members turn them on
+P_OUTLAW_LONG = 29  # > 0.5: the Outlaw plays long (:func:`long_outlaw_hostility`)
+P_REN_WILD = 30  # > 0.5: the Renegade plays as an Outlaw (:func:`wild_renegade_hostility`)
+STYLE_SWITCHES = (P_OUTLAW_LONG, P_REN_WILD)
+ROW_WIDTH = N_PARAMS + len(STYLE_SWITCHES)  # floats in one role's parameter row
 PARAM_NAMES: tuple[str, ...] = (
     "evidence_sheriff", "evidence_chain", "wounded", "unknown", "trust", "certain",
     "outlaw_sheriff", "renegade_sheriff_life", "renegade_margin", "dynamite", "jail_min",
@@ -159,13 +166,13 @@ PARAM_RANGES: tuple[tuple[float, float], ...] = (
 
 
 def default_params(role: int) -> np.ndarray:
-    """The role bot's parameters for ``role``: the hand-written heuristic (the Sheriff leans
-    against unknown players, only Outlaws play Dynamite, the Renegade turns on a Sheriff at 3+
-    life whose side outnumbers the Outlaws)."""
+    """The role bot's parameter row for ``role`` (the play-style switches off): the
+    hand-written heuristic (the Sheriff leans against unknown players, only Outlaws play
+    Dynamite, the Renegade turns on a Sheriff at 3+ life whose side outnumbers the Outlaws)."""
     params = np.array(
         [2.0, 1.0, 0.05, 0.0, 1.0, 2.0, 10.0, 3.0, 1.0, 2.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 2.0,
          0.0, KIND_WORTH[BANG], KIND_WORTH[MISSED], KIND_WORTH[BEER], 0.0, 0.0, 0.0, 0.0, 0.0,
-         0.0, 0.0, 0.0]
+         0.0, 0.0, 0.0, 0.0, 0.0]
     )  # fmt: skip
     if role == SHERIFF:
         params[P_UNKNOWN] = 0.5
@@ -357,6 +364,8 @@ def hostility(v, w, suspect, t):
             return evidence + w[P_UNKNOWN] + lean - caution
         return evidence + w[P_UNKNOWN] + lean
     if r == OUTLAW:
+        if w[P_OUTLAW_LONG] > 0.5:
+            return long_outlaw_hostility(v, w, suspect, t)
         if t_sheriff:
             return w[P_OUTLAW_SHERIFF] + lean
         if v[V_OUTLAWS] == 1:
@@ -365,6 +374,8 @@ def hostility(v, w, suspect, t):
     # Renegade: while Outlaws live he fights whichever side leads; then he clears the
     # Deputies, the Sheriff last (killing him before would hand the game to the Outlaws).
     outlaws = v[V_OUTLAWS]
+    if w[P_REN_WILD] > 0.5:
+        return wild_renegade_hostility(v, w, suspect, t)
     if w[P_REN_RULES] > 0.5:
         return renegade_rules_hostility(v, w, suspect, t)
     if outlaws > 0:
@@ -377,6 +388,34 @@ def hostility(v, w, suspect, t):
     if t_sheriff:
         return 1.0 if living == 2 else -1e9
     return 2.0 + lean
+
+
+@kernel(refcounts=False)
+def long_outlaw_hostility(v, w, suspect, t):
+    """The Outlaw who plays long (``outlaw_long``): he strips the Sheriff's helpers first (the
+    lawful-looking players), shoots the Sheriff only once he is down to 2 life, and never a
+    fellow suspect (an outlaw-looking player)."""
+    lean = w[P_WOUNDED] * (v[V_MAX_LIFE + t] - v[V_LIFE + t])
+    if t == v[V_SHERIFF]:
+        return 20.0 if v[V_LIFE + t] <= 2 else 1.0 + lean
+    if suspect[t] > 0.0:
+        return -1e9
+    return 6.0 - suspect[t] + lean
+
+
+@kernel(refcounts=False)
+def wild_renegade_hostility(v, w, suspect, t):
+    """The Renegade played as a beginner's Outlaw (``renegade_wild``): he hits the Sheriff, then
+    the lawful-looking players, while any Outlaw lives; then whoever is left, the Sheriff last."""
+    lean = w[P_WOUNDED] * (v[V_MAX_LIFE + t] - v[V_LIFE + t])
+    t_sheriff = t == v[V_SHERIFF]
+    if v[V_OUTLAWS] == 0:
+        if t_sheriff and v[V_ALIVE_N] != 2:
+            return -1e9
+        return 10.0 + lean
+    if t_sheriff:
+        return 20.0 + lean
+    return 5.0 - suspect[t] + lean
 
 
 @kernel(inline="always")

@@ -38,12 +38,12 @@ from cardsim.sims.bang.cards import (
 )  # fmt: skip
 from cardsim.sims.bang.decisions import effective_kind, fill_view
 from cardsim.sims.bang.policies import (
-    N_PARAMS,
     P_JAIL_MIN,
     P_MASS_SHERIFF_LIFE,
     P_OUTLAW_MASS,
     P_SHOOT_MIN,
     P_TAKE_MIN,
+    ROW_WIDTH,
     best_target,
     suspicion_into,
 )  # fmt: skip
@@ -87,8 +87,8 @@ from cardsim.sims.core.jit import kernel
 @kernel(inline="always")
 def member_params(s, m, r):
     """Member m's parameters for role r (float64, a view into the state; inlined)."""
-    start = POP_PARAMS + (m * 4 + r) * N_PARAMS
-    return s[start : start + N_PARAMS].view(np.float64)
+    start = POP_PARAMS + (m * 4 + r) * ROW_WIDTH
+    return s[start : start + ROW_WIDTH].view(np.float64)
 
 
 @kernel(inline="always")
@@ -238,7 +238,7 @@ def sample_member(s, rng, q, r):
 
 @kernel(refcounts=False)
 def set_population(s, random_flags, slips, log_priors, params):
-    """Turn the posterior on with a population (``params``: members x roles x N_PARAMS) and
+    """Turn the posterior on with a population (``params``: members x roles x ROW_WIDTH) and
     clear the likelihood table (a game's start)."""
     n_members = random_flags.shape[0]
     s[POP] = n_members
@@ -252,8 +252,8 @@ def set_population(s, random_flags, slips, log_priors, params):
         f[m] = slips[m]
         f[POP_PRIOR - POP_SLIP + m] = log_priors[m]
         for r in range(4):
-            start = POP_PARAMS - POP_SLIP + (m * 4 + r) * N_PARAMS
-            for i in range(N_PARAMS):
+            start = POP_PARAMS - POP_SLIP + (m * 4 + r) * ROW_WIDTH
+            for i in range(ROW_WIDTH):
                 f[start + i] = params[m, r, i]
     for i in range(MAX_SEATS * MAX_MEMBERS * 4):
         f[POP_LOGLIK - POP_SLIP + i] = 0.0

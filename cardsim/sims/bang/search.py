@@ -54,12 +54,12 @@ from cardsim.sims.bang.cards import (
 )  # fmt: skip
 from cardsim.sims.bang.decisions import choose_action, effective_kind, public_view
 from cardsim.sims.bang.policies import (
-    N_PARAMS,
     P_EVIDENCE_CHAIN,
     P_EVIDENCE_SHERIFF,
     P_JAIL_MIN,
     P_SHOOT_MIN,
     P_TAKE_MIN,
+    ROW_WIDTH,
     find_card,
     hostility,
     pick_card_to_take,
@@ -209,11 +209,11 @@ def sample_world(s, rng, p, world, lean):
             if s[POP_RANDOM + m] == 1:
                 world[BOT + q] = BOT_RANDOM
             w = member_params(s, m, r).view(np.int64)
-            for i in range(N_PARAMS):
-                world[PARAMS + q * N_PARAMS + i] = w[i]
+            for i in range(ROW_WIDTH):
+                world[PARAMS + q * ROW_WIDTH + i] = w[i]
             continue
-        for i in range(N_PARAMS):
-            world[PARAMS + q * N_PARAMS + i] = s[ROLLOUT + r * N_PARAMS + i]
+        for i in range(ROW_WIDTH):
+            world[PARAMS + q * ROW_WIDTH + i] = s[ROLLOUT + r * ROW_WIDTH + i]
     unseen = np.empty(N_CARDS, np.int64)
     m = 0
     for c in range(N_CARDS):

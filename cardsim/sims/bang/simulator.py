@@ -30,11 +30,14 @@ from cardsim.sims.bang.cards import (
     SIDE_LAW,
 )
 from cardsim.sims.bang.policies import (
+    P_OUTLAW_LONG,
     P_REN_BASE,
     P_REN_LAW_LIFE,
     P_REN_REVENGE,
     P_REN_RULES,
+    P_REN_WILD,
     P_TRUST,
+    P_WOUNDED,
     with_structure,
 )
 from cardsim.sims.core.simulator import Simulator
@@ -196,10 +199,15 @@ def bot_params(bot: str, players: int, params_file=None) -> np.ndarray:
 #: the outlaw-looking ones before, the suspicion read at full weight), compiled as those rules'
 #: parameters on the tuned table (:func:`tuned_two_rules_params`), so rollouts can play it
 TUNED_TWO_RULES = "tuned-tworules"
+#: a play style of the tuned bot as the outside ``examples/strategies/bang_styles.py`` plays
+#: it: its Outlaws play ``LongOutlaw`` and its Renegade ``WildRenegade`` (each seat's posterior
+#: is over member and role, so one member holds both styles), compiled as the style switches
+#: (:func:`tuned_styles_params`)
+TUNED_STYLES = "tuned-styles"
 #: the search bot's default population of opponent policies (its posterior is over these)
-POPULATION = ("random", "role", "role2", "tuned", "tuned2", "search", TUNED_TWO_RULES)
+POPULATION = ("random", "role", "role2", "tuned", "tuned2", "search", TUNED_TWO_RULES, TUNED_STYLES)
 #: the names a population member may have: the built-in bots and the play styles above
-MEMBER_NAMES = (*BOT_NAMES, TUNED_TWO_RULES)
+MEMBER_NAMES = (*BOT_NAMES, TUNED_TWO_RULES, TUNED_STYLES)
 #: chance a scripted member's aim is not its rule's (the likelihood's slack for what its view
 #: reconstructed without the hand misses); the search bot leaves its rollout policy's aim
 #: more often, so its member, played as that rollout policy, gets more slack
@@ -251,9 +259,11 @@ def population_tables(
 
 def member_table(name: str, players: int, params_file=None) -> np.ndarray:
     """Parameters per role a population member plays with at ``players``: a built-in bot's
-    (:func:`bot_params`) or a play style's (:data:`TUNED_TWO_RULES`)."""
+    (:func:`bot_params`) or a play style's (:data:`TUNED_TWO_RULES`, :data:`TUNED_STYLES`)."""
     if name == TUNED_TWO_RULES:
         return tuned_two_rules_params(players, params_file)
+    if name == TUNED_STYLES:
+        return tuned_styles_params(players, params_file)
     return bot_params(name, players, params_file)
 
 
@@ -267,6 +277,19 @@ def tuned_two_rules_params(players: int, params_file=None) -> np.ndarray:
     table[renegade, [P_REN_LAW_LIFE, P_REN_BASE, P_REN_REVENGE]] = 0.0
     table[renegade, P_REN_RULES] = 1.0
     table[renegade, P_TRUST] = 1.0
+    return table
+
+
+def tuned_styles_params(players: int, params_file=None) -> np.ndarray:
+    """The tuned table with the outside review's styles on: the Outlaws play long
+    (``outlaw_long``), the Renegade plays as an Outlaw (``renegade_wild``), both leaning 0.3
+    per lost life toward the wounded (``wounded``) as the file does; the Sheriff and the
+    Deputies play tuned."""
+    table = bot_params("tuned", players, params_file)
+    outlaw, renegade = ROLE_NAMES.index("outlaw"), ROLE_NAMES.index("renegade")
+    table[outlaw, P_OUTLAW_LONG] = 1.0
+    table[renegade, P_REN_WILD] = 1.0
+    table[[outlaw, renegade], P_WOUNDED] = 0.3
     return table
 
 

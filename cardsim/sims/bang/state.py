@@ -38,7 +38,7 @@ from cardsim.sims.bang.cards import (
     WILLY_THE_KID,
 )  # fmt: skip
 from cardsim.sims.bang.policies import (
-    N_PARAMS,
+    ROW_WIDTH,
     default_params,
     rand_below,
 )  # fmt: skip
@@ -78,10 +78,10 @@ HAND = TABLE + MAX_SEATS * N_KINDS  # s[HAND + p * HAND_WIDTH + k]: cards of kin
 #                                     hand; k = N_KINDS: hand size
 ATTACKS = HAND + MAX_SEATS * HAND_WIDTH  # s[ATTACKS + a * MAX_SEATS + t]: attacks a made on t
 PARAMS = ATTACKS + MAX_SEATS * MAX_SEATS  # float64 bits of each seat's bot parameters
-VIEW = PARAMS + MAX_SEATS * N_PARAMS  # the public view of the deciding seat (scratch)
+VIEW = PARAMS + MAX_SEATS * ROW_WIDTH  # the public view of the deciding seat (scratch)
 ACTS = VIEW + VIEW_SIZE  # s[ACTS + i * 3 + 0..2]: legal action i (scratch)
 ROLLOUT = ACTS + MAX_ACTIONS * 3  # float64 bits of the search bot's rollout parameters, per role
-SEARCH = ROLLOUT + 4 * N_PARAMS  # s[SEARCH]: search rollouts per decision; s[SEARCH + 1]: horizon
+SEARCH = ROLLOUT + 4 * ROW_WIDTH  # s[SEARCH]: search rollouts per decision; s[SEARCH + 1]: horizon
 PICKS = SEARCH + 2  # the cards a General Store shows or Kit Carlson looks at (scratch)
 SUSPECT = PICKS + MAX_SEATS  # float64 bits of the deciding bot's suspicion per seat (scratch)
 # the search bot's population of opponent policies (the posterior over each seat's policy,
@@ -93,7 +93,7 @@ POP_RANDOM = POP + 1  # s[POP_RANDOM + m]: 1 if member m plays uniformly random 
 POP_SLIP = POP_RANDOM + MAX_MEMBERS  # float64 bits: chance member m's aim is not its rule's
 POP_PRIOR = POP_SLIP + MAX_MEMBERS  # float64 bits: log prior weight of member m
 POP_PARAMS = POP_PRIOR + MAX_MEMBERS  # float64 bits of member m's parameters for role r
-POP_LOGLIK = POP_PARAMS + MAX_MEMBERS * 4 * N_PARAMS  # float64 bits: log-likelihood of the
+POP_LOGLIK = POP_PARAMS + MAX_MEMBERS * 4 * ROW_WIDTH  # float64 bits: log-likelihood of the
 #   public plays of seat q under (member m, role r), at POP_LOGLIK + (q * MAX_MEMBERS + m) * 4 + r
 WORLD_SIZE = POP
 STATE_SIZE = POP_LOGLIK + MAX_SEATS * MAX_MEMBERS * 4
@@ -131,9 +131,9 @@ class StateView:
         self.table = state[TABLE:HAND].reshape(MAX_SEATS, N_KINDS)
         self.hand = state[HAND:ATTACKS].reshape(MAX_SEATS, HAND_WIDTH)
         self.attacks = state[ATTACKS:PARAMS].reshape(MAX_SEATS, MAX_SEATS)
-        self.params = state[PARAMS:VIEW].view(np.float64).reshape(MAX_SEATS, N_PARAMS)
+        self.params = state[PARAMS:VIEW].view(np.float64).reshape(MAX_SEATS, ROW_WIDTH)
         self.acts = state[ACTS:ROLLOUT].reshape(MAX_ACTIONS, 3)
-        self.rollout = state[ROLLOUT:SEARCH].view(np.float64).reshape(4, N_PARAMS)
+        self.rollout = state[ROLLOUT:SEARCH].view(np.float64).reshape(4, ROW_WIDTH)
 
 
 # ---------------------------------------------------------------- state construction
@@ -143,7 +143,7 @@ class StateView:
 def seat_params(s, p):
     """Seat p's bot parameters as float64 (a view into the state; inlined, so a caller without
     reference counting never hands a view to one with it)."""
-    return s[PARAMS + p * N_PARAMS : PARAMS + (p + 1) * N_PARAMS].view(np.float64)
+    return s[PARAMS + p * ROW_WIDTH : PARAMS + (p + 1) * ROW_WIDTH].view(np.float64)
 
 
 @kernel(inline="always")
@@ -159,7 +159,7 @@ def set_seat_params(s, p, params):
     here and wherever the rules copy arrays: a slice assignment compiles numba's shape-mismatch
     error (string formatting and all) into every kernel that reaches it."""
     slot = seat_params(s, p)
-    for i in range(N_PARAMS):
+    for i in range(ROW_WIDTH):
         slot[i] = params[i]
 
 
@@ -186,8 +186,8 @@ def blank_state(roles, chars, bots, max_turns):
         s[LIFE + p] = s[MAX_LIFE + p]
         s[ALIVE + p] = 1
         s[REVEALED + p] = 1 if roles[p] == SHERIFF else 0
-        for i in range(N_PARAMS):
-            s[PARAMS + p * N_PARAMS + i] = DEFAULT_PARAM_BITS[roles[p], i]
+        for i in range(ROW_WIDTH):
+            s[PARAMS + p * ROW_WIDTH + i] = DEFAULT_PARAM_BITS[roles[p], i]
         if chars[p] == SUZY_LAFAYETTE:
             s[G_SUZY] = p
         if chars[p] == VULTURE_SAM:
@@ -197,8 +197,8 @@ def blank_state(roles, chars, bots, max_turns):
         s[HOLDER + c] = -1
         s[DECK + c] = c
     s[TABLE:HAND] = -1
-    for i in range(4 * N_PARAMS):
-        s[ROLLOUT + i] = DEFAULT_PARAM_BITS[i // N_PARAMS, i % N_PARAMS]
+    for i in range(4 * ROW_WIDTH):
+        s[ROLLOUT + i] = DEFAULT_PARAM_BITS[i // ROW_WIDTH, i % ROW_WIDTH]
     s[SEARCH] = SEARCH_BUDGET
     s[SEARCH + 1] = SEARCH_HORIZON
     s[G_DECK_N] = N_CARDS

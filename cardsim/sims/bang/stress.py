@@ -33,6 +33,7 @@ from cardsim.sims.bang.cards import (
     ROLE_SIDE,
     SIDE_NAMES,
 )
+from cardsim.sims.bang.policies import N_PARAMS
 from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS
 from cardsim.sims.bang.training import (
     CANDIDATES,
@@ -78,6 +79,14 @@ def role_wins(
     return (winner == ROLE_SIDE[role]).astype(np.int8)
 
 
+def parameter_noise(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Standard normal steps for parameter rows of ``shape``: drawn for the bot parameters
+    (the draws a row of them takes), none for the play-style switches after them."""
+    noise = np.zeros(shape)
+    noise[..., :N_PARAMS] = rng.standard_normal((*shape[:-1], N_PARAMS))
+    return noise
+
+
 def best_response(
     players: int,
     role: int,
@@ -94,7 +103,7 @@ def best_response(
     best, width = start[role].copy(), STEP_START
     for step in range(steps):
         candidates = [best] + [
-            np.round(np.clip(best + width * (HIGH - LOW) * search.standard_normal(best.size), LOW, HIGH), 6)
+            np.round(np.clip(best + width * (HIGH - LOW) * parameter_noise(search, best.shape), LOW, HIGH), 6)
             for _ in range(CANDIDATES)
         ]
         tasks = []
@@ -169,7 +178,7 @@ def perturbed_side_rates(
     table = tuned.params_for(players)
     noise = stream(seed, STRESS_KEY, players, 2000)
     tables = [table] + [
-        np.round(np.clip(table + sigma * (HIGH - LOW) * noise.standard_normal(table.shape), LOW, HIGH), 6)
+        np.round(np.clip(table + sigma * (HIGH - LOW) * parameter_noise(noise, table.shape), LOW, HIGH), 6)
         for _ in range(trials)
     ]
     results = map_calls(winners, [(players, t, games, seed, (players, 2000, k)) for k, t in enumerate(tables)])

@@ -26,7 +26,7 @@ import numpy as np
 
 from cardsim.sims.bang import engine
 from cardsim.sims.bang.cards import BOT_ROLE, ROLE_NAMES, ROLE_SIDE, roles_for
-from cardsim.sims.bang.policies import N_PARAMS, P_REN_RULES, PARAM_RANGES, with_structure
+from cardsim.sims.bang.policies import N_PARAMS, P_REN_RULES, PARAM_RANGES, STYLE_SWITCHES, with_structure
 from cardsim.sims.bang.simulator import DEFAULT_MAX_TURNS
 from cardsim.sims.bang.tuned import TRAINED_PARAMS
 from cardsim.sims.core.parallel import map_tasks
@@ -38,8 +38,10 @@ GAMES_PER_CANDIDATE_SHARE = 0.14  # of one role's budget, per candidate and step
 VALIDATION_SHARE = 0.2  # of one role's budget, for the paired check on fresh deals
 GAIN_THRESHOLD = 0.01  # stop when no role gains more than 1 point (95% interval)
 Z95 = 1.959963984540054
-LOW = np.array([r[0] for r in PARAM_RANGES])
-HIGH = np.array([r[1] for r in PARAM_RANGES])
+# bounds per column of a parameter row: each bot parameter's range; the play-style switches
+# after them stay off
+LOW = np.array([r[0] for r in PARAM_RANGES] + [0.0] * len(STYLE_SWITCHES))
+HIGH = np.array([r[1] for r in PARAM_RANGES] + [0.0] * len(STYLE_SWITCHES))
 
 
 def stream(seed: int, *key: int) -> np.random.Generator:
