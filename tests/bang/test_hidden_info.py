@@ -277,8 +277,11 @@ def test_a_user_view_ignores_hidden_cards_and_roles() -> None:
     assert asked == set(S.DECISIONS)
 
 
-def test_a_leaky_user_strategy_is_caught() -> None:
-    states = with_cards(mid_game_states(C.BOT_ROLE, 7))
+@pytest.mark.parametrize("players", [5, 7])
+def test_a_leaky_user_strategy_is_caught(players: int) -> None:
+    """The cheat aims at whoever holds fewest Missed!: caught at every table size (an END or
+    other untargeted play never reads a hand, so a seat the table lacks cannot hide it)."""
+    states = with_cards(mid_game_states(C.BOT_ROLE, players))
     assert changed_decisions(lambda s, p: user_decisions(s, p, leaky=True), states) > 0
 
 

@@ -180,9 +180,10 @@ class Recorder:
     def _method(self, name: str):
         def method(view, legal):
             self.seen.append((name, view, legal))
-            if name == "play" and self.leak is not None and len(legal) > 1:
+            aimed = [play for play in legal if play.target >= 0] if name == "play" else []
+            if self.leak is not None and aimed:
                 hands = E.StateView(self.leak).hand
-                return min(legal, key=lambda play: (int(hands[play.target, C.MISSED]), play))
+                return min(aimed, key=lambda play: (int(hands[play.target, C.MISSED]), play))
             return legal[0]
 
         return method
