@@ -440,43 +440,77 @@ def search_tables_paragraph(record: Path = SEARCH_TABLES_RECORD) -> str:
     """The search rung in one seat at tables of other bots and outside files, paired with the
     table's own bot in that seat: in how many Sheriff and Renegade cells it meets its target
     (:data:`SEARCH_TABLE_TARGET`), each cell that misses, and each seat where it is significantly
-    worse. The first row recorded for a cell decides (a later one is a second look); a table of
-    search bots compares nothing and is left out. Empty when the record is missing."""
+    worse; first at tables a population member plays, then at tables of styles none plays (rows
+    marked ``unseen``). The first row recorded for a cell decides (a later one is a second
+    look); a table of search bots compares nothing and is left out. Empty when the record is
+    missing."""
     import json
 
     if not record.exists():
         return ""
     document = json.loads(record.read_text(encoding="utf-8"))
     cells: dict[tuple, dict] = {}
+    second_looks: dict[int, dict] = {}
     for row in document["rows"]:
         if row["against"] != row["bot"]:
-            cells.setdefault((row["players"], row["role"], row["against"]), row)
-    targeted = [row for row in cells.values() if row["role"] in ("sheriff", "renegade")]
+            first = cells.setdefault((row["players"], row["role"], row["against"]), row)
+            if first is not row:
+                second_looks.setdefault(id(first), row)
+    known = [row for row in cells.values() if not row.get("unseen")]
+    unseen = [row for row in cells.values() if row.get("unseen")]
+    text = _cells_text(
+        known,
+        "The search rung at tables of other bots and outside files, each played by one of its population's members",
+        "a file that changes only the Renegade's play gives the search Renegade the tuned table's games, counted there",
+        second_looks,
+    )
+    if unseen:
+        text += " " + _cells_text(
+            unseen,
+            "At tables of styles no member plays, written by an outside review after the population was fixed",
+            "",
+            second_looks,
+        )
+    return text
+
+
+def _seed_list(seeds: list[int]) -> str:
+    """``seed 7`` / ``seeds 7, 9`` / ``seeds 101-120`` (a run of consecutive seeds)."""
+    if len(seeds) > 2 and seeds == list(range(seeds[0], seeds[-1] + 1)):
+        return f"seeds {seeds[0]}-{seeds[-1]}"
+    return f"seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))}"
+
+
+def _cells_text(cells: list[dict], opening: str, aside: str, second_looks: dict[int, dict]) -> str:
+    """One group of cells of :func:`search_tables_paragraph`: the tables, the count of Sheriff
+    and Renegade cells meeting the target, each miss, and each significantly worse seat, with
+    the cell's second look where one was recorded (``second_looks``: by the first row's id)."""
+
+    def named(row: dict, role: str) -> str:
+        text = f"{role} at {row['players']} players at the {_table_name(row['against'])} table, {_points(row)}"
+        if (again := second_looks.get(id(row))) is not None:
+            text += f" (a second look, seed {again['seed']}: {_points(again)})"
+        return text
+
+    targeted = [row for row in cells if row["role"] in ("sheriff", "renegade")]
     missed = [row for row in targeted if not (row["diff"] >= SEARCH_TABLE_TARGET and row["diff_lo"] > 0)]
-    worse = [row for row in cells.values() if row["diff_hi"] < 0]
-    seeds = sorted({row["seed"] for row in cells.values()})
-    tables = sorted({_table_name(row["against"]) for row in cells.values()})
+    worse = [row for row in cells if row["diff_hi"] < 0]
+    seeds = sorted({row["seed"] for row in cells})
+    tables = sorted({_table_name(row["against"]) for row in cells})
     text = (
-        f"The search rung at tables it was not built for ({', '.join(tables)}; every other seat plays "
-        f"that bot or file, paired with the table's own bot in the search seat on the same deals, "
-        f"seed {', '.join(map(str, seeds))}, recorded with each command): as the Sheriff or the "
-        f"Renegade it beats the seat's own bot by at least {100 * SEARCH_TABLE_TARGET:.0f} points with the 95% "
-        f"lower bound above 0 in {len(targeted) - len(missed)} of {len(targeted)} cells (a file that "
-        f"changes only the Renegade's play gives the search Renegade the tuned table's games, counted "
-        f"there)"
+        f"{opening} ({', '.join(tables)}; every other seat plays that bot or file, paired with "
+        f"the table's own bot in the search seat on the same deals, {_seed_list(seeds)}, "
+        f"recorded with each command): as the Sheriff or the "
+        f"Renegade it beats the seat's own bot by at least {100 * SEARCH_TABLE_TARGET:.0f} points "
+        f"with the 95% lower bound above 0 in {len(targeted) - len(missed)} of {len(targeted)} "
+        f"cells{f' ({aside})' if aside else ''}"
     )
     if missed:
-        text += "; it does not in " + "; ".join(
-            f"the {row['role'].capitalize()} at {row['players']} players at the "
-            f"{_table_name(row['against'])} table, {_points(row)}"
-            for row in missed
-        )
+        text += "; it does not in " + "; ".join(named(row, f"the {row['role'].capitalize()}") for row in missed)
     text += ". "
     if worse:
         text += "It is significantly worse than the seat's own bot in " + "; ".join(
-            f"the {row['role'].capitalize()} seat at {row['players']} players at the "
-            f"{_table_name(row['against'])} table, {_points(row)}"
-            for row in worse
+            named(row, f"the {row['role'].capitalize()} seat") for row in worse
         )
     else:
         text += "It is significantly worse than the seat's own bot in no seat"
