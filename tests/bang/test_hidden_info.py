@@ -19,6 +19,7 @@ not change, and a user strategy that reads the state behind the View's back is c
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -305,3 +306,41 @@ def test_a_policy_reading_roles_through_parameter_rows_is_caught() -> None:
     unchanged)."""
     states = mid_game_states(C.BOT_ROLE, 7)
     assert changed_decisions(row_reading_decisions, states) > 0
+
+
+EXAMPLE_STYLES = [
+    f"{Path(__file__).resolve().parents[2] / 'examples' / 'strategies' / name}"
+    for name in (
+        "bang_unseen.py:HunterOutlaw",
+        "bang_unseen.py:GrudgeOutlaw",
+        "bang_unseen.py:LoyalRenegade",
+        "bang_unseen.py:LongOutlaw3",
+        "bang_unseen.py:Mixed",
+        "bang_styles.py:LongOutlaw",
+        "bang_styles.py:WildRenegade",
+    )
+]
+
+
+@pytest.mark.parametrize("spec", EXAMPLE_STYLES, ids=lambda spec: spec.rpartition("/")[2])
+def test_the_outside_styles_read_only_the_public_view(spec: str) -> None:
+    """Every decision of the outside styles the search is measured against, asked through the
+    engine's door in mid-game 5-player states of the tuned bots, stays the same when the seat's
+    hidden part changes (the leaky control above is caught by the same kit)."""
+    from cardsim.sims.bang.usercall import install
+    from cardsim.sims.core.user_strategy import load_strategy
+
+    strategy = load_strategy(spec)
+
+    def decide(state: np.ndarray, p: int) -> tuple:
+        state = state.copy()
+        state[E.BOT + p] = C.BOT_USER + C.BOT_TUNED
+        previous = install(S.UserSeat(strategy, spec, int(state[E.ROLE + p])))
+        try:
+            return bot_decisions(state, p)
+        finally:
+            install(previous)
+
+    states = with_cards(mid_game_states(C.BOT_TUNED, 5, n_games=4))
+    assert len(states) > 30
+    assert changed_decisions(decide, states) == 0
