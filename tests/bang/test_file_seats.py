@@ -125,27 +125,35 @@ def test_run_with_a_file_that_fails_to_load_is_one_line_and_exit_2(tmp_path: Pat
     assert done.returncode == 2 and "--bots" in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
+def plays_the_files_games(spec: str, table: np.ndarray, focus_roles: list[int], seed: int) -> None:
+    """At 5 players, a tuned seat in each of ``focus_roles`` beside the outside file ``spec``
+    and beside the tuned bot with parameters ``table`` plays the same games on the same deals,
+    and beside the plain tuned bot other ones."""
+    from cardsim.sims.bang.cards import BOT_NAMES
+    from cardsim.sims.bang.compare import bot_table, focus_chunk
+
+    players, games = 5, 16
+    focus = plain = bot_table("tuned", players, None)
+    compiled = (BOT_NAMES.index("tuned"), table)
+    outside = bot_table(spec, players, None)
+    same = differ = 0
+    for role in focus_roles:
+        by_file = focus_chunk(players, role, focus, outside, games, seed, 0, strategy=spec)[0]
+        by_kernel = focus_chunk(players, role, focus, compiled, games, seed, 0)[0]
+        by_tuned = focus_chunk(players, role, focus, plain, games, seed, 0)[0]
+        same += int((by_file == by_kernel).all())
+        differ += int((by_file != by_tuned).any())
+    assert same == len(focus_roles)
+    assert differ > 0
+
+
 def test_the_tuned_two_rules_member_plays_the_outside_two_rules_games() -> None:
     """The search bot's compiled ``tuned-tworules`` population member is the outside TwoRules
     Renegade: the same deals give the same games (and the plain tuned Renegade other ones)."""
-    from cardsim.sims.bang.cards import BOT_NAMES
-    from cardsim.sims.bang.compare import bot_table, focus_chunk
     from cardsim.sims.bang.simulator import tuned_two_rules_params
 
-    players, games = 5, 16
-    focus = bot_table("tuned", players, None)
-    compiled = (BOT_NAMES.index("tuned"), tuned_two_rules_params(players))
-    outside = bot_table(RENEGADE_RULES, players, None)
-    plain = bot_table("tuned", players, None)
-    same = differ = 0
-    for role in (0, 2):  # the Sheriff, an Outlaw in focus; the Renegade plays the rules
-        by_file = focus_chunk(players, role, focus, outside, games, 11, 0, strategy=RENEGADE_RULES)[0]
-        by_kernel = focus_chunk(players, role, focus, compiled, games, 11, 0)[0]
-        by_tuned = focus_chunk(players, role, focus, plain, games, 11, 0)[0]
-        same += int((by_file == by_kernel).all())
-        differ += int((by_file != by_tuned).any())
-    assert same == 2
-    assert differ > 0
+    # the Sheriff, an Outlaw in focus; the Renegade plays the rules
+    plays_the_files_games(RENEGADE_RULES, tuned_two_rules_params(5), [0, 2], 11)
 
 
 @pytest.mark.parametrize(("style", "role_name"), [("LongOutlaw", "outlaw"), ("WildRenegade", "renegade")])
@@ -153,25 +161,11 @@ def test_the_tuned_styles_member_plays_the_outside_styles_games(style: str, role
     """Each role row of the compiled ``tuned-styles`` member is the outside style of that role
     (``bang_styles.py``): with that row on the tuned table, the same deals give the file's games
     (and the plain tuned table other ones), whichever other role the focus seat holds."""
-    from cardsim.sims.bang.cards import BOT_NAMES, ROLE_NAMES
-    from cardsim.sims.bang.compare import bot_table, focus_chunk
-    from cardsim.sims.bang.simulator import tuned_styles_params
+    from cardsim.sims.bang.cards import ROLE_NAMES
+    from cardsim.sims.bang.simulator import bot_params, tuned_styles_params
 
-    players, games, row = 5, 16, ROLE_NAMES.index(role_name)
-    spec = f"{EXAMPLES / 'bang_styles.py'}:{style}"
-    focus = bot_table("tuned", players, None)
-    table = bot_table("tuned", players, None)[1].copy()
-    table[row] = tuned_styles_params(players)[row]
-    compiled = (BOT_NAMES.index("tuned"), table)
-    outside = bot_table(spec, players, None)
-    plain = bot_table("tuned", players, None)
-    same = differ = 0
+    row = ROLE_NAMES.index(role_name)
+    table = bot_params("tuned", 5)
+    table[row] = tuned_styles_params(5)[row]
     focus_roles = [role for role in (0, 1, 2, 3) if role != row][:2]
-    for role in focus_roles:
-        by_file = focus_chunk(players, role, focus, outside, games, 13, 0, strategy=spec)[0]
-        by_kernel = focus_chunk(players, role, focus, compiled, games, 13, 0)[0]
-        by_tuned = focus_chunk(players, role, focus, plain, games, 13, 0)[0]
-        same += int((by_file == by_kernel).all())
-        differ += int((by_file != by_tuned).any())
-    assert same == 2
-    assert differ > 0
+    plays_the_files_games(f"{EXAMPLES / 'bang_styles.py'}:{style}", table, focus_roles, 13)
