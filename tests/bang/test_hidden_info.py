@@ -33,6 +33,7 @@ from cardsim.sims.bang.checks import (
     hide_differently,
     leaky_decisions,
     mid_game_states,
+    strategy_decisions,
     user_decisions,
     with_cards,
 )
@@ -327,20 +328,9 @@ def test_the_outside_styles_read_only_the_public_view(spec: str) -> None:
     """Every decision of the outside styles the search is measured against, asked through the
     engine's door in mid-game 5-player states of the tuned bots, stays the same when the seat's
     hidden part changes (the leaky control above is caught by the same kit)."""
-    from cardsim.sims.bang.usercall import install
     from cardsim.sims.core.user_strategy import load_strategy
 
     strategy = load_strategy(spec)
-
-    def decide(state: np.ndarray, p: int) -> tuple:
-        state = state.copy()
-        state[E.BOT + p] = C.BOT_USER + C.BOT_TUNED
-        previous = install(S.UserSeat(strategy, spec, int(state[E.ROLE + p])))
-        try:
-            return bot_decisions(state, p)
-        finally:
-            install(previous)
-
     states = with_cards(mid_game_states(C.BOT_TUNED, 5, n_games=4))
     assert len(states) > 30
-    assert changed_decisions(decide, states) == 0
+    assert changed_decisions(lambda s, p: strategy_decisions(strategy, spec, s, p, C.BOT_TUNED), states) == 0

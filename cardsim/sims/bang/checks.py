@@ -189,19 +189,24 @@ class Recorder:
         return method
 
 
+def strategy_decisions(strategy: object, name: str, state: np.ndarray, p: int, fallback: int = C.BOT_ROLE) -> tuple:
+    """Seat p made a user seat playing ``strategy`` (decisions it leaves out: built-in bot
+    ``fallback``): every decision of :func:`bot_decisions`, asked through the engine's own door."""
+    state = state.copy()
+    state[E.BOT + p] = C.BOT_USER + fallback
+    previous = install(S.UserSeat(strategy, name, int(state[E.ROLE + p])))
+    try:
+        return bot_decisions(state, p)
+    finally:
+        install(previous)
+
+
 def user_decisions(state: np.ndarray, p: int, leaky: bool = False) -> tuple:
     """Seat p made a user seat (fallback: the role bot): every decision of
     :func:`bot_decisions`, asked of the strategy through the engine's own door, as the views
     and legal choices it was given and the answers the engine took."""
-    state = state.copy()
-    state[E.BOT + p] = C.BOT_USER + C.BOT_ROLE
     recorder = Recorder(state if leaky else None)
-    previous = install(S.UserSeat(recorder, "recorder", int(state[E.ROLE + p])))
-    try:
-        answers = bot_decisions(state, p)
-    finally:
-        install(previous)
-    return answers, tuple(recorder.seen)
+    return strategy_decisions(recorder, "recorder", state, p), tuple(recorder.seen)
 
 
 def with_cards(states: list[tuple[np.ndarray, int]]) -> list[tuple[np.ndarray, int]]:
