@@ -226,14 +226,12 @@ def test_the_population_holds_the_outside_review_styles() -> None:
     """``tuned-styles`` is in the default population and differs from ``tuned`` in the
     Outlaw's and the Renegade's rows only, by their style switches (on) and lean."""
     from cardsim.sims.bang import policies as P
-    from cardsim.sims.bang.simulator import POPULATION, TUNED_STYLES, population_tables
+    from cardsim.sims.bang.cards import BOT_NAMES
+    from cardsim.sims.bang.simulator import POPULATION, TUNED_STYLES, bot_params, population_tables
 
     assert TUNED_STYLES in POPULATION
     plain, styles = population_tables(["tuned", TUNED_STYLES], 7)[3]
     assert (plain[:2] == styles[:2]).all()
     assert styles[2, P.P_OUTLAW_LONG] == 1.0 and styles[3, P.P_REN_WILD] == 1.0
-    from cardsim.sims.bang.cards import BOT_NAMES
-    from cardsim.sims.bang.simulator import bot_params
-
     for bot in BOT_NAMES:  # no bot plays a style (the ladder's digest leaves the switches out)
         assert not bot_params(bot, 7)[:, list(P.STYLE_SWITCHES)].any()

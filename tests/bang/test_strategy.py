@@ -152,12 +152,10 @@ def test_the_style_twin_plays_the_kernels_style_games(role: int) -> None:
     from cardsim.sims.bang.builtin import BuiltinBot
     from cardsim.sims.bang.simulator import tuned_styles_params
 
-    class StyleTwin(BuiltinBot):
-        def params(self, view: S.View) -> list[float]:
-            return tuned_styles_params(view.players)[view.role].tolist()
-
     players, n = 5, 60
-    user = S.play_user_games(S.UserSeat(StyleTwin("tuned"), "style twin", role), players, "tuned", "random", 90, 91, n)
+    twin = BuiltinBot("tuned")
+    twin.tables[players] = tuned_styles_params(players).tolist()
+    user = S.play_user_games(S.UserSeat(twin, "style twin", role), players, "tuned", "random", 90, 91, n)
     code, table = S.builtin_tables("tuned", players)
     kernel = engine.play_focus_games(
         n, players, np.full(4, code, dtype=np.int64), table, role, code, tuned_styles_params(players)[role],

@@ -450,12 +450,12 @@ def search_tables_paragraph(record: Path = SEARCH_TABLES_RECORD) -> str:
         return ""
     document = json.loads(record.read_text(encoding="utf-8"))
     cells: dict[tuple, dict] = {}
-    second_looks: dict[int, dict] = {}
+    second_looks: dict[tuple, dict] = {}
     for row in document["rows"]:
         if row["against"] != row["bot"]:
-            first = cells.setdefault((row["players"], row["role"], row["against"]), row)
-            if first is not row:
-                second_looks.setdefault(id(first), row)
+            if _cell(row) in cells:
+                second_looks.setdefault(_cell(row), row)
+            cells.setdefault(_cell(row), row)
     known = [row for row in cells.values() if not row.get("unseen")]
     unseen = [row for row in cells.values() if row.get("unseen")]
     text = _cells_text(
@@ -474,6 +474,11 @@ def search_tables_paragraph(record: Path = SEARCH_TABLES_RECORD) -> str:
     return text
 
 
+def _cell(row: dict) -> tuple:
+    """A recorded row's cell: player count, seat and table."""
+    return row["players"], row["role"], row["against"]
+
+
 def _seed_list(seeds: list[int]) -> str:
     """``seed 7`` / ``seeds 7, 9`` / ``seeds 101-120`` (a run of consecutive seeds)."""
     if len(seeds) > 2 and seeds == list(range(seeds[0], seeds[-1] + 1)):
@@ -481,14 +486,14 @@ def _seed_list(seeds: list[int]) -> str:
     return f"seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))}"
 
 
-def _cells_text(cells: list[dict], opening: str, aside: str, second_looks: dict[int, dict]) -> str:
+def _cells_text(cells: list[dict], opening: str, aside: str, second_looks: dict[tuple, dict]) -> str:
     """One group of cells of :func:`search_tables_paragraph`: the tables, the count of Sheriff
     and Renegade cells meeting the target, each miss, and each significantly worse seat, with
-    the cell's second look where one was recorded (``second_looks``: by the first row's id)."""
+    the cell's second look where one was recorded (``second_looks``: by :func:`_cell`)."""
 
     def named(row: dict, role: str) -> str:
         text = f"{role} at {row['players']} players at the {_table_name(row['against'])} table, {_points(row)}"
-        if (again := second_looks.get(id(row))) is not None:
+        if (again := second_looks.get(_cell(row))) is not None:
             text += f" (a second look, seed {again['seed']}: {_points(again)})"
         return text
 
